@@ -1,0 +1,79 @@
+// ops.h - host entry points of the operator library. Every function enqueues
+// work on `stream` and returns without synchronising. Tensors are row-major
+// and contiguous unless a leading dimension says otherwise.
+#pragma once
+
+#include <cstdint>
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+namespace llama_ops {
+
+// ---- gemm.cu --------------------------------------------------------------
+// y[M,N] = x[M,K] * W[N,K]^T (+ beta * y): a linear layer with PyTorch's
+// weight layout, computed by cuBLAS (column-major) through transposition.
+void linear_f32(cublasHandle_t handle, const float* x, const float* w, float* y,
+                int M, int N, int K, float beta = 0.f);
+// Same with half inputs, float output and float accumulation (cublasGemmEx).
+void linear_f16(cublasHandle_t handle, const __half* x, const __half* w, float* y,
+                int M, int N, int K);
+// Plain row-major C[M,N] = A[M,K] * B[K,N].
+void gemm_rowmajor_f32(cublasHandle_t handle, const float* A, const float* B, float* C,
+                       int M, int N, int K);
+
+// ---- rmsnorm.cu -----------------------------------------------------------
+// y = x / sqrt(mean(x^2) + eps) * weight, per row of `hidden` elements.
+void rmsnorm(const float* x, const float* weight, float* y, int rows, int hidden,
+             float eps, cudaStream_t stream);
+
+// ---- rope.cu --------------------------------------------------------------
+constexpr int kMaxHeadDim = 256;
+// Uploads inv_freq[i] = theta^(-2i/head_dim) to constant memory. Call once.
+void rope_init(int head_dim, float theta);
+// Rotates q [tokens, n_heads, head_dim] and k [tokens, n_kv_heads, head_dim]
+// in place ("rotate_half" convention of LLaMA in Hugging Face).
+void rope_apply(float* q, float* k, const int* positions, int tokens, int n_heads,
+                int n_kv_heads, int head_dim, cudaStream_t stream);
+
+// ---- softmax.cu -----------------------------------------------------------
+// y = softmax(x * scale) over each row of `cols`.
+void softmax(const float* x, float* y, int rows, int cols, float scale,
+             cudaStream_t stream);
+
+// ---- attention.cu ---------------------------------------------------------
+// Naive causal scaled-dot-product attention. q, k, v, out: [batch, heads, seq,
+// head_dim]. Returns false when the sequence does not fit in shared memory.
+bool attention_causal(const float* q, const float* k, const float* v, float* out,
+                      int batch, int heads, int seq, int head_dim, cudaStream_t stream);
+
+// ---- topk.cu --------------------------------------------------------------
+constexpr int kMaxTopK = 64;
+// Per-row top-k (k <= kMaxTopK), sorted by value descending, ties by index.
+void topk_rows(const float* logits, float* out_vals, int* out_idx, int rows, int cols,
+               int k, cudaStream_t stream);
+
+// ---- embedding.cu ---------------------------------------------------------
+// out[t, :] = table[ids[t], :]; ids outside [0, vocab) give a zero row.
+void embedding_lookup(const int* ids, const float* table, float* out, int tokens,
+                      int hidden, int vocab, cudaStream_t stream);
+
+// ---- swiglu.cu ------------------------------------------------------------
+// out = silu(gate) * up, element-wise over n elements.
+void swiglu(const float* gate, const float* up, float* out, int64_t n, cudaStream_t stream);
+// out = silu(x), element-wise.
+void silu_inplace(float* x, int64_t n, cudaStream_t stream);
+
+// ---- allreduce.cu ---------------------------------------------------------
+// Sum-all-reduces a float buffer of `count` elements held once per visible
+// device, with a single-process NCCL communicator. Returns the number of
+// devices used and the max error against the expected sum, and the average
+// time per all-reduce in microseconds.
+struct AllReduceResult {
+    int ndev = 0;
+    double max_abs_err = 0.0;
+    double avg_us = 0.0;
+};
+AllReduceResult allreduce_selftest(size_t count, int max_devices, int n_iter);
+
+}  // namespace llama_ops
