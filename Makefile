@@ -1,0 +1,46 @@
+# Two commands do everything on a fresh Debian 12 machine:
+#   make run    install what is missing, build, migrate the bundled example to HIP, compile it for gfx906
+#   make test   install what is missing, build, run the whole test suite (CTest)
+# and: make bench (benchmarks), make build, make deps.
+SHELL := /bin/bash
+BUILD ?= build
+JOBS ?= 2
+CUDA_HOME ?= /usr/local/cuda
+export PATH := $(CUDA_HOME)/bin:$(PATH)
+
+# Debian packages, and why: see README.md "Dependencies".
+APT_PACKAGES := build-essential cmake ninja-build python3 pkg-config \
+  libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
+  hipcc libamdhip64-dev librocrand-dev libhiprand-dev libhipsparse-dev librocsparse-dev librocprim-dev \
+  libopenmpi-dev openmpi-bin libzfp-dev libzstd-dev iproute2
+
+CMAKE_FLAGS ?=
+ifeq ($(CI),true)
+CMAKE_FLAGS += -DFERRY_WERROR=ON
+endif
+
+.PHONY: deps build run test bench clean
+
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "make: installing Debian packages:" $$missing; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+build: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@bash scripts/run_example.sh $(BUILD)
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900
+
+bench: build
+	@bash bench/run_all.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) out

@@ -1,0 +1,112 @@
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "migrate/migrate_tree.h"
+#include "project/project.h"
+#include "report/json_report.h"
+
+namespace fs = std::filesystem;
+
+namespace ferry::cli {
+namespace {
+
+struct MigrateArgs {
+  std::string path;
+  std::string output;
+  std::string to = "hip";
+  std::string from;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  targets::Options options;
+  bool json = false;
+  std::string report_file;
+  bool force = false;
+  bool quiet = false;
+  std::uintmax_t max_mib = 64;
+};
+
+void print_diagnostics(const std::vector<Diagnostic>& diags, bool quiet) {
+  if (quiet) return;
+  for (const Diagnostic& d : diags) std::cerr << d.format() << "\n";
+}
+
+int run_migrate(const MigrateArgs& a) {
+  const auto target = targets::make_target(a.to, a.options);
+  if (!a.from.empty() && a.from != target->source_dialect())
+    throw std::invalid_argument("target '" + a.to + "' migrates from " +
+                                std::string(target->source_dialect()) + ", not from '" + a.from + "'");
+  std::error_code ec;
+  if (!fs::exists(a.path, ec)) throw std::invalid_argument(a.path + ": no such file or directory");
+
+  if (!fs::is_directory(a.path, ec)) {
+    // One file: to stdout, or to -o FILE.
+    project::TextRead read = project::read_source(a.path, a.path, a.max_mib << 20);
+    print_diagnostics(read.problems, a.quiet);
+    if (!read.text) return kExitUsage;
+    if (!a.output.empty() && fs::exists(a.output, ec) && fs::equivalent(a.output, a.path, ec))
+      throw std::invalid_argument("refusing to overwrite the input file " + a.path);
+    std::vector<targets::SourceView> views{{fs::path(a.path).filename().string(), *read.text}};
+    targets::ProjectContext ctx;
+    target->prepare_project(views, ctx);
+    migrate::FileResult r = migrate::migrate_buffer(a.path, *read.text, *target, a.options, ctx);
+    if (a.output.empty()) std::cout << r.output;
+    else project::write_atomically(a.output, r.output);
+    print_diagnostics(r.diagnostics, a.quiet);
+    bool errors = false;
+    for (const auto& d : r.diagnostics) errors = errors || d.severity == Severity::Error;
+    return errors ? kExitFindings : kExitOk;
+  }
+
+  if (a.output.empty())
+    throw std::invalid_argument("migrating a directory needs an output folder: -o OUT");
+  migrate::TreeOptions tree;
+  tree.input = a.path;
+  tree.output = a.output;
+  tree.jobs = a.jobs;
+  tree.force = a.force;
+  tree.max_file_size = a.max_mib << 20;
+  migrate::TreeResult r;
+  try {
+    r = migrate::migrate_tree(*target, a.options, tree);
+  } catch (const migrate::TreeError& e) {
+    std::cerr << "ferry: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  const nlohmann::json j = report::migration_to_json(r, a.to, a.path, a.output);
+  if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
+  if (a.json) {
+    std::cout << j.dump(2) << "\n";
+  } else {
+    print_diagnostics(r.diagnostics, a.quiet);
+    std::cout << report::migration_summary(r);
+  }
+  bool errors = false;
+  for (const auto& d : r.diagnostics) errors = errors || d.severity == Severity::Error;
+  return errors ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
+std::function<int()> setup_migrate(CLI::App& sub) {
+  auto a = std::make_shared<MigrateArgs>();
+  sub.add_option("path", a->path, "CUDA file or project folder (never modified)")->required();
+  sub.add_option("-o,--output", a->output, "output file or folder (a file goes to stdout without it)");
+  sub.add_option("--to", a->to, "target: hip (CUDA→HIP)")->capture_default_str();
+  sub.add_option("--from", a->from, "source dialect, checked against the target (cuda)");
+  sub.add_option("-j,--jobs", a->jobs, "parallel workers")->capture_default_str();
+  sub.add_option("--launch", a->options.launch, "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL)")
+      ->capture_default_str();
+  sub.add_option("--blas", a->options.blas, "cuBLAS maps to: hipblas or rocblas")->capture_default_str();
+  sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s); rows override built-in ones");
+  sub.add_flag("--json", a->json, "print the JSON report instead of the text summary");
+  sub.add_option("--report", a->report_file, "also write the JSON report to this file");
+  sub.add_flag("--force", a->force, "overwrite outputs edited by hand, or write into a non-Ferry folder");
+  sub.add_flag("-q,--quiet", a->quiet, "do not print diagnostics");
+  sub.add_option("--max-file-size", a->max_mib, "largest source file parsed, in MiB")->capture_default_str();
+  return [a] { return run_migrate(*a); };
+}
+
+}  // namespace ferry::cli

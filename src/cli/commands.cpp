@@ -1,0 +1,14 @@
+#include "cli/commands.h"
+
+namespace ferry::cli {
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> kCommands = {
+      {"migrate", "migrate a file or a tree to another ecosystem (e.g. --to hip)", setup_migrate},
+      {"rules", "list or count the mapping rules (--stats)", setup_rules},
+      {"targets", "list migration targets and hardware profiles", setup_targets},
+  };
+  return kCommands;
+}
+
+}  // namespace ferry::cli

@@ -1,0 +1,347 @@
+#include "migrate/file_migration.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ferry::migrate {
+
+namespace {
+
+bool contains_marker(std::string_view comment, std::string_view marker) {
+  const std::size_t at = comment.find("ferry:");
+  if (at == std::string_view::npos) return false;
+  std::string_view rest = comment.substr(at + 6);
+  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  if (rest.substr(0, marker.size()) != marker) return false;
+  // Whole word: "ignore" must not match "ignore-next-line".
+  const std::string_view after = rest.substr(marker.size());
+  return after.empty() || !(after.front() == '-' || std::isalnum(static_cast<unsigned char>(after.front())));
+}
+
+}  // namespace
+
+FileMigration::FileMigration(std::string path, std::string_view src, const targets::Target& target,
+                             const targets::Options& options, const targets::ProjectContext& project)
+    : path_(std::move(path)), src_(src), target_(target), options_(options), project_(project),
+      toks_(lex::tokenize(src)) {
+  code_.reserve(toks_.size() / 2);
+  for (std::uint32_t i = 0; i < toks_.size(); ++i)
+    if (!lex::is_trivia(toks_[i].kind)) code_.push_back(i);
+  stats_.bytes = src.size();
+  stats_.lines = toks_.empty() ? 0 : toks_.back().line;
+  compute_exclusions();
+}
+
+void FileMigration::compute_exclusions() {
+  const std::uint32_t last_line = toks_.empty() ? 1 : toks_.back().line + 1;
+  excluded_line_.assign(last_line + 2, false);
+  bool off = false;
+  std::uint32_t off_from = 0;
+  for (const lex::Token& t : toks_) {
+    if (!lex::is_comment(t.kind)) continue;
+    const std::string_view c = t.text(src_);
+    if (c.find("ferry:") == std::string_view::npos) continue;
+    if (contains_marker(c, "off")) {
+      if (!off) off_from = t.line;
+      off = true;
+    } else if (contains_marker(c, "on")) {
+      if (off)
+        for (std::uint32_t l = off_from; l <= t.line && l < excluded_line_.size(); ++l)
+          excluded_line_[l] = true;
+      off = false;
+    } else if (contains_marker(c, "ignore-next-line")) {
+      if (t.line + 1 < excluded_line_.size()) excluded_line_[t.line + 1] = true;
+    } else if (contains_marker(c, "ignore")) {
+      excluded_line_[t.line] = true;
+    }
+  }
+  if (off)
+    for (std::uint32_t l = off_from; l < excluded_line_.size(); ++l) excluded_line_[l] = true;
+}
+
+bool FileMigration::excluded(std::size_t ci) const {
+  const std::uint32_t line = code(ci).line;
+  return line < excluded_line_.size() && excluded_line_[line];
+}
+
+std::string_view FileMigration::span_text(std::size_t first, std::size_t last) const {
+  if (first > last || last >= code_.size()) return {};
+  return src_.substr(code(first).begin, code(last).end - code(first).begin);
+}
+
+std::size_t FileMigration::match_bracket(std::size_t open) const {
+  if (open >= code_.size()) return npos;
+  const std::string_view o = text(open);
+  char close;
+  if (o == "(") close = ')';
+  else if (o == "[") close = ']';
+  else if (o == "{") close = '}';
+  else return npos;
+  int depth = 0;
+  for (std::size_t i = open; i < code_.size(); ++i) {
+    const lex::Token& t = code(i);
+    if (t.kind != lex::Kind::Punct || t.end - t.begin != 1) continue;
+    const char c = src_[t.begin];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+      if (depth == 0) return c == close ? i : npos;
+    }
+  }
+  return npos;
+}
+
+std::vector<ArgRange> FileMigration::call_args(std::size_t open) const {
+  std::vector<ArgRange> args;
+  const std::size_t close = match_bracket(open);
+  if (close == npos) return args;
+  if (close == open + 1) return args;  // f()
+  std::size_t start = open + 1;
+  int depth = 0;
+  for (std::size_t i = open + 1; i < close; ++i) {
+    const lex::Token& t = code(i);
+    if (t.kind != lex::Kind::Punct && t.kind != lex::Kind::LaunchOpen && t.kind != lex::Kind::LaunchClose)
+      continue;
+    const std::string_view s = t.text(src_);
+    if (s == "(" || s == "[" || s == "{") ++depth;
+    else if (s == ")" || s == "]" || s == "}") --depth;
+    else if (s == "," && depth == 0) {
+      args.push_back({start, i - 1});
+      start = i + 1;
+    }
+  }
+  args.push_back({start, close - 1});
+  return args;
+}
+
+bool FileMigration::is_member_or_qualified(std::size_t ci) const {
+  if (ci == 0) return false;
+  const std::string_view prev = text(ci - 1);
+  if (prev == "." || prev == "->" || prev == ".*" || prev == "->*") return true;
+  if (prev == "::") {
+    // `::name` (global scope) is fine; `ns::name` is someone else's name.
+    return ci >= 2 && (is_identifier(ci - 2) || text(ci - 2) == ">");
+  }
+  return false;
+}
+
+bool FileMigration::replace(std::size_t first, std::size_t last, std::string text) {
+  return edits_.replace(code(first).begin, code(last).end, std::move(text));
+}
+
+void FileMigration::diag(std::string code_id, Severity sev, std::size_t ci, std::string message,
+                         std::string hint) {
+  const lex::Token& t = code(ci);
+  diag_at_line(std::move(code_id), sev, t.line, t.col, std::move(message), std::move(hint));
+}
+
+void FileMigration::diag_at_line(std::string code_id, Severity sev, std::uint32_t line, std::uint32_t col,
+                                 std::string message, std::string hint) {
+  diags_.push_back(Diagnostic{std::move(code_id), sev, path_, line, col, std::move(message), std::move(hint)});
+}
+
+namespace {
+
+std::string status_hint(const rules::Rule& r) {
+  std::string h = r.note;
+  if (h.empty() && r.has_replacement()) h = "the " + r.to + " equivalent is used";
+  return h;
+}
+
+// Reports a rule whose status asks the user to look: unsupported, deprecated or changed.
+void report_status(FileMigration& file, std::size_t ci, const rules::Rule& r) {
+  switch (r.status) {
+    case rules::Status::Supported:
+      return;
+    case rules::Status::Unsupported:
+      file.count_unconverted(r.family);
+      file.diag("FRY1001", Severity::Warning, ci,
+                "'" + r.from + "' has no " + std::string(file.target().name()) + " equivalent (" +
+                    r.family + "); left unchanged",
+                r.note.empty() ? "rewrite this use by hand or guard it with a preprocessor check"
+                               : r.note);
+      return;
+    case rules::Status::Deprecated:
+      file.diag("FRY1002", Severity::Warning, ci,
+                "'" + r.from + "' is deprecated" +
+                    (r.has_replacement() ? "; converted to '" + r.to + "'" : std::string()),
+                status_hint(r));
+      return;
+    case rules::Status::Changed:
+      file.diag("FRY4001", Severity::Warning, ci,
+                "'" + r.from + "'" + (r.has_replacement() ? " → '" + r.to + "'" : std::string()) +
+                    " behaves differently on " + std::string(file.target().name()),
+                status_hint(r));
+      return;
+  }
+}
+
+// Segments of a call template: literal text or a reference to argument(s).
+struct TemplatePart {
+  std::string literal;
+  std::size_t arg = npos;  // npos: literal
+  bool rest = false;       // $N...
+};
+
+std::vector<TemplatePart> parse_template(std::string_view t) {
+  std::vector<TemplatePart> parts;
+  std::string lit;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == '$' && i + 1 < t.size() && t[i + 1] >= '0' && t[i + 1] <= '9') {
+      std::size_t j = i + 1, n = 0;
+      while (j < t.size() && t[j] >= '0' && t[j] <= '9') n = n * 10 + (t[j++] - '0');
+      const bool rest = t.substr(j, 3) == "...";
+      if (rest) j += 3;
+      parts.push_back({std::move(lit), npos, false});
+      lit.clear();
+      parts.push_back({{}, n, rest});
+      i = j - 1;
+    } else {
+      lit.push_back(t[i]);
+    }
+  }
+  parts.push_back({std::move(lit), npos, false});
+  return parts;
+}
+
+// Rewrites a call `name(args)` at `ci` by its template. When the template keeps the arguments in
+// their original order it edits only the glue between them, so renames inside the arguments
+// still apply; otherwise it rewrites the call as a whole from the arguments' text.
+bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) {
+  const std::size_t open = ci + 1;
+  if (!file.is(open, "(")) return false;
+  const std::size_t close = file.match_bracket(open);
+  if (close == npos) return false;
+  const std::vector<ArgRange> args = file.call_args(open);
+  const std::vector<TemplatePart> parts = parse_template(r.to);
+
+  bool in_order = true;
+  std::size_t expect = 0;
+  for (const TemplatePart& p : parts) {
+    if (p.arg == npos) continue;
+    if (p.arg != expect || (p.arg >= args.size() && !(p.rest && p.arg == args.size()))) {
+      in_order = false;
+      break;
+    }
+    expect = p.rest ? args.size() : p.arg + 1;
+  }
+  if (!in_order || expect != args.size()) {
+    std::vector<std::string> texts;
+    texts.reserve(args.size());
+    for (const ArgRange& a : args) texts.emplace_back(file.span_text(a.first, a.last));
+    std::string out;
+    if (!rules::expand_call_template(r.to, texts, out)) return false;
+    return file.replace(ci, close, std::move(out));
+  }
+
+  // Glue edits: text before arg0, between args, after the last.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> gaps;  // byte ranges to replace
+  std::vector<std::string> glue;
+  std::uint32_t cursor = file.code(ci).begin;
+  std::string pending;
+  for (const TemplatePart& p : parts) {
+    if (p.arg == npos) {
+      pending += p.literal;
+      continue;
+    }
+    const std::size_t last_arg = p.rest ? args.size() : p.arg + 1;
+    if (p.arg == last_arg) {  // empty "$N...": drop a dangling ", " before it
+      if (pending.size() >= 2 && pending.compare(pending.size() - 2, 2, ", ") == 0)
+        pending.resize(pending.size() - 2);
+      continue;
+    }
+    const ArgRange& first = args[p.arg];
+    const ArgRange& last = args[last_arg - 1];
+    if (first.empty()) return false;
+    gaps.emplace_back(cursor, file.code(first.first).begin);
+    glue.push_back(std::move(pending));
+    pending.clear();
+    cursor = file.code(last.last).end;
+  }
+  gaps.emplace_back(cursor, file.code(close).end);
+  glue.push_back(std::move(pending));
+  for (std::size_t i = 0; i < gaps.size(); ++i)
+    if (file.edits().overlaps(gaps[i].first, gaps[i].second)) return false;
+  for (std::size_t i = 0; i < gaps.size(); ++i) {
+    const std::string_view old = file.source().substr(gaps[i].first, gaps[i].second - gaps[i].first);
+    if (old != glue[i]) file.replace_bytes(gaps[i].first, gaps[i].second, std::move(glue[i]));
+  }
+  return true;
+}
+
+}  // namespace
+
+void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    const lex::Token& t = file.code(ci);
+    if (t.kind == lex::Kind::HeaderName) {
+      const std::string_view raw = file.text(ci);
+      const std::string_view path = raw.substr(1, raw.size() - 2);
+      const rules::Rule* r = rules.find_header(path);
+      if (!r || file.excluded(ci) || file.touched(ci)) continue;
+      if (r->has_replacement() && r->to != path) {
+        std::string repl;
+        repl.push_back(raw.front());
+        repl += r->to;
+        repl.push_back(raw.back());
+        if (file.replace(ci, ci, std::move(repl))) file.count_converted(r->family);
+      }
+      report_status(file, ci, *r);
+      continue;
+    }
+    if (t.kind != lex::Kind::Identifier || file.excluded(ci) || file.touched(ci)) continue;
+    const std::string_view name = file.text(ci);
+
+    if (file.is(ci + 1, "::")) {
+      if (const rules::Rule* ns = rules.find_namespace(name); ns && !file.is_member_or_qualified(ci)) {
+        if (ns->has_replacement() && ns->to != name && file.replace(ci, ci, ns->to))
+          file.count_converted(ns->family);
+        report_status(file, ci, *ns);
+        continue;
+      }
+    }
+    const rules::Rule* r = rules.find_identifier(name);
+    if (!r || file.is_member_or_qualified(ci)) continue;
+    if (r->kind == rules::RuleKind::Call) {
+      if (apply_call_rule(file, ci, *r)) {
+        file.count_converted(r->family);
+        report_status(file, ci, *r);
+        continue;
+      }
+      // Not a call we can parse (taken by address, macro argument...): fall back to the bare
+      // name inside the template, if it starts with one.
+      const std::string_view to = r->to;
+      std::size_t n = 0;
+      while (n < to.size() && (std::isalnum(static_cast<unsigned char>(to[n])) || to[n] == '_')) ++n;
+      if (n > 0 && file.replace(ci, ci, std::string(to.substr(0, n)))) file.count_converted(r->family);
+      file.diag("FRY4002", Severity::Warning, ci,
+                "'" + r->from + "' is not used as a plain call; only its name was converted",
+                "the arguments of " + r->from + " change in the target (" + r->to +
+                    "): check this use by hand");
+      continue;
+    }
+    if (r->has_replacement() && r->to != name) {
+      if (file.replace(ci, ci, r->to)) file.count_converted(r->family);
+    } else if (r->status == rules::Status::Supported) {
+      file.count_converted(r->family);  // same name in the target: supported as is
+    }
+    report_status(file, ci, *r);
+  }
+}
+
+FileResult migrate_buffer(std::string path, std::string_view src, const targets::Target& target,
+                          const targets::Options& options, const targets::ProjectContext& project) {
+  FileMigration file(std::move(path), src, target, options, project);
+  target.run_passes(file);
+  apply_rules(file, target.rules());
+  target.finish_file(file);
+  FileResult result;
+  result.output = file.edits().apply(src, &result.line_map);
+  file.stats().edits = file.edits().size();
+  result.diagnostics = std::move(file.diagnostics());
+  sort_diagnostics(result.diagnostics);
+  result.stats = std::move(file.stats());
+  return result;
+}
+
+}  // namespace ferry::migrate

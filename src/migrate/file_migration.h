@@ -1,0 +1,133 @@
+// Migrating one file: the context every pass works on, and the entry point.
+//
+// A FileMigration owns the tokens of one source buffer, the edits proposed for it and the
+// diagnostics raised. Passes address tokens by *code index*: the position among the non-trivia
+// tokens (comments and whitespace are skipped), which makes "the next token" and "the matching
+// parenthesis" cheap. Edits are byte ranges over the original buffer (rewrite::EditSet);
+// diagnostics point at original lines, always.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "lex/lexer.h"
+#include "rewrite/edit_set.h"
+#include "targets/target.h"
+
+namespace ferry::migrate {
+
+inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+// Counters in the spirit of hipify's statistics: per API family, how many names were converted
+// and how many were left with a diagnostic.
+struct FileStats {
+  std::map<std::string, std::size_t> converted_by_family;
+  std::map<std::string, std::size_t> unconverted_by_family;
+  std::size_t lines = 0;
+  std::size_t bytes = 0;
+  std::size_t edits = 0;
+};
+
+// One argument of a parsed call: code indices [first, last] (inclusive); empty when first > last.
+struct ArgRange {
+  std::size_t first;
+  std::size_t last;
+  [[nodiscard]] bool empty() const { return first > last; }
+};
+
+class FileMigration {
+ public:
+  FileMigration(std::string path, std::string_view src, const targets::Target& target,
+                const targets::Options& options, const targets::ProjectContext& project);
+
+  // ----- reading -----
+  [[nodiscard]] std::string_view path() const { return path_; }
+  [[nodiscard]] std::string_view source() const { return src_; }
+  [[nodiscard]] const std::vector<lex::Token>& tokens() const { return toks_; }
+  [[nodiscard]] std::size_t code_size() const { return code_.size(); }
+  [[nodiscard]] const lex::Token& code(std::size_t ci) const { return toks_[code_[ci]]; }
+  [[nodiscard]] std::size_t token_index(std::size_t ci) const { return code_[ci]; }
+  [[nodiscard]] std::string_view text(std::size_t ci) const { return code(ci).text(src_); }
+  // Text of code tokens [first, last] as written, trivia between them included.
+  [[nodiscard]] std::string_view span_text(std::size_t first, std::size_t last) const;
+  [[nodiscard]] bool is(std::size_t ci, std::string_view t) const {
+    return ci < code_.size() && text(ci) == t;
+  }
+  [[nodiscard]] bool is_identifier(std::size_t ci) const {
+    return ci < code_.size() && code(ci).kind == lex::Kind::Identifier;
+  }
+  // For `(`, `[` or `{` at `open`, the code index of its partner, or npos.
+  [[nodiscard]] std::size_t match_bracket(std::size_t open) const;
+  // Arguments of the call whose `(` is at `open` (split at top-level commas).
+  [[nodiscard]] std::vector<ArgRange> call_args(std::size_t open) const;
+  // Marked by `ferry: off` ... `ferry: on`, `ferry: ignore-next-line` or a trailing `ferry: ignore`.
+  [[nodiscard]] bool excluded(std::size_t ci) const;
+  // Member access (`x.name`, `p->name`) or qualified by a scope other than the global one.
+  [[nodiscard]] bool is_member_or_qualified(std::size_t ci) const;
+
+  [[nodiscard]] const targets::Target& target() const { return target_; }
+  [[nodiscard]] const targets::Options& options() const { return options_; }
+  [[nodiscard]] const targets::ProjectContext& project() const { return project_; }
+
+  // ----- writing -----
+  // Replaces code tokens [first, last] (and the trivia between them). False on overlap.
+  bool replace(std::size_t first, std::size_t last, std::string text);
+  bool replace_bytes(std::uint32_t begin, std::uint32_t end, std::string text) {
+    return edits_.replace(begin, end, std::move(text));
+  }
+  bool insert_before(std::size_t ci, std::string text) {
+    return edits_.insert(code(ci).begin, std::move(text));
+  }
+  [[nodiscard]] bool touched(std::size_t ci) const {
+    return edits_.overlaps(code(ci).begin, code(ci).end);
+  }
+  void diag(std::string code, Severity sev, std::size_t ci, std::string message, std::string hint);
+  void diag_at_line(std::string code, Severity sev, std::uint32_t line, std::uint32_t col,
+                    std::string message, std::string hint);
+  void count_converted(std::string_view family) { ++stats_.converted_by_family[std::string(family)]; }
+  void count_unconverted(std::string_view family) {
+    ++stats_.unconverted_by_family[std::string(family)];
+  }
+
+  [[nodiscard]] rewrite::EditSet& edits() { return edits_; }
+  [[nodiscard]] std::vector<Diagnostic>& diagnostics() { return diags_; }
+  [[nodiscard]] FileStats& stats() { return stats_; }
+
+ private:
+  void compute_exclusions();
+
+  std::string path_;
+  std::string_view src_;
+  const targets::Target& target_;
+  const targets::Options& options_;
+  const targets::ProjectContext& project_;
+  std::vector<lex::Token> toks_;
+  std::vector<std::uint32_t> code_;
+  std::vector<bool> excluded_line_;  // index = line number
+  rewrite::EditSet edits_;
+  std::vector<Diagnostic> diags_;
+  FileStats stats_;
+};
+
+struct FileResult {
+  std::string output;
+  rewrite::LineMap line_map;
+  std::vector<Diagnostic> diagnostics;
+  FileStats stats;
+};
+
+// Runs the target's passes, its rule tables and its finishing step over one buffer.
+[[nodiscard]] FileResult migrate_buffer(std::string path, std::string_view src,
+                                        const targets::Target& target, const targets::Options& options,
+                                        const targets::ProjectContext& project);
+
+// The generic rule application (renames, headers, namespaces, call rewrites, diagnostics for
+// unsupported/deprecated/changed APIs). Exposed for targets that run it in a different order.
+void apply_rules(FileMigration& file, const rules::RuleSet& rules);
+
+}  // namespace ferry::migrate

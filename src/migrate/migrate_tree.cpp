@@ -1,0 +1,169 @@
+#include "migrate/migrate_tree.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace ferry::migrate {
+
+std::string content_hash(std::string_view data) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+namespace {
+
+constexpr const char* kManifest = ".ferry/manifest.json";
+
+nlohmann::json load_manifest(const fs::path& out) {
+  const fs::path p = out / kManifest;
+  std::error_code ec;
+  if (!fs::exists(p, ec)) return nullptr;
+  try {
+    return nlohmann::json::parse(project::read_file(p));
+  } catch (const std::exception& e) {
+    throw TreeError(p.string() + ": unreadable manifest (" + e.what() +
+                    "); delete it or use --force to start over");
+  }
+}
+
+void check_output_location(const TreeOptions& tree) {
+  if (project::is_within(tree.output, tree.input))
+    throw TreeError("output folder " + tree.output.string() + " lies inside the input " +
+                    tree.input.string() + ": choose an output outside the input tree");
+  if (project::is_within(tree.input, tree.output))
+    throw TreeError("input " + tree.input.string() + " lies inside the output folder " +
+                    tree.output.string() + ": choose another output folder");
+}
+
+}  // namespace
+
+TreeResult migrate_tree(const targets::Target& target, const targets::Options& options,
+                        const TreeOptions& tree) {
+  const auto t0 = std::chrono::steady_clock::now();
+  check_output_location(tree);
+  project::WalkOptions wo;
+  wo.max_file_size = tree.max_file_size;
+  wo.exclude_dirs.push_back(tree.output);
+  project::Walk walk = project::walk_tree(tree.input, wo);
+
+  // Refuse to clobber: a non-empty OUT that Ferry did not write, or outputs edited by hand.
+  const nlohmann::json manifest = load_manifest(tree.output);
+  std::error_code ec;
+  if (manifest.is_null() && fs::exists(tree.output, ec) && !fs::is_empty(tree.output, ec) && !tree.force)
+    throw TreeError(tree.output.string() +
+                    " exists, is not empty and holds no Ferry manifest: refusing to write into it "
+                    "(use --force, or choose an empty or new folder)");
+  if (!manifest.is_null() && !tree.force && manifest.contains("files")) {
+    std::vector<std::string> edited;
+    for (const auto& [rel, entry] : manifest["files"].items()) {
+      const fs::path p = tree.output / rel;
+      if (!fs::exists(p, ec) || !entry.contains("output_hash")) continue;
+      if (content_hash(project::read_file(p)) != entry["output_hash"].get<std::string>())
+        edited.push_back(rel);
+    }
+    if (!edited.empty()) {
+      std::string list;
+      for (const auto& e : edited) list += "\n  " + e;
+      throw TreeError("these outputs were edited since the last migration and would be overwritten "
+                      "(use --force to overwrite them):" + list);
+    }
+  }
+
+  TreeResult result;
+  result.diagnostics = std::move(walk.problems);
+
+  // Read every source first: the project-wide pre-pass needs all of them.
+  struct Item {
+    const project::ProjectFile* file;
+    std::optional<std::string> text;
+    FileReport report;
+  };
+  std::vector<Item> items;
+  items.reserve(walk.files.size());
+  std::vector<targets::SourceView> views;
+  for (const project::ProjectFile& f : walk.files) {
+    Item it{&f, std::nullopt, FileReport{f.rel, f.kind, "copied", {}, 0}};
+    if (project::is_c_family(f.kind)) {
+      project::TextRead read = project::read_source(f.abs, f.rel, tree.max_file_size);
+      for (auto& d : read.problems) result.diagnostics.push_back(std::move(d));
+      it.text = std::move(read.text);
+    }
+    items.push_back(std::move(it));
+  }
+  for (const Item& it : items)
+    if (it.text) views.push_back({it.file->rel, *it.text});
+  targets::ProjectContext project_ctx;
+  target.prepare_project(views, project_ctx);
+
+  nlohmann::json new_manifest;
+  new_manifest["version"] = 1;
+  new_manifest["target"] = std::string(target.name());
+  new_manifest["input"] = fs::absolute(tree.input).lexically_normal().string();
+  new_manifest["files"] = nlohmann::json::object();
+
+  std::mutex mu;
+  std::atomic<std::size_t> next{0};
+  std::vector<std::string> errors;
+  auto worker = [&] {
+    for (;;) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= items.size()) return;
+      Item& it = items[i];
+      const fs::path out_path = tree.output / it.file->rel;
+      try {
+        std::string out;
+        std::vector<Diagnostic> diags;
+        if (it.text) {
+          FileResult r = migrate_buffer(it.file->rel, *it.text, target, options, project_ctx);
+          out = std::move(r.output);
+          diags = std::move(r.diagnostics);
+          it.report.stats = std::move(r.stats);
+          it.report.action = "migrated";
+        } else {
+          out = project::read_file(it.file->abs);
+        }
+        it.report.diagnostics = diags.size();
+        project::write_atomically(out_path, out);
+        const std::string in_hash = it.text ? content_hash(*it.text) : content_hash(out);
+        const std::string out_hash = content_hash(out);
+        std::lock_guard lock(mu);
+        result.bytes_in += it.file->size;
+        new_manifest["files"][it.file->rel] = {{"input_hash", in_hash}, {"output_hash", out_hash},
+                                               {"action", it.report.action}};
+        for (auto& d : diags) result.diagnostics.push_back(std::move(d));
+      } catch (const std::exception& e) {
+        std::lock_guard lock(mu);
+        errors.push_back(e.what());
+        it.report.action = "skipped";
+        result.diagnostics.push_back({"FRY9003", Severity::Error, it.file->rel, 0, 0, e.what(),
+                                      "check permissions and free space of the output folder"});
+      }
+    }
+  };
+  const unsigned jobs = std::max(1u, std::min<unsigned>(tree.jobs, static_cast<unsigned>(items.size())));
+  std::vector<std::thread> pool;
+  for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+
+  project::write_atomically(tree.output / kManifest, new_manifest.dump(1));
+  for (Item& it : items) result.files.push_back(std::move(it.report));
+  sort_diagnostics(result.diagnostics);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+}  // namespace ferry::migrate

@@ -1,0 +1,53 @@
+// Migrating a whole tree, out of tree: read the input (never written), run the target over every
+// C-family source in parallel, copy everything else, write outputs atomically, and keep a
+// manifest in OUT/.ferry/ so a re-run can tell Ferry's output from the user's edits.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "migrate/file_migration.h"
+#include "project/project.h"
+#include "targets/target.h"
+
+namespace ferry::migrate {
+
+struct TreeOptions {
+  std::filesystem::path input;
+  std::filesystem::path output;
+  unsigned jobs = 1;
+  bool force = false;  // overwrite outputs the user edited since the last run
+  std::uintmax_t max_file_size = 64ull << 20;
+};
+
+struct FileReport {
+  std::string rel;
+  project::FileKind kind;
+  std::string action;  // "migrated", "copied", "skipped"
+  FileStats stats;
+  std::size_t diagnostics = 0;
+};
+
+struct TreeResult {
+  std::vector<FileReport> files;
+  std::vector<Diagnostic> diagnostics;  // sorted
+  std::size_t bytes_in = 0;
+  double seconds = 0;
+};
+
+class TreeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws TreeError for refusals (output inside input, edited outputs without --force, ...).
+[[nodiscard]] TreeResult migrate_tree(const targets::Target& target, const targets::Options& options,
+                                      const TreeOptions& tree);
+
+// Stable 64-bit content hash (FNV-1a) used by the manifest; printed as 16 hex digits.
+[[nodiscard]] std::string content_hash(std::string_view data);
+
+}  // namespace ferry::migrate

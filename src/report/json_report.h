@@ -1,0 +1,20 @@
+// JSON is the source of truth for every report (SARIF and HTML are derived from it).
+// The schema is documented in docs/report-schema.md.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "core/diagnostic.h"
+#include "migrate/migrate_tree.h"
+
+namespace ferry::report {
+
+[[nodiscard]] nlohmann::json to_json(const Diagnostic& d);
+[[nodiscard]] nlohmann::json to_json(const std::vector<Diagnostic>& diags);
+[[nodiscard]] nlohmann::json migration_to_json(const migrate::TreeResult& r, std::string_view target,
+                                               std::string_view input, std::string_view output);
+
+// Text summary in the spirit of hipify's --print-stats: totals, per-family counts, codes.
+[[nodiscard]] std::string migration_summary(const migrate::TreeResult& r);
+
+}  // namespace ferry::report

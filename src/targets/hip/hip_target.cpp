@@ -1,0 +1,48 @@
+#include "targets/hip/hip_target.h"
+
+#include <array>
+
+#include "migrate/file_migration.h"
+#include "rules/builtin.h"
+#include "targets/hip/passes.h"
+
+namespace ferry::targets {
+namespace {
+
+class HipTarget final : public Target {
+ public:
+  explicit HipTarget(const Options& options) {
+    std::vector<std::string_view> skip = {"cuda2hip/alt-"};
+    if (options.blas == "rocblas") skip.push_back("cuda2hip/cublas.tsv");
+    rules::load_builtin(rules_, "cuda2hip/", skip);
+    if (options.blas == "rocblas") rules::load_builtin(rules_, "cuda2hip/alt-rocblas/");
+    for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
+  }
+
+  std::string_view name() const override { return "hip"; }
+  std::string_view source_dialect() const override { return "cuda"; }
+  std::string_view summary() const override {
+    return "CUDA → HIP for ROCm: AMD GPUs and Hygon DCU (wave64)";
+  }
+  const rules::RuleSet& rules() const override { return rules_; }
+
+  void run_passes(migrate::FileMigration& file) const override {
+    hip::inline_asm_pass(file);
+  }
+  void finish_file(migrate::FileMigration& file) const override { hip::runtime_header_pass(file); }
+
+ private:
+  rules::RuleSet rules_;
+};
+
+}  // namespace
+
+std::unique_ptr<Target> make_hip_target(const Options& options) {
+  if (options.blas != "hipblas" && options.blas != "rocblas")
+    throw std::invalid_argument("--blas must be hipblas or rocblas, not '" + options.blas + "'");
+  if (options.launch != "chevron" && options.launch != "ggl")
+    throw std::invalid_argument("--launch must be chevron or ggl, not '" + options.launch + "'");
+  return std::make_unique<HipTarget>(options);
+}
+
+}  // namespace ferry::targets

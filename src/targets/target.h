@@ -1,0 +1,69 @@
+// A target converter plugin: the rule tables and semantic passes that move code from one
+// ecosystem to another (hip/: CUDA→HIP, cuda/: HIP→CUDA, ...). Adding a target adds a folder and
+// one line in targets/registry.cpp.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "rules/rule_set.h"
+
+namespace ferry::migrate {
+class FileMigration;
+}
+
+namespace ferry::targets {
+
+struct Options {
+  std::string launch = "chevron";  // kernel launches: "chevron" keeps <<<>>>, "ggl" → hipLaunchKernelGGL
+  std::string blas = "hipblas";    // cuBLAS target library: "hipblas" or "rocblas"
+  std::vector<std::string> user_rule_files;  // --rules FILE..., override built-in rows
+};
+
+// A source file as the project-wide pre-pass sees it.
+struct SourceView {
+  std::string path;  // relative to the project root
+  std::string_view text;
+};
+
+// Facts about the whole project that passes need while migrating one file.
+struct ProjectContext {
+  // User identifiers that clash with names the target's headers define, and their new names.
+  std::unordered_map<std::string, std::string> clash_renames;
+  // Where each clashing name was declared ("file:line"), for the report.
+  std::unordered_map<std::string, std::string> clash_origins;
+};
+
+class Target {
+ public:
+  virtual ~Target() = default;
+  [[nodiscard]] virtual std::string_view name() const = 0;            // "hip"
+  [[nodiscard]] virtual std::string_view source_dialect() const = 0;  // "cuda"
+  [[nodiscard]] virtual std::string_view summary() const = 0;
+  [[nodiscard]] virtual const rules::RuleSet& rules() const = 0;
+
+  // Sees every source file before any is migrated.
+  virtual void prepare_project(const std::vector<SourceView>& /*files*/, ProjectContext& /*ctx*/) const {}
+  // Semantic passes; they run before the generic rule application and their edits win.
+  virtual void run_passes(migrate::FileMigration& file) const = 0;
+  // Runs after the rules (e.g. inserting a runtime header the file now needs).
+  virtual void finish_file(migrate::FileMigration& /*file*/) const {}
+};
+
+struct TargetInfo {
+  std::string_view name;
+  std::string_view source_dialect;
+  std::string_view summary;
+};
+
+// All registered targets, for `ferry targets` and error messages.
+[[nodiscard]] std::vector<TargetInfo> list_targets();
+
+// Builds target `name` (loading its built-in tables and the user's rule files). Throws
+// std::invalid_argument for an unknown name, with the known names in the message.
+[[nodiscard]] std::unique_ptr<Target> make_target(std::string_view name, const Options& options);
+
+}  // namespace ferry::targets

@@ -1,0 +1,139 @@
+#include "lex/lexer.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+namespace ferry::lex {
+namespace {
+
+std::string concat(std::string_view src, const std::vector<Token>& toks) {
+  std::string out;
+  for (const Token& t : toks) out += t.text(src);
+  return out;
+}
+
+std::vector<std::pair<Kind, std::string>> code_tokens(std::string_view src) {
+  std::vector<std::pair<Kind, std::string>> out;
+  for (const Token& t : tokenize(src))
+    if (!is_trivia(t.kind)) out.emplace_back(t.kind, std::string(t.text(src)));
+  return out;
+}
+
+TEST(Lexer, RoundTripsEveryByteAndRangesAreContiguous) {
+  const std::string src =
+      "#include <cuda_runtime.h>\r\n#define X(a) \\\n  a + 1 // c\n"
+      "/* block\n comment */ int x = 0x1fULL; auto s = u8\"str\\\"ing\"_sv; char c = '\\'';\n"
+      "auto r = R\"d(raw \" )\" string)d\"; k<<<grid, block, 0, s>>>(x);";
+  const auto toks = tokenize(src);
+  EXPECT_EQ(concat(src, toks), src);
+  std::uint32_t pos = 0;
+  for (const Token& t : toks) {
+    EXPECT_EQ(t.begin, pos);
+    EXPECT_GT(t.end, t.begin);
+    pos = t.end;
+  }
+  EXPECT_EQ(pos, src.size());
+}
+
+TEST(Lexer, RoundTripsRandomBytes) {
+  std::mt19937 rng(42);
+  const std::string alphabet = "ab_1.'\"\\/*#<>\n\r\t R()x:;{}";
+  for (int iter = 0; iter < 2000; ++iter) {
+    std::string s;
+    const int n = static_cast<int>(rng() % 64);
+    for (int i = 0; i < n; ++i) s.push_back(alphabet[rng() % alphabet.size()]);
+    EXPECT_EQ(concat(s, tokenize(s)), s) << "input: " << s;
+  }
+}
+
+TEST(Lexer, IdentifiersInsideStringsAndCommentsAreNotIdentifiers) {
+  const auto toks = code_tokens("f(\"cudaMalloc\"); // cudaFree\n/* cudaMemcpy */ g('c');");
+  for (const auto& [k, t] : toks) {
+    if (k == Kind::Identifier) {
+      EXPECT_TRUE(t == "f" || t == "g") << t;
+    }
+  }
+}
+
+TEST(Lexer, IncludePathsAreHeaderNames) {
+  const auto toks = code_tokens("#include <cuda_runtime.h>\n#  include \"my/cuda.h\"\nx < y > z;");
+  ASSERT_GE(toks.size(), 6u);
+  EXPECT_EQ(toks[2], std::make_pair(Kind::HeaderName, std::string("<cuda_runtime.h>")));
+  EXPECT_EQ(toks[5], std::make_pair(Kind::HeaderName, std::string("\"my/cuda.h\"")));
+  // Outside #include, < and > are punctuators.
+  EXPECT_EQ(toks[7], std::make_pair(Kind::Punct, std::string("<")));
+}
+
+TEST(Lexer, DirectivesAreMarkedIncludingContinuationLines) {
+  const std::string src = "#define F(x) \\\n  foo(x)\nbar();\n";
+  for (const Token& t : tokenize(src)) {
+    const std::string_view text = t.text(src);
+    if (text == "foo") {
+      EXPECT_TRUE(t.in_directive);
+      EXPECT_EQ(t.line, 2u);
+    }
+    if (text == "bar") {
+      EXPECT_FALSE(t.in_directive);
+    }
+  }
+}
+
+TEST(Lexer, LaunchBracketsVersusShiftsAndTemplates) {
+  auto kinds = [](std::string_view src) {
+    std::vector<std::string> out;
+    for (const Token& t : tokenize(src))
+      if (!is_trivia(t.kind)) out.push_back(std::string(kind_name(t.kind)) + ":" + std::string(t.text(src)));
+    return out;
+  };
+  EXPECT_EQ(kinds("k<<<g, b>>>(x);"),
+            (std::vector<std::string>{"identifier:k", "launch-open:<<<", "identifier:g", "punct:,",
+                                      "identifier:b", "launch-close:>>>", "punct:(", "identifier:x",
+                                      "punct:)", "punct:;"}));
+  // No launch open: >>> is a nested template closer followed by '>'.
+  EXPECT_EQ(kinds("A<B<C<int>>> v;")[7], "punct:>>");
+  EXPECT_EQ(kinds("x = a >> 3;")[3], "punct:>>");
+  // A templated kernel with a template argument list inside the launch.
+  const auto k = kinds("k<float><<<dim3(n >> 5), 256>>>(p);");
+  EXPECT_EQ(k[4], "launch-open:<<<");
+  EXPECT_EQ(k[8], "punct:>>");
+  EXPECT_EQ(k[13], "launch-close:>>>");
+}
+
+TEST(Lexer, RawStringsWithDelimiters) {
+  const std::string src = "auto s = R\"x(a)\" b)x\"; next";
+  const auto toks = code_tokens(src);
+  EXPECT_EQ(toks[3], std::make_pair(Kind::RawString, std::string("R\"x(a)\" b)x\"")));
+  EXPECT_EQ(toks[5].second, "next");
+}
+
+TEST(Lexer, NumbersWithSeparatorsExponentsAndSuffixes) {
+  const auto toks = code_tokens("1'000'000 1.5e-3f 0x1p+4 .5 3.f 0xffffffffu");
+  ASSERT_EQ(toks.size(), 6u);
+  for (const auto& [k, t] : toks) EXPECT_EQ(k, Kind::Number) << t;
+}
+
+TEST(Lexer, LinesAndColumns) {
+  const std::string src = "a\n  bb /* x\n y */ c";
+  const auto toks = tokenize(src);
+  for (const Token& t : toks) {
+    if (t.text(src) == "bb") {
+      EXPECT_EQ(t.line, 2u);
+      EXPECT_EQ(t.col, 3u);
+    }
+    if (t.text(src) == "c") {
+      EXPECT_EQ(t.line, 3u);
+      EXPECT_EQ(t.col, 7u);
+    }
+  }
+}
+
+TEST(Lexer, UnterminatedConstructsDoNotLoseBytes) {
+  for (std::string s : {"\"abc", "'x", "/* never closed", "R\"d(raw", "#include <oops"}) {
+    EXPECT_EQ(concat(s, tokenize(s)), s);
+  }
+}
+
+}  // namespace
+}  // namespace ferry::lex
