@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Validate Ferry rule tables (rules/<direction>/*.tsv) and print counts.
+
+Usage: check_rules.py [DIR ...]      (default: every direction folder under rules/)
+Checks: field count, allowed kind/family/status, identifier syntax of `from`,
+`-` iff there is no replacement, notes on unsupported/changed rows, family equal to
+the file name for the main tables, duplicates of (kind, from) within one direction.
+Alternative tables (a sub-folder such as alt-rocblas/) are checked on their own and
+may repeat names of the main tables, since they replace a file when selected.
+Exit status 1 when any problem is found."""
+import os, re, sys, collections
+
+KINDS = {'func', 'type', 'enum', 'macro', 'header', 'namespace', 'call'}
+FAMILIES = ['runtime', 'driver', 'device', 'math', 'fp16', 'bf16', 'complex', 'coop_groups', 'cublas',
+            'cublaslt', 'curand', 'curand_device', 'cufft', 'cusparse', 'cusolver', 'cudnn', 'nccl',
+            'cub', 'thrust', 'nvrtc', 'graph', 'texture', 'headers']
+STATUSES = ['supported', 'unsupported', 'deprecated', 'changed']
+IDENT = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
+HEADER = re.compile(r'^[A-Za-z0-9_./+-]+$')
+TARGET = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$')
+
+
+def check_file(path, fam_expected, problems, seen, counts):
+    with open(path, encoding='utf-8') as f:
+        for no, line in enumerate(f, 1):
+            line = line.rstrip('\n')
+            if not line.strip() or line.startswith('#'):
+                continue
+            where = f'{path}:{no}'
+            fields = line.split('\t')
+            if len(fields) not in (5, 6):
+                problems.append(f'{where}: expected 5 or 6 TAB-separated fields, got {len(fields)}')
+                continue
+            kind, frm, to, fam, status = fields[:5]
+            note = fields[5] if len(fields) == 6 else ''
+            if any(x != x.strip() or not x for x in fields[:5]):
+                problems.append(f'{where}: empty field or stray spaces')
+            if kind not in KINDS:
+                problems.append(f'{where}: unknown kind {kind!r}')
+            if fam not in FAMILIES:
+                problems.append(f'{where}: unknown family {fam!r}')
+            elif fam_expected and fam != fam_expected:
+                problems.append(f'{where}: family {fam!r} in file of family {fam_expected!r}')
+            if status not in STATUSES:
+                problems.append(f'{where}: unknown status {status!r}')
+            if kind == 'header':
+                if not HEADER.match(frm):
+                    problems.append(f'{where}: bad header path {frm!r}')
+                if to != '-' and not HEADER.match(to):
+                    problems.append(f'{where}: bad target header {to!r}')
+            else:
+                if not IDENT.match(frm):
+                    problems.append(f'{where}: `from` is not a C identifier: {frm!r}')
+                if kind == 'call':
+                    if to != '-' and not re.match(r'^[A-Za-z_][A-Za-z0-9_:]*\(.*\)$', to):
+                        problems.append(f'{where}: call template must be NAME(...): {to!r}')
+                    for m in re.finditer(r'\$(\d+)', to):
+                        pass
+                elif to != '-' and not TARGET.match(to):
+                    problems.append(f'{where}: bad target {to!r}')
+            if status == 'unsupported' and to != '-':
+                problems.append(f'{where}: unsupported rows must have to = -')
+            if to == '-' and status in ('supported', 'deprecated'):
+                problems.append(f'{where}: `-` target needs status unsupported or changed')
+            if status in ('unsupported', 'changed') and not note.strip():
+                problems.append(f'{where}: {status} rows need a note')
+            key = (kind, frm)
+            if key in seen:
+                problems.append(f'{where}: duplicate {kind} {frm!r} (first at {seen[key]})')
+            else:
+                seen[key] = where
+            counts[fam][status] += 1
+
+
+def check_direction(d, problems):
+    results = []
+    main = sorted(p for p in os.listdir(d) if p.endswith('.tsv'))
+    seen, counts = {}, collections.defaultdict(collections.Counter)
+    for p in main:
+        check_file(os.path.join(d, p), p[:-4] if p[:-4] in FAMILIES else None, problems, seen, counts)
+    results.append((d, counts))
+    for sub in sorted(os.listdir(d)):
+        sd = os.path.join(d, sub)
+        if os.path.isdir(sd):
+            s_seen, s_counts = {}, collections.defaultdict(collections.Counter)
+            for p in sorted(x for x in os.listdir(sd) if x.endswith('.tsv')):
+                check_file(os.path.join(sd, p), p[:-4] if p[:-4] in FAMILIES else None, problems, s_seen, s_counts)
+            results.append((sd, s_counts))
+    return results
+
+
+def print_table(title, counts):
+    print(f'\n### {title}\n')
+    print('| family | supported | changed | deprecated | unsupported | total |')
+    print('|---|---:|---:|---:|---:|---:|')
+    tot = collections.Counter()
+    for fam in FAMILIES:
+        if fam not in counts:
+            continue
+        c = counts[fam]
+        tot.update(c)
+        print(f"| {fam} | {c['supported']} | {c['changed']} | {c['deprecated']} | {c['unsupported']} | {sum(c.values())} |")
+    print(f"| **total** | {tot['supported']} | {tot['changed']} | {tot['deprecated']} | {tot['unsupported']} | {sum(tot.values())} |")
+    mapped = tot['supported'] + tot['changed'] + tot['deprecated']
+    print(f'\nmapped (supported + changed + deprecated): {mapped}; unsupported: {tot["unsupported"]}')
+
+
+def main(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    dirs = argv[1:] or [os.path.join(here, x) for x in sorted(os.listdir(here))
+                        if os.path.isdir(os.path.join(here, x))]
+    problems = []
+    for d in dirs:
+        for path, counts in check_direction(d, problems):
+            if counts:
+                print_table(os.path.relpath(path, here), counts)
+    for p in problems:
+        print('ERROR', p, file=sys.stderr)
+    print(f'\n{len(problems)} problem(s)')
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
