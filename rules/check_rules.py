@@ -4,7 +4,8 @@
 Usage: check_rules.py [DIR ...]      (default: every direction folder under rules/)
 Checks: field count, allowed kind/family/status, identifier syntax of `from`,
 `-` iff there is no replacement, notes on unsupported/changed rows, family equal to
-the file name for the main tables, duplicates of (kind, from) within one direction.
+the file name for the main tables, and duplicates within one direction: headers and
+namespaces by path/name, every other kind by `from` (they share one identifier index).
 Alternative tables (a sub-folder such as alt-rocblas/) are checked on their own and
 may repeat names of the main tables, since they replace a file when selected.
 Exit status 1 when any problem is found."""
@@ -54,8 +55,6 @@ def check_file(path, fam_expected, problems, seen, counts):
                 if kind == 'call':
                     if to != '-' and not re.match(r'^[A-Za-z_][A-Za-z0-9_:]*\(.*\)$', to):
                         problems.append(f'{where}: call template must be NAME(...): {to!r}')
-                    for m in re.finditer(r'\$(\d+)', to):
-                        pass
                 elif to != '-' and not TARGET.match(to):
                     problems.append(f'{where}: bad target {to!r}')
             if status == 'unsupported' and to != '-':
@@ -64,9 +63,10 @@ def check_file(path, fam_expected, problems, seen, counts):
                 problems.append(f'{where}: `-` target needs status unsupported or changed')
             if status in ('unsupported', 'changed') and not note.strip():
                 problems.append(f'{where}: {status} rows need a note')
-            key = (kind, frm)
+            # func/type/enum/macro/call share one identifier namespace in the loader
+            key = (kind if kind in ('header', 'namespace') else 'identifier', frm)
             if key in seen:
-                problems.append(f'{where}: duplicate {kind} {frm!r} (first at {seen[key]})')
+                problems.append(f'{where}: duplicate {key[0]} {frm!r} (first at {seen[key]})')
             else:
                 seen[key] = where
             counts[fam][status] += 1
