@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Validate Ferry rule tables (rules/<direction>/*.tsv) and print counts.
 
-Usage: check_rules.py [DIR ...]      (default: every direction folder under rules/)
+Usage: check_rules.py [DIR ...]      (default: every direction folder SRC2DST under rules/)
 Checks: field count, allowed kind/family/status, identifier syntax of `from`,
 `-` iff there is no replacement, notes on unsupported/changed rows, family equal to
 the file name for the main tables, and duplicates within one direction: headers and
@@ -107,8 +107,10 @@ def print_table(title, counts):
 
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
+    # direction folders are named SRC2DST (cuda2hip, hip2cuda, ...); other folders
+    # under rules/ (e.g. profiles/) hold other kinds of data
     dirs = argv[1:] or [os.path.join(here, x) for x in sorted(os.listdir(here))
-                        if os.path.isdir(os.path.join(here, x))]
+                        if os.path.isdir(os.path.join(here, x)) and re.match(r'^[a-z0-9]+2[a-z0-9]+$', x)]
     problems = []
     for d in dirs:
         for path, counts in check_direction(d, problems):
