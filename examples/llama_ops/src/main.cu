@@ -5,8 +5,9 @@
 //   OP <name> max_abs_err=<x> PASS|FAIL time_us=<t> [extra fields]
 // then a summary line. Exit code 0 only when every operator passed.
 //
-// Usage: llama_ops_test [--quick] [--n-iter N] [--tokens T] [--hidden H]
+// Usage: llama_ops_test [--quick] [--n-iter N] [--tokens T] [--heads N] [--hidden H]
 //                       [--vocab V] [--seed S] [--no-nccl] [--ndev N]
+// --hidden keeps the head count and sets head_dim = hidden / heads.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -48,8 +49,8 @@ struct Config {
 
 void usage(const char* prog) {
     fprintf(stderr,
-            "usage: %s [--quick] [--n-iter N] [--tokens T] [--hidden H] [--vocab V]\n"
-            "          [--seed S] [--no-nccl] [--ndev N]\n",
+            "usage: %s [--quick] [--n-iter N] [--tokens T] [--heads N] [--hidden H]\n"
+            "          [--vocab V] [--seed S] [--no-nccl] [--ndev N]\n",
             prog);
 }
 
@@ -77,6 +78,12 @@ bool parse_args(int argc, char** argv, Config& c) {
             c.gemm_rows = std::min(c.gemm_rows, c.tokens);
         } else if (a == "--hidden") {
             if (!next_int(c.hidden)) return false;
+            c.head_dim = c.hidden / c.n_heads;  // keep the head count
+        } else if (a == "--heads") {  // give before --hidden
+            if (!next_int(c.n_heads)) return false;
+            c.n_kv_heads = c.n_heads;
+            if (c.n_heads <= 0) return false;
+            c.head_dim = c.hidden / c.n_heads;
         } else if (a == "--vocab") {
             if (!next_int(c.vocab)) return false;
         } else if (a == "--ndev") {
@@ -91,7 +98,8 @@ bool parse_args(int argc, char** argv, Config& c) {
         }
     }
     return c.tokens > 0 && c.hidden > 0 && c.vocab >= c.top_k && c.n_iter >= 0 &&
-           c.hidden == c.n_heads * c.head_dim;
+           c.hidden == c.n_heads * c.head_dim && c.head_dim % 2 == 0 &&
+           c.head_dim <= kMaxHeadDim;
 }
 
 // Runs `launch` n_iter times on `stream` and returns the average in microseconds.
@@ -304,6 +312,25 @@ int main(int argc, char** argv) {
         char extra[64];
         snprintf(extra, sizeof extra, "k=%d idx_mismatch=%d", K, idx_mismatch);
         report("topk", err, 0.0, us, extra);
+
+        // Quantised logits: many equal values, so the k-th value is tied and
+        // the lowest indices must win, as in the reference.
+        for (float& x : logits) x = std::round(x * 4.f) / 4.f;
+        d_logits.upload(logits, stream);
+        topk_rows(d_logits.get(), d_vals.get(), d_idx.get(), T, V, K, stream);
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        got_vals = d_vals.download();
+        got_idx = d_idx.download();
+        ref::topk_rows(logits.data(), want_vals.data(), want_idx.data(), T, V, K);
+        idx_mismatch = 0;
+        for (size_t i = 0; i < got_idx.size(); ++i) idx_mismatch += got_idx[i] != want_idx[i];
+        err = ref::max_abs_diff(got_vals.data(), want_vals.data(), got_vals.size());
+        if (idx_mismatch) err = INFINITY;
+        us = time_us(stream, cfg.n_iter, [&] {
+            topk_rows(d_logits.get(), d_vals.get(), d_idx.get(), T, V, K, stream);
+        });
+        snprintf(extra, sizeof extra, "k=%d idx_mismatch=%d", K, idx_mismatch);
+        report("topk_ties", err, 0.0, us, extra);
     }
 
     // ---- attention -----------------------------------------------------------
