@@ -1,0 +1,56 @@
+// bf16 / fp16 casting codecs: 2 bytes per element, round to nearest even.
+// Error: relative 2^-8 (bf16) or 2^-11 (fp16) for values in the normal range of the format;
+// fp16 values below 2^-14 have absolute error <= 2^-25; |x| >= 65520 overflows fp16 to +-Inf
+// (documented, so a caller with large values uses bf16).
+#include <cmath>
+#include <vector>
+
+#include "bitpack.hpp"
+#include "codecs.hpp"
+
+namespace ferry::comm::codec_detail {
+namespace {
+
+class CastCodec final : public Codec {
+ public:
+  explicit CastCodec(bool bf16) : bf16_(bf16) {}
+  std::string name() const override { return bf16_ ? "bf16" : "fp16"; }
+  std::size_t max_compressed_bytes(std::size_t n) const override { return 8 + 2 * n; }
+  std::size_t compress(std::span<const float> in, std::span<std::byte> out) override {
+    std::byte* p = put<std::uint64_t>(out.data(), in.size());
+    auto* h = reinterpret_cast<std::uint16_t*>(p);  // 2-byte aligned offsets only matter on exotic CPUs
+    std::vector<std::uint16_t> tmp(in.size());
+    if (bf16_)
+      for (std::size_t i = 0; i < in.size(); ++i) tmp[i] = float_to_bf16(in[i]);
+    else
+      for (std::size_t i = 0; i < in.size(); ++i) tmp[i] = float_to_f16(in[i]);
+    if (!tmp.empty()) std::memcpy(h, tmp.data(), 2 * tmp.size());
+    return 8 + 2 * in.size();
+  }
+  void decompress(std::span<const std::byte> in, std::span<float> out) override {
+    Reader r(in, bf16_ ? "bf16" : "fp16");
+    check_count(r.get<std::uint64_t>(), out.size(), "cast");
+    const std::byte* p = r.take(2 * out.size());
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      std::uint16_t h;
+      std::memcpy(&h, p + 2 * i, 2);
+      out[i] = bf16_ ? bf16_to_float(h) : f16_to_float(h);
+    }
+  }
+  ErrorModel error_model() const override {
+    ErrorModel m;
+    m.kind = ErrorModel::Kind::relative;
+    m.u = bf16_ ? 1.0 / 256 : 1.0 / 2048;  // 2^-p with p = 8 and 11 significant bits
+    m.abs_floor = bf16_ ? std::ldexp(1.0, -134) : std::ldexp(1.0, -25);  // half the subnormal step
+    return m;
+  }
+
+ private:
+  bool bf16_;
+};
+
+}  // namespace
+
+std::unique_ptr<Codec> make_cast(bool bf16) { return std::make_unique<CastCodec>(bf16); }
+
+}  // namespace ferry::comm::codec_detail
