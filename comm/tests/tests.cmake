@@ -6,3 +6,16 @@ add_executable(ferrycomm-unit-test tests/unit_test.cpp)
 target_link_libraries(ferrycomm-unit-test PRIVATE ferry_comm GTest::gtest_main)
 add_test(NAME comm.unit COMMAND ferrycomm-unit-test)
 set_tests_properties(comm.unit PROPERTIES LABELS "comm" TIMEOUT 120)
+
+add_executable(ferrycomm-mpi-test tests/mpi_test.cpp)
+target_link_libraries(ferrycomm-mpi-test PRIVATE ferry_comm GTest::gtest)
+
+# Open MPI refuses root without these; CI runs as root.
+set(FERRY_COMM_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
+set(FERRY_COMM_MPIRUN ${MPIEXEC_EXECUTABLE} --oversubscribe --allow-run-as-root --bind-to none)
+
+foreach(np 2 3 4 5 8)
+  add_test(NAME comm.mpi.np${np} COMMAND ${FERRY_COMM_MPIRUN} -np ${np} $<TARGET_FILE:ferrycomm-mpi-test>)
+  set_tests_properties(comm.mpi.np${np} PROPERTIES LABELS "comm;mpi" TIMEOUT 300 ENVIRONMENT "${FERRY_COMM_MPI_ENV}"
+                       PROCESSORS 2)
+endforeach()
