@@ -19,3 +19,15 @@ foreach(np 2 3 4 5 8)
   set_tests_properties(comm.mpi.np${np} PROPERTIES LABELS "comm;mpi" TIMEOUT 300 ENVIRONMENT "${FERRY_COMM_MPI_ENV}"
                        PROCESSORS 2)
 endforeach()
+
+add_executable(ferrycomm-fault-test tests/fault_test.cpp)
+target_link_libraries(ferrycomm-fault-test PRIVATE ferry_comm)
+# mpirun reports the deliberate abort as a failure, so the verdict is the line rank 0 prints.
+foreach(mode frozen frozen-header)
+  add_test(NAME comm.fault.${mode} COMMAND ${FERRY_COMM_MPIRUN} -np 3 $<TARGET_FILE:ferrycomm-fault-test> ${mode})
+  set_tests_properties(comm.fault.${mode} PROPERTIES LABELS "comm;mpi" TIMEOUT 60 ENVIRONMENT "${FERRY_COMM_MPI_ENV}"
+                       PASS_REGULAR_EXPRESSION "FAULT-TEST-PASS" FAIL_REGULAR_EXPRESSION "FAULT-TEST-FAIL")
+endforeach()
+add_test(NAME comm.fault.killed COMMAND ${FERRY_COMM_MPIRUN} -np 3 $<TARGET_FILE:ferrycomm-fault-test> killed)
+set_tests_properties(comm.fault.killed PROPERTIES LABELS "comm;mpi" TIMEOUT 60 ENVIRONMENT "${FERRY_COMM_MPI_ENV}"
+                     PASS_REGULAR_EXPRESSION "FAULT-TEST-PASS|exited on signal 9|killed")

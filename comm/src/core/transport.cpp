@@ -64,7 +64,9 @@ void wait_all(Context& ctx, std::span<MPI_Request> reqs, std::span<const int> pe
     if (clock::now() > deadline) {
       std::string waiting;
       for (std::size_t i = 0; i < reqs.size(); ++i)
-        if (!done[i]) waiting += fmt::format("{}{}", waiting.empty() ? "" : ", ", peers[i]);
+        if (!done[i])
+          waiting += peers[i] < 0 ? std::string("(collective header: any rank)")
+                                  : fmt::format("{}{}", waiting.empty() ? "" : ", ", peers[i]);
       throw CommError(CommError::Kind::timeout,
                       fmt::format("ferry-comm {} on rank {} of {}: no answer from rank(s) {} within {:.3g} s; "
                                   "a peer has died, hangs, or left the collective",
