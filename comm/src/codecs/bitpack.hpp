@@ -11,6 +11,18 @@
 
 namespace ferry::comm::codec_detail {
 
+// Round to nearest even without a libm call (the x86-64 baseline has no SSE4.1 round): adding and
+// subtracting 1.5 * 2^mantissa_bits leaves the rounded value for |v| < 2^(mantissa_bits - 1).
+// Needs -ffp-contract=off and no -ffast-math, which the library's build sets.
+inline float round_even(float v) {
+  constexpr float magic = 12582912.0f;  // 1.5 * 2^23, valid for |v| < 2^22
+  return (v + magic) - magic;
+}
+inline double round_even(double v) {
+  constexpr double magic = 6755399441055744.0;  // 1.5 * 2^52, valid for |v| < 2^51
+  return (v + magic) - magic;
+}
+
 inline std::size_t packed_bytes(std::size_t n, unsigned bits) { return (n * bits + 7) / 8; }
 
 inline std::byte* pack_bits(const std::uint32_t* v, std::size_t n, unsigned bits, std::byte* out) {

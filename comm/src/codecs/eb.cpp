@@ -96,7 +96,7 @@ class ErrorBoundedCodec final : public Codec {
       const float base = static_cast<float>(0.5 * (static_cast<double>(mn) + mx));
       std::uint32_t any = 0;
       for (std::size_t i = 0; ok && i < len; ++i) {
-        double qd = std::nearbyint((static_cast<double>(x[i]) - base) * inv);
+        double qd = round_even((static_cast<double>(x[i]) - base) * inv);
         auto q = static_cast<std::int64_t>(qd);
         float y = static_cast<float>(base + static_cast<double>(q) * step);  // exactly as decode
         ok &= std::fabs(static_cast<double>(y) - x[i]) <= e;

@@ -46,7 +46,7 @@ class IntQuantCodec final : public Codec {
       const float inv = m > 0 ? 1.0f / scale : 0.0f;
       const int qmax = qmax_;
       for (std::size_t i = 0; i < len; ++i) {
-        int q = static_cast<int>(std::nearbyint(x[i] * inv));
+        int q = static_cast<int>(round_even(x[i] * inv));
         q = q > qmax ? qmax : (q < -qmax ? -qmax : q);
         q_[i] = static_cast<std::uint32_t>(q + qmax);
       }

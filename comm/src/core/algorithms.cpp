@@ -93,10 +93,10 @@ const Algorithm* find_algorithm(Collective c, std::string_view name) {
 }
 
 std::string algorithm_table() {
-  std::string out = fmt::format("{:<15} {:<19} {:<6} {:<48} {}\n", "collective", "algorithm", "codec",
+  std::string out = fmt::format("{:<15} {:<19} {:<6} {:<52} {}\n", "collective", "algorithm", "codec",
                                 "compression error (e per compression)", "summary");
   for (const auto& a : table)
-    out += fmt::format("{:<15} {:<19} {:<6} {:<48} {}\n", collective_name(a.collective), a.name,
+    out += fmt::format("{:<15} {:<19} {:<6} {:<52} {}\n", collective_name(a.collective), a.name,
                        a.supports_codec ? "yes" : "no", a.error_formula, a.summary);
   return out;
 }
