@@ -13,11 +13,6 @@ constexpr bool is_ident_start(unsigned char c) {
 constexpr bool is_ident_cont(unsigned char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
 constexpr bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
-// Longest first within each leading character is not needed: we try by length.
-constexpr std::array<std::string_view, 5> kPunct3 = {">>=", "<<=", "<=>", "->*", "..."};
-constexpr std::array<std::string_view, 22> kPunct2 = {
-    "::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&",
-    "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##", ".*"};
 
 class Lexer {
  public:
@@ -219,29 +214,40 @@ class Lexer {
     return Kind::RawString;
   }
 
+  // Length of the multi-character punctuator at pos_, or 1. Dispatches on the first byte: this
+  // is the lexer's hottest path after identifiers.
+  [[nodiscard]] std::size_t punct_length() const {
+    const unsigned char c = peek(), d = peek(1), e = peek(2);
+    switch (c) {
+      case '>': return d == '>' ? (e == '=' ? 3 : 2) : d == '=' ? 2 : 1;
+      case '<': return d == '<' ? (e == '=' ? 3 : 2) : d == '=' ? (e == '>' ? 3 : 2) : 1;
+      case '-': return d == '>' ? (e == '*' ? 3 : 2) : (d == '-' || d == '=') ? 2 : 1;
+      case '.': return (d == '.' && e == '.') ? 3 : d == '*' ? 2 : 1;
+      case ':': return d == ':' ? 2 : 1;
+      case '+': return (d == '+' || d == '=') ? 2 : 1;
+      case '&': return (d == '&' || d == '=') ? 2 : 1;
+      case '|': return (d == '|' || d == '=') ? 2 : 1;
+      case '=': case '!': case '*': case '/': case '%': case '^': return d == '=' ? 2 : 1;
+      case '#': return d == '#' ? 2 : 1;
+      default: return 1;
+    }
+  }
+
   Kind punct() {
     check_include_ = false;
-    if (starts_with("<<<") && !starts_with("<<<=")) {
+    if (peek() == '<' && starts_with("<<<") && !starts_with("<<<=")) {
       ++launch_depth_;
       advance_to(pos_ + 3);
       return Kind::LaunchOpen;
     }
-    if (launch_depth_ > 0 && starts_with(">>>")) {
+    if (launch_depth_ > 0 && peek() == '>' && starts_with(">>>")) {
       --launch_depth_;
       advance_to(pos_ + 3);
       return Kind::LaunchClose;
     }
-    for (const std::string_view p : kPunct3) {
-      if (starts_with(p)) {
-        advance_to(pos_ + 3);
-        return Kind::Punct;
-      }
-    }
-    for (const std::string_view p : kPunct2) {
-      if (starts_with(p)) {
-        advance_to(pos_ + 2);
-        return Kind::Punct;
-      }
+    if (const std::size_t n = punct_length(); n > 1) {
+      advance_to(pos_ + n);
+      return Kind::Punct;
     }
     const unsigned char c = peek();
     advance_to(pos_ + 1);

@@ -1,0 +1,80 @@
+#include "rules/rule_set.h"
+
+#include <gtest/gtest.h>
+
+#include "rules/builtin.h"
+
+namespace ferry::rules {
+namespace {
+
+TEST(RuleSet, ParsesRowsAndLooksUpByKind) {
+  RuleSet s;
+  s.load_table("# comment\n\nfunc\tcudaMalloc\thipMalloc\truntime\tsupported\n"
+               "header\tcuda_runtime.h\thip/hip_runtime.h\theaders\tsupported\n"
+               "namespace\tcub\thipcub\tcub\tsupported\n"
+               "func\tcudaFoo\t-\truntime\tunsupported\tdo it by hand\n",
+               "t.tsv", RuleSet::Merge::RejectDuplicates);
+  ASSERT_NE(s.find_identifier("cudaMalloc"), nullptr);
+  EXPECT_EQ(s.find_identifier("cudaMalloc")->to, "hipMalloc");
+  EXPECT_EQ(s.find_identifier("cuda_runtime.h"), nullptr);
+  EXPECT_EQ(s.find_header("cuda_runtime.h")->to, "hip/hip_runtime.h");
+  EXPECT_EQ(s.find_namespace("cub")->to, "hipcub");
+  EXPECT_EQ(s.find_identifier("cub"), nullptr);
+  const Rule* foo = s.find_identifier("cudaFoo");
+  ASSERT_NE(foo, nullptr);
+  EXPECT_FALSE(foo->has_replacement());
+  EXPECT_EQ(foo->note, "do it by hand");
+  EXPECT_EQ(foo->origin, "t.tsv:6");
+}
+
+TEST(RuleSet, MalformedRowsNameTheFileAndLine) {
+  RuleSet s;
+  try {
+    s.load_table("func\ta\tb\truntime\tsupported\nfunc\tonly-three\tx\n", "bad.tsv",
+                 RuleSet::Merge::RejectDuplicates);
+    FAIL() << "expected RuleError";
+  } catch (const RuleError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.tsv:2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(s.load_table("fn\ta\tb\tx\tsupported\n", "k.tsv", RuleSet::Merge::Override), RuleError);
+  EXPECT_THROW(s.load_table("func\ta\tb\tx\tmaybe\n", "s.tsv", RuleSet::Merge::Override), RuleError);
+  EXPECT_THROW(s.load_table("func\tnot an id\tb\tx\tsupported\n", "i.tsv", RuleSet::Merge::Override), RuleError);
+}
+
+TEST(RuleSet, DuplicatesAreRejectedInBuiltInsAndOverrideInUserFiles) {
+  RuleSet s;
+  s.load_table("func\tcudaMalloc\thipMalloc\truntime\tsupported\n", "a.tsv", RuleSet::Merge::RejectDuplicates);
+  EXPECT_THROW(s.load_table("func\tcudaMalloc\tx\truntime\tsupported\n", "b.tsv",
+                            RuleSet::Merge::RejectDuplicates),
+               RuleError);
+  s.load_table("func\tcudaMalloc\tmyMalloc\tuser\tchanged\tmine\n", "user.tsv", RuleSet::Merge::Override);
+  EXPECT_EQ(s.find_identifier("cudaMalloc")->to, "myMalloc");
+  EXPECT_EQ(s.size(), 1u);
+}
+
+TEST(RuleSet, CallTemplatesExpandArgumentsAndRests) {
+  std::string out;
+  ASSERT_TRUE(expand_call_template("f(HIP_SYMBOL($0), $1...)", {"sym", "src", "n"}, out));
+  EXPECT_EQ(out, "f(HIP_SYMBOL(sym), src, n)");
+  ASSERT_TRUE(expand_call_template("f($0, $1...)", {"a"}, out));
+  EXPECT_EQ(out, "f(a)");
+  ASSERT_TRUE(expand_call_template("g($1, $0)", {"a", "b"}, out));
+  EXPECT_EQ(out, "g(b, a)");
+  EXPECT_FALSE(expand_call_template("g($2)", {"a"}, out));
+}
+
+TEST(BuiltinRules, LoadWithoutErrorsOrDuplicatesAndCoverTheFamilies) {
+  RuleSet s;
+  const std::string_view skip[] = {"cuda2hip/alt-"};
+  load_builtin(s, "cuda2hip/", skip);
+  const auto stats = s.stats();
+  for (const char* family : {"runtime", "driver", "device", "headers"}) {
+    EXPECT_TRUE(stats.count(family)) << "no rules for family " << family;
+  }
+  ASSERT_NE(s.find_identifier("cudaMalloc"), nullptr);
+  EXPECT_EQ(s.find_identifier("cudaMalloc")->to, "hipMalloc");
+  ASSERT_NE(s.find_header("cuda_runtime.h"), nullptr);
+}
+
+}  // namespace
+}  // namespace ferry::rules
