@@ -8,9 +8,8 @@ status=0
 echo "== migration throughput (bench/migrate_bench.cpp): ferry migrate vs raw read+write, 50 MiB corpus"
 "$ROOT/$BUILD/bench/ferry_bench_migrate" --mb 50 --reps 3 || status=1
 
-for extra in "$ROOT"/bench/verify_bench.sh "$ROOT"/bench/*_bench.sh; do
-  [ -x "$extra" ] || [ -f "$extra" ] || continue
-  case "$extra" in */run_all.sh) continue ;; esac
+for extra in "$ROOT"/bench/*_bench.sh; do
+  [ -f "$extra" ] || continue
   echo
   echo "== $(basename "$extra")"
   bash "$extra" "$BUILD" || status=1
