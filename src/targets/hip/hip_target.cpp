@@ -1,6 +1,8 @@
 #include "targets/hip/hip_target.h"
 
 #include <array>
+#include <string>
+#include <unordered_set>
 
 #include "migrate/file_migration.h"
 #include "rules/builtin.h"
@@ -17,6 +19,7 @@ class HipTarget final : public Target {
     rules::load_builtin(rules_, "cuda2hip/", skip);
     if (options.blas == "rocblas") rules::load_builtin(rules_, "cuda2hip/alt-rocblas/");
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
+    reserved_ = hip::load_reserved_names();
   }
 
   std::string_view name() const override { return "hip"; }
@@ -26,13 +29,22 @@ class HipTarget final : public Target {
   }
   const rules::RuleSet& rules() const override { return rules_; }
 
+  void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
+    hip::collect_name_clashes(reserved_, files, ctx);
+  }
+  // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
+  // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
+    hip::name_clash_pass(file);
+    hip::warp_intrinsics_pass(file);
+    hip::launch_pass(file);
     hip::inline_asm_pass(file);
   }
   void finish_file(migrate::FileMigration& file) const override { hip::runtime_header_pass(file); }
 
  private:
   rules::RuleSet rules_;
+  std::unordered_set<std::string> reserved_;
 };
 
 }  // namespace

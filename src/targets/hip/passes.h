@@ -1,7 +1,11 @@
 // Semantic passes of the CUDA → HIP target. Each pass is one function over a FileMigration,
 // lives in its own file and has golden tests under tests/golden/hip-<pass>-*/.
+// Order (HipTarget::run_passes): name_clash, warp_intrinsics, launch, inline_asm; edits of an
+// earlier pass win over later ones and over the rule tables.
 #pragma once
 
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "migrate/file_migration.h"
@@ -14,5 +18,27 @@ void inline_asm_pass(migrate::FileMigration& file);
 // Files that use the CUDA kernel language or runtime but never include a runtime header (nvcc
 // includes it implicitly; hipcc does not) get `#include <hip/hip_runtime.h>`.
 void runtime_header_pass(migrate::FileMigration& file);
+
+// CUDA 9 warp intrinsics (__shfl*_sync, __ballot_sync, __any/__all_sync, __activemask,
+// __syncwarp, __match_*, __reduce_*_sync) → HIP 5.2 forms that are right on 64-lane wavefronts;
+// FRY2101 (mask not full), FRY2102 (ballot in 32 bits), FRY2103 (32-bit bit function of a
+// ballot), FRY1101/FRY1102 (__match_*/__reduce_* unsupported).
+void warp_intrinsics_pass(migrate::FileMigration& file);
+
+// Under --launch=ggl: `k<<<g, b, shm, s>>>(args)` → `hipLaunchKernelGGL(k, g, b, shm, s, args)`.
+void launch_pass(migrate::FileMigration& file);
+
+// Renames user declarations that clash with HIP names (ProjectContext::clash_renames), and
+// their uses: FRY4101 at each declaration.
+void name_clash_pass(migrate::FileMigration& file);
+
+// The names HIP 5.2's runtime header defines that CUDA code may define (embedded
+// rules/hip_reserved_names.tsv).
+[[nodiscard]] std::unordered_set<std::string> load_reserved_names();
+
+// The project-wide half of name_clash_pass: finds the user's declarations of `reserved` names
+// in `files` and fills ctx.clash_renames / ctx.clash_origins.
+void collect_name_clashes(const std::unordered_set<std::string>& reserved,
+                          const std::vector<SourceView>& files, ProjectContext& ctx);
 
 }  // namespace ferry::targets::hip

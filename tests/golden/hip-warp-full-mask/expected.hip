@@ -1,0 +1,49 @@
+// Warp-level reductions as they appear in softmax / layer-norm kernels, with every common
+// spelling of the full mask.
+#include <hip/hip_runtime.h>
+
+#define FULL_MASK 0xffffffff
+constexpr unsigned kWarpMask = 0xFFFFFFFFu;
+
+__device__ __forceinline__ float warp_reduce_sum(float val) {
+  for (int offset = warpSize / 2; offset > 0; offset /= 2)
+    val += __shfl_xor(val, offset);
+  return val;
+}
+
+__device__ __forceinline__ float warp_reduce_max(float val) {
+  for (int offset = warpSize / 2; offset > 0; offset /= 2)
+    val = fmaxf(val, __shfl_down(val, offset));
+  return __shfl(val, 0);
+}
+
+template <typename T>
+__device__ T warp_inclusive_scan(T v, int lane) {
+  for (int d = 1; d < warpSize; d *= 2) {
+    T up = __shfl_up(v, d, warpSize);
+    if (lane >= d) v += up;
+  }
+  return v;
+}
+
+__global__ void softmax_rows(const float* __restrict__ in, float* __restrict__ out, int cols) {
+  const float* row = in + blockIdx.x * cols;
+  float m = -INFINITY;
+  for (int c = threadIdx.x; c < cols; c += warpSize) m = fmaxf(m, row[c]);
+  m = warp_reduce_max(m);
+  float s = 0.f;
+  for (int c = threadIdx.x; c < cols; c += warpSize) s += __expf(row[c] - m);
+  s = warp_reduce_sum(s);
+  for (int c = threadIdx.x; c < cols; c += warpSize)
+    out[blockIdx.x * cols + c] = __expf(row[c] - m) / s;
+}
+
+__global__ void any_nan(const float* x, int n, int* flag) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool bad = i < n && isnan(x[i]);
+  if (__any(bad) && threadIdx.x % warpSize == 0) atomicOr(flag, 1);
+  if (__all(!bad)) return;
+  int lane = threadIdx.x % warpSize;
+  int prefix = warp_inclusive_scan<int>(bad ? 1 : 0, lane);
+  if (bad) flag[1 + prefix] = i;
+}
