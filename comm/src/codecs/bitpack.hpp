@@ -54,16 +54,22 @@ inline void unpack_bits(const std::byte* in, std::size_t n, unsigned bits, std::
     return;
   }
   const std::uint64_t mask = bits == 32 ? 0xFFFFFFFFull : ((1ull << bits) - 1);
-  std::uint64_t acc = 0;
-  unsigned fill = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    while (fill < bits) {
-      acc |= static_cast<std::uint64_t>(std::to_integer<std::uint8_t>(*in++)) << fill;
-      fill += 8;
-    }
-    v[i] = static_cast<std::uint32_t>(acc & mask);
-    acc >>= bits;
-    fill -= bits;
+  const std::size_t total = packed_bytes(n, bits);
+  std::size_t i = 0;
+  // Fast path: one unaligned 8-byte load per value while 8 bytes remain readable.
+  for (; i < n; ++i) {
+    std::size_t bit = i * bits, byte = bit >> 3;
+    if (byte + 8 > total) break;
+    std::uint64_t w;
+    std::memcpy(&w, in + byte, 8);
+    v[i] = static_cast<std::uint32_t>((w >> (bit & 7)) & mask);
+  }
+  for (; i < n; ++i) {  // tail, byte by byte
+    std::size_t bit = i * bits;
+    std::uint64_t w = 0;
+    for (std::size_t k = 0; k < 5 && (bit >> 3) + k < total; ++k)
+      w |= static_cast<std::uint64_t>(std::to_integer<std::uint8_t>(in[(bit >> 3) + k])) << (8 * k);
+    v[i] = static_cast<std::uint32_t>((w >> (bit & 7)) & mask);
   }
 }
 

@@ -78,31 +78,36 @@ class ErrorBoundedCodec final : public Codec {
   }
   std::size_t stream_bound(std::size_t n) const { return ((n + block_ - 1) / block_) * 5 + 4 * n; }
 
+  // Float arithmetic so the loops vectorize; the guarantee does not rest on it: every element's
+  // reconstruction is recomputed exactly as decode() does and checked against e in double.
   std::size_t encode(std::span<const float> in, double e, std::byte* out) {
-    const double step = 2 * e, inv = 1 / step;
+    const float step = static_cast<float>(2 * e), inv = 1.0f / step;
     std::byte* p = out;
     u_.resize(block_);
     for (std::size_t b0 = 0; b0 < in.size(); b0 += block_) {
       std::size_t len = std::min(block_, in.size() - b0);
       const float* x = in.data() + b0;
-      float mn = std::numeric_limits<float>::infinity(), mx = -mn;
-      bool finite = true;
-      for (std::size_t i = 0; i < len; ++i) {
-        finite &= std::isfinite(x[i]);
+      float mn = x[0], mx = x[0];
+      for (std::size_t i = 1; i < len; ++i) {
         mn = x[i] < mn ? x[i] : mn;
         mx = x[i] > mx ? x[i] : mx;
       }
-      bool ok = finite && (static_cast<double>(mx) - mn) * inv < 2e9;
+      // NaN compares false everywhere, so check finiteness of the range and of every element below.
+      bool ok = std::isfinite(mn) && std::isfinite(mx) && step > 0 && std::isfinite(inv) &&
+                (static_cast<double>(mx) - mn) * inv < 4.0e6;  // |q| < 2^22 for round_even(float)
       const float base = static_cast<float>(0.5 * (static_cast<double>(mn) + mx));
       std::uint32_t any = 0;
-      for (std::size_t i = 0; ok && i < len; ++i) {
-        double qd = round_even((static_cast<double>(x[i]) - base) * inv);
-        auto q = static_cast<std::int64_t>(qd);
-        float y = static_cast<float>(base + static_cast<double>(q) * step);  // exactly as decode
-        ok &= std::fabs(static_cast<double>(y) - x[i]) <= e;
-        auto z = static_cast<std::uint32_t>((static_cast<std::uint64_t>(q) << 1) ^ static_cast<std::uint64_t>(q >> 63));
-        u_[i] = z;
-        any |= z;
+      int misses = 0;
+      if (ok) {
+        for (std::size_t i = 0; i < len; ++i) {
+          auto q = static_cast<std::int32_t>(round_even((x[i] - base) * inv));
+          float y = base + static_cast<float>(q) * step;  // exactly as decode
+          misses += !(std::fabs(static_cast<double>(y) - static_cast<double>(x[i])) <= e);
+          auto z = static_cast<std::uint32_t>((q << 1) ^ (q >> 31));
+          u_[i] = z;
+          any |= z;
+        }
+        ok = misses == 0;
       }
       if (!ok) {
         p = put<std::uint8_t>(p, raw_block);
@@ -119,7 +124,7 @@ class ErrorBoundedCodec final : public Codec {
   }
 
   void decode(std::span<const std::byte> s, double e, std::span<float> out) {
-    const double step = 2 * e;
+    const float step = static_cast<float>(2 * e);
     Reader r(s, "eb");
     u_.resize(block_);
     for (std::size_t b0 = 0; b0 < out.size(); b0 += block_) {
@@ -134,8 +139,8 @@ class ErrorBoundedCodec final : public Codec {
       const float base = r.get<float>();
       unpack_bits(r.take(packed_bytes(len, bits)), len, bits, u_.data());
       for (std::size_t i = 0; i < len; ++i) {
-        auto q = static_cast<std::int64_t>(u_[i] >> 1) ^ -static_cast<std::int64_t>(u_[i] & 1);
-        y[i] = static_cast<float>(base + static_cast<double>(q) * step);
+        auto q = static_cast<std::int32_t>(u_[i] >> 1) ^ -static_cast<std::int32_t>(u_[i] & 1);
+        y[i] = base + static_cast<float>(q) * step;
       }
     }
   }
