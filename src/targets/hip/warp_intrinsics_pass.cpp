@@ -361,8 +361,13 @@ void warp_intrinsics_pass(FileMigration& file) {
     const Intrinsic* in = find_intrinsic(file.text(ci));
     if (!in || !file.is(ci + 1, "(")) continue;
     if (file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci)) continue;
-    // The user's own definition (a compatibility shim for old CUDA) is not a call.
-    if (is_declared_name(file, ci) || clashes.contains(std::string(file.text(ci)))) continue;
+    if (clashes.contains(std::string(file.text(ci)))) continue;
+    // The user's own definition (a compatibility shim for old CUDA) is not a call: claim its
+    // name unchanged so the rule tables leave it alone too.
+    if (is_declared_name(file, ci)) {
+      file.replace(ci, ci, std::string(file.text(ci)));
+      continue;
+    }
     handle_call(file, facts, ci, *in);
   }
   // Legacy __ballot(p) is 32-bit in CUDA and 64-bit in HIP: same destination check.
