@@ -13,7 +13,12 @@
 set -euo pipefail
 
 BUILD=${1:-build-comm}
-BENCH=$(readlink -f "$BUILD/ferrycomm-bench")
+# Standalone build (build-comm/) or the top-level tree (build/comm/); FERRYCOMM_BENCH overrides.
+BENCH=${FERRYCOMM_BENCH:-}
+for candidate in "$BUILD/ferrycomm-bench" "$BUILD/comm/ferrycomm-bench"; do
+  [[ -z "$BENCH" && -x "$candidate" ]] && BENCH=$(readlink -f "$candidate")
+done
+BENCH=${BENCH:-$BUILD/ferrycomm-bench}
 RANKS=${RANKS:-4}
 GROUP_RANKS=${GROUP_RANKS:-8}
 MAX_BYTES=${MAX_BYTES:-64M}
