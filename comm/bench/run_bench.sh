@@ -7,7 +7,7 @@
 #
 # usage: comm/bench/run_bench.sh [BUILD_DIR]
 #   env: RANKS=4  GROUP_RANKS=8  GROUP_REPS_TCP=5  MAX_BYTES=64M  RATES="1gbit 10gbit"  QUICK=1 (64 MiB rows only)
-#        CODECS="none bf16 ..."  RUN_TIMEOUT=900 (seconds per mpirun)  OUT=report.md (copy of output)
+#        CODECS="none bf16 ..."  RUN_TIMEOUT=600 (seconds per mpirun)  OUT=report.md (copy of output)
 # Needs root, iproute2 (ip, tc) and util-linux (unshare) for the namespace part; without them that
 # part is skipped with a message and the shared-memory part still runs.
 set -euo pipefail
@@ -23,7 +23,7 @@ RANKS=${RANKS:-4}
 GROUP_RANKS=${GROUP_RANKS:-8}
 MAX_BYTES=${MAX_BYTES:-64M}
 RATES=${RATES:-"1gbit 10gbit"}
-RUN_TIMEOUT=${RUN_TIMEOUT:-900}
+RUN_TIMEOUT=${RUN_TIMEOUT:-600}
 CODECS=${CODECS:-"none bf16 fp16 int8 int4 eb:rel=1e-3 eb:rel=1e-3,zstd=1"}
 if [[ -n "${QUICK:-}" ]]; then SIZES=(-b "$MAX_BYTES" -e "$MAX_BYTES"); else SIZES=(-b 16 -e "$MAX_BYTES" -f 4); fi
 COMMON=(-w 1 -n 5 --budget 2 --markdown)
