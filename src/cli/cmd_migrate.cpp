@@ -54,6 +54,9 @@ int run_migrate(const MigrateArgs& a) {
     migrate::FileResult r = migrate::migrate_buffer(a.path, *read.text, *target, a.options, ctx);
     if (a.output.empty()) std::cout << r.output;
     else project::write_atomically(a.output, r.output);
+    if (!a.output.empty())  // files a target generates beside its output (cann: kernel skeletons)
+      for (const migrate::SideOutput& side : r.side_outputs)
+        project::write_atomically(fs::path(a.output).parent_path() / side.name, side.content);
     print_diagnostics(r.diagnostics, a.quiet);
     bool errors = false;
     for (const auto& d : r.diagnostics) errors = errors || d.severity == Severity::Error;

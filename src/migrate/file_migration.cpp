@@ -269,16 +269,50 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
   return true;
 }
 
+// Removes the `#include` directive whose header name is at `ci` when nothing but whitespace
+// follows it on its line (several CUDA headers map to one HIP header; a second include of it
+// is noise). Returns false, removing nothing, when the line holds more than the directive.
+bool remove_include_line(FileMigration& file, std::size_t ci) {
+  if (ci < 2 || !file.is(ci - 2, "#")) return false;
+  const std::string_view src = file.source();
+  std::size_t end = file.code(ci).end;
+  while (end < src.size() && (src[end] == ' ' || src[end] == '\t' || src[end] == '\r')) ++end;
+  if (end < src.size() && src[end] != '\n') return false;
+  std::size_t begin = file.code(ci - 2).begin;
+  while (begin > 0 && (src[begin - 1] == ' ' || src[begin - 1] == '\t')) --begin;
+  if (begin > 0 && src[begin - 1] != '\n') return false;
+  return file.replace_bytes(static_cast<std::uint32_t>(begin),
+                            static_cast<std::uint32_t>(end < src.size() ? end + 1 : end), "");
+}
+
 }  // namespace
 
 void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
+  // Header paths included so far, as they read after migration. Forgotten at every conditional
+  // directive: two includes in different #if branches are not duplicates.
+  std::vector<std::string> included;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const lex::Token& t = file.code(ci);
+    if (t.in_directive && file.is(ci, "#") && ci + 1 < file.code_size()) {
+      const std::string_view d = file.text(ci + 1);
+      if (d == "if" || d == "ifdef" || d == "ifndef" || d == "elif" || d == "else" || d == "endif")
+        included.clear();
+    }
     if (t.kind == lex::Kind::HeaderName) {
       const std::string_view raw = file.text(ci);
       const std::string_view path = raw.substr(1, raw.size() - 2);
       const rules::Rule* r = rules.find_header(path);
-      if (!r || file.excluded(ci) || file.touched(ci)) continue;
+      if (!r || file.excluded(ci) || file.touched(ci)) {
+        included.emplace_back(path);
+        continue;
+      }
+      const std::string_view after = r->has_replacement() ? std::string_view(r->to) : path;
+      if (std::find(included.begin(), included.end(), after) != included.end() &&
+          r->to != path && remove_include_line(file, ci)) {
+        file.count_converted(r->family);
+        continue;
+      }
+      included.emplace_back(after);
       if (r->has_replacement() && r->to != path) {
         std::string repl;
         repl.push_back(raw.front());
@@ -341,6 +375,7 @@ FileResult migrate_buffer(std::string path, std::string_view src, const targets:
   result.diagnostics = std::move(file.diagnostics());
   sort_diagnostics(result.diagnostics);
   result.stats = std::move(file.stats());
+  result.side_outputs = std::move(file.side_outputs());
   return result;
 }
 

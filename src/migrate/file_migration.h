@@ -40,6 +40,13 @@ struct ArgRange {
   [[nodiscard]] bool empty() const { return first > last; }
 };
 
+// A file a pass generates beside the migrated one (e.g. the cann target's Ascend C kernel
+// skeleton). `name` is a file name, written in the output file's folder.
+struct SideOutput {
+  std::string name;
+  std::string content;
+};
+
 class FileMigration {
  public:
   FileMigration(std::string path, std::string_view src, const targets::Target& target,
@@ -94,6 +101,11 @@ class FileMigration {
     ++stats_.unconverted_by_family[std::string(family)];
   }
 
+  void add_side_output(std::string name, std::string content) {
+    side_outputs_.push_back({std::move(name), std::move(content)});
+  }
+  [[nodiscard]] std::vector<SideOutput>& side_outputs() { return side_outputs_; }
+
   [[nodiscard]] rewrite::EditSet& edits() { return edits_; }
   [[nodiscard]] std::vector<Diagnostic>& diagnostics() { return diags_; }
   [[nodiscard]] FileStats& stats() { return stats_; }
@@ -112,6 +124,7 @@ class FileMigration {
   rewrite::EditSet edits_;
   std::vector<Diagnostic> diags_;
   FileStats stats_;
+  std::vector<SideOutput> side_outputs_;
 };
 
 struct FileResult {
@@ -119,6 +132,7 @@ struct FileResult {
   rewrite::LineMap line_map;
   std::vector<Diagnostic> diagnostics;
   FileStats stats;
+  std::vector<SideOutput> side_outputs;  // written beside the output file
 };
 
 // Runs the target's passes, its rule tables and its finishing step over one buffer.

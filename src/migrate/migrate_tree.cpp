@@ -96,7 +96,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   std::vector<targets::SourceView> views;
   for (const project::ProjectFile& f : walk.files) {
     Item it{&f, std::nullopt, FileReport{f.rel, f.kind, "copied", {}, 0}};
-    if (project::is_c_family(f.kind)) {
+    if (target.migrates(f.kind)) {
       project::TextRead read = project::read_source(f.abs, f.rel, tree.max_file_size);
       for (auto& d : read.problems) result.diagnostics.push_back(std::move(d));
       it.text = std::move(read.text);
@@ -129,6 +129,8 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
         if (it.text) {
           FileResult r = migrate_buffer(it.file->rel, *it.text, target, options, project_ctx);
           out = std::move(r.output);
+          for (const SideOutput& side : r.side_outputs)  // e.g. the cann target's kernel skeletons
+            project::write_atomically((tree.output / it.file->rel).parent_path() / side.name, side.content);
           diags = std::move(r.diagnostics);
           it.report.stats = std::move(r.stats);
           it.report.action = "migrated";

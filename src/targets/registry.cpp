@@ -2,7 +2,9 @@
 #include <functional>
 #include <stdexcept>
 
+#include "targets/cann/cann_target.h"
 #include "targets/hip/hip_target.h"
+#include "targets/torch_npu/torch_npu_target.h"
 #include "targets/target.h"
 
 namespace ferry::targets {
@@ -16,6 +18,9 @@ struct Entry {
 const std::vector<Entry>& registry() {
   static const std::vector<Entry> kEntries = {
       {{"hip", "cuda", "CUDA → HIP for ROCm: AMD GPUs and Hygon DCU (wave64)"}, make_hip_target},
+      {{"cann", "cuda", "CUDA → Ascend CANN: AscendCL, HCCL, aclnn GEMM; kernels get Ascend C skeletons"}, make_cann_target},
+      {{"torch_npu", "pytorch-cuda", "PyTorch on CUDA → PyTorch on Ascend NPUs (torch_npu): Python scripts"},
+       make_torch_npu_target},
   };
   return kEntries;
 }

@@ -14,6 +14,10 @@
 namespace ferry::migrate {
 class FileMigration;
 }
+namespace ferry::project {
+enum class FileKind;
+[[nodiscard]] bool is_c_family(FileKind k);
+}
 
 namespace ferry::targets {
 
@@ -44,6 +48,9 @@ class Target {
   [[nodiscard]] virtual std::string_view source_dialect() const = 0;  // "cuda"
   [[nodiscard]] virtual std::string_view summary() const = 0;
   [[nodiscard]] virtual const rules::RuleSet& rules() const = 0;
+  // Which files of a tree this target rewrites (the others are copied): C-family sources by
+  // default; the torch_npu target takes Python instead.
+  [[nodiscard]] virtual bool migrates(project::FileKind kind) const { return project::is_c_family(kind); }
 
   // Sees every source file before any is migrated.
   virtual void prepare_project(const std::vector<SourceView>& /*files*/, ProjectContext& /*ctx*/) const {}
