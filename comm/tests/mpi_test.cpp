@@ -350,6 +350,28 @@ TEST(BadInput, MismatchedCountsTypesAndOpsFailOnEveryRank) {
     ++bad;
   } catch (const fc::UsageError&) {
   }
+  // Misuse on one rank only: that rank throws UsageError, the others CommError(mismatch), at once
+  // rather than after the timeout.
+  auto t0 = std::chrono::steady_clock::now();
+  try {
+    fc::allreduce(comm, r == 0 ? nullptr : buf.data(), out.data(), 4, fc::DType::f64, fc::ReduceOp::sum);
+    ++bad;
+  } catch (const fc::UsageError&) {
+    bad += r != 0;
+  } catch (const fc::CommError& e) {
+    bad += r == 0 || e.kind() != fc::CommError::Kind::mismatch;
+  }
+  try {
+    fc::broadcast(comm, buf.data(), 4, fc::DType::f64, r == 0 ? comm.size() : 0);  // root out of range on rank 0
+    ++bad;
+  } catch (const fc::UsageError&) {
+    bad += r != 0;
+  } catch (const fc::CommError& e) {
+    bad += r == 0 || e.kind() != fc::CommError::Kind::mismatch;
+  }
+  bad += std::chrono::steady_clock::now() - t0 > std::chrono::seconds(10);
+  fc::allreduce(comm, buf.data(), out.data(), 64, fc::DType::f64, fc::ReduceOp::sum);  // still usable
+  for (double v : out) bad += v != comm.size();
   EXPECT_EQ(global_sum(bad), 0);
 }
 

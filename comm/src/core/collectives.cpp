@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -44,17 +45,45 @@ void need_buffer(const void* p, std::size_t count, const char* what, const char*
   if (p == nullptr && count > 0) throw UsageError(fmt::format("ferry-comm {}: {} buffer is null", what, which));
 }
 
-void check_header(Context& ctx, Collective coll, std::size_t count, DType dtype, ReduceOp op, int root,
-                  const Algorithm& alg, std::string_view codec = {}) {
-  if (!ctx.comm.check_args()) return;
-  const Field fields[] = {{"collective", static_cast<std::int64_t>(coll)},
-                          {"count", static_cast<std::int64_t>(count)},
-                          {"dtype", static_cast<std::int64_t>(dtype)},
-                          {"op", static_cast<std::int64_t>(op)},
-                          {"root", root},
-                          {"algorithm", hash_of(alg.name)},
-                          {"codec", hash_of(codec)}};
-  detail::agree(ctx, fields);
+// The cross-rank header: every field must agree, except "max:scale" whose maximum is returned.
+// A rank whose local checks failed (local_error) still takes part, marked invalid, so the other
+// ranks fail at once with CommError(mismatch) instead of waiting for the timeout; it then throws
+// its own UsageError.
+struct Header {
+  Collective coll;
+  std::size_t count;
+  DType dtype;
+  ReduceOp op;
+  int root;
+  std::string_view codec;
+  double scale = 0;
+};
+
+double exchange_header(Communicator& comm, const Algorithm* alg, const Header& h, std::exception_ptr local_error,
+                       bool force = false) {
+  if (!comm.check_args() && !force) {
+    if (local_error) std::rethrow_exception(local_error);
+    return h.scale;
+  }
+  Context ctx(comm, fmt::format("{}/{}", collective_name(h.coll), alg ? alg->name : "?"));
+  const Field fields[] = {{"collective", static_cast<std::int64_t>(h.coll)},
+                          {"count", static_cast<std::int64_t>(h.count)},
+                          {"dtype", static_cast<std::int64_t>(h.dtype)},
+                          {"op", static_cast<std::int64_t>(h.op)},
+                          {"root", h.root},
+                          {"algorithm", alg ? hash_of(alg->name) : 0},
+                          {"codec", hash_of(h.codec)},
+                          {"arguments valid", local_error ? 0 : 1},
+                          {"max:scale", std::bit_cast<std::int64_t>(h.scale)}};
+  std::vector<std::int64_t> agreed;
+  try {
+    agreed = detail::agree(ctx, fields);
+  } catch (const CommError&) {
+    if (local_error) std::rethrow_exception(local_error);
+    throw;
+  }
+  if (local_error) std::rethrow_exception(local_error);
+  return std::bit_cast<double>(agreed.back());
 }
 
 double max_finite_abs(const float* x, std::size_t n) {
@@ -70,49 +99,47 @@ double max_finite_abs(const float* x, std::size_t n) {
 
 AllreduceStats allreduce(Communicator& comm, const void* send, void* recv, std::size_t count, DType dtype,
                          ReduceOp op, const AllreduceOptions& o) {
-  need_buffer(send, count, "allreduce", "send");
-  need_buffer(recv, count, "allreduce", "recv");
   const std::size_t bytes = count * dtype_size(dtype);
-  const Algorithm& alg = choose(comm, Collective::allreduce, o.algorithm, bytes);
-  Context ctx(comm, fmt::format("allreduce/{}", alg.name));
-  AllreduceStats stats{alg.name};
   const bool lossy = o.codec != nullptr && o.codec->lossy();
-  std::string codec_name = o.codec ? o.codec->str() : "";
-  if (lossy) {
-    if (dtype != DType::f32 || op != ReduceOp::sum)
-      throw UsageError(fmt::format("ferry-comm {}: codec '{}' needs f32 data and sum (got {} {})", ctx.what,
-                                   codec_name, dtype_name(dtype), op_name(op)));
-    if (!alg.supports_codec) throw UsageError(fmt::format("ferry-comm {}: takes no codec", ctx.what));
-    if (!o.residual.empty() && o.residual.size() != count)
-      throw UsageError(fmt::format("ferry-comm {}: residual has {} elements, data {}", ctx.what,
-                                   o.residual.size(), count));
-  }
-  const int P = comm.size();
-  double scale = 0;
+  const std::string codec_name = o.codec ? o.codec->str() : "";
+  // A bound relative to the data needs the largest |x| on any rank; it rides along the header
+  // (non-negative doubles order like their bit patterns), so the header is exchanged even when
+  // check_args is off.
   const bool needs_scale = lossy && o.codec->bounded_by_value() && o.codec->abs <= 0;
-  if (needs_scale) {
-    // The bound is relative to the largest |x| on any rank; its maximum rides along the header
-    // (non-negative doubles order like their bit patterns).
-    double local = max_finite_abs(static_cast<const float*>(send), count);
-    if (!o.residual.empty()) local += max_finite_abs(o.residual.data(), count);
-    const Field fields[] = {{"collective", static_cast<std::int64_t>(Collective::allreduce)},
-                            {"count", static_cast<std::int64_t>(count)},
-                            {"dtype", static_cast<std::int64_t>(dtype)},
-                            {"op", static_cast<std::int64_t>(op)},
-                            {"algorithm", hash_of(alg.name)},
-                            {"codec", hash_of(codec_name)},
-                            {"max:scale", std::bit_cast<std::int64_t>(local)}};
-    auto agreed = detail::agree(ctx, fields);  // always: the scale must be shared
-    scale = std::bit_cast<double>(agreed.back());
-  } else {
-    check_header(ctx, Collective::allreduce, count, dtype, op, 0, alg, codec_name);
+  const Algorithm* alg = nullptr;
+  double local_scale = 0;
+  std::exception_ptr local_error;
+  try {
+    need_buffer(send, count, "allreduce", "send");
+    need_buffer(recv, count, "allreduce", "recv");
+    alg = &choose(comm, Collective::allreduce, o.algorithm, bytes);
+    if (lossy) {
+      if (dtype != DType::f32 || op != ReduceOp::sum)
+        throw UsageError(fmt::format("ferry-comm allreduce: codec '{}' needs f32 data and sum (got {} {})", codec_name,
+                                     dtype_name(dtype), op_name(op)));
+      if (!alg->supports_codec) throw UsageError(fmt::format("ferry-comm allreduce/{}: takes no codec", alg->name));
+      if (!o.residual.empty() && o.residual.size() != count)
+        throw UsageError(fmt::format("ferry-comm allreduce: residual has {} elements, data {}", o.residual.size(),
+                                     count));
+    }
+    if (needs_scale) {
+      local_scale = max_finite_abs(static_cast<const float*>(send), count);
+      if (!o.residual.empty()) local_scale += max_finite_abs(o.residual.data(), count);
+    }
+  } catch (const UsageError&) {
+    local_error = std::current_exception();
   }
+  const double scale = exchange_header(comm, alg, {Collective::allreduce, count, dtype, op, 0, codec_name, local_scale},
+                                       local_error, needs_scale);
+  Context ctx(comm, fmt::format("allreduce/{}", alg->name));
+  AllreduceStats stats{alg->name};
+  const int P = comm.size();
   std::unique_ptr<Codec> codec;
   if (lossy) {
     double per = 0;
     if (o.codec->bounded_by_value()) {
       double total = o.codec->abs > 0 ? o.codec->abs : o.codec->rel * scale;
-      per = P > 1 ? total / alg.abs_error_terms(P) : total;
+      per = P > 1 ? total / alg->abs_error_terms(P) : total;
       stats.end_to_end_bound = total;
       stats.per_compression_bound = per;
       // A zero bound (all-zero data under a relative bound) would ask for lossless coding: any
@@ -132,47 +159,71 @@ AllreduceStats allreduce(Communicator& comm, const void* send, void* recv, std::
     if (call.send != recv && count > 0) std::memmove(recv, call.send, bytes);
     return stats;
   }
-  alg.run(ctx, call);
+  alg->run(ctx, call);
   stats.bytes_sent = ctx.bytes_sent;
   return stats;
 }
 
 void reduce_scatter(Communicator& comm, const void* send, void* recv, std::size_t count, DType dtype,
                     ReduceOp op, std::string_view algorithm) {
-  need_buffer(send, count, "reduce_scatter", "send");
-  need_buffer(recv, block_of(count, comm.size(), comm.rank()).length, "reduce_scatter", "recv");
-  const Algorithm& alg = choose(comm, Collective::reduce_scatter, algorithm, count * dtype_size(dtype));
-  Context ctx(comm, fmt::format("reduce_scatter/{}", alg.name));
-  check_header(ctx, Collective::reduce_scatter, count, dtype, op, 0, alg);
-  alg.run(ctx, Call{Collective::reduce_scatter, send, recv, count, dtype, op});
+  const Algorithm* alg = nullptr;
+  std::exception_ptr local_error;
+  try {
+    need_buffer(send, count, "reduce_scatter", "send");
+    need_buffer(recv, block_of(count, comm.size(), comm.rank()).length, "reduce_scatter", "recv");
+    alg = &choose(comm, Collective::reduce_scatter, algorithm, count * dtype_size(dtype));
+  } catch (const UsageError&) {
+    local_error = std::current_exception();
+  }
+  exchange_header(comm, alg, {Collective::reduce_scatter, count, dtype, op, 0, {}}, local_error);
+  Context ctx(comm, fmt::format("reduce_scatter/{}", alg->name));
+  alg->run(ctx, Call{Collective::reduce_scatter, send, recv, count, dtype, op});
 }
 
 void allgather(Communicator& comm, const void* send, void* recv, std::size_t count, DType dtype,
                std::string_view algorithm) {
-  need_buffer(send, block_of(count, comm.size(), comm.rank()).length, "allgather", "send");
-  need_buffer(recv, count, "allgather", "recv");
-  const Algorithm& alg = choose(comm, Collective::allgather, algorithm, count * dtype_size(dtype));
-  Context ctx(comm, fmt::format("allgather/{}", alg.name));
-  check_header(ctx, Collective::allgather, count, dtype, ReduceOp::sum, 0, alg);
-  alg.run(ctx, Call{Collective::allgather, send, recv, count, dtype});
+  const Algorithm* alg = nullptr;
+  std::exception_ptr local_error;
+  try {
+    need_buffer(send, block_of(count, comm.size(), comm.rank()).length, "allgather", "send");
+    need_buffer(recv, count, "allgather", "recv");
+    alg = &choose(comm, Collective::allgather, algorithm, count * dtype_size(dtype));
+  } catch (const UsageError&) {
+    local_error = std::current_exception();
+  }
+  exchange_header(comm, alg, {Collective::allgather, count, dtype, ReduceOp::sum, 0, {}}, local_error);
+  Context ctx(comm, fmt::format("allgather/{}", alg->name));
+  alg->run(ctx, Call{Collective::allgather, send, recv, count, dtype});
 }
 
 void broadcast(Communicator& comm, void* buf, std::size_t count, DType dtype, int root, std::string_view algorithm) {
-  need_buffer(buf, count, "broadcast", "data");
-  if (root < 0 || root >= comm.size())
-    throw UsageError(fmt::format("ferry-comm broadcast: root {} outside 0..{}", root, comm.size() - 1));
-  const Algorithm& alg = choose(comm, Collective::broadcast, algorithm, count * dtype_size(dtype));
-  Context ctx(comm, fmt::format("broadcast/{}", alg.name));
-  check_header(ctx, Collective::broadcast, count, dtype, ReduceOp::sum, root, alg);
+  const Algorithm* alg = nullptr;
+  std::exception_ptr local_error;
+  try {
+    need_buffer(buf, count, "broadcast", "data");
+    if (root < 0 || root >= comm.size())
+      throw UsageError(fmt::format("ferry-comm broadcast: root {} outside 0..{}", root, comm.size() - 1));
+    alg = &choose(comm, Collective::broadcast, algorithm, count * dtype_size(dtype));
+  } catch (const UsageError&) {
+    local_error = std::current_exception();
+  }
+  exchange_header(comm, alg, {Collective::broadcast, count, dtype, ReduceOp::sum, root, {}}, local_error);
   if (comm.size() == 1) return;
-  alg.run(ctx, Call{Collective::broadcast, buf, buf, count, dtype, ReduceOp::sum, root});
+  Context ctx(comm, fmt::format("broadcast/{}", alg->name));
+  alg->run(ctx, Call{Collective::broadcast, buf, buf, count, dtype, ReduceOp::sum, root});
 }
 
 void barrier(Communicator& comm, std::string_view algorithm) {
-  const Algorithm& alg = choose(comm, Collective::barrier, algorithm, 0);
-  Context ctx(comm, fmt::format("barrier/{}", alg.name));
-  check_header(ctx, Collective::barrier, 0, DType::u8, ReduceOp::sum, 0, alg);
-  alg.run(ctx, Call{Collective::barrier});
+  const Algorithm* alg = nullptr;
+  std::exception_ptr local_error;
+  try {
+    alg = &choose(comm, Collective::barrier, algorithm, 0);
+  } catch (const UsageError&) {
+    local_error = std::current_exception();
+  }
+  exchange_header(comm, alg, {Collective::barrier, 0, DType::u8, ReduceOp::sum, 0, {}}, local_error);
+  Context ctx(comm, fmt::format("barrier/{}", alg->name));
+  alg->run(ctx, Call{Collective::barrier});
 }
 
 // Point to point: with check_args, the receiver sees the sender's (count, dtype) first and
