@@ -7,6 +7,7 @@ const std::vector<Command>& commands() {
       {"migrate", "migrate a file or a tree to another ecosystem (e.g. --to hip)", setup_migrate},
       {"rules", "list or count the mapping rules (--stats)", setup_rules},
       {"targets", "list migration targets and hardware profiles", setup_targets},
+      {"verify", "compile a migrated tree with the real toolchain and classify each failure", setup_verify},
   };
   return kCommands;
 }

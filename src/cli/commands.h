@@ -31,5 +31,6 @@ struct Command {
 std::function<int()> setup_migrate(CLI::App& sub);
 std::function<int()> setup_rules(CLI::App& sub);
 std::function<int()> setup_targets(CLI::App& sub);
+std::function<int()> setup_verify(CLI::App& sub);
 
 }  // namespace ferry::cli

@@ -26,6 +26,9 @@ std::string content_hash(std::string_view data) {
 namespace {
 
 constexpr const char* kManifest = ".ferry/manifest.json";
+// For `ferry verify`: per migrated file, output line -> original line, the output lines an edit
+// touched, and the original lines that got a diagnostic (docs/verify.md).
+constexpr const char* kLineMaps = ".ferry/linemaps.json";
 
 nlohmann::json load_manifest(const fs::path& out) {
   const fs::path p = out / kManifest;
@@ -113,6 +116,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   new_manifest["target"] = std::string(target.name());
   new_manifest["input"] = fs::absolute(tree.input).lexically_normal().string();
   new_manifest["files"] = nlohmann::json::object();
+  nlohmann::json line_maps = {{"version", 1}, {"files", nlohmann::json::object()}};
 
   std::mutex mu;
   std::atomic<std::size_t> next{0};
@@ -134,6 +138,14 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
           diags = std::move(r.diagnostics);
           it.report.stats = std::move(r.stats);
           it.report.action = "migrated";
+          nlohmann::json flagged = nlohmann::json::array();
+          for (const Diagnostic& d : diags)
+            if (d.line > 0) flagged.push_back({d.line, d.code});
+          nlohmann::json map = {{"out_to_orig", r.line_map.out_to_orig},
+                                {"changed_out_lines", r.line_map.changed_out_lines},
+                                {"flagged_orig_lines", std::move(flagged)}};
+          std::lock_guard lock(mu);
+          line_maps["files"][it.file->rel] = std::move(map);
         } else {
           out = project::read_file(it.file->abs);
         }
@@ -161,6 +173,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   worker();
   for (auto& t : pool) t.join();
 
+  project::write_atomically(tree.output / kLineMaps, line_maps.dump());
   project::write_atomically(tree.output / kManifest, new_manifest.dump(1));
   for (Item& it : items) result.files.push_back(std::move(it.report));
   sort_diagnostics(result.diagnostics);

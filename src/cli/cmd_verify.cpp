@@ -1,0 +1,129 @@
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "analysis/profile.h"
+#include "cli/commands.h"
+#include "project/project.h"
+#include "verify/verify.h"
+
+namespace fs = std::filesystem;
+
+namespace ferry::cli {
+namespace {
+
+struct VerifyArgs {
+  std::string path;
+  std::string arch;
+  bool cuda = false;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  unsigned timeout_s = 300;
+  std::string hipcc = "hipcc";
+  std::string nvcc = "nvcc";
+  std::string compile_commands;
+  std::vector<std::string> exclude;
+  bool no_original_check = false;
+  std::string original_arch;
+  bool no_cache = false;
+  bool json = false;
+  std::string report_file;
+};
+
+// hipcc and nvcc are looked up on PATH first, then where Debian and NVIDIA install them.
+std::string locate(const std::string& name, const char* fallback) {
+  if (!verify::find_program(name).empty()) return verify::find_program(name).string();
+  if (name.find('/') == std::string::npos && !verify::find_program(fallback).empty()) return fallback;
+  return {};
+}
+
+fs::path default_cache_dir() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "ferry" / "verify";
+  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "ferry" / "verify";
+  return fs::temp_directory_path() / "ferry-cache" / "verify";
+}
+
+int run_verify(const VerifyArgs& a) {
+  verify::VerifyOptions o;
+  o.tree = a.path;
+  o.mode = a.cuda ? verify::Mode::Original : verify::Mode::Migrated;
+  std::string arch = a.arch;
+  if (arch.empty()) {
+    // The target of the tree decides the default: HIP output -> gfx906, CUDA -> sm_90.
+    std::string target;
+    try {
+      const auto m = nlohmann::json::parse(project::read_file(fs::path(a.path) / ".ferry" / "manifest.json"));
+      target = m.value("target", "");
+    } catch (const std::exception&) {
+    }
+    arch = a.cuda || target == "cuda" ? "sm_90" : "gfx906";
+  }
+  o.profiles = analysis::parse_profile_list(arch);  // throws invalid_argument naming the known ones
+  if (a.cuda)
+    for (const analysis::Profile* p : o.profiles)
+      if (p->toolchain != "nvcc")
+        throw std::invalid_argument("--cuda compiles the original with nvcc: '" + p->name + "' is not an NVIDIA profile");
+  o.jobs = std::max(1u, a.jobs);
+  o.timeout = std::chrono::seconds(std::max(1u, a.timeout_s));
+  if (!a.compile_commands.empty()) o.compile_commands = fs::path(a.compile_commands);
+  o.exclude = a.exclude;
+  o.check_original = !a.no_original_check;
+  if (!a.original_arch.empty()) {
+    o.original_profile = analysis::find_profile(a.original_arch);
+    if (!o.original_profile) throw std::invalid_argument("unknown --original-arch '" + a.original_arch + "'");
+  }
+  if (!a.no_cache) o.cache_dir = default_cache_dir();
+
+  bool need_hipcc = false, need_nvcc = false;
+  for (const analysis::Profile* p : o.profiles) (p->toolchain == "nvcc" ? need_nvcc : need_hipcc) = true;
+  o.hipcc = locate(a.hipcc, "/usr/bin/hipcc");
+  o.nvcc = locate(a.nvcc, "/usr/local/cuda/bin/nvcc");
+  if (need_hipcc && o.hipcc.empty())
+    throw std::invalid_argument("hipcc not found (" + a.hipcc + "): install Debian's hipcc or pass --hipcc PATH");
+  if (need_nvcc && o.nvcc.empty())
+    throw std::invalid_argument("nvcc not found (" + a.nvcc + "): install the CUDA toolkit or pass --nvcc PATH");
+
+  verify::SubprocessRunner runner;
+  verify::VerifyResult r = verify::run_verify(o, runner);
+  if (o.mode == verify::Mode::Migrated && o.check_original && r.input) {
+    const analysis::Profile* op = o.original_profile;
+    const bool orig_nvcc = op ? op->toolchain == "nvcc" : r.target != "cuda";
+    if ((orig_nvcc ? o.nvcc : o.hipcc).empty())
+      r.notes.push_back(std::string(orig_nvcc ? "nvcc" : "hipcc") +
+                        " not found: originals could not be compiled, so pre-existing errors count as unknown");
+  }
+  const nlohmann::json j = verify::to_json(r);
+  if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
+  if (a.json) std::cout << j.dump(2) << "\n";
+  else std::cout << verify::text_summary(r);
+  return verify::exit_code(r) == 0 ? kExitOk : kExitFindings;
+}
+
+}  // namespace
+
+std::function<int()> setup_verify(CLI::App& sub) {
+  auto a = std::make_shared<VerifyArgs>();
+  sub.add_option("path", a->path, "migrated output folder (or, with --cuda, the original CUDA tree)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  sub.add_option("--arch", a->arch, "target profiles, comma-separated (gfx906,gfx90a,sm_90; see 'ferry targets')");
+  sub.add_flag("--cuda", a->cuda, "compile an original CUDA tree with nvcc (default --arch sm_90)");
+  sub.add_option("-j,--jobs", a->jobs, "parallel compiles")->capture_default_str();
+  sub.add_option("--timeout", a->timeout_s, "seconds allowed to one compile")->capture_default_str();
+  sub.add_option("--hipcc", a->hipcc, "hipcc to use")->capture_default_str();
+  sub.add_option("--nvcc", a->nvcc, "nvcc to use")->capture_default_str();
+  sub.add_option("--compile-commands", a->compile_commands,
+                 "compilation database (default: compile_commands.json in the tree, the input or build*/)");
+  sub.add_option("--exclude", a->exclude, "skip files under this path (relative to the tree)");
+  sub.add_flag("--no-original-check", a->no_original_check, "do not compile originals to find pre-existing errors");
+  sub.add_option("--original-arch", a->original_arch, "profile the originals are compiled for (default sm_90)");
+  sub.add_flag("--no-cache", a->no_cache, "do not reuse or store original-check results (~/.cache/ferry/verify)");
+  sub.add_flag("--json", a->json, "print the JSON report instead of the text summary");
+  sub.add_option("--report", a->report_file, "also write the JSON report to this file");
+  return [a] { return run_verify(*a); };
+}
+
+}  // namespace ferry::cli

@@ -1,0 +1,197 @@
+#include "verify/classify.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "project/project.h"
+
+namespace fs = std::filesystem;
+
+namespace ferry::verify {
+
+std::string_view class_name(FailureClass c) {
+  switch (c) {
+    case FailureClass::None: return "none";
+    case FailureClass::MigrationDefect: return "migration-defect";
+    case FailureClass::MissingDependency: return "missing-dependency";
+    case FailureClass::PreExisting: return "pre-existing";
+    case FailureClass::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+const FileLineMap* LineMaps::find(const std::string& rel) const {
+  const auto it = files.find(rel);
+  return it == files.end() ? nullptr : &it->second;
+}
+
+LineMaps line_maps_from_json(std::string_view text) {
+  const nlohmann::json j = nlohmann::json::parse(text);
+  LineMaps maps;
+  if (!j.contains("files")) return maps;
+  for (const auto& [rel, entry] : j["files"].items()) {
+    FileLineMap f;
+    f.map.out_to_orig = entry.value("out_to_orig", std::vector<std::uint32_t>{});
+    f.map.changed_out_lines = entry.value("changed_out_lines", std::vector<std::uint32_t>{});
+    std::sort(f.map.changed_out_lines.begin(), f.map.changed_out_lines.end());
+    if (entry.contains("flagged_orig_lines"))
+      for (const auto& fl : entry["flagged_orig_lines"])
+        f.flagged[fl.at(0).get<std::uint32_t>()].push_back(fl.at(1).get<std::string>());
+    maps.files.emplace(rel, std::move(f));
+  }
+  return maps;
+}
+
+LineMaps load_line_maps(const fs::path& tree_root) {
+  const fs::path p = tree_root / ".ferry" / "linemaps.json";
+  std::error_code ec;
+  if (!fs::exists(p, ec)) return {};
+  try {
+    return line_maps_from_json(project::read_file(p));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(p.string() + ": unreadable line maps (" + e.what() + "); migrate again");
+  }
+}
+
+std::optional<std::string> tree_relative(const fs::path& cwd, const std::string& printed, const fs::path& root) {
+  fs::path p(printed);
+  if (p.is_relative()) p = cwd / p;
+  p = p.lexically_normal();
+  const fs::path r = root.lexically_normal();
+  const fs::path rel = p.lexically_relative(r);
+  if (rel.empty() || *rel.begin() == "..") return std::nullopt;
+  return rel.generic_string();
+}
+
+namespace {
+
+bool line_changed(const ClassifyContext& ctx, const std::string& rel, std::uint32_t out_line) {
+  if (!ctx.maps) return false;
+  const FileLineMap* m = ctx.maps->find(rel);
+  return m && m->map.is_changed(out_line);
+}
+
+std::uint32_t original_line(const ClassifyContext& ctx, const std::string& rel, std::uint32_t out_line) {
+  const FileLineMap* m = ctx.maps ? ctx.maps->find(rel) : nullptr;
+  return m ? m->map.original_line(out_line) : out_line;
+}
+
+bool header_in_tree(const ClassifyContext& ctx, const std::string& header) {
+  if (!ctx.tree_files) return false;
+  const std::string suffix = "/" + header;
+  return std::any_of(ctx.tree_files->begin(), ctx.tree_files->end(), [&](const std::string& f) {
+    return f == header || (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0);
+  });
+}
+
+}  // namespace
+
+MappedError map_error(const CompilerError& e, const ClassifyContext& ctx) {
+  MappedError m;
+  m.raw = e;
+  std::optional<std::string> rel = tree_relative(ctx.cwd, e.at.file, ctx.root);
+  Origin o;
+  if (rel) {
+    o.rel = *rel;
+    o.out_line = e.at.line;
+    o.col = e.at.col;
+  } else {
+    // The innermost frame of the include chain that lies in the tree.
+    for (auto it = e.include_chain.rbegin(); it != e.include_chain.rend(); ++it) {
+      if (auto r = tree_relative(ctx.cwd, it->file, ctx.root)) {
+        o.rel = *r;
+        o.out_line = it->line;
+        o.col = it->col;
+        o.via_include = true;
+        rel = r;
+        break;
+      }
+    }
+  }
+  if (!rel) return m;  // nothing of it lies in the tree
+  o.orig_line = original_line(ctx, o.rel, o.out_line);
+  o.changed = line_changed(ctx, o.rel, o.out_line);
+  // An include line Ferry wrote that leads to the error, or a note on a line it changed
+  // (e.g. "candidate function not viable" on a rewritten declaration), makes it depend on the edit.
+  for (const SourceLocation& frame : e.include_chain)
+    if (auto r = tree_relative(ctx.cwd, frame.file, ctx.root)) o.changed = o.changed || line_changed(ctx, *r, frame.line);
+  for (const SourceLocation& note : e.notes)
+    if (auto r = tree_relative(ctx.cwd, note.file, ctx.root)) o.changed = o.changed || line_changed(ctx, *r, note.line);
+  if (ctx.maps)
+    if (const FileLineMap* fm = ctx.maps->find(o.rel)) {
+      const auto it = fm->flagged.find(o.orig_line);
+      if (it != fm->flagged.end()) o.flagged = it->second;
+    }
+  m.origin = std::move(o);
+  return m;
+}
+
+void classify(MappedError& e, const ClassifyContext& ctx) {
+  const Origin* o = e.origin ? &*e.origin : nullptr;
+  if (const auto header = missing_header(e.raw)) {
+    e.library = known_missing_library(*header);
+    if (!e.library.empty()) {
+      e.cls = FailureClass::MissingDependency;
+      e.reason = "'" + *header + "' belongs to " + e.library + ", which is not installed";
+      return;
+    }
+    if (!header_in_tree(ctx, *header) && !(o && o->changed)) {
+      e.cls = FailureClass::MissingDependency;
+      e.reason = "'" + *header + "' is neither in the tree nor installed";
+      return;
+    }
+  }
+  if (ctx.source_is_original) {
+    e.cls = FailureClass::PreExisting;
+    e.reason = "the source itself does not compile";
+    return;
+  }
+  const OriginalCheck* orig = ctx.original;
+  const bool orig_fails = orig && orig->state == OriginalCheck::State::Fails;
+  const bool touched = o && (o->changed || !o->flagged.empty());
+  if (orig_fails && o && orig->error_lines.count({o->rel, o->orig_line})) {
+    e.cls = FailureClass::PreExisting;
+    e.reason = "the original fails on the same line: " + orig->first_error;
+    return;
+  }
+  if (touched) {
+    e.cls = FailureClass::MigrationDefect;
+    if (o->changed)
+      e.reason = o->via_include ? "raised in a header reached through an #include line Ferry changed"
+                                : "on a line Ferry changed";
+    else
+      e.reason = "on a line migrate flagged";
+    if (!o->flagged.empty()) {
+      e.reason += " (";
+      for (std::size_t i = 0; i < o->flagged.size(); ++i) e.reason += (i ? ", " : "") + o->flagged[i];
+      e.reason += ")";
+    }
+    return;
+  }
+  if (orig_fails) {
+    e.cls = FailureClass::PreExisting;
+    e.reason = "on a line Ferry left alone, and the original does not compile either: " + orig->first_error;
+    return;
+  }
+  e.cls = FailureClass::Unknown;
+  if (!o) e.reason = "outside the tree and not reached through a line Ferry changed";
+  else if (orig && orig->state == OriginalCheck::State::Compiles)
+    e.reason = "on a line Ferry left alone, and the original compiles";
+  else e.reason = "on a line Ferry left alone; the original was not checked" + (orig && !orig->note.empty() ? " (" + orig->note + ")" : std::string());
+}
+
+FailureClass unit_class(const std::vector<MappedError>& errors) {
+  if (errors.empty()) return FailureClass::Unknown;
+  for (FailureClass c : {FailureClass::MigrationDefect, FailureClass::MissingDependency, FailureClass::PreExisting})
+    if (std::any_of(errors.begin(), errors.end(), [c](const MappedError& e) { return e.cls == c; })) return c;
+  return FailureClass::Unknown;
+}
+
+bool only_missing_headers(const std::vector<CompilerError>& errors) {
+  return !errors.empty() &&
+         std::all_of(errors.begin(), errors.end(), [](const CompilerError& e) { return missing_header(e).has_value(); });
+}
+
+}  // namespace ferry::verify

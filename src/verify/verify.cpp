@@ -1,0 +1,445 @@
+#include "verify/verify.h"
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "migrate/migrate_tree.h"
+#include "project/project.h"
+#include "verify/plan.h"
+
+namespace fs = std::filesystem;
+
+namespace ferry::verify {
+namespace {
+
+// A scratch folder for object files, removed when verification ends.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "ferry-verify-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary folder in " + fs::temp_directory_path().string());
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void parallel_for(std::size_t n, unsigned jobs, const std::function<void(std::size_t)>& fn) {
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i);
+  };
+  const unsigned workers = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(n)));
+  std::vector<std::thread> pool;
+  for (unsigned j = 1; j < workers; ++j) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+}
+
+std::string compiler_for(const VerifyOptions& o, const analysis::Profile& p) {
+  return p.toolchain == "nvcc" ? o.nvcc : o.hipcc;
+}
+
+std::string trim_output(const std::string& s) {
+  constexpr std::size_t kMax = 8192;
+  return s.size() <= kMax ? s : s.substr(0, kMax) + "\n[... " + std::to_string(s.size() - kMax) + " more bytes]\n";
+}
+
+// A digest of every header of the original tree: a cached original check stays valid only while
+// neither the unit nor any header it may include changed.
+std::string headers_digest(const fs::path& input) {
+  std::string acc;
+  project::Walk walk = project::walk_tree(input, {});
+  for (const project::ProjectFile& f : walk.files)
+    if (f.kind == project::FileKind::Header || f.kind == project::FileKind::CudaHeader)
+      acc += f.rel + ":" + migrate::content_hash(project::read_file(f.abs)) + "\n";
+  return migrate::content_hash(acc);
+}
+
+nlohmann::json check_to_json(const OriginalCheck& c) {
+  std::string state = c.state == OriginalCheck::State::Compiles ? "compiles"
+                      : c.state == OriginalCheck::State::Fails  ? "fails"
+                      : c.state == OriginalCheck::State::Inconclusive ? "inconclusive" : "not-run";
+  nlohmann::json lines = nlohmann::json::array();
+  for (const auto& [rel, line] : c.error_lines) lines.push_back({rel, line});
+  return {{"state", state}, {"error_lines", lines}, {"first_error", c.first_error}, {"note", c.note},
+          {"cached", c.cached}};
+}
+
+OriginalCheck check_from_json(const nlohmann::json& j) {
+  OriginalCheck c;
+  const std::string s = j.at("state").get<std::string>();
+  c.state = s == "compiles" ? OriginalCheck::State::Compiles
+            : s == "fails"  ? OriginalCheck::State::Fails
+            : s == "inconclusive" ? OriginalCheck::State::Inconclusive : OriginalCheck::State::NotRun;
+  for (const auto& l : j.at("error_lines")) c.error_lines.insert({l.at(0).get<std::string>(), l.at(1).get<std::uint32_t>()});
+  c.first_error = j.value("first_error", "");
+  c.note = j.value("note", "");
+  return c;
+}
+
+}  // namespace
+
+VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::error_code ec;
+  if (!fs::is_directory(o.tree, ec)) throw std::invalid_argument(o.tree.string() + ": not a folder");
+  if (o.profiles.empty()) throw std::invalid_argument("no target profile given (--arch)");
+
+  VerifyResult r;
+  r.tree = fs::absolute(o.tree).lexically_normal();
+  r.mode = o.mode;
+  r.jobs = std::max(1u, o.jobs);
+
+  // The manifest says where the original lives (for the pre-existing check) and what the target was.
+  LineMaps maps;
+  if (o.mode == Mode::Migrated) {
+    const fs::path manifest = r.tree / ".ferry" / "manifest.json";
+    if (fs::exists(manifest, ec)) {
+      nlohmann::json m;
+      try {
+        m = nlohmann::json::parse(project::read_file(manifest));
+      } catch (const std::exception& e) {
+        throw std::runtime_error(manifest.string() + ": unreadable manifest (" + e.what() + ")");
+      }
+      r.target = m.value("target", "");
+      if (m.contains("input")) r.input = fs::path(m["input"].get<std::string>());
+      maps = load_line_maps(r.tree);
+      if (maps.files.empty())
+        r.notes.push_back("no .ferry/linemaps.json (migrated by an older Ferry?): every line counts as unchanged");
+    } else {
+      r.notes.push_back("no .ferry/manifest.json: not a Ferry output, errors cannot be mapped or checked against an original");
+    }
+  } else {
+    r.target = "cuda";
+  }
+  if (r.input && !fs::is_directory(*r.input, ec)) {
+    r.notes.push_back("the original input " + r.input->string() + " is gone: pre-existing errors cannot be told apart");
+    r.input.reset();
+  }
+
+  PlanOptions po;
+  po.root = r.tree;
+  po.input = r.input;
+  po.compile_commands = o.compile_commands;
+  po.exclude = o.exclude;
+  const Plan plan = make_plan(po);
+  r.translation_units = plan.units.size();
+  r.compile_commands = plan.compile_commands;
+
+  TempDir tmp;
+  struct Job {
+    const TranslationUnit* tu;
+    const analysis::Profile* profile;
+  };
+  std::vector<Job> jobs;
+  for (const TranslationUnit& tu : plan.units)
+    for (const analysis::Profile* p : o.profiles) jobs.push_back({&tu, p});
+  r.units.resize(jobs.size());
+  std::vector<std::vector<CompilerError>> raw_errors(jobs.size());
+
+  parallel_for(jobs.size(), r.jobs, [&](std::size_t i) {
+    const Job& job = jobs[i];
+    UnitResult& u = r.units[i];
+    u.rel = job.tu->rel;
+    u.arch = job.profile->name;
+    u.toolchain = job.profile->toolchain;
+    u.flag_source = job.tu->flag_source;
+    const std::string obj = (tmp.path() / fmt::format("{}-{}.o", i, job.profile->name)).string();
+    u.command = compile_command(compiler_for(o, *job.profile), *job.profile, job.tu->rel, job.tu->is_c, job.tu->flags, obj);
+    const ProcessResult pr = runner.run(u.command, r.tree, o.timeout);
+    u.seconds = pr.seconds;
+    u.timed_out = pr.timed_out;
+    u.passed = pr.exit_code == 0 && !pr.timed_out && !pr.launch_failed;
+    u.output = trim_output(pr.output);
+    if (!u.passed) raw_errors[i] = parse_compiler_output(pr.output);
+    fs::remove(obj, ec);
+  });
+  for (const UnitResult& u : r.units) r.compile_seconds += u.seconds;
+
+  // Compile the original of each unit that failed for more than missing headers: once per unit,
+  // whatever the number of profiles, and cached on disk across runs.
+  std::vector<const TranslationUnit*> to_check;
+  if (o.mode == Mode::Migrated && o.check_original && r.input) {
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      if (r.units[i].passed || r.units[i].timed_out) continue;
+      bool all_known_missing = !raw_errors[i].empty();
+      for (const CompilerError& e : raw_errors[i]) {
+        const auto h = missing_header(e);
+        all_known_missing = all_known_missing && h && !known_missing_library(*h).empty();
+      }
+      if (all_known_missing) continue;
+      if (seen.insert(jobs[i].tu->rel).second) to_check.push_back(jobs[i].tu);
+    }
+  }
+  if (!to_check.empty()) {
+    const analysis::Profile* op = o.original_profile;
+    if (!op) op = analysis::find_profile(r.target == "cuda" ? "gfx90a" : "sm_90");
+    if (!op) throw std::runtime_error("no profile to compile the original with");
+    const std::string digest = headers_digest(*r.input);
+    std::mutex mu;
+    parallel_for(to_check.size(), r.jobs, [&](std::size_t k) {
+      const TranslationUnit& tu = *to_check[k];
+      std::vector<std::string> cmd = compile_command(compiler_for(o, *op), *op, tu.rel, tu.is_c, tu.orig_flags, "");
+      cmd.resize(cmd.size() - 2);  // the object path is added below, outside the cache key
+      const fs::path src = *r.input / tu.rel;
+      std::string key_text = digest + "\n";
+      for (const std::string& a : cmd) key_text += a + '\0';
+      std::string content;
+      try {
+        content = project::read_file(src);
+      } catch (const std::exception&) {
+        OriginalCheck c;
+        c.note = "original " + src.string() + " not found";
+        std::lock_guard lock(mu);
+        r.originals[tu.rel] = c;
+        return;
+      }
+      key_text += r.input->string() + '\0' + content;
+      const std::string key = migrate::content_hash(key_text);
+      const fs::path cache_file = o.cache_dir ? *o.cache_dir / (key + ".json") : fs::path();
+      if (o.cache_dir && fs::exists(cache_file, ec)) {
+        try {
+          OriginalCheck c = check_from_json(nlohmann::json::parse(project::read_file(cache_file)));
+          c.cached = true;
+          std::lock_guard lock(mu);
+          r.originals[tu.rel] = std::move(c);
+          return;
+        } catch (const std::exception&) {
+          // a damaged cache entry is recomputed
+        }
+      }
+      const std::string obj = (tmp.path() / fmt::format("orig-{}.o", k)).string();
+      cmd.insert(cmd.end(), {"-o", obj});
+      const ProcessResult pr = runner.run(cmd, *r.input, o.timeout);
+      fs::remove(obj, ec);
+      OriginalCheck c;
+      if (pr.launch_failed || pr.timed_out) {
+        c.note = pr.timed_out ? "compiling the original timed out" : pr.output;
+      } else if (pr.exit_code == 0) {
+        c.state = OriginalCheck::State::Compiles;
+      } else {
+        const std::vector<CompilerError> errs = parse_compiler_output(pr.output);
+        if (errs.empty() || only_missing_headers(errs)) {
+          c.state = OriginalCheck::State::Inconclusive;
+          c.note = errs.empty() ? "the original failed without a parsable error"
+                                : "the original misses a header too: " + errs.front().message;
+        } else {
+          c.state = OriginalCheck::State::Fails;
+          for (const CompilerError& e : errs) {
+            if (auto rel = tree_relative(*r.input, e.at.file, *r.input)) {
+              c.error_lines.insert({*rel, e.at.line});
+              if (c.first_error.empty()) c.first_error = fmt::format("{}:{}: {}", *rel, e.at.line, e.message);
+            }
+          }
+          if (c.first_error.empty()) c.first_error = errs.front().message;
+        }
+      }
+      if (o.cache_dir && c.state != OriginalCheck::State::NotRun) {
+        try {
+          project::write_atomically(cache_file, check_to_json(c).dump());
+        } catch (const std::exception&) {
+          // an unwritable cache only costs time
+        }
+      }
+      std::lock_guard lock(mu);
+      r.originals[tu.rel] = std::move(c);
+    });
+  }
+
+  // Map and classify.
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    UnitResult& u = r.units[i];
+    if (u.passed) continue;
+    ClassifyContext ctx;
+    ctx.root = r.tree;
+    ctx.cwd = r.tree;
+    ctx.maps = &maps;
+    ctx.tree_files = &plan.files;
+    ctx.source_is_original = o.mode == Mode::Original;
+    const auto oc = r.originals.find(u.rel);
+    ctx.original = oc == r.originals.end() ? nullptr : &oc->second;
+    for (const CompilerError& e : raw_errors[i]) {
+      MappedError m = map_error(e, ctx);
+      classify(m, ctx);
+      u.errors.push_back(std::move(m));
+    }
+    u.cls = unit_class(u.errors);
+    if (u.errors.empty()) {
+      MappedError m;
+      m.cls = FailureClass::Unknown;
+      m.raw.message = u.timed_out ? fmt::format("timed out after {} s", o.timeout.count())
+                                  : "the compiler failed without an error message Ferry can read";
+      m.reason = u.timed_out ? "the compile was killed; raise --timeout" : "see the compiler output";
+      u.errors.push_back(std::move(m));
+      u.cls = FailureClass::Unknown;
+    }
+  }
+  std::sort(r.units.begin(), r.units.end(),
+            [](const UnitResult& a, const UnitResult& b) { return std::tie(a.rel, a.arch) < std::tie(b.rel, b.arch); });
+  if (plan.units.empty()) r.notes.push_back("no translation units (.cu .hip .cpp .cc .cxx .c) in the tree");
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+namespace {
+
+// The error a summary shows for a failed unit: the first one of the unit's class.
+const MappedError* headline(const UnitResult& u) {
+  for (const MappedError& e : u.errors)
+    if (e.cls == u.cls) return &e;
+  return u.errors.empty() ? nullptr : &u.errors.front();
+}
+
+std::string original_location(const MappedError& e) {
+  if (!e.origin) return e.raw.at.file.empty() ? std::string() : fmt::format("{}:{}", e.raw.at.file, e.raw.at.line);
+  const Origin& o = *e.origin;
+  std::string s = fmt::format("{}:{}", o.rel, o.orig_line);
+  if (!o.changed && o.col && !o.via_include) s += fmt::format(":{}", o.col);
+  return s;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const VerifyResult& r) {
+  nlohmann::json j;
+  j["version"] = 1;
+  j["tree"] = r.tree.string();
+  j["input"] = r.input ? nlohmann::json(r.input->string()) : nlohmann::json(nullptr);
+  j["target"] = r.target;
+  j["mode"] = r.mode == Mode::Original ? "original" : "migrated";
+  j["jobs"] = r.jobs;
+  j["compile_commands"] = r.compile_commands ? nlohmann::json(r.compile_commands->string()) : nlohmann::json(nullptr);
+  j["notes"] = r.notes;
+  std::map<std::string, std::size_t> by_class;
+  std::size_t passed = 0;
+  nlohmann::json units = nlohmann::json::array();
+  for (const UnitResult& u : r.units) {
+    if (u.passed) ++passed;
+    else ++by_class[std::string(class_name(u.cls))];
+    nlohmann::json ju = {{"file", u.rel}, {"arch", u.arch}, {"toolchain", u.toolchain},
+                         {"status", u.passed ? "pass" : "fail"}, {"seconds", u.seconds},
+                         {"flags_from", u.flag_source}, {"command", u.command}};
+    if (!u.passed) {
+      ju["class"] = class_name(u.cls);
+      ju["timed_out"] = u.timed_out;
+      nlohmann::json errs = nlohmann::json::array();
+      for (const MappedError& e : u.errors) {
+        nlohmann::json je = {{"file", e.raw.at.file}, {"line", e.raw.at.line}, {"col", e.raw.at.col},
+                             {"fatal", e.raw.fatal}, {"message", e.raw.message},
+                             {"class", class_name(e.cls)}, {"reason", e.reason}};
+        if (!e.library.empty()) je["library"] = e.library;
+        if (e.origin) {
+          const Origin& o = *e.origin;
+          je["original"] = {{"file", o.rel}, {"line", o.orig_line}, {"output_line", o.out_line},
+                            {"changed_by_ferry", o.changed}, {"via_include", o.via_include},
+                            {"flagged", o.flagged}};
+        } else {
+          je["original"] = nullptr;
+        }
+        nlohmann::json chain = nlohmann::json::array();
+        for (const SourceLocation& l : e.raw.include_chain) chain.push_back({{"file", l.file}, {"line", l.line}});
+        je["include_chain"] = chain;
+        errs.push_back(std::move(je));
+      }
+      ju["errors"] = errs;
+      ju["output"] = u.output;
+    }
+    units.push_back(std::move(ju));
+  }
+  nlohmann::json originals = nlohmann::json::object();
+  for (const auto& [rel, c] : r.originals) originals[rel] = check_to_json(c);
+  j["summary"] = {{"translation_units", r.translation_units}, {"compiles", r.units.size()},
+                  {"passed", passed}, {"failed", r.units.size() - passed}, {"by_class", by_class},
+                  {"wall_seconds", r.seconds}, {"compile_seconds", r.compile_seconds},
+                  {"exit_code", exit_code(r)}};
+  j["units"] = units;
+  j["original_checks"] = originals;
+  return j;
+}
+
+std::string text_summary(const VerifyResult& r) {
+  std::ostringstream s;
+  std::set<std::string> arches;
+  for (const UnitResult& u : r.units) arches.insert(u.arch);
+  std::string arch_list;
+  for (const std::string& a : arches) arch_list += (arch_list.empty() ? "" : ",") + a;
+  s << "ferry verify: " << r.tree.string();
+  if (r.mode == Mode::Original) s << " (original CUDA source)";
+  else if (r.input) s << " (" << r.target << ", migrated from " << r.input->string() << ")";
+  s << "\n  " << r.translation_units << " translation units x " << (arch_list.empty() ? "-" : arch_list) << " = "
+    << r.units.size() << " compiles, jobs " << r.jobs;
+  if (r.compile_commands) s << ", flags from " << r.compile_commands->string();
+  s << "\n";
+  for (const std::string& n : r.notes) s << "  note: " << n << "\n";
+  std::size_t w = 0;
+  for (const UnitResult& u : r.units) w = std::max(w, u.rel.size());
+  std::map<std::string, std::size_t> by_class;
+  std::size_t passed = 0;
+  for (const UnitResult& u : r.units) {
+    s << (u.passed ? "PASS  " : "FAIL  ") << fmt::format("{:<8} {:<{}}  {:6.1f} s", u.arch, u.rel, w, u.seconds);
+    if (u.passed) {
+      ++passed;
+      s << "\n";
+      continue;
+    }
+    ++by_class[std::string(class_name(u.cls))];
+    s << "  " << class_name(u.cls);
+    const MappedError* e = headline(u);
+    if (e && !e->library.empty()) s << " (" << e->library << ")";
+    s << "\n";
+    if (e) {
+      const std::string loc = original_location(*e);
+      s << "      " << (loc.empty() ? "" : loc + ": ") << (e->raw.fatal ? "fatal error: " : "error: ") << e->raw.message << "\n";
+      s << "      why: " << e->reason;
+      if (e->origin && e->origin->via_include) s << fmt::format(" [in {}:{}]", e->raw.at.file, e->raw.at.line);
+      if (e->origin && (e->origin->out_line != e->origin->orig_line))
+        s << fmt::format(" [output line {}]", e->origin->out_line);
+      s << "\n";
+    }
+  }
+  s << "result: " << passed << " passed, " << (r.units.size() - passed) << " failed";
+  if (!by_class.empty()) {
+    s << " (";
+    bool first = true;
+    for (const auto& [c, n] : by_class) s << (first ? "" : ", ") << c << " " << n, first = false;
+    s << ")";
+  }
+  s << fmt::format("; exit {}\n", exit_code(r));
+  const double per = r.units.empty() ? 0 : r.compile_seconds / static_cast<double>(r.units.size());
+  s << fmt::format("time: {:.2f} s wall, {:.2f} s compiling per unit and arch (sum {:.2f} s)\n", r.seconds, per,
+                   r.compile_seconds);
+  return s.str();
+}
+
+int exit_code(const VerifyResult& r) {
+  for (const UnitResult& u : r.units) {
+    if (u.passed) continue;
+    if (u.cls == FailureClass::MigrationDefect) return 1;
+    if (r.mode == Mode::Original && u.cls != FailureClass::MissingDependency) return 1;
+  }
+  return 0;
+}
+
+}  // namespace ferry::verify

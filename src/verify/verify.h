@@ -1,0 +1,84 @@
+// `ferry verify`: compile every translation unit of a tree with the real toolchain for each
+// target profile (hipcc --offload-arch=gfxNNN, nvcc -arch=sm_NN), in parallel, and explain each
+// failure: the error mapped back to the original file:line through migrate's line maps, and a
+// class (migration-defect, missing-dependency, pre-existing, unknown). See docs/verify.md.
+//
+// Interface: VerifyOptions in, VerifyResult out; processes are started through a ProcessRunner
+// so tests can feed canned compiler output. Object files go to a temporary folder, never the tree.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "analysis/profile.h"
+#include "verify/classify.h"
+#include "verify/process.h"
+
+namespace ferry::verify {
+
+enum class Mode {
+  Migrated,  // a tree written by `ferry migrate` (or any target-dialect tree)
+  Original,  // --cuda: the original CUDA source itself, compiled with nvcc
+};
+
+struct VerifyOptions {
+  std::filesystem::path tree;
+  Mode mode = Mode::Migrated;
+  std::vector<const analysis::Profile*> profiles;  // one compile per unit and profile
+  unsigned jobs = 1;
+  std::chrono::seconds timeout{300};  // per compile
+  std::string hipcc = "hipcc";
+  std::string nvcc = "nvcc";
+  std::optional<std::filesystem::path> compile_commands;
+  std::vector<std::string> exclude;
+  // Compile the original of each failing unit to tell pre-existing errors from defects.
+  bool check_original = true;
+  const analysis::Profile* original_profile = nullptr;  // default: sm_90 (CUDA input) or gfx90a (HIP input)
+  std::optional<std::filesystem::path> cache_dir;      // results of original checks; none: no disk cache
+};
+
+struct UnitResult {
+  std::string rel;
+  std::string arch;
+  std::string toolchain;
+  std::vector<std::string> command;
+  std::string flag_source;
+  bool passed = false;
+  bool timed_out = false;
+  double seconds = 0;
+  FailureClass cls = FailureClass::None;
+  std::vector<MappedError> errors;
+  std::string output;  // the compiler's output, trimmed to its first 8 KiB
+};
+
+struct VerifyResult {
+  std::filesystem::path tree;
+  std::optional<std::filesystem::path> input;  // from the manifest
+  std::string target;                          // from the manifest ("hip"), or "cuda" in --cuda mode
+  Mode mode = Mode::Migrated;
+  unsigned jobs = 1;
+  std::size_t translation_units = 0;
+  std::optional<std::filesystem::path> compile_commands;
+  std::vector<UnitResult> units;                // sorted by (rel, arch)
+  std::map<std::string, OriginalCheck> originals;  // by rel, for units whose original was compiled
+  std::vector<std::string> notes;
+  double seconds = 0;  // wall time of the whole verification
+  double compile_seconds = 0;  // sum over compiles of the tree (original checks excluded)
+};
+
+// Throws std::runtime_error / std::invalid_argument on unusable input (no such tree, bad manifest).
+[[nodiscard]] VerifyResult run_verify(const VerifyOptions& options, const ProcessRunner& runner);
+
+[[nodiscard]] nlohmann::json to_json(const VerifyResult& r);
+[[nodiscard]] std::string text_summary(const VerifyResult& r);
+// 1 when a unit failed as a migration defect (in --cuda mode: when any unit failed for a reason
+// other than a missing dependency), 0 otherwise.
+[[nodiscard]] int exit_code(const VerifyResult& r);
+
+}  // namespace ferry::verify

@@ -1,0 +1,318 @@
+// verify: parsing compiler output, mapping errors to original lines, classification, and the
+// whole run over a small tree with canned compiler output (the real toolchain runs in
+// tests/e2e/test_verify*.sh).
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "verify/classify.h"
+#include "verify/compiler_output.h"
+#include "verify/plan.h"
+#include "verify/verify.h"
+
+namespace fs = std::filesystem;
+using namespace ferry::verify;
+
+namespace {
+
+// Real hipcc 5.2 output for a migrated file whose cooperative-groups include was rewritten.
+constexpr const char* kClangChain =
+    "In file included from no_hip_equivalent/kernel.cu:6:\n"
+    "In file included from /usr/include/hip/hip_cooperative_groups.h:38:\n"
+    "In file included from /usr/include/hip/amd_detail/amd_hip_cooperative_groups.h:36:\n"
+    "/usr/include/hip/amd_detail/hip_cooperative_groups_helper.h:117:22: error: use of undeclared identifier 'hipBlockDim_z'\n"
+    "  return (hipBlockDim_z * hipGridDim_z) *\n"
+    "                     ^\n"
+    "no_hip_equivalent/kernel.cu:19:47: error: use of undeclared identifier '__nanosleep'\n"
+    "2 errors generated when compiling for gfx906.\n";
+
+constexpr const char* kNvccTypo =
+    "typo/kernel.cu(16): error: identifier \"cudaMemcpyHostToDevise\" is undefined\n"
+    "      cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevise);\n"
+    "                                          ^\n\n"
+    "1 error detected in the compilation of \"typo/kernel.cu\".\n";
+
+constexpr const char* kGccMissing =
+    "In file included from g.cpp:1:\n"
+    "a.h:1:10: fatal error: hipblas/hipblas.h: No such file or directory\n"
+    "    1 | #include <hipblas/hipblas.h>\n"
+    "compilation terminated.\n";
+
+std::string write(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+  return p.string();
+}
+
+LineMaps one_map(const std::string& rel, std::vector<std::uint32_t> out_to_orig, std::vector<std::uint32_t> changed,
+                 std::map<std::uint32_t, std::vector<std::string>> flagged = {}) {
+  LineMaps m;
+  FileLineMap f;
+  f.map.out_to_orig = std::move(out_to_orig);
+  f.map.changed_out_lines = std::move(changed);
+  f.flagged = std::move(flagged);
+  m.files[rel] = std::move(f);
+  return m;
+}
+
+}  // namespace
+
+TEST(VerifyParse, ClangErrorsWithIncludeChain) {
+  const auto errs = parse_compiler_output(kClangChain);
+  ASSERT_EQ(errs.size(), 2u);
+  EXPECT_EQ(errs[0].at.file, "/usr/include/hip/amd_detail/hip_cooperative_groups_helper.h");
+  EXPECT_EQ(errs[0].at.line, 117u);
+  EXPECT_EQ(errs[0].at.col, 22u);
+  ASSERT_EQ(errs[0].include_chain.size(), 3u);
+  EXPECT_EQ(errs[0].include_chain[0].file, "no_hip_equivalent/kernel.cu");
+  EXPECT_EQ(errs[0].include_chain[0].line, 6u);
+  EXPECT_TRUE(errs[1].include_chain.empty());
+  EXPECT_EQ(errs[1].message, "use of undeclared identifier '__nanosleep'");
+}
+
+TEST(VerifyParse, NvccAndGccFormats) {
+  const auto nv = parse_compiler_output(kNvccTypo);
+  ASSERT_EQ(nv.size(), 1u);
+  EXPECT_EQ(nv[0].at.file, "typo/kernel.cu");
+  EXPECT_EQ(nv[0].at.line, 16u);
+  EXPECT_EQ(nv[0].at.col, 0u);
+  const auto gcc = parse_compiler_output(kGccMissing);
+  ASSERT_EQ(gcc.size(), 1u);
+  EXPECT_TRUE(gcc[0].fatal);
+  EXPECT_EQ(missing_header(gcc[0]).value_or(""), "hipblas/hipblas.h");
+  ASSERT_EQ(gcc[0].include_chain.size(), 1u);
+  EXPECT_EQ(gcc[0].include_chain[0].file, "g.cpp");
+}
+
+TEST(VerifyParse, MissingHeadersAndLibraries) {
+  const auto clang = parse_compiler_output("src/gemm.cu:6:10: fatal error: 'hipblas/hipblas.h' file not found\n");
+  ASSERT_EQ(clang.size(), 1u);
+  EXPECT_EQ(missing_header(clang[0]).value_or(""), "hipblas/hipblas.h");
+  const auto edg = parse_compiler_output("x.cu(3): catastrophic error: cannot open source file \"cudnn.h\"\n");
+  ASSERT_EQ(edg.size(), 1u);
+  EXPECT_EQ(missing_header(edg[0]).value_or(""), "cudnn.h");
+  EXPECT_EQ(known_missing_library("hipblas/hipblas.h"), "hipBLAS");
+  EXPECT_EQ(known_missing_library("hipblaslt/hipblaslt.h"), "hipBLASLt");
+  EXPECT_EQ(known_missing_library("rccl/rccl.h"), "RCCL");
+  EXPECT_EQ(known_missing_library("hipcub/hipcub.hpp"), "hipCUB");
+  EXPECT_EQ(known_missing_library("thrust/device_vector.h"), "rocThrust");
+  EXPECT_EQ(known_missing_library("hip/hip_runtime.h"), "");
+  EXPECT_EQ(known_missing_library("rocprim/rocprim.hpp"), "");  // Debian ships it
+}
+
+TEST(VerifyMap, LineMapsFromJsonAndMapping) {
+  const LineMaps maps = line_maps_from_json(
+      R"({"version":1,"files":{"src/a.cu":{"out_to_orig":[1,2,2,3,4],"changed_out_lines":[2,3],"flagged_orig_lines":[[4,"FRY1001"]]}}})");
+  const FileLineMap* f = maps.find("src/a.cu");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->map.original_line(5), 4u);
+  EXPECT_TRUE(f->map.is_changed(3));
+  EXPECT_FALSE(f->map.is_changed(4));
+
+  ClassifyContext ctx;
+  ctx.root = "/t";
+  ctx.cwd = "/t";
+  ctx.maps = &maps;
+  const auto errs = parse_compiler_output("src/a.cu:5:3: error: use of undeclared identifier '__nanosleep'\n"
+                                          "/t/src/a.cu:4:1: error: bad\n");
+  MappedError m0 = map_error(errs[0], ctx);
+  ASSERT_TRUE(m0.origin);
+  EXPECT_EQ(m0.origin->rel, "src/a.cu");
+  EXPECT_EQ(m0.origin->out_line, 5u);
+  EXPECT_EQ(m0.origin->orig_line, 4u);
+  EXPECT_FALSE(m0.origin->changed);
+  EXPECT_EQ(m0.origin->flagged, std::vector<std::string>{"FRY1001"});
+  classify(m0, ctx);
+  EXPECT_EQ(m0.cls, FailureClass::MigrationDefect);  // migrate flagged the original line
+
+  MappedError m1 = map_error(errs[1], ctx);  // absolute path inside the tree
+  ASSERT_TRUE(m1.origin);
+  EXPECT_EQ(m1.origin->orig_line, 3u);
+  EXPECT_FALSE(m1.origin->changed);  // output line 4 is an untouched line
+  EXPECT_EQ(tree_relative("/t", "../elsewhere/x.h", "/t"), std::nullopt);
+}
+
+TEST(VerifyClassify, SystemHeaderThroughChangedInclude) {
+  const LineMaps maps = one_map("no_hip_equivalent/kernel.cu", {1, 2, 3, 4, 5, 6, 7}, {6, 7});
+  ClassifyContext ctx;
+  ctx.root = "/out";
+  ctx.cwd = "/out";
+  ctx.maps = &maps;
+  auto errs = parse_compiler_output(kClangChain);
+  MappedError m = map_error(errs[0], ctx);
+  ASSERT_TRUE(m.origin);
+  EXPECT_TRUE(m.origin->via_include);
+  EXPECT_EQ(m.origin->orig_line, 6u);
+  classify(m, ctx);
+  EXPECT_EQ(m.cls, FailureClass::MigrationDefect);
+  EXPECT_NE(m.reason.find("#include"), std::string::npos);
+}
+
+TEST(VerifyClassify, MissingDependencyWinsOverChangedLine) {
+  const LineMaps maps = one_map("src/gemm.cu", {1, 2, 3, 4, 5, 6}, {6});
+  ClassifyContext ctx;
+  ctx.root = "/out";
+  ctx.cwd = "/out";
+  ctx.maps = &maps;
+  auto errs = parse_compiler_output("src/gemm.cu:6:10: fatal error: 'hipblas/hipblas.h' file not found\n");
+  MappedError m = map_error(errs[0], ctx);
+  classify(m, ctx);
+  EXPECT_EQ(m.cls, FailureClass::MissingDependency);
+  EXPECT_EQ(m.library, "hipBLAS");
+  // A header Ferry wrote that nobody provides is Ferry's fault...
+  errs = parse_compiler_output("src/gemm.cu:6:10: fatal error: 'hip/hip_nonsense.h' file not found\n");
+  m = map_error(errs[0], ctx);
+  classify(m, ctx);
+  EXPECT_EQ(m.cls, FailureClass::MigrationDefect);
+  // ...one the user wrote on an untouched line is a missing dependency.
+  errs = parse_compiler_output("src/gemm.cu:2:10: fatal error: 'mylib/mylib.h' file not found\n");
+  m = map_error(errs[0], ctx);
+  classify(m, ctx);
+  EXPECT_EQ(m.cls, FailureClass::MissingDependency);
+}
+
+TEST(VerifyClassify, PreExistingBeatsChangedWhenTheOriginalFailsOnTheSameLine) {
+  // The typo line was also rewritten (cudaMemcpy -> hipMemcpy), yet the original fails there.
+  const LineMaps maps = one_map("typo/kernel.cu", {}, {4, 16});
+  OriginalCheck orig;
+  orig.state = OriginalCheck::State::Fails;
+  orig.error_lines.insert({"typo/kernel.cu", 16});
+  orig.first_error = "typo/kernel.cu:16: identifier \"cudaMemcpyHostToDevise\" is undefined";
+  ClassifyContext ctx;
+  ctx.root = "/out";
+  ctx.cwd = "/out";
+  ctx.maps = &maps;
+  ctx.original = &orig;
+  auto errs = parse_compiler_output(
+      "typo/kernel.cu:16:40: error: use of undeclared identifier 'cudaMemcpyHostToDevise'; did you mean "
+      "'hipMemcpyHostToDevice'?\n"
+      "typo/kernel.cu:9:1: error: something else\n");
+  MappedError m = map_error(errs[0], ctx);
+  classify(m, ctx);
+  EXPECT_EQ(m.cls, FailureClass::PreExisting);
+  MappedError other = map_error(errs[1], ctx);  // untouched line, original broken: pre-existing too
+  classify(other, ctx);
+  EXPECT_EQ(other.cls, FailureClass::PreExisting);
+  EXPECT_EQ(unit_class({m, other}), FailureClass::PreExisting);
+
+  orig.state = OriginalCheck::State::Compiles;
+  MappedError u = map_error(errs[1], ctx);
+  classify(u, ctx);
+  EXPECT_EQ(u.cls, FailureClass::Unknown);
+  EXPECT_EQ(unit_class({m, u}), FailureClass::PreExisting);
+  MappedError d = map_error(errs[0], ctx);
+  classify(d, ctx);
+  EXPECT_EQ(d.cls, FailureClass::MigrationDefect);
+  EXPECT_EQ(unit_class({u, d}), FailureClass::MigrationDefect);
+}
+
+TEST(VerifyPlan, TranslateNvccCommand) {
+  const auto args = split_command(
+      "/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -DUSE_X=1 -I/in/include "
+      "-isystem /usr/local/cuda/include -I../third \"-DNAME=\\\"a b\\\"\" -O3 -std=c++17 "
+      "--generate-code=arch=compute_90,code=[compute_90,sm_90] -Xcompiler -fPIC -lineinfo "
+      "--expt-relaxed-constexpr -x cu -c /in/src/a.cu -o CMakeFiles/a.o");
+  const auto f = translate_flags(args, "/in/build", "/in", "/out", true);
+  const std::vector<std::string> want = {"-DUSE_X=1", "-I/out/include", "-I/out/third", "-DNAME=\"a b\"", "-std=c++17"};
+  EXPECT_EQ(f, want);
+  const auto keep = translate_flags(args, "/in/build", "/in", "/in", false);
+  EXPECT_NE(std::find(keep.begin(), keep.end(), "/usr/local/cuda/include"), keep.end());
+  EXPECT_TRUE(is_translation_unit("a/b.cu"));
+  EXPECT_FALSE(is_translation_unit("a/b.cuh"));
+  EXPECT_FALSE(is_translation_unit("a/b.h"));
+}
+
+namespace {
+
+// Canned compiler: answers by source file and compiler; counts calls.
+class CannedRunner final : public ProcessRunner {
+ public:
+  std::map<std::string, std::pair<int, std::string>> answers;  // key: "<compiler>:<source>"
+  mutable std::atomic<int> calls{0};
+  mutable std::mutex mu;
+  mutable std::vector<std::vector<std::string>> seen;
+
+  ProcessResult run(const std::vector<std::string>& argv, const fs::path&, std::chrono::milliseconds) const override {
+    ++calls;
+    {
+      std::lock_guard lock(mu);
+      seen.push_back(argv);
+    }
+    const std::string& source = argv[argv.size() - 3];
+    ProcessResult r;
+    r.seconds = 0.01;
+    const auto it = answers.find(argv[0] + ":" + source);
+    if (it == answers.end()) {
+      r.exit_code = 0;
+      return r;
+    }
+    r.exit_code = it->second.first;
+    r.output = it->second.second;
+    return r;
+  }
+};
+
+}  // namespace
+
+TEST(VerifyRun, ClassifiesEveryUnitOfATree) {
+  const fs::path base = fs::temp_directory_path() / ("ferry-verify-unit-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  const fs::path in = base / "in", out = base / "out";
+  write(in / "ok.cu", "int main() {}\n");
+  write(in / "blas.cu", "#include <cublas_v2.h>\n");
+  write(in / "typo.cu", "#include <cuda_runtime.h>\nint x = cudaFoo;\n");
+  write(in / "bad.cu", "#include <cuda_runtime.h>\nint y = cudaBar;\n");
+  write(in / "inc/h.cuh", "#pragma once\n");
+  for (const char* f : {"ok.cu", "blas.cu", "typo.cu", "bad.cu", "inc/h.cuh"}) {
+    fs::create_directories((out / f).parent_path());
+    fs::copy_file(in / f, out / f);
+  }
+  write(out / ".ferry/manifest.json", nlohmann::json{{"version", 1}, {"target", "hip"}, {"input", in.string()}, {"files", nlohmann::json::object()}}.dump());
+  write(out / ".ferry/linemaps.json",
+        R"({"version":1,"files":{"blas.cu":{"out_to_orig":[1],"changed_out_lines":[1],"flagged_orig_lines":[]},
+            "typo.cu":{"out_to_orig":[1,2],"changed_out_lines":[1,2],"flagged_orig_lines":[]},
+            "bad.cu":{"out_to_orig":[1,2],"changed_out_lines":[1,2],"flagged_orig_lines":[]}}})");
+  write(out / "CMakeFiles/3.25/CompilerIdCUDA/CMakeCUDACompilerId.cu", "probe\n");
+
+  CannedRunner runner;
+  runner.answers["hipcc:blas.cu"] = {1, "blas.cu:1:10: fatal error: 'hipblas/hipblas.h' file not found\n"};
+  runner.answers["hipcc:typo.cu"] = {1, "typo.cu:2:9: error: use of undeclared identifier 'cudaFoo'\n"};
+  runner.answers["hipcc:bad.cu"] = {1, "bad.cu:2:9: error: use of undeclared identifier 'hipBar'\n"};
+  runner.answers["nvcc:typo.cu"] = {1, "typo.cu(2): error: identifier \"cudaFoo\" is undefined\n"};
+
+  VerifyOptions o;
+  o.tree = out;
+  o.profiles = ferry::analysis::parse_profile_list("gfx906,gfx90a");
+  o.jobs = 3;
+  const VerifyResult r = run_verify(o, runner);
+  EXPECT_EQ(r.translation_units, 4u);  // the CMake probe is not a unit of the project
+  ASSERT_EQ(r.units.size(), 8u);
+  std::map<std::string, FailureClass> cls;
+  for (const UnitResult& u : r.units) cls[u.rel + "@" + u.arch] = u.passed ? FailureClass::None : u.cls;
+  EXPECT_EQ(cls["ok.cu@gfx906"], FailureClass::None);
+  EXPECT_EQ(cls["blas.cu@gfx90a"], FailureClass::MissingDependency);
+  EXPECT_EQ(cls["typo.cu@gfx906"], FailureClass::PreExisting);
+  EXPECT_EQ(cls["bad.cu@gfx90a"], FailureClass::MigrationDefect);
+  // 8 compiles + one original check each for typo.cu and bad.cu (not blas.cu: a known library).
+  EXPECT_EQ(runner.calls.load(), 10);
+  EXPECT_EQ(r.originals.at("bad.cu").state, OriginalCheck::State::Compiles);
+  EXPECT_EQ(exit_code(r), 1);
+  for (const auto& argv : runner.seen) {
+    if (argv[0] != "hipcc") continue;
+    EXPECT_NE(std::find(argv.begin(), argv.end(), "-Iinc"), argv.end());
+    const std::string obj = argv.back();
+    EXPECT_EQ(obj.find(out.string()), std::string::npos) << "objects never go into the tree";
+  }
+  const nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["summary"]["by_class"]["migration-defect"], 2);
+  EXPECT_EQ(j["summary"]["exit_code"], 1);
+  EXPECT_NE(text_summary(r).find("bad.cu:2: error: use of undeclared identifier 'hipBar'"), std::string::npos);
+  fs::remove_all(base);
+}
