@@ -30,6 +30,7 @@ struct Command {
 // One entry per file.
 std::function<int()> setup_migrate(CLI::App& sub);
 std::function<int()> setup_rules(CLI::App& sub);
+std::function<int()> setup_scan(CLI::App& sub);
 std::function<int()> setup_targets(CLI::App& sub);
 std::function<int()> setup_verify(CLI::App& sub);
 

@@ -75,13 +75,15 @@ Walk walk_tree(const fs::path& root, const WalkOptions& options) {
   if (ec) throw std::runtime_error(root.string() + ": cannot read directory: " + ec.message());
   for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (ec) {
-      walk.problems.push_back({"FRY9003", Severity::Warning, it->path().string(), 0, 0,
-                               "cannot read: " + ec.message(), "check the permissions"});
-      ec.clear();
-      continue;
+      // A failed increment leaves the iterator at its end: it must not be dereferenced.
+      walk.problems.push_back({"FRY9003", Severity::Warning, root.string(), 0, 0,
+                               "cannot read part of the tree (walk stopped): " + ec.message(),
+                               "check the permissions"});
+      break;
     }
     const fs::directory_entry& e = *it;
-    const fs::path rel = fs::relative(e.path(), root);
+    // Lexical: fs::relative resolves symlinks, which names a link by its target (or "..").
+    const fs::path rel = e.path().lexically_relative(root);
     const std::string rel_s = rel.generic_string();
     const std::string name = e.path().filename().string();
     if (e.is_symlink()) {
@@ -108,7 +110,12 @@ Walk walk_tree(const fs::path& root, const WalkOptions& options) {
       if (skip) it.disable_recursion_pending();
       continue;
     }
-    if (!e.is_regular_file(ec)) continue;  // sockets, fifos, devices
+    if (!e.is_regular_file(ec)) {  // reading a FIFO would block: report and skip
+      walk.problems.push_back({"FRY9003", Severity::Note, rel_s, 0, 0,
+                               "not a regular file (FIFO, socket or device): skipped",
+                               "remove it from the source tree if it does not belong there"});
+      continue;
+    }
     ProjectFile f{rel_s, e.path(), classify(rel), e.file_size(ec)};
     walk.files.push_back(std::move(f));
   }
