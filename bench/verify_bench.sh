@@ -2,8 +2,8 @@
 # `ferry verify` wall time per translation unit and the speed-up of --jobs 2 over --jobs 1,
 # both measured in this run on the same migrated corpus: examples/llama_ops (11 units; the ones
 # that need hipBLAS/RCCL stop at the missing header), tests/e2e/verify_cases/defect (2 units of
-# real device code, one migration defect) and the three examples/broken cases, for gfx906 and
-# gfx90a. Original checks (nvcc) run too, uncached (--no-cache), so both runs do the same work.
+# real device code, migrated with the built-in rules, so both pass) and the three examples/broken
+# cases, for gfx906 and gfx90a. Original checks (nvcc) run too, uncached (--no-cache), so both runs do the same work.
 #   bash bench/verify_bench.sh [BUILD] [--reps N] [--record FILE.md]
 set -euo pipefail
 BUILD=${1:-build}
