@@ -28,6 +28,7 @@ struct Command {
 [[nodiscard]] const std::vector<Command>& commands();
 
 // One entry per file.
+std::function<int()> setup_analyze(CLI::App& sub);
 std::function<int()> setup_migrate(CLI::App& sub);
 std::function<int()> setup_rules(CLI::App& sub);
 std::function<int()> setup_scan(CLI::App& sub);

@@ -1,0 +1,242 @@
+// Unit tests of analysis/hazards: the dataflow (which variables hold thread ids, lane ids, warp
+// indices, ballots), the constant evaluator, and what --fix rewrites and what it refuses.
+#include "analysis/hazards.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "targets/target.h"
+
+namespace ferry::analysis {
+namespace {
+
+struct Fixture {
+  explicit Fixture(std::string src) : text(std::move(src)) {
+    target = targets::make_target("hip", options);
+    file = std::make_unique<migrate::FileMigration>("t.cu", text, *target, options, project);
+  }
+  std::string text;
+  targets::Options options;
+  targets::ProjectContext project;
+  std::unique_ptr<targets::Target> target;
+  std::unique_ptr<migrate::FileMigration> file;
+};
+
+const FunctionInfo* find_fn(const FileFacts& f, std::string_view name) {
+  for (const FunctionInfo& fn : f.functions)
+    if (fn.name == name) return &fn;
+  return nullptr;
+}
+
+std::vector<std::string> codes(migrate::FileMigration& f) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : f.diagnostics()) out.push_back(std::to_string(d.line) + " " + d.code);
+  return out;
+}
+
+HazardOptions gfx906(bool fix = false) {
+  HazardOptions o;
+  o.profile = find_profile("gfx906");
+  o.apply_fixes = fix;
+  return o;
+}
+
+TEST(HazardsDataflow, ThreadLaneAndWarpVariables) {
+  Fixture fx(R"(
+__global__ void k(int n, unsigned hash) {
+  int tid = threadIdx.x;
+  int lane = tid & 31;
+  int warp = tid / 32;
+  int w2 = warp;
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  int nb = hash & 31;
+  int size = n;
+}
+)");
+  const FileFacts facts = collect_facts(*fx.file);
+  const FunctionInfo* k = find_fn(facts, "k");
+  ASSERT_NE(k, nullptr);
+  EXPECT_TRUE(k->is_kernel);
+  EXPECT_TRUE(k->thread_vars.count("tid"));
+  EXPECT_TRUE(k->lane_vars.count("lane"));
+  EXPECT_TRUE(k->lane_vars.count("warp"));
+  EXPECT_TRUE(k->lane_vars.count("w2"));     // through a plain copy
+  EXPECT_FALSE(k->lane_vars.count("tid"));   // a thread id, not yet a lane id
+  EXPECT_FALSE(k->thread_vars.count("gid"));  // blockIdx makes it a data index
+  EXPECT_FALSE(k->thread_vars.count("nb"));
+  EXPECT_FALSE(k->thread_vars.count("size"));
+}
+
+TEST(HazardsDataflow, LaneHelpersAndReachingDefinitions) {
+  Fixture fx(R"(
+__device__ int laneId() { return threadIdx.x % 32; }
+__device__ int tid_of() { return threadIdx.x; }
+__global__ void k(int* out, int n) {
+  int l = laneId();
+  int t = tid_of();
+  int x = threadIdx.x;
+  out[0] = x & 31;
+  x = n;
+  out[1] = x & 31;
+  unsigned b = __ballot_sync(0xffffffff, n > 0);
+  unsigned c = b & 7;
+}
+)");
+  const FileFacts facts = collect_facts(*fx.file);
+  EXPECT_TRUE(facts.lane_helpers.count("laneId"));
+  EXPECT_TRUE(facts.thread_helpers.count("tid_of"));
+  EXPECT_FALSE(facts.lane_helpers.count("tid_of"));
+  const FunctionInfo* k = find_fn(facts, "k");
+  ASSERT_NE(k, nullptr);
+  EXPECT_TRUE(k->lane_vars.count("l"));
+  EXPECT_TRUE(k->thread_vars.count("t"));
+  EXPECT_TRUE(k->ballot_vars.count("b"));
+  EXPECT_TRUE(k->ballot_vars.count("c"));
+  // x is a thread id at the first `& 31` and a size at the second: only the first fires.
+  check_lane_arithmetic(*fx.file, facts, gfx906());
+  EXPECT_EQ(codes(*fx.file), (std::vector<std::string>{"2 FRY2201", "8 FRY2201"}));
+}
+
+TEST(HazardsConstants, DefinesConstexprAndExpressions) {
+  Fixture fx(R"(
+#define WARP_SIZE 32
+#define FULL_MASK 0xffffffff
+#define TILE (WARP_SIZE * 4)
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+constexpr int kBytes = TILE * sizeof(float);
+static constexpr unsigned kMask = ~0u;
+#define TWICE 1
+#define TWICE 2
+)");
+  const FileFacts facts = collect_facts(*fx.file);
+  ASSERT_TRUE(facts.constants.count("WARP_SIZE"));
+  EXPECT_EQ(facts.constants.at("WARP_SIZE").value, 32);
+  EXPECT_EQ(facts.constants.at("FULL_MASK").value, 0xffffffffLL);
+  EXPECT_EQ(facts.constants.at("TILE").value, 128);
+  EXPECT_EQ(facts.constants.at("kBytes").value, 512);
+  EXPECT_EQ(facts.constants.at("kMask").value, 0xffffffffLL);
+  EXPECT_FALSE(facts.constants.count("MAX"));    // function-like macro
+  EXPECT_FALSE(facts.constants.count("TWICE"));  // conflicting definitions are dropped
+  EXPECT_EQ(warp_constant_names(*fx.file, facts), (std::vector<std::string>{"WARP_SIZE"}));
+}
+
+TEST(HazardsFix, WarpSizeMacroUsedOnlyAsWidthIsMadePerTarget) {
+  Fixture fx(R"(#define WARP_SIZE 32
+__global__ void k(float* o, int n) {
+  int lane = threadIdx.x % WARP_SIZE;
+  int nw = (blockDim.x + WARP_SIZE - 1) / WARP_SIZE;
+  for (int i = lane; i < n; i += WARP_SIZE) o[i] = nw;
+}
+)");
+  check_all(*fx.file, gfx906(true));
+  const std::string out = fx.file->edits().apply(fx.text);
+  EXPECT_NE(out.find("#if defined(__HIP_PLATFORM_AMD__)\n#define WARP_SIZE 64"), std::string::npos) << out;
+  EXPECT_NE(out.find("#else\n#define WARP_SIZE 32\n#endif\n"), std::string::npos) << out;
+  ASSERT_EQ(fx.file->diagnostics().size(), 1u);
+  EXPECT_EQ(fx.file->diagnostics()[0].code, "FRY2204");
+  EXPECT_EQ(fx.file->diagnostics()[0].severity, Severity::Note);  // fixed
+}
+
+TEST(HazardsFix, WarpSizeUsedOtherwiseIsNotRewritten) {
+  Fixture fx(R"(#define WARP_SIZE 32
+#if WARP_SIZE == 32
+typedef unsigned lane_mask_t;
+#endif
+__global__ void k(float* o) { o[threadIdx.x % WARP_SIZE] = (float)(1ull << WARP_SIZE); }
+)");
+  check_all(*fx.file, gfx906(true));
+  EXPECT_TRUE(fx.file->edits().empty());
+  ASSERT_EQ(fx.file->diagnostics().size(), 1u);
+  EXPECT_EQ(fx.file->diagnostics()[0].severity, Severity::Warning);
+  EXPECT_NE(fx.file->diagnostics()[0].hint.find("t.cu:2"), std::string::npos)
+      << fx.file->diagnostics()[0].hint;
+}
+
+TEST(HazardsFix, UsesInOtherFilesBlockTheRewrite) {
+  Fixture header("#define WARP_SIZE 32\n");
+  Fixture user("__global__ void k(unsigned* o) { o[0] = 1u << WARP_SIZE; }\n");
+  WarpConstantUses uses;
+  record_warp_constant_uses(*header.file, collect_facts(*header.file), uses);
+  record_warp_constant_uses(*user.file, collect_facts(*user.file), uses);
+  EXPECT_TRUE(uses.other_use.count("WARP_SIZE"));
+  HazardOptions o = gfx906(true);
+  o.warp_uses = &uses;
+  check_all(*header.file, o);
+  EXPECT_TRUE(header.file->edits().empty());
+}
+
+TEST(HazardsFix, ConstexprWarpSizeIsWrappedWithItsIndentation) {
+  Fixture fx(R"(namespace k {
+  constexpr int kWarpSize = 32;
+}
+__global__ void f(int* o) { o[threadIdx.x / k::kWarpSize] = 0; }
+)");
+  check_all(*fx.file, gfx906(true));
+  const std::string out = fx.file->edits().apply(fx.text);
+  EXPECT_NE(out.find("  #if defined(__HIP_PLATFORM_AMD__)\n  constexpr int kWarpSize = 64;"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("  #else\n  constexpr int kWarpSize = 32;\n  #endif\n}"), std::string::npos) << out;
+}
+
+TEST(HazardsFix, FullMaskButterflyStartsAtHalfTheWarp) {
+  Fixture fx(R"(__device__ float s(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  return v;
+}
+)");
+  check_shuffle_loops(*fx.file, collect_facts(*fx.file), gfx906(true));
+  const std::string out = fx.file->edits().apply(fx.text);
+  EXPECT_NE(out.find("for (int o = warpSize / 2; o > 0; o >>= 1)"), std::string::npos) << out;
+}
+
+TEST(HazardsFix, ShuffleLoopsWithWidthOrPartialMaskAreLeft) {
+  Fixture fx(R"(__device__ float a(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o, 32);
+  return v;
+}
+__device__ float b(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0x0000ffff, v, o);
+  return v;
+}
+__device__ float c(float v, float* log) {
+  for (int o = 16; o > 0; o /= 2) { v += __shfl_down_sync(0xffffffff, v, o); log[o] = v; }
+  return v;
+}
+)");
+  check_shuffle_loops(*fx.file, collect_facts(*fx.file), gfx906(true));
+  EXPECT_TRUE(fx.file->edits().empty());
+  EXPECT_EQ(codes(*fx.file), (std::vector<std::string>{"2 FRY2205", "6 FRY2205", "10 FRY2205"}));
+}
+
+TEST(HazardsProfiles, Wave32ProfilesSkipTheWave64Checks) {
+  Fixture fx(R"(#define WARP_SIZE 32
+__global__ void k(int* o) {
+  __shared__ float big[16384];
+  o[threadIdx.x & 31] = (int)big[0];
+}
+)");
+  HazardOptions o;
+  o.profile = find_profile("sm_90");
+  ASSERT_NE(o.profile, nullptr);
+  EXPECT_FALSE(wave64_checks_apply(*o.profile));
+  check_all(*fx.file, o);
+  // 64 KiB of static shared memory is above sm_90's 48 KiB static limit; no lane findings.
+  EXPECT_EQ(codes(*fx.file), (std::vector<std::string>{"2 FRY3201"}));
+}
+
+TEST(HazardsExclusion, MarkersSilenceFindings) {
+  Fixture fx(R"(__global__ void k(int* o) {
+  o[0] = threadIdx.x & 31;  // ferry: ignore
+  o[1] = threadIdx.x & 31;
+}
+)");
+  check_all(*fx.file, gfx906());
+  EXPECT_EQ(codes(*fx.file), (std::vector<std::string>{"3 FRY2201"}));
+}
+
+}  // namespace
+}  // namespace ferry::analysis
