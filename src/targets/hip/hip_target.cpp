@@ -39,8 +39,8 @@ class HipTarget final : public Target {
     hip::name_clash_pass(file);
     hip::warp_intrinsics_pass(file);
     hip::launch_pass(file);
-    analysis::hazard_pass(file);  // diagnostics only: wave64 and LDS/thread hazards for gfx906
     hip::inline_asm_pass(file);
+    analysis::hazard_pass(file);  // diagnostics only: wave64 and LDS/thread hazards for gfx906
   }
   void finish_file(migrate::FileMigration& file) const override { hip::runtime_header_pass(file); }
 
