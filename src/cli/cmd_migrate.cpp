@@ -26,6 +26,7 @@ struct MigrateArgs {
   bool force = false;
   bool quiet = false;
   std::uintmax_t max_mib = 64;
+  std::string arch = "gfx906";
 };
 
 void print_diagnostics(const std::vector<Diagnostic>& diags, bool quiet) {
@@ -70,6 +71,7 @@ int run_migrate(const MigrateArgs& a) {
   tree.output = a.output;
   tree.jobs = a.jobs;
   tree.force = a.force;
+  tree.arch = a.arch;
   tree.max_file_size = a.max_mib << 20;
   migrate::TreeResult r;
   try {
@@ -85,6 +87,12 @@ int run_migrate(const MigrateArgs& a) {
   } else {
     print_diagnostics(r.diagnostics, a.quiet);
     std::cout << report::migration_summary(r);
+    const auto& rd = r.round;  // rounds (docs/rounds.md)
+    std::cout << "  round " << rd.round << ": " << rd.unchanged << " unchanged, " << rd.merged << " merged, "
+              << rd.conflicted << " with conflicts, " << rd.edited_by_hand << " edited by hand, " << rd.removed
+              << " removed, " << rd.renamed << " renamed, " << rd.orphaned << " orphaned"
+              << (rd.recovered ? ", " + std::to_string(rd.recovered) + " recovered from an interrupted run" : "")
+              << "; diagnostics opened " << rd.opened << ", closed " << rd.closed << "\n";
   }
   bool errors = false;
   for (const auto& d : r.diagnostics) errors = errors || d.severity == Severity::Error;
@@ -106,7 +114,9 @@ std::function<int()> setup_migrate(CLI::App& sub) {
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s); rows override built-in ones");
   sub.add_flag("--json", a->json, "print the JSON report instead of the text summary");
   sub.add_option("--report", a->report_file, "also write the JSON report to this file");
-  sub.add_flag("--force", a->force, "overwrite outputs edited by hand, or write into a non-Ferry folder");
+  sub.add_flag("--force", a->force, "discard hand edits of outputs instead of merging them, or write into a non-Ferry folder");
+  sub.add_option("--arch", a->arch, "GPU architecture written into migrated build files (--offload-arch, GPU_TARGETS)")
+      ->capture_default_str();
   sub.add_flag("-q,--quiet", a->quiet, "do not print diagnostics");
   sub.add_option("--max-file-size", a->max_mib, "largest source file parsed, in MiB")->capture_default_str();
   return [a] { return run_migrate(*a); };

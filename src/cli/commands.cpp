@@ -7,6 +7,7 @@ const std::vector<Command>& commands() {
       {"migrate", "migrate a file or a tree to another ecosystem (e.g. --to hip)", setup_migrate},
       {"scan", "inventory a project: files, build systems, GPU libraries, API uses, support, effort", setup_scan},
       {"analyze", "find wave64 and resource hazards of CUDA code on a target profile (--target gfx906)", setup_analyze},
+      {"status", "show the rounds of a migrated tree: merges, conflicts, hand edits, verify pass rate", setup_status},
       {"rules", "list or count the mapping rules (--stats)", setup_rules},
       {"targets", "list migration targets and hardware profiles", setup_targets},
       {"verify", "compile a migrated tree with the real toolchain and classify each failure", setup_verify},

@@ -32,6 +32,7 @@ std::function<int()> setup_analyze(CLI::App& sub);
 std::function<int()> setup_migrate(CLI::App& sub);
 std::function<int()> setup_rules(CLI::App& sub);
 std::function<int()> setup_scan(CLI::App& sub);
+std::function<int()> setup_status(CLI::App& sub);
 std::function<int()> setup_targets(CLI::App& sub);
 std::function<int()> setup_verify(CLI::App& sub);
 

@@ -8,6 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "buildsys/build_files.h"
+#include "migrate/rounds.h"
+
 namespace fs = std::filesystem;
 
 namespace ferry::migrate {
@@ -25,22 +28,9 @@ std::string content_hash(std::string_view data) {
 
 namespace {
 
-constexpr const char* kManifest = ".ferry/manifest.json";
 // For `ferry verify`: per migrated file, output line -> original line, the output lines an edit
 // touched, and the original lines that got a diagnostic (docs/verify.md).
 constexpr const char* kLineMaps = ".ferry/linemaps.json";
-
-nlohmann::json load_manifest(const fs::path& out) {
-  const fs::path p = out / kManifest;
-  std::error_code ec;
-  if (!fs::exists(p, ec)) return nullptr;
-  try {
-    return nlohmann::json::parse(project::read_file(p));
-  } catch (const std::exception& e) {
-    throw TreeError(p.string() + ": unreadable manifest (" + e.what() +
-                    "); delete it or use --force to start over");
-  }
-}
 
 void check_output_location(const TreeOptions& tree) {
   if (project::is_within(tree.output, tree.input))
@@ -62,28 +52,9 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   wo.exclude_dirs.push_back(tree.output);
   project::Walk walk = project::walk_tree(tree.input, wo);
 
-  // Refuse to clobber: a non-empty OUT that Ferry did not write, or outputs edited by hand.
-  const nlohmann::json manifest = load_manifest(tree.output);
+  // Refuse to clobber a non-empty OUT that Ferry did not write. Outputs edited by hand are not
+  // refused any more: rounds merge them (docs/rounds.md); --force discards them.
   std::error_code ec;
-  if (manifest.is_null() && fs::exists(tree.output, ec) && !fs::is_empty(tree.output, ec) && !tree.force)
-    throw TreeError(tree.output.string() +
-                    " exists, is not empty and holds no Ferry manifest: refusing to write into it "
-                    "(use --force, or choose an empty or new folder)");
-  if (!manifest.is_null() && !tree.force && manifest.contains("files")) {
-    std::vector<std::string> edited;
-    for (const auto& [rel, entry] : manifest["files"].items()) {
-      const fs::path p = tree.output / rel;
-      if (!fs::exists(p, ec) || !entry.contains("output_hash")) continue;
-      if (content_hash(project::read_file(p)) != entry["output_hash"].get<std::string>())
-        edited.push_back(rel);
-    }
-    if (!edited.empty()) {
-      std::string list;
-      for (const auto& e : edited) list += "\n  " + e;
-      throw TreeError("these outputs were edited since the last migration and would be overwritten "
-                      "(use --force to overwrite them):" + list);
-    }
-  }
 
   TreeResult result;
   result.diagnostics = std::move(walk.problems);
@@ -111,11 +82,34 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   targets::ProjectContext project_ctx;
   target.prepare_project(views, project_ctx);
 
+  std::unique_ptr<rounds::Session> session;
+  try {
+    session = std::make_unique<rounds::Session>(
+        tree.output, rounds::fingerprint(target, options, project_ctx, "arch=" + tree.arch), tree.force);
+  } catch (const std::runtime_error& e) {
+    throw TreeError(e.what());
+  }
+  if (!session->has_manifest() && fs::exists(tree.output, ec) && !fs::is_empty(tree.output, ec) && !tree.force)
+    throw TreeError(tree.output.string() +
+                    " exists, is not empty and holds no Ferry manifest: refusing to write into it "
+                    "(use --force, or choose an empty or new folder)");
+  {
+    std::vector<std::string> rels;
+    for (const Item& it : items) rels.push_back(it.file->rel);
+    session->begin(rels);
+  }
+  const nlohmann::json prev_line_maps = [&] {  // skipped files keep last round's maps
+    try {
+      return nlohmann::json::parse(project::read_file(tree.output / kLineMaps));
+    } catch (const std::exception&) {
+      return nlohmann::json(nullptr);
+    }
+  }();
+
   nlohmann::json new_manifest;
   new_manifest["version"] = 1;
   new_manifest["target"] = std::string(target.name());
   new_manifest["input"] = fs::absolute(tree.input).lexically_normal().string();
-  new_manifest["files"] = nlohmann::json::object();
   nlohmann::json line_maps = {{"version", 1}, {"files", nlohmann::json::object()}};
 
   std::mutex mu;
@@ -126,10 +120,22 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
       const std::size_t i = next.fetch_add(1);
       if (i >= items.size()) return;
       Item& it = items[i];
-      const fs::path out_path = tree.output / it.file->rel;
       try {
         std::string out;
         std::vector<Diagnostic> diags;
+        if (!it.text) out = project::read_file(it.file->abs);
+        const std::string in_hash = content_hash(it.text ? *it.text : out);
+        if (auto prev = session->unchanged(it.file->rel, in_hash)) {
+          it.report.action = "unchanged";
+          it.report.diagnostics = prev->diagnostics.size();
+          std::lock_guard lock(mu);
+          result.bytes_in += it.file->size;
+          if (prev_line_maps.is_object() && prev_line_maps.contains("files") &&
+              prev_line_maps["files"].contains(it.file->rel))
+            line_maps["files"][it.file->rel] = prev_line_maps["files"][it.file->rel];
+          for (auto& d : prev->diagnostics) result.diagnostics.push_back(std::move(d));
+          continue;
+        }
         if (it.text) {
           FileResult r = migrate_buffer(it.file->rel, *it.text, target, options, project_ctx);
           out = std::move(r.output);
@@ -146,17 +152,18 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
                                 {"flagged_orig_lines", std::move(flagged)}};
           std::lock_guard lock(mu);
           line_maps["files"][it.file->rel] = std::move(map);
-        } else {
-          out = project::read_file(it.file->abs);
+        } else if (auto b = buildsys::migrate_build_file(target.name(), it.file->rel, it.file->kind, out,
+                                                         {tree.arch})) {
+          out = std::move(b->output);
+          diags = std::move(b->diagnostics);
+          it.report.action = "migrated";
         }
+        rounds::Commit c = session->commit(it.file->rel, it.file->kind, in_hash, out, it.report.action, diags);
+        if (c.action != "migrated" && c.action != "copied") it.report.action = c.action;
+        for (auto& d : c.diagnostics) diags.push_back(std::move(d));
         it.report.diagnostics = diags.size();
-        project::write_atomically(out_path, out);
-        const std::string in_hash = it.text ? content_hash(*it.text) : content_hash(out);
-        const std::string out_hash = content_hash(out);
         std::lock_guard lock(mu);
         result.bytes_in += it.file->size;
-        new_manifest["files"][it.file->rel] = {{"input_hash", in_hash}, {"output_hash", out_hash},
-                                               {"action", it.report.action}};
         for (auto& d : diags) result.diagnostics.push_back(std::move(d));
       } catch (const std::exception& e) {
         std::lock_guard lock(mu);
@@ -174,10 +181,10 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   for (auto& t : pool) t.join();
 
   project::write_atomically(tree.output / kLineMaps, line_maps.dump());
-  project::write_atomically(tree.output / kManifest, new_manifest.dump(1));
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.round = session->finish(new_manifest, result.diagnostics, result.seconds);  // manifest last
   for (Item& it : items) result.files.push_back(std::move(it.report));
   sort_diagnostics(result.diagnostics);
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/diagnostic.h"
 #include "migrate/file_migration.h"
+#include "migrate/rounds.h"
 #include "project/project.h"
 #include "targets/target.h"
 
@@ -19,14 +20,15 @@ struct TreeOptions {
   std::filesystem::path input;
   std::filesystem::path output;
   unsigned jobs = 1;
-  bool force = false;  // overwrite outputs the user edited since the last run
+  bool force = false;  // discard the user's edits of outputs instead of merging them (rounds)
+  std::string arch = "gfx906";  // GPU architecture written into migrated build files
   std::uintmax_t max_file_size = 64ull << 20;
 };
 
 struct FileReport {
   std::string rel;
   project::FileKind kind;
-  std::string action;  // "migrated", "copied", "skipped"
+  std::string action;  // "migrated", "copied", "skipped"; rounds: "unchanged", "kept", "merged", "conflict"
   FileStats stats;
   std::size_t diagnostics = 0;
 };
@@ -36,6 +38,7 @@ struct TreeResult {
   std::vector<Diagnostic> diagnostics;  // sorted
   std::size_t bytes_in = 0;
   double seconds = 0;
+  rounds::RoundSummary round;  // what this round did (docs/rounds.md)
 };
 
 class TreeError : public std::runtime_error {

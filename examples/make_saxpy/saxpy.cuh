@@ -1,0 +1,2 @@
+#pragma once
+void launch_saxpy(int n, float a, const float* x, float* y);

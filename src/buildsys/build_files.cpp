@@ -1,0 +1,678 @@
+#include "buildsys/build_files.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace ferry::buildsys {
+namespace {
+
+// Codes (docs/diagnostics.md): FRY5001 flag/option mapped, FRY5002 nvcc-only flag dropped,
+// FRY5003 build file migrated to the HIP toolchain (summary note), FRY5004 left for review,
+// FRY5005 setup.py CUDAExtension explained.
+Diagnostic diag(const char* code, Severity sev, const std::string& rel, std::uint32_t line, std::string msg,
+                std::string hint) {
+  return {code, sev, rel, line, 0, std::move(msg), std::move(hint)};
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// CUDA libraries: -l name -> HIP -l name, CMake target, the package that provides it.
+struct Lib {
+  const char* cuda;
+  const char* hip;
+  const char* cmake_target;
+  const char* package;
+};
+constexpr Lib kLibs[] = {
+    {"cudart", "amdhip64", "hip::host", "hip"},       {"cudart_static", "amdhip64", "hip::host", "hip"},
+    {"cuda", "amdhip64", "hip::host", "hip"},         {"cuda_driver", "amdhip64", "hip::host", "hip"},
+    {"cublas", "hipblas", "roc::hipblas", "hipblas"}, {"cublasLt", "hipblaslt", "roc::hipblaslt", "hipblaslt"},
+    {"curand", "hiprand", "hip::hiprand", "hiprand"}, {"cusparse", "hipsparse", "roc::hipsparse", "hipsparse"},
+    {"cufft", "hipfft", "hip::hipfft", "hipfft"},     {"cusolver", "hipsolver", "roc::hipsolver", "hipsolver"},
+    {"nccl", "rccl", "roc::rccl", "rccl"},            {"cudnn", "MIOpen", "MIOpen", "miopen"},
+    {"nvToolsExt", "roctx64", "roctx64", ""},
+};
+const Lib* find_lib(std::string_view cuda) {
+  for (const Lib& l : kLibs)
+    if (cuda == l.cuda) return &l;
+  return nullptr;
+}
+
+std::string arch_note(std::string_view from, const Options& o) {
+  return std::string(from) + " -> --offload-arch=" + o.arch + " (the chosen profile; --arch picks another)";
+}
+
+}  // namespace
+
+std::vector<std::string> map_nvcc_words(const std::vector<std::string>& w, const Options& o, const std::string& rel,
+                                        std::uint32_t line, std::vector<Diagnostic>& diags) {
+  std::vector<std::string> out(w.begin(), w.end());
+  bool arch_done = false;
+  auto drop = [&](std::size_t i, std::size_t n, const std::string& why) {
+    std::string what;
+    for (std::size_t k = i; k < i + n && k < w.size(); ++k) {
+      what += (k > i ? " " : "") + w[k];
+      out[k].clear();
+    }
+    diags.push_back(diag("FRY5002", Severity::Warning, rel, line, "nvcc-only flag '" + what + "' dropped: " + why,
+                         "check whether the HIP build needs an equivalent"));
+  };
+  auto map = [&](std::size_t i, std::string to) {
+    diags.push_back(diag("FRY5001", Severity::Note, rel, line, "'" + w[i] + "' -> '" + to + "'", ""));
+    out[i] = std::move(to);
+  };
+  auto arch = [&](std::size_t i, std::size_t n) {
+    std::string what;
+    for (std::size_t k = i; k < i + n && k < w.size(); ++k) {
+      what += (k > i ? " " : "") + w[k];
+      out[k].clear();
+    }
+    if (!arch_done) out[i] = "--offload-arch=" + o.arch;
+    diags.push_back(diag("FRY5001", Severity::Note, rel, line,
+                         arch_done ? "'" + what + "' dropped (architecture already given)" : arch_note(what, o), ""));
+    arch_done = true;
+  };
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const std::string& s = w[i];
+    const bool has_next = i + 1 < w.size();
+    if (s == "nvcc" || (s.size() > 5 && s.ends_with("/nvcc"))) {
+      map(i, "hipcc");
+    } else if (starts_with(s, "-arch=") || starts_with(s, "--gpu-architecture=") || starts_with(s, "-gencode=") ||
+               starts_with(s, "--generate-code=")) {
+      arch(i, 1);
+    } else if ((s == "-arch" || s == "--gpu-architecture" || s == "-gencode" || s == "--generate-code") && has_next) {
+      arch(i, 2);
+      ++i;
+    } else if (starts_with(s, "-code=") || starts_with(s, "--gpu-code=")) {
+      out[i].clear();
+    } else if (starts_with(s, "-l") && find_lib(s.substr(2))) {
+      map(i, std::string("-l") + find_lib(s.substr(2))->hip);
+    } else if (s == "-x" && has_next && w[i + 1] == "cu") {
+      map(i + 1, "hip");
+      ++i;
+    } else if ((s == "-Xcompiler" || s == "--compiler-options") && has_next) {
+      std::string host = w[i + 1];
+      std::replace(host.begin(), host.end(), ',', ' ');
+      out[i].clear();
+      out[i + 1] = host;
+      diags.push_back(diag("FRY5001", Severity::Note, rel, line,
+                           "'" + s + " " + w[i + 1] + "' -> '" + host + "' (hipcc passes host flags directly)", ""));
+      ++i;
+    } else if (starts_with(s, "-Xcompiler=") || starts_with(s, "--compiler-options=")) {
+      std::string host = s.substr(s.find('=') + 1);
+      std::replace(host.begin(), host.end(), ',', ' ');
+      map(i, host);
+    } else if (s == "--expt-relaxed-constexpr" || s == "-expt-relaxed-constexpr") {
+      drop(i, 1, "clang allows constexpr calls across host and device by default");
+    } else if (s == "--expt-extended-lambda" || s == "--extended-lambda" || s == "-extended-lambda") {
+      drop(i, 1, "clang supports __device__ lambdas without a flag");
+    } else if (s == "-lineinfo" || s == "--generate-line-info") {
+      map(i, "-gline-tables-only");
+    } else if (s == "--use_fast_math" || s == "-use_fast_math" || s == "--use-fast-math") {
+      map(i, "-ffast-math");
+    } else if (s == "-rdc=true" || s == "--relocatable-device-code=true" || s == "-rdc" ) {
+      map(i, "-fgpu-rdc");
+    } else if (s == "-dc") {
+      map(i, "-fgpu-rdc -c");
+    } else if ((s == "-Xptxas" || s == "-Xcudafe" || s == "-Xnvlink" || s == "-ccbin" || s == "--compiler-bindir" ||
+                s == "-maxrregcount") && has_next) {
+      drop(i, 2, "no hipcc equivalent");
+      ++i;
+    } else if (starts_with(s, "-Xptxas=") || starts_with(s, "--ptxas-options=") || starts_with(s, "-maxrregcount=") ||
+               starts_with(s, "-ccbin=") || s == "-res-usage" || s == "--resource-usage" || s == "-keep" ||
+               s == "--keep" || s == "-G" || s == "--device-debug" || starts_with(s, "-Wno-deprecated-gpu-targets") ||
+               s == "--cudart=shared" || s == "--cudart=static" || s == "-cudart=shared" || s == "-cudart=static") {
+      drop(i, 1, "no hipcc equivalent");
+    } else if (s == "--default-stream" && has_next && w[i + 1] == "per-thread") {
+      map(i, "-fgpu-default-stream=per-thread");
+      out[i + 1].clear();
+      ++i;
+    }
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------
+// Makefiles: logical lines (backslash continuations joined), comments split off, words mapped.
+// Recipe lines (starting with a tab) are shell: '#' there belongs to the shell, words are mapped
+// the same way. Everything that is not a word (spacing, continuations, comments) is kept.
+// ------------------------------------------------------------------------------------------
+Result migrate_makefile(const std::string& rel, std::string_view text, const Options& o) {
+  Result r;
+  std::size_t pos = 0;
+  std::uint32_t line_no = 1;
+  bool in_define = false;
+  while (pos < text.size()) {
+    // One logical line: [pos, end) with continuations.
+    std::size_t end = pos;
+    while (true) {
+      const std::size_t nl = text.find('\n', end);
+      if (nl == std::string_view::npos) {
+        end = text.size();
+        break;
+      }
+      std::size_t bs = 0;
+      for (std::size_t k = nl; k > pos && text[k - 1] == '\\'; --k) ++bs;
+      end = nl + 1;
+      if (bs % 2 == 0) break;
+    }
+    const std::string_view logical = text.substr(pos, end - pos);
+    const std::uint32_t first_line = line_no;
+    line_no += static_cast<std::uint32_t>(std::count(logical.begin(), logical.end(), '\n'));
+    pos = end;
+
+    std::string_view trimmed = logical;
+    while (!trimmed.empty() && (trimmed.front() == ' ')) trimmed.remove_prefix(1);
+    const bool recipe = !logical.empty() && logical.front() == '\t';
+    if (starts_with(trimmed, "define ")) in_define = true;
+    if (in_define) {
+      if (starts_with(trimmed, "endef")) in_define = false;
+      r.output += logical;
+      continue;
+    }
+    if (!recipe && starts_with(trimmed, "#")) {
+      r.output += logical;
+      continue;
+    }
+    // Code part and comment part (an unescaped '#' outside recipes starts a comment).
+    std::size_t code_end = logical.size();
+    if (!recipe)
+      for (std::size_t k = 0; k < logical.size(); ++k)
+        if (logical[k] == '#' && (k == 0 || logical[k - 1] != '\\')) {
+          code_end = k;
+          break;
+        }
+    const std::string_view code = logical.substr(0, code_end);
+    // Words and the gaps between them (whitespace and backslash-newlines).
+    std::vector<std::string> words, gaps;
+    std::size_t k = 0;
+    auto is_gap = [&](std::size_t at) {
+      return code[at] == ' ' || code[at] == '\t' || code[at] == '\n' ||
+             (code[at] == '\\' && at + 1 < code.size() && code[at + 1] == '\n');
+    };
+    std::string gap;
+    while (k < code.size()) {
+      if (is_gap(k)) {
+        const std::size_t n = code[k] == '\\' ? 2 : 1;
+        gap += code.substr(k, n);
+        k += n;
+        continue;
+      }
+      gaps.push_back(std::move(gap));
+      gap.clear();
+      const std::size_t b = k;
+      int depth = 0;  // $(...) and ${...} stay one word
+      while (k < code.size() && (depth > 0 || !is_gap(k))) {
+        if (code[k] == '$' && k + 1 < code.size() && (code[k + 1] == '(' || code[k + 1] == '{')) {
+          ++depth;
+          ++k;
+        } else if (depth > 0 && (code[k] == ')' || code[k] == '}')) {
+          --depth;
+        }
+        ++k;
+      }
+      words.emplace_back(code.substr(b, k - b));
+    }
+    std::vector<std::string> mapped = map_nvcc_words(words, o, rel, first_line, r.diagnostics);
+    // A variable holding the compiler: NVCC ?= $(CUDA_HOME)/bin/nvcc.
+    for (std::size_t i = 0; i < words.size(); ++i)
+      if (mapped[i] == words[i] && words[i].ends_with("/bin/nvcc")) {
+        mapped[i] = "hipcc";
+        r.diagnostics.push_back(diag("FRY5001", Severity::Note, rel, first_line, "'" + words[i] + "' -> 'hipcc'", ""));
+      }
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      if (mapped[i].empty()) {
+        // Dropped word: drop the gap before it too unless it holds a line continuation.
+        if (gaps[i].find('\n') != std::string::npos) r.output += gaps[i];
+        continue;
+      }
+      r.output += gaps[i];
+      r.output += mapped[i];
+    }
+    r.output += gap;
+    r.output += logical.substr(code_end);
+  }
+  if (!r.diagnostics.empty())
+    r.diagnostics.push_back(diag("FRY5003", Severity::Note, rel, 0, "Makefile moved to hipcc and HIP libraries",
+                                 "build it with make; hipcc is at /usr/bin/hipcc on Debian"));
+  return r;
+}
+
+// ------------------------------------------------------------------------------------------
+// CMake: the language's own tokens (commands, parenthesised arguments, quoted and bracket
+// arguments, line and bracket comments).
+// ------------------------------------------------------------------------------------------
+namespace {
+
+// Length of a bracket opener "[==[" at s[i], or 0. `eq` gets the number of '='.
+std::size_t bracket_open(std::string_view s, std::size_t i, std::size_t& eq) {
+  if (i >= s.size() || s[i] != '[') return 0;
+  std::size_t k = i + 1;
+  while (k < s.size() && s[k] == '=') ++k;
+  if (k < s.size() && s[k] == '[') {
+    eq = k - i - 1;
+    return k - i + 1;
+  }
+  return 0;
+}
+std::size_t bracket_close(std::string_view s, std::size_t from, std::size_t eq) {
+  const std::string close = "]" + std::string(eq, '=') + "]";
+  const std::size_t p = s.find(close, from);
+  if (p == std::string_view::npos) throw std::runtime_error("unterminated bracket argument or comment");
+  return p + close.size();
+}
+
+}  // namespace
+
+std::vector<CMakeCommand> parse_cmake(std::string_view s) {
+  std::vector<CMakeCommand> cmds;
+  std::size_t i = 0;
+  std::uint32_t line = 1;
+  auto advance_to = [&](std::size_t to) {
+    line += static_cast<std::uint32_t>(std::count(s.begin() + static_cast<long>(i), s.begin() + static_cast<long>(to), '\n'));
+    i = to;
+  };
+  while (i < s.size()) {
+    const char c = s[i];
+    if (c == '#') {
+      std::size_t eq = 0;
+      if (bracket_open(s, i + 1, eq)) advance_to(bracket_close(s, i + 1, eq));
+      else advance_to(std::min(s.size(), s.find('\n', i) == std::string_view::npos ? s.size() : s.find('\n', i)));
+      continue;
+    }
+    if (!(std::isalpha(static_cast<unsigned char>(c)) || c == '_')) {
+      advance_to(i + 1);
+      continue;
+    }
+    CMakeCommand cmd;
+    cmd.begin = i;
+    cmd.line = line;
+    std::size_t k = i;
+    while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '_')) ++k;
+    cmd.name = std::string(s.substr(i, k - i));
+    std::transform(cmd.name.begin(), cmd.name.end(), cmd.name.begin(), [](unsigned char x) { return std::tolower(x); });
+    advance_to(k);
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) advance_to(i + 1);
+    if (i >= s.size() || s[i] != '(') throw std::runtime_error("line " + std::to_string(cmd.line) + ": '(' expected after " + cmd.name);
+    advance_to(i + 1);
+    int depth = 1;
+    while (depth > 0) {
+      if (i >= s.size()) throw std::runtime_error("line " + std::to_string(cmd.line) + ": unbalanced parentheses");
+      const char d = s[i];
+      std::size_t eq = 0;
+      if (d == ' ' || d == '\t' || d == '\n' || d == '\r') {
+        advance_to(i + 1);
+      } else if (d == '#') {
+        if (bracket_open(s, i + 1, eq)) advance_to(bracket_close(s, i + 1, eq));
+        else advance_to(s.find('\n', i) == std::string_view::npos ? s.size() : s.find('\n', i));
+      } else if (d == '(') {
+        ++depth;
+        cmd.args.push_back({"(", i, i + 1, false, false});
+        advance_to(i + 1);
+      } else if (d == ')') {
+        if (--depth > 0) cmd.args.push_back({")", i, i + 1, false, false});
+        advance_to(i + 1);
+      } else if (d == '"') {
+        std::size_t e = i + 1;
+        while (e < s.size() && s[e] != '"') e += s[e] == '\\' ? 2 : 1;
+        if (e >= s.size()) throw std::runtime_error("line " + std::to_string(line) + ": unterminated quoted argument");
+        cmd.args.push_back({std::string(s.substr(i, e + 1 - i)), i, e + 1, true, false});
+        advance_to(e + 1);
+      } else if (bracket_open(s, i, eq)) {
+        const std::size_t e = bracket_close(s, i, eq);
+        cmd.args.push_back({std::string(s.substr(i, e - i)), i, e, false, true});
+        advance_to(e);
+      } else {
+        std::size_t e = i;
+        int gdepth = 0;  // generator expressions and ${} may hold anything but spaces
+        while (e < s.size()) {
+          const char x = s[e];
+          if (x == '\\' && e + 1 < s.size()) {
+            e += 2;
+            continue;
+          }
+          if (x == '"' ) {  // quoted part inside an unquoted argument: a"b c"d
+            std::size_t q = e + 1;
+            while (q < s.size() && s[q] != '"') q += s[q] == '\\' ? 2 : 1;
+            e = std::min(s.size(), q + 1);
+            continue;
+          }
+          if (x == '$' && e + 1 < s.size() && (s[e + 1] == '<' || s[e + 1] == '{')) ++gdepth;
+          else if (gdepth > 0 && (x == '>' || x == '}')) --gdepth;
+          if (gdepth == 0 && (x == ' ' || x == '\t' || x == '\n' || x == '\r' || x == '(' || x == ')' || x == '#')) break;
+          ++e;
+        }
+        cmd.args.push_back({std::string(s.substr(i, e - i)), i, e, false, false});
+        advance_to(e);
+      }
+    }
+    cmd.end = i;
+    cmds.push_back(std::move(cmd));
+  }
+  return cmds;
+}
+
+namespace {
+
+struct Edit {
+  std::size_t begin, end;
+  std::string text;
+};
+
+std::string apply_edits(std::string_view s, std::vector<Edit> edits) {
+  std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+  std::string out;
+  std::size_t pos = 0;
+  for (const Edit& e : edits) {
+    if (e.begin < pos) continue;  // overlapping: first wins
+    out.append(s.substr(pos, e.begin - pos));
+    out += e.text;
+    pos = e.end;
+  }
+  out.append(s.substr(pos));
+  return out;
+}
+
+// Variable names renamed wherever they appear as a name (set(X ...), ${X}, if(DEFINED X)).
+const std::map<std::string, std::string>& cmake_var_renames() {
+  static const std::map<std::string, std::string> m = {
+      {"CMAKE_CUDA_ARCHITECTURES", "GPU_TARGETS"},
+      {"CMAKE_CUDA_STANDARD", "CMAKE_CXX_STANDARD"},
+      {"CMAKE_CUDA_STANDARD_REQUIRED", "CMAKE_CXX_STANDARD_REQUIRED"},
+      {"CMAKE_CUDA_EXTENSIONS", "CMAKE_CXX_EXTENSIONS"},
+      {"CMAKE_CUDA_FLAGS", "CMAKE_CXX_FLAGS"},
+      {"CMAKE_CUDA_FLAGS_RELEASE", "CMAKE_CXX_FLAGS_RELEASE"},
+      {"CMAKE_CUDA_FLAGS_DEBUG", "CMAKE_CXX_FLAGS_DEBUG"},
+  };
+  return m;
+}
+
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::string rename_vars(std::string text) {
+  for (const auto& [from, to] : cmake_var_renames()) {
+    std::size_t p = 0;
+    while ((p = text.find(from, p)) != std::string::npos) {
+      const bool left = p == 0 || !is_ident(text[p - 1]);
+      const bool right = p + from.size() >= text.size() || !is_ident(text[p + from.size()]);
+      if (left && right) {
+        text.replace(p, from.size(), to);
+        p += to.size();
+      } else {
+        p += from.size();
+      }
+    }
+  }
+  return text;
+}
+
+// Splits a flag list ("-O2 -lineinfo", or a;b;c) into words, maps them, joins with `sep`.
+std::string map_flag_text(const std::string& text, char sep, const Options& o, const std::string& rel,
+                          std::uint32_t line, std::vector<Diagnostic>& diags) {
+  std::vector<std::string> words;
+  std::string cur;
+  for (char c : text) {
+    if (c == sep || (sep == ' ' && c == '\t')) {
+      if (!cur.empty()) words.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) words.push_back(cur);
+  const auto mapped = map_nvcc_words(words, o, rel, line, diags);
+  std::string out;
+  for (const auto& m : mapped)
+    if (!m.empty()) out += (out.empty() ? "" : std::string(1, sep)) + m;
+  return out;
+}
+
+bool is_flag_command(const std::string& n) {
+  return n == "target_compile_options" || n == "add_compile_options" || n == "target_link_options" ||
+         n == "add_link_options" || n == "add_definitions";
+}
+
+}  // namespace
+
+Result migrate_cmake(const std::string& rel, std::string_view text, const Options& o) {
+  Result r;
+  std::vector<CMakeCommand> cmds;
+  try {
+    cmds = parse_cmake(text);
+  } catch (const std::exception& e) {
+    r.output = std::string(text);
+    r.diagnostics.push_back(diag("FRY5004", Severity::Warning, rel, 0,
+                                 std::string("cannot tokenize this CMake file (") + e.what() + "): copied unchanged",
+                                 "fix the syntax, or migrate the file by hand"));
+    return r;
+  }
+  auto arg_is = [](const CMakeArg& a, std::string_view v) { return !a.quoted && !a.bracket && a.text == v; };
+  auto unq = [](const CMakeArg& a) { return a.quoted ? a.text.substr(1, a.text.size() - 2) : a.text; };
+
+  // What the file uses.
+  bool uses_cuda = false;
+  std::set<std::string> packages;  // hip packages needed besides hip
+  std::map<std::string, std::string> link_style;  // target -> "keyword" / "plain"
+  for (const auto& c : cmds) {
+    if (c.name == "project" || c.name == "enable_language")
+      for (const auto& a : c.args) uses_cuda = uses_cuda || arg_is(a, "CUDA");
+    if (c.name == "find_package" && !c.args.empty() && (arg_is(c.args[0], "CUDAToolkit") || arg_is(c.args[0], "CUDA")))
+      uses_cuda = true;
+    if (c.name == "target_link_libraries" && !c.args.empty()) {
+      bool kw = false;
+      for (const auto& a : c.args) kw = kw || arg_is(a, "PUBLIC") || arg_is(a, "PRIVATE") || arg_is(a, "INTERFACE");
+      link_style[c.args[0].text] = kw ? "keyword" : "plain";
+    }
+    for (const auto& a : c.args) {
+      const std::string t = unq(a);
+      if (starts_with(t, "CUDA::"))
+        if (const Lib* l = find_lib(t.substr(6)); l && *l->package && std::string(l->package) != "hip")
+          packages.insert(l->package);
+      if (c.name == "find_library")
+        if (const Lib* l = find_lib(t); l && *l->package && std::string(l->package) != "hip") packages.insert(l->package);
+      if (c.name == "target_link_libraries" && &a != &c.args[0])
+        if (const Lib* l = find_lib(starts_with(t, "-l") ? t.substr(2) : t); l && *l->package && std::string(l->package) != "hip")
+          packages.insert(l->package);
+    }
+  }
+  for (const auto& c : cmds)
+    for (const auto& a : c.args) uses_cuda = uses_cuda || a.text.ends_with(".cu");
+  // Already on HIP (a migrated file migrated again, or a HIP project): nothing to do.
+  for (const auto& c : cmds)
+    if (c.name == "find_package" && !c.args.empty() && arg_is(c.args[0], "hip")) {
+      r.output = std::string(text);
+      return r;
+    }
+
+  std::vector<Edit> edits;
+  auto note = [&](std::uint32_t line, std::string msg) {
+    r.diagnostics.push_back(diag("FRY5001", Severity::Note, rel, line, std::move(msg), ""));
+  };
+  const std::string find_pkgs = [&] {
+    std::string s = "find_package(hip REQUIRED)\n";
+    for (const auto& p : packages) s += "find_package(" + p + " REQUIRED)\n";
+    return s;
+  }();
+  bool hip_found = false;
+  for (const auto& c : cmds) {
+    const std::string line_comment = "# ferry: ";
+    if (c.name == "project" && uses_cuda) {
+      bool has_cxx = false;
+      for (const auto& a : c.args) has_cxx = has_cxx || arg_is(a, "CXX");
+      for (const auto& a : c.args)
+        if (arg_is(a, "CUDA")) {
+          std::size_t b = a.begin;
+          if (has_cxx)
+            while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
+          edits.push_back({b, a.end, has_cxx ? "" : "CXX"});
+        }
+      std::size_t line_start = c.begin;
+      while (line_start > 0 && text[line_start - 1] != '\n') --line_start;
+      edits.push_back({line_start, line_start,
+                       "# ferry: the HIP toolchain: hipcc compiles the C++ and the .cu sources (as HIP);\n"
+                       "# GPU_TARGETS lists the AMD architectures (-DGPU_TARGETS=gfx90a;... to change).\n"
+                       "if(NOT DEFINED CMAKE_CXX_COMPILER AND NOT DEFINED ENV{CXX})\n"
+                       "  set(CMAKE_CXX_COMPILER hipcc)\n"
+                       "endif()\n"
+                       "set(GPU_TARGETS \"" + o.arch + "\" CACHE STRING \"AMD GPU architectures to compile for\")\n"
+                       "set(AMDGPU_TARGETS \"${GPU_TARGETS}\" CACHE STRING \"AMD GPU architectures to compile for\")\n"});
+      std::size_t after = c.end;
+      while (after < text.size() && text[after] != '\n') ++after;
+      edits.push_back({after < text.size() ? after + 1 : after, after < text.size() ? after + 1 : after,
+                       (after < text.size() ? "" : "\n") + find_pkgs});
+      hip_found = true;
+      note(c.line, "project languages: CUDA -> CXX compiled by hipcc, find_package(hip) added");
+      continue;
+    }
+    if (c.name == "enable_language" && uses_cuda && !c.args.empty() && arg_is(c.args[0], "CUDA")) {
+      edits.push_back({c.begin, c.end, line_comment + "enable_language(CUDA) removed: hipcc compiles .cu as C++/HIP"});
+      continue;
+    }
+    if (c.name == "find_package" && !c.args.empty() && (arg_is(c.args[0], "CUDAToolkit") || arg_is(c.args[0], "CUDA"))) {
+      if (hip_found) {
+        edits.push_back({c.begin, c.end, line_comment + "find_package(" + c.args[0].text + ") -> find_package(hip) above"});
+      } else {
+        std::string s = find_pkgs;
+        if (!s.empty() && s.back() == '\n') s.pop_back();
+        edits.push_back({c.begin, c.end, s});
+        hip_found = true;
+      }
+      note(c.line, "find_package(" + c.args[0].text + ") -> find_package(hip)");
+      continue;
+    }
+    if (c.name == "set" && !c.args.empty() && arg_is(c.args[0], "CMAKE_CUDA_COMPILER")) {
+      edits.push_back({c.begin, c.end, line_comment + "set(CMAKE_CUDA_COMPILER ...) removed: hipcc is the compiler"});
+      continue;
+    }
+    if (c.name == "set" && !c.args.empty() && arg_is(c.args[0], "CMAKE_CUDA_ARCHITECTURES")) {
+      std::string from;
+      for (std::size_t k = 1; k < c.args.size(); ++k) from += (k > 1 ? " " : "") + c.args[k].text;
+      edits.push_back({c.begin, c.end, "set(GPU_TARGETS \"" + o.arch +
+                                           "\" CACHE STRING \"AMD GPU architectures (ferry: was CUDA architectures " +
+                                           from + ")\")"});
+      note(c.line, "CMAKE_CUDA_ARCHITECTURES " + from + " -> GPU_TARGETS " + o.arch);
+      continue;
+    }
+    if ((c.name == "cuda_add_executable" || c.name == "cuda_add_library") && !c.args.empty()) {
+      edits.push_back({c.begin, c.begin + c.name.size(), c.name == "cuda_add_executable" ? "add_executable" : "add_library"});
+      note(c.line, c.name + " (FindCUDA) -> " + (c.name == "cuda_add_executable" ? "add_executable" : "add_library"));
+    }
+    if (c.name == "set_target_properties" || c.name == "set_property") {
+      for (std::size_t k = 0; k + 1 < c.args.size(); ++k)
+        if (arg_is(c.args[k], "CUDA_ARCHITECTURES") || arg_is(c.args[k], "CUDA_SEPARABLE_COMPILATION") ||
+            arg_is(c.args[k], "CUDA_RESOLVE_DEVICE_SYMBOLS")) {
+          edits.push_back({c.args[k].begin, c.args[k + 1].end, ""});
+          r.diagnostics.push_back(diag("FRY5002", Severity::Warning, rel, c.line,
+                                       "CUDA target property " + c.args[k].text + " dropped",
+                                       c.args[k].text == "CUDA_ARCHITECTURES" ? "GPU_TARGETS sets the architectures"
+                                                                                : "for relocatable device code add -fgpu-rdc"));
+        }
+    }
+    // Sources: mark .cu files as C++ (hipcc compiles them as HIP through hip::device's -x hip).
+    if ((c.name == "add_executable" || c.name == "add_library" || c.name == "cuda_add_executable" ||
+         c.name == "cuda_add_library" || c.name == "target_sources") && c.args.size() > 1) {
+      std::vector<std::string> cu;
+      bool imported = false;
+      for (const auto& a : c.args) {
+        imported = imported || arg_is(a, "IMPORTED") || arg_is(a, "ALIAS") || arg_is(a, "INTERFACE");
+        if (unq(a).ends_with(".cu")) cu.push_back(a.text);
+      }
+      if (!cu.empty() && !(imported && c.name != "target_sources")) {
+        std::string ins = "\nset_source_files_properties(";
+        for (std::size_t k = 0; k < cu.size(); ++k) ins += (k ? " " : "") + cu[k];
+        ins += " PROPERTIES LANGUAGE CXX)";
+        if (c.name != "target_sources") {
+          const std::string& tgt = c.args[0].text;
+          const bool lib = c.name.find("library") != std::string::npos;
+          const auto st = link_style.find(tgt);
+          ins += "\ntarget_link_libraries(" + tgt +
+                 (st != link_style.end() && st->second == "plain" ? "" : lib ? " PUBLIC" : " PRIVATE") +
+                 " hip::device)";
+        }
+        edits.push_back({c.end, c.end, ins});
+        note(c.line, std::to_string(cu.size()) + " .cu source(s) compiled as HIP by hipcc (LANGUAGE CXX, hip::device)");
+      }
+    }
+    // Arguments: libraries, flags, variable names.
+    for (std::size_t k = 0; k < c.args.size(); ++k) {
+      const CMakeArg& a = c.args[k];
+      if (a.bracket) continue;
+      const std::string t = unq(a);
+      std::string repl = a.text;
+      if (starts_with(t, "CUDA::")) {
+        if (const Lib* l = find_lib(t.substr(6))) {
+          repl = l->cmake_target;
+        } else {
+          r.diagnostics.push_back(diag("FRY5004", Severity::Warning, rel, c.line, "no HIP target known for " + t + ": left as is",
+                                       "link the matching hip/roc library by hand"));
+        }
+      } else if ((c.name == "target_link_libraries" || c.name == "link_libraries") && k > 0 &&
+                 (find_lib(t) || (starts_with(t, "-l") && find_lib(t.substr(2))))) {
+        const Lib* l = find_lib(starts_with(t, "-l") ? t.substr(2) : t);
+        repl = std::string(starts_with(t, "-l") ? "-l" : "") + l->hip;
+      } else if (c.name == "find_library" && k > 0 && find_lib(t)) {
+        repl = find_lib(t)->hip;
+      } else if (is_flag_command(c.name) || (c.name == "set" && k > 0 && !c.args.empty() &&
+                                             (c.args[0].text == "CMAKE_CUDA_FLAGS" || c.args[0].text == "CMAKE_CXX_FLAGS"))) {
+        std::string body = t;
+        const std::string gx = "$<$<COMPILE_LANGUAGE:CUDA>:";
+        if (starts_with(body, gx) && body.ends_with(">")) {
+          const std::string flags = map_flag_text(body.substr(gx.size(), body.size() - gx.size() - 1), ';', o, rel, c.line, r.diagnostics);
+          repl = flags.empty() ? "" : "$<$<COMPILE_LANGUAGE:CXX>:" + flags + ">";
+        } else if (!starts_with(body, "$<") && !starts_with(body, "${")) {
+          repl = map_flag_text(body, a.quoted ? ' ' : ';', o, rel, c.line, r.diagnostics);
+          if (a.quoted) repl = "\"" + repl + "\"";
+        }
+      }
+      repl = rename_vars(repl);
+      if (repl != a.text) {
+        // A dropped argument takes the space before it along.
+        std::size_t b = a.begin;
+        if (repl.empty()) while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
+        edits.push_back({b, a.end, repl});
+      }
+    }
+  }
+  if (edits.empty()) {
+    r.output = std::string(text);
+    return r;
+  }
+  r.output = apply_edits(text, std::move(edits));
+  if (uses_cuda)
+    r.diagnostics.push_back(diag("FRY5003", Severity::Note, rel, 0,
+                                 "CMake project moved to the HIP toolchain (hipcc, find_package(hip), GPU_TARGETS=" + o.arch + ")",
+                                 "configure with cmake -S . -B build; hipcc and the hip CMake package come with Debian's "
+                                 "hipcc and libamdhip64-dev"));
+  return r;
+}
+
+Result explain_setup_py(const std::string& rel, std::string_view text) {
+  Result r{std::string(text), {}};
+  const std::size_t p = text.find("CUDAExtension");
+  if (p == std::string_view::npos) return r;
+  const auto line = static_cast<std::uint32_t>(1 + std::count(text.begin(), text.begin() + static_cast<long>(p), '\n'));
+  r.diagnostics.push_back(diag(
+      "FRY5005", Severity::Note, rel, line,
+      "setup.py builds a CUDAExtension: left unchanged. On a ROCm build of PyTorch, "
+      "torch.utils.cpp_extension.CUDAExtension hipifies the listed sources itself and compiles them with hipcc",
+      "install the ROCm PyTorch wheel and run pip install . ; nvcc-only entries in extra_compile_args['nvcc'] "
+      "are passed to hipcc, remove the ones it rejects"));
+  return r;
+}
+
+std::optional<Result> migrate_build_file(std::string_view target, const std::string& rel, project::FileKind kind,
+                                         std::string_view text, const Options& options) {
+  if (target != "hip") return std::nullopt;
+  if (text.find('\0') != std::string_view::npos) return std::nullopt;
+  if (kind == project::FileKind::CMake) return migrate_cmake(rel, text, options);
+  if (kind == project::FileKind::Makefile) return migrate_makefile(rel, text, options);
+  const auto slash = rel.rfind('/');
+  if (kind == project::FileKind::Python && rel.substr(slash == std::string::npos ? 0 : slash + 1) == "setup.py")
+    return explain_setup_py(rel, text);
+  return std::nullopt;
+}
+
+}  // namespace ferry::buildsys
