@@ -316,3 +316,42 @@ TEST(VerifyRun, ClassifiesEveryUnitOfATree) {
   EXPECT_NE(text_summary(r).find("bad.cu:2: error: use of undeclared identifier 'hipBar'"), std::string::npos);
   fs::remove_all(base);
 }
+
+TEST(VerifyPlan, UsesTheInputsCompilationDatabase) {
+  const fs::path base = fs::temp_directory_path() / ("ferry-verify-plan-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  const fs::path in = base / "in", out = base / "out";
+  for (const fs::path& root : {in, out}) {
+    write(root / "src/a.cu", "int a;\n");
+    write(root / "src/b.cpp", "int b;\n");
+    write(root / "third/inc/t.h", "#pragma once\n");
+  }
+  const nlohmann::json db = nlohmann::json::array(
+      {{{"directory", (in / "build").string()},
+        {"file", (in / "src/a.cu").string()},
+        {"command", "/usr/local/cuda/bin/nvcc -DA=1 -I" + (in / "third/inc").string() +
+                        " -isystem /usr/local/cuda/include --expt-relaxed-constexpr -arch=sm_80 -O2 -c " +
+                        (in / "src/a.cu").string() + " -o a.o"}}});
+  write(in / "build/compile_commands.json", db.dump());
+  PlanOptions po;
+  po.root = out;
+  po.input = in;
+  const Plan plan = make_plan(po);
+  ASSERT_TRUE(plan.compile_commands);
+  EXPECT_EQ(*plan.compile_commands, in / "build/compile_commands.json");
+  ASSERT_EQ(plan.units.size(), 2u);
+  const TranslationUnit& a = plan.units[0];
+  EXPECT_EQ(a.rel, "src/a.cu");
+  EXPECT_EQ(a.flag_source, "compile_commands.json");
+  EXPECT_EQ(a.flags, (std::vector<std::string>{"-DA=1", "-I" + (out / "third/inc").string()}));
+  EXPECT_EQ(a.orig_flags[1], "-I" + (in / "third/inc").string());
+  const TranslationUnit& b = plan.units[1];  // not in the database: inferred directories
+  EXPECT_EQ(b.flag_source, "inferred");
+  EXPECT_NE(std::find(b.flags.begin(), b.flags.end(), "-Ithird/inc"), b.flags.end());
+  const auto cmd = compile_command("hipcc", *ferry::analysis::find_profile("gfx90a"), a.rel, false, a.flags, "/tmp/x.o");
+  EXPECT_EQ(cmd[1], "-x");
+  EXPECT_EQ(cmd[2], "hip");
+  EXPECT_NE(std::find(cmd.begin(), cmd.end(), "--offload-arch=gfx90a"), cmd.end());
+  EXPECT_EQ(std::find(cmd.begin(), cmd.end(), "-arch=sm_80"), cmd.end());
+  fs::remove_all(base);
+}
