@@ -851,7 +851,10 @@ namespace {
 // of a shuffle, and the extent of an array (one slot per lane).
 bool is_warp_width_use(const View& v, std::size_t ci) {
   if (v.directive(ci)) return false;  // #if N == 32: a preprocessor decision, not a width
-  const std::string_view prev = ci > 0 ? v.t(ci - 1) : std::string_view();
+  std::size_t q = ci;  // skip a qualification: ns::N
+  while (q >= 2 && v.is(q - 1, "::") && v.ident(q - 2)) q -= 2;
+  if (q >= 1 && v.is(q - 1, "::")) --q;
+  const std::string_view prev = q > 0 ? v.t(q - 1) : std::string_view();
   const std::string_view next = v.t(ci + 1);
   if (is_one_of(prev, {"/", "%", "/=", "%=", "+=", "-=", "*", "<", "<=", ">", ">="})) return true;
   if (is_one_of(next, {"/", "*"}) && !is_one_of(prev, {"<<", ">>"})) return true;
