@@ -1,0 +1,53 @@
+// ferry-comm GPU codecs: int8 block quantization (with fused error feedback) and the error-bounded
+// codec, on device buffers, plus host staging of device buffers for the MPI collectives.
+//   int8: the stream is byte-identical to the CPU codec's (codecs/intq.cpp, block B): a GPU rank
+//         and a CPU rank can exchange it. Decoding finds block offsets in parallel assuming no raw
+//         (NaN/Inf) block and walks serially only from the first raw block on.
+//   eb:   the same reconstruction as the CPU codec (codecs/eb.cpp: same base, q, raw decisions, so
+//         decoded values are bit-identical and |y - x| <= e holds element by element), in a planar
+//         layout so that decoding needs one scan instead of a serial walk:
+//           u8 2 | u64 n | f64 e | u32 block | u32 nb | u8 bits[nb] | pad to 4 | f32 base[nb] | payloads
+//         (bits 255 = raw block of 4*len bytes; otherwise packed_bytes(len, bits), LSB first).
+// Every function takes device pointers and a stream, and returns after the stream work is queued,
+// except the compressors, which synchronize once to return the compressed size.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ferry::comm::cuda {
+
+// Scratch reused across calls (grown on demand, freed by the destructor).
+class Workspace {
+ public:
+  Workspace() = default;
+  ~Workspace();
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  void* get(int slot, std::size_t bytes);  // device scratch of at least `bytes`, slot 0..5
+ private:
+  void* ptr_[6] = {};
+  std::size_t size_[6] = {};
+};
+
+std::size_t intq8_max_bytes(std::size_t n, std::size_t block = 64);
+// Compresses x[0..n) to out (device, >= intq8_max_bytes). With residual != nullptr, error
+// feedback as apply_error_feedback: x' = x + r (finite r), compress x', r = x' - y, x = y (so x
+// is written). Returns the stream size in bytes.
+std::size_t intq8_compress(float* x, float* residual, std::size_t n, std::size_t block, std::byte* out,
+                           std::size_t out_bytes, Workspace& ws, cudaStream_t stream);
+void intq8_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::size_t n, std::size_t block,
+                      Workspace& ws, cudaStream_t stream);
+
+std::size_t eb_max_bytes(std::size_t n, std::size_t block = 128);
+// abs > 0: absolute bound; else rel * max finite |x| (computed on the device).
+std::size_t eb_compress(const float* x, std::size_t n, double abs, double rel, std::size_t block, std::byte* out,
+                        std::size_t out_bytes, Workspace& ws, cudaStream_t stream);
+void eb_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::size_t n, Workspace& ws,
+                   cudaStream_t stream);
+
+// Throws std::runtime_error naming the call on a CUDA error.
+void check(cudaError_t e, const char* what);
+
+}  // namespace ferry::comm::cuda
