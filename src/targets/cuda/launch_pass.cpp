@@ -1,0 +1,54 @@
+#include <string>
+#include <vector>
+
+#include "targets/cuda/passes.h"
+
+namespace ferry::targets::cuda {
+
+using migrate::ArgRange;
+using migrate::npos;
+
+void launch_pass(migrate::FileMigration& file) {
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is(ci, "hipLaunchKernelGGL") || !file.is(ci + 1, "(")) continue;
+    if (file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci)) continue;
+    const std::size_t open = ci + 1;
+    const std::size_t close = file.match_bracket(open);
+    const std::vector<ArgRange> args = file.call_args(open);
+    if (close == npos || args.size() < 5) {
+      file.diag("FRY9101", Severity::Warning, ci,
+                "hipLaunchKernelGGL needs at least 5 arguments (kernel, grid, block, shared memory, "
+                "stream); left unchanged",
+                "write the launch as kernel<<<grid, block, shm, stream>>>(args...)");
+      continue;
+    }
+    bool empty = false;
+    for (const ArgRange& a : args) empty = empty || a.empty();
+    if (empty) continue;
+    // The kernel: unwrap HIP_KERNEL_NAME(k<T>) and (k<T>).
+    ArgRange k = args[0];
+    if (file.is(k.first, "HIP_KERNEL_NAME") && file.is(k.first + 1, "(") &&
+        file.match_bracket(k.first + 1) == k.last && k.last > k.first + 2) {
+      k = {k.first + 2, k.last - 1};
+    } else if (file.is(k.first, "(") && file.match_bracket(k.first) == k.last && k.last > k.first + 1) {
+      k = {k.first + 1, k.last - 1};
+    }
+    auto begin = [&](std::size_t i) { return file.code(i).begin; };
+    auto end = [&](std::size_t i) { return file.code(i).end; };
+    std::vector<std::pair<std::pair<std::uint32_t, std::uint32_t>, std::string>> glue;
+    glue.push_back({{begin(ci), begin(k.first)}, ""});
+    glue.push_back({{end(k.last), begin(args[1].first)}, "<<<"});
+    if (args.size() > 5) {
+      glue.push_back({{end(args[4].last), begin(args[5].first)}, ">>>("});
+    } else {
+      glue.push_back({{end(args[4].last), end(close)}, ">>>()"});
+    }
+    bool free = true;
+    for (const auto& [range, text] : glue) free = free && !file.edits().overlaps(range.first, range.second);
+    if (!free) continue;
+    for (auto& [range, text] : glue) file.replace_bytes(range.first, range.second, std::move(text));
+    file.count_converted("launch");
+  }
+}
+
+}  // namespace ferry::targets::cuda
