@@ -1,0 +1,97 @@
+// `ferry diffrun`: does the port compute what the reference computes, and how fast?
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "diffrun/diffrun.h"
+#include "project/project.h"
+
+namespace ferry::cli {
+namespace {
+
+struct DiffrunArgs {
+  std::string spec_file;
+  diffrun::Spec spec;  // command-line values; those given override the spec file's
+  bool json = false;
+  bool quiet = false;
+  bool no_stdout = false;
+  bool ulp_float = false;
+  bool nan_equal = false;
+  std::string report_file;
+};
+
+int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
+  diffrun::Spec s;
+  if (!a.spec_file.empty()) s = diffrun::load_spec(a.spec_file);
+  auto given = [&](const char* opt) { return sub.count(opt) > 0; };
+  const diffrun::Spec& c = a.spec;
+  if (given("--ref-build")) s.ref.build = c.ref.build;
+  if (given("--ref")) s.ref.run = c.ref.run;
+  if (given("--ref-dir")) s.ref.dir = c.ref.dir;
+  if (given("--port-build")) s.port.build = c.port.build;
+  if (given("--port")) s.port.run = c.port.run;
+  if (given("--port-dir")) s.port.dir = c.port.dir;
+  if (given("--file")) s.files = c.files;
+  if (given("--stdin")) s.stdin_file = c.stdin_file;
+  if (a.no_stdout) s.compare_stdout = false;
+  if (given("--ignore")) s.ignore = c.ignore;
+  if (given("--rtol")) s.tol.rtol = c.tol.rtol;
+  if (given("--atol")) s.tol.atol = c.tol.atol;
+  if (given("--ulp")) s.tol.ulp = c.tol.ulp;
+  if (a.ulp_float) s.tol.ulp_float = true;
+  if (a.nan_equal) s.tol.nan_equal = true;
+  if (given("--max-report")) s.max_report = c.max_report;
+  if (given("--runs")) s.runs = c.runs;
+  if (given("--timeout")) s.timeout_s = c.timeout_s;
+  if (given("--build-timeout")) s.build_timeout_s = c.build_timeout_s;
+
+  const bool quiet = a.quiet || a.json;
+  const diffrun::Outcome o = diffrun::run_diff(s, [quiet](const std::string& m) {
+    if (!quiet) std::cerr << "diffrun: " << m << "\n";
+  });
+  const nlohmann::json j = diffrun::to_json(s, o);
+  if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
+  if (a.json) std::cout << j.dump(2) << "\n";
+  else std::cout << diffrun::to_text(s, o);
+  return o.same() ? kExitOk : kExitFindings;
+}
+
+}  // namespace
+
+std::function<int()> setup_diffrun(CLI::App& sub) {
+  auto a = std::make_shared<DiffrunArgs>();
+  diffrun::Spec& s = a->spec;
+  sub.footer(
+      "Commands are shell text, run as /bin/sh -c CMD in the side's directory, stdin from --stdin "
+      "or /dev/null. Exit code: 0 same, 1 different (or a build/run failed), 2 bad arguments.");
+  sub.add_option("--spec", a->spec_file, "JSON spec file (see docs/diffrun.md); options override it");
+  sub.add_option("--ref-build", s.ref.build, "command that builds the reference");
+  sub.add_option("--ref", s.ref.run, "command that runs the reference");
+  sub.add_option("--ref-dir", s.ref.dir, "working directory of the reference");
+  sub.add_option("--port-build", s.port.build, "command that builds the port");
+  sub.add_option("--port", s.port.run, "command that runs the port");
+  sub.add_option("--port-dir", s.port.dir, "working directory of the port");
+  sub.add_option("--file", s.files, "output file to compare, relative to each side's directory (repeatable)");
+  sub.add_option("--stdin", s.stdin_file, "file given to both sides as standard input");
+  sub.add_flag("--no-stdout", a->no_stdout, "do not compare standard output");
+  sub.add_option("--ignore", s.ignore, "regex of lines to leave out of every comparison (repeatable)");
+  sub.add_option("--rtol", s.tol.rtol, "relative tolerance")->capture_default_str();
+  sub.add_option("--atol", s.tol.atol, "absolute tolerance")->capture_default_str();
+  sub.add_option("--ulp", s.tol.ulp, "also accept numbers at most N units in the last place apart");
+  sub.add_flag("--ulp-float", a->ulp_float, "count ULPs of float32 instead of float64");
+  sub.add_flag("--nan-equal", a->nan_equal, "NaN equals NaN");
+  sub.add_option("--max-report", s.max_report, "differences shown per output")->capture_default_str();
+  sub.add_option("--runs", s.runs, "runs per side for timing (median)")->capture_default_str()->check(CLI::PositiveNumber);
+  sub.add_option("--timeout", s.timeout_s, "seconds per run before its process group is killed")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  sub.add_option("--build-timeout", s.build_timeout_s, "seconds per build")->capture_default_str()->check(CLI::PositiveNumber);
+  sub.add_flag("--json", a->json, "print the JSON report");
+  sub.add_option("--report", a->report_file, "also write the JSON report to this file");
+  sub.add_flag("-q,--quiet", a->quiet, "no progress lines on stderr");
+  CLI::App* app = &sub;
+  return [a, app] { return run_diffrun(*a, *app); };
+}
+
+}  // namespace ferry::cli

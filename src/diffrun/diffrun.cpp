@@ -1,0 +1,255 @@
+#include "diffrun/diffrun.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace fs = std::filesystem;
+
+namespace ferry::diffrun {
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+bool read_file(const fs::path& p, std::string& out) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  out = s.str();
+  return true;
+}
+
+std::string resolve(const fs::path& base, const std::string& p) {
+  if (p.empty() || fs::path(p).is_absolute()) return p;
+  return (base / p).lexically_normal().string();
+}
+
+}  // namespace
+
+Spec load_spec(const std::string& path) {
+  std::string text;
+  if (!read_file(path, text)) throw std::invalid_argument(path + ": cannot read the spec file");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::invalid_argument(path + ": not valid JSON: " + e.what());
+  }
+  if (!j.is_object()) throw std::invalid_argument(path + ": the spec must be a JSON object");
+  const fs::path base = fs::absolute(path).parent_path();
+  Spec s;
+  try {
+    for (const auto& [key, side] : {std::pair<const char*, Side*>{"ref", &s.ref}, {"port", &s.port}}) {
+      if (!j.contains(key)) continue;
+      const auto& o = j.at(key);
+      side->build = o.value("build", "");
+      side->run = o.value("run", "");
+      side->dir = resolve(base, o.value("dir", "."));
+    }
+    s.files = j.value("files", std::vector<std::string>{});
+    s.stdin_file = resolve(base, j.value("stdin", ""));
+    s.compare_stdout = j.value("compare_stdout", true);
+    s.ignore = j.value("ignore", std::vector<std::string>{});
+    s.tol.rtol = j.value("rtol", s.tol.rtol);
+    s.tol.atol = j.value("atol", s.tol.atol);
+    s.tol.ulp = j.value("ulp", s.tol.ulp);
+    s.tol.ulp_float = j.value("ulp_float", s.tol.ulp_float);
+    s.tol.nan_equal = j.value("nan_equal", s.tol.nan_equal);
+    s.max_report = j.value("max_report", s.max_report);
+    s.runs = j.value("runs", s.runs);
+    s.timeout_s = j.value("timeout", s.timeout_s);
+    s.build_timeout_s = j.value("build_timeout", s.build_timeout_s);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(path + ": " + e.what());
+  }
+  return s;
+}
+
+Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>& log) {
+  if (spec.ref.run.empty() || spec.port.run.empty())
+    throw std::invalid_argument("diffrun needs both a reference and a port command (--ref, --port)");
+  if (spec.runs < 1) throw std::invalid_argument("--runs must be at least 1");
+  for (const Side* s : {&spec.ref, &spec.port})
+    if (std::error_code ec; !fs::is_directory(s->dir, ec))
+      throw std::invalid_argument("working directory '" + s->dir + "' does not exist");
+  if (!spec.stdin_file.empty() && !fs::exists(spec.stdin_file))
+    throw std::invalid_argument("stdin file '" + spec.stdin_file + "' does not exist");
+  CompareOptions copt;
+  copt.tol = spec.tol;
+  copt.max_report = spec.max_report;
+  for (const std::string& re : spec.ignore) {
+    try {
+      copt.ignore.emplace_back(re, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw std::invalid_argument("--ignore '" + re + "': " + e.what());
+    }
+  }
+  auto say = [&](const std::string& m) {
+    if (log) log(m);
+  };
+
+  Outcome o;
+  std::pair<const Side*, SideResult*> sides[] = {{&spec.ref, &o.ref}, {&spec.port, &o.port}};
+  for (auto& [side, res] : sides) {
+    if (side->build.empty()) continue;
+    say(fmt::format("building {}: {}", side == &spec.ref ? "reference" : "port", side->build));
+    res->build = run_command({side->build, side->dir, "", spec.build_timeout_s, std::size_t{16} << 20});
+    res->built = res->build.ok();
+  }
+  if (!o.ref.built || !o.port.built) {
+    o.verdict = "build-failed";
+    return o;
+  }
+
+  // Stale outputs of an earlier run must not pass for this run's.
+  for (auto& [side, res] : sides)
+    for (const std::string& f : spec.files) {
+      std::error_code ec;
+      fs::remove(fs::path(side->dir) / f, ec);
+    }
+  std::vector<std::string> contents[2];
+  std::vector<bool> exists[2];
+  for (int i = 0; i < spec.runs; ++i) {
+    for (int s = 0; s < 2; ++s) {
+      auto& [side, res] = sides[s];
+      if (i > 0 && !res->runs.front().ok() && res->runs.front().timed_out) continue;
+      say(fmt::format("run {}/{} {}: {}", i + 1, spec.runs, s == 0 ? "reference" : "port", side->run));
+      res->runs.push_back(run_command({side->run, side->dir, spec.stdin_file, spec.timeout_s}));
+      if (i == 0)
+        for (const std::string& f : spec.files) {
+          std::string text;
+          exists[s].push_back(read_file(fs::path(side->dir) / f, text));
+          contents[s].push_back(std::move(text));
+        }
+      // Later runs are for timing only; their output is not kept.
+      if (i > 0) res->runs.back().out.clear();
+    }
+  }
+  for (auto& [side, res] : sides) {
+    std::vector<double> t;
+    for (const RunResult& r : res->runs)
+      if (r.started && !r.timed_out) t.push_back(r.seconds);
+    res->median_s = median(t);
+  }
+  if (o.ref.median_s > 0 && o.port.median_s > 0) o.ratio = o.port.median_s / o.ref.median_s;
+
+  const RunResult& r = o.ref.runs.front();
+  const RunResult& p = o.port.runs.front();
+  const bool ran = r.started && p.started && !r.timed_out && !p.timed_out && r.signal == 0 && p.signal == 0;
+  o.exit_codes_match = ran && r.exit_code == p.exit_code;
+  bool same = o.exit_codes_match;
+  if (spec.compare_stdout) {
+    o.stdout_compared = true;
+    o.out = compare_outputs(r.out, p.out, copt);
+    same = same && o.out.equal;
+  }
+  for (std::size_t k = 0; k < spec.files.size(); ++k) {
+    FileComparison fc;
+    fc.name = spec.files[k];
+    fc.ref_exists = exists[0][k];
+    fc.port_exists = exists[1][k];
+    if (fc.ref_exists && fc.port_exists) fc.result = compare_outputs(contents[0][k], contents[1][k], copt);
+    else fc.result.equal = fc.ref_exists == fc.port_exists;
+    same = same && fc.result.equal && fc.ref_exists;
+    o.files.push_back(std::move(fc));
+  }
+  o.verdict = !ran ? "run-failed" : (same ? "same" : "different");
+  return o;
+}
+
+namespace {
+nlohmann::json side_json(const Side& s, const SideResult& r) {
+  nlohmann::json j = {{"run", s.run}, {"dir", s.dir}, {"median_s", r.median_s}};
+  if (!s.build.empty()) {
+    j["build"] = s.build;
+    j["build_result"] = to_json(r.build, !r.built);
+  }
+  nlohmann::json runs = nlohmann::json::array();
+  for (std::size_t i = 0; i < r.runs.size(); ++i) runs.push_back(to_json(r.runs[i], i == 0));
+  j["runs"] = std::move(runs);
+  return j;
+}
+}  // namespace
+
+nlohmann::json to_json(const Spec& spec, const Outcome& o) {
+  nlohmann::json j = {{"verdict", o.verdict},
+                      {"same", o.same()},
+                      {"reference", side_json(spec.ref, o.ref)},
+                      {"port", side_json(spec.port, o.port)},
+                      {"ratio", o.ratio > 0 ? nlohmann::json(o.ratio) : nlohmann::json(nullptr)},
+                      {"exit_codes_match", o.exit_codes_match},
+                      {"tolerance",
+                       {{"rtol", spec.tol.rtol},
+                        {"atol", spec.tol.atol},
+                        {"ulp", spec.tol.ulp},
+                        {"ulp_float", spec.tol.ulp_float},
+                        {"nan_equal", spec.tol.nan_equal}}},
+                      {"runs", spec.runs}};
+  if (o.stdout_compared) j["stdout"] = to_json(o.out);
+  nlohmann::json files = nlohmann::json::array();
+  for (const FileComparison& f : o.files) {
+    nlohmann::json x = {{"name", f.name}, {"ref_exists", f.ref_exists}, {"port_exists", f.port_exists}};
+    if (f.ref_exists && f.port_exists) x["compare"] = to_json(f.result);
+    files.push_back(std::move(x));
+  }
+  j["files"] = std::move(files);
+  return j;
+}
+
+std::string to_text(const Spec& spec, const Outcome& o) {
+  std::string s;
+  auto side = [&](const char* name, const Side& sd, const SideResult& r) {
+    if (!sd.build.empty() && !r.built) {
+      s += fmt::format("{}: build failed ({}): {}\n", name, r.build.status(), sd.build);
+      const std::string& e = r.build.err.empty() ? r.build.out : r.build.err;
+      if (!e.empty()) s += "  " + (e.size() > 1500 ? "..." + e.substr(e.size() - 1500) : e) + "\n";
+      return;
+    }
+    if (r.runs.empty()) return;
+    s += fmt::format("{}: {}, median {:.4g} s over {} run(s)\n", name, r.runs.front().status(),
+                     r.median_s, r.runs.size());
+    const RunResult& f = r.runs.front();
+    if (!f.ok() && !f.err.empty())
+      s += "  stderr: " + (f.err.size() > 800 ? "..." + f.err.substr(f.err.size() - 800) : f.err) +
+           (f.err.ends_with('\n') ? "" : "\n");
+  };
+  side("reference", spec.ref, o.ref);
+  side("port     ", spec.port, o.port);
+  if (o.verdict == "build-failed") return s + "verdict: BUILD FAILED\n";
+  if (o.ratio > 0) s += fmt::format("time ratio port/reference: {:.3f}\n", o.ratio);
+  if (!o.exit_codes_match && o.verdict != "run-failed")
+    s += fmt::format("exit codes differ: {} vs {}\n", o.ref.runs.front().status(), o.port.runs.front().status());
+  auto report = [&](const std::string& what, const CompareResult& c) {
+    if (c.equal) {
+      s += fmt::format("{}: equal ({} lines, {} numbers, max abs err {:.3g}, max rel err {:.3g})\n", what,
+                       c.lines_ref, c.numbers_compared, c.max_abs_err, c.max_rel_err);
+      return;
+    }
+    s += fmt::format("{}: {} difference(s) ({} numbers compared); the first:\n", what, c.differences,
+                     c.numbers_compared);
+    for (const Difference& d : c.first) s += "  " + describe(d) + "\n";
+  };
+  if (o.stdout_compared) report("stdout", o.out);
+  for (const FileComparison& f : o.files) {
+    if (!f.ref_exists || !f.port_exists) {
+      s += fmt::format("file {}: missing in {}\n", f.name,
+                       !f.ref_exists && !f.port_exists ? "both" : (!f.ref_exists ? "the reference" : "the port"));
+      continue;
+    }
+    report("file " + f.name, f.result);
+  }
+  std::string v = o.verdict;
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return c == '-' ? ' ' : std::toupper(c); });
+  return s + "verdict: " + v + "\n";
+}
+
+}  // namespace ferry::diffrun

@@ -1,0 +1,195 @@
+// diffrun's comparison logic on crafted outputs, and its runner on tiny shell commands.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "diffrun/compare.h"
+#include "diffrun/diffrun.h"
+#include "diffrun/runner.h"
+
+namespace ferry::diffrun {
+namespace {
+
+CompareResult cmp(std::string_view ref, std::string_view port, Tolerance tol = {}) {
+  CompareOptions o;
+  o.tol = tol;
+  return compare_outputs(ref, port, o);
+}
+
+TEST(DiffrunTokens, SplitsNumbersAndText) {
+  const auto t = tokenize_line("  step 3: loss=1.5e-3, x1 -2 nan -inf 7.");
+  std::vector<std::string> texts;
+  std::vector<bool> nums;
+  for (const Token& x : t) texts.push_back(x.text), nums.push_back(x.number);
+  EXPECT_EQ(texts, (std::vector<std::string>{"step", "3", ": loss=", "1.5e-3", ", x1", "-2", "nan", "-inf", "7."}));
+  EXPECT_EQ(nums, (std::vector<bool>{false, true, false, true, false, true, true, true, true}));
+  EXPECT_EQ(t[1].column, 8u);
+  EXPECT_TRUE(std::isnan(t[6].value));
+  EXPECT_TRUE(std::isinf(t[7].value) && t[7].value < 0);
+}
+
+TEST(DiffrunTokens, CollapsesBlanks) {
+  EXPECT_TRUE(cmp("a  b\t c 1\n", "a b c   1\n").equal);
+  EXPECT_TRUE(cmp("x\r\ny\n", "x\ny").equal);
+}
+
+TEST(DiffrunCompare, RelativeTolerance) {
+  Tolerance t;
+  t.rtol = 1e-3;
+  t.atol = 0;
+  EXPECT_TRUE(cmp("v 1000.0\n", "v 1000.9\n", t).equal);
+  const CompareResult r = cmp("v 1000.0\n", "v 1001.1\n", t);
+  ASSERT_FALSE(r.equal);
+  ASSERT_EQ(r.first.size(), 1u);
+  EXPECT_EQ(r.first[0].kind, "number");
+  EXPECT_EQ(r.first[0].line, 1u);
+  EXPECT_EQ(r.first[0].ref_column, 3u);
+  EXPECT_EQ(r.first[0].ref, "1000.0");
+  EXPECT_EQ(r.first[0].port, "1001.1");
+  EXPECT_NEAR(r.first[0].abs_err, 1.1, 1e-9);
+  EXPECT_NEAR(r.first[0].rel_err, 1.1e-3, 1e-9);
+}
+
+TEST(DiffrunCompare, AbsoluteToleranceNearZero) {
+  Tolerance t;
+  t.rtol = 1e-6;
+  t.atol = 1e-6;
+  EXPECT_TRUE(cmp("0\n", "5e-7\n", t).equal);
+  EXPECT_FALSE(cmp("0\n", "2e-6\n", t).equal);
+  t.atol = 0;
+  EXPECT_FALSE(cmp("0\n", "1e-30\n", t).equal);  // relative to 0: only exact passes
+}
+
+TEST(DiffrunCompare, Ulps) {
+  EXPECT_EQ(ulp_distance(1.0, std::nextafter(1.0, 2.0), false), 1);
+  EXPECT_EQ(ulp_distance(-0.0, 0.0, false), 0);
+  EXPECT_EQ(ulp_distance(std::nextafter(0.0, -1.0), std::nextafter(0.0, 1.0), false), 2);
+  EXPECT_EQ(ulp_distance(1.0, static_cast<double>(std::nextafter(1.0f, 2.0f)), true), 1);
+  Tolerance t;
+  t.rtol = 0;
+  t.atol = 0;
+  t.ulp = 2;
+  t.ulp_float = true;
+  // 1 + 2^-23 is one float ULP above 1; 1 + 3 * 2^-23 three.
+  EXPECT_TRUE(cmp("1.0\n", "1.00000011920928955\n", t).equal);
+  const CompareResult r = cmp("1.0\n", "1.00000035762786865\n", t);
+  ASSERT_FALSE(r.equal);
+  EXPECT_EQ(r.first[0].ulps, 3);
+}
+
+TEST(DiffrunCompare, NaNEqualsNaNOnlyWhenAsked) {
+  Tolerance t;
+  const CompareResult r = cmp("x nan\n", "x NaN\n", t);
+  EXPECT_FALSE(r.equal);
+  EXPECT_NE(r.first[0].why.find("nan-equal"), std::string::npos);
+  EXPECT_TRUE(cmp("x nan\n", "x nan\n", t).equal);  // same text is always equal
+  t.nan_equal = true;
+  EXPECT_TRUE(cmp("x nan\n", "x -nan\n", t).equal);
+  EXPECT_FALSE(cmp("x nan\n", "x 1.0\n", t).equal);
+}
+
+TEST(DiffrunCompare, InfinityMustMatchSign) {
+  Tolerance t;
+  t.rtol = 1;  // even a huge tolerance does not make inf close to anything
+  EXPECT_TRUE(cmp("inf\n", "Infinity\n", t).equal);
+  const CompareResult r = cmp("inf\n", "-inf\n", t);
+  ASSERT_FALSE(r.equal);
+  EXPECT_EQ(r.first[0].why, "infinities of opposite sign");
+  EXPECT_FALSE(cmp("inf\n", "1e308\n", t).equal);
+}
+
+TEST(DiffrunCompare, TextDifferencesKeepTheirColumn) {
+  const CompareResult r = cmp("status: ok 3\n", "status: FAIL 3\n");
+  ASSERT_FALSE(r.equal);
+  EXPECT_EQ(r.first[0].kind, "text");
+  EXPECT_EQ(r.first[0].ref, "status: ok");
+  EXPECT_EQ(r.first[0].port, "status: FAIL");
+  EXPECT_EQ(r.first[0].ref_line, "status: ok 3");
+}
+
+TEST(DiffrunCompare, MissingLinesAndExtraOutput) {
+  const CompareResult missing = cmp("a 1\nb 2\nc 3\n", "a 1\n");
+  EXPECT_FALSE(missing.equal);
+  EXPECT_EQ(missing.differences, 2u);
+  EXPECT_EQ(missing.first[0].kind, "missing-line");
+  EXPECT_EQ(missing.first[0].line, 2u);
+  EXPECT_EQ(missing.first[0].ref_line, "b 2");
+  const CompareResult extra = cmp("a 1\n", "a 1\nwarning: slow path\n");
+  EXPECT_FALSE(extra.equal);
+  EXPECT_EQ(extra.first[0].kind, "extra-line");
+  EXPECT_EQ(extra.first[0].port_line, "warning: slow path");
+}
+
+TEST(DiffrunCompare, DifferingTokenCounts) {
+  const CompareResult r = cmp("row 1 2 3\n", "row 1 2\n");
+  ASSERT_FALSE(r.equal);
+  EXPECT_EQ(r.differences, 1u);
+  EXPECT_EQ(r.first[0].kind, "token-count");
+  EXPECT_EQ(r.first[0].ref, "3");
+  const CompareResult n = cmp("1.0 v\n", "one v\n");
+  EXPECT_EQ(n.first[0].why, "number vs text");
+}
+
+TEST(DiffrunCompare, IgnoredLinesAndReportLimit) {
+  CompareOptions o;
+  o.ignore.emplace_back("^time:");
+  o.max_report = 2;
+  EXPECT_TRUE(compare_outputs("time: 3 ms\nr 1\n", "r 1\ntime: 9 ms\n", o).equal);
+  const CompareResult r = compare_outputs("1\n2\n3\n4\n", "5\n6\n7\n8\n", o);
+  EXPECT_EQ(r.differences, 4u);
+  EXPECT_EQ(r.first.size(), 2u);
+  EXPECT_EQ(r.max_abs_err, 4.0);
+}
+
+TEST(DiffrunRunner, CapturesOutputAndExitCode) {
+  const RunResult r = run_command({"echo out; echo err >&2; exit 3", ".", "", 10});
+  EXPECT_TRUE(r.started);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out, "out\n");
+  EXPECT_EQ(r.err, "err\n");
+  EXPECT_EQ(r.status(), "exit 3");
+}
+
+TEST(DiffrunRunner, TimeoutKillsTheProcessGroup) {
+  const RunResult r = run_command({"sleep 30 & sleep 30; echo never", ".", "", 0.5});
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_LT(r.seconds, 5.0);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(DiffrunRunner, ReportsSignals) {
+  const RunResult r = run_command({"kill -SEGV $$", ".", "", 10});
+  EXPECT_EQ(r.signal, 11);
+  EXPECT_EQ(r.status(), "signal 11 (SIGSEGV)");
+  EXPECT_FALSE(r.ok());
+}
+
+TEST(DiffrunRunner, LeftoverBackgroundJobsDoNotHang) {
+  const RunResult r = run_command({"sleep 30 & echo done", ".", "", 20});
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "done\n");
+  EXPECT_LT(r.seconds, 5.0);
+}
+
+TEST(DiffrunRun, SameAndDifferent) {
+  Spec s;
+  s.ref.run = "printf 'sum 1.000000\\n'";
+  s.port.run = "printf 'sum 1.0000001\\n'";
+  s.runs = 3;
+  Outcome o = run_diff(s);
+  EXPECT_EQ(o.verdict, "same");
+  EXPECT_EQ(o.ref.runs.size(), 3u);
+  EXPECT_GT(o.ratio, 0);
+  s.port.run = "printf 'sum 1.1\\n'; exit 1";
+  o = run_diff(s);
+  EXPECT_EQ(o.verdict, "different");
+  EXPECT_FALSE(o.exit_codes_match);
+  EXPECT_FALSE(o.out.equal);
+  s.port.build = "exit 7";
+  EXPECT_EQ(run_diff(s).verdict, "build-failed");
+}
+
+}  // namespace
+}  // namespace ferry::diffrun
