@@ -10,6 +10,7 @@ const std::vector<Command>& commands() {
       {"status", "show the rounds of a migrated tree: merges, conflicts, hand edits, verify pass rate", setup_status},
       {"rules", "list or count the mapping rules (--stats)", setup_rules},
       {"targets", "list migration targets and hardware profiles", setup_targets},
+      {"diffrun", "build and run a reference and its port, compare outputs within tolerances, time both", setup_diffrun},
       {"verify", "compile a migrated tree with the real toolchain and classify each failure", setup_verify},
   };
   return kCommands;

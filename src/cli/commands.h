@@ -29,6 +29,7 @@ struct Command {
 
 // One entry per file.
 std::function<int()> setup_analyze(CLI::App& sub);
+std::function<int()> setup_diffrun(CLI::App& sub);
 std::function<int()> setup_migrate(CLI::App& sub);
 std::function<int()> setup_rules(CLI::App& sub);
 std::function<int()> setup_scan(CLI::App& sub);

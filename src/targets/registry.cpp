@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "targets/cann/cann_target.h"
+#include "targets/cuda/cuda_target.h"
 #include "targets/hip/hip_target.h"
 #include "targets/torch_npu/torch_npu_target.h"
 #include "targets/target.h"
@@ -18,6 +19,7 @@ struct Entry {
 const std::vector<Entry>& registry() {
   static const std::vector<Entry> kEntries = {
       {{"hip", "cuda", "CUDA → HIP for ROCm: AMD GPUs and Hygon DCU (wave64)"}, make_hip_target},
+      {{"cuda", "hip", "HIP → CUDA for NVIDIA GPUs (derived from the CUDA → HIP tables)"}, make_cuda_target},
       {{"cann", "cuda", "CUDA → Ascend CANN: AscendCL, HCCL, aclnn GEMM; kernels get Ascend C skeletons"}, make_cann_target},
       {{"torch_npu", "pytorch-cuda", "PyTorch on CUDA → PyTorch on Ascend NPUs (torch_npu): Python scripts"},
        make_torch_npu_target},
