@@ -12,7 +12,8 @@ export PATH := $(CUDA_HOME)/bin:$(PATH)
 APT_PACKAGES := build-essential cmake ninja-build python3 pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
   hipcc libamdhip64-dev librocrand-dev libhiprand-dev libhipsparse-dev librocsparse-dev librocprim-dev \
-  libopenmpi-dev openmpi-bin libzfp-dev libzstd-dev iproute2 python3-dev python3-torch pybind11-dev python3-pybind11 python3-matplotlib libopenblas0-pthread
+  libopenmpi-dev openmpi-bin libzfp-dev libzstd-dev iproute2 python3-dev python3-torch pybind11-dev python3-pybind11 python3-matplotlib libopenblas0-pthread \
+  python3-jsonschema chromium
 
 CMAKE_FLAGS ?=
 ifeq ($(CI),true)

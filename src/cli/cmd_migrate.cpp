@@ -7,7 +7,9 @@
 #include "cli/commands.h"
 #include "migrate/migrate_tree.h"
 #include "project/project.h"
+#include "report/bundle.h"
 #include "report/json_report.h"
+#include "report/progress.h"
 
 namespace fs = std::filesystem;
 
@@ -27,6 +29,8 @@ struct MigrateArgs {
   bool quiet = false;
   std::uintmax_t max_mib = 64;
   std::string arch = "gfx906";
+  std::string sarif_file;
+  std::string html_file;
 };
 
 void print_diagnostics(const std::vector<Diagnostic>& diags, bool quiet) {
@@ -73,15 +77,23 @@ int run_migrate(const MigrateArgs& a) {
   tree.force = a.force;
   tree.arch = a.arch;
   tree.max_file_size = a.max_mib << 20;
+  report::Progress progress(std::cerr, "migrate", !a.quiet && report::stderr_is_terminal());
+  tree.on_start = progress.start_hook();
+  tree.on_file_done = progress.done_hook();
   migrate::TreeResult r;
   try {
     r = migrate::migrate_tree(*target, a.options, tree);
   } catch (const migrate::TreeError& e) {
+    progress.finish();
     std::cerr << "ferry: error: " << e.what() << "\n";
     return kExitUsage;
   }
+  progress.finish();
   const nlohmann::json j = report::migration_to_json(r, a.to, a.path, a.output);
   if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
+  report::record_migration(a.output, j);  // OUT/.ferry/report.json: what `ferry report` starts from
+  if (!a.sarif_file.empty()) project::write_atomically(a.sarif_file, report::render_report(a.output, "sarif"));
+  if (!a.html_file.empty()) project::write_atomically(a.html_file, report::render_report(a.output, "html"));
   if (a.json) {
     std::cout << j.dump(2) << "\n";
   } else {
@@ -114,10 +126,12 @@ std::function<int()> setup_migrate(CLI::App& sub) {
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s); rows override built-in ones");
   sub.add_flag("--json", a->json, "print the JSON report instead of the text summary");
   sub.add_option("--report", a->report_file, "also write the JSON report to this file");
+  sub.add_option("--sarif", a->sarif_file, "also write the diagnostics as SARIF 2.1.0 to this file");
+  sub.add_option("--html", a->html_file, "also write the self-contained HTML report to this file");
   sub.add_flag("--force", a->force, "discard hand edits of outputs instead of merging them, or write into a non-Ferry folder");
   sub.add_option("--arch", a->arch, "GPU architecture written into migrated build files (--offload-arch, GPU_TARGETS)")
       ->capture_default_str();
-  sub.add_flag("-q,--quiet", a->quiet, "do not print diagnostics");
+  sub.add_flag("-q,--quiet", a->quiet, "do not print diagnostics or the progress bar");
   sub.add_option("--max-file-size", a->max_mib, "largest source file parsed, in MiB")->capture_default_str();
   return [a] { return run_migrate(*a); };
 }

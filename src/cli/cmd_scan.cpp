@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "project/inventory.h"
 #include "project/project.h"
+#include "report/progress.h"
 
 namespace ferry::cli {
 namespace {
@@ -23,7 +24,11 @@ struct ScanArgs {
 
 int run_scan(ScanArgs &a) {
   a.options.max_file_size = a.max_mib << 20;
+  report::Progress progress(std::cerr, "scan", !a.quiet && report::stderr_is_terminal());
+  a.options.on_start = progress.start_hook();
+  a.options.on_file_done = progress.done_hook();
   const project::Inventory inv = project::scan_project(a.path, a.options);
+  progress.finish();
   if (!a.quiet)
     for (const Diagnostic &d : inv.problems)
       std::cerr << d.format() << "\n";
@@ -67,7 +72,7 @@ std::function<int()> setup_scan(CLI::App &sub) {
                  "also write the JSON inventory to this file");
   sub.add_flag("--uses", a->list_uses,
                "list every GPU API use (file:line:col) before the summary");
-  sub.add_flag("-q,--quiet", a->quiet, "do not print input problems");
+  sub.add_flag("-q,--quiet", a->quiet, "do not print input problems or the progress bar");
   sub.add_option("--max-file-size", a->max_mib, "largest file parsed, in MiB")
       ->capture_default_str();
   return [a] { return run_scan(*a); };

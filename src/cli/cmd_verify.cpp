@@ -9,6 +9,8 @@
 #include "analysis/profile.h"
 #include "cli/commands.h"
 #include "project/project.h"
+#include "report/bundle.h"
+#include "report/progress.h"
 #include "verify/verify.h"
 
 namespace fs = std::filesystem;
@@ -31,6 +33,8 @@ struct VerifyArgs {
   bool no_cache = false;
   bool json = false;
   std::string report_file;
+  bool record = true;
+  bool quiet = false;
 };
 
 // hipcc and nvcc are looked up on PATH first, then where Debian and NVIDIA install them.
@@ -86,8 +90,12 @@ int run_verify(const VerifyArgs& a) {
   if (need_nvcc && o.nvcc.empty())
     throw std::invalid_argument("nvcc not found (" + a.nvcc + "): install the CUDA toolkit or pass --nvcc PATH");
 
+  report::Progress progress(std::cerr, "verify", !a.quiet && report::stderr_is_terminal());
+  o.on_start = progress.start_hook();
+  o.on_file_done = progress.done_hook();
   verify::SubprocessRunner runner;
   verify::VerifyResult r = verify::run_verify(o, runner);
+  progress.finish();
   if (o.mode == verify::Mode::Migrated && o.check_original && r.input) {
     const analysis::Profile* op = o.original_profile;
     const bool orig_nvcc = op ? op->toolchain == "nvcc" : r.target != "cuda";
@@ -97,6 +105,16 @@ int run_verify(const VerifyArgs& a) {
   }
   const nlohmann::json j = verify::to_json(r);
   if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
+  // The last result of a migrated tree lives beside its manifest, for `ferry status` and `ferry report`.
+  std::error_code ec;
+  if (a.record && o.mode == verify::Mode::Migrated && fs::exists(fs::path(a.path) / ".ferry" / "manifest.json", ec)) {
+    nlohmann::json recorded = j;
+    nlohmann::json& s = recorded["summary"];
+    const double compiles = s.value("compiles", 0.0);
+    s["total"] = s.value("compiles", 0);
+    s["pass_rate"] = compiles > 0 ? s.value("passed", 0.0) / compiles : 0.0;
+    project::write_atomically(fs::path(a.path) / report::kVerifyResultFile, recorded.dump(1) + "\n");
+  }
   if (a.json) std::cout << j.dump(2) << "\n";
   else std::cout << verify::text_summary(r);
   return verify::exit_code(r) == 0 ? kExitOk : kExitFindings;
@@ -123,6 +141,9 @@ std::function<int()> setup_verify(CLI::App& sub) {
   sub.add_flag("--no-cache", a->no_cache, "do not reuse or store original-check results (~/.cache/ferry/verify)");
   sub.add_flag("--json", a->json, "print the JSON report instead of the text summary");
   sub.add_option("--report", a->report_file, "also write the JSON report to this file");
+  sub.add_flag("--record,!--no-record", a->record,
+               "keep the result in OUT/.ferry/verify.json for ferry status and ferry report (default: on)");
+  sub.add_flag("-q,--quiet", a->quiet, "no progress bar");
   return [a] { return run_verify(*a); };
 }
 

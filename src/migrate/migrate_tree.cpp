@@ -134,6 +134,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
               prev_line_maps["files"].contains(it.file->rel))
             line_maps["files"][it.file->rel] = prev_line_maps["files"][it.file->rel];
           for (auto& d : prev->diagnostics) result.diagnostics.push_back(std::move(d));
+          if (tree.on_file_done) tree.on_file_done(it.file->size);
           continue;
         }
         if (it.text) {
@@ -165,16 +166,23 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
         std::lock_guard lock(mu);
         result.bytes_in += it.file->size;
         for (auto& d : diags) result.diagnostics.push_back(std::move(d));
+        if (tree.on_file_done) tree.on_file_done(it.file->size);
       } catch (const std::exception& e) {
         std::lock_guard lock(mu);
         errors.push_back(e.what());
         it.report.action = "skipped";
         result.diagnostics.push_back({"FRY9003", Severity::Error, it.file->rel, 0, 0, e.what(),
                                       "check permissions and free space of the output folder"});
+        if (tree.on_file_done) tree.on_file_done(it.file->size);
       }
     }
   };
   const unsigned jobs = std::max(1u, std::min<unsigned>(tree.jobs, static_cast<unsigned>(items.size())));
+  if (tree.on_start) {
+    std::uintmax_t bytes = 0;
+    for (const Item& it : items) bytes += it.file->size;
+    tree.on_start(items.size(), bytes);
+  }
   std::vector<std::thread> pool;
   for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(worker);
   worker();

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ struct TreeOptions {
   bool force = false;  // discard the user's edits of outputs instead of merging them (rounds)
   std::string arch = "gfx906";  // GPU architecture written into migrated build files
   std::uintmax_t max_file_size = 64ull << 20;
+  // Progress (the CLI wires these to report::Progress; the engine never prints). Optional; called
+  // once with the number of files and their bytes, then from worker threads once per file done.
+  std::function<void(std::size_t files, std::uintmax_t bytes)> on_start;
+  std::function<void(std::uintmax_t file_bytes)> on_file_done;
 };
 
 struct FileReport {

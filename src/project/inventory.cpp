@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -1145,6 +1147,12 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
         return;
       const ProjectFile &pf = files[i];
       FileScan &out = scans[i];
+      // Reported when this iteration ends, whichever way it ends.
+      const std::unique_ptr<const ProjectFile, std::function<void(const ProjectFile *)>> tick(
+          &pf, [&options](const ProjectFile *f) {
+            if (options.on_file_done)
+              options.on_file_done(f->size);
+          });
       out.file.rel = pf.rel;
       out.file.kind = is_bazel_name(pf.rel) ? "bazel" : kind_name(pf.kind);
       out.file.size = pf.size;
@@ -1167,6 +1175,12 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
       1u, std::min<unsigned>(
               options.jobs,
               static_cast<unsigned>(std::max<std::size_t>(1, files.size()))));
+  if (options.on_start) {
+    std::uintmax_t bytes = 0;
+    for (const ProjectFile &f : files)
+      bytes += f.size;
+    options.on_start(files.size(), bytes);
+  }
   {
     std::vector<std::jthread> pool;
     for (unsigned j = 1; j < jobs; ++j)

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -96,6 +97,10 @@ struct ScanOptions {
   targets::Options target_options;
   unsigned jobs = 1;
   std::uintmax_t max_file_size = 64ull << 20;
+  // Progress (report/progress.h wires them; the scanner never prints). Optional; once with the
+  // number of files and their bytes, then from worker threads once per file scanned.
+  std::function<void(std::size_t files, std::uintmax_t bytes)> on_start;
+  std::function<void(std::uintmax_t file_bytes)> on_file_done;
 };
 
 struct Inventory {

@@ -157,6 +157,15 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     for (const analysis::Profile* p : o.profiles) jobs.push_back({&tu, p});
   r.units.resize(jobs.size());
   std::vector<std::vector<CompilerError>> raw_errors(jobs.size());
+  std::vector<std::uintmax_t> unit_bytes(jobs.size(), 0);  // for progress only
+  if (o.on_start || o.on_file_done) {
+    std::uintmax_t total = 0;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const std::uintmax_t n = fs::file_size(r.tree / jobs[i].tu->rel, ec);
+      total += unit_bytes[i] = ec ? 0 : n;
+    }
+    if (o.on_start) o.on_start(jobs.size(), total);
+  }
 
   parallel_for(jobs.size(), r.jobs, [&](std::size_t i) {
     const Job& job = jobs[i];
@@ -174,6 +183,7 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     u.output = trim_output(pr.output);
     if (!u.passed) raw_errors[i] = parse_compiler_output(pr.output);
     fs::remove(obj, ec);
+    if (o.on_file_done) o.on_file_done(unit_bytes[i]);
   });
   for (const UnitResult& u : r.units) r.compile_seconds += u.seconds;
 

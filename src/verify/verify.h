@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +42,10 @@ struct VerifyOptions {
   bool check_original = true;
   const analysis::Profile* original_profile = nullptr;  // default: sm_90 (CUDA input) or gfx90a (HIP input)
   std::optional<std::filesystem::path> cache_dir;      // results of original checks; none: no disk cache
+  // Progress (report/progress.h wires them; verify never prints). Optional; once with the number
+  // of compiles and their source bytes, then from worker threads once per compile finished.
+  std::function<void(std::size_t compiles, std::uintmax_t bytes)> on_start;
+  std::function<void(std::uintmax_t source_bytes)> on_file_done;
 };
 
 struct UnitResult {

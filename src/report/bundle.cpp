@@ -1,0 +1,144 @@
+#include "report/bundle.h"
+
+#include <map>
+#include <string>
+
+#include "migrate/rounds.h"
+#include "project/project.h"
+#include "report/html.h"
+#include "report/sarif.h"
+
+namespace fs = std::filesystem;
+
+namespace ferry::report {
+
+namespace {
+
+nlohmann::json parse_file_or_null(const fs::path& p) {
+  std::error_code ec;
+  if (!fs::exists(p, ec)) return nullptr;
+  try {
+    nlohmann::json j = nlohmann::json::parse(project::read_file(p), nullptr, false);
+    return j.is_discarded() ? nlohmann::json(nullptr) : j;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+void recompute_totals(nlohmann::json& m) {
+  std::map<std::string, std::size_t> converted, unconverted;
+  for (const auto& f : m["files"]) {
+    if (f.contains("converted"))
+      for (const auto& [k, v] : f["converted"].items()) converted[k] += v.get<std::size_t>();
+    if (f.contains("unconverted"))
+      for (const auto& [k, v] : f["unconverted"].items()) unconverted[k] += v.get<std::size_t>();
+  }
+  m["totals"]["converted"] = converted;
+  m["totals"]["unconverted"] = unconverted;
+}
+
+// A migration report rebuilt from the manifest: actions, kinds and diagnostics, no statistics.
+nlohmann::json migration_from_manifest(const nlohmann::json& manifest) {
+  nlohmann::json files = nlohmann::json::array(), diags = nlohmann::json::array();
+  std::map<std::string, std::size_t> codes;
+  if (manifest.contains("files") && manifest["files"].is_object())
+    for (const auto& [rel, e] : manifest["files"].items()) {
+      const nlohmann::json d = e.value("diagnostics", nlohmann::json::array());
+      files.push_back({{"path", rel}, {"kind", e.value("kind", "other")}, {"action", e.value("action", "")},
+                       {"lines", 0}, {"bytes", 0}, {"edits", 0}, {"converted", nlohmann::json::object()},
+                       {"unconverted", nlohmann::json::object()}, {"diagnostics", d.size()}});
+      for (const auto& dj : d) {
+        nlohmann::json full = dj;
+        full["file"] = rel;
+        ++codes[full.value("code", "")];
+        diags.push_back(std::move(full));
+      }
+    }
+  return {{"tool", "ferry"},
+          {"command", "migrate"},
+          {"target", manifest.value("target", "")},
+          {"input", manifest.value("input", "")},
+          {"output", ""},
+          {"seconds", 0},
+          {"bytes_in", 0},
+          {"files", files},
+          {"totals", {{"files", files.size()}, {"converted", nlohmann::json::object()},
+                      {"unconverted", nlohmann::json::object()}, {"diagnostics_by_code", codes},
+                      {"diagnostics", diags.size()}}},
+          {"diagnostics", diags},
+          {"rebuilt_from_manifest", true}};
+}
+
+}  // namespace
+
+void record_migration(const fs::path& out, nlohmann::json migration) {
+  const nlohmann::json prev = parse_file_or_null(out / kMigrationReportFile);
+  if (prev.is_object() && prev.contains("files") && prev["files"].is_array() && migration.contains("files")) {
+    std::map<std::string, const nlohmann::json*> by_path;
+    for (const auto& f : prev["files"]) by_path[f.value("path", "")] = &f;
+    for (auto& f : migration["files"]) {
+      if (f.value("action", "") != "unchanged" && f.value("action", "") != "kept") continue;
+      const auto it = by_path.find(f.value("path", ""));
+      if (it == by_path.end()) continue;
+      for (const char* key : {"lines", "bytes", "edits", "converted", "unconverted"})
+        if (it->second->contains(key)) f[key] = (*it->second)[key];
+    }
+    recompute_totals(migration);
+  }
+  project::write_atomically(out / kMigrationReportFile, migration.dump(1) + "\n");
+}
+
+nlohmann::json collect_report(const fs::path& out) {
+  const nlohmann::json manifest = parse_file_or_null(out / ".ferry" / "manifest.json");
+  if (!manifest.is_object())
+    throw std::invalid_argument(out.string() + ": no readable .ferry/manifest.json: not a tree written by ferry migrate");
+  nlohmann::json migration = parse_file_or_null(out / kMigrationReportFile);
+  if (!migration.is_object()) migration = migration_from_manifest(manifest);
+  nlohmann::json verify = parse_file_or_null(out / kVerifyResultFile);
+  if (!verify.is_object()) verify = nullptr;
+  return {{"tool", "ferry"},
+          {"command", "report"},
+          {"version", 1},
+          {"ferry_version", FERRY_VERSION},
+          {"output", fs::absolute(out).lexically_normal().string()},
+          {"input", manifest.value("input", migration.value("input", ""))},
+          {"target", manifest.value("target", migration.value("target", ""))},
+          {"migration", std::move(migration)},
+          {"rounds", migrate::rounds::load_history(out)},
+          {"verify", std::move(verify)}};
+}
+
+std::string render_report(const fs::path& out, std::string_view format) {
+  if (format != "json" && format != "sarif" && format != "html")
+    throw std::invalid_argument("unknown report format '" + std::string(format) + "': json, sarif or html");
+  const nlohmann::json report = collect_report(out);
+  if (format == "json") return report.dump(2) + "\n";
+  if (format == "sarif") {
+    // Rule titles and anchors from the documentation of the Ferry that built this binary.
+    const fs::path docs = fs::path(FERRY_SOURCE_DIR) / "docs" / "diagnostics.md";
+    std::map<std::string, RuleDoc> rule_docs;
+    std::error_code ec;
+    if (fs::exists(docs, ec)) rule_docs = parse_diagnostic_docs(project::read_file(docs));
+    return to_sarif(report, rule_docs, "file://" + uri_encode_path(docs.string())).dump(2) + "\n";
+  }
+  const fs::path input = report.value("input", "");
+  auto reader = [](fs::path root) -> SourceReader {
+    return [root = std::move(root)](const std::string& rel) -> std::optional<std::string> {
+      std::error_code ec;
+      const fs::path p = root / rel;
+      if (root.empty() || !fs::is_regular_file(p, ec)) return std::nullopt;
+      try {
+        return project::read_file(p);
+      } catch (const std::exception&) {
+        return std::nullopt;
+      }
+    };
+  };
+  HtmlSources sources;
+  sources.original = reader(input);
+  sources.output = reader(out);
+  sources.linemaps = parse_file_or_null(out / ".ferry" / "linemaps.json");
+  return to_html(report, sources);
+}
+
+}  // namespace ferry::report

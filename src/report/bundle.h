@@ -1,0 +1,33 @@
+// The report of a migrated tree as one JSON document, assembled from OUT/.ferry/: the migration
+// report (OUT/.ferry/report.json, written by `ferry migrate`; rebuilt from the manifest for trees
+// migrated before it existed), the history of rounds (rounds.json) and the last verify result
+// (verify.json). SARIF and HTML are derived from it. Schema: docs/report-schema.md.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace ferry::report {
+
+inline constexpr const char* kMigrationReportFile = ".ferry/report.json";
+inline constexpr const char* kVerifyResultFile = ".ferry/verify.json";
+
+// Writes the migration JSON of this round into OUT/.ferry/report.json. Files a round skipped as
+// "unchanged" keep the statistics the previous report had for them, and the totals are
+// recomputed, so the report describes the whole tree and not only what this round touched.
+void record_migration(const std::filesystem::path& out, nlohmann::json migration);
+
+// {"tool","command":"report","version":1,"ferry_version","output","input","target",
+//  "migration":{...},"rounds":[...],"verify":{...}|null}. Throws std::invalid_argument when OUT
+// holds no .ferry/manifest.json.
+[[nodiscard]] nlohmann::json collect_report(const std::filesystem::path& out);
+
+// The report of OUT in `format` "json" (the bundle above), "sarif" (report/sarif.h) or "html"
+// (report/html.h: originals read from the input tree, outputs from OUT). Throws
+// std::invalid_argument for another format or a tree without a manifest.
+[[nodiscard]] std::string render_report(const std::filesystem::path& out, std::string_view format);
+
+}  // namespace ferry::report
