@@ -56,6 +56,7 @@ tr.chg td.o{background:#fdecea}tr.chg td.n{background:#e6f4ea}tr.del td.o{backgr
 tr.diag td{white-space:normal;padding:3px 10px;font-family:system-ui,sans-serif;font-size:12.5px}
 tr.diag.error td{background:#fbe9e7;border-left:3px solid #b3261e}tr.diag.warning td{background:#fff4e0;border-left:3px solid #d48a00}
 tr.diag.note td{background:#eaf1fb;border-left:3px solid #35619a}
+.scroll{max-height:420px;overflow:auto;border:1px solid #eef0f2}
 .hint{color:#4b5560}.muted{color:#6b747d}.controls{margin:6px 0 4px}.controls label{margin-right:14px}
 svg text{font:11px system-ui,sans-serif;fill:#1d232b}
 )css";
@@ -188,7 +189,7 @@ std::string verify_section(const json& v) {
   if (s.contains("by_class") && s["by_class"].is_object())
     for (const auto& [cls, n] : s["by_class"].items())
       o << card("verify-class-" + cls, std::to_string(n.get<std::size_t>()), cls, cls == "migration-defect" ? "err" : "");
-  o << "</div>\n<table id=\"verify-units\"><tr><th>file</th><th>arch</th><th>status</th><th>class</th><th>seconds</th><th>first error (original location)</th></tr>\n";
+  o << "</div>\n<div class=\"scroll\"><table id=\"verify-units\"><tr><th>file</th><th>arch</th><th>status</th><th>class</th><th>seconds</th><th>first error (original location)</th></tr>\n";
   for (const auto& u : v.value("units", json::array())) {
     std::string first;
     if (u.contains("errors") && u["errors"].is_array() && !u["errors"].empty()) {
@@ -203,7 +204,7 @@ std::string verify_section(const json& v) {
                      html_escape(u.value("status", "")), html_escape(u.value("class", "")),
                      u.contains("seconds") && u["seconds"].is_number() ? u["seconds"].get<double>() : 0.0, html_escape(first));
   }
-  o << "</table>\n";
+  o << "</table></div>\n";
   return o.str();
 }
 
@@ -335,14 +336,14 @@ std::string to_html(const json& report, const HtmlSources& src) {
   o << "<section id=\"hazards\"><h2>Hazards (" << hazards << ")</h2>";
   if (hazards == 0) o << "<p class=\"muted\">No wave64/warp (FRY2xxx) or resource-limit (FRY3xxx) hazards.</p>";
   else {
-    o << "<table id=\"hazard-table\"><tr><th>code</th><th>severity</th><th>location</th><th>message</th><th>fix</th></tr>\n";
+    o << "<div class=\"scroll\"><table id=\"hazard-table\"><tr><th>code</th><th>severity</th><th>location</th><th>message</th><th>fix</th></tr>\n";
     for (const auto& d : diags)
       if (is_hazard(d.value("code", "")))
         o << "<tr class=\"hazard\"><td>" << html_escape(d.value("code", "")) << "</td><td class=\"sev-"
           << html_escape(d.value("severity", "")) << "\">" << html_escape(d.value("severity", "")) << "</td><td>"
           << html_escape(location(d)) << "</td><td>" << html_escape(d.value("message", "")) << "</td><td class=\"hint\">"
           << html_escape(d.value("hint", "")) << "</td></tr>\n";
-    o << "</table>";
+    o << "</table></div>";
   }
   o << "</section>\n";
 
