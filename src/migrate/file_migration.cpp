@@ -69,6 +69,18 @@ std::string_view FileMigration::span_text(std::size_t first, std::size_t last) c
   return src_.substr(code(first).begin, code(last).end - code(first).begin);
 }
 
+bool FileMigration::remove_include_line(std::size_t header_ci) {
+  if (header_ci < 2 || !is(header_ci - 2, "#")) return false;
+  std::size_t end = code(header_ci).end;
+  while (end < src_.size() && (src_[end] == ' ' || src_[end] == '\t' || src_[end] == '\r')) ++end;
+  if (end < src_.size() && src_[end] != '\n') return false;
+  std::size_t begin = code(header_ci - 2).begin;
+  while (begin > 0 && (src_[begin - 1] == ' ' || src_[begin - 1] == '\t')) --begin;
+  if (begin > 0 && src_[begin - 1] != '\n') return false;
+  return edits_.replace(static_cast<std::uint32_t>(begin),
+                        static_cast<std::uint32_t>(end < src_.size() ? end + 1 : end), "");
+}
+
 std::size_t FileMigration::match_bracket(std::size_t open) const {
   if (open >= code_.size()) return npos;
   const std::string_view o = text(open);
@@ -269,22 +281,6 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
   return true;
 }
 
-// Removes the `#include` directive whose header name is at `ci` when nothing but whitespace
-// follows it on its line (several CUDA headers map to one HIP header; a second include of it
-// is noise). Returns false, removing nothing, when the line holds more than the directive.
-bool remove_include_line(FileMigration& file, std::size_t ci) {
-  if (ci < 2 || !file.is(ci - 2, "#")) return false;
-  const std::string_view src = file.source();
-  std::size_t end = file.code(ci).end;
-  while (end < src.size() && (src[end] == ' ' || src[end] == '\t' || src[end] == '\r')) ++end;
-  if (end < src.size() && src[end] != '\n') return false;
-  std::size_t begin = file.code(ci - 2).begin;
-  while (begin > 0 && (src[begin - 1] == ' ' || src[begin - 1] == '\t')) --begin;
-  if (begin > 0 && src[begin - 1] != '\n') return false;
-  return file.replace_bytes(static_cast<std::uint32_t>(begin),
-                            static_cast<std::uint32_t>(end < src.size() ? end + 1 : end), "");
-}
-
 }  // namespace
 
 void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
@@ -308,7 +304,7 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       }
       const std::string_view after = r->has_replacement() ? std::string_view(r->to) : path;
       if (std::find(included.begin(), included.end(), after) != included.end() &&
-          r->to != path && remove_include_line(file, ci)) {
+          r->to != path && file.remove_include_line(ci)) {
         file.count_converted(r->family);
         continue;
       }

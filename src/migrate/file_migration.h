@@ -90,6 +90,9 @@ class FileMigration {
   bool insert_before(std::size_t ci, std::string text) {
     return edits_.insert(code(ci).begin, std::move(text));
   }
+  // Removes the whole `#include` line whose header name is code token `header_ci`, when the line
+  // holds nothing else (a trailing comment keeps it). False, removing nothing, otherwise.
+  bool remove_include_line(std::size_t header_ci);
   [[nodiscard]] bool touched(std::size_t ci) const {
     return edits_.overlaps(code(ci).begin, code(ci).end);
   }

@@ -76,13 +76,18 @@ std::string EditSet::apply(std::string_view src, LineMap* map) const {
     copy_unchanged(pos, e.begin);
     if (map) {
       const std::uint32_t start_line = orig_line;
-      if (map->changed_out_lines.empty() || map->changed_out_lines.back() != out_line)
-        map->changed_out_lines.push_back(out_line);
+      // A line is changed when the edit puts text on it or removes text from it; the line after
+      // an inserted "...\n" is not, unless the replacement continues on it.
+      auto mark = [&] {
+        if (map->changed_out_lines.empty() || map->changed_out_lines.back() != out_line)
+          map->changed_out_lines.push_back(out_line);
+      };
+      if (e.replacement.empty()) mark();
       for (char ch : e.replacement) {
+        mark();
         if (ch == '\n') {
           ++out_line;
           map->out_to_orig.push_back(start_line);
-          map->changed_out_lines.push_back(out_line);
         }
       }
       for (std::size_t i = e.begin; i < e.end; ++i)

@@ -3,8 +3,8 @@
 # the pre-existing check, nvcc over the originals:
 #   examples/broken/missing_hip_library  -> missing-dependency (hipBLAS), original line 5
 #   examples/broken/typo                 -> pre-existing, original line 16
-#   examples/broken/no_hip_equivalent    -> migration-defect, original line 6 (the rewritten
-#                                           cooperative-groups include, ahead of hip_runtime.h)
+#   examples/broken/no_hip_equivalent    -> migration-defect, original line 19 (__nanosleep,
+#                                           which migrate flagged FRY1001 and left as is)
 #   verify_cases/defect (--rules with a wrong mapping) -> migration-defect, src/saxpy.cu:27
 #   verify_cases/unknown                 -> unknown, original line 6
 # A second run must reuse the cached original checks and classify identically.
@@ -55,8 +55,8 @@ def check(u, cls, line, src_root, contains=None):
 e = check(b["missing_hip_library/kernel.cu"], "missing-dependency", 5, f"{w}/in", "cublas_v2.h")
 assert e["library"] == "hipBLAS"
 check(b["typo/kernel.cu"], "pre-existing", 16, f"{w}/in", "cudaMemcpyHostToDevise")
-e = check(b["no_hip_equivalent/kernel.cu"], "migration-defect", 6, f"{w}/in", "cooperative_groups.h")
-assert e["original"]["via_include"] and e["original"]["changed_by_ferry"], e
+e = check(b["no_hip_equivalent/kernel.cu"], "migration-defect", 19, f"{w}/in", "__nanosleep")
+assert "FRY1001" in e["original"]["flagged"] and not e["original"]["via_include"], e
 check(b["unknown/kernel.cu"], "unknown", 6, f"{w}/in", "#error")
 e = check(d["saxpy.cu"], "migration-defect", 27, f"{w}/defect-in", "cudaDeviceSynchronize")
 assert "hipDeviceSynchronise" in e["message"], e

@@ -8,7 +8,7 @@ using ferry::migrate::split_lines;
 
 namespace {
 
-std::string apply(const std::string& a, const std::string& b) {
+std::string apply_hunks(const std::string& a, const std::string& b) {
   const auto A = split_lines(a), B = split_lines(b);
   std::string out;
   std::size_t pos = 0;
@@ -25,9 +25,9 @@ std::string apply(const std::string& a, const std::string& b) {
 
 TEST(Diff, HunksReproduceTheNewText) {
   const std::string a = "a\nb\nc\nd\ne\nf\n", b = "a\nx\nc\nd\ny\nz\nf\ng\n";
-  EXPECT_EQ(apply(a, b), b);
-  EXPECT_EQ(apply("", b), b);
-  EXPECT_EQ(apply(a, ""), "");
+  EXPECT_EQ(apply_hunks(a, b), b);
+  EXPECT_EQ(apply_hunks("", b), b);
+  EXPECT_EQ(apply_hunks(a, ""), "");
   EXPECT_EQ(diff_lines(split_lines(a), split_lines(a)).size(), 0u);
   const auto h = diff_lines(split_lines("a\nb\nc\n"), split_lines("a\nc\n"));
   ASSERT_EQ(h.size(), 1u);
@@ -43,7 +43,7 @@ TEST(Diff, LargeRandomishInputsRoundTrip) {
     if (i % 7 != 0) b += "line " + std::to_string(i % 97) + "\n";
     if (i % 11 == 0) b += "new " + std::to_string(i) + "\n";
   }
-  EXPECT_EQ(apply(a, b), b);
+  EXPECT_EQ(apply_hunks(a, b), b);
 }
 
 TEST(Merge3, CleanMergeOfDisjointChanges) {

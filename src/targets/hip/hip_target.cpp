@@ -36,13 +36,14 @@ class HipTarget final : public Target {
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
+    // First: it may move a runtime include up, and must claim that line before the renamer.
+    hip::runtime_header_pass(file);
     hip::name_clash_pass(file);
     hip::warp_intrinsics_pass(file);
     hip::launch_pass(file);
     hip::inline_asm_pass(file);
     analysis::hazard_pass(file);  // diagnostics only: wave64 and LDS/thread hazards for gfx906
   }
-  void finish_file(migrate::FileMigration& file) const override { hip::runtime_header_pass(file); }
 
  private:
   rules::RuleSet rules_;

@@ -16,7 +16,9 @@ namespace ferry::targets::hip {
 void inline_asm_pass(migrate::FileMigration& file);
 
 // Files that use the CUDA kernel language or runtime but never include a runtime header (nvcc
-// includes it implicitly; hipcc does not) get `#include <hip/hip_runtime.h>`.
+// includes it implicitly; hipcc does not) get `#include <hip/hip_runtime.h>`; a HIP header that
+// needs the runtime first (hip_cooperative_groups.h, hip_fp16.h...) gets it moved above it.
+// Runs before the rules, so the include line it moves is its own.
 void runtime_header_pass(migrate::FileMigration& file);
 
 // CUDA 9 warp intrinsics (__shfl*_sync, __ballot_sync, __any/__all_sync, __activemask,

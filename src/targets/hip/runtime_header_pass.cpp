@@ -12,20 +12,54 @@ bool is_kernel_language(std::string_view t) {
          t == "gridDim" || t == "__syncthreads" || t == "__launch_bounds__";
 }
 
+// Byte offset of the start of the line holding code token `ci`.
+std::uint32_t line_start_of(const migrate::FileMigration& file, std::size_t ci) {
+  const std::string_view src = file.source();
+  const std::uint32_t offset = file.code(ci).begin;
+  if (offset == 0) return 0;
+  const std::size_t nl = src.rfind('\n', offset - 1);
+  return nl == std::string_view::npos ? 0 : static_cast<std::uint32_t>(nl + 1);
+}
+
+// True for an include that, after migration, names a HIP header other than the runtime one
+// (hip/hip_cooperative_groups.h, hip/hip_fp16.h, ...): those expect hip_runtime.h first.
+bool is_dependent_hip_header(const migrate::FileMigration& file, std::string_view raw) {
+  const std::string_view path = raw.substr(1, raw.size() - 2);
+  std::string_view after = path;
+  if (const rules::Rule* r = file.target().rules().find_header(path); r && r->has_replacement())
+    after = r->to;
+  return after.starts_with("hip/") && !after.starts_with("hip/hip_runtime");
+}
+
 }  // namespace
 
 void runtime_header_pass(migrate::FileMigration& file) {
   bool needs = false;
   bool has_include = false;
+  // The first include of a HIP header that needs the runtime before it, if it comes before any
+  // runtime include: HIP 5.2's hip_cooperative_groups.h, for one, fails to compile otherwise.
+  std::size_t dependent_first = migrate::npos;
+  std::size_t runtime_after = migrate::npos;  // header name of the runtime include after it
+  bool conditional_between = false;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const lex::Token& t = file.code(ci);
     if (t.kind == lex::Kind::HeaderName) {
       const std::string_view h = file.text(ci);
       // Any header that brings in the runtime: the HIP one, or a CUDA one the rules convert.
       if (h.find("hip/hip_runtime") != std::string_view::npos ||
-          h.find("cuda_runtime") != std::string_view::npos || h == "<cuda.h>" || h == "\"cuda.h\"")
+          h.find("cuda_runtime") != std::string_view::npos || h == "<cuda.h>" || h == "\"cuda.h\"") {
+        if (!has_include && dependent_first != migrate::npos) runtime_after = ci;
         has_include = true;
+      } else if (!has_include && dependent_first == migrate::npos && ci >= 2 && file.is(ci - 2, "#") &&
+                 is_dependent_hip_header(file, h)) {
+        dependent_first = ci - 2;
+      }
       continue;
+    }
+    if (t.in_directive && file.is(ci, "#") && dependent_first != migrate::npos && !has_include) {
+      const std::string_view d = ci + 1 < file.code_size() ? file.text(ci + 1) : std::string_view();
+      if (d == "if" || d == "ifdef" || d == "ifndef" || d == "elif" || d == "else" || d == "endif")
+        conditional_between = true;
     }
     if (t.kind == lex::Kind::LaunchOpen) needs = true;
     if (t.kind == lex::Kind::Identifier && !needs) {
@@ -36,6 +70,16 @@ void runtime_header_pass(migrate::FileMigration& file) {
                r->to != s)
         needs = true;
     }
+  }
+  if (dependent_first != migrate::npos) {
+    // Move the runtime include up: insert it before the dependent header and drop the later one
+    // (same #if branch only), so the output includes it once and migrating it again is a no-op.
+    const std::uint32_t at = line_start_of(file, dependent_first);
+    if (file.replace_bytes(at, at, "#include <hip/hip_runtime.h>\n")) {
+      file.count_converted("headers");
+      if (runtime_after != migrate::npos && !conditional_between) file.remove_include_line(runtime_after);
+    }
+    return;
   }
   if (!needs || has_include || file.code_size() == 0) return;
 
@@ -50,9 +94,7 @@ void runtime_header_pass(migrate::FileMigration& file) {
     offset = nl == std::string_view::npos ? static_cast<std::uint32_t>(src.size())
                                           : static_cast<std::uint32_t>(nl + 1);
   } else {
-    // Insert at the start of the first code line.
-    const std::size_t line_start = src.rfind('\n', offset == 0 ? 0 : offset - 1);
-    offset = line_start == std::string_view::npos || offset == 0 ? 0 : static_cast<std::uint32_t>(line_start + 1);
+    offset = line_start_of(file, 0);
   }
   std::string text = "#include <hip/hip_runtime.h>\n";
   if (offset == src.size() && !src.empty() && src.back() != '\n') text.insert(0, "\n");

@@ -1,8 +1,5 @@
 // Header families: runtime, fp16, bf16, device launch parameters, cuRAND (host and device).
 #include <hip/hip_runtime.h>
-#include <hip/hip_runtime.h>
-#include <hip/hip_runtime.h>
-#include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #include <hiprand/hiprand.h>
 #include <hiprand/hiprand_kernel.h>
