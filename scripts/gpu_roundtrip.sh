@@ -115,7 +115,7 @@ if [[ -d $HIPN ]]; then
     add_row hip_native-to-cuda FAIL "" "ferry migrate failed (hip_native-migrate.log)"
   else
     srcs=$(cd "$CU" && ls kernels.cpp main.cpp gemm_hipblas.cpp 2>/dev/null | tr '\n' ' ')
-    if ! (cd "$CU" && timeout "$BUILD_TIMEOUT" "$NVCC" -arch="$ARCH" -O2 -std=c++17 -x cu $srcs -x none \
+    if ! (cd "$CU" && timeout "$BUILD_TIMEOUT" "$NVCC" -arch="$ARCH" -O2 -std=c++17 -x cu $srcs \
           -o hip_native_test -lcublas) >"$OUT/hip_native-build.log" 2>&1; then
       add_row hip_native-to-cuda FAIL "" "nvcc build failed (hip_native-build.log)"
     else

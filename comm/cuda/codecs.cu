@@ -69,7 +69,9 @@ __device__ __forceinline__ float ef_input(const float* x, const float* r, std::s
   float v = x[i];
   if (r) {
     float ri = r[i];
-    if (finite(ri)) v = __fadd_rn(v, ri);
+    // NaN + r: x86 keeps the NaN's payload, the GPU returns the canonical NaN; skipping the add
+    // keeps the stream bit-identical to the CPU codec's.
+    if (finite(ri) && !isnan(v)) v = __fadd_rn(v, ri);
   }
   return v;
 }
