@@ -225,7 +225,23 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
   const std::size_t close = file.match_bracket(open);
   if (close == npos) return false;
   const std::vector<ArgRange> args = file.call_args(open);
-  const std::vector<TemplatePart> parts = parse_template(r.to);
+  std::vector<TemplatePart> parts = parse_template(r.to);
+  // An argument the template wraps (`reinterpret_cast<const void*>($0)`, `HIP_SYMBOL($0)`) that
+  // is already wrapped so is left as it is: code migrated before, or converted back and forth,
+  // must not gain a second wrapper.
+  for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
+    if (parts[i].arg == npos || parts[i].arg >= args.size() || args[parts[i].arg].empty()) continue;
+    std::string& before = parts[i - 1].literal;
+    const std::size_t cut = i == 1 ? before.find('(') : before.rfind(", ");
+    if (cut == std::string::npos) continue;
+    const std::string wrapper = before.substr(cut + (i == 1 ? 1 : 2));
+    const ArgRange& a = args[parts[i].arg];
+    if (wrapper.empty() || wrapper.back() != '(' || parts[i + 1].literal.empty() ||
+        parts[i + 1].literal.front() != ')' || !file.span_text(a.first, a.last).starts_with(wrapper))
+      continue;
+    before.resize(before.size() - wrapper.size());
+    parts[i + 1].literal.erase(0, 1);
+  }
 
   bool in_order = true;
   std::size_t expect = 0;
@@ -241,8 +257,11 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
     std::vector<std::string> texts;
     texts.reserve(args.size());
     for (const ArgRange& a : args) texts.emplace_back(file.span_text(a.first, a.last));
+    std::string tmpl;
+    for (const TemplatePart& p : parts)
+      tmpl += p.arg == npos ? p.literal : "$" + std::to_string(p.arg) + (p.rest ? "..." : "");
     std::string out;
-    if (!rules::expand_call_template(r.to, texts, out)) return false;
+    if (!rules::expand_call_template(tmpl, texts, out)) return false;
     return file.replace(ci, close, std::move(out));
   }
 

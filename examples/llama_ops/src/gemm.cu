@@ -7,6 +7,7 @@
 #include <cuda_fp16.h>
 
 #include "llama_ops/common.cuh"
+#include "llama_ops/gemm.h"
 #include "llama_ops/ops.h"
 
 namespace llama_ops {

@@ -21,6 +21,7 @@
 #include <cuda_runtime.h>
 
 #include "llama_ops/common.cuh"
+#include "llama_ops/gemm.h"
 #include "llama_ops/ops.h"
 #include "llama_ops/reference.h"
 #include "llama_ops/utils.h"

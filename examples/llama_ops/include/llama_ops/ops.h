@@ -1,26 +1,14 @@
 // ops.h - host entry points of the operator library. Every function enqueues
 // work on `stream` and returns without synchronising. Tensors are row-major
-// and contiguous unless a leading dimension says otherwise.
+// and contiguous unless a leading dimension says otherwise. The cuBLAS-backed
+// GEMMs are declared in gemm.h, so that only their users need the cuBLAS headers.
 #pragma once
 
 #include <cstdint>
-#include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 namespace llama_ops {
-
-// ---- gemm.cu --------------------------------------------------------------
-// y[M,N] = x[M,K] * W[N,K]^T (+ beta * y): a linear layer with PyTorch's
-// weight layout, computed by cuBLAS (column-major) through transposition.
-void linear_f32(cublasHandle_t handle, const float* x, const float* w, float* y,
-                int M, int N, int K, float beta = 0.f);
-// Same with half inputs, float output and float accumulation (cublasGemmEx).
-void linear_f16(cublasHandle_t handle, const __half* x, const __half* w, float* y,
-                int M, int N, int K);
-// Plain row-major C[M,N] = A[M,K] * B[K,N].
-void gemm_rowmajor_f32(cublasHandle_t handle, const float* A, const float* B, float* C,
-                       int M, int N, int K);
 
 // ---- rmsnorm.cu -----------------------------------------------------------
 // y = x / sqrt(mean(x^2) + eps) * weight, per row of `hidden` elements.
