@@ -51,7 +51,9 @@ def check_file(path, fam_expected, problems, seen, counts):
                 if to != '-' and not HEADER.match(to):
                     problems.append(f'{where}: bad target header {to!r}')
             else:
-                if not IDENT.match(frm):
+                # A namespace may be qualified by its enclosing one (thrust::cuda).
+                parts = frm.split('::') if kind == 'namespace' else [frm]
+                if not all(IDENT.match(p) for p in parts):
                     problems.append(f'{where}: `from` is not a C identifier: {frm!r}')
                 # CUDA->HIP renames must be names; other directions may map to expressions
                 # (e.g. hipThreadIdx_x -> threadIdx.x) and call templates of any shape.

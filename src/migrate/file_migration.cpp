@@ -342,8 +342,17 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     const std::string_view name = file.text(ci);
 
     if (file.is(ci + 1, "::")) {
-      if (const rules::Rule* ns = rules.find_namespace(name); ns && !file.is_member_or_qualified(ci)) {
-        if (ns->has_replacement() && ns->to != name && file.replace(ci, ci, ns->to))
+      // `ns::` unqualified, or `outer::ns::` when a rule names the qualified form
+      // (`thrust::cuda` → `thrust::hip`, while libcu++'s own `cuda::` is left alone).
+      const rules::Rule* ns = nullptr;
+      if (!file.is_member_or_qualified(ci))
+        ns = rules.find_namespace(name);
+      else if (ci >= 2 && file.is(ci - 1, "::") && file.is_identifier(ci - 2))
+        ns = rules.find_namespace(std::string(file.text(ci - 2)) + "::" + std::string(name));
+      if (ns) {
+        std::string_view to = ns->to;
+        if (const std::size_t last = to.rfind("::"); last != std::string_view::npos) to.remove_prefix(last + 2);
+        if (ns->has_replacement() && to != name && file.replace(ci, ci, std::string(to)))
           file.count_converted(ns->family);
         report_status(file, ci, *ns);
         continue;

@@ -138,8 +138,15 @@ void RuleSet::load_table(std::string_view text, std::string_view origin, Merge m
     r.family = std::string(trim(f[3]));
     if (f.size() == 6) r.note = std::string(trim(f[5]));
     r.origin = where;
-    if (r.kind != RuleKind::Header && !is_identifier(r.from))
+    if (r.kind == RuleKind::Namespace) {
+      // A namespace may be given qualified by its enclosing one: `thrust::cuda`.
+      std::string_view rest = r.from;
+      for (std::size_t at; (at = rest.find("::")) != std::string_view::npos; rest.remove_prefix(at + 2))
+        if (!is_identifier(rest.substr(0, at))) throw RuleError(where + ": '" + r.from + "' is not a namespace name");
+      if (!is_identifier(rest)) throw RuleError(where + ": '" + r.from + "' is not a namespace name");
+    } else if (r.kind != RuleKind::Header && !is_identifier(r.from)) {
       throw RuleError(where + ": '" + r.from + "' is not an identifier");
+    }
     if (r.from.empty() || r.family.empty()) throw RuleError(where + ": empty field");
     if (r.kind == RuleKind::Call && !r.has_replacement())
       throw RuleError(where + ": a call rule needs a template");

@@ -81,6 +81,13 @@ void collect(const RuleSet& forward, std::map<std::pair<int, std::string>, Group
         ++st.skipped_calls;
         continue;
       }
+    } else if (r->kind == RuleKind::Namespace) {
+      // Qualified namespaces (thrust::cuda -> thrust::hip) invert as they are.
+      bool names = true;
+      std::string_view rest = hip;
+      for (std::size_t at; (at = rest.find("::")) != std::string_view::npos; rest.remove_prefix(at + 2))
+        names = names && is_identifier(std::string(rest.substr(0, at)));
+      if (!names || !is_identifier(std::string(rest))) continue;
     } else if (r->kind != RuleKind::Header && !is_identifier(hip)) {
       continue;  // an expression: nothing to invert
     }
