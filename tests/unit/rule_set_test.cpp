@@ -27,6 +27,18 @@ TEST(RuleSet, ParsesRowsAndLooksUpByKind) {
   EXPECT_EQ(foo->origin, "t.tsv:6");
 }
 
+TEST(RuleSet, NamespacesMayBeQualifiedByTheirEnclosingNamespace) {
+  RuleSet s;
+  s.load_table("namespace\tthrust::cuda\tthrust::hip\tthrust\tsupported\n", "ns.tsv",
+               RuleSet::Merge::RejectDuplicates);
+  ASSERT_NE(s.find_namespace("thrust::cuda"), nullptr);
+  EXPECT_EQ(s.find_namespace("cuda"), nullptr);
+  EXPECT_THROW(s.load_table("namespace\tthrust::\tx\tthrust\tsupported\n", "bad.tsv", RuleSet::Merge::Override),
+               RuleError);
+  EXPECT_THROW(s.load_table("func\ta::b\tx\truntime\tsupported\n", "bad.tsv", RuleSet::Merge::Override),
+               RuleError);
+}
+
 TEST(RuleSet, MalformedRowsNameTheFileAndLine) {
   RuleSet s;
   try {
