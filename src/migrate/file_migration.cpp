@@ -69,6 +69,24 @@ std::string_view FileMigration::span_text(std::size_t first, std::size_t last) c
   return src_.substr(code(first).begin, code(last).end - code(first).begin);
 }
 
+bool FileMigration::insert_line_at_top(std::string line) {
+  if (code_.empty()) return false;
+  std::size_t after = 0;  // code tokens of a leading #pragma once / guard opening
+  if (is(0, "#") && is(1, "pragma") && is(2, "once")) after = 3;
+  else if (is(0, "#") && is(1, "ifndef") && is(3, "#") && is(4, "define")) after = 6;
+  std::uint32_t offset;
+  if (after > 0) {
+    const std::size_t nl = src_.find('\n', code(after - 1).end);
+    offset = static_cast<std::uint32_t>(nl == std::string_view::npos ? src_.size() : nl + 1);
+  } else {
+    const std::uint32_t first = code(0).begin;
+    const std::size_t nl = first == 0 ? std::string_view::npos : src_.rfind('\n', first - 1);
+    offset = nl == std::string_view::npos ? 0 : static_cast<std::uint32_t>(nl + 1);
+  }
+  if (offset == src_.size() && !src_.empty() && src_.back() != '\n') line.insert(0, "\n");
+  return edits_.insert(offset, std::move(line));
+}
+
 bool FileMigration::remove_include_line(std::size_t header_ci) {
   if (header_ci < 2 || !is(header_ci - 2, "#")) return false;
   std::size_t end = code(header_ci).end;

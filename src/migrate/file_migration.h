@@ -90,6 +90,9 @@ class FileMigration {
   bool insert_before(std::size_t ci, std::string text) {
     return edits_.insert(code(ci).begin, std::move(text));
   }
+  // Inserts `line` (ending in '\n') where a file's first include belongs: after a leading
+  // `#pragma once` or include-guard opening, else at the start of the first code line.
+  bool insert_line_at_top(std::string line);
   // Removes the whole `#include` line whose header name is code token `header_ci`, when the line
   // holds nothing else (a trailing comment keeps it). False, removing nothing, otherwise.
   bool remove_include_line(std::size_t header_ci);

@@ -83,23 +83,7 @@ void runtime_header_pass(migrate::FileMigration& file) {
   }
   if (!needs || has_include || file.code_size() == 0) return;
 
-  // Insert after a leading `#pragma once` or include guard opening, else at the first token.
-  std::size_t at = 0;
-  const std::string_view src = file.source();
-  std::uint32_t offset = file.code(0).begin;
-  if (file.is(0, "#") && file.is(1, "pragma") && file.is(2, "once")) at = 3;
-  else if (file.is(0, "#") && file.is(1, "ifndef") && file.is(3, "#") && file.is(4, "define")) at = 6;
-  if (at > 0) {
-    const std::size_t nl = src.find('\n', file.code(at - 1).end);
-    offset = nl == std::string_view::npos ? static_cast<std::uint32_t>(src.size())
-                                          : static_cast<std::uint32_t>(nl + 1);
-  } else {
-    offset = line_start_of(file, 0);
-  }
-  std::string text = "#include <hip/hip_runtime.h>\n";
-  if (offset == src.size() && !src.empty() && src.back() != '\n') text.insert(0, "\n");
-  file.replace_bytes(offset, offset, std::move(text));
-  file.count_converted("headers");
+  if (file.insert_line_at_top("#include <hip/hip_runtime.h>\n")) file.count_converted("headers");
 }
 
 }  // namespace ferry::targets::hip
