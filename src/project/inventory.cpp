@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "lex/lexer.h"
+#include "lex/python_lexer.h"
 #include "migrate/file_migration.h"
 #include "report/json_report.h"
 
@@ -500,117 +501,30 @@ void Scanner::scan_c_family() {
   }
 }
 
-// A small Python tokenizer: enough to skip comments and strings exactly. Bazel
-// files (Starlark) share the syntax.
+// Python (and Starlark: Bazel files share the syntax) through lex's lossless
+// lexer, without the trivia; a string's text is its body, without prefix and
+// quotes.
 struct PyToken {
-  enum Kind { Ident, String, Punct, Other } kind;
-  std::string_view text; // for strings, the contents without quotes and prefix
+  lex::py::Kind kind;
+  std::string_view text;
   std::uint32_t line, col;
 };
 
-std::vector<PyToken> py_tokenize(std::string_view s) {
+std::vector<PyToken> py_code_tokens(std::string_view s) {
   std::vector<PyToken> out;
-  std::uint32_t line = 1;
-  std::size_t line_start = 0;
-  std::size_t i = 0;
-  auto col = [&](std::size_t at) {
-    return static_cast<std::uint32_t>(at - line_start + 1);
-  };
-  while (i < s.size()) {
-    const char c = s[i];
-    if (c == '\n') {
-      ++line;
-      line_start = ++i;
+  for (const lex::py::Token &t : lex::py::tokenize(s)) {
+    if (lex::py::is_trivia(t.kind))
       continue;
-    }
-    if (c == '#') {
-      while (i < s.size() && s[i] != '\n')
-        ++i;
-      continue;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' ||
-        static_cast<unsigned char>(c) >= 0x80) {
-      std::size_t j = i;
-      while (j < s.size() &&
-             (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_' ||
-              static_cast<unsigned char>(s[j]) >= 0x80))
-        ++j;
-      const std::string pre = lower(s.substr(i, j - i));
-      const bool prefix =
-          j - i <= 2 && pre.find_first_not_of("rbuf") == std::string::npos;
-      if (!(prefix && j < s.size() && (s[j] == '"' || s[j] == '\''))) {
-        out.push_back({PyToken::Ident, s.substr(i, j - i), line, col(i)});
-        i = j;
-        continue;
-      }
-      const std::uint32_t l0 = line, c0 = col(i);
-      i = j;
-      const char q = s[i];
-      const bool triple = s.substr(i, 3) == std::string(3, q);
-      const std::size_t open = i + (triple ? 3 : 1);
-      std::size_t k = open;
-      while (k < s.size()) {
-        if (s[k] ==
-            '\\') { // also in raw strings, a backslash keeps the quote after it
-          k += 2;
-          continue;
-        }
-        if (s[k] == '\n') {
-          if (!triple)
-            break;
-          ++line;
-          line_start = k + 1;
-        }
-        if (s[k] == q && (!triple || s.substr(k, 3) == std::string(3, q)))
-          break;
-        ++k;
-      }
-      out.push_back({PyToken::String,
-                     s.substr(open, std::min(k, s.size()) - open), l0, c0});
-      i = std::min(s.size(),
-                   k + (k < s.size() && s[k] == q ? (triple ? 3 : 1) : 0));
-      continue;
-    }
-    if (c == '"' || c == '\'') {
-      const std::uint32_t l0 = line, c0 = col(i);
-      const bool triple = s.substr(i, 3) == std::string(3, c);
-      const std::size_t open = i + (triple ? 3 : 1);
-      std::size_t k = open;
-      while (k < s.size()) {
-        if (s[k] == '\\') {
-          k += 2;
-          continue;
-        }
-        if (s[k] == '\n') {
-          if (!triple)
-            break;
-          ++line;
-          line_start = k + 1;
-        }
-        if (s[k] == c && (!triple || s.substr(k, 3) == std::string(3, c)))
-          break;
-        ++k;
-      }
-      out.push_back({PyToken::String,
-                     s.substr(open, std::min(k, s.size()) - open), l0, c0});
-      i = std::min(s.size(),
-                   k + (k < s.size() && s[k] == c ? (triple ? 3 : 1) : 0));
-      continue;
-    }
-    if (std::isspace(static_cast<unsigned char>(c)) || c == '\\') {
-      ++i;
-      continue;
-    }
-    out.push_back({std::ispunct(static_cast<unsigned char>(c)) ? PyToken::Punct
-                                                               : PyToken::Other,
-                   s.substr(i, 1), line, col(i)});
-    ++i;
+    std::string_view text = t.text(s);
+    if (t.kind == lex::py::Kind::String)
+      text = lex::py::split_string(text).body;
+    out.push_back({t.kind, text, t.line, t.col});
   }
   return out;
 }
 
 void Scanner::scan_python(bool bazel) {
-  const std::vector<PyToken> toks = py_tokenize(text_);
+  const std::vector<PyToken> toks = py_code_tokens(text_);
   out_.file.lines =
       static_cast<std::size_t>(std::count(text_.begin(), text_.end(), '\n')) +
       (text_.empty() || text_.back() == '\n' ? 0 : 1);
@@ -620,9 +534,10 @@ void Scanner::scan_python(bool bazel) {
   for (std::size_t i = 0; i < toks.size(); ++i) {
     const PyToken &t = toks[i];
     if (bazel) {
-      if (t.kind == PyToken::Ident && starts(t.text, "cuda_") && is(i + 1, "("))
+      if (t.kind == lex::py::Kind::Name && starts(t.text, "cuda_") &&
+          is(i + 1, "("))
         build("bazel", std::string(t.text), t.line, t.col);
-      if (t.kind == PyToken::String &&
+      if (t.kind == lex::py::Kind::String &&
           (t.text.find("local_config_cuda") != std::string_view::npos ||
            t.text.find("rules_cuda") != std::string_view::npos))
         build("bazel",
@@ -630,13 +545,13 @@ void Scanner::scan_python(bool bazel) {
               t.line, t.col);
       continue;
     }
-    if (t.kind == PyToken::String) {
+    if (t.kind == lex::py::Kind::String) {
       if (t.text == "cuda" || (starts(t.text, "cuda:") && t.text.size() <= 8))
         use(t.line, t.col, "\"" + std::string(t.text) + "\"", "pytorch",
             "device-string", "pytorch", construct("pytorch"));
       continue;
     }
-    if (t.kind != PyToken::Ident)
+    if (t.kind != lex::py::Kind::Name)
       continue;
     const bool after_dot = i > 0 && is(i - 1, ".");
     if ((t.text == "import" || t.text == "from") && i + 1 < toks.size() &&
@@ -677,7 +592,7 @@ void Scanner::scan_python(bool bazel) {
       } else if (torch) {
         std::string full = "torch.cuda";
         if (is(i + 1, ".") && i + 2 < toks.size() &&
-            toks[i + 2].kind == PyToken::Ident)
+            toks[i + 2].kind == lex::py::Kind::Name)
           full += "." + std::string(toks[i + 2].text);
         use(t.line, t.col, std::move(full), "pytorch", "call", "pytorch",
             construct("pytorch"));

@@ -197,6 +197,19 @@ TEST_F(ScanTest, DetectsBuildSystemsAndPythonUse) {
   EXPECT_EQ(inv.kind_counts.at("python"), 2u);
 }
 
+TEST_F(ScanTest, PythonLinesStayRightAfterStringsSpanningLines) {
+  // A backslash-newline inside a triple-quoted string is still a line break,
+  // and a nested string in an f-string field does not end the f-string.
+  write("a.py", "s = \"\"\"doc \\\nimport torch.cuda\n\"\"\"\n"
+                "t = f\"{d[\"cuda\"]}\"\n"
+                "ok = torch.cuda.is_available()\n");
+  const Inventory inv = scan();
+  ASSERT_EQ(inv.uses.size(), 1u);
+  EXPECT_EQ(inv.uses[0].name, "torch.cuda.is_available");
+  EXPECT_EQ(inv.uses[0].line, 5u);
+  EXPECT_EQ(inv.uses[0].col, 12u); // the `cuda` of torch.cuda
+}
+
 TEST_F(ScanTest, NonexistentPathIsReportedNotThrown) {
   Inventory inv;
   EXPECT_NO_THROW(inv = scan_project(root_ / "missing", {}));
