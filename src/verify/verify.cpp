@@ -182,7 +182,8 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     u.passed = pr.exit_code == 0 && !pr.timed_out && !pr.launch_failed;
     u.output = trim_output(pr.output);
     if (!u.passed) raw_errors[i] = parse_compiler_output(pr.output);
-    fs::remove(obj, ec);
+    std::error_code job_ec;  // one per job: the jobs run in parallel
+    fs::remove(obj, job_ec);
     if (o.on_file_done) o.on_file_done(unit_bytes[i]);
   });
   for (const UnitResult& u : r.units) r.compile_seconds += u.seconds;
@@ -229,7 +230,8 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
       key_text += r.input->string() + '\0' + content;
       const std::string key = migrate::content_hash(key_text);
       const fs::path cache_file = o.cache_dir ? *o.cache_dir / (key + ".json") : fs::path();
-      if (o.cache_dir && fs::exists(cache_file, ec)) {
+      std::error_code job_ec;  // one per job: the jobs run in parallel
+      if (o.cache_dir && fs::exists(cache_file, job_ec)) {
         try {
           OriginalCheck c = check_from_json(nlohmann::json::parse(project::read_file(cache_file)));
           c.cached = true;
@@ -243,7 +245,7 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
       const std::string obj = (tmp.path() / fmt::format("orig-{}.o", k)).string();
       cmd.insert(cmd.end(), {"-o", obj});
       const ProcessResult pr = runner.run(cmd, *r.input, o.timeout);
-      fs::remove(obj, ec);
+      fs::remove(obj, job_ec);
       OriginalCheck c;
       if (pr.launch_failed || pr.timed_out) {
         c.note = pr.timed_out ? "compiling the original timed out" : pr.output;
