@@ -115,6 +115,59 @@ TEST(HipWarp, UserShimDeclarationIsNotRewritten) {
   EXPECT_NE(m.outputs[0].find("int __any_sync(unsigned mask, int p)"), std::string::npos);
 }
 
+TEST(HipSolverArgs, OnlyTheSolversOwnArgumentsBecomeHipsolverNames) {
+  const Migrated m = migrate_project(
+      {{"a.cu",
+        "void f(cusolverDnHandle_t h, cublasHandle_t b, float* A, int* info) {\n"
+        "  cusolverDnSpotrf(h, CUBLAS_FILL_MODE_UPPER, 4, A, 4, A, 0, info);\n"
+        "  cusolverDnSpotrf(h, pick(CUBLAS_FILL_MODE_LOWER), 4, A, 4, A, 0, info);\n"
+        "  cublasStrsm(b, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,\n"
+        "              CUBLAS_DIAG_UNIT, 4, 1, A, A, 4, A, 4);\n"
+        "  cusolverDnSormqr(h, CUBLAS_SIDE_RIGHT, (CUBLAS_OP_HERMITAN), 4, 4, 4, A, 4, A, A, 4,\n"
+        "                   A, 0, info);\n"
+        "  cusolverDnSgetrs(h, CUBLAS_OP_C, 4, 1, A, 4, info, A, 4, info);  // ferry: ignore\n"
+        "  cusolverDnSgetrs(h, CUBLAS_OP_T, 4, 1, A, 4, info, A, 4, info);\n"
+        "}\n"}});
+  const std::string& out = m.outputs[0];
+  EXPECT_NE(out.find("hipsolverDnSpotrf(h, HIPSOLVER_FILL_MODE_UPPER,"), std::string::npos) << out;
+  EXPECT_NE(out.find("pick(HIPBLAS_FILL_MODE_LOWER)"), std::string::npos) << out;
+  EXPECT_NE(out.find("hipblasStrsm(b, HIPBLAS_SIDE_LEFT, HIPBLAS_FILL_MODE_UPPER, HIPBLAS_OP_N,"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("hipsolverDnSormqr(h, HIPSOLVER_SIDE_RIGHT, (HIPSOLVER_OP_C)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("cusolverDnSgetrs(h, CUBLAS_OP_C,"), std::string::npos)
+      << out;  // excluded line untouched
+  EXPECT_NE(out.find("hipsolverDnSgetrs(h, HIPSOLVER_OP_T,"), std::string::npos) << out;
+  EXPECT_EQ(count(m.diags, "FRY4102"), 0u);
+}
+
+TEST(HipSolverArgs, EnumVariablesAreReportedWithTheBlasChoice) {
+  const std::vector<std::pair<std::string, std::string>> src = {
+      {"a.cu",
+       "void g(cusolverDnHandle_t h, float* A, int* info, int uplo2) {\n"
+       "  cusolverDnSpotrf(h, uplo, 4, A, 4, A, 0, info);\n"  // used before any declaration
+       "  const cublasFillMode_t uplo = CUBLAS_FILL_MODE_LOWER;\n"
+       "  cusolverDnSpotrf(h, uplo, 4, A, 4, A, 0, info);\n"
+       "  cusolverDnSpotrf(h, static_cast<cublasFillMode_t>(uplo), 4, A, 4, A, 0, info);\n"
+       "  cusolverDnSpotrf(h, uplo2 ? uplo : uplo, 4, A, 4, A, 0, info);\n"
+       "}\n"}};
+  Options rocblas;
+  rocblas.blas = "rocblas";
+  const Migrated m = migrate_project(src, rocblas);
+  ASSERT_EQ(count(m.diags, "FRY4102"), 1u);
+  for (const Diagnostic& d : m.diags)
+    if (d.code == "FRY4102") {
+      EXPECT_EQ(d.line, 4u);
+      EXPECT_NE(d.message.find("rocblas_fill after migration"), std::string::npos) << d.message;
+    }
+  EXPECT_NE(m.outputs[0].find("const rocblas_fill uplo = rocblas_fill_lower;"), std::string::npos)
+      << m.outputs[0];
+  EXPECT_NE(m.outputs[0].find("static_cast<hipsolverFillMode_t>(uplo)"), std::string::npos)
+      << m.outputs[0];
+}
+
 TEST(HipReservedNames, ListHoldsHipOnlyNames) {
   const auto names = hip::load_reserved_names();
   EXPECT_TRUE(names.contains("__shfl_xor"));

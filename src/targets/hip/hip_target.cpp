@@ -39,6 +39,7 @@ class HipTarget final : public Target {
     // First: it may move a runtime include up, and must claim that line before the renamer.
     hip::runtime_header_pass(file);
     hip::name_clash_pass(file);
+    hip::solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     hip::warp_intrinsics_pass(file);
     hip::launch_pass(file);
     hip::inline_asm_pass(file);

@@ -1,7 +1,7 @@
 // Semantic passes of the CUDA → HIP target. Each pass is one function over a FileMigration,
 // lives in its own file and has golden tests under tests/golden/hip-<pass>-*/.
-// Order (HipTarget::run_passes): name_clash, warp_intrinsics, launch, inline_asm; edits of an
-// earlier pass win over later ones and over the rule tables.
+// Order (HipTarget::run_passes): runtime_header, name_clash, solver_args, warp_intrinsics, launch,
+// inline_asm; edits of an earlier pass win over later ones and over the rule tables.
 #pragma once
 
 #include <string>
@@ -29,6 +29,11 @@ void warp_intrinsics_pass(migrate::FileMigration& file);
 
 // Under --launch=ggl: `k<<<g, b, shm, s>>>(args)` → `hipLaunchKernelGGL(k, g, b, shm, s, args)`.
 void launch_pass(migrate::FileMigration& file);
+
+// cuBLAS enumerators (CUBLAS_FILL_MODE_*, CUBLAS_OP_*, CUBLAS_SIDE_*) and enum types in the
+// arguments of a cusolverDn*/cusolverSp* call → hipSOLVER's HIPSOLVER_* names (the rule tables make
+// them HIPBLAS_* everywhere else); FRY4102 for a variable of a cuBLAS enum type passed to one.
+void solver_args_pass(migrate::FileMigration& file);
 
 // Renames user declarations that clash with HIP names (ProjectContext::clash_renames), and
 // their uses: FRY4101 at each declaration.
