@@ -40,6 +40,16 @@ constexpr int warps_per_cta = 8;
 __device__ __forceinline__ float round_even(float v) {  // as bitpack.hpp: (v + 1.5*2^23) - 1.5*2^23
   return __fsub_rn(__fadd_rn(v, 12582912.0f), 12582912.0f);
 }
+// round_even(t) for |t| < 2^22 without a float->int conversion: t + 1.5*2^23 lies in [2^23, 2^24),
+// where the float's integer value is its mantissa; qf is round_even(t), the return value the same
+// as an int.
+__device__ __forceinline__ int round_even_int(float t, float& qf) {
+  const float tm = __fadd_rn(t, 12582912.0f);
+  qf = __fsub_rn(tm, 12582912.0f);
+  return __float_as_int(tm) - 0x4B400000;
+}
+// float(q) for |q| < 2^22 without an int->float conversion.
+__device__ __forceinline__ float int_to_float_small(int q) { return __fsub_rn(__int_as_float(0x4B400000 + q), 12582912.0f); }
 __device__ __forceinline__ float warp_max(float v) {
   for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(full, v, o));
   return v;
@@ -323,6 +333,559 @@ __global__ void eb_decode(const std::byte* payload, std::size_t n, std::size_t b
   }
 }
 
+
+// ---- fast paths ---------------------------------------------------------------------------
+// The kernels above are general (any block size, any alignment) but move a codec block with one
+// warp and scalar loads, which leaves the H200 far below its copy bandwidth. The fast paths below
+// serve the common shapes (int8 block 16/32/64/128, eb block 128, 16-byte aligned float buffers):
+// one float4 per lane, each input element read once per pass, and stream offsets either known in
+// advance (int8: every block is 4 + B bytes unless raw) or found in the same pass by a decoupled
+// look-back across tiles (eb). They produce exactly the same bytes as the general kernels.
+
+// Loads up to 4 elements x[i..i+4) (float4 when all four are in range); returns how many.
+__device__ __forceinline__ int load4(const float* x, std::size_t i, std::size_t n, float v[4]) {
+  if (i + 3 < n) {
+    const float4 a = *reinterpret_cast<const float4*>(x + i);
+    v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = a.w;
+    return 4;
+  }
+  int c = 0;
+  for (int k = 0; k < 4; ++k) {
+    v[k] = 0.0f;
+    if (i + k < n) v[k] = x[i + k], ++c;
+  }
+  return c;
+}
+__device__ __forceinline__ void store4(float* y, std::size_t i, int cnt, const float v[4]) {
+  if (cnt == 4) {
+    *reinterpret_cast<float4*>(y + i) = make_float4(v[0], v[1], v[2], v[3]);
+  } else {
+    for (int k = 0; k < cnt; ++k) y[i + k] = v[k];
+  }
+}
+
+// int8, block B = 4 * G: G lanes per codec block, one float4 each, U blocks per lane group (their
+// loads issued together; a warp's u-th blocks are contiguous). Writes the stream as if no block
+// were raw (block b at 8 + b * (4 + B)); a raw block gets only its tag there and sets *raw_seen,
+// and the host then rebuilds the stream with intq8_fix_*. x (and r) are final either way: a raw
+// block's bytes are x itself after this kernel.
+template <int G, int U>
+__device__ __forceinline__ std::size_t int8_block_of(std::size_t t, int u) {
+  constexpr int gpw = 32 / G;  // groups per warp
+  return ((t / 32) * U + u) * gpw + (t % 32) / G;
+}
+
+template <int G, int U, bool EF>
+__global__ void __launch_bounds__(256) intq8_fast_compress(float* x, float* r, std::size_t n, std::size_t nb,
+                                                           std::byte* out, unsigned* raw_seen) {
+  constexpr int B = 4 * G;
+  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int sub = static_cast<int>(t % G);
+  if (t == 0) {  // header: u64 n, out is 4-byte aligned
+    reinterpret_cast<std::uint32_t*>(out)[0] = static_cast<std::uint32_t>(n);
+    reinterpret_cast<std::uint32_t*>(out)[1] = static_cast<std::uint32_t>(static_cast<std::uint64_t>(n) >> 32);
+  }
+  float v[U][4];
+  int cnt[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const std::size_t b = int8_block_of<G, U>(t, u), i = b * B + 4 * static_cast<std::size_t>(sub);
+    cnt[u] = b < nb && i < n ? load4(x, i, n, v[u]) : 0;
+    if (!cnt[u]) v[u][0] = v[u][1] = v[u][2] = v[u][3] = 0.0f;
+  }
+  if (EF) {
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (cnt[u]) {
+        const std::size_t i = int8_block_of<G, U>(t, u) * B + 4 * static_cast<std::size_t>(sub);
+        float rv[4];
+        load4(r, i, n, rv);
+#pragma unroll
+        for (int k = 0; k < 4; ++k)  // as ef_input
+          if (k < cnt[u] && finite(rv[k]) && !isnan(v[u][k])) v[u][k] = __fadd_rn(v[u][k], rv[k]);
+      }
+  }
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const std::size_t b = int8_block_of<G, U>(t, u), i = b * B + 4 * static_cast<std::size_t>(sub);
+    float m = 0.0f;
+    int fin = 1;
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (k < cnt[u]) {
+        const float a = fabsf(v[u][k]);
+        fin &= finite(a) ? 1 : 0;
+        m = a > m ? a : m;
+      }
+#pragma unroll
+    for (int o = G / 2; o > 0; o >>= 1) {  // groups of G lanes never straddle a warp
+      m = fmaxf(m, __shfl_xor_sync(full, m, o));
+      fin &= __shfl_xor_sync(full, fin, o);
+    }
+    if (b >= nb) continue;
+    const float scale = __fdiv_rn(m, 127.0f);
+    const bool raw = !fin || (m > 0 && !(scale >= 1.17549435e-38f));
+    std::byte* p = out + 8 + b * (4 + B);
+    if (sub == 0) {
+      *reinterpret_cast<std::uint32_t*>(p) = raw ? raw_marker : __float_as_uint(scale);
+      if (raw) atomicOr(raw_seen, 1u);
+    }
+    if (raw) {
+      if (EF && cnt[u]) {  // y = x' exactly: residual 0
+        const float z[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        store4(x, i, cnt[u], v[u]);
+        store4(r, i, cnt[u], z);
+      }
+      continue;
+    }
+    if (!cnt[u]) continue;
+    const float inv = scale > 0 ? __frcp_rn(scale) : 0.0f;
+    std::uint32_t packed = 0;
+    float y[4], d[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      float qf;
+      int q = round_even_int(__fmul_rn(v[u][k], inv), qf);  // |t| <= 127 (+ rounding) here
+      if (q > 127 || q < -127) q = q > 127 ? 127 : -127, qf = static_cast<float>(q);
+      packed |= static_cast<std::uint32_t>(q + 127) << (8 * k);
+      if (EF) {
+        y[k] = __fmul_rn(qf, scale);
+        const float dd = __fsub_rn(v[u][k], y[k]);
+        d[k] = finite(dd) ? dd : 0.0f;
+      }
+    }
+    std::byte* q = p + 4 + 4 * sub;
+    if (cnt[u] == 4) {
+      *reinterpret_cast<std::uint32_t*>(q) = packed;
+    } else {
+      for (int k = 0; k < cnt[u]; ++k) q[k] = static_cast<std::byte>((packed >> (8 * k)) & 0xFF);
+    }
+    if (EF) {
+      store4(x, i, cnt[u], y);
+      store4(r, i, cnt[u], d);
+    }
+  }
+}
+
+// Rebuilding a stream that has raw blocks, from the fast layout (a copy of it in `fast`).
+__global__ void intq8_fix_sizes(const std::byte* fast, std::size_t n, std::size_t block, std::size_t nb,
+                                std::uint64_t* size) {
+  const std::size_t b = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (b >= nb) return;
+  const std::size_t len = min(block, n - b * block);
+  size[b] = 4 + (load_u32(fast + 8 + b * (4 + block)) == raw_marker ? 4 * len : len);
+}
+__global__ void intq8_fix_move(const std::byte* fast, const float* x, std::size_t n, std::size_t block, std::size_t nb,
+                               const std::uint64_t* offset, std::byte* out) {
+  const std::size_t b = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x & 31;
+  if (b >= nb) return;
+  const std::size_t b0 = b * block, len = min(block, n - b0);
+  const std::byte* src = fast + 8 + b * (4 + block);
+  std::byte* dst = out + 8 + offset[b];
+  const std::uint32_t tag = load_u32(src);
+  if (lane == 0) store_u32(dst, tag);
+  if (tag == raw_marker) {
+    for (std::size_t i = lane; i < len; i += 32) store_u32(dst + 4 + 4 * i, __float_as_uint(x[b0 + i]));
+  } else {
+    for (std::size_t k = lane; k < len; k += 32) dst[4 + k] = src[4 + k];
+  }
+}
+
+// int8 decoding with the fast layout's offsets; flags |= 1 if a block is raw (the offsets are
+// then wrong from there on and the host decodes again with the general path), |= 2 if the header
+// does not hold n.
+template <int G, int U>
+__global__ void __launch_bounds__(256) intq8_fast_decode(const std::byte* in, std::size_t n, std::size_t nb, float* y,
+                                                         unsigned* flags) {
+  constexpr int B = 4 * G;
+  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int sub = static_cast<int>(t % G);
+  if (t == 0) {
+    const auto* h = reinterpret_cast<const std::uint32_t*>(in);
+    if ((static_cast<std::uint64_t>(h[1]) << 32 | h[0]) != n) atomicOr(flags, 2u);
+  }
+  std::uint32_t tag[U], packed[U];
+  int cnt[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) {  // loads first
+    const std::size_t b = int8_block_of<G, U>(t, u), i = b * B + 4 * static_cast<std::size_t>(sub);
+    cnt[u] = 0;
+    tag[u] = 0;
+    packed[u] = 0;
+    if (b >= nb || i >= n) continue;
+    const std::byte* p = in + 8 + b * (4 + B);
+    tag[u] = *reinterpret_cast<const std::uint32_t*>(p);
+    cnt[u] = i + 3 < n ? 4 : static_cast<int>(n - i);
+    if (cnt[u] == 4) {
+      packed[u] = *reinterpret_cast<const std::uint32_t*>(p + 4 + 4 * sub);
+    } else {
+      for (int k = 0; k < cnt[u]; ++k)
+        packed[u] |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(p[4 + 4 * sub + k])) << (8 * k);
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    if (!cnt[u]) continue;
+    if (tag[u] == raw_marker) {
+      atomicOr(flags, 1u);
+      continue;
+    }
+    const std::size_t i = int8_block_of<G, U>(t, u) * B + 4 * static_cast<std::size_t>(sub);
+    const float scale = __uint_as_float(tag[u]);
+    float v[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      v[k] = __fmul_rn(int_to_float_small(static_cast<int>((packed[u] >> (8 * k)) & 0xFF) - 127), scale);
+    store4(y, i, cnt[u], v);
+  }
+}
+
+// Decoupled look-back: tile `tile` publishes its aggregate, walks back over its predecessors 32
+// at a time (warp-wide) until one has published an inclusive prefix, and publishes its own.
+// Returns the tile's exclusive prefix to every lane. Tiles take their index from an atomic
+// counter in launch order, so every predecessor is running or done: the spin always ends.
+#define FERRY_LB_AGG (1ull << 62)
+#define FERRY_LB_INC (2ull << 62)
+#define FERRY_LB_VAL ((1ull << 62) - 1)
+
+__device__ __forceinline__ unsigned long long warp_sum_u64(unsigned long long v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(full, v, o);
+  return v;
+}
+
+__device__ unsigned long long look_back(unsigned long long* state, unsigned tile, unsigned long long agg, int lane) {
+  if (tile == 0) {
+    if (lane == 0) atomicExch(&state[0], FERRY_LB_INC | agg);
+    return 0;
+  }
+  if (lane == 0) atomicExch(&state[tile], FERRY_LB_AGG | agg);
+  unsigned long long excl = 0;
+  long long j = static_cast<long long>(tile) - 1;
+  for (;;) {
+    const long long idx = j - lane;
+    unsigned long long s;
+    do {
+      s = idx >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&state[idx]) : FERRY_LB_INC;
+    } while (__any_sync(full, (s >> 62) == 0));
+    const unsigned inc = __ballot_sync(full, (s >> 62) == 2);
+    unsigned long long v = s & FERRY_LB_VAL;
+    if (inc) {
+      if (lane > __ffs(inc) - 1) v = 0;
+      excl += warp_sum_u64(v);
+      break;
+    }
+    excl += warp_sum_u64(v);
+    j -= 32;
+  }
+  if (lane == 0) atomicExch(&state[tile], FERRY_LB_INC | (excl + agg));
+  return excl;
+}
+
+struct EbDev {  // the bound and its derived step, computed once per call on the device
+  double e;
+  float step, inv;
+  float e_f;  // the largest float <= e: for a float d, d <= e exactly when d <= e_f
+};
+
+// |y - v| <= e evaluated in double (as eb.cpp), but with float arithmetic where that is exact:
+// TwoSum says whether y - v is exact in float; if so compare with e_f, else in double.
+__device__ __forceinline__ bool eb_within(float y, float v, const EbDev& P) {
+  const float d = __fsub_rn(y, v);
+  const float bb = __fsub_rn(d, y);
+  const float err = __fadd_rn(__fsub_rn(y, __fsub_rn(d, bb)), __fsub_rn(-v, bb));
+  if (err == 0.0f) return fabsf(d) <= P.e_f;
+  return fabs(static_cast<double>(y) - static_cast<double>(v)) <= P.e;
+}
+
+__global__ void max_finite_abs4(const float* x, std::size_t n, unsigned* out) {
+  __shared__ float part[8];
+  float m = 0.0f;
+  const std::size_t n4 = n / 4, stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t j = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < n4; j += stride) {
+    const float4 a = reinterpret_cast<const float4*>(x)[j];
+    const float v[4] = {fabsf(a.x), fabsf(a.y), fabsf(a.z), fabsf(a.w)};
+    for (float e : v)
+      if (finite(e) && e > m) m = e;
+  }
+  if (blockIdx.x == 0 && threadIdx.x < n - 4 * n4) {
+    const float a = fabsf(x[4 * n4 + threadIdx.x]);
+    if (finite(a) && a > m) m = a;
+  }
+  m = warp_max(m);  // then one atomic per CTA: same-address atomics serialize
+  if ((threadIdx.x & 31) == 0) part[threadIdx.x / 32] = m;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    m = threadIdx.x < blockDim.x / 32 ? part[threadIdx.x] : 0.0f;
+    m = warp_max(m);
+    if (threadIdx.x == 0) atomicMax(out, __float_as_uint(m));
+  }
+}
+
+// e = abs, or rel * max finite |x|; FLT_MIN if that is not positive; step = float(2e), inv = 1/step
+// (IEEE, as the host computes it for eb.cpp). Writes e into the stream header.
+__global__ void eb_params(const unsigned* mbits, double abs, double rel, EbDev* P, std::byte* head, std::uint64_t n,
+                          std::uint32_t block, std::uint32_t nb) {
+  double e = abs;
+  if (!(abs > 0)) e = __dmul_rn(rel, static_cast<double>(__uint_as_float(*mbits)));
+  if (!(e > 0)) e = 1.17549435e-38;
+  const float step = __double2float_rn(__dmul_rn(2.0, e));
+  P->e = e;
+  P->e_f = __double2float_rd(e);
+  P->step = step;
+  P->inv = __fdiv_rn(1.0f, step);
+  // header: u8 2 | u64 n | f64 e | u32 block | u32 nb (little-endian, unaligned)
+  const auto bits = static_cast<unsigned long long>(__double_as_longlong(e));
+  head[0] = static_cast<std::byte>(2);
+  for (int k = 0; k < 8; ++k) head[1 + k] = static_cast<std::byte>((n >> (8 * k)) & 0xFF);
+  for (int k = 0; k < 8; ++k) head[9 + k] = static_cast<std::byte>((bits >> (8 * k)) & 0xFF);
+  for (int k = 0; k < 4; ++k) head[17 + k] = static_cast<std::byte>((block >> (8 * k)) & 0xFF);
+  for (int k = 0; k < 4; ++k) head[21 + k] = static_cast<std::byte>((nb >> (8 * k)) & 0xFF);
+}
+
+// The fused eb kernels: a tile is one CTA of eb_warps warps, each warp taking K
+// consecutive codec blocks of 128 (one float4 per lane per block); large tiles keep the number of
+// look-backs (serial through L2) small.
+constexpr int eb_warps = 8;
+
+// Per tile: the payload sizes of its blocks in smem (sz), returns the byte offset of block
+// (warp, k) after the look-back.
+template <int K>
+struct EbTileSizes {
+  unsigned long long sz[eb_warps][K];
+  unsigned long long warp_excl[eb_warps];
+  unsigned long long tile_excl;
+  unsigned tile;
+};
+
+// After every warp wrote sz[warp][*]: the look-back (warp 0), then each warp's exclusive offset.
+// Also stores the grand total when this is the last tile.
+template <int K>
+__device__ void eb_tile_offsets(EbTileSizes<K>& T, unsigned long long* state, std::size_t ntiles, unsigned long long* total) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  __syncthreads();
+  if (warp == 0) {
+    unsigned long long ws = 0;
+    if (lane < eb_warps)
+      for (int k = 0; k < K; ++k) ws += T.sz[lane][k];
+    // exclusive prefix over the warps (eb_warps <= 32)
+    unsigned long long incl = ws;
+    for (int o = 1; o < 32; o <<= 1) {
+      const unsigned long long u = __shfl_up_sync(full, incl, o);
+      if (lane >= o) incl += u;
+    }
+    const unsigned long long agg = __shfl_sync(full, incl, 31);
+    const unsigned long long excl = look_back(state, T.tile, agg, lane);
+    if (lane < eb_warps) T.warp_excl[lane] = incl - ws;  // within the tile
+    if (lane == 0) {
+      T.tile_excl = excl;
+      if (total && T.tile + 1 == ntiles) *total = excl + agg;
+    }
+  }
+  __syncthreads();
+}
+
+template <int K>
+__device__ __forceinline__ unsigned take_tile(unsigned long long* counter, EbTileSizes<K>& T) {
+  if (threadIdx.x == 0) T.tile = static_cast<unsigned>(atomicAdd(counter, 1ull));
+  __syncthreads();
+  return T.tile;
+}
+
+// eb, block 128: bits, base and payload in one pass over x. Same decisions as eb_scan_blocks +
+// eb_write.
+template <int K>
+__global__ void __launch_bounds__(32 * eb_warps) eb_fused_compress(const float* x, std::size_t n, std::size_t nb,
+                                                                   const EbDev* Pp, std::uint8_t* bits,
+                                                                   float* base_out, std::byte* payload,
+                                                                   unsigned long long* lb, unsigned long long* total) {
+  constexpr int B = 128, tile_blocks = eb_warps * K;
+  __shared__ std::uint32_t acc[eb_warps][B + 1];
+  __shared__ EbTileSizes<K> T;
+  const std::size_t ntiles = (nb + tile_blocks - 1) / tile_blocks;
+  const unsigned tile = take_tile(lb, T);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  const EbDev P = *Pp;
+  const std::size_t first = static_cast<std::size_t>(tile) * tile_blocks + static_cast<std::size_t>(warp) * K;
+  float v[K][4];
+  int cnt[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) {  // all loads first: K float4 in flight per lane
+    const std::size_t b = first + k, i = b * B + 4 * static_cast<std::size_t>(lane);
+    cnt[k] = b < nb && i < n ? load4(x, i, n, v[k]) : 0;
+    if (!cnt[k]) v[k][0] = v[k][1] = v[k][2] = v[k][3] = 0.0f;
+  }
+  unsigned wbits[K];
+  bool okk[K];
+  float basek[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const std::size_t b = first + k;
+    const bool active = b < nb;
+    const std::size_t len = active ? min(static_cast<std::size_t>(B), n - b * B) : 0;
+    float mn = INFINITY, mx = -INFINITY;
+    bool fin = true;
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (j < cnt[k]) {
+        fin &= finite(v[k][j]);
+        mn = fminf(mn, v[k][j]);
+        mx = fmaxf(mx, v[k][j]);
+      }
+    fin = __all_sync(full, fin);
+    mn = warp_min(mn);
+    mx = warp_max(mx);
+    bool ok = fin && P.step > 0 && finite(P.inv) && (static_cast<double>(mx) - mn) * P.inv < 4.0e6;
+    const float base = __double2float_rn(0.5 * (static_cast<double>(mn) + mx));
+    std::uint32_t any = 0;
+    bool miss = false;
+    if (ok) {
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        if (j < cnt[k]) {
+          float qf;  // |t| <= 2e6 < 2^22: the range test above
+          const std::int32_t q = round_even_int(__fmul_rn(__fsub_rn(v[k][j], base), P.inv), qf);
+          const float y = __fadd_rn(base, __fmul_rn(qf, P.step));
+          miss |= !eb_within(y, v[k][j], P);
+          any |= static_cast<std::uint32_t>((q << 1) ^ (q >> 31));
+        }
+      for (int o = 16; o > 0; o >>= 1) any |= __shfl_xor_sync(full, any, o);
+      ok = !__any_sync(full, miss);
+    }
+    const unsigned w = 32 - __clz(static_cast<int>(any));
+    wbits[k] = w;
+    okk[k] = ok;
+    basek[k] = base;
+    if (lane == 0) {
+      if (active) {
+        bits[b] = ok ? static_cast<std::uint8_t>(w) : raw_block;
+        base_out[b] = ok ? base : 0.0f;
+      }
+      T.sz[warp][k] = !active ? 0 : ok ? (len * w + 7) / 8 : 4 * len;
+    }
+  }
+  eb_tile_offsets(T, lb + 1, ntiles, total);
+  std::size_t off = T.tile_excl + T.warp_excl[warp];
+  std::uint32_t* a = acc[warp];
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const std::size_t b = first + k;
+    if (b >= nb) break;
+    const std::size_t b0 = b * B, len = min(static_cast<std::size_t>(B), n - b0);
+    std::byte* p = payload + off;
+    off += T.sz[warp][k];
+    if (!okk[k]) {
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        if (j < cnt[k]) store_u32(p + 4 * (4 * static_cast<std::size_t>(lane) + j), __float_as_uint(v[k][j]));
+      continue;
+    }
+    const unsigned w = wbits[k];
+    if (w == 0) continue;
+    const std::size_t nbytes = (len * w + 7) / 8;
+    for (std::size_t j = lane; j < (nbytes + 3) / 4; j += 32) a[j] = 0;
+    __syncwarp();
+    std::uint32_t zk[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      float qf;
+      const std::int32_t q = round_even_int(__fmul_rn(__fsub_rn(v[k][j], basek[k]), P.inv), qf);
+      zk[j] = j < cnt[k] ? static_cast<std::uint32_t>((q << 1) ^ (q >> 31)) : 0u;
+    }
+    const std::size_t bit0 = 4 * static_cast<std::size_t>(lane) * w;
+    if (w <= 16) {  // the lane's 4w bits as one chunk: at most three word ORs instead of eight
+      std::uint64_t chunk = 0;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) chunk |= static_cast<std::uint64_t>(zk[j]) << (j * w);
+      const unsigned sh = static_cast<unsigned>(bit0 & 31);
+      const std::size_t word = bit0 >> 5;
+      const std::uint64_t lo = chunk << sh;
+      const std::uint32_t hi = sh ? static_cast<std::uint32_t>(chunk >> (64 - sh)) : 0u;
+      if (static_cast<std::uint32_t>(lo)) atomicOr(&a[word], static_cast<std::uint32_t>(lo));
+      if (static_cast<std::uint32_t>(lo >> 32)) atomicOr(&a[word + 1], static_cast<std::uint32_t>(lo >> 32));
+      if (hi) atomicOr(&a[word + 2], hi);
+    } else {
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const std::size_t bit = bit0 + static_cast<std::size_t>(j) * w;
+        const std::uint64_t sh = static_cast<std::uint64_t>(zk[j]) << (bit & 31);
+        atomicOr(&a[bit >> 5], static_cast<std::uint32_t>(sh));
+        if ((bit & 31) + w > 32) atomicOr(&a[(bit >> 5) + 1], static_cast<std::uint32_t>(sh >> 32));
+      }
+    }
+    __syncwarp();
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(a);
+    for (std::size_t j = lane; j < nbytes; j += 32) p[j] = static_cast<std::byte>(bytes[j]);
+    __syncwarp();  // a is reused by the next block
+  }
+}
+
+// eb decoding, block 128: payload offsets from the bits array by look-back, one pass. Sets
+// *overrun (and writes nothing for that block) where a payload would end past payload_bytes or a
+// width is not 0..32 / raw.
+template <int K>
+__global__ void __launch_bounds__(32 * eb_warps) eb_fused_decode(const std::byte* payload, std::size_t n, std::size_t nb,
+                                                                 float step, const std::uint8_t* bits, const float* base_in,
+                                                                 std::size_t payload_bytes, unsigned long long* lb,
+                                                                 unsigned* overrun, float* y) {
+  constexpr int B = 128, tile_blocks = eb_warps * K;
+  __shared__ std::uint8_t stage[eb_warps][4 * B + 8];
+  __shared__ EbTileSizes<K> T;
+  const std::size_t ntiles = (nb + tile_blocks - 1) / tile_blocks;
+  const unsigned tile = take_tile(lb, T);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  const std::size_t first = static_cast<std::size_t>(tile) * tile_blocks + static_cast<std::size_t>(warp) * K;
+  if (lane < K) {
+    const std::size_t b = first + lane;
+    const std::size_t len = b < nb ? min(static_cast<std::size_t>(B), n - b * B) : 0;
+    const unsigned w = b < nb ? bits[b] : 0;
+    T.sz[warp][lane] = b >= nb ? 0 : w == raw_block ? 4 * len : w > 32 ? 0 : (len * w + 7) / 8;
+  }
+  eb_tile_offsets(T, lb + 1, ntiles, nullptr);
+  std::size_t off = T.tile_excl + T.warp_excl[warp];
+  std::uint8_t* st = stage[warp];
+  for (int k = 0; k < K; ++k) {
+    const std::size_t b = first + k;
+    if (b >= nb) break;
+    const std::size_t b0 = b * B, len = min(static_cast<std::size_t>(B), n - b0);
+    const unsigned w = bits[b];
+    const std::byte* p = payload + off;
+    off += T.sz[warp][k];
+    if (off > payload_bytes || (w > 32 && w != raw_block)) {  // corrupt: read nothing past the end
+      if (lane == 0) atomicOr(overrun, 1u);
+      continue;
+    }
+    const std::size_t i = b0 + 4 * static_cast<std::size_t>(lane);
+    const int cnt = i >= n ? 0 : (i + 3 < n ? 4 : static_cast<int>(n - i));
+    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (w == raw_block) {
+      for (int j = 0; j < cnt; ++j) v[j] = __uint_as_float(load_u32(p + 4 * (i - b0 + j)));
+      store4(y, i, cnt, v);
+      continue;
+    }
+    const float base = base_in[b];
+    const std::size_t nbytes = (len * w + 7) / 8;
+    for (std::size_t j = lane; j < nbytes + 8; j += 32) st[j] = j < nbytes ? static_cast<std::uint8_t>(p[j]) : 0;
+    __syncwarp();
+    const std::uint64_t mask = w == 32 ? 0xFFFFFFFFull : ((1ull << w) - 1);
+    for (int j = 0; j < 4; ++j) {
+      std::uint32_t zz = 0;
+      if (w > 0) {
+        const std::size_t bit = (4 * static_cast<std::size_t>(lane) + j) * w, byte = bit >> 3;
+        std::uint64_t word = 0;
+        for (int c = 0; c < 5; ++c) word |= static_cast<std::uint64_t>(st[byte + c]) << (8 * c);
+        zz = static_cast<std::uint32_t>((word >> (bit & 7)) & mask);
+      }
+      const auto q = static_cast<std::int32_t>(zz >> 1) ^ -static_cast<std::int32_t>(zz & 1);
+      // |q| < 2^22 in a valid stream (the encoder's range test); wider widths take the conversion
+      const float qf = w <= 22 ? int_to_float_small(q) : static_cast<float>(q);
+      v[j] = __fadd_rn(base, __fmul_rn(qf, step));
+    }
+    store4(y, i, cnt, v);
+    __syncwarp();  // st is reused by the next block
+  }
+}
+
 struct EbLayout {
   std::size_t nblocks, bits_at, base_at, payload_at;
 };
@@ -335,7 +898,52 @@ EbLayout eb_layout(std::size_t n, std::size_t block) {
   return L;
 }
 
+bool g_fast_paths = true;
+
+template <class F>
+void dispatch_int8(int lanes, int units, F&& f) {
+  using std::integral_constant;
+  auto with_g = [&](auto g) {
+    if (units == 2) f(g, integral_constant<int, 2>{});
+    else f(g, integral_constant<int, 1>{});
+  };
+  switch (lanes) {
+    case 4: with_g(integral_constant<int, 4>{}); break;
+    case 8: with_g(integral_constant<int, 8>{}); break;
+    case 16: with_g(integral_constant<int, 16>{}); break;
+    default: with_g(integral_constant<int, 32>{}); break;
+  }
+}
+template <class F>
+void dispatch_eb(int k, F&& f) {
+  using std::integral_constant;
+  switch (k) {
+    case 1: f(integral_constant<int, 1>{}); break;
+    case 2: f(integral_constant<int, 2>{}); break;
+    case 4: f(integral_constant<int, 4>{}); break;
+    default: f(integral_constant<int, 8>{}); break;
+  }
+}
+int eb_k(int k) { return k == 1 || k == 2 || k == 4 ? k : 8; }
+bool fast_ok() { return g_fast_paths; }
+bool aligned(const void* p, std::size_t a) { return (reinterpret_cast<std::uintptr_t>(p) & (a - 1)) == 0; }
+// Lanes per codec block of the int8 fast kernels (one float4 each), 0 if the block size has none.
+int lanes_for(std::size_t block) {
+  return block == 16 ? 4 : block == 32 ? 8 : block == 64 ? 16 : block == 128 ? 32 : 0;
+}
+Tuning g_tuning;
+// CTAs of 256 threads for the int8 fast kernels: a warp covers units * 32 / G blocks.
+unsigned int8_grid(std::size_t nb, int lanes, int units) {
+  const std::size_t per_warp = static_cast<std::size_t>(units) * (32 / lanes);
+  const std::size_t warps = (nb + per_warp - 1) / per_warp;
+  return static_cast<unsigned>((warps + 7) / 8);
+}
+
 }  // namespace
+
+void set_fast_paths(bool enabled) { g_fast_paths = enabled; }
+void set_tuning(const Tuning& t) { g_tuning = t; }
+Tuning tuning() { return g_tuning; }
 
 // ---- host entry points ----------------------------------------------------------------------
 
@@ -352,6 +960,39 @@ std::size_t intq8_compress(float* x, float* residual, std::size_t n, std::size_t
     return 8;
   }
   const std::size_t nb = (n + block - 1) / block;
+  if (fast_ok() && lanes_for(block) && aligned(x, 16) && aligned(residual, 16) && aligned(out, 4)) {
+    auto* flag = static_cast<unsigned*>(ws.get(3, 8));
+    check(cudaMemsetAsync(flag, 0, 4, s), "intq8 flag");
+    const unsigned grid = int8_grid(nb, lanes_for(block), g_tuning.int8_compress_units);
+    auto launch = [&](auto g, auto u) {
+      if (residual)
+        intq8_fast_compress<decltype(g)::value, decltype(u)::value, true><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
+      else
+        intq8_fast_compress<decltype(g)::value, decltype(u)::value, false><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
+    };
+    dispatch_int8(lanes_for(block), g_tuning.int8_compress_units, launch);
+    check(cudaGetLastError(), "intq8_fast_compress");
+    unsigned raw = 0;
+    check(cudaMemcpyAsync(&raw, flag, 4, cudaMemcpyDeviceToHost, s), "intq8 flag");
+    check(cudaStreamSynchronize(s), "intq8 sync");
+    const std::size_t fast_bytes = 8 + nb * 4 + n;
+    if (!raw) return fast_bytes;
+    // Some block is raw (NaN/Inf or a subnormal scale): move every block to its real offset.
+    auto* tmp = static_cast<std::byte*>(ws.get(6, fast_bytes));
+    check(cudaMemcpyAsync(tmp, out, fast_bytes, cudaMemcpyDeviceToDevice, s), "intq8 fix copy");
+    auto* size = static_cast<std::uint64_t*>(ws.get(1, nb * 8));
+    auto* off = static_cast<std::uint64_t*>(ws.get(2, nb * 8));
+    intq8_fix_sizes<<<static_cast<unsigned>((nb + 255) / 256), 256, 0, s>>>(tmp, n, block, nb, size);
+    check(cudaGetLastError(), "intq8_fix_sizes");
+    scan_exclusive(size, off, nb, ws, 5, s);
+    intq8_fix_move<<<grid_for_warps(nb), 32 * warps_per_cta, 0, s>>>(tmp, x, n, block, nb, off, out);
+    check(cudaGetLastError(), "intq8_fix_move");
+    std::uint64_t last[2];
+    check(cudaMemcpyAsync(&last[0], off + nb - 1, 8, cudaMemcpyDeviceToHost, s), "intq8 size");
+    check(cudaMemcpyAsync(&last[1], size + nb - 1, 8, cudaMemcpyDeviceToHost, s), "intq8 size");
+    check(cudaStreamSynchronize(s), "intq8 sync");
+    return 8 + last[0] + last[1];
+  }
   auto* tag = static_cast<std::uint32_t*>(ws.get(0, nb * 4));
   auto* size = static_cast<std::uint64_t*>(ws.get(1, nb * 8));
   auto* off = static_cast<std::uint64_t*>(ws.get(2, nb * 8));
@@ -372,6 +1013,26 @@ void intq8_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::
                       Workspace& ws, cudaStream_t s) {
   if (block == 0) block = 64;
   if (in_bytes < 8) throw std::invalid_argument("ferry-comm cuda intq8: truncated stream");
+  if (n > 0 && fast_ok() && lanes_for(block) && aligned(in, 4) && aligned(y, 16)) {
+    // A stream without raw blocks is exactly this long, and its block offsets are known.
+    const std::size_t nb = (n + block - 1) / block;
+    if (in_bytes == 8 + nb * 4 + n) {
+      auto* flag = static_cast<unsigned*>(ws.get(3, 8));
+      check(cudaMemsetAsync(flag, 0, 4, s), "intq8 flag");
+      const unsigned grid = int8_grid(nb, lanes_for(block), g_tuning.int8_compress_units);
+      auto launch = [&](auto g, auto u) {
+        intq8_fast_decode<decltype(g)::value, decltype(u)::value><<<grid, 256, 0, s>>>(in, n, nb, y, flag);
+      };
+      dispatch_int8(lanes_for(block), g_tuning.int8_decode_units, launch);
+      check(cudaGetLastError(), "intq8_fast_decode");
+      unsigned bad = 0;
+      check(cudaMemcpyAsync(&bad, flag, 4, cudaMemcpyDeviceToHost, s), "intq8 flag");
+      check(cudaStreamSynchronize(s), "intq8 sync");
+      if (!bad) return;
+      // A raw tag in a stream of the no-raw length, or another count: the general path below
+      // decodes what is decodable and names the problem.
+    }
+  }
   std::uint64_t stored = 0;
   check(cudaMemcpyAsync(&stored, in, 8, cudaMemcpyDeviceToHost, s), "intq8 header");
   check(cudaStreamSynchronize(s), "intq8 sync");
@@ -406,6 +1067,34 @@ std::size_t eb_compress(const float* x, std::size_t n, double abs, double rel, s
                         std::size_t out_bytes, Workspace& ws, cudaStream_t s) {
   if (block == 0) block = 128;
   if (out_bytes < eb_max_bytes(n, block)) throw std::invalid_argument("ferry-comm cuda eb: output too small");
+  if (n > 0 && block == 128 && fast_ok() && aligned(x, 16) && aligned(out, 4)) {
+    const EbLayout L = eb_layout(n, block);
+    auto* m = static_cast<unsigned*>(ws.get(3, 8));
+    if (!(abs > 0)) {
+      check(cudaMemsetAsync(m, 0, 4, s), "eb max");
+      const std::size_t want = (n / 4 + 255) / 256;
+      max_finite_abs4<<<static_cast<unsigned>(want < 2048 ? (want ? want : 1) : 2048), 256, 0, s>>>(x, n, m);
+      check(cudaGetLastError(), "max_finite_abs4");
+    }
+    auto* P = static_cast<EbDev*>(ws.get(4, sizeof(EbDev)));
+    eb_params<<<1, 1, 0, s>>>(m, abs, rel, P, out, n, 128, static_cast<std::uint32_t>(L.nblocks));  // and the header
+    check(cudaGetLastError(), "eb_params");
+    const int K = eb_k(g_tuning.eb_compress_blocks_per_warp);
+    const std::size_t tile_blocks = static_cast<std::size_t>(eb_warps) * K;
+    const std::size_t ntiles = (L.nblocks + tile_blocks - 1) / tile_blocks;
+    auto* lb = static_cast<unsigned long long*>(ws.get(7, (ntiles + 2) * 8));
+    check(cudaMemsetAsync(lb, 0, (ntiles + 2) * 8, s), "eb look-back state");
+    dispatch_eb(K, [&](auto k) {
+      eb_fused_compress<decltype(k)::value><<<static_cast<unsigned>(ntiles), 32 * eb_warps, 0, s>>>(
+          x, n, L.nblocks, P, reinterpret_cast<std::uint8_t*>(out + L.bits_at), reinterpret_cast<float*>(out + L.base_at),
+          out + L.payload_at, lb, lb + ntiles + 1);
+    });
+    check(cudaGetLastError(), "eb_fused_compress");
+    unsigned long long total = 0;
+    check(cudaMemcpyAsync(&total, lb + ntiles + 1, 8, cudaMemcpyDeviceToHost, s), "eb size");
+    check(cudaStreamSynchronize(s), "eb sync");
+    return L.payload_at + total;
+  }
   double e = abs;
   if (!(abs > 0)) {
     auto* m = static_cast<unsigned*>(ws.get(3, 8));
@@ -475,8 +1164,27 @@ void eb_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::siz
     throw std::invalid_argument("ferry-comm cuda eb: not a planar eb stream of " + std::to_string(n) + " elements");
   if (n == 0) return;
   const EbLayout L = eb_layout(n, blk);
+  if (in_bytes < L.payload_at) throw std::invalid_argument("ferry-comm cuda eb: truncated stream");
   const auto* bits = reinterpret_cast<const std::uint8_t*>(in + L.bits_at);
   const auto* base = reinterpret_cast<const float*>(in + L.base_at);
+  if (blk == 128 && fast_ok() && aligned(in, 4) && aligned(y, 16)) {
+    const int K = eb_k(g_tuning.eb_decode_blocks_per_warp);
+    const std::size_t tile_blocks = static_cast<std::size_t>(eb_warps) * K;
+    const std::size_t ntiles = (L.nblocks + tile_blocks - 1) / tile_blocks;
+    auto* lb = static_cast<unsigned long long*>(ws.get(7, (ntiles + 2) * 8));
+    check(cudaMemsetAsync(lb, 0, (ntiles + 2) * 8, s), "eb look-back state");
+    auto* overrun = reinterpret_cast<unsigned*>(lb + ntiles + 1);
+    dispatch_eb(K, [&](auto k) {
+      eb_fused_decode<decltype(k)::value><<<static_cast<unsigned>(ntiles), 32 * eb_warps, 0, s>>>(
+          in + L.payload_at, n, L.nblocks, static_cast<float>(2 * e), bits, base, in_bytes - L.payload_at, lb, overrun, y);
+    });
+    check(cudaGetLastError(), "eb_fused_decode");
+    unsigned bad = 0;
+    check(cudaMemcpyAsync(&bad, overrun, 4, cudaMemcpyDeviceToHost, s), "eb check");
+    check(cudaStreamSynchronize(s), "eb sync");
+    if (bad) throw std::invalid_argument("ferry-comm cuda eb: truncated or corrupt stream (payloads run past its end)");
+    return;
+  }
   auto* psize = static_cast<std::uint64_t*>(ws.get(1, L.nblocks * 8));
   auto* poff = static_cast<std::uint64_t*>(ws.get(2, L.nblocks * 8));
   eb_payload_sizes<<<static_cast<unsigned>((L.nblocks + 255) / 256), 256, 0, s>>>(bits, n, blk, L.nblocks, psize);

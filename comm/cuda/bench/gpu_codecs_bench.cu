@@ -26,6 +26,7 @@ namespace {
 struct Row {
   std::string name;
   double ms, gbps, ratio_to_copy, compression;
+  double moved = 0, traffic_ratio = 0;  // bytes read + written by the kernels; their rate / the copy's
 };
 
 template <class T>
@@ -95,10 +96,12 @@ struct Check {
   std::string detail;
 };
 
-std::vector<Check> validate(std::size_t n, double eb_rel) {
+// `tag` prefixes every check's name: the same checks run on the fast and the general kernels, with
+// and without special values (with them, int8's fast compressor takes its raw-block rebuild).
+std::vector<Check> validate(std::size_t n, double eb_rel, bool special, const std::string& tag) {
   std::vector<Check> out;
   fcc::Workspace ws;
-  std::vector<float> x = make_data(n, 7, true);
+  std::vector<float> x = make_data(n, 7, special);
   // int8: stream byte for byte, decode bit for bit.
   {
     auto cpu = cd::make_intq(8, 64);
@@ -133,7 +136,7 @@ std::vector<Check> validate(std::size_t n, double eb_rel) {
     bool ok = true;
     std::string detail;
     for (int step = 0; step < 3 && ok; ++step) {
-      std::vector<float> g = make_data(n, 100 + step, step == 1);
+      std::vector<float> g = make_data(n, 100 + step, special && step == 1);
       std::vector<float> xc = g;  // CPU: codec.hpp apply_error_feedback, written out
       for (std::size_t i = 0; i < n; ++i)
         if (std::isfinite(r_cpu[i])) xc[i] += r_cpu[i];
@@ -191,6 +194,7 @@ std::vector<Check> validate(std::size_t n, double eb_rel) {
     out.push_back({"eb decode bit-identical to CPU", true, "not compared: built without zstd.h (CPU eb codec)"});
 #endif
   }
+  for (auto& c : out) c.name = tag + " " + c.name;
   return out;
 }
 
@@ -201,6 +205,7 @@ int main(int argc, char** argv) {
   int reps = 20;
   std::string out_dir = ".";
   double eb_rel = 1e-3;
+  bool profile = false;  // one call of each fast codec at --n and exit: for ncu
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -212,6 +217,7 @@ int main(int argc, char** argv) {
     else if (a == "--reps") reps = std::stoi(next());
     else if (a == "--out") out_dir = next();
     else if (a == "--eb-rel") eb_rel = std::stod(next());
+    else if (a == "--profile") profile = true;
     else { std::fprintf(stderr, "usage: %s [--n N] [--check-n N] [--reps R] [--out DIR] [--eb-rel R]\n", argv[0]); return 2; }
   }
   try {
@@ -219,7 +225,41 @@ int main(int argc, char** argv) {
     fcc::check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
     std::printf("device: %s, %zu elements (%.0f MiB), %d reps (median)\n", prop.name, n, n * 4.0 / (1 << 20), reps);
 
-    std::vector<Check> checks = validate(check_n, eb_rel);
+    if (profile) {
+      fcc::Workspace ws;
+      std::vector<float> h = make_data(n, 1, false);
+      DevBuf<float> x(n), r(n), y(n);
+      DevBuf<std::byte> s8(fcc::intq8_max_bytes(n)), seb(fcc::eb_max_bytes(n));
+      fcc::check(cudaMemcpy(x.p, h.data(), n * 4, cudaMemcpyHostToDevice), "copy");
+      fcc::check(cudaMemset(r.p, 0, n * 4), "memset");
+      std::size_t b8 = fcc::intq8_compress(x.p, nullptr, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr);
+      fcc::intq8_decompress(s8.p, b8, y.p, n, 64, ws, nullptr);
+      fcc::intq8_compress(x.p, r.p, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr);
+      std::size_t beb = fcc::eb_compress(x.p, n, 0.0, eb_rel, 128, seb.p, fcc::eb_max_bytes(n), ws, nullptr);
+      fcc::eb_decompress(seb.p, beb, y.p, n, ws, nullptr);
+      fcc::check(cudaDeviceSynchronize(), "sync");
+      return 0;
+    }
+    std::vector<Check> checks;
+    for (bool fast : {true, false})
+      for (bool special : {true, false}) {
+        if (!fast && !special) continue;
+        fcc::set_fast_paths(fast);
+        auto c = validate(check_n, eb_rel, special, std::string(fast ? "[fast" : "[general") + (special ? ", special values]" : "]"));
+        checks.insert(checks.end(), c.begin(), c.end());
+      }
+    fcc::set_fast_paths(true);
+    {  // the other kernel shapes of the sweep below, on the special values
+      const fcc::Tuning def = fcc::tuning();
+      fcc::Tuning alt = def;
+      alt.int8_compress_units = 3 - def.int8_compress_units;
+      alt.int8_decode_units = 3 - def.int8_decode_units;
+      alt.eb_compress_blocks_per_warp = alt.eb_decode_blocks_per_warp = 2;
+      fcc::set_tuning(alt);
+      auto c = validate(check_n, eb_rel, true, "[fast, other shape, special values]");
+      checks.insert(checks.end(), c.begin(), c.end());
+      fcc::set_tuning(def);
+    }
 
     fcc::Workspace ws;
     std::vector<float> h = make_data(n, 1, false);
@@ -231,28 +271,72 @@ int main(int argc, char** argv) {
     double copy_ms = time_ms(reps, [&] { fcc::check(cudaMemcpyAsync(x2.p, x.p, n * 4, cudaMemcpyDeviceToDevice), "memcpy"); });
     const double copy_gbps = bytes / copy_ms / 1e6;
     std::vector<Row> rows;
-    auto add = [&](const std::string& name, double ms, double ratio) {
+    // moved: bytes the codec must read and write at least (the copy moves 2 * bytes).
+    auto add = [&](const std::string& name, double ms, double compression, double moved) {
       double gbps = bytes / ms / 1e6;
-      rows.push_back({name, ms, gbps, gbps / copy_gbps, ratio});
-      std::printf("%-28s %9.3f ms %9.1f GB/s  %.2fx copy  ratio %.2f\n", name.c_str(), ms, gbps, gbps / copy_gbps, ratio);
+      double traffic = moved / ms / 1e6 / (2 * copy_gbps);
+      rows.push_back({name, ms, gbps, gbps / copy_gbps, compression, moved, traffic});
+      std::printf("%-36s %9.4f ms %9.1f GB/s  %.3fx copy  traffic %.3fx copy  compression %.2f\n", name.c_str(), ms, gbps,
+                  gbps / copy_gbps, traffic, compression);
     };
-    std::printf("%-28s %9.3f ms %9.1f GB/s\n", "cudaMemcpy D2D (baseline)", copy_ms, copy_gbps);
-    std::size_t b8 = 0, beb = 0;
-    add("int8 compress", time_ms(reps, [&] { b8 = fcc::intq8_compress(x.p, nullptr, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr); }),
-        0);
-    rows.back().compression = bytes / b8;
-    add("int8 decompress", time_ms(reps, [&] { fcc::intq8_decompress(s8.p, b8, y.p, n, 64, ws, nullptr); }), bytes / b8);
-    // Error feedback rewrites x: time it on a copy refreshed outside the timed region is not
-    // possible per rep, so it runs on x2 (values drift towards their quantized grid, same cost).
-    fcc::check(cudaMemcpy(x2.p, x.p, n * 4, cudaMemcpyDeviceToDevice), "copy");
-    add("int8+ef compress", time_ms(reps, [&] { fcc::intq8_compress(x2.p, r.p, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr); }),
-        bytes / b8);
-    char ebname[64];
-    std::snprintf(ebname, sizeof ebname, "eb:rel=%g compress", eb_rel);
-    add(ebname, time_ms(reps, [&] { beb = fcc::eb_compress(x.p, n, 0.0, eb_rel, 128, seb.p, fcc::eb_max_bytes(n), ws, nullptr); }), 0);
-    rows.back().compression = bytes / beb;
-    std::snprintf(ebname, sizeof ebname, "eb:rel=%g decompress", eb_rel);
-    add(ebname, time_ms(reps, [&] { fcc::eb_decompress(seb.p, beb, y.p, n, ws, nullptr); }), bytes / beb);
+    std::printf("%-36s %9.4f ms %9.1f GB/s\n", "cudaMemcpy D2D (baseline)", copy_ms, copy_gbps);
+    for (bool fast : {true, false}) {
+      fcc::set_fast_paths(fast);
+      const std::string sfx = fast ? "" : " (general kernels)";
+      std::size_t b8 = 0, beb = 0;
+      double ms = time_ms(reps, [&] { b8 = fcc::intq8_compress(x.p, nullptr, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr); });
+      add("int8 compress" + sfx, ms, bytes / b8, bytes + b8);
+      ms = time_ms(reps, [&] { fcc::intq8_decompress(s8.p, b8, y.p, n, 64, ws, nullptr); });
+      add("int8 decompress" + sfx, ms, bytes / b8, b8 + bytes);
+      // Error feedback rewrites x: it runs on x2 (values drift towards their quantized grid, same cost).
+      fcc::check(cudaMemcpy(x2.p, x.p, n * 4, cudaMemcpyDeviceToDevice), "copy");
+      ms = time_ms(reps, [&] { fcc::intq8_compress(x2.p, r.p, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr); });
+      add("int8+ef compress" + sfx, ms, bytes / b8, 4 * bytes + b8);
+      char ebname[64];
+      std::snprintf(ebname, sizeof ebname, "eb:rel=%g compress", eb_rel);
+      ms = time_ms(reps, [&] { beb = fcc::eb_compress(x.p, n, 0.0, eb_rel, 128, seb.p, fcc::eb_max_bytes(n), ws, nullptr); });
+      add(ebname + sfx, ms, bytes / beb, 2 * bytes + beb);  // rel: the max pass reads x once more
+      std::snprintf(ebname, sizeof ebname, "eb:rel=%g decompress", eb_rel);
+      ms = time_ms(reps, [&] { fcc::eb_decompress(seb.p, beb, y.p, n, ws, nullptr); });
+      add(ebname + sfx, ms, bytes / beb, beb + bytes);
+    }
+    fcc::set_fast_paths(true);
+    // Shape sweep of the fast kernels (fcc::Tuning): which unrolling / tile size the defaults use.
+    struct Sweep {
+      std::string knob;
+      int value;
+      double ms;
+    };
+    std::vector<Sweep> sweep;
+    {
+      const fcc::Tuning def = fcc::tuning();
+      std::size_t b8 = fcc::intq8_compress(x.p, nullptr, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr);
+      std::size_t beb = fcc::eb_compress(x.p, n, 0.0, eb_rel, 128, seb.p, fcc::eb_max_bytes(n), ws, nullptr);
+      for (int u : {1, 2}) {
+        fcc::Tuning t = def;
+        t.int8_compress_units = t.int8_decode_units = u;
+        fcc::set_tuning(t);
+        sweep.push_back({"int8 compress units", u, time_ms(reps, [&] {
+                           fcc::intq8_compress(x.p, nullptr, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr);
+                         })});
+        sweep.push_back({"int8 decompress units", u, time_ms(reps, [&] { fcc::intq8_decompress(s8.p, b8, y.p, n, 64, ws, nullptr); })});
+      }
+      for (int k : {1, 2, 4, 8}) {
+        fcc::Tuning t = def;
+        t.eb_compress_blocks_per_warp = t.eb_decode_blocks_per_warp = k;
+        fcc::set_tuning(t);
+        sweep.push_back({"eb compress blocks/warp", k, time_ms(reps, [&] {
+                           fcc::eb_compress(x.p, n, 0.0, eb_rel, 128, seb.p, fcc::eb_max_bytes(n), ws, nullptr);
+                         })});
+        sweep.push_back({"eb decompress blocks/warp", k, time_ms(reps, [&] { fcc::eb_decompress(seb.p, beb, y.p, n, ws, nullptr); })});
+      }
+      fcc::set_tuning(def);
+      for (auto& w : sweep) std::printf("sweep %-26s %d: %.4f ms (%.3fx copy)\n", w.knob.c_str(), w.value, w.ms, copy_ms / w.ms);
+    }
+    // Speed-up of the fast kernels over the general ones, same run.
+    const std::size_t half = rows.size() / 2;
+    for (std::size_t k = 0; k < half; ++k)
+      std::printf("speed-up %-28s %.2fx\n", rows[k].name.c_str(), rows[half + k].ms / rows[k].ms);
 
     bool all_ok = true;
     for (auto& c : checks) {
@@ -267,20 +351,31 @@ int main(int argc, char** argv) {
        << ", \"copy_ms\": " << copy_ms << ", \"copy_gbps\": " << copy_gbps << ", \"kernels\": [";
     for (std::size_t i = 0; i < rows.size(); ++i)
       js << (i ? ", " : "") << "{\"name\": \"" << rows[i].name << "\", \"ms\": " << rows[i].ms << ", \"gbps\": " << rows[i].gbps
-         << ", \"ratio_to_copy\": " << rows[i].ratio_to_copy << ", \"compression\": " << rows[i].compression << "}";
+         << ", \"ratio_to_copy\": " << rows[i].ratio_to_copy << ", \"compression\": " << rows[i].compression
+         << ", \"bytes_moved\": " << rows[i].moved << ", \"traffic_ratio_to_copy\": " << rows[i].traffic_ratio << "}";
     js << "], \"checks\": [";
     for (std::size_t i = 0; i < checks.size(); ++i)
       js << (i ? ", " : "") << "{\"name\": \"" << checks[i].name << "\", \"ok\": " << (checks[i].ok ? "true" : "false")
          << ", \"detail\": \"" << checks[i].detail << "\"}";
+    js << "], \"sweep\": [";
+    for (std::size_t i = 0; i < sweep.size(); ++i)
+      js << (i ? ", " : "") << "{\"knob\": \"" << sweep[i].knob << "\", \"value\": " << sweep[i].value << ", \"ms\": " << sweep[i].ms
+         << ", \"ratio_to_copy\": " << copy_ms / sweep[i].ms << "}";
     js << "], \"all_checks_pass\": " << (all_ok ? "true" : "false") << "}\n";
     std::ofstream md(out_dir + "/gpu_codecs.md");
     md << "# GPU codecs on " << prop.name << " (" << date << ")\n\n" << n << " float32 (" << bytes / (1 << 20)
        << " MiB) of gradient-like data, median of " << reps << " runs. Throughput = input bytes / time; "
        << "baseline = cudaMemcpy device-to-device of the same buffer in the same run: " << copy_gbps << " GB/s. "
-       << "Goal: every kernel at >= 0.5x copy.\n\n| kernel | ms | GB/s | x copy | compression |\n|---|---|---|---|---|\n";
+       << "Goal: every kernel at >= 0.5x copy. 'traffic x copy' compares the bytes each kernel must read and write "
+       << "(input, output, and for error feedback the residual both ways and x written back; the eb compressor in rel mode "
+       << "reads x twice: once for max|x|) per second with the copy's 2 x input bytes per second.\n\n"
+       << "| kernel | ms | GB/s (input) | x copy | traffic x copy | compression |\n|---|---|---|---|---|---|\n";
     for (auto& r : rows)
-      md << "| " << r.name << " | " << r.ms << " | " << r.gbps << " | " << r.ratio_to_copy << " | " << r.compression << " |\n";
-    md << "\n| check against the CPU codecs (" << check_n << " elements with NaN/Inf/denormal/constant blocks) | result |\n|---|---|\n";
+      md << "| " << r.name << " | " << r.ms << " | " << r.gbps << " | " << r.ratio_to_copy << " | " << r.traffic_ratio << " | "
+         << r.compression << " |\n";
+    md << "\n| fast-kernel shape (ferry::comm::cuda::Tuning) | value | ms | x copy |\n|---|---|---|---|\n";
+    for (auto& w : sweep) md << "| " << w.knob << " | " << w.value << " | " << w.ms << " | " << copy_ms / w.ms << " |\n";
+    md << "\n| check against the CPU codecs (" << check_n << " elements; 'special values': NaN/Inf/denormal/constant blocks) | result |\n|---|---|\n";
     for (auto& c : checks) md << "| " << c.name << " | " << (c.ok ? "PASS" : "FAIL") << (c.detail.empty() ? "" : " (" + c.detail + ")") << " |\n";
     return all_ok ? 0 : 1;
   } catch (const std::exception& e) {

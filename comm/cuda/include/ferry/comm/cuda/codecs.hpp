@@ -25,10 +25,10 @@ class Workspace {
   ~Workspace();
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
-  void* get(int slot, std::size_t bytes);  // device scratch of at least `bytes`, slot 0..5
+  void* get(int slot, std::size_t bytes);  // device scratch of at least `bytes`, slot 0..7
  private:
-  void* ptr_[6] = {};
-  std::size_t size_[6] = {};
+  void* ptr_[8] = {};
+  std::size_t size_[8] = {};
 };
 
 std::size_t intq8_max_bytes(std::size_t n, std::size_t block = 64);
@@ -46,6 +46,21 @@ std::size_t eb_compress(const float* x, std::size_t n, double abs, double rel, s
                         std::size_t out_bytes, Workspace& ws, cudaStream_t stream);
 void eb_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::size_t n, Workspace& ws,
                    cudaStream_t stream);
+
+// The compressors and decompressors take fast paths for the common shapes (int8 block 16, 32, 64
+// or 128 and eb block 128, float buffers 16-byte aligned, streams 4-byte aligned) and general
+// kernels otherwise; both write the same bytes. false forces the general kernels (tests, benchmarks).
+void set_fast_paths(bool enabled);
+
+// Shape of the fast kernels (benchmark sweeps; the defaults are the measured best on the H200,
+// bench/results/gpu-h200-*.md). int8: codec blocks per lane group (1 or 2); eb: codec blocks per
+// warp of a look-back tile (1, 2, 4 or 8; a tile is 8 warps).
+struct Tuning {
+  int int8_compress_units = 1, int8_decode_units = 2;
+  int eb_compress_blocks_per_warp = 4, eb_decode_blocks_per_warp = 8;
+};
+void set_tuning(const Tuning& t);
+Tuning tuning();
 
 // Throws std::runtime_error naming the call on a CUDA error.
 void check(cudaError_t e, const char* what);
