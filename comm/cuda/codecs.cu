@@ -3,6 +3,7 @@
 // (no FMA contraction) so results match the CPU codecs, which are built with -ffp-contract=off.
 #include <cub/device/device_scan.cuh>
 
+#include <climits>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -588,16 +589,6 @@ struct EbDev {  // the bound and its derived step, computed once per call on the
   float e_f;  // the largest float <= e: for a float d, d <= e exactly when d <= e_f
 };
 
-// |y - v| <= e evaluated in double (as eb.cpp), but with float arithmetic where that is exact:
-// TwoSum says whether y - v is exact in float; if so compare with e_f, else in double.
-__device__ __forceinline__ bool eb_within(float y, float v, const EbDev& P) {
-  const float d = __fsub_rn(y, v);
-  const float bb = __fsub_rn(d, y);
-  const float err = __fadd_rn(__fsub_rn(y, __fsub_rn(d, bb)), __fsub_rn(-v, bb));
-  if (err == 0.0f) return fabsf(d) <= P.e_f;
-  return fabs(static_cast<double>(y) - static_cast<double>(v)) <= P.e;
-}
-
 __global__ void max_finite_abs4(const float* x, std::size_t n, unsigned* out) {
   __shared__ float part[8];
   float m = 0.0f;
@@ -692,28 +683,50 @@ __device__ __forceinline__ unsigned take_tile(unsigned long long* counter, EbTil
   return T.tile;
 }
 
-// eb, block 128: bits, base and payload in one pass over x. Same decisions as eb_scan_blocks +
-// eb_write.
-template <int K>
-__global__ void __launch_bounds__(32 * eb_warps) eb_fused_compress(const float* x, std::size_t n, std::size_t nb,
-                                                                   const EbDev* Pp, std::uint8_t* bits,
-                                                                   float* base_out, std::byte* payload,
-                                                                   unsigned long long* lb, unsigned long long* total) {
+// Order-preserving int keys of floats (finite ones; NaN/Inf make the block raw anyway), so that a
+// warp's min and max are one redux instruction each.
+__device__ __forceinline__ int float_key(float f) {
+  const int b = __float_as_int(f);
+  return b >= 0 ? b : b ^ 0x7FFFFFFF;
+}
+__device__ __forceinline__ float key_float(int k) { return __int_as_float(k >= 0 ? k : k ^ 0x7FFFFFFF); }
+
+__device__ __noinline__ bool eb_within_slow(float y, float v, double e) {
+  return fabs(static_cast<double>(y) - static_cast<double>(v)) <= e;
+}
+// |y - v| <= e evaluated in double (as eb.cpp), but in float where that is exact: TwoSum says
+// whether y - v is exact in float; if so compare with e_f, else (rarely) in double, out of line.
+__device__ __forceinline__ bool eb_within_fast(float y, float v, const EbDev& P) {
+  const float d = __fsub_rn(y, v);
+  const float bb = __fsub_rn(d, y);
+  const float err = __fadd_rn(__fsub_rn(y, __fsub_rn(d, bb)), __fsub_rn(-v, bb));
+  if (__builtin_expect(err == 0.0f, 1)) return fabsf(d) <= P.e_f;
+  return eb_within_slow(y, v, P.e);
+}
+
+// One tile of eb_fused_compress. FULL: every block of the tile is whole and inside n (all but
+// the last tile), so the element guards compile away.
+template <int K, bool FULL>
+__device__ __forceinline__ void eb_compress_tile(const float* x, std::size_t n, std::size_t nb, const EbDev& P,
+                                                 std::uint8_t* bits, float* base_out, std::byte* payload,
+                                                 unsigned long long* lb, unsigned long long* total, std::size_t ntiles,
+                                                 std::uint32_t (*acc)[129], EbTileSizes<K>& T) {
   constexpr int B = 128, tile_blocks = eb_warps * K;
-  __shared__ std::uint32_t acc[eb_warps][B + 1];
-  __shared__ EbTileSizes<K> T;
-  const std::size_t ntiles = (nb + tile_blocks - 1) / tile_blocks;
-  const unsigned tile = take_tile(lb, T);
   const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
-  const EbDev P = *Pp;
-  const std::size_t first = static_cast<std::size_t>(tile) * tile_blocks + static_cast<std::size_t>(warp) * K;
+  const std::size_t first = static_cast<std::size_t>(T.tile) * tile_blocks + static_cast<std::size_t>(warp) * K;
   float v[K][4];
   int cnt[K];
 #pragma unroll
   for (int k = 0; k < K; ++k) {  // all loads first: K float4 in flight per lane
     const std::size_t b = first + k, i = b * B + 4 * static_cast<std::size_t>(lane);
-    cnt[k] = b < nb && i < n ? load4(x, i, n, v[k]) : 0;
-    if (!cnt[k]) v[k][0] = v[k][1] = v[k][2] = v[k][3] = 0.0f;
+    if (FULL) {
+      const float4 a4 = *reinterpret_cast<const float4*>(x + i);
+      v[k][0] = a4.x, v[k][1] = a4.y, v[k][2] = a4.z, v[k][3] = a4.w;
+      cnt[k] = 4;
+    } else {
+      cnt[k] = b < nb && i < n ? load4(x, i, n, v[k]) : 0;
+      if (!cnt[k]) v[k][0] = v[k][1] = v[k][2] = v[k][3] = 0.0f;
+    }
   }
   unsigned wbits[K];
   bool okk[K];
@@ -721,35 +734,35 @@ __global__ void __launch_bounds__(32 * eb_warps) eb_fused_compress(const float* 
 #pragma unroll
   for (int k = 0; k < K; ++k) {
     const std::size_t b = first + k;
-    const bool active = b < nb;
-    const std::size_t len = active ? min(static_cast<std::size_t>(B), n - b * B) : 0;
-    float mn = INFINITY, mx = -INFINITY;
+    const bool active = FULL || b < nb;
+    const unsigned len = FULL ? B : (active ? static_cast<unsigned>(min(static_cast<std::size_t>(B), n - b * B)) : 0u);
+    int kmn = INT_MAX, kmx = INT_MIN;
     bool fin = true;
 #pragma unroll
     for (int j = 0; j < 4; ++j)
-      if (j < cnt[k]) {
+      if (FULL || j < cnt[k]) {
         fin &= finite(v[k][j]);
-        mn = fminf(mn, v[k][j]);
-        mx = fmaxf(mx, v[k][j]);
+        const int key = float_key(v[k][j]);
+        kmn = min(kmn, key);
+        kmx = max(kmx, key);
       }
     fin = __all_sync(full, fin);
-    mn = warp_min(mn);
-    mx = warp_max(mx);
+    const float mn = key_float(__reduce_min_sync(full, kmn)), mx = key_float(__reduce_max_sync(full, kmx));
     bool ok = fin && P.step > 0 && finite(P.inv) && (static_cast<double>(mx) - mn) * P.inv < 4.0e6;
     const float base = __double2float_rn(0.5 * (static_cast<double>(mn) + mx));
     std::uint32_t any = 0;
-    bool miss = false;
     if (ok) {
+      bool miss = false;
 #pragma unroll
       for (int j = 0; j < 4; ++j)
-        if (j < cnt[k]) {
+        if (FULL || j < cnt[k]) {
           float qf;  // |t| <= 2e6 < 2^22: the range test above
           const std::int32_t q = round_even_int(__fmul_rn(__fsub_rn(v[k][j], base), P.inv), qf);
           const float y = __fadd_rn(base, __fmul_rn(qf, P.step));
-          miss |= !eb_within(y, v[k][j], P);
+          miss |= !eb_within_fast(y, v[k][j], P);
           any |= static_cast<std::uint32_t>((q << 1) ^ (q >> 31));
         }
-      for (int o = 16; o > 0; o >>= 1) any |= __shfl_xor_sync(full, any, o);
+      any = __reduce_or_sync(full, any);
       ok = !__any_sync(full, miss);
     }
     const unsigned w = 32 - __clz(static_cast<int>(any));
@@ -770,35 +783,34 @@ __global__ void __launch_bounds__(32 * eb_warps) eb_fused_compress(const float* 
 #pragma unroll
   for (int k = 0; k < K; ++k) {
     const std::size_t b = first + k;
-    if (b >= nb) break;
-    const std::size_t b0 = b * B, len = min(static_cast<std::size_t>(B), n - b0);
+    if (!FULL && b >= nb) break;
+    const unsigned len = FULL ? B : static_cast<unsigned>(min(static_cast<std::size_t>(B), n - b * B));
     std::byte* p = payload + off;
     off += T.sz[warp][k];
     if (!okk[k]) {
 #pragma unroll
       for (int j = 0; j < 4; ++j)
-        if (j < cnt[k]) store_u32(p + 4 * (4 * static_cast<std::size_t>(lane) + j), __float_as_uint(v[k][j]));
+        if (FULL || j < cnt[k]) store_u32(p + 4 * (4 * lane + j), __float_as_uint(v[k][j]));
       continue;
     }
     const unsigned w = wbits[k];
     if (w == 0) continue;
-    const std::size_t nbytes = (len * w + 7) / 8;
-    for (std::size_t j = lane; j < (nbytes + 3) / 4; j += 32) a[j] = 0;
+    const unsigned nbytes = (len * w + 7) / 8;
+    for (unsigned j = lane; j < (nbytes + 3) / 4; j += 32) a[j] = 0;
     __syncwarp();
-    std::uint32_t zk[4];
+    std::uint32_t zk[4];  // recomputed: cheaper than keeping 4K more registers live over the look-back
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       float qf;
       const std::int32_t q = round_even_int(__fmul_rn(__fsub_rn(v[k][j], basek[k]), P.inv), qf);
-      zk[j] = j < cnt[k] ? static_cast<std::uint32_t>((q << 1) ^ (q >> 31)) : 0u;
+      zk[j] = (FULL || j < cnt[k]) ? static_cast<std::uint32_t>((q << 1) ^ (q >> 31)) : 0u;
     }
-    const std::size_t bit0 = 4 * static_cast<std::size_t>(lane) * w;
+    const unsigned bit0 = 4 * static_cast<unsigned>(lane) * w;
     if (w <= 16) {  // the lane's 4w bits as one chunk: at most three word ORs instead of eight
       std::uint64_t chunk = 0;
 #pragma unroll
       for (int j = 0; j < 4; ++j) chunk |= static_cast<std::uint64_t>(zk[j]) << (j * w);
-      const unsigned sh = static_cast<unsigned>(bit0 & 31);
-      const std::size_t word = bit0 >> 5;
+      const unsigned sh = bit0 & 31, word = bit0 >> 5;
       const std::uint64_t lo = chunk << sh;
       const std::uint32_t hi = sh ? static_cast<std::uint32_t>(chunk >> (64 - sh)) : 0u;
       if (static_cast<std::uint32_t>(lo)) atomicOr(&a[word], static_cast<std::uint32_t>(lo));
@@ -807,7 +819,7 @@ __global__ void __launch_bounds__(32 * eb_warps) eb_fused_compress(const float* 
     } else {
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
-        const std::size_t bit = bit0 + static_cast<std::size_t>(j) * w;
+        const unsigned bit = bit0 + static_cast<unsigned>(j) * w;
         const std::uint64_t sh = static_cast<std::uint64_t>(zk[j]) << (bit & 31);
         atomicOr(&a[bit >> 5], static_cast<std::uint32_t>(sh));
         if ((bit & 31) + w > 32) atomicOr(&a[(bit >> 5) + 1], static_cast<std::uint32_t>(sh >> 32));
@@ -815,9 +827,28 @@ __global__ void __launch_bounds__(32 * eb_warps) eb_fused_compress(const float* 
     }
     __syncwarp();
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(a);
-    for (std::size_t j = lane; j < nbytes; j += 32) p[j] = static_cast<std::byte>(bytes[j]);
+    for (unsigned j = lane; j < nbytes; j += 32) p[j] = static_cast<std::byte>(bytes[j]);
     __syncwarp();  // a is reused by the next block
   }
+}
+
+// eb, block 128: bits, base and payload in one pass over x. Same decisions as eb_scan_blocks +
+// eb_write.
+template <int K>
+__global__ void __launch_bounds__(32 * eb_warps) eb_fused_compress(const float* x, std::size_t n, std::size_t nb,
+                                                                   const EbDev* Pp, std::uint8_t* bits,
+                                                                   float* base_out, std::byte* payload,
+                                                                   unsigned long long* lb, unsigned long long* total) {
+  constexpr int B = 128, tile_blocks = eb_warps * K;
+  __shared__ std::uint32_t acc[eb_warps][B + 1];
+  __shared__ EbTileSizes<K> T;
+  const std::size_t ntiles = (nb + tile_blocks - 1) / tile_blocks;
+  const unsigned tile = take_tile(lb, T);
+  const EbDev P = *Pp;
+  if ((static_cast<std::size_t>(tile) + 1) * tile_blocks * B <= n)
+    eb_compress_tile<K, true>(x, n, nb, P, bits, base_out, payload, lb, total, ntiles, acc, T);
+  else
+    eb_compress_tile<K, false>(x, n, nb, P, bits, base_out, payload, lb, total, ntiles, acc, T);
 }
 
 // eb decoding, block 128: payload offsets from the bits array by look-back, one pass. Sets
@@ -1067,6 +1098,14 @@ std::size_t eb_compress(const float* x, std::size_t n, double abs, double rel, s
                         std::size_t out_bytes, Workspace& ws, cudaStream_t s) {
   if (block == 0) block = 128;
   if (out_bytes < eb_max_bytes(n, block)) throw std::invalid_argument("ferry-comm cuda eb: output too small");
+  if (!aligned(out, 4)) {  // the planar layout stores floats: build it aligned, then move it
+    const std::size_t cap = eb_max_bytes(n, block);
+    auto* tmp = static_cast<std::byte*>(ws.get(6, cap));
+    const std::size_t bytes = eb_compress(x, n, abs, rel, block, tmp, cap, ws, s);
+    check(cudaMemcpyAsync(out, tmp, bytes, cudaMemcpyDeviceToDevice, s), "eb move");
+    check(cudaStreamSynchronize(s), "eb sync");
+    return bytes;
+  }
   if (n > 0 && block == 128 && fast_ok() && aligned(x, 16) && aligned(out, 4)) {
     const EbLayout L = eb_layout(n, block);
     auto* m = static_cast<unsigned*>(ws.get(3, 8));
@@ -1151,6 +1190,12 @@ void eb_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::siz
                    cudaStream_t s) {
   unsigned char head[25];
   if (in_bytes < sizeof head) throw std::invalid_argument("ferry-comm cuda eb: truncated stream");
+  if (!aligned(in, 4)) {  // the planar layout holds floats: decode from an aligned copy
+    auto* tmp = static_cast<std::byte*>(ws.get(6, in_bytes));
+    check(cudaMemcpyAsync(tmp, in, in_bytes, cudaMemcpyDeviceToDevice, s), "eb align");
+    eb_decompress(tmp, in_bytes, y, n, ws, s);
+    return;
+  }
   check(cudaMemcpyAsync(head, in, sizeof head, cudaMemcpyDeviceToHost, s), "eb header");
   check(cudaStreamSynchronize(s), "eb sync");
   std::uint64_t n64;
@@ -1193,6 +1238,58 @@ void eb_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::siz
   eb_decode<<<grid_for_warps(L.nblocks), 32 * warps_per_cta, 0, s>>>(in + L.payload_at, n, blk, L.nblocks,
                                                                      static_cast<float>(2 * e), bits, base, poff, y);
   check(cudaGetLastError(), "eb_decode");
+}
+
+// ---- helpers of the device collectives ------------------------------------------------------
+
+namespace {
+__global__ void add_into_kernel(float* acc, const float* x, std::size_t n) {
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    acc[i] = __fadd_rn(acc[i], x[i]);
+}
+__global__ void absorb_kernel(float* x, float* r, std::size_t n) {
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    x[i] = ef_input(x, r, i);
+    r[i] = 0.0f;
+  }
+}
+unsigned grid_stride_blocks(std::size_t n) {
+  const std::size_t b = (n + 255) / 256;
+  return static_cast<unsigned>(b < 4096 ? (b ? b : 1) : 4096);
+}
+}  // namespace
+
+float max_finite_abs(const float* x, std::size_t n, Workspace& ws, cudaStream_t s) {
+  if (n == 0) return 0.0f;
+  auto* m = static_cast<unsigned*>(ws.get(3, 8));
+  check(cudaMemsetAsync(m, 0, 4, s), "max memset");
+  if (aligned(x, 16)) {
+    const std::size_t want = (n / 4 + 255) / 256;
+    max_finite_abs4<<<static_cast<unsigned>(want < 2048 ? (want ? want : 1) : 2048), 256, 0, s>>>(x, n, m);
+  } else {
+    max_finite_abs_kernel<<<1024, 256, 0, s>>>(x, n, m);
+  }
+  check(cudaGetLastError(), "max_finite_abs");
+  unsigned mb = 0;
+  check(cudaMemcpyAsync(&mb, m, 4, cudaMemcpyDeviceToHost, s), "max copy");
+  check(cudaStreamSynchronize(s), "max sync");
+  float mf;
+  std::memcpy(&mf, &mb, 4);
+  return mf;
+}
+
+void add_into(float* acc, const float* x, std::size_t n, cudaStream_t s) {
+  if (n == 0) return;
+  add_into_kernel<<<grid_stride_blocks(n), 256, 0, s>>>(acc, x, n);
+  check(cudaGetLastError(), "add_into");
+}
+
+void absorb_residual(float* x, float* r, std::size_t n, cudaStream_t s) {
+  if (n == 0) return;
+  absorb_kernel<<<grid_stride_blocks(n), 256, 0, s>>>(x, r, n);
+  check(cudaGetLastError(), "absorb_residual");
 }
 
 }  // namespace ferry::comm::cuda

@@ -62,6 +62,13 @@ struct Tuning {
 void set_tuning(const Tuning& t);
 Tuning tuning();
 
+// Helpers of the device collectives (queued on `stream`, no synchronization unless stated):
+// the largest finite |x| (synchronizes; 0 for n = 0 or no finite element), acc += x, and error-
+// feedback absorption x = x + r (finite r, x not NaN; as the codecs' ef input), r = 0.
+float max_finite_abs(const float* x, std::size_t n, Workspace& ws, cudaStream_t stream);
+void add_into(float* acc, const float* x, std::size_t n, cudaStream_t stream);
+void absorb_residual(float* x, float* r, std::size_t n, cudaStream_t stream);
+
 // Throws std::runtime_error naming the call on a CUDA error.
 void check(cudaError_t e, const char* what);
 

@@ -1,0 +1,345 @@
+// Device-buffer allreduce (see include/ferry/comm/cuda/device.hpp for the paths and guarantees).
+#include "ferry/comm/cuda/device.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ferry/comm/collectives.hpp"
+#include "ferry/comm/cuda/codecs.hpp"
+#include "ferry/comm/types.hpp"
+
+#ifdef FERRY_COMM_HAVE_NCCL
+#include <nccl.h>
+#endif
+
+namespace ferry::comm::cuda {
+
+namespace {
+
+void mpi_check(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char msg[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, msg, &len);
+  throw CommError(CommError::Kind::mpi, std::string("ferry-comm device: ") + what + ": " + std::string(msg, len));
+}
+
+// Pinned host memory, grown on demand.
+class Pinned {
+ public:
+  ~Pinned() {
+    if (p_) cudaFreeHost(p_);
+  }
+  std::byte* get(std::size_t bytes) {
+    if (bytes > size_) {
+      if (p_) check(cudaFreeHost(p_), "cudaFreeHost");
+      p_ = nullptr;
+      size_ = 0;
+      check(cudaHostAlloc(reinterpret_cast<void**>(&p_), std::max<std::size_t>(bytes, 1), cudaHostAllocDefault),
+            "cudaHostAlloc");
+      size_ = bytes;
+    }
+    return p_;
+  }
+
+ private:
+  std::byte* p_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Device memory, grown on demand.
+class DevMem {
+ public:
+  ~DevMem() {
+    if (p_) cudaFree(p_);
+  }
+  std::byte* get(std::size_t bytes) {
+    if (bytes > size_) {
+      if (p_) check(cudaFree(p_), "cudaFree");
+      p_ = nullptr;
+      size_ = 0;
+      check(cudaMalloc(reinterpret_cast<void**>(&p_), std::max<std::size_t>(bytes, 1)), "cudaMalloc");
+      size_ = bytes;
+    }
+    return p_;
+  }
+
+ private:
+  std::byte* p_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+int as_int_count(std::size_t v, const char* what) {
+  if (v > static_cast<std::size_t>(INT_MAX))
+    throw UsageError(std::string("ferry-comm device allreduce: ") + what +
+                     " exceeds 2^31-1 bytes (MPI int counts): split the buffer into smaller calls");
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+struct DeviceComm::Impl {
+  Communicator& comm;
+  cudaStream_t stream;
+  Workspace ws;
+  Pinned host_a, host_b;
+  DevMem dstreams, drecv, dtmp;
+  enum class Nccl { untried, up, unavailable } nccl_state = Nccl::untried;
+  std::string nccl_why;
+#ifdef FERRY_COMM_HAVE_NCCL
+  ncclComm_t nccl = nullptr;
+#endif
+
+  Impl(Communicator& c, cudaStream_t s) : comm(c), stream(s) {}
+  ~Impl() {
+#ifdef FERRY_COMM_HAVE_NCCL
+    if (nccl) ncclCommDestroy(nccl);
+#endif
+  }
+
+  void sync() { check(cudaStreamSynchronize(stream), "cudaStreamSynchronize"); }
+
+  // Collective: every rank reaches the same verdict.
+  bool setup_nccl() {
+    if (nccl_state != Nccl::untried) return nccl_state == Nccl::up;
+    nccl_state = Nccl::unavailable;
+#ifndef FERRY_COMM_HAVE_NCCL
+    nccl_why = "ferry-comm was built without NCCL";
+    return false;
+#else
+    // NCCL needs one GPU per rank: compare the GPUs' UUIDs first (a shared GPU makes
+    // ncclCommInitRank fail, and a clear reason is worth more than NCCL's).
+    int dev = 0;
+    check(cudaGetDevice(&dev), "cudaGetDevice");
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
+    const int P = comm.size();
+    std::vector<char> uuids(static_cast<std::size_t>(P) * 16);
+    mpi_check(MPI_Allgather(prop.uuid.bytes, 16, MPI_BYTE, uuids.data(), 16, MPI_BYTE, comm.mpi()), "MPI_Allgather uuid");
+    for (int i = 0; i < P; ++i)
+      for (int j = i + 1; j < P; ++j)
+        if (std::memcmp(&uuids[16 * i], &uuids[16 * j], 16) == 0) {
+          nccl_why = "ranks " + std::to_string(i) + " and " + std::to_string(j) +
+                     " share a GPU; NCCL needs one GPU per rank";
+          return false;
+        }
+    ncclUniqueId id{};
+    int ok = 1;
+    std::string err;
+    if (comm.rank() == 0) {
+      ncclResult_t r = ncclGetUniqueId(&id);
+      if (r != ncclSuccess) ok = 0, err = std::string("ncclGetUniqueId: ") + ncclGetErrorString(r);
+    }
+    int ok_all = 0;
+    mpi_check(MPI_Allreduce(&ok, &ok_all, 1, MPI_INT, MPI_MIN, comm.mpi()), "MPI_Allreduce nccl");
+    if (!ok_all) {
+      nccl_why = err.empty() ? "rank 0 could not create an NCCL id" : err;
+      return false;
+    }
+    mpi_check(MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm.mpi()), "MPI_Bcast nccl id");
+    ncclResult_t r = ncclCommInitRank(&nccl, P, id, comm.rank());
+    ok = r == ncclSuccess;
+    if (!ok) err = std::string("ncclCommInitRank: ") + ncclGetErrorString(r), nccl = nullptr;
+    mpi_check(MPI_Allreduce(&ok, &ok_all, 1, MPI_INT, MPI_MIN, comm.mpi()), "MPI_Allreduce nccl");
+    if (!ok_all) {
+      if (nccl) ncclCommDestroy(nccl), nccl = nullptr;
+      nccl_why = err.empty() ? "ncclCommInitRank failed on another rank" : err;
+      return false;
+    }
+    nccl_state = Nccl::up;
+    nccl_why.clear();
+    return true;
+#endif
+  }
+
+  DeviceAllreduceStats uncompressed(float* data, std::size_t n, Transport t) {
+    DeviceAllreduceStats st;
+    const bool want_nccl = t != Transport::mpi;
+    if (want_nccl && setup_nccl()) {
+#ifdef FERRY_COMM_HAVE_NCCL
+      ncclResult_t r = ncclAllReduce(data, data, n, ncclFloat32, ncclSum, nccl, stream);
+      if (r != ncclSuccess) throw CommError(CommError::Kind::mpi, std::string("ferry-comm device: ncclAllReduce: ") + ncclGetErrorString(r));
+      sync();
+      st.path = "nccl";
+      st.bytes_sent = 0;  // NCCL's own traffic is not counted here
+      return st;
+#endif
+    }
+    if (t == Transport::nccl)
+      throw UsageError("ferry-comm device allreduce: transport nccl requested but unavailable: " + nccl_why);
+    auto* h = reinterpret_cast<float*>(host_a.get(n * 4));
+    check(cudaMemcpyAsync(h, data, n * 4, cudaMemcpyDeviceToHost, stream), "stage to host");
+    sync();
+    AllreduceStats hs = ferry::comm::allreduce(comm, h, h, n, DType::f32, ReduceOp::sum);
+    check(cudaMemcpyAsync(data, h, n * 4, cudaMemcpyHostToDevice, stream), "stage to device");
+    sync();
+    st.path = "mpi-staged";
+    st.bytes_sent = hs.bytes_sent;
+    return st;
+  }
+
+  DeviceAllreduceStats host_codec(float* data, std::size_t n, const CodecSpec& spec, float* residual) {
+    auto* h = reinterpret_cast<float*>(host_a.get(n * 4));
+    float* hr = residual ? reinterpret_cast<float*>(host_b.get(n * 4)) : nullptr;
+    check(cudaMemcpyAsync(h, data, n * 4, cudaMemcpyDeviceToHost, stream), "stage to host");
+    if (hr) check(cudaMemcpyAsync(hr, residual, n * 4, cudaMemcpyDeviceToHost, stream), "stage residual");
+    sync();
+    AllreduceOptions o;
+    o.codec = &spec;
+    if (hr) o.residual = {hr, n};
+    AllreduceStats hs = ferry::comm::allreduce(comm, h, h, n, DType::f32, ReduceOp::sum, o);
+    check(cudaMemcpyAsync(data, h, n * 4, cudaMemcpyHostToDevice, stream), "stage to device");
+    if (hr) check(cudaMemcpyAsync(residual, hr, n * 4, cudaMemcpyHostToDevice, stream), "stage residual");
+    sync();
+    DeviceAllreduceStats st;
+    st.path = "host-codec";
+    st.bytes_sent = hs.bytes_sent;
+    st.end_to_end_bound = hs.end_to_end_bound;
+    return st;
+  }
+
+  // The compressed path with the GPU codecs (int8 or eb), see device.hpp.
+  DeviceAllreduceStats gpu_codec(float* data, std::size_t n, const CodecSpec& spec, float* residual) {
+    const bool eb = spec.kind == CodecSpec::Kind::eb;
+    const std::size_t block = spec.block ? spec.block : (eb ? 128 : 64);
+    const int P = comm.size(), me = comm.rank();
+    DeviceAllreduceStats st;
+    st.path = eb ? "gpu-eb" : "gpu-int8";
+    // Parts aligned to whole codec blocks (and 16 bytes when data is) so the fast kernels apply.
+    const std::size_t unit = block * 4;
+    const std::size_t per = ((n + P - 1) / P + unit - 1) / unit * unit;
+    auto part = [&](int j) {
+      const std::size_t b = std::min(n, per * static_cast<std::size_t>(j));
+      return std::pair<std::size_t, std::size_t>{b, std::min(n, b + per) - b};
+    };
+    auto max_bytes = [&](std::size_t len) { return eb ? eb_max_bytes(len, block) : intq8_max_bytes(len, block); };
+    double bound = 0;  // eb: per compression
+    if (eb) {
+      double scale = 0;
+      if (!(spec.abs > 0)) {
+        double local = max_finite_abs(data, n, ws, stream);
+        mpi_check(MPI_Allreduce(&local, &scale, 1, MPI_DOUBLE, MPI_MAX, comm.mpi()), "MPI_Allreduce scale");
+      }
+      const double total = spec.abs > 0 ? spec.abs : spec.rel * scale;
+      st.end_to_end_bound = total;
+      bound = total / P;  // P-1 contributions to each part, plus the owner's recompression
+      if (!(bound > 0)) bound = std::numeric_limits<float>::min();
+    }
+    auto compress = [&](float* x, float* r, std::size_t len, std::byte* out) -> std::size_t {
+      if (eb) return eb_compress(x, len, bound, 0.0, block, out, max_bytes(len), ws, stream);
+      return intq8_compress(x, r, len, block, out, max_bytes(len), ws, stream);
+    };
+    auto decompress = [&](const std::byte* in, std::size_t bytes, float* y, std::size_t len) {
+      if (eb) eb_decompress(in, bytes, y, len, ws, stream);
+      else intq8_decompress(in, bytes, y, len, block, ws, stream);
+    };
+    // Step 1: compress the parts others own; exchange them.
+    std::vector<std::size_t> cap_off(static_cast<std::size_t>(P) + 1, 0);
+    for (int j = 0; j < P; ++j) cap_off[j + 1] = cap_off[j] + ((max_bytes(part(j).second) + 15) & ~std::size_t{15});
+    std::byte* dsend = dstreams.get(cap_off[P]);
+    std::byte* hsend = host_a.get(cap_off[P]);
+    std::vector<int> scount(P, 0), sdispl(P, 0), rcount(P, 0), rdispl(P, 0);
+    std::size_t packed = 0;
+    for (int j = 0; j < P; ++j) {
+      auto [b, len] = part(j);
+      sdispl[j] = as_int_count(packed, "send buffer");
+      if (j == me) {
+        if (residual) absorb_residual(data + b, residual + b, len, stream);  // own part stays exact
+        continue;
+      }
+      std::size_t bytes = compress(data + b, residual ? residual + b : nullptr, len, dsend + cap_off[j]);
+      check(cudaMemcpyAsync(hsend + packed, dsend + cap_off[j], bytes, cudaMemcpyDeviceToHost, stream), "stage part");
+      scount[j] = as_int_count(bytes, "a compressed part");
+      packed += bytes;
+    }
+    sync();
+    mpi_check(MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, comm.mpi()), "MPI_Alltoall sizes");
+    std::size_t rtotal = 0;
+    for (int j = 0; j < P; ++j) rdispl[j] = as_int_count(rtotal, "receive buffer"), rtotal += rcount[j];
+    std::byte* hrecv = host_b.get(rtotal);
+    mpi_check(MPI_Alltoallv(hsend, scount.data(), sdispl.data(), MPI_BYTE, hrecv, rcount.data(), rdispl.data(), MPI_BYTE,
+                            comm.mpi()),
+              "MPI_Alltoallv parts");
+    st.bytes_sent += packed;
+    // Owner: sum the others' contributions onto its exact part (rank order: deterministic).
+    auto [mb, mlen] = part(me);
+    // Each stream at a 16-byte aligned device offset: the codecs' fast paths want aligned streams.
+    std::vector<std::size_t> aoff(static_cast<std::size_t>(P) + 1, 0);
+    for (int j = 0; j < P; ++j) aoff[j + 1] = aoff[j] + ((static_cast<std::size_t>(rcount[j]) + 15) & ~std::size_t{15});
+    std::byte* drv = drecv.get(aoff[P]);
+    for (int j = 0; j < P; ++j)
+      if (rcount[j])
+        check(cudaMemcpyAsync(drv + aoff[j], hrecv + rdispl[j], rcount[j], cudaMemcpyHostToDevice, stream), "stage parts in");
+    auto* tmp = reinterpret_cast<float*>(dtmp.get(std::max<std::size_t>(mlen, 1) * 4));
+    for (int j = 0; j < P; ++j) {
+      if (j == me) continue;
+      decompress(drv + aoff[j], static_cast<std::size_t>(rcount[j]), tmp, mlen);
+      add_into(data + mb, tmp, mlen, stream);
+    }
+    // Step 2: the owner compresses its sum once; everyone gathers and decodes the same bytes.
+    std::size_t mine = compress(data + mb, nullptr, mlen, dsend);
+    std::byte* hmine = host_a.get(std::max(cap_off[P], mine));
+    check(cudaMemcpyAsync(hmine, dsend, mine, cudaMemcpyDeviceToHost, stream), "stage sum");
+    sync();
+    int mine_i = as_int_count(mine, "a compressed part");
+    std::vector<int> gcount(P, 0), gdispl(P, 0);
+    mpi_check(MPI_Allgather(&mine_i, 1, MPI_INT, gcount.data(), 1, MPI_INT, comm.mpi()), "MPI_Allgather sizes");
+    std::size_t gtotal = 0;
+    for (int j = 0; j < P; ++j) gdispl[j] = as_int_count(gtotal, "gather buffer"), gtotal += gcount[j];
+    std::byte* hgather = host_b.get(gtotal);
+    mpi_check(MPI_Allgatherv(hmine, mine_i, MPI_BYTE, hgather, gcount.data(), gdispl.data(), MPI_BYTE, comm.mpi()),
+              "MPI_Allgatherv sums");
+    st.bytes_sent += mine * static_cast<std::size_t>(P - 1);
+    for (int j = 0; j < P; ++j) aoff[j + 1] = aoff[j] + ((static_cast<std::size_t>(gcount[j]) + 15) & ~std::size_t{15});
+    std::byte* dg = drecv.get(aoff[P]);
+    for (int j = 0; j < P; ++j)
+      check(cudaMemcpyAsync(dg + aoff[j], hgather + gdispl[j], gcount[j], cudaMemcpyHostToDevice, stream), "stage sums in");
+    for (int j = 0; j < P; ++j) {
+      auto [b, len] = part(j);
+      decompress(dg + aoff[j], static_cast<std::size_t>(gcount[j]), data + b, len);
+    }
+    sync();
+    return st;
+  }
+};
+
+DeviceComm::DeviceComm(Communicator& comm, cudaStream_t stream) : impl_(std::make_unique<Impl>(comm, stream)) {}
+DeviceComm::~DeviceComm() = default;
+
+bool DeviceComm::nccl_available() { return impl_->setup_nccl(); }
+const std::string& DeviceComm::nccl_reason() const { return impl_->nccl_why; }
+
+DeviceAllreduceStats DeviceComm::allreduce(float* data, std::size_t n, const DeviceAllreduceOptions& o) {
+  // Local argument errors are raised before any communication; they are the caller's on this
+  // rank (as with the host collectives' UsageError, the other ranks then wait for their deadline).
+  if (n > 0 && data == nullptr) throw UsageError("ferry-comm device allreduce: data is null");
+  const bool lossy = o.codec && o.codec->lossy();
+  if (o.residual && !lossy) throw UsageError("ferry-comm device allreduce: a residual needs a lossy codec");
+  if (n > 0) {
+    cudaPointerAttributes a{};
+    if (cudaPointerGetAttributes(&a, data) != cudaSuccess || (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)) {
+      cudaGetLastError();
+      throw UsageError("ferry-comm device allreduce: data is not device memory (use ferry::comm::allreduce for host buffers)");
+    }
+  }
+  if (!lossy) return impl_->uncompressed(data, n, o.transport);
+  if (impl_->comm.size() == 1) {
+    DeviceAllreduceStats st;
+    st.path = "single-rank";
+    return st;
+  }
+  const CodecSpec& spec = *o.codec;
+  const bool gpu_int8 = spec.kind == CodecSpec::Kind::intq && spec.bits == 8;
+  const bool gpu_eb = spec.kind == CodecSpec::Kind::eb && spec.zstd_level == 0 && o.residual == nullptr;
+  if ((gpu_int8 || gpu_eb) && !o.host_codec) return impl_->gpu_codec(data, n, spec, o.residual);
+  return impl_->host_codec(data, n, spec, o.residual);
+}
+
+}  // namespace ferry::comm::cuda

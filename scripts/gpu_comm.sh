@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Device-buffer allreduce on a GPU machine: correctness against exact sums with 1, 2 and 3 MPI ranks
+# (ranks share the GPUs there are; NCCL is used only where every rank has its own GPU), then a timing
+# run of every path on 64 MiB with 2 ranks. Results (logs, device_np*.json) go to OUT_DIR.
+#   scripts/gpu_comm.sh OUT_DIR [TEST_BINARY]
+# TEST_BINARY defaults to build/comm/cuda/ferrycomm-device-test; a binary built elsewhere can be
+# carried with the shared libraries it needs in its folder (LD_LIBRARY_PATH is extended with it).
+set -u -o pipefail
+if [ $# -lt 1 ]; then echo "usage: $0 OUT_DIR [TEST_BINARY]" >&2; exit 2; fi
+out=$1
+bin=${2:-build/comm/cuda/ferrycomm-device-test}
+mkdir -p "$out" || { echo "gpu_comm: cannot create $out" >&2; exit 1; }
+[ -x "$bin" ] || { echo "gpu_comm: $bin not found (cmake --build build --target ferrycomm-device-test)" >&2; exit 1; }
+export LD_LIBRARY_PATH="$(cd "$(dirname "$bin")" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# Never NVLink multicast on shared machines.
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+mpirun=(mpirun --oversubscribe --allow-run-as-root --bind-to none -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE)
+rc=0
+for np in 1 2 3; do
+  echo "== np $np"
+  timeout 240 "${mpirun[@]}" -np "$np" "$bin" --out "$out/device_np$np.json" 2>&1 | tee "$out/device_np$np.log"
+  r=${PIPESTATUS[0]}
+  [ "$r" -eq 0 ] || { echo "gpu_comm: np $np FAILED (exit $r)"; rc=1; }
+done
+echo "== bench np 2, 64 MiB"
+timeout 300 "${mpirun[@]}" -np 2 "$bin" --n 4096 --bench 16777216 --reps 5 --out "$out/device_bench_np2.json" 2>&1 |
+  tee "$out/device_bench_np2.log"
+r=${PIPESTATUS[0]}
+[ "$r" -eq 0 ] || { echo "gpu_comm: bench FAILED (exit $r)"; rc=1; }
+exit $rc
