@@ -555,12 +555,13 @@ __device__ __forceinline__ unsigned long long warp_sum_u64(unsigned long long v)
   return v;
 }
 
-__device__ unsigned long long look_back(unsigned long long* state, unsigned tile, unsigned long long agg, int lane) {
-  if (tile == 0) {
-    if (lane == 0) atomicExch(&state[0], FERRY_LB_INC | agg);
-    return 0;
-  }
-  if (lane == 0) atomicExch(&state[tile], FERRY_LB_AGG | agg);
+// Publishing the aggregate as soon as it is known (before the tile's other work) shortens every
+// successor's walk; look_back_walk then finishes the job.
+__device__ __forceinline__ void look_back_publish(unsigned long long* state, unsigned tile, unsigned long long agg) {
+  atomicExch(&state[tile], (tile == 0 ? FERRY_LB_INC : FERRY_LB_AGG) | agg);
+}
+__device__ unsigned long long look_back_walk(unsigned long long* state, unsigned tile, unsigned long long agg, int lane) {
+  if (tile == 0) return 0;
   unsigned long long excl = 0;
   long long j = static_cast<long long>(tile) - 1;
   for (;;) {
@@ -581,6 +582,10 @@ __device__ unsigned long long look_back(unsigned long long* state, unsigned tile
   }
   if (lane == 0) atomicExch(&state[tile], FERRY_LB_INC | (excl + agg));
   return excl;
+}
+__device__ unsigned long long look_back(unsigned long long* state, unsigned tile, unsigned long long agg, int lane) {
+  if (lane == 0) look_back_publish(state, tile, agg);
+  return look_back_walk(state, tile, agg, lane);
 }
 
 struct EbDev {  // the bound and its derived step, computed once per call on the device
@@ -706,11 +711,23 @@ __device__ __forceinline__ bool eb_within_fast(float y, float v, const EbDev& P)
 
 // One tile of eb_fused_compress. FULL: every block of the tile is whole and inside n (all but
 // the last tile), so the element guards compile away.
+// Order of work: loads and the per-block decisions; the tile's aggregate size is published at
+// once (so successors' look-backs need not wait for this tile's packing); every warp packs its
+// blocks into the tile's contiguous image in shared memory while warp 0 walks back for the
+// tile's offset; then the whole CTA copies the image out.
+template <int K>
+struct EbTileImage {
+  static constexpr int words = eb_warps * K * 128 + 4;  // worst case: every block raw (512 bytes)
+  std::uint32_t w[words];
+  unsigned off[eb_warps][K];  // byte offset of each block's payload in the image
+  unsigned long long agg, excl;
+};
+
 template <int K, bool FULL>
 __device__ __forceinline__ void eb_compress_tile(const float* x, std::size_t n, std::size_t nb, const EbDev& P,
                                                  std::uint8_t* bits, float* base_out, std::byte* payload,
                                                  unsigned long long* lb, unsigned long long* total, std::size_t ntiles,
-                                                 std::uint32_t (*acc)[129], EbTileSizes<K>& T) {
+                                                 EbTileImage<K>& I, EbTileSizes<K>& T) {
   constexpr int B = 128, tile_blocks = eb_warps * K;
   const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
   const std::size_t first = static_cast<std::size_t>(T.tile) * tile_blocks + static_cast<std::size_t>(warp) * K;
@@ -777,59 +794,84 @@ __device__ __forceinline__ void eb_compress_tile(const float* x, std::size_t n, 
       T.sz[warp][k] = !active ? 0 : ok ? (len * w + 7) / 8 : 4 * len;
     }
   }
-  eb_tile_offsets(T, lb + 1, ntiles, total);
-  std::size_t off = T.tile_excl + T.warp_excl[warp];
-  std::uint32_t* a = acc[warp];
+  __syncthreads();
+  if (warp == 0) {  // offsets inside the tile, and the aggregate, published at once
+    unsigned long long ws = 0;
+    if (lane < eb_warps)
+      for (int k = 0; k < K; ++k) ws += T.sz[lane][k];
+    unsigned long long incl = ws;
+    for (int o = 1; o < 32; o <<= 1) {
+      const unsigned long long u = __shfl_up_sync(full, incl, o);
+      if (lane >= o) incl += u;
+    }
+    const unsigned long long agg = __shfl_sync(full, incl, 31);
+    if (lane < eb_warps) {
+      unsigned o = static_cast<unsigned>(incl - ws);
+      for (int k = 0; k < K; ++k) I.off[lane][k] = o, o += static_cast<unsigned>(T.sz[lane][k]);
+    }
+    if (lane == 0) {
+      I.agg = agg;
+      look_back_publish(lb + 1, T.tile, agg);
+    }
+  }
+  __syncthreads();
+  const unsigned agg = static_cast<unsigned>(I.agg);
+  for (unsigned j = threadIdx.x; j < (agg + 3) / 4 + 1; j += blockDim.x) I.w[j] = 0;
+  __syncthreads();
+  auto* img = reinterpret_cast<std::uint8_t*>(I.w);
 #pragma unroll
   for (int k = 0; k < K; ++k) {
-    const std::size_t b = first + k;
-    if (!FULL && b >= nb) break;
-    const unsigned len = FULL ? B : static_cast<unsigned>(min(static_cast<std::size_t>(B), n - b * B));
-    std::byte* p = payload + off;
-    off += T.sz[warp][k];
-    if (!okk[k]) {
+    if (!FULL && first + k >= nb) break;
+    const unsigned o = I.off[warp][k];
+    if (!okk[k]) {  // raw: the floats' bytes, ORed in like the packed blocks that may share a word
 #pragma unroll
       for (int j = 0; j < 4; ++j)
-        if (FULL || j < cnt[k]) store_u32(p + 4 * (4 * lane + j), __float_as_uint(v[k][j]));
+        if (FULL || j < cnt[k]) {
+          const std::uint32_t u = __float_as_uint(v[k][j]);
+          const unsigned at = o + 4 * (4 * static_cast<unsigned>(lane) + j), sh = 8 * (at & 3);
+          atomicOr(&I.w[at >> 2], u << sh);
+          if (sh) atomicOr(&I.w[(at >> 2) + 1], u >> (32 - sh));
+        }
       continue;
     }
     const unsigned w = wbits[k];
     if (w == 0) continue;
-    const unsigned nbytes = (len * w + 7) / 8;
-    for (unsigned j = lane; j < (nbytes + 3) / 4; j += 32) a[j] = 0;
-    __syncwarp();
-    std::uint32_t zk[4];  // recomputed: cheaper than keeping 4K more registers live over the look-back
+    std::uint32_t zk[4];  // recomputed: cheaper than keeping 4K more registers live
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       float qf;
       const std::int32_t q = round_even_int(__fmul_rn(__fsub_rn(v[k][j], basek[k]), P.inv), qf);
       zk[j] = (FULL || j < cnt[k]) ? static_cast<std::uint32_t>((q << 1) ^ (q >> 31)) : 0u;
     }
-    const unsigned bit0 = 4 * static_cast<unsigned>(lane) * w;
-    if (w <= 16) {  // the lane's 4w bits as one chunk: at most three word ORs instead of eight
-      std::uint64_t chunk = 0;
+    const unsigned bit0 = 8 * o + 4 * static_cast<unsigned>(lane) * w;  // in the tile image
+    if (w <= 8) {  // the lane's 4w <= 32 bits as one chunk: at most two word ORs
+      std::uint32_t chunk = 0;
 #pragma unroll
-      for (int j = 0; j < 4; ++j) chunk |= static_cast<std::uint64_t>(zk[j]) << (j * w);
+      for (int j = 0; j < 4; ++j) chunk |= zk[j] << (j * w);
       const unsigned sh = bit0 & 31, word = bit0 >> 5;
-      const std::uint64_t lo = chunk << sh;
-      const std::uint32_t hi = sh ? static_cast<std::uint32_t>(chunk >> (64 - sh)) : 0u;
-      if (static_cast<std::uint32_t>(lo)) atomicOr(&a[word], static_cast<std::uint32_t>(lo));
-      if (static_cast<std::uint32_t>(lo >> 32)) atomicOr(&a[word + 1], static_cast<std::uint32_t>(lo >> 32));
-      if (hi) atomicOr(&a[word + 2], hi);
+      const std::uint32_t lo = chunk << sh, hi = sh ? chunk >> (32 - sh) : 0u;
+      if (lo) atomicOr(&I.w[word], lo);
+      if (hi) atomicOr(&I.w[word + 1], hi);
     } else {
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
         const unsigned bit = bit0 + static_cast<unsigned>(j) * w;
         const std::uint64_t sh = static_cast<std::uint64_t>(zk[j]) << (bit & 31);
-        atomicOr(&a[bit >> 5], static_cast<std::uint32_t>(sh));
-        if ((bit & 31) + w > 32) atomicOr(&a[(bit >> 5) + 1], static_cast<std::uint32_t>(sh >> 32));
+        if (static_cast<std::uint32_t>(sh)) atomicOr(&I.w[bit >> 5], static_cast<std::uint32_t>(sh));
+        if ((bit & 31) + w > 32) atomicOr(&I.w[(bit >> 5) + 1], static_cast<std::uint32_t>(sh >> 32));
       }
     }
-    __syncwarp();
-    const auto* bytes = reinterpret_cast<const std::uint8_t*>(a);
-    for (unsigned j = lane; j < nbytes; j += 32) p[j] = static_cast<std::byte>(bytes[j]);
-    __syncwarp();  // a is reused by the next block
   }
+  if (warp == 0) {
+    const unsigned long long excl = look_back_walk(lb + 1, T.tile, I.agg, lane);
+    if (lane == 0) {
+      I.excl = excl;
+      if (total && T.tile + 1 == ntiles) *total = excl + I.agg;
+    }
+  }
+  __syncthreads();
+  std::byte* dst = payload + I.excl;
+  for (unsigned j = threadIdx.x; j < agg; j += blockDim.x) dst[j] = static_cast<std::byte>(img[j]);
 }
 
 // eb, block 128: bits, base and payload in one pass over x. Same decisions as eb_scan_blocks +
@@ -840,15 +882,15 @@ __global__ void __launch_bounds__(32 * eb_warps) eb_fused_compress(const float* 
                                                                    float* base_out, std::byte* payload,
                                                                    unsigned long long* lb, unsigned long long* total) {
   constexpr int B = 128, tile_blocks = eb_warps * K;
-  __shared__ std::uint32_t acc[eb_warps][B + 1];
+  __shared__ EbTileImage<K> I;
   __shared__ EbTileSizes<K> T;
   const std::size_t ntiles = (nb + tile_blocks - 1) / tile_blocks;
   const unsigned tile = take_tile(lb, T);
   const EbDev P = *Pp;
   if ((static_cast<std::size_t>(tile) + 1) * tile_blocks * B <= n)
-    eb_compress_tile<K, true>(x, n, nb, P, bits, base_out, payload, lb, total, ntiles, acc, T);
+    eb_compress_tile<K, true>(x, n, nb, P, bits, base_out, payload, lb, total, ntiles, I, T);
   else
-    eb_compress_tile<K, false>(x, n, nb, P, bits, base_out, payload, lb, total, ntiles, acc, T);
+    eb_compress_tile<K, false>(x, n, nb, P, bits, base_out, payload, lb, total, ntiles, I, T);
 }
 
 // eb decoding, block 128: payload offsets from the bits array by look-back, one pass. Sets
