@@ -23,6 +23,9 @@ for np in 1 2 3; do
   r=${PIPESTATUS[0]}
   [ "$r" -eq 0 ] || { echo "gpu_comm: np $np FAILED (exit $r)"; rc=1; }
 done
+echo "== fault: rank 1 of 3 freezes during a gpu-int8 allreduce"
+timeout 60 "${mpirun[@]}" -np 3 "$bin" --n 1048576 --fault frozen 2>&1 | tee "$out/device_fault.log"
+grep -q DEVICE-FAULT-PASS "$out/device_fault.log" || { echo "gpu_comm: fault test FAILED"; rc=1; }
 echo "== bench np 2, 64 MiB"
 timeout 300 "${mpirun[@]}" -np 2 "$bin" --n 4096 --bench 16777216 --reps 5 --out "$out/device_bench_np2.json" 2>&1 |
   tee "$out/device_bench_np2.log"

@@ -14,6 +14,8 @@
 #include "ferry/comm/collectives.hpp"
 #include "ferry/comm/cuda/codecs.hpp"
 #include "ferry/comm/types.hpp"
+// The host collectives' deadline-driven point-to-point transport (same library).
+#include "../src/core/context.hpp"
 
 #ifdef FERRY_COMM_HAVE_NCCL
 #include <nccl.h>
@@ -97,7 +99,39 @@ struct DeviceComm::Impl {
   ncclComm_t nccl = nullptr;
 #endif
 
+  std::vector<std::size_t> received_;  // bytes received from each rank in the last exchange
+
   Impl(Communicator& c, cudaStream_t s) : comm(c), stream(s) {}
+
+  // Every rank sends send_of(peer) to each peer and receives into recv_of(peer) (capacity) from
+  // each, all requests at once, waited for with the communicator's deadline. Fills received_.
+  template <class SendOf, class RecvOf>
+  void exchange(detail::Context& ctx, SendOf send_of, RecvOf recv_of, int tag, DeviceAllreduceStats& st) {
+    const int P = comm.size(), me = comm.rank();
+    std::vector<MPI_Request> reqs;
+    std::vector<int> peers;
+    received_.assign(static_cast<std::size_t>(P), 0);
+    for (int d = 1; d < P; ++d) {
+      const int src = (me - d + P) % P;
+      auto [buf, cap] = recv_of(src);
+      reqs.emplace_back();
+      peers.push_back(src);
+      detail::check(ctx, MPI_Irecv(buf, as_int_count(cap, "a receive buffer"), MPI_BYTE, src, tag, comm.mpi(), &reqs.back()),
+                    "MPI_Irecv");
+    }
+    for (int d = 1; d < P; ++d) {
+      const int dst = (me + d) % P;
+      auto [buf, bytes] = send_of(dst);
+      reqs.emplace_back();
+      peers.push_back(dst);
+      detail::check(ctx, MPI_Isend(buf, as_int_count(bytes, "a compressed part"), MPI_BYTE, dst, tag, comm.mpi(), &reqs.back()),
+                    "MPI_Isend");
+      st.bytes_sent += bytes;
+    }
+    std::vector<std::size_t> got(reqs.size(), 0);
+    detail::wait_all(ctx, reqs, peers, got);
+    for (int d = 1; d < P; ++d) received_[(me - d + P) % P] = got[d - 1];
+  }
   ~Impl() {
 #ifdef FERRY_COMM_HAVE_NCCL
     if (nccl) ncclCommDestroy(nccl);
@@ -225,7 +259,7 @@ struct DeviceComm::Impl {
       double scale = 0;
       if (!(spec.abs > 0)) {
         double local = max_finite_abs(data, n, ws, stream);
-        mpi_check(MPI_Allreduce(&local, &scale, 1, MPI_DOUBLE, MPI_MAX, comm.mpi()), "MPI_Allreduce scale");
+        ferry::comm::allreduce(comm, &local, &scale, 1, DType::f64, ReduceOp::max);
       }
       const double total = spec.abs > 0 ? spec.abs : spec.rel * scale;
       st.end_to_end_bound = total;
@@ -240,70 +274,59 @@ struct DeviceComm::Impl {
       if (eb) eb_decompress(in, bytes, y, len, ws, stream);
       else intq8_decompress(in, bytes, y, len, block, ws, stream);
     };
-    // Step 1: compress the parts others own; exchange them.
-    std::vector<std::size_t> cap_off(static_cast<std::size_t>(P) + 1, 0);
-    for (int j = 0; j < P; ++j) cap_off[j + 1] = cap_off[j] + ((max_bytes(part(j).second) + 15) & ~std::size_t{15});
+    // Step 1: compress the parts others own; exchange them. The exchange runs on the host
+    // collectives' transport: nonblocking requests driven with the communicator's deadline, so a
+    // silent peer is a CommError(timeout) naming it, not a hang.
+    detail::Context ctx(comm, eb ? "device allreduce/gpu-eb" : "device allreduce/gpu-int8");
+    auto aligned16 = [](std::size_t v) { return (v + 15) & ~std::size_t{15}; };
+    std::vector<std::size_t> cap_off(static_cast<std::size_t>(P) + 1, 0);  // per part, worst case
+    for (int j = 0; j < P; ++j) cap_off[j + 1] = cap_off[j] + aligned16(max_bytes(part(j).second));
+    const auto [mb, mlen] = part(me);
+    const std::size_t my_cap = aligned16(max_bytes(mlen));
     std::byte* dsend = dstreams.get(cap_off[P]);
     std::byte* hsend = host_a.get(cap_off[P]);
-    std::vector<int> scount(P, 0), sdispl(P, 0), rcount(P, 0), rdispl(P, 0);
-    std::size_t packed = 0;
+    std::vector<std::size_t> sbytes(static_cast<std::size_t>(P), 0);
     for (int j = 0; j < P; ++j) {
       auto [b, len] = part(j);
-      sdispl[j] = as_int_count(packed, "send buffer");
       if (j == me) {
         if (residual) absorb_residual(data + b, residual + b, len, stream);  // own part stays exact
         continue;
       }
-      std::size_t bytes = compress(data + b, residual ? residual + b : nullptr, len, dsend + cap_off[j]);
-      check(cudaMemcpyAsync(hsend + packed, dsend + cap_off[j], bytes, cudaMemcpyDeviceToHost, stream), "stage part");
-      scount[j] = as_int_count(bytes, "a compressed part");
-      packed += bytes;
+      sbytes[j] = compress(data + b, residual ? residual + b : nullptr, len, dsend + cap_off[j]);
+      check(cudaMemcpyAsync(hsend + cap_off[j], dsend + cap_off[j], sbytes[j], cudaMemcpyDeviceToHost, stream),
+            "stage part");
     }
     sync();
-    mpi_check(MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, comm.mpi()), "MPI_Alltoall sizes");
-    std::size_t rtotal = 0;
-    for (int j = 0; j < P; ++j) rdispl[j] = as_int_count(rtotal, "receive buffer"), rtotal += rcount[j];
-    std::byte* hrecv = host_b.get(rtotal);
-    mpi_check(MPI_Alltoallv(hsend, scount.data(), sdispl.data(), MPI_BYTE, hrecv, rcount.data(), rdispl.data(), MPI_BYTE,
-                            comm.mpi()),
-              "MPI_Alltoallv parts");
-    st.bytes_sent += packed;
+    std::byte* hrecv = host_b.get(my_cap * static_cast<std::size_t>(P));  // slot j: from rank j
+    exchange(ctx, [&](int peer) { return std::pair{hsend + cap_off[peer], sbytes[peer]}; },
+             [&](int peer) { return std::pair{hrecv + my_cap * peer, my_cap}; }, detail::tag_user + 1, st);
     // Owner: sum the others' contributions onto its exact part (rank order: deterministic).
-    auto [mb, mlen] = part(me);
-    // Each stream at a 16-byte aligned device offset: the codecs' fast paths want aligned streams.
-    std::vector<std::size_t> aoff(static_cast<std::size_t>(P) + 1, 0);
-    for (int j = 0; j < P; ++j) aoff[j + 1] = aoff[j] + ((static_cast<std::size_t>(rcount[j]) + 15) & ~std::size_t{15});
-    std::byte* drv = drecv.get(aoff[P]);
-    for (int j = 0; j < P; ++j)
-      if (rcount[j])
-        check(cudaMemcpyAsync(drv + aoff[j], hrecv + rdispl[j], rcount[j], cudaMemcpyHostToDevice, stream), "stage parts in");
+    std::byte* drv = drecv.get(my_cap * static_cast<std::size_t>(P));
+    check(cudaMemcpyAsync(drv, hrecv, my_cap * P, cudaMemcpyHostToDevice, stream), "stage parts in");
     auto* tmp = reinterpret_cast<float*>(dtmp.get(std::max<std::size_t>(mlen, 1) * 4));
     for (int j = 0; j < P; ++j) {
       if (j == me) continue;
-      decompress(drv + aoff[j], static_cast<std::size_t>(rcount[j]), tmp, mlen);
+      decompress(drv + my_cap * j, received_[j], tmp, mlen);
       add_into(data + mb, tmp, mlen, stream);
     }
     // Step 2: the owner compresses its sum once; everyone gathers and decodes the same bytes.
-    std::size_t mine = compress(data + mb, nullptr, mlen, dsend);
-    std::byte* hmine = host_a.get(std::max(cap_off[P], mine));
-    check(cudaMemcpyAsync(hmine, dsend, mine, cudaMemcpyDeviceToHost, stream), "stage sum");
+    const std::size_t mine = compress(data + mb, nullptr, mlen, dsend);
+    check(cudaMemcpyAsync(hsend, dsend, mine, cudaMemcpyDeviceToHost, stream), "stage sum");
     sync();
-    int mine_i = as_int_count(mine, "a compressed part");
-    std::vector<int> gcount(P, 0), gdispl(P, 0);
-    mpi_check(MPI_Allgather(&mine_i, 1, MPI_INT, gcount.data(), 1, MPI_INT, comm.mpi()), "MPI_Allgather sizes");
-    std::size_t gtotal = 0;
-    for (int j = 0; j < P; ++j) gdispl[j] = as_int_count(gtotal, "gather buffer"), gtotal += gcount[j];
-    std::byte* hgather = host_b.get(gtotal);
-    mpi_check(MPI_Allgatherv(hmine, mine_i, MPI_BYTE, hgather, gcount.data(), gdispl.data(), MPI_BYTE, comm.mpi()),
-              "MPI_Allgatherv sums");
-    st.bytes_sent += mine * static_cast<std::size_t>(P - 1);
-    for (int j = 0; j < P; ++j) aoff[j + 1] = aoff[j] + ((static_cast<std::size_t>(gcount[j]) + 15) & ~std::size_t{15});
-    std::byte* dg = drecv.get(aoff[P]);
+    std::byte* hgather = host_b.get(cap_off[P]);  // slot j: part j's stream, at cap_off[j]
+    exchange(ctx, [&](int) { return std::pair{hsend, mine}; },
+             [&](int peer) { return std::pair{hgather + cap_off[peer], cap_off[peer + 1] - cap_off[peer]}; },
+             detail::tag_user + 2, st);
+    received_[me] = mine;
+    std::byte* dg = drecv.get(cap_off[P]);
+    check(cudaMemcpyAsync(dg + cap_off[me], dsend, mine, cudaMemcpyDeviceToDevice, stream), "own sum");
     for (int j = 0; j < P; ++j)
-      check(cudaMemcpyAsync(dg + aoff[j], hgather + gdispl[j], gcount[j], cudaMemcpyHostToDevice, stream), "stage sums in");
+      if (j != me)
+        check(cudaMemcpyAsync(dg + cap_off[j], hgather + cap_off[j], received_[j], cudaMemcpyHostToDevice, stream),
+              "stage sums in");
     for (int j = 0; j < P; ++j) {
       auto [b, len] = part(j);
-      decompress(dg + aoff[j], static_cast<std::size_t>(gcount[j]), data + b, len);
+      decompress(dg + cap_off[j], received_[j], data + b, len);
     }
     sync();
     return st;

@@ -2,10 +2,16 @@
 // timing run. Each rank derives every rank's data from (rank, step, index), so each can compute the
 // exact sum itself.
 //   mpirun -np P ferrycomm-device-test [--n N] [--bench N] [--reps R] [--out FILE.json]
+//   mpirun -np 3 ferrycomm-device-test --fault frozen
 // Exit 0: all checks passed on every rank; 1: a check failed; 77: no CUDA device (skipped).
+// --fault frozen: after a healthy gpu-int8 allreduce rank 1 stops (SIGSTOP); the others must raise
+// CommError(timeout) naming it within the 2 s deadline (+ slack); rank 0 prints DEVICE-FAULT-PASS
+// or DEVICE-FAULT-FAIL and the job is aborted (the stopped rank never finalizes).
 #include <mpi.h>
+#include <signal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -116,13 +122,14 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::size_t n = (std::size_t{1} << 20) + 77, bench_n = 0;
   int reps = 5;
-  std::string out;
+  std::string out, fault;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--n") n = std::stoull(argv[i + 1]);
     else if (a == "--bench") bench_n = std::stoull(argv[i + 1]);
     else if (a == "--reps") reps = std::stoi(argv[i + 1]);
     else if (a == "--out") out = argv[i + 1];
+    else if (a == "--fault") fault = argv[i + 1];
   }
   int ndev = 0;
   if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
@@ -135,8 +142,50 @@ int main(int argc, char** argv) {
     fcc::check(cudaSetDevice(rank % ndev), "cudaSetDevice");
     cudaStream_t stream;
     fcc::check(cudaStreamCreate(&stream), "stream");
-    fc::Communicator comm(MPI_COMM_WORLD);
+    const double fault_timeout_s = 2.0;
+    fc::CommOptions copt;
+    if (!fault.empty()) copt.timeout = std::chrono::duration<double>(fault_timeout_s);
+    fc::Communicator comm(MPI_COMM_WORLD, copt);
     fcc::DeviceComm dev(comm, stream);
+    if (fault == "frozen") {
+      Dev f(n);
+      f.put(data_of(rank, 0, n, false));
+      auto spec = fc::CodecSpec::parse("int8");
+      fcc::DeviceAllreduceOptions o;
+      o.codec = &spec;
+      dev.allreduce(f.p, n, o);  // healthy first
+      if (rank == 1) raise(SIGSTOP);
+      int ok = 0;
+      const auto t0 = std::chrono::steady_clock::now();
+      try {
+        dev.allreduce(f.p, n, o);
+        std::printf("rank %d: no error\n", rank);
+      } catch (const fc::CommError& e) {
+        const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const std::string m = e.what();
+        const bool names = m.find("rank(s) 1") != std::string::npos || m.find(", 1") != std::string::npos;
+        ok = e.kind() == fc::CommError::Kind::timeout && waited < 3 * fault_timeout_s + 2 && names;
+        std::printf("rank %d: CommError after %.2f s: %s\n", rank, waited, e.what());
+      } catch (const std::exception& e) {
+        std::printf("rank %d: unexpected %s\n", rank, e.what());
+      }
+      std::fflush(stdout);
+      MPI_Group world, survivors;
+      MPI_Comm_group(MPI_COMM_WORLD, &world);
+      int dead = 1;
+      MPI_Group_excl(world, 1, &dead, &survivors);
+      MPI_Comm alive;
+      MPI_Comm_create_group(MPI_COMM_WORLD, survivors, 7, &alive);
+      int all_ok = 0;
+      MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, alive);
+      if (rank == 0) {
+        std::printf(all_ok ? "DEVICE-FAULT-PASS: every survivor raised a timeout naming rank 1\n"
+                           : "DEVICE-FAULT-FAIL: not every survivor raised the expected error\n");
+        std::fflush(stdout);
+      }
+      MPI_Barrier(alive);
+      MPI_Abort(MPI_COMM_WORLD, all_ok ? 0 : 1);
+    }
     Checker ck{rank, size, 0, {}};
     const bool nccl = dev.nccl_available();
     if (rank == 0)

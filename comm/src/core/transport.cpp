@@ -1,4 +1,5 @@
 // Deadline-driven progress for nonblocking MPI requests.
+#include <algorithm>
 #include <climits>
 #include <string>
 #include <thread>
@@ -63,10 +64,14 @@ void wait_all(Context& ctx, std::span<MPI_Request> reqs, std::span<const int> pe
     if (++spins < 64) continue;
     if (clock::now() > deadline) {
       std::string waiting;
-      for (std::size_t i = 0; i < reqs.size(); ++i)
-        if (!done[i])
-          waiting += peers[i] < 0 ? std::string("(collective header: any rank)")
-                                  : fmt::format("{}{}", waiting.empty() ? "" : ", ", peers[i]);
+      std::vector<int> named;  // a peer with a pending send and receive is named once
+      for (std::size_t i = 0; i < reqs.size(); ++i) {
+        if (done[i]) continue;
+        if (peers[i] >= 0 && std::find(named.begin(), named.end(), peers[i]) != named.end()) continue;
+        named.push_back(peers[i]);
+        waiting += peers[i] < 0 ? std::string("(collective header: any rank)")
+                                : fmt::format("{}{}", waiting.empty() ? "" : ", ", peers[i]);
+      }
       throw CommError(CommError::Kind::timeout,
                       fmt::format("ferry-comm {} on rank {} of {}: no answer from rank(s) {} within {:.3g} s; "
                                   "a peer has died, hangs, or left the collective",

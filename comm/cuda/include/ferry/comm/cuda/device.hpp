@@ -21,8 +21,9 @@
 //               end-to-end bound; each of the P error terms gets 1/P of it.
 //   host-codec  any other codec (bf16, fp16, int4, int2, zfp, eb with zstd, or eb with a residual):
 //               the buffer (and residual) is staged to host and the CPU collective runs there.
-// Every call is collective, blocks until the result is in `data`, and uses only `stream`. The MPI
-// calls of the gpu-* and nccl paths are plain MPI (no ferry-comm deadline: a dead peer hangs them).
+// Every call is collective, blocks until the result is in `data`, and uses only `stream`. The
+// mpi-staged, gpu-* and host-codec paths wait for peers at most Communicator::timeout() (then
+// CommError(timeout) names the silent peer); NCCL's set-up and ncclAllReduce have no such deadline.
 // Usage errors throw ferry::comm::UsageError; MPI, NCCL and CUDA failures throw CommError or
 // std::runtime_error naming the call.
 #pragma once
