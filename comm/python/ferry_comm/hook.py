@@ -52,9 +52,14 @@ class FerryHookState:
     adding stale ones to the wrong gradients.
     """
 
-    def __init__(self, method, comm=None):
+    def __init__(self, method, comm=None, device_path=True, transport="auto"):
         self.method = method if isinstance(method, Method) else parse_method(method)
         self.comm = comm if comm is not None else communicator()
+        # CUDA float32 buckets go through ferry-comm's DeviceComm when the extension was built with
+        # CUDA (NCCL for "none" where each rank has its own GPU, else MPI staging; the GPU codecs for
+        # int8 and eb): no round trip through host tensors. device_path=False stages them instead.
+        self.device_path = device_path and hasattr(self.comm, "allreduce_device")
+        self.transport = transport
         self.world_size = self.comm.size
         self.residuals = {}
         self.calls = 0
@@ -64,9 +69,9 @@ class FerryHookState:
     def _residual(self, bucket, flat):
         key = (bucket.index(), tuple(p.data_ptr() for p in bucket.parameters()))
         r = self.residuals.get(key)
-        if r is None or r.numel() != flat.numel():
+        if r is None or r.numel() != flat.numel() or r.device != flat.device:
             self.residuals = {k: v for k, v in self.residuals.items() if k[0] != key[0]}
-            r = torch.zeros(flat.numel(), dtype=torch.float32)
+            r = torch.zeros(flat.numel(), dtype=torch.float32, device=flat.device)
             self.residuals[key] = r
         return r
 
@@ -77,7 +82,20 @@ class FerryHookState:
             raise TypeError(f"ferry_comm: gradients of dtype {flat.dtype} are not supported")
         if lossy and flat.dtype != torch.float32:
             raise TypeError(f"ferry_comm: codec {self.method.codec} needs float32 gradients, got {flat.dtype}")
-        # Device tensors are staged through host memory (MPI here is not CUDA-aware).
+        if self.device_path and flat.is_cuda and flat.dtype == torch.float32 and flat.is_contiguous():
+            flat.div_(self.world_size)
+            residual = 0
+            if self.method.error_feedback and bucket is not None:
+                residual = self._residual(bucket, flat).data_ptr()
+            torch.cuda.current_stream(flat.device).synchronize()  # the gradients are complete
+            with torch.cuda.device(flat.device):
+                stats = self.comm.allreduce_device(flat.data_ptr(), flat.numel(), self.method.codec,
+                                                   self.transport, residual)
+            self.calls += 1
+            self.bytes_sent += stats["bytes_sent"]
+            self.last_stats = stats
+            return flat
+        # Other device tensors are staged through host memory (MPI here is not CUDA-aware).
         host = flat if flat.device.type == "cpu" and flat.is_contiguous() else flat.detach().to("cpu").contiguous()
         host.div_(self.world_size)
         residual = 0
@@ -107,8 +125,8 @@ def ferry_allreduce_hook(state, bucket):
     return fut
 
 
-def register(ddp_model, method, comm=None):
+def register(ddp_model, method, comm=None, device_path=True, transport="auto"):
     """Register the ferry-comm hook on a DistributedDataParallel model; returns its state."""
-    state = FerryHookState(method, comm)
+    state = FerryHookState(method, comm, device_path, transport)
     ddp_model.register_comm_hook(state, ferry_allreduce_hook)
     return state

@@ -16,6 +16,10 @@
 #include <vector>
 
 #include "ferry/comm/comm.hpp"
+#ifdef FERRY_COMM_PY_CUDA
+#include "ferry/comm/cuda/codecs.hpp"
+#include "ferry/comm/cuda/device.hpp"
+#endif
 
 namespace py = pybind11;
 namespace fc = ferry::comm;
@@ -57,6 +61,12 @@ class PyCommunicator {
     o.tuning = std::move(tuning);
     comm_ = std::make_unique<fc::Communicator>(MPI_COMM_WORLD, o);
   }
+#ifdef FERRY_COMM_PY_CUDA
+  ~PyCommunicator() {
+    device_.reset();
+    if (stream_) cudaStreamDestroy(stream_);  // may fail at interpreter exit: nothing to do then
+  }
+#endif
   int rank() const { return comm_->rank(); }
   int size() const { return comm_->size(); }
 
@@ -89,6 +99,41 @@ class PyCommunicator {
     return d;
   }
 
+#ifdef FERRY_COMM_PY_CUDA
+  // In-place sum allreduce of `count` float32 at device address `data` (ferry::comm::cuda::
+  // DeviceComm: NCCL, MPI staging or the GPU codecs). The caller has synchronized the stream that
+  // produced the data; the call returns with the result in device memory (its own stream synced).
+  // transport: "auto", "nccl" or "mpi"; residual: device address of count floats, or 0.
+  py::dict allreduce_device(std::uintptr_t data, std::size_t count, const std::string& codec,
+                            const std::string& transport, std::uintptr_t residual) {
+    const fc::CodecSpec spec = fc::CodecSpec::parse(codec);
+    ferry::comm::cuda::DeviceAllreduceOptions o;
+    if (spec.lossy()) o.codec = &spec;
+    o.residual = reinterpret_cast<float*>(residual);
+    if (transport == "nccl") o.transport = ferry::comm::cuda::Transport::nccl;
+    else if (transport == "mpi") o.transport = ferry::comm::cuda::Transport::mpi;
+    else if (transport != "auto" && !transport.empty())
+      throw fc::UsageError("ferry_comm: transport must be auto, nccl or mpi, not '" + transport + "'");
+    ferry::comm::cuda::DeviceAllreduceStats st;
+    {
+      py::gil_scoped_release nogil;
+      std::lock_guard lock(mutex_);
+      if (!device_) {
+        cudaStream_t s = nullptr;
+        ferry::comm::cuda::check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+        stream_ = s;
+        device_ = std::make_unique<ferry::comm::cuda::DeviceComm>(get(), stream_);
+      }
+      st = device_->allreduce(reinterpret_cast<float*>(data), count, o);
+    }
+    py::dict d;
+    d["algorithm"] = st.path;
+    d["bytes_sent"] = st.bytes_sent;
+    d["end_to_end_bound"] = st.end_to_end_bound;
+    return d;
+  }
+#endif
+
   py::bytes broadcast_bytes(const py::bytes& payload, int root) {
     std::string s = payload;
     std::uint64_t n = s.size();
@@ -110,6 +155,10 @@ class PyCommunicator {
 
   void close() {
     std::lock_guard lock(mutex_);
+#ifdef FERRY_COMM_PY_CUDA
+    device_.reset();
+    if (stream_) cudaStreamDestroy(stream_), stream_ = nullptr;
+#endif
     comm_.reset();
   }
 
@@ -119,6 +168,10 @@ class PyCommunicator {
     return *comm_;
   }
   std::unique_ptr<fc::Communicator> comm_;
+#ifdef FERRY_COMM_PY_CUDA
+  std::unique_ptr<ferry::comm::cuda::DeviceComm> device_;  // before comm_ goes: it refers to it
+  cudaStream_t stream_ = nullptr;
+#endif
   std::mutex mutex_;
 };
 
@@ -138,6 +191,11 @@ std::size_t roundtrip(std::uintptr_t data, std::size_t n, const std::string& cod
 
 PYBIND11_MODULE(_ext, m) {
   m.doc() = "ferry-comm: compressed MPI collectives (low-level binding; use the ferry_comm package)";
+#ifdef FERRY_COMM_PY_CUDA
+  m.attr("has_cuda") = true;
+#else
+  m.attr("has_cuda") = false;
+#endif
   static py::exception<fc::CommError> comm_error(m, "CommError", PyExc_RuntimeError);
   static py::exception<fc::UsageError> usage_error(m, "UsageError", PyExc_ValueError);
   py::register_exception_translator([](std::exception_ptr p) {
@@ -160,6 +218,10 @@ PYBIND11_MODULE(_ext, m) {
       .def_property_readonly("size", &PyCommunicator::size)
       .def("allreduce", &PyCommunicator::allreduce, py::arg("data"), py::arg("count"), py::arg("dtype"),
            py::arg("codec"), py::arg("algorithm") = "", py::arg("residual") = 0)
+#ifdef FERRY_COMM_PY_CUDA
+      .def("allreduce_device", &PyCommunicator::allreduce_device, py::arg("data"), py::arg("count"),
+           py::arg("codec") = "none", py::arg("transport") = "auto", py::arg("residual") = 0)
+#endif
       .def("broadcast_bytes", &PyCommunicator::broadcast_bytes, py::arg("payload"), py::arg("root") = 0)
       .def("barrier", &PyCommunicator::barrier)
       .def("close", &PyCommunicator::close);

@@ -57,7 +57,7 @@ class Attention(nn.Module):
         q, k, v = (w(x).view(b, t, self.heads, self.hd).transpose(1, 2) for w in (self.wq, self.wk, self.wv))
         q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
         att = (q @ k.transpose(-2, -1)) / math.sqrt(self.hd)
-        mask = torch.ones(t, t, dtype=torch.bool).triu(1)
+        mask = torch.ones(t, t, dtype=torch.bool, device=att.device).triu(1)
         att = att.masked_fill(mask, float("-inf")).softmax(-1)
         return self.wo((att @ v).transpose(1, 2).reshape(b, t, d))
 

@@ -38,15 +38,18 @@ def lr_at(step, steps, peak, warmup):
 @torch.no_grad()
 def evaluate(model, xs, ys):
     model.eval()
-    logits = model(xs)
+    dev = next(model.parameters()).device
+    logits = model(xs.to(dev))
+    ys = ys.to(dev)
     model.train()
     return torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), ys.reshape(-1)).item()
 
 
 def train(variant, args, cfg, train_stream, eval_xy, rank, world):
     torch.manual_seed(args.seed)
-    model = tl.TinyLlama(cfg)
-    ddp = DDP(model, bucket_cap_mb=args.bucket_mb)
+    model = tl.TinyLlama(cfg).to(args.device)
+    ddp = DDP(model, bucket_cap_mb=args.bucket_mb,
+              device_ids=[torch.device(args.device).index] if args.device.startswith("cuda") else None)
     state = None
     if variant != "gloo":
         state = ferry_comm.register(ddp, variant)
@@ -70,6 +73,7 @@ def train(variant, args, cfg, train_stream, eval_xy, rank, world):
             evals.append((step, evaluate(model, *eval_xy)))
         t0 = time.perf_counter()
         x, y = tl.batch(train_stream, args.batch, cfg.seq, gen)
+        x, y = x.to(args.device), y.to(args.device)
         for g in opt.param_groups:
             g["lr"] = lr_at(step, args.steps, args.lr, args.warmup)
         logits = ddp(x)
@@ -78,11 +82,11 @@ def train(variant, args, cfg, train_stream, eval_xy, rank, world):
         loss.backward()
         torch.nn.utils.clip_grad_norm_(ddp.parameters(), 1.0)
         opt.step()
+        curve.append(loss.item())  # synchronizes a CUDA step, so the timing below is complete
         train_time += time.perf_counter() - t0
-        curve.append(loss.item())
     evals.append((args.steps, evaluate(model, *eval_xy)))
     # Every rank must hold the same parameters after training (DDP's contract); check it.
-    flat = torch.cat([p.detach().reshape(-1) for p in model.parameters()])
+    flat = torch.cat([p.detach().reshape(-1) for p in model.parameters()]).cpu()
     ref = flat.clone()
     dist.broadcast(ref, 0)
     max_param_diff = (flat - ref).abs().max().item()
@@ -100,13 +104,14 @@ def train(variant, args, cfg, train_stream, eval_xy, rank, world):
         "bytes_sent_per_step": (state.bytes_sent / args.steps) if state is not None else None,
         "last_stats": state.last_stats if state is not None else None,
         "max_param_diff_across_ranks": max_param_diff,
+        "device": args.device,
     }
 
 
 def write_outputs(results, args, cfg, nparams, world):
     os.makedirs(args.out, exist_ok=True)
     base = results[0]
-    meta = {"steps": args.steps, "ranks": world, "batch_per_rank": args.batch, "seq": cfg.seq,
+    meta = {"steps": args.steps, "ranks": world, "batch_per_rank": args.batch, "seq": cfg.seq, "device": args.device,
             "params": nparams, "seed": args.seed, "lr": args.lr, "torch": torch.__version__,
             "threads_per_rank": torch.get_num_threads(), "baseline": base["variant"],
             "tolerance": args.tolerance}
@@ -164,11 +169,17 @@ def main():
     ap.add_argument("--variants", default=",".join(DEFAULT_VARIANTS),
                     help="comma list: gloo (baseline, first) and ferry-comm methods CODEC[+ef][@ALG]")
     ap.add_argument("--out", default="training-parity-out")
+    ap.add_argument("--device", default="cpu",
+                    help="cpu, or cuda: every rank trains on GPU (rank %% visible GPUs); the ferry-comm hook "
+                         "then uses the device path (DeviceComm) when the extension has CUDA")
     ap.add_argument("--tolerance", type=float, default=None,
                     help="fail unless |final eval loss - baseline| <= tolerance * baseline for every variant")
     args = ap.parse_args()
     torch.set_num_threads(int(os.environ.get("FERRY_TRAIN_THREADS", "1")))
     rank, world = ferry_comm.init_distributed()
+    if args.device == "cuda":
+        args.device = f"cuda:{rank % torch.cuda.device_count()}"
+        torch.cuda.set_device(args.device)
     cfg = tl.Config()
     train_stream = tl.corpus(200_000, seed=args.seed)
     ex, ey = tl.batch(tl.corpus(20_000, seed=args.seed + 1), 32, cfg.seq, torch.Generator().manual_seed(7))
