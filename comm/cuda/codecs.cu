@@ -376,7 +376,7 @@ __device__ __forceinline__ std::size_t int8_block_of(std::size_t t, int u) {
   return ((t / 32) * U + u) * gpw + (t % 32) / G;
 }
 
-template <int G, int U, bool EF>
+template <int G, int U, bool EF, bool WRITE_X = true>
 __global__ void __launch_bounds__(256) intq8_fast_compress(float* x, float* r, std::size_t n, std::size_t nb,
                                                            std::byte* out, unsigned* raw_seen) {
   constexpr int B = 4 * G;
@@ -449,7 +449,7 @@ __global__ void __launch_bounds__(256) intq8_fast_compress(float* x, float* r, s
       int q = round_even_int(__fmul_rn(v[u][k], inv), qf);  // |t| <= 127 (+ rounding) here
       if (q > 127 || q < -127) q = q > 127 ? 127 : -127, qf = static_cast<float>(q);
       packed |= static_cast<std::uint32_t>(q + 127) << (8 * k);
-      if (EF) {
+      if (EF) {  // y is needed for the residual even when x is not written back
         y[k] = __fmul_rn(qf, scale);
         const float dd = __fsub_rn(v[u][k], y[k]);
         d[k] = finite(dd) ? dd : 0.0f;
@@ -462,7 +462,7 @@ __global__ void __launch_bounds__(256) intq8_fast_compress(float* x, float* r, s
       for (int k = 0; k < cnt[u]; ++k) q[k] = static_cast<std::byte>((packed >> (8 * k)) & 0xFF);
     }
     if (EF) {
-      store4(x, i, cnt[u], y);
+      if (WRITE_X) store4(x, i, cnt[u], y);
       store4(r, i, cnt[u], d);
     }
   }
@@ -1023,7 +1023,7 @@ Tuning tuning() { return g_tuning; }
 std::size_t intq8_max_bytes(std::size_t n, std::size_t block) { return 8 + ((n + block - 1) / block) * 4 + 4 * n; }
 
 std::size_t intq8_compress(float* x, float* residual, std::size_t n, std::size_t block, std::byte* out,
-                           std::size_t out_bytes, Workspace& ws, cudaStream_t s) {
+                           std::size_t out_bytes, Workspace& ws, cudaStream_t s, bool update_x) {
   if (block == 0) block = 64;
   if (out_bytes < intq8_max_bytes(n, block)) throw std::invalid_argument("ferry-comm cuda intq8: output too small");
   const std::uint64_t header = n;
@@ -1038,8 +1038,10 @@ std::size_t intq8_compress(float* x, float* residual, std::size_t n, std::size_t
     check(cudaMemsetAsync(flag, 0, 4, s), "intq8 flag");
     const unsigned grid = int8_grid(nb, lanes_for(block), g_tuning.int8_compress_units);
     auto launch = [&](auto g, auto u) {
-      if (residual)
+      if (residual && update_x)
         intq8_fast_compress<decltype(g)::value, decltype(u)::value, true><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
+      else if (residual)
+        intq8_fast_compress<decltype(g)::value, decltype(u)::value, true, false><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
       else
         intq8_fast_compress<decltype(g)::value, decltype(u)::value, false><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
     };

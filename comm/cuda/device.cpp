@@ -268,7 +268,7 @@ struct DeviceComm::Impl {
     }
     auto compress = [&](float* x, float* r, std::size_t len, std::byte* out) -> std::size_t {
       if (eb) return eb_compress(x, len, bound, 0.0, block, out, max_bytes(len), ws, stream);
-      return intq8_compress(x, r, len, block, out, max_bytes(len), ws, stream);
+      return intq8_compress(x, r, len, block, out, max_bytes(len), ws, stream, /*update_x=*/false);
     };
     auto decompress = [&](const std::byte* in, std::size_t bytes, float* y, std::size_t len) {
       if (eb) eb_decompress(in, bytes, y, len, ws, stream);
