@@ -29,8 +29,13 @@ mpicxx -O2 -std=c++20 -shared -fPIC -DFERRY_COMM_PY_CUDA $("$py" -m pybind11 --i
 cp comm/python/ferry_comm/*.py "$build/ferry_comm/"
 "$py" -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'gpus', torch.cuda.device_count())" | tee -a "$out/build.log"
 export PYTHONPATH="$build" PYTHONUNBUFFERED=1 FERRY_TRAIN_THREADS=${FERRY_TRAIN_THREADS:-4}
-timeout 540 mpirun --oversubscribe --allow-run-as-root --bind-to none -x PATH -x PYTHONPATH -x LD_LIBRARY_PATH \
-  -x NCCL_NVLS_ENABLE -x PYTHONUNBUFFERED -x FERRY_TRAIN_THREADS -np 2 \
-  "$py" comm/python/training/training_parity.py --device cuda --steps "$steps" \
-  --variants "${VARIANTS:-gloo,none,bf16,int8+ef,eb:rel=1e-3}" --out "$out" --tolerance 0.01 2>&1 | tee "$out/run.log"
+# NP ranks (default 2); BACKEND=nccl (one GPU per rank) makes DDP's own NCCL allreduce the baseline;
+# EXTRA: more training_parity.py arguments (model shape, batch, bucket size...).
+# shellcheck disable=SC2086
+timeout "${TRAIN_TIMEOUT:-540}" mpirun --oversubscribe --allow-run-as-root --bind-to none -x PATH -x PYTHONPATH \
+  -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x TORCH_SYMM_MEM_DISABLE_MULTICAST -x NVSHMEM_DISABLE_NVLS \
+  -x PYTHONUNBUFFERED -x FERRY_TRAIN_THREADS -np "${NP:-2}" \
+  "$py" comm/python/training/training_parity.py --device cuda --backend "${BACKEND:-gloo}" --steps "$steps" \
+  --variants "${VARIANTS:-gloo,none,bf16,int8+ef,eb:rel=1e-3}" --out "$out" --tolerance 0.01 ${EXTRA:-} 2>&1 |
+  tee "$out/run.log"
 exit "${PIPESTATUS[0]}"

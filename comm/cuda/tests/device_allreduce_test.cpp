@@ -3,6 +3,10 @@
 // exact sum itself.
 //   mpirun -np P ferrycomm-device-test [--n N] [--bench N] [--reps R] [--out FILE.json]
 //   mpirun -np 3 ferrycomm-device-test --fault frozen
+//   mpirun -np G ferrycomm-device-test --sweep MAX_BYTES [--out FILE.json]
+//     sizes 1 KiB, 4 KiB, ... up to MAX_BYTES: NCCL's allreduce (where every rank has its own
+//     GPU) against ferry-comm's device paths in the same run, nccl-tests columns (algbw = bytes /
+//     time, busbw = algbw * 2(P-1)/P) and, for lossy codecs, the max error relative to max|sum|.
 // Exit 0: all checks passed on every rank; 1: a check failed; 77: no CUDA device (skipped).
 // --fault frozen: after a healthy gpu-int8 allreduce rank 1 stops (SIGSTOP); the others must raise
 // CommError(timeout) naming it within the 2 s deadline (+ slack); rank 0 prints DEVICE-FAULT-PASS
@@ -29,6 +33,8 @@ namespace fc = ferry::comm;
 namespace fcc = ferry::comm::cuda;
 
 namespace {
+
+struct SweepDone {};
 
 float value(int rank, int step, std::size_t i) {
   // smooth signal with a scale that changes every 4096 elements over 4 decades, rank- and step-dependent
@@ -120,7 +126,7 @@ int main(int argc, char** argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  std::size_t n = (std::size_t{1} << 20) + 77, bench_n = 0;
+  std::size_t n = (std::size_t{1} << 20) + 77, bench_n = 0, sweep_max = 0;
   int reps = 5;
   std::string out, fault;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -130,6 +136,7 @@ int main(int argc, char** argv) {
     else if (a == "--reps") reps = std::stoi(argv[i + 1]);
     else if (a == "--out") out = argv[i + 1];
     else if (a == "--fault") fault = argv[i + 1];
+    else if (a == "--sweep") sweep_max = std::stoull(argv[i + 1]);
   }
   int ndev = 0;
   if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
@@ -188,6 +195,89 @@ int main(int argc, char** argv) {
     }
     Checker ck{rank, size, 0, {}};
     const bool nccl = dev.nccl_available();
+    if (sweep_max > 0) {
+      struct SV {
+        std::string name, spec;
+        fcc::Transport t;
+      };
+      std::vector<SV> vs;
+      if (nccl) vs.push_back({"nccl", "", fcc::Transport::nccl});
+      vs.push_back({"mpi-staged", "", fcc::Transport::mpi});
+      vs.push_back({"int8", "int8", fcc::Transport::automatic});
+      vs.push_back({"eb:rel=1e-3", "eb:rel=1e-3", fcc::Transport::automatic});
+      vs.push_back({"eb:rel=1e-5", "eb:rel=1e-5", fcc::Transport::automatic});
+      if (rank == 0) {
+        std::printf("ranks %d, GPUs visible %d, NCCL %s%s\n", size, ndev, nccl ? "up" : "unavailable: ",
+                    nccl ? "" : dev.nccl_reason().c_str());
+        std::printf("%12s %-12s %-10s %10s %10s %10s %10s\n", "bytes", "variant", "path", "time_us", "algbw_GBs",
+                    "busbw_GBs", "max_rel_err");
+      }
+      std::string js = "[";
+      const std::size_t max_n = sweep_max / 4;
+      Dev a(max_n), ref(max_n);
+      std::vector<float> h = data_of(rank, 11, max_n, false);
+      bool first = true;
+      for (std::size_t bytes = 1024; bytes <= sweep_max; bytes *= 4) {
+        const std::size_t cnt = bytes / 4;
+        std::vector<float> yref;
+        for (auto& v : vs) {
+          fc::CodecSpec spec = v.spec.empty() ? fc::CodecSpec{} : fc::CodecSpec::parse(v.spec);
+          fcc::DeviceAllreduceOptions o;
+          o.codec = v.spec.empty() ? nullptr : &spec;
+          o.transport = v.t;
+          const int reps = bytes <= (std::size_t{1} << 20) ? 20 : bytes <= (std::size_t{64} << 20) ? 5 : 3;
+          std::vector<double> t;
+          std::string path;
+          for (int rep = 0; rep <= reps; ++rep) {
+            fcc::check(cudaMemcpy(a.p, h.data(), cnt * 4, cudaMemcpyHostToDevice), "copy");
+            MPI_Barrier(MPI_COMM_WORLD);
+            const double t0 = MPI_Wtime();
+            auto st = dev.allreduce(a.p, cnt, o);
+            double dt = MPI_Wtime() - t0, worst = 0;
+            MPI_Allreduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            path = st.path;
+            if (rep > 0) t.push_back(worst);
+          }
+          std::sort(t.begin(), t.end());
+          const double sec = t[t.size() / 2];
+          double err = -1;
+          if (bytes <= (std::size_t{256} << 20)) {
+            std::vector<float> y = a.get(cnt);
+            if (yref.empty()) {
+              yref = y;  // the first variant (NCCL, else MPI staging) is the reference sum
+              err = 0;
+            } else {
+              double m = 0, e = 0;
+              for (std::size_t i = 0; i < cnt; ++i) {
+                m = std::max(m, std::fabs(static_cast<double>(yref[i])));
+                e = std::max(e, std::fabs(static_cast<double>(y[i]) - yref[i]));
+              }
+              err = m > 0 ? e / m : e;
+            }
+          }
+          const double algbw = bytes / sec / 1e9, busbw = algbw * 2.0 * (size - 1) / size;
+          if (rank == 0) {
+            std::printf("%12zu %-12s %-10s %10.1f %10.2f %10.2f %10s\n", bytes, v.name.c_str(), path.c_str(), sec * 1e6,
+                        algbw, busbw, err < 0 ? "-" : fmt(err).c_str());
+            std::fflush(stdout);
+            char buf[320];
+            std::snprintf(buf, sizeof buf,
+                          "%s{\"bytes\": %zu, \"variant\": \"%s\", \"path\": \"%s\", \"time_us\": %.2f, "
+                          "\"algbw_GBs\": %.3f, \"busbw_GBs\": %.3f, \"max_rel_err\": %.3g}",
+                          first ? "" : ", ", bytes, v.name.c_str(), path.c_str(), sec * 1e6, algbw, busbw, err);
+            js += buf;
+            first = false;
+          }
+        }
+      }
+      js += "]";
+      if (rank == 0 && !out.empty()) {
+        std::ofstream f(out);
+        f << "{\"ranks\": " << size << ", \"gpus_visible\": " << ndev << ", \"nccl\": " << (nccl ? "true" : "false")
+          << ", \"sweep\": " << js << "}\n";
+      }
+      throw SweepDone{};  // unwinds DeviceComm and Communicator before MPI_Finalize below
+    }
     if (rank == 0)
       std::printf("ranks %d, GPUs visible %d, n %zu, NCCL %s%s\n", size, ndev, n, nccl ? "up" : "unavailable: ",
                   nccl ? "" : dev.nccl_reason().c_str());
@@ -417,6 +507,8 @@ int main(int argc, char** argv) {
     }
     rc = ck.failures ? 1 : 0;
     cudaStreamDestroy(stream);
+  } catch (const SweepDone&) {
+    rc = 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rank %d: %s\n", rank, e.what());
     MPI_Abort(MPI_COMM_WORLD, 1);

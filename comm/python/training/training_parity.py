@@ -51,7 +51,7 @@ def train(variant, args, cfg, train_stream, eval_xy, rank, world):
     ddp = DDP(model, bucket_cap_mb=args.bucket_mb,
               device_ids=[torch.device(args.device).index] if args.device.startswith("cuda") else None)
     state = None
-    if variant != "gloo":
+    if variant != args.backend:
         state = ferry_comm.register(ddp, variant)
     opt = torch.optim.AdamW(ddp.parameters(), lr=args.lr, betas=(0.9, 0.95), weight_decay=0.01)
     gen = torch.Generator().manual_seed(args.seed * 1000 + rank)  # same batches for every variant
@@ -68,6 +68,7 @@ def train(variant, args, cfg, train_stream, eval_xy, rank, world):
             return r
         state.allreduce_mean_ = timed
     dist.barrier()
+    t_start = time.perf_counter()
     for step in range(args.steps):
         if step % args.eval_every == 0:
             evals.append((step, evaluate(model, *eval_xy)))
@@ -86,13 +87,14 @@ def train(variant, args, cfg, train_stream, eval_xy, rank, world):
         train_time += time.perf_counter() - t0
     evals.append((args.steps, evaluate(model, *eval_xy)))
     # Every rank must hold the same parameters after training (DDP's contract); check it.
-    flat = torch.cat([p.detach().reshape(-1) for p in model.parameters()]).cpu()
+    coll = args.device if args.backend == "nccl" else "cpu"  # NCCL collectives take CUDA tensors
+    flat = torch.cat([p.detach().reshape(-1) for p in model.parameters()]).to(coll)
     ref = flat.clone()
     dist.broadcast(ref, 0)
     max_param_diff = (flat - ref).abs().max().item()
-    losses = torch.tensor(curve)
-    dist.all_reduce(losses)  # the training curve averaged over ranks (gloo, outside the timing)
-    losses /= world
+    losses = torch.tensor(curve, device=coll)
+    dist.all_reduce(losses)  # the training curve averaged over ranks (outside the timing)
+    losses = (losses / world).cpu()
     return {
         "variant": variant,
         "train_loss": losses.tolist(),
@@ -105,6 +107,8 @@ def train(variant, args, cfg, train_stream, eval_xy, rank, world):
         "last_stats": state.last_stats if state is not None else None,
         "max_param_diff_across_ranks": max_param_diff,
         "device": args.device,
+        "tokens_per_s": args.steps * args.batch * cfg.seq * world / train_time,
+        "comm_share": (comm_time[0] / train_time) if state is not None else None,
     }
 
 
@@ -112,6 +116,7 @@ def write_outputs(results, args, cfg, nparams, world):
     os.makedirs(args.out, exist_ok=True)
     base = results[0]
     meta = {"steps": args.steps, "ranks": world, "batch_per_rank": args.batch, "seq": cfg.seq, "device": args.device,
+            "backend": args.backend, "model": {k: getattr(cfg, k) for k in ("vocab", "dim", "layers", "heads", "ffn", "seq")},
             "params": nparams, "seed": args.seed, "lr": args.lr, "torch": torch.__version__,
             "threads_per_rank": torch.get_num_threads(), "baseline": base["variant"],
             "tolerance": args.tolerance}
@@ -120,16 +125,18 @@ def write_outputs(results, args, cfg, nparams, world):
     none_bytes = next((r["bytes_sent_per_step"] for r in results if r["variant"] == "none"), None)
     lines = [f"# Training parity: {nparams / 1e6:.2f} M-parameter LLaMA-style decoder, {world} ranks, "
              f"{args.steps} steps, batch {args.batch}x{cfg.seq} per rank, seed {args.seed}", "",
-             "| variant | final eval loss | vs baseline | final train loss (last 10) | train wall s | "
-             "in allreduce s | bytes sent/step/rank | compression |", "|---|---|---|---|---|---|---|---|"]
+             "| variant | final eval loss | vs baseline | final train loss (last 10) | train wall s | tokens/s | "
+             "in allreduce s | share of step | bytes sent/step/rank | compression |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         rel = (r["final_eval_loss"] - base["final_eval_loss"]) / base["final_eval_loss"]
         comp = (f"{none_bytes / r['bytes_sent_per_step']:.2f}x" if none_bytes and r["bytes_sent_per_step"] else "-")
         comm_s = "-" if r["comm_seconds"] is None else f"{r['comm_seconds']:.2f}"
         sent = "-" if r["bytes_sent_per_step"] is None else str(int(r["bytes_sent_per_step"]))
+        share = "-" if r.get("comm_share") is None else f"{r['comm_share'] * 100:.0f}%"
         lines.append(f"| {r['variant']} | {r['final_eval_loss']:.4f} | {rel * 100:+.3f}% | {r['final_train_loss']:.4f} | "
-                     f"{r['train_seconds']:.1f} | {comm_s} | {sent} | {comp} |")
-    lines += ["", f"Baseline: `{base['variant']}` (DDP's own allreduce over torch.distributed/gloo). Final eval "
+                     f"{r['train_seconds']:.1f} | {r['tokens_per_s']:.0f} | {comm_s} | {share} | {sent} | {comp} |")
+    lines += ["", f"Baseline: `{base['variant']}` (DDP's own allreduce over torch.distributed/{args.backend}). Final eval "
               "loss: cross-entropy on a held-out set of the generated corpus (other seed), identical on every rank."]
     with open(os.path.join(args.out, "training_parity.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -150,7 +157,8 @@ def write_outputs(results, args, cfg, nparams, world):
         for a in (a1, a2):
             a.legend()
             a.grid(alpha=0.3)
-        fig.suptitle(f"ferry-comm codecs vs gloo allreduce: {nparams / 1e6:.2f} M params, {world} ranks")
+        fig.suptitle(f"ferry-comm codecs vs {args.backend} allreduce: {nparams / 1e6:.2f} M params, {world} ranks, "
+                     f"{args.device.split(':')[0]}")
         fig.tight_layout()
         fig.savefig(os.path.join(args.out, "training_parity.png"), dpi=110)
     except ImportError as e:
@@ -169,6 +177,10 @@ def main():
     ap.add_argument("--variants", default=",".join(DEFAULT_VARIANTS),
                     help="comma list: gloo (baseline, first) and ferry-comm methods CODEC[+ef][@ALG]")
     ap.add_argument("--out", default="training-parity-out")
+    ap.add_argument("--backend", default="gloo", choices=["gloo", "nccl"],
+                    help="torch.distributed backend; the baseline variant has its name (nccl: one GPU per rank)")
+    ap.add_argument("--model", default="",
+                    help="model shape overrides, e.g. dim=768,layers=6,heads=12,ffn=2048,seq=128 (default: the tiny one)")
     ap.add_argument("--device", default="cpu",
                     help="cpu, or cuda: every rank trains on GPU (rank %% visible GPUs); the ferry-comm hook "
                          "then uses the device path (DeviceComm) when the extension has CUDA")
@@ -176,14 +188,21 @@ def main():
                     help="fail unless |final eval loss - baseline| <= tolerance * baseline for every variant")
     args = ap.parse_args()
     torch.set_num_threads(int(os.environ.get("FERRY_TRAIN_THREADS", "1")))
-    rank, world = ferry_comm.init_distributed()
+    rank, world = ferry_comm.init_distributed(backend=args.backend)
     if args.device == "cuda":
         args.device = f"cuda:{rank % torch.cuda.device_count()}"
         torch.cuda.set_device(args.device)
     cfg = tl.Config()
+    for kv in filter(None, args.model.split(",")):
+        k, _, v = kv.partition("=")
+        if not hasattr(cfg, k.strip()):
+            raise SystemExit(f"training_parity: unknown model field '{k}' (have {list(vars(cfg))})")
+        setattr(cfg, k.strip(), int(v))
     train_stream = tl.corpus(200_000, seed=args.seed)
     ex, ey = tl.batch(tl.corpus(20_000, seed=args.seed + 1), 32, cfg.seq, torch.Generator().manual_seed(7))
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    if variants and variants[0] == "gloo" and args.backend != "gloo":
+        variants[0] = args.backend  # the baseline is DDP's own allreduce on the chosen backend
     nparams = tl.n_params(tl.TinyLlama(cfg))
     if rank == 0:
         print(f"training_parity: {world} ranks, {nparams} parameters, {args.steps} steps, variants {variants}",
@@ -209,7 +228,7 @@ def main():
                 ok &= verdict
                 print(f"  {'PASS' if verdict else 'FAIL'} {r['variant']}: |delta| {rel * 100:.3f}% "
                       f"(limit {args.tolerance * 100:g}%), learned {learned}, ranks identical {same}", flush=True)
-    flag = torch.tensor([1 if ok else 0])
+    flag = torch.tensor([1 if ok else 0], device=args.device if args.backend == "nccl" else "cpu")
     dist.broadcast(flag, 0)
     ferry_comm.finalize()
     sys.exit(0 if int(flag[0]) == 1 else 1)

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Multi-GPU runs of ferry-comm (issue 9) on a machine with G >= 2 GPUs, one MPI rank per GPU:
+#  1. allreduce sweep 1 KiB .. MAX bytes: NCCL against ferry-comm's device paths (mpi-staged,
+#     gpu-int8, gpu-eb), nccl-tests columns and max error of the lossy codecs;
+#  2. data-parallel training of a scaled-up LLaMA-style decoder on the G GPUs: DDP over NCCL
+#     (baseline) and the ferry-comm hook per codec; loss curves, tokens/s, share of step time
+#     in the allreduce.
+#   scripts/gpu_multi.sh OUT_DIR [LIB_DIR] [MAX_BYTES] [STEPS]
+set -u -o pipefail
+if [ $# -lt 1 ]; then echo "usage: $0 OUT_DIR [LIB_DIR] [MAX_BYTES] [STEPS]" >&2; exit 2; fi
+out=$1
+lib=${2:-.device-bin}
+max=${3:-1073741824}
+steps=${4:-60}
+mkdir -p "$out" || exit 1
+gpus=$(nvidia-smi -L | wc -l)
+echo "gpu_multi: $gpus GPUs"; nvidia-smi -L; nvidia-smi topo -m 2>/dev/null | head -8
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export LD_LIBRARY_PATH="$(cd "$lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+rc=0
+echo "== allreduce sweep, $gpus ranks"
+timeout "${SWEEP_TIMEOUT:-150}" mpirun --oversubscribe --allow-run-as-root --bind-to none -x LD_LIBRARY_PATH \
+  -x NCCL_NVLS_ENABLE -x TORCH_SYMM_MEM_DISABLE_MULTICAST -x NVSHMEM_DISABLE_NVLS -np "$gpus" \
+  "$lib/ferrycomm-device-test" --sweep "$max" --out "$out/sweep_np$gpus.json" 2>&1 | tee "$out/sweep_np$gpus.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "gpu_multi: sweep FAILED"; rc=1; }
+echo "== training, $gpus ranks"
+NP=$gpus BACKEND=nccl VARIANTS=${VARIANTS:-nccl,none,int8+ef,eb:rel=1e-3} TRAIN_TIMEOUT=${TRAIN_TIMEOUT:-200} \
+  EXTRA=${EXTRA:-"--model dim=768,layers=6,heads=12,ffn=2048,seq=128 --bucket-mb 25 --eval-every 20 --batch 16"} \
+  bash scripts/gpu_training.sh "$out/train_np$gpus" "$lib" "$steps" || rc=1
+exit $rc
