@@ -109,7 +109,21 @@ bool is_keyword_stop(std::string_view s) {
 
 // Names that say "the width of a warp": WARP_SIZE, kWarpSize, warp_width, THREADS_PER_WARP,
 // WAVEFRONT_SIZE. Plural "warps" means a count of warps and is excluded.
+bool contains_nocase(std::string_view s, std::string_view lower_word) {
+  if (s.size() < lower_word.size()) return false;
+  for (std::size_t i = 0; i + lower_word.size() <= s.size(); ++i) {
+    std::size_t k = 0;
+    while (k < lower_word.size() &&
+           std::tolower(static_cast<unsigned char>(s[i + k])) == lower_word[k])
+      ++k;
+    if (k == lower_word.size()) return true;
+  }
+  return false;
+}
+
 bool is_warp_width_name(std::string_view name) {
+  // Most identifiers say neither: answer those without building the lowercase copy.
+  if (!contains_nocase(name, "warp") && !contains_nocase(name, "wave")) return false;
   std::string l = lower(name);
   for (std::size_t at = l.find("warpsize"); at != std::string::npos; at = l.find("warpsize"))
     l.replace(at, 8, "warp_size");  // kWarpSize is a width, kWarpsPerBlock a count
@@ -160,7 +174,11 @@ struct View {
   [[nodiscard]] std::string_view t(std::size_t ci) const {
     return ci < f.code_size() ? f.text(ci) : std::string_view();
   }
-  [[nodiscard]] bool is(std::size_t ci, std::string_view s) const { return t(ci) == s; }
+  // Out of range a token reads as "": only an empty `s` matches there.
+  // Inlined so that the literal's key (lex::short_key) folds to a constant.
+  [[nodiscard, gnu::always_inline]] bool is(std::size_t ci, std::string_view s) const {
+    return ci < f.code_size() ? f.is(ci, s) : s.empty();
+  }
   [[nodiscard]] bool ident(std::size_t ci) const { return f.is_identifier(ci); }
   [[nodiscard]] bool number(std::size_t ci) const {
     return ci < size() && f.code(ci).kind == lex::Kind::Number;
@@ -450,15 +468,7 @@ std::size_t primary_last(const View& v, std::size_t first) {
 
 enum Taint : unsigned { kNone = 0, kThread = 1, kLane = 2, kBallot = 4 };
 
-struct Def {
-  std::string name;
-  std::size_t at;  // the '=' token
-  unsigned taint = kNone;
-};
-
-struct Flow {
-  std::vector<std::vector<Def>> defs;  // per function, in source order
-};
+using Def = VarDef;
 
 bool is_warp_const(const View& v, std::string_view name) {
   if (!is_warp_width_name(name)) return false;
@@ -522,7 +532,7 @@ std::vector<Def> function_defs(const View& v, const FunctionInfo& fn) {
   for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
     if (!v.is(i, "=") || !v.ident(i - 1) || v.member_name(i - 1)) continue;
     const std::size_t last = expression_last(v, i + 1, fn.body_close - 1);
-    Def d{std::string(v.t(i - 1)), i, kNone};
+    Def d{v.t(i - 1), i, kNone};
     d.taint = range_taint(v, defs, i + 1, last);
     defs.push_back(std::move(d));
   }
@@ -689,14 +699,6 @@ void report(FileMigration& f, std::string code, std::size_t ci, std::string msg,
          std::move(hint));
 }
 
-// Rebuilt once per call of a check; cheap compared with lexing.
-std::vector<std::vector<Def>> all_defs(const View& v) {
-  std::vector<std::vector<Def>> out;
-  out.reserve(v.facts.functions.size());
-  for (const FunctionInfo& fn : v.facts.functions) out.push_back(function_defs(v, fn));
-  return out;
-}
-
 }  // namespace
 
 // =============================================================================================
@@ -716,14 +718,16 @@ FileFacts collect_facts(const FileMigration& file,
   collect_functions(v, facts);
   collect_constants(v, facts);
   // Lane/thread helpers and the per-function variable sets, to a fixpoint across functions.
-  for (int round = 0; round < 3; ++round) {
+  bool settled = false;
+  for (int round = 0; round < 3 && !settled; ++round) {
     bool changed = false;
     for (FunctionInfo& fn : facts.functions) {
-      const std::vector<Def> defs = function_defs(v, fn);
+      fn.defs = function_defs(v, fn);
+      const std::vector<Def>& defs = fn.defs;
       for (const Def& d : defs) {
-        if (d.taint & kThread) fn.thread_vars.insert(d.name);
-        if (d.taint & kLane) fn.lane_vars.insert(d.name);
-        if (d.taint & kBallot) fn.ballot_vars.insert(d.name);
+        if (d.taint & kThread) fn.thread_vars.insert(std::string(d.name));
+        if (d.taint & kLane) fn.lane_vars.insert(std::string(d.name));
+        if (d.taint & kBallot) fn.ballot_vars.insert(std::string(d.name));
       }
       for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
         if (!v.is(i, "return")) continue;
@@ -733,8 +737,12 @@ FileFacts collect_facts(const FileMigration& file,
         if ((t & kThread) && facts.thread_helpers.insert(fn.name).second) changed = true;
       }
     }
-    if (!changed) break;
+    settled = !changed;
   }
+  // A round that added no helper computed every function's definitions with the final helpers,
+  // which is what the checks read; when the round limit cut the fixpoint short, recompute them.
+  if (!settled)
+    for (FunctionInfo& fn : facts.functions) fn.defs = function_defs(v, fn);
   return facts;
 }
 
@@ -783,12 +791,13 @@ const std::vector<HazardCode>& hazard_codes() {
 void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
   const View v{file, facts};
   const Profile& p = *opt.profile;
-  const auto defs = all_defs(v);
   for (std::size_t fi = 0; fi < facts.functions.size(); ++fi) {
     const FunctionInfo& fn = facts.functions[fi];
     for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
       const std::string_view s = v.t(i);
-      if (!is_one_of(s, {"&", "%", "/", ">>", "<<"}) || !v.ends_operand(i - 1)) continue;
+      if (!(v.is(i, "&") || v.is(i, "%") || v.is(i, "/") || v.is(i, ">>") || v.is(i, "<<")) ||
+          !v.ends_operand(i - 1))
+        continue;
       if (s == "<<") {
         // FRY2203: 1 << lane with a 32-bit literal 1
         if (!v.number(i - 1) || parse_int(v.t(i - 1)) != 1 || !is_32bit_literal(v.t(i - 1)))
@@ -796,7 +805,7 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
         if (is_one_of(v.t(i - 2), {".", "*", "/", "%", "->"})) continue;
         const std::size_t rl = primary_last(v, i + 1);
         if (rl == npos) continue;
-        const unsigned t = range_taint(v, defs[fi], i + 1, rl);
+        const unsigned t = range_taint(v, facts.functions[fi].defs, i + 1, rl);
         if (!(t & (kThread | kLane))) continue;
         report(file, "FRY2203", i - 1,
                "'" + std::string(v.t(i - 1)) + " << " + std::string(file.span_text(i + 1, rl)) +
@@ -819,7 +828,7 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
       if (s == ">>" && binary_prec(after) > binary_prec(">>")) continue;
       const std::size_t lf = left_operand_first(v, i, fn.body_open + 1);
       if (lf >= i) continue;
-      const unsigned t = range_taint(v, defs[fi], lf, i - 1);
+      const unsigned t = range_taint(v, facts.functions[fi].defs, lf, i - 1);
       if (!(t & kThread)) continue;
       const std::string lhs(file.span_text(lf, i - 1));
       const std::string expr = lhs + " " + std::string(s) + " " + std::string(v.t(r));
@@ -909,13 +918,15 @@ void record_warp_constant_uses(const FileMigration& file, const FileFacts& facts
 
 void check_warp_constants(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
   const Profile& p = *opt.profile;
+  const std::vector<std::string> names = warp_constant_names(file, facts);
+  if (names.empty()) return;  // the uses only matter for the file's own warp-width constants
   WarpConstantUses local;
   const WarpConstantUses* uses = opt.warp_uses;
   if (!uses) {
     record_warp_constant_uses(file, facts, local);
     uses = &local;
   }
-  for (const std::string& name : warp_constant_names(file, facts)) {
+  for (const std::string& name : names) {
     const ConstantInfo& c = facts.constants.at(name);
     const bool safe = !uses->other_use.count(name);
     std::string hint;
@@ -1102,7 +1113,6 @@ void check_full_masks(FileMigration& file, const FileFacts& facts, const HazardO
 void check_ballot_width(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
   const View v{file, facts};
   const Profile& p = *opt.profile;
-  const auto defs = all_defs(v);
   for (std::size_t fi = 0; fi < facts.functions.size(); ++fi) {
     const FunctionInfo& fn = facts.functions[fi];
     for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
@@ -1146,7 +1156,7 @@ void check_ballot_width(FileMigration& file, const FileFacts& facts, const Hazar
       else continue;
       const std::size_t close = v.partner(i + 1);
       if (close == npos) continue;
-      const unsigned t = range_taint(v, defs[fi], i + 2, close - 1);
+      const unsigned t = range_taint(v, facts.functions[fi].defs, i + 2, close - 1);
       if (!(t & kBallot)) continue;
       report(file, "FRY2208", i,
              std::string(name) + "(" + std::string(file.span_text(i + 2, close - 1)) +
@@ -1230,7 +1240,6 @@ std::vector<SharedArray> shared_arrays(const View& v, std::size_t first, std::si
 void check_per_warp_shared(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
   const View v{file, facts};
   const Profile& p = *opt.profile;
-  const auto defs = all_defs(v);
   for (std::size_t fi = 0; fi < facts.functions.size(); ++fi) {
     const FunctionInfo& fn = facts.functions[fi];
     for (const SharedArray& a : shared_arrays(v, fn.body_open + 1, fn.body_close - 1, &fn)) {
@@ -1241,7 +1250,7 @@ void check_per_warp_shared(FileMigration& file, const FileFacts& facts, const Ha
         if (i == a.name_ci || !v.ident(i) || v.t(i) != a.name || !v.is(i + 1, "[")) continue;
         const std::size_t close = v.partner(i + 1);
         if (close == npos) continue;
-        if (range_taint(v, defs[fi], i + 2, close - 1) & kLane) use = i;
+        if (range_taint(v, facts.functions[fi].defs, i + 2, close - 1) & kLane) use = i;
       }
       if (use == npos) continue;
       report(file, "FRY2209", a.name_ci,
@@ -1437,10 +1446,13 @@ void check_dynamic_lds(FileMigration& file, const FileFacts& facts, const Hazard
                " floats) per block: tile the data (a loop over chunks of that size) or keep it in "
                "global memory");
   };
-  for (std::size_t ci = 0; ci < v.size(); ++ci) {
+  auto scope_at = [&](std::size_t ci) -> const FunctionInfo* {
     const std::size_t fi = facts.function_at(ci);
-    const FunctionInfo* scope = fi == npos ? nullptr : &facts.functions[fi];
+    return fi == npos ? nullptr : &facts.functions[fi];
+  };
+  for (std::size_t ci = 0; ci < v.size(); ++ci) {
     if (v.f.code(ci).kind == lex::Kind::LaunchOpen) {
+      const FunctionInfo* scope = scope_at(ci);
       const auto args = launch_args(v, ci);
       if (args.size() < 3 || args[2].empty()) continue;
       const auto n = Evaluator(v, args[2].first, args[2].last, scope).run();
@@ -1458,7 +1470,7 @@ void check_dynamic_lds(FileMigration& file, const FileFacts& facts, const Hazard
                               "hipFuncAttributeMaxDynamicSharedMemorySize"}))
         dyn = true;
     if (!dyn) continue;
-    const auto n = Evaluator(v, args[2].first, args[2].last, scope).run();
+    const auto n = Evaluator(v, args[2].first, args[2].last, scope_at(ci)).run();
     if (n && *n > p.lds_max_bytes) flag(args[2].first, *n, std::string(v.t(ci)));
   }
 }

@@ -37,6 +37,15 @@
 
 namespace ferry::analysis {
 
+// One `name = expr` definition in a function body (a declaration or a plain assignment) and
+// the taint of its value (kinds of FunctionInfo's variable sets, as bits: 1 thread, 2 lane,
+// 4 ballot). `name` points into the file's source.
+struct VarDef {
+  std::string_view name;
+  std::size_t at = 0;  // code index of the '='
+  unsigned taint = 0;
+};
+
 // One function definition: code indices of its name and of its body's braces.
 struct FunctionInfo {
   std::string name;
@@ -56,6 +65,7 @@ struct FunctionInfo {
   std::set<std::string> lane_vars;
   std::set<std::string> ballot_vars;
   std::map<std::string, long long> local_constants;  // const/constexpr locals with constant values
+  std::vector<VarDef> defs;  // every definition in source order, as the fixpoint left them
 };
 
 // A named compile-time constant of the file: `#define NAME expr` or `constexpr T NAME = expr;`.

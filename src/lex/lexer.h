@@ -52,6 +52,18 @@ struct Token {
   return k == Kind::LineComment || k == Kind::BlockComment;
 }
 
+// A token text of up to 7 bytes packed into one integer (its length in the low byte, then the
+// bytes), so comparing a token with a short literal is one integer comparison. Longer texts all
+// get kLongKey: compare those as text.
+inline constexpr std::uint64_t kLongKey = 0xff;
+[[nodiscard, gnu::always_inline]] constexpr std::uint64_t short_key(std::string_view s) {
+  if (s.size() > 7) return kLongKey;
+  std::uint64_t k = s.size();
+  for (std::size_t i = 0; i < s.size(); ++i)
+    k |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[i])) << (8 * (i + 1));
+  return k;
+}
+
 // Tokenizes `src`. Offsets are 32-bit: callers reject inputs of 4 GiB or more.
 [[nodiscard]] std::vector<Token> tokenize(std::string_view src);
 

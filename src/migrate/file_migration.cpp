@@ -25,8 +25,12 @@ FileMigration::FileMigration(std::string path, std::string_view src, const targe
     : path_(std::move(path)), src_(src), target_(target), options_(options), project_(project),
       toks_(lex::tokenize(src)) {
   code_.reserve(toks_.size() / 2);
-  for (std::uint32_t i = 0; i < toks_.size(); ++i)
-    if (!lex::is_trivia(toks_[i].kind)) code_.push_back(i);
+  code_key_.reserve(toks_.size() / 2);
+  for (std::uint32_t i = 0; i < toks_.size(); ++i) {
+    if (lex::is_trivia(toks_[i].kind)) continue;
+    code_.push_back(i);
+    code_key_.push_back(lex::short_key(toks_[i].text(src_)));
+  }
   stats_.bytes = src.size();
   stats_.lines = toks_.empty() ? 0 : toks_.back().line;
   compute_exclusions();

@@ -59,12 +59,19 @@ class FileMigration {
   [[nodiscard]] std::size_t code_size() const { return code_.size(); }
   [[nodiscard]] const lex::Token& code(std::size_t ci) const { return toks_[code_[ci]]; }
   [[nodiscard]] std::size_t token_index(std::size_t ci) const { return code_[ci]; }
-  [[nodiscard]] std::string_view text(std::size_t ci) const { return code(ci).text(src_); }
+  [[nodiscard]] std::string_view text(std::size_t ci) const {
+    const lex::Token& t = code(ci);
+    return {src_.data() + t.begin, t.end - t.begin};
+  }
   // Text of code tokens [first, last] as written, trivia between them included.
   [[nodiscard]] std::string_view span_text(std::size_t first, std::size_t last) const;
-  [[nodiscard]] bool is(std::size_t ci, std::string_view t) const {
-    return ci < code_.size() && text(ci) == t;
+  // Every pass asks this of most tokens: short texts compare as one integer (lex::short_key).
+  [[nodiscard, gnu::always_inline]] bool is(std::size_t ci, std::string_view t) const {
+    if (t.size() <= 7) return ci < code_key_.size() && code_key_[ci] == lex::short_key(t);
+    return ci < code_.size() && code_key_[ci] == lex::kLongKey && text(ci) == t;
   }
+  // lex::short_key of code token `ci`'s text.
+  [[nodiscard]] std::uint64_t key(std::size_t ci) const { return code_key_[ci]; }
   [[nodiscard]] bool is_identifier(std::size_t ci) const {
     return ci < code_.size() && code(ci).kind == lex::Kind::Identifier;
   }
@@ -126,6 +133,7 @@ class FileMigration {
   const targets::ProjectContext& project_;
   std::vector<lex::Token> toks_;
   std::vector<std::uint32_t> code_;
+  std::vector<std::uint64_t> code_key_;  // lex::short_key per code index
   std::vector<bool> excluded_line_;  // index = line number
   rewrite::EditSet edits_;
   std::vector<Diagnostic> diags_;
