@@ -7,10 +7,19 @@
 namespace ferry::lex {
 namespace {
 
-constexpr bool is_ident_start(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80;
-}
-constexpr bool is_ident_cont(unsigned char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+// Character classes as one table lookup: identifiers are most of the bytes of a source file.
+constexpr unsigned char kIdentStart = 1, kIdentCont = 2;
+constexpr std::array<unsigned char, 256> kClass = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    const bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80;
+    t[c] = static_cast<unsigned char>((start ? kIdentStart | kIdentCont : 0) |
+                                      (c >= '0' && c <= '9' ? kIdentCont : 0));
+  }
+  return t;
+}();
+constexpr bool is_ident_start(unsigned char c) { return kClass[c] & kIdentStart; }
+constexpr bool is_ident_cont(unsigned char c) { return kClass[c] & kIdentCont; }
 constexpr bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
 
@@ -48,6 +57,9 @@ class Lexer {
     return src_.substr(pos_, s.size()) == s;
   }
 
+  // Ends a token that holds no newline (identifiers, numbers, punctuators).
+  void skip_to(std::size_t end) { pos_ = static_cast<std::uint32_t>(end); }
+
   // Counts the newlines of a token that spans lines (comments, raw strings, continuations).
   void advance_to(std::size_t end) {
     for (std::size_t i = pos_; i < end; ++i) {
@@ -71,7 +83,8 @@ class Lexer {
   Kind next() {
     const unsigned char c = peek();
     if (c == '\n') {
-      advance_to(pos_ + 1);
+      ++line_;
+      line_start_ = ++pos_;
       return Kind::Newline;
     }
     if (c == '\r' && peek(1) == '\n') {
@@ -80,6 +93,7 @@ class Lexer {
     }
     if (c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || continuation_at(pos_)) {
       std::size_t p = pos_;
+      bool continued = false;  // only a continuation brings a newline into whitespace
       for (;;) {
         if (p < src_.size() && (src_[p] == ' ' || src_[p] == '\t' || src_[p] == '\f' ||
                                 src_[p] == '\v' ||
@@ -87,26 +101,31 @@ class Lexer {
           ++p;
         } else if (const std::size_t n = continuation_at(p)) {
           p += n;
+          continued = true;
         } else {
           break;
         }
       }
-      advance_to(p);
+      if (continued) advance_to(p);
+      else skip_to(p);
       return Kind::Whitespace;
     }
     if (c == '/' && peek(1) == '/') {
       // A line comment continues over backslash-newlines, as in the preprocessor.
       std::size_t p = pos_ + 2;
+      bool continued = false;
       while (p < src_.size()) {
         if (const std::size_t n = continuation_at(p)) {
           p += n;
+          continued = true;
           continue;
         }
         if (src_[p] == '\n' || (src_[p] == '\r' && p + 1 < src_.size() && src_[p + 1] == '\n'))
           break;
         ++p;
       }
-      advance_to(p);
+      if (continued) advance_to(p);
+      else skip_to(p);
       return Kind::LineComment;
     }
     if (c == '/' && peek(1) == '*') {
@@ -117,7 +136,7 @@ class Lexer {
     if (c == '#' && at_line_start_ && !in_directive_) {
       in_directive_ = true;
       directive_token_ = true;
-      advance_to(pos_ + 1);
+      skip_to(pos_ + 1);
       check_include_ = true;
       return Kind::Punct;
     }
@@ -127,7 +146,7 @@ class Lexer {
       std::size_t p = pos_ + 1;
       while (p < src_.size() && src_[p] != close && src_[p] != '\n') ++p;
       if (p < src_.size() && src_[p] == close) {
-        advance_to(p + 1);
+        skip_to(p + 1);
         return Kind::HeaderName;
       }
       // Malformed: fall through and lex it as ordinary tokens.
@@ -155,7 +174,7 @@ class Lexer {
         break;
       }
     }
-    advance_to(p);
+    skip_to(p);
     return Kind::Number;
   }
 
@@ -172,7 +191,7 @@ class Lexer {
     }
     if (after == '\'' && (word == "u8" || word == "u" || word == "U" || word == "L"))
       return quoted(p, '\'', Kind::Char);
-    advance_to(p);
+    skip_to(p);
     if (check_include_) {
       check_include_ = false;
       expect_header_ = word == "include" || word == "include_next" || word == "import";
@@ -237,20 +256,20 @@ class Lexer {
     check_include_ = false;
     if (peek() == '<' && starts_with("<<<") && !starts_with("<<<=")) {
       ++launch_depth_;
-      advance_to(pos_ + 3);
+      skip_to(pos_ + 3);
       return Kind::LaunchOpen;
     }
     if (launch_depth_ > 0 && peek() == '>' && starts_with(">>>")) {
       --launch_depth_;
-      advance_to(pos_ + 3);
+      skip_to(pos_ + 3);
       return Kind::LaunchClose;
     }
     if (const std::size_t n = punct_length(); n > 1) {
-      advance_to(pos_ + n);
+      skip_to(pos_ + n);
       return Kind::Punct;
     }
     const unsigned char c = peek();
-    advance_to(pos_ + 1);
+    skip_to(pos_ + 1);
     if (c == ';') launch_depth_ = 0;  // an unclosed launch never spans statements
     static constexpr std::string_view kSingle = "{}[]()<>;:,.?~!+-*/%^&|=#\\";
     return kSingle.find(static_cast<char>(c)) != std::string_view::npos ? Kind::Punct : Kind::Other;

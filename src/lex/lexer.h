@@ -57,10 +57,17 @@ struct Token {
 // get kLongKey: compare those as text.
 inline constexpr std::uint64_t kLongKey = 0xff;
 [[nodiscard, gnu::always_inline]] constexpr std::uint64_t short_key(std::string_view s) {
-  if (s.size() > 7) return kLongKey;
-  std::uint64_t k = s.size();
-  for (std::size_t i = 0; i < s.size(); ++i)
-    k |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[i])) << (8 * (i + 1));
+  // Straight-line (no loop) so that the compiler folds it for a literal.
+  const std::size_t n = s.size();
+  if (n > 7) return kLongKey;
+  std::uint64_t k = n;
+  if (n > 0) k |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[0])) << 8;
+  if (n > 1) k |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[1])) << 16;
+  if (n > 2) k |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[2])) << 24;
+  if (n > 3) k |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[3])) << 32;
+  if (n > 4) k |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[4])) << 40;
+  if (n > 5) k |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[5])) << 48;
+  if (n > 6) k |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[6])) << 56;
   return k;
 }
 

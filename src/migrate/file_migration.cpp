@@ -1,11 +1,27 @@
 #include "migrate/file_migration.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
+#include <cstring>
 
 namespace ferry::migrate {
 
 namespace {
+
+// lex::short_key of a token, reading its bytes as one word where the buffer allows.
+std::uint64_t token_key(std::string_view src, const lex::Token& t) {
+  const std::size_t n = t.end - t.begin;
+  if (n > 7) return lex::kLongKey;
+  if constexpr (std::endian::native == std::endian::little) {
+    if (n > 0 && t.begin + 8 <= src.size()) {
+      std::uint64_t w;
+      std::memcpy(&w, src.data() + t.begin, 8);
+      return n | ((w & (~0ull >> (64 - 8 * n))) << 8);
+    }
+  }
+  return lex::short_key(t.text(src));
+}
 
 bool contains_marker(std::string_view comment, std::string_view marker) {
   const std::size_t at = comment.find("ferry:");
@@ -29,7 +45,7 @@ FileMigration::FileMigration(std::string path, std::string_view src, const targe
   for (std::uint32_t i = 0; i < toks_.size(); ++i) {
     if (lex::is_trivia(toks_[i].kind)) continue;
     code_.push_back(i);
-    code_key_.push_back(lex::short_key(toks_[i].text(src_)));
+    code_key_.push_back(token_key(src_, toks_[i]));
   }
   stats_.bytes = src.size();
   stats_.lines = toks_.empty() ? 0 : toks_.back().line;

@@ -354,6 +354,15 @@ void check_bit_functions(FileMigration& f, const FileFacts& facts) {
 }  // namespace
 
 void warp_intrinsics_pass(FileMigration& file) {
+  // Everything below starts at an intrinsic's name or a legacy __ballot (the bit functions look
+  // at ballots only): a file without one has nothing to rewrite or report.
+  bool any = false;
+  for (std::size_t ci = 0; ci < file.code_size() && !any; ++ci) {
+    if (!file.is_identifier(ci)) continue;
+    const std::string_view t = file.text(ci);
+    any = t.starts_with("__") && (find_intrinsic(t) || t == "__ballot");
+  }
+  if (!any) return;
   FileFacts facts = collect_facts(file);
   const auto& clashes = file.project().clash_renames;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
