@@ -87,8 +87,19 @@ const RuleSet::Index& RuleSet::index_for(RuleKind k) const {
   return const_cast<RuleSet*>(this)->index_for(k);
 }
 
+namespace {
+std::size_t identifier_head(std::string_view name) {
+  return (static_cast<std::size_t>(static_cast<unsigned char>(name[0])) << 8) |
+         (name.size() > 1 ? static_cast<unsigned char>(name[1]) : 0u);
+}
+}  // namespace
+
 void RuleSet::add(Rule rule, Merge merge) {
   Index& index = index_for(rule.kind);
+  if (&index == &identifiers_ && !rule.from.empty()) {
+    const std::size_t h = identifier_head(rule.from);
+    identifier_heads_[h / 64] |= 1ull << (h % 64);
+  }
   if (auto it = index.find(rule.from); it != index.end()) {
     if (merge == Merge::RejectDuplicates) {
       throw RuleError(rule.origin + ": duplicate rule for '" + rule.from + "' (first defined at " +
@@ -156,6 +167,10 @@ void RuleSet::load_table(std::string_view text, std::string_view origin, Merge m
 }
 
 const Rule* RuleSet::find_identifier(std::string_view name) const {
+  if (!name.empty()) {
+    const std::size_t h = identifier_head(name);
+    if (!(identifier_heads_[h / 64] & (1ull << (h % 64)))) return nullptr;
+  }
   auto it = identifiers_.find(name);
   return it == identifiers_.end() ? nullptr : it->second;
 }

@@ -39,25 +39,42 @@ std::unordered_set<std::string> load_reserved_names() {
 
 void collect_name_clashes(const std::unordered_set<std::string>& reserved,
                           const std::vector<SourceView>& files, ProjectContext& ctx) {
-  std::unordered_set<std::string> identifiers;  // every identifier of the project
-  std::vector<std::string> clashing;            // in order of first declaration
+  // Views into the files' texts and into `reserved`, which outlive this function: one hash per
+  // identifier and no string built for it.
+  std::unordered_set<std::string_view> reserved_views(reserved.begin(), reserved.end());
+  // First two bytes of the reserved names (hi, HI, __, ...): most identifiers start otherwise
+  // and skip the hash lookup.
+  std::vector<bool> heads(65536, false);
+  auto head = [](std::string_view n) {
+    return (static_cast<std::size_t>(static_cast<unsigned char>(n[0])) << 8) |
+           (n.size() > 1 ? static_cast<unsigned char>(n[1]) : 0u);
+  };
+  for (std::string_view r : reserved_views)
+    if (!r.empty()) heads[head(r)] = true;
+  // The identifiers a new name (NAME_user, NAME_user2, ...) could collide with: those holding
+  // "_user"; no other identifier can equal one.
+  std::unordered_set<std::string_view> identifiers;
+  std::vector<std::string> clashing;  // in order of first declaration
   for (const SourceView& f : files) {
     const CodeView v(f.text);
     for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
       if (v.code(ci).kind != lex::Kind::Identifier) continue;
-      const std::string name(v.text(ci));
-      identifiers.insert(name);
-      if (!reserved.contains(name) || ctx.clash_origins.contains(name)) continue;
+      const std::string_view name = v.text(ci);
+      if (name.find("_user") != std::string_view::npos) identifiers.insert(name);
+      if (!heads[head(name)] || !reserved_views.contains(name)) continue;
+      const std::string key(name);
+      if (ctx.clash_origins.contains(key)) continue;
       if (!is_declared_name(v, ci)) continue;
-      ctx.clash_origins[name] = f.path + ":" + std::to_string(v.code(ci).line);
-      clashing.push_back(name);
+      ctx.clash_origins[key] = f.path + ":" + std::to_string(v.code(ci).line);
+      clashing.push_back(key);
     }
   }
+  std::unordered_set<std::string> picked;  // new names chosen so far
   for (const std::string& name : clashing) {
     std::string to = name + "_user";
-    for (int n = 2; identifiers.contains(to) || reserved.contains(to); ++n)
+    for (int n = 2; identifiers.contains(to) || picked.contains(to) || reserved.contains(to); ++n)
       to = name + "_user" + std::to_string(n);
-    identifiers.insert(to);
+    picked.insert(to);
     ctx.clash_renames[name] = to;
   }
 }
