@@ -526,6 +526,23 @@ unsigned range_taint(const View& v, const std::vector<Def>& defs, std::size_t fi
   return t;
 }
 
+// Whether code token `ci` names a taint source of range_taint: its identifiers threadIdx,
+// blockDim, hipThreadIdx_x, hipBlockDim_x, __lane_id, __lanemask_lt, or a ballot call name.
+// Keep in step with range_taint. (Lane and thread helpers are not sources of their own: a
+// function becomes one only when its return value is tainted by one of these.)
+bool is_taint_source(const View& v, std::size_t ci) {
+  if (!v.ident(ci)) return false;
+  const std::string_view s = v.t(ci);
+  return s == "threadIdx" || s == "blockDim" || s == "hipThreadIdx_x" || s == "hipBlockDim_x" ||
+         s == "__lane_id" || s == "__lanemask_lt" || is_ballot_call_name(s);
+}
+
+bool has_taint_source(const View& v) {
+  for (std::size_t ci = 0; ci < v.size(); ++ci)
+    if (is_taint_source(v, ci)) return true;
+  return false;
+}
+
 // All `name = expr` definitions in a function body (declarations and plain assignments).
 std::vector<Def> function_defs(const View& v, const FunctionInfo& fn) {
   std::vector<Def> defs;
@@ -717,6 +734,15 @@ FileFacts collect_facts(const FileMigration& file,
   const View v{file, facts};
   collect_functions(v, facts);
   collect_constants(v, facts);
+  // Without a taint source in the file the dataflow below is skipped, and its results are
+  // exactly what it would compute: with no helper yet, range_taint of any range can only be 0
+  // (var_taint reads definitions whose taint is 0, and the data-index / warp-op adjustments
+  // only clear bits or add kLane to a range already tainted kThread), so every definition's
+  // taint is 0, no function becomes a helper and the first round settles. The variable sets
+  // and helper sets stay empty. FunctionInfo::defs is read only by range_taint (through
+  // var_taint), where a list of taint-0 definitions and an empty list both give 0; it is left
+  // empty.
+  if (!has_taint_source(v)) return facts;
   // Lane/thread helpers and the per-function variable sets, to a fixpoint across functions.
   bool settled = false;
   for (int round = 0; round < 3 && !settled; ++round) {

@@ -65,7 +65,8 @@ struct FunctionInfo {
   std::set<std::string> lane_vars;
   std::set<std::string> ballot_vars;
   std::map<std::string, long long> local_constants;  // const/constexpr locals with constant values
-  std::vector<VarDef> defs;  // every definition in source order, as the fixpoint left them
+  std::vector<VarDef> defs;  // every definition in source order, as the fixpoint left them;
+                             // empty when the file has no taint source (every taint is 0)
 };
 
 // A named compile-time constant of the file: `#define NAME expr` or `constexpr T NAME = expr;`.
