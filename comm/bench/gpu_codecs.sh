@@ -34,7 +34,7 @@ bin="$out/ferrycomm-gpu-bench"
 echo "gpu_codecs: building with $nvcc -arch=$arch"
 timeout 150 "$nvcc" -arch="$arch" -std=c++20 -O3 -fmad=false -Xcompiler -ffp-contract=off "${eb_flags[@]}" \
   -I"$root/comm/cuda/include" -I"$root/comm/include" \
-  "$root/comm/cuda/bench/gpu_codecs_bench.cu" "$root/comm/cuda/codecs.cu" "$root/comm/cuda/bench/cpu_reference_extras.cpp" \
+  "$root/comm/cuda/bench/gpu_codecs_bench.cu" "$root/comm/cuda/codecs.cu" \
   "$root/comm/src/codecs/intq.cpp" "${eb_srcs[@]}" "${eb_libs[@]}" -o "$bin" 2>&1 | tee -a "$out/gpu_codecs.log"
 [ -x "$bin" ] || { echo "gpu_codecs: build failed (see $out/gpu_codecs.log)" >&2; exit 1; }
 echo "gpu_codecs: running"

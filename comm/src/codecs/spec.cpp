@@ -12,16 +12,6 @@
 
 namespace ferry::comm {
 
-namespace codec_detail {
-double max_finite_abs(std::span<const float> x) {
-  float m = 0;
-  for (float v : x) {
-    float a = std::fabs(v);
-    if (a > m && std::isfinite(a)) m = a;
-  }
-  return m;
-}
-}  // namespace codec_detail
 
 namespace {
 

@@ -11,6 +11,7 @@
 
 #include "ferry/comm/collectives.hpp"
 #include "ferry/comm/tuning.hpp"
+#include "../codecs/codecs.hpp"
 #include "context.hpp"
 
 namespace ferry::comm {
@@ -86,14 +87,6 @@ double exchange_header(Communicator& comm, const Algorithm* alg, const Header& h
   return std::bit_cast<double>(agreed.back());
 }
 
-double max_finite_abs(const float* x, std::size_t n) {
-  float m = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    float a = std::fabs(x[i]);
-    if (a > m && std::isfinite(a)) m = a;
-  }
-  return m;
-}
 
 }  // namespace
 
@@ -123,8 +116,8 @@ AllreduceStats allreduce(Communicator& comm, const void* send, void* recv, std::
                                      count));
     }
     if (needs_scale) {
-      local_scale = max_finite_abs(static_cast<const float*>(send), count);
-      if (!o.residual.empty()) local_scale += max_finite_abs(o.residual.data(), count);
+      local_scale = codec_detail::max_finite_abs({static_cast<const float*>(send), count});
+      if (!o.residual.empty()) local_scale += codec_detail::max_finite_abs(o.residual);
     }
   } catch (const UsageError&) {
     local_error = std::current_exception();
