@@ -656,23 +656,32 @@ struct EbTileSizes {
 
 // After every warp wrote sz[warp][*]: the look-back (warp 0), then each warp's exclusive offset.
 // Also stores the grand total when this is the last tile.
+// Run by warp 0 of a tile: lane w < eb_warps gets warp w's payload offset inside the tile (the
+// exclusive prefix of the warps' sums of sz), every lane gets the tile's total in `agg`.
+template <int K>
+__device__ __forceinline__ unsigned long long tile_warp_offset(const EbTileSizes<K>& T, int lane,
+                                                               unsigned long long& agg) {
+  unsigned long long ws = 0;
+  if (lane < eb_warps)
+    for (int k = 0; k < K; ++k) ws += T.sz[lane][k];
+  unsigned long long incl = ws;  // inclusive prefix over the warps (eb_warps <= 32)
+  for (int o = 1; o < 32; o <<= 1) {
+    const unsigned long long u = __shfl_up_sync(full, incl, o);
+    if (lane >= o) incl += u;
+  }
+  agg = __shfl_sync(full, incl, 31);
+  return incl - ws;
+}
+
 template <int K>
 __device__ void eb_tile_offsets(EbTileSizes<K>& T, unsigned long long* state, std::size_t ntiles, unsigned long long* total) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
   __syncthreads();
   if (warp == 0) {
-    unsigned long long ws = 0;
-    if (lane < eb_warps)
-      for (int k = 0; k < K; ++k) ws += T.sz[lane][k];
-    // exclusive prefix over the warps (eb_warps <= 32)
-    unsigned long long incl = ws;
-    for (int o = 1; o < 32; o <<= 1) {
-      const unsigned long long u = __shfl_up_sync(full, incl, o);
-      if (lane >= o) incl += u;
-    }
-    const unsigned long long agg = __shfl_sync(full, incl, 31);
+    unsigned long long agg = 0;
+    const unsigned long long in_tile = tile_warp_offset(T, lane, agg);
     const unsigned long long excl = look_back(state, T.tile, agg, lane);
-    if (lane < eb_warps) T.warp_excl[lane] = incl - ws;  // within the tile
+    if (lane < eb_warps) T.warp_excl[lane] = in_tile;
     if (lane == 0) {
       T.tile_excl = excl;
       if (total && T.tile + 1 == ntiles) *total = excl + agg;
@@ -796,17 +805,10 @@ __device__ __forceinline__ void eb_compress_tile(const float* x, std::size_t n, 
   }
   __syncthreads();
   if (warp == 0) {  // offsets inside the tile, and the aggregate, published at once
-    unsigned long long ws = 0;
-    if (lane < eb_warps)
-      for (int k = 0; k < K; ++k) ws += T.sz[lane][k];
-    unsigned long long incl = ws;
-    for (int o = 1; o < 32; o <<= 1) {
-      const unsigned long long u = __shfl_up_sync(full, incl, o);
-      if (lane >= o) incl += u;
-    }
-    const unsigned long long agg = __shfl_sync(full, incl, 31);
+    unsigned long long agg = 0;
+    const unsigned long long in_tile = tile_warp_offset(T, lane, agg);
     if (lane < eb_warps) {
-      unsigned o = static_cast<unsigned>(incl - ws);
+      unsigned o = static_cast<unsigned>(in_tile);
       for (int k = 0; k < K; ++k) I.off[lane][k] = o, o += static_cast<unsigned>(T.sz[lane][k]);
     }
     if (lane == 0) {
@@ -1000,6 +1002,20 @@ void dispatch_eb(int k, F&& f) {
 int eb_k(int k) { return k == 1 || k == 2 || k == 4 ? k : 8; }
 bool fast_ok() { return g_fast_paths; }
 bool aligned(const void* p, std::size_t a) { return (reinterpret_cast<std::uintptr_t>(p) & (a - 1)) == 0; }
+// CTAs for a grid-stride kernel: what the work asks for, at least 1, at most cap.
+unsigned grid_capped(std::size_t want, std::size_t cap) {
+  return static_cast<unsigned>(want < cap ? (want ? want : 1) : cap);
+}
+// Queues max finite |x| (as float bits) into *m, which it zeroes first; nothing is synchronized.
+void queue_max_finite_abs(const float* x, std::size_t n, unsigned* m, cudaStream_t s) {
+  check(cudaMemsetAsync(m, 0, 4, s), "max memset");
+  if (n == 0) return;
+  if (aligned(x, 16))
+    max_finite_abs4<<<grid_capped((n / 4 + 255) / 256, 2048), 256, 0, s>>>(x, n, m);
+  else
+    max_finite_abs_kernel<<<1024, 256, 0, s>>>(x, n, m);
+  check(cudaGetLastError(), "max_finite_abs");
+}
 // Lanes per codec block of the int8 fast kernels (one float4 each), 0 if the block size has none.
 int lanes_for(std::size_t block) {
   return block == 16 ? 4 : block == 32 ? 8 : block == 64 ? 16 : block == 128 ? 32 : 0;
@@ -1153,12 +1169,7 @@ std::size_t eb_compress(const float* x, std::size_t n, double abs, double rel, s
   if (n > 0 && block == 128 && fast_ok() && aligned(x, 16) && aligned(out, 4)) {
     const EbLayout L = eb_layout(n, block);
     auto* m = static_cast<unsigned*>(ws.get(3, 8));
-    if (!(abs > 0)) {
-      check(cudaMemsetAsync(m, 0, 4, s), "eb max");
-      const std::size_t want = (n / 4 + 255) / 256;
-      max_finite_abs4<<<static_cast<unsigned>(want < 2048 ? (want ? want : 1) : 2048), 256, 0, s>>>(x, n, m);
-      check(cudaGetLastError(), "max_finite_abs4");
-    }
+    if (!(abs > 0)) queue_max_finite_abs(x, n, m, s);  // stays on the device for eb_params
     auto* P = static_cast<EbDev*>(ws.get(4, sizeof(EbDev)));
     eb_params<<<1, 1, 0, s>>>(m, abs, rel, P, out, n, 128, static_cast<std::uint32_t>(L.nblocks));  // and the header
     check(cudaGetLastError(), "eb_params");
@@ -1179,20 +1190,7 @@ std::size_t eb_compress(const float* x, std::size_t n, double abs, double rel, s
     return L.payload_at + total;
   }
   double e = abs;
-  if (!(abs > 0)) {
-    auto* m = static_cast<unsigned*>(ws.get(3, 8));
-    check(cudaMemsetAsync(m, 0, 4, s), "eb max");
-    if (n > 0) {
-      max_finite_abs_kernel<<<1024, 256, 0, s>>>(x, n, m);
-      check(cudaGetLastError(), "max_finite_abs_kernel");
-    }
-    unsigned mb = 0;
-    check(cudaMemcpyAsync(&mb, m, 4, cudaMemcpyDeviceToHost, s), "eb max");
-    check(cudaStreamSynchronize(s), "eb sync");
-    float mf;
-    std::memcpy(&mf, &mb, 4);
-    e = rel * static_cast<double>(mf);
-  }
+  if (!(abs > 0)) e = rel * static_cast<double>(max_finite_abs(x, n, ws, s));
   if (!(e > 0)) e = 1.17549435e-38;  // FLT_MIN, as eb.cpp
   const EbLayout L = eb_layout(n, block);
   unsigned char head[25];
@@ -1299,23 +1297,13 @@ __global__ void absorb_kernel(float* x, float* r, std::size_t n) {
     r[i] = 0.0f;
   }
 }
-unsigned grid_stride_blocks(std::size_t n) {
-  const std::size_t b = (n + 255) / 256;
-  return static_cast<unsigned>(b < 4096 ? (b ? b : 1) : 4096);
-}
+unsigned grid_stride_blocks(std::size_t n) { return grid_capped((n + 255) / 256, 4096); }
 }  // namespace
 
 float max_finite_abs(const float* x, std::size_t n, Workspace& ws, cudaStream_t s) {
   if (n == 0) return 0.0f;
   auto* m = static_cast<unsigned*>(ws.get(3, 8));
-  check(cudaMemsetAsync(m, 0, 4, s), "max memset");
-  if (aligned(x, 16)) {
-    const std::size_t want = (n / 4 + 255) / 256;
-    max_finite_abs4<<<static_cast<unsigned>(want < 2048 ? (want ? want : 1) : 2048), 256, 0, s>>>(x, n, m);
-  } else {
-    max_finite_abs_kernel<<<1024, 256, 0, s>>>(x, n, m);
-  }
-  check(cudaGetLastError(), "max_finite_abs");
+  queue_max_finite_abs(x, n, m, s);
   unsigned mb = 0;
   check(cudaMemcpyAsync(&mb, m, 4, cudaMemcpyDeviceToHost, s), "max copy");
   check(cudaStreamSynchronize(s), "max sync");
