@@ -1110,7 +1110,7 @@ void intq8_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::
     if (in_bytes == 8 + nb * 4 + n) {
       auto* flag = static_cast<unsigned*>(ws.get(3, 8));
       check(cudaMemsetAsync(flag, 0, 4, s), "intq8 flag");
-      const unsigned grid = int8_grid(nb, lanes_for(block), g_tuning.int8_compress_units);
+      const unsigned grid = int8_grid(nb, lanes_for(block), g_tuning.int8_decode_units);
       auto launch = [&](auto g, auto u) {
         intq8_fast_decode<decltype(g)::value, decltype(u)::value><<<grid, 256, 0, s>>>(in, n, nb, y, flag);
       };
