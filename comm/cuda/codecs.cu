@@ -1028,6 +1028,23 @@ unsigned int8_grid(std::size_t nb, int lanes, int units) {
   return static_cast<unsigned>((warps + 7) / 8);
 }
 
+// Runs an int8 fast kernel over nb blocks, `units` blocks per lane group: zeroes the flag word,
+// calls launch(G, U, grid, flag) with the grid those units need, and returns the flag word the
+// kernel left (synchronizes).
+template <class Launch>
+unsigned int8_fast_run(std::size_t nb, std::size_t block, int units, Workspace& ws, cudaStream_t s, const char* what,
+                       Launch launch) {
+  auto* flag = static_cast<unsigned*>(ws.get(3, 8));
+  check(cudaMemsetAsync(flag, 0, 4, s), "intq8 flag");
+  const unsigned grid = int8_grid(nb, lanes_for(block), units);
+  dispatch_int8(lanes_for(block), units, [&](auto g, auto u) { launch(g, u, grid, flag); });
+  check(cudaGetLastError(), what);
+  unsigned v = 0;
+  check(cudaMemcpyAsync(&v, flag, 4, cudaMemcpyDeviceToHost, s), "intq8 flag");
+  check(cudaStreamSynchronize(s), "intq8 sync");
+  return v;
+}
+
 }  // namespace
 
 void set_fast_paths(bool enabled) { g_fast_paths = enabled; }
@@ -1050,22 +1067,16 @@ std::size_t intq8_compress(float* x, float* residual, std::size_t n, std::size_t
   }
   const std::size_t nb = (n + block - 1) / block;
   if (fast_ok() && lanes_for(block) && aligned(x, 16) && aligned(residual, 16) && aligned(out, 4)) {
-    auto* flag = static_cast<unsigned*>(ws.get(3, 8));
-    check(cudaMemsetAsync(flag, 0, 4, s), "intq8 flag");
-    const unsigned grid = int8_grid(nb, lanes_for(block), g_tuning.int8_compress_units);
-    auto launch = [&](auto g, auto u) {
+    const unsigned raw = int8_fast_run(nb, block, g_tuning.int8_compress_units, ws, s, "intq8_fast_compress",
+                                       [&](auto g, auto u, unsigned grid, unsigned* flag) {
+      constexpr int G = decltype(g)::value, U = decltype(u)::value;
       if (residual && update_x)
-        intq8_fast_compress<decltype(g)::value, decltype(u)::value, true><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
+        intq8_fast_compress<G, U, true><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
       else if (residual)
-        intq8_fast_compress<decltype(g)::value, decltype(u)::value, true, false><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
+        intq8_fast_compress<G, U, true, false><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
       else
-        intq8_fast_compress<decltype(g)::value, decltype(u)::value, false><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
-    };
-    dispatch_int8(lanes_for(block), g_tuning.int8_compress_units, launch);
-    check(cudaGetLastError(), "intq8_fast_compress");
-    unsigned raw = 0;
-    check(cudaMemcpyAsync(&raw, flag, 4, cudaMemcpyDeviceToHost, s), "intq8 flag");
-    check(cudaStreamSynchronize(s), "intq8 sync");
+        intq8_fast_compress<G, U, false><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
+    });
     const std::size_t fast_bytes = 8 + nb * 4 + n;
     if (!raw) return fast_bytes;
     // Some block is raw (NaN/Inf or a subnormal scale): move every block to its real offset.
@@ -1108,17 +1119,10 @@ void intq8_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::
     // A stream without raw blocks is exactly this long, and its block offsets are known.
     const std::size_t nb = (n + block - 1) / block;
     if (in_bytes == 8 + nb * 4 + n) {
-      auto* flag = static_cast<unsigned*>(ws.get(3, 8));
-      check(cudaMemsetAsync(flag, 0, 4, s), "intq8 flag");
-      const unsigned grid = int8_grid(nb, lanes_for(block), g_tuning.int8_decode_units);
-      auto launch = [&](auto g, auto u) {
+      const unsigned bad = int8_fast_run(nb, block, g_tuning.int8_decode_units, ws, s, "intq8_fast_decode",
+                                         [&](auto g, auto u, unsigned grid, unsigned* flag) {
         intq8_fast_decode<decltype(g)::value, decltype(u)::value><<<grid, 256, 0, s>>>(in, n, nb, y, flag);
-      };
-      dispatch_int8(lanes_for(block), g_tuning.int8_decode_units, launch);
-      check(cudaGetLastError(), "intq8_fast_decode");
-      unsigned bad = 0;
-      check(cudaMemcpyAsync(&bad, flag, 4, cudaMemcpyDeviceToHost, s), "intq8 flag");
-      check(cudaStreamSynchronize(s), "intq8 sync");
+      });
       if (!bad) return;
       // A raw tag in a stream of the no-raw length, or another count: the general path below
       // decodes what is decodable and names the problem.
