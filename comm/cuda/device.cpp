@@ -4,7 +4,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <climits>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -25,27 +24,22 @@ namespace ferry::comm::cuda {
 
 namespace {
 
-void mpi_check(int rc, const char* what) {
-  if (rc == MPI_SUCCESS) return;
-  char msg[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(rc, msg, &len);
-  throw CommError(CommError::Kind::mpi, std::string("ferry-comm device: ") + what + ": " + std::string(msg, len));
-}
-
-// Pinned host memory, grown on demand.
-class Pinned {
+// Pinned host memory (kHost) or device memory, grown on demand.
+template <bool kHost>
+class Grown {
  public:
-  ~Pinned() {
-    if (p_) cudaFreeHost(p_);
+  ~Grown() {
+    if (p_) kHost ? cudaFreeHost(p_) : cudaFree(p_);
   }
   std::byte* get(std::size_t bytes) {
     if (bytes > size_) {
-      if (p_) check(cudaFreeHost(p_), "cudaFreeHost");
+      if (p_) check(kHost ? cudaFreeHost(p_) : cudaFree(p_), kHost ? "cudaFreeHost" : "cudaFree");
       p_ = nullptr;
       size_ = 0;
-      check(cudaHostAlloc(reinterpret_cast<void**>(&p_), std::max<std::size_t>(bytes, 1), cudaHostAllocDefault),
-            "cudaHostAlloc");
+      void* q = nullptr;
+      const std::size_t b = std::max<std::size_t>(bytes, 1);
+      check(kHost ? cudaHostAlloc(&q, b, cudaHostAllocDefault) : cudaMalloc(&q, b), kHost ? "cudaHostAlloc" : "cudaMalloc");
+      p_ = static_cast<std::byte*>(q);
       size_ = bytes;
     }
     return p_;
@@ -55,35 +49,8 @@ class Pinned {
   std::byte* p_ = nullptr;
   std::size_t size_ = 0;
 };
-
-// Device memory, grown on demand.
-class DevMem {
- public:
-  ~DevMem() {
-    if (p_) cudaFree(p_);
-  }
-  std::byte* get(std::size_t bytes) {
-    if (bytes > size_) {
-      if (p_) check(cudaFree(p_), "cudaFree");
-      p_ = nullptr;
-      size_ = 0;
-      check(cudaMalloc(reinterpret_cast<void**>(&p_), std::max<std::size_t>(bytes, 1)), "cudaMalloc");
-      size_ = bytes;
-    }
-    return p_;
-  }
-
- private:
-  std::byte* p_ = nullptr;
-  std::size_t size_ = 0;
-};
-
-int as_int_count(std::size_t v, const char* what) {
-  if (v > static_cast<std::size_t>(INT_MAX))
-    throw UsageError(std::string("ferry-comm device allreduce: ") + what +
-                     " exceeds 2^31-1 bytes (MPI int counts): split the buffer into smaller calls");
-  return static_cast<int>(v);
-}
+using Pinned = Grown<true>;
+using DevMem = Grown<false>;
 
 }  // namespace
 
@@ -116,7 +83,7 @@ struct DeviceComm::Impl {
       auto [buf, cap] = recv_of(src);
       reqs.emplace_back();
       peers.push_back(src);
-      detail::check(ctx, MPI_Irecv(buf, as_int_count(cap, "a receive buffer"), MPI_BYTE, src, tag, comm.mpi(), &reqs.back()),
+      detail::check(ctx, MPI_Irecv(buf, detail::as_int_count(ctx, cap), MPI_BYTE, src, tag, comm.mpi(), &reqs.back()),
                     "MPI_Irecv");
     }
     for (int d = 1; d < P; ++d) {
@@ -124,7 +91,7 @@ struct DeviceComm::Impl {
       auto [buf, bytes] = send_of(dst);
       reqs.emplace_back();
       peers.push_back(dst);
-      detail::check(ctx, MPI_Isend(buf, as_int_count(bytes, "a compressed part"), MPI_BYTE, dst, tag, comm.mpi(), &reqs.back()),
+      detail::check(ctx, MPI_Isend(buf, detail::as_int_count(ctx, bytes), MPI_BYTE, dst, tag, comm.mpi(), &reqs.back()),
                     "MPI_Isend");
       st.bytes_sent += bytes;
     }
@@ -155,8 +122,10 @@ struct DeviceComm::Impl {
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
     const int P = comm.size();
+    detail::Context ctx(comm, "device allreduce/nccl set-up");
     std::vector<char> uuids(static_cast<std::size_t>(P) * 16);
-    mpi_check(MPI_Allgather(prop.uuid.bytes, 16, MPI_BYTE, uuids.data(), 16, MPI_BYTE, comm.mpi()), "MPI_Allgather uuid");
+    detail::check(ctx, MPI_Allgather(prop.uuid.bytes, 16, MPI_BYTE, uuids.data(), 16, MPI_BYTE, comm.mpi()),
+                  "MPI_Allgather uuid");
     for (int i = 0; i < P; ++i)
       for (int j = i + 1; j < P; ++j)
         if (std::memcmp(&uuids[16 * i], &uuids[16 * j], 16) == 0) {
@@ -172,16 +141,16 @@ struct DeviceComm::Impl {
       if (r != ncclSuccess) ok = 0, err = std::string("ncclGetUniqueId: ") + ncclGetErrorString(r);
     }
     int ok_all = 0;
-    mpi_check(MPI_Allreduce(&ok, &ok_all, 1, MPI_INT, MPI_MIN, comm.mpi()), "MPI_Allreduce nccl");
+    detail::check(ctx, MPI_Allreduce(&ok, &ok_all, 1, MPI_INT, MPI_MIN, comm.mpi()), "MPI_Allreduce nccl");
     if (!ok_all) {
       nccl_why = err.empty() ? "rank 0 could not create an NCCL id" : err;
       return false;
     }
-    mpi_check(MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm.mpi()), "MPI_Bcast nccl id");
+    detail::check(ctx, MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm.mpi()), "MPI_Bcast nccl id");
     ncclResult_t r = ncclCommInitRank(&nccl, P, id, comm.rank());
     ok = r == ncclSuccess;
     if (!ok) err = std::string("ncclCommInitRank: ") + ncclGetErrorString(r), nccl = nullptr;
-    mpi_check(MPI_Allreduce(&ok, &ok_all, 1, MPI_INT, MPI_MIN, comm.mpi()), "MPI_Allreduce nccl");
+    detail::check(ctx, MPI_Allreduce(&ok, &ok_all, 1, MPI_INT, MPI_MIN, comm.mpi()), "MPI_Allreduce nccl");
     if (!ok_all) {
       if (nccl) ncclCommDestroy(nccl), nccl = nullptr;
       nccl_why = err.empty() ? "ncclCommInitRank failed on another rank" : err;

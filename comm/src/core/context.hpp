@@ -48,6 +48,9 @@ inline void check(const Context& ctx, int rc, const char* call) {
   if (rc != MPI_SUCCESS) throw_mpi(ctx, rc, call);
 }
 
+// `bytes` as an MPI count; UsageError naming the collective when it exceeds INT_MAX.
+int as_int_count(const Context& ctx, std::size_t bytes);
+
 // Waits for all requests; peers[i] is the rank request i talks to (for the timeout message).
 // Returns nothing; received byte counts are written to rbytes[i] when rbytes is not empty.
 void wait_all(Context& ctx, std::span<MPI_Request> reqs, std::span<const int> peers,

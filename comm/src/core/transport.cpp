@@ -19,7 +19,7 @@ void throw_mpi(const Context& ctx, int rc, const char* call) {
                               call, std::string(text, static_cast<std::size_t>(len))));
 }
 
-static int as_int_count(const Context& ctx, std::size_t bytes) {
+int as_int_count(const Context& ctx, std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(INT_MAX))
     throw UsageError(fmt::format("ferry-comm {}: a single message of {} bytes exceeds the 2 GiB MPI limit",
                                  ctx.what, bytes));
