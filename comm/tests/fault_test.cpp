@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ferry/comm/comm.hpp"
+#include "survivor_verdict.hpp"
 
 namespace fc = ferry::comm;
 
@@ -55,21 +56,8 @@ int main(int argc, char** argv) {
   }
   std::fflush(stdout);
   // Survivors agree on a verdict without the dead rank.
-  MPI_Group world, survivors;
-  MPI_Comm_group(MPI_COMM_WORLD, &world);
-  int dead = 1;
-  MPI_Group_excl(world, 1, &dead, &survivors);
-  MPI_Comm alive;
-  MPI_Comm_create_group(MPI_COMM_WORLD, survivors, 7, &alive);
-  int all_ok = 0;
-  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, alive);
-  if (rank == 0) {
-    std::printf(all_ok ? "FAULT-TEST-PASS: all %d survivors raised a timeout naming the dead rank\n"
-                       : "FAULT-TEST-FAIL: not every survivor raised the expected error\n",
-                size - 1);
-    std::fflush(stdout);
-  }
-  MPI_Barrier(alive);
-  MPI_Abort(MPI_COMM_WORLD, all_ok ? 0 : 1);
-  return 0;
+  char pass[128];
+  std::snprintf(pass, sizeof pass, "FAULT-TEST-PASS: all %d survivors raised a timeout naming the dead rank", size - 1);
+  ferry::comm::testing::survivors_verdict(ok, 1, rank, pass,
+                                          "FAULT-TEST-FAIL: not every survivor raised the expected error");
 }

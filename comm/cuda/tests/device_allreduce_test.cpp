@@ -28,6 +28,7 @@
 #include "ferry/comm/comm.hpp"
 #include "ferry/comm/cuda/codecs.hpp"
 #include "ferry/comm/cuda/device.hpp"
+#include "../../tests/survivor_verdict.hpp"
 
 namespace fc = ferry::comm;
 namespace fcc = ferry::comm::cuda;
@@ -177,21 +178,9 @@ int main(int argc, char** argv) {
         std::printf("rank %d: unexpected %s\n", rank, e.what());
       }
       std::fflush(stdout);
-      MPI_Group world, survivors;
-      MPI_Comm_group(MPI_COMM_WORLD, &world);
-      int dead = 1;
-      MPI_Group_excl(world, 1, &dead, &survivors);
-      MPI_Comm alive;
-      MPI_Comm_create_group(MPI_COMM_WORLD, survivors, 7, &alive);
-      int all_ok = 0;
-      MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, alive);
-      if (rank == 0) {
-        std::printf(all_ok ? "DEVICE-FAULT-PASS: every survivor raised a timeout naming rank 1\n"
-                           : "DEVICE-FAULT-FAIL: not every survivor raised the expected error\n");
-        std::fflush(stdout);
-      }
-      MPI_Barrier(alive);
-      MPI_Abort(MPI_COMM_WORLD, all_ok ? 0 : 1);
+      ferry::comm::testing::survivors_verdict(ok, 1, rank,
+                                              "DEVICE-FAULT-PASS: every survivor raised a timeout naming rank 1",
+                                              "DEVICE-FAULT-FAIL: not every survivor raised the expected error");
     }
     Checker ck{rank, size, 0, {}};
     const bool nccl = dev.nccl_available();
