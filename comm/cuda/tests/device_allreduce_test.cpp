@@ -114,6 +114,25 @@ std::pair<double, bool> error_of(const std::vector<float>& y, const std::vector<
   return {e, nan_ok};
 }
 
+// Median over `reps` runs (after one warm-up) of the slowest rank's time for an allreduce of the
+// first `count` values of `host`, copied to `buf` before each run; and the path it took.
+std::pair<double, std::string> time_allreduce(fcc::DeviceComm& dev, Dev& buf, const std::vector<float>& host,
+                                              std::size_t count, const fcc::DeviceAllreduceOptions& o, int reps) {
+  std::vector<double> t;
+  std::string path;
+  for (int rep = 0; rep <= reps; ++rep) {
+    fcc::check(cudaMemcpy(buf.p, host.data(), count * 4, cudaMemcpyHostToDevice), "copy");
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    path = dev.allreduce(buf.p, count, o).path;
+    double dt = MPI_Wtime() - t0, worst = 0;
+    MPI_Allreduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (rep > 0) t.push_back(worst);
+  }
+  std::sort(t.begin(), t.end());
+  return {t[t.size() / 2], path};
+}
+
 std::string fmt(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.3g", v);
@@ -215,20 +234,7 @@ int main(int argc, char** argv) {
           o.codec = v.spec.empty() ? nullptr : &spec;
           o.transport = v.t;
           const int reps = bytes <= (std::size_t{1} << 20) ? 20 : bytes <= (std::size_t{64} << 20) ? 5 : 3;
-          std::vector<double> t;
-          std::string path;
-          for (int rep = 0; rep <= reps; ++rep) {
-            fcc::check(cudaMemcpy(a.p, h.data(), cnt * 4, cudaMemcpyHostToDevice), "copy");
-            MPI_Barrier(MPI_COMM_WORLD);
-            const double t0 = MPI_Wtime();
-            auto st = dev.allreduce(a.p, cnt, o);
-            double dt = MPI_Wtime() - t0, worst = 0;
-            MPI_Allreduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-            path = st.path;
-            if (rep > 0) t.push_back(worst);
-          }
-          std::sort(t.begin(), t.end());
-          const double sec = t[t.size() / 2];
+          const auto [sec, path] = time_allreduce(dev, a, h, cnt, o, reps);
           double err = -1;
           if (bytes <= (std::size_t{256} << 20)) {
             std::vector<float> y = a.get(cnt);
@@ -456,20 +462,8 @@ int main(int argc, char** argv) {
           fcc::check(cudaMemset(br.p, 0, bench_n * 4), "memset");
           o.residual = br.p;
         }
-        std::vector<double> t;
-        std::string path;
-        for (int rep = 0; rep <= reps; ++rep) {
-          b.put(h);
-          MPI_Barrier(MPI_COMM_WORLD);
-          double t0 = MPI_Wtime();
-          auto st = dev.allreduce(b.p, bench_n, o);
-          double dt = MPI_Wtime() - t0, worst = 0;
-          MPI_Allreduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-          path = st.path;
-          if (rep > 0) t.push_back(worst * 1e3);  // rep 0 warms up
-        }
-        std::sort(t.begin(), t.end());
-        const double ms = t[t.size() / 2];
+        const auto [sec, path] = time_allreduce(dev, b, h, bench_n, o, reps);
+        const double ms = sec * 1e3;
         if (k == 1) base_ms = ms;
         if (rank == 0) {
           std::printf("BENCH %-34s path %-11s %9.3f ms\n", v.name.c_str(), path.c_str(), ms);
