@@ -12,22 +12,20 @@ bin=${2:-build/comm/cuda/ferrycomm-device-test}
 mkdir -p "$out" || { echo "gpu_comm: cannot create $out" >&2; exit 1; }
 [ -x "$bin" ] || { echo "gpu_comm: $bin not found (cmake --build build --target ferrycomm-device-test)" >&2; exit 1; }
 export LD_LIBRARY_PATH="$(cd "$(dirname "$bin")" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-# Never NVLink multicast on shared machines.
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-mpirun=(mpirun --oversubscribe --allow-run-as-root --bind-to none -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE)
+# shellcheck source=scripts/gpu_env.sh
+. "$(dirname "$0")/gpu_env.sh"
 rc=0
 for np in 1 2 3; do
   echo "== np $np"
-  timeout 240 "${mpirun[@]}" -np "$np" "$bin" --out "$out/device_np$np.json" 2>&1 | tee "$out/device_np$np.log"
+  timeout 240 "${gpu_mpirun[@]}" -np "$np" "$bin" --out "$out/device_np$np.json" 2>&1 | tee "$out/device_np$np.log"
   r=${PIPESTATUS[0]}
   [ "$r" -eq 0 ] || { echo "gpu_comm: np $np FAILED (exit $r)"; rc=1; }
 done
 echo "== fault: rank 1 of 3 freezes during a gpu-int8 allreduce"
-timeout 60 "${mpirun[@]}" -np 3 "$bin" --n 1048576 --fault frozen 2>&1 | tee "$out/device_fault.log"
+timeout 60 "${gpu_mpirun[@]}" -np 3 "$bin" --n 1048576 --fault frozen 2>&1 | tee "$out/device_fault.log"
 grep -q DEVICE-FAULT-PASS "$out/device_fault.log" || { echo "gpu_comm: fault test FAILED"; rc=1; }
 echo "== bench np 2, 64 MiB"
-timeout 300 "${mpirun[@]}" -np 2 "$bin" --n 4096 --bench 16777216 --reps 5 --out "$out/device_bench_np2.json" 2>&1 |
+timeout 300 "${gpu_mpirun[@]}" -np 2 "$bin" --n 4096 --bench 16777216 --reps 5 --out "$out/device_bench_np2.json" 2>&1 |
   tee "$out/device_bench_np2.log"
 r=${PIPESTATUS[0]}
 [ "$r" -eq 0 ] || { echo "gpu_comm: bench FAILED (exit $r)"; rc=1; }

@@ -17,8 +17,6 @@ steps=${4:-60}
 mkdir -p "$out" || exit 1
 gpus=$(nvidia-smi -L | wc -l)
 echo "gpu_multi: $gpus GPUs"; nvidia-smi -L; nvidia-smi topo -m 2>/dev/null | head -8
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export LD_LIBRARY_PATH="$(cd "$lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 rc=0
 tag=""
@@ -37,10 +35,10 @@ if [ "${LINK:-}" = tcp ]; then
     fi
   fi
 fi
+# shellcheck source=scripts/gpu_env.sh
+. "$(dirname "$0")/gpu_env.sh"  # after the link settings: their NCCL_/OMPI_MCA_ variables travel
 echo "== allreduce sweep, $gpus ranks${tag:+, link $tag}"
-timeout "${SWEEP_TIMEOUT:-150}" mpirun --oversubscribe --allow-run-as-root --bind-to none -x LD_LIBRARY_PATH \
-  -x NCCL_NVLS_ENABLE -x TORCH_SYMM_MEM_DISABLE_MULTICAST -x NVSHMEM_DISABLE_NVLS \
-  $(env | grep -E '^(NCCL|OMPI_MCA)_' | cut -d= -f1 | sed 's/^/-x /' | tr '\n' ' ') -np "$gpus" \
+timeout "${SWEEP_TIMEOUT:-150}" "${gpu_mpirun[@]}" -np "$gpus" \
   "$lib/ferrycomm-device-test" --sweep "$max" --out "$out/sweep_np$gpus$tag.json" 2>&1 | tee "$out/sweep_np$gpus$tag.log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "gpu_multi: sweep FAILED"; rc=1; }
 [ "${SKIP_TRAIN:-0}" = 1 ] && exit $rc

@@ -14,9 +14,9 @@ steps=${3:-400}
 mkdir -p "$out" || exit 1
 out=$(cd "$out" && pwd)
 py=${PYTHON:-python3}
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# shellcheck source=scripts/gpu_env.sh
+. "$(dirname "$0")/gpu_env.sh"
 build=$(mktemp -d)/python
 mkdir -p "$build/ferry_comm"
 suffix=$("$py" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
@@ -32,9 +32,8 @@ export PYTHONPATH="$build" PYTHONUNBUFFERED=1 FERRY_TRAIN_THREADS=${FERRY_TRAIN_
 # NP ranks (default 2); BACKEND=nccl (one GPU per rank) makes DDP's own NCCL allreduce the baseline;
 # EXTRA: more training_parity.py arguments (model shape, batch, bucket size...).
 # shellcheck disable=SC2086
-timeout "${TRAIN_TIMEOUT:-540}" mpirun --oversubscribe --allow-run-as-root --bind-to none -x PATH -x PYTHONPATH \
-  -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x TORCH_SYMM_MEM_DISABLE_MULTICAST -x NVSHMEM_DISABLE_NVLS \
-  -x PYTHONUNBUFFERED -x FERRY_TRAIN_THREADS -np "${NP:-2}" \
+timeout "${TRAIN_TIMEOUT:-540}" "${gpu_mpirun[@]}" -x PATH -x PYTHONPATH -x PYTHONUNBUFFERED -x FERRY_TRAIN_THREADS \
+  -np "${NP:-2}" \
   "$py" comm/python/training/training_parity.py --device cuda --backend "${BACKEND:-gloo}" --steps "$steps" \
   --variants "${VARIANTS:-gloo,none,bf16,int8+ef,eb:rel=1e-3}" --out "$out" --tolerance 0.01 ${EXTRA:-} 2>&1 |
   tee "$out/run.log"
