@@ -82,32 +82,27 @@ class FerryHookState:
             raise TypeError(f"ferry_comm: gradients of dtype {flat.dtype} are not supported")
         if lossy and flat.dtype != torch.float32:
             raise TypeError(f"ferry_comm: codec {self.method.codec} needs float32 gradients, got {flat.dtype}")
-        if self.device_path and flat.is_cuda and flat.dtype == torch.float32 and flat.is_contiguous():
-            flat.div_(self.world_size)
-            residual = 0
-            if self.method.error_feedback and bucket is not None:
-                residual = self._residual(bucket, flat).data_ptr()
-            torch.cuda.current_stream(flat.device).synchronize()  # the gradients are complete
-            with torch.cuda.device(flat.device):
-                stats = self.comm.allreduce_device(flat.data_ptr(), flat.numel(), self.method.codec,
-                                                   self.transport, residual)
-            self.calls += 1
-            self.bytes_sent += stats["bytes_sent"]
-            self.last_stats = stats
-            return flat
+        on_device = self.device_path and flat.is_cuda and flat.dtype == torch.float32 and flat.is_contiguous()
         # Other device tensors are staged through host memory (MPI here is not CUDA-aware).
-        host = flat if flat.device.type == "cpu" and flat.is_contiguous() else flat.detach().to("cpu").contiguous()
-        host.div_(self.world_size)
+        buf = flat if on_device or (flat.device.type == "cpu" and flat.is_contiguous()) \
+            else flat.detach().to("cpu").contiguous()
+        buf.div_(self.world_size)
         residual = 0
         if self.method.error_feedback and bucket is not None:
-            residual = self._residual(bucket, host).data_ptr()
-        stats = self.comm.allreduce(host.data_ptr(), host.numel(), _DTYPES[host.dtype], self.method.codec,
-                                    self.method.algorithm, residual)
+            residual = self._residual(bucket, buf).data_ptr()
+        if on_device:
+            torch.cuda.current_stream(flat.device).synchronize()  # the gradients are complete
+            with torch.cuda.device(flat.device):
+                stats = self.comm.allreduce_device(buf.data_ptr(), buf.numel(), self.method.codec,
+                                                   self.transport, residual)
+        else:
+            stats = self.comm.allreduce(buf.data_ptr(), buf.numel(), _DTYPES[buf.dtype], self.method.codec,
+                                        self.method.algorithm, residual)
         self.calls += 1
         self.bytes_sent += stats["bytes_sent"]
         self.last_stats = stats
-        if host is not flat:
-            flat.copy_(host)
+        if buf is not flat:
+            flat.copy_(buf)
         return flat
 
 
