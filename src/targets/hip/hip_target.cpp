@@ -21,6 +21,7 @@ class HipTarget final : public Target {
     if (options.blas == "rocblas") rules::load_builtin(rules_, "cuda2hip/alt-rocblas/");
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
     reserved_ = hip::load_reserved_names();
+    provided_ = hip::load_hip_provided();
   }
 
   std::string_view name() const override { return "hip"; }
@@ -31,13 +32,14 @@ class HipTarget final : public Target {
   const rules::RuleSet& rules() const override { return rules_; }
 
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
-    hip::collect_name_clashes(reserved_, files, ctx);
+    hip::collect_name_clashes(reserved_, provided_, files, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
     // First: it may move a runtime include up, and must claim that line before the renamer.
     hip::runtime_header_pass(file);
+    hip::hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
     hip::name_clash_pass(file);
     hip::solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     hip::warp_intrinsics_pass(file);
@@ -49,6 +51,7 @@ class HipTarget final : public Target {
  private:
   rules::RuleSet rules_;
   std::unordered_set<std::string> reserved_;
+  hip::HipProvidedTable provided_;
 };
 
 }  // namespace

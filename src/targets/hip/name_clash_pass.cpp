@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "rules/builtin.h"
+#include "targets/hip/hip_provided.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
@@ -38,7 +39,8 @@ std::unordered_set<std::string> load_reserved_names() {
 }
 
 void collect_name_clashes(const std::unordered_set<std::string>& reserved,
-                          const std::vector<SourceView>& files, ProjectContext& ctx) {
+                          const HipProvidedTable& provided, const std::vector<SourceView>& files,
+                          ProjectContext& ctx) {
   // Views into the files' texts and into `reserved`, which outlive this function: one hash per
   // identifier and no string built for it.
   std::unordered_set<std::string_view> reserved_views(reserved.begin(), reserved.end());
@@ -55,20 +57,43 @@ void collect_name_clashes(const std::unordered_set<std::string>& reserved,
   // "_user"; no other identifier can equal one.
   std::unordered_set<std::string_view> identifiers;
   std::vector<std::string> clashing;  // in order of first declaration
+  // Names with a definition that hip_provided_pass keeps for CUDA only (or kept in an earlier
+  // round: those sit in a platform branch now): HIP's own serves them, they are not renamed.
+  std::unordered_set<std::string> guarded;
+  std::vector<bool> provided_heads(65536, false);
+  for (const auto& [name, sigs] : provided)
+    if (!name.empty()) provided_heads[head(name)] = true;
   for (const SourceView& f : files) {
     const CodeView v(f.text);
+    // Declarations in a branch on a platform macro were written for one platform (or guarded
+    // by hip_provided_pass in an earlier round): not clashes.
+    std::vector<bool> platform;
+    bool names_provided = false;  // the file names a function of rules/hip_provided.tsv
     for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
       if (v.code(ci).kind != lex::Kind::Identifier) continue;
       const std::string_view name = v.text(ci);
       if (name.find("_user") != std::string_view::npos) identifiers.insert(name);
+      if (!names_provided && provided_heads[head(name)] &&
+          (name == "operator" || provided.contains(std::string(name))))
+        names_provided = true;
       if (!heads[head(name)] || !reserved_views.contains(name)) continue;
       const std::string key(name);
       if (ctx.clash_origins.contains(key)) continue;
       if (!is_declared_name(v, ci)) continue;
+      if (platform.empty()) platform = platform_branches(v);
+      if (platform[ci]) continue;
       ctx.clash_origins[key] = f.path + ":" + std::to_string(v.code(ci).line);
       clashing.push_back(key);
     }
+    if (names_provided)
+      for (const ProvidedDefinition& d : find_provided_definitions(v, provided, [](std::size_t) { return false; }))
+        guarded.insert(d.signature.substr(0, d.signature.find('(')));
   }
+  std::erase_if(clashing, [&](const std::string& name) {
+    if (!guarded.contains(name)) return false;
+    ctx.clash_origins.erase(name);
+    return true;
+  });
   std::unordered_set<std::string> picked;  // new names chosen so far
   for (const std::string& name : clashing) {
     std::string to = name + "_user";
