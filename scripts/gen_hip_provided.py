@@ -10,10 +10,16 @@ followed by a use. All candidates go into one HIP file compiled with the install
 definition or on its use. Candidates that compile beside HIP's (a non-template user operator+
 wins over HIP's template) are not listed: the user's definition stays as written.
 
+The host API (every non-template `hip*` function that <hip/hip_runtime.h> declares) is added
+from clang's AST of the header, without probes: a user definition with the same parameter
+list is always a redefinition or differs from HIP's only in its return type. Parameters with
+a default argument give one row per prefix that a call can use.
+
 Usage: scripts/gen_hip_provided.py [--hipcc hipcc] [--out rules/hip_provided.tsv]
 The table records the HIP version it was built from; rerun for another HIP.
 """
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -106,6 +112,93 @@ def candidates():
     return out
 
 
+WORDS = {"unsigned", "signed", "int", "long", "short", "char"}
+TYPEDEFS = {"uint32_t": "unsigned", "int32_t": "int", "uint64_t": "unsigned long", "int64_t": "long",
+            "size_t": "unsigned long", "uint16_t": "unsigned short", "int16_t": "short",
+            "uint8_t": "unsigned char", "int8_t": "signed char", "uint": "unsigned",
+            "ushort": "unsigned short", "half": "__half", "__uint32_t": "unsigned", "__int32_t": "int",
+            "__uint64_t": "unsigned long", "__int64_t": "long"}
+
+
+def canonical(type_text):
+    """The same canonical spelling as canonical_param_type() in src/targets/hip/hip_provided_pass.cpp."""
+    w = [t for t in re.findall(r"[A-Za-z_]\w*|::|&&|[*&]", type_text) if t not in ("struct", "enum", "union")]
+    w = [t for i, t in enumerate(w) if not (t == "std" and i + 1 < len(w) and w[i + 1] == "::")
+         and not (t == "::" and i > 0 and w[i - 1] == "std")]
+    stars = [i for i, t in enumerate(w) if t == "*"]
+    last_star = stars[-1] if stars else None
+    had_const = False
+    kept = []
+    for i, t in enumerate(w):
+        if t == "const" and (last_star is None or i > last_star):
+            had_const = True
+            continue
+        kept.append(t)
+    if had_const and last_star is None and kept and kept[-1] == "&":
+        kept.pop()
+    out = ""
+
+    def append(s):
+        nonlocal out
+        if s[0].isalnum() or s[0] == "_":
+            if out and (out[-1].isalnum() or out[-1] == "_"):
+                out += " "
+        out += s
+
+    i = 0
+    while i < len(kept):
+        if kept[i] in WORDS:
+            uns = sig = ch = sh = False
+            longs = 0
+            while i < len(kept) and kept[i] in WORDS:
+                k = kept[i]
+                uns |= k == "unsigned"
+                sig |= k == "signed"
+                longs += k == "long"
+                sh |= k == "short"
+                ch |= k == "char"
+                i += 1
+            t = ("unsigned char" if uns else "signed char" if sig else "char") if ch else \
+                "short" if sh else "long long" if longs == 2 else "long" if longs == 1 else "int"
+            if uns and not ch:
+                t = "unsigned" if t == "int" else "unsigned " + t
+            append(t)
+            continue
+        append(TYPEDEFS.get(kept[i], kept[i]))
+        i += 1
+    return out
+
+
+def host_api(hipcc):
+    """(name, canonical params) of every non-template hip* function the runtime header declares."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "api.hip"
+        src.write_text("#include <hip/hip_runtime.h>\n")
+        p = subprocess.run([hipcc, "-x", "hip", "--offload-arch=gfx906", "--cuda-host-only", "-fsyntax-only",
+                            "-Xclang", "-ast-dump=json", str(src)], capture_output=True, text=True)
+    tu = json.loads(p.stdout)
+    rows = set()
+
+    def walk(node):
+        for x in node.get("inner", []):
+            k = x.get("kind")
+            if k in ("LinkageSpecDecl", "NamespaceDecl"):
+                walk(x)
+            elif k == "FunctionDecl" and x.get("name", "").startswith("hip"):
+                parms = [c for c in x.get("inner", []) if c.get("kind") == "ParmVarDecl"]
+                types = [canonical(c["type"]["qualType"]) for c in parms]
+                defaults = ["init" in c for c in parms]
+                rows.add((x["name"], ",".join(t + ("=" if d else "") for t, d in zip(types, defaults))))
+                for n in range(len(types) - 1, -1, -1):  # prefixes a call may use
+                    if not defaults[n]:
+                        break
+                    rows.add((x["name"], ",".join(types[:n])))
+                rows.add((x["name"], ",".join(types)))
+
+    walk(tu)
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hipcc", default="hipcc")
@@ -136,7 +229,9 @@ def main():
             hit.add(owner[line])
         elif line > 1:
             sys.exit(f"error outside a candidate at probe line {line}:\n{p.stderr[:4000]}")
-    rows = sorted({(cands[i].name, ",".join(cands[i].params), cands[i].category) for i in hit})
+    rows = {(cands[i].name, ",".join(cands[i].params), cands[i].category) for i in hit}
+    rows |= {(name, params, "runtime") for name, params in host_api(a.hipcc)}
+    rows = sorted(rows)
     with open(a.out, "w") as f:
         f.write(f"""# User definitions that HIP {hip_version}'s <hip/hip_runtime.h> already provides, by signature.
 # A CUDA definition with one of these signatures breaks the HIP build (redefinition, or an
@@ -145,13 +240,17 @@ def main():
 # docs/diagnostics.md). Generated by scripts/gen_hip_provided.py, which compiles each candidate
 # and a use of it with hipcc and keeps the ones that fail; do not edit by hand.
 #
+# Categories: vector, atomic, warp (probed: the definition or a use failed to compile beside
+# HIP's), runtime (the host API, from clang's AST of the header: same parameter list).
+#
 # Format: name<TAB>parameter types<TAB>category. Types are canonical: `unsigned` for
 # `unsigned int`, `long` for `long int`, `T` for `const T&` and `const T`, no parameter names;
 # a trailing `=` marks a parameter with a default argument.
 """)
         for name, params, cat in rows:
             f.write(f"{name}\t{params}\t{cat}\n")
-    print(f"{len(rows)} of {len(cands)} candidates conflict with HIP {hip_version}; wrote {a.out}")
+    print(f"{len(hit)} of {len(cands)} probed candidates conflict with HIP {hip_version}; "
+          f"{len(rows)} rows with the host API; wrote {a.out}")
 
 
 if __name__ == "__main__":

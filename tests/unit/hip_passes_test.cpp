@@ -87,9 +87,9 @@ TEST(HipNameClash, MigratingTheOutputAgainChangesNothing) {
 
 TEST(HipNameClash, AvoidsNamesAlreadyTaken) {
   const Migrated m = migrate_project({{"a.cu",
-                                       "__device__ unsigned __lane_id(int w) { return threadIdx.x % w; }\n"
-                                       "__device__ int __lane_id_user = 0;\n"}});
-  EXPECT_EQ(m.ctx.clash_renames.at("__lane_id"), "__lane_id_user2");
+                                       "__device__ unsigned __smid(int w) { return threadIdx.x % w; }\n"
+                                       "__device__ int __smid_user = 0;\n"}});
+  EXPECT_EQ(m.ctx.clash_renames.at("__smid"), "__smid_user2");
 }
 
 TEST(HipProvided, CanonicalParameterTypes) {
@@ -137,6 +137,30 @@ TEST(HipProvided, GuardsOnlyWhatHipDefines) {
   EXPECT_EQ(count(m.diags, "FRY4103"), 2u);
   std::vector<std::pair<std::string, std::string>> again = {{"m.cuh", m.outputs[0]}};
   EXPECT_EQ(migrate_project(again).outputs[0], m.outputs[0]);
+}
+
+TEST(HipNameClash, ApiNamesAreNeverClashes) {
+  // A compat header that maps CUDA names to HIP names, a HIP file of the same tree, and a
+  // program that declares the driver API itself: nothing is renamed, in either round.
+  const std::vector<std::pair<std::string, std::string>> tree = {
+      {"compat.h",
+       "#pragma once\n#include <hip/hip_runtime.h>\n"
+       "#define cudaMalloc hipMalloc\n#define hipStreamPerThread ((hipStream_t)2)\n"
+       "#define __shfl_xor_sync(mask, v, l, w) __shfl_xor(v, l, w)\n"},
+      {"native.hip", "#include <hip/hip_runtime.h>\ntypedef hipStream_t stream_t;\nhipStream_t s;\n"},
+      {"dynlink.h", "typedef int CUresult;\nCUresult cuInit(unsigned int flags) { return 0; }\n"
+                    "typedef CUresult tcuDeviceGet(int*, int);\nextern tcuDeviceGet* cuDeviceGet;\n"}};
+  const Migrated first = migrate_project(tree);
+  EXPECT_TRUE(first.ctx.clash_renames.empty());
+  EXPECT_NE(first.outputs[0].find("#define hipMalloc hipMalloc\n"), std::string::npos);
+  EXPECT_NE(first.outputs[1].find("hipStream_t s;"), std::string::npos);
+  // cuInit(unsigned) becomes hipInit(unsigned), which HIP defines: kept for CUDA only.
+  EXPECT_NE(first.outputs[2].find("#if !defined(__HIP_PLATFORM_AMD__)"), std::string::npos);
+  std::vector<std::pair<std::string, std::string>> again;
+  for (std::size_t i = 0; i < tree.size(); ++i) again.emplace_back(tree[i].first, first.outputs[i]);
+  const Migrated second = migrate_project(again);
+  EXPECT_TRUE(second.ctx.clash_renames.empty());
+  EXPECT_EQ(second.outputs, first.outputs);
 }
 
 TEST(HipNameClash, UsesAloneAreNotClashes) {

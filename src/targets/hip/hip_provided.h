@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "lex/lexer.h"
+#include "rules/rule_set.h"
 
 namespace ferry::targets::hip {
 
@@ -35,6 +36,9 @@ using HipProvidedTable = std::unordered_map<std::string, std::unordered_set<std:
 // the caller): `unsigned` for `unsigned int`, `T` for `const T&` and `const T`, `std::` and
 // typedefs of built-in integers resolved (`uint32_t` → `unsigned`, `int64_t` → `long`).
 [[nodiscard]] std::string canonical_param_type(const std::vector<std::string_view>& words);
+
+// The name `name` has after the rule tables rename it (the called name of a call template).
+[[nodiscard]] std::string renamed_by(const rules::RuleSet& rules, std::string_view name);
 
 // One function definition at namespace scope whose signature HIP provides.
 struct ProvidedDefinition {
@@ -109,13 +113,15 @@ template <class View>
   return out;
 }
 
-// Finds the definitions in `v` whose name and parameter types are in `table`. Skips templates,
-// member functions and excluded code (`excluded(ci)`); marks those inside a preprocessor branch
-// on a platform macro (platform_branches).
-template <class View, class Excluded>
+// Finds the definitions in `v` whose name, as the rules rename it (`target_name(name)`: a user's
+// `cudaDeviceSynchronize()` becomes a definition of `hipDeviceSynchronize()`), and parameter
+// types are in `table`. Skips templates, member functions and excluded code (`excluded(ci)`);
+// marks those inside a preprocessor branch on a platform macro (platform_branches).
+template <class View, class Excluded, class TargetName>
 [[nodiscard]] std::vector<ProvidedDefinition> find_provided_definitions(const View& v,
                                                                         const HipProvidedTable& table,
-                                                                        Excluded excluded) {
+                                                                        Excluded excluded,
+                                                                        TargetName target_name) {
   std::vector<ProvidedDefinition> out;
   if (table.empty()) return out;
   const std::size_t n = v.code_size();
@@ -157,7 +163,7 @@ template <class View, class Excluded>
       fname = "operator" + std::string(v.text(i + 1));
       open = i + 2;
     } else if (t.kind == lex::Kind::Identifier && i + 1 < n && v.is(i + 1, "(")) {
-      fname = std::string(v.text(i));
+      fname = target_name(v.text(i));
     } else {
       ++i;
       continue;

@@ -33,6 +33,7 @@ HipProvidedTable load_hip_provided() {
 std::string canonical_param_type(const std::vector<std::string_view>& in) {
   std::vector<std::string_view> w;
   for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == "struct" || in[i] == "enum" || in[i] == "union") continue;
     if (in[i] == "std" && i + 1 < in.size() && in[i + 1] == "::") {
       ++i;
       continue;
@@ -98,6 +99,14 @@ std::string canonical_param_type(const std::vector<std::string_view>& in) {
   return out;
 }
 
+std::string renamed_by(const rules::RuleSet& rules, std::string_view name) {
+  const rules::Rule* r = rules.find_identifier(name);
+  if (!r || !r->has_replacement()) return std::string(name);
+  std::size_t n = 0;  // a call template's called name
+  while (n < r->to.size() && (std::isalnum(static_cast<unsigned char>(r->to[n])) || r->to[n] == '_')) ++n;
+  return n > 0 ? r->to.substr(0, n) : std::string(name);
+}
+
 namespace {
 
 // Byte offset of the start of the line of `offset`.
@@ -116,8 +125,9 @@ bool only_blanks(std::string_view s) {
 }  // namespace
 
 void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& table) {
-  std::vector<ProvidedDefinition> defs =
-      find_provided_definitions(file, table, [&](std::size_t ci) { return file.excluded(ci); });
+  std::vector<ProvidedDefinition> defs = find_provided_definitions(
+      file, table, [&](std::size_t ci) { return file.excluded(ci); },
+      [&](std::string_view name) { return renamed_by(file.target().rules(), name); });
   std::erase_if(defs, [](const ProvidedDefinition& d) { return d.platform_branch; });
   if (defs.empty()) return;
   const std::string_view src = file.source();

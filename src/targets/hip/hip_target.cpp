@@ -22,6 +22,7 @@ class HipTarget final : public Target {
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
     reserved_ = hip::load_reserved_names();
     provided_ = hip::load_hip_provided();
+    api_names_ = hip::load_api_names(rules_);
   }
 
   std::string_view name() const override { return "hip"; }
@@ -32,7 +33,7 @@ class HipTarget final : public Target {
   const rules::RuleSet& rules() const override { return rules_; }
 
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
-    hip::collect_name_clashes(reserved_, provided_, files, ctx);
+    hip::collect_name_clashes(reserved_, api_names_, provided_, rules_, files, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
@@ -52,6 +53,7 @@ class HipTarget final : public Target {
   rules::RuleSet rules_;
   std::unordered_set<std::string> reserved_;
   hip::HipProvidedTable provided_;
+  std::unordered_set<std::string> api_names_;  // never user clashes (hip::load_api_names)
 };
 
 }  // namespace

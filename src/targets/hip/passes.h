@@ -48,11 +48,17 @@ void name_clash_pass(migrate::FileMigration& file);
 // rules/hip_reserved_names.tsv).
 [[nodiscard]] std::unordered_set<std::string> load_reserved_names();
 
+// Every identifier the rule tables know on either side: forward `from` names and the names
+// (or called names of call templates) they map to, and the rules/hip2cuda rows. Such a name is
+// never a user clash (collect_name_clashes).
+[[nodiscard]] std::unordered_set<std::string> load_api_names(const rules::RuleSet& forward);
+
 // The project-wide half of name_clash_pass: finds the user's declarations of `reserved` names
 // in `files` and fills ctx.clash_renames / ctx.clash_origins. A name with a definition that
 // hip_provided_pass guards (`provided`) is not renamed: HIP's definition serves its uses.
 void collect_name_clashes(const std::unordered_set<std::string>& reserved,
-                          const HipProvidedTable& provided, const std::vector<SourceView>& files,
-                          ProjectContext& ctx);
+                          const std::unordered_set<std::string>& api_names,
+                          const HipProvidedTable& provided, const rules::RuleSet& rules,
+                          const std::vector<SourceView>& files, ProjectContext& ctx);
 
 }  // namespace ferry::targets::hip
