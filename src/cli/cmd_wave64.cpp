@@ -76,7 +76,7 @@ void add_build_options(CLI::App& c, Wave64Args& a) {
   c.add_option("--wave", a.build.wave, "lanes per wavefront: 64 (HIP default), 32 (CUDA, and HIP for comparison)");
   c.add_option("--cxx", a.build.cxx, "host C++ compiler")->capture_default_str();
   c.add_option("--std", a.build.std, "C++ standard")->capture_default_str();
-  c.add_option("-O", a.build.opt, "optimisation flag for the compiler")->capture_default_str();
+  c.add_option("-O,--opt", a.build.opt, "optimisation level for the compiler (-O2, --opt 3)")->capture_default_str();
   c.add_option("--cxx-flag", a.build.cxx_flags, "extra compiler flag (repeatable)");
   c.add_option("-l,--link", a.build.link_flags, "extra linker flag, e.g. -lm (repeatable)");
   c.add_option("--work", a.work, "folder for the transformed sources and objects (default: OUTPUT.w64)");

@@ -186,6 +186,8 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
   const std::vector<fs::path> files = closure(o.sources, dirs, &rt);
   r.api = o.api == Api::Auto ? detect_api(files) : o.api;
   r.wave = o.wave != 0 ? o.wave : (r.api == Api::Hip ? 64 : 32);
+  if (o.opt.empty() || o.opt.find_first_not_of("0123sgfat") != std::string::npos)
+    throw std::invalid_argument("-O takes a level (0, 1, 2, 3, s, g, fast), not '" + o.opt + "'");
   if (r.wave != 16 && r.wave != 32 && r.wave != 64) throw std::invalid_argument("--wave must be 16, 32 or 64");
   if (r.api == Api::Cuda && r.wave != 32)
     throw std::invalid_argument("CUDA programs run with 32-lane warps; build the HIP port for --wave 64");
@@ -220,9 +222,11 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
       return r;
     }
 
-  std::vector<std::string> common = {"-std=" + o.std, o.opt, "-pthread", "-fno-strict-aliasing",
+  std::vector<std::string> common = {"-std=" + o.std, "-O" + o.opt, "-pthread", "-fno-strict-aliasing",
                                      "-DW64_WAVE_SIZE=" + std::to_string(r.wave)};
   if (!o.warnings) common.push_back("-w");
+  // A missing library header (our #error stubs) is the first message; the cascade after it is noise.
+  common.push_back(o.cxx.find("clang") != std::string::npos ? "-ferror-limit=20" : "-fmax-errors=20");
   if (r.api == Api::Hip) common.push_back("-D__HIP_PLATFORM_AMD__=1");
   common.push_back("-I" + rt.include.string());
   common.push_back("-I" + (r.api == Api::Hip ? rt.hip : rt.cuda).string());
@@ -248,7 +252,7 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
     j.object = obj;
     if (abs.extension() == ".c") {
       const std::string cc = o.cxx.find("clang") != std::string::npos ? "clang" : "cc";
-      j.argv = {cc, "-x", "c", o.opt, "-w", "-c", m.string(), "-o", obj.string()};
+      j.argv = {cc, "-x", "c", "-O" + o.opt, "-w", "-c", m.string(), "-o", obj.string()};
       for (const fs::path& d : dirs) j.argv.push_back("-I" + d.string());
     } else {
       j.argv = {o.cxx, "-x", "c++"};

@@ -31,7 +31,7 @@ struct BuildOptions {
   int wave = 0;                          // 0: 64 for HIP, 32 for CUDA
   std::string cxx = "g++";
   std::string std = "gnu++17";
-  std::string opt = "-O1";
+  std::string opt = "1";                 // -O level: 0 1 2 3 s g fast
   std::filesystem::path output;          // the executable
   std::filesystem::path work_dir;        // default: OUTPUT + ".w64"
   unsigned jobs = 0;                     // 0: one per core

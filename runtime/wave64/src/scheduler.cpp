@@ -72,9 +72,9 @@ enum class State : std::uint8_t { Ready, Running, WaitWave, WaitBlock, Done };
 enum class Op : std::uint8_t { Shuffle, Vote, Match, Reduce };
 
 struct Lane : Ctx {
-  LaneInfo info{};
-  State state = State::Ready;
   Lane* next_ready = nullptr;
+  State state = State::Ready;
+  LaneInfo info{};
   // The pending warp operation.
   Site site{};
   Op op = Op::Vote;
@@ -186,6 +186,17 @@ void switch_to(Worker& w, Ctx* self, Lane* next) {
   static_cast<Ctx*>(t.data)->fc = t.fctx;
 }
 
+// Copies of warp-operation values: the common sizes as fixed-size copies the compiler inlines.
+inline void copy_value(void* dst, const void* src, unsigned bytes) {
+  switch (bytes) {
+    case 4: std::memcpy(dst, src, 4); return;
+    case 8: std::memcpy(dst, src, 8); return;
+    case 2: std::memcpy(dst, src, 2); return;
+    case 16: std::memcpy(dst, src, 16); return;
+    default: std::memcpy(dst, src, bytes); return;
+  }
+}
+
 bool site_less(const Lane& a, const Lane& b) {
   if (a.site.line != b.site.line) return a.site.line < b.site.line;
   if (a.site.col != b.site.col) return a.site.col < b.site.col;
@@ -259,7 +270,7 @@ void compute_group(Worker& w, Wave& wv, std::uint64_t group) {
         Lane& l = lanes[i];
         const int src = shuffle_source(kind, i, l.arg, l.width, wave);
         if (src < static_cast<int>(wv.size) && (group >> src & 1)) {
-          std::memcpy(l.out, lanes[src].in, l.bytes);
+          copy_value(l.out, lanes[src].in, l.bytes);
         } else {
           warn_once(l.site, "inactive", std::string(shuffle_name(kind)) + " in lane " + std::to_string(i) +
                                 " reads lane " + std::to_string(src) +
@@ -440,7 +451,7 @@ void wait(Worker& w, Lane* self) {
   switch_to(w, self, next);
 }
 
-Lane* current(const char* what) {
+inline Lane* current(const char* what) {
   Worker* w = t_worker;
   if (!w || !w->cur) fatal(std::string(what) + " called outside a kernel");
   return w->cur;
@@ -655,8 +666,8 @@ int launch(const Launch& l) {
 }
 
 void shuffle(const void* in, void* out, unsigned bytes, Shfl kind, int arg, int width, Site site) {
-  Lane* self = current(shuffle_name(kind));
-  std::memcpy(self->in, in, bytes);
+  Lane* self = current("a shuffle");
+  copy_value(self->in, in, bytes);
   self->bytes = bytes;
   self->op = Op::Shuffle;
   self->sub = static_cast<std::uint8_t>(kind);
@@ -664,7 +675,7 @@ void shuffle(const void* in, void* out, unsigned bytes, Shfl kind, int arg, int 
   self->width = width;
   self->site = site;
   arrive_wave(*t_worker, self);
-  std::memcpy(out, self->out, bytes);
+  copy_value(out, self->out, bytes);
 }
 
 std::uint64_t vote(Vote kind, int pred, Site site) {
