@@ -4,7 +4,8 @@
 // namespace qualifier) to its target twin, with the API family it belongs to and a support
 // status. `Call` rules rewrite a whole call from a template over its arguments. Rules are
 // loaded from tab-separated tables (see docs/rules.md); built-in tables are compiled into the
-// binary and users may add or override rows with their own files.
+// binary and users may add or override rows with their own files. A row may say which release
+// of the target first has its replacement (`since`, rules/version.h).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,8 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "rules/version.h"
 
 namespace ferry::rules {
 
@@ -28,6 +31,7 @@ struct Rule {
   std::string to;  // "-" or empty when there is no replacement
   std::string family;
   std::string note;
+  Version since;  // first target release that has `to` (ROCm for CUDA → HIP); unknown: any
   std::string origin;  // "file:line" of the row, for messages
 
   [[nodiscard]] bool has_replacement() const { return !to.empty() && to != "-"; }
