@@ -19,7 +19,7 @@ FAMILIES = ['runtime', 'driver', 'device', 'math', 'fp16', 'bf16', 'complex', 'c
 STATUSES = ['supported', 'unsupported', 'deprecated', 'changed']
 IDENT = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
 HEADER = re.compile(r'^[A-Za-z0-9_./+-]+$')
-SINCE = re.compile(r'^(-|\d+\.\d+)$')
+SINCE = re.compile(r'^(-|none|\d+\.\d+)$')
 TARGET = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$')
 
 

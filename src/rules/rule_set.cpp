@@ -153,12 +153,14 @@ void RuleSet::load_table(std::string_view text, std::string_view origin, Merge m
     std::size_t note_at = 5;
     if (f.size() >= 6) {
       const std::string_view since = trim(f[5]);
-      const std::optional<Version> v = since == "-" ? std::optional<Version>(Version{}) : Version::parse(since);
+      const std::optional<Version> v = since == "-"      ? std::optional<Version>(Version{})
+                                       : since == "none" ? std::optional<Version>(Version::none())
+                                                         : Version::parse(since);
       if (v) {
         r.since = *v;
         note_at = 6;
       } else if (f.size() == 7) {
-        throw RuleError(where + ": field 6 (since) must be '-' or a version such as 5.3, not '" +
+        throw RuleError(where + ": field 6 (since) must be '-', 'none' or a version such as 5.3, not '" +
                         std::string(since) + "'");
       }
     }

@@ -20,7 +20,12 @@ struct Version {
 
   // 0.0 stands for "unknown / every release": a rule with no `since` is never held back.
   [[nodiscard]] bool known() const { return major != 0 || minor != 0; }
-  [[nodiscard]] std::string str() const { return std::to_string(major) + "." + std::to_string(minor); }
+  // `since` = "none": no release of the target has the name (only a compat header can give it).
+  [[nodiscard]] static constexpr Version none() { return {0xFFFF, 0}; }
+  [[nodiscard]] bool is_none() const { return major == 0xFFFF; }
+  [[nodiscard]] std::string str() const {
+    return is_none() ? "none" : std::to_string(major) + "." + std::to_string(minor);
+  }
   friend auto operator<=>(const Version&, const Version&) = default;
   friend bool operator==(const Version&, const Version&) = default;
 
