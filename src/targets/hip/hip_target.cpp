@@ -48,6 +48,7 @@ class HipTarget final : public Target {
     hip::warp_intrinsics_pass(file);
     hip::launch_pass(file);
     hip::inline_asm_pass(file);
+    hip::warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
     analysis::hazard_pass(file);  // diagnostics only: wave64 and LDS/thread hazards for gfx906
   }
   void finish_file(migrate::FileMigration& file) const override { hip::compat_finish(file); }
