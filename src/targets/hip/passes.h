@@ -28,6 +28,11 @@ void runtime_header_pass(migrate::FileMigration& file);
 // ballot), FRY1101/FRY1102 (__match_*/__reduce_* unsupported).
 void warp_intrinsics_pass(migrate::FileMigration& file);
 
+// For a release where warpSize is a runtime value (ROCm 7.0 on): FRY2301 at each use of warpSize
+// where C++ needs a constant (array bound, template argument, constexpr, static_assert, case,
+// enum, __launch_bounds__). Does nothing when `warp_size_constexpr`.
+void warp_size_pass(migrate::FileMigration& file, bool warp_size_constexpr);
+
 // Under --launch=ggl: `k<<<g, b, shm, s>>>(args)` → `hipLaunchKernelGGL(k, g, b, shm, s, args)`.
 void launch_pass(migrate::FileMigration& file);
 
