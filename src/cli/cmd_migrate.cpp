@@ -56,6 +56,7 @@ int run_migrate(const MigrateArgs& a) {
     std::vector<targets::SourceView> views{{fs::path(a.path).filename().string(), *read.text}};
     targets::ProjectContext ctx;
     ctx.single_file = true;
+    ctx.defined_macros = migrate::defined_macros(views);
     target->prepare_project(views, ctx);
     migrate::FileResult r = migrate::migrate_buffer(a.path, *read.text, *target, a.options, ctx);
     if (a.output.empty()) std::cout << r.output;

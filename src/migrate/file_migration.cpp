@@ -267,6 +267,22 @@ std::vector<TemplatePart> parse_template(std::string_view t) {
   return parts;
 }
 
+// `ci` names what is being defined, not a use: the macro of `#define NAME(...)`, or the function
+// of `T NAME(params) {`. A call template would turn its parameters into arguments, so such a
+// definition is left as written (the user's own definition of an API's name: on the way back to
+// CUDA, a helper that HIP's headers also define and an earlier round guarded).
+bool defines_name(const FileMigration& file, std::size_t ci) {
+  if (ci >= 2 && file.code(ci).in_directive && file.is(ci - 1, "define") && file.is(ci - 2, "#"))
+    return true;
+  if (ci == 0 || !file.is(ci + 1, "(")) return false;
+  const bool typed = (file.is_identifier(ci - 1) && !file.is(ci - 1, "return") && !file.is(ci - 1, "else") &&
+                      !file.is(ci - 1, "do") && !file.is(ci - 1, "case") && !file.is(ci - 1, "throw")) ||
+                     file.is(ci - 1, "*") || file.is(ci - 1, "&");
+  if (!typed) return false;
+  const std::size_t close = file.match_bracket(ci + 1);
+  return close != npos && file.is(close + 1, "{");
+}
+
 // Rewrites a call `name(args)` at `ci` by its template. When the template keeps the arguments in
 // their original order it edits only the glue between them, so renames inside the arguments
 // still apply; otherwise it rewrites the call as a whole from the arguments' text.
@@ -422,6 +438,7 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     }
     if (r->availability == rules::Availability::Compat) file.require_compat(r->compat, r->to, ci);
     if (r->kind == rules::RuleKind::Call) {
+      if (defines_name(file, ci) || file.project().defined_macros.contains(std::string(name))) continue;
       if (apply_call_rule(file, ci, *r)) {
         file.count_converted(r->family);
         report_status(file, ci, *r);
@@ -446,6 +463,31 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     }
     report_status(file, ci, *r);
   }
+}
+
+std::unordered_set<std::string> defined_macros(const std::vector<targets::SourceView>& files) {
+  std::unordered_set<std::string> names;
+  for (const targets::SourceView& f : files) {
+    if (f.text.find("define") == std::string_view::npos) continue;
+    const std::vector<lex::Token> toks = lex::tokenize(f.text);
+    std::size_t seen = 0;  // code tokens of the current directive so far
+    std::string_view prev;
+    for (const lex::Token& t : toks) {
+      if (lex::is_trivia(t.kind) || t.kind == lex::Kind::Newline) {
+        if (t.kind == lex::Kind::Newline) seen = 0;
+        continue;
+      }
+      if (!t.in_directive) {
+        seen = 0;
+        continue;
+      }
+      const std::string_view text = t.text(f.text);
+      if (seen == 2 && prev == "define" && t.kind == lex::Kind::Identifier) names.emplace(text);
+      prev = text;
+      ++seen;
+    }
+  }
+  return names;
 }
 
 FileResult migrate_buffer(std::string path, std::string_view src, const targets::Target& target,

@@ -80,6 +80,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   for (const Item& it : items)
     if (it.text) views.push_back({it.file->rel, *it.text});
   targets::ProjectContext project_ctx;
+  project_ctx.defined_macros = defined_macros(views);
   target.prepare_project(views, project_ctx);
 
   std::unique_ptr<rounds::Session> session;

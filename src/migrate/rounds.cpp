@@ -1,5 +1,6 @@
 #include "migrate/rounds.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <sstream>
@@ -71,6 +72,9 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
   }
   std::map<std::string, std::string> clashes(project.clash_renames.begin(), project.clash_renames.end());
   for (const auto& [k, v] : clashes) s += k + '=' + v + '\n';
+  std::vector<std::string> macros(project.defined_macros.begin(), project.defined_macros.end());
+  std::sort(macros.begin(), macros.end());
+  for (const std::string& m : macros) s += "#define " + m + '\n';
   return content_hash(s);
 }
 

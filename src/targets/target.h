@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "rules/rule_set.h"
@@ -42,6 +43,9 @@ struct ProjectContext {
   std::unordered_map<std::string, std::string> clash_renames;
   // Where each clashing name was declared ("file:line"), for the report.
   std::unordered_map<std::string, std::string> clash_origins;
+  // Every name some file of the project `#define`s (migrate::defined_macros): a use of such a
+  // name is the user's macro, which a call template must not rewrite.
+  std::unordered_set<std::string> defined_macros;
   // One file migrated on its own (its path is not relative to a tree root): files a pass writes
   // for the whole tree (hip: ferry/compat/) go beside it.
   bool single_file = false;

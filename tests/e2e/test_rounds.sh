@@ -130,7 +130,7 @@ for d in range(40):
 PY
 big_before=$(tree_hash "$T/big")
 interrupted=0
-for t in 0.3 0.6 1 2; do
+for t in 0.3 0.6 1 2 4 8; do
   rm -rf "$T/bout"
   timeout -s KILL "$t" "$FERRY" migrate "$T/big" -o "$T/bout" -j 1 -q >/dev/null 2>&1 || true
   if [ -f "$T/bout/.ferry/journal.jsonl" ]; then interrupted=1; break; fi
