@@ -75,7 +75,7 @@ std::string ulp_text(double v) {
 
 bool ImplRow::pass() const {
   if (status != ImplResult::Status::ok) return false;
-  return std::all_of(outputs.begin(), outputs.end(), [](const OutputResult& o) { return o.stats.pass(); });
+  return std::all_of(outputs.begin(), outputs.end(), [](const OutputResult& o) { return !o.compared || o.stats.pass(); });
 }
 
 Result run_opcheck(const Spec& spec, const Options& options, const Progress& progress) {
@@ -98,7 +98,8 @@ Result run_opcheck(const Spec& spec, const Options& options, const Progress& pro
         for (const ImplSpec& c : op.candidates) {
           ImplRow r{c.name, false, ImplResult::Status::ok, "", {}, {}, -1, -1};
           for (const TensorSpec& t : op.outputs)
-            r.outputs.push_back({t.name, t.dtype.value_or(dtype), tolerance_of(op, t, dtype), {}});
+            r.outputs.push_back({t.name, t.dtype.value_or(dtype), tolerance_of(op, t, dtype), {},
+                                 c.outputs.empty() || std::find(c.outputs.begin(), c.outputs.end(), t.name) != c.outputs.end()});
           row.impls.push_back(std::move(r));
         }
         for (std::size_t si = 0; si < op.seeds.size(); ++si) {
@@ -128,6 +129,7 @@ Result run_opcheck(const Spec& spec, const Options& options, const Progress& pro
             }
             if (st == ImplResult::Status::ok)
               for (std::size_t q = 0; q < cr.outputs.size(); ++q) {
+                if (!cr.outputs[q].compared) continue;
                 try {
                   merge(cr.outputs[q].stats, compare_output(ref.outputs[q], got.outputs[q], cr.outputs[q].dtype, cr.outputs[q].tolerance),
                         si == 0);
@@ -182,7 +184,8 @@ json to_json(const Result& r) {
             json oj = {{"name", out.name}, {"dtype", dtype_name(out.dtype)},
                        {"tolerance", {{"rtol", out.tolerance.rtol}, {"atol", out.tolerance.atol},
                                       {"ulp", out.tolerance.ulp ? json(*out.tolerance.ulp) : json(nullptr)}}}};
-            if (i.status == ImplResult::Status::ok) oj.update(to_json(out.stats));
+            oj["compared"] = out.compared;
+            if (i.status == ImplResult::Status::ok && out.compared) oj.update(to_json(out.stats));
             outs.push_back(std::move(oj));
           }
           j["outputs"] = std::move(outs);
@@ -224,13 +227,17 @@ std::string to_text(const Result& r) {
           if (!i.message.empty()) o << "       " << i.message << "\n";
           continue;
         }
+        bool lead = true;
         for (std::size_t q = 0; q < i.outputs.size(); ++q) {
           const OutputResult& out = i.outputs[q];
           const ErrorStats& s = out.stats;
-          o << fmt::format("{:<6} {:<28} {:<18} {:<8} {:>9} {:>9} {:>9} {:>16} {:>8} {:>10} {:>7}\n", q ? "" : dt, q ? "" : sh,
-                           q ? "" : name, out.name, num(s.max_abs), num(s.mean_abs), num(s.max_rel),
-                           ulp_text(s.ulp_p50) + "/" + ulp_text(s.ulp_p99) + "/" + ulp_text(s.ulp_max),
-                           s.pass() ? "PASS" : "FAIL", q ? "" : t, q ? "" : x);
+          if (!out.compared) continue;
+          const bool first_line = lead;
+          lead = false;
+          o << fmt::format("{:<6} {:<28} {:<18} {:<8} {:>9} {:>9} {:>9} {:>16} {:>8} {:>10} {:>7}\n", first_line ? dt : "",
+                           first_line ? sh : "", first_line ? name : "", out.name, num(s.max_abs), num(s.mean_abs),
+                           num(s.max_rel), ulp_text(s.ulp_p50) + "/" + ulp_text(s.ulp_p99) + "/" + ulp_text(s.ulp_max),
+                           s.pass() ? "PASS" : "FAIL", first_line ? t : "", first_line ? x : "");
           if (!s.pass())
             o << fmt::format("       {} of {} elements outside rtol {:g} atol {:g}{}; first at {}: {} vs reference {}\n",
                              s.mismatches, s.count, out.tolerance.rtol, out.tolerance.atol,

@@ -25,6 +25,7 @@ struct OutputResult {
   DType dtype = DType::f32;
   Tolerance tolerance;
   ErrorStats stats;  // merged over seeds
+  bool compared = true;  // false: the implementation does not compute this output
 };
 
 struct ImplRow {

@@ -165,7 +165,7 @@ struct Context {
 };
 
 ImplSpec get_impl(const ojson& j, const Loc& loc, const Context& ctx, const std::string& op) {
-  allow_keys(get_object(j, loc), loc, {"name", "library", "symbol", "torch", "setup", "upcast", "device"});
+  allow_keys(get_object(j, loc), loc, {"name", "library", "symbol", "torch", "setup", "upcast", "device", "outputs"});
   ImplSpec s;
   const bool lib = j.contains("library"), torch = j.contains("torch");
   if (lib == torch) loc.fail("an implementation has either 'library' (a shared library) or 'torch' (PyTorch code)");
@@ -209,6 +209,10 @@ ImplSpec get_impl(const ojson& j, const Loc& loc, const Context& ctx, const std:
       if (s.device != "auto" && s.device != "cuda" && s.device != "cpu") (loc / "device").fail("auto, cuda or cpu");
     }
     if (j.contains("symbol")) (loc / "symbol").fail("only for 'library' implementations");
+  }
+  if (j.contains("outputs")) {
+    const ojson& a = get_array(j["outputs"], loc / "outputs");
+    for (std::size_t i = 0; i < a.size(); ++i) s.outputs.push_back(get_string(a[i], (loc / "outputs").at(i)));
   }
   if (j.contains("name")) s.name = get_string(j["name"], loc / "name");
   if (!is_identifier(s.name) && s.name.find_first_of(" \t/") != std::string::npos) (loc / "name").fail("no blanks or slashes");
@@ -358,6 +362,13 @@ OperatorSpec get_operator(const ojson& j, const Loc& at, const ojson& defaults, 
   const ojson* ref = pick("reference");
   if (!ref) loc.fail("missing 'reference' (here or in 'defaults')");
   op.reference = get_impl(*ref, where("reference"), ctx, op.name);
+  auto check_outputs = [&](const ImplSpec& impl, const Loc& l) {
+    for (std::size_t i = 0; i < impl.outputs.size(); ++i)
+      if (std::none_of(op.outputs.begin(), op.outputs.end(), [&](const TensorSpec& t) { return t.name == impl.outputs[i]; }))
+        (l / "outputs").at(i).fail("'" + impl.outputs[i] + "' is not an output of this operator");
+  };
+  check_outputs(op.reference, where("reference"));
+  if (!op.reference.outputs.empty()) where("reference").fail("the reference computes every output ('outputs' is for candidates)");
   const ojson* cands = pick("candidates");
   if (!cands) loc.fail("missing 'candidates' (here or in 'defaults')");
   const Loc cl = where("candidates");
@@ -365,6 +376,7 @@ OperatorSpec get_operator(const ojson& j, const Loc& at, const ojson& defaults, 
   std::set<std::string> impl_names{op.reference.name};
   for (std::size_t i = 0; i < ca.size(); ++i) {
     ImplSpec c = get_impl(ca[i], cl.at(i), ctx, op.name);
+    check_outputs(c, cl.at(i));
     if (!impl_names.insert(c.name).second)
       cl.at(i).fail("two implementations are named '" + c.name + "' (give one a 'name')");
     op.candidates.push_back(std::move(c));

@@ -59,6 +59,7 @@ struct ImplSpec {
   std::string torch_setup;  // run once, untimed
   std::optional<DType> upcast;  // torch: run on inputs converted to this float type
   std::string device = "auto";  // torch: auto (cuda when available), cuda, cpu
+  std::vector<std::string> outputs;  // the outputs it computes (empty: all); the others are not compared
 };
 
 struct OperatorSpec {

@@ -459,7 +459,9 @@ std::string opcheck_section(const json& r) {
         const std::string status = impl.value("status", "");
         const std::string time = fmt_num(impl.value("median_us", json(nullptr)), "{:.2f}");
         const std::string ratio = fmt_num(impl.value("ratio", json(nullptr)), "{:.2f}");
-        const json outs = impl.value("outputs", json::array());
+        json outs = json::array();
+        for (const json& out : impl.value("outputs", json::array()))
+          if (out.value("compared", true)) outs.push_back(out);
         auto lead = [&](std::size_t rows) {
           std::string s = first ? fmt::format(R"(<tr class="first" data-op="{}" data-impl="{}"><td>{}</td><td>{}</td>)", html_escape(name),
                                               html_escape(impl.value("name", "")), html_escape(row.value("dtype", "")),

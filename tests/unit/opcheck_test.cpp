@@ -185,6 +185,9 @@ TEST(OpcheckSpec, BadSpecsGetClearErrors) {
           "shapes": [{"n": 4}], "dtypes": ["fp32"], "reference": {"torch": "y = x"}, "candidates": [{"library": "/x.so"}]}]})J",
        "missing 'symbol'"},
       {R"J({"operators": [{"name": "a", )J" + ok_op + R"J(, "tolerances": {"fp16": {"rtol": -1}}}]})J", "must not be negative"},
+      {R"J({"operators": [{"name": "a", "inputs": [{"name": "x", "shape": ["n"]}], "outputs": [{"name": "y", "shape": ["n"]}],
+          "shapes": [{"n": 4}], "dtypes": ["fp32"], "reference": {"torch": "y = x"},
+          "candidates": [{"torch": "y = x", "outputs": ["lse"]}]}]})J", "candidates[0].outputs[0]: 'lse' is not an output"},
   };
   for (const auto& [text, want] : cases) {
     try {
@@ -338,9 +341,9 @@ TEST(OpcheckRun, TorchReferenceAndErrors) {
                       {"torch": "y = x[:3]", "name": "short"}, {"torch": "y = (a * x.float() + y0.float())", "name": "torch32"}],
        "tolerances": {"fp32": {"atol": 5e-7, "ulp": 1}}},
       {"name": "copy16", "inputs": [{"name": "x", "shape": ["n"], "init": "normal(0, 3)"}],
-       "outputs": [{"name": "y", "shape": ["n"]}], "shapes": [{"n": 100}], "dtypes": ["fp16", "bf16"],
-       "reference": {"torch": "y = x.clone()", "setup": "assert x.dtype in (torch.float16, torch.bfloat16)"},
-       "candidates": [{"library": "cpu"}]}
+       "outputs": [{"name": "y", "shape": ["n"]}, {"name": "z", "shape": ["n"]}], "shapes": [{"n": 100}], "dtypes": ["fp16", "bf16"],
+       "reference": {"torch": "y = x.clone()\nz = x * 2", "setup": "assert x.dtype in (torch.float16, torch.bfloat16)"},
+       "candidates": [{"library": "cpu", "outputs": ["y"]}, {"torch": "y = x.clone()", "outputs": ["y"], "name": "t_y"}]}
     ]})J";
   const Spec s = parse_spec(spec, "t.json", "/base", vars());
   Options o;
@@ -357,7 +360,11 @@ TEST(OpcheckRun, TorchReferenceAndErrors) {
   EXPECT_NE(row.impls[2].message.find("NameError"), std::string::npos) << row.impls[2].message;
   EXPECT_NE(row.impls[3].message.find("has shape (3,), the spec says (257,)"), std::string::npos) << row.impls[3].message;
   EXPECT_TRUE(row.impls[4].pass()) << to_text(r);
-  for (const CaseRow& c : r.operators[1].rows) EXPECT_TRUE(c.impls[1].pass()) << to_text(r);
+  for (const CaseRow& c : r.operators[1].rows) {  // they compute y only: z is not compared
+    EXPECT_TRUE(c.impls[1].pass()) << to_text(r);
+    EXPECT_TRUE(c.impls[2].pass()) << to_text(r);
+    EXPECT_FALSE(c.impls[1].outputs[1].compared);
+  }
   EXPECT_TRUE(r.torch.is_object());
   EXPECT_FALSE(r.torch.value("torch", "").empty());
 }
