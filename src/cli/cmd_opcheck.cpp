@@ -47,15 +47,32 @@ int run_opcheck(const OpcheckArgs& a) {
   if (!a.python.empty()) o.runners.python = a.python;
   else if (const char* p = std::getenv("FERRY_PYTHON"); p && *p) o.runners.python = p;
   const bool quiet = a.quiet || a.json;
-  const opcheck::Result r = opcheck::run_opcheck(spec, o, [quiet](const std::string& m) {
-    if (!quiet) std::cerr << "opcheck: " << m << "\n";
-  });
-  const nlohmann::json j = opcheck::to_json(r);
-  if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
-  if (!a.html_file.empty()) project::write_atomically(a.html_file, report::opcheck_to_html(j));
-  if (!a.record.empty()) project::write_atomically(fs::path(a.record) / report::kOpcheckResultFile, j.dump(2) + "\n");
+  auto save = [&a](const opcheck::Result& r) {
+    const nlohmann::json j = opcheck::to_json(r);
+    if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
+    if (!a.html_file.empty()) project::write_atomically(a.html_file, report::opcheck_to_html(j));
+    if (!a.record.empty()) project::write_atomically(fs::path(a.record) / report::kOpcheckResultFile, j.dump(2) + "\n");
+    return j;
+  };
+  // Each operator's table is printed, and the files rewritten, as soon as it is done: a run cut
+  // short by a time limit keeps what it measured.
+  bool first = true;
+  const opcheck::Result r = opcheck::run_opcheck(
+      spec, o,
+      [quiet](const std::string& m) {
+        if (!quiet) std::cerr << "opcheck: " << m << "\n";
+      },
+      [&](const opcheck::Result& so_far) {
+        (void)save(so_far);
+        if (a.json) return;
+        if (first && so_far.torch.is_object())
+          std::cout << "torch " << so_far.torch.value("torch", "?") << " on " << so_far.torch.value("device", "?") << "\n";
+        first = false;
+        std::cout << opcheck::operator_text(so_far.operators.back()) << std::flush;
+      });
+  const nlohmann::json j = save(r);
   if (a.json) std::cout << j.dump(2) << "\n";
-  else std::cout << opcheck::to_text(r);
+  else std::cout << opcheck::summary_text(r);
   return r.ok() ? kExitOk : kExitFindings;
 }
 

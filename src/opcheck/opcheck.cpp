@@ -78,7 +78,7 @@ bool ImplRow::pass() const {
   return std::all_of(outputs.begin(), outputs.end(), [](const OutputResult& o) { return !o.compared || o.stats.pass(); });
 }
 
-Result run_opcheck(const Spec& spec, const Options& options, const Progress& progress) {
+Result run_opcheck(const Spec& spec, const Options& options, const Progress& progress, const OperatorDone& done) {
   for (const std::string& name : options.only)
     if (std::none_of(spec.operators.begin(), spec.operators.end(), [&](const OperatorSpec& o) { return o.name == name; })) {
       std::string have;
@@ -160,6 +160,8 @@ Result run_opcheck(const Spec& spec, const Options& options, const Progress& pro
         o.rows.push_back(std::move(row));
       }
     res.operators.push_back(std::move(o));
+    res.torch = runners.torch_info();
+    if (done) done(res);
   }
   res.torch = runners.torch_info();
   return res;
@@ -202,11 +204,9 @@ json to_json(const Result& r) {
           {"operators", ops}};
 }
 
-std::string to_text(const Result& r) {
+std::string operator_text(const OperatorResult& op) {
   std::ostringstream o;
-  if (r.torch.is_object())
-    o << "torch " << r.torch.value("torch", "?") << " on " << r.torch.value("device", "?") << "\n";
-  for (const OperatorResult& op : r.operators) {
+  {
     o << "\n== " << op.name << (op.description.empty() ? "" : " — " + op.description) << " (times vs " << op.baseline << ")\n";
     o << fmt::format("{:<6} {:<28} {:<18} {:<8} {:>9} {:>9} {:>9} {:>16} {:>8} {:>10} {:>7}\n", "dtype", "shape", "impl",
                      "output", "max_abs", "mean_abs", "max_rel", "ulp p50/p99/max", "result", "median_us", "x base");
@@ -247,9 +247,19 @@ std::string to_text(const Result& r) {
       }
     }
   }
-  o << fmt::format("\nopcheck: {} checks: {} passed, {} failed, {} errors, {} unsupported\n", r.checks, r.passed, r.failed,
-                   r.errors, r.unsupported);
   return o.str();
+}
+
+std::string summary_text(const Result& r) {
+  return fmt::format("\nopcheck: {} checks: {} passed, {} failed, {} errors, {} unsupported\n", r.checks, r.passed, r.failed,
+                     r.errors, r.unsupported);
+}
+
+std::string to_text(const Result& r) {
+  std::string o;
+  if (r.torch.is_object()) o += "torch " + r.torch.value("torch", "?") + " on " + r.torch.value("device", "?") + "\n";
+  for (const OperatorResult& op : r.operators) o += operator_text(op);
+  return o + summary_text(r);
 }
 
 }  // namespace ferry::opcheck

@@ -65,12 +65,18 @@ struct Options {
 };
 
 using Progress = std::function<void(const std::string&)>;
+// Called after each operator with the result so far (its last entry is that operator), so that a
+// long run can show and save what it has before it ends.
+using OperatorDone = std::function<void(const Result&)>;
 
 // Throws std::invalid_argument when `only` names an operator the spec lacks.
-[[nodiscard]] Result run_opcheck(const Spec& spec, const Options& options, const Progress& progress = {});
+[[nodiscard]] Result run_opcheck(const Spec& spec, const Options& options, const Progress& progress = {},
+                                 const OperatorDone& done = {});
 
 [[nodiscard]] nlohmann::json to_json(const Result& r);
 // One table per operator: rows dtype x shape, a line per implementation (and output).
 [[nodiscard]] std::string to_text(const Result& r);
+[[nodiscard]] std::string operator_text(const OperatorResult& op);
+[[nodiscard]] std::string summary_text(const Result& r);
 
 }  // namespace ferry::opcheck

@@ -59,8 +59,9 @@ public:
         std::snprintf(c_->error, sizeof c_->error, "%s", why);
         return FERRY_OPCHECK_UNSUPPORTED;
     }
+    // A failed session keeps the CUDA error it met (the entry's own complaint would hide it).
     int error(const char* why) {
-        std::snprintf(c_->error, sizeof c_->error, "%s", why);
+        if (ok_) std::snprintf(c_->error, sizeof c_->error, "%s", why);
         return FERRY_OPCHECK_ERROR;
     }
 
@@ -111,8 +112,9 @@ private:
     void* find(const char* name, bool input) {
         const int n = input ? c_->n_inputs : c_->n_outputs;
         const ferry_tensor* ts = input ? c_->inputs : c_->outputs;
-        for (int i = 0; i < n; ++i)
-            if (std::strcmp(ts[i].name, name) == 0) return input ? inputs_[i] : outputs_[i];
+        const std::vector<void*>& ptrs = input ? inputs_ : outputs_;
+        for (int i = 0; i < n && i < (int)ptrs.size(); ++i)
+            if (std::strcmp(ts[i].name, name) == 0) return ptrs[i];
         return nullptr;
     }
 
