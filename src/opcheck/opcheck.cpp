@@ -94,9 +94,9 @@ Result run_opcheck(const Spec& spec, const Options& options, const Progress& pro
     for (const DType dtype : op.dtypes)
       for (const Dims& dims : op.shapes) {
         CaseRow row{dtype, dims, {}};
-        row.impls.push_back({op.reference.name, true, ImplResult::Status::ok, "", {}, {}, -1, -1});
+        row.impls.push_back({op.reference.name, true, false, ImplResult::Status::ok, "", {}, {}, -1, -1});
         for (const ImplSpec& c : op.candidates) {
-          ImplRow r{c.name, false, ImplResult::Status::ok, "", {}, {}, -1, -1};
+          ImplRow r{c.name, false, c.informational, ImplResult::Status::ok, "", {}, {}, -1, -1};
           for (const TensorSpec& t : op.outputs)
             r.outputs.push_back({t.name, t.dtype.value_or(dtype), tolerance_of(op, t, dtype), {},
                                  c.outputs.empty() || std::find(c.outputs.begin(), c.outputs.end(), t.name) != c.outputs.end()});
@@ -148,6 +148,14 @@ Result run_opcheck(const Spec& spec, const Options& options, const Progress& pro
         std::string line = op.name + " " + std::string(dtype_name(dtype)) + " " + dims_text(dims) + ":";
         for (std::size_t k = 1; k < row.impls.size(); ++k) {
           const ImplRow& r = row.impls[k];
+          if (r.informational) {
+            ++res.informational;
+            const bool fine = r.pass() || r.status == ImplResult::Status::unsupported;
+            res.informational_failed += !fine;
+            line += " " + r.name + (r.pass() ? " pass" : r.status == ImplResult::Status::ok ? " fail" : " " + std::string(status_name(r.status))) +
+                    " (informational)";
+            continue;
+          }
           ++res.checks;
           const char* verdict = "PASS";
           if (r.status == ImplResult::Status::unsupported) ++res.unsupported, verdict = "unsupported";
@@ -175,7 +183,8 @@ json to_json(const Result& r) {
       json shape = json::object(), impls = json::array();
       for (const auto& [k, v] : row.dims) shape[k] = v;
       for (const ImplRow& i : row.impls) {
-        json j = {{"name", i.name}, {"role", i.reference ? "reference" : "candidate"}, {"status", status_name(i.status)},
+        json j = {{"name", i.name}, {"role", i.reference ? "reference" : i.informational ? "informational" : "candidate"},
+                  {"status", status_name(i.status)},
                   {"median_us", i.median_us >= 0 ? json(i.median_us) : json(nullptr)},
                   {"ratio", i.ratio >= 0 ? json(i.ratio) : json(nullptr)}, {"timed_repeats", i.times_us.size()}};
         if (!i.message.empty()) j["message"] = i.message;
@@ -200,7 +209,8 @@ json to_json(const Result& r) {
   }
   return {{"tool", "ferry"}, {"command", "opcheck"}, {"version", 1}, {"spec", r.spec}, {"torch", r.torch},
           {"summary", {{"checks", r.checks}, {"passed", r.passed}, {"failed", r.failed}, {"unsupported", r.unsupported},
-                       {"errors", r.errors}, {"ok", r.ok()}}},
+                       {"errors", r.errors}, {"informational", r.informational}, {"informational_failed", r.informational_failed},
+                       {"ok", r.ok()}}},
           {"operators", ops}};
 }
 
@@ -218,7 +228,7 @@ std::string operator_text(const OperatorResult& op) {
         first = false;
         const std::string t = i.median_us >= 0 ? fmt::format("{:.2f}", i.median_us) : "-";
         const std::string x = i.ratio >= 0 ? fmt::format("{:.2f}", i.ratio) : "-";
-        const std::string name = i.reference ? i.name + " (ref)" : i.name;
+        const std::string name = i.reference ? i.name + " (ref)" : i.informational ? i.name + " (info)" : i.name;
         if (i.reference || i.status != ImplResult::Status::ok) {
           const std::string res = i.reference ? (i.status == ImplResult::Status::ok ? "" : status_name(i.status))
                                               : (i.status == ImplResult::Status::error ? "ERROR" : "unsupported");
@@ -251,8 +261,11 @@ std::string operator_text(const OperatorResult& op) {
 }
 
 std::string summary_text(const Result& r) {
-  return fmt::format("\nopcheck: {} checks: {} passed, {} failed, {} errors, {} unsupported\n", r.checks, r.passed, r.failed,
-                     r.errors, r.unsupported);
+  std::string s = fmt::format("\nopcheck: {} checks: {} passed, {} failed, {} errors, {} unsupported", r.checks, r.passed,
+                              r.failed, r.errors, r.unsupported);
+  if (r.informational)
+    s += fmt::format("; informational: {} of {} outside the tolerances", r.informational_failed, r.informational);
+  return s + "\n";
 }
 
 std::string to_text(const Result& r) {

@@ -31,6 +31,7 @@ struct OutputResult {
 struct ImplRow {
   std::string name;
   bool reference = false;
+  bool informational = false;  // not counted in the summary (ImplSpec::informational)
   ImplResult::Status status = ImplResult::Status::ok;  // worst over seeds
   std::string message;
   std::vector<OutputResult> outputs;  // candidates only
@@ -56,6 +57,7 @@ struct Result {
   std::vector<OperatorResult> operators;
   nlohmann::json torch = nullptr;
   std::size_t checks = 0, passed = 0, failed = 0, unsupported = 0, errors = 0;  // candidate x row
+  std::size_t informational = 0, informational_failed = 0;  // informational candidates x row
   [[nodiscard]] bool ok() const { return failed == 0 && errors == 0 && checks > 0; }
 };
 

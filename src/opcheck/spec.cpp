@@ -165,7 +165,7 @@ struct Context {
 };
 
 ImplSpec get_impl(const ojson& j, const Loc& loc, const Context& ctx, const std::string& op) {
-  allow_keys(get_object(j, loc), loc, {"name", "library", "symbol", "torch", "setup", "upcast", "device", "outputs"});
+  allow_keys(get_object(j, loc), loc, {"name", "library", "symbol", "torch", "setup", "upcast", "device", "outputs", "informational"});
   ImplSpec s;
   const bool lib = j.contains("library"), torch = j.contains("torch");
   if (lib == torch) loc.fail("an implementation has either 'library' (a shared library) or 'torch' (PyTorch code)");
@@ -209,6 +209,10 @@ ImplSpec get_impl(const ojson& j, const Loc& loc, const Context& ctx, const std:
       if (s.device != "auto" && s.device != "cuda" && s.device != "cpu") (loc / "device").fail("auto, cuda or cpu");
     }
     if (j.contains("symbol")) (loc / "symbol").fail("only for 'library' implementations");
+  }
+  if (j.contains("informational")) {
+    if (!j["informational"].is_boolean()) (loc / "informational").fail("must be true or false");
+    s.informational = j["informational"].get<bool>();
   }
   if (j.contains("outputs")) {
     const ojson& a = get_array(j["outputs"], loc / "outputs");
@@ -369,6 +373,7 @@ OperatorSpec get_operator(const ojson& j, const Loc& at, const ojson& defaults, 
   };
   check_outputs(op.reference, where("reference"));
   if (!op.reference.outputs.empty()) where("reference").fail("the reference computes every output ('outputs' is for candidates)");
+  if (op.reference.informational) where("reference").fail("'informational' is for candidates");
   const ojson* cands = pick("candidates");
   if (!cands) loc.fail("missing 'candidates' (here or in 'defaults')");
   const Loc cl = where("candidates");

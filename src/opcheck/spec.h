@@ -60,6 +60,8 @@ struct ImplSpec {
   std::optional<DType> upcast;  // torch: run on inputs converted to this float type
   std::string device = "auto";  // torch: auto (cuda when available), cuda, cpu
   std::vector<std::string> outputs;  // the outputs it computes (empty: all); the others are not compared
+  bool informational = false;  // a candidate shown for comparison (another framework's kernel): its
+                               // failures are reported but do not fail the run
 };
 
 struct OperatorSpec {

@@ -469,7 +469,9 @@ std::string opcheck_section(const json& r) {
                                 : fmt::format(R"(<tr data-op="{}" data-impl="{}"><td></td><td></td>)", html_escape(name),
                                               html_escape(impl.value("name", "")));
           first = false;
-          return s + fmt::format(R"(<td rowspan="{}">{}{}</td>)", rows, html_escape(impl.value("name", "")), ref ? " (reference)" : "");
+          const std::string role = impl.value("role", "");
+          return s + fmt::format(R"(<td rowspan="{}">{}{}</td>)", rows, html_escape(impl.value("name", "")),
+                                 ref ? " (reference)" : role == "informational" ? " (for comparison)" : "");
         };
         if (ref || status != "ok" || outs.empty()) {
           const std::string res = ref ? (status == "ok" ? "" : status) : status;

@@ -282,6 +282,24 @@ TEST(OpcheckRun, LibraryCandidatesPassFailErrorAndUnsupported) {
   EXPECT_EQ(html.find("http"), std::string::npos);  // self-contained
 }
 
+TEST(OpcheckRun, InformationalCandidatesDoNotFailTheRun) {
+  std::string spec = kAxpySpec;
+  const std::string both = R"J("dtypes": ["fp32", "fp16"],)J";
+  spec.replace(spec.find(both), both.size(), R"J("dtypes": ["fp32"],)J");
+  const std::string sloppy = R"J({"library": "cpu", "symbol": "cpu_axpy_sloppy", "name": "sloppy"})J";
+  spec.replace(spec.find(sloppy), sloppy.size(), R"J({"library": "cpu", "symbol": "cpu_axpy_sloppy", "name": "sloppy", "informational": true})J");
+  const std::string broken = R"J(,
+                    {"library": "cpu", "symbol": "cpu_error", "name": "broken"})J";
+  spec.erase(spec.find(broken), broken.size());
+  const Result r = run_opcheck(parse_spec(spec, "t.json", "/base", vars()), {});
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.checks, 2u);
+  EXPECT_EQ(r.informational, 2u);
+  EXPECT_EQ(r.informational_failed, 2u);
+  EXPECT_NE(to_text(r).find("sloppy (info)"), std::string::npos);
+  EXPECT_EQ(to_json(r)["operators"][0]["rows"][0]["implementations"][2]["role"], "informational");
+}
+
 TEST(OpcheckRun, IntegerOutputsAndOnlyAndMissingLibrary) {
   const std::string spec = R"J({
     "libraries": {"cpu": {"path": "${CPU_OPS}", "prefix": "cpu_"}},
