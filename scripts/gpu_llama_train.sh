@@ -31,7 +31,8 @@ suffix=$("$py" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"
 mpicxx -O2 -std=c++20 -shared -fPIC -DFERRY_COMM_PY_CUDA $("$py" -m pybind11 --includes) \
   -I"$root/comm/include" -I"$root/comm/cuda/include" -I/usr/local/cuda/include "$root/comm/python/src/bindings.cpp" \
   -o "$ext/ferry_comm/_ext$suffix" "$bin/libferry_comm_cuda.a" "$bin/libferry_comm.a" \
-  -L"$bin" -l:libzfp.so.1 "$fmt" "$zstd" -l:libcudart.so.13 -lnccl -Wl,-rpath,"$bin" >"$out/build.log" 2>&1
+  -L"$bin" -L/usr/local/cuda/lib64 -l:libzfp.so.1 "$fmt" "$zstd" -l:libcudart.so.13 -lnccl -Wl,-rpath,"$bin" \
+  >"$out/build.log" 2>&1
 [ -f "$ext/ferry_comm/_ext$suffix" ] || { cat "$out/build.log"; echo "gpu_llama_train: extension build failed" >&2; exit 1; }
 cp "$root"/comm/python/ferry_comm/*.py "$ext/ferry_comm/"
 export PYTHONPATH="$ext:$root/examples/llama_ops/torch" PYTHONUNBUFFERED=1
