@@ -18,6 +18,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/diagnostic.h"
 #include "opcheck/ferry_opcheck.h"
 
 extern char** environ;
@@ -27,6 +28,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+
+// " [FRY9302]": an implementation that cannot be loaded or started.
+std::string unavailable() { return " [" + std::string(to_string(Diag::OpcheckImplUnavailable)) + "]"; }
 
 // ---- shared libraries ---------------------------------------------------------------------
 
@@ -45,7 +49,7 @@ ImplResult run_library(Library& lib, const ImplSpec& impl, const CaseData& c) {
   void* sym = dlsym(lib.handle, impl.symbol.c_str());
   if (!sym) {
     const char* e = dlerror();
-    r.message = impl.library + " has no symbol '" + impl.symbol + "'" + (e ? std::string(" (") + e + ")" : "") + " [FRY9302]";
+    r.message = impl.library + " has no symbol '" + impl.symbol + "'" + (e ? std::string(" (") + e + ")" : "") + unavailable();
     return r;
   }
   const auto fn = reinterpret_cast<ferry_opcheck_fn>(sym);
@@ -260,7 +264,7 @@ struct Runners::State {
       }
     }
     if (!torch) {
-      r.message = "PyTorch runner unavailable: " + torch_error + " [FRY9302]";
+      r.message = "PyTorch runner unavailable: " + torch_error + unavailable();
       return r;
     }
     const std::string id = std::to_string(next_id++);
@@ -290,7 +294,7 @@ struct Runners::State {
     json resp;
     const bool answered = torch->request(req, resp);
     if (!answered) {
-      r.message = "PyTorch runner: " + torch->error() + " [FRY9302]";
+      r.message = "PyTorch runner: " + torch->error() + unavailable();
       torch_failed = true;
       torch_error = torch->error();
       torch.reset();
@@ -338,7 +342,7 @@ ImplResult Runners::run(const ImplSpec& impl, const CaseData& c) {
     it->second.handle = dlopen(impl.library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!it->second.handle) {
       const char* e = dlerror();
-      it->second.error = "cannot load " + impl.library + ": " + (e ? e : "unknown error") + " [FRY9302]";
+      it->second.error = "cannot load " + impl.library + ": " + (e ? e : "unknown error") + unavailable();
     }
   }
   return run_library(it->second, impl, c);

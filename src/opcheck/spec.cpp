@@ -10,13 +10,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/diagnostic.h"
+
 namespace ferry::opcheck {
 namespace {
 
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
 
-constexpr const char* kCode = " [FRY9301]";
+// " [FRY9301]", the suffix of every spec error.
+const std::string kCode = " [" + std::string(to_string(Diag::OpcheckBadSpec)) + "]";
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
