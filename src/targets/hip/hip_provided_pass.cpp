@@ -176,7 +176,7 @@ void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& tab
         else if (c == '=') shown += " = ...";
         else shown += c;
       }
-      file.diag("FRY4103", Severity::Note, defs[k].name,
+      file.diag(Diag::HipProvidedDefinition, defs[k].name,
                 "'" + shown + "' is already defined by HIP's headers; this definition "
                 "is kept for CUDA builds only (#if !defined(__HIP_PLATFORM_AMD__)), HIP's serves "
                 "the uses on AMD",
