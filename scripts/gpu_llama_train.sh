@@ -6,7 +6,8 @@
 # only; ferry-comm comes as the static libraries in BIN_DIR), as scripts/gpu_training.sh does.
 # Writes OUT_DIR/{llama_train.md, llama_train.json, llama_train.png, build.log, run.log}.
 # Environment: NP, VARIANTS (default: torch,ferry:none,ferry:int8+ef,ferry:eb:rel=1e-3), EXTRA
-#   (more train.py arguments), TRAIN_TIMEOUT (s, default 480), PYTHON.
+#   (more train.py arguments), TRAIN_TIMEOUT (s, default 480), PYTHON, LIB (which build of llama_ops in
+#   BIN_DIR: orig, the CUDA as written, default; rt, its CUDA -> HIP -> CUDA round trip by ferry).
 set -u -o pipefail
 [ $# -ge 2 ] || { echo "usage: $0 OUT_DIR BIN_DIR [STEPS]" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,8 @@ out=$(cd "$1" && pwd)
 bin=$(cd "$2" && pwd) || exit 1
 steps=${3:-300}
 py=${PYTHON:-python3}
-for f in libferry_comm.a libferry_comm_cuda.a libzfp.so.1 libcudart.so.13 orig/libllama_ops_capi.so; do
+lib=${LIB:-orig}
+for f in libferry_comm.a libferry_comm_cuda.a libzfp.so.1 libcudart.so.13 "$lib/libllama_ops_capi.so"; do
   [ -e "$bin/$f" ] || { echo "gpu_llama_train: $bin/$f missing (scripts/llama_ops_build.sh)" >&2; exit 2; }
 done
 # shellcheck source=scripts/gpu_env.sh
@@ -38,7 +40,7 @@ cp "$root"/comm/python/ferry_comm/*.py "$ext/ferry_comm/"
 export PYTHONPATH="$ext:$root/examples/llama_ops/torch" PYTHONUNBUFFERED=1
 # shellcheck disable=SC2086
 timeout "${TRAIN_TIMEOUT:-480}" "${gpu_mpirun[@]}" -x PATH -x PYTHONPATH -x PYTHONUNBUFFERED -np "${NP:-2}" \
-  "$py" "$root/examples/llama_ops/torch/train.py" --lib "$bin/orig/libllama_ops_capi.so" --device cuda --steps "$steps" \
+  "$py" "$root/examples/llama_ops/torch/train.py" --lib "$bin/$lib/libllama_ops_capi.so" --device cuda --steps "$steps" \
   --variants "${VARIANTS:-torch,ferry:none,ferry:int8+ef,ferry:eb:rel=1e-3}" --out "$out" --tolerance 0.01 ${EXTRA:-} 2>&1 |
   tee "$out/run.log"
 exit "${PIPESTATUS[0]}"
