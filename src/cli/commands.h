@@ -31,6 +31,7 @@ struct Command {
 std::function<int()> setup_analyze(CLI::App& sub);
 std::function<int()> setup_diffrun(CLI::App& sub);
 std::function<int()> setup_migrate(CLI::App& sub);
+std::function<int()> setup_opcheck(CLI::App& sub);
 std::function<int()> setup_report(CLI::App& sub);
 std::function<int()> setup_rules(CLI::App& sub);
 std::function<int()> setup_scan(CLI::App& sub);

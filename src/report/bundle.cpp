@@ -96,6 +96,8 @@ nlohmann::json collect_report(const fs::path& out) {
   if (!migration.is_object()) migration = migration_from_manifest(manifest);
   nlohmann::json verify = parse_file_or_null(out / kVerifyResultFile);
   if (!verify.is_object()) verify = nullptr;
+  nlohmann::json opcheck = parse_file_or_null(out / kOpcheckResultFile);
+  if (!opcheck.is_object()) opcheck = nullptr;
   return {{"tool", "ferry"},
           {"command", "report"},
           {"version", 1},
@@ -105,7 +107,8 @@ nlohmann::json collect_report(const fs::path& out) {
           {"target", manifest.value("target", migration.value("target", ""))},
           {"migration", std::move(migration)},
           {"rounds", migrate::rounds::load_history(out)},
-          {"verify", std::move(verify)}};
+          {"verify", std::move(verify)},
+          {"opcheck", std::move(opcheck)}};
 }
 
 std::string render_report(const fs::path& out, std::string_view format) {

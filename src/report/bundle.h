@@ -14,6 +14,7 @@ namespace ferry::report {
 
 inline constexpr const char* kMigrationReportFile = ".ferry/report.json";
 inline constexpr const char* kVerifyResultFile = ".ferry/verify.json";
+inline constexpr const char* kOpcheckResultFile = ".ferry/opcheck.json";  // ferry opcheck --record OUT
 
 // Writes the migration JSON of this round into OUT/.ferry/report.json. Files a round skipped as
 // "unchanged" keep the statistics the previous report had for them, and the totals are
@@ -21,7 +22,7 @@ inline constexpr const char* kVerifyResultFile = ".ferry/verify.json";
 void record_migration(const std::filesystem::path& out, nlohmann::json migration);
 
 // {"tool","command":"report","version":1,"ferry_version","output","input","target",
-//  "migration":{...},"rounds":[...],"verify":{...}|null}. Throws std::invalid_argument when OUT
+//  "migration":{...},"rounds":[...],"verify":{...}|null,"opcheck":{...}|null}. Throws std::invalid_argument when OUT
 // holds no .ferry/manifest.json.
 [[nodiscard]] nlohmann::json collect_report(const std::filesystem::path& out);
 

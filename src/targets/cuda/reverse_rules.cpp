@@ -91,6 +91,11 @@ void collect(const RuleSet& forward, std::map<std::pair<int, std::string>, Group
       if (!names || !is_identifier(std::string(rest))) continue;
     } else if (r->kind != RuleKind::Header && !is_identifier(hip)) {
       continue;  // an expression: nothing to invert
+    } else if (r->kind == RuleKind::Header && hip.find_first_of("./") == std::string::npos) {
+      // A header without extension or folder is the C++ standard library (cuda/std/cstdint ->
+      // cstdint): HIP code including it is plain C++, and CUDA code includes it as it is.
+      ++st.skipped_standard_headers;
+      continue;
     }
     Group& g = groups[{index_class(kind), hip}];
     if (g.candidates.empty()) g.kind = kind;
