@@ -4,12 +4,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "buildsys/build_files.h"
 #include "cli/commands.h"
 #include "migrate/migrate_tree.h"
 #include "project/project.h"
 #include "report/bundle.h"
 #include "report/json_report.h"
 #include "report/progress.h"
+#include "rules/cuda_version.h"
 
 namespace fs = std::filesystem;
 
@@ -28,7 +30,7 @@ struct MigrateArgs {
   bool force = false;
   bool quiet = false;
   std::uintmax_t max_mib = 64;
-  std::string arch = "gfx906";
+  std::string arch;
   std::string sarif_file;
   std::string html_file;
 };
@@ -38,7 +40,20 @@ void print_diagnostics(const std::vector<Diagnostic>& diags, bool quiet) {
   for (const Diagnostic& d : diags) std::cerr << d.format() << "\n";
 }
 
-int run_migrate(const MigrateArgs& a) {
+int run_migrate(const MigrateArgs& given) {
+  MigrateArgs a = given;
+  if (a.to == "cuda") {  // the CUDA the output is written for: --cuda-version, else the installed nvcc's
+    if (a.options.cuda_version.empty()) {
+      const auto v = rules::installed_nvcc_version();
+      a.options.cuda_version = v ? v->str() : "13.0";
+    } else if (const auto v = rules::parse_cuda_version(a.options.cuda_version)) {
+      a.options.cuda_version = v->str();
+    } else {
+      throw std::invalid_argument("--cuda-version " + a.options.cuda_version + ": not a version (e.g. 13.0, 12.4)");
+    }
+  } else if (!a.options.cuda_version.empty()) {
+    throw std::invalid_argument("--cuda-version applies to --to cuda only");
+  }
   const auto target = targets::make_target(a.to, a.options);
   if (!a.from.empty() && a.from != target->source_dialect())
     throw std::invalid_argument("target '" + a.to + "' migrates from " +
@@ -53,6 +68,18 @@ int run_migrate(const MigrateArgs& a) {
     if (!read.text) return kExitUsage;
     if (!a.output.empty() && fs::exists(a.output, ec) && fs::equivalent(a.output, a.path, ec))
       throw std::invalid_argument("refusing to overwrite the input file " + a.path);
+    // A build file given alone (Makefile, CMakeLists.txt, *.mk, *.cmake) takes the build-file path.
+    const project::FileKind kind = project::classify(fs::path(a.path).filename());
+    if (kind == project::FileKind::CMake || kind == project::FileKind::Makefile) {
+      const std::string arch = a.arch;  // empty: the target's default
+      const auto b = buildsys::migrate_build_file(a.to, fs::path(a.path).filename().string(), kind, *read.text,
+                                                  {arch, a.options.cuda_version.empty() ? "13.0" : a.options.cuda_version});
+      const std::string out = b ? b->output : *read.text;
+      if (a.output.empty()) std::cout << out;
+      else project::write_atomically(a.output, out);
+      if (b) print_diagnostics(b->diagnostics, a.quiet);
+      return kExitOk;
+    }
     std::vector<targets::SourceView> views{{fs::path(a.path).filename().string(), *read.text}};
     targets::ProjectContext ctx;
     ctx.single_file = true;
@@ -77,7 +104,7 @@ int run_migrate(const MigrateArgs& a) {
   tree.output = a.output;
   tree.jobs = a.jobs;
   tree.force = a.force;
-  tree.arch = a.arch;
+  tree.arch = a.arch;  // empty: the target's default (gfx906, sm_90)
   tree.max_file_size = a.max_mib << 20;
   report::Progress progress(std::cerr, "migrate", !a.quiet && report::stderr_is_terminal());
   tree.on_start = progress.start_hook();
@@ -127,14 +154,17 @@ std::function<int()> setup_migrate(CLI::App& sub) {
   sub.add_option("--blas", a->options.blas, "cuBLAS maps to: hipblas or rocblas")->capture_default_str();
   sub.add_option("--hip-version", a->options.hip_version,
                  "HIP release to write code for: X.Y or a profile (ferry targets); default: the installed HIP");
+  sub.add_option("--cuda-version", a->options.cuda_version,
+                 "cuda target: the CUDA release the output is written for (default: the installed nvcc's, else 13.0)");
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s); rows override built-in ones");
   sub.add_flag("--json", a->json, "print the JSON report instead of the text summary");
   sub.add_option("--report", a->report_file, "also write the JSON report to this file");
   sub.add_option("--sarif", a->sarif_file, "also write the diagnostics as SARIF 2.1.0 to this file");
   sub.add_option("--html", a->html_file, "also write the self-contained HTML report to this file");
   sub.add_flag("--force", a->force, "discard hand edits of outputs instead of merging them, or write into a non-Ferry folder");
-  sub.add_option("--arch", a->arch, "GPU architecture written into migrated build files (--offload-arch, GPU_TARGETS)")
-      ->capture_default_str();
+  sub.add_option("--arch", a->arch,
+                 "GPU architecture written into migrated build files (hip: --offload-arch/GPU_TARGETS, default gfx906; "
+                 "cuda: -arch/CMAKE_CUDA_ARCHITECTURES, default sm_90)");
   sub.add_flag("-q,--quiet", a->quiet, "do not print diagnostics or the progress bar");
   sub.add_option("--max-file-size", a->max_mib, "largest source file parsed, in MiB")->capture_default_str();
   return [a] { return run_migrate(*a); };

@@ -431,7 +431,15 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       }
     }
     const rules::Rule* r = rules.find_identifier(name);
-    if (!r || file.is_member_or_qualified(ci)) continue;
+    if (!r) continue;
+    // An enumerator qualified by its own enum type, which a rule renames too
+    // (`hipfftType::HIPFFT_D2Z` → `cufftType::CUFFT_D2Z`): the qualifier is not a scope we keep.
+    const bool enum_scope = r->kind == rules::RuleKind::Enum && ci >= 2 && file.is(ci - 1, "::") &&
+                            file.is_identifier(ci - 2) && !file.is_member_or_qualified(ci - 2) && [&] {
+                              const rules::Rule* q = rules.find_identifier(file.text(ci - 2));
+                              return q && q->kind == rules::RuleKind::Type && q->has_replacement();
+                            }();
+    if (file.is_member_or_qualified(ci) && !enum_scope) continue;
     if (r->availability == rules::Availability::Missing) {
       report_missing(file, ci, *r);
       continue;

@@ -86,7 +86,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   std::unique_ptr<rounds::Session> session;
   try {
     session = std::make_unique<rounds::Session>(
-        tree.output, rounds::fingerprint(target, options, project_ctx, "arch=" + tree.arch), tree.force);
+        tree.output, rounds::fingerprint(target, options, project_ctx, "arch=" + tree.arch + (options.cuda_version.empty() ? "" : " cuda=" + options.cuda_version)), tree.force);
   } catch (const std::runtime_error& e) {
     throw TreeError(e.what());
   }
@@ -155,7 +155,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
           std::lock_guard lock(mu);
           line_maps["files"][it.file->rel] = std::move(map);
         } else if (auto b = buildsys::migrate_build_file(target.name(), it.file->rel, it.file->kind, out,
-                                                         {tree.arch})) {
+                                                         {tree.arch, options.cuda_version.empty() ? "13.0" : options.cuda_version})) {
           out = std::move(b->output);
           diags = std::move(b->diagnostics);
           it.report.action = "migrated";

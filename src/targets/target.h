@@ -29,6 +29,7 @@ struct Options {
   // empty: the installed HIP, else the first profile.
   std::string hip_version;
   std::vector<std::string> user_rule_files;  // --rules FILE..., override built-in rows
+  std::string cuda_version;  // cuda target: --cuda-version X.Y (empty: the installed nvcc's, else 13.0)
 };
 
 // A source file as the project-wide pre-pass sees it.
@@ -49,6 +50,9 @@ struct ProjectContext {
   // One file migrated on its own (its path is not relative to a tree root): files a pass writes
   // for the whole tree (hip: ferry/compat/) go beside it.
   bool single_file = false;
+  // The cuda target: per source file (relative path), the headers it includes as written
+  // ("<cstdio>", "\"util/common.h\""), so a pass can see what a file gets through its own headers.
+  std::unordered_map<std::string, std::vector<std::string>> includes;
 };
 
 class Target {

@@ -2,7 +2,8 @@
 """Runs one golden case (or all, with --all) of tests/golden/.
 
 A case is a folder holding:
-  input.<ext>       the source to migrate (input.cu for CUDA→HIP, input.hip for HIP→CUDA, ...)
+  input.<ext>       the source to migrate (input.cu for CUDA→HIP, input.hip for HIP→CUDA, ...;
+                    input.mk / input.cmake for a Makefile / CMake file)
   expected.<ext>    the expected output, compared byte for byte
   args              optional: extra ferry migrate arguments, one line (default: --to hip); a hip case
                     without --hip-version gets --hip-version 5.2, so that expectations do not depend
@@ -80,7 +81,8 @@ def compile_check(kind: str, path: Path, case: Path, side_dir: Path) -> str | No
         with tempfile.TemporaryDirectory() as tmp:
             src = Path(tmp) / "case.cu"
             src.write_text(path.read_text())
-            p = subprocess.run([nvcc, "-arch=sm_90", "-c", "-I", str(case), str(src), "-o", str(Path(tmp) / "case.o")],
+            p = subprocess.run([nvcc, "-arch=sm_90", "-c", "-I", str(case), "-I", str(side_dir), str(src),
+                                "-o", str(Path(tmp) / "case.o")],
                                capture_output=True, text=True)
             if p.returncode != 0:
                 return f"nvcc -arch=sm_90 failed:\n{p.stderr[-3000:]}"

@@ -106,5 +106,6 @@ TEST(SetupPy, CudaExtensionExplainedNotChanged) {
   EXPECT_EQ(r->output, in);
   EXPECT_TRUE(has_code(*r, "FRY5005"));
   EXPECT_FALSE(migrate_build_file("hip", "pkg/other.py", ferry::project::FileKind::Python, in, {}).has_value());
-  EXPECT_FALSE(migrate_build_file("cuda", "CMakeLists.txt", ferry::project::FileKind::CMake, in, {}).has_value());
+  EXPECT_FALSE(migrate_build_file("cann", "CMakeLists.txt", ferry::project::FileKind::CMake, in, {}).has_value());
+  EXPECT_FALSE(migrate_build_file("cuda", "pkg/setup.py", ferry::project::FileKind::Python, in, {}).has_value());
 }

@@ -46,6 +46,8 @@ class HipTarget final : public Target {
     hip::runtime_header_pass(file);
     hip::hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
     hip::compat_header_pass(file);  // includes of CUDA headers the release lacks: Ferry's compat header
+    hip::cuda_compat_pass(file);  // Ferry's own compat constructs, before anything renames them
+    hip::cuda_record_pass(file);  // before the rules rewrite the includes it records
     hip::name_clash_pass(file);
     hip::solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     hip::warp_intrinsics_pass(file);

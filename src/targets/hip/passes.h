@@ -1,7 +1,8 @@
 // Semantic passes of the CUDA → HIP target. Each pass is one function over a FileMigration,
 // lives in its own file and has golden tests under tests/golden/hip-<pass>-*/.
-// Order (HipTarget::run_passes): runtime_header, hip_provided, name_clash, solver_args, warp_intrinsics, launch,
-// inline_asm; edits of an earlier pass win over later ones and over the rule tables.
+// Order (HipTarget::run_passes): runtime_header, hip_provided, compat_header, cuda_compat, cuda_record,
+// name_clash, solver_args, warp_intrinsics, launch, inline_asm, warp_size; edits of an earlier pass win
+// over later ones and over the rule tables.
 #pragma once
 
 #include <string>
@@ -12,6 +13,15 @@
 #include "targets/hip/hip_provided.h"
 
 namespace ferry::targets::hip {
+
+// Ferry's own HIP -> CUDA constructs (ferry::cuda_compat::..., ferry/compat_cuda.h) back to the
+// HIP features they stand for, so HIP -> CUDA -> HIP reaches a fixed point.
+void cuda_compat_pass(migrate::FileMigration& file);
+
+// Includes whose CUDA header the HIP -> CUDA way back would not choose (<cuda.h>,
+// <cuda/std/type_traits>, ...) get `/* ferry-cuda: <original> */` after the HIP header, so
+// CUDA -> HIP -> CUDA restores them (the cuda target's record_restore pass).
+void cuda_record_pass(migrate::FileMigration& file);
 
 // Inline PTX (`asm(...)`, `asm volatile(...)`, `__asm__`) has no AMDGPU meaning: FRY1003.
 void inline_asm_pass(migrate::FileMigration& file);

@@ -83,7 +83,9 @@ void runtime_header_pass(migrate::FileMigration& file) {
   }
   if (!needs || has_include || file.code_size() == 0) return;
 
-  if (file.insert_line_at_top("#include <hip/hip_runtime.h>\n")) file.count_converted("headers");
+  // Recorded as added, so HIP -> CUDA leaves it out again (nvcc includes the runtime itself).
+  if (file.insert_line_at_top("#include <hip/hip_runtime.h> /* ferry-cuda: (none) */\n"))
+    file.count_converted("headers");
 }
 
 }  // namespace ferry::targets::hip
