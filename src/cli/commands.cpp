@@ -13,6 +13,7 @@ const std::vector<Command>& commands() {
       {"targets", "list migration targets and hardware profiles", setup_targets},
       {"diffrun", "build and run a reference and its port, compare outputs within tolerances, time both", setup_diffrun},
       {"verify", "compile a migrated tree with the real toolchain and classify each failure", setup_verify},
+      {"serve", "open the correction workbench on a migrated tree: review, edit, re-verify, re-run (browser)", setup_serve},
   };
   return kCommands;
 }
