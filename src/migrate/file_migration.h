@@ -106,13 +106,35 @@ class FileMigration {
   [[nodiscard]] bool touched(std::size_t ci) const {
     return edits_.overlaps(code(ci).begin, code(ci).end);
   }
-  void diag(std::string code, Severity sev, std::size_t ci, std::string message, std::string hint);
-  void diag_at_line(std::string code, Severity sev, std::uint32_t line, std::uint32_t col,
-                    std::string message, std::string hint);
+  // A diagnostic at code token `ci` (or at a line and column), with the code's usual severity
+  // (core/diagnostics.def) or, in the overloads taking one, another severity.
+  void diag(Diag code, std::size_t ci, std::string message, std::string hint) {
+    diag(code, info(code).severity, ci, std::move(message), std::move(hint));
+  }
+  void diag(Diag code, Severity sev, std::size_t ci, std::string message, std::string hint);
+  void diag_at_line(Diag code, std::uint32_t line, std::uint32_t col, std::string message, std::string hint) {
+    diag_at_line(code, info(code).severity, line, col, std::move(message), std::move(hint));
+  }
+  void diag_at_line(Diag code, Severity sev, std::uint32_t line, std::uint32_t col, std::string message,
+                    std::string hint);
   void count_converted(std::string_view family) { ++stats_.converted_by_family[std::string(family)]; }
   void count_unconverted(std::string_view family) {
     ++stats_.unconverted_by_family[std::string(family)];
   }
+
+  // A replacement this file uses comes from a compat header Ferry writes (Availability::Compat):
+  // the target includes and writes it in its finishing step. First use first.
+  struct CompatUse {
+    std::string header;  // "simd", "bf16"
+    std::string name;    // the first name that needed it
+    std::size_t ci;      // where
+  };
+  void require_compat(std::string header, std::string name, std::size_t ci) {
+    for (const CompatUse& u : compat_uses_)
+      if (u.header == header) return;
+    compat_uses_.push_back({std::move(header), std::move(name), ci});
+  }
+  [[nodiscard]] const std::vector<CompatUse>& compat_uses() const { return compat_uses_; }
 
   void add_side_output(std::string name, std::string content) {
     side_outputs_.push_back({std::move(name), std::move(content)});
@@ -139,6 +161,7 @@ class FileMigration {
   std::vector<Diagnostic> diags_;
   FileStats stats_;
   std::vector<SideOutput> side_outputs_;
+  std::vector<CompatUse> compat_uses_;
 };
 
 struct FileResult {

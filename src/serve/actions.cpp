@@ -149,8 +149,9 @@ nlohmann::json run_round_job(Workspace& ws, unsigned jobs, JobContext& ctx) {
   nlohmann::json round_diags = nlohmann::json::array();  // the rounds' own (FRY92xx)
   for (const Diagnostic& d : r.diagnostics) {
     errors += d.severity == Severity::Error;
-    if (d.code.rfind("FRY92", 0) == 0)
-      round_diags.push_back({{"file", d.file}, {"line", d.line}, {"code", d.code},
+    const auto id = static_cast<unsigned>(d.code);
+    if (id >= 9201 && id <= 9299)
+      round_diags.push_back({{"file", d.file}, {"line", d.line}, {"code", std::string(to_string(d.code))},
                              {"severity", std::string(to_string(d.severity))}, {"message", d.message}});
   }
   const auto& rd = r.round;

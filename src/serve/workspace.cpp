@@ -493,7 +493,7 @@ std::vector<Workspace::FixEdits> Workspace::compute_fixes(const std::string& rel
   for (std::size_t i = 0; i < fixed.size(); ++i) {
     if (groups[i].empty()) continue;
     FixEdits fe;
-    fe.fix.code = fixed[i].code;
+    fe.fix.code = std::string(to_string(fixed[i].code));
     fe.fix.line = fixed[i].line;
     fe.fix.id = fe.fix.code + ":" + std::to_string(fe.fix.line);
     fe.fix.message = fixed[i].message;

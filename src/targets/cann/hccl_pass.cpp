@@ -21,7 +21,7 @@ void hccl_pass(migrate::FileMigration& f) {
     }
     f.replace(ci, ci, "ncclBroadcast");  // claimed: a plain rename would keep the wrong arity
     f.count_unconverted("nccl");
-    f.diag("FRY1604", Severity::Warning, ci,
+    f.diag(Diag::CannBroadcastBuffers, ci,
            "ncclBroadcast with different send (" + send + ") and receive (" + recv +
                ") buffers has no HCCL twin: HcclBroadcast(buf, count, dataType, root, comm, stream) works in place; "
                "left unchanged",

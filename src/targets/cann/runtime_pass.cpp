@@ -17,7 +17,7 @@ using migrate::npos;
 std::string stream_for(FileMigration& f, std::size_t ci, std::string_view api) {
   std::string s = visible_stream(f, ci);
   if (!s.empty()) return s;
-  f.diag("FRY4602", Severity::Warning, ci,
+  f.diag(Diag::CannNoStream, ci,
          std::string(api) + " gets an explicit stream on Ascend, and no aclrtStream is in scope here: "
                             "nullptr (the default stream) was passed",
          "create a stream with aclrtCreateStream(&stream) and pass it, so that the work is ordered "
@@ -62,7 +62,7 @@ std::string declared_type(const FileMigration& f, std::string_view name, std::si
 }
 
 void capacity_note(FileMigration& f, std::size_t ci, std::string_view api, std::string_view count) {
-  f.diag("FRY4601", Severity::Note, ci,
+  f.diag(Diag::CannCapacityFromCount, ci,
          std::string(api) + "'s capacity argument was filled from the count expression (" + std::string(count) + ")",
          "if the destination buffer is larger, pass its real size: AscendCL checks count <= capacity, "
          "and equal values are always accepted");
@@ -124,7 +124,7 @@ void runtime_pass(FileMigration& f) {
         const std::string var = arg.substr(1);
         const std::string type = declared_type(f, var, ci);
         if (!type.empty() && type != "uint32_t" && type != "unsigned" && type != "unsigned int")
-          f.diag("FRY4604", Severity::Warning, ci,
+          f.diag(Diag::CannDeviceCountType, ci,
                  "aclrtGetDeviceCount(uint32_t *count) writes an unsigned 32-bit count, but '" + var +
                      "' is declared '" + type + "'",
                  "declare '" + var + "' as uint32_t (and compare it with unsigned values)");
@@ -144,7 +144,7 @@ void runtime_pass(FileMigration& f) {
       } else {
         f.replace(ci, ci, "cudaDeviceReset");  // claimed: the rule table must not rename it to a wrong call
         f.count_unconverted("runtime");
-        f.diag("FRY1605", Severity::Warning, ci,
+        f.diag(Diag::CannDeviceResetUnknownId, ci,
                "cudaDeviceReset() has no argument-free AscendCL twin: aclrtResetDevice(int32_t deviceId) "
                "needs the device id, and no single cudaSetDevice(id) precedes it in this function; left unchanged",
                "call aclrtResetDevice(id) with the id passed to aclrtSetDevice");
@@ -156,7 +156,7 @@ void runtime_pass(FileMigration& f) {
       const std::string cap(f.span_text(args[1].first, args[1].last));
       const std::string count(f.span_text(args[3].first, args[3].last));
       if (!provably_at_least(cap, count))
-        f.diag("FRY4605", Severity::Warning, args[1].first,
+        f.diag(Diag::CannCapacityUnproven, args[1].first,
                std::string(name) + ": the capacity argument (" + cap + ") is not provably >= the count (" + count +
                    ")",
                "pass the real size of the destination buffer as the capacity; a smaller capacity makes the call "
@@ -189,7 +189,7 @@ void entry_pass(FileMigration& f) {
   if (has_init) return;
   if (main_open == npos) {
     if (first_set_device != npos && !f.excluded(first_set_device))
-      f.diag("FRY1603", Severity::Warning, first_set_device,
+      f.diag(Diag::CannAclInitMissing, first_set_device,
              "AscendCL must be initialized with aclInit(nullptr) before the first aclrt call and finalized with "
              "aclFinalize() at exit, and main is not in this file",
              "add aclInit(nullptr) at the start of main and aclFinalize() before it returns");
@@ -210,7 +210,7 @@ void entry_pass(FileMigration& f) {
       while (end < main_close && !f.is(end, ";")) ++end;
       if (end + 1 == main_close) ends_with_return = true;
     } else {
-      f.diag("FRY1603", Severity::Warning, ci,
+      f.diag(Diag::CannAclInitMissing, ci,
              "aclFinalize() was not inserted before this return: it is the body of an if/else without braces",
              "put braces around the statement and call aclFinalize() before returning");
     }
@@ -222,7 +222,7 @@ void entry_pass(FileMigration& f) {
     if (b == 0 || src[b - 1] == '\n') f.replace_bytes(b, b, indent + "aclFinalize();\n");
     else f.insert_before(main_close, "aclFinalize(); ");
   }
-  f.diag("FRY4603", Severity::Note, main_name,
+  f.diag(Diag::CannAclInitInserted, main_name,
          "aclInit(nullptr) was inserted at main's entry and aclFinalize() before its exits",
          "CUDA initializes implicitly, AscendCL does not; pass a JSON config path to aclInit if you need one");
 }

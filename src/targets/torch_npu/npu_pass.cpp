@@ -82,17 +82,17 @@ class Pass {
     if (!f_.replace_bytes(b, e, std::move(replacement))) return;
     ++changes_;
     f_.count_converted("torch");
-    f_.diag_at_line("FRY4650", Severity::Note, at.line, at.col, "converted: " + what, "");
+    f_.diag_at_line(Diag::NpuChange, at.line, at.col, "converted: " + what, "");
   }
-  void note(const char* code, Severity sev, std::size_t ci, std::string msg, std::string hint) {
-    f_.diag_at_line(code, sev, tok(ci).line, tok(ci).col, std::move(msg), std::move(hint));
+  void note(Diag code, std::size_t ci, std::string msg, std::string hint) {
+    f_.diag_at_line(code, tok(ci).line, tok(ci).col, std::move(msg), std::move(hint));
   }
 
   // Precision advice, once per file, at the first mixed-precision construct.
   void precision(std::size_t ci) {
     if (precision_done_) return;
     precision_done_ = true;
-    note("FRY4654", Severity::Note, ci,
+    note(Diag::NpuMixedPrecision, ci,
          "mixed precision on Ascend NPUs: fp16 is native on every Atlas training product; bf16 needs Atlas A2 "
          "(910B) or later; fp32 matmuls and convolutions may run in reduced precision (HF32) on the cube unit",
          "keep the loss scaler (torch.npu.amp.GradScaler) for fp16; prefer bf16 where supported; set "
@@ -126,7 +126,7 @@ class Pass {
       return;
     }
     if ((n == "CUDAExtension" && is(ci + 1, "(")) || (n == "cuda_sources" && is(ci + 1, "="))) {
-      note("FRY1651", Severity::Warning, ci,
+      note(Diag::NpuCudaExtension, ci,
            "custom CUDA extension (" + std::string(n) + "): its CUDA C++ sources cannot run on an NPU",
            "migrate the extension's host code with `ferry migrate SRC --to cann` (kernels get Ascend C "
            "skeletons), and build it with torch_npu.utils.cpp_extension.NpuExtension instead of CUDAExtension");
@@ -147,7 +147,7 @@ class Pass {
     const std::string_view attr = is(cuda + 1, ".") ? text(cuda + 2) : std::string_view();
     static const std::set<std::string_view> kNone = {"nvtx", "jiterator", "nccl", "cudart", "_sleep", "comm"};
     if (kNone.count(attr)) {
-      note("FRY1650", Severity::Warning, cuda + 2,
+      note(Diag::NpuNoEquivalent, cuda + 2,
            "torch.cuda." + std::string(attr) + " has no NPU equivalent; left unchanged",
            attr == "nvtx" ? "use torch_npu's profiler (torch_npu.profiler) ranges instead of NVTX markers"
                           : "remove this use or guard it with torch.cuda.is_available()");
@@ -156,7 +156,7 @@ class Pass {
     if (attr == "CUDAGraph" || attr == "graph" || attr == "make_graphed_callables" || attr == "graph_pool_handle") {
       edit(cuda, "npu", "torch.cuda → torch.npu");
       if (attr == "CUDAGraph") edit(cuda + 2, "NPUGraph", "torch.cuda.CUDAGraph → torch.npu.NPUGraph");
-      note("FRY4652", Severity::Note, cuda + 2,
+      note(Diag::NpuGraph, cuda + 2,
            "CUDA graph API moved to its NPU twin (torch.npu." + std::string(attr == "CUDAGraph" ? "NPUGraph" : attr) +
                ")",
            "NPU graph capture needs a recent torch_npu (2.1+) and supports fewer operators than CUDA graphs: run the "
@@ -185,7 +185,7 @@ class Pass {
       hint = "the NPU twin is torch.npu.conv.allow_hf32";
     else
       hint = "cuDNN does not exist on NPU: this setting has no effect there";
-    note("FRY4651", Severity::Note, ci, full + " configures cuDNN/CUDA, which the NPU does not use; left unchanged", hint);
+    note(Diag::NpuBackendSetting, ci, full + " configures cuDNN/CUDA, which the NPU does not use; left unchanged", hint);
   }
 
   void ddp(std::size_t ci) {
@@ -196,7 +196,7 @@ class Pass {
         if (--depth == 0) return;
       } else if (depth == 1 && is(i + 1, "=") &&
                  (is(i, "device_ids") || is(i, "output_device") || is(i, "device_id"))) {
-        note("FRY4653", Severity::Note, i,
+        note(Diag::NpuDdpDeviceIds, i,
              std::string(text(ci)) + "'s " + std::string(text(i)) + " now index NPUs",
              "call torch.npu.set_device(local_rank) before building the model, and select NPUs with "
              "ASCEND_RT_VISIBLE_DEVICES instead of CUDA_VISIBLE_DEVICES");
@@ -216,7 +216,7 @@ class Pass {
       hint = "apex.amp is superseded: use torch.npu.amp.autocast and torch.npu.amp.GradScaler";
     else if (what.find("parallel") != std::string::npos)
       hint = "use torch.nn.parallel.DistributedDataParallel with the hccl backend";
-    note("FRY1650", Severity::Warning, ci, "NVIDIA apex has no NPU build: '" + what + "' left unchanged", hint);
+    note(Diag::NpuNoEquivalent, ci, "NVIDIA apex has no NPU build: '" + what + "' left unchanged", hint);
   }
 
   // The name before `(` that encloses the string at `ci` when it is the call's first argument.
