@@ -5,7 +5,11 @@
 
 #include <httplib.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <mutex>
+#include <thread>
 #include <cstring>
 #include <sstream>
 
@@ -264,6 +268,12 @@ struct Server::Impl {
   httplib::Server http;
   int port = -1;
   bool loopback;
+  // stop() may come before run() has started listening (a SIGTERM right after the URL is
+  // printed), when httplib's own stop() does nothing: the request is kept and honoured.
+  std::mutex run_mutex;
+  bool stop_requested = false;
+  bool run_entered = false;
+  std::atomic<bool> run_done{false};
 
   void routes();
   httplib::Server::HandlerResponse guard(const httplib::Request& req, httplib::Response& res);
@@ -508,10 +518,30 @@ std::string Server::url() const {
   return "http://" + host + ":" + std::to_string(impl_->port) + "/?token=" + impl_->token;
 }
 
-void Server::run() { impl_->http.listen_after_bind(); }
+void Server::run() {
+  Impl& s = *impl_;
+  {
+    const std::lock_guard lock(s.run_mutex);
+    if (s.stop_requested) return;
+    s.run_entered = true;
+  }
+  s.http.listen_after_bind();
+  s.run_done = true;
+}
+
 void Server::stop() {
-  impl_->jobs.shutdown();  // wakes long polls, cancels compiles
-  impl_->http.stop();
+  Impl& s = *impl_;
+  bool entered = false;
+  {
+    const std::lock_guard lock(s.run_mutex);
+    s.stop_requested = true;
+    entered = s.run_entered;
+  }
+  s.jobs.shutdown();  // wakes long polls, cancels compiles
+  if (!entered) return;  // run() will not start listening
+  // run() is listening or about to: httplib's stop() only acts once it is.
+  while (!s.http.is_running() && !s.run_done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  s.http.stop();
 }
 
 }  // namespace ferry::serve
