@@ -35,6 +35,7 @@ std::function<int()> setup_opcheck(CLI::App& sub);
 std::function<int()> setup_report(CLI::App& sub);
 std::function<int()> setup_rules(CLI::App& sub);
 std::function<int()> setup_scan(CLI::App& sub);
+std::function<int()> setup_serve(CLI::App& sub);
 std::function<int()> setup_status(CLI::App& sub);
 std::function<int()> setup_targets(CLI::App& sub);
 std::function<int()> setup_verify(CLI::App& sub);

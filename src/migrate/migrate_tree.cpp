@@ -111,6 +111,13 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   new_manifest["version"] = 1;
   new_manifest["target"] = std::string(target.name());
   new_manifest["input"] = fs::absolute(tree.input).lexically_normal().string();
+  // What the next round needs to run the same migration again (`ferry serve` re-runs rounds).
+  new_manifest["options"] = {{"launch", options.launch},
+                             {"blas", options.blas},
+                             {"rules", options.user_rule_files},
+                             {"cwd", fs::current_path().string()},
+                             {"arch", tree.arch},
+                             {"max_file_size", tree.max_file_size}};
   nlohmann::json line_maps = {{"version", 1}, {"files", nlohmann::json::object()}};
 
   std::mutex mu;

@@ -78,6 +78,13 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
   return content_hash(s);
 }
 
+bool carries_hand_edits(const nlohmann::json& entry, std::string_view current_hash) {
+  if (current_hash != entry.value("output_hash", "")) return true;
+  if (entry.value("conflict", false)) return false;  // untouched markers: an unresolved conflict
+  const std::string generated = entry.value("generated", "");
+  return !generated.empty() && current_hash != generated;
+}
+
 nlohmann::json diagnostic_to_json(const Diagnostic& d) {
   return {{"code", to_string(d.code)}, {"severity", std::string(to_string(d.severity))}, {"line", d.line},
           {"col", d.col}, {"message", d.message}, {"hint", d.hint}};
@@ -154,7 +161,7 @@ std::optional<Previous> Session::unchanged(const std::string& rel, const std::st
   if (gen.empty() || !fs::exists(out_ / kObjects / gen, ec)) return std::nullopt;
   auto cur = read_if_exists(out_ / rel);
   if (!cur) return std::nullopt;  // output deleted by hand: regenerate it
-  const bool edited = content_hash(*cur) != f->value("output_hash", "");
+  const bool edited = carries_hand_edits(*f, content_hash(*cur));
   if (edited && force_) return std::nullopt;
   Previous p;
   if (f->contains("diagnostics"))
@@ -209,7 +216,7 @@ Commit Session::commit(const std::string& rel, project::FileKind kind, const std
   bool conflict = false;
   if (!prev_entry.is_null()) {
     auto cur = read_if_exists(out_ / prev_rel);
-    if (cur && content_hash(*cur) != prev_entry.value("output_hash", "")) {
+    if (cur && carries_hand_edits(prev_entry, content_hash(*cur))) {
       {
         std::lock_guard lock(mu_);
         ++sum_.edited_by_hand;
@@ -285,7 +292,7 @@ RoundSummary Session::finish(const nlohmann::json& extra, std::vector<Diagnostic
         ++sum_.renamed;
       } else if (!cur) {
         continue;
-      } else if (content_hash(*cur) == e.value("output_hash", "")) {
+      } else if (!carries_hand_edits(e, content_hash(*cur))) {
         fs::remove(p, ec);
         ++sum_.removed;
       } else {

@@ -21,6 +21,15 @@ inline constexpr const char* kOpcheckResultFile = ".ferry/opcheck.json";  // fer
 // recomputed, so the report describes the whole tree and not only what this round touched.
 void record_migration(const std::filesystem::path& out, nlohmann::json migration);
 
+// Writes a verify result (verify::to_json) into OUT/.ferry/verify.json, with "total" and
+// "pass_rate" added to its summary for `ferry status`.
+void record_verify(const std::filesystem::path& out, nlohmann::json verify);
+
+// A verify result of some files merged into an earlier one of the whole tree: every unit of a file
+// `partial` compiled replaces that file's units in `previous` (all arches), the original checks
+// likewise, and the summary is counted again from the merged units. `previous` null: `partial`.
+[[nodiscard]] nlohmann::json merge_verify(const nlohmann::json& previous, const nlohmann::json& partial);
+
 // {"tool","command":"report","version":1,"ferry_version","output","input","target",
 //  "migration":{...},"rounds":[...],"verify":{...}|null,"opcheck":{...}|null}. Throws std::invalid_argument when OUT
 // holds no .ferry/manifest.json.

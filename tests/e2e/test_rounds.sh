@@ -48,6 +48,14 @@ grep -q 'checked by hand on gfx906' "$T/out/src/a.cu" || fail "the hand edit was
 grep -q '3.0f' "$T/out/src/a.cu" || fail "the input change was not applied"
 grep -q '1 merged' "$T/r2.txt" || fail "round 2 should report one merge: $(cat "$T/r2.txt")"
 echo "ok: hand edit merged with the input change"
+# The merged output carries the edit: the next change of the input merges it again, never drops it.
+sed -i 's/cudaDeviceSynchronize();$/cudaDeviceSynchronize();  \/\/ upstream again/' "$T/in/src/a.cu"
+mig -o "$T/out" > "$T/r2b.txt" 2>&1 || fail "second merge exited non-zero: $(cat "$T/r2b.txt")"
+grep -q 'checked by hand on gfx906' "$T/out/src/a.cu" || fail "the edit merged in the round before was lost"
+grep -q 'upstream again' "$T/out/src/a.cu" || fail "the second input change was not applied"
+grep -q '1 merged' "$T/r2b.txt" || fail "round 3 should merge again: $(cat "$T/r2b.txt")"
+"$FERRY" status "$T/out" | grep -q '^  src/a.cu$' || fail "status does not list the merged file as edited by hand"
+echo "ok: an edit merged in one round survives the next change of the input"
 
 # ---- a conflict: both sides change the same line
 sed -i 's/cudaDeviceSynchronize();/cudaDeviceSynchronize(); \/\/ input side/' "$T/in/src/b.cu"
