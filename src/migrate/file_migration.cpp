@@ -230,7 +230,7 @@ void report_status(FileMigration& file, std::size_t ci, const rules::Rule& r) {
 void report_missing(FileMigration& file, std::size_t ci, const rules::Rule& r) {
   file.count_unconverted(r.family);
   std::string to = r.to.substr(0, r.to.find('('));  // a call template's head
-  file.diag("FRY1301", Severity::Warning, ci,
+  file.diag(Diag::ReleaseLacksName, ci,
             "'" + r.from + "' → '" + to + "' needs " +
                 (r.since.is_none() ? "a release that has it" : "ROCm >= " + r.since.str()) + "; the target is " +
                 file.target().release() + ": left unchanged",

@@ -131,7 +131,7 @@ TEST(HipCompat, IncludeIsRelativeToTheFileAndWrittenOnce) {
   EXPECT_EQ(r.side_outputs[0].name, "../../ferry/compat/simd.h");
   EXPECT_EQ(r.side_outputs[0].content, compat_table().text.at("simd"));
   std::size_t notes = 0;
-  for (const auto& d : r.diagnostics) notes += d.code == "FRY1302";
+  for (const auto& d : r.diagnostics) notes += d.code == Diag::CompatHeaderUsed;
   EXPECT_EQ(notes, 1u);
   // Migrating the output again adds nothing.
   const migrate::FileResult again = migrate_as("src/kernels/k.cu", r.output, "5.2");
@@ -147,7 +147,7 @@ TEST(HipCompat, MissingNamesStayCudaNamesAndNewerReleasesConvertThem) {
   const migrate::FileResult old = migrate_as("f.cu", src, "rocm-5.2");
   EXPECT_NE(old.output.find("cudaSetValidDevices(d, 2); hipFree(d);"), std::string::npos) << old.output;
   ASSERT_EQ(old.diagnostics.size(), 1u);
-  EXPECT_EQ(old.diagnostics[0].code, "FRY1301");
+  EXPECT_EQ(old.diagnostics[0].code, Diag::ReleaseLacksName);
   EXPECT_NE(old.diagnostics[0].message.find("needs ROCm >= 6.2; the target is HIP 5.2 (rocm-5.2)"), std::string::npos)
       << old.diagnostics[0].message;
   const migrate::FileResult now = migrate_as("f.cu", src, "6.2");

@@ -140,7 +140,7 @@ void compat_finish(migrate::FileMigration& file) {
       else file.insert_line_at_top(line);
     }
     file.add_side_output(path, std::string(compat.text.at(use.header)));
-    file.diag("FRY1302", Severity::Note, use.ci,
+    file.diag(Diag::CompatHeaderUsed, use.ci,
               "'" + use.name + "' is not in " + file.target().release() + ": Ferry's compat header " +
                   "ferry/compat/" + use.header + ".h provides it (written into the output tree, included here)",
               "the header is our own code for what this release lacks; migrate with a newer --hip-version "

@@ -72,7 +72,7 @@ void warp_size_pass(migrate::FileMigration& file, bool warp_size_constexpr) {
     if (file.code(ci).in_directive) continue;  // a macro body: the use decides, not the definition
     const std::string_view where = constant_context(file, ci);
     if (where.empty()) continue;
-    file.diag("FRY2301", Severity::Warning, ci,
+    file.diag(Diag::WarpSizeNotConstant, ci,
               "warpSize in " + std::string(where == "constexpr" || where == "case" || where == "enum" ||
                                                    where == "static_assert" || where == "alignas" ||
                                                    where == "__launch_bounds__"
