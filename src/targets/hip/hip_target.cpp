@@ -24,6 +24,8 @@ class HipTarget final : public Target {
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
     hip::apply_toolchain(rules_, toolchain_, options.blas, "hipsparse");
     reserved_ = hip::load_reserved_names();
+    provided_ = hip::load_hip_provided();
+    api_names_ = hip::load_api_names(rules_);
   }
 
   std::string_view name() const override { return "hip"; }
@@ -35,13 +37,14 @@ class HipTarget final : public Target {
   std::string release() const override { return toolchain_.label(); }
 
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
-    hip::collect_name_clashes(reserved_, files, ctx);
+    hip::collect_name_clashes(reserved_, api_names_, provided_, rules_, files, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
     // First: it may move a runtime include up, and must claim that line before the renamer.
     hip::runtime_header_pass(file);
+    hip::hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
     hip::compat_header_pass(file);  // includes of CUDA headers the release lacks: Ferry's compat header
     hip::name_clash_pass(file);
     hip::solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
@@ -57,6 +60,8 @@ class HipTarget final : public Target {
   hip::Toolchain toolchain_;
   rules::RuleSet rules_;
   std::unordered_set<std::string> reserved_;
+  hip::HipProvidedTable provided_;
+  std::unordered_set<std::string> api_names_;  // never user clashes (hip::load_api_names)
 };
 
 }  // namespace
