@@ -90,6 +90,7 @@ std::function<int()> setup_rules(CLI::App& sub) {
   sub.add_option("--family", a->family, "only rules of this family");
   sub.add_option("--lookup", a->lookup, "show the rule for one name");
   sub.add_option("--blas", a->options.blas, "hipblas or rocblas")->capture_default_str();
+  sub.add_option("--sparse", a->options.sparse, "hipsparse or rocsparse")->capture_default_str();
   sub.add_option("--hip-version", a->options.hip_version, "HIP release (X.Y or a profile; default: the installed HIP)");
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s)");
   return [a] { return run_rules(*a); };
