@@ -16,8 +16,9 @@ namespace ferry::targets::hip {
 // Inline PTX (`asm(...)`, `asm volatile(...)`, `__asm__`) has no AMDGPU meaning: FRY1003.
 void inline_asm_pass(migrate::FileMigration& file);
 
-// Files that use the CUDA kernel language or runtime but never include a runtime header (nvcc
-// includes it implicitly; hipcc does not) get `#include <hip/hip_runtime.h>`; a HIP header that
+// Every .cu file, and other files that use the CUDA kernel language or runtime, that never
+// includes a runtime header (nvcc includes it implicitly; clang -x hip does not) gets
+// `#include <hip/hip_runtime.h>`; a HIP header that
 // needs the runtime first (hip_cooperative_groups.h, hip_fp16.h...) gets it moved above it.
 // Runs before the rules, so the include line it moves is its own.
 void runtime_header_pass(migrate::FileMigration& file);
