@@ -125,6 +125,8 @@ std::function<int()> setup_migrate(CLI::App& sub) {
       ->capture_default_str();
   sub.add_option("--blas", a->options.blas, "cuBLAS maps to: hipblas or rocblas")->capture_default_str();
   sub.add_option("--sparse", a->options.sparse, "cuSPARSE maps to: hipsparse or rocsparse")->capture_default_str();
+  sub.add_flag("--hip-data-types", a->options.hip_data_types,
+               "cudaDataType -> hipDataType in every library's calls (default: the library's own type where it has one)");
   sub.add_option("--hip-version", a->options.hip_version,
                  "HIP release to write code for: X.Y or a profile (ferry targets); default: the installed HIP");
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s); rows override built-in ones");

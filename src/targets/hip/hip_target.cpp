@@ -50,6 +50,7 @@ class HipTarget final : public Target {
     hip::compat_header_pass(file);  // includes of CUDA headers the release lacks: Ferry's compat header
     hip::name_clash_pass(file);
     hip::solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
+    hip::data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
     hip::warp_intrinsics_pass(file);
     hip::launch_pass(file);
     hip::inline_asm_pass(file);
