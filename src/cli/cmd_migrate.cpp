@@ -152,6 +152,9 @@ std::function<int()> setup_migrate(CLI::App& sub) {
   sub.add_option("--launch", a->options.launch, "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL)")
       ->capture_default_str();
   sub.add_option("--blas", a->options.blas, "cuBLAS maps to: hipblas or rocblas")->capture_default_str();
+  sub.add_option("--sparse", a->options.sparse, "cuSPARSE maps to: hipsparse or rocsparse")->capture_default_str();
+  sub.add_flag("--hip-data-types", a->options.hip_data_types,
+               "cudaDataType -> hipDataType in every library's calls (default: the library's own type where it has one)");
   sub.add_option("--hip-version", a->options.hip_version,
                  "HIP release to write code for: X.Y or a profile (ferry targets); default: the installed HIP");
   sub.add_option("--cuda-version", a->options.cuda_version,

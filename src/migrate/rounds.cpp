@@ -51,7 +51,8 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
   s += FERRY_VERSION;
   s += '\n';
   s += target.name();
-  s += '\n' + options.launch + '\n' + options.blas + '\n';
+  s += '\n' + options.launch + '\n' + options.blas + '\n' + options.sparse + '\n' +
+       (options.hip_data_types ? "hip-data-types\n" : "");
   s += extra;
   s += '\n';
   for (const auto& r : target.rules().all()) {

@@ -25,6 +25,8 @@ namespace ferry::targets {
 struct Options {
   std::string launch = "chevron";  // kernel launches: "chevron" keeps <<<>>>, "ggl" → hipLaunchKernelGGL
   std::string blas = "hipblas";    // cuBLAS target library: "hipblas" or "rocblas"
+  std::string sparse = "hipsparse";  // cuSPARSE target library: "hipsparse" or "rocsparse"
+  bool hip_data_types = false;  // hip: cudaDataType -> hipDataType in every library's calls too
   // hip: the HIP release to write code for, a profile name or X.Y (targets/hip/toolchain.h);
   // empty: the installed HIP, else the first profile.
   std::string hip_version;

@@ -31,6 +31,17 @@ bool is_identifier(std::string_view s) {
   return true;
 }
 
+// A C++ keyword (`int`, `unsigned`): the HIP side of a CUDA typedef of a builtin type
+// (cusolver_int_t -> int). Inverting it would rename every `int` of HIP code.
+bool is_keyword(std::string_view s) {
+  static constexpr std::string_view kKeywords[] = {"bool",   "char",     "char8_t", "char16_t", "char32_t",
+                                                   "double", "float",    "int",     "long",     "short",
+                                                   "signed", "unsigned", "void",    "wchar_t"};
+  for (std::string_view k : kKeywords)
+    if (s == k) return true;
+  return false;
+}
+
 // `head($0, HIP_SYMBOL($1), $2...)`: the head, when the template only renames the call (its
 // arguments in order, possibly wrapped in HIP_SYMBOL, which the reverse unwraps by its own rule).
 std::string renaming_head(std::string_view tmpl) {
@@ -74,6 +85,7 @@ void collect(const RuleSet& forward, std::map<std::pair<int, std::string>, Group
     if (r->status != Status::Supported && r->status != Status::Changed) continue;
     if (r->since.is_none()) continue;  // no HIP release has it (Ferry's compat headers give it): nothing to invert
     std::string hip = r->to;
+    if (is_keyword(hip)) continue;  // a typedef of a builtin type: nothing to invert
     RuleKind kind = r->kind;
     if (r->kind == RuleKind::Call) {
       hip = renaming_head(r->to);

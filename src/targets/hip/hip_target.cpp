@@ -19,10 +19,12 @@ class HipTarget final : public Target {
   explicit HipTarget(const Options& options) : toolchain_(hip::resolve_toolchain(options.hip_version)) {
     std::vector<std::string_view> skip = {"cuda2hip/alt-"};
     if (options.blas == "rocblas") skip.push_back("cuda2hip/cublas.tsv");
+    if (options.sparse == "rocsparse") skip.push_back("cuda2hip/cusparse.tsv");
     rules::load_builtin(rules_, "cuda2hip/", skip);
     if (options.blas == "rocblas") rules::load_builtin(rules_, "cuda2hip/alt-rocblas/");
+    if (options.sparse == "rocsparse") rules::load_builtin(rules_, "cuda2hip/alt-rocsparse/");
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
-    hip::apply_toolchain(rules_, toolchain_, options.blas, "hipsparse");
+    hip::apply_toolchain(rules_, toolchain_, options.blas, options.sparse);
     reserved_ = hip::load_reserved_names();
     provided_ = hip::load_hip_provided();
     api_names_ = hip::load_api_names(rules_);
@@ -50,6 +52,7 @@ class HipTarget final : public Target {
     hip::cuda_record_pass(file);  // before the rules rewrite the includes it records
     hip::name_clash_pass(file);
     hip::solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
+    hip::data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
     hip::warp_intrinsics_pass(file);
     hip::launch_pass(file);
     hip::inline_asm_pass(file);
@@ -71,6 +74,8 @@ class HipTarget final : public Target {
 std::unique_ptr<Target> make_hip_target(const Options& options) {
   if (options.blas != "hipblas" && options.blas != "rocblas")
     throw std::invalid_argument("--blas must be hipblas or rocblas, not '" + options.blas + "'");
+  if (options.sparse != "hipsparse" && options.sparse != "rocsparse")
+    throw std::invalid_argument("--sparse must be hipsparse or rocsparse, not '" + options.sparse + "'");
   if (options.launch != "chevron" && options.launch != "ggl")
     throw std::invalid_argument("--launch must be chevron or ggl, not '" + options.launch + "'");
   return std::make_unique<HipTarget>(options);

@@ -26,8 +26,9 @@ void cuda_record_pass(migrate::FileMigration& file);
 // Inline PTX (`asm(...)`, `asm volatile(...)`, `__asm__`) has no AMDGPU meaning: FRY1003.
 void inline_asm_pass(migrate::FileMigration& file);
 
-// Files that use the CUDA kernel language or runtime but never include a runtime header (nvcc
-// includes it implicitly; hipcc does not) get `#include <hip/hip_runtime.h>`; a HIP header that
+// Every .cu file, and other files that use the CUDA kernel language or runtime, that never
+// includes a runtime header (nvcc includes it implicitly; clang -x hip does not) gets
+// `#include <hip/hip_runtime.h>`; a HIP header that
 // needs the runtime first (hip_cooperative_groups.h, hip_fp16.h...) gets it moved above it.
 // Runs before the rules, so the include line it moves is its own.
 void runtime_header_pass(migrate::FileMigration& file);
@@ -54,6 +55,14 @@ void solver_args_pass(migrate::FileMigration& file);
 // User definitions whose signature HIP's headers already define (rules/hip_provided.tsv):
 // wrapped in `#if !defined(__HIP_PLATFORM_AMD__)` ... `#endif`, FRY4103 at each.
 void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& table);
+
+// cudaDataType values (CUDA_R_32F, casts to cudaDataType) in the arguments of cublas* calls for
+// hipBLAS < ROCm 6.0 (hipblasDatatype_t: HIPBLAS_R_32F) and of cusparse* calls under
+// --sparse=rocsparse (rocsparse_datatype_f32_r), or back to hipDataType in cusparse* calls under
+// --blas=rocblas; Options::hip_data_types: hipDataType everywhere (HIPIFY's --use-hip-data-types).
+// Only in cublas* calls the release has: a call left unconverted (FRY1301) keeps its types.
+struct Toolchain;
+void data_types_pass(migrate::FileMigration& file, const Toolchain& tc, const rules::RuleSet& table);
 
 // Renames user declarations that clash with HIP names (ProjectContext::clash_renames), and
 // their uses: FRY4101 at each declaration.

@@ -81,6 +81,9 @@ void runtime_header_pass(migrate::FileMigration& file) {
     }
     return;
   }
+  // A .cu file always gets it, even with host code only: nvcc includes the runtime implicitly,
+  // HIP compilers other than hipcc (clang -x hip, amdclang++, a CMake HIP target) do not.
+  if (file.path().ends_with(".cu")) needs = true;
   if (!needs || has_include || file.code_size() == 0) return;
 
   // Recorded as added, so HIP -> CUDA leaves it out again (nvcc includes the runtime itself).
