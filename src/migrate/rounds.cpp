@@ -1,5 +1,7 @@
 #include "migrate/rounds.h"
 
+#include "analysis/wave64_fix.h"
+
 #include <chrono>
 #include <ctime>
 #include <sstream>
@@ -50,7 +52,7 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
   s += FERRY_VERSION;
   s += '\n';
   s += target.name();
-  s += '\n' + options.launch + '\n' + options.blas + '\n';
+  s += '\n' + options.launch + '\n' + options.blas + '\n' + (options.wave64_fix ? "wave64-fix" : "") + '\n';
   s += extra;
   s += '\n';
   for (const auto& r : target.rules().all()) {
@@ -69,6 +71,11 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
   }
   std::map<std::string, std::string> clashes(project.clash_renames.begin(), project.clash_renames.end());
   for (const auto& [k, v] : clashes) s += k + '=' + v + '\n';
+  // The lane-math fixes are decided project-wide: a change in one file can change another's.
+  if (project.wave64_fixes)
+    for (const auto& [file, plan] : project.wave64_fixes->files)
+      for (const analysis::Wave64ByteEdit& e : plan.edits)
+        s += file + ':' + std::to_string(e.begin) + '-' + std::to_string(e.end) + '=' + e.text + '\n';
   return content_hash(s);
 }
 

@@ -14,6 +14,9 @@
 namespace ferry::migrate {
 class FileMigration;
 }
+namespace ferry::analysis {
+struct Wave64FixPlan;
+}
 namespace ferry::project {
 enum class FileKind;
 [[nodiscard]] bool is_c_family(FileKind k);
@@ -25,6 +28,7 @@ struct Options {
   std::string launch = "chevron";  // kernel launches: "chevron" keeps <<<>>>, "ggl" → hipLaunchKernelGGL
   std::string blas = "hipblas";    // cuBLAS target library: "hipblas" or "rocblas"
   std::vector<std::string> user_rule_files;  // --rules FILE..., override built-in rows
+  bool wave64_fix = true;          // rewrite 32-lane assumptions for wave64 (hip; --no-wave64-fix)
 };
 
 // A source file as the project-wide pre-pass sees it.
@@ -39,6 +43,9 @@ struct ProjectContext {
   std::unordered_map<std::string, std::string> clash_renames;
   // Where each clashing name was declared ("file:line"), for the report.
   std::unordered_map<std::string, std::string> clash_origins;
+  // The wave64 lane-math fixes planned over the whole project (analysis/wave64_fix.h), keyed by
+  // SourceView::path; null when the target does not fix lane math.
+  std::shared_ptr<const analysis::Wave64FixPlan> wave64_fixes;
 };
 
 class Target {

@@ -14,7 +14,7 @@ namespace {
 
 class HipTarget final : public Target {
  public:
-  explicit HipTarget(const Options& options) {
+  explicit HipTarget(const Options& options) : options_(options) {
     std::vector<std::string_view> skip = {"cuda2hip/alt-"};
     if (options.blas == "rocblas") skip.push_back("cuda2hip/cublas.tsv");
     rules::load_builtin(rules_, "cuda2hip/", skip);
@@ -32,21 +32,26 @@ class HipTarget final : public Target {
 
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
     hip::collect_name_clashes(reserved_, files, ctx);
+    if (options_.wave64_fix) hip::collect_wave64_fixes(files, *this, options_, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
-    // First: it may move a runtime include up, and must claim that line before the renamer.
+    // The lane-math fixes own their tokens (numbers, type words): nothing else rewrites those.
+    const analysis::Wave64FilePlan* fixes = hip::wave64_fix_pass(file);
+    // Then: it may move a runtime include up, and must claim that line before the renamer.
     hip::runtime_header_pass(file);
     hip::name_clash_pass(file);
     hip::solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     hip::warp_intrinsics_pass(file);
     hip::launch_pass(file);
     hip::inline_asm_pass(file);
-    analysis::hazard_pass(file);  // diagnostics only: wave64 and LDS/thread hazards for gfx906
+    analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
+    if (fixes) hip::mark_widened_ballots(file, *fixes);
   }
 
  private:
+  Options options_;
   rules::RuleSet rules_;
   std::unordered_set<std::string> reserved_;
 };
