@@ -308,7 +308,10 @@ void Planner::collect_functions() {
       fn.device = fi.is_kernel || declared_device(v, fi.name_ci);
       for (std::size_t ci = fi.body_open + 1; ci < fi.body_close; ++ci) {
         if (!v.ident(ci)) continue;
-        if (v.member(ci) ? is_tile_warp_member(v.t(ci)) && v.is(ci + 1, "(") : is_warp_op(v.t(ci)))
+        // warpSize counts too: values derived from it grow to 63 on wave64, where 32-lane
+        // structures beside them no longer fit
+        if (v.member(ci) ? is_tile_warp_member(v.t(ci)) && v.is(ci + 1, "(")
+                         : is_warp_op(v.t(ci)) || v.is(ci, "warpSize"))
           fn.direct_warp = true;
       }
       fn_by_name_.emplace(fi.name, fns_.size());
@@ -738,15 +741,42 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       for (const auto& [a, b] : extents)
         for (std::size_t q = a; q <= b; ++q)
           if (v.number(q)) covered.insert(q);
-      if (extents.size() != 1) {
-        blockers.push_back({fn.file, v.line(name),
-                            "__shared__ '" + std::string(v.t(name)) + "' has more than one dimension sized with 32"});
+      if (extents.size() == 1) {
+        const auto [a, b] = extents[0];
+        const std::string e(v.f.span_text(a, b));
+        const std::string text = (a == b) ? "64" : "(" + e + ") > 64 ? (" + e + ") : 64";
+        add(Site{Diag::PerWarpShared32, true, fn.file, v.at(name), {{v.at(a), v.end(b), text}}}, {});
         continue;
       }
-      const auto [a, b] = extents[0];
-      const std::string e(v.f.span_text(a, b));
-      const std::string text = (a == b) ? "64" : "(" + e + ") > 64 ? (" + e + ") : 64";
-      add(Site{Diag::PerWarpShared32, true, fn.file, v.at(name), {{v.at(a), v.end(b), text}}}, {});
+      // More dimensions ([warps][lanes], [N / 32][32]): a dimension of exactly 32 is one slot per
+      // lane (or per warp) and gets 64; a count of warps `E / 32` only shrinks on wavefronts of 64
+      // and stays. Any other use of 32 in a dimension (padding as in [32][33]) is not understood.
+      std::vector<Wave64ByteEdit> edits;
+      std::string why;
+      for (const auto& [a, b] : extents) {
+        bool any32 = false;
+        for (std::size_t q = a; q <= b; ++q)
+          if (v.number(q) && int_value(v.t(q)) == 32) any32 = true;
+        if (!any32) continue;
+        if (a == b) {
+          edits.push_back({v.at(a), v.end(b), "64"});
+        } else if (!(b >= a + 2 && v.is(b - 1, "/") && v.number(b) && int_value(v.t(b)) == 32)) {
+          why = "a dimension '" + std::string(v.f.span_text(a, b)) + "' uses 32 other than as 32 slots or a count of warps";
+          break;
+        } else {
+          for (std::size_t q = a; q + 1 < b; ++q)
+            if (v.number(q) && int_value(v.t(q)) == 32) {
+              why = "a dimension '" + std::string(v.f.span_text(a, b)) + "' uses 32 other than as a count of warps";
+              break;
+            }
+          if (!why.empty()) break;
+        }
+      }
+      if (!why.empty()) {
+        blockers.push_back({fn.file, v.line(name), "__shared__ '" + std::string(v.t(name)) + "': " + why});
+        continue;
+      }
+      add(Site{Diag::PerWarpShared32, true, fn.file, v.at(name), std::move(edits)}, {});
     }
   }
 

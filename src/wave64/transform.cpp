@@ -86,7 +86,7 @@ void check_inline_asm(FileMigration& f) {
     if (body == "\"\"") continue;  // asm volatile("" ::: "memory"): a compiler barrier, fine
     const std::size_t fn = function_body(f, ci);
     if (fn == npos || !is_device_function(f, fn)) continue;
-    f.diag(Diag::Wave64DeviceAsm, Severity::Error, ci,
+    f.diag(Diag::Wave64InlineAsm, ci,
            "inline assembly in device code cannot run on the wave64 CPU runtime: " + std::string(body),
            "replace it with the intrinsic it implements (__shfl*, __ballot, __lane_id(), clock64(), "
            "__threadfence()...), or guard it with #ifndef W64_WAVE_SIZE and give the runtime a C++ "
@@ -113,7 +113,7 @@ void rewrite_extern_shared(FileMigration& f, Transformed& out) {
     for (std::size_t i = ci + 1; one_array && i + 3 < semi; ++i)
       if (f.is(i, ",") || f.is(i, "[") || f.is(i, "=")) one_array = false;
     if (!one_array) {
-      f.diag(Diag::Wave64ExternSharedForm, Severity::Error, ci,
+      f.diag(Diag::Wave64ExternShared, ci,
              "this extern __shared__ declaration is not of the form `extern __shared__ T name[];`, "
              "which is what the wave64 runtime rewrites",
              "declare one unsized array per statement, e.g. extern __shared__ float smem[];");
@@ -175,7 +175,7 @@ Transformed transform_source(std::string_view src, const std::string& display_pa
   for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
     // The pass replaces the glue around `<<<`: an untouched one is a launch it did not take.
     if (f.code(ci).kind != lex::Kind::LaunchOpen || f.touched(ci)) continue;
-    f.diag(Diag::Wave64LaunchForm, Severity::Error, ci,
+    f.diag(Diag::Wave64Launch, ci,
            "kernel launch the wave64 driver cannot rewrite (the kernel expression or the launch "
            "parameters are not in a form it knows)",
            "write it as hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, args...)");

@@ -68,7 +68,7 @@ TEST(Wave64Transform, OnlyDeviceAssemblyIsAnError) {
       "unsigned long long tsc() { unsigned lo, hi; asm volatile(\"rdtsc\" : \"=a\"(lo), \"=d\"(hi)); return lo; }\n";
   const Transformed t = transform_source(src, "k.cu");
   ASSERT_EQ(t.diagnostics.size(), 1u);
-  EXPECT_EQ(t.diagnostics[0].code, Diag::Wave64DeviceAsm);
+  EXPECT_EQ(t.diagnostics[0].code, Diag::Wave64InlineAsm);
   EXPECT_EQ(t.diagnostics[0].line, 1u);
   EXPECT_EQ(t.diagnostics[0].severity, Severity::Error);
 }
@@ -76,7 +76,7 @@ TEST(Wave64Transform, OnlyDeviceAssemblyIsAnError) {
 TEST(Wave64Transform, UnknownExternSharedFormIsReported) {
   const Transformed t = transform_source("__global__ void k() { extern __shared__ float a[], b[]; }\n", "k.cu");
   ASSERT_EQ(t.diagnostics.size(), 1u);
-  EXPECT_EQ(t.diagnostics[0].code, Diag::Wave64ExternSharedForm);
+  EXPECT_EQ(t.diagnostics[0].code, Diag::Wave64ExternShared);
 }
 
 }  // namespace
