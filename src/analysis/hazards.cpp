@@ -1,4 +1,5 @@
 #include "analysis/hazards.h"
+#include "analysis/wave64_fix.h"
 
 #include <algorithm>
 #include <array>
@@ -121,6 +122,8 @@ bool contains_nocase(std::string_view s, std::string_view lower_word) {
   return false;
 }
 
+}  // namespace
+
 bool is_warp_width_name(std::string_view name) {
   // Most identifiers say neither: answer those without building the lowercase copy.
   if (!contains_nocase(name, "warp") && !contains_nocase(name, "wave")) return false;
@@ -134,6 +137,8 @@ bool is_warp_width_name(std::string_view name) {
          l.find("lanes") != std::string::npos || l.find("threads") != std::string::npos ||
          l.find("len") != std::string::npos || l == "warp" || l == "kwarp";
 }
+
+namespace {
 
 // __syncwarp is not here: its mask only names the lanes that wait, it moves no data, and HIP's
 // replacement (a wavefront barrier) is right for any mask.
@@ -708,10 +713,29 @@ std::string bytes_str(long long b) {
   return s;
 }
 
-// A hazard that --fix repaired is reported as a note (it is gone from the output).
-void report(FileMigration& f, Diag code, std::size_t ci, std::string msg, std::string hint,
-            bool fixed = false) {
+// A hazard that --fix (or the wave64 fixer) repaired is reported as a note (it is gone from the
+// output); one the fixer left gets its reason as the hint.
+void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg,
+            std::string hint, bool fixed = false) {
   if (f.excluded(ci)) return;
+  const std::pair<Diag, std::uint32_t> key{code, f.code(ci).begin};
+  if (opt.fixed_sites && opt.fixed_sites->count(key)) {
+    if (opt.fixed_sites_applied) {
+      fixed = true;
+      hint = "fixed (wave64 fix): " + hint;
+    } else {
+      hint += "; fixable automatically with its whole component ('ferry analyze --fix -o OUT', or "
+              "'ferry migrate --to hip')";
+    }
+  } else if (opt.harmless_sites && opt.harmless_sites->count(key)) {
+    fixed = true;  // a note: nothing to do
+    msg += " (no warp operation reaches this value in the project: here it is plain arithmetic, "
+           "right on any wavefront)";
+    hint = "nothing to change for correctness; " + hint + " if the code should use whole wavefronts";
+  } else if (opt.unfixed_reasons) {
+    const auto it = opt.unfixed_reasons->find(key);
+    if (it != opt.unfixed_reasons->end()) hint += "; not fixed automatically: " + it->second;
+  }
   f.diag(code, fixed ? Severity::Note : Severity::Warning, ci, std::move(msg),
          std::move(hint));
 }
@@ -829,7 +853,7 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
         if (rl == npos) continue;
         const unsigned t = range_taint(v, facts.functions[fi].defs, i + 1, rl);
         if (!(t & (kThread | kLane))) continue;
-        report(file, Diag::LaneBit32, i - 1,
+        report(file, opt, Diag::LaneBit32, i - 1,
                "'" + std::string(v.t(i - 1)) + " << " + std::string(file.span_text(i + 1, rl)) +
                    "' builds a lane bit in a 32-bit integer; " + prof_why(p) +
                    ", and shifting by 32..63 is undefined",
@@ -856,12 +880,12 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
       const std::string expr = lhs + " " + std::string(s) + " " + std::string(v.t(r));
       const bool count = lhs.find("blockDim") != std::string::npos;
       if (lane_op) {
-        report(file, Diag::LaneId32, i,
+        report(file, opt, Diag::LaneId32, i,
                "'" + expr + "' computes a lane id for 32-lane warps; " + prof_why(p) +
                    ", so lanes 32.." + std::to_string(p.wave_size - 1) + " get the ids of lanes 0..31",
                "use " + lhs + " % warpSize (or " + lhs + " & (warpSize - 1); __lane_id() in HIP)");
       } else {
-        report(file, Diag::WarpIndex32, i,
+        report(file, opt, Diag::WarpIndex32, i,
                "'" + expr + "' computes a " + (count ? "warp count" : "warp index") +
                    " for 32-lane warps; " + prof_why(p) + ", so it is twice what the wavefront " +
                    (count ? "count" : "index") + " is",
@@ -992,7 +1016,7 @@ void check_warp_constants(FileMigration& file, const FileFacts& facts, const Haz
              name + "' is also used as something other than a warp width" +
              (w != uses->other_use_where.end() ? " at " + w->second : std::string());
     }
-    report(file, Diag::WarpWidthConstant, c.name_ci,
+    report(file, opt, Diag::WarpWidthConstant, c.name_ci,
            "'" + name + "' fixes the warp width at 32; " + prof_why(p) +
                ", so lane ids, warp indices and reductions derived from it are wrong",
            hint, fixed);
@@ -1088,7 +1112,7 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
     if (!shuffles) continue;
     bool fixed = false;
     if (opt.apply_fixes && safe && !file.excluded(hit)) fixed = file.replace(hit, hit, "warpSize / 2");
-    report(file, Diag::ShuffleLoop32, hit,
+    report(file, opt, Diag::ShuffleLoop32, hit,
            "shuffle reduction over 32 lanes ('" + std::string(file.span_text(ci + 2, close - 1)) +
                "'); " + prof_why(p) + ", so lanes 32.." + std::to_string(p.wave_size - 1) +
                " are never combined with lanes 0..31",
@@ -1101,6 +1125,28 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
                                         "partial mask, a width, or uses the offset otherwise")
                : "bound the loop by warpSize (" + var + " < warpSize)",
            fixed);
+  }
+}
+
+// Unrolled butterflies: `v += __shfl_xor_sync(m, v, 16);` as the first of its steps.
+void check_unrolled_shuffles(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
+  const View v{file, facts};
+  const Profile& p = *opt.profile;
+  for (std::size_t ci = 0; ci + 1 < v.size(); ++ci) {
+    if (!v.ident(ci) || !v.is(ci + 1, "(") || facts.function_at(ci) == npos) continue;
+    const std::string_view name = v.t(ci);
+    if (!is_one_of(name, {"__shfl_xor_sync", "__shfl_down_sync", "__shfl_xor", "__shfl_down"})) continue;
+    const auto args = file.call_args(ci + 1);
+    const std::size_t off = name.ends_with("_sync") ? 2 : 1;
+    if (args.size() != off + 1 || args[off].first != args[off].last || !v.number(args[off].first) ||
+        parse_int(v.t(args[off].first)) != 16)
+      continue;
+    report(file, opt, Diag::ShuffleLoop32, args[off].first,
+           "shuffle step at offset 16 ('" + std::string(file.span_text(ci, v.partner(ci + 1))) +
+               "'): an unrolled reduction over 32 lanes; " + prof_why(p) + ", so lanes 32.." +
+               std::to_string(p.wave_size - 1) + " are never combined with lanes 0..31",
+           "start the butterfly at warpSize / 2: a loop for (int o = warpSize / 2; o > 0; o /= 2), or a "
+           "step at offset 32 before this one on wave64");
   }
 }
 
@@ -1122,7 +1168,7 @@ void check_full_masks(FileMigration& file, const FileFacts& facts, const HazardO
     const auto m = Evaluator(v, args[0].first, args[0].last, scope).run();
     if (!m || (*m != 0xffffffffLL && *m != -1)) continue;
     const std::string text(file.span_text(args[0].first, args[0].last));
-    report(file, Diag::FullMask32, args[0].first,
+    report(file, opt, Diag::FullMask32, args[0].first,
            "32-bit full mask '" + text + "' passed to " + std::string(name) + "; " + prof_why(p) +
                ": the mask names lanes 0..31 only, and a full-wavefront mask is 64 bits wide",
            "pass a mask of every lane of the wavefront: __activemask(), or 0xffffffffffffffffull "
@@ -1162,7 +1208,7 @@ void check_ballot_width(FileMigration& file, const FileFacts& facts, const Hazar
         if (!b32) continue;
         std::string tname;
         for (std::string_view s : type) tname += (tname.empty() ? "" : " ") + std::string(s);
-        report(file, Diag::BallotResult32, var,
+        report(file, opt, Diag::BallotResult32, var,
                "the result of " + std::string(name) + " is stored in 32-bit '" + tname + " " +
                    std::string(v.t(var)) + "'; " + prof_why(p) +
                    " and the ballot is 64 bits wide, so lanes 32.." + std::to_string(p.wave_size - 1) +
@@ -1180,7 +1226,7 @@ void check_ballot_width(FileMigration& file, const FileFacts& facts, const Hazar
       if (close == npos) continue;
       const unsigned t = range_taint(v, facts.functions[fi].defs, i + 2, close - 1);
       if (!(t & kBallot)) continue;
-      report(file, Diag::BallotPopc32, i,
+      report(file, opt, Diag::BallotPopc32, i,
              std::string(name) + "(" + std::string(file.span_text(i + 2, close - 1)) +
                  ") reads a ballot mask with a 32-bit bit operation; " + prof_why(p) +
                  ", so lanes 32.." + std::to_string(p.wave_size - 1) + " are not counted",
@@ -1275,7 +1321,7 @@ void check_per_warp_shared(FileMigration& file, const FileFacts& facts, const Ha
         if (range_taint(v, facts.functions[fi].defs, i + 2, close - 1) & kLane) use = i;
       }
       if (use == npos) continue;
-      report(file, Diag::PerWarpShared32, a.name_ci,
+      report(file, opt, Diag::PerWarpShared32, a.name_ci,
              "__shared__ '" + a.name + "' is sized for 32-lane warps and indexed by a lane id or "
                  "warp index (line " + std::to_string(file.code(use).line) + "); " + prof_why(p) +
                  ": one slot per 32-lane warp no longer matches the wavefronts, and a lane id "
@@ -1308,7 +1354,7 @@ void check_static_lds(FileMigration& file, const FileFacts& facts, const HazardO
     if (total <= p.lds_static_bytes || !largest) continue;
     const long long over = total - p.lds_static_bytes;
     const long long keep = std::max(0LL, (largest_bytes - over) / largest->elem_size);
-    report(file, Diag::StaticLdsLimit, fn.name_ci,
+    report(file, opt, Diag::StaticLdsLimit, fn.name_ci,
            "kernel '" + fn.name + "' declares " + bytes_str(total) + " of static __shared__ memory; " +
                p.name + " gives a block at most " + bytes_str(p.lds_static_bytes) +
                ", so the kernel does not compile (or launch) for it",
@@ -1398,7 +1444,7 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
   const long long max = p.max_threads_per_block;
   for (const FunctionInfo& fn : facts.functions) {
     if (fn.launch_bounds && *fn.launch_bounds > max)
-      report(file, Diag::LaunchBoundsLimit, fn.launch_bounds_ci,
+      report(file, opt, Diag::LaunchBoundsLimit, fn.launch_bounds_ci,
              "__launch_bounds__(" + std::to_string(*fn.launch_bounds) + ") on '" + fn.name +
                  "' exceeds the " + std::to_string(max) + " threads per block of " + p.name,
              "use __launch_bounds__(" + std::to_string(max) + ") and launch at most " +
@@ -1443,7 +1489,7 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
     for (long long d : smaller) sm *= d;
     const long long factor = (threads + sm - 1) / sm;
     const std::string kernel = ci > 0 ? std::string(v.t(ci - 1)) : std::string("kernel");
-    report(file, Diag::BlockSizeLimit, where,
+    report(file, opt, Diag::BlockSizeLimit, where,
            "launch of '" + kernel + "' with " + std::to_string(threads) + " threads per block (" +
                dims_str(*dims) + "); " + p.name + " allows at most " + std::to_string(max),
            "launch " + (smaller.size() == 1 ? std::to_string(sm) : "dim3(" + dims_str(smaller) + ")") +
@@ -1460,7 +1506,7 @@ void check_dynamic_lds(FileMigration& file, const FileFacts& facts, const Hazard
   const Profile& p = *opt.profile;
   auto flag = [&](std::size_t at, long long bytes, const std::string& what) {
     const long long floats = p.lds_max_bytes / 4;
-    report(file, Diag::DynamicLdsLimit, at,
+    report(file, opt, Diag::DynamicLdsLimit, at,
            what + " asks for " + bytes_str(bytes) + " of dynamic shared memory; " + p.name +
                " gives a block at most " + bytes_str(p.lds_max_bytes) +
                ", so the launch fails",
@@ -1505,6 +1551,7 @@ void check_all(FileMigration& file, const HazardOptions& opt,
   if (wave64_checks_apply(*opt.profile)) {
     check_warp_constants(file, facts, opt);
     check_shuffle_loops(file, facts, opt);
+    check_unrolled_shuffles(file, facts, opt);
     check_lane_arithmetic(file, facts, opt);
     if (opt.intrinsic_checks) {
       check_full_masks(file, facts, opt);
@@ -1517,13 +1564,37 @@ void check_all(FileMigration& file, const HazardOptions& opt,
   check_dynamic_lds(file, facts, opt);
 }
 
-void hazard_pass(FileMigration& file) {
+void hazard_pass(FileMigration& file, const Wave64FilePlan* fixes) {
   static const Profile* const kDefault = find_profile("gfx906");
   if (!kDefault) return;
   HazardOptions opt;
   opt.profile = kDefault;
+  if (fixes) {
+    opt.fixed_sites = &fixes->fixed;
+    opt.unfixed_reasons = &fixes->unfixed;
+    opt.harmless_sites = &fixes->harmless;
+  }
   opt.intrinsic_checks = false;  // the HIP warp-intrinsics pass rewrites and reports those calls
   check_all(file, opt);
+}
+
+// ----- helpers for the wave64 fixer ------------------------------------------------------------
+
+unsigned expression_taint(const FileMigration& file, const FileFacts& facts, const FunctionInfo& fn,
+                          std::size_t first, std::size_t last) {
+  const View v{file, facts};
+  return range_taint(v, fn.defs, first, last);
+}
+
+std::size_t left_operand_start(const FileMigration& file, const FileFacts& facts, std::size_t op,
+                               std::size_t floor) {
+  const View v{file, facts};
+  return left_operand_first(v, op, floor);
+}
+
+std::size_t operand_last(const FileMigration& file, const FileFacts& facts, std::size_t first) {
+  const View v{file, facts};
+  return primary_last(v, first);
 }
 
 }  // namespace ferry::analysis

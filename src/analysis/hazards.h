@@ -122,6 +122,20 @@ void record_warp_constant_uses(const migrate::FileMigration& file, const FileFac
 [[nodiscard]] std::vector<std::string> warp_constant_names(const migrate::FileMigration& file,
                                                            const FileFacts& facts);
 
+// Expression helpers shared with the wave64 fixer (analysis/wave64_fix.h).
+// Taint bits of code range [first, last] inside function `fn` (1 thread-derived, 2 lane id or
+// warp index, 4 ballot), as the checks compute them.
+[[nodiscard]] unsigned expression_taint(const migrate::FileMigration& file, const FileFacts& facts,
+                                        const FunctionInfo& fn, std::size_t first, std::size_t last);
+// First code index of the left operand of the binary operator at `op` (not before `floor`).
+[[nodiscard]] std::size_t left_operand_start(const migrate::FileMigration& file, const FileFacts& facts,
+                                             std::size_t op, std::size_t floor);
+// Last code index of the primary operand (member accesses, calls, subscripts) starting at `first`.
+[[nodiscard]] std::size_t operand_last(const migrate::FileMigration& file, const FileFacts& facts,
+                                       std::size_t first);
+// Whether `name` says "width of a warp" (WARP_SIZE, kWarpSize, THREADS_PER_WARP; not kWarpsPerBlock).
+[[nodiscard]] bool is_warp_width_name(std::string_view name);
+
 struct HazardOptions {
   const Profile* profile = nullptr;  // required
   bool apply_fixes = false;          // propose the provably safe edits on the file
@@ -131,6 +145,15 @@ struct HazardOptions {
   // warp-intrinsics pass rewrites those calls to 64-bit forms and reports what it cannot (its
   // FRY21xx codes), so the migrate pass turns these off to avoid reporting a line twice.
   bool intrinsic_checks = true;
+  // Hazards the wave64 fixer repaired (analysis/wave64_fix.h): (code, byte offset of the token a
+  // check reports at). Those are reported as notes saying so.
+  const std::set<std::pair<Diag, std::uint32_t>>* fixed_sites = nullptr;
+  // false: those sites were only planned (analyze without --fix): the hint says they can be fixed.
+  bool fixed_sites_applied = true;
+  // Hazards it left, with why: the hint says so instead of the generic one.
+  const std::map<std::pair<Diag, std::uint32_t>, std::string>* unfixed_reasons = nullptr;
+  // Lane math no warp operation reaches (the fixer's finding): reported as notes.
+  const std::set<std::pair<Diag, std::uint32_t>>* harmless_sites = nullptr;
 };
 
 // One function per hazard family. Each adds diagnostics (and, with apply_fixes, edits) to `file`.
@@ -140,6 +163,8 @@ void check_warp_constants(migrate::FileMigration& file, const FileFacts& facts,
                           const HazardOptions& opt);  // FRY2204 (+fix)
 void check_shuffle_loops(migrate::FileMigration& file, const FileFacts& facts,
                          const HazardOptions& opt);  // FRY2205 (+fix)
+void check_unrolled_shuffles(migrate::FileMigration& file, const FileFacts& facts,
+                             const HazardOptions& opt);  // FRY2205 (unrolled steps at offset 16)
 void check_full_masks(migrate::FileMigration& file, const FileFacts& facts,
                       const HazardOptions& opt);  // FRY2206
 void check_ballot_width(migrate::FileMigration& file, const FileFacts& facts,
@@ -167,6 +192,8 @@ void check_all(migrate::FileMigration& file, const HazardOptions& opt,
 
 // The diagnostics-only pass `ferry migrate --to hip` runs: the checks for gfx906 (all AMD
 // profiles share wave64 and 64 KiB of LDS) except the intrinsic ones, no edits.
-void hazard_pass(migrate::FileMigration& file);
+// With the file's wave64 fix plan (null: none), fixed hazards are notes and the others say why.
+struct Wave64FilePlan;
+void hazard_pass(migrate::FileMigration& file, const Wave64FilePlan* fixes = nullptr);
 
 }  // namespace ferry::analysis

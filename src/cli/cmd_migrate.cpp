@@ -160,6 +160,9 @@ std::function<int()> setup_migrate(CLI::App& sub) {
   sub.add_option("--cuda-version", a->options.cuda_version,
                  "cuda target: the CUDA release the output is written for (default: the installed nvcc's, else 13.0)");
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s); rows override built-in ones");
+  sub.add_flag("!--no-wave64-fix", a->options.wave64_fix,
+               "keep 32-lane assumptions as written (hip: by default lane ids, warp indices, warp widths, "
+               "reductions, lane masks and per-warp slots are rewritten for 64-lane wavefronts where provably safe)");
   sub.add_flag("--json", a->json, "print the JSON report instead of the text summary");
   sub.add_option("--report", a->report_file, "also write the JSON report to this file");
   sub.add_option("--sarif", a->sarif_file, "also write the diagnostics as SARIF 2.1.0 to this file");

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <sstream>
 
+#include "analysis/wave64_fix.h"
 #include "migrate/merge3.h"
 #include "migrate/migrate_tree.h"
 
@@ -52,7 +53,7 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
   s += '\n';
   s += target.name();
   s += '\n' + options.launch + '\n' + options.blas + '\n' + options.sparse + '\n' +
-       (options.hip_data_types ? "hip-data-types\n" : "");
+       (options.hip_data_types ? "hip-data-types\n" : "") + (options.wave64_fix ? "wave64-fix" : "") + '\n';
   s += extra;
   s += '\n';
   for (const auto& r : target.rules().all()) {
@@ -76,6 +77,11 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
   std::vector<std::string> macros(project.defined_macros.begin(), project.defined_macros.end());
   std::sort(macros.begin(), macros.end());
   for (const std::string& m : macros) s += "#define " + m + '\n';
+  // The lane-math fixes are decided project-wide: a change in one file can change another's.
+  if (project.wave64_fixes)
+    for (const auto& [file, plan] : project.wave64_fixes->files)
+      for (const analysis::Wave64ByteEdit& e : plan.edits)
+        s += file + ':' + std::to_string(e.begin) + '-' + std::to_string(e.end) + '=' + e.text + '\n';
   return content_hash(s);
 }
 

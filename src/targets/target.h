@@ -15,6 +15,9 @@
 namespace ferry::migrate {
 class FileMigration;
 }
+namespace ferry::analysis {
+struct Wave64FixPlan;
+}
 namespace ferry::project {
 enum class FileKind;
 [[nodiscard]] bool is_c_family(FileKind k);
@@ -32,6 +35,7 @@ struct Options {
   std::string hip_version;
   std::vector<std::string> user_rule_files;  // --rules FILE..., override built-in rows
   std::string cuda_version;  // cuda target: --cuda-version X.Y (empty: the installed nvcc's, else 13.0)
+  bool wave64_fix = true;          // rewrite 32-lane assumptions for wave64 (hip; --no-wave64-fix)
 };
 
 // A source file as the project-wide pre-pass sees it.
@@ -49,6 +53,9 @@ struct ProjectContext {
   // Every name some file of the project `#define`s (migrate::defined_macros): a use of such a
   // name is the user's macro, which a call template must not rewrite.
   std::unordered_set<std::string> defined_macros;
+  // The wave64 lane-math fixes planned over the whole project (analysis/wave64_fix.h), keyed by
+  // SourceView::path; null when the target does not fix lane math.
+  std::shared_ptr<const analysis::Wave64FixPlan> wave64_fixes;
   // One file migrated on its own (its path is not relative to a tree root): files a pass writes
   // for the whole tree (hip: ferry/compat/) go beside it.
   bool single_file = false;

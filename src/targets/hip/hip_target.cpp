@@ -16,7 +16,8 @@ namespace {
 
 class HipTarget final : public Target {
  public:
-  explicit HipTarget(const Options& options) : toolchain_(hip::resolve_toolchain(options.hip_version)) {
+  explicit HipTarget(const Options& options)
+      : options_(options), toolchain_(hip::resolve_toolchain(options.hip_version)) {
     std::vector<std::string_view> skip = {"cuda2hip/alt-"};
     if (options.blas == "rocblas") skip.push_back("cuda2hip/cublas.tsv");
     if (options.sparse == "rocsparse") skip.push_back("cuda2hip/cusparse.tsv");
@@ -40,11 +41,14 @@ class HipTarget final : public Target {
 
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
     hip::collect_name_clashes(reserved_, api_names_, provided_, rules_, files, ctx);
+    if (options_.wave64_fix) hip::collect_wave64_fixes(files, *this, options_, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
-    // First: it may move a runtime include up, and must claim that line before the renamer.
+    // The lane-math fixes own their tokens (numbers, type words): nothing else rewrites those.
+    const analysis::Wave64FilePlan* fixes = hip::wave64_fix_pass(file);
+    // Then: it may move a runtime include up, and must claim that line before the renamer.
     hip::runtime_header_pass(file);
     hip::hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
     hip::compat_header_pass(file);  // includes of CUDA headers the release lacks: Ferry's compat header
@@ -57,11 +61,13 @@ class HipTarget final : public Target {
     hip::launch_pass(file);
     hip::inline_asm_pass(file);
     hip::warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
-    analysis::hazard_pass(file);  // diagnostics only: wave64 and LDS/thread hazards for gfx906
+    analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
+    if (fixes) hip::mark_widened_ballots(file, *fixes);
   }
   void finish_file(migrate::FileMigration& file) const override { hip::compat_finish(file); }
 
  private:
+  Options options_;
   hip::Toolchain toolchain_;
   rules::RuleSet rules_;
   std::unordered_set<std::string> reserved_;

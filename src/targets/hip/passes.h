@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analysis/wave64_fix.h"
 #include "migrate/file_migration.h"
 #include "targets/hip/hip_provided.h"
 
@@ -38,6 +39,16 @@ void runtime_header_pass(migrate::FileMigration& file);
 // FRY2101 (mask not full), FRY2102 (ballot in 32 bits), FRY2103 (32-bit bit function of a
 // ballot), FRY1101/FRY1102 (__match_*/__reduce_* unsupported).
 void warp_intrinsics_pass(migrate::FileMigration& file);
+
+// The wave64 lane-math fixes planned for the project (ProjectContext::wave64_fixes): applies this
+// file's edits first, so they own their tokens; returns the file's plan (null if none) for the
+// hazard diagnostics. collect_wave64_fixes is the project-wide half (in prepare_project).
+const analysis::Wave64FilePlan* wave64_fix_pass(migrate::FileMigration& file);
+void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& target, const Options& options,
+                          ProjectContext& ctx);
+// After the passes: the warp pass's FRY2102/FRY2103 on variables and calls the fixer widened
+// become notes.
+void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64FilePlan& plan);
 
 // For a release where warpSize is a runtime value (ROCm 7.0 on): FRY2301 at each use of warpSize
 // where C++ needs a constant (array bound, template argument, constexpr, static_assert, case,
