@@ -3,7 +3,7 @@
 #include <acl/acl.h>
 
 static void check(aclError e) {
-  if (e != ACL_SUCCESS) printf("error: %s\n", aclGetRecentErrMsg());
+  if (e != ACL_SUCCESS) printf("error: %s\n", [](const char *ferry_msg) { return ferry_msg != nullptr ? ferry_msg : "AscendCL error (no message recorded)"; }(aclGetRecentErrMsg()));
 }
 
 void copy_timed(float *dst, const float *src, size_t bytes) {
