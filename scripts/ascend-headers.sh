@@ -27,7 +27,7 @@ OPBASE_URL=${FERRY_ASCEND_OPBASE_URL:-https://github.com/hicann/opbase.git}
 OPSNN_URL=${FERRY_ASCEND_OPSNN_URL:-https://github.com/hicann/ops-nn.git}
 
 # Pins: runtime = AscendCL (include/external/acl), hccl = Ascend/pytorch third_party/hccl (hccl.h
-# and hccl_types.h, self-contained), opbase = aclnn base types, ops-nn = aclnn_matmul.h.
+# and hccl_types.h, self-contained), opbase = aclnn base types, ops-nn = the aclnn matmul headers.
 declare -A PIN
 PIN[8.5,runtime]=c741ed4fd53c92c455545ba8f17f45bda5440942   # hicann/runtime tag v8.5.0
 PIN[8.5,hccl]=0a6c1e6ed3fb3543de930af67bc7205a3c2aa7a7      # Ascend/pytorch master, 2026-01-06
@@ -37,6 +37,10 @@ PIN[head,runtime]=681ef7610df13c8128982901142a2c869ddbb53e  # hicann/runtime mas
 PIN[head,hccl]=9e73e708ab9350d203475609f36f8a43f6a0c2ab     # Ascend/pytorch master, 2026-08-21
 PIN[head,opbase]=aa3cd74b7f6d772acd64ff48292a7e65a9bc8142   # hicann/opbase master, 2026-07-22
 PIN[head,opsnn]=e5c3fa9327ea95ba26d06227e746923580d10921    # hicann/ops-nn master, 2026-08-22
+
+# The aclnn operators Ferry writes (aclnnMatmul) or names in its hints (Addmm, BatchMatMul, Mv).
+OPSNN_HEADERS=(matmul/mat_mul_v3/op_host/op_api/aclnn_matmul.h matmul/mat_mul_v3/op_host/op_api/aclnn_addmm.h
+  matmul/batch_mat_mul_v3/op_host/op_api/aclnn_batch_matmul.h matmul/mv/op_host/op_api/aclnn_mv.h)
 
 mkdir -p "$DEST"
 DEST=$(cd "$DEST" && pwd)
@@ -80,14 +84,14 @@ for set in "${SETS[@]}"; do
   extract hccl "$HCCL_URL" "${PIN[$set,hccl]}" "$raw/hccl" third_party/hccl/inc/hccl/hccl.h \
     third_party/hccl/inc/hccl/hccl_types.h
   extract opbase "$OPBASE_URL" "${PIN[$set,opbase]}" "$raw/opbase" include/nnopbase include/aclnnop
-  extract opsnn "$OPSNN_URL" "${PIN[$set,opsnn]}" "$raw/opsnn" matmul/mat_mul_v3/op_host/op_api/aclnn_matmul.h
+  extract opsnn "$OPSNN_URL" "${PIN[$set,opsnn]}" "$raw/opsnn" "${OPSNN_HEADERS[@]}"
 
   mkdir -p "$inc/hccl" "$inc/aclnnop"
   cp -r "$raw/runtime/include/external/acl" "$inc/acl"
   cp "$raw/hccl/third_party/hccl/inc/hccl/hccl.h" "$raw/hccl/third_party/hccl/inc/hccl/hccl_types.h" "$inc/hccl/"
   cp -r "$raw/opbase/include/nnopbase/." "$inc/"
   cp "$raw/opbase/include/aclnnop/aclnn_util.h" "$inc/aclnnop/"
-  cp "$raw/opsnn/matmul/mat_mul_v3/op_host/op_api/aclnn_matmul.h" "$inc/aclnnop/"
+  for h in "${OPSNN_HEADERS[@]}"; do cp "$raw/opsnn/$h" "$inc/aclnnop/"; done
   # torch_npu's copy of hccl.h includes its siblings by their path in that tree
   # ("third_party/hccl/inc/hccl/hccl_types.h", "third_party/acl/inc/acl/acl.h"): point those
   # paths at the real headers instead of editing the files.
@@ -100,7 +104,7 @@ for set in "${SETS[@]}"; do
     echo "acl/      $RUNTIME_URL ${PIN[$set,runtime]} include/external/acl"
     echo "hccl/     $HCCL_URL ${PIN[$set,hccl]} third_party/hccl/inc/hccl"
     echo "aclnn/    $OPBASE_URL ${PIN[$set,opbase]} include/nnopbase, include/aclnnop/aclnn_util.h"
-    echo "aclnnop/  $OPSNN_URL ${PIN[$set,opsnn]} matmul/mat_mul_v3/op_host/op_api/aclnn_matmul.h"
+    echo "aclnnop/  $OPSNN_URL ${PIN[$set,opsnn]} ${OPSNN_HEADERS[*]}"
   } >"$root/VERSIONS"
   echo "$inc"
 done

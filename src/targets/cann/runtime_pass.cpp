@@ -176,7 +176,7 @@ void runtime_pass(FileMigration& f) {
                "cudaDeviceGetAttribute(" + squeezed(f, args[1].first, args[1].last) +
                    ") has no AscendCL query (aclrtGetDeviceInfo knows core counts, warp size, memory and L2 "
                    "sizes); left unchanged",
-               "query the property you need with aclrtGetDeviceInfo(deviceId, ACL_DEV_ATTR_*, &int64Value), "
+               "query the property you need with aclrtGetDeviceInfo(deviceId, attr, &int64Value) with an aclrtDevAttr, "
                "aclrtGetSocName() or aclGetDeviceCapability(), or drop the query");
       }
     } else if (const CallSpec* spec = typed_call(name); spec && !args.empty() && !args[0].empty()) {
