@@ -709,10 +709,10 @@ std::string bytes_str(long long b) {
 }
 
 // A hazard that --fix repaired is reported as a note (it is gone from the output).
-void report(FileMigration& f, std::string code, std::size_t ci, std::string msg, std::string hint,
+void report(FileMigration& f, Diag code, std::size_t ci, std::string msg, std::string hint,
             bool fixed = false) {
   if (f.excluded(ci)) return;
-  f.diag(std::move(code), fixed ? Severity::Note : Severity::Warning, ci, std::move(msg),
+  f.diag(code, fixed ? Severity::Note : Severity::Warning, ci, std::move(msg),
          std::move(hint));
 }
 
@@ -793,22 +793,18 @@ std::optional<long long> eval_constant(const FileMigration& file, const FileFact
 
 bool wave64_checks_apply(const Profile& profile) { return profile.wave_size > 32; }
 
-const std::vector<HazardCode>& hazard_codes() {
-  static const std::vector<HazardCode> kCodes = {
-      {"FRY2201", "lane id computed for 32-lane warps (& 31, % 32)"},
-      {"FRY2202", "warp index or count computed for 32-lane warps (>> 5, / 32)"},
-      {"FRY2203", "lane bit built in a 32-bit integer (1u << lane)"},
-      {"FRY2204", "warp-width constant fixed at 32"},
-      {"FRY2205", "shuffle reduction loop over 32 lanes"},
-      {"FRY2206", "32-bit full mask passed to a warp function"},
-      {"FRY2207", "ballot/activemask result stored in 32 bits"},
-      {"FRY2208", "ballot mask read with a 32-bit bit operation (__popc)"},
-      {"FRY2209", "__shared__ array sized for 32-lane warps"},
-      {"FRY3201", "static __shared__ memory above the LDS per block"},
-      {"FRY3202", "__launch_bounds__ above the threads per block"},
-      {"FRY3203", "launch block size above the threads per block"},
-      {"FRY3204", "dynamic shared memory above the most a block can get"},
-  };
+bool is_hazard_code(Diag code) {
+  const auto id = static_cast<unsigned>(code);
+  return (id >= 2200 && id < 2300) || (id >= 3200 && id < 3300);
+}
+
+const std::vector<DiagInfo>& hazard_codes() {
+  static const std::vector<DiagInfo> kCodes = [] {
+    std::vector<DiagInfo> v;
+    for (const DiagInfo& d : diagnostic_table())
+      if (is_hazard_code(d.code)) v.push_back(d);
+    return v;
+  }();
   return kCodes;
 }
 
@@ -833,7 +829,7 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
         if (rl == npos) continue;
         const unsigned t = range_taint(v, facts.functions[fi].defs, i + 1, rl);
         if (!(t & (kThread | kLane))) continue;
-        report(file, "FRY2203", i - 1,
+        report(file, Diag::LaneBit32, i - 1,
                "'" + std::string(v.t(i - 1)) + " << " + std::string(file.span_text(i + 1, rl)) +
                    "' builds a lane bit in a 32-bit integer; " + prof_why(p) +
                    ", and shifting by 32..63 is undefined",
@@ -860,12 +856,12 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
       const std::string expr = lhs + " " + std::string(s) + " " + std::string(v.t(r));
       const bool count = lhs.find("blockDim") != std::string::npos;
       if (lane_op) {
-        report(file, "FRY2201", i,
+        report(file, Diag::LaneId32, i,
                "'" + expr + "' computes a lane id for 32-lane warps; " + prof_why(p) +
                    ", so lanes 32.." + std::to_string(p.wave_size - 1) + " get the ids of lanes 0..31",
                "use " + lhs + " % warpSize (or " + lhs + " & (warpSize - 1); __lane_id() in HIP)");
       } else {
-        report(file, "FRY2202", i,
+        report(file, Diag::WarpIndex32, i,
                "'" + expr + "' computes a " + (count ? "warp count" : "warp index") +
                    " for 32-lane warps; " + prof_why(p) + ", so it is twice what the wavefront " +
                    (count ? "count" : "index") + " is",
@@ -996,7 +992,7 @@ void check_warp_constants(FileMigration& file, const FileFacts& facts, const Haz
              name + "' is also used as something other than a warp width" +
              (w != uses->other_use_where.end() ? " at " + w->second : std::string());
     }
-    report(file, "FRY2204", c.name_ci,
+    report(file, Diag::WarpWidthConstant, c.name_ci,
            "'" + name + "' fixes the warp width at 32; " + prof_why(p) +
                ", so lane ids, warp indices and reductions derived from it are wrong",
            hint, fixed);
@@ -1092,7 +1088,7 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
     if (!shuffles) continue;
     bool fixed = false;
     if (opt.apply_fixes && safe && !file.excluded(hit)) fixed = file.replace(hit, hit, "warpSize / 2");
-    report(file, "FRY2205", hit,
+    report(file, Diag::ShuffleLoop32, hit,
            "shuffle reduction over 32 lanes ('" + std::string(file.span_text(ci + 2, close - 1)) +
                "'); " + prof_why(p) + ", so lanes 32.." + std::to_string(p.wave_size - 1) +
                " are never combined with lanes 0..31",
@@ -1126,7 +1122,7 @@ void check_full_masks(FileMigration& file, const FileFacts& facts, const HazardO
     const auto m = Evaluator(v, args[0].first, args[0].last, scope).run();
     if (!m || (*m != 0xffffffffLL && *m != -1)) continue;
     const std::string text(file.span_text(args[0].first, args[0].last));
-    report(file, "FRY2206", args[0].first,
+    report(file, Diag::FullMask32, args[0].first,
            "32-bit full mask '" + text + "' passed to " + std::string(name) + "; " + prof_why(p) +
                ": the mask names lanes 0..31 only, and a full-wavefront mask is 64 bits wide",
            "pass a mask of every lane of the wavefront: __activemask(), or 0xffffffffffffffffull "
@@ -1166,7 +1162,7 @@ void check_ballot_width(FileMigration& file, const FileFacts& facts, const Hazar
         if (!b32) continue;
         std::string tname;
         for (std::string_view s : type) tname += (tname.empty() ? "" : " ") + std::string(s);
-        report(file, "FRY2207", var,
+        report(file, Diag::BallotResult32, var,
                "the result of " + std::string(name) + " is stored in 32-bit '" + tname + " " +
                    std::string(v.t(var)) + "'; " + prof_why(p) +
                    " and the ballot is 64 bits wide, so lanes 32.." + std::to_string(p.wave_size - 1) +
@@ -1184,7 +1180,7 @@ void check_ballot_width(FileMigration& file, const FileFacts& facts, const Hazar
       if (close == npos) continue;
       const unsigned t = range_taint(v, facts.functions[fi].defs, i + 2, close - 1);
       if (!(t & kBallot)) continue;
-      report(file, "FRY2208", i,
+      report(file, Diag::BallotPopc32, i,
              std::string(name) + "(" + std::string(file.span_text(i + 2, close - 1)) +
                  ") reads a ballot mask with a 32-bit bit operation; " + prof_why(p) +
                  ", so lanes 32.." + std::to_string(p.wave_size - 1) + " are not counted",
@@ -1279,7 +1275,7 @@ void check_per_warp_shared(FileMigration& file, const FileFacts& facts, const Ha
         if (range_taint(v, facts.functions[fi].defs, i + 2, close - 1) & kLane) use = i;
       }
       if (use == npos) continue;
-      report(file, "FRY2209", a.name_ci,
+      report(file, Diag::PerWarpShared32, a.name_ci,
              "__shared__ '" + a.name + "' is sized for 32-lane warps and indexed by a lane id or "
                  "warp index (line " + std::to_string(file.code(use).line) + "); " + prof_why(p) +
                  ": one slot per 32-lane warp no longer matches the wavefronts, and a lane id "
@@ -1312,7 +1308,7 @@ void check_static_lds(FileMigration& file, const FileFacts& facts, const HazardO
     if (total <= p.lds_static_bytes || !largest) continue;
     const long long over = total - p.lds_static_bytes;
     const long long keep = std::max(0LL, (largest_bytes - over) / largest->elem_size);
-    report(file, "FRY3201", fn.name_ci,
+    report(file, Diag::StaticLdsLimit, fn.name_ci,
            "kernel '" + fn.name + "' declares " + bytes_str(total) + " of static __shared__ memory; " +
                p.name + " gives a block at most " + bytes_str(p.lds_static_bytes) +
                ", so the kernel does not compile (or launch) for it",
@@ -1402,7 +1398,7 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
   const long long max = p.max_threads_per_block;
   for (const FunctionInfo& fn : facts.functions) {
     if (fn.launch_bounds && *fn.launch_bounds > max)
-      report(file, "FRY3202", fn.launch_bounds_ci,
+      report(file, Diag::LaunchBoundsLimit, fn.launch_bounds_ci,
              "__launch_bounds__(" + std::to_string(*fn.launch_bounds) + ") on '" + fn.name +
                  "' exceeds the " + std::to_string(max) + " threads per block of " + p.name,
              "use __launch_bounds__(" + std::to_string(max) + ") and launch at most " +
@@ -1447,7 +1443,7 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
     for (long long d : smaller) sm *= d;
     const long long factor = (threads + sm - 1) / sm;
     const std::string kernel = ci > 0 ? std::string(v.t(ci - 1)) : std::string("kernel");
-    report(file, "FRY3203", where,
+    report(file, Diag::BlockSizeLimit, where,
            "launch of '" + kernel + "' with " + std::to_string(threads) + " threads per block (" +
                dims_str(*dims) + "); " + p.name + " allows at most " + std::to_string(max),
            "launch " + (smaller.size() == 1 ? std::to_string(sm) : "dim3(" + dims_str(smaller) + ")") +
@@ -1464,7 +1460,7 @@ void check_dynamic_lds(FileMigration& file, const FileFacts& facts, const Hazard
   const Profile& p = *opt.profile;
   auto flag = [&](std::size_t at, long long bytes, const std::string& what) {
     const long long floats = p.lds_max_bytes / 4;
-    report(file, "FRY3204", at,
+    report(file, Diag::DynamicLdsLimit, at,
            what + " asks for " + bytes_str(bytes) + " of dynamic shared memory; " + p.name +
                " gives a block at most " + bytes_str(p.lds_max_bytes) +
                ", so the launch fails",

@@ -153,12 +153,10 @@ void check_block_size(migrate::FileMigration& file, const FileFacts& facts,
 void check_dynamic_lds(migrate::FileMigration& file, const FileFacts& facts,
                        const HazardOptions& opt);  // FRY3204
 
-struct HazardCode {
-  std::string_view code;
-  std::string_view title;
-};
-// Every code this module reports, in order, with a one-line title (summaries, JSON).
-[[nodiscard]] const std::vector<HazardCode>& hazard_codes();
+// The codes of the hazard checks: the FRY22xx and FRY32xx rows of core/diagnostics.def.
+[[nodiscard]] bool is_hazard_code(Diag code);
+// Every code this module reports, in table order, with its one-line title (summaries, JSON).
+[[nodiscard]] const std::vector<DiagInfo>& hazard_codes();
 
 // True when the wave64 checks (FRY22xx) apply to the profile (wavefronts wider than 32 lanes).
 [[nodiscard]] bool wave64_checks_apply(const Profile& profile);

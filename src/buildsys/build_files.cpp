@@ -12,9 +12,8 @@ namespace {
 // Codes (docs/diagnostics.md): FRY5001 flag/option mapped, FRY5002 nvcc-only flag dropped,
 // FRY5003 build file migrated to the HIP toolchain (summary note), FRY5004 left for review,
 // FRY5005 setup.py CUDAExtension explained.
-Diagnostic diag(const char* code, Severity sev, const std::string& rel, std::uint32_t line, std::string msg,
-                std::string hint) {
-  return {code, sev, rel, line, 0, std::move(msg), std::move(hint)};
+Diagnostic diag(Diag code, const std::string& rel, std::uint32_t line, std::string msg, std::string hint) {
+  return {code, info(code).severity, rel, line, 0, std::move(msg), std::move(hint)};
 }
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
@@ -57,11 +56,11 @@ std::vector<std::string> map_nvcc_words(const std::vector<std::string>& w, const
       what += (k > i ? " " : "") + w[k];
       out[k].clear();
     }
-    diags.push_back(diag("FRY5002", Severity::Warning, rel, line, "nvcc-only flag '" + what + "' dropped: " + why,
+    diags.push_back(diag(Diag::BuildNvccFlagDropped, rel, line, "nvcc-only flag '" + what + "' dropped: " + why,
                          "check whether the HIP build needs an equivalent"));
   };
   auto map = [&](std::size_t i, std::string to) {
-    diags.push_back(diag("FRY5001", Severity::Note, rel, line, "'" + w[i] + "' -> '" + to + "'", ""));
+    diags.push_back(diag(Diag::BuildMapped, rel, line, "'" + w[i] + "' -> '" + to + "'", ""));
     out[i] = std::move(to);
   };
   auto arch = [&](std::size_t i, std::size_t n) {
@@ -71,7 +70,7 @@ std::vector<std::string> map_nvcc_words(const std::vector<std::string>& w, const
       out[k].clear();
     }
     if (!arch_done) out[i] = "--offload-arch=" + o.arch;
-    diags.push_back(diag("FRY5001", Severity::Note, rel, line,
+    diags.push_back(diag(Diag::BuildMapped, rel, line,
                          arch_done ? "'" + what + "' dropped (architecture already given)" : arch_note(what, o), ""));
     arch_done = true;
   };
@@ -98,7 +97,7 @@ std::vector<std::string> map_nvcc_words(const std::vector<std::string>& w, const
       std::replace(host.begin(), host.end(), ',', ' ');
       out[i].clear();
       out[i + 1] = host;
-      diags.push_back(diag("FRY5001", Severity::Note, rel, line,
+      diags.push_back(diag(Diag::BuildMapped, rel, line,
                            "'" + s + " " + w[i + 1] + "' -> '" + host + "' (hipcc passes host flags directly)", ""));
       ++i;
     } else if (starts_with(s, "-Xcompiler=") || starts_with(s, "--compiler-options=")) {
@@ -221,7 +220,7 @@ Result migrate_makefile(const std::string& rel, std::string_view text, const Opt
     for (std::size_t i = 0; i < words.size(); ++i)
       if (mapped[i] == words[i] && words[i].ends_with("/bin/nvcc")) {
         mapped[i] = "hipcc";
-        r.diagnostics.push_back(diag("FRY5001", Severity::Note, rel, first_line, "'" + words[i] + "' -> 'hipcc'", ""));
+        r.diagnostics.push_back(diag(Diag::BuildMapped, rel, first_line, "'" + words[i] + "' -> 'hipcc'", ""));
       }
     for (std::size_t i = 0; i < words.size(); ++i) {
       if (mapped[i].empty()) {
@@ -236,7 +235,7 @@ Result migrate_makefile(const std::string& rel, std::string_view text, const Opt
     r.output += logical.substr(code_end);
   }
   if (!r.diagnostics.empty())
-    r.diagnostics.push_back(diag("FRY5003", Severity::Note, rel, 0, "Makefile moved to hipcc and HIP libraries",
+    r.diagnostics.push_back(diag(Diag::BuildMovedToolchain, rel, 0, "Makefile moved to hipcc and HIP libraries",
                                  "build it with make; hipcc is at /usr/bin/hipcc on Debian"));
   return r;
 }
@@ -444,7 +443,7 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
     cmds = parse_cmake(text);
   } catch (const std::exception& e) {
     r.output = std::string(text);
-    r.diagnostics.push_back(diag("FRY5004", Severity::Warning, rel, 0,
+    r.diagnostics.push_back(diag(Diag::BuildLeftForReview, rel, 0,
                                  std::string("cannot tokenize this CMake file (") + e.what() + "): copied unchanged",
                                  "fix the syntax, or migrate the file by hand"));
     return r;
@@ -489,7 +488,7 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
 
   std::vector<Edit> edits;
   auto note = [&](std::uint32_t line, std::string msg) {
-    r.diagnostics.push_back(diag("FRY5001", Severity::Note, rel, line, std::move(msg), ""));
+    r.diagnostics.push_back(diag(Diag::BuildMapped, rel, line, std::move(msg), ""));
   };
   const std::string find_pkgs = [&] {
     std::string s = "find_package(hip REQUIRED)\n";
@@ -565,7 +564,7 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
         if (arg_is(c.args[k], "CUDA_ARCHITECTURES") || arg_is(c.args[k], "CUDA_SEPARABLE_COMPILATION") ||
             arg_is(c.args[k], "CUDA_RESOLVE_DEVICE_SYMBOLS")) {
           edits.push_back({c.args[k].begin, c.args[k + 1].end, ""});
-          r.diagnostics.push_back(diag("FRY5002", Severity::Warning, rel, c.line,
+          r.diagnostics.push_back(diag(Diag::BuildNvccFlagDropped, rel, c.line,
                                        "CUDA target property " + c.args[k].text + " dropped",
                                        c.args[k].text == "CUDA_ARCHITECTURES" ? "GPU_TARGETS sets the architectures"
                                                                                 : "for relocatable device code add -fgpu-rdc"));
@@ -606,7 +605,7 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
         if (const Lib* l = find_lib(t.substr(6))) {
           repl = l->cmake_target;
         } else {
-          r.diagnostics.push_back(diag("FRY5004", Severity::Warning, rel, c.line, "no HIP target known for " + t + ": left as is",
+          r.diagnostics.push_back(diag(Diag::BuildLeftForReview, rel, c.line, "no HIP target known for " + t + ": left as is",
                                        "link the matching hip/roc library by hand"));
         }
       } else if ((c.name == "target_link_libraries" || c.name == "link_libraries") && k > 0 &&
@@ -642,7 +641,7 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
   }
   r.output = apply_edits(text, std::move(edits));
   if (uses_cuda)
-    r.diagnostics.push_back(diag("FRY5003", Severity::Note, rel, 0,
+    r.diagnostics.push_back(diag(Diag::BuildMovedToolchain, rel, 0,
                                  "CMake project moved to the HIP toolchain (hipcc, find_package(hip), GPU_TARGETS=" + o.arch + ")",
                                  "configure with cmake -S . -B build; hipcc and the hip CMake package come with Debian's "
                                  "hipcc and libamdhip64-dev"));
@@ -655,7 +654,7 @@ Result explain_setup_py(const std::string& rel, std::string_view text) {
   if (p == std::string_view::npos) return r;
   const auto line = static_cast<std::uint32_t>(1 + std::count(text.begin(), text.begin() + static_cast<long>(p), '\n'));
   r.diagnostics.push_back(diag(
-      "FRY5005", Severity::Note, rel, line,
+      Diag::BuildCudaExtension, rel, line,
       "setup.py builds a CUDAExtension: left unchanged. On a ROCm build of PyTorch, "
       "torch.utils.cpp_extension.CUDAExtension hipifies the listed sources itself and compiles them with hipcc",
       "install the ROCm PyTorch wheel and run pip install . ; nvcc-only entries in extra_compile_args['nvcc'] "

@@ -126,7 +126,7 @@ int run_analyze(const AnalyzeArgs& a) {
   }
   sort_diagnostics(diags);
 
-  std::map<std::string, std::size_t> by_code;
+  std::map<Diag, std::size_t> by_code;
   std::size_t left = 0, fixed = 0;
   for (const Diagnostic& d : diags) {
     ++by_code[d.code];
@@ -156,14 +156,13 @@ int run_analyze(const AnalyzeArgs& a) {
     if (a.fix) j["output"] = a.output, j["files_changed"] = fixed_files;
     nlohmann::json hs = nlohmann::json::array();
     for (const Diagnostic& d : diags)
-      hs.push_back({{"file", d.file}, {"line", d.line}, {"col", d.col}, {"code", d.code},
+      hs.push_back({{"file", d.file}, {"line", d.line}, {"col", d.col}, {"code", to_string(d.code)},
                     {"severity", std::string(to_string(d.severity))}, {"fixed", d.severity == Severity::Note},
                     {"message", d.message}, {"hint", d.hint}});
     j["hazards"] = hs;
     nlohmann::json codes = nlohmann::json::object();
     for (const auto& c : analysis::hazard_codes())
-      if (by_code.count(std::string(c.code)))
-        codes[std::string(c.code)] = {{"title", c.title}, {"count", by_code[std::string(c.code)]}};
+      if (by_code.count(c.code)) codes[std::string(c.id)] = {{"title", c.title}, {"count", by_code[c.code]}};
     j["summary"] = {{"total", diags.size()}, {"left", left}, {"fixed", fixed}, {"by_code", codes}};
     nlohmann::json ps = nlohmann::json::array();
     for (const Diagnostic& d : problems) ps.push_back(d.format());
@@ -181,8 +180,8 @@ int run_analyze(const AnalyzeArgs& a) {
                              profile->wave_size, profile->lds_static_bytes,
                              profile->max_threads_per_block);
     for (const auto& c : analysis::hazard_codes()) {
-      const auto it = by_code.find(std::string(c.code));
-      if (it != by_code.end()) std::cout << fmt::format("  {}  {:>4}  {}\n", c.code, it->second, c.title);
+      const auto it = by_code.find(c.code);
+      if (it != by_code.end()) std::cout << fmt::format("  {}  {:>4}  {}\n", c.id, it->second, c.title);
     }
     if (a.fix) std::cout << "fixed copies written to " << a.output << "\n";
   }
@@ -196,7 +195,8 @@ std::function<int()> setup_analyze(CLI::App& sub) {
   sub.add_option("path", a->path, "CUDA file or project folder (never modified)")->required();
   sub.add_option("--target", a->target, "hardware profile (see 'ferry targets'): gfx906, gfx90a, sm_90, ...")
       ->capture_default_str();
-  sub.add_flag("--fix", a->fix, "apply the provably safe fixes (FRY2204, FRY2205), writing to -o OUT");
+  sub.add_flag("--fix", a->fix, fmt::format("apply the provably safe fixes ({}, {}), writing to -o OUT",
+                                         to_string(Diag::WarpWidthConstant), to_string(Diag::ShuffleLoop32)));
   sub.add_option("-o,--output", a->output, "with --fix: output file (for a file) or folder (for a tree)");
   sub.add_flag("--json", a->json, "print a JSON report instead of the text");
   sub.add_flag("-q,--quiet", a->quiet, "print the summary only");

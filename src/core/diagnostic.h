@@ -1,14 +1,19 @@
 // Diagnostics: what Ferry tells the user about a place in their code.
 //
-// Every diagnostic has a stable code (documented in docs/diagnostics.md), a location in the
-// ORIGINAL file, a message saying what is wrong and a hint saying what to do. The codes:
+// Every diagnostic has a stable code (a row of core/diagnostics.def, documented in
+// docs/diagnostics.md), a location in the ORIGINAL file, a message saying what is wrong and a hint
+// saying what to do. The codes:
 //   FRY1xxx unsupported or partially supported API     FRY2xxx wave64 / warp hazards
 //   FRY3xxx resource limits of the target               FRY4xxx changed semantics to review
 //   FRY5xxx build system and toolchain                  FRY9xxx input problems
+// Call sites name codes by enumerator (Diag::LaneId32), never by string; the string form
+// "FRY2201" exists only in output and when reading reports or user input back.
 #pragma once
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,8 +24,32 @@ enum class Severity : std::uint8_t { Note, Warning, Error };
 
 [[nodiscard]] std::string_view to_string(Severity s);
 
+// Every code, from core/diagnostics.def; the value is the number after "FRY".
+enum class Diag : std::uint16_t {
+#define FRY_DIAG(name, id, severity, title, anchor) name = id,
+#include "core/diagnostics.def"
+#undef FRY_DIAG
+};
+
+struct DiagInfo {
+  Diag code;
+  std::string_view id;  // "FRY2201"
+  Severity severity;    // the usual severity
+  std::string_view title;
+  std::string_view anchor;  // heading anchor in docs/diagnostics.md
+};
+
+// The rows of core/diagnostics.def, in file order (sorted by id).
+[[nodiscard]] std::span<const DiagInfo> diagnostic_table();
+[[nodiscard]] const DiagInfo& info(Diag code);
+// "FRY2201".
+[[nodiscard]] std::string_view to_string(Diag code);
+// "FRY2201" -> Diag::LaneId32; nullopt for a string that is no known code (reports of other
+// versions, user input).
+[[nodiscard]] std::optional<Diag> parse_diag(std::string_view id);
+
 struct Diagnostic {
-  std::string code;  // "FRY2001"
+  Diag code = Diag::ApiUnsupported;
   Severity severity = Severity::Warning;
   std::string file;
   std::uint32_t line = 0;  // 1-based; 0 when the diagnostic is about the whole file

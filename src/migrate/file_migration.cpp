@@ -179,15 +179,14 @@ bool FileMigration::replace(std::size_t first, std::size_t last, std::string tex
   return edits_.replace(code(first).begin, code(last).end, std::move(text));
 }
 
-void FileMigration::diag(std::string code_id, Severity sev, std::size_t ci, std::string message,
-                         std::string hint) {
+void FileMigration::diag(Diag code_id, Severity sev, std::size_t ci, std::string message, std::string hint) {
   const lex::Token& t = code(ci);
-  diag_at_line(std::move(code_id), sev, t.line, t.col, std::move(message), std::move(hint));
+  diag_at_line(code_id, sev, t.line, t.col, std::move(message), std::move(hint));
 }
 
-void FileMigration::diag_at_line(std::string code_id, Severity sev, std::uint32_t line, std::uint32_t col,
+void FileMigration::diag_at_line(Diag code_id, Severity sev, std::uint32_t line, std::uint32_t col,
                                  std::string message, std::string hint) {
-  diags_.push_back(Diagnostic{std::move(code_id), sev, path_, line, col, std::move(message), std::move(hint)});
+  diags_.push_back(Diagnostic{code_id, sev, path_, line, col, std::move(message), std::move(hint)});
 }
 
 namespace {
@@ -205,20 +204,20 @@ void report_status(FileMigration& file, std::size_t ci, const rules::Rule& r) {
       return;
     case rules::Status::Unsupported:
       file.count_unconverted(r.family);
-      file.diag("FRY1001", Severity::Warning, ci,
+      file.diag(Diag::ApiUnsupported, ci,
                 "'" + r.from + "' has no " + std::string(file.target().name()) + " equivalent (" +
                     r.family + "); left unchanged",
                 r.note.empty() ? "rewrite this use by hand or guard it with a preprocessor check"
                                : r.note);
       return;
     case rules::Status::Deprecated:
-      file.diag("FRY1002", Severity::Warning, ci,
+      file.diag(Diag::ApiDeprecated, ci,
                 "'" + r.from + "' is deprecated" +
                     (r.has_replacement() ? "; converted to '" + r.to + "'" : std::string()),
                 status_hint(r));
       return;
     case rules::Status::Changed:
-      file.diag("FRY4001", Severity::Warning, ci,
+      file.diag(Diag::ChangedSemantics, ci,
                 "'" + r.from + "'" + (r.has_replacement() ? " → '" + r.to + "'" : std::string()) +
                     " behaves differently on " + std::string(file.target().name()),
                 status_hint(r));
@@ -410,7 +409,7 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       std::size_t n = 0;
       while (n < to.size() && (std::isalnum(static_cast<unsigned char>(to[n])) || to[n] == '_')) ++n;
       if (n > 0 && file.replace(ci, ci, std::string(to.substr(0, n)))) file.count_converted(r->family);
-      file.diag("FRY4002", Severity::Warning, ci,
+      file.diag(Diag::CallRuleNotCalled, ci,
                 "'" + r->from + "' is not used as a plain call; only its name was converted",
                 "the arguments of " + r->from + " change in the target (" + r->to +
                     "): check this use by hand");

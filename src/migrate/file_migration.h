@@ -106,9 +106,17 @@ class FileMigration {
   [[nodiscard]] bool touched(std::size_t ci) const {
     return edits_.overlaps(code(ci).begin, code(ci).end);
   }
-  void diag(std::string code, Severity sev, std::size_t ci, std::string message, std::string hint);
-  void diag_at_line(std::string code, Severity sev, std::uint32_t line, std::uint32_t col,
-                    std::string message, std::string hint);
+  // A diagnostic at code token `ci` (or at a line and column), with the code's usual severity
+  // (core/diagnostics.def) or, in the overloads taking one, another severity.
+  void diag(Diag code, std::size_t ci, std::string message, std::string hint) {
+    diag(code, info(code).severity, ci, std::move(message), std::move(hint));
+  }
+  void diag(Diag code, Severity sev, std::size_t ci, std::string message, std::string hint);
+  void diag_at_line(Diag code, std::uint32_t line, std::uint32_t col, std::string message, std::string hint) {
+    diag_at_line(code, info(code).severity, line, col, std::move(message), std::move(hint));
+  }
+  void diag_at_line(Diag code, Severity sev, std::uint32_t line, std::uint32_t col, std::string message,
+                    std::string hint);
   void count_converted(std::string_view family) { ++stats_.converted_by_family[std::string(family)]; }
   void count_unconverted(std::string_view family) {
     ++stats_.unconverted_by_family[std::string(family)];

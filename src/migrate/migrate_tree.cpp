@@ -147,7 +147,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
           it.report.action = "migrated";
           nlohmann::json flagged = nlohmann::json::array();
           for (const Diagnostic& d : diags)
-            if (d.line > 0) flagged.push_back({d.line, d.code});
+            if (d.line > 0) flagged.push_back({d.line, to_string(d.code)});
           nlohmann::json map = {{"out_to_orig", r.line_map.out_to_orig},
                                 {"changed_out_lines", r.line_map.changed_out_lines},
                                 {"flagged_orig_lines", std::move(flagged)}};
@@ -171,7 +171,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
         std::lock_guard lock(mu);
         errors.push_back(e.what());
         it.report.action = "skipped";
-        result.diagnostics.push_back({"FRY9003", Severity::Error, it.file->rel, 0, 0, e.what(),
+        result.diagnostics.push_back({Diag::Unreadable, Severity::Error, it.file->rel, 0, 0, e.what(),
                                       "check permissions and free space of the output folder"});
         if (tree.on_file_done) tree.on_file_done(it.file->size);
       }

@@ -73,13 +73,16 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
 }
 
 nlohmann::json diagnostic_to_json(const Diagnostic& d) {
-  return {{"code", d.code}, {"severity", std::string(to_string(d.severity))}, {"line", d.line},
+  return {{"code", to_string(d.code)}, {"severity", std::string(to_string(d.severity))}, {"line", d.line},
           {"col", d.col}, {"message", d.message}, {"hint", d.hint}};
 }
 
-Diagnostic diagnostic_from_json(const std::string& file, const nlohmann::json& j) {
+// nullopt for a code this version does not know (a manifest written by another version).
+std::optional<Diagnostic> diagnostic_from_json(const std::string& file, const nlohmann::json& j) {
+  const std::optional<Diag> code = parse_diag(j.value("code", ""));
+  if (!code) return std::nullopt;
   const std::string sev = j.value("severity", "warning");
-  return {j.value("code", ""), sev == "error" ? Severity::Error : sev == "note" ? Severity::Note : Severity::Warning,
+  return Diagnostic{*code, sev == "error" ? Severity::Error : sev == "note" ? Severity::Note : Severity::Warning,
           file, j.value("line", 0u), j.value("col", 0u), j.value("message", ""), j.value("hint", "")};
 }
 
@@ -149,10 +152,14 @@ std::optional<Previous> Session::unchanged(const std::string& rel, const std::st
   if (edited && force_) return std::nullopt;
   Previous p;
   if (f->contains("diagnostics"))
-    for (const auto& d : (*f)["diagnostics"]) p.diagnostics.push_back(diagnostic_from_json(rel, d));
+    for (const auto& d : (*f)["diagnostics"]) {
+      std::optional<Diagnostic> diag = diagnostic_from_json(rel, d);
+      if (!diag) return std::nullopt;  // unknown code: migrate the file again rather than lose it
+      p.diagnostics.push_back(std::move(*diag));
+    }
   p.conflict = f->value("conflict", false) && !edited;
   if (p.conflict)
-    p.diagnostics.push_back({kConflict, Severity::Error, rel, 0, 0,
+    p.diagnostics.push_back({Diag::MergeConflict, Severity::Error, rel, 0, 0,
                              "unresolved conflict markers from an earlier round (<<<<<<< ferry-new)",
                              "keep the right side of each conflict, delete the markers, and run ferry migrate again"});
   std::lock_guard lock(mu_);
@@ -186,7 +193,7 @@ Commit Session::commit(const std::string& rel, project::FileKind kind, const std
       prev_entry = prev_["files"][prev_rel];
       renamed_from_.insert(prev_rel);
       deleted_by_hash_.erase(d);
-      c.diagnostics.push_back({kRenamed, Severity::Note, rel, 0, 0,
+      c.diagnostics.push_back({Diag::InputRenamed, Severity::Note, rel, 0, 0,
                                "renamed from " + prev_rel + ": its output moves here, with your edits",
                                "check the file; the old output " + prev_rel + " was removed"});
     }
@@ -202,13 +209,13 @@ Commit Session::commit(const std::string& rel, project::FileKind kind, const std
         ++sum_.edited_by_hand;
       }
       if (force_) {
-        c.diagnostics.push_back({kEditsDiscarded, Severity::Note, rel, 0, 0,
+        c.diagnostics.push_back({Diag::EditsDiscarded, Severity::Note, rel, 0, 0,
                                  "your edits of this output were discarded (--force)",
                                  "run without --force to merge edits instead"});
       } else {
         auto base = read_if_exists(out_ / kObjects / prev_entry.value("generated", "-"));
         if (!base || looks_binary(*base) || looks_binary(generated) || looks_binary(*cur)) {
-          c.diagnostics.push_back({kCannotMerge, Severity::Warning, rel, 0, 0,
+          c.diagnostics.push_back({Diag::CannotMerge, Severity::Warning, rel, 0, 0,
                                    base ? "binary content: your edited output is kept, the new version is not applied"
                                         : "the previous generated text is missing from .ferry/objects: your "
                                           "edited output is kept, the new version is not applied",
@@ -225,7 +232,7 @@ Commit Session::commit(const std::string& rel, project::FileKind kind, const std
           conflict = true;
           c.action = "conflict";
           c.diagnostics.push_back(
-              {kConflict, Severity::Error, rel, static_cast<std::uint32_t>(m.conflict_lines.front()), 1,
+              {Diag::MergeConflict, Severity::Error, rel, static_cast<std::uint32_t>(m.conflict_lines.front()), 1,
                std::to_string(m.conflicts) + " conflict(s) between the regenerated output and your edits; "
                "markers written (<<<<<<< ferry-new ... ======= ... >>>>>>> user-edit)",
                "keep the right side of each conflict, delete the markers, and run ferry migrate again"});
@@ -277,7 +284,7 @@ RoundSummary Session::finish(const nlohmann::json& extra, std::vector<Diagnostic
         ++sum_.removed;
       } else {
         ++sum_.orphaned;
-        diagnostics.push_back({kOrphanKept, Severity::Warning, rel, 0, 0,
+        diagnostics.push_back({Diag::OrphanKept, Severity::Warning, rel, 0, 0,
                                "the input of this output was deleted; your edited output is kept and no "
                                "longer tracked",
                                "delete the output if it is not needed any more"});

@@ -35,12 +35,8 @@
 
 namespace ferry::migrate::rounds {
 
-// Diagnostic codes of rounds (docs/diagnostics.md).
-inline constexpr const char* kConflict = "FRY9201";        // error: merge conflict, markers written
-inline constexpr const char* kOrphanKept = "FRY9202";      // warning: input deleted, edited output kept
-inline constexpr const char* kRenamed = "FRY9203";         // note: input renamed, edits carried over
-inline constexpr const char* kEditsDiscarded = "FRY9204";  // note: --force discarded hand edits
-inline constexpr const char* kCannotMerge = "FRY9205";     // warning: edited output kept, not merged
+// Diagnostic codes of rounds: Diag::MergeConflict, OrphanKept, InputRenamed, EditsDiscarded,
+// CannotMerge (FRY9201-FRY9205, core/diagnostics.def).
 
 // What one round did, for the report and rounds.json.
 struct RoundSummary {
@@ -58,7 +54,8 @@ struct RoundSummary {
                                       const targets::ProjectContext& project, std::string_view extra);
 
 [[nodiscard]] nlohmann::json diagnostic_to_json(const Diagnostic& d);
-[[nodiscard]] Diagnostic diagnostic_from_json(const std::string& file, const nlohmann::json& j);
+// nullopt for a code this version does not know (a manifest written by another version).
+[[nodiscard]] std::optional<Diagnostic> diagnostic_from_json(const std::string& file, const nlohmann::json& j);
 
 struct Previous {
   std::vector<Diagnostic> diagnostics;  // of the last round that generated this file

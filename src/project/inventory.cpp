@@ -978,7 +978,7 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
     const fs::file_status lst = fs::symlink_status(path, ec);
     const bool dangling = fs::is_symlink(lst);
     inv.problems.push_back(
-        {dangling ? "FRY9003" : "FRY9006", Severity::Error, path.string(), 0, 0,
+        {dangling ? Diag::Unreadable : Diag::PathMissing, Severity::Error, path.string(), 0, 0,
          dangling ? "broken symbolic link (or a link loop): nothing to scan"
                   : "no such file or directory",
          "pass an existing file or project folder"});
@@ -993,7 +993,7 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
         inv.problems.push_back(std::move(d));
     } catch (const std::exception &e) {
       inv.problems.push_back(
-          {"FRY9003", Severity::Error, path.string(), 0, 0,
+          {Diag::Unreadable, Severity::Error, path.string(), 0, 0,
            std::string("cannot walk the folder: ") + e.what(),
            "check the permissions"});
       inv.fatal = true;
@@ -1005,7 +1005,7 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
         {name.generic_string(), path, classify(name), fs::file_size(path, ec)});
   } else {
     inv.problems.push_back(
-        {"FRY9003", Severity::Error, path.string(), 0, 0,
+        {Diag::Unreadable, Severity::Error, path.string(), 0, 0,
          "not a regular file or folder (a FIFO, socket or device): not read",
          "pass a source file or a project folder"});
     inv.fatal = true;
@@ -1036,7 +1036,7 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
     for (const std::string &d : outer) {
       const bool ferry = fs::exists(path / d / ".ferry" / "manifest.json", ec);
       inv.problems.push_back(
-          {"FRY9007", Severity::Note, d, 0, 0,
+          {Diag::GeneratedInsideInput, Severity::Note, d, 0, 0,
            std::string(ferry ? "Ferry output folder" : "CMake build folder") +
                " inside the input: skipped",
            ferry ? "keep migration outputs outside the input tree (ferry "
@@ -1080,7 +1080,7 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
           continue;
         scan_into(pf.rel, out.file.kind, *read.text, tgts, out);
       } catch (const std::exception &e) {
-        out.problems.push_back({"FRY9003", Severity::Error, pf.rel, 0, 0,
+        out.problems.push_back({Diag::Unreadable, Severity::Error, pf.rel, 0, 0,
                                 std::string("cannot scan: ") + e.what(),
                                 "check that the file is readable"});
       }
@@ -1105,7 +1105,7 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
   if (inv.single_file && !scans.empty() && !scans.front().file.parsed &&
       !scans.front().problems.empty())
     for (const Diagnostic &d : scans.front().problems)
-      inv.fatal = inv.fatal || d.code == "FRY9003";
+      inv.fatal = inv.fatal || d.code == Diag::Unreadable;
 
   // ---- aggregate ----
   std::set<std::string>

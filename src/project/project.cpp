@@ -76,7 +76,7 @@ Walk walk_tree(const fs::path& root, const WalkOptions& options) {
   for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (ec) {
       // A failed increment leaves the iterator at its end: it must not be dereferenced.
-      walk.problems.push_back({"FRY9003", Severity::Warning, root.string(), 0, 0,
+      walk.problems.push_back({Diag::Unreadable, Severity::Warning, root.string(), 0, 0,
                                "cannot read part of the tree (walk stopped): " + ec.message(),
                                "check the permissions"});
       break;
@@ -90,14 +90,14 @@ Walk walk_tree(const fs::path& root, const WalkOptions& options) {
       std::error_code lec;
       const fs::path target = fs::canonical(e.path(), lec);
       if (lec) {
-        walk.problems.push_back({"FRY9003", Severity::Warning, rel_s, 0, 0,
+        walk.problems.push_back({Diag::Unreadable, Severity::Warning, rel_s, 0, 0,
                                  "broken symbolic link: skipped", "remove the link or fix its target"});
         continue;
       }
       if (fs::is_directory(target)) {
         const bool loop = is_within(canon_root, target) || is_within(e.path().parent_path(), target);
         walk.problems.push_back(
-            {"FRY9005", Severity::Note, rel_s, 0, 0,
+            {Diag::DirectorySymlink, Severity::Note, rel_s, 0, 0,
              loop ? "symbolic link to an ancestor directory (a loop): not followed"
                   : "symbolic link to a directory: not followed",
              "pass the linked directory itself if it belongs to the project"});
@@ -111,7 +111,7 @@ Walk walk_tree(const fs::path& root, const WalkOptions& options) {
       continue;
     }
     if (!e.is_regular_file(ec)) {  // reading a FIFO would block: report and skip
-      walk.problems.push_back({"FRY9003", Severity::Note, rel_s, 0, 0,
+      walk.problems.push_back({Diag::Unreadable, Severity::Note, rel_s, 0, 0,
                                "not a regular file (FIFO, socket or device): skipped",
                                "remove it from the source tree if it does not belong there"});
       continue;
@@ -162,12 +162,12 @@ TextRead read_source(const fs::path& path, const std::string& display, std::uint
   std::error_code ec;
   const std::uintmax_t size = fs::file_size(path, ec);
   if (ec) {
-    r.problems.push_back({"FRY9003", Severity::Error, display, 0, 0, "cannot read: " + ec.message(),
+    r.problems.push_back({Diag::Unreadable, Severity::Error, display, 0, 0, "cannot read: " + ec.message(),
                           "check that the file exists and is readable"});
     return r;
   }
   if (size > max_size) {
-    r.problems.push_back({"FRY9004", Severity::Warning, display, 0, 0,
+    r.problems.push_back({Diag::FileTooLarge, Severity::Warning, display, 0, 0,
                           "file is " + std::to_string(size >> 20) + " MiB, above the " +
                               std::to_string(max_size >> 20) + " MiB limit: copied unchanged",
                           "raise the limit with --max-file-size if this really is source code"});
@@ -177,12 +177,12 @@ TextRead read_source(const fs::path& path, const std::string& display, std::uint
   try {
     text = read_file(path);
   } catch (const std::exception& e) {
-    r.problems.push_back({"FRY9003", Severity::Error, display, 0, 0, e.what(),
+    r.problems.push_back({Diag::Unreadable, Severity::Error, display, 0, 0, e.what(),
                           "check that the file is readable"});
     return r;
   }
   if (text.find('\0') != std::string::npos) {
-    r.problems.push_back({"FRY9001", Severity::Warning, display, 0, 0,
+    r.problems.push_back({Diag::BinaryContent, Severity::Warning, display, 0, 0,
                           "binary content (NUL bytes) in a source-named file: copied unchanged",
                           "rename it if it is not source code"});
     return r;
@@ -191,7 +191,7 @@ TextRead read_source(const fs::path& path, const std::string& display, std::uint
   if (!is_valid_utf8(text, &bad)) {
     std::uint32_t line = 1;
     for (std::size_t i = 0; i < bad; ++i) line += text[i] == '\n';
-    r.problems.push_back({"FRY9002", Severity::Note, display, line, 0,
+    r.problems.push_back({Diag::InvalidUtf8, Severity::Note, display, line, 0,
                           "invalid UTF-8 (byte offset " + std::to_string(bad) +
                               "); processed byte for byte, non-UTF-8 bytes kept as they are",
                           "convert the file to UTF-8 (e.g. iconv -f GBK -t UTF-8) for clean reports"});

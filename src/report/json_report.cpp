@@ -8,7 +8,7 @@
 namespace ferry::report {
 
 nlohmann::json to_json(const Diagnostic& d) {
-  return {{"code", d.code}, {"severity", std::string(to_string(d.severity))}, {"file", d.file},
+  return {{"code", to_string(d.code)}, {"severity", std::string(to_string(d.severity))}, {"file", d.file},
           {"line", d.line}, {"col", d.col}, {"message", d.message}, {"hint", d.hint}};
 }
 
@@ -40,7 +40,7 @@ nlohmann::json migration_to_json(const migrate::TreeResult& r, std::string_view 
     for (const auto& [k, v] : f.stats.unconverted_by_family) unconverted[k] += v;
     files.push_back(std::move(fj));
   }
-  for (const auto& d : r.diagnostics) ++codes[d.code];
+  for (const auto& d : r.diagnostics) ++codes[std::string(to_string(d.code))];
   j["files"] = std::move(files);
   j["totals"] = {{"files", r.files.size()}, {"converted", converted}, {"unconverted", unconverted},
                  {"diagnostics_by_code", codes}, {"diagnostics", r.diagnostics.size()}};
@@ -59,7 +59,7 @@ std::string migration_summary(const migrate::TreeResult& r) {
     for (const auto& [k, v] : f.stats.converted_by_family) converted[k] += v;
     for (const auto& [k, v] : f.stats.unconverted_by_family) unconverted[k] += v;
   }
-  for (const auto& d : r.diagnostics) ++codes[d.code];
+  for (const auto& d : r.diagnostics) ++codes[std::string(to_string(d.code))];
   std::ostringstream o;
   o << fmt::format("ferry: {} files migrated, {} copied, {} skipped; {} lines, {:.1f} KiB in {:.3f} s\n",
                    migrated, copied, skipped, lines, r.bytes_in / 1024.0, r.seconds);

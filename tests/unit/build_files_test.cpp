@@ -7,7 +7,7 @@ using namespace ferry::buildsys;
 namespace {
 bool has_code(const Result& r, const std::string& code) {
   for (const auto& d : r.diagnostics)
-    if (d.code == code) return true;
+    if (to_string(d.code) == code) return true;
   return false;
 }
 }  // namespace

@@ -114,7 +114,7 @@ TEST(CudaTarget, AmdOnlyFeaturesAreReported) {
       "asm volatile(\"s_nop 0\");\n";
   EXPECT_EQ(migrate_hip(src, &d), src);
   std::vector<std::string> codes;
-  for (const Diagnostic& x : d) codes.push_back(x.code);
+  for (const Diagnostic& x : d) codes.emplace_back(to_string(x.code));
   EXPECT_EQ(codes, (std::vector<std::string>{"FRY1201", "FRY1202", "FRY1203", "FRY1204"}));
 }
 

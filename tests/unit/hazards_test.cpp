@@ -33,7 +33,7 @@ const FunctionInfo* find_fn(const FileFacts& f, std::string_view name) {
 
 std::vector<std::string> codes(migrate::FileMigration& f) {
   std::vector<std::string> out;
-  for (const Diagnostic& d : f.diagnostics()) out.push_back(std::to_string(d.line) + " " + d.code);
+  for (const Diagnostic& d : f.diagnostics()) out.push_back(std::to_string(d.line) + " " + std::string(to_string(d.code)));
   return out;
 }
 
@@ -136,7 +136,7 @@ __global__ void k(float* o, int n) {
   EXPECT_NE(out.find("#if defined(__HIP_PLATFORM_AMD__)\n#define WARP_SIZE 64"), std::string::npos) << out;
   EXPECT_NE(out.find("#else\n#define WARP_SIZE 32\n#endif\n"), std::string::npos) << out;
   ASSERT_EQ(fx.file->diagnostics().size(), 1u);
-  EXPECT_EQ(fx.file->diagnostics()[0].code, "FRY2204");
+  EXPECT_EQ(to_string(fx.file->diagnostics()[0].code), "FRY2204");
   EXPECT_EQ(fx.file->diagnostics()[0].severity, Severity::Note);  // fixed
 }
 

@@ -48,7 +48,7 @@ protected:
                           std::string_view file = {}) {
     return std::any_of(
         inv.problems.begin(), inv.problems.end(), [&](const Diagnostic &d) {
-          return d.code == code && (file.empty() || d.file == file);
+          return to_string(d.code) == code && (file.empty() || d.file == file);
         });
   }
   fs::path root_;

@@ -19,7 +19,7 @@ migrate::FileResult run(const std::string& src) {
 
 std::size_t count(const migrate::FileResult& r, std::string_view code) {
   std::size_t n = 0;
-  for (const auto& d : r.diagnostics) n += d.code == code;
+  for (const auto& d : r.diagnostics) n += to_string(d.code) == code;
   return n;
 }
 

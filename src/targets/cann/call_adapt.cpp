@@ -272,7 +272,7 @@ bool adapt_call(FileMigration& f, std::size_t ci, std::size_t close, const std::
   lambda += "return ferry_err; }(";
   f.replace(ci, open, std::move(lambda));
   if (why.empty()) why = "the arguments are in another order than " + spec.acl_name + "'s";
-  f.diag("FRY4604", Severity::Note, ci,
+  f.diag(Diag::CannOutParamTemporary, ci,
          spec.acl_name + ": " + why + "; the call became a lambda that passes " +
              (temporaries ? std::string("temporaries of the AscendCL types") +
                                 (copy_back.empty() ? "" : " and copies them back on success")

@@ -92,7 +92,7 @@ void gemm_pass(FileMigration& f) {
     if (!why.empty()) {
       f.replace(ci, ci, std::string(name));  // claimed: the table's generic note would repeat this one
       f.count_unconverted("cublas");
-      f.diag("FRY1606", Severity::Warning, ci,
+      f.diag(Diag::CannGemmNotRewritten, ci,
              std::string(name) + " was not rewritten to aclnnMatmul: " + why, std::string("by hand: ") + kRecipe);
       continue;
     }
@@ -128,7 +128,7 @@ void gemm_pass(FileMigration& f) {
     out += in + "}";
     if (!f.replace(ci, close + 1, std::move(out))) continue;
     f.count_converted("cublas");
-    f.diag("FRY4606", Severity::Note, ci,
+    f.diag(Diag::CannGemmToMatmul, ci,
            std::string(name) + " was rewritten to aclnnMatmulGetWorkspaceSize + aclnnMatmul (operands swapped for "
                                "row-major; cubeMathType 1 = ALLOW_FP32_DOWN_PRECISION)",
            "the call now synchronizes the stream before freeing its workspace; keep a workspace across calls "

@@ -34,7 +34,7 @@ void broadcast(FileMigration& f, std::size_t ci, const std::vector<ArgRange>& ar
   }
   f.replace(ci, ci, "ncclBroadcast");  // claimed: a plain rename would keep the wrong arity
   f.count_unconverted("nccl");
-  f.diag("FRY1604", Severity::Warning, ci,
+  f.diag(Diag::CannBroadcastBuffers, ci,
          "ncclBroadcast with different send (" + send + ") and receive (" + recv +
              ") buffers has no HCCL twin: HcclBroadcast(buf, count, dataType, root, comm, stream) works in place; "
              "left unchanged",
@@ -49,7 +49,7 @@ void init_all(FileMigration& f, std::size_t ci, std::size_t close, const std::ve
   if (devs == "0" || devs == "NULL" || devs == "nullptr") {
     f.replace(ci, ci, "ncclCommInitAll");  // claimed
     f.count_unconverted("nccl");
-    f.diag("FRY1609", Severity::Warning, ci,
+    f.diag(Diag::CannInitAllNullDevices, ci,
            "ncclCommInitAll with a null device list (devices 0..ndev-1) has no HCCL form: HcclCommInitAll(ndev, "
            "devices, comms) needs the list; left unchanged",
            "fill an int32_t array with 0..ndev-1 and call HcclCommInitAll(ndev, devices, comms)");

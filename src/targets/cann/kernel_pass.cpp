@@ -135,7 +135,7 @@ void rewrite_launches(FileMigration& f) {
     if (p.size() == 3 && squeezed(f, p[1].first, p[1].second) == "nullptr") continue;  // already Ascend C
     if (is_dim3(f, grid)) {
       f.count_unconverted("runtime");
-      f.diag("FRY1602", Severity::Warning, ci,
+      f.diag(Diag::CannDim3Launch, ci,
              "kernel launch with a multi-dimensional grid (" + grid + ") left unchanged: Ascend C's blockDim is "
              "one number, the count of AI-core blocks",
              "launch with <<<blocks, nullptr, stream>>> where blocks covers the work (at most the AI-core count), "
@@ -148,7 +148,7 @@ void rewrite_launches(FileMigration& f) {
     if (stream.empty()) stream = visible_stream(f, ci);
     if (stream.empty()) {
       stream = "nullptr";
-      f.diag("FRY4602", Severity::Warning, ci,
+      f.diag(Diag::CannNoStream, ci,
              "the Ascend C launch takes an explicit stream, and no aclrtStream is in scope here: nullptr was passed",
              "create a stream with aclrtCreateStream(&stream), pass it, and aclrtSynchronizeStream(stream) "
              "before reading the results");
@@ -156,7 +156,7 @@ void rewrite_launches(FileMigration& f) {
     const std::string block(f.span_text(p[1].first, p[1].second));
     if (!f.replace(p[1].first, close - 1, "nullptr, " + stream)) continue;
     f.count_converted("runtime");
-    f.diag("FRY4607", Severity::Note, ci,
+    f.diag(Diag::CannKernelLaunch, ci,
            "launch rewritten to the Ascend C form <<<" + grid + ", nullptr, " + stream + ">>>: blockDim is now the "
            "number of AI-core blocks; the CUDA block size (" + block + ") and dynamic shared memory are dropped",
            "each Ascend C block must process the elements that " + grid + " CUDA blocks of " + block +
@@ -198,7 +198,7 @@ void kernel_pass(FileMigration& f) {
     const std::string stem = std::filesystem::path(std::string(f.path())).stem().string();
     const std::string side = stem + "_ascendc_skeleton.cpp";
     f.count_unconverted("device");
-    f.diag("FRY1601", Severity::Warning, name_at,
+    f.diag(Diag::CannKernelSkeleton, name_at,
            "CUDA kernel '" + name + "(" + plist + ")' is not translated: Ascend C has no threads or warps; an Ascend C "
            "skeleton to complete was written to " + side,
            "complete the CopyIn/Compute/CopyOut stages in " + side + ", build it with the CANN ascendc toolchain, "

@@ -17,7 +17,7 @@ using migrate::npos;
 std::string stream_for(FileMigration& f, std::size_t ci, std::string_view api) {
   std::string s = visible_stream(f, ci);
   if (!s.empty()) return s;
-  f.diag("FRY4602", Severity::Warning, ci,
+  f.diag(Diag::CannNoStream, ci,
          std::string(api) + " gets an explicit stream on Ascend, and no aclrtStream is in scope here: "
                             "nullptr (the default stream) was passed",
          "create a stream with aclrtCreateStream(&stream) and pass it, so that the work is ordered "
@@ -103,13 +103,13 @@ EventFlags read_event_flags(const FileMigration& f, const ArgRange& a) {
 void changed_note(FileMigration& f, std::size_t ci, std::string_view name, std::string_view to) {
   const rules::Rule* r = f.target().rules().find_identifier(name);
   if (!r || r->status != rules::Status::Changed) return;
-  f.diag("FRY4001", Severity::Warning, ci,
+  f.diag(Diag::ChangedSemantics, ci,
          "'" + r->from + "' → '" + std::string(to) + "' behaves differently on " + std::string(f.target().name()),
          r->note);
 }
 
 void capacity_note(FileMigration& f, std::size_t ci, std::string_view api, std::string_view count) {
-  f.diag("FRY4601", Severity::Note, ci,
+  f.diag(Diag::CannCapacityFromCount, ci,
          std::string(api) + "'s capacity argument was filled from the count expression (" + std::string(count) + ")",
          "if the destination buffer is larger, pass its real size: AscendCL checks count <= capacity, "
          "and equal values are always accepted");
@@ -172,7 +172,7 @@ void runtime_pass(FileMigration& f) {
       } else {
         f.replace(ci, ci, "cudaDeviceGetAttribute");  // claimed: a rename would not compile
         f.count_unconverted("runtime");
-        f.diag("FRY1607", Severity::Warning, ci,
+        f.diag(Diag::CannDeviceAttributeUnsupported, ci,
                "cudaDeviceGetAttribute(" + squeezed(f, args[1].first, args[1].last) +
                    ") has no AscendCL query (aclrtGetDeviceInfo knows core counts, warp size, memory and L2 "
                    "sizes); left unchanged",
@@ -189,7 +189,7 @@ void runtime_pass(FileMigration& f) {
       if (e.interprocess) {
         f.replace(ci, ci, "cudaEventCreateWithFlags");  // claimed
         f.count_unconverted("runtime");
-        f.diag("FRY1608", Severity::Warning, ci,
+        f.diag(Diag::CannIpcEvent, ci,
                "cudaEventCreateWithFlags with cudaEventInterprocess is left unchanged: AscendCL shares events "
                "between processes through ACL_EVENT_IPC and its own IPC handle calls",
                "create the event with aclrtCreateEventWithFlag(&event, ACL_EVENT_IPC) and exchange it with "
@@ -201,12 +201,12 @@ void runtime_pass(FileMigration& f) {
         f.replace(args[1].first, args[1].last, acl);
         f.count_converted("runtime");
         if (!e.literal)
-          f.diag("FRY4608", Severity::Warning, ci,
+          f.diag(Diag::CannFlagsTranslated, Severity::Warning, ci,
                  "the event flags (" + cuda + ") are not cudaEvent* constants Ferry can read; AscendCL's flag bits "
                  "differ, so " + acl + " (CUDA's default: synchronizes and times) was passed",
                  "pass ACL_EVENT_SYNC alone for events that are never timed");
         else
-          f.diag("FRY4608", Severity::Note, ci,
+          f.diag(Diag::CannFlagsTranslated, ci,
                  "event flags " + cuda + " → " + acl +
                      (e.blocking ? "; cudaEventBlockingSync has no AscendCL flag and was dropped "
                                    "(aclrtSynchronizeEvent waits as AscendCL decides)"
@@ -222,7 +222,7 @@ void runtime_pass(FileMigration& f) {
       f.count_converted("runtime");
       const std::string prio = squeezed(f, args[2].first, args[2].last);
       const auto v = constant_value(prio);
-      f.diag("FRY4609", v && *v < 0 ? Severity::Warning : Severity::Note, ci,
+      f.diag(Diag::CannStreamPriority, v && *v < 0 ? Severity::Warning : Severity::Note, ci,
              "stream priority " + prio +
                  (v && *v < 0 ? " is a negative CUDA priority: AscendCL priorities are 0 (highest) to 7 (lowest), "
                                 "so this value is out of range"
@@ -239,7 +239,7 @@ void runtime_pass(FileMigration& f) {
       f.replace(args[1].last + 1, args[2].last, "");  // `, flags`
       f.count_converted("runtime");
       const bool plain = flags == "0" || flags == "cudaHostAllocDefault" || flags == "cudaHostAllocPortable";
-      f.diag("FRY4608", plain ? Severity::Note : Severity::Warning, ci,
+      f.diag(Diag::CannFlagsTranslated, plain ? Severity::Note : Severity::Warning, ci,
              "cudaHostAlloc's flags (" + flags + ") have no AscendCL equivalent and were dropped" +
                  std::string(plain ? "" : ": mapped (zero-copy) or write-combined host memory is not what "
                                           "aclrtMallocHost gives"),
@@ -259,7 +259,7 @@ void runtime_pass(FileMigration& f) {
       } else {
         f.replace(ci, ci, "cudaDeviceReset");  // claimed: the rule table must not rename it to a wrong call
         f.count_unconverted("runtime");
-        f.diag("FRY1605", Severity::Warning, ci,
+        f.diag(Diag::CannDeviceResetUnknownId, ci,
                "cudaDeviceReset() has no argument-free AscendCL twin: aclrtResetDevice(int32_t deviceId) "
                "needs the device id, and no single cudaSetDevice(id) precedes it in this function; left unchanged",
                "call aclrtResetDevice(id) with the id passed to aclrtSetDevice");
@@ -271,7 +271,7 @@ void runtime_pass(FileMigration& f) {
       const std::string cap(f.span_text(args[1].first, args[1].last));
       const std::string count(f.span_text(args[3].first, args[3].last));
       if (!provably_at_least(cap, count))
-        f.diag("FRY4605", Severity::Warning, args[1].first,
+        f.diag(Diag::CannCapacityUnproven, args[1].first,
                std::string(name) + ": the capacity argument (" + cap + ") is not provably >= the count (" + count +
                    ")",
                "pass the real size of the destination buffer as the capacity; a smaller capacity makes the call "
@@ -304,7 +304,7 @@ void entry_pass(FileMigration& f) {
   if (has_init) return;
   if (main_open == npos) {
     if (first_set_device != npos && !f.excluded(first_set_device))
-      f.diag("FRY1603", Severity::Warning, first_set_device,
+      f.diag(Diag::CannAclInitMissing, first_set_device,
              "AscendCL must be initialized with aclInit(nullptr) before the first aclrt call and finalized with "
              "aclFinalize() at exit, and main is not in this file",
              "add aclInit(nullptr) at the start of main and aclFinalize() before it returns");
@@ -325,7 +325,7 @@ void entry_pass(FileMigration& f) {
       while (end < main_close && !f.is(end, ";")) ++end;
       if (end + 1 == main_close) ends_with_return = true;
     } else {
-      f.diag("FRY1603", Severity::Warning, ci,
+      f.diag(Diag::CannAclInitMissing, ci,
              "aclFinalize() was not inserted before this return: it is the body of an if/else without braces",
              "put braces around the statement and call aclFinalize() before returning");
     }
@@ -337,7 +337,7 @@ void entry_pass(FileMigration& f) {
     if (b == 0 || src[b - 1] == '\n') f.replace_bytes(b, b, indent + "aclFinalize();\n");
     else f.insert_before(main_close, "aclFinalize(); ");
   }
-  f.diag("FRY4603", Severity::Note, main_name,
+  f.diag(Diag::CannAclInitInserted, main_name,
          "aclInit(nullptr) was inserted at main's entry and aclFinalize() before its exits",
          "CUDA initializes implicitly, AscendCL does not; pass a JSON config path to aclInit if you need one");
 }

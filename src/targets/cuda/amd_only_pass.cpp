@@ -12,20 +12,20 @@ void amd_only_pass(migrate::FileMigration& file) {
     if (file.is_member_or_qualified(ci)) continue;
     if (name.starts_with("__builtin_amdgcn_")) {
       file.count_unconverted("device");
-      file.diag("FRY1201", Severity::Warning, ci,
+      file.diag(Diag::AmdgcnBuiltin, ci,
                 "'" + name + "' is an AMD GCN builtin with no CUDA equivalent; left unchanged",
                 "use the portable intrinsic it implements (__shfl_*_sync, __ballot_sync, "
                 "__syncwarp, __threadfence_block), or guard it with #ifdef __HIP_PLATFORM_AMD__");
     } else if (name.starts_with("hipExt") && !rules.find_identifier(name)) {
       file.count_unconverted("runtime");
-      file.diag("FRY1202", Severity::Warning, ci,
+      file.diag(Diag::HipExtApi, ci,
                 "'" + name + "' is an AMD extension of the HIP runtime with no CUDA equivalent; "
                 "left unchanged",
                 "use the standard runtime call (e.g. cudaLaunchKernel, cudaMalloc with "
                 "cudaMemAdvise, cudaStreamCreateWithFlags) or guard it with #ifdef __HIP_PLATFORM_AMD__");
     } else if (name.starts_with("__AMDGCN_") && !rules.find_identifier(name)) {
       file.count_unconverted("device");
-      file.diag("FRY1203", Severity::Warning, ci,
+      file.diag(Diag::AmdgcnMacro, ci,
                 "'" + name + "' is an AMD target macro; it is not defined when compiling for NVIDIA",
                 "code under it will not be compiled by nvcc; check the #if branches that use it");
     } else if (name == "asm" || name == "__asm__" || name == "__asm") {
@@ -34,7 +34,7 @@ void amd_only_pass(migrate::FileMigration& file) {
         ++open;
       if (!file.is(open, "(")) continue;
       file.count_unconverted("device");
-      file.diag("FRY1204", Severity::Warning, ci,
+      file.diag(Diag::GcnInlineAsm, ci,
                 "inline assembly in HIP code is GCN assembly and cannot run on NVIDIA; left unchanged",
                 "replace it with the intrinsic it implements or with PTX, or guard it with "
                 "#ifdef __HIP_PLATFORM_AMD__");

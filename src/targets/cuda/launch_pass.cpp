@@ -16,7 +16,7 @@ void launch_pass(migrate::FileMigration& file) {
     const std::size_t close = file.match_bracket(open);
     const std::vector<ArgRange> args = file.call_args(open);
     if (close == npos || args.size() < 5) {
-      file.diag("FRY9101", Severity::Warning, ci,
+      file.diag(Diag::GglTooFewArgs, ci,
                 "hipLaunchKernelGGL needs at least 5 arguments (kernel, grid, block, shared memory, "
                 "stream); left unchanged",
                 "write the launch as kernel<<<grid, block, shm, stream>>>(args...)");

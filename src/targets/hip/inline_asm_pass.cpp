@@ -21,7 +21,7 @@ void inline_asm_pass(migrate::FileMigration& file) {
     }
     const bool ptx = body.find('%') != std::string::npos || body.find('.') != std::string::npos;
     file.count_unconverted("device");
-    file.diag("FRY1003", Severity::Warning, ci,
+    file.diag(Diag::InlineAsm, ci,
               std::string("inline assembly") + (ptx ? " (PTX)" : "") +
                   " cannot run on AMDGPU; left unchanged" + (body.empty() ? "" : ": " + body),
               "replace it with the CUDA/HIP intrinsic it implements (e.g. __shfl_*, __ballot, "

@@ -91,7 +91,7 @@ void name_clash_pass(migrate::FileMigration& file) {
     file.count_converted("name_clash");
     if (!declaration) continue;
     const auto origin = file.project().clash_origins.find(it->first);
-    file.diag("FRY4101", Severity::Note, ci,
+    file.diag(Diag::HipNameClash, ci,
               "'" + it->first + "' is also defined by HIP's headers; this declaration and its "
               "uses in the project were renamed to '" + it->second + "'",
               origin == file.project().clash_origins.end()

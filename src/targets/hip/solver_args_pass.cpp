@@ -129,7 +129,7 @@ void solver_args_pass(migrate::FileMigration& file) {
       const std::string migrated = r && r->has_replacement() ? r->to : std::string(type);
       const std::string hipsolver(solver_name(type)->hipsolver);
       const std::string var = std::string(file.text(a.first)) + (call ? "(...)" : "");
-      file.diag("FRY4102", Severity::Warning, a.first,
+      file.diag(Diag::SolverBlasEnumVariable, a.first,
                 "'" + var + (call ? "' returns a " : "' is a ") + std::string(type) + " (" +
                     migrated + " after migration) passed to " + std::string(callee) +
                     ", whose hipSOLVER form takes a " + hipsolver + ": a different type" +

@@ -215,7 +215,7 @@ void check_ballot_destination(FileMigration& f, FileFacts& facts, std::size_t ci
   if (w != IntWidth::Narrow) return;
   std::string type;
   if (declared_here) type = std::string(width_words(f, var));
-  f.diag("FRY2102", Severity::Warning, var,
+  f.diag(Diag::BallotStored32, var,
          "'" + std::string(f.text(var)) + "'" + (type.empty() ? "" : " (" + type + ")") +
              " is 32-bit but receives " + std::string(what) +
              ", a 64-bit lane mask on AMD (wave64): lanes 32-63 are lost",
@@ -224,7 +224,7 @@ void check_ballot_destination(FileMigration& f, FileFacts& facts, std::size_t ci
 }
 
 void report_mask(FileMigration& f, std::size_t ci, const ArgRange& mask) {
-  f.diag("FRY2101", Severity::Warning, ci,
+  f.diag(Diag::WarpMaskNotFull, ci,
          "'" + std::string(f.text(ci)) + "' with mask '" + std::string(f.span_text(mask.first, mask.last)) +
              "' that is not known to be the full mask: HIP 5.2 has no masked warp intrinsics, "
              "so the mask was dropped and every active lane of the 64-lane wavefront now takes part",
@@ -270,7 +270,7 @@ void handle_call(FileMigration& f, FileFacts& facts, std::size_t ci, const Intri
       // stay exactly as written.
       if (!f.replace(ci, close, std::string(f.span_text(ci, close)))) return;
       f.count_unconverted("device");
-      f.diag("FRY1101", Severity::Warning, ci,
+      f.diag(Diag::MatchSyncUnsupported, ci,
              "'" + name + "' has no HIP 5.2 equivalent; left unchanged",
              name == "__match_any_sync"
                  ? "compute it with a shuffle loop over the lanes: for (int l = 0; l < warpSize; "
@@ -286,7 +286,7 @@ void handle_call(FileMigration& f, FileFacts& facts, std::size_t ci, const Intri
       const std::string step = op == "min" || op == "max"
                                    ? "v = " + op + "(v, __shfl_xor(v, o))"
                                    : "v " + op + "= __shfl_xor(v, o)";
-      f.diag("FRY1102", Severity::Warning, ci,
+      f.diag(Diag::ReduceSyncUnsupported, ci,
              "'" + name + "' has no HIP 5.2 equivalent; left unchanged",
              "reduce with a butterfly over the wavefront: for (int o = warpSize / 2; o > 0; o /= 2) " +
                  step + "; (all lanes must be active), or guard the code with #ifdef "
@@ -343,7 +343,7 @@ void check_bit_functions(FileMigration& f, const FileFacts& facts) {
       if (f.replace(ci, ci, std::string(fn->wide))) f.count_converted("device");
       continue;
     }
-    f.diag("FRY2103", Severity::Warning, ci,
+    f.diag(Diag::BallotBitFunction32, ci,
            "'" + std::string(f.span_text(ci, f.match_bracket(ci + 1))) + "' looks at the low 32 bits only, but " +
                what + ", a 64-bit lane mask on AMD (wave64)",
            "keep the mask in unsigned long long and use " + std::string(fn->wide) +

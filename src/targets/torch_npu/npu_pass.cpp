@@ -92,17 +92,17 @@ class Pass {
     if (!f_.replace_bytes(b, e, std::move(replacement))) return;
     ++changes_;
     f_.count_converted("torch");
-    f_.diag_at_line("FRY4650", Severity::Note, at.line, at.col, "converted: " + what, "");
+    f_.diag_at_line(Diag::NpuChange, at.line, at.col, "converted: " + what, "");
   }
-  void note(const char* code, Severity sev, std::size_t ci, std::string msg, std::string hint) {
-    f_.diag_at_line(code, sev, tok(ci).line, tok(ci).col, std::move(msg), std::move(hint));
+  void note(Diag code, std::size_t ci, std::string msg, std::string hint) {
+    f_.diag_at_line(code, tok(ci).line, tok(ci).col, std::move(msg), std::move(hint));
   }
 
   // Precision advice, once per file, at the first mixed-precision construct.
   void precision(std::size_t ci) {
     if (precision_done_) return;
     precision_done_ = true;
-    note("FRY4654", Severity::Note, ci,
+    note(Diag::NpuMixedPrecision, ci,
          "mixed precision on Ascend NPUs: fp16 is native on every Atlas training product; bf16 needs Atlas A2 "
          "(910B) or later; fp32 matmuls and convolutions may run in reduced precision (HF32) on the cube unit",
          "keep the loss scaler (torch.npu.amp.GradScaler) for fp16; prefer bf16 where supported; set "
@@ -132,7 +132,7 @@ class Pass {
       const bool imported = !after_dot && nccl_available_imported_;
       if (qualified || imported) edit(ci, "is_hccl_available", "is_nccl_available → is_hccl_available");
       else
-        note("FRY4655", Severity::Warning, ci, "is_nccl_available of a module Ferry cannot tell is torch.distributed; left unchanged",
+        note(Diag::NpuBackendUnproven, ci, "is_nccl_available of a module Ferry cannot tell is torch.distributed; left unchanged",
              "on NPUs call torch.distributed.is_hccl_available() (torch_npu adds it)");
       return;
     }
@@ -150,7 +150,7 @@ class Pass {
       return;
     }
     if ((n == "CUDAExtension" && is(ci + 1, "(")) || (n == "cuda_sources" && is(ci + 1, "="))) {
-      note("FRY1651", Severity::Warning, ci,
+      note(Diag::NpuCudaExtension, ci,
            "custom CUDA extension (" + std::string(n) + "): its CUDA C++ sources cannot run on an NPU",
            "migrate the extension's host code with `ferry migrate SRC --to cann` (kernels get Ascend C "
            "skeletons), and build it with torch_npu.utils.cpp_extension.NpuExtension instead of CUDAExtension");
@@ -172,7 +172,7 @@ class Pass {
       for (; i < code_.size() && tok(i).line == tok(ci).line; ++i)
         if (kNone.count(text(i)) && (is(i - 1, ".") || is(i - 1, "import") || is(i - 1, ","))) none = text(i);
       if (!none.empty()) {
-        note("FRY1650", Severity::Warning, cuda, "torch.cuda." + std::string(none) + " has no NPU equivalent; left unchanged",
+        note(Diag::NpuNoEquivalent, cuda, "torch.cuda." + std::string(none) + " has no NPU equivalent; left unchanged",
              none_hint(none));
         return;
       }
@@ -181,14 +181,14 @@ class Pass {
     }
     const std::string_view attr = is(cuda + 1, ".") ? text(cuda + 2) : std::string_view();
     if (kNone.count(attr)) {
-      note("FRY1650", Severity::Warning, cuda + 2,
+      note(Diag::NpuNoEquivalent, cuda + 2,
            "torch.cuda." + std::string(attr) + " has no NPU equivalent; left unchanged", none_hint(attr));
       return;
     }
     if (attr == "CUDAGraph" || attr == "graph" || attr == "make_graphed_callables" || attr == "graph_pool_handle") {
       edit(cuda, "npu", "torch.cuda → torch.npu");
       if (attr == "CUDAGraph") edit(cuda + 2, "NPUGraph", "torch.cuda.CUDAGraph → torch.npu.NPUGraph");
-      note("FRY4652", Severity::Note, cuda + 2,
+      note(Diag::NpuGraph, cuda + 2,
            "CUDA graph API moved to its NPU twin (torch.npu." + std::string(attr == "CUDAGraph" ? "NPUGraph" : attr) +
                ")",
            "NPU graph capture needs a recent torch_npu (2.1+) and supports fewer operators than CUDA graphs: run the "
@@ -246,7 +246,7 @@ class Pass {
       hint = "the NPU twin is torch.npu.conv.allow_hf32";
     else
       hint = "cuDNN does not exist on NPU: this setting has no effect there";
-    note("FRY4651", Severity::Note, ci, full + " configures cuDNN/CUDA, which the NPU does not use; left unchanged", hint);
+    note(Diag::NpuBackendSetting, ci, full + " configures cuDNN/CUDA, which the NPU does not use; left unchanged", hint);
   }
 
   void ddp(std::size_t ci) {
@@ -257,7 +257,7 @@ class Pass {
         if (--depth == 0) return;
       } else if (depth == 1 && is(i + 1, "=") &&
                  (is(i, "device_ids") || is(i, "output_device") || is(i, "device_id"))) {
-        note("FRY4653", Severity::Note, i,
+        note(Diag::NpuDdpDeviceIds, i,
              std::string(text(ci)) + "'s " + std::string(text(i)) + " now index NPUs",
              "call torch.npu.set_device(local_rank) before building the model, and select NPUs with "
              "ASCEND_RT_VISIBLE_DEVICES instead of CUDA_VISIBLE_DEVICES");
@@ -277,7 +277,7 @@ class Pass {
       hint = "apex.amp is superseded: use torch.npu.amp.autocast and torch.npu.amp.GradScaler";
     else if (what.find("parallel") != std::string::npos)
       hint = "use torch.nn.parallel.DistributedDataParallel with the hccl backend";
-    note("FRY1650", Severity::Warning, ci, "NVIDIA apex has no NPU build: '" + what + "' left unchanged", hint);
+    note(Diag::NpuNoEquivalent, ci, "NVIDIA apex has no NPU build: '" + what + "' left unchanged", hint);
   }
 
   // The name before `(` that encloses the string at `ci` when it is the call's first argument.
@@ -312,7 +312,7 @@ class Pass {
         edit_bytes(body, body + static_cast<std::uint32_t>(p.body.size()), to, t,
                    "backend '" + std::string(p.body) + "' → '" + to + "'");
       } else {
-        note("FRY4655", Severity::Warning, ci,
+        note(Diag::NpuBackendUnproven, ci,
              "'" + std::string(p.body) + "' is not provably the distributed backend here (no path from this string to "
              "init_process_group's backend); left unchanged",
              "if it selects the process-group backend on NPUs, make it 'hccl' (HCCL is the NPU collective library)");
@@ -330,7 +330,7 @@ class Pass {
       device = true;
     if (!device) {
       if (!looks_like_device(p.body)) return;  // a regex like 'cuda:[0-9]+': text about devices
-      note("FRY4656", Severity::Note, ci,
+      note(Diag::NpuDeviceUnproven, ci,
            "'" + std::string(p.body) + "' is not provably a device here (it does not reach torch.device, .to(), a "
            "device= argument or a device variable in this file); left unchanged",
            "if it names the accelerator, make it 'npu'" + std::string(p.body.substr(4)));
@@ -381,7 +381,7 @@ class Pass {
                    std::string(from) + " → " + std::string(to));
         return;
       }
-    note("FRY4657", Severity::Note, ci,
+    note(Diag::NpuNcclEnvVar, ci,
          "HCCL does not read " + std::string(name) + "; left unchanged",
          "HCCL has its own variables (HCCL_CONNECT_TIMEOUT, HCCL_EXEC_TIMEOUT, HCCL_SOCKET_IFNAME, HCCL_IF_IP; "
          "see the HCCL environment variable reference): drop it or set the HCCL one");
