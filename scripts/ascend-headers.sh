@@ -2,8 +2,8 @@
 # Assembles the public AscendCL, HCCL and aclnn headers at pinned commits into include roots laid
 # out like a CANN install (acl/, hccl/, aclnn/, aclnnop/, opdev/), for the cann header check:
 #
-#   scripts/ascend-headers.sh DEST            # both header sets: DEST/cann-8.5 and DEST/head
-#   FERRY_ASCEND_INCLUDE=DEST/cann-8.5/include:DEST/head/include ctest -R cann --output-on-failure
+#   scripts/ascend-headers.sh DEST            # both header sets: DEST/8.5 and DEST/head
+#   FERRY_ASCEND_INCLUDE=DEST/8.5/include:DEST/head/include ctest -R cann --output-on-failure
 #
 # Needs git and network access to github.com (or local clones, see below). Nothing is written
 # into the Ferry checkout; the headers are Huawei's (CANN Open Software License) and are never

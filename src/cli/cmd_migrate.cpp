@@ -55,6 +55,7 @@ int run_migrate(const MigrateArgs& a) {
       throw std::invalid_argument("refusing to overwrite the input file " + a.path);
     std::vector<targets::SourceView> views{{fs::path(a.path).filename().string(), *read.text}};
     targets::ProjectContext ctx;
+    ctx.single_file = true;
     target->prepare_project(views, ctx);
     migrate::FileResult r = migrate::migrate_buffer(a.path, *read.text, *target, a.options, ctx);
     if (a.output.empty()) std::cout << r.output;
@@ -123,6 +124,8 @@ std::function<int()> setup_migrate(CLI::App& sub) {
   sub.add_option("--launch", a->options.launch, "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL)")
       ->capture_default_str();
   sub.add_option("--blas", a->options.blas, "cuBLAS maps to: hipblas or rocblas")->capture_default_str();
+  sub.add_option("--hip-version", a->options.hip_version,
+                 "HIP release to write code for: X.Y or a profile (ferry targets); default: the installed HIP");
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s); rows override built-in ones");
   sub.add_flag("--json", a->json, "print the JSON report instead of the text summary");
   sub.add_option("--report", a->report_file, "also write the JSON report to this file");

@@ -32,6 +32,14 @@ int run_rules(const RulesArgs& a) {
     }
     std::cout << fmt::format("{} {} → {} [{}, {}] {}\n  from {}\n", rules::to_string(r->kind), r->from,
                              r->to, r->family, rules::to_string(r->status), r->note, r->origin);
+    if (r->since.known() || !target->release().empty()) {
+      const char* in_release = r->availability == rules::Availability::Available ? "available"
+                               : r->availability == rules::Availability::Compat  ? "from Ferry's compat header"
+                                                                                 : "missing: left unconverted";
+      std::cout << fmt::format("  since {}; in {}: {}{}\n", r->since.known() ? r->since.str() : "-",
+                               target->release(), in_release,
+                               r->compat.empty() ? "" : " (ferry/compat/" + r->compat + ".h)");
+    }
     return kExitOk;
   }
   const auto stats = set.stats();
@@ -82,6 +90,7 @@ std::function<int()> setup_rules(CLI::App& sub) {
   sub.add_option("--family", a->family, "only rules of this family");
   sub.add_option("--lookup", a->lookup, "show the rule for one name");
   sub.add_option("--blas", a->options.blas, "hipblas or rocblas")->capture_default_str();
+  sub.add_option("--hip-version", a->options.hip_version, "HIP release (X.Y or a profile; default: the installed HIP)");
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s)");
   return [a] { return run_rules(*a); };
 }

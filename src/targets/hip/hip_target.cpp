@@ -7,20 +7,25 @@
 #include "analysis/hazards.h"
 #include "migrate/file_migration.h"
 #include "rules/builtin.h"
+#include "targets/hip/compat.h"
 #include "targets/hip/passes.h"
+#include "targets/hip/toolchain.h"
 
 namespace ferry::targets {
 namespace {
 
 class HipTarget final : public Target {
  public:
-  explicit HipTarget(const Options& options) {
+  explicit HipTarget(const Options& options) : toolchain_(hip::resolve_toolchain(options.hip_version)) {
     std::vector<std::string_view> skip = {"cuda2hip/alt-"};
     if (options.blas == "rocblas") skip.push_back("cuda2hip/cublas.tsv");
     rules::load_builtin(rules_, "cuda2hip/", skip);
     if (options.blas == "rocblas") rules::load_builtin(rules_, "cuda2hip/alt-rocblas/");
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
+    hip::apply_toolchain(rules_, toolchain_, options.blas, "hipsparse");
     reserved_ = hip::load_reserved_names();
+    provided_ = hip::load_hip_provided();
+    api_names_ = hip::load_api_names(rules_);
   }
 
   std::string_view name() const override { return "hip"; }
@@ -29,26 +34,34 @@ class HipTarget final : public Target {
     return "CUDA → HIP for ROCm: AMD GPUs and Hygon DCU (wave64)";
   }
   const rules::RuleSet& rules() const override { return rules_; }
+  std::string release() const override { return toolchain_.label(); }
 
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
-    hip::collect_name_clashes(reserved_, files, ctx);
+    hip::collect_name_clashes(reserved_, api_names_, provided_, rules_, files, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
     // First: it may move a runtime include up, and must claim that line before the renamer.
     hip::runtime_header_pass(file);
+    hip::hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
+    hip::compat_header_pass(file);  // includes of CUDA headers the release lacks: Ferry's compat header
     hip::name_clash_pass(file);
     hip::solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     hip::warp_intrinsics_pass(file);
     hip::launch_pass(file);
     hip::inline_asm_pass(file);
+    hip::warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
     analysis::hazard_pass(file);  // diagnostics only: wave64 and LDS/thread hazards for gfx906
   }
+  void finish_file(migrate::FileMigration& file) const override { hip::compat_finish(file); }
 
  private:
+  hip::Toolchain toolchain_;
   rules::RuleSet rules_;
   std::unordered_set<std::string> reserved_;
+  hip::HipProvidedTable provided_;
+  std::unordered_set<std::string> api_names_;  // never user clashes (hip::load_api_names)
 };
 
 }  // namespace
