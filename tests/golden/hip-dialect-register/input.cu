@@ -1,0 +1,17 @@
+// nvcc accepts the `register` storage class with a warning; clang rejects it in C++17 (the
+// default of clang 16, so of hipcc from ROCm 6). The keyword is dropped (FRY5202).
+#include <cuda_runtime.h>
+
+#define REG_HINT register  // inside a #define: left as written (not used below)
+
+__global__ void dot(const float* a, const float* b, float* out, int n) {
+  register float acc = 0.f;
+  register int i;
+  for (i = threadIdx.x; i < n; i += blockDim.x) acc += a[i] * b[i];
+  atomicAdd(out, acc);
+}
+
+__device__ float scale(register const float x, register unsigned s) { return x * s; }
+
+// "register" in a string and in this comment stay.
+const char* kNote = "register keyword";
