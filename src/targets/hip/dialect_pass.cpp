@@ -4,6 +4,11 @@
 // 16's default, so hipcc's from ROCm 6), nvcc only warns. It has no meaning for code generation,
 // so the keyword is dropped (FRY5202). C files keep it (valid C), and so do GNU explicit register
 // variables (`register int r asm("...")`), which clang accepts.
+//
+// CUDART_CB and CUDA_CB, the calling convention of stream and host callbacks (`void CUDART_CB
+// cb(hipStream_t, hipError_t, void*)`), are empty on Linux and `__stdcall` on Windows; HIP has no
+// such macro, so an unknown name would break the declaration. They are removed (no diagnostic),
+// except in directives (a project's own `#define CUDART_CB`).
 #include <string>
 
 #include "targets/hip/passes.h"
@@ -27,8 +32,16 @@ bool has_asm_label(const migrate::FileMigration& file, std::size_t ci) {
 }  // namespace
 
 void dialect_pass(migrate::FileMigration& file) {
-  if (is_c_file(file.path())) return;
   const std::string_view src = file.source();
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (!(file.is(ci, "CUDART_CB") || file.is(ci, "CUDA_CB")) || file.code(ci).in_directive || file.excluded(ci) ||
+        file.touched(ci))
+      continue;
+    std::uint32_t end = file.code(ci).end;
+    while (end < src.size() && (src[end] == ' ' || src[end] == '\t')) ++end;
+    if (file.replace_bytes(file.code(ci).begin, end, "")) file.count_converted("dialect");
+  }
+  if (is_c_file(file.path())) return;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is(ci, "register") || file.code(ci).in_directive || file.excluded(ci) || file.touched(ci))
       continue;

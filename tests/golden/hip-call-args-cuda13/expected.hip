@@ -1,7 +1,7 @@
 // Calls whose arguments differ between CUDA and HIP: CUDA 13's cudaMemLocation arguments become
 // HIP's device id (FRY4104; hip-call-args-unreadable has FRY4105), a typed pointer to
-// cudaHostAlloc needs hipHostMalloc's template overload, and __ffs/__ffsll of a 64-bit or long
-// argument would be ambiguous between HIP's two overloads.
+// cudaHostAlloc needs hipHostMalloc's template overload (cudaHostGetDevicePointer a cast), and
+// __ffs/__ffsll of a 64-bit or long argument would be ambiguous between HIP's two overloads.
 #include <hip/hip_runtime.h>
 #include <cstdint>
 
@@ -22,7 +22,9 @@ int run(int dev, hipStream_t s, size_t n) {
   hipMemPrefetchAsync(managed, n * sizeof(float), dev, s);  // CUDA 12 form: only renamed
 
   float* pinned = nullptr;
-  hipHostMalloc(&pinned, n * sizeof(float), hipHostMallocDefault);
+  hipHostMalloc(&pinned, n * sizeof(float), hipHostMallocMapped);
+  float* mapped = nullptr;
+  hipHostGetDevicePointer(reinterpret_cast<void**>(&mapped), pinned, 0);  // typed pointer: HIP takes void**
   hipHostFree(pinned);
   return hipFree(managed) == hipSuccess ? 0 : 1;
 }

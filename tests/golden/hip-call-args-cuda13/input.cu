@@ -1,7 +1,7 @@
 // Calls whose arguments differ between CUDA and HIP: CUDA 13's cudaMemLocation arguments become
 // HIP's device id (FRY4104; hip-call-args-unreadable has FRY4105), a typed pointer to
-// cudaHostAlloc needs hipHostMalloc's template overload, and __ffs/__ffsll of a 64-bit or long
-// argument would be ambiguous between HIP's two overloads.
+// cudaHostAlloc needs hipHostMalloc's template overload (cudaHostGetDevicePointer a cast), and
+// __ffs/__ffsll of a 64-bit or long argument would be ambiguous between HIP's two overloads.
 #include <cuda_runtime.h>
 #include <cstdint>
 
@@ -22,7 +22,9 @@ int run(int dev, cudaStream_t s, size_t n) {
   cudaMemPrefetchAsync(managed, n * sizeof(float), dev, s);  // CUDA 12 form: only renamed
 
   float* pinned = nullptr;
-  cudaHostAlloc(&pinned, n * sizeof(float), cudaHostAllocDefault);
+  cudaHostAlloc(&pinned, n * sizeof(float), cudaHostAllocMapped);
+  float* mapped = nullptr;
+  cudaHostGetDevicePointer(&mapped, pinned, 0);  // typed pointer: HIP takes void**
   cudaFreeHost(pinned);
   return cudaFree(managed) == cudaSuccess ? 0 : 1;
 }

@@ -1,5 +1,6 @@
 // nvcc accepts the `register` storage class with a warning; clang rejects it in C++17 (the
-// default of clang 16, so of hipcc from ROCm 6). The keyword is dropped (FRY5202).
+// default of clang 16, so of hipcc from ROCm 6). The keyword is dropped (FRY5202). Other
+// nvcc-isms: CUDART_CB.
 #include <hip/hip_runtime.h>
 
 #define REG_HINT register  // inside a #define: left as written (not used below)
@@ -12,6 +13,10 @@ __global__ void dot(const float* a, const float* b, float* out, int n) {
 }
 
 __device__ float scale(const float x, unsigned s) { return x * s; }
+
+// CUDART_CB (the callbacks' calling convention, empty on Linux) does not exist in HIP: removed.
+void on_done(hipStream_t, hipError_t status, void* flag) { *static_cast<int*>(flag) = status; }
+void on_host(void* flag) { *static_cast<int*>(flag) = 1; }
 
 // "register" in a string and in this comment stay.
 const char* kNote = "register keyword";
