@@ -8,7 +8,9 @@
 // CUDART_CB and CUDA_CB, the calling convention of stream and host callbacks (`void CUDART_CB
 // cb(hipStream_t, hipError_t, void*)`), are empty on Linux and `__stdcall` on Windows; HIP has no
 // such macro, so an unknown name would break the declaration. They are removed (no diagnostic),
-// except in directives (a project's own `#define CUDART_CB`).
+// except in directives (a project's own `#define CUDART_CB`). So is `__grid_constant__` on a
+// `const` kernel parameter (CUDA 11.7: pass by reference into constant memory), which HIP lacks;
+// the parameter stays `const`, so the kernel means the same.
 #include <string>
 
 #include "targets/hip/passes.h"
@@ -34,8 +36,8 @@ bool has_asm_label(const migrate::FileMigration& file, std::size_t ci) {
 void dialect_pass(migrate::FileMigration& file) {
   const std::string_view src = file.source();
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (!(file.is(ci, "CUDART_CB") || file.is(ci, "CUDA_CB")) || file.code(ci).in_directive || file.excluded(ci) ||
-        file.touched(ci))
+    if (!(file.is(ci, "CUDART_CB") || file.is(ci, "CUDA_CB") || file.is(ci, "__grid_constant__")) ||
+        file.code(ci).in_directive || file.excluded(ci) || file.touched(ci))
       continue;
     std::uint32_t end = file.code(ci).end;
     while (end < src.size() && (src[end] == ' ' || src[end] == '\t')) ++end;
