@@ -4,6 +4,7 @@
 #include <bit>
 #include <cctype>
 #include <cstring>
+#include <unordered_set>
 
 namespace ferry::migrate {
 
@@ -267,22 +268,6 @@ std::vector<TemplatePart> parse_template(std::string_view t) {
   return parts;
 }
 
-// `ci` names what is being defined, not a use: the macro of `#define NAME(...)`, or the function
-// of `T NAME(params) {`. A call template would turn its parameters into arguments, so such a
-// definition is left as written (the user's own definition of an API's name: on the way back to
-// CUDA, a helper that HIP's headers also define and an earlier round guarded).
-bool defines_name(const FileMigration& file, std::size_t ci) {
-  if (ci >= 2 && file.code(ci).in_directive && file.is(ci - 1, "define") && file.is(ci - 2, "#"))
-    return true;
-  if (ci == 0 || !file.is(ci + 1, "(")) return false;
-  const bool typed = (file.is_identifier(ci - 1) && !file.is(ci - 1, "return") && !file.is(ci - 1, "else") &&
-                      !file.is(ci - 1, "do") && !file.is(ci - 1, "case") && !file.is(ci - 1, "throw")) ||
-                     file.is(ci - 1, "*") || file.is(ci - 1, "&");
-  if (!typed) return false;
-  const std::size_t close = file.match_bracket(ci + 1);
-  return close != npos && file.is(close + 1, "{");
-}
-
 // Rewrites a call `name(args)` at `ci` by its template. When the template keeps the arguments in
 // their original order it edits only the glue between them, so renames inside the arguments
 // still apply; otherwise it rewrites the call as a whole from the arguments' text.
@@ -367,12 +352,39 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
   return true;
 }
 
+// `#define NAME`: the identifier at `ci` is the macro being defined.
+bool defines_macro(const FileMigration& file, std::size_t ci) {
+  return ci >= 2 && file.code(ci).in_directive && file.is(ci - 1, "define") && file.is(ci - 2, "#") &&
+         file.code(ci - 2).line == file.code(ci).line;
+}
+
+// The name of a function being declared or defined: a type word before it (`float NAME(`,
+// not `return NAME(`), and `{`, `;` or a qualifier after its parameter list.
+bool is_declarator(const FileMigration& file, std::size_t ci) {
+  if (ci == 0 || !file.is(ci + 1, "(") || file.code(ci).in_directive) return false;
+  if (file.code(ci - 1).kind != lex::Kind::Identifier || file.code(ci - 1).in_directive) return false;
+  static constexpr std::string_view kNotTypes[] = {"return", "else", "case", "do", "throw", "new",
+                                                   "delete", "sizeof", "co_return", "co_yield",
+                                                   "co_await", "typeid", "decltype", "not", "and", "or"};
+  for (std::string_view k : kNotTypes)
+    if (file.is(ci - 1, k)) return false;
+  const std::size_t close = file.match_bracket(ci + 1);
+  if (close == npos || close + 1 >= file.code_size()) return false;
+  const std::size_t after = close + 1;
+  return file.is(after, "{") || file.is(after, ";") || file.is(after, "const") || file.is(after, "noexcept") ||
+         file.is(after, "override") || file.is(after, "->");
+}
+
 }  // namespace
 
 void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
   // Header paths included so far, as they read after migration. Forgotten at every conditional
   // directive: two includes in different #if branches are not duplicates.
   std::vector<std::string> included;
+  // Names this file #defines: call templates leave their uses alone.
+  std::unordered_set<std::string_view> user_macros;
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci)
+    if (file.code(ci).kind == lex::Kind::Identifier && defines_macro(file, ci)) user_macros.insert(file.text(ci));
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const lex::Token& t = file.code(ci);
     if (t.in_directive && file.is(ci, "#") && ci + 1 < file.code_size()) {
@@ -384,6 +396,17 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       const std::string_view raw = file.text(ci);
       const std::string_view path = raw.substr(1, raw.size() - 2);
       const rules::Rule* r = rules.find_header(path);
+      // Framework code puts the toolkit root on -I and writes "include/cuda_fp16.h" (or
+      // ".../targets/x86_64-linux/include/cuda_runtime.h"): the header after the last include/
+      // directory is the toolkit's.
+      std::string_view suffix;
+      if (!r) {
+        const std::size_t at = path.rfind("include/");
+        if (at != std::string_view::npos && (at == 0 || path[at - 1] == '/')) {
+          suffix = path.substr(at + 8);
+          r = rules.find_header(suffix);
+        }
+      }
       if (!r || file.excluded(ci) || file.touched(ci)) {
         included.emplace_back(path);
         continue;
@@ -405,7 +428,15 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
         repl.push_back(raw.front());
         repl += r->to;
         repl.push_back(raw.back());
-        if (file.replace(ci, ci, std::move(repl))) file.count_converted(r->family);
+        if (file.replace(ci, ci, std::move(repl))) {
+          file.count_converted(r->family);
+          if (!suffix.empty())
+            file.diag(Diag::HeaderViaToolkitPrefix, ci,
+                      "'" + std::string(path) + "' is the toolkit's " + std::string(suffix) +
+                          " included through an include/ directory; mapped to '" + r->to + "'",
+                      "include it as <" + std::string(suffix) + "> (the toolkit's include directory is "
+                      "on the search path) so that other tools recognise it");
+        }
       }
       report_status(file, ci, *r);
       continue;
@@ -446,7 +477,13 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     }
     if (r->availability == rules::Availability::Compat) file.require_compat(r->compat, r->to, ci);
     if (r->kind == rules::RuleKind::Call) {
-      if (defines_name(file, ci) || file.project().defined_macros.contains(std::string(name))) continue;
+      // The name of a macro or function the user defines is theirs, not a call: a compat
+      // header's `#define HIP_DYNAMIC_SHARED(T, n) ...` and its uses (in this file or any file of
+      // the project: ProjectContext::defined_macros), a shim `float __shfl_xor(float v, int m) {`
+      // keep their text (renames still apply to them).
+      if (defines_macro(file, ci) || user_macros.contains(name) ||
+          file.project().defined_macros.contains(std::string(name)) || is_declarator(file, ci))
+        continue;
       if (apply_call_rule(file, ci, *r)) {
         file.count_converted(r->family);
         report_status(file, ci, *r);

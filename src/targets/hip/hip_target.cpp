@@ -58,9 +58,11 @@ class HipTarget final : public Target {
     hip::solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     hip::data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
     hip::warp_intrinsics_pass(file);
+    hip::call_args_pass(file);  // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
     hip::launch_pass(file);
     hip::inline_asm_pass(file);
     hip::warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
+    hip::dialect_pass(file);  // nvcc-isms clang's C++17 rejects (register)
     analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
     if (fixes) hip::mark_widened_ballots(file, *fixes);
   }

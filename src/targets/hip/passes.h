@@ -54,6 +54,13 @@ void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64Fi
 // where C++ needs a constant (array bound, template argument, constexpr, static_assert, case,
 // enum, __launch_bounds__). Does nothing when `warp_size_constexpr`.
 void warp_size_pass(migrate::FileMigration& file, bool warp_size_constexpr);
+// CUDA 13's cudaMemLocation arguments of cudaMemPrefetchAsync / cudaMemAdvise → HIP's device
+// id (FRY4104), or FRY4105 when the location cannot be read.
+void call_args_pass(migrate::FileMigration& file);
+
+// What nvcc accepts and clang's C++17 rejects: the `register` storage class is dropped
+// (FRY5202), outside C files and explicit register variables.
+void dialect_pass(migrate::FileMigration& file);
 
 // Under --launch=ggl: `k<<<g, b, shm, s>>>(args)` → `hipLaunchKernelGGL(k, g, b, shm, s, args)`.
 void launch_pass(migrate::FileMigration& file);

@@ -43,6 +43,9 @@ void runtime_header_pass(migrate::FileMigration& file) {
   bool conditional_between = false;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const lex::Token& t = file.code(ci);
+    // Excluded code (`// ferry: off`, as in the compat headers Ferry writes) asks for nothing:
+    // migrating such a file again must not gain an include.
+    if (file.excluded(ci)) continue;
     if (t.kind == lex::Kind::HeaderName) {
       const std::string_view h = file.text(ci);
       // Any header that brings in the runtime: the HIP one, or a CUDA one the rules convert.
