@@ -114,6 +114,8 @@ void merge_project_constants(const FileFacts& facts, std::map<std::string, long 
 struct WarpConstantUses {
   std::set<std::string> other_use;  // names seen in a non-warp-width role somewhere
   std::map<std::string, std::string> other_use_where;  // name -> "file:line" of one such use
+  // name -> file path -> "file:line" of the first such use in that file
+  std::map<std::string, std::map<std::string, std::string>> other_use_in;
 };
 // Adds the uses found in `file` (call for every file before checking any when fixing a tree).
 void record_warp_constant_uses(const migrate::FileMigration& file, const FileFacts& facts,

@@ -366,6 +366,13 @@ void Planner::link() {
     Fn& fn = fns_[id];
     const Tokens v = tok(fn.file);
     const FunctionInfo& fi = info(fn);
+    // Defaults of its template parameters, `template <int W = WARP_SIZE>`: constants it uses.
+    for (std::size_t ci = fi.name_ci; ci > 0;) {
+      --ci;
+      if (v.is(ci, ";") || v.is(ci, "{") || v.is(ci, "}")) break;
+      if (v.ident(ci) && v.is(ci - 1, "=") && (v.is(ci + 1, ">") || v.is(ci + 1, ",")))
+        for (std::size_t c : resolve_constant(fn.file, v.t(ci))) fn.constants.push_back(c);
+    }
     for (std::size_t ci = fi.body_open + 1; ci < fi.body_close; ++ci) {
       if (v.f.code(ci).kind == lex::Kind::LaunchOpen) {
         const std::size_t k = launched_name(v, ci, fi.body_open);
@@ -438,6 +445,28 @@ Wave64ByteEdit replace_token(const Tokens& v, std::size_t ci, std::string text) 
 unsigned taint_of(const Tokens& v, const FunctionInfo& fi, std::size_t first, std::size_t last) {
   if (first > last) return 0;
   return expression_taint(v.f, v.facts, fi, first, last);
+}
+
+// A width guard of an unrolled butterfly: `if (W >= 32) v += __shfl_down_sync(m, v, 16);` with `i`
+// the guard's number 2k and W a value that is no lane or thread id (a template width, a
+// constant). Returns the step's offset token k, or npos.
+std::size_t guarded_shuffle_step(const Tokens& v, const FunctionInfo& fi, std::size_t sa, std::size_t sb, std::size_t i) {
+  if (!v.is(sa, "if") || !v.is(sa + 1, "(") || v.partner(sa + 1) != i + 1 || i != sa + 4) return npos;
+  if (!v.is(i - 1, ">=") || !v.ident(i - 2) || v.member(i - 2) || (taint_of(v, fi, i - 2, i - 2) & 3) != 0) return npos;
+  const auto guard = int_value(v.t(i));
+  if (!guard || *guard % 2 != 0 || !v.is(sb + 1, ";")) return npos;
+  for (std::size_t q = i + 2; q + 1 <= sb; ++q) {
+    if (!v.ident(q) || !v.is(q + 1, "(") ||
+        !one_of(v.t(q), {"__shfl_xor", "__shfl_xor_sync", "__shfl_down", "__shfl_down_sync"}))
+      continue;
+    const auto args = v.f.call_args(q + 1);
+    const std::size_t lane_at = v.t(q).ends_with("_sync") ? 2 : 1;
+    if (args.size() != lane_at + 1 || args[lane_at].first != args[lane_at].last) return npos;
+    const std::size_t k = args[lane_at].first;
+    const auto off = v.number(k) ? int_value(v.t(k)) : std::nullopt;
+    return off && *off * 2 == *guard ? k : npos;
+  }
+  return npos;
 }
 
 // Variables of `fi` holding a warp index: defined with `>> 5`, `/ 32`, `/ warpSize` or the
@@ -573,11 +602,26 @@ void Planner::constant_site(std::size_t cid, std::vector<Site>& sites, std::vect
   const Constant& c = consts_[cid];
   const Tokens v = tok(c.file);
   const ConstantInfo& ci = *c.info;
-  if (uses_.other_use.count(c.name)) {
-    const auto w = uses_.other_use_where.find(c.name);
+  // Another use of the name counts against this definition unless it is in a file with its own
+  // definition of the name, of any value (each .cu of a project that defines its own WARP_SIZE).
+  std::string other_where;
+  if (const auto u = uses_.other_use_in.find(c.name); u != uses_.other_use_in.end()) {
+    for (const auto& [path, where] : u->second) {
+      bool own = false;
+      if (path != in_[c.file].file->path())
+        for (const Wave64FixInput& f : in_)
+          if (f.file->path() == path && f.facts->constants.count(c.name)) own = true;  // any value
+      if (!own) {
+        other_where = where;
+        break;
+      }
+    }
+  } else if (uses_.other_use.count(c.name)) {
+    other_where = uses_.other_use_where.count(c.name) ? uses_.other_use_where.at(c.name) : "?";
+  }
+  if (!other_where.empty()) {
     blockers.push_back({c.file, v.line(ci.name_ci),
-                        "'" + c.name + "' is also used as something other than a warp width" +
-                            (w != uses_.other_use_where.end() ? " at " + w->second : std::string())});
+                        "'" + c.name + "' is also used as something other than a warp width at " + other_where});
     return;
   }
   if (v.f.excluded(ci.name_ci)) {
@@ -801,6 +845,18 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       continue;
     }
     if (warp_ctx) {
+      // The width guards of an unrolled butterfly (`if (W >= 32) v += __shfl_down(v, 16); if (W >= 16)
+      // v += __shfl_down(v, 8); ...`, W the width of the group being reduced): the guards of the
+      // steps at 8 and below are right on any wavefront; the first step becomes a loop from the
+      // wavefront's half, each step kept under its own guard, so a group of 32 stays one.
+      if (const std::size_t step = guarded_shuffle_step(v, fi, sa, sb, i); step != npos && !covered.count(step)) {
+        if (*val == 32)
+          add(Site{Diag::ShuffleLoop32, true, fn.file, v.at(step),
+                   {{v.at(sa), v.at(sa), "for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2) "},
+                    replace_token(v, i, "2 * ferry_off"), replace_token(v, step, "ferry_off")}},
+              {i, step});
+        continue;
+      }
       // shuffle width 32 and source lane 31
       bool handled = false;
       for (std::size_t q = i; q > sa; --q) {
@@ -1291,6 +1347,10 @@ void Planner::scan_host_launcher(std::size_t fid, const std::set<std::size_t>& k
     const bool arith = v.is(i - 1, "/") || v.is(i - 1, "*") || v.is(i - 1, "%") || v.is(i + 1, "*") ||
                        (v.is(i - 1, "+") && val == 31) || ((v.is(i - 1, ">>") || v.is(i - 1, "<<")) && val == 5);
     if (!arith || !(val == 32 || val == 31 || val == 16 || val == 5)) continue;
+    // A product with a literal of 1024 or more (`32 * 1024 * 1024` elements) is a data size: no
+    // block has more than 1024 threads, so it is neither a block size nor a count of warps.
+    const auto big = [&](std::size_t q) { return v.number(q) && int_value(v.t(q)).value_or(0) >= 1024; };
+    if ((v.is(i + 1, "*") && big(i + 2)) || (v.is(i - 1, "*") && big(i - 2))) continue;
     blockers.push_back({fn.file, v.line(i), "host code that launches the component computes with " + std::string(v.t(i)) +
                                                 " (warps per block?), which the fixer does not rewrite"});
   }

@@ -78,6 +78,36 @@ __global__ void k2205(const int* in, int* out) {
   }
 }
 
+// FRY2205 under width guards, as in the classic unrolled reductions: a butterfly for a group of
+// W lanes (a template argument); the whole block's width here, and a group of 8 beside it.
+template <unsigned W>
+__device__ __forceinline__ int group_sum(int v) {
+  if (W >= 32) v += __shfl_down_sync(0xffffffff, v, 16);
+  if (W >= 16) v += __shfl_down_sync(0xffffffff, v, 8);
+  if (W >= 8) v += __shfl_down_sync(0xffffffff, v, 4);
+  if (W >= 4) v += __shfl_down_sync(0xffffffff, v, 2);
+  if (W >= 2) v += __shfl_down_sync(0xffffffff, v, 1);
+  return v;
+}
+__global__ void k2205g(const int* in, int* out) {
+  const int x = in[blockIdx.x * blockDim.x + threadIdx.x];
+  const int v = group_sum<THREADS>(x);
+  const int g = group_sum<8>(x * (int)(threadIdx.x % 8));
+  if (threadIdx.x % warpSize == 0) atomicAdd(out, v);
+  if (threadIdx.x % 8 == 0) atomicAdd(out + 1, g);
+}
+
+// FRY2204 through a template parameter's default: `template <int kWarpSize = WARP_SIZE>`.
+template <int kWarpSize = WARP_SIZE>
+__device__ __forceinline__ int warp_sum(int v) {
+  for (int m = kWarpSize >> 1; m >= 1; m >>= 1) v += __shfl_xor_sync(0xffffffff, v, m);
+  return v;
+}
+__global__ void k2204t(const int* in, int* out) {
+  const int v = warp_sum(in[blockIdx.x * blockDim.x + threadIdx.x]);
+  if (threadIdx.x % warpSize == 0) atomicAdd(out, v);
+}
+
 // FRY2207 / FRY2208: a ballot kept in 32 bits and counted with __popc.
 __global__ void k2207(const int* in, int* out) {
   const bool hit = in[blockIdx.x * blockDim.x + threadIdx.x] > 0;
@@ -110,7 +140,8 @@ int main() {
     void (*kernel)(const int*, int*);
   };
   const Case cases[] = {{"K2201", k2201}, {"K2202", k2202}, {"K2203", k2203}, {"K2204", k2204},
-                        {"K2205", k2205}, {"K2207", k2207}, {"K2209", k2209}};
+                        {"K2205", k2205}, {"K2205g", k2205g}, {"K2204t", k2204t},
+                        {"K2207", k2207}, {"K2209", k2209}};
   for (const Case& c : cases) {
     cudaMemset(out, 0, 2 * sizeof(int));
     c.kernel<<<N / THREADS, THREADS>>>(in, out);
