@@ -58,6 +58,15 @@ TEST(CannTarget, AsyncCallsTakeTheVisibleStream) {
   EXPECT_TRUE(has(r.output, "aclrtMemsetAsync(d, 8, 0, 8, s);")) << r.output;
   EXPECT_TRUE(has(r.output, "aclrtRecordEvent(e, s);")) << r.output;
   EXPECT_EQ(count(r, "FRY4602"), 0u);
+  EXPECT_EQ(count(r, "FRY4610"), 3u);  // each was on CUDA's default stream
+}
+
+TEST(CannTarget, ExplicitStreamIsKept) {
+  const auto r = run(
+      "void f(float *d, cudaStream_t s, cudaStream_t t) {\n"
+      "  cudaMemsetAsync(d, 0, 8, t);\n}\n");
+  EXPECT_TRUE(has(r.output, "aclrtMemsetAsync(d, 8, 0, 8, t);")) << r.output;
+  EXPECT_EQ(count(r, "FRY4610"), 0u);
 }
 
 TEST(CannTarget, NoVisibleStreamIsDiagnosed) {

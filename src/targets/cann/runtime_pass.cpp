@@ -13,10 +13,19 @@ using migrate::ArgRange;
 using migrate::FileMigration;
 using migrate::npos;
 
-// The stream a rewritten call gets: the one in scope, else nullptr (the default stream) and FRY4602.
+// The stream a rewritten call gets for CUDA's default stream (named as 0/nullptr or left out): the
+// one in scope (FRY4610 says so), else nullptr, AscendCL's default stream, and FRY4602.
 std::string stream_for(FileMigration& f, std::size_t ci, std::string_view api) {
   std::string s = visible_stream(f, ci);
-  if (!s.empty()) return s;
+  if (!s.empty()) {
+    f.diag(Diag::CannDefaultStreamReplaced, ci,
+           std::string(api) + " was on CUDA's default stream and now runs on '" + s +
+               "', the stream in scope: it is ordered with the work on '" + s +
+               "' only, no longer with every blocking stream",
+           "if it must also wait for work on other streams, record an event there and wait for it "
+           "(aclrtStreamWaitEvent), or synchronize them first");
+    return s;
+  }
   f.diag(Diag::CannNoStream, ci,
          std::string(api) + " gets an explicit stream on Ascend, and no aclrtStream is in scope here: "
                             "nullptr (the default stream) was passed",
