@@ -128,6 +128,8 @@ do_run() {
   [[ -f $out/build.tsv ]] || die "no $out/build.tsv: run the build step first"
   command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || die "no NVIDIA GPU visible"
   tree=$(cd "$tree" && pwd)
+  out=$(cd "$out" && pwd)  # the runs cd into each program's folder
+  mkdir -p "$out/logs"
   : > "$out/run.tsv"
   while IFS=$'\t' read -r rel sys built _; do
     [[ $built == built ]] || continue
@@ -144,7 +146,7 @@ do_run() {
       [[ $rc == 0 ]] || verdict=failed
       # a self-check that prints its failure but exits 0
       if grep -qiE 'validation failed|verification failed|test failed|\bfailed\b.*[0-9]+ (error|mismatch)|^FAIL' "$blog"; then verdict=failed; fi
-      printf '%s\t%s\t%s\t%s\t%.2f\t%s\n' "$rel" "$sys" "$(basename "$bin")" "$rc" "$(echo "$t1 - $t0" | bc)" "$verdict" >> "$out/run.tsv"
+      printf '%s\t%s\t%s\t%s\t%.2f\t%s\n' "$rel" "$sys" "$(basename "$bin")" "$rc" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$verdict" >> "$out/run.tsv"
     done
   done < "$out/build.tsv"
   log "passed: $(grep -c $'\tpassed$' "$out/run.tsv") of $(wc -l < "$out/run.tsv") runs"

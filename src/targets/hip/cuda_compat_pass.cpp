@@ -29,6 +29,13 @@ std::size_t compat_name(const FileMigration& f, std::size_t ci) {
 std::string member_access(const FileMigration& f, const migrate::ArgRange& a) {
   if (a.first == a.last) return std::string(f.text(a.first)) + ".";
   if (f.is(a.first, "*") && a.first + 1 == a.last) return std::string(f.text(a.last)) + "->";
+  // props[d], s.props, s->props[i]: a postfix expression needs no parentheses (and the way back
+  // recognises the field access only without them).
+  bool postfix = f.is_identifier(a.first);
+  for (std::size_t k = a.first; postfix && k <= a.last; ++k)
+    postfix = f.is_identifier(k) || f.is(k, "[") || f.is(k, "]") || f.is(k, ".") || f.is(k, "->") ||
+              f.code(k).kind == lex::Kind::Number;
+  if (postfix) return std::string(f.span_text(a.first, a.last)) + ".";
   return "(" + std::string(f.span_text(a.first, a.last)) + ").";
 }
 
