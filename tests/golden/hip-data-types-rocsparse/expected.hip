@@ -1,7 +1,7 @@
 // cudaDataType in cuSPARSE calls under --sparse=rocsparse: rocSPARSE takes its own
 // rocsparse_datatype (rocsparse_datatype_f32_r); outside the call CUDA_R_32F is HIP_R_32F.
 #include <hip/hip_runtime.h>
-#include <rocsparse/rocsparse.h>
+#include <rocsparse/rocsparse.h> /* ferry-cuda: <cusparse.h> */
 
 hipDataType value_type() { return HIP_R_32F; }
 

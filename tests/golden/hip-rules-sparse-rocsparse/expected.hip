@@ -1,7 +1,7 @@
 // cuSPARSE straight to rocSPARSE (--sparse=rocsparse): handle, stream, matrix descriptor and a
 // CSR -> COO row-index expansion, whose calls take the same arguments in both libraries.
 #include <hip/hip_runtime.h>
-#include <rocsparse/rocsparse.h>
+#include <rocsparse/rocsparse.h> /* ferry-cuda: <cusparse.h> */
 
 int expand_rows(const int* csr_row_ptr, int nnz, int rows, int* coo_rows, hipStream_t stream) {
   rocsparse_handle handle;
