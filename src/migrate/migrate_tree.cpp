@@ -114,6 +114,11 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   // What the next round needs to run the same migration again (`ferry serve` re-runs rounds).
   new_manifest["options"] = {{"launch", options.launch},
                              {"blas", options.blas},
+                             {"sparse", options.sparse},
+                             {"hip_data_types", options.hip_data_types},
+                             {"hip_version", options.hip_version},
+                             {"cuda_version", options.cuda_version},
+                             {"wave64_fix", options.wave64_fix},
                              {"rules", options.user_rule_files},
                              {"cwd", fs::current_path().string()},
                              {"arch", tree.arch},

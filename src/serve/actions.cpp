@@ -105,6 +105,11 @@ nlohmann::json run_round_job(Workspace& ws, unsigned jobs, JobContext& ctx) {
     const auto& o = m["options"];
     topts.launch = o.value("launch", topts.launch);
     topts.blas = o.value("blas", topts.blas);
+    topts.sparse = o.value("sparse", topts.sparse);
+    topts.hip_data_types = o.value("hip_data_types", topts.hip_data_types);
+    topts.hip_version = o.value("hip_version", topts.hip_version);
+    topts.cuda_version = o.value("cuda_version", topts.cuda_version);
+    topts.wave64_fix = o.value("wave64_fix", topts.wave64_fix);
     const fs::path cwd = o.value("cwd", "");
     for (const auto& r : o.value("rules", nlohmann::json::array())) {
       fs::path p = r.get<std::string>();

@@ -83,7 +83,9 @@ void cuda_compat_pass(FileMigration& file) {
       const auto outer = file.call_args(open);
       const std::size_t at = prefetch ? 2 : 3;
       if (outer.size() <= at || outer[at].first != first) continue;
-      done = file.replace(first, close, std::string(file.span_text(args[0].first, args[0].last)));
+      // Only the wrapper goes: the argument's tokens stay for the rules to rename
+      // (`cudaMemLocationTypeDevice` inside it becomes HIP's name like anywhere else).
+      done = file.replace(first, n + 1, "") && file.replace(close, close, "");
       if (done && prefetch && outer.size() >= 4 && outer[3].first == outer[3].last && file.is(outer[3].first, "0"))
         file.replace(outer[3].first - 1, outer[3].last, "");  // `, 0`: the flags HIP does not take
     }

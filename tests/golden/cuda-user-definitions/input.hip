@@ -19,15 +19,15 @@ __global__ void row_sum(const float* x, float* out, int cols) {
     s.x += x[blockIdx.x * cols + c];
     s.y += x[blockIdx.x * cols + c] * x[blockIdx.x * cols + c];
   }
-  for (int off = 16; off > 0; off /= 2) {
-    s.x += __shfl_xor(s.x, off, 32);
-    s.y += __shfl_xor(s.y, off, 32);
+  for (int off = warpSize / 2; off > 0; off /= 2) {
+    s.x += __shfl_xor(s.x, off, warpSize);
+    s.y += __shfl_xor(s.y, off, warpSize);
   }
-  if ((threadIdx.x & 31) == 0) partial[threadIdx.x / 32] = s.x + s.y;
+  if (threadIdx.x % warpSize == 0) partial[threadIdx.x / warpSize] = s.x + s.y;
   __syncthreads();
   if (threadIdx.x == 0) {
     float t = 0.f;
-    for (int w = 0; w < (int)(blockDim.x / 32); ++w) t += partial[w];
+    for (int w = 0; w < (int)(blockDim.x / warpSize); ++w) t += partial[w];
     out[blockIdx.x] = t;
   }
 }
