@@ -1,4 +1,5 @@
-#include "project/inventory.h"
+#include "scan/scan.h"
+#include "rules/libraries.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -11,7 +12,7 @@
 
 namespace fs = std::filesystem;
 
-namespace ferry::project {
+namespace ferry::scan {
 namespace {
 
 class ScanTest : public ::testing::Test {
@@ -331,5 +332,59 @@ TEST(ScanEffort, ModelWeights) {
   EXPECT_EQ(overall_level(100), "high");
 }
 
+
+TEST_F(ScanTest, SummaryCountsByDefaultAndListsEverythingWithFiles) {
+  for (int i = 0; i < 12; ++i)
+    write("k" + std::to_string(i) + "/k.cu",
+          std::string(static_cast<std::size_t>(i + 1), '\n') + "void f() { cudaMalloc(0, 0); }\n");
+  for (int i = 0; i < 3; ++i)
+    write("p" + std::to_string(i) + "/CMakeLists.txt", "project(p LANGUAGES CXX CUDA)\n");
+  const Inventory inv = scan();
+  const std::string brief = inventory_summary(inv, false);
+  EXPECT_NE(brief.find("Build systems: 3 files with GPU settings"), std::string::npos) << brief;
+  EXPECT_NE(brief.find(" 3 files  (project(... LANGUAGES CUDA) 3)"), std::string::npos) << brief;
+  EXPECT_NE(brief.find("Heaviest files (effort for hip; 10 of 12 with GPU uses, --files lists all)"),
+            std::string::npos)
+      << brief;
+  EXPECT_EQ(brief.find("p1/CMakeLists.txt"), std::string::npos);
+  const std::string all = inventory_summary(inv, false, true);
+  for (int i = 0; i < 12; ++i)
+    EXPECT_NE(all.find("k" + std::to_string(i) + "/k.cu"), std::string::npos) << i;
+  EXPECT_NE(all.find("p1/CMakeLists.txt:1:1"), std::string::npos) << all;
+}
+
+TEST_F(ScanTest, CMakeTheMigrationCannotTokenizeIsAProblemNotAThrow) {
+  write("CMakeLists.txt", "project(p LANGUAGES CUDA\n");
+  write("ok/CMakeLists.txt", "#[[ project(q LANGUAGES CUDA) ]]\nfind_package(CUDAToolkit)\n"
+                             "target_link_libraries(q \"CUDA::cublas_static\" [[CUDA::cufft]])\n");
+  const Inventory inv = scan();
+  EXPECT_TRUE(has_problem(inv, "FRY5004", "CMakeLists.txt"));
+  ASSERT_EQ(inv.build_systems.size(), 1u);
+  EXPECT_EQ(inv.build_systems[0].detail, "find_package(CUDAToolkit)");
+  EXPECT_EQ(inv.build_systems[0].line, 2u);
+  const ApiUse *l = find_use(inv, "CUDA::cublas_static");
+  ASSERT_NE(l, nullptr);  // a quoted argument counts, a bracket argument does not
+  EXPECT_EQ(l->library, "cublas");
+  EXPECT_EQ(l->line, 3u);
+  EXPECT_EQ(l->col, 25u);
+  EXPECT_EQ(find_use(inv, "CUDA::cufft"), nullptr);
+}
+
+TEST(LibraryTable, OneTableForScanAndBuildFiles) {
+  EXPECT_EQ(rules::library_of_header("cublasLt.h")->id, "cublaslt");  // the longest prefix wins
+  EXPECT_EQ(rules::library_of_header("cublas_v2.h")->id, "cublas");
+  EXPECT_EQ(rules::library_of_header("cuda.h")->id, "cuda-driver");   // exact paths first
+  EXPECT_EQ(rules::library_of_header("cuda_fp16.h")->id, "cuda-runtime");
+  EXPECT_EQ(rules::library_of_header("stdio.h"), nullptr);
+  EXPECT_EQ(rules::library_of_family("curand_device").id, "curand");
+  EXPECT_EQ(rules::library_of_family("math").id, "cuda-runtime");
+  EXPECT_EQ(rules::library_of_link("cublas")->hip_link, "hipblas");
+  EXPECT_EQ(rules::library_of_link("cudart_static")->hip_cmake_target, "hip::host");
+  EXPECT_EQ(rules::library_of_link("nvrtc")->hip_link, "");  // known to scan, left alone by buildsys
+  EXPECT_EQ(rules::library_of_namespace("nvcuda")->id, "wmma");
+  for (const rules::CudaLibrary &l : rules::cuda_libraries())
+    EXPECT_EQ(library_name(l.id), l.name);
+}
+
 } // namespace
-} // namespace ferry::project
+} // namespace ferry::scan

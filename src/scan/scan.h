@@ -1,5 +1,8 @@
-// Scanning a project without changing it: what is there and how hard the port
-// will be.
+// `ferry scan`: a project read without changing it — what is there and how hard the port will be.
+// The module is one file per concern: scan.cpp (walk, parallel scan, aggregation), c_family.cpp,
+// python.cpp (and Bazel), build_files.cpp (CMake through buildsys::parse_cmake, Makefiles),
+// libraries.cpp (which library a use belongs to: rules/libraries.h, the table buildsys shares),
+// effort.cpp and render.cpp (JSON and text).
 //
 // `scan_project` walks a tree (or takes one file), classifies every file, reads
 // the sources that can be parsed, and records every GPU API use with its exact
@@ -28,7 +31,7 @@
 #include "project/project.h"
 #include "targets/target.h"
 
-namespace ferry::project {
+namespace ferry::scan {
 
 // One occurrence of something GPU-specific in a file.
 struct ApiUse {
@@ -143,7 +146,10 @@ void scan_buffer(const std::string &rel, const std::string &kind,
 // The JSON report (schema: docs/scan.md) and the text summary printed by `ferry
 // scan`.
 [[nodiscard]] nlohmann::json inventory_to_json(const Inventory &inv);
+// The text summary: counts per kind and the heaviest files; all_files lists every file with GPU
+// uses and every build file instead.
 [[nodiscard]] std::string inventory_summary(const Inventory &inv,
-                                            bool list_uses);
+                                            bool list_uses,
+                                            bool all_files = false);
 
-} // namespace ferry::project
+} // namespace ferry::scan
