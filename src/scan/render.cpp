@@ -44,6 +44,9 @@ nlohmann::json inventory_to_json(const Inventory &inv) {
                      {"warp_intrinsics", f.warp_intrinsics},
                      {"inline_asm", f.inline_asm},
                      {"status", f.status_counts},
+                     {"migrated", f.migrated},
+                     {"left", f.left},
+                     {"automatic", f.automatic},
                      {"effort", effort}});
   }
   std::map<std::string, std::map<std::string, std::size_t>> status;
@@ -81,6 +84,16 @@ nlohmann::json inventory_to_json(const Inventory &inv) {
   for (const auto &[t, e] : inv.effort)
     effort[t] = {{"hours", e.hours}, {"level", e.level}};
   j["effort"] = effort;
+  json migration = json::object();
+  for (const std::string &t : inv.targets) {
+    const std::size_t judged = inv.judged.count(t) ? inv.judged.at(t) : 0;
+    const std::size_t automatic = inv.automatic.count(t) ? inv.automatic.at(t) : 0;
+    migration[t] = {{"uses", judged},
+                    {"automatic", automatic},
+                    {"share", judged ? static_cast<double>(automatic) / judged : 0.0},
+                    {"left", inv.left.count(t) ? json(inv.left.at(t)) : json::object()}};
+  }
+  j["migration"] = migration;
   j["files"] = files;
   json uses = json::array();
   for (const ApiUse &u : inv.uses) {
@@ -188,6 +201,35 @@ std::string inventory_summary(const Inventory &inv, bool list_uses,
                      m["supported"], m["changed"], m["deprecated"],
                      m["unsupported"], m["unknown"]);
   }
+  bool any_migrated = false;
+  for (const FileInventory &f : inv.files)
+    any_migrated = any_migrated || f.migrated;
+  if (any_migrated) {
+    o << "\nWhat the migration leaves (source files with GPU uses, migrated in memory):\n";
+    for (const std::string &t : inv.targets) {
+      const std::size_t judged = inv.judged.count(t) ? inv.judged.at(t) : 0;
+      const std::size_t automatic = inv.automatic.count(t) ? inv.automatic.at(t) : 0;
+      std::vector<std::pair<std::string, std::size_t>> codes;
+      if (inv.left.count(t))
+        codes.assign(inv.left.at(t).begin(), inv.left.at(t).end());
+      std::stable_sort(codes.begin(), codes.end(), [](const auto &a, const auto &b) {
+        return a.second > b.second;
+      });
+      std::size_t total = 0;
+      for (const auto &[c, n] : codes)
+        total += n;
+      std::string top;
+      for (std::size_t i = 0; i < codes.size() && i < 6; ++i)
+        top += fmt::format("{}{} x{}", i ? ", " : "", codes[i].first, codes[i].second);
+      if (codes.size() > 6)
+        top += ", ...";
+      o << fmt::format("  {:<10}{} of {} uses ({:.1f}%) migrated automatically; {} diagnostic{} "
+                       "left{}{}\n",
+                       t, automatic, judged,
+                       judged ? 100.0 * static_cast<double>(automatic) / static_cast<double>(judged) : 0.0,
+                       total, total == 1 ? "" : "s", top.empty() ? "" : ": ", top);
+    }
+  }
   if (!inv.targets.empty()) {
     const std::string &t = inv.targets.front();
     std::vector<const FileInventory *> gpu;
@@ -213,7 +255,7 @@ std::string inventory_summary(const Inventory &inv, bool list_uses,
                        t, gpu.size(), with_uses,
                        with_uses > gpu.size() ? ", --files lists all" : "");
     }
-    o << fmt::format("  {:<40}{:<12}{:>6}{:>6}{:>6}{:>5}{:>8}{:>8}  {}\n",
+    o << fmt::format("  {:<40} {:<12}{:>6}{:>6}{:>6}{:>5}{:>8}{:>8}  {}\n",
                      "file", "kind", "uses", "kern", "warp", "asm", "unsupp",
                      "hours", "effort");
     for (const FileInventory *fp : gpu) {
@@ -224,7 +266,7 @@ std::string inventory_summary(const Inventory &inv, bool list_uses,
         if (auto it = sc->second.find("unsupported"); it != sc->second.end())
           unsup = it->second;
       const Effort e = f.effort.count(t) ? f.effort.at(t) : Effort{};
-      o << fmt::format("  {:<40}{:<12}{:>6}{:>6}{:>6}{:>5}{:>8}{:>8.1f}  {}\n",
+      o << fmt::format("  {:<40} {:<12}{:>6}{:>6}{:>6}{:>5}{:>8}{:>8.1f}  {}\n",
                        f.rel, f.kind, f.uses, f.kernels, f.warp_intrinsics,
                        f.inline_asm, unsup, e.hours, e.level);
     }

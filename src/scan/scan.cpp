@@ -10,6 +10,7 @@
 #include <thread>
 #include <tuple>
 
+#include "migrate/file_migration.h"
 #include "scan/scanner.h"
 
 namespace fs = std::filesystem;
@@ -57,6 +58,12 @@ bool is_bazel_name(const fs::path &rel) {
   return n == "BUILD" || n == "BUILD.bazel" || n == "WORKSPACE" ||
          n == "WORKSPACE.bazel" || n == "MODULE.bazel" ||
          rel.extension() == ".bzl";
+}
+
+// The kinds scan migrates in memory to see what the migration leaves (the effort estimate).
+bool migrated_kind(std::string_view kind) {
+  return kind == "cuda" || kind == "cuda-header" || kind == "hip" || kind == "c++" ||
+         kind == "header";
 }
 
 bool parsed_kind(std::string_view kind) {
@@ -254,6 +261,19 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
         if (!read.text)
           continue;
         scan_into(pf.rel, out.file.kind, *read.text, tgts, out);
+        if (!out.uses.empty() && migrated_kind(out.file.kind))
+          for (const targets::Target *t : tgts)
+            try {
+              const targets::ProjectContext ctx;
+              std::vector<Diagnostic> &left = out.left[std::string(t->name())];
+              for (Diagnostic &d :
+                   migrate::migrate_buffer(pf.rel, *read.text, *t, options.target_options, ctx)
+                       .diagnostics)
+                if (d.severity != Severity::Note)
+                  left.push_back(std::move(d));
+            } catch (const std::exception &) {
+              out.left.erase(std::string(t->name())); // no estimate from it: the API-use model
+            }
       } catch (const std::exception &e) {
         out.problems.push_back({Diag::Unreadable, Severity::Error, pf.rel, 0, 0,
                                 std::string("cannot scan: ") + e.what(),
@@ -318,7 +338,30 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
     const bool source = f.parsed && f.kind != "python" && f.kind != "cmake" &&
                         f.kind != "makefile" && f.kind != "bazel";
     for (const std::string &t : inv.targets) {
-      f.effort[t] = file_effort(mine, t, source);
+      const auto left = s.left.find(t);
+      if (left == s.left.end()) {
+        f.effort[t] = file_effort(mine, t, source);
+      } else {
+        f.migrated = true;
+        f.effort[t] = migrated_effort(mine, left->second, t);
+        std::set<std::uint32_t> flagged; // lines the migration left a warning or error on
+        for (const Diagnostic &d : left->second) {
+          ++f.left[t][std::string(to_string(d.code))];
+          ++inv.left[t][std::string(to_string(d.code))];
+          flagged.insert(d.line);
+        }
+        for (const ApiUse *u : mine) {
+          const auto st = u->status.find(t);
+          if (st == u->status.end())
+            continue;
+          ++f.judged[t];
+          if ((st->second == "supported" || st->second == "deprecated") &&
+              !flagged.contains(u->line))
+            ++f.automatic[t];
+        }
+        inv.judged[t] += f.judged[t];
+        inv.automatic[t] += f.automatic[t];
+      }
       inv.effort[t].hours += f.effort[t].hours;
     }
     ++inv.kind_counts[f.kind];

@@ -62,6 +62,9 @@ struct FileScan {
   std::set<std::string>
       defined_macros; // #define'd in this file: never guessed as CUDA names
   std::vector<bool> guessed; // parallel to `uses`: found by prefix only
+  // C-family files with GPU uses: what migrating the file to each target leaves (warnings and
+  // errors of migrate_buffer, the output discarded); no entry when it was not migrated.
+  std::map<std::string, std::vector<Diagnostic>> left;
 };
 
 class Scanner {

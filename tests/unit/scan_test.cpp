@@ -386,5 +386,42 @@ TEST(LibraryTable, OneTableForScanAndBuildFiles) {
     EXPECT_EQ(library_name(l.id), l.name);
 }
 
+
+TEST(ScanEffort, MigratedModelWeighsWhatTheMigrationLeaves) {
+  auto diag = [](Diag code, std::string msg) {
+    return Diagnostic{code, Severity::Warning, "f", 1, 1, std::move(msg), ""};
+  };
+  const std::vector<Diagnostic> left = {diag(Diag::ApiUnsupported, "cudaX"), diag(Diag::ApiUnsupported, "cudaX"),
+                                        diag(Diag::ApiDeprecated, "cudaY"), diag(Diag::WarpIndex32, ">> 5")};
+  ApiUse unknown{"f", 2, 1, "cuSomething", "driver", "function", "cuda-driver", {{"hip", "unknown"}}, ""};
+  ApiUse ok{"f", 3, 1, "cudaZ", "runtime", "function", "cuda-runtime", {{"hip", "supported"}}, ""};
+  const Effort e = migrated_effort({&unknown, &ok}, left, "hip");
+  EXPECT_DOUBLE_EQ(e.hours, 2.0 + 0.25 + 0.1 + 0.5 + 0.5 + 0.1);
+  EXPECT_EQ(e.level, "medium");  // an unsupported API
+  EXPECT_EQ(migrated_effort({&ok}, {}, "hip").level, "low");
+  EXPECT_EQ(migrated_effort({}, {}, "hip").level, "none");
+}
+
+TEST_F(ScanTest, SourcesAreMigratedInMemoryForTheEstimate) {
+  write("a.cu", "__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
+                "int main() {\n  float* p;\n  cudaMalloc(&p, 4);\n  k<<<1, 32>>>(p);\n"
+                "  cudaThreadSynchronize();\n  cudaFree(p);\n}\n");
+  write("setup.py", "import torch\n");
+  const Inventory inv = scan();
+  const auto a = std::find_if(inv.files.begin(), inv.files.end(), [](const FileInventory &f) { return f.rel == "a.cu"; });
+  ASSERT_NE(a, inv.files.end());
+  EXPECT_TRUE(a->migrated);
+  EXPECT_EQ(a->left.at("hip").at("FRY1002"), 1u);  // cudaThreadSynchronize is deprecated
+  EXPECT_GT(a->automatic.at("hip"), 0u);
+  EXPECT_LT(a->automatic.at("hip"), a->judged.at("hip"));  // the deprecated call's line is left
+  EXPECT_EQ(inv.automatic.at("hip"), a->automatic.at("hip"));
+  const auto py = std::find_if(inv.files.begin(), inv.files.end(), [](const FileInventory &f) { return f.rel == "setup.py"; });
+  ASSERT_NE(py, inv.files.end());
+  EXPECT_FALSE(py->migrated);
+  const nlohmann::json j = inventory_to_json(inv);
+  EXPECT_EQ(j["migration"]["hip"]["automatic"], inv.automatic.at("hip"));
+  EXPECT_GT(j["migration"]["hip"]["share"].get<double>(), 0.0);
+}
+
 } // namespace
 } // namespace ferry::scan
