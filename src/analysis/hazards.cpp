@@ -1,6 +1,9 @@
 #include "analysis/hazards.h"
 
+#include "lex/const_expr.h"
+
 #include <algorithm>
+#include <climits>
 #include <array>
 #include <cctype>
 #include <functional>
@@ -11,6 +14,7 @@ namespace ferry::analysis {
 using migrate::FileMigration;
 using migrate::npos;
 using migrate::ArgRange;
+using lex::CodeView;
 
 namespace {
 
@@ -25,80 +29,6 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-// Parses an integer literal (decimal, hex, octal, binary, digit separators, u/l/z suffixes).
-std::optional<long long> parse_int(std::string_view t) {
-  std::string s;
-  for (char c : t)
-    if (c != '\'') s += c;
-  while (!s.empty() && (s.back() == 'u' || s.back() == 'U' || s.back() == 'l' || s.back() == 'L' ||
-                        s.back() == 'z' || s.back() == 'Z'))
-    s.pop_back();
-  if (s.empty()) return std::nullopt;
-  int base = 10;
-  std::size_t i = 0;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, i = 2;
-  else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) base = 2, i = 2;
-  else if (s.size() > 1 && s[0] == '0') base = 8, i = 1;
-  unsigned long long v = 0;
-  for (; i < s.size(); ++i) {
-    const char c = s[i];
-    int d;
-    if (c >= '0' && c <= '9') d = c - '0';
-    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-    else return std::nullopt;  // a float, or something else
-    if (d >= base) return std::nullopt;
-    if (v > (~0ull >> 5)) return std::nullopt;
-    v = v * static_cast<unsigned>(base) + static_cast<unsigned>(d);
-  }
-  return static_cast<long long>(v);
-}
-
-// A 32-bit integer literal: no 'l'/'L' in its suffix (int and unsigned are 32 bits everywhere
-// CUDA and HIP run; long is 64 bits on the Linux targets, so `1ul` is fine).
-bool is_32bit_literal(std::string_view t) {
-  return t.find('l') == std::string_view::npos && t.find('L') == std::string_view::npos;
-}
-
-const std::map<std::string_view, unsigned>& type_sizes() {
-  static const std::map<std::string_view, unsigned> kSizes = {
-      {"char", 1},        {"bool", 1},          {"int8_t", 1},       {"uint8_t", 1},
-      {"char2", 2},       {"uchar2", 2},        {"char4", 4},        {"uchar4", 4},
-      {"short", 2},       {"int16_t", 2},       {"uint16_t", 2},     {"half", 2},
-      {"__half", 2},      {"__nv_bfloat16", 2}, {"nv_bfloat16", 2},  {"hip_bfloat16", 2},
-      {"__hip_bfloat16", 2}, {"half2", 4},      {"__half2", 4},      {"__nv_bfloat162", 4},
-      {"int", 4},         {"unsigned", 4},      {"float", 4},        {"int32_t", 4},
-      {"uint32_t", 4},    {"uint", 4},          {"long", 8},         {"double", 8},
-      {"int64_t", 8},     {"uint64_t", 8},      {"size_t", 8},       {"float2", 8},
-      {"int2", 8},        {"uint2", 8},         {"float3", 12},      {"int3", 12},
-      {"float4", 16},     {"int4", 16},         {"uint4", 16},       {"double2", 16},
-      {"longlong2", 16},  {"double4", 32},
-  };
-  return kSizes;
-}
-
-// Size of a type written as identifiers ("unsigned int", "long long", "float"), 0 if unknown.
-unsigned type_size(const std::vector<std::string_view>& words) {
-  std::vector<std::string_view> w;
-  for (std::string_view s : words)
-    if (!is_one_of(s, {"const", "volatile", "static", "signed", "std", "__restrict__", "struct"}))
-      w.push_back(s);
-  if (w.empty()) return 0;
-  if (w.size() >= 2 && w[w.size() - 1] == "long" && w[w.size() - 2] == "long") return 8;
-  if (w.size() >= 2 && w.back() == "int") w.pop_back();  // "unsigned int", "long int"
-  if (w.size() == 2 && w[0] == "unsigned") w.erase(w.begin());
-  if (w.size() == 2 && w[0] == "long" && w[1] == "long") return 8;
-  if (w.size() != 1) return 0;
-  const auto it = type_sizes().find(w[0]);
-  return it == type_sizes().end() ? 0 : it->second;
-}
-
-bool is_integer_type_word(std::string_view s) {
-  return is_one_of(s, {"int", "unsigned", "signed", "long", "short", "char", "size_t", "int32_t",
-                       "uint32_t", "int64_t", "uint64_t", "int16_t", "uint16_t", "int8_t",
-                       "uint8_t", "uint", "ptrdiff_t", "ssize_t", "auto", "std", "bool"});
 }
 
 bool is_keyword_stop(std::string_view s) {
@@ -148,230 +78,59 @@ bool is_ballot_call_name(std::string_view t) {
   return t == "__ballot_sync" || t == "__ballot" || t == "__activemask";
 }
 
-// Binary-operator binding strength (higher binds tighter); 0 for anything else.
-int binary_prec(std::string_view op) {
-  if (is_one_of(op, {"*", "/", "%"})) return 13;
-  if (is_one_of(op, {"+", "-"})) return 12;
-  if (is_one_of(op, {"<<", ">>"})) return 11;
-  if (is_one_of(op, {"<", "<=", ">", ">="})) return 10;
-  if (is_one_of(op, {"==", "!="})) return 9;
-  if (op == "&") return 8;
-  if (op == "^") return 7;
-  if (op == "|") return 6;
-  if (op == "&&") return 5;
-  if (op == "||") return 4;
-  return 0;
+// ---------------------------------------------------------------------------------------------
+// Token helpers over the file's lex::CodeView
+
+std::optional<long long> parse_int(std::string_view t) {
+  const auto v = lex::integer_literal(t);
+  if (!v || *v > static_cast<unsigned long long>(LLONG_MAX)) return std::nullopt;
+  return static_cast<long long>(*v);
 }
 
-// ---------------------------------------------------------------------------------------------
-// A view over a FileMigration with the precomputed bracket partners.
+// A token that can end an operand: then a following '&', '*', '-', '+' is binary.
+bool ends_operand(const CodeView& v, std::size_t ci) {
+  if (ci >= v.code_size()) return false;
+  const lex::Kind k = v.code(ci).kind;
+  if (k == lex::Kind::Identifier) return !is_keyword_stop(v.text(ci));
+  return k == lex::Kind::Number || k == lex::Kind::String || k == lex::Kind::Char || v.is(ci, ")") ||
+         v.is(ci, "]");
+}
 
-struct View {
-  const FileMigration& f;
-  const FileFacts& facts;
-
-  [[nodiscard]] std::size_t size() const { return f.code_size(); }
-  [[nodiscard]] std::string_view t(std::size_t ci) const {
-    return ci < f.code_size() ? f.text(ci) : std::string_view();
-  }
-  // Out of range a token reads as "": only an empty `s` matches there.
-  // Inlined so that the literal's key (lex::short_key) folds to a constant.
-  [[nodiscard, gnu::always_inline]] bool is(std::size_t ci, std::string_view s) const {
-    return ci < f.code_size() ? f.is(ci, s) : s.empty();
-  }
-  [[nodiscard]] bool ident(std::size_t ci) const { return f.is_identifier(ci); }
-  [[nodiscard]] bool number(std::size_t ci) const {
-    return ci < size() && f.code(ci).kind == lex::Kind::Number;
-  }
-  [[nodiscard]] std::size_t partner(std::size_t ci) const {
-    return ci < facts.partner.size() ? facts.partner[ci] : npos;
-  }
-  [[nodiscard]] bool directive(std::size_t ci) const { return f.code(ci).in_directive; }
-  // A token that can end an operand: then a following '&', '*', '-', '+' is binary.
-  [[nodiscard]] bool ends_operand(std::size_t ci) const {
-    if (ci >= size()) return false;
-    const lex::Kind k = f.code(ci).kind;
-    if (k == lex::Kind::Identifier) return !is_keyword_stop(t(ci));
-    return k == lex::Kind::Number || k == lex::Kind::String || k == lex::Kind::Char ||
-           is(ci, ")") || is(ci, "]");
-  }
-  [[nodiscard]] bool member_name(std::size_t ci) const {
-    return ci > 0 && (is(ci - 1, ".") || is(ci - 1, "->"));
-  }
-  // Last code index of the directive that starts (or continues) at `ci`.
-  [[nodiscard]] std::size_t directive_last(std::size_t ci) const {
-    std::size_t j = ci;
-    while (j + 1 < size() && directive(j + 1)) {
-      bool newline = false;
-      for (std::size_t ti = f.token_index(j) + 1; ti < f.token_index(j + 1); ++ti)
-        if (f.tokens()[ti].kind == lex::Kind::Newline) newline = true;
-      if (newline) break;
-      ++j;
-    }
-    return j;
-  }
-};
-
-// ---------------------------------------------------------------------------------------------
-// Constant expressions
-
-class Evaluator {
+// The named constants an expression in `scope` (or at file scope) sees: the function's constant
+// locals, the file's constants, then the project's.
+class FactNames final : public lex::ConstNames {
  public:
-  Evaluator(const View& v, std::size_t first, std::size_t last, const FunctionInfo* scope)
-      : v_(v), i_(first), last_(last), scope_(scope) {}
-
-  std::optional<long long> run() {
-    if (i_ > last_) return std::nullopt;
-    auto r = ternary();
-    if (!r || i_ != last_ + 1) return std::nullopt;
-    return r;
-  }
-
- private:
-  [[nodiscard]] bool at(std::string_view s) const { return i_ <= last_ && v_.is(i_, s); }
-
-  std::optional<long long> ternary() {
-    auto c = binary(4);
-    if (!c || !at("?")) return c;
-    ++i_;
-    auto a = ternary();
-    if (!a || !at(":")) return std::nullopt;
-    ++i_;
-    auto b = ternary();
-    if (!b) return std::nullopt;
-    return *c ? a : b;
-  }
-
-  std::optional<long long> binary(int min_prec) {
-    auto lhs = unary();
-    while (lhs && i_ <= last_) {
-      const std::string_view op = v_.t(i_);
-      const int p = binary_prec(op);
-      if (p == 0 || p < min_prec) break;
-      ++i_;
-      auto rhs = binary(p + 1);
-      if (!rhs) return std::nullopt;
-      const long long a = *lhs, b = *rhs;
-      if (op == "*") lhs = a * b;
-      else if (op == "/") { if (b == 0) return std::nullopt; lhs = a / b; }
-      else if (op == "%") { if (b == 0) return std::nullopt; lhs = a % b; }
-      else if (op == "+") lhs = a + b;
-      else if (op == "-") lhs = a - b;
-      else if (op == "<<") { if (b < 0 || b > 62) return std::nullopt; lhs = a << b; }
-      else if (op == ">>") { if (b < 0 || b > 62) return std::nullopt; lhs = a >> b; }
-      else if (op == "<") lhs = a < b;
-      else if (op == "<=") lhs = a <= b;
-      else if (op == ">") lhs = a > b;
-      else if (op == ">=") lhs = a >= b;
-      else if (op == "==") lhs = a == b;
-      else if (op == "!=") lhs = a != b;
-      else if (op == "&") lhs = a & b;
-      else if (op == "^") lhs = a ^ b;
-      else if (op == "|") lhs = a | b;
-      else if (op == "&&") lhs = a && b;
-      else if (op == "||") lhs = a || b;
-    }
-    return lhs;
-  }
-
-  std::optional<long long> unary() {
-    if (i_ > last_) return std::nullopt;
-    if (at("-")) { ++i_; auto x = unary(); return x ? std::optional(-*x) : std::nullopt; }
-    if (at("+")) { ++i_; return unary(); }
-    if (at("~")) {
-      ++i_;
-      const bool narrow = i_ <= last_ && v_.number(i_) && is_32bit_literal(v_.t(i_));
-      auto x = unary();
-      if (!x) return std::nullopt;
-      // ~0u is 0xffffffff: keep 32-bit literals 32-bit.
-      return narrow ? static_cast<long long>(~static_cast<std::uint32_t>(*x)) : ~*x;
-    }
-    if (at("!")) { ++i_; auto x = unary(); return x ? std::optional<long long>(!*x) : std::nullopt; }
-    if (at("(")) {
-      const std::size_t close = v_.partner(i_);
-      if (close == npos || close > last_) return std::nullopt;
-      // A cast to an integer type: every token inside is an integer type word.
-      bool cast = close > i_ + 1;
-      for (std::size_t j = i_ + 1; j < close; ++j)
-        cast = cast && ((v_.ident(j) && is_integer_type_word(v_.t(j))) || v_.is(j, "::"));
-      if (cast && close < last_) {
-        i_ = close + 1;
-        return unary();
-      }
-      ++i_;
-      auto x = ternary();
-      if (!x || !at(")")) return std::nullopt;
-      ++i_;
-      return x;
-    }
-    return primary();
-  }
-
-  std::optional<long long> primary() {
-    if (i_ > last_) return std::nullopt;
-    const std::string_view t = v_.t(i_);
-    if (v_.number(i_)) {
-      ++i_;
-      return parse_int(t);
-    }
-    if (!v_.ident(i_)) return std::nullopt;
-    if (t == "true") return ++i_, 1;
-    if (t == "false") return ++i_, 0;
-    if (t == "sizeof" && v_.is(i_ + 1, "(")) {
-      const std::size_t close = v_.partner(i_ + 1);
-      if (close == npos || close > last_) return std::nullopt;
-      std::vector<std::string_view> words;
-      for (std::size_t j = i_ + 2; j < close; ++j) {
-        if (!v_.ident(j)) return std::nullopt;
-        words.push_back(v_.t(j));
-      }
-      const unsigned s = type_size(words);
-      if (s == 0) return std::nullopt;
-      i_ = close + 1;
-      return s;
-    }
-    if (is_one_of(t, {"static_cast", "int", "unsigned", "size_t", "int64_t", "uint32_t"})) {
-      // static_cast<T>(x) or a functional cast T(x)
-      std::size_t j = i_ + 1;
-      if (t == "static_cast") {
-        if (!v_.is(j, "<")) return std::nullopt;
-        while (j <= last_ && !v_.is(j, ">")) ++j;
-        ++j;
-      }
-      if (!v_.is(j, "(")) return std::nullopt;
-      const std::size_t close = v_.partner(j);
-      if (close == npos || close > last_) return std::nullopt;
-      i_ = j + 1;
-      auto x = ternary();
-      if (!x || i_ != close) return std::nullopt;
-      i_ = close + 1;
-      return x;
-    }
-    std::string name(t);
-    ++i_;
+  FactNames(const FileFacts& facts, const FunctionInfo* scope) : facts_(facts), scope_(scope) {}
+  [[nodiscard]] std::optional<long long> value(std::string_view name) const override {
+    const std::string n(name);
     if (scope_) {
-      const auto it = scope_->local_constants.find(name);
+      const auto it = scope_->local_constants.find(n);
       if (it != scope_->local_constants.end()) return it->second;
     }
-    const auto it = v_.facts.constants.find(name);
-    if (it != v_.facts.constants.end()) return it->second.value;
-    const auto pit = v_.facts.project_constants.find(name);
-    if (pit != v_.facts.project_constants.end()) return pit->second;
+    const auto it = facts_.constants.find(n);
+    if (it != facts_.constants.end()) return it->second.value;
+    const auto pit = facts_.project_constants.find(n);
+    if (pit != facts_.project_constants.end()) return pit->second;
     return std::nullopt;
   }
 
-  const View& v_;
-  std::size_t i_;
-  std::size_t last_;
+ private:
+  const FileFacts& facts_;
   const FunctionInfo* scope_;
 };
 
+std::optional<long long> eval(const CodeView& v, const FileFacts& facts, std::size_t first, std::size_t last,
+                              const FunctionInfo* scope) {
+  const FactNames names(facts, scope);
+  return lex::eval_const(v, first, last, &names);
+}
+
 // End of the expression starting at `first`: the code index before the first ';' or ',' at
 // depth 0, or before a closing bracket of an enclosing group.
-std::size_t expression_last(const View& v, std::size_t first, std::size_t limit) {
+std::size_t expression_last(const CodeView& v, std::size_t first, std::size_t limit) {
   std::size_t i = first;
-  while (i <= limit && i < v.size()) {
-    const std::string_view s = v.t(i);
+  while (i <= limit && i < v.code_size()) {
+    const std::string_view s = v.text(i);
     if (s == "(" || s == "[" || s == "{") {
       const std::size_t p = v.partner(i);
       if (p == npos) return i == first ? first : i - 1;
@@ -385,13 +144,13 @@ std::size_t expression_last(const View& v, std::size_t first, std::size_t limit)
 }
 
 // First code index of the left operand of the binary operator at `op`.
-std::size_t left_operand_first(const View& v, std::size_t op, std::size_t floor) {
-  const int my = binary_prec(v.t(op));
+std::size_t left_operand_first(const CodeView& v, std::size_t op, std::size_t floor) {
+  const int my = lex::binary_precedence(v.text(op));
   std::size_t j = op;  // candidate start
   bool need_operand = true;
   while (j > floor) {
     const std::size_t k = j - 1;
-    const std::string_view s = v.t(k);
+    const std::string_view s = v.text(k);
     if (need_operand) {
       if (s == ")" || s == "]") {
         const std::size_t open = v.partner(k);
@@ -399,13 +158,13 @@ std::size_t left_operand_first(const View& v, std::size_t op, std::size_t floor)
         j = open;
         // a call or subscript: the callee/array name belongs to the operand
         need_operand = false;
-        if (open > floor && (v.ident(open - 1) && !is_keyword_stop(v.t(open - 1)) &&
-                             !is_one_of(v.t(open - 1), {"if", "while", "for", "switch"}))) {
+        if (open > floor && (v.is_identifier(open - 1) && !is_keyword_stop(v.text(open - 1)) &&
+                             !is_one_of(v.text(open - 1), {"if", "while", "for", "switch"}))) {
           j = open - 1;
         }
         continue;
       }
-      if ((v.ident(k) && !is_keyword_stop(v.t(k))) || v.number(k)) {
+      if ((v.is_identifier(k) && !is_keyword_stop(v.text(k))) || v.is_number(k)) {
         j = k;
         need_operand = false;
         continue;
@@ -422,13 +181,13 @@ std::size_t left_operand_first(const View& v, std::size_t op, std::size_t floor)
       const std::size_t open = v.partner(k);
       if (open == npos || open < floor) break;
       bool cast = true;
-      for (std::size_t q = open + 1; q < k; ++q) cast = cast && (v.ident(q) || v.is(q, "::") || v.is(q, "*"));
+      for (std::size_t q = open + 1; q < k; ++q) cast = cast && (v.is_identifier(q) || v.is(q, "::") || v.is(q, "*"));
       if (!cast) break;
       j = open;
       continue;
     }
-    const int p = binary_prec(s);
-    if (p > 0 && k > floor && v.ends_operand(k - 1)) {
+    const int p = lex::binary_precedence(s);
+    if (p > 0 && k > floor && ends_operand(v, k - 1)) {
       if (p < my) break;
       j = k;
       need_operand = true;
@@ -444,15 +203,15 @@ std::size_t left_operand_first(const View& v, std::size_t op, std::size_t floor)
 }
 
 // Last code index of the primary operand (with member accesses, calls, subscripts) at `first`.
-std::size_t primary_last(const View& v, std::size_t first) {
+std::size_t primary_last(const CodeView& v, std::size_t first) {
   std::size_t i = first;
   if (v.is(i, "(")) {
     const std::size_t p = v.partner(i);
     return p == npos ? i : p;
   }
-  if (!v.ident(i) && !v.number(i)) return npos;
+  if (!v.is_identifier(i) && !v.is_number(i)) return npos;
   while (true) {
-    if ((v.is(i + 1, ".") || v.is(i + 1, "->")) && v.ident(i + 2)) { i += 2; continue; }
+    if ((v.is(i + 1, ".") || v.is(i + 1, "->")) && v.is_identifier(i + 2)) { i += 2; continue; }
     if (v.is(i + 1, "(") || v.is(i + 1, "[")) {
       const std::size_t p = v.partner(i + 1);
       if (p == npos) return i;
@@ -470,12 +229,12 @@ enum Taint : unsigned { kNone = 0, kThread = 1, kLane = 2, kBallot = 4 };
 
 using Def = VarDef;
 
-bool is_warp_const(const View& v, std::string_view name) {
+bool is_warp_const(const FileFacts& facts, std::string_view name) {
   if (!is_warp_width_name(name)) return false;
-  const auto it = v.facts.constants.find(std::string(name));
-  if (it != v.facts.constants.end()) return it->second.value == 32 || it->second.value == 64;
-  const auto pit = v.facts.project_constants.find(std::string(name));
-  return pit != v.facts.project_constants.end() && (pit->second == 32 || pit->second == 64);
+  const auto it = facts.constants.find(std::string(name));
+  if (it != facts.constants.end()) return it->second.value == 32 || it->second.value == 64;
+  const auto pit = facts.project_constants.find(std::string(name));
+  return pit != facts.project_constants.end() && (pit->second == 32 || pit->second == 64);
 }
 
 // Taint of the variable `name` at code index `at` in function `fn`: the latest definition before.
@@ -489,35 +248,35 @@ unsigned var_taint(const std::vector<Def>& defs, std::string_view name, std::siz
 }
 
 // Taint of code range [first, last] in function `fi`.
-unsigned range_taint(const View& v, const std::vector<Def>& defs, std::size_t first,
+unsigned range_taint(const CodeView& v, const FileFacts& facts, const std::vector<Def>& defs, std::size_t first,
                      std::size_t last) {
   unsigned t = kNone;
   bool data_index = false;
   bool warp_op = false;
-  for (std::size_t i = first; i <= last && i < v.size(); ++i) {
-    const std::string_view s = v.t(i);
-    if (v.ident(i)) {
-      if (v.member_name(i)) continue;
+  for (std::size_t i = first; i <= last && i < v.code_size(); ++i) {
+    const std::string_view s = v.text(i);
+    if (v.is_identifier(i)) {
+      if (v.is_member_name(i)) continue;
       const bool call = v.is(i + 1, "(");
       if (s == "threadIdx" || s == "blockDim" || s == "hipThreadIdx_x" || s == "hipBlockDim_x")
         t |= kThread;
       else if (s == "blockIdx" || s == "gridDim") data_index = true;
-      else if (s == "__lane_id" || s == "__lanemask_lt" || (call && v.facts.lane_helpers.count(std::string(s))))
+      else if (s == "__lane_id" || s == "__lanemask_lt" || (call && facts.lane_helpers.count(std::string(s))))
         t |= kThread | kLane;
-      else if (call && v.facts.thread_helpers.count(std::string(s))) t |= kThread;
+      else if (call && facts.thread_helpers.count(std::string(s))) t |= kThread;
       else if (call && is_ballot_call_name(s)) t |= kBallot;
       else if (!call) t |= var_taint(defs, s, i);
       continue;
     }
     // a warp-width operation: & 31, % 32, >> 5, / 32, or their named-constant/warpSize forms
-    if ((s == "&" && v.number(i + 1) && parse_int(v.t(i + 1)) == 31) ||
+    if ((s == "&" && v.is_number(i + 1) && parse_int(v.text(i + 1)) == 31) ||
         ((s == "%" || s == "/") &&
-         ((v.number(i + 1) && (parse_int(v.t(i + 1)) == 32 || parse_int(v.t(i + 1)) == 64)) ||
-          v.is(i + 1, "warpSize") || (v.ident(i + 1) && is_warp_const(v, v.t(i + 1))))) ||
-        (s == ">>" && v.number(i + 1) && (parse_int(v.t(i + 1)) == 5 || parse_int(v.t(i + 1)) == 6)))
+         ((v.is_number(i + 1) && (parse_int(v.text(i + 1)) == 32 || parse_int(v.text(i + 1)) == 64)) ||
+          v.is(i + 1, "warpSize") || (v.is_identifier(i + 1) && is_warp_const(facts, v.text(i + 1))))) ||
+        (s == ">>" && v.is_number(i + 1) && (parse_int(v.text(i + 1)) == 5 || parse_int(v.text(i + 1)) == 6)))
       warp_op = true;
     if (s == "&" && v.is(i + 1, "(") &&
-        ((v.ident(i + 2) && (is_warp_const(v, v.t(i + 2)) || v.is(i + 2, "warpSize"))) &&
+        ((v.is_identifier(i + 2) && (is_warp_const(facts, v.text(i + 2)) || v.is(i + 2, "warpSize"))) &&
          v.is(i + 3, "-") && v.is(i + 4, "1")))
       warp_op = true;
   }
@@ -530,27 +289,27 @@ unsigned range_taint(const View& v, const std::vector<Def>& defs, std::size_t fi
 // blockDim, hipThreadIdx_x, hipBlockDim_x, __lane_id, __lanemask_lt, or a ballot call name.
 // Keep in step with range_taint. (Lane and thread helpers are not sources of their own: a
 // function becomes one only when its return value is tainted by one of these.)
-bool is_taint_source(const View& v, std::size_t ci) {
-  if (!v.ident(ci)) return false;
-  const std::string_view s = v.t(ci);
+bool is_taint_source(const CodeView& v, std::size_t ci) {
+  if (!v.is_identifier(ci)) return false;
+  const std::string_view s = v.text(ci);
   return s == "threadIdx" || s == "blockDim" || s == "hipThreadIdx_x" || s == "hipBlockDim_x" ||
          s == "__lane_id" || s == "__lanemask_lt" || is_ballot_call_name(s);
 }
 
-bool has_taint_source(const View& v) {
-  for (std::size_t ci = 0; ci < v.size(); ++ci)
+bool has_taint_source(const CodeView& v) {
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci)
     if (is_taint_source(v, ci)) return true;
   return false;
 }
 
 // All `name = expr` definitions in a function body (declarations and plain assignments).
-std::vector<Def> function_defs(const View& v, const FunctionInfo& fn) {
+std::vector<Def> function_defs(const CodeView& v, const FileFacts& facts, const FunctionInfo& fn) {
   std::vector<Def> defs;
   for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
-    if (!v.is(i, "=") || !v.ident(i - 1) || v.member_name(i - 1)) continue;
+    if (!v.is(i, "=") || !v.is_identifier(i - 1) || v.is_member_name(i - 1)) continue;
     const std::size_t last = expression_last(v, i + 1, fn.body_close - 1);
-    Def d{v.t(i - 1), i, kNone};
-    d.taint = range_taint(v, defs, i + 1, last);
+    Def d{v.text(i - 1), i, kNone};
+    d.taint = range_taint(v, facts, defs, i + 1, last);
     defs.push_back(std::move(d));
   }
   return defs;
@@ -559,68 +318,42 @@ std::vector<Def> function_defs(const View& v, const FunctionInfo& fn) {
 // ---------------------------------------------------------------------------------------------
 // Facts
 
-std::vector<std::size_t> compute_partners(const FileMigration& f) {
-  std::vector<std::size_t> partner(f.code_size(), npos);
-  std::vector<std::size_t> code_stack, dir_stack;
-  for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
-    const lex::Token& tok = f.code(ci);
-    if (tok.kind != lex::Kind::Punct || tok.end - tok.begin != 1) continue;
-    std::vector<std::size_t>& st = tok.in_directive ? dir_stack : code_stack;
-    const char c = f.source()[tok.begin];
-    if (tok.in_directive && c == '#') dir_stack.clear();
-    if (c == '(' || c == '[' || c == '{') {
-      st.push_back(ci);
-    } else if (c == ')' || c == ']' || c == '}') {
-      const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
-      // tolerate stray closers: pop to the matching kind if it is on the stack
-      auto it = std::find_if(st.rbegin(), st.rend(),
-                             [&](std::size_t o) { return f.source()[f.code(o).begin] == want; });
-      if (it == st.rend()) continue;
-      const std::size_t open = *it;
-      st.erase(std::next(it).base(), st.end());
-      partner[open] = ci;
-      partner[ci] = open;
-    }
-  }
-  return partner;
-}
-
-void collect_constants(const View& v, FileFacts& facts) {
+void collect_constants(const CodeView& v, FileFacts& facts) {
   struct Raw {
     ConstantInfo info;
     std::size_t value_first, value_last;
     std::size_t fn;  // function index or npos
   };
   std::vector<Raw> raws;
-  for (std::size_t ci = 0; ci < v.size(); ++ci) {
-    if (v.directive(ci) && v.is(ci, "#") && v.is(ci + 1, "define") && v.ident(ci + 2) &&
-        v.directive(ci + 2)) {
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+    if (v.in_directive(ci) && v.is(ci, "#") && v.is(ci + 1, "define") && v.is_identifier(ci + 2) &&
+        v.in_directive(ci + 2)) {
       const std::size_t last = v.directive_last(ci);
       const std::size_t name = ci + 2;
       if (last <= name) continue;
       // function-like: '(' right after the name, without a space
-      if (v.is(name + 1, "(") && v.f.code(name + 1).begin == v.f.code(name).end) continue;
-      raws.push_back({{std::string(v.t(name)), 0, name, ci, last, true}, name + 1, last, npos});
+      if (v.is(name + 1, "(") && v.code(name + 1).begin == v.code(name).end) continue;
+      raws.push_back({{std::string(v.text(name)), 0, name, ci, last, true}, name + 1, last, npos});
       ci = last;
       continue;
     }
-    if (v.directive(ci)) continue;
+    if (v.in_directive(ci)) continue;
     if (!(v.is(ci, "constexpr") || v.is(ci, "const"))) continue;
     // [static|inline] constexpr|const <integer type words> NAME = expr ;
     std::size_t j = ci + 1;
     bool integer = false;
-    while (v.ident(j) && (is_integer_type_word(v.t(j)) || is_one_of(v.t(j), {"const", "constexpr", "static"})) &&
+    while (v.is_identifier(j) && (lex::is_integer_type_word(v.text(j)) || is_one_of(v.text(j), {"const", "constexpr", "static"})) &&
            !v.is(j + 1, "=")) {
-      integer = integer || is_integer_type_word(v.t(j));
+      integer = integer || lex::is_integer_type_word(v.text(j));
       ++j;
       if (v.is(j, "::")) ++j;
     }
-    if (!integer || !v.ident(j) || !v.is(j + 1, "=")) continue;
-    const std::size_t value_last = expression_last(v, j + 2, v.size() - 1);
+    if (!integer || !v.is_identifier(j) || !v.is(j + 1, "=")) continue;
+    const std::size_t value_last = expression_last(v, j + 2, v.code_size() - 1);
     if (!v.is(value_last + 1, ";")) continue;
     std::size_t first = ci;
     while (first > 0 && (v.is(first - 1, "static") || v.is(first - 1, "inline"))) --first;
-    raws.push_back({{std::string(v.t(j)), 0, j, first, value_last + 1, false}, j + 2, value_last,
+    raws.push_back({{std::string(v.text(j)), 0, j, first, value_last + 1, false}, j + 2, value_last,
                     facts.function_at(ci)});
   }
   // Evaluate to a fixpoint: definitions may use each other in any order.
@@ -629,7 +362,7 @@ void collect_constants(const View& v, FileFacts& facts) {
     bool changed = false;
     for (Raw& r : raws) {
       FunctionInfo* scope = r.fn == npos ? nullptr : &facts.functions[r.fn];
-      const auto val = Evaluator(v, r.value_first, r.value_last, scope).run();
+      const auto val = eval(v, facts, r.value_first, r.value_last, scope);
       if (!val) continue;
       if (scope) {
         auto [it, added] = scope->local_constants.emplace(r.info.name, *val);
@@ -656,17 +389,17 @@ void collect_constants(const View& v, FileFacts& facts) {
   }
 }
 
-void collect_functions(const View& v, FileFacts& facts) {
-  for (std::size_t ci = 0; ci < v.size(); ++ci) {
-    if (v.directive(ci) || !v.is(ci, "{")) continue;
+void collect_functions(const CodeView& v, FileFacts& facts) {
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+    if (v.in_directive(ci) || !v.is(ci, "{")) continue;
     std::size_t k = ci;
-    while (k > 0 && (is_one_of(v.t(k - 1), {"const", "noexcept", "override", "final", "mutable",
+    while (k > 0 && (is_one_of(v.text(k - 1), {"const", "noexcept", "override", "final", "mutable",
                                             "__restrict__", "volatile"})))
       --k;
     if (k == 0 || !v.is(k - 1, ")")) continue;
     const std::size_t open = v.partner(k - 1);
-    if (open == npos || open == 0 || !v.ident(open - 1)) continue;
-    const std::string_view name = v.t(open - 1);
+    if (open == npos || open == 0 || !v.is_identifier(open - 1)) continue;
+    const std::string_view name = v.text(open - 1);
     if (is_one_of(name, {"if", "for", "while", "switch", "catch", "__launch_bounds__", "alignas",
                          "decltype", "sizeof", "__attribute__", "return"}))
       continue;
@@ -680,12 +413,12 @@ void collect_functions(const View& v, FileFacts& facts) {
     // the declaration: back to the previous ';', '}', '{' or directive
     for (std::size_t d = open - 1; d > 0; --d) {
       const std::size_t p = d - 1;
-      if (v.directive(p) || v.is(p, ";") || v.is(p, "}") || v.is(p, "{")) break;
+      if (v.in_directive(p) || v.is(p, ";") || v.is(p, "}") || v.is(p, "{")) break;
       if (v.is(p, "__global__")) fn.is_kernel = true;
       if (v.is(p, "__launch_bounds__") && v.is(p + 1, "(")) {
-        const auto args = v.f.call_args(p + 1);
+        const auto args = v.call_args(p + 1);
         if (!args.empty() && !args[0].empty()) {
-          fn.launch_bounds = Evaluator(v, args[0].first, args[0].last, nullptr).run();
+          fn.launch_bounds = eval(v, facts, args[0].first, args[0].last, nullptr);
           fn.launch_bounds_ci = p;
         }
       }
@@ -730,8 +463,7 @@ FileFacts collect_facts(const FileMigration& file,
                         const std::map<std::string, long long>* project_constants) {
   FileFacts facts;
   if (project_constants) facts.project_constants = *project_constants;
-  facts.partner = compute_partners(file);
-  const View v{file, facts};
+  const CodeView& v = file;
   collect_functions(v, facts);
   collect_constants(v, facts);
   // Without a taint source in the file the dataflow below is skipped, and its results are
@@ -748,7 +480,7 @@ FileFacts collect_facts(const FileMigration& file,
   for (int round = 0; round < 3 && !settled; ++round) {
     bool changed = false;
     for (FunctionInfo& fn : facts.functions) {
-      fn.defs = function_defs(v, fn);
+      fn.defs = function_defs(v, facts, fn);
       const std::vector<Def>& defs = fn.defs;
       for (const Def& d : defs) {
         if (d.taint & kThread) fn.thread_vars.insert(std::string(d.name));
@@ -758,7 +490,7 @@ FileFacts collect_facts(const FileMigration& file,
       for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
         if (!v.is(i, "return")) continue;
         const std::size_t last = expression_last(v, i + 1, fn.body_close - 1);
-        const unsigned t = range_taint(v, defs, i + 1, last);
+        const unsigned t = range_taint(v, facts, defs, i + 1, last);
         if ((t & kLane) && facts.lane_helpers.insert(fn.name).second) changed = true;
         if ((t & kThread) && facts.thread_helpers.insert(fn.name).second) changed = true;
       }
@@ -768,7 +500,7 @@ FileFacts collect_facts(const FileMigration& file,
   // A round that added no helper computed every function's definitions with the final helpers,
   // which is what the checks read; when the round limit cut the fixpoint short, recompute them.
   if (!settled)
-    for (FunctionInfo& fn : facts.functions) fn.defs = function_defs(v, fn);
+    for (FunctionInfo& fn : facts.functions) fn.defs = function_defs(v, facts, fn);
   return facts;
 }
 
@@ -787,8 +519,8 @@ void merge_project_constants(const FileFacts& facts, std::map<std::string, long 
 std::optional<long long> eval_constant(const FileMigration& file, const FileFacts& facts,
                                        std::size_t first, std::size_t last,
                                        const FunctionInfo* scope) {
-  const View v{file, facts};
-  return Evaluator(v, first, last, scope).run();
+  const CodeView& v = file;
+  return eval(v, facts, first, last, scope);
 }
 
 bool wave64_checks_apply(const Profile& profile) { return profile.wave_size > 32; }
@@ -811,26 +543,26 @@ const std::vector<DiagInfo>& hazard_codes() {
 // ----- FRY2201 FRY2202 FRY2203 ---------------------------------------------------------------
 
 void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
-  const View v{file, facts};
+  const CodeView& v = file;
   const Profile& p = *opt.profile;
   for (std::size_t fi = 0; fi < facts.functions.size(); ++fi) {
     const FunctionInfo& fn = facts.functions[fi];
     for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
-      const std::string_view s = v.t(i);
+      const std::string_view s = v.text(i);
       if (!(v.is(i, "&") || v.is(i, "%") || v.is(i, "/") || v.is(i, ">>") || v.is(i, "<<")) ||
-          !v.ends_operand(i - 1))
+          !ends_operand(v, i - 1))
         continue;
       if (s == "<<") {
         // FRY2203: 1 << lane with a 32-bit literal 1
-        if (!v.number(i - 1) || parse_int(v.t(i - 1)) != 1 || !is_32bit_literal(v.t(i - 1)))
+        if (!v.is_number(i - 1) || parse_int(v.text(i - 1)) != 1 || !lex::is_32bit_literal(v.text(i - 1)))
           continue;
-        if (is_one_of(v.t(i - 2), {".", "*", "/", "%", "->"})) continue;
+        if (is_one_of(v.text(i - 2), {".", "*", "/", "%", "->"})) continue;
         const std::size_t rl = primary_last(v, i + 1);
         if (rl == npos) continue;
-        const unsigned t = range_taint(v, facts.functions[fi].defs, i + 1, rl);
+        const unsigned t = range_taint(v, facts, facts.functions[fi].defs, i + 1, rl);
         if (!(t & (kThread | kLane))) continue;
         report(file, Diag::LaneBit32, i - 1,
-               "'" + std::string(v.t(i - 1)) + " << " + std::string(file.span_text(i + 1, rl)) +
+               "'" + std::string(v.text(i - 1)) + " << " + std::string(file.span_text(i + 1, rl)) +
                    "' builds a lane bit in a 32-bit integer; " + prof_why(p) +
                    ", and shifting by 32..63 is undefined",
                "use a 64-bit mask: 1ull << " + std::string(file.span_text(i + 1, rl)) +
@@ -838,22 +570,22 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
         continue;
       }
       const std::size_t r = i + 1;
-      if (!v.number(r)) continue;
-      const auto val = parse_int(v.t(r));
+      if (!v.is_number(r)) continue;
+      const auto val = parse_int(v.text(r));
       const bool lane_op = (s == "&" && val == 31) || (s == "%" && val == 32);
       const bool warp_op = (s == ">>" && val == 5) || (s == "/" && val == 32);
       if (!lane_op && !warp_op) continue;
       // the literal must be the whole right operand
-      const std::string_view after = v.t(r + 1);
+      const std::string_view after = v.text(r + 1);
       if (is_one_of(after, {"(", "[", ".", "->"})) continue;
-      if (s == "&" && binary_prec(after) > binary_prec("&")) continue;
-      if (s == ">>" && binary_prec(after) > binary_prec(">>")) continue;
+      if (s == "&" && lex::binary_precedence(after) > lex::binary_precedence("&")) continue;
+      if (s == ">>" && lex::binary_precedence(after) > lex::binary_precedence(">>")) continue;
       const std::size_t lf = left_operand_first(v, i, fn.body_open + 1);
       if (lf >= i) continue;
-      const unsigned t = range_taint(v, facts.functions[fi].defs, lf, i - 1);
+      const unsigned t = range_taint(v, facts, facts.functions[fi].defs, lf, i - 1);
       if (!(t & kThread)) continue;
       const std::string lhs(file.span_text(lf, i - 1));
-      const std::string expr = lhs + " " + std::string(s) + " " + std::string(v.t(r));
+      const std::string expr = lhs + " " + std::string(s) + " " + std::string(v.text(r));
       const bool count = lhs.find("blockDim") != std::string::npos;
       if (lane_op) {
         report(file, Diag::LaneId32, i,
@@ -880,13 +612,13 @@ namespace {
 // stride (+= N, -= N), a lane bound (lane < N), half a warp (N / 2), a lane mask or round-up
 // (& (N - 1), x + N - 1), the divisor of a ceil-div helper (CEIL_DIV(x, N)), the width argument
 // of a shuffle, and the extent of an array (one slot per lane).
-bool is_warp_width_use(const View& v, std::size_t ci) {
-  if (v.directive(ci)) return false;  // #if N == 32: a preprocessor decision, not a width
+bool is_warp_width_use(const CodeView& v, std::size_t ci) {
+  if (v.in_directive(ci)) return false;  // #if N == 32: a preprocessor decision, not a width
   std::size_t q = ci;  // skip a qualification: ns::N
-  while (q >= 2 && v.is(q - 1, "::") && v.ident(q - 2)) q -= 2;
+  while (q >= 2 && v.is(q - 1, "::") && v.is_identifier(q - 2)) q -= 2;
   if (q >= 1 && v.is(q - 1, "::")) --q;
-  const std::string_view prev = q > 0 ? v.t(q - 1) : std::string_view();
-  const std::string_view next = v.t(ci + 1);
+  const std::string_view prev = q > 0 ? v.text(q - 1) : std::string_view();
+  const std::string_view next = v.text(ci + 1);
   if (is_one_of(prev, {"/", "%", "/=", "%=", "+=", "-=", "*", "<", "<=", ">", ">="})) return true;
   if (is_one_of(next, {"/", "*"}) && !is_one_of(prev, {"<<", ">>"})) return true;
   if (next == "-" && v.is(ci + 2, "1") && is_one_of(prev, {"(", "+"})) return true;
@@ -903,8 +635,8 @@ bool is_warp_width_use(const View& v, std::size_t ci) {
         --depth;
       }
     }
-    if (!v.is(open, "(") || open == 0 || !v.ident(open - 1)) return false;
-    const std::string callee = lower(v.t(open - 1));
+    if (!v.is(open, "(") || open == 0 || !v.is_identifier(open - 1)) return false;
+    const std::string callee = lower(v.text(open - 1));
     if (callee.find("div") != std::string::npos) return true;  // CEIL_DIV(x, N), div_up(x, N)
     if (callee.rfind("__shfl", 0) == 0) return true;            // the width argument
   }
@@ -921,17 +653,17 @@ std::vector<std::string> warp_constant_names(const FileMigration& file, const Fi
   return out;
 }
 
-void record_warp_constant_uses(const FileMigration& file, const FileFacts& facts,
+void record_warp_constant_uses(const FileMigration& file, const FileFacts& /*facts: the uses are tokens*/,
                                WarpConstantUses& uses) {
-  const View v{file, facts};
-  for (std::size_t ci = 0; ci < v.size(); ++ci) {
-    if (!v.ident(ci) || !is_warp_width_name(v.t(ci))) continue;
-    const std::string name(v.t(ci));
+  const CodeView& v = file;
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+    if (!v.is_identifier(ci) || !is_warp_width_name(v.text(ci))) continue;
+    const std::string name(v.text(ci));
     // the definition itself
-    if (v.directive(ci) && ci >= 2 && v.is(ci - 1, "define")) continue;
+    if (v.in_directive(ci) && ci >= 2 && v.is(ci - 1, "define")) continue;
     if (v.is(ci + 1, "=") && !v.is(ci + 2, "=")) continue;
-    if (v.directive(ci) && ci >= 1 && is_one_of(v.t(ci - 1), {"ifdef", "ifndef", "undef"})) continue;
-    if (v.directive(ci) && ci >= 2 && v.is(ci - 1, "(") && v.is(ci - 2, "defined")) continue;
+    if (v.in_directive(ci) && ci >= 1 && is_one_of(v.text(ci - 1), {"ifdef", "ifndef", "undef"})) continue;
+    if (v.in_directive(ci) && ci >= 2 && v.is(ci - 1, "(") && v.is(ci - 2, "defined")) continue;
     if (is_warp_width_use(v, ci)) continue;
     if (uses.other_use.insert(name).second)
       uses.other_use_where[name] = std::string(file.path()) + ":" + std::to_string(file.code(ci).line);
@@ -1002,9 +734,9 @@ void check_warp_constants(FileMigration& file, const FileFacts& facts, const Haz
 // ----- FRY2205 -------------------------------------------------------------------------------
 
 void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
-  const View v{file, facts};
+  const CodeView& v = file;
   const Profile& p = *opt.profile;
-  for (std::size_t ci = 0; ci + 1 < v.size(); ++ci) {
+  for (std::size_t ci = 0; ci + 1 < v.code_size(); ++ci) {
     if (!v.is(ci, "for") || !v.is(ci + 1, "(") || facts.function_at(ci) == npos) continue;
     const std::size_t close = v.partner(ci + 1);
     if (close == npos) continue;
@@ -1022,9 +754,9 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
     std::size_t eq = npos;
     for (std::size_t i = ci + 2; i < semis[0]; ++i)
       if (v.is(i, "=")) { eq = i; break; }
-    if (eq == npos || !v.ident(eq - 1) || eq + 2 != semis[0] || !v.number(eq + 1)) continue;
-    const std::string var(v.t(eq - 1));
-    const auto start = parse_int(v.t(eq + 1));
+    if (eq == npos || !v.is_identifier(eq - 1) || eq + 2 != semis[0] || !v.is_number(eq + 1)) continue;
+    const std::string var(v.text(eq - 1));
+    const auto start = parse_int(v.text(eq + 1));
     // step
     const std::string step(file.span_text(semis[1] + 1, close - 1));
     auto squeeze = [](std::string s) {
@@ -1041,7 +773,7 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
     if (halving && start == 16) hit = eq + 1;
     if (doubling && start == 1 && (cond == var + "<32" || cond == var + "<=16")) {
       for (std::size_t i = semis[0] + 1; i < semis[1]; ++i)
-        if (v.number(i)) hit = i;
+        if (v.is_number(i)) hit = i;
     }
     if (hit == npos) continue;
     // body
@@ -1051,35 +783,35 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
       if (body_last == npos) continue;
     } else {
       body_last = body_first;
-      while (body_last < v.size() && !v.is(body_last, ";")) {
+      while (body_last < v.code_size() && !v.is(body_last, ";")) {
         if (v.partner(body_last) != npos && (v.is(body_last, "(") || v.is(body_last, "{") || v.is(body_last, "[")))
           body_last = v.partner(body_last);
         ++body_last;
       }
     }
     bool shuffles = false, safe = halving;
-    for (std::size_t i = body_first; i <= body_last && i < v.size(); ++i) {
-      if (v.ident(i) && v.t(i).rfind("__shfl", 0) == 0 && v.is(i + 1, "(")) {
+    for (std::size_t i = body_first; i <= body_last && i < v.code_size(); ++i) {
+      if (v.is_identifier(i) && v.text(i).rfind("__shfl", 0) == 0 && v.is(i + 1, "(")) {
         shuffles = true;
-        const std::string_view fname = v.t(i);
+        const std::string_view fname = v.text(i);
         const bool sync = fname.size() > 5 && fname.substr(fname.size() - 5) == "_sync";
         const bool kind_ok = is_one_of(fname, {"__shfl_xor_sync", "__shfl_down_sync", "__shfl_xor", "__shfl_down"});
         const auto args = file.call_args(i + 1);
         const std::size_t want = sync ? 3 : 2;
         if (!kind_ok || args.size() != want) { safe = false; continue; }
         if (sync) {
-          const auto m = Evaluator(v, args[0].first, args[0].last, nullptr).run();
+          const auto m = eval(v, facts, args[0].first, args[0].last, nullptr);
           if (!m || (*m != 0xffffffffLL && *m != -1)) safe = false;
         }
         // the loop variable is the lane offset, alone
         const ArgRange& off = args[want - 1];
-        if (off.first != off.last || v.t(off.first) != var) safe = false;
+        if (off.first != off.last || v.text(off.first) != var) safe = false;
         for (std::size_t a = 0; a + 1 < want; ++a)
           for (std::size_t j = args[a].first; j <= args[a].last; ++j)
-            if (v.t(j) == var) safe = false;
+            if (v.text(j) == var) safe = false;
         continue;
       }
-      if (v.ident(i) && v.t(i) == var && !v.member_name(i)) {
+      if (v.is_identifier(i) && v.text(i) == var && !v.is_member_name(i)) {
         // any use outside a shuffle's offset argument
         bool in_shuffle_offset = v.is(i + 1, ")") && i > 0 && v.is(i - 1, ",");
         if (!in_shuffle_offset) safe = false;
@@ -1107,11 +839,11 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
 // ----- FRY2206 -------------------------------------------------------------------------------
 
 void check_full_masks(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
-  const View v{file, facts};
+  const CodeView& v = file;
   const Profile& p = *opt.profile;
-  for (std::size_t ci = 0; ci + 1 < v.size(); ++ci) {
-    if (!v.ident(ci) || !v.is(ci + 1, "(") || v.directive(ci)) continue;
-    const std::string_view name = v.t(ci);
+  for (std::size_t ci = 0; ci + 1 < v.code_size(); ++ci) {
+    if (!v.is_identifier(ci) || !v.is(ci + 1, "(") || v.in_directive(ci)) continue;
+    const std::string_view name = v.text(ci);
     if (std::find(kWarpSyncFunctions.begin(), kWarpSyncFunctions.end(), name) == kWarpSyncFunctions.end())
       continue;
     const auto args = file.call_args(ci + 1);
@@ -1119,7 +851,7 @@ void check_full_masks(FileMigration& file, const FileFacts& facts, const HazardO
     const FunctionInfo* scope = nullptr;
     const std::size_t fi = facts.function_at(ci);
     if (fi != npos) scope = &facts.functions[fi];
-    const auto m = Evaluator(v, args[0].first, args[0].last, scope).run();
+    const auto m = eval(v, facts, args[0].first, args[0].last, scope);
     if (!m || (*m != 0xffffffffLL && *m != -1)) continue;
     const std::string text(file.span_text(args[0].first, args[0].last));
     report(file, Diag::FullMask32, args[0].first,
@@ -1133,23 +865,23 @@ void check_full_masks(FileMigration& file, const FileFacts& facts, const HazardO
 // ----- FRY2207 FRY2208 -----------------------------------------------------------------------
 
 void check_ballot_width(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
-  const View v{file, facts};
+  const CodeView& v = file;
   const Profile& p = *opt.profile;
   for (std::size_t fi = 0; fi < facts.functions.size(); ++fi) {
     const FunctionInfo& fn = facts.functions[fi];
     for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
-      if (!v.ident(i) || !v.is(i + 1, "(")) continue;
-      const std::string_view name = v.t(i);
+      if (!v.is_identifier(i) || !v.is(i + 1, "(")) continue;
+      const std::string_view name = v.text(i);
       if (is_ballot_call_name(name)) {
         // FRY2207: T var = __ballot...(...) with a 32-bit T
         std::size_t k = i;
-        if (k < 2 || !v.is(k - 1, "=") || !v.ident(k - 2)) continue;
+        if (k < 2 || !v.is(k - 1, "=") || !v.is_identifier(k - 2)) continue;
         const std::size_t var = k - 2;
         std::vector<std::string_view> words;
         std::size_t w = var;
-        while (w > fn.body_open + 1 && (v.ident(w - 1) || v.is(w - 1, "::"))) {
+        while (w > fn.body_open + 1 && (v.is_identifier(w - 1) || v.is(w - 1, "::"))) {
           --w;
-          if (v.ident(w)) words.push_back(v.t(w));
+          if (v.is_identifier(w)) words.push_back(v.text(w));
         }
         if (words.empty()) continue;
         std::reverse(words.begin(), words.end());
@@ -1164,7 +896,7 @@ void check_ballot_width(FileMigration& file, const FileFacts& facts, const Hazar
         for (std::string_view s : type) tname += (tname.empty() ? "" : " ") + std::string(s);
         report(file, Diag::BallotResult32, var,
                "the result of " + std::string(name) + " is stored in 32-bit '" + tname + " " +
-                   std::string(v.t(var)) + "'; " + prof_why(p) +
+                   std::string(v.text(var)) + "'; " + prof_why(p) +
                    " and the ballot is 64 bits wide, so lanes 32.." + std::to_string(p.wave_size - 1) +
                    " are dropped",
                "declare it unsigned long long (uint64_t) and count it with __popcll");
@@ -1178,7 +910,7 @@ void check_ballot_width(FileMigration& file, const FileFacts& facts, const Hazar
       else continue;
       const std::size_t close = v.partner(i + 1);
       if (close == npos) continue;
-      const unsigned t = range_taint(v, facts.functions[fi].defs, i + 2, close - 1);
+      const unsigned t = range_taint(v, facts, facts.functions[fi].defs, i + 2, close - 1);
       if (!(t & kBallot)) continue;
       report(file, Diag::BallotPopc32, i,
              std::string(name) + "(" + std::string(file.span_text(i + 2, close - 1)) +
@@ -1203,22 +935,22 @@ struct SharedArray {
   bool per_warp_32 = false;  // an extent is 32 or divides by 32 (a literal)
 };
 
-std::vector<SharedArray> shared_arrays(const View& v, std::size_t first, std::size_t last,
+std::vector<SharedArray> shared_arrays(const CodeView& v, const FileFacts& facts, std::size_t first, std::size_t last,
                                        const FunctionInfo* scope) {
   std::vector<SharedArray> out;
-  for (std::size_t i = first; i <= last && i < v.size(); ++i) {
-    if (!v.is(i, "__shared__") || v.directive(i)) continue;
+  for (std::size_t i = first; i <= last && i < v.code_size(); ++i) {
+    if (!v.is(i, "__shared__") || v.in_directive(i)) continue;
     if (i > 0 && v.is(i - 1, "extern")) continue;
     std::size_t j = i + 1;
     std::vector<std::string_view> words;
-    while (v.ident(j) || v.is(j, "::")) {
-      if (v.ident(j)) {
-        if (is_one_of(v.t(j), {"__align__", "alignas"}) && v.is(j + 1, "(")) {
+    while (v.is_identifier(j) || v.is(j, "::")) {
+      if (v.is_identifier(j)) {
+        if (is_one_of(v.text(j), {"__align__", "alignas"}) && v.is(j + 1, "(")) {
           j = v.partner(j + 1) + 1;
           continue;
         }
-        if (v.t(j) == "extern") break;
-        words.push_back(v.t(j));
+        if (v.text(j) == "extern") break;
+        words.push_back(v.text(j));
       }
       ++j;
     }
@@ -1226,28 +958,28 @@ std::vector<SharedArray> shared_arrays(const View& v, std::size_t first, std::si
     // words = type words + the first declarator's name; more declarators after commas
     std::size_t name_ci = j - 1;
     words.pop_back();
-    const unsigned esize = type_size(words);
+    const unsigned esize = lex::type_size(words);
     while (true) {
-      SharedArray a{std::string(v.t(name_ci)), name_ci, i, esize, {}, 1, false};
+      SharedArray a{std::string(v.text(name_ci)), name_ci, i, esize, {}, 1, false};
       std::size_t k = name_ci + 1;
       while (v.is(k, "[")) {
         const std::size_t close = v.partner(k);
         if (close == npos) break;
         a.extents.push_back({k + 1, close - 1});
         for (std::size_t q = k + 1; q < close; ++q)
-          if (v.number(q) && parse_int(v.t(q)) == 32) a.per_warp_32 = true;
-        const auto e = Evaluator(v, k + 1, close - 1, scope).run();
+          if (v.is_number(q) && parse_int(v.text(q)) == 32) a.per_warp_32 = true;
+        const auto e = eval(v, facts, k + 1, close - 1, scope);
         if (e && a.elements) a.elements = *a.elements * *e;
         else a.elements = std::nullopt;
         k = close + 1;
       }
       out.push_back(a);
       // skip an initializer, then another declarator?
-      while (k < v.size() && !v.is(k, ",") && !v.is(k, ";")) {
+      while (k < v.code_size() && !v.is(k, ",") && !v.is(k, ";")) {
         if (v.partner(k) != npos && (v.is(k, "(") || v.is(k, "{"))) k = v.partner(k);
         ++k;
       }
-      if (v.is(k, ",") && v.ident(k + 1)) {
+      if (v.is(k, ",") && v.is_identifier(k + 1)) {
         name_ci = k + 1;
         continue;
       }
@@ -1260,19 +992,19 @@ std::vector<SharedArray> shared_arrays(const View& v, std::size_t first, std::si
 }  // namespace
 
 void check_per_warp_shared(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
-  const View v{file, facts};
+  const CodeView& v = file;
   const Profile& p = *opt.profile;
   for (std::size_t fi = 0; fi < facts.functions.size(); ++fi) {
     const FunctionInfo& fn = facts.functions[fi];
-    for (const SharedArray& a : shared_arrays(v, fn.body_open + 1, fn.body_close - 1, &fn)) {
+    for (const SharedArray& a : shared_arrays(v, facts, fn.body_open + 1, fn.body_close - 1, &fn)) {
       if (!a.per_warp_32) continue;
       // subscripted by a lane id or warp index?
       std::size_t use = npos;
       for (std::size_t i = fn.body_open + 1; i < fn.body_close && use == npos; ++i) {
-        if (i == a.name_ci || !v.ident(i) || v.t(i) != a.name || !v.is(i + 1, "[")) continue;
+        if (i == a.name_ci || !v.is_identifier(i) || v.text(i) != a.name || !v.is(i + 1, "[")) continue;
         const std::size_t close = v.partner(i + 1);
         if (close == npos) continue;
-        if (range_taint(v, facts.functions[fi].defs, i + 2, close - 1) & kLane) use = i;
+        if (range_taint(v, facts, facts.functions[fi].defs, i + 2, close - 1) & kLane) use = i;
       }
       if (use == npos) continue;
       report(file, Diag::PerWarpShared32, a.name_ci,
@@ -1291,14 +1023,14 @@ void check_per_warp_shared(FileMigration& file, const FileFacts& facts, const Ha
 // ----- FRY3201 -------------------------------------------------------------------------------
 
 void check_static_lds(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
-  const View v{file, facts};
+  const CodeView& v = file;
   const Profile& p = *opt.profile;
   for (const FunctionInfo& fn : facts.functions) {
     if (!fn.is_kernel) continue;
     long long total = 0;
     const SharedArray* largest = nullptr;
     long long largest_bytes = 0;
-    const auto arrays = shared_arrays(v, fn.body_open + 1, fn.body_close - 1, &fn);
+    const auto arrays = shared_arrays(v, facts, fn.body_open + 1, fn.body_close - 1, &fn);
     for (const SharedArray& a : arrays) {
       if (a.elem_size == 0 || !a.elements) continue;  // unknown: a template type or size
       const long long b = *a.elements * a.elem_size;
@@ -1323,11 +1055,11 @@ void check_static_lds(FileMigration& file, const FileFacts& facts, const HazardO
 namespace {
 
 // The launch arguments between <<< and >>> at `open`.
-std::vector<ArgRange> launch_args(const View& v, std::size_t open) {
+std::vector<ArgRange> launch_args(const CodeView& v, std::size_t open) {
   std::vector<ArgRange> args;
   std::size_t start = open + 1;
-  for (std::size_t i = open + 1; i < v.size(); ++i) {
-    const lex::Kind k = v.f.code(i).kind;
+  for (std::size_t i = open + 1; i < v.code_size(); ++i) {
+    const lex::Kind k = v.code(i).kind;
     if (k == lex::Kind::LaunchClose) {
       args.push_back({start, i - 1});
       return args;
@@ -1347,7 +1079,7 @@ std::vector<ArgRange> launch_args(const View& v, std::size_t open) {
 }
 
 // Dimensions of a dim3 written as `dim3(a, b, c)`, `dim3{a, b}` or `{a, b}` at `first`.
-std::optional<std::vector<long long>> dim3_dims(const View& v, std::size_t open,
+std::optional<std::vector<long long>> dim3_dims(const CodeView& v, const FileFacts& facts, std::size_t open,
                                                 const FunctionInfo* scope) {
   if (!(v.is(open, "(") || v.is(open, "{"))) return std::nullopt;
   const std::size_t close = v.partner(open);
@@ -1360,7 +1092,7 @@ std::optional<std::vector<long long>> dim3_dims(const View& v, std::size_t open,
       continue;
     }
     if (i == close || v.is(i, ",")) {
-      const auto d = Evaluator(v, start, i - 1, scope).run();
+      const auto d = eval(v, facts, start, i - 1, scope);
       if (!d) return std::nullopt;
       dims.push_back(*d);
       start = i + 1;
@@ -1393,7 +1125,7 @@ std::vector<long long> shrink_dims(std::vector<long long> d, long long limit) {
 }  // namespace
 
 void check_block_size(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
-  const View v{file, facts};
+  const CodeView& v = file;
   const Profile& p = *opt.profile;
   const long long max = p.max_threads_per_block;
   for (const FunctionInfo& fn : facts.functions) {
@@ -1404,8 +1136,8 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
              "use __launch_bounds__(" + std::to_string(max) + ") and launch at most " +
                  std::to_string(max) + " threads per block (more blocks instead)");
   }
-  for (std::size_t ci = 0; ci < v.size(); ++ci) {
-    if (v.f.code(ci).kind != lex::Kind::LaunchOpen) continue;
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+    if (v.code(ci).kind != lex::Kind::LaunchOpen) continue;
     const auto args = launch_args(v, ci);
     if (args.size() < 2 || args[1].empty()) continue;
     const std::size_t fi = facts.function_at(ci);
@@ -1414,24 +1146,24 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
     std::optional<std::vector<long long>> dims;
     std::size_t where = b.first;
     if (v.is(b.first, "dim3") && v.partner(b.first + 1) == b.last) {
-      dims = dim3_dims(v, b.first + 1, scope);
+      dims = dim3_dims(v, facts, b.first + 1, scope);
     } else if (v.is(b.first, "{") && v.partner(b.first) == b.last) {
-      dims = dim3_dims(v, b.first, scope);
-    } else if (b.first == b.last && v.ident(b.first) && scope) {
+      dims = dim3_dims(v, facts, b.first, scope);
+    } else if (b.first == b.last && v.is_identifier(b.first) && scope) {
       // a dim3 variable of this function: dim3 name(a, b) / dim3 name{a, b} / dim3 name = dim3(...)
       for (std::size_t i = scope->body_open + 1; i < ci; ++i) {
-        if (!v.is(i, "dim3") || v.t(i + 1) != v.t(b.first)) continue;
+        if (!v.is(i, "dim3") || v.text(i + 1) != v.text(b.first)) continue;
         std::size_t open = i + 2;
         if (v.is(open, "=") && v.is(open + 1, "dim3")) open += 2;
-        dims = dim3_dims(v, open, scope);
+        dims = dim3_dims(v, facts, open, scope);
         where = i + 1;
       }
       if (!dims) {
-        const auto n = Evaluator(v, b.first, b.last, scope).run();
+        const auto n = eval(v, facts, b.first, b.last, scope);
         if (n) dims = std::vector<long long>{*n};
       }
     } else {
-      const auto n = Evaluator(v, b.first, b.last, scope).run();
+      const auto n = eval(v, facts, b.first, b.last, scope);
       if (n) dims = std::vector<long long>{*n};
     }
     if (!dims || dims->empty()) continue;
@@ -1442,7 +1174,7 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
     long long sm = 1;
     for (long long d : smaller) sm *= d;
     const long long factor = (threads + sm - 1) / sm;
-    const std::string kernel = ci > 0 ? std::string(v.t(ci - 1)) : std::string("kernel");
+    const std::string kernel = ci > 0 ? std::string(v.text(ci - 1)) : std::string("kernel");
     report(file, Diag::BlockSizeLimit, where,
            "launch of '" + kernel + "' with " + std::to_string(threads) + " threads per block (" +
                dims_str(*dims) + "); " + p.name + " allows at most " + std::to_string(max),
@@ -1456,7 +1188,7 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
 // ----- FRY3204 -------------------------------------------------------------------------------
 
 void check_dynamic_lds(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
-  const View v{file, facts};
+  const CodeView& v = file;
   const Profile& p = *opt.profile;
   auto flag = [&](std::size_t at, long long bytes, const std::string& what) {
     const long long floats = p.lds_max_bytes / 4;
@@ -1472,28 +1204,28 @@ void check_dynamic_lds(FileMigration& file, const FileFacts& facts, const Hazard
     const std::size_t fi = facts.function_at(ci);
     return fi == npos ? nullptr : &facts.functions[fi];
   };
-  for (std::size_t ci = 0; ci < v.size(); ++ci) {
-    if (v.f.code(ci).kind == lex::Kind::LaunchOpen) {
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+    if (v.code(ci).kind == lex::Kind::LaunchOpen) {
       const FunctionInfo* scope = scope_at(ci);
       const auto args = launch_args(v, ci);
       if (args.size() < 3 || args[2].empty()) continue;
-      const auto n = Evaluator(v, args[2].first, args[2].last, scope).run();
+      const auto n = eval(v, facts, args[2].first, args[2].last, scope);
       if (n && *n > p.lds_max_bytes)
-        flag(args[2].first, *n, "launch of '" + std::string(ci > 0 ? v.t(ci - 1) : "") + "'");
+        flag(args[2].first, *n, "launch of '" + std::string(ci > 0 ? v.text(ci - 1) : "") + "'");
       continue;
     }
-    if (!v.ident(ci) || !v.is(ci + 1, "(")) continue;
-    if (!is_one_of(v.t(ci), {"cudaFuncSetAttribute", "hipFuncSetAttribute"})) continue;
+    if (!v.is_identifier(ci) || !v.is(ci + 1, "(")) continue;
+    if (!is_one_of(v.text(ci), {"cudaFuncSetAttribute", "hipFuncSetAttribute"})) continue;
     const auto args = file.call_args(ci + 1);
     if (args.size() != 3 || args[1].empty() || args[2].empty()) continue;
     bool dyn = false;
     for (std::size_t i = args[1].first; i <= args[1].last; ++i)
-      if (is_one_of(v.t(i), {"cudaFuncAttributeMaxDynamicSharedMemorySize",
+      if (is_one_of(v.text(i), {"cudaFuncAttributeMaxDynamicSharedMemorySize",
                               "hipFuncAttributeMaxDynamicSharedMemorySize"}))
         dyn = true;
     if (!dyn) continue;
-    const auto n = Evaluator(v, args[2].first, args[2].last, scope_at(ci)).run();
-    if (n && *n > p.lds_max_bytes) flag(args[2].first, *n, std::string(v.t(ci)));
+    const auto n = eval(v, facts, args[2].first, args[2].last, scope_at(ci));
+    if (n && *n > p.lds_max_bytes) flag(args[2].first, *n, std::string(v.text(ci)));
   }
 }
 

@@ -85,7 +85,6 @@ struct FileFacts {
                                                   // different values is left out
   std::set<std::string> lane_helpers;    // functions returning a lane id / warp index
   std::set<std::string> thread_helpers;  // functions returning a thread-derived value
-  std::vector<std::size_t> partner;      // bracket partner per code index ((, [, {), or npos
   // Constants other files of the project define (a header's #define WARP_SIZE 32 seen from the
   // .cu that includes it); the file's own definitions win. Used for values, never reported.
   std::map<std::string, long long> project_constants;

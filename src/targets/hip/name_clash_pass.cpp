@@ -56,7 +56,7 @@ void collect_name_clashes(const std::unordered_set<std::string>& reserved,
   std::unordered_set<std::string_view> identifiers;
   std::vector<std::string> clashing;  // in order of first declaration
   for (const SourceView& f : files) {
-    const CodeView v(f.text);
+    const lex::CodeView v(f.text);
     for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
       if (v.code(ci).kind != lex::Kind::Identifier) continue;
       const std::string_view name = v.text(ci);
