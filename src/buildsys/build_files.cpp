@@ -662,9 +662,8 @@ Result explain_setup_py(const std::string& rel, std::string_view text) {
   return r;
 }
 
-std::optional<Result> migrate_build_file(std::string_view target, const std::string& rel, project::FileKind kind,
-                                         std::string_view text, const Options& options) {
-  if (target != "hip") return std::nullopt;
+std::optional<Result> migrate_build_file(const std::string& rel, project::FileKind kind, std::string_view text,
+                                         const Options& options) {
   if (text.find('\0') != std::string_view::npos) return std::nullopt;
   if (kind == project::FileKind::CMake) return migrate_cmake(rel, text, options);
   if (kind == project::FileKind::Makefile) return migrate_makefile(rel, text, options);

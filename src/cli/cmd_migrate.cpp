@@ -28,7 +28,7 @@ struct MigrateArgs {
   bool force = false;
   bool quiet = false;
   std::uintmax_t max_mib = 64;
-  std::string arch = "gfx906";
+  std::string arch;  // empty: the target's default profile
   std::string sarif_file;
   std::string html_file;
 };
@@ -120,17 +120,16 @@ std::function<int()> setup_migrate(CLI::App& sub) {
   sub.add_option("--to", a->to, "target: hip (CUDA→HIP)")->capture_default_str();
   sub.add_option("--from", a->from, "source dialect, checked against the target (cuda)");
   sub.add_option("-j,--jobs", a->jobs, "parallel workers")->capture_default_str();
-  sub.add_option("--launch", a->options.launch, "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL)")
-      ->capture_default_str();
-  sub.add_option("--blas", a->options.blas, "cuBLAS maps to: hipblas or rocblas")->capture_default_str();
+  add_target_options(sub, a->options);
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s); rows override built-in ones");
   sub.add_flag("--json", a->json, "print the JSON report instead of the text summary");
   sub.add_option("--report", a->report_file, "also write the JSON report to this file");
   sub.add_option("--sarif", a->sarif_file, "also write the diagnostics as SARIF 2.1.0 to this file");
   sub.add_option("--html", a->html_file, "also write the self-contained HTML report to this file");
   sub.add_flag("--force", a->force, "discard hand edits of outputs instead of merging them, or write into a non-Ferry folder");
-  sub.add_option("--arch", a->arch, "GPU architecture written into migrated build files (--offload-arch, GPU_TARGETS)")
-      ->capture_default_str();
+  sub.add_option("--arch", a->arch,
+                 "GPU architecture written into migrated build files (--offload-arch, GPU_TARGETS); default: the "
+                 "target's profile (gfx906 for hip)");
   sub.add_flag("-q,--quiet", a->quiet, "do not print diagnostics or the progress bar");
   sub.add_option("--max-file-size", a->max_mib, "largest source file parsed, in MiB")->capture_default_str();
   return [a] { return run_migrate(*a); };

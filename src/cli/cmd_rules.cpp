@@ -81,7 +81,7 @@ std::function<int()> setup_rules(CLI::App& sub) {
   sub.add_flag("--json", a->json, "with --stats: JSON");
   sub.add_option("--family", a->family, "only rules of this family");
   sub.add_option("--lookup", a->lookup, "show the rule for one name");
-  sub.add_option("--blas", a->options.blas, "hipblas or rocblas")->capture_default_str();
+  add_target_options(sub, a->options);
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s)");
   return [a] { return run_rules(*a); };
 }

@@ -8,7 +8,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "buildsys/build_files.h"
 #include "migrate/rounds.h"
 
 namespace fs = std::filesystem;
@@ -47,6 +46,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
                         const TreeOptions& tree) {
   const auto t0 = std::chrono::steady_clock::now();
   check_output_location(tree);
+  const std::string arch = tree.arch.empty() ? std::string(target.info().default_profile) : tree.arch;
   project::WalkOptions wo;
   wo.max_file_size = tree.max_file_size;
   wo.exclude_dirs.push_back(tree.output);
@@ -85,7 +85,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   std::unique_ptr<rounds::Session> session;
   try {
     session = std::make_unique<rounds::Session>(
-        tree.output, rounds::fingerprint(target, options, project_ctx, "arch=" + tree.arch), tree.force);
+        tree.output, rounds::fingerprint(target, options, project_ctx, "arch=" + arch), tree.force);
   } catch (const std::runtime_error& e) {
     throw TreeError(e.what());
   }
@@ -153,8 +153,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
                                 {"flagged_orig_lines", std::move(flagged)}};
           std::lock_guard lock(mu);
           line_maps["files"][it.file->rel] = std::move(map);
-        } else if (auto b = buildsys::migrate_build_file(target.name(), it.file->rel, it.file->kind, out,
-                                                         {tree.arch})) {
+        } else if (auto b = target.migrate_build_file(it.file->rel, it.file->kind, out, {arch})) {
           out = std::move(b->output);
           diags = std::move(b->diagnostics);
           it.report.action = "migrated";

@@ -5,30 +5,25 @@
 #include "targets/cuda/passes.h"
 #include "targets/cuda/reverse_rules.h"
 
-namespace ferry::targets {
+namespace ferry::targets::cuda {
 namespace {
 
 class CudaTarget final : public Target {
  public:
-  explicit CudaTarget(const Options& options) {
-    cuda::build_reverse_rules(rules_);
+  explicit CudaTarget(const Options& options) : Target(kTarget, options) {
+    build_reverse_rules(rules_);
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
   }
 
-  std::string_view name() const override { return "cuda"; }
-  std::string_view source_dialect() const override { return "hip"; }
-  std::string_view summary() const override {
-    return "HIP → CUDA for NVIDIA GPUs (derived from the CUDA → HIP tables)";
-  }
   const rules::RuleSet& rules() const override { return rules_; }
 
   void run_passes(migrate::FileMigration& file) const override {
-    cuda::syncwarp_pass(file);
-    cuda::launch_pass(file);
-    cuda::ballot_pass(file);
-    cuda::amd_only_pass(file);
+    syncwarp_pass(file);
+    launch_pass(file);
+    ballot_pass(file);
+    amd_only_pass(file);
   }
-  void finish_file(migrate::FileMigration& file) const override { cuda::runtime_header_pass(file); }
+  void finish_file(migrate::FileMigration& file) const override { runtime_header_pass(file); }
 
  private:
   rules::RuleSet rules_;
@@ -36,8 +31,9 @@ class CudaTarget final : public Target {
 
 }  // namespace
 
-std::unique_ptr<Target> make_cuda_target(const Options& options) {
-  return std::make_unique<CudaTarget>(options);
-}
+const TargetInfo kTarget = {
+    "cuda", "hip", "HIP → CUDA for NVIDIA GPUs (derived from the CUDA → HIP tables)", {}, "sm_90", "gfx90a",
+    [](const Options& options) -> std::unique_ptr<Target> { return std::make_unique<CudaTarget>(options); },
+};
 
-}  // namespace ferry::targets
+}  // namespace ferry::targets::cuda

@@ -9,40 +9,47 @@
 #include "rules/builtin.h"
 #include "targets/hip/passes.h"
 
-namespace ferry::targets {
+namespace ferry::targets::hip {
 namespace {
+
+// The hip target's own options (docs: README.md, docs/rules.md). One row per option.
+constexpr OptionSpec kOptions[] = {
+    {"launch", "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL)", "chevron", "chevron,ggl"},
+    {"blas", "cuBLAS maps to: hipblas or rocblas", "hipblas", "hipblas,rocblas"},
+};
 
 class HipTarget final : public Target {
  public:
-  explicit HipTarget(const Options& options) {
+  explicit HipTarget(const Options& options) : Target(kTarget, options) {
+    const bool rocblas = option("blas") == "rocblas";
     std::vector<std::string_view> skip = {"cuda2hip/alt-"};
-    if (options.blas == "rocblas") skip.push_back("cuda2hip/cublas.tsv");
+    if (rocblas) skip.push_back("cuda2hip/cublas.tsv");
     rules::load_builtin(rules_, "cuda2hip/", skip);
-    if (options.blas == "rocblas") rules::load_builtin(rules_, "cuda2hip/alt-rocblas/");
+    if (rocblas) rules::load_builtin(rules_, "cuda2hip/alt-rocblas/");
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
-    reserved_ = hip::load_reserved_names();
+    reserved_ = load_reserved_names();
   }
 
-  std::string_view name() const override { return "hip"; }
-  std::string_view source_dialect() const override { return "cuda"; }
-  std::string_view summary() const override {
-    return "CUDA → HIP for ROCm: AMD GPUs and Hygon DCU (wave64)";
-  }
   const rules::RuleSet& rules() const override { return rules_; }
 
+  std::optional<buildsys::Result> migrate_build_file(const std::string& rel, project::FileKind kind,
+                                                     std::string_view text, const buildsys::Options& o) const override {
+    return buildsys::migrate_build_file(rel, kind, text, o);
+  }
+
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
-    hip::collect_name_clashes(reserved_, files, ctx);
+    collect_name_clashes(reserved_, files, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
     // First: it may move a runtime include up, and must claim that line before the renamer.
-    hip::runtime_header_pass(file);
-    hip::name_clash_pass(file);
-    hip::solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
-    hip::warp_intrinsics_pass(file);
-    hip::launch_pass(file);
-    hip::inline_asm_pass(file);
+    runtime_header_pass(file);
+    name_clash_pass(file);
+    solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
+    warp_intrinsics_pass(file);
+    launch_pass(file);
+    inline_asm_pass(file);
     analysis::hazard_pass(file);  // diagnostics only: wave64 and LDS/thread hazards for gfx906
   }
 
@@ -53,12 +60,9 @@ class HipTarget final : public Target {
 
 }  // namespace
 
-std::unique_ptr<Target> make_hip_target(const Options& options) {
-  if (options.blas != "hipblas" && options.blas != "rocblas")
-    throw std::invalid_argument("--blas must be hipblas or rocblas, not '" + options.blas + "'");
-  if (options.launch != "chevron" && options.launch != "ggl")
-    throw std::invalid_argument("--launch must be chevron or ggl, not '" + options.launch + "'");
-  return std::make_unique<HipTarget>(options);
-}
+const TargetInfo kTarget = {
+    "hip", "cuda", "CUDA → HIP for ROCm: AMD GPUs and Hygon DCU (wave64)", kOptions, "gfx906", "sm_90",
+    [](const Options& options) -> std::unique_ptr<Target> { return std::make_unique<HipTarget>(options); },
+};
 
-}  // namespace ferry::targets
+}  // namespace ferry::targets::hip
