@@ -2,7 +2,8 @@
 """Validate Ferry rule tables (rules/<direction>/*.tsv) and print counts.
 
 Usage: check_rules.py [DIR ...]      (default: every direction folder SRC2DST under rules/)
-Checks: field count, allowed kind/family/status, identifier syntax of `from`,
+Checks: field count, the since column (first HIP version of the replacement; required in
+cuda2hip), allowed kind/family/status, identifier syntax of `from`,
 `-` iff there is no replacement, notes on unsupported/changed rows, family equal to
 the file name for the main tables, and duplicates within one direction: headers and
 namespaces by path/name, every other kind by `from` (they share one identifier index).
@@ -18,6 +19,7 @@ FAMILIES = ['runtime', 'driver', 'device', 'math', 'fp16', 'bf16', 'complex', 'c
 STATUSES = ['supported', 'unsupported', 'deprecated', 'changed']
 IDENT = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
 HEADER = re.compile(r'^[A-Za-z0-9_./+-]+$')
+SINCE = re.compile(r'^(-|none|\d+\.\d+)$')
 TARGET = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$')
 
 
@@ -30,11 +32,23 @@ def check_file(path, fam_expected, problems, seen, counts):
                 continue
             where = f'{path}:{no}'
             fields = line.split('\t')
-            if len(fields) not in (5, 6):
-                problems.append(f'{where}: expected 5 or 6 TAB-separated fields, got {len(fields)}')
+            if len(fields) not in (5, 6, 7):
+                problems.append(f'{where}: expected 5 to 7 TAB-separated fields, got {len(fields)}')
                 continue
             kind, frm, to, fam, status = fields[:5]
-            note = fields[5] if len(fields) == 6 else ''
+            # Field 6 is `since` ("-" or X.Y) when it reads as one, else a note (older format).
+            since, note = '-', ''
+            if len(fields) >= 6 and SINCE.match(fields[5]):
+                since = fields[5]
+                note = fields[6] if len(fields) == 7 else ''
+            elif len(fields) == 7:
+                problems.append(f'{where}: field 6 must be since ("-" or X.Y), got {fields[5]!r}')
+            else:
+                note = fields[5] if len(fields) == 6 else ''
+                if strict:
+                    problems.append(f'{where}: CUDA -> HIP rows need the since column ("-" or X.Y)')
+            if since != '-' and to == '-':
+                problems.append(f'{where}: since {since} on a row without a replacement')
             if any(x != x.strip() or not x for x in fields[:5]):
                 problems.append(f'{where}: empty field or stray spaces')
             if kind not in KINDS:

@@ -1,4 +1,7 @@
 // `ferry diffrun`: does the port compute what the reference computes, and how fast?
+#include <unistd.h>
+
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -6,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "diffrun/diffrun.h"
+#include "diffrun/wave64_sides.h"
 #include "project/project.h"
 
 namespace ferry::cli {
@@ -20,7 +24,16 @@ struct DiffrunArgs {
   bool ulp_float = false;
   bool nan_equal = false;
   std::string report_file;
+  bool wave64 = false;
+  diffrun::Wave64Sides w64;
 };
+
+std::string self_exe() {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("--wave64: cannot find the ferry binary (/proc/self/exe)");
+  return p.string();
+}
 
 int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
   diffrun::Spec s;
@@ -46,6 +59,22 @@ int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
   if (given("--runs")) s.runs = c.runs;
   if (given("--timeout")) s.timeout_s = c.timeout_s;
   if (given("--build-timeout")) s.build_timeout_s = c.build_timeout_s;
+  if (a.wave64) {
+    for (const char* opt : {"--ref", "--port", "--ref-build", "--port-build"})
+      if (given(opt))
+        throw std::invalid_argument(std::string("--wave64 builds and runs both sides itself; drop ") + opt);
+    diffrun::Wave64Sides w = a.w64;
+    w.ferry = self_exe();
+    if (w.work.empty()) {
+      const std::string key = std::filesystem::absolute(s.ref.dir).string() + "|" +
+                              std::filesystem::absolute(s.port.dir).string();
+      w.work = (std::filesystem::temp_directory_path() / ("ferry-wave64-" + std::to_string(getuid())) /
+                ("diffrun-" + std::to_string(std::hash<std::string>{}(key))))
+                   .string();
+    }
+    w.work = std::filesystem::absolute(w.work).string();
+    diffrun::apply_wave64(w, s);
+  }
 
   const bool quiet = a.quiet || a.json;
   const diffrun::Outcome o = diffrun::run_diff(s, [quiet](const std::string& m) {
@@ -90,6 +119,20 @@ std::function<int()> setup_diffrun(CLI::App& sub) {
   sub.add_flag("--json", a->json, "print the JSON report");
   sub.add_option("--report", a->report_file, "also write the JSON report to this file");
   sub.add_flag("-q,--quiet", a->quiet, "no progress lines on stderr");
+  auto* w64 = sub.add_option_group("wave64", "both sides on the wave64 CPU runtime (docs/wave64.md)");
+  w64->add_flag("--wave64", a->wave64,
+                "build both sides with `ferry wave64 build` and run them on the CPU: the reference (the "
+                "CUDA original, --ref-dir) with 32-lane warps, the port (the HIP port, --port-dir) with 64-lane wavefronts");
+  w64->add_option("--sources", a->w64.sources, "the program's sources, relative to each side's dir (globs allowed)");
+  w64->add_option("-I,--include", a->w64.include_dirs, "include folder, relative to each side's dir");
+  w64->add_option("-D,--define", a->w64.defines, "macro for both builds");
+  w64->add_option("--args", a->w64.args, "arguments of the program on both sides (shell words)");
+  w64->add_option("--ref-wave", a->w64.ref_wave, "wave size of the reference (default: 32 for CUDA, 64 for HIP)");
+  w64->add_option("--port-wave", a->w64.port_wave, "wave size of the port (default: 64 for HIP)");
+  w64->add_option("--ref-api", a->w64.ref_api, "API of the reference: auto, cuda, hip")->capture_default_str();
+  w64->add_option("--port-api", a->w64.port_api, "API of the port: auto, cuda, hip")->capture_default_str();
+  w64->add_option("--wave64-flag", a->w64.build_flags, "extra `ferry wave64 build` option (repeatable), e.g. -O2");
+  w64->add_option("--wave64-work", a->w64.work, "folder for both builds (default: a cache folder in $TMPDIR)");
   CLI::App* app = &sub;
   return [a, app] { return run_diffrun(*a, *app); };
 }

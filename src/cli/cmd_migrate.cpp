@@ -55,6 +55,7 @@ int run_migrate(const MigrateArgs& a) {
       throw std::invalid_argument("refusing to overwrite the input file " + a.path);
     std::vector<targets::SourceView> views{{fs::path(a.path).filename().string(), *read.text}};
     targets::ProjectContext ctx;
+    ctx.single_file = true;
     target->prepare_project(views, ctx);
     migrate::FileResult r = migrate::migrate_buffer(a.path, *read.text, *target, a.options, ctx);
     if (a.output.empty()) std::cout << r.output;

@@ -32,6 +32,14 @@ int run_rules(const RulesArgs& a) {
     }
     std::cout << fmt::format("{} {} → {} [{}, {}] {}\n  from {}\n", rules::to_string(r->kind), r->from,
                              r->to, r->family, rules::to_string(r->status), r->note, r->origin);
+    if (r->since.known() || !target->release().empty()) {
+      const char* in_release = r->availability == rules::Availability::Available ? "available"
+                               : r->availability == rules::Availability::Compat  ? "from Ferry's compat header"
+                                                                                 : "missing: left unconverted";
+      std::cout << fmt::format("  since {}; in {}: {}{}\n", r->since.known() ? r->since.str() : "-",
+                               target->release(), in_release,
+                               r->compat.empty() ? "" : " (ferry/compat/" + r->compat + ".h)");
+    }
     return kExitOk;
   }
   const auto stats = set.stats();

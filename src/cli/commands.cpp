@@ -20,6 +20,7 @@ const std::vector<Command>& commands() {
       {"targets", "list migration targets and hardware profiles", setup_targets},
       {"diffrun", "build and run a reference and its port, compare outputs within tolerances, time both", setup_diffrun},
       {"verify", "compile a migrated tree with the real toolchain and classify each failure", setup_verify},
+      {"wave64", "build and run a HIP or CUDA program on the CPU with 64-lane wavefronts (build|run)", setup_wave64},
   };
   return kCommands;
 }

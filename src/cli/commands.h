@@ -45,5 +45,6 @@ std::function<int()> setup_scan(CLI::App& sub);
 std::function<int()> setup_status(CLI::App& sub);
 std::function<int()> setup_targets(CLI::App& sub);
 std::function<int()> setup_verify(CLI::App& sub);
+std::function<int()> setup_wave64(CLI::App& sub);
 
 }  // namespace ferry::cli

@@ -142,6 +142,20 @@ void report_status(FileMigration& file, std::size_t ci, const rules::Rule& r) {
   }
 }
 
+// The target's release lacks the replacement and no compat header gives it: the name is left
+// as it is (a name that does not compile there would be worse), with FRY1301.
+void report_missing(FileMigration& file, std::size_t ci, const rules::Rule& r) {
+  file.count_unconverted(r.family);
+  std::string to = r.to.substr(0, r.to.find('('));  // a call template's head
+  file.diag(Diag::ReleaseLacksName, ci,
+            "'" + r.from + "' → '" + to + "' needs " +
+                (r.since.is_none() ? "a release that has it" : "ROCm >= " + r.since.str()) + "; the target is " +
+                file.target().release() + ": left unchanged",
+            "migrate with --hip-version " + (r.since.is_none() ? std::string("X.Y") : r.since.str()) +
+                " or later if you build with that release; else rewrite this use" +
+                (r.note.empty() ? std::string() : " (" + r.note + ")"));
+}
+
 // Segments of a call template: literal text or a reference to argument(s).
 struct TemplatePart {
   std::string literal;
@@ -275,6 +289,11 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
         included.emplace_back(path);
         continue;
       }
+      if (r->availability != rules::Availability::Available) {  // a Compat one the target did not take
+        included.emplace_back(path);
+        report_missing(file, ci, *r);
+        continue;
+      }
       const std::string_view after = r->has_replacement() ? std::string_view(r->to) : path;
       if (std::find(included.begin(), included.end(), after) != included.end() &&
           r->to != path && file.remove_include_line(ci)) {
@@ -314,6 +333,11 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     }
     const rules::Rule* r = rules.find_identifier(name);
     if (!r || file.is_member_or_qualified(ci)) continue;
+    if (r->availability == rules::Availability::Missing) {
+      report_missing(file, ci, *r);
+      continue;
+    }
+    if (r->availability == rules::Availability::Compat) file.require_compat(r->compat, r->to, ci);
     if (r->kind == rules::RuleKind::Call) {
       if (apply_call_rule(file, ci, *r)) {
         file.count_converted(r->family);

@@ -89,6 +89,20 @@ class FileMigration : public lex::CodeView {
     ++stats_.unconverted_by_family[std::string(family)];
   }
 
+  // A replacement this file uses comes from a compat header Ferry writes (Availability::Compat):
+  // the target includes and writes it in its finishing step. First use first.
+  struct CompatUse {
+    std::string header;  // "simd", "bf16"
+    std::string name;    // the first name that needed it
+    std::size_t ci;      // where
+  };
+  void require_compat(std::string header, std::string name, std::size_t ci) {
+    for (const CompatUse& u : compat_uses_)
+      if (u.header == header) return;
+    compat_uses_.push_back({std::move(header), std::move(name), ci});
+  }
+  [[nodiscard]] const std::vector<CompatUse>& compat_uses() const { return compat_uses_; }
+
   void add_side_output(std::string name, std::string content) {
     side_outputs_.push_back({std::move(name), std::move(content)});
   }
@@ -110,6 +124,7 @@ class FileMigration : public lex::CodeView {
   std::vector<Diagnostic> diags_;
   FileStats stats_;
   std::vector<SideOutput> side_outputs_;
+  std::vector<CompatUse> compat_uses_;
 };
 
 struct FileResult {

@@ -62,6 +62,8 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
     s += std::to_string(static_cast<int>(r->status));
     s += '\t';
     s += r->note;
+    s += '\t';  // the target release's view of the row (hip: --hip-version)
+    s += std::to_string(static_cast<int>(r->availability)) + r->compat;
     s += '\n';
   }
   for (const auto& f : options.user_rule_files) {

@@ -1,6 +1,7 @@
 #include "rules/rule_set.h"
 
 #include <charconv>
+#include <optional>
 
 namespace ferry::rules {
 
@@ -133,9 +134,9 @@ void RuleSet::load_table(std::string_view text, std::string_view origin, Merge m
     }
     const std::string where = std::string(origin) + ":" + std::to_string(line_no);
     const auto f = split_tabs(line);
-    if (f.size() < 5 || f.size() > 6) {
-      throw RuleError(where + ": expected 5 or 6 tab-separated fields (kind, from, to, family, "
-                              "status[, note]), found " + std::to_string(f.size()));
+    if (f.size() < 5 || f.size() > 7) {
+      throw RuleError(where + ": expected 5 to 7 tab-separated fields (kind, from, to, family, "
+                              "status[, since][, note]), found " + std::to_string(f.size()));
     }
     Rule r;
     if (!parse_kind(trim(f[0]), r.kind))
@@ -147,7 +148,23 @@ void RuleSet::load_table(std::string_view text, std::string_view origin, Merge m
     r.from = std::string(trim(f[1]));
     r.to = std::string(trim(f[2]));
     r.family = std::string(trim(f[3]));
-    if (f.size() == 6) r.note = std::string(trim(f[5]));
+    // Field 6 is `since` when it reads as one ("-" or X.Y), else the note of a row written in
+    // the older five-plus-note format; with seven fields it must be `since`.
+    std::size_t note_at = 5;
+    if (f.size() >= 6) {
+      const std::string_view since = trim(f[5]);
+      const std::optional<Version> v = since == "-"      ? std::optional<Version>(Version{})
+                                       : since == "none" ? std::optional<Version>(Version::none())
+                                                         : Version::parse(since);
+      if (v) {
+        r.since = *v;
+        note_at = 6;
+      } else if (f.size() == 7) {
+        throw RuleError(where + ": field 6 (since) must be '-', 'none' or a version such as 5.3, not '" +
+                        std::string(since) + "'");
+      }
+    }
+    if (f.size() > note_at) r.note = std::string(trim(f[note_at]));
     r.origin = where;
     if (r.kind == RuleKind::Namespace) {
       // A namespace may be given qualified by its enclosing one: `thrust::cuda`.

@@ -4,7 +4,8 @@
 // namespace qualifier) to its target twin, with the API family it belongs to and a support
 // status. `Call` rules rewrite a whole call from a template over its arguments. Rules are
 // loaded from tab-separated tables (see docs/rules.md); built-in tables are compiled into the
-// binary and users may add or override rows with their own files.
+// binary and users may add or override rows with their own files. A row may say which release
+// of the target first has its replacement (`since`, rules/version.h).
 #pragma once
 
 #include <cstdint>
@@ -16,10 +17,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "rules/version.h"
+
 namespace ferry::rules {
 
 enum class RuleKind : std::uint8_t { Func, Type, Enum, Macro, Header, Namespace, Call };
 enum class Status : std::uint8_t { Supported, Unsupported, Deprecated, Changed };
+// Whether the release a target builds for has a rule's replacement (set by the target from
+// `since`; see RuleSet::adjust). Compat: only through a compat header Ferry writes.
+enum class Availability : std::uint8_t { Available, Compat, Missing };
 
 struct Rule {
   RuleKind kind;
@@ -28,6 +34,9 @@ struct Rule {
   std::string to;  // "-" or empty when there is no replacement
   std::string family;
   std::string note;
+  Version since;  // first target release that has `to` (ROCm for CUDA → HIP); unknown: any
+  Availability availability = Availability::Available;  // in the target's release
+  std::string compat;  // with Availability::Compat: the compat header's name ("simd", "bf16")
   std::string origin;  // "file:line" of the row, for messages
 
   [[nodiscard]] bool has_replacement() const { return !to.empty() && to != "-"; }
@@ -55,6 +64,13 @@ class RuleSet {
   [[nodiscard]] const Rule* find_identifier(std::string_view name) const;
   [[nodiscard]] const Rule* find_header(std::string_view path) const;
   [[nodiscard]] const Rule* find_namespace(std::string_view name) const;
+
+  // Lets a target set what depends on its release (availability, compat) on every row. `f` must
+  // not change `kind` or `from`: the indices are keyed on them.
+  template <class F>
+  void adjust(F&& f) {
+    for (auto& r : rules_) f(*r);
+  }
 
   [[nodiscard]] std::size_t size() const { return rules_.size(); }
   [[nodiscard]] const std::vector<std::unique_ptr<Rule>>& all() const { return rules_; }

@@ -58,6 +58,9 @@ struct ProjectContext {
   std::unordered_map<std::string, std::string> clash_renames;
   // Where each clashing name was declared ("file:line"), for the report.
   std::unordered_map<std::string, std::string> clash_origins;
+  // One file migrated on its own (its path is not relative to a tree root): files a pass writes
+  // for the whole tree (hip: ferry/compat/) go beside it.
+  bool single_file = false;
 };
 
 class Target;
@@ -97,6 +100,9 @@ class Target {
   [[nodiscard]] std::vector<std::string_view> option_values() const;
 
   [[nodiscard]] virtual const rules::RuleSet& rules() const = 0;
+  // The release the target writes code for, for messages ("HIP 5.2 (rocm-5.2)"); empty when the
+  // target has no version model. Rules it lacks carry Availability::Missing or Compat.
+  [[nodiscard]] virtual std::string release() const { return {}; }
   // Which files of a tree this target rewrites (the others are copied): C-family sources by
   // default; the torch_npu target takes Python instead.
   [[nodiscard]] virtual bool migrates(project::FileKind kind) const { return project::is_c_family(kind); }

@@ -4,13 +4,16 @@
 A case is a folder holding:
   input.<ext>       the source to migrate (input.cu for CUDA→HIP, input.hip for HIP→CUDA, ...)
   expected.<ext>    the expected output, compared byte for byte
-  args              optional: extra ferry migrate arguments, one line (default: --to hip)
+  args              optional: extra ferry migrate arguments, one line (default: --to hip); a hip case
+                    without --hip-version gets --hip-version 5.2, so that expectations do not depend
+                    on the HIP installed where the test runs
   expected.diag     optional: expected diagnostics, one "LINE:COL CODE" per line, in order
   check             optional: "compile-hip" (hipcc --offload-arch=gfx906 and gfx90a compile the
                     expected output), "compile-cuda" (nvcc -arch=sm_90), or
                     "textual: <reason>" (not compiled, and why: e.g. Debian lacks hipBLAS)
 Properties checked on every case: the output equals expected; migrating expected again with the
-same arguments changes nothing (idempotence).
+same arguments changes nothing (idempotence). Files Ferry writes beside the output (its compat
+headers, ferry/compat/*.h) are on the include path of the compile check.
 --update rewrites expected.* from the current output, for a human to review with git diff.
 """
 import argparse
@@ -31,12 +34,19 @@ def find_one(case: Path, stem: str) -> Path | None:
     return hits[0] if hits else None
 
 
-def migrate(ferry: str, src: Path, args: list[str]) -> tuple[str, list[str], int]:
+def migrate(ferry: str, src: Path, args: list[str], side_dir: Path | None = None) -> tuple[str, list[str], int]:
+    """Migrates src; files Ferry writes beside the output are copied into side_dir when given."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / ("out" + src.suffix)
         proc = subprocess.run([ferry, "migrate", str(src), "-o", str(out), *args],
                               capture_output=True, text=True)
         text = out.read_text() if out.exists() else ""
+        if side_dir is not None:
+            for p in Path(tmp).rglob("*"):
+                if p.is_file() and p != out:
+                    dest = side_dir / p.relative_to(tmp)
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(p, dest)
     diags = []
     for line in proc.stderr.splitlines():
         m = re.match(r"^.*?:(\d+):(\d+): (?:warning|error|note): .* \[(FRY\d{4})\]$", line)
@@ -47,7 +57,7 @@ def migrate(ferry: str, src: Path, args: list[str]) -> tuple[str, list[str], int
     return text, diags, proc.returncode
 
 
-def compile_check(kind: str, path: Path, case: Path) -> str | None:
+def compile_check(kind: str, path: Path, case: Path, side_dir: Path) -> str | None:
     """Returns an error message, or None when the compile passed."""
     if kind == "compile-hip":
         hipcc = shutil.which("hipcc")
@@ -57,7 +67,7 @@ def compile_check(kind: str, path: Path, case: Path) -> str | None:
             with tempfile.TemporaryDirectory() as tmp:
                 src = Path(tmp) / "case.hip"
                 src.write_text(path.read_text())
-                p = subprocess.run([hipcc, "-x", "hip", "-c", f"--offload-arch={arch}", "-I", str(case),
+                p = subprocess.run([hipcc, "-x", "hip", "-c", f"--offload-arch={arch}", "-I", str(case), "-I", str(side_dir),
                                     str(src), "-o", str(Path(tmp) / "case.o")],
                                    capture_output=True, text=True)
                 if p.returncode != 0:
@@ -85,7 +95,11 @@ def run_case(ferry: str, case: Path, update: bool) -> bool:
         return False
     args_file = case / "args"
     args = args_file.read_text().split() if args_file.exists() else ["--to", "hip"]
-    out, diags, rc = migrate(ferry, src, args)
+    if "--to" in args and args[args.index("--to") + 1] == "hip" and "--hip-version" not in args:
+        args += ["--hip-version", "5.2"]
+    side = tempfile.TemporaryDirectory()
+    side_dir = Path(side.name)
+    out, diags, rc = migrate(ferry, src, args, side_dir)
     if rc not in (0, 1):
         print(f"{case.name}: ferry exited {rc}", file=sys.stderr)
         return False
@@ -127,7 +141,7 @@ def run_case(ferry: str, case: Path, update: bool) -> bool:
         if spec.startswith("textual"):
             print(f"{case.name}: compile skipped ({spec})")
         else:
-            err = compile_check(spec.split()[0], expected, case)
+            err = compile_check(spec.split()[0], expected, case, side_dir)
             if err:
                 ok = False
                 print(f"{case.name}: {err}", file=sys.stderr)

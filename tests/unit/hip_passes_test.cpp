@@ -43,13 +43,14 @@ const std::vector<std::pair<std::string, std::string>> kProject = {
     {"compat.cuh",
      "#pragma once\n"
      "#include <cuda_runtime.h>\n"
+     "#define MASK1 0x0000ffffu\n"
      "__device__ inline float __shfl_down(float v, unsigned d) {\n"
      "  return __shfl_down_sync(0xffffffff, v, d);\n"
      "}\n"},
     {"reduce.cu",
      "#include \"compat.cuh\"\n"
      "__global__ void k(float* x) {\n"
-     "  float v = x[threadIdx.x];\n"
+     "  float v = x[threadIdx.x] * (threadIdx.x & MASK1);\n"
      "  v += __shfl_down(v, 1);\n"
      "  v += __shfl_down_sync(0xffffffff, v, 2);\n"
      "  x[threadIdx.x] = v;\n"
@@ -58,16 +59,21 @@ const std::vector<std::pair<std::string, std::string>> kProject = {
 
 TEST(HipNameClash, RenamesDeclarationAndUsesAcrossFiles) {
   const Migrated m = migrate_project(kProject);
+  // MASK1 is a macro of HIP's headers: renamed. __shfl_down(float, unsigned) is a signature HIP
+  // defines: the definition is kept for CUDA only and the name is not renamed.
   ASSERT_EQ(m.ctx.clash_renames.size(), 1u);
-  EXPECT_EQ(m.ctx.clash_renames.at("__shfl_down"), "__shfl_down_user");
-  EXPECT_EQ(m.ctx.clash_origins.at("__shfl_down"), "compat.cuh:3");
-  // The declaration is renamed; its body's generated __shfl_down is HIP's.
-  EXPECT_NE(m.outputs[0].find("float __shfl_down_user(float v, unsigned d)"), std::string::npos);
-  EXPECT_NE(m.outputs[0].find("return __shfl_down(v, d);"), std::string::npos);
-  // The other file's use of the user's helper follows; its CUDA 9 call becomes HIP's.
-  EXPECT_NE(m.outputs[1].find("v += __shfl_down_user(v, 1);"), std::string::npos);
+  EXPECT_EQ(m.ctx.clash_renames.at("MASK1"), "MASK1_user");
+  EXPECT_EQ(m.ctx.clash_origins.at("MASK1"), "compat.cuh:3");
+  EXPECT_NE(m.outputs[0].find("#define MASK1_user 0x0000ffffu"), std::string::npos);
+  EXPECT_NE(m.outputs[0].find("#if !defined(__HIP_PLATFORM_AMD__)"), std::string::npos);
+  EXPECT_NE(m.outputs[0].find("float __shfl_down(float v, unsigned d) {\n  return __shfl_down(v, d);\n}\n#endif\n"),
+            std::string::npos);
+  // The other file's uses follow; its CUDA 9 call becomes HIP's.
+  EXPECT_NE(m.outputs[1].find("(threadIdx.x & MASK1_user)"), std::string::npos);
+  EXPECT_NE(m.outputs[1].find("v += __shfl_down(v, 1);"), std::string::npos);
   EXPECT_NE(m.outputs[1].find("v += __shfl_down(v, 2);"), std::string::npos);
   EXPECT_EQ(count(m.diags, "FRY4101"), 1u);
+  EXPECT_EQ(count(m.diags, "FRY4103"), 1u);
 }
 
 TEST(HipNameClash, MigratingTheOutputAgainChangesNothing) {
@@ -81,9 +87,80 @@ TEST(HipNameClash, MigratingTheOutputAgainChangesNothing) {
 
 TEST(HipNameClash, AvoidsNamesAlreadyTaken) {
   const Migrated m = migrate_project({{"a.cu",
-                                       "__device__ unsigned __lane_id() { return threadIdx.x % 32; }\n"
-                                       "__device__ int __lane_id_user = 0;\n"}});
-  EXPECT_EQ(m.ctx.clash_renames.at("__lane_id"), "__lane_id_user2");
+                                       "__device__ unsigned __smid(int w) { return threadIdx.x % w; }\n"
+                                       "__device__ int __smid_user = 0;\n"}});
+  EXPECT_EQ(m.ctx.clash_renames.at("__smid"), "__smid_user2");
+}
+
+TEST(HipProvided, CanonicalParameterTypes) {
+  using hip::canonical_param_type;
+  EXPECT_EQ(canonical_param_type({"const", "float4", "&"}), "float4");
+  EXPECT_EQ(canonical_param_type({"float4", "const", "&"}), "float4");
+  EXPECT_EQ(canonical_param_type({"float4", "&"}), "float4&");
+  EXPECT_EQ(canonical_param_type({"unsigned", "int"}), "unsigned");
+  EXPECT_EQ(canonical_param_type({"unsigned", "long", "long", "int", "*"}), "unsigned long long*");
+  EXPECT_EQ(canonical_param_type({"long", "int"}), "long");
+  EXPECT_EQ(canonical_param_type({"std", "::", "uint32_t"}), "unsigned");
+  EXPECT_EQ(canonical_param_type({"const", "float", "*"}), "const float*");
+  EXPECT_EQ(canonical_param_type({"float", "*", "const"}), "float*");
+  EXPECT_EQ(canonical_param_type({"const", "int"}), "int");
+  EXPECT_EQ(canonical_param_type({"signed", "char"}), "signed char");
+}
+
+TEST(HipProvided, GuardsOnlyWhatHipDefines) {
+  const Migrated m = migrate_project(
+      {{"m.cuh",
+        "inline __host__ __device__ void operator+=(float4& a, const float4& b) { a.x += b.x; }\n"
+        "inline __host__ __device__ void operator+=(float4& a, float s) { a.x += s; }\n"
+        "template <class T> __device__ T atomicMax(T* p, T v, int) { return v; }\n"
+        "struct S { __device__ void operator+=(float4 b) {} };\n"
+        "#ifdef __HIP_PLATFORM_AMD__\n"
+        "#else\n"
+        "__device__ float atomicMax(float* p, float v) { return v; }\n"
+        "#endif\n"
+        "__device__ float atomicMin(float* __restrict__ p, float v) { return v; }  // trailing\n"}});
+  EXPECT_EQ(m.outputs[0],
+            "#include <hip/hip_runtime.h>\n"
+            "#if !defined(__HIP_PLATFORM_AMD__)  // HIP's headers define this [FRY4103]\n"
+            "inline __host__ __device__ void operator+=(float4& a, const float4& b) { a.x += b.x; }\n"
+            "#endif\n"
+            "inline __host__ __device__ void operator+=(float4& a, float s) { a.x += s; }\n"
+            "template <class T> __device__ T atomicMax(T* p, T v, int) { return v; }\n"
+            "struct S { __device__ void operator+=(float4 b) {} };\n"
+            "#ifdef __HIP_PLATFORM_AMD__\n"
+            "#else\n"
+            "__device__ float atomicMax(float* p, float v) { return v; }\n"
+            "#endif\n"
+            "#if !defined(__HIP_PLATFORM_AMD__)  // HIP's headers define this [FRY4103]\n"
+            "__device__ float atomicMin(float* __restrict__ p, float v) { return v; }  // trailing\n"
+            "#endif\n");
+  EXPECT_EQ(count(m.diags, "FRY4103"), 2u);
+  std::vector<std::pair<std::string, std::string>> again = {{"m.cuh", m.outputs[0]}};
+  EXPECT_EQ(migrate_project(again).outputs[0], m.outputs[0]);
+}
+
+TEST(HipNameClash, ApiNamesAreNeverClashes) {
+  // A compat header that maps CUDA names to HIP names, a HIP file of the same tree, and a
+  // program that declares the driver API itself: nothing is renamed, in either round.
+  const std::vector<std::pair<std::string, std::string>> tree = {
+      {"compat.h",
+       "#pragma once\n#include <hip/hip_runtime.h>\n"
+       "#define cudaMalloc hipMalloc\n#define hipStreamPerThread ((hipStream_t)2)\n"
+       "#define __shfl_xor_sync(mask, v, l, w) __shfl_xor(v, l, w)\n"},
+      {"native.hip", "#include <hip/hip_runtime.h>\ntypedef hipStream_t stream_t;\nhipStream_t s;\n"},
+      {"dynlink.h", "typedef int CUresult;\nCUresult cuInit(unsigned int flags) { return 0; }\n"
+                    "typedef CUresult tcuDeviceGet(int*, int);\nextern tcuDeviceGet* cuDeviceGet;\n"}};
+  const Migrated first = migrate_project(tree);
+  EXPECT_TRUE(first.ctx.clash_renames.empty());
+  EXPECT_NE(first.outputs[0].find("#define hipMalloc hipMalloc\n"), std::string::npos);
+  EXPECT_NE(first.outputs[1].find("hipStream_t s;"), std::string::npos);
+  // cuInit(unsigned) becomes hipInit(unsigned), which HIP defines: kept for CUDA only.
+  EXPECT_NE(first.outputs[2].find("#if !defined(__HIP_PLATFORM_AMD__)"), std::string::npos);
+  std::vector<std::pair<std::string, std::string>> again;
+  for (std::size_t i = 0; i < tree.size(); ++i) again.emplace_back(tree[i].first, first.outputs[i]);
+  const Migrated second = migrate_project(again);
+  EXPECT_TRUE(second.ctx.clash_renames.empty());
+  EXPECT_EQ(second.outputs, first.outputs);
 }
 
 TEST(HipNameClash, UsesAloneAreNotClashes) {

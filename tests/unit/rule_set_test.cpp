@@ -27,6 +27,41 @@ TEST(RuleSet, ParsesRowsAndLooksUpByKind) {
   EXPECT_EQ(foo->origin, "t.tsv:6");
 }
 
+TEST(RuleSet, SinceColumnIsOptionalAndTellsANoteFromAVersion) {
+  RuleSet s;
+  s.load_table("func\tcudaA\thipA\truntime\tsupported\t5.3\n"
+               "func\tcudaB\thipB\truntime\tchanged\t6.0\tcalled differently\n"
+               "func\tcudaC\thipC\truntime\tchanged\tan older row: the note comes sixth\n"
+               "func\tcudaD\thipD\truntime\tsupported\t-\n"
+               "func\tcudaE\thipE\truntime\tsupported\n",
+               "v.tsv", RuleSet::Merge::RejectDuplicates);
+  EXPECT_EQ(s.find_identifier("cudaA")->since, (Version{5, 3}));
+  EXPECT_TRUE(s.find_identifier("cudaA")->note.empty());
+  EXPECT_EQ(s.find_identifier("cudaB")->since, (Version{6, 0}));
+  EXPECT_EQ(s.find_identifier("cudaB")->note, "called differently");
+  EXPECT_FALSE(s.find_identifier("cudaC")->since.known());
+  EXPECT_EQ(s.find_identifier("cudaC")->note, "an older row: the note comes sixth");
+  EXPECT_FALSE(s.find_identifier("cudaD")->since.known());
+  EXPECT_FALSE(s.find_identifier("cudaE")->since.known());
+  // With seven fields the sixth must be a version.
+  EXPECT_THROW(s.load_table("func\tcudaF\thipF\truntime\tchanged\tsoon\tnote\n", "bad.tsv",
+                            RuleSet::Merge::Override),
+               RuleError);
+}
+
+TEST(Version, ParsesMajorMinorAndIgnoresThePatch) {
+  EXPECT_EQ(Version::parse("5.2"), (Version{5, 2}));
+  EXPECT_EQ(Version::parse("5.2.3"), (Version{5, 2}));
+  EXPECT_EQ(Version::parse("5.2.21153-0"), (Version{5, 2}));
+  EXPECT_EQ(Version::parse("6.10"), (Version{6, 10}));
+  EXPECT_FALSE(Version::parse("5"));
+  EXPECT_FALSE(Version::parse("5.x"));
+  EXPECT_FALSE(Version::parse("5.2rc"));
+  EXPECT_FALSE(Version::parse(""));
+  EXPECT_LT((Version{5, 10}), (Version{6, 0}));
+  EXPECT_LT((Version{5, 2}), (Version{5, 10}));
+}
+
 TEST(RuleSet, NamespacesMayBeQualifiedByTheirEnclosingNamespace) {
   RuleSet s;
   s.load_table("namespace\tthrust::cuda\tthrust::hip\tthrust\tsupported\n", "ns.tsv",

@@ -17,7 +17,8 @@ TEST(TargetOptions, DefaultsWhenNotGiven) {
   const auto hip = make_target("hip", {});
   EXPECT_EQ(hip->option("launch"), "chevron");
   EXPECT_EQ(hip->option("blas"), "hipblas");
-  EXPECT_EQ(hip->option_values(), (std::vector<std::string_view>{"chevron", "hipblas"}));
+  EXPECT_EQ(hip->option("hip-version"), "");  // empty: the installed HIP
+  EXPECT_EQ(hip->option_values(), (std::vector<std::string_view>{"chevron", "hipblas", ""}));
   EXPECT_THROW((void)hip->option("no-such-option"), std::logic_error);
 }
 

@@ -72,6 +72,7 @@ void collect(const RuleSet& forward, std::map<std::pair<int, std::string>, Group
   for (const auto& r : forward.all()) {
     if (!r->has_replacement()) continue;
     if (r->status != Status::Supported && r->status != Status::Changed) continue;
+    if (r->since.is_none()) continue;  // no HIP release has it (Ferry's compat headers give it): nothing to invert
     std::string hip = r->to;
     RuleKind kind = r->kind;
     if (r->kind == RuleKind::Call) {

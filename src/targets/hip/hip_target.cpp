@@ -7,7 +7,9 @@
 #include "analysis/hazards.h"
 #include "migrate/file_migration.h"
 #include "rules/builtin.h"
+#include "targets/hip/compat.h"
 #include "targets/hip/passes.h"
+#include "targets/hip/toolchain.h"
 
 namespace ferry::targets::hip {
 namespace {
@@ -16,21 +18,28 @@ namespace {
 constexpr OptionSpec kOptions[] = {
     {"launch", "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL)", "chevron", "chevron,ggl"},
     {"blas", "cuBLAS maps to: hipblas or rocblas", "hipblas", "hipblas,rocblas"},
+    {"hip-version", "HIP release to write code for: X.Y or a profile (ferry targets); default: the installed HIP", "",
+     ""},
 };
 
 class HipTarget final : public Target {
  public:
-  explicit HipTarget(const Options& options) : Target(kTarget, options) {
+  explicit HipTarget(const Options& options)
+      : Target(kTarget, options), toolchain_(resolve_toolchain(option("hip-version"))) {
     const bool rocblas = option("blas") == "rocblas";
     std::vector<std::string_view> skip = {"cuda2hip/alt-"};
     if (rocblas) skip.push_back("cuda2hip/cublas.tsv");
     rules::load_builtin(rules_, "cuda2hip/", skip);
     if (rocblas) rules::load_builtin(rules_, "cuda2hip/alt-rocblas/");
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
+    apply_toolchain(rules_, toolchain_, option("blas"), "hipsparse");
     reserved_ = load_reserved_names();
+    provided_ = load_hip_provided();
+    api_names_ = load_api_names(rules_);
   }
 
   const rules::RuleSet& rules() const override { return rules_; }
+  std::string release() const override { return toolchain_.label(); }
 
   std::optional<buildsys::Result> migrate_build_file(const std::string& rel, project::FileKind kind,
                                                      std::string_view text, const buildsys::Options& o) const override {
@@ -38,24 +47,31 @@ class HipTarget final : public Target {
   }
 
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
-    collect_name_clashes(reserved_, files, ctx);
+    collect_name_clashes(reserved_, api_names_, provided_, rules_, files, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
     // First: it may move a runtime include up, and must claim that line before the renamer.
     runtime_header_pass(file);
+    hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
+    compat_header_pass(file);  // includes of CUDA headers the release lacks: Ferry's compat header
     name_clash_pass(file);
     solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     warp_intrinsics_pass(file);
     launch_pass(file);
     inline_asm_pass(file);
+    warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
     analysis::hazard_pass(file);  // diagnostics only: wave64 and LDS/thread hazards for gfx906
   }
+  void finish_file(migrate::FileMigration& file) const override { compat_finish(file); }
 
  private:
+  Toolchain toolchain_;
   rules::RuleSet rules_;
   std::unordered_set<std::string> reserved_;
+  HipProvidedTable provided_;
+  std::unordered_set<std::string> api_names_;  // never user clashes (load_api_names)
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
-// Macros and helpers whose names HIP's headers also define (DEPRECATED, MASK1, __HOST_DEVICE__,
-// HIP_DYNAMIC_SHARED, hipDeviceSynchronize-like wrappers): renamed in the whole project.
+// Macros and helpers whose names HIP's headers also define: the user's own names (DEPRECATED,
+// MASK1, __HOST_DEVICE__) are renamed in the whole project; HIP's API names never are: a
+// HIP_DYNAMIC_SHARED macro is HIP's own, a wrapper with the signature of a HIP call is kept
+// for CUDA builds only (FRY4103) and HIP's function serves the calls.
 #include <cstdio>
 #include <cuda_runtime.h>
 

@@ -1,0 +1,3 @@
+// wave64 CPU runtime: <cuda_fp16.hpp> comes with <cuda_runtime.h>.
+#pragma once
+#include "cuda_runtime.h"

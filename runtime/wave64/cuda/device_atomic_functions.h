@@ -1,0 +1,3 @@
+// wave64 CPU runtime: <device_atomic_functions.h> comes with <cuda_runtime.h>.
+#pragma once
+#include "cuda_runtime.h"

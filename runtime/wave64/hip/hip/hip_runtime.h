@@ -1,0 +1,31 @@
+// wave64 CPU runtime: <hip/hip_runtime.h>. HIP kernels compiled by the host compiler run on
+// fibers with W64_WAVE_SIZE-lane wavefronts (docs/wave64.md). Built by `ferry wave64 build`.
+#pragma once
+
+#define W64_API_HIP 1
+#ifndef __HIP_PLATFORM_AMD__
+#define __HIP_PLATFORM_AMD__ 1
+#endif
+#ifndef __HIP_PLATFORM_HCC__
+#define __HIP_PLATFORM_HCC__ 1
+#endif
+#ifndef __HIPCC__
+#define __HIPCC__ 1
+#endif
+
+#include "hip/hip_version.h"
+#include "wave64/api.h"
+#include "wave64/warp_hip.h"
+
+#define hipThreadIdx_x (threadIdx.x)
+#define hipThreadIdx_y (threadIdx.y)
+#define hipThreadIdx_z (threadIdx.z)
+#define hipBlockIdx_x (blockIdx.x)
+#define hipBlockIdx_y (blockIdx.y)
+#define hipBlockIdx_z (blockIdx.z)
+#define hipBlockDim_x (blockDim.x)
+#define hipBlockDim_y (blockDim.y)
+#define hipBlockDim_z (blockDim.z)
+#define hipGridDim_x (gridDim.x)
+#define hipGridDim_y (gridDim.y)
+#define hipGridDim_z (gridDim.z)

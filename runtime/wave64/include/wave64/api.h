@@ -1,0 +1,738 @@
+// wave64 runtime: the host API (memory, devices, streams, events, errors, launches) under its
+// HIP or its CUDA names. Included once per translation unit by hip/hip_runtime.h (W64_API_HIP) or
+// cuda_runtime.h (W64_API_CUDA); W64_N(cuda_name, hip_name) picks the spelling of the API.
+//
+// Device memory is host memory; every copy is a memcpy; streams run their work at once (in
+// issue order, so every stream is in order and synchronising is a no-op); events read a steady
+// clock. The device model is a gfx906 (HIP) or an sm_90 (CUDA) as far as properties and limits go.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+
+#include "wave64/device.h"
+
+#if defined(W64_API_HIP) == defined(W64_API_CUDA)
+#error "wave64 runtime: include either hip/hip_runtime.h or cuda_runtime.h, not both"
+#endif
+#if defined(W64_API_HIP)
+#define W64_N(cuda_name, hip_name) hip_name
+#else
+#define W64_N(cuda_name, hip_name) cuda_name
+#endif
+
+namespace w64::api {
+struct Stream {
+  unsigned flags;
+  int priority;
+};
+struct Event {
+  unsigned flags;
+  bool recorded;
+  double ms;  // steady clock at the last record
+};
+int& last_error();                  // sticky until read by GetLastError, per host thread
+double now_ms();
+void set_dynamic_shared_limit(const void* kernel, std::size_t bytes);
+std::size_t dynamic_shared_limit(const void* kernel, std::size_t fallback);
+const char* error_name(int e);
+const char* error_string(int e);
+inline int record(int e) {
+  if (e) last_error() = e;
+  return e;
+}
+}  // namespace w64::api
+
+// ---- types and enumerations ------------------------------------------------------------------
+typedef ::w64::api::Stream* W64_N(cudaStream_t, hipStream_t);
+typedef ::w64::api::Event* W64_N(cudaEvent_t, hipEvent_t);
+using W64_STREAM = W64_N(cudaStream_t, hipStream_t);
+using W64_EVENT = W64_N(cudaEvent_t, hipEvent_t);
+
+enum W64_N(cudaError, hipError_t) {
+  W64_N(cudaSuccess, hipSuccess) = 0,
+  W64_N(cudaErrorInvalidValue, hipErrorInvalidValue) = 1,
+  W64_N(cudaErrorMemoryAllocation, hipErrorOutOfMemory) = 2,
+  W64_N(cudaErrorInitializationError, hipErrorNotInitialized) = 3,
+  W64_N(cudaErrorInvalidConfiguration, hipErrorInvalidConfiguration) = 9,
+  W64_N(cudaErrorInvalidSymbol, hipErrorInvalidSymbol) = 13,
+  W64_N(cudaErrorInvalidDeviceFunction, hipErrorInvalidDeviceFunction) = 98,
+  W64_N(cudaErrorNoDevice, hipErrorNoDevice) = 100,
+  W64_N(cudaErrorInvalidDevice, hipErrorInvalidDevice) = 101,
+  W64_N(cudaErrorInvalidResourceHandle, hipErrorInvalidHandle) = 400,
+  W64_N(cudaErrorNotReady, hipErrorNotReady) = 600,
+  W64_N(cudaErrorPeerAccessAlreadyEnabled, hipErrorPeerAccessAlreadyEnabled) = 704,
+  W64_N(cudaErrorLaunchFailure, hipErrorLaunchFailure) = 719,
+  W64_N(cudaErrorNotSupported, hipErrorNotSupported) = 801,
+  W64_N(cudaErrorUnknown, hipErrorUnknown) = 999,
+};
+#if defined(W64_API_CUDA)
+typedef cudaError cudaError_t;
+#endif
+using W64_ERR = W64_N(cudaError_t, hipError_t);
+
+enum W64_N(cudaMemcpyKind, hipMemcpyKind) {
+  W64_N(cudaMemcpyHostToHost, hipMemcpyHostToHost) = 0,
+  W64_N(cudaMemcpyHostToDevice, hipMemcpyHostToDevice) = 1,
+  W64_N(cudaMemcpyDeviceToHost, hipMemcpyDeviceToHost) = 2,
+  W64_N(cudaMemcpyDeviceToDevice, hipMemcpyDeviceToDevice) = 3,
+  W64_N(cudaMemcpyDefault, hipMemcpyDefault) = 4,
+};
+using W64_KIND = W64_N(cudaMemcpyKind, hipMemcpyKind);
+
+enum W64_N(cudaDeviceAttr, hipDeviceAttribute_t) {
+  W64_N(cudaDevAttrMaxThreadsPerBlock, hipDeviceAttributeMaxThreadsPerBlock) = 1,
+  W64_N(cudaDevAttrMaxBlockDimX, hipDeviceAttributeMaxBlockDimX),
+  W64_N(cudaDevAttrMaxBlockDimY, hipDeviceAttributeMaxBlockDimY),
+  W64_N(cudaDevAttrMaxBlockDimZ, hipDeviceAttributeMaxBlockDimZ),
+  W64_N(cudaDevAttrMaxGridDimX, hipDeviceAttributeMaxGridDimX),
+  W64_N(cudaDevAttrMaxGridDimY, hipDeviceAttributeMaxGridDimY),
+  W64_N(cudaDevAttrMaxGridDimZ, hipDeviceAttributeMaxGridDimZ),
+  W64_N(cudaDevAttrMaxSharedMemoryPerBlock, hipDeviceAttributeMaxSharedMemoryPerBlock),
+  W64_N(cudaDevAttrTotalConstantMemory, hipDeviceAttributeTotalConstantMemory),
+  W64_N(cudaDevAttrWarpSize, hipDeviceAttributeWarpSize),
+  W64_N(cudaDevAttrMaxRegistersPerBlock, hipDeviceAttributeMaxRegistersPerBlock),
+  W64_N(cudaDevAttrClockRate, hipDeviceAttributeClockRate),
+  W64_N(cudaDevAttrMultiProcessorCount, hipDeviceAttributeMultiprocessorCount),
+  W64_N(cudaDevAttrConcurrentKernels, hipDeviceAttributeConcurrentKernels),
+  W64_N(cudaDevAttrPciBusId, hipDeviceAttributePciBusId),
+  W64_N(cudaDevAttrMemoryClockRate, hipDeviceAttributeMemoryClockRate),
+  W64_N(cudaDevAttrGlobalMemoryBusWidth, hipDeviceAttributeMemoryBusWidth),
+  W64_N(cudaDevAttrL2CacheSize, hipDeviceAttributeL2CacheSize),
+  W64_N(cudaDevAttrMaxThreadsPerMultiProcessor, hipDeviceAttributeMaxThreadsPerMultiProcessor),
+  W64_N(cudaDevAttrUnifiedAddressing, hipDeviceAttributeUnifiedAddressing),
+  W64_N(cudaDevAttrComputeCapabilityMajor, hipDeviceAttributeComputeCapabilityMajor),
+  W64_N(cudaDevAttrComputeCapabilityMinor, hipDeviceAttributeComputeCapabilityMinor),
+  W64_N(cudaDevAttrMaxSharedMemoryPerMultiprocessor, hipDeviceAttributeMaxSharedMemoryPerMultiprocessor),
+  W64_N(cudaDevAttrMaxRegistersPerMultiprocessor, hipDeviceAttributeMaxRegistersPerMultiprocessor),
+  W64_N(cudaDevAttrManagedMemory, hipDeviceAttributeManagedMemory),
+  W64_N(cudaDevAttrCooperativeLaunch, hipDeviceAttributeCooperativeLaunch),
+  W64_N(cudaDevAttrMaxSharedMemoryPerBlockOptin, hipDeviceAttributeSharedMemPerBlockOptin),
+  W64_N(cudaDevAttrMaxBlocksPerMultiprocessor, hipDeviceAttributeMaxBlocksPerMultiProcessor),
+};
+using W64_ATTR = W64_N(cudaDeviceAttr, hipDeviceAttribute_t);
+
+enum W64_N(cudaFuncAttribute, hipFuncAttribute) {
+  W64_N(cudaFuncAttributeMaxDynamicSharedMemorySize, hipFuncAttributeMaxDynamicSharedMemorySize) = 8,
+  W64_N(cudaFuncAttributePreferredSharedMemoryCarveout, hipFuncAttributePreferredSharedMemoryCarveout) = 9,
+};
+enum W64_N(cudaFuncCache, hipFuncCache_t) {
+  W64_N(cudaFuncCachePreferNone, hipFuncCachePreferNone) = 0,
+  W64_N(cudaFuncCachePreferShared, hipFuncCachePreferShared) = 1,
+  W64_N(cudaFuncCachePreferL1, hipFuncCachePreferL1) = 2,
+  W64_N(cudaFuncCachePreferEqual, hipFuncCachePreferEqual) = 3,
+};
+enum W64_N(cudaSharedMemConfig, hipSharedMemConfig) {
+  W64_N(cudaSharedMemBankSizeDefault, hipSharedMemBankSizeDefault) = 0,
+  W64_N(cudaSharedMemBankSizeFourByte, hipSharedMemBankSizeFourByte) = 1,
+  W64_N(cudaSharedMemBankSizeEightByte, hipSharedMemBankSizeEightByte) = 2,
+};
+enum W64_N(cudaLimit, hipLimit_t) {
+  W64_N(cudaLimitStackSize, hipLimitStackSize) = 0,
+  W64_N(cudaLimitPrintfFifoSize, hipLimitPrintfFifoSize) = 1,
+  W64_N(cudaLimitMallocHeapSize, hipLimitMallocHeapSize) = 2,
+};
+
+#define W64_FLAG(cuda_name, hip_name, value) constexpr unsigned int W64_N(cuda_name, hip_name) = value;
+W64_FLAG(cudaStreamDefault, hipStreamDefault, 0)
+W64_FLAG(cudaStreamNonBlocking, hipStreamNonBlocking, 1)
+W64_FLAG(cudaEventDefault, hipEventDefault, 0)
+W64_FLAG(cudaEventBlockingSync, hipEventBlockingSync, 1)
+W64_FLAG(cudaEventDisableTiming, hipEventDisableTiming, 2)
+W64_FLAG(cudaEventInterprocess, hipEventInterprocess, 4)
+W64_FLAG(cudaHostAllocDefault, hipHostMallocDefault, 0)
+W64_FLAG(cudaHostAllocPortable, hipHostMallocPortable, 1)
+W64_FLAG(cudaHostAllocMapped, hipHostMallocMapped, 2)
+W64_FLAG(cudaHostAllocWriteCombined, hipHostMallocWriteCombined, 4)
+W64_FLAG(cudaHostRegisterDefault, hipHostRegisterDefault, 0)
+W64_FLAG(cudaHostRegisterMapped, hipHostRegisterMapped, 2)
+W64_FLAG(cudaMemAttachGlobal, hipMemAttachGlobal, 1)
+W64_FLAG(cudaMemAttachHost, hipMemAttachHost, 2)
+W64_FLAG(cudaDeviceScheduleAuto, hipDeviceScheduleAuto, 0)
+W64_FLAG(cudaDeviceScheduleSpin, hipDeviceScheduleSpin, 1)
+W64_FLAG(cudaDeviceScheduleYield, hipDeviceScheduleYield, 2)
+W64_FLAG(cudaDeviceScheduleBlockingSync, hipDeviceScheduleBlockingSync, 4)
+W64_FLAG(cudaDeviceMapHost, hipDeviceMapHost, 8)
+#undef W64_FLAG
+#define W64_N_STREAM_PER_THREAD reinterpret_cast<W64_STREAM>(0x2)
+#if defined(W64_API_HIP)
+#define hipStreamPerThread W64_N_STREAM_PER_THREAD
+#else
+#define cudaStreamPerThread W64_N_STREAM_PER_THREAD
+#define cudaStreamLegacy reinterpret_cast<cudaStream_t>(0x1)
+#endif
+
+struct W64_N(cudaDeviceProp, hipDeviceProp_t) {
+  char name[256];
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int clockRate;
+  size_t totalConstMem;
+  int major;
+  int minor;
+  size_t textureAlignment;
+  int deviceOverlap;
+  int multiProcessorCount;
+  int kernelExecTimeoutEnabled;
+  int integrated;
+  int canMapHostMemory;
+  int computeMode;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryClockRate;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int concurrentManagedAccess;
+  int pageableMemoryAccess;
+  int cooperativeLaunch;
+  int cooperativeMultiDeviceLaunch;
+  size_t sharedMemPerBlockOptin;
+  int maxBlocksPerMultiProcessor;
+  int clusterLaunch;
+  // HIP's own fields.
+  char gcnArchName[256];
+  int gcnArch;
+  size_t maxSharedMemoryPerMultiProcessor;
+  int clockInstructionRate;
+  int isLargeBar;
+};
+using W64_PROP = W64_N(cudaDeviceProp, hipDeviceProp_t);
+
+struct W64_N(cudaFuncAttributes, hipFuncAttributes) {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+};
+
+// ---- the device model -------------------------------------------------------------------------
+namespace w64::api {
+#if defined(W64_API_HIP)
+constexpr std::size_t kSharedPerBlock = 64 * 1024;  // gfx9 LDS per workgroup
+constexpr std::size_t kSharedOptin = 64 * 1024;
+constexpr int kMultiProcessors = 60;
+#else
+constexpr std::size_t kSharedPerBlock = 48 * 1024;  // without the opt-in
+constexpr std::size_t kSharedOptin = 227 * 1024;    // sm_90
+constexpr int kMultiProcessors = 132;
+#endif
+
+inline void fill_properties(W64_PROP& p) {
+  std::memset(&p, 0, sizeof p);
+#if defined(W64_API_HIP)
+  std::snprintf(p.name, sizeof p.name, "wave64 CPU runtime (gfx906 model, wavefront %d)", W64_WAVE_SIZE);
+  std::snprintf(p.gcnArchName, sizeof p.gcnArchName, "gfx906");
+  p.gcnArch = 906;
+  p.major = 9;
+  p.minor = 0;
+  p.maxThreadsPerMultiProcessor = 2560;
+  p.l2CacheSize = 4 * 1024 * 1024;
+  p.clockRate = 1725000;
+#else
+  std::snprintf(p.name, sizeof p.name, "wave64 CPU runtime (sm_90 model, warp %d)", W64_WAVE_SIZE);
+  p.major = 9;
+  p.minor = 0;
+  p.maxThreadsPerMultiProcessor = 2048;
+  p.l2CacheSize = 50 * 1024 * 1024;
+  p.clockRate = 1980000;
+#endif
+  p.totalGlobalMem = std::size_t{16} << 30;
+  p.sharedMemPerBlock = kSharedPerBlock;
+  p.sharedMemPerBlockOptin = kSharedOptin;
+  p.sharedMemPerMultiprocessor = kSharedOptin;
+  p.maxSharedMemoryPerMultiProcessor = kSharedOptin;
+  p.regsPerBlock = 65536;
+  p.regsPerMultiprocessor = 65536;
+  p.warpSize = W64_WAVE_SIZE;
+  p.memPitch = std::size_t{1} << 31;
+  p.maxThreadsPerBlock = 1024;
+  p.maxThreadsDim[0] = 1024;
+  p.maxThreadsDim[1] = 1024;
+  p.maxThreadsDim[2] = 64;
+  p.maxGridSize[0] = 0x7fffffff;
+  p.maxGridSize[1] = 65535;
+  p.maxGridSize[2] = 65535;
+  p.totalConstMem = 64 * 1024;
+  p.textureAlignment = 512;
+  p.deviceOverlap = 1;
+  p.multiProcessorCount = kMultiProcessors;
+  p.canMapHostMemory = 1;
+  p.concurrentKernels = 1;
+  p.asyncEngineCount = 1;
+  p.unifiedAddressing = 1;
+  p.memoryClockRate = 1000000;
+  p.memoryBusWidth = 4096;
+  p.managedMemory = 1;
+  p.concurrentManagedAccess = 1;
+  p.pageableMemoryAccess = 1;
+  p.maxBlocksPerMultiProcessor = 32;
+  p.clockInstructionRate = p.clockRate;
+}
+
+inline int attribute(int a) {
+  W64_PROP p;
+  fill_properties(p);
+  switch (static_cast<W64_ATTR>(a)) {
+    case W64_N(cudaDevAttrMaxThreadsPerBlock, hipDeviceAttributeMaxThreadsPerBlock): return p.maxThreadsPerBlock;
+    case W64_N(cudaDevAttrMaxBlockDimX, hipDeviceAttributeMaxBlockDimX): return p.maxThreadsDim[0];
+    case W64_N(cudaDevAttrMaxBlockDimY, hipDeviceAttributeMaxBlockDimY): return p.maxThreadsDim[1];
+    case W64_N(cudaDevAttrMaxBlockDimZ, hipDeviceAttributeMaxBlockDimZ): return p.maxThreadsDim[2];
+    case W64_N(cudaDevAttrMaxGridDimX, hipDeviceAttributeMaxGridDimX): return p.maxGridSize[0];
+    case W64_N(cudaDevAttrMaxGridDimY, hipDeviceAttributeMaxGridDimY): return p.maxGridSize[1];
+    case W64_N(cudaDevAttrMaxGridDimZ, hipDeviceAttributeMaxGridDimZ): return p.maxGridSize[2];
+    case W64_N(cudaDevAttrMaxSharedMemoryPerBlock, hipDeviceAttributeMaxSharedMemoryPerBlock):
+      return static_cast<int>(p.sharedMemPerBlock);
+    case W64_N(cudaDevAttrTotalConstantMemory, hipDeviceAttributeTotalConstantMemory):
+      return static_cast<int>(p.totalConstMem);
+    case W64_N(cudaDevAttrWarpSize, hipDeviceAttributeWarpSize): return p.warpSize;
+    case W64_N(cudaDevAttrMaxRegistersPerBlock, hipDeviceAttributeMaxRegistersPerBlock): return p.regsPerBlock;
+    case W64_N(cudaDevAttrClockRate, hipDeviceAttributeClockRate): return p.clockRate;
+    case W64_N(cudaDevAttrMultiProcessorCount, hipDeviceAttributeMultiprocessorCount): return p.multiProcessorCount;
+    case W64_N(cudaDevAttrConcurrentKernels, hipDeviceAttributeConcurrentKernels): return 1;
+    case W64_N(cudaDevAttrPciBusId, hipDeviceAttributePciBusId): return 0;
+    case W64_N(cudaDevAttrMemoryClockRate, hipDeviceAttributeMemoryClockRate): return p.memoryClockRate;
+    case W64_N(cudaDevAttrGlobalMemoryBusWidth, hipDeviceAttributeMemoryBusWidth): return p.memoryBusWidth;
+    case W64_N(cudaDevAttrL2CacheSize, hipDeviceAttributeL2CacheSize): return p.l2CacheSize;
+    case W64_N(cudaDevAttrMaxThreadsPerMultiProcessor, hipDeviceAttributeMaxThreadsPerMultiProcessor):
+      return p.maxThreadsPerMultiProcessor;
+    case W64_N(cudaDevAttrUnifiedAddressing, hipDeviceAttributeUnifiedAddressing): return 1;
+    case W64_N(cudaDevAttrComputeCapabilityMajor, hipDeviceAttributeComputeCapabilityMajor): return p.major;
+    case W64_N(cudaDevAttrComputeCapabilityMinor, hipDeviceAttributeComputeCapabilityMinor): return p.minor;
+    case W64_N(cudaDevAttrMaxSharedMemoryPerMultiprocessor, hipDeviceAttributeMaxSharedMemoryPerMultiprocessor):
+      return static_cast<int>(p.sharedMemPerMultiprocessor);
+    case W64_N(cudaDevAttrMaxRegistersPerMultiprocessor, hipDeviceAttributeMaxRegistersPerMultiprocessor):
+      return p.regsPerMultiprocessor;
+    case W64_N(cudaDevAttrManagedMemory, hipDeviceAttributeManagedMemory): return 1;
+    case W64_N(cudaDevAttrCooperativeLaunch, hipDeviceAttributeCooperativeLaunch): return 0;
+    case W64_N(cudaDevAttrMaxSharedMemoryPerBlockOptin, hipDeviceAttributeSharedMemPerBlockOptin):
+      return static_cast<int>(p.sharedMemPerBlockOptin);
+    case W64_N(cudaDevAttrMaxBlocksPerMultiprocessor, hipDeviceAttributeMaxBlocksPerMultiProcessor):
+      return p.maxBlocksPerMultiProcessor;
+  }
+  return -1;
+}
+
+inline W64_ERR err(int e) { return static_cast<W64_ERR>(record(e)); }
+inline void* device_alloc(std::size_t n) {
+  return std::aligned_alloc(256, (n + 255) / 256 * 256 + (n == 0 ? 256 : 0));
+}
+
+// A launch in <<<>>> (rewritten by the driver) or hipLaunchKernelGGL form.
+class Launcher {
+ public:
+  Launcher(dim3 grid, dim3 block, std::size_t shared = 0, W64_STREAM stream = nullptr)
+      : grid_(grid), block_(block), shared_(shared) {
+    (void)stream;
+  }
+  template <class... P, class... A>
+  W64_ERR launch(void (*kernel)(P...), A&&... args) const {
+    static_assert(sizeof...(P) == sizeof...(A),
+                  "wave64 runtime: the kernel is launched with a different number of arguments than it "
+                  "has parameters (default arguments of kernels are not supported)");
+    KernelCall<P...> call{kernel, std::tuple<std::decay_t<P>...>(std::forward<A>(args)...)};
+    const rt::Launch l{grid_,
+                       block_,
+                       shared_,
+                       dynamic_shared_limit(reinterpret_cast<const void*>(kernel), kSharedPerBlock),
+                       W64_WAVE_SIZE,
+                       &KernelCall<P...>::invoke,
+                       &call};
+    return err(rt::launch(l));
+  }
+
+ private:
+  dim3 grid_;
+  dim3 block_;
+  std::size_t shared_;
+};
+}  // namespace w64::api
+
+#define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
+  ::w64::api::Launcher((grid), (block), (shared), (stream)).launch(kernel, ##__VA_ARGS__)
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+#define HIP_SYMBOL(x) x
+
+// ---- memory -----------------------------------------------------------------------------------
+inline W64_ERR W64_N(cudaMalloc, hipMalloc)(void** p, size_t n) {
+  if (!p) return ::w64::api::err(1);
+  *p = ::w64::api::device_alloc(n);
+  return ::w64::api::err(*p ? 0 : 2);
+}
+template <class T>
+inline W64_ERR W64_N(cudaMalloc, hipMalloc)(T** p, size_t n) {
+  return W64_N(cudaMalloc, hipMalloc)(reinterpret_cast<void**>(p), n);
+}
+inline W64_ERR W64_N(cudaMallocManaged, hipMallocManaged)(void** p, size_t n, unsigned int = 1) {
+  return W64_N(cudaMalloc, hipMalloc)(p, n);
+}
+template <class T>
+inline W64_ERR W64_N(cudaMallocManaged, hipMallocManaged)(T** p, size_t n, unsigned int f = 1) {
+  return W64_N(cudaMallocManaged, hipMallocManaged)(reinterpret_cast<void**>(p), n, f);
+}
+inline W64_ERR W64_N(cudaMallocHost, hipHostMalloc)(void** p, size_t n, unsigned int = 0) {
+  return W64_N(cudaMalloc, hipMalloc)(p, n);
+}
+template <class T>
+inline W64_ERR W64_N(cudaMallocHost, hipHostMalloc)(T** p, size_t n, unsigned int f = 0) {
+  return W64_N(cudaMallocHost, hipHostMalloc)(reinterpret_cast<void**>(p), n, f);
+}
+inline W64_ERR W64_N(cudaHostAlloc, hipHostAlloc)(void** p, size_t n, unsigned int = 0) {
+  return W64_N(cudaMalloc, hipMalloc)(p, n);
+}
+template <class T>
+inline W64_ERR W64_N(cudaHostAlloc, hipHostAlloc)(T** p, size_t n, unsigned int f = 0) {
+  return W64_N(cudaHostAlloc, hipHostAlloc)(reinterpret_cast<void**>(p), n, f);
+}
+#if defined(W64_API_HIP)
+inline hipError_t hipMallocHost(void** p, size_t n) { return hipMalloc(p, n); }
+template <class T>
+inline hipError_t hipMallocHost(T** p, size_t n) { return hipMalloc(p, n); }
+#endif
+inline W64_ERR W64_N(cudaMallocPitch, hipMallocPitch)(void** p, size_t* pitch, size_t width, size_t height) {
+  if (!pitch) return ::w64::api::err(1);
+  *pitch = (width + 255) / 256 * 256;
+  return W64_N(cudaMalloc, hipMalloc)(p, *pitch * height);
+}
+template <class T>
+inline W64_ERR W64_N(cudaMallocPitch, hipMallocPitch)(T** p, size_t* pitch, size_t width, size_t height) {
+  return W64_N(cudaMallocPitch, hipMallocPitch)(reinterpret_cast<void**>(p), pitch, width, height);
+}
+inline W64_ERR W64_N(cudaFree, hipFree)(void* p) {
+  std::free(p);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaFreeHost, hipHostFree)(void* p) { return W64_N(cudaFree, hipFree)(p); }
+#if defined(W64_API_HIP)
+inline hipError_t hipFreeHost(void* p) { return hipFree(p); }
+#endif
+inline W64_ERR W64_N(cudaHostRegister, hipHostRegister)(void*, size_t, unsigned int) { return W64_N(cudaSuccess, hipSuccess); }
+inline W64_ERR W64_N(cudaHostUnregister, hipHostUnregister)(void*) { return W64_N(cudaSuccess, hipSuccess); }
+inline W64_ERR W64_N(cudaHostGetDevicePointer, hipHostGetDevicePointer)(void** d, void* h, unsigned int) {
+  *d = h;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaMemcpy, hipMemcpy)(void* dst, const void* src, size_t n, W64_KIND) {
+  if (n && (!dst || !src)) return ::w64::api::err(1);
+  if (n) std::memmove(dst, src, n);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaMemcpyAsync, hipMemcpyAsync)(void* dst, const void* src, size_t n, W64_KIND k,
+                                                     W64_STREAM = nullptr) {
+  return W64_N(cudaMemcpy, hipMemcpy)(dst, src, n, k);
+}
+inline W64_ERR W64_N(cudaMemcpyPeer, hipMemcpyPeer)(void* dst, int, const void* src, int, size_t n) {
+  return W64_N(cudaMemcpy, hipMemcpy)(dst, src, n, W64_N(cudaMemcpyDefault, hipMemcpyDefault));
+}
+inline W64_ERR W64_N(cudaMemcpy2D, hipMemcpy2D)(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                               size_t width, size_t height, W64_KIND) {
+  if (width > dpitch || width > spitch) return ::w64::api::err(1);
+  for (size_t r = 0; r < height; ++r)
+    std::memmove(static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaMemcpy2DAsync, hipMemcpy2DAsync)(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                                         size_t width, size_t height, W64_KIND k, W64_STREAM = nullptr) {
+  return W64_N(cudaMemcpy2D, hipMemcpy2D)(dst, dpitch, src, spitch, width, height, k);
+}
+inline W64_ERR W64_N(cudaMemset, hipMemset)(void* dst, int v, size_t n) {
+  if (n && !dst) return ::w64::api::err(1);
+  if (n) std::memset(dst, v, n);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaMemsetAsync, hipMemsetAsync)(void* dst, int v, size_t n, W64_STREAM = nullptr) {
+  return W64_N(cudaMemset, hipMemset)(dst, v, n);
+}
+inline W64_ERR W64_N(cudaMemset2D, hipMemset2D)(void* dst, size_t pitch, int v, size_t width, size_t height) {
+  for (size_t r = 0; r < height; ++r) std::memset(static_cast<char*>(dst) + r * pitch, v, width);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+#if defined(W64_API_HIP)
+inline hipError_t hipMemsetD32(void* dst, int v, size_t count) {
+  for (size_t i = 0; i < count; ++i) static_cast<int*>(dst)[i] = v;
+  return hipSuccess;
+}
+inline hipError_t hipMemsetD8(void* dst, unsigned char v, size_t count) { return hipMemset(dst, v, count); }
+#endif
+inline W64_ERR W64_N(cudaMemPrefetchAsync, hipMemPrefetchAsync)(const void*, size_t, int, W64_STREAM = nullptr) {
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaMemGetInfo, hipMemGetInfo)(size_t* free_bytes, size_t* total) {
+  *free_bytes = std::size_t{15} << 30;
+  *total = std::size_t{16} << 30;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+template <class T>
+inline W64_ERR W64_N(cudaMemcpyToSymbol, hipMemcpyToSymbol)(const T& symbol, const void* src, size_t n,
+                                                           size_t offset = 0,
+                                                           W64_KIND = W64_N(cudaMemcpyHostToDevice, hipMemcpyHostToDevice)) {
+  if (offset + n > sizeof(T)) return ::w64::api::err(1);
+  std::memcpy(reinterpret_cast<char*>(const_cast<T*>(&symbol)) + offset, src, n);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+template <class T>
+inline W64_ERR W64_N(cudaMemcpyToSymbolAsync, hipMemcpyToSymbolAsync)(const T& symbol, const void* src, size_t n,
+                                                                     size_t offset, W64_KIND k, W64_STREAM = nullptr) {
+  return W64_N(cudaMemcpyToSymbol, hipMemcpyToSymbol)(symbol, src, n, offset, k);
+}
+template <class T>
+inline W64_ERR W64_N(cudaMemcpyFromSymbol, hipMemcpyFromSymbol)(void* dst, const T& symbol, size_t n,
+                                                               size_t offset = 0,
+                                                               W64_KIND = W64_N(cudaMemcpyDeviceToHost, hipMemcpyDeviceToHost)) {
+  if (offset + n > sizeof(T)) return ::w64::api::err(1);
+  std::memcpy(dst, reinterpret_cast<const char*>(&symbol) + offset, n);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+template <class T>
+inline W64_ERR W64_N(cudaMemcpyFromSymbolAsync, hipMemcpyFromSymbolAsync)(void* dst, const T& symbol, size_t n,
+                                                                         size_t offset, W64_KIND k, W64_STREAM = nullptr) {
+  return W64_N(cudaMemcpyFromSymbol, hipMemcpyFromSymbol)(dst, symbol, n, offset, k);
+}
+template <class T>
+inline W64_ERR W64_N(cudaGetSymbolAddress, hipGetSymbolAddress)(void** p, const T& symbol) {
+  *p = const_cast<void*>(static_cast<const void*>(&symbol));
+  return W64_N(cudaSuccess, hipSuccess);
+}
+template <class T>
+inline W64_ERR W64_N(cudaGetSymbolSize, hipGetSymbolSize)(size_t* n, const T&) {
+  *n = sizeof(T);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+
+// ---- devices ----------------------------------------------------------------------------------
+inline W64_ERR W64_N(cudaGetDeviceCount, hipGetDeviceCount)(int* n) {
+  *n = 1;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaSetDevice, hipSetDevice)(int d) { return ::w64::api::err(d == 0 ? 0 : 101); }
+inline W64_ERR W64_N(cudaGetDevice, hipGetDevice)(int* d) {
+  *d = 0;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaChooseDevice, hipChooseDevice)(int* d, const W64_PROP*) {
+  *d = 0;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaGetDeviceProperties, hipGetDeviceProperties)(W64_PROP* p, int d) {
+  if (d != 0) return ::w64::api::err(101);
+  ::w64::api::fill_properties(*p);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaDeviceGetAttribute, hipDeviceGetAttribute)(int* v, W64_ATTR a, int d) {
+  if (d != 0) return ::w64::api::err(101);
+  *v = ::w64::api::attribute(a);
+  return ::w64::api::err(*v < 0 ? 1 : 0);
+}
+inline W64_ERR W64_N(cudaDeviceSynchronize, hipDeviceSynchronize)() { return W64_N(cudaSuccess, hipSuccess); }
+#if defined(W64_API_CUDA)
+inline cudaError_t cudaThreadSynchronize() { return cudaSuccess; }
+#endif
+inline W64_ERR W64_N(cudaDeviceReset, hipDeviceReset)() { return W64_N(cudaSuccess, hipSuccess); }
+inline W64_ERR W64_N(cudaSetDeviceFlags, hipSetDeviceFlags)(unsigned int) { return W64_N(cudaSuccess, hipSuccess); }
+inline W64_ERR W64_N(cudaDeviceSetCacheConfig, hipDeviceSetCacheConfig)(W64_N(cudaFuncCache, hipFuncCache_t)) {
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaDeviceSetSharedMemConfig, hipDeviceSetSharedMemConfig)(
+    W64_N(cudaSharedMemConfig, hipSharedMemConfig)) {
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaDeviceSetLimit, hipDeviceSetLimit)(W64_N(cudaLimit, hipLimit_t), size_t) {
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaDeviceGetLimit, hipDeviceGetLimit)(size_t* v, W64_N(cudaLimit, hipLimit_t)) {
+  *v = 64 * 1024;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaDeviceCanAccessPeer, hipDeviceCanAccessPeer)(int* can, int, int) {
+  *can = 0;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaDeviceEnablePeerAccess, hipDeviceEnablePeerAccess)(int, unsigned int) {
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaDriverGetVersion, hipDriverGetVersion)(int* v) {
+  *v = W64_N(13000, 50200000);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaRuntimeGetVersion, hipRuntimeGetVersion)(int* v) {
+  *v = W64_N(13000, 50200000);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaDeviceGetStreamPriorityRange, hipDeviceGetStreamPriorityRange)(int* least, int* greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = -1;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+
+// ---- errors -----------------------------------------------------------------------------------
+inline W64_ERR W64_N(cudaGetLastError, hipGetLastError)() {
+  const int e = ::w64::api::last_error();
+  ::w64::api::last_error() = 0;
+  return static_cast<W64_ERR>(e);
+}
+inline W64_ERR W64_N(cudaPeekAtLastError, hipPeekAtLastError)() {
+  return static_cast<W64_ERR>(::w64::api::last_error());
+}
+inline const char* W64_N(cudaGetErrorString, hipGetErrorString)(W64_ERR e) { return ::w64::api::error_string(e); }
+inline const char* W64_N(cudaGetErrorName, hipGetErrorName)(W64_ERR e) { return ::w64::api::error_name(e); }
+
+// ---- streams and events -----------------------------------------------------------------------
+inline W64_ERR W64_N(cudaStreamCreateWithPriority, hipStreamCreateWithPriority)(W64_STREAM* s, unsigned int flags,
+                                                                               int priority) {
+  *s = new ::w64::api::Stream{flags, priority};
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaStreamCreateWithFlags, hipStreamCreateWithFlags)(W64_STREAM* s, unsigned int flags) {
+  return W64_N(cudaStreamCreateWithPriority, hipStreamCreateWithPriority)(s, flags, 0);
+}
+inline W64_ERR W64_N(cudaStreamCreate, hipStreamCreate)(W64_STREAM* s) {
+  return W64_N(cudaStreamCreateWithPriority, hipStreamCreateWithPriority)(s, 0, 0);
+}
+inline W64_ERR W64_N(cudaStreamDestroy, hipStreamDestroy)(W64_STREAM s) {
+  if (reinterpret_cast<std::uintptr_t>(s) > 0x10) delete s;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaStreamSynchronize, hipStreamSynchronize)(W64_STREAM) { return W64_N(cudaSuccess, hipSuccess); }
+inline W64_ERR W64_N(cudaStreamQuery, hipStreamQuery)(W64_STREAM) { return W64_N(cudaSuccess, hipSuccess); }
+inline W64_ERR W64_N(cudaStreamWaitEvent, hipStreamWaitEvent)(W64_STREAM, W64_EVENT, unsigned int = 0) {
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaEventCreateWithFlags, hipEventCreateWithFlags)(W64_EVENT* e, unsigned int flags) {
+  *e = new ::w64::api::Event{flags, false, 0.0};
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaEventCreate, hipEventCreate)(W64_EVENT* e) {
+  return W64_N(cudaEventCreateWithFlags, hipEventCreateWithFlags)(e, 0);
+}
+inline W64_ERR W64_N(cudaEventDestroy, hipEventDestroy)(W64_EVENT e) {
+  delete e;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaEventRecord, hipEventRecord)(W64_EVENT e, W64_STREAM = nullptr) {
+  if (!e) return ::w64::api::err(400);
+  e->recorded = true;
+  e->ms = ::w64::api::now_ms();
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaEventSynchronize, hipEventSynchronize)(W64_EVENT e) {
+  return ::w64::api::err(e ? 0 : 400);
+}
+inline W64_ERR W64_N(cudaEventQuery, hipEventQuery)(W64_EVENT e) { return ::w64::api::err(e ? 0 : 400); }
+inline W64_ERR W64_N(cudaEventElapsedTime, hipEventElapsedTime)(float* ms, W64_EVENT a, W64_EVENT b) {
+  if (!a || !b || !ms) return ::w64::api::err(400);
+  if (!a->recorded || !b->recorded) return ::w64::api::err(600);
+  *ms = static_cast<float>(b->ms - a->ms);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+
+// ---- kernels ----------------------------------------------------------------------------------
+inline W64_ERR W64_N(cudaFuncSetAttribute, hipFuncSetAttribute)(const void* f, W64_N(cudaFuncAttribute, hipFuncAttribute) a,
+                                                               int v) {
+  if (a == W64_N(cudaFuncAttributeMaxDynamicSharedMemorySize, hipFuncAttributeMaxDynamicSharedMemorySize)) {
+    if (v < 0 || static_cast<std::size_t>(v) > ::w64::api::kSharedOptin) return ::w64::api::err(1);
+    ::w64::api::set_dynamic_shared_limit(f, static_cast<std::size_t>(v));
+  }
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaFuncSetCacheConfig, hipFuncSetCacheConfig)(const void*, W64_N(cudaFuncCache, hipFuncCache_t)) {
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaFuncGetAttributes, hipFuncGetAttributes)(W64_N(cudaFuncAttributes, hipFuncAttributes) * a,
+                                                                 const void* f) {
+  std::memset(a, 0, sizeof *a);
+  a->maxThreadsPerBlock = 1024;
+  a->numRegs = 32;
+  a->maxDynamicSharedSizeBytes =
+      static_cast<int>(::w64::api::dynamic_shared_limit(f, ::w64::api::kSharedPerBlock));
+  return W64_N(cudaSuccess, hipSuccess);
+}
+#if defined(W64_API_CUDA)
+// CUDA's runtime API also takes the kernel itself (a template in cuda_runtime.h).
+template <class... P>
+inline cudaError_t cudaFuncSetAttribute(void (*f)(P...), cudaFuncAttribute a, int v) {
+  return cudaFuncSetAttribute(reinterpret_cast<const void*>(f), a, v);
+}
+template <class... P>
+inline cudaError_t cudaFuncSetCacheConfig(void (*f)(P...), cudaFuncCache c) {
+  return cudaFuncSetCacheConfig(reinterpret_cast<const void*>(f), c);
+}
+template <class... P>
+inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, void (*f)(P...)) {
+  return cudaFuncGetAttributes(a, reinterpret_cast<const void*>(f));
+}
+#endif
+template <class F>
+inline W64_ERR W64_N(cudaOccupancyMaxActiveBlocksPerMultiprocessor, hipOccupancyMaxActiveBlocksPerMultiprocessor)(
+    int* blocks, F, int block_size, size_t = 0) {
+  *blocks = block_size > 0 ? std::max(1, std::min(32, 2048 / block_size)) : 0;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+template <class F>
+inline W64_ERR W64_N(cudaOccupancyMaxPotentialBlockSize, hipOccupancyMaxPotentialBlockSize)(int* min_grid, int* block,
+                                                                                           F, size_t = 0, int limit = 0) {
+  *block = limit > 0 ? std::min(limit, 1024) : 1024;
+  *min_grid = ::w64::api::kMultiProcessors * std::max(1, 2048 / *block);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+namespace w64::api {
+template <class... P, std::size_t... I>
+inline W64_ERR launch_with_array(void (*kernel)(P...), const Launcher& l, void** args, std::index_sequence<I...>) {
+  return l.launch(kernel, *static_cast<std::decay_t<P>*>(args[I])...);
+}
+}  // namespace w64::api
+template <class... P>
+inline W64_ERR W64_N(cudaLaunchKernel, hipLaunchKernel)(void (*kernel)(P...), dim3 grid, dim3 block, void** args,
+                                                       size_t shared = 0, W64_STREAM stream = nullptr) {
+  return ::w64::api::launch_with_array(kernel, ::w64::api::Launcher(grid, block, shared, stream), args,
+                                       std::index_sequence_for<P...>{});
+}
+
+// ---- what the runtime does not model ------------------------------------------------------------
+#define W64_UNSUPPORTED_API(cuda_name, hip_name, why) W64_UNSUPPORTED(W64_N(cuda_name, hip_name), why)
+W64_UNSUPPORTED_API(cudaLaunchCooperativeKernel, hipLaunchCooperativeKernel,
+                    "grid-wide synchronisation needs every block resident at once")
+W64_UNSUPPORTED_API(cudaGraphCreate, hipGraphCreate, "graphs")
+W64_UNSUPPORTED_API(cudaGraphLaunch, hipGraphLaunch, "graphs")
+W64_UNSUPPORTED_API(cudaGraphInstantiate, hipGraphInstantiate, "graphs")
+W64_UNSUPPORTED_API(cudaStreamBeginCapture, hipStreamBeginCapture, "graph capture")
+W64_UNSUPPORTED_API(cudaStreamEndCapture, hipStreamEndCapture, "graph capture")
+W64_UNSUPPORTED_API(cudaMallocArray, hipMallocArray, "CUDA arrays and textures")
+W64_UNSUPPORTED_API(cudaMalloc3DArray, hipMalloc3DArray, "CUDA arrays and textures")
+W64_UNSUPPORTED_API(cudaCreateTextureObject, hipCreateTextureObject, "textures")
+W64_UNSUPPORTED_API(cudaDestroyTextureObject, hipDestroyTextureObject, "textures")
+W64_UNSUPPORTED_API(cudaBindTexture, hipBindTexture, "texture references")
+W64_UNSUPPORTED_API(cudaMemcpyToArray, hipMemcpyToArray, "CUDA arrays")
+W64_UNSUPPORTED_API(cudaMemcpy2DToArray, hipMemcpy2DToArray, "CUDA arrays")
+W64_UNSUPPORTED_API(cudaMemcpy3D, hipMemcpy3D, "3D copies")
+W64_UNSUPPORTED_API(cudaIpcGetMemHandle, hipIpcGetMemHandle, "inter-process memory")
+W64_UNSUPPORTED_API(cudaIpcOpenMemHandle, hipIpcOpenMemHandle, "inter-process memory")
+W64_UNSUPPORTED_API(cudaStreamAddCallback, hipStreamAddCallback, "stream callbacks")
+W64_UNSUPPORTED_API(cudaLaunchHostFunc, hipLaunchHostFunc, "host functions in streams")
+#undef W64_UNSUPPORTED_API

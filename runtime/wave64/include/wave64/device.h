@@ -1,0 +1,392 @@
+// wave64 runtime: what kernel code sees, shared by the HIP and the CUDA front headers.
+// Qualifiers, built-in variables, block barriers, fences, atomics, bit and float intrinsics.
+// The warp intrinsics differ between the two APIs and live in warp_hip.h / warp_cuda.h.
+#pragma once
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <x86intrin.h>
+
+#include "wave64/core.h"
+#include "wave64/fp16.h"
+#include "wave64/vector_types.h"
+
+// ---- qualifiers -----------------------------------------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+// One instance per OS thread, and a worker thread runs one block at a time: per-block storage.
+#define __shared__ static thread_local
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __launch_bounds__(...)
+#define __grid_constant__
+#define __device_builtin__
+#if !defined(__clang__)
+#define __builtin_assume(x) ((void)0)
+#endif
+
+// ---- built-in variables ---------------------------------------------------------------------
+#define threadIdx W64_THREAD_IDX
+#define blockIdx W64_BLOCK_IDX
+#define blockDim W64_BLOCK_DIM
+#define gridDim W64_GRID_DIM
+static constexpr int warpSize = W64_WAVE_SIZE;
+
+namespace w64 {
+inline unsigned char* dynamic_shared() { return rt::t_block->dyn_shared; }
+[[noreturn]] inline void trap(const char* what) {
+  fprintf(stderr, "wave64: error: %s in block (%u,%u,%u) thread (%u,%u,%u)\n", what, blockIdx.x, blockIdx.y,
+          blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z);
+  abort();
+}
+// A use of an API the runtime does not have: the static_assert names it at compile time.
+template <class... T>
+inline constexpr bool unsupported_v = false;
+}  // namespace w64
+
+#define W64_STR2(x) #x
+#define W64_STR(x) W64_STR2(x)
+#define W64_UNSUPPORTED(name, why)                                                                         \
+  template <class... W64_A>                                                                                \
+  inline int name(W64_A&&...) {                                                                            \
+    static_assert(::w64::unsupported_v<W64_A...>,                                                          \
+                  "wave64 CPU runtime: " W64_STR(name) " is not supported (" why ")");                     \
+    return 0;                                                                                              \
+  }
+
+// ---- block barriers and fences ---------------------------------------------------------------
+inline void __syncthreads() { ::w64::rt::block_barrier(0, 0); }
+inline int __syncthreads_count(int p) { return ::w64::rt::block_barrier(1, p); }
+inline int __syncthreads_and(int p) { return ::w64::rt::block_barrier(2, p); }
+inline int __syncthreads_or(int p) { return ::w64::rt::block_barrier(3, p); }
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+// ---- misc device functions ------------------------------------------------------------------
+inline long long clock64() { return static_cast<long long>(__rdtsc()); }
+inline long long wall_clock64() { return static_cast<long long>(__rdtsc()); }
+inline void __nanosleep(unsigned) {}
+[[noreturn]] inline void __trap() { ::w64::trap("__trap()"); }
+inline void __brkpt() {}
+template <class T>
+inline T __ldg(const T* p) { return *p; }
+template <class T>
+inline T __ldca(const T* p) { return *p; }
+template <class T>
+inline T __ldcg(const T* p) { return *p; }
+template <class T>
+inline T __ldcs(const T* p) { return *p; }
+template <class T>
+inline T __ldlu(const T* p) { return *p; }
+template <class T>
+inline T __ldcv(const T* p) { return *p; }
+template <class T>
+inline void __stwb(T* p, T v) { *p = v; }
+template <class T>
+inline void __stcg(T* p, T v) { *p = v; }
+template <class T>
+inline void __stcs(T* p, T v) { *p = v; }
+template <class T>
+inline void __stwt(T* p, T v) { *p = v; }
+
+// ---- integer intrinsics ---------------------------------------------------------------------
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffs(unsigned int x) { return __builtin_ffs(static_cast<int>(x)); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline int __ffsll(unsigned long long x) { return __builtin_ffsll(static_cast<long long>(x)); }
+inline int __clz(int x) { return x ? __builtin_clz(static_cast<unsigned>(x)) : 32; }
+inline int __clzll(long long x) { return x ? __builtin_clzll(static_cast<unsigned long long>(x)) : 64; }
+inline unsigned int __brev(unsigned int x) {
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+  return __builtin_bswap32(x);
+}
+inline unsigned long long __brevll(unsigned long long x) {
+  return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32) | __brev(static_cast<unsigned>(x >> 32));
+}
+inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  const unsigned long long v = (static_cast<unsigned long long>(y) << 32) | x;
+  unsigned int r = 0;
+  for (int i = 0; i < 4; ++i) r |= static_cast<unsigned>((v >> (((s >> (4 * i)) & 7u) * 8)) & 0xffu) << (8 * i);
+  return r;
+}
+inline unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int s) {
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>((v << (s & 31u)) >> 32);
+}
+inline unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int s) {
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>((v << std::min(s, 32u)) >> 32);
+}
+inline unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int s) {
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>(v >> (s & 31u));
+}
+inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int s) {
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>(v >> std::min(s, 32u));
+}
+inline int __mul24(int a, int b) { return static_cast<int>((static_cast<long long>(a << 8 >> 8) * (b << 8 >> 8))); }
+inline unsigned int __umul24(unsigned int a, unsigned int b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
+inline unsigned int __umulhi(unsigned int a, unsigned int b) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
+}
+inline long long __mul64hi(long long a, long long b) { return static_cast<long long>((static_cast<__int128>(a) * b) >> 64); }
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
+inline unsigned int __sad(int x, int y, unsigned int z) { return z + static_cast<unsigned>(x > y ? x - y : y - x); }
+inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return z + (x > y ? x - y : y - x); }
+inline int __hadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y) >> 1); }
+inline int __rhadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y + 1) >> 1); }
+inline unsigned int __uhadd(unsigned int x, unsigned int y) { return static_cast<unsigned>((0ull + x + y) >> 1); }
+inline unsigned int __urhadd(unsigned int x, unsigned int y) { return static_cast<unsigned>((0ull + x + y + 1) >> 1); }
+
+// ---- min / max as CUDA and HIP declare them for device code --------------------------------
+#define W64_MINMAX(T)                          \
+  inline T min(T a, T b) { return a < b ? a : b; } \
+  inline T max(T a, T b) { return a > b ? a : b; }
+W64_MINMAX(int)
+W64_MINMAX(unsigned int)
+W64_MINMAX(long)
+W64_MINMAX(unsigned long)
+W64_MINMAX(long long)
+W64_MINMAX(unsigned long long)
+W64_MINMAX(float)
+W64_MINMAX(double)
+#undef W64_MINMAX
+inline unsigned int min(int a, unsigned int b) { return min(static_cast<unsigned>(a), b); }
+inline unsigned int min(unsigned int a, int b) { return min(a, static_cast<unsigned>(b)); }
+inline unsigned int max(int a, unsigned int b) { return max(static_cast<unsigned>(a), b); }
+inline unsigned int max(unsigned int a, int b) { return max(a, static_cast<unsigned>(b)); }
+inline double min(float a, double b) { return min(static_cast<double>(a), b); }
+inline double min(double a, float b) { return min(a, static_cast<double>(b)); }
+inline double max(float a, double b) { return max(static_cast<double>(a), b); }
+inline double max(double a, float b) { return max(a, static_cast<double>(b)); }
+inline long long min(long long a, int b) { return min(a, static_cast<long long>(b)); }
+inline long long max(long long a, int b) { return max(a, static_cast<long long>(b)); }
+inline long long min(int a, long long b) { return min(static_cast<long long>(a), b); }
+inline long long max(int a, long long b) { return max(static_cast<long long>(a), b); }
+
+// ---- float intrinsics (the fast forms compute the exact function here) --------------------
+inline float __expf(float x) { return expf(x); }
+inline float __exp10f(float x) { return exp10f(x); }
+inline float __logf(float x) { return logf(x); }
+inline float __log2f(float x) { return log2f(x); }
+inline float __log10f(float x) { return log10f(x); }
+inline float __sinf(float x) { return sinf(x); }
+inline float __cosf(float x) { return cosf(x); }
+inline float __tanf(float x) { return tanf(x); }
+inline void __sincosf(float x, float* s, float* c) { sincosf(x, s, c); }
+inline float __powf(float x, float y) { return powf(x, y); }
+inline float __fdividef(float x, float y) { return x / y; }
+inline float __fdiv_rn(float x, float y) { return x / y; }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float __fsqrt_rn(float x) { return sqrtf(x); }
+inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+inline float __fadd_rn(float x, float y) { return x + y; }
+inline float __fsub_rn(float x, float y) { return x - y; }
+inline float __fmul_rn(float x, float y) { return x * y; }
+inline float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
+inline float __fadd_rz(float x, float y) { return x + y; }
+inline float __fmul_rz(float x, float y) { return x * y; }
+inline double __dadd_rn(double x, double y) { return x + y; }
+inline double __dsub_rn(double x, double y) { return x - y; }
+inline double __dmul_rn(double x, double y) { return x * y; }
+inline double __ddiv_rn(double x, double y) { return x / y; }
+inline double __fma_rn(double x, double y, double z) { return fma(x, y, z); }
+inline double __drcp_rn(double x) { return 1.0 / x; }
+inline double __dsqrt_rn(double x) { return sqrt(x); }
+inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : (x == x ? x : 0.0f)); }
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
+inline double rcbrt(double x) { return 1.0 / cbrt(x); }
+inline float sinpif(float x) { return sinf(static_cast<float>(M_PI) * x); }
+inline float cospif(float x) { return cosf(static_cast<float>(M_PI) * x); }
+inline double sinpi(double x) { return sin(M_PI * x); }
+inline double cospi(double x) { return cos(M_PI * x); }
+inline void sincospif(float x, float* s, float* c) { sincosf(static_cast<float>(M_PI) * x, s, c); }
+inline void sincospi(double x, double* s, double* c) { sincos(M_PI * x, s, c); }
+inline float normcdff(float x) { return 0.5f * erfcf(-x * static_cast<float>(M_SQRT1_2)); }
+inline double normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2); }
+inline float fdividef(float x, float y) { return x / y; }
+
+inline int __float2int_rn(float x) { return static_cast<int>(nearbyintf(x)); }
+inline int __float2int_rz(float x) { return static_cast<int>(x); }
+inline int __float2int_ru(float x) { return static_cast<int>(ceilf(x)); }
+inline int __float2int_rd(float x) { return static_cast<int>(floorf(x)); }
+inline unsigned int __float2uint_rn(float x) { return static_cast<unsigned>(nearbyintf(x)); }
+inline unsigned int __float2uint_rz(float x) { return static_cast<unsigned>(x); }
+inline unsigned int __float2uint_ru(float x) { return static_cast<unsigned>(ceilf(x)); }
+inline unsigned int __float2uint_rd(float x) { return static_cast<unsigned>(floorf(x)); }
+inline long long __float2ll_rn(float x) { return static_cast<long long>(nearbyintf(x)); }
+inline long long __float2ll_rz(float x) { return static_cast<long long>(x); }
+inline int __double2int_rn(double x) { return static_cast<int>(nearbyint(x)); }
+inline int __double2int_rz(double x) { return static_cast<int>(x); }
+inline long long __double2ll_rn(double x) { return static_cast<long long>(nearbyint(x)); }
+inline float __int2float_rn(int x) { return static_cast<float>(x); }
+inline float __uint2float_rn(unsigned int x) { return static_cast<float>(x); }
+inline float __ll2float_rn(long long x) { return static_cast<float>(x); }
+inline double __int2double_rn(int x) { return static_cast<double>(x); }
+inline float __double2float_rn(double x) { return static_cast<float>(x); }
+inline float __double2float_rz(double x) { return static_cast<float>(x); }
+inline int __float_as_int(float x) {
+  int i;
+  std::memcpy(&i, &x, sizeof i);
+  return i;
+}
+inline unsigned int __float_as_uint(float x) {
+  unsigned int i;
+  std::memcpy(&i, &x, sizeof i);
+  return i;
+}
+inline float __int_as_float(int i) {
+  float x;
+  std::memcpy(&x, &i, sizeof x);
+  return x;
+}
+inline float __uint_as_float(unsigned int i) {
+  float x;
+  std::memcpy(&x, &i, sizeof x);
+  return x;
+}
+inline long long __double_as_longlong(double x) {
+  long long i;
+  std::memcpy(&i, &x, sizeof i);
+  return i;
+}
+inline double __longlong_as_double(long long i) {
+  double x;
+  std::memcpy(&x, &i, sizeof x);
+  return x;
+}
+inline int __double2hiint(double x) { return static_cast<int>(__double_as_longlong(x) >> 32); }
+inline int __double2loint(double x) { return static_cast<int>(__double_as_longlong(x)); }
+inline double __hiloint2double(int hi, int lo) {
+  return __longlong_as_double(static_cast<long long>((static_cast<unsigned long long>(static_cast<unsigned>(hi)) << 32) |
+                                                     static_cast<unsigned>(lo)));
+}
+
+// ---- atomics: real atomics, since blocks run on several OS threads -----------------------------
+namespace w64 {
+template <class T, class F>
+inline T atomic_update(T* p, F f) {
+  using Bits = std::conditional_t<sizeof(T) == 8, unsigned long long,
+                                  std::conditional_t<sizeof(T) == 4, unsigned int, unsigned short>>;
+  static_assert(sizeof(T) == sizeof(Bits), "atomic on an unsupported size");
+  auto* bp = reinterpret_cast<Bits*>(p);
+  Bits old_bits = __atomic_load_n(bp, __ATOMIC_RELAXED);
+  for (;;) {
+    T old_val;
+    std::memcpy(&old_val, &old_bits, sizeof old_val);
+    const T new_val = f(old_val);
+    Bits new_bits;
+    std::memcpy(&new_bits, &new_val, sizeof new_bits);
+    if (__atomic_compare_exchange_n(bp, &old_bits, new_bits, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) return old_val;
+  }
+}
+}  // namespace w64
+
+#define W64_ATOMIC_INT(T)                                                                                  \
+  inline T atomicAdd(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }                     \
+  inline T atomicSub(T* p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); }                     \
+  inline T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }                   \
+  inline T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }                     \
+  inline T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }                       \
+  inline T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); }                     \
+  inline T atomicMin(T* p, T v) { return ::w64::atomic_update(p, [v](T o) { return o < v ? o : v; }); }   \
+  inline T atomicMax(T* p, T v) { return ::w64::atomic_update(p, [v](T o) { return o > v ? o : v; }); }   \
+  inline T atomicCAS(T* p, T cmp, T v) {                                                                   \
+    __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                   \
+    return cmp;                                                                                            \
+  }
+W64_ATOMIC_INT(int)
+W64_ATOMIC_INT(unsigned int)
+W64_ATOMIC_INT(unsigned long long)
+W64_ATOMIC_INT(long long)
+W64_ATOMIC_INT(unsigned long)
+#undef W64_ATOMIC_INT
+inline unsigned short atomicCAS(unsigned short* p, unsigned short cmp, unsigned short v) {
+  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return cmp;
+}
+inline float atomicAdd(float* p, float v) { return ::w64::atomic_update(p, [v](float o) { return o + v; }); }
+inline double atomicAdd(double* p, double v) { return ::w64::atomic_update(p, [v](double o) { return o + v; }); }
+inline float atomicSub(float* p, float v) { return ::w64::atomic_update(p, [v](float o) { return o - v; }); }
+inline float atomicExch(float* p, float v) { return ::w64::atomic_update(p, [v](float) { return v; }); }
+inline double atomicExch(double* p, double v) { return ::w64::atomic_update(p, [v](double) { return v; }); }
+inline float atomicMin(float* p, float v) { return ::w64::atomic_update(p, [v](float o) { return fminf(o, v); }); }
+inline float atomicMax(float* p, float v) { return ::w64::atomic_update(p, [v](float o) { return fmaxf(o, v); }); }
+inline double atomicMin(double* p, double v) { return ::w64::atomic_update(p, [v](double o) { return fmin(o, v); }); }
+inline double atomicMax(double* p, double v) { return ::w64::atomic_update(p, [v](double o) { return fmax(o, v); }); }
+inline __half atomicAdd(__half* p, __half v) { return ::w64::atomic_update(p, [v](__half o) { return o + v; }); }
+inline __half2 atomicAdd(__half2* p, __half2 v) { return ::w64::atomic_update(p, [v](__half2 o) { return o + v; }); }
+inline unsigned int atomicInc(unsigned int* p, unsigned int limit) {
+  return ::w64::atomic_update(p, [limit](unsigned int o) { return o >= limit ? 0u : o + 1u; });
+}
+inline unsigned int atomicDec(unsigned int* p, unsigned int limit) {
+  return ::w64::atomic_update(p, [limit](unsigned int o) { return (o == 0u || o > limit) ? limit : o - 1u; });
+}
+#define W64_ATOMIC_SCOPED(name)                                                \
+  template <class T, class... V>                                               \
+  inline T name##_block(T* p, V... v) { return name(p, static_cast<T>(v)...); } \
+  template <class T, class... V>                                               \
+  inline T name##_system(T* p, V... v) { return name(p, static_cast<T>(v)...); }
+W64_ATOMIC_SCOPED(atomicAdd)
+W64_ATOMIC_SCOPED(atomicSub)
+W64_ATOMIC_SCOPED(atomicExch)
+W64_ATOMIC_SCOPED(atomicMin)
+W64_ATOMIC_SCOPED(atomicMax)
+W64_ATOMIC_SCOPED(atomicAnd)
+W64_ATOMIC_SCOPED(atomicOr)
+W64_ATOMIC_SCOPED(atomicXor)
+W64_ATOMIC_SCOPED(atomicCAS)
+#undef W64_ATOMIC_SCOPED
+
+// ---- texture and surface references: not modelled ------------------------------------------
+W64_UNSUPPORTED(tex1Dfetch, "texture fetches; read the buffer directly")
+W64_UNSUPPORTED(tex1D, "texture fetches; read the buffer directly")
+W64_UNSUPPORTED(tex2D, "texture fetches; read the buffer directly")
+W64_UNSUPPORTED(tex3D, "texture fetches; read the buffer directly")
+W64_UNSUPPORTED(tex2DLayered, "texture fetches; read the buffer directly")
+W64_UNSUPPORTED(surf2Dread, "surfaces")
+W64_UNSUPPORTED(surf2Dwrite, "surfaces")
+
+// ---- dynamic shared memory written with the HIP macro ---------------------------------------
+#define HIP_DYNAMIC_SHARED(type, var) type* var = reinterpret_cast<type*>(::w64::dynamic_shared());
+#define HIP_DYNAMIC_SHARED_ATTRIBUTE
+
+// ---- launches -----------------------------------------------------------------------------
+namespace w64 {
+template <class... P>
+struct KernelCall {
+  void (*kernel)(P...);
+  std::tuple<std::decay_t<P>...> args;
+  static void invoke(void* c) {
+    auto* self = static_cast<KernelCall*>(c);
+    std::apply(self->kernel, self->args);  // each lane gets its own copy of the arguments
+  }
+};
+}  // namespace w64

@@ -1,0 +1,151 @@
+#include "targets/hip/compat.h"
+
+#include <stdexcept>
+
+#include "rules/builtin.h"
+
+namespace ferry::targets::hip {
+namespace {
+
+constexpr std::string_view kDir = "compat/hip/";
+
+CompatTable load() {
+  CompatTable t;
+  for (const rules::EmbeddedTable& e : rules::builtin_tables()) {
+    if (!e.path.starts_with(kDir) || !e.path.ends_with(".h")) continue;
+    std::string_view name = e.path.substr(kDir.size());
+    name.remove_suffix(2);
+    t.text.emplace(std::string(name), e.text);
+  }
+  for (const rules::EmbeddedTable& e : rules::builtin_tables()) {
+    if (e.path != "compat/hip/compat.tsv") continue;
+    std::size_t start = 0, line_no = 0;
+    while (start < e.text.size()) {
+      std::size_t nl = e.text.find('\n', start);
+      if (nl == std::string_view::npos) nl = e.text.size();
+      const std::string_view line = e.text.substr(start, nl - start);
+      start = nl + 1;
+      ++line_no;
+      if (line.empty() || line.front() == '#') continue;
+      const std::size_t t1 = line.find('\t');
+      const std::size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
+      const std::string where = "rules/compat/hip/compat.tsv:" + std::to_string(line_no);
+      if (t2 == std::string_view::npos || line.find('\t', t2 + 1) != std::string_view::npos)
+        throw std::runtime_error(where + ": expected kind, name, header");
+      const std::string_view kind = line.substr(0, t1);
+      const std::string name(line.substr(t1 + 1, t2 - t1 - 1));
+      const std::string header(line.substr(t2 + 1));
+      if (!t.text.contains(header)) throw std::runtime_error(where + ": no compat header '" + header + ".h'");
+      if (kind == "name") t.by_name.emplace(name, header);
+      else if (kind == "header") t.by_header.emplace(name, header);
+      else throw std::runtime_error(where + ": kind must be name or header");
+    }
+  }
+  return t;
+}
+
+// "../../" for a file two folders below the output root ("" at the root or for one file).
+std::string root_prefix(const migrate::FileMigration& file) {
+  if (file.project().single_file) return {};
+  std::string prefix;
+  for (char c : file.path())
+    if (c == '/') prefix += "../";
+  return prefix;
+}
+
+std::string include_path(const migrate::FileMigration& file, std::string_view header) {
+  return root_prefix(file) + "ferry/compat/" + std::string(header) + ".h";
+}
+
+bool is_compat_file(const migrate::FileMigration& file) {
+  return file.source().starts_with("// ferry: off\n// Written by Ferry (ferry migrate --to hip) into the output tree: ferry/compat/");
+}
+
+// Byte offset just after the last #include at the top level of the file (outside #if blocks)
+// before code token `limit`; npos when there is none.
+std::uint32_t after_leading_includes(const migrate::FileMigration& file, std::size_t limit) {
+  int depth = 0;
+  std::uint32_t at = static_cast<std::uint32_t>(std::string_view::npos);
+  const std::string_view src = file.source();
+  for (std::size_t ci = 0; ci + 1 < file.code_size() && ci < limit; ++ci) {
+    if (!file.code(ci).in_directive || !file.is(ci, "#")) continue;
+    const std::string_view d = file.text(ci + 1);
+    if (d == "if" || d == "ifdef" || d == "ifndef") ++depth;
+    else if (d == "endif") --depth;
+    else if (d == "include" && depth == 0) {
+      const std::size_t nl = src.find('\n', file.code(ci + 1).end);
+      at = static_cast<std::uint32_t>(nl == std::string_view::npos ? src.size() : nl + 1);
+    }
+  }
+  return at;
+}
+
+}  // namespace
+
+const CompatTable& compat_table() {
+  static const CompatTable kTable = load();
+  return kTable;
+}
+
+void apply_toolchain(rules::RuleSet& set, const Toolchain& tc, std::string_view blas, std::string_view sparse) {
+  const CompatTable& compat = compat_table();
+  set.adjust([&](rules::Rule& r) {
+    r.availability = rules::Availability::Available;
+    r.compat.clear();
+    if (!r.has_replacement() || !r.since.known() || r.kind == rules::RuleKind::Namespace) return;
+    if (r.since <= tc.version_of(library_of_family(r.family, blas, sparse))) return;
+    const auto& index = r.kind == rules::RuleKind::Header ? compat.by_header : compat.by_name;
+    const std::string key = r.kind == rules::RuleKind::Header ? r.from : r.to.substr(0, r.to.find('('));
+    if (auto it = index.find(key); it != index.end()) {
+      r.availability = rules::Availability::Compat;
+      r.compat = it->second;
+    } else {
+      r.availability = rules::Availability::Missing;
+    }
+  });
+}
+
+void compat_header_pass(migrate::FileMigration& file) {
+  if (is_compat_file(file)) return;
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    const lex::Token& t = file.code(ci);
+    if (t.kind != lex::Kind::HeaderName || file.excluded(ci)) continue;
+    const std::string_view raw = file.text(ci);
+    const rules::Rule* r = file.target().rules().find_header(raw.substr(1, raw.size() - 2));
+    if (!r || r->availability != rules::Availability::Compat) continue;
+    if (file.replace(ci, ci, "\"" + include_path(file, r->compat) + "\"")) {
+      file.count_converted(r->family);
+      file.require_compat(r->compat, r->from, ci);
+    }
+  }
+}
+
+void compat_finish(migrate::FileMigration& file) {
+  if (file.compat_uses().empty() || is_compat_file(file)) return;
+  const CompatTable& compat = compat_table();
+  for (const migrate::FileMigration::CompatUse& use : file.compat_uses()) {
+    const std::string path = include_path(file, use.header);
+    // Already included (migrated output migrated again, or the header rule above): nothing to add.
+    bool included = false;
+    for (std::size_t ci = 0; ci < file.code_size() && !included; ++ci) {
+      if (file.code(ci).kind != lex::Kind::HeaderName) continue;
+      const std::string_view raw = file.text(ci);
+      included = raw.substr(1, raw.size() - 2).ends_with("ferry/compat/" + use.header + ".h") ||
+                 (ci == use.ci && file.touched(ci));
+    }
+    if (!included) {
+      const std::string line = "#include \"" + path + "\"\n";
+      const std::uint32_t at = after_leading_includes(file, use.ci);
+      if (at != static_cast<std::uint32_t>(std::string_view::npos)) file.replace_bytes(at, at, line);
+      else file.insert_line_at_top(line);
+    }
+    file.add_side_output(path, std::string(compat.text.at(use.header)));
+    file.diag(Diag::CompatHeaderUsed, use.ci,
+              "'" + use.name + "' is not in " + file.target().release() + ": Ferry's compat header " +
+                  "ferry/compat/" + use.header + ".h provides it (written into the output tree, included here)",
+              "the header is our own code for what this release lacks; migrate with a newer --hip-version "
+              "to use HIP's own");
+  }
+}
+
+}  // namespace ferry::targets::hip

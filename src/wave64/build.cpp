@@ -1,0 +1,331 @@
+#include "wave64/build.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include "lex/lexer.h"
+#include "project/project.h"
+#include "wave64/runtime_config.h"
+#include "wave64/transform.h"
+
+extern char** environ;
+
+namespace ferry::wave64 {
+namespace fs = std::filesystem;
+
+const char* api_name(Api a) {
+  switch (a) {
+    case Api::Hip: return "hip";
+    case Api::Cuda: return "cuda";
+    case Api::Auto: break;
+  }
+  return "auto";
+}
+
+RuntimeLocation locate_runtime() {
+  RuntimeLocation r;
+  if (const char* root = std::getenv("FERRY_WAVE64_ROOT"); root && *root) {
+    const fs::path p(root);
+    r.include = p / "include";
+    r.hip = p / "hip";
+    r.cuda = p / "cuda";
+    r.library = p / "lib" / "libferry_wave64.a";
+  } else {
+    const fs::path src(kRuntimeSourceDir);
+    r.include = src / "include";
+    r.hip = src / "hip";
+    r.cuda = src / "cuda";
+    r.library = kRuntimeLibrary;
+  }
+  r.link = {kBoostContextLibrary, "-pthread", "-lm"};
+  if (!fs::is_regular_file(r.include / "wave64" / "core.h"))
+    throw std::runtime_error("the wave64 runtime headers are not at " + r.include.string() +
+                             " (set FERRY_WAVE64_ROOT to the folder that holds include/, hip/, cuda/, lib/)");
+  if (!fs::is_regular_file(r.library))
+    throw std::runtime_error("the wave64 runtime library " + r.library.string() +
+                             " is not built (build the CMake target ferry_wave64, or set FERRY_WAVE64_ROOT)");
+  return r;
+}
+
+namespace {
+
+bool is_source_name(const fs::path& p) {
+  const std::string e = p.extension().string();
+  return e == ".cu" || e == ".hip" || e == ".cpp" || e == ".cc" || e == ".cxx" || e == ".c++" || e == ".c";
+}
+
+struct Include {
+  std::string name;
+  bool quoted;
+};
+
+std::vector<Include> includes_of(std::string_view text) {
+  std::vector<Include> out;
+  for (const lex::Token& t : lex::tokenize(text)) {
+    if (t.kind != lex::Kind::HeaderName) continue;
+    const std::string_view s = t.text(text);
+    if (s.size() < 2) continue;
+    out.push_back({std::string(s.substr(1, s.size() - 2)), s.front() == '"'});
+  }
+  return out;
+}
+
+fs::path normal(const fs::path& p) { return fs::weakly_canonical(fs::absolute(p)); }
+
+std::optional<fs::path> resolve(const Include& inc, const fs::path& from_dir, const std::vector<fs::path>& dirs) {
+  std::error_code ec;
+  if (inc.quoted) {
+    const fs::path c = from_dir / inc.name;
+    if (fs::is_regular_file(c, ec)) return normal(c);
+  }
+  for (const fs::path& d : dirs) {
+    const fs::path c = d / inc.name;
+    if (fs::is_regular_file(c, ec)) return normal(c);
+  }
+  return std::nullopt;
+}
+
+// The mirror of an absolute path under the work folder.
+fs::path mirror_of(const fs::path& work, const fs::path& abs) { return work / "src" / abs.relative_path(); }
+
+bool starts_with_any(std::string_view n, std::initializer_list<std::string_view> prefixes) {
+  for (std::string_view p : prefixes)
+    if (n.starts_with(p)) return true;
+  return false;
+}
+bool is_cuda_header(std::string_view n) {
+  return starts_with_any(n, {"cuda", "cub/", "cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn",
+                             "cooperative_groups", "device_launch_parameters.h", "nccl", "nvrtc", "mma.h"});
+}
+bool is_hip_header(std::string_view n) {
+  return starts_with_any(n, {"hip/", "hipblas", "hipcub", "hiprand", "hipfft", "hipsparse", "hipsolver", "rocblas",
+                             "rocprim", "rocrand", "rccl", "miopen"});
+}
+
+// The sources and every project header they reach, in a stable order.
+std::vector<fs::path> closure(const std::vector<fs::path>& sources, const std::vector<fs::path>& dirs,
+                              const RuntimeLocation* rt) {
+  std::vector<fs::path> order;
+  std::set<fs::path> seen;
+  std::vector<fs::path> todo;
+  for (const fs::path& s : sources) todo.push_back(normal(s));
+  while (!todo.empty()) {
+    const fs::path f = todo.back();
+    todo.pop_back();
+    if (!seen.insert(f).second) continue;
+    if (rt && (project::is_within(f, rt->include) || project::is_within(f, rt->hip) || project::is_within(f, rt->cuda)))
+      continue;
+    order.push_back(f);
+    std::string text;
+    try {
+      text = project::read_file(f);
+    } catch (const std::exception&) {
+      continue;
+    }
+    for (const Include& inc : includes_of(text))
+      if (auto p = resolve(inc, f.parent_path(), dirs)) todo.push_back(*p);
+  }
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
+}  // namespace
+
+Api detect_api(const std::vector<fs::path>& files) {
+  bool hip = false;
+  bool cuda = false;
+  bool cu_file = false;
+  for (const fs::path& f : files) {
+    cu_file |= f.extension() == ".cu" || f.extension() == ".cuh";
+    std::string text;
+    try {
+      text = project::read_file(f);
+    } catch (const std::exception&) {
+      continue;
+    }
+    for (const Include& inc : includes_of(text)) {
+      if (is_hip_header(inc.name)) hip = true;
+      else if (is_cuda_header(inc.name)) cuda = true;
+    }
+  }
+  if (hip && cuda)
+    throw std::invalid_argument(
+        "the program includes both HIP and CUDA headers; say which API to build with --api hip or --api cuda");
+  if (hip) return Api::Hip;
+  if (cuda) return Api::Cuda;
+  return cu_file ? Api::Cuda : Api::Hip;
+}
+
+BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
+  const auto t0 = std::chrono::steady_clock::now();
+  BuildResult r;
+  if (o.sources.empty()) throw std::invalid_argument("no source files to build");
+  if (o.output.empty()) throw std::invalid_argument("no output file (-o)");
+  for (const fs::path& s : o.sources) {
+    if (!fs::is_regular_file(s)) throw std::invalid_argument("no such source file: " + s.string());
+    if (!is_source_name(s))
+      throw std::invalid_argument(s.string() + " is not a source file (.cu, .hip, .cpp, .cc, .cxx, .c)");
+  }
+  const RuntimeLocation rt = locate_runtime();
+  std::vector<fs::path> dirs;
+  for (const fs::path& d : o.include_dirs) dirs.push_back(normal(d));
+
+  const std::vector<fs::path> files = closure(o.sources, dirs, &rt);
+  r.api = o.api == Api::Auto ? detect_api(files) : o.api;
+  r.wave = o.wave != 0 ? o.wave : (r.api == Api::Hip ? 64 : 32);
+  if (o.opt.empty() || o.opt.find_first_not_of("0123sgfat") != std::string::npos)
+    throw std::invalid_argument("-O takes a level (0, 1, 2, 3, s, g, fast), not '" + o.opt + "'");
+  if (r.wave != 16 && r.wave != 32 && r.wave != 64) throw std::invalid_argument("--wave must be 16, 32 or 64");
+  if (r.api == Api::Cuda && r.wave != 32)
+    throw std::invalid_argument("CUDA programs run with 32-lane warps; build the HIP port for --wave 64");
+
+  const fs::path work = o.work_dir.empty() ? fs::path(o.output.string() + ".w64") : o.work_dir;
+  fs::create_directories(work / "obj");
+
+  // Transform every file into the mirror.
+  for (const fs::path& f : files) {
+    const std::string text = project::read_file(f);
+    Transformed t = transform_source(text, f.string());
+    r.launches += t.launches;
+    r.dynamic_shared += t.dynamic_shared;
+    for (Diagnostic& d : t.diagnostics) r.diagnostics.push_back(std::move(d));
+    const fs::path m = mirror_of(work, f);
+    fs::create_directories(m.parent_path());
+    // Leave an unchanged mirror alone, so the compiler cache and make-style reuse see old times.
+    bool same = false;
+    if (fs::is_regular_file(m)) {
+      try {
+        same = project::read_file(m) == t.text;
+      } catch (const std::exception&) {
+      }
+    }
+    if (!same) project::write_atomically(m, t.text);
+    ++r.files;
+  }
+  sort_diagnostics(r.diagnostics);
+  for (const Diagnostic& d : r.diagnostics)
+    if (d.severity == Severity::Error) {
+      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      return r;
+    }
+
+  std::vector<std::string> common = {"-std=" + o.std, "-O" + o.opt, "-pthread", "-fno-strict-aliasing",
+                                     "-DW64_WAVE_SIZE=" + std::to_string(r.wave)};
+  if (!o.warnings) common.push_back("-w");
+  // A missing library header (our #error stubs) is the first message; the cascade after it is noise.
+  common.push_back(o.cxx.find("clang") != std::string::npos ? "-ferror-limit=20" : "-fmax-errors=20");
+  if (r.api == Api::Hip) common.push_back("-D__HIP_PLATFORM_AMD__=1");
+  common.push_back("-I" + rt.include.string());
+  common.push_back("-I" + (r.api == Api::Hip ? rt.hip : rt.cuda).string());
+  for (const fs::path& d : dirs) common.push_back("-I" + mirror_of(work, d).string());
+  for (const fs::path& d : dirs) common.push_back("-I" + d.string());
+  for (const std::string& d : o.defines) common.push_back("-D" + d);
+  for (const std::string& f : o.cxx_flags) common.push_back(f);
+
+  // One compile per source; .c files are C, the rest C++ (as nvcc and hipcc treat them).
+  struct Job {
+    std::vector<std::string> argv;
+    fs::path object;
+  };
+  std::vector<Job> jobs;
+  std::map<std::string, int> stem_count;
+  for (const fs::path& s : o.sources) {
+    const fs::path abs = normal(s);
+    const fs::path m = mirror_of(work, abs);
+    const std::string stem = abs.stem().string();
+    const int n = stem_count[stem]++;
+    const fs::path obj = work / "obj" / (stem + (n ? "_" + std::to_string(n) : "") + ".o");
+    Job j;
+    j.object = obj;
+    if (abs.extension() == ".c") {
+      const std::string cc = o.cxx.find("clang") != std::string::npos ? "clang" : "cc";
+      j.argv = {cc, "-x", "c", "-O" + o.opt, "-w", "-c", m.string(), "-o", obj.string()};
+      for (const fs::path& d : dirs) j.argv.push_back("-I" + d.string());
+    } else {
+      j.argv = {o.cxx, "-x", "c++"};
+      j.argv.insert(j.argv.end(), common.begin(), common.end());
+      if (r.api == Api::Cuda && (abs.extension() == ".cu")) {
+        j.argv.push_back("-include");
+        j.argv.push_back("cuda_runtime.h");  // nvcc includes it in every .cu file
+      }
+      j.argv.insert(j.argv.end(), {"-c", m.string(), "-o", obj.string()});
+    }
+    // Sources can include siblings that are not headers (a .cu including a .cu): quoted includes
+    // look next to the original too.
+    j.argv.push_back("-iquote");
+    j.argv.push_back(abs.parent_path().string());
+    jobs.push_back(std::move(j));
+  }
+
+  const unsigned n_jobs = std::max(1u, std::min<unsigned>(o.jobs ? o.jobs : std::thread::hardware_concurrency(),
+                                                          static_cast<unsigned>(jobs.size())));
+  std::vector<verify::ProcessResult> results(jobs.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();)
+      results[i] = runner.run(jobs[i].argv, fs::current_path(), o.timeout);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < n_jobs; ++i) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+
+  bool compiled = true;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    r.commands.push_back(jobs[i].argv);
+    r.compiler_output += results[i].output;
+    if (results[i].exit_code != 0) {
+      compiled = false;
+      if (results[i].timed_out) r.compiler_output += "ferry: the compiler timed out\n";
+      if (results[i].launch_failed) r.compiler_output += "ferry: could not start " + jobs[i].argv[0] + "\n";
+    }
+  }
+  if (compiled) {
+    std::vector<std::string> link = {o.cxx};
+    for (const Job& j : jobs) link.push_back(j.object.string());
+    link.push_back(rt.library.string());
+    link.insert(link.end(), rt.link.begin(), rt.link.end());
+    link.insert(link.end(), o.link_flags.begin(), o.link_flags.end());
+    link.push_back("-o");
+    link.push_back(o.output.string());
+    if (o.output.has_parent_path()) fs::create_directories(o.output.parent_path());
+    const verify::ProcessResult lr = runner.run(link, fs::current_path(), o.timeout);
+    r.commands.push_back(link);
+    r.compiler_output += lr.output;
+    r.ok = lr.exit_code == 0;
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+int run_program(const fs::path& exe, const std::vector<std::string>& args) {
+  std::vector<std::string> argv_s = {exe.string()};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, argv_s[0].c_str(), nullptr, nullptr, argv.data(), environ) != 0)
+    throw std::runtime_error("cannot start " + exe.string());
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+}  // namespace ferry::wave64

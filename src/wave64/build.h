@@ -1,0 +1,76 @@
+// `ferry wave64 build`: compiles a HIP (or CUDA) program with the host compiler against the
+// wave64 CPU runtime (runtime/wave64), so its kernels run on fibers with 64-lane wavefronts
+// (or 32-lane warps for the CUDA reference).
+//
+// The sources given and every project header they include (quoted includes, and angle includes
+// found in the -I folders) are transformed (transform.h) into a mirror tree under the work
+// folder, keeping their relative layout, so includes resolve there first. System and library
+// headers are left to the compiler; our runtime's headers stand in for HIP's and CUDA's.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "verify/process.h"
+
+namespace ferry::wave64 {
+
+enum class Api { Auto, Hip, Cuda };
+[[nodiscard]] const char* api_name(Api a);
+
+struct BuildOptions {
+  std::vector<std::filesystem::path> sources;
+  std::vector<std::filesystem::path> include_dirs;
+  std::vector<std::string> defines;      // NAME or NAME=VALUE
+  std::vector<std::string> cxx_flags;    // extra compiler flags
+  std::vector<std::string> link_flags;   // extra linker flags (-lfoo)
+  Api api = Api::Auto;
+  int wave = 0;                          // 0: 64 for HIP, 32 for CUDA
+  std::string cxx = "g++";
+  std::string std = "gnu++17";
+  std::string opt = "1";                 // -O level: 0 1 2 3 s g fast
+  std::filesystem::path output;          // the executable
+  std::filesystem::path work_dir;        // default: OUTPUT + ".w64"
+  unsigned jobs = 0;                     // 0: one per core
+  bool warnings = false;                 // show the compiler's warnings for user code
+  std::chrono::seconds timeout{900};     // per compiler run
+};
+
+struct BuildResult {
+  bool ok = false;
+  Api api = Api::Auto;
+  int wave = 0;
+  std::vector<Diagnostic> diagnostics;   // from the transformation (errors stop the build)
+  std::string compiler_output;           // what the compiler and linker printed
+  std::vector<std::vector<std::string>> commands;
+  std::size_t files = 0;                 // files transformed into the mirror
+  int launches = 0;
+  int dynamic_shared = 0;
+  double seconds = 0;
+};
+
+// Where the runtime's headers and library are: FERRY_WAVE64_ROOT (include/, hip/, cuda/,
+// lib/libferry_wave64.a) or the build tree Ferry was built in. Throws std::runtime_error.
+struct RuntimeLocation {
+  std::filesystem::path include;
+  std::filesystem::path hip;
+  std::filesystem::path cuda;
+  std::filesystem::path library;
+  std::vector<std::string> link;  // libraries the runtime needs (boost.context, pthread)
+};
+[[nodiscard]] RuntimeLocation locate_runtime();
+
+// The API of a program: what its files include (hip/... or cuda_*.h), else CUDA for .cu files
+// (nvcc includes cuda_runtime.h by itself) and HIP otherwise. Throws std::invalid_argument when
+// one program includes both.
+[[nodiscard]] Api detect_api(const std::vector<std::filesystem::path>& files);
+
+[[nodiscard]] BuildResult build(const BuildOptions& options, const verify::ProcessRunner& runner);
+
+// Runs `exe` with `args`, stdin/stdout/stderr inherited; the exit code, or 128 + signal.
+[[nodiscard]] int run_program(const std::filesystem::path& exe, const std::vector<std::string>& args);
+
+}  // namespace ferry::wave64

@@ -1,0 +1,192 @@
+#include "wave64/transform.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "migrate/file_migration.h"
+#include "targets/hip/passes.h"
+#include "targets/target.h"
+
+namespace ferry::wave64 {
+namespace {
+
+using migrate::FileMigration;
+using migrate::npos;
+
+// Code index of the `{` that encloses `ci` most closely, or npos at file scope.
+std::size_t enclosing_brace(const FileMigration& f, std::size_t ci) {
+  int depth = 0;
+  for (std::size_t i = ci; i-- > 0;) {
+    if (f.code(i).in_directive) continue;
+    if (f.is(i, "}")) ++depth;
+    else if (f.is(i, "{")) {
+      if (depth == 0) return i;
+      --depth;
+    }
+  }
+  return npos;
+}
+
+// Where the declaration or statement that contains `ci` starts (after `;`, `{`, `}` or a
+// directive line).
+std::size_t statement_start(const FileMigration& f, std::size_t ci) {
+  std::size_t i = ci;
+  while (i > 0) {
+    const std::size_t p = i - 1;
+    if (f.code(p).in_directive || f.is(p, ";") || f.is(p, "{") || f.is(p, "}")) break;
+    i = p;
+  }
+  return i;
+}
+
+// The braces at `open` open a namespace, a linkage block or a class: not a function body.
+bool opens_scope_not_function(const FileMigration& f, std::size_t open) {
+  const std::size_t start = statement_start(f, open);
+  for (std::size_t i = start; i < open; ++i) {
+    if (f.is(i, "namespace") || f.is(i, "struct") || f.is(i, "class") || f.is(i, "union") ||
+        f.is(i, "enum"))
+      return true;
+    if (f.is(i, "extern") && i + 1 < open && f.code(i + 1).kind == lex::Kind::String) return true;
+    if (f.is(i, "(")) return false;
+  }
+  return false;
+}
+
+// The `{` of the function body containing `ci`, or npos when `ci` is not inside a function.
+std::size_t function_body(const FileMigration& f, std::size_t ci) {
+  std::size_t open = enclosing_brace(f, ci);
+  std::size_t body = npos;
+  while (open != npos) {
+    if (opens_scope_not_function(f, open)) return body;
+    body = open;
+    open = enclosing_brace(f, open);
+  }
+  return body;
+}
+
+bool is_device_function(const FileMigration& f, std::size_t body_open) {
+  // The head of the definition: back from the body to the end of the previous declaration,
+  // skipping over parenthesized parameter lists (which may hold `;`-free text only).
+  const std::size_t start = statement_start(f, body_open);
+  for (std::size_t i = start; i < body_open; ++i)
+    if (f.is(i, "__device__") || f.is(i, "__global__")) return true;
+  return false;
+}
+
+void check_inline_asm(FileMigration& f) {
+  for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
+    if (!f.is(ci, "asm") && !f.is(ci, "__asm__") && !f.is(ci, "__asm")) continue;
+    std::size_t open = ci + 1;
+    while (f.is(open, "volatile") || f.is(open, "__volatile__") || f.is(open, "goto") || f.is(open, "inline"))
+      ++open;
+    if (!f.is(open, "(") || f.excluded(ci)) continue;
+    const std::vector<migrate::ArgRange> args = f.call_args(open);
+    std::string_view body;
+    if (!args.empty() && !args[0].empty()) body = f.text(args[0].first);
+    if (body == "\"\"") continue;  // asm volatile("" ::: "memory"): a compiler barrier, fine
+    const std::size_t fn = function_body(f, ci);
+    if (fn == npos || !is_device_function(f, fn)) continue;
+    f.diag(Diag::Wave64InlineAsm, ci,
+           "inline assembly in device code cannot run on the wave64 CPU runtime: " + std::string(body),
+           "replace it with the intrinsic it implements (__shfl*, __ballot, __lane_id(), clock64(), "
+           "__threadfence()...), or guard it with #ifndef W64_WAVE_SIZE and give the runtime a C++ "
+           "version");
+  }
+}
+
+bool is_attribute_start(const FileMigration& f, std::size_t i) {
+  return f.is(i, "__align__") || f.is(i, "__attribute__") || f.is(i, "alignas") || f.is(i, "__declspec");
+}
+
+void rewrite_extern_shared(FileMigration& f, Transformed& out) {
+  for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
+    if (!f.is(ci, "__shared__") || f.code(ci).in_directive || f.excluded(ci)) continue;
+    const std::size_t start = statement_start(f, ci);
+    bool is_extern = false;
+    for (std::size_t i = start; i < ci; ++i) is_extern |= f.is(i, "extern");
+    if (!is_extern) continue;
+    // The end of the declaration and its declarator `NAME [ ]`.
+    std::size_t semi = ci;
+    while (semi < f.code_size() && !f.is(semi, ";") && !f.is(semi, "{")) ++semi;
+    if (semi >= f.code_size() || !f.is(semi, ";") || semi < start + 4) continue;
+    bool one_array = f.is(semi - 1, "]") && f.is(semi - 2, "[") && f.is_identifier(semi - 3);
+    for (std::size_t i = ci + 1; one_array && i + 3 < semi; ++i)
+      if (f.is(i, ",") || f.is(i, "[") || f.is(i, "=")) one_array = false;
+    if (!one_array) {
+      f.diag(Diag::Wave64ExternShared, ci,
+             "this extern __shared__ declaration is not of the form `extern __shared__ T name[];`, "
+             "which is what the wave64 runtime rewrites",
+             "declare one unsized array per statement, e.g. extern __shared__ float smem[];");
+      continue;
+    }
+    const std::size_t name = semi - 3;
+    // The element type: the declaration's words without extern, __shared__ and attributes.
+    std::string type;
+    for (std::size_t i = start; i < name; ++i) {
+      if (f.is(i, "extern") || f.is(i, "__shared__") || f.is(i, "static")) continue;
+      if (is_attribute_start(f, i)) {
+        if (f.is(i + 1, "(")) {
+          const std::size_t close = f.match_bracket(i + 1);
+          if (close != npos) i = close;
+        }
+        continue;
+      }
+      if (!type.empty()) type += ' ';
+      type += f.text(i);
+    }
+    if (type.empty()) continue;
+    const std::string n(f.text(name));
+    std::string repl;
+    if (function_body(f, ci) != npos) {
+      repl = type + "* const " + n + " = reinterpret_cast<" + type + "*>(::w64::dynamic_shared());";
+    } else {
+      repl = "static thread_local " + type + "* " + n + " = nullptr; static const ::w64::rt::DynSharedSlot w64_dyn_slot_" +
+             n + "_" + std::to_string(f.code(name).line) + "([]() -> void** { return reinterpret_cast<void**>(&" + n +
+             "); });";
+    }
+    const std::size_t lines = f.code(semi).line - f.code(start).line;
+    repl.append(lines, '\n');
+    if (f.replace(start, semi, repl)) ++out.dynamic_shared;
+  }
+}
+
+}  // namespace
+
+Transformed transform_source(std::string_view src, const std::string& display_path) {
+  static const targets::Options options = [] {
+    targets::Options o;
+    o.values["launch"] = "ggl";
+    return o;
+  }();
+  static const std::unique_ptr<targets::Target> hip = targets::make_target("hip", options);
+  const targets::ProjectContext project;
+  Transformed out;
+  FileMigration f(display_path, src, *hip, options, project);
+
+  targets::hip::launch_pass(f);
+  rewrite_extern_shared(f, out);
+  check_inline_asm(f);
+
+  // Launches the pass could not rewrite would reach the compiler as `<<<`: say so here.
+  for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
+    // The pass replaces the glue around `<<<`: an untouched one is a launch it did not take.
+    if (f.code(ci).kind != lex::Kind::LaunchOpen || f.touched(ci)) continue;
+    f.diag(Diag::Wave64Launch, ci,
+           "kernel launch the wave64 driver cannot rewrite (the kernel expression or the launch "
+           "parameters are not in a form it knows)",
+           "write it as hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, args...)");
+  }
+  for (const rewrite::Edit& e : f.edits().edits())
+    if (e.replacement.starts_with("hipLaunchKernelGGL(")) ++out.launches;
+
+  std::string quoted;
+  for (const char c : display_path) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  out.text = "#line 1 \"" + quoted + "\"\n" + f.edits().apply(src);
+  out.diagnostics = std::move(f.diagnostics());
+  return out;
+}
+
+}  // namespace ferry::wave64

@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""Ferry's compat headers (ferry/compat/*.h), as `ferry migrate --to hip --hip-version 5.2` writes them.
+
+1. A CUDA file that needs every compat header is migrated; the headers Ferry writes into the output
+   tree are the ones tested.
+2. Every entry of rules/compat/hip/compat.tsv is used by a kernel below, and each kernel is compiled
+   for gfx906 with the real hipcc.
+3. Numbers, on the host (no GPU here): the SIMD intrinsics against a lane-by-lane reference written
+   here from the CUDA Math API's definitions; the bfloat16 functions against CUDA's own cuda_bf16.h
+   compiled by nvcc (its host paths), bit for bit, when nvcc is installed; hipsparseGetErrorName for
+   every status.
+Skips (77) without hipcc."""
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SKIP = 77
+ROOT = Path(os.environ.get("FERRY_ROOT", Path(__file__).resolve().parents[2]))
+FERRY = os.environ.get("FERRY", str(ROOT / "build" / "ferry"))
+
+NEEDS_ALL = """#include <cuda_runtime.h>
+#include <cuda_bf16.h>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cusparse.h>
+__global__ void k(unsigned* p, __nv_bfloat16* h) { p[0] = __vadd2(p[0], p[1]); h[0] = __float2bfloat16(1.f); }
+const char* name(cusparseStatus_t s) { return cusparseGetErrorString(s); }
+"""
+
+SIMD_UNARY = {"__vabs2", "__vabs4", "__vabsss2", "__vabsss4", "__vneg2", "__vneg4", "__vnegss2", "__vnegss4"}
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def hip_compile(hipcc, src: Path, inc: Path, out: Path, link: bool):
+    cmd = [hipcc, "-x", "hip", "--offload-arch=gfx906", "-I", str(inc), str(src), "-o", str(out)]
+    if not link:
+        cmd.insert(1, "-c")
+    p = run(cmd)
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: hipcc {src.name}:\n{p.stderr[-4000:]}")
+
+
+# ---- SIMD reference (lane by lane, from the CUDA Math API's definitions) ----------------------------
+def lanes(x, bits):
+    return [(x >> (i * bits)) & ((1 << bits) - 1) for i in range(32 // bits)]
+
+
+def signed(v, bits):
+    return v - (1 << bits) if v & (1 << (bits - 1)) else v
+
+
+def pack(vals, bits):
+    r = 0
+    for i, v in enumerate(vals):
+        r |= (v & ((1 << bits) - 1)) << (i * bits)
+    return r
+
+
+def simd_ref(name, a, b):
+    bits = 16 if name.endswith("2") else 8
+    base = name[:-1]
+    hi_s, lo_s, hi_u = (1 << (bits - 1)) - 1, -(1 << (bits - 1)), (1 << bits) - 1
+    cs = lambda v: max(lo_s, min(hi_s, v))
+    cu = lambda v: max(0, min(hi_u, v))
+    A, B = lanes(a, bits), lanes(b, bits)
+    SA, SB = [signed(x, bits) for x in A], [signed(x, bits) for x in B]
+    if base in ("__vsads", "__vsadu"):
+        xs, ys = (SA, SB) if base == "__vsads" else (A, B)
+        return sum(abs(x - y) for x, y in zip(xs, ys)) & 0xFFFFFFFF
+    cmp = {"eq": lambda x, y: x == y, "ne": lambda x, y: x != y, "ge": lambda x, y: x >= y,
+           "gt": lambda x, y: x > y, "le": lambda x, y: x <= y, "lt": lambda x, y: x < y}
+    m = re.match(r"__v(cmp|set)(eq|ne|ge|gt|le|lt)(s|u)?$", base)
+    if m:
+        xs, ys = (SA, SB) if m.group(3) == "s" else (A, B)
+        t = -1 if m.group(1) == "cmp" else 1
+        return pack([t if cmp[m.group(2)](x, y) else 0 for x, y in zip(xs, ys)], bits)
+    ops = {
+        "__vabs": lambda: [abs(x) for x in SA],
+        "__vabsss": lambda: [cs(abs(x)) for x in SA],
+        "__vneg": lambda: [-x for x in SA],
+        "__vnegss": lambda: [cs(-x) for x in SA],
+        "__vadd": lambda: [x + y for x, y in zip(A, B)],
+        "__vsub": lambda: [x - y for x, y in zip(A, B)],
+        "__vaddss": lambda: [cs(x + y) for x, y in zip(SA, SB)],
+        "__vaddus": lambda: [cu(x + y) for x, y in zip(A, B)],
+        "__vsubss": lambda: [cs(x - y) for x, y in zip(SA, SB)],
+        "__vsubus": lambda: [cu(x - y) for x, y in zip(A, B)],
+        "__vabsdiffs": lambda: [abs(x - y) for x, y in zip(SA, SB)],
+        "__vabsdiffu": lambda: [abs(x - y) for x, y in zip(A, B)],
+        "__vavgs": lambda: [(x + y + 1) >> 1 for x, y in zip(SA, SB)],
+        "__vavgu": lambda: [(x + y + 1) >> 1 for x, y in zip(A, B)],
+        "__vhaddu": lambda: [(x + y) >> 1 for x, y in zip(A, B)],
+        "__vmaxs": lambda: [max(x, y) for x, y in zip(SA, SB)],
+        "__vmaxu": lambda: [max(x, y) for x, y in zip(A, B)],
+        "__vmins": lambda: [min(x, y) for x, y in zip(SA, SB)],
+        "__vminu": lambda: [min(x, y) for x, y in zip(A, B)],
+    }
+    return pack(ops[base](), bits)
+
+
+def simd_inputs():
+    edge = [0, 1, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x7F7F7F7F, 0x80808080, 0xFFFFFFFF, 0x01FF80FE]
+    rng = random.Random(13)
+    vals = edge + [rng.getrandbits(32) for _ in range(40)]
+    return [(a, b) for a in vals[:12] for b in vals[:12]] + [(rng.choice(vals), rng.choice(vals)) for _ in range(200)]
+
+
+def test_simd(hipcc, inc, tmp, names):
+    pairs = simd_inputs()
+    src = ['#include "ferry/compat/simd.h"', "#include <cstdio>",
+           "__global__ void device_uses(unsigned* o, const unsigned* a, const unsigned* b) {",
+           "  unsigned i = threadIdx.x, r = 0;"]
+    src += [f"  r ^= {n}(a[i]);" if n in SIMD_UNARY else f"  r ^= {n}(a[i], b[i]);" for n in names]
+    src += ["  o[i] = r;", "}", "static const unsigned kPairs[][2] = {"]
+    src += [f"  {{0x{a:08x}u, 0x{b:08x}u}}," for a, b in pairs]
+    src += ["};", "int main() {", "  for (const auto& p : kPairs) {"]
+    src += [f'    std::printf("{n} %08x\\n", {n}(p[0]));' if n in SIMD_UNARY
+            else f'    std::printf("{n} %08x\\n", {n}(p[0], p[1]));' for n in names]
+    src += ["  }", "}"]
+    f = tmp / "simd_check.hip"
+    f.write_text("\n".join(src) + "\n")
+    hip_compile(hipcc, f, inc, tmp / "simd_check", link=True)
+    out = run([str(tmp / "simd_check")]).stdout.split("\n")
+    bad, k = [], 0
+    for a, b in pairs:
+        for n in names:
+            got = int(out[k].split()[1], 16)
+            want = simd_ref(n, a, b if n not in SIMD_UNARY else 0)
+            k += 1
+            if got != want:
+                bad.append(f"{n}(0x{a:08x}, 0x{b:08x}) = 0x{got:08x}, want 0x{want:08x}")
+    if bad:
+        raise SystemExit("FAIL: SIMD results differ from the reference:\n  " + "\n  ".join(bad[:20]))
+    print(f"simd: {len(names)} intrinsics compiled for gfx906; {len(pairs) * len(names)} results match the reference")
+
+
+# ---- bfloat16 ------------------------------------------------------------------------------------------
+BF16_DEVICE = r"""
+#include "ferry/compat/bf16.h"
+__global__ void device_uses(__hip_bfloat16* h, __hip_bfloat162* h2, float* f, long long* ll) {
+  const unsigned i = threadIdx.x;
+  __hip_bfloat16 a = h[i], b = h[i + 1];
+  __hip_bfloat162 p = h2[i];
+  __hip_bfloat16_raw raw = a;
+  __hip_bfloat162_raw raw2 = p;
+  a = raw; p = raw2;
+  f[i] = __bfloat162float(a) + __low2float(p) + __high2float(p);
+  float2 f2 = __bfloat1622float2(p);
+  f[i] += f2.x + f2.y;
+  h[i] = __hadd(a, b) + __hsub(a, b) * __hmul(a, b) / __hdiv(a, b);
+  h[i] = __hfma(a, b, __hmax(a, __hmin(a, b))) + __hneg(a) + __habs(b) - (-a);
+  p = __hadd2(p, __hsub2(p, __hmul2(p, __hdiv2(p, __hfma2(p, p, __hmax2(p, __hmin2(p, p)))))));
+  p = __hneg2(__habs2(p)) + p - p * p / p;
+  p += p; p -= p; p *= p; p /= p;
+  a += b; a -= b; a *= b; a /= b;
+  ll[i] = __heq(a, b) + __hne(a, b) + __hlt(a, b) + __hle(a, b) + __hgt(a, b) + __hge(a, b) + __hisnan(a) + __hisinf(b) +
+          (a == b) + (a != b) + (a < b) + (a <= b) + (a > b) + (a >= b);
+  p = make_bfloat162(a, b); p = __halves2bfloat162(a, b); p = __bfloat162bfloat162(a);
+  p = __float2bfloat162_rn(1.f); p = __floats2bfloat162_rn(1.f, 2.f); p = __float22bfloat162_rn(make_float2(1.f, 2.f));
+  a = __low2bfloat16(p); b = __high2bfloat16(p);
+  p = __low2bfloat162(p); p = __high2bfloat162(p); p = __lows2bfloat162(p, p); p = __highs2bfloat162(p, p);
+  a = __shfl(a, 1); a = __shfl_xor(a, 1); a = __shfl_up(a, 1u); a = __shfl_down(a, 1u);
+  p = __shfl(p, 1); p = __shfl_xor(p, 1, 32); p = __shfl_up(p, 1u); p = __shfl_down(p, 1u);
+  a = __float2bfloat16(f[i]); a = __float2bfloat16_rn(f[i]); a = __float2bfloat16_rz(f[i]);
+  a = __float2bfloat16_rd(f[i]); a = __float2bfloat16_ru(f[i]); a = __double2bfloat16(1.0);
+  a = __short_as_bfloat16(__bfloat16_as_short(a)); a = __ushort_as_bfloat16(__bfloat16_as_ushort(a));
+  hip_bfloat16 lib = a; a = lib;
+#define FROM(T, n) a = __##n##2bfloat16_rn((T)ll[i]); a = __##n##2bfloat16_rz((T)ll[i]); \
+  a = __##n##2bfloat16_rd((T)ll[i]); a = __##n##2bfloat16_ru((T)ll[i]);
+  FROM(int, int) FROM(unsigned, uint) FROM(short, short) FROM(unsigned short, ushort) FROM(long long, ll)
+  FROM(unsigned long long, ull)
+#define TO(n) ll[i] += __bfloat162##n##_rn(a) + __bfloat162##n##_rz(a) + __bfloat162##n##_rd(a) + __bfloat162##n##_ru(a);
+  TO(int) TO(uint) TO(short) TO(ushort) TO(ll) TO(ull)
+  h[i] = a;
+}
+"""
+
+# The same host program for both compilers: HIP with Ferry's header, CUDA with cuda_bf16.h. Only
+# functions cuda_bf16.h declares __host__ __device__ (CUDA 13).
+BF16_HOST = r"""
+#include <cstdio>
+#include <cstring>
+#ifdef __HIPCC__
+#include "ferry/compat/bf16.h"
+typedef __hip_bfloat16 bf16;
+#else
+#include <cuda_bf16.h>
+typedef __nv_bfloat16 bf16;
+#endif
+#define B(x) ((unsigned)__bfloat16_as_ushort(x))
+static float f_of(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
+static unsigned as_uint(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
+int main() {
+  static const unsigned kFloats[] = {FLOATS};
+  static const long long kInts[] = {INTS};
+  for (unsigned u : kFloats) {
+    const float f = f_of(u);
+    std::printf("f %08x %04x %04x %04x %04x %04x %04x\n", u, B(__float2bfloat16(f)), B(__float2bfloat16_rn(f)),
+                B(__float2bfloat16_rz(f)), B(__float2bfloat16_rd(f)), B(__float2bfloat16_ru(f)),
+                B(__double2bfloat16((double)f * 1.0000001)));
+    const bf16 h = __float2bfloat16(f);
+    if (__hisnan(h)) continue;  // NaN to integer: both 0, checked in the rz line only
+    std::printf("i %04x %d %lld %d %u %llu %u %08x\n", B(h), __bfloat162int_rz(h), __bfloat162ll_rz(h),
+                (int)__bfloat162short_rz(h), __bfloat162uint_rz(h), __bfloat162ull_rz(h),
+                (unsigned)__bfloat162ushort_rz(h), as_uint(__bfloat162float(h)));
+  }
+  for (long long v : kInts)
+    std::printf("n %lld %04x %04x %04x %04x %04x %04x\n", v, B(__int2bfloat16_rn((int)v)), B(__ll2bfloat16_rn(v)),
+                B(__uint2bfloat16_rn((unsigned)v)), B(__ull2bfloat16_rn((unsigned long long)v)),
+                B(__short2bfloat16_rn((short)v)), B(__ushort2bfloat16_rn((unsigned short)v)));
+  for (unsigned x : kFloats)
+    for (unsigned y : kFloats) {
+      const bf16 a = __float2bfloat16(f_of(x)), b = __float2bfloat16(f_of(y));
+      if (__hisnan(a) || __hisnan(b)) continue;  // NaN payloads are not specified
+      std::printf("a %04x %04x %04x %04x %04x %04x %04x %04x %04x %04x %d%d%d%d%d%d %d\n", B(a), B(b), B(__hadd(a, b)),
+                  B(__hsub(a, b)), B(__hmul(a, b)), B(__hdiv(a, b)), B(__hmax(a, b)), B(__hmin(a, b)), B(__hneg(a)),
+                  B(__habs(a)), __heq(a, b), __hne(a, b), __hlt(a, b), __hle(a, b), __hgt(a, b), __hge(a, b),
+                  __hisinf(a));
+    }
+}
+"""
+
+
+def float_inputs():
+    edge = [0x00000000, 0x80000000, 0x3F800000, 0xBF800000, 0x3F808000, 0x3F818000, 0x3F80FFFF, 0x3F807FFF,
+            0x7F7FFFFF, 0xFF7FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0x00000001, 0x807FFFFF, 0x00400000,
+            0x4B000000, 0x4F000000, 0x4F800000, 0x5F000000, 0x5F800000, 0xCF000000, 0xDF000000, 0x46FFFE00,
+            0x47800000, 0x477FFF00, 0x40200000, 0x40600000, 0xC0200000, 0x3EFFFFFF]
+    rng = random.Random(7)
+    return edge + [rng.getrandbits(32) for _ in range(50)]
+
+
+def int_inputs():
+    rng = random.Random(11)
+    return [0, 1, -1, 255, 256, 257, 32767, -32768, 65535, 16777217, 2147483647, -2147483648,
+            9007199254740993, -9007199254740993] + [rng.randrange(-2**40, 2**40) for _ in range(30)]
+
+
+def test_bf16(hipcc, nvcc, inc, tmp, names):
+    dev = tmp / "bf16_device.hip"
+    dev.write_text(BF16_DEVICE)
+    hip_compile(hipcc, dev, inc, tmp / "bf16_device.o", link=False)
+    used = set(re.findall(r"\b(__\w+|make_bfloat162)\b", BF16_DEVICE))
+    for m in re.finditer(r"FROM\(([^,]+), (\w+)\)", BF16_DEVICE):
+        used |= {f"__{m.group(2)}2bfloat16{s}" for s in ("_rn", "_rz", "_rd", "_ru")}
+    for m in re.finditer(r"TO\((\w+)\)", BF16_DEVICE):
+        used |= {f"__bfloat162{m.group(1)}{s}" for s in ("_rn", "_rz", "_rd", "_ru")}
+    unused = sorted(n for n in names if n not in used)
+    if unused:
+        raise SystemExit(f"FAIL: compat.tsv bf16 names the device test does not use: {unused}")
+    print(f"bf16: {len(names)} names compiled for gfx906")
+    if not nvcc:
+        print("bf16: nvcc not installed: the host comparison with CUDA's cuda_bf16.h is skipped")
+        return
+    host = BF16_HOST.replace("FLOATS", ", ".join(f"0x{u:08x}u" for u in float_inputs()))
+    host = host.replace("INTS", ", ".join(f"{v}LL" for v in int_inputs()))
+    hsrc, csrc = tmp / "bf16_host.hip", tmp / "bf16_host.cu"
+    hsrc.write_text(host)
+    csrc.write_text(host)
+    hip_compile(hipcc, hsrc, inc, tmp / "bf16_hip", link=True)
+    p = run([nvcc, "-arch=sm_90", str(csrc), "-o", str(tmp / "bf16_cuda")])
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: nvcc bf16_host.cu:\n{p.stderr[-4000:]}")
+    ours = run([str(tmp / "bf16_hip")]).stdout.splitlines()
+    cuda = run([str(tmp / "bf16_cuda")]).stdout.splitlines()
+    diff = [f"  ferry: {a}\n  cuda:  {b}" for a, b in zip(ours, cuda) if a != b]
+    if len(ours) != len(cuda) or diff:
+        raise SystemExit(f"FAIL: {len(diff)} of {len(cuda)} bf16 host results differ from CUDA's:\n" + "\n".join(diff[:10]))
+    print(f"bf16: {len(cuda)} lines of host results equal CUDA {nvcc}'s cuda_bf16.h bit for bit")
+
+
+def test_hipsparse(hipcc, inc, tmp, names):
+    src = tmp / "hipsparse_check.hip"
+    src.write_text('#include "ferry/compat/hipsparse.h"\n#include <cstdio>\nint main() {\n'
+                   '  for (int s = 0; s <= 11; ++s) std::printf("%s|%s\\n", hipsparseGetErrorName((hipsparseStatus_t)s),\n'
+                   '                                          hipsparseGetErrorString((hipsparseStatus_t)s));\n}\n')
+    hip_compile(hipcc, src, inc, tmp / "hipsparse_check", link=True)
+    lines = run([str(tmp / "hipsparse_check")]).stdout.splitlines()
+    header = Path("/usr/include/hipsparse/hipsparse.h").read_text()
+    for s, line in enumerate(lines):
+        name = line.split("|")[0]
+        if not re.search(rf"\b{name}\s*=\s*{s}\b", header):
+            raise SystemExit(f"FAIL: hipsparseGetErrorName({s}) = {name}, not the enumerator hipsparse.h gives {s}")
+    assert set(names) == {"hipsparseGetErrorName", "hipsparseGetErrorString"}, names
+    print(f"hipsparse: {len(names)} names compiled; the names of statuses 0..11 match hipsparse.h")
+
+
+def test_coop_reduce(hipcc, inc, tmp):
+    src = tmp / "coop_check.hip"
+    body = ['#include "ferry/compat/coop_reduce.h"', "namespace cg = cooperative_groups;",
+            "__global__ void k(const float* in, float* out, unsigned* bits) {",
+            "  cg::thread_block block = cg::this_thread_block();"]
+    for n in (4, 16, 32, 64):
+        body += [f"  cg::thread_block_tile<{n}> t{n} = cg::tiled_partition<{n}>(block);",
+                 f"  out[{n}] = cg::reduce(t{n}, in[threadIdx.x], cg::plus<float>())"
+                 f" + cg::reduce(t{n}, in[threadIdx.x], cg::less<float>()) + cg::reduce(t{n}, in[threadIdx.x], cg::greater<float>());",
+                 f"  bits[{n}] = cg::reduce(t{n}, bits[threadIdx.x], cg::bit_and<unsigned>())"
+                 f" ^ cg::reduce(t{n}, bits[threadIdx.x], cg::bit_or<unsigned>()) ^ cg::reduce(t{n}, bits[threadIdx.x], cg::bit_xor<unsigned>());"]
+    src.write_text("\n".join(body + ["}"]) + "\n")
+    hip_compile(hipcc, src, inc, tmp / "coop_check.o", link=False)
+    print("coop_reduce: reduce with plus/less/greater/bit_and/bit_or/bit_xor over tiles of 4..64 compiled for gfx906")
+
+
+def main() -> int:
+    hipcc = shutil.which("hipcc")
+    if not hipcc:
+        print("SKIP: hipcc not installed")
+        return SKIP
+    nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+    table = {}
+    for line in (ROOT / "rules/compat/hip/compat.tsv").read_text().splitlines():
+        if line and not line.startswith("#"):
+            kind, name, header = line.split("\t")
+            if kind == "name":
+                table.setdefault(header, []).append(name)
+    with tempfile.TemporaryDirectory() as t:
+        tmp = Path(t)
+        (tmp / "in").mkdir()
+        (tmp / "in" / "needs_all.cu").write_text(NEEDS_ALL)
+        p = run([FERRY, "migrate", str(tmp / "in"), "-o", str(tmp / "out"), "--to", "hip", "--hip-version", "5.2", "-q"])
+        if p.returncode not in (0, 1):
+            raise SystemExit(f"FAIL: ferry migrate exited {p.returncode}:\n{p.stderr}")
+        inc = tmp / "out"
+        written = sorted(x.name for x in (inc / "ferry" / "compat").iterdir())
+        want = sorted(f.name for f in (ROOT / "rules/compat/hip").glob("*.h"))
+        if written != want:
+            raise SystemExit(f"FAIL: ferry wrote {written}, expected every compat header {want}")
+        for f in want:
+            if (inc / "ferry/compat" / f).read_text() != (ROOT / "rules/compat/hip" / f).read_text():
+                raise SystemExit(f"FAIL: ferry/compat/{f} differs from rules/compat/hip/{f}")
+        test_simd(hipcc, inc, tmp, table["simd"])
+        test_bf16(hipcc, nvcc, inc, tmp, table["bf16"])
+        test_hipsparse(hipcc, inc, tmp, table["hipsparse"])
+        test_coop_reduce(hipcc, inc, tmp)
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# ferry diffrun --wave64: a CUDA program and its HIP port, both run on the wave64 CPU runtime
+# (reference with 32-lane warps, port with 64-lane wavefronts). A warp-size-generic program is the
+# same on both; one that keeps a ballot in 32 bits differs at wave 64 and is the same at wave 32.
+set -u
+FERRY=${FERRY:?set FERRY to the ferry binary}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+expect() {  # expect NAME RC PATTERN OUTPUT RC_GOT
+  if [[ $5 -ne $2 ]] || ! grep -qE -- "$3" <<<"$4"; then
+    echo "FAIL $1: exit $5 (want $2), output lacks /$3/:"
+    sed 's/^/    /' <<<"$4" | tail -25
+    fails=$((fails + 1))
+  else
+    echo "ok   $1"
+  fi
+}
+
+mkdir -p "$work/cuda"
+cat > "$work/cuda/count.cu" <<'X'
+// Counts the positive elements per block with warp ballots.
+#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void count_positive(const float* x, int n, int* out) {
+  __shared__ int per_warp[32];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned ballot = __ballot_sync(0xffffffffu, i < n && x[i] > 0.f);
+  const int lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize;
+  if (lane == 0) per_warp[warp] = __popc(ballot);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int total = 0;
+    for (int w = 0; w < (int)(blockDim.x / warpSize); ++w) total += per_warp[w];
+    out[blockIdx.x] = total;
+  }
+}
+__global__ void sum_warps(const float* x, float* out) {
+  float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+  if (threadIdx.x % warpSize == 0) atomicAdd(out, v);
+}
+int main() {
+  const int n = 4096, threads = 256, blocks = n / threads;
+  float* x; int* c; float* s;
+  cudaMalloc(&x, n * sizeof(float)); cudaMalloc(&c, blocks * sizeof(int)); cudaMalloc(&s, sizeof(float));
+  float h[n];
+  for (int i = 0; i < n; ++i) h[i] = ((i * 7919) % 13) - 6.0f;
+  cudaMemcpy(x, h, sizeof h, cudaMemcpyHostToDevice);
+  cudaMemset(s, 0, sizeof(float));
+  count_positive<<<blocks, threads>>>(x, n, c);
+  sum_warps<<<blocks, threads>>>(x, s);
+  int hc[blocks]; float hs;
+  cudaMemcpy(hc, c, sizeof hc, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&hs, s, sizeof hs, cudaMemcpyDeviceToHost);
+  for (int b = 0; b < blocks; ++b) printf("block %d positive %d\n", b, hc[b]);
+  printf("sum %.3f\n", hs);
+  return 0;
+}
+X
+"$FERRY" migrate "$work/cuda" --to hip -o "$work/hip" --no-wave64-fix >/dev/null 2>&1 ||
+  "$FERRY" migrate "$work/cuda" --to hip -o "$work/hip" >/dev/null 2>&1
+run() { (cd "$work" && timeout 600 "$FERRY" diffrun -q --wave64 --ref-dir cuda --port-dir hip --sources count.cu \
+  --wave64-work "$work/build" "$@" 2>&1); }
+out=$(run); rc=$?
+expect ballot-in-32-bits-differs-at-wave64 1 'line 1, col 18: [0-9]+ \(reference\) vs [0-9]+ \(port\)' "$out" $rc
+out=$(run --port-wave 32); rc=$?
+expect same-at-wave32 0 'verdict: SAME' "$out" $rc
+out=$(run --ignore '^block'); rc=$?
+expect shuffle-sum-is-warp-generic 0 'verdict: SAME' "$out" $rc
+out=$(cd "$work" && "$FERRY" diffrun --wave64 --ref 'true' --ref-dir cuda --port-dir hip --sources count.cu 2>&1); rc=$?
+expect wave64-refuses-commands 2 'builds and runs both sides itself' "$out" $rc
+[[ $fails -eq 0 ]] && echo "all diffrun --wave64 cases passed" || echo "$fails failed"
+exit $((fails > 0))

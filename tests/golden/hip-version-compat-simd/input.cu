@@ -1,0 +1,24 @@
+// Packed 8-bit image arithmetic with CUDA's SIMD-in-word intrinsics: HIP has none of them, so the
+// output includes Ferry's compat header, written beside it as ferry/compat/simd.h.
+#include <cuda_runtime.h>
+
+__global__ void blend(const unsigned* a, const unsigned* b, unsigned* out, unsigned* sad, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned brighter = __vmaxu4(a[i], b[i]);
+  unsigned mean = __vavgu4(a[i], b[i]);
+  unsigned clipped = __vaddus4(brighter, 0x10101010u);
+  out[i] = __vcmpgtu4(clipped, mean) & clipped;
+  atomicAdd(sad, __vsadu4(a[i], b[i]));
+}
+
+int main() {
+  unsigned *a, *b, *out, *sad;
+  cudaMalloc(&a, 1024 * sizeof(unsigned));
+  cudaMalloc(&b, 1024 * sizeof(unsigned));
+  cudaMalloc(&out, 1024 * sizeof(unsigned));
+  cudaMalloc(&sad, sizeof(unsigned));
+  blend<<<4, 256>>>(a, b, out, sad, 1024);
+  cudaDeviceSynchronize();
+  return 0;
+}

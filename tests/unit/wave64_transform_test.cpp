@@ -1,0 +1,83 @@
+// The wave64 driver's source transformation: launches, extern __shared__, inline assembly, and
+// that every line stays where it was (compiler messages point at the original lines).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "wave64/transform.h"
+
+namespace ferry::wave64 {
+namespace {
+
+std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(Wave64Transform, RewritesLaunchesAndKeepsLines) {
+  const std::string src =
+      "__global__ void k(int* p, int n) {}\n"
+      "template <int B> __global__ void t(int* p) {}\n"
+      "void f(int* p, hipStream_t s) {\n"
+      "  k<<<dim3(2), 64>>>(p, 3);\n"
+      "  t<128><<<1, 128, 0,\n"
+      "           s>>>(p);\n"
+      "}\n";
+  const Transformed t = transform_source(src, "a/k.hip");
+  EXPECT_EQ(t.launches, 2);
+  EXPECT_TRUE(t.diagnostics.empty());
+  EXPECT_TRUE(t.text.starts_with("#line 1 \"a/k.hip\"\n"));
+  EXPECT_NE(t.text.find("hipLaunchKernelGGL(k, dim3(2), 64, 0, 0, p, 3);"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("hipLaunchKernelGGL(HIP_KERNEL_NAME(t<128>), 1, 128, 0,\n           s, p);"),
+            std::string::npos)
+      << t.text;
+  EXPECT_EQ(lines(t.text), lines(src) + 1);
+}
+
+TEST(Wave64Transform, ExternSharedInFunctionBecomesAPointer) {
+  const std::string src =
+      "template <typename T>\n"
+      "__global__ void k(T* out) {\n"
+      "  extern __shared__ __align__(sizeof(T)) unsigned char raw[];\n"
+      "  extern __shared__ volatile\n"
+      "      float vols[];\n"
+      "  out[0] = raw[0] + vols[0];\n"
+      "}\n";
+  const Transformed t = transform_source(src, "k.cu");
+  EXPECT_EQ(t.dynamic_shared, 2);
+  EXPECT_NE(t.text.find("unsigned char* const raw = reinterpret_cast<unsigned char*>(::w64::dynamic_shared());"),
+            std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("volatile float* const vols = reinterpret_cast<volatile float*>(::w64::dynamic_shared());\n"),
+            std::string::npos)
+      << t.text;
+  EXPECT_EQ(lines(t.text), lines(src) + 1);
+}
+
+TEST(Wave64Transform, ExternSharedAtFileScopeIsSetPerBlock) {
+  const std::string src = "namespace n {\nextern __shared__ float sdata[];\n}\n__global__ void k() { sdata[0] = 1; }\n";
+  const Transformed t = transform_source(src, "k.cu");
+  EXPECT_EQ(t.dynamic_shared, 1);
+  EXPECT_NE(t.text.find("static thread_local float* sdata = nullptr; static const ::w64::rt::DynSharedSlot"),
+            std::string::npos)
+      << t.text;
+}
+
+TEST(Wave64Transform, OnlyDeviceAssemblyIsAnError) {
+  const std::string src =
+      "__device__ int lane() { int l; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l)); return l; }\n"
+      "__global__ void k() { asm volatile(\"\" ::: \"memory\"); }\n"
+      "unsigned long long tsc() { unsigned lo, hi; asm volatile(\"rdtsc\" : \"=a\"(lo), \"=d\"(hi)); return lo; }\n";
+  const Transformed t = transform_source(src, "k.cu");
+  ASSERT_EQ(t.diagnostics.size(), 1u);
+  EXPECT_EQ(t.diagnostics[0].code, Diag::Wave64InlineAsm);
+  EXPECT_EQ(t.diagnostics[0].line, 1u);
+  EXPECT_EQ(t.diagnostics[0].severity, Severity::Error);
+}
+
+TEST(Wave64Transform, UnknownExternSharedFormIsReported) {
+  const Transformed t = transform_source("__global__ void k() { extern __shared__ float a[], b[]; }\n", "k.cu");
+  ASSERT_EQ(t.diagnostics.size(), 1u);
+  EXPECT_EQ(t.diagnostics[0].code, Diag::Wave64ExternShared);
+}
+
+}  // namespace
+}  // namespace ferry::wave64
