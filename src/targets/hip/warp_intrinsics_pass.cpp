@@ -114,6 +114,7 @@ bool is_full_mask(const FileMigration& f, const FileFacts& facts, std::size_t fi
 // End (exclusive code index) of the expression starting at `first` inside a directive line or a
 // statement: up to `;`, a `,` or closing bracket at depth 0, or the end of the directive.
 std::size_t expression_end(const FileMigration& f, std::size_t first) {
+  if (first >= f.code_size()) return first;  // `const int lane =` at the end of the input
   const bool directive = f.code(first).in_directive;
   const std::uint32_t line = f.code(first).line;
   int depth = 0;
