@@ -13,7 +13,7 @@ APT_PACKAGES := build-essential cmake ninja-build python3 pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
   hipcc libamdhip64-dev librocrand-dev libhiprand-dev libhipsparse-dev librocsparse-dev librocprim-dev \
   libopenmpi-dev openmpi-bin libzfp-dev libzstd-dev iproute2 python3-dev python3-torch pybind11-dev python3-pybind11 python3-matplotlib libopenblas0-pthread \
-  python3-jsonschema chromium
+  python3-jsonschema chromium libcpp-httplib-dev libboost-context-dev clang libclang-rt-14-dev
 
 CMAKE_FLAGS ?=
 ifeq ($(CI),true)
@@ -24,6 +24,7 @@ endif
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	command -v npm >/dev/null || missing="$$missing nodejs npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "make: installing Debian packages:" $$missing; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \

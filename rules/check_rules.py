@@ -15,7 +15,7 @@ import os, re, sys, collections
 KINDS = {'func', 'type', 'enum', 'macro', 'header', 'namespace', 'call'}
 FAMILIES = ['runtime', 'driver', 'device', 'math', 'fp16', 'bf16', 'complex', 'coop_groups', 'cublas',
             'cublaslt', 'curand', 'curand_device', 'cufft', 'cusparse', 'cusolver', 'cudnn', 'nccl',
-            'cub', 'thrust', 'nvrtc', 'graph', 'texture', 'headers']
+            'cub', 'thrust', 'nvrtc', 'graph', 'texture', 'headers', 'fp8', 'wmma']
 STATUSES = ['supported', 'unsupported', 'deprecated', 'changed']
 IDENT = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
 HEADER = re.compile(r'^[A-Za-z0-9_./+-]+$')
@@ -91,13 +91,28 @@ def check_file(path, fam_expected, problems, seen, counts):
             counts[fam][status] += 1
 
 
+VERSIONED = 'cuda_versions.tsv'  # rows for some CUDA releases only; they override the other tables
+VERSION_BOUND = re.compile(r'\b(from CUDA|before CUDA|needs CUDA >=) \d+\.\d+')
+
+
 def check_direction(d, problems):
     results = []
-    main = sorted(p for p in os.listdir(d) if p.endswith('.tsv'))
+    main = sorted(p for p in os.listdir(d) if p.endswith('.tsv') and p != VERSIONED)
     seen, counts = {}, collections.defaultdict(collections.Counter)
     for p in main:
         check_file(os.path.join(d, p), p[:-4] if p[:-4] in FAMILIES else None, problems, seen, counts)
     results.append((d, counts))
+    if os.path.exists(os.path.join(d, VERSIONED)):
+        # Checked on its own (its rows replace rows of the other tables for the releases they name);
+        # every row must name the releases it is for.
+        v_path = os.path.join(d, VERSIONED)
+        v_seen, v_counts = {}, collections.defaultdict(collections.Counter)
+        check_file(v_path, None, problems, v_seen, v_counts)
+        with open(v_path, encoding='utf-8') as f:
+            for no, line in enumerate(f, 1):
+                if line.strip() and not line.startswith('#') and not VERSION_BOUND.search(line):
+                    problems.append(f'{v_path}:{no}: a row of {VERSIONED} needs "from CUDA X.Y" or "before CUDA X.Y"')
+        results.append((v_path, v_counts))
     for sub in sorted(os.listdir(d)):
         sd = os.path.join(d, sub)
         if os.path.isdir(sd):

@@ -25,8 +25,9 @@ KEYWORDS = {'__restrict__'}  # the compiler's, in no header
 def names_in(roots):
     text = []
     for path in (p for root in roots for p in glob.glob(os.path.join(root, '**', '*'), recursive=True)):
-        # nvidia_detail/ is HIP on CUDA: what it declares does not exist on AMD GPUs.
-        if os.path.isfile(path) and '/nvidia_detail/' not in path and '/nvcc_detail/' not in path:
+        # nvidia_detail/ and hiprand's *_nvcc.h are HIP on CUDA: what they declare does not exist on AMD GPUs.
+        if os.path.isfile(path) and '/nvidia_detail/' not in path and '/nvcc_detail/' not in path \
+                and not path.endswith('_nvcc.h'):
             with open(path, encoding='utf-8', errors='replace') as f:
                 text.append(f.read())
     src = re.sub(r'//[^\n]*|/\*.*?\*/', ' ', '\n'.join(text), flags=re.S)

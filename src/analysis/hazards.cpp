@@ -1,5 +1,7 @@
 #include "analysis/hazards.h"
 
+#include "analysis/wave64_fix.h"
+
 namespace ferry::analysis {
 
 using migrate::FileMigration;
@@ -53,11 +55,16 @@ void check_all(FileMigration& file, const HazardOptions& opt,
   }
 }
 
-void hazard_pass(FileMigration& file) {
+void hazard_pass(FileMigration& file, const Wave64FilePlan* fixes) {
   static const Profile* const kDefault = find_profile("gfx906");
   if (!kDefault) return;
   HazardOptions opt;
   opt.profile = kDefault;
+  if (fixes) {
+    opt.fixed_sites = &fixes->fixed;
+    opt.unfixed_reasons = &fixes->unfixed;
+    opt.harmless_sites = &fixes->harmless;
+  }
   opt.intrinsic_checks = false;  // the HIP warp-intrinsics pass rewrites and reports those calls
   check_all(file, opt);
 }

@@ -66,6 +66,8 @@ void check_all(migrate::FileMigration& file, const HazardOptions& opt,
 
 // The diagnostics-only pass `ferry migrate --to hip` runs: the checks for gfx906 (all AMD
 // profiles share wave64 and 64 KiB of LDS) except the intrinsic ones, no edits.
-void hazard_pass(migrate::FileMigration& file);
+// With the file's wave64 fix plan (null: none), fixed hazards are notes and the others say why.
+struct Wave64FilePlan;
+void hazard_pass(migrate::FileMigration& file, const Wave64FilePlan* fixes = nullptr);
 
 }  // namespace ferry::analysis

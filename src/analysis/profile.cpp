@@ -2,21 +2,11 @@
 
 #include <stdexcept>
 
+#include "core/split.h"
 #include "rules/builtin.h"
 
 namespace ferry::analysis {
 namespace {
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t at = s.find(sep, start);
-    out.push_back(s.substr(start, at == std::string_view::npos ? s.npos : at - start));
-    if (at == std::string_view::npos) return out;
-    start = at + 1;
-  }
-}
 
 std::uint32_t to_u32(std::string_view s, std::string_view what) {
   std::uint32_t v = 0;

@@ -219,8 +219,27 @@ std::string bytes_str(long long b) {
 }
 
 // A hazard that --fix repaired is reported as a note (it is gone from the output).
-void report(FileMigration& f, Diag code, std::size_t ci, std::string msg, std::string hint, bool fixed) {
+void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint,
+            bool fixed) {
   if (f.excluded(ci)) return;
+  const std::pair<Diag, std::uint32_t> key{code, f.code(ci).begin};
+  if (opt.fixed_sites && opt.fixed_sites->count(key)) {
+    if (opt.fixed_sites_applied) {
+      fixed = true;
+      hint = "fixed (wave64 fix): " + hint;
+    } else {
+      hint += "; fixable automatically with its whole component ('ferry analyze --fix -o OUT', or "
+              "'ferry migrate --to hip')";
+    }
+  } else if (opt.harmless_sites && opt.harmless_sites->count(key)) {
+    fixed = true;  // a note: nothing to do
+    msg += " (no warp operation reaches this value in the project: here it is plain arithmetic, "
+           "right on any wavefront)";
+    hint = "nothing to change for correctness; " + hint + " if the code should use whole wavefronts";
+  } else if (opt.unfixed_reasons) {
+    const auto it = opt.unfixed_reasons->find(key);
+    if (it != opt.unfixed_reasons->end()) hint += "; not fixed automatically: " + it->second;
+  }
   f.diag(code, fixed ? Severity::Note : Severity::Warning, ci, std::move(msg),
          std::move(hint));
 }

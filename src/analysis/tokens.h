@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/checks/checks.h"
 #include "analysis/profile.h"
 #include "lex/code_view.h"
 #include "migrate/file_migration.h"
@@ -54,8 +55,11 @@ extern const std::array<std::string_view, 17> kWarpSyncFunctions;
 [[nodiscard]] std::string prof_why(const Profile& p);
 // "65536 bytes (64 KiB)"
 [[nodiscard]] std::string bytes_str(long long b);
-// Reports a hazard unless the line is excluded (ferry: ignore); one that --fix repaired is a
-// note (it is gone from the output).
-void report(FileMigration& f, Diag code, std::size_t ci, std::string msg, std::string hint, bool fixed = false);
+// Reports a hazard unless the line is excluded (ferry: ignore); one that --fix (or the wave64
+// fixer, opt.fixed_sites) repaired is a note (it is gone from the output); one the fixer left
+// gets its reason as the hint (opt.unfixed_reasons), lane math no warp operation reaches is a
+// note (opt.harmless_sites).
+void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint,
+            bool fixed = false);
 
 }  // namespace ferry::analysis::detail

@@ -1,5 +1,8 @@
 #include "buildsys/build_files.h"
 
+#include "buildsys/make_syntax.h"
+#include "buildsys/roundtrip_record.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -141,98 +144,21 @@ std::vector<std::string> map_nvcc_words(const std::vector<std::string>& w, const
 // ------------------------------------------------------------------------------------------
 Result migrate_makefile(const std::string& rel, std::string_view text, const Options& o) {
   Result r;
-  std::size_t pos = 0;
-  std::uint32_t line_no = 1;
-  bool in_define = false;
-  while (pos < text.size()) {
-    // One logical line: [pos, end) with continuations.
-    std::size_t end = pos;
-    while (true) {
-      const std::size_t nl = text.find('\n', end);
-      if (nl == std::string_view::npos) {
-        end = text.size();
-        break;
-      }
-      std::size_t bs = 0;
-      for (std::size_t k = nl; k > pos && text[k - 1] == '\\'; --k) ++bs;
-      end = nl + 1;
-      if (bs % 2 == 0) break;
-    }
-    const std::string_view logical = text.substr(pos, end - pos);
-    const std::uint32_t first_line = line_no;
-    line_no += static_cast<std::uint32_t>(std::count(logical.begin(), logical.end(), '\n'));
-    pos = end;
-
-    std::string_view trimmed = logical;
-    while (!trimmed.empty() && (trimmed.front() == ' ')) trimmed.remove_prefix(1);
-    const bool recipe = !logical.empty() && logical.front() == '\t';
-    if (starts_with(trimmed, "define ")) in_define = true;
-    if (in_define) {
-      if (starts_with(trimmed, "endef")) in_define = false;
-      r.output += logical;
+  for (const make::LogicalLine& l : make::logical_lines(text)) {
+    if (l.verbatim) {
+      r.output += l.text;
       continue;
     }
-    if (!recipe && starts_with(trimmed, "#")) {
-      r.output += logical;
-      continue;
-    }
-    // Code part and comment part (an unescaped '#' outside recipes starts a comment).
-    std::size_t code_end = logical.size();
-    if (!recipe)
-      for (std::size_t k = 0; k < logical.size(); ++k)
-        if (logical[k] == '#' && (k == 0 || logical[k - 1] != '\\')) {
-          code_end = k;
-          break;
-        }
-    const std::string_view code = logical.substr(0, code_end);
-    // Words and the gaps between them (whitespace and backslash-newlines).
-    std::vector<std::string> words, gaps;
-    std::size_t k = 0;
-    auto is_gap = [&](std::size_t at) {
-      return code[at] == ' ' || code[at] == '\t' || code[at] == '\n' ||
-             (code[at] == '\\' && at + 1 < code.size() && code[at + 1] == '\n');
-    };
-    std::string gap;
-    while (k < code.size()) {
-      if (is_gap(k)) {
-        const std::size_t n = code[k] == '\\' ? 2 : 1;
-        gap += code.substr(k, n);
-        k += n;
-        continue;
-      }
-      gaps.push_back(std::move(gap));
-      gap.clear();
-      const std::size_t b = k;
-      int depth = 0;  // $(...) and ${...} stay one word
-      while (k < code.size() && (depth > 0 || !is_gap(k))) {
-        if (code[k] == '$' && k + 1 < code.size() && (code[k + 1] == '(' || code[k + 1] == '{')) {
-          ++depth;
-          ++k;
-        } else if (depth > 0 && (code[k] == ')' || code[k] == '}')) {
-          --depth;
-        }
-        ++k;
-      }
-      words.emplace_back(code.substr(b, k - b));
-    }
-    std::vector<std::string> mapped = map_nvcc_words(words, o, rel, first_line, r.diagnostics);
+    const make::Words w = make::split_words(l.text.substr(0, l.code_end));
+    std::vector<std::string> mapped = map_nvcc_words(w.words, o, rel, l.line, r.diagnostics);
     // A variable holding the compiler: NVCC ?= $(CUDA_HOME)/bin/nvcc.
-    for (std::size_t i = 0; i < words.size(); ++i)
-      if (mapped[i] == words[i] && words[i].ends_with("/bin/nvcc")) {
+    for (std::size_t i = 0; i < w.words.size(); ++i)
+      if (mapped[i] == w.words[i] && w.words[i].ends_with("/bin/nvcc")) {
         mapped[i] = "hipcc";
-        r.diagnostics.push_back(diag(Diag::BuildMapped, rel, first_line, "'" + words[i] + "' -> 'hipcc'", ""));
+        r.diagnostics.push_back(diag(Diag::BuildMapped, rel, l.line, "'" + w.words[i] + "' -> 'hipcc'", ""));
       }
-    for (std::size_t i = 0; i < words.size(); ++i) {
-      if (mapped[i].empty()) {
-        // Dropped word: drop the gap before it too unless it holds a line continuation.
-        if (gaps[i].find('\n') != std::string::npos) r.output += gaps[i];
-        continue;
-      }
-      r.output += gaps[i];
-      r.output += mapped[i];
-    }
-    r.output += gap;
-    r.output += logical.substr(code_end);
+    r.output += make::join_words(w, mapped);
+    r.output += l.text.substr(l.code_end);
   }
   if (!r.diagnostics.empty())
     r.diagnostics.push_back(diag(Diag::BuildMovedToolchain, rel, 0, "Makefile moved to hipcc and HIP libraries",
@@ -663,13 +589,34 @@ Result explain_setup_py(const std::string& rel, std::string_view text) {
 }
 
 std::optional<Result> migrate_build_file(const std::string& rel, project::FileKind kind, std::string_view text,
-                                         const Options& options) {
+                                         const Options& given) {
   if (text.find('\0') != std::string_view::npos) return std::nullopt;
-  if (kind == project::FileKind::CMake) return migrate_cmake(rel, text, options);
-  if (kind == project::FileKind::Makefile) return migrate_makefile(rel, text, options);
+  Options options = given;
+  if (options.arch.empty()) options.arch = "gfx906";
+  // What each changed hunk was goes into the HIP file, so that HIP -> CUDA restores it exactly.
+  if (kind == project::FileKind::CMake) {
+    Result r = migrate_cmake(rel, text, options);
+    r.output = record_originals(text, r.output, BuildSyntax::CMake);
+    return r;
+  }
+  if (kind == project::FileKind::Makefile) {
+    Result r = migrate_makefile(rel, text, options);
+    r.output = record_originals(text, r.output, BuildSyntax::Make);
+    return r;
+  }
   const auto slash = rel.rfind('/');
   if (kind == project::FileKind::Python && rel.substr(slash == std::string::npos ? 0 : slash + 1) == "setup.py")
     return explain_setup_py(rel, text);
+  return std::nullopt;
+}
+
+std::optional<Result> migrate_build_file_to_cuda(const std::string& rel, project::FileKind kind,
+                                                 std::string_view text, const Options& given) {
+  if (text.find('\0') != std::string_view::npos) return std::nullopt;
+  Options options = given;
+  if (options.arch.empty()) options.arch = "sm_90";
+  if (kind == project::FileKind::CMake) return migrate_cmake_to_cuda(rel, text, options);
+  if (kind == project::FileKind::Makefile) return migrate_makefile_to_cuda(rel, text, options);
   return std::nullopt;
 }
 

@@ -21,7 +21,10 @@
 namespace ferry::buildsys {
 
 struct Options {
-  std::string arch = "gfx906";  // --offload-arch / GPU_TARGETS
+  // hip: --offload-arch / GPU_TARGETS; cuda: -arch / CMAKE_CUDA_ARCHITECTURES (an AMD name there means the
+  // default, sm_90). migrate_build_file picks the target's default when it is empty.
+  std::string arch = "gfx906";
+  std::string cuda_version = "13.0";  // cuda target: the nvcc the files are written for
 };
 
 struct Result {
@@ -33,13 +36,28 @@ struct Result {
 // is not a build file converted here (then it is copied).
 [[nodiscard]] std::optional<Result> migrate_build_file(const std::string& rel, project::FileKind kind,
                                                        std::string_view text, const Options& options);
+// HIP → CUDA for one build file (the cuda target's); nullopt for what is copied (setup.py too).
+[[nodiscard]] std::optional<Result> migrate_build_file_to_cuda(const std::string& rel, project::FileKind kind,
+                                                               std::string_view text, const Options& options);
 
 [[nodiscard]] Result migrate_cmake(const std::string& rel, std::string_view text, const Options& options);
 [[nodiscard]] Result migrate_makefile(const std::string& rel, std::string_view text, const Options& options);
+// HIP -> CUDA (docs/build-files.md, "The other way"): hipcc -> nvcc, --offload-arch -> -arch,
+// HIP libraries -> CUDA's, the HIP language and packages -> CUDA's; what the CUDA -> HIP migration
+// recorded (roundtrip_record.h) is restored first, exactly.
+[[nodiscard]] Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, const Options& options);
+[[nodiscard]] Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, const Options& options);
 [[nodiscard]] Result explain_setup_py(const std::string& rel, std::string_view text);
 
 // nvcc command-line words -> hipcc words. Each input word gets its replacement ("" drops it;
 // several words are joined by a space). `line` is for diagnostics.
+// hipcc words -> nvcc words, the same contract as map_nvcc_words. `host_flags` wraps host-compiler
+// flags nvcc does not know (-Wall, -fopenmp, -march=...) as -Xcompiler=...: set it only for words
+// that reach nvcc and nothing else.
+[[nodiscard]] std::vector<std::string> map_hipcc_words(const std::vector<std::string>& words, const Options& options,
+                                                       const std::string& rel, std::uint32_t line,
+                                                       std::vector<Diagnostic>& diags, bool host_flags);
+
 [[nodiscard]] std::vector<std::string> map_nvcc_words(const std::vector<std::string>& words, const Options& options,
                                                       const std::string& rel, std::uint32_t line,
                                                       std::vector<Diagnostic>& diags);

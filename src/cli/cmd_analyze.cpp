@@ -13,6 +13,7 @@
 
 #include "analysis/hazards.h"
 #include "analysis/profile.h"
+#include "analysis/wave64_fix.h"
 #include "cli/commands.h"
 #include "migrate/file_migration.h"
 #include "project/project.h"
@@ -107,13 +108,37 @@ int run_analyze(const AnalyzeArgs& a) {
   }
   analysis::HazardOptions hopt;
   hopt.profile = profile;
-  hopt.apply_fixes = a.fix;
   hopt.warp_uses = &uses;
+  // The lane-math fixes are planned for the whole tree at once (analysis/wave64_fix.h): a group of
+  // code that shares 32-lane assumptions is fixed together or not at all.
+  analysis::Wave64FixPlan plan;
+  if (analysis::wave64_checks_apply(*profile)) {
+    std::vector<analysis::FileFacts> facts;
+    facts.reserve(files.size());
+    std::vector<analysis::Wave64FixInput> fix_inputs;
+    for (const auto& f : files) facts.push_back(analysis::collect_facts(*f, &project_constants));
+    for (std::size_t i = 0; i < files.size(); ++i) fix_inputs.push_back({inputs[i].display, files[i].get(), &facts[i]});
+    analysis::Wave64FixOptions fopt;
+    fopt.fix_masks = true;  // the output is CUDA: its _sync intrinsics keep their masks
+    plan = analysis::plan_wave64_fixes(fix_inputs, *profile, uses, fopt);
+  }
+  hopt.fixed_sites_applied = a.fix;
 
   std::vector<Diagnostic> diags;
   std::size_t files_with = 0, fixed_files = 0;
   for (std::size_t i = 0; i < files.size(); ++i) {
     migrate::FileMigration& f = *files[i];
+    const auto fp = plan.files.find(inputs[i].display);
+    if (fp != plan.files.end()) {
+      hopt.fixed_sites = &fp->second.fixed;
+      hopt.unfixed_reasons = &fp->second.unfixed;
+      hopt.harmless_sites = &fp->second.harmless;
+      if (a.fix) analysis::apply_wave64_fixes(f, fp->second);
+    } else {
+      hopt.fixed_sites = nullptr;
+      hopt.unfixed_reasons = nullptr;
+      hopt.harmless_sites = nullptr;
+    }
     analysis::check_all(f, hopt, &project_constants);
     if (!f.diagnostics().empty()) ++files_with;
     diags.insert(diags.end(), f.diagnostics().begin(), f.diagnostics().end());
@@ -128,10 +153,12 @@ int run_analyze(const AnalyzeArgs& a) {
 
   std::map<Diag, std::size_t> by_code;
   std::size_t left = 0, fixed = 0;
+  std::size_t harmless = 0;
   for (const Diagnostic& d : diags) {
     ++by_code[d.code];
-    if (d.severity == Severity::Note) ++fixed;
-    else ++left;
+    if (d.severity != Severity::Note) ++left;
+    else if (d.hint.starts_with("nothing to change")) ++harmless;
+    else ++fixed;
   }
   const bool wave64 = analysis::wave64_checks_apply(*profile);
   const std::string scope_note =
@@ -163,7 +190,14 @@ int run_analyze(const AnalyzeArgs& a) {
     nlohmann::json codes = nlohmann::json::object();
     for (const auto& c : analysis::hazard_codes())
       if (by_code.count(c.code)) codes[std::string(c.id)] = {{"title", c.title}, {"count", by_code[c.code]}};
-    j["summary"] = {{"total", diags.size()}, {"left", left}, {"fixed", fixed}, {"by_code", codes}};
+    j["summary"] = {{"total", diags.size()}, {"left", left}, {"fixed", fixed}, {"no_warp_operation", harmless},
+                    {"by_code", codes}};
+    j["wave64_fix"] = {{"components", plan.stats.components},
+                       {"components_fixed", plan.stats.fixed_components},
+                       {"hazards_in_components", plan.stats.sites},
+                       {"hazards_fixable", plan.stats.fixed_sites},
+                       {"edits", plan.stats.edits},
+                       {"blocked", plan.blocked}};
     nlohmann::json ps = nlohmann::json::array();
     for (const Diagnostic& d : problems) ps.push_back(d.format());
     j["input_problems"] = ps;
@@ -173,9 +207,9 @@ int run_analyze(const AnalyzeArgs& a) {
     if (!a.quiet)
       for (const Diagnostic& d : diags) std::cout << d.format() << "\n";
     if (!scope_note.empty()) std::cout << "note: " << scope_note << "\n";
-    std::cout << fmt::format("ferry analyze: {} hazard{} ({} fixed) in {} of {} file{} for {} "
-                             "(wave{}, LDS {} bytes/block, {} threads/block)\n",
-                             left + fixed, left + fixed == 1 ? "" : "s", fixed, files_with,
+    std::cout << fmt::format("ferry analyze: {} hazard{} ({} fixed, {} in code without warp operations) in {} of {} "
+                             "file{} for {} (wave{}, LDS {} bytes/block, {} threads/block)\n",
+                             left + fixed + harmless, left + fixed + harmless == 1 ? "" : "s", fixed, harmless, files_with,
                              files.size(), files.size() == 1 ? "" : "s", profile->name,
                              profile->wave_size, profile->lds_static_bytes,
                              profile->max_threads_per_block);
@@ -185,6 +219,8 @@ int run_analyze(const AnalyzeArgs& a) {
     }
     if (a.fix) std::cout << "fixed copies written to " << a.output << "\n";
   }
+  if (!a.quiet && !a.json)
+    for (const std::string& b : plan.blocked) std::cout << "  left as written: " << b << "\n";
   return left > 0 ? kExitFindings : kExitOk;
 }
 
@@ -195,8 +231,9 @@ std::function<int()> setup_analyze(CLI::App& sub) {
   sub.add_option("path", a->path, "CUDA file or project folder (never modified)")->required();
   sub.add_option("--target", a->target, "hardware profile (see 'ferry targets'): gfx906, gfx90a, sm_90, ...")
       ->capture_default_str();
-  sub.add_flag("--fix", a->fix, fmt::format("apply the provably safe fixes ({}, {}), writing to -o OUT",
-                                         to_string(Diag::WarpWidthConstant), to_string(Diag::ShuffleLoop32)));
+  sub.add_flag("--fix", a->fix,
+               "rewrite the 32-lane assumptions (FRY2201-FRY2209) of every group of code the fixer fully "
+               "understands into warp-size-generic CUDA, writing to -o OUT (docs/diagnostics.md)");
   sub.add_option("-o,--output", a->output, "with --fix: output file (for a file) or folder (for a tree)");
   sub.add_flag("--json", a->json, "print a JSON report instead of the text");
   sub.add_flag("-q,--quiet", a->quiet, "print the summary only");

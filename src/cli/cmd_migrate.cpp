@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "buildsys/build_files.h"
 #include "cli/commands.h"
 #include "migrate/migrate_tree.h"
 #include "project/project.h"
@@ -53,9 +54,21 @@ int run_migrate(const MigrateArgs& a) {
     if (!read.text) return kExitUsage;
     if (!a.output.empty() && fs::exists(a.output, ec) && fs::equivalent(a.output, a.path, ec))
       throw std::invalid_argument("refusing to overwrite the input file " + a.path);
+    // A build file given alone (Makefile, CMakeLists.txt, *.mk, *.cmake) takes the build-file path.
+    const project::FileKind kind = project::classify(fs::path(a.path).filename());
+    if (kind == project::FileKind::CMake || kind == project::FileKind::Makefile) {
+      const std::string arch = a.arch.empty() ? std::string(target->info().default_profile) : a.arch;
+      const auto b = target->migrate_build_file(fs::path(a.path).filename().string(), kind, *read.text, {arch});
+      const std::string out = b ? b->output : *read.text;
+      if (a.output.empty()) std::cout << out;
+      else project::write_atomically(a.output, out);
+      if (b) print_diagnostics(b->diagnostics, a.quiet);
+      return kExitOk;
+    }
     std::vector<targets::SourceView> views{{fs::path(a.path).filename().string(), *read.text}};
     targets::ProjectContext ctx;
     ctx.single_file = true;
+    ctx.defined_macros = migrate::defined_macros(views);
     target->prepare_project(views, ctx);
     migrate::FileResult r = migrate::migrate_buffer(a.path, *read.text, *target, a.options, ctx);
     if (a.output.empty()) std::cout << r.output;
@@ -76,7 +89,7 @@ int run_migrate(const MigrateArgs& a) {
   tree.output = a.output;
   tree.jobs = a.jobs;
   tree.force = a.force;
-  tree.arch = a.arch;
+  tree.arch = a.arch;  // empty: the target's default (gfx906, sm_90)
   tree.max_file_size = a.max_mib << 20;
   report::Progress progress(std::cerr, "migrate", !a.quiet && report::stderr_is_terminal());
   tree.on_start = progress.start_hook();
@@ -129,8 +142,8 @@ std::function<int()> setup_migrate(CLI::App& sub) {
   sub.add_option("--html", a->html_file, "also write the self-contained HTML report to this file");
   sub.add_flag("--force", a->force, "discard hand edits of outputs instead of merging them, or write into a non-Ferry folder");
   sub.add_option("--arch", a->arch,
-                 "GPU architecture written into migrated build files (--offload-arch, GPU_TARGETS); default: the "
-                 "target's profile (gfx906 for hip)");
+                 "GPU architecture written into migrated build files (hip: --offload-arch/GPU_TARGETS; cuda: "
+                 "-arch/CMAKE_CUDA_ARCHITECTURES); default: the target's profile (gfx906 for hip, sm_90 for cuda)");
   sub.add_flag("-q,--quiet", a->quiet, "do not print diagnostics or the progress bar");
   sub.add_option("--max-file-size", a->max_mib, "largest source file parsed, in MiB")->capture_default_str();
   return [a] { return run_migrate(*a); };

@@ -66,7 +66,7 @@ int run_status(const StatusArgs& a) {
         missing.push_back(rel);
         continue;
       }
-      const bool changed = migrate::content_hash(project::read_file(p)) != e.value("output_hash", "");
+      const bool changed = migrate::rounds::carries_hand_edits(e, migrate::content_hash(project::read_file(p)));
       if (changed) edited.push_back(rel);
       else if (e.value("conflict", false)) conflicts.push_back(rel);
     }

@@ -38,19 +38,6 @@ struct VerifyArgs {
   bool quiet = false;
 };
 
-// hipcc and nvcc are looked up on PATH first, then where Debian and NVIDIA install them.
-std::string locate(const std::string& name, const char* fallback) {
-  if (!verify::find_program(name).empty()) return verify::find_program(name).string();
-  if (name.find('/') == std::string::npos && !verify::find_program(fallback).empty()) return fallback;
-  return {};
-}
-
-fs::path default_cache_dir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "ferry" / "verify";
-  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "ferry" / "verify";
-  return fs::temp_directory_path() / "ferry-cache" / "verify";
-}
-
 int run_verify(const VerifyArgs& a) {
   verify::VerifyOptions o;
   o.tree = a.path;
@@ -86,12 +73,12 @@ int run_verify(const VerifyArgs& a) {
     o.original_profile = analysis::find_profile(a.original_arch);
     if (!o.original_profile) throw std::invalid_argument("unknown --original-arch '" + a.original_arch + "'");
   }
-  if (!a.no_cache) o.cache_dir = default_cache_dir();
+  if (!a.no_cache) o.cache_dir = verify::default_cache_dir();
 
   bool need_hipcc = false, need_nvcc = false;
   for (const analysis::Profile* p : o.profiles) (p->toolchain == "nvcc" ? need_nvcc : need_hipcc) = true;
-  o.hipcc = locate(a.hipcc, "/usr/bin/hipcc");
-  o.nvcc = locate(a.nvcc, "/usr/local/cuda/bin/nvcc");
+  o.hipcc = verify::locate_toolchain(a.hipcc, "/usr/bin/hipcc");
+  o.nvcc = verify::locate_toolchain(a.nvcc, "/usr/local/cuda/bin/nvcc");
   if (need_hipcc && o.hipcc.empty())
     throw std::invalid_argument("hipcc not found (" + a.hipcc + "): install Debian's hipcc or pass --hipcc PATH");
   if (need_nvcc && o.nvcc.empty())
@@ -115,14 +102,8 @@ int run_verify(const VerifyArgs& a) {
   if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
   // The last result of a migrated tree lives beside its manifest, for `ferry status` and `ferry report`.
   std::error_code ec;
-  if (a.record && o.mode == verify::Mode::Migrated && fs::exists(fs::path(a.path) / ".ferry" / "manifest.json", ec)) {
-    nlohmann::json recorded = j;
-    nlohmann::json& s = recorded["summary"];
-    const double compiles = s.value("compiles", 0.0);
-    s["total"] = s.value("compiles", 0);
-    s["pass_rate"] = compiles > 0 ? s.value("passed", 0.0) / compiles : 0.0;
-    project::write_atomically(fs::path(a.path) / report::kVerifyResultFile, recorded.dump(1) + "\n");
-  }
+  if (a.record && o.mode == verify::Mode::Migrated && fs::exists(fs::path(a.path) / ".ferry" / "manifest.json", ec))
+    report::record_verify(a.path, j);
   if (a.json) std::cout << j.dump(2) << "\n";
   else std::cout << verify::text_summary(r);
   return verify::exit_code(r) == 0 ? kExitOk : kExitFindings;

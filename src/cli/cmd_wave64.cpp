@@ -111,7 +111,7 @@ wave64::BuildResult do_build(Wave64Args& a) {
                         {"compiler_output", r.compiler_output}};
     nlohmann::json diags = nlohmann::json::array();
     for (const Diagnostic& d : r.diagnostics)
-      diags.push_back({{"code", d.code}, {"file", d.file}, {"line", d.line}, {"col", d.col}, {"message", d.message}});
+      diags.push_back({{"code", to_string(d.code)}, {"file", d.file}, {"line", d.line}, {"col", d.col}, {"message", d.message}});
     j["diagnostics"] = diags;
     std::cout << j.dump(2) << "\n";
   }

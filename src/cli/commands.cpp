@@ -19,7 +19,9 @@ const std::vector<Command>& commands() {
       {"rules", "list or count the mapping rules (--stats)", setup_rules},
       {"targets", "list migration targets and hardware profiles", setup_targets},
       {"diffrun", "build and run a reference and its port, compare outputs within tolerances, time both", setup_diffrun},
+      {"opcheck", "check operators against a reference per dtype and shape: errors, ULPs, pass/fail, time ratio", setup_opcheck},
       {"verify", "compile a migrated tree with the real toolchain and classify each failure", setup_verify},
+      {"serve", "open the correction workbench on a migrated tree: review, edit, re-verify, re-run (browser)", setup_serve},
       {"wave64", "build and run a HIP or CUDA program on the CPU with 64-lane wavefronts (build|run)", setup_wave64},
   };
   return kCommands;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <unordered_set>
 
 namespace ferry::migrate {
 
@@ -268,12 +270,39 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
   return true;
 }
 
+// `#define NAME`: the identifier at `ci` is the macro being defined.
+bool defines_macro(const FileMigration& file, std::size_t ci) {
+  return ci >= 2 && file.code(ci).in_directive && file.is(ci - 1, "define") && file.is(ci - 2, "#") &&
+         file.code(ci - 2).line == file.code(ci).line;
+}
+
+// The name of a function being declared or defined: a type word before it (`float NAME(`,
+// not `return NAME(`), and `{`, `;` or a qualifier after its parameter list.
+bool is_declarator(const FileMigration& file, std::size_t ci) {
+  if (ci == 0 || !file.is(ci + 1, "(") || file.code(ci).in_directive) return false;
+  if (file.code(ci - 1).kind != lex::Kind::Identifier || file.code(ci - 1).in_directive) return false;
+  static constexpr std::string_view kNotTypes[] = {"return", "else", "case", "do", "throw", "new",
+                                                   "delete", "sizeof", "co_return", "co_yield",
+                                                   "co_await", "typeid", "decltype", "not", "and", "or"};
+  for (std::string_view k : kNotTypes)
+    if (file.is(ci - 1, k)) return false;
+  const std::size_t close = file.match_bracket(ci + 1);
+  if (close == npos || close + 1 >= file.code_size()) return false;
+  const std::size_t after = close + 1;
+  return file.is(after, "{") || file.is(after, ";") || file.is(after, "const") || file.is(after, "noexcept") ||
+         file.is(after, "override") || file.is(after, "->");
+}
+
 }  // namespace
 
 void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
   // Header paths included so far, as they read after migration. Forgotten at every conditional
   // directive: two includes in different #if branches are not duplicates.
   std::vector<std::string> included;
+  // Names this file #defines: call templates leave their uses alone.
+  std::unordered_set<std::string_view> user_macros;
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci)
+    if (file.code(ci).kind == lex::Kind::Identifier && defines_macro(file, ci)) user_macros.insert(file.text(ci));
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const lex::Token& t = file.code(ci);
     if (t.in_directive && file.is(ci, "#") && ci + 1 < file.code_size()) {
@@ -285,6 +314,17 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       const std::string_view raw = file.text(ci);
       const std::string_view path = raw.substr(1, raw.size() - 2);
       const rules::Rule* r = rules.find_header(path);
+      // Framework code puts the toolkit root on -I and writes "include/cuda_fp16.h" (or
+      // ".../targets/x86_64-linux/include/cuda_runtime.h"): the header after the last include/
+      // directory is the toolkit's.
+      std::string_view suffix;
+      if (!r) {
+        const std::size_t at = path.rfind("include/");
+        if (at != std::string_view::npos && (at == 0 || path[at - 1] == '/')) {
+          suffix = path.substr(at + 8);
+          r = rules.find_header(suffix);
+        }
+      }
       if (!r || file.excluded(ci) || file.touched(ci)) {
         included.emplace_back(path);
         continue;
@@ -306,7 +346,15 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
         repl.push_back(raw.front());
         repl += r->to;
         repl.push_back(raw.back());
-        if (file.replace(ci, ci, std::move(repl))) file.count_converted(r->family);
+        if (file.replace(ci, ci, std::move(repl))) {
+          file.count_converted(r->family);
+          if (!suffix.empty())
+            file.diag(Diag::HeaderViaToolkitPrefix, ci,
+                      "'" + std::string(path) + "' is the toolkit's " + std::string(suffix) +
+                          " included through an include/ directory; mapped to '" + r->to + "'",
+                      "include it as <" + std::string(suffix) + "> (the toolkit's include directory is "
+                      "on the search path) so that other tools recognise it");
+        }
       }
       report_status(file, ci, *r);
       continue;
@@ -332,13 +380,28 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       }
     }
     const rules::Rule* r = rules.find_identifier(name);
-    if (!r || file.is_member_or_qualified(ci)) continue;
+    if (!r) continue;
+    // An enumerator qualified by its own enum type, which a rule renames too
+    // (`hipfftType::HIPFFT_D2Z` → `cufftType::CUFFT_D2Z`): the qualifier is not a scope we keep.
+    const bool enum_scope = r->kind == rules::RuleKind::Enum && ci >= 2 && file.is(ci - 1, "::") &&
+                            file.is_identifier(ci - 2) && !file.is_member_or_qualified(ci - 2) && [&] {
+                              const rules::Rule* q = rules.find_identifier(file.text(ci - 2));
+                              return q && q->kind == rules::RuleKind::Type && q->has_replacement();
+                            }();
+    if (file.is_member_or_qualified(ci) && !enum_scope) continue;
     if (r->availability == rules::Availability::Missing) {
       report_missing(file, ci, *r);
       continue;
     }
     if (r->availability == rules::Availability::Compat) file.require_compat(r->compat, r->to, ci);
     if (r->kind == rules::RuleKind::Call) {
+      // The name of a macro or function the user defines is theirs, not a call: a compat
+      // header's `#define HIP_DYNAMIC_SHARED(T, n) ...` and its uses (in this file or any file of
+      // the project: ProjectContext::defined_macros), a shim `float __shfl_xor(float v, int m) {`
+      // keep their text (renames still apply to them).
+      if (defines_macro(file, ci) || user_macros.contains(name) ||
+          file.project().defined_macros.contains(std::string(name)) || is_declarator(file, ci))
+        continue;
       if (apply_call_rule(file, ci, *r)) {
         file.count_converted(r->family);
         report_status(file, ci, *r);
@@ -363,6 +426,31 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     }
     report_status(file, ci, *r);
   }
+}
+
+std::unordered_set<std::string> defined_macros(const std::vector<targets::SourceView>& files) {
+  std::unordered_set<std::string> names;
+  for (const targets::SourceView& f : files) {
+    if (f.text.find("define") == std::string_view::npos) continue;
+    const std::vector<lex::Token> toks = lex::tokenize(f.text);
+    std::size_t seen = 0;  // code tokens of the current directive so far
+    std::string_view prev;
+    for (const lex::Token& t : toks) {
+      if (lex::is_trivia(t.kind) || t.kind == lex::Kind::Newline) {
+        if (t.kind == lex::Kind::Newline) seen = 0;
+        continue;
+      }
+      if (!t.in_directive) {
+        seen = 0;
+        continue;
+      }
+      const std::string_view text = t.text(f.text);
+      if (seen == 2 && prev == "define" && t.kind == lex::Kind::Identifier) names.emplace(text);
+      prev = text;
+      ++seen;
+    }
+  }
+  return names;
 }
 
 FileResult migrate_buffer(std::string path, std::string_view src, const targets::Target& target,

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "core/diagnostic.h"
@@ -136,6 +137,9 @@ struct FileResult {
 };
 
 // Runs the target's passes, its rule tables and its finishing step over one buffer.
+// The names that the files `#define` (object- and function-like macros alike).
+[[nodiscard]] std::unordered_set<std::string> defined_macros(const std::vector<targets::SourceView>& files);
+
 [[nodiscard]] FileResult migrate_buffer(std::string path, std::string_view src,
                                         const targets::Target& target, const targets::Options& options,
                                         const targets::ProjectContext& project);

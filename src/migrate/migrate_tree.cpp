@@ -80,6 +80,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   for (const Item& it : items)
     if (it.text) views.push_back({it.file->rel, *it.text});
   targets::ProjectContext project_ctx;
+  project_ctx.defined_macros = defined_macros(views);
   target.prepare_project(views, project_ctx);
 
   std::unique_ptr<rounds::Session> session;
@@ -110,6 +111,15 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   new_manifest["version"] = 1;
   new_manifest["target"] = std::string(target.name());
   new_manifest["input"] = fs::absolute(tree.input).lexically_normal().string();
+  // What the next round needs to run the same migration again (`ferry serve` re-runs rounds).
+  // The target's own options are kept by name, resolved (defaults filled in).
+  nlohmann::json target_options = nlohmann::json::object();
+  for (const targets::OptionSpec& o : target.info().options) target_options[std::string(o.name)] = target.option(o.name);
+  new_manifest["options"] = {{"target_options", std::move(target_options)},
+                             {"rules", options.user_rule_files},
+                             {"cwd", fs::current_path().string()},
+                             {"arch", tree.arch},
+                             {"max_file_size", tree.max_file_size}};
   nlohmann::json line_maps = {{"version", 1}, {"files", nlohmann::json::object()}};
 
   std::mutex mu;

@@ -1,9 +1,11 @@
 #include "migrate/rounds.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <sstream>
 
+#include "analysis/wave64_fix.h"
 #include "migrate/merge3.h"
 #include "migrate/migrate_tree.h"
 
@@ -72,7 +74,22 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
   }
   std::map<std::string, std::string> clashes(project.clash_renames.begin(), project.clash_renames.end());
   for (const auto& [k, v] : clashes) s += k + '=' + v + '\n';
+  std::vector<std::string> macros(project.defined_macros.begin(), project.defined_macros.end());
+  std::sort(macros.begin(), macros.end());
+  for (const std::string& m : macros) s += "#define " + m + '\n';
+  // The lane-math fixes are decided project-wide: a change in one file can change another's.
+  if (project.wave64_fixes)
+    for (const auto& [file, plan] : project.wave64_fixes->files)
+      for (const analysis::Wave64ByteEdit& e : plan.edits)
+        s += file + ':' + std::to_string(e.begin) + '-' + std::to_string(e.end) + '=' + e.text + '\n';
   return content_hash(s);
+}
+
+bool carries_hand_edits(const nlohmann::json& entry, std::string_view current_hash) {
+  if (current_hash != entry.value("output_hash", "")) return true;
+  if (entry.value("conflict", false)) return false;  // untouched markers: an unresolved conflict
+  const std::string generated = entry.value("generated", "");
+  return !generated.empty() && current_hash != generated;
 }
 
 nlohmann::json diagnostic_to_json(const Diagnostic& d) {
@@ -151,7 +168,7 @@ std::optional<Previous> Session::unchanged(const std::string& rel, const std::st
   if (gen.empty() || !fs::exists(out_ / kObjects / gen, ec)) return std::nullopt;
   auto cur = read_if_exists(out_ / rel);
   if (!cur) return std::nullopt;  // output deleted by hand: regenerate it
-  const bool edited = content_hash(*cur) != f->value("output_hash", "");
+  const bool edited = carries_hand_edits(*f, content_hash(*cur));
   if (edited && force_) return std::nullopt;
   Previous p;
   if (f->contains("diagnostics"))
@@ -206,7 +223,7 @@ Commit Session::commit(const std::string& rel, project::FileKind kind, const std
   bool conflict = false;
   if (!prev_entry.is_null()) {
     auto cur = read_if_exists(out_ / prev_rel);
-    if (cur && content_hash(*cur) != prev_entry.value("output_hash", "")) {
+    if (cur && carries_hand_edits(prev_entry, content_hash(*cur))) {
       {
         std::lock_guard lock(mu_);
         ++sum_.edited_by_hand;
@@ -282,7 +299,7 @@ RoundSummary Session::finish(const nlohmann::json& extra, std::vector<Diagnostic
         ++sum_.renamed;
       } else if (!cur) {
         continue;
-      } else if (content_hash(*cur) == e.value("output_hash", "")) {
+      } else if (!carries_hand_edits(e, content_hash(*cur))) {
         fs::remove(p, ec);
         ++sum_.removed;
       } else {

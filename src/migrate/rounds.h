@@ -53,6 +53,12 @@ struct RoundSummary {
 [[nodiscard]] std::string fingerprint(const targets::Target& target, const targets::Options& options,
                                       const targets::ProjectContext& project, std::string_view extra);
 
+// Whether an output (its manifest entry and the content hash of the file now) carries edits made
+// by hand: it changed since Ferry wrote it, or it differs from the text Ferry generated — a merged
+// output holds the user's edits of an earlier round, so the next round must merge them again.
+// Outputs with conflict markers count as edited once they changed since Ferry wrote them.
+[[nodiscard]] bool carries_hand_edits(const nlohmann::json& entry, std::string_view current_hash);
+
 [[nodiscard]] nlohmann::json diagnostic_to_json(const Diagnostic& d);
 // nullopt for a code this version does not know (a manifest written by another version).
 [[nodiscard]] std::optional<Diagnostic> diagnostic_from_json(const std::string& file, const nlohmann::json& j);

@@ -1,6 +1,8 @@
 #include "report/bundle.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 
 #include "migrate/rounds.h"
@@ -88,6 +90,57 @@ void record_migration(const fs::path& out, nlohmann::json migration) {
   project::write_atomically(out / kMigrationReportFile, migration.dump(1) + "\n");
 }
 
+void record_verify(const fs::path& out, nlohmann::json verify) {
+  nlohmann::json& s = verify["summary"];
+  const double compiles = s.value("compiles", 0.0);
+  s["total"] = s.value("compiles", 0);
+  s["pass_rate"] = compiles > 0 ? s.value("passed", 0.0) / compiles : 0.0;
+  project::write_atomically(out / kVerifyResultFile, verify.dump(1) + "\n");
+}
+
+nlohmann::json merge_verify(const nlohmann::json& previous, const nlohmann::json& partial) {
+  if (!previous.is_object() || !previous.contains("units")) return partial;
+  std::set<std::string> replaced;
+  for (const auto& u : partial.value("units", nlohmann::json::array())) replaced.insert(u.value("file", ""));
+  nlohmann::json merged = partial;
+  nlohmann::json units = nlohmann::json::array();
+  for (const auto& u : previous["units"])
+    if (!replaced.count(u.value("file", ""))) units.push_back(u);
+  for (const auto& u : partial.value("units", nlohmann::json::array())) units.push_back(u);
+  std::stable_sort(units.begin(), units.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+    return std::pair(a.value("file", ""), a.value("arch", "")) < std::pair(b.value("file", ""), b.value("arch", ""));
+  });
+  nlohmann::json originals = previous.value("original_checks", nlohmann::json::object());
+  for (const auto& f : replaced) originals.erase(f);
+  for (const auto& [f, c] : partial.value("original_checks", nlohmann::json::object()).items()) originals[f] = c;
+  std::map<std::string, std::size_t> by_class;
+  std::set<std::string> files;
+  std::size_t passed = 0;
+  int exit = 0;
+  for (const auto& u : units) {
+    files.insert(u.value("file", ""));
+    if (u.value("status", "") == "pass") {
+      ++passed;
+      continue;
+    }
+    const std::string cls = u.value("class", "unknown");
+    ++by_class[cls];
+    if (cls == "migration-defect") exit = 1;
+  }
+  nlohmann::json s = partial.value("summary", nlohmann::json::object());
+  s["translation_units"] = files.size();
+  s["compiles"] = units.size();
+  s["passed"] = passed;
+  s["failed"] = units.size() - passed;
+  s["by_class"] = by_class;
+  s["exit_code"] = exit;
+  s["merged_from_partial_runs"] = true;
+  merged["units"] = std::move(units);
+  merged["original_checks"] = std::move(originals);
+  merged["summary"] = std::move(s);
+  return merged;
+}
+
 nlohmann::json collect_report(const fs::path& out) {
   const nlohmann::json manifest = parse_file_or_null(out / ".ferry" / "manifest.json");
   if (!manifest.is_object())
@@ -96,6 +149,8 @@ nlohmann::json collect_report(const fs::path& out) {
   if (!migration.is_object()) migration = migration_from_manifest(manifest);
   nlohmann::json verify = parse_file_or_null(out / kVerifyResultFile);
   if (!verify.is_object()) verify = nullptr;
+  nlohmann::json opcheck = parse_file_or_null(out / kOpcheckResultFile);
+  if (!opcheck.is_object()) opcheck = nullptr;
   return {{"tool", "ferry"},
           {"command", "report"},
           {"version", 1},
@@ -105,7 +160,8 @@ nlohmann::json collect_report(const fs::path& out) {
           {"target", manifest.value("target", migration.value("target", ""))},
           {"migration", std::move(migration)},
           {"rounds", migrate::rounds::load_history(out)},
-          {"verify", std::move(verify)}};
+          {"verify", std::move(verify)},
+          {"opcheck", std::move(opcheck)}};
 }
 
 std::string render_report(const fs::path& out, std::string_view format) {

@@ -14,14 +14,24 @@ namespace ferry::report {
 
 inline constexpr const char* kMigrationReportFile = ".ferry/report.json";
 inline constexpr const char* kVerifyResultFile = ".ferry/verify.json";
+inline constexpr const char* kOpcheckResultFile = ".ferry/opcheck.json";  // ferry opcheck --record OUT
 
 // Writes the migration JSON of this round into OUT/.ferry/report.json. Files a round skipped as
 // "unchanged" keep the statistics the previous report had for them, and the totals are
 // recomputed, so the report describes the whole tree and not only what this round touched.
 void record_migration(const std::filesystem::path& out, nlohmann::json migration);
 
+// Writes a verify result (verify::to_json) into OUT/.ferry/verify.json, with "total" and
+// "pass_rate" added to its summary for `ferry status`.
+void record_verify(const std::filesystem::path& out, nlohmann::json verify);
+
+// A verify result of some files merged into an earlier one of the whole tree: every unit of a file
+// `partial` compiled replaces that file's units in `previous` (all arches), the original checks
+// likewise, and the summary is counted again from the merged units. `previous` null: `partial`.
+[[nodiscard]] nlohmann::json merge_verify(const nlohmann::json& previous, const nlohmann::json& partial);
+
 // {"tool","command":"report","version":1,"ferry_version","output","input","target",
-//  "migration":{...},"rounds":[...],"verify":{...}|null}. Throws std::invalid_argument when OUT
+//  "migration":{...},"rounds":[...],"verify":{...}|null,"opcheck":{...}|null}. Throws std::invalid_argument when OUT
 // holds no .ferry/manifest.json.
 [[nodiscard]] nlohmann::json collect_report(const std::filesystem::path& out);
 

@@ -1,6 +1,7 @@
 #include "report/html.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
@@ -59,6 +60,9 @@ tr.diag.note td{background:#eaf1fb;border-left:3px solid #35619a}
 .scroll{max-height:420px;overflow:auto;border:1px solid #eef0f2}
 .hint{color:#4b5560}.muted{color:#6b747d}.controls{margin:6px 0 4px}.controls label{margin-right:14px}
 svg text{font:11px system-ui,sans-serif;fill:#1d232b}
+td.num{text-align:right;font-variant-numeric:tabular-nums}.res-pass{color:#1b7f3b;font-weight:600}.res-fail{color:#b3261e;font-weight:600}
+.res-error{color:#b3261e}.res-unsupported{color:#6b747d}tr.first td{border-top:2px solid #dde1e6}
+.hist{display:inline-flex;align-items:flex-end;gap:1px;height:18px;vertical-align:middle}.hist span{width:6px;background:#35619a;display:inline-block}
 )css";
 
 constexpr const char* kScript = R"js(
@@ -348,6 +352,7 @@ std::string to_html(const json& report, const HtmlSources& src) {
   o << "</section>\n";
 
   o << "<section id=\"verify\"><h2>Verify</h2>" << verify_section(verify) << "</section>\n";
+  if (report.contains("opcheck") && report["opcheck"].is_object()) o << opcheck_section(report["opcheck"]);
 
   // Files
   o << "<section id=\"files\"><h2>Files</h2><div class=\"controls\"><label><input type=\"checkbox\" id=\"only-diags\"> only files "
@@ -398,6 +403,118 @@ std::string to_html(const json& report, const HtmlSources& src) {
       o << "</table></details>\n";
     }
   o << "</section>\n</main>\n<script>" << kScript << "</script>\n</body></html>\n";
+  return o.str();
+}
+
+namespace {
+
+std::string fmt_num(const json& v, const char* spec = "{:.2e}") {
+  if (v.is_number()) return fmt::format(fmt::runtime(spec), v.get<double>());
+  if (v.is_string()) return v.get<std::string>();
+  return "-";
+}
+
+// Eight bars, log-scaled counts of the ULP buckets 0, <=0.5, <=1, <=2, <=4, <=16, <=64, >64.
+std::string ulp_histogram(const json& h) {
+  static const char* kLabels[] = {"0", "<=0.5", "<=1", "<=2", "<=4", "<=16", "<=64", ">64"};
+  double top = 0;
+  for (const char* l : kLabels) top = std::max(top, std::log1p(h.value(l, 0.0)));
+  std::string s = "<span class=\"hist\" title=\"ULP error histogram:";
+  for (const char* l : kLabels) s += fmt::format(" {} {}", l, h.value(l, 0));
+  s += "\">";
+  for (const char* l : kLabels) {
+    const double v = std::log1p(h.value(l, 0.0));
+    s += fmt::format(R"(<span style="height:{}px;{}"></span>)", top > 0 ? static_cast<int>(1 + 17 * v / top) : 1,
+                     std::string(l) == ">64" && h.value(l, 0) > 0 ? "background:#b3261e" : "");
+  }
+  return s + "</span>";
+}
+
+}  // namespace
+
+std::string opcheck_section(const json& r) {
+  std::ostringstream o;
+  const json sum = r.value("summary", json::object());
+  o << "<section id=\"operators\"><h2>Operators</h2><div class=\"cards\">"
+    << card("op-checks", std::to_string(sum.value("checks", 0)), "checks")
+    << card("op-passed", std::to_string(sum.value("passed", 0)), "passed", "ok")
+    << card("op-failed", std::to_string(sum.value("failed", 0)), "failed", sum.value("failed", 0) ? "err" : "")
+    << card("op-errors", std::to_string(sum.value("errors", 0)), "errors", sum.value("errors", 0) ? "err" : "")
+    << card("op-unsupported", std::to_string(sum.value("unsupported", 0)), "unsupported") << "</div>";
+  if (r.contains("torch") && r["torch"].is_object())
+    o << "<p class=\"muted\">PyTorch " << html_escape(r["torch"].value("torch", "")) << " on "
+      << html_escape(r["torch"].value("device", "")) << "</p>";
+  o << "</section>\n";
+  for (const json& op : r.value("operators", json::array())) {
+    const std::string name = op.value("name", "");
+    o << "<section class=\"operator\" id=\"op-" << html_escape(name) << "\"><h2>" << html_escape(name) << "</h2>";
+    if (!op.value("description", "").empty()) o << "<p class=\"hint\">" << html_escape(op.value("description", "")) << "</p>";
+    o << "<table class=\"opcheck\"><tr><th>dtype</th><th>shape</th><th>implementation</th><th>output</th><th>max abs</th>"
+         "<th>mean abs</th><th>max rel</th><th>ULP p50 / p99 / max</th><th>ULP histogram</th><th>result</th><th>median µs</th>"
+         "<th>× " << html_escape(op.value("baseline", "")) << "</th></tr>\n";
+    for (const json& row : op.value("rows", json::array())) {
+      bool first = true;
+      for (const json& impl : row.value("implementations", json::array())) {
+        const bool ref = impl.value("role", "") == "reference";
+        const std::string status = impl.value("status", "");
+        const std::string time = fmt_num(impl.value("median_us", json(nullptr)), "{:.2f}");
+        const std::string ratio = fmt_num(impl.value("ratio", json(nullptr)), "{:.2f}");
+        json outs = json::array();
+        for (const json& out : impl.value("outputs", json::array()))
+          if (out.value("compared", true)) outs.push_back(out);
+        auto lead = [&](std::size_t rows) {
+          std::string s = first ? fmt::format(R"(<tr class="first" data-op="{}" data-impl="{}"><td>{}</td><td>{}</td>)", html_escape(name),
+                                              html_escape(impl.value("name", "")), html_escape(row.value("dtype", "")),
+                                              html_escape(row.value("shape_text", "")))
+                                : fmt::format(R"(<tr data-op="{}" data-impl="{}"><td></td><td></td>)", html_escape(name),
+                                              html_escape(impl.value("name", "")));
+          first = false;
+          const std::string role = impl.value("role", "");
+          return s + fmt::format(R"(<td rowspan="{}">{}{}</td>)", rows, html_escape(impl.value("name", "")),
+                                 ref ? " (reference)" : role == "informational" ? " (for comparison)" : "");
+        };
+        if (ref || status != "ok" || outs.empty()) {
+          const std::string res = ref ? (status == "ok" ? "" : status) : status;
+          o << lead(1) << "<td colspan=\"6\">" << html_escape(impl.value("message", "")) << "</td><td class=\"res-" << html_escape(res)
+            << "\">" << html_escape(res) << "</td><td class=\"num\">" << time << "</td><td class=\"num\">" << ratio << "</td></tr>\n";
+          continue;
+        }
+        for (std::size_t q = 0; q < outs.size(); ++q) {
+          const json& out = outs[q];
+          const json ulp = out.value("ulp", json::object());
+          const bool pass = out.value("pass", false);
+          if (q == 0) o << lead(outs.size());
+          else o << fmt::format(R"(<tr data-op="{}" data-impl="{}"><td></td><td></td>)", html_escape(name), html_escape(impl.value("name", "")));
+          o << "<td>" << html_escape(out.value("name", "")) << "</td><td class=\"num\">" << fmt_num(out.value("max_abs", json(nullptr)))
+            << "</td><td class=\"num\">" << fmt_num(out.value("mean_abs", json(nullptr))) << "</td><td class=\"num\">"
+            << fmt_num(out.value("max_rel", json(nullptr))) << "</td><td class=\"num\">" << fmt_num(ulp.value("p50", json(nullptr)), "{:.3g}")
+            << " / " << fmt_num(ulp.value("p99", json(nullptr)), "{:.3g}") << " / " << fmt_num(ulp.value("max", json(nullptr)), "{:.3g}")
+            << "</td><td>" << ulp_histogram(ulp.value("histogram", json::object())) << "</td><td class=\"res-"
+            << (pass ? "pass\">PASS" : "fail\">FAIL") << "</td>";
+          if (q == 0) o << "<td class=\"num\" rowspan=\"" << outs.size() << "\">" << time << "</td><td class=\"num\" rowspan=\""
+                        << outs.size() << "\">" << ratio << "</td>";
+          o << "</tr>\n";
+          if (!pass && out.contains("first_mismatch"))
+            o << "<tr class=\"diag error\"><td colspan=\"12\">" << out.value("mismatches", 0) << " of " << out.value("elements", 0)
+              << " elements outside the tolerance; first at index " << out["first_mismatch"].value("index", 0) << ": "
+              << html_escape(fmt_num(out["first_mismatch"].value("got", json(nullptr)), "{:.9g}")) << " vs reference "
+              << html_escape(fmt_num(out["first_mismatch"].value("reference", json(nullptr)), "{:.9g}")) << "</td></tr>\n";
+        }
+      }
+    }
+    o << "</table></section>\n";
+  }
+  return o.str();
+}
+
+std::string opcheck_to_html(const json& r) {
+  std::ostringstream o;
+  o << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+    << "<title>Ferry opcheck: " << html_escape(r.value("spec", "")) << "</title><style>" << kStyle
+    << "</style></head>\n<body>\n<header><h1>Ferry operator check</h1><div class=\"sub\">" << html_escape(r.value("spec", ""))
+    << "</div></header>\n<main>\n"
+    << opcheck_section(r) << "</main>\n</body></html>\n";
   return o.str();
 }
 

@@ -29,4 +29,12 @@ struct HtmlSources {
 
 [[nodiscard]] std::string to_html(const nlohmann::json& report, const HtmlSources& sources);
 
+// The operator page: the result of `ferry opcheck` (its JSON, docs/opcheck.md) as a
+// self-contained page — summary cards, then per operator a table of dtype x shape x
+// implementation with errors, a ULP histogram, the verdict and the time against the baseline.
+[[nodiscard]] std::string opcheck_to_html(const nlohmann::json& opcheck);
+// The same tables as a <section id="operators">, for the migration report of a tree that has
+// opcheck results recorded (OUT/.ferry/opcheck.json).
+[[nodiscard]] std::string opcheck_section(const nlohmann::json& opcheck);
+
 }  // namespace ferry::report

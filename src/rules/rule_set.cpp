@@ -3,21 +3,11 @@
 #include <charconv>
 #include <optional>
 
+#include "core/split.h"
+
 namespace ferry::rules {
 
 namespace {
-
-std::vector<std::string_view> split_tabs(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab == std::string_view::npos ? line.npos : tab - start));
-    if (tab == std::string_view::npos) break;
-    start = tab + 1;
-  }
-  return fields;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\r')) s.remove_prefix(1);
@@ -133,7 +123,7 @@ void RuleSet::load_table(std::string_view text, std::string_view origin, Merge m
       continue;
     }
     const std::string where = std::string(origin) + ":" + std::to_string(line_no);
-    const auto f = split_tabs(line);
+    const auto f = split(line, '\t');
     if (f.size() < 5 || f.size() > 7) {
       throw RuleError(where + ": expected 5 to 7 tab-separated fields (kind, from, to, family, "
                               "status[, since][, note]), found " + std::to_string(f.size()));

@@ -67,6 +67,13 @@ const std::string& Target::option(std::string_view name) const {
   return it->second;
 }
 
+void Target::set_option(std::string_view name, std::string value) {
+  const auto it = values_.find(name);
+  if (it == values_.end())
+    throw std::logic_error("target '" + std::string(info_.name) + "' has no option --" + std::string(name));
+  it->second = std::move(value);
+}
+
 std::vector<std::string_view> Target::option_values() const {
   std::vector<std::string_view> v;
   for (const OptionSpec& o : info_.options) v.push_back(option(o.name));

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "buildsys/build_files.h"
@@ -22,6 +23,9 @@
 
 namespace ferry::migrate {
 class FileMigration;
+}
+namespace ferry::analysis {
+struct Wave64FixPlan;
 }
 namespace ferry::project {
 enum class FileKind;
@@ -58,9 +62,18 @@ struct ProjectContext {
   std::unordered_map<std::string, std::string> clash_renames;
   // Where each clashing name was declared ("file:line"), for the report.
   std::unordered_map<std::string, std::string> clash_origins;
+  // Every name some file of the project `#define`s (migrate::defined_macros): a use of such a
+  // name is the user's macro, which a call template must not rewrite.
+  std::unordered_set<std::string> defined_macros;
+  // The wave64 lane-math fixes planned over the whole project (analysis/wave64_fix.h), keyed by
+  // SourceView::path; null when the target does not fix lane math.
+  std::shared_ptr<const analysis::Wave64FixPlan> wave64_fixes;
   // One file migrated on its own (its path is not relative to a tree root): files a pass writes
   // for the whole tree (hip: ferry/compat/) go beside it.
   bool single_file = false;
+  // The cuda target: per source file (relative path), the headers it includes as written
+  // ("<cstdio>", "\"util/common.h\""), so a pass can see what a file gets through its own headers.
+  std::unordered_map<std::string, std::vector<std::string>> includes;
 };
 
 class Target;
@@ -120,6 +133,11 @@ class Target {
   virtual void run_passes(migrate::FileMigration& file) const = 0;
   // Runs after the rules (e.g. inserting a runtime header the file now needs).
   virtual void finish_file(migrate::FileMigration& /*file*/) const {}
+
+ protected:
+  // A target that resolves one of its options (a default found on the machine, a normalised
+  // spelling) records the resolved value, so option_values() and the manifest show what was used.
+  void set_option(std::string_view name, std::string value);
 
  private:
   const TargetInfo& info_;

@@ -44,6 +44,11 @@ ProcessResult SubprocessRunner::run(const std::vector<std::string>& argv, const 
     result.output = "empty command";
     return result;
   }
+  if (cancel_ && cancel_->load()) {
+    result.launch_failed = result.cancelled = true;
+    result.output = "cancelled";
+    return result;
+  }
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
     result.launch_failed = true;
@@ -58,7 +63,15 @@ ProcessResult SubprocessRunner::run(const std::vector<std::string>& argv, const 
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  // The child starts with no signal blocked and default handlers for the signals a caller may
+  // block or ignore (ferry serve blocks SIGINT/SIGTERM for its watcher thread, ignores SIGPIPE).
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (const int sig : {SIGINT, SIGTERM, SIGPIPE, SIGHUP}) sigaddset(&defaults, sig);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&attr, 0);
 
   std::vector<char*> args;
@@ -87,8 +100,13 @@ ProcessResult SubprocessRunner::run(const std::vector<std::string>& argv, const 
       ::kill(-pid, SIGKILL);
       break;
     }
+    if (cancel_ && cancel_->load()) {
+      result.cancelled = true;
+      ::kill(-pid, SIGKILL);
+      break;
+    }
     pollfd p{fds[0], POLLIN, 0};
-    const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), cancel_ ? 100 : 1000)));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) continue;
     const ssize_t got = ::read(fds[0], buf, sizeof buf);
@@ -100,7 +118,7 @@ ProcessResult SubprocessRunner::run(const std::vector<std::string>& argv, const 
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (result.timed_out) result.exit_code = -1;
+  if (result.timed_out || result.cancelled) result.exit_code = -1;
   else if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   else result.exit_code = -1;
   result.seconds = elapsed();

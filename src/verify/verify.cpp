@@ -149,7 +149,18 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
   po.input = r.input;
   po.compile_commands = o.compile_commands;
   po.exclude = o.exclude;
-  const Plan plan = make_plan(po);
+  Plan plan = make_plan(po);
+  if (!o.only.empty()) {
+    const std::set<std::string> wanted(o.only.begin(), o.only.end());
+    std::set<std::string> found;
+    std::erase_if(plan.units, [&](const TranslationUnit& tu) {
+      if (!wanted.count(tu.rel)) return true;
+      found.insert(tu.rel);
+      return false;
+    });
+    for (const std::string& w : wanted)
+      if (!found.count(w)) throw std::invalid_argument(w + ": not a translation unit of " + r.tree.string());
+  }
   r.translation_units = plan.units.size();
   r.compile_commands = plan.compile_commands;
 
@@ -449,6 +460,18 @@ std::string text_summary(const VerifyResult& r) {
   s << fmt::format("time: {:.2f} s wall, {:.2f} s compiling per unit and arch (sum {:.2f} s)\n", r.seconds, per,
                    r.compile_seconds);
   return s.str();
+}
+
+std::string locate_toolchain(const std::string& name, const char* fallback) {
+  if (const fs::path p = find_program(name); !p.empty()) return p.string();
+  if (name.find('/') == std::string::npos && !find_program(fallback).empty()) return fallback;
+  return {};
+}
+
+fs::path default_cache_dir() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "ferry" / "verify";
+  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "ferry" / "verify";
+  return fs::temp_directory_path() / "ferry-cache" / "verify";
 }
 
 int exit_code(const VerifyResult& r) {

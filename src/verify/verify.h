@@ -42,6 +42,8 @@ struct VerifyOptions {
   std::string nvcc = "nvcc";
   std::optional<std::filesystem::path> compile_commands;
   std::vector<std::string> exclude;
+  // Compile only these translation units (paths relative to the tree); empty: every unit.
+  std::vector<std::string> only;
   // Compile the original of each failing unit to tell pre-existing errors from defects.
   bool check_original = true;
   const analysis::Profile* original_profile = nullptr;  // default: default_original_profile(target)
@@ -82,6 +84,7 @@ struct VerifyResult {
 };
 
 // Throws std::runtime_error / std::invalid_argument on unusable input (no such tree, bad manifest).
+// With `only`, a name that is no translation unit of the tree is an invalid_argument.
 [[nodiscard]] VerifyResult run_verify(const VerifyOptions& options, const ProcessRunner& runner);
 
 [[nodiscard]] nlohmann::json to_json(const VerifyResult& r);
@@ -89,5 +92,13 @@ struct VerifyResult {
 // 1 when a unit failed as a migration defect (in --cuda mode: when any unit failed for a reason
 // other than a missing dependency), 0 otherwise.
 [[nodiscard]] int exit_code(const VerifyResult& r);
+
+// Where `name` (hipcc, nvcc, or a path) is: on PATH, else `fallback` (where Debian and NVIDIA
+// install them) when `name` is a bare name; empty when neither exists.
+[[nodiscard]] std::string locate_toolchain(const std::string& name, const char* fallback);
+
+// The cache of original checks: $XDG_CACHE_HOME/ferry/verify, ~/.cache/ferry/verify, or a
+// folder under the temporary directory.
+[[nodiscard]] std::filesystem::path default_cache_dir();
 
 }  // namespace ferry::verify

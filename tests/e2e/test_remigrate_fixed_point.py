@@ -4,7 +4,8 @@
 The tree: our CUDA examples (llama_ops, make_saxpy, cmake_vector_add), the HIP example
 (hip_native) beside them, and two compat headers of the kinds real projects ship (written here):
 one that #defines CUDA names to HIP names (as ggml's vendors/hip.h does), one that maps HIP names
-back to CUDA for nvcc builds, plus a unit that includes the first. Checks, with M = `ferry migrate
+back to CUDA for nvcc builds, plus a unit that includes the first, and a unit using names HIP 5.2
+lacks (Ferry writes its own compat headers, ferry/compat/*.h, for them). Checks, with M = `ferry migrate
 --to hip`:
   1. M(M(x)) == M(x), file by file, over the whole tree (build files included);
   2. the second round renames nothing (no FRY4101) and reports no clash with an API name;
@@ -81,6 +82,20 @@ cudaError_t run(float* host, int n, cudaStream_t s) {
 """
 
 
+# Names HIP 5.2 lacks: Ferry writes its compat headers (ferry/compat/*.h, `// ferry: off`) into
+# the output; migrating the output again must leave them as they are.
+COMPAT_USER = """\
+#include <cusparse.h>
+#include <cstdio>
+
+__global__ void vmax(const unsigned* a, const unsigned* b, unsigned* c) {
+  c[threadIdx.x] = __vmaxs4(a[threadIdx.x], b[threadIdx.x]);
+}
+
+void report(cusparseStatus_t st) { std::printf("%s\\n", cusparseGetErrorString(st)); }
+"""
+
+
 def copy_example(name: str, dest: Path) -> None:
     src = ROOT / "examples" / name
     try:
@@ -96,7 +111,8 @@ def copy_example(name: str, dest: Path) -> None:
 
 
 def migrate(inp: Path, out: Path) -> str:
-    p = subprocess.run([FERRY, "migrate", str(inp), "-o", str(out), "--jobs", "2"], capture_output=True,
+    p = subprocess.run([FERRY, "migrate", str(inp), "-o", str(out), "--jobs", "2", "--hip-version", "5.2"],
+                       capture_output=True,
                        text=True)
     if p.returncode not in (0, 1):
         sys.exit(f"FAIL: ferry migrate {inp} exited {p.returncode}:\n{p.stderr[-3000:]}")
@@ -121,6 +137,7 @@ def main() -> int:
         (src / "compat" / "cuda_to_hip.h").write_text(CUDA_TO_HIP)
         (src / "compat" / "hip_to_cuda.h").write_text(HIP_TO_CUDA)
         (src / "user.cu").write_text(USER)
+        (src / "compat_user.cu").write_text(COMPAT_USER)
         first = t / "m1"
         second = t / "m2"
         migrate(src, first)

@@ -32,6 +32,12 @@ KNOWN = {
     "hip-warp-ballot-width": "`auto m = __ballot_sync(...)` is 32-bit in CUDA and 64-bit once on HIP; "
     "the way back keeps HIP's type with (unsigned long long)__ballot_sync(...), and the forward "
     "target keeps that (redundant on HIP) cast",
+    "cuda-version-12": "HIP's clockInstructionRate and clockRate both read cudaDevAttrClockRate on NVIDIA; "
+    "the way back from ferry::cuda_compat::device_attribute(p, cudaDevAttrClockRate) writes clockRate, "
+    "which CUDA 12.4 still has and leaves as written",
+    "hip-call-args-cuda13": "a cudaMemLocation argument written over two lines becomes HIP's device id on "
+    "the second line; the way back writes ferry::cuda_compat::mem_location(dev) on one line, so the "
+    "next forward round gives the same call with other line breaks",
 }
 
 failures: list[str] = []

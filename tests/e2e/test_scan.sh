@@ -34,7 +34,9 @@ print("scan json ok:", len(j["uses"]), "uses,", s["kernels"], "kernels, librarie
 PY
 
 # Text summary mentions the libraries.
-"$FERRY" scan "$EX" -q | grep -q "cuBLAS"
+# (through a file: `| grep -q` under pipefail fails when grep exits before ferry has written it all)
+"$FERRY" scan "$EX" -q > "$TMP/scan.txt"
+grep -q "cuBLAS" "$TMP/scan.txt"
 
 # Bad input: nonexistent path -> exit 2 with FRY9006; a FIFO -> exit 2, no hang.
 set +e

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Migrate examples/llama_ops to HIP and verify it with the real hipcc for gfx906 and gfx90a.
-# The units that need hipBLAS or RCCL (not shipped by Debian: gemm.cu, main.cu, allreduce.cu) must
+# The units that need hipBLAS or RCCL (not shipped by Debian: gemm.cu, main.cu, allreduce.cu and
+# the GEMM bindings bindings/torch_gemm.cu, bindings/opcheck_gemm.cu) must
 # be reported as missing-dependency, with the library named and the original line of the
 # #include; nothing may be a migration defect; every other unit (the kernels and the host-only
 # reference) must really compile, device code included.
@@ -28,9 +29,10 @@ files = {f for f, _ in units}
 assert {a for _, a in units} == arches, units.keys()
 assert "src/reference.cpp" in files and "src/gemm.cu" in files and "src/allreduce.cu" in files, files
 assert r["summary"]["by_class"].get("migration-defect", 0) == 0, r["summary"]
-needs_missing = {"src/allreduce.cu", "src/gemm.cu", "src/main.cu"}
+needs_missing = {"src/allreduce.cu", "src/gemm.cu", "src/main.cu", "bindings/torch_gemm.cu", "bindings/opcheck_gemm.cu"}
 compiled = {f for f, _ in units} - needs_missing
-assert {"src/reference.cpp", "src/softmax.cu", "src/attention.cu", "src/topk.cu"} <= compiled, compiled
+assert {"src/reference.cpp", "src/softmax.cu", "src/attention.cu", "src/topk.cu", "src/flash_attention.cu",
+        "src/backward.cu", "bindings/torch_ops.cu", "bindings/opcheck_ops.cu"} <= compiled, compiled
 for (f, a), u in units.items():
     assert "--offload-arch=" + a in u["command"], u["command"]
     if f not in needs_missing:
@@ -46,7 +48,8 @@ for (f, a), u in units.items():
     want = {"hipBLAS": "cublas", "RCCL": "nccl"}[lib]
     assert want in line and "#include" in line, (f, o, line)
     assert o["changed_by_ferry"], o
-expect_lib = {"src/allreduce.cu": "RCCL", "src/gemm.cu": "hipBLAS", "src/main.cu": "hipBLAS"}
+expect_lib = {"src/allreduce.cu": "RCCL", "src/gemm.cu": "hipBLAS", "src/main.cu": "hipBLAS",
+              "bindings/torch_gemm.cu": "hipBLAS", "bindings/opcheck_gemm.cu": "hipBLAS"}
 for f, lib in expect_lib.items():
     for a in arches:
         assert units[(f, a)]["errors"][0]["library"] == lib, (f, units[(f, a)]["errors"][0])

@@ -2,15 +2,21 @@
 """Runs one golden case (or all, with --all) of tests/golden/.
 
 A case is a folder holding:
-  input.<ext>       the source to migrate (input.cu for CUDA→HIP, input.hip for HIP→CUDA, ...)
+  input.<ext>       the source to migrate (input.cu for CUDA→HIP, input.hip for HIP→CUDA, ...;
+                    input.mk / input.cmake for a Makefile / CMake file)
   expected.<ext>    the expected output, compared byte for byte
   args              optional: extra ferry migrate arguments, one line (default: --to hip); a hip case
                     without --hip-version gets --hip-version 5.2, so that expectations do not depend
                     on the HIP installed where the test runs
   expected.diag     optional: expected diagnostics, one "LINE:COL CODE" per line, in order
   check             optional: "compile-hip" (hipcc --offload-arch=gfx906 and gfx90a compile the
-                    expected output), "compile-cuda" (nvcc -arch=sm_90), or
-                    "textual: <reason>" (not compiled, and why: e.g. Debian lacks hipBLAS)
+                    expected output), "compile-cuda" (nvcc -arch=sm_90), "compile-cann" (g++
+                    -fsyntax-only against the real AscendCL/HCCL/aclnn headers of every include root
+                    in $FERRY_ASCEND_INCLUDE, ':'-separated; made by scripts/ascend-headers.sh), or
+                    "textual: <reason>" (not compiled, and why: e.g. Debian lacks hipBLAS).
+                    After the first line, "allow-error LINE: reason" lines name the output lines
+                    that must fail to compile, on purpose (code Ferry diagnosed and left
+                    unchanged); the lines with errors must be exactly those.
 Properties checked on every case: the output equals expected; migrating expected again with the
 same arguments changes nothing (idempotence). Files Ferry writes beside the output (its compat
 headers, ferry/compat/*.h) are on the include path of the compile check.
@@ -26,6 +32,64 @@ import tempfile
 from pathlib import Path
 
 SKIP = 77
+ASCEND_ENV = "FERRY_ASCEND_INCLUDE"
+ASCEND_SKIP = (f"{ASCEND_ENV} is not set: run scripts/ascend-headers.sh DEST and set {ASCEND_ENV} to the "
+               "include roots it prints, ':'-separated")
+
+
+def parse_check(case: Path) -> tuple[str, dict[int, str]]:
+    """The check kind (first line) and the allowed error lines {output line: reason}."""
+    lines = (case / "check").read_text().splitlines()
+    allowed = {}
+    for extra in lines[1:]:
+        m = re.match(r"^allow-error (\d+): (.+)$", extra.strip())
+        if m:
+            allowed[int(m.group(1))] = m.group(2)
+        elif extra.strip():
+            raise ValueError(f"{case.name}/check: cannot read '{extra}'")
+    return (lines[0].strip() if lines else ""), allowed
+
+
+def mpi_flags() -> list[str]:
+    mpicxx = shutil.which("mpicxx")
+    if not mpicxx:
+        return []
+    p = subprocess.run([mpicxx, "--showme:compile"], capture_output=True, text=True)
+    return p.stdout.split() if p.returncode == 0 else []
+
+
+def compile_cann(path: Path, case: Path, allowed: dict[int, str]) -> str | None:
+    """g++ -fsyntax-only against each include root; errors must be on exactly the allowed lines."""
+    roots = [r for r in os.environ.get(ASCEND_ENV, "").split(os.pathsep) if r]
+    gxx = shutil.which("g++")
+    if not gxx:
+        return "g++ not installed"
+    problems = []
+    failed_somewhere = set()
+    for root in roots:
+        if not (Path(root) / "acl" / "acl.h").exists():
+            return f"{root}: no acl/acl.h (is this an include root made by scripts/ascend-headers.sh?)"
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / "case.cpp"
+            src.write_text(path.read_text())
+            p = subprocess.run([gxx, "-std=c++14", "-fsyntax-only", "-Wall", "-Wextra", "-I", root, "-I", str(case),
+                                *mpi_flags(), str(src)], capture_output=True, text=True)
+            errors = {}
+            for line in p.stderr.splitlines():
+                m = re.match(r"^" + re.escape(str(src)) + r":(\d+):\d+: (?:fatal )?error: (.*)$", line)
+                if m:
+                    errors.setdefault(int(m.group(1)), m.group(2))
+            if p.returncode != 0 and not errors:
+                problems.append(f"g++ -I {root} failed:\n{p.stderr[-3000:]}")
+            failed_somewhere.update(errors)
+            for l, e in sorted(errors.items()):
+                if l not in allowed:
+                    problems.append(f"{path.name}:{l}: error with headers {root}: {e}")
+    # An allowed line must really fail (with some header set; g++'s error recovery may fold a
+    # follow-up error into an earlier one), so the list shrinks when Ferry learns to convert it.
+    for l in sorted(set(allowed) - failed_somewhere):
+        problems.append(f"{path.name}:{l}: allowed to fail ({allowed[l]}) but compiles: remove the allow-error line")
+    return "\n".join(problems) if problems else None
 
 
 def find_one(case: Path, stem: str) -> Path | None:
@@ -57,8 +121,11 @@ def migrate(ferry: str, src: Path, args: list[str], side_dir: Path | None = None
     return text, diags, proc.returncode
 
 
-def compile_check(kind: str, path: Path, case: Path, side_dir: Path) -> str | None:
+def compile_check(kind: str, path: Path, case: Path, side_dir: Path,
+                  allowed: dict[int, str] | None = None) -> str | None:
     """Returns an error message, or None when the compile passed."""
+    if kind == "compile-cann":
+        return compile_cann(path, case, allowed or {})
     if kind == "compile-hip":
         hipcc = shutil.which("hipcc")
         if not hipcc:
@@ -80,7 +147,8 @@ def compile_check(kind: str, path: Path, case: Path, side_dir: Path) -> str | No
         with tempfile.TemporaryDirectory() as tmp:
             src = Path(tmp) / "case.cu"
             src.write_text(path.read_text())
-            p = subprocess.run([nvcc, "-arch=sm_90", "-c", "-I", str(case), str(src), "-o", str(Path(tmp) / "case.o")],
+            p = subprocess.run([nvcc, "-arch=sm_90", "-c", "-I", str(case), "-I", str(side_dir), str(src),
+                                "-o", str(Path(tmp) / "case.o")],
                                capture_output=True, text=True)
             if p.returncode != 0:
                 return f"nvcc -arch=sm_90 failed:\n{p.stderr[-3000:]}"
@@ -137,11 +205,13 @@ def run_case(ferry: str, case: Path, update: bool) -> bool:
             print(f"{case.name}: not idempotent: migrating expected output changed it", file=sys.stderr)
     check = case / "check"
     if check.exists():
-        spec = check.read_text().strip()
+        spec, allowed = parse_check(case)
         if spec.startswith("textual"):
             print(f"{case.name}: compile skipped ({spec})")
+        elif spec == "compile-cann" and not os.environ.get(ASCEND_ENV):
+            print(f"{case.name}: compile skipped ({ASCEND_SKIP})")
         else:
-            err = compile_check(spec.split()[0], expected, case, side_dir)
+            err = compile_check(spec.split()[0], expected, case, side_dir, allowed)
             if err:
                 ok = False
                 print(f"{case.name}: {err}", file=sys.stderr)
@@ -149,13 +219,45 @@ def run_case(ferry: str, case: Path, update: bool) -> bool:
     return ok
 
 
+def compile_cann_all(prefix: str) -> int:
+    """The header check over every case named PREFIX*: each must be compile-cann, each must pass."""
+    if not os.environ.get(ASCEND_ENV):
+        print(f"skipped: {ASCEND_SKIP}")
+        return SKIP
+    cases = sorted(p for p in Path(__file__).parent.iterdir() if p.is_dir() and p.name.startswith(prefix))
+    bad = 0
+    for case in cases:
+        spec, allowed = parse_check(case) if (case / "check").exists() else ("", {})
+        if spec != "compile-cann":
+            print(f"{case.name}: FAIL (check is '{spec}', not compile-cann)")
+            bad += 1
+            continue
+        expected = find_one(case, "expected")
+        err = compile_cann(expected, case, allowed)
+        note = f" ({len(allowed)} line(s) fail on purpose)" if allowed else ""
+        print(f"{case.name}: {'FAIL' if err else 'PASS'}{note}")
+        if err:
+            print(err, file=sys.stderr)
+            bad += 1
+    roots = os.environ[ASCEND_ENV].split(os.pathsep)
+    print(f"{len(cases) - bad}/{len(cases)} {prefix}* outputs compile as expected against {len(roots)} header set(s)")
+    return 1 if bad else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--ferry", required=True)
+    ap.add_argument("--ferry")
     ap.add_argument("--case", action="append", default=[])
     ap.add_argument("--all", action="store_true")
     ap.add_argument("--update", action="store_true")
+    ap.add_argument("--compile-cann", metavar="PREFIX",
+                    help="only compile the expected outputs of the cases named PREFIX* against the AscendCL "
+                         "headers (exit 77 when " + ASCEND_ENV + " is unset)")
     a = ap.parse_args()
+    if a.compile_cann:
+        return compile_cann_all(a.compile_cann)
+    if not a.ferry:
+        ap.error("--ferry is required")
     cases = [Path(c) for c in a.case]
     if a.all:
         cases = sorted(p for p in Path(__file__).parent.iterdir() if p.is_dir())

@@ -15,9 +15,9 @@ LAYERS = [
     ("base", ["core", "lex", "rules", "rewrite"]),
     ("project", ["project"]),                                        # trees, file kinds, safe I/O
     ("engine", ["targets", "analysis", "buildsys", "migrate/file_migration"]),
-    ("tools", ["migrate", "scan", "verify", "diffrun", "wave64", "project/inventory"]),
+    ("tools", ["migrate", "scan", "verify", "diffrun", "wave64", "opcheck", "project/inventory"]),
     ("report", ["report"]),
-    ("cli", ["cli"]),
+    ("cli", ["cli", "serve"]),                                       # entry points: argv, the workbench server
 ]
 
 # Upward includes that exist today, each with why; the test fails when one disappears too, so

@@ -108,10 +108,13 @@ TEST(SetupPy, CudaExtensionExplainedNotChanged) {
   EXPECT_EQ(r->output, in);
   EXPECT_TRUE(has_code(*r, "FRY5005"));
   EXPECT_FALSE(hip->migrate_build_file("pkg/other.py", ferry::project::FileKind::Python, in, {}).has_value());
-  // Build files are the hip target's: the others copy them.
-  for (const char* other : {"cuda", "cann", "torch_npu"})
+  // Build files belong to the hip and cuda targets: the others copy them.
+  for (const char* other : {"cann", "torch_npu"})
     EXPECT_FALSE(ferry::targets::make_target(other, {})
                      ->migrate_build_file("CMakeLists.txt", ferry::project::FileKind::CMake, in, {})
                      .has_value())
         << other;
+  EXPECT_FALSE(ferry::targets::make_target("cuda", {})
+                   ->migrate_build_file("pkg/setup.py", ferry::project::FileKind::Python, in, {})
+                   .has_value());
 }

@@ -58,6 +58,15 @@ TEST(CannTarget, AsyncCallsTakeTheVisibleStream) {
   EXPECT_TRUE(has(r.output, "aclrtMemsetAsync(d, 8, 0, 8, s);")) << r.output;
   EXPECT_TRUE(has(r.output, "aclrtRecordEvent(e, s);")) << r.output;
   EXPECT_EQ(count(r, "FRY4602"), 0u);
+  EXPECT_EQ(count(r, "FRY4610"), 3u);  // each was on CUDA's default stream
+}
+
+TEST(CannTarget, ExplicitStreamIsKept) {
+  const auto r = run(
+      "void f(float *d, cudaStream_t s, cudaStream_t t) {\n"
+      "  cudaMemsetAsync(d, 0, 8, t);\n}\n");
+  EXPECT_TRUE(has(r.output, "aclrtMemsetAsync(d, 8, 0, 8, t);")) << r.output;
+  EXPECT_EQ(count(r, "FRY4610"), 0u);
 }
 
 TEST(CannTarget, NoVisibleStreamIsDiagnosed) {
@@ -71,9 +80,121 @@ TEST(CannTarget, StreamOfAnotherFunctionIsNotVisible) {
   EXPECT_TRUE(has(r.output, "aclrtRecordEvent(e, nullptr);")) << r.output;
 }
 
-TEST(CannTarget, DeviceCountIntIsDiagnosed) {
-  EXPECT_EQ(count(run("void f() { int n; cudaGetDeviceCount(&n); }\n"), "FRY4604"), 1u);
-  EXPECT_EQ(count(run("void f() { uint32_t n; cudaGetDeviceCount(&n); }\n"), "FRY4604"), 0u);
+TEST(CannTarget, DeviceCountIntGoesThroughATemporary) {
+  const auto r = run("void f() { int n; cudaGetDeviceCount(&n); }\n");
+  EXPECT_EQ(count(r, "FRY4604"), 1u);
+  EXPECT_TRUE(has(r.output, "[](auto *ferry_count) { uint32_t ferry_count_v = 0; const aclError ferry_err = "
+                            "aclrtGetDeviceCount(&ferry_count_v); if (ferry_err == ACL_SUCCESS) { *ferry_count = "
+                            "ferry_count_v; } return ferry_err; }(&n);"))
+      << r.output;
+  const auto u = run("void f() { uint32_t n; cudaGetDeviceCount(&n); }\n");
+  EXPECT_EQ(count(u, "FRY4604"), 0u);
+  EXPECT_TRUE(has(u.output, "aclrtGetDeviceCount(&n);")) << u.output;
+  // `unsigned` is uint32_t; a declarator list keeps its type.
+  EXPECT_TRUE(has(run("void f() { unsigned a = 0, n; cudaGetDeviceCount(&n); }\n").output,
+                  "aclrtGetDeviceCount(&n);"));
+}
+
+TEST(CannTarget, OutParameterFitsByDeclaredType) {
+  // int is int32_t: a plain call. long is not: a temporary. A pointer parameter is read too.
+  EXPECT_TRUE(has(run("void f() { int d; cudaGetDevice(&d); }\n").output, "aclrtGetDevice(&d);"));
+  EXPECT_TRUE(has(run("void f() { long d; cudaGetDevice(&d); }\n").output, "int32_t ferry_deviceId_v = 0;"));
+  EXPECT_TRUE(has(run("void f(int *d) { cudaGetDevice(d); }\n").output, "aclrtGetDevice(d);"));
+  EXPECT_TRUE(has(run("void f(unsigned *d) { cudaGetDevice(d); }\n").output, "(auto *ferry_deviceId)"));
+  // Same size and signedness, another type: reinterpret_cast.
+  const auto r = run("void f() { unsigned long long fr, tot; cudaMemGetInfo(&fr, &tot); }\n");
+  EXPECT_TRUE(has(r.output, "aclrtGetMemInfo(ACL_HBM_MEM, reinterpret_cast<size_t *>(&fr), "
+                            "reinterpret_cast<size_t *>(&tot));"))
+      << r.output;
+  // Unknown: a member, or a name declared in another function, takes the always-correct path.
+  EXPECT_TRUE(has(run("struct S { int n; }; void f(S s) { cudaGetDeviceCount(&s.n); }\n").output, "(&s.n)"));
+  EXPECT_TRUE(has(run("void g() { uint32_t n; }\nvoid f() { int a, n; cudaGetDeviceCount(&n); }\n").output,
+                  "ferry_count_v"));
+}
+
+TEST(CannTarget, DeclarationOfReadsDeclarators) {
+  static const Options options;
+  static const auto target = make_target("cann", options);
+  static const ProjectContext ctx;
+  const std::string src =
+      "const float *in; float *out, buf[4]; unsigned long long big; void f(const int *devs, MyT t) { x = in; }";
+  migrate::FileMigration f("t.cu", src, *target, options, ctx);
+  const std::size_t end = f.code_size() - 1;
+  const auto in = cann::declaration_of(f, "in", end);
+  EXPECT_TRUE(in.found && in.builtin && in.pointee_const && in.pointer_level == 1 && in.type == "float");
+  const auto out = cann::declaration_of(f, "out", end);
+  EXPECT_TRUE(out.found && !out.pointee_const && out.pointer_level == 1 && out.type == "float");
+  const auto buf = cann::declaration_of(f, "buf", end);
+  EXPECT_TRUE(buf.found && buf.is_array && buf.type == "float") << buf.type;
+  EXPECT_EQ(cann::declaration_of(f, "big", end).type, "unsigned long long");
+  const auto devs = cann::declaration_of(f, "devs", end);
+  EXPECT_TRUE(devs.found && devs.pointee_const && devs.type == "int");
+  const auto t = cann::declaration_of(f, "t", end);
+  EXPECT_TRUE(t.found && !t.builtin);
+  EXPECT_FALSE(cann::declaration_of(f, "x", end).found);
+  EXPECT_EQ(cann::canonical_type("size_t"), "unsigned long");
+  EXPECT_EQ(cann::canonical_type("uint32_t"), cann::canonical_type("unsigned"));
+}
+
+TEST(CannTarget, NullOutArgumentGetsADroppedTemporary) {
+  const auto r = run("void f() { int g; cudaDeviceGetStreamPriorityRange(NULL, &g); }\n");
+  EXPECT_TRUE(has(r.output, "[](auto ferry_leastPriority, auto *ferry_greatestPriority) { int32_t "
+                            "ferry_leastPriority_v = 0; (void)ferry_leastPriority; const aclError ferry_err = "
+                            "aclrtDeviceGetStreamPriorityRange(&ferry_leastPriority_v, ferry_greatestPriority); "
+                            "return ferry_err; }(NULL, &g);"))
+      << r.output;
+}
+
+TEST(CannTarget, DeviceAttributeReordersOrIsDiagnosed) {
+  const auto r = run("void f(int dev) { int sms; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev); }\n");
+  EXPECT_TRUE(has(r.output, "aclrtGetDeviceInfo(ferry_deviceId, ferry_attr, &ferry_value_v)")) << r.output;
+  EXPECT_TRUE(has(r.output, "}(&sms, ACL_DEV_ATTR_AICORE_CORE_NUM, dev);")) << r.output;
+  const auto u = run("void f(int dev) { int v; cudaDeviceGetAttribute(&v, cudaDevAttrComputeCapabilityMajor, dev); }\n");
+  EXPECT_EQ(count(u, "FRY1607"), 1u);
+  EXPECT_TRUE(has(u.output, "cudaDeviceGetAttribute(&v,")) << u.output;
+}
+
+TEST(CannTarget, EventFlagsAreTranslated) {
+  const auto r = run(
+      "void f() { cudaEvent_t a, b, c;\n"
+      "  cudaEventCreateWithFlags(&a, cudaEventDisableTiming);\n"
+      "  cudaEventCreateWithFlags(&b, cudaEventBlockingSync | cudaEventDisableTiming);\n"
+      "  cudaEventCreateWithFlags(&c, cudaEventDefault); }\n");
+  EXPECT_TRUE(has(r.output, "aclrtCreateEventWithFlag(&a, ACL_EVENT_SYNC);")) << r.output;
+  EXPECT_TRUE(has(r.output, "aclrtCreateEventWithFlag(&b, ACL_EVENT_SYNC);")) << r.output;
+  EXPECT_TRUE(has(r.output, "aclrtCreateEventWithFlag(&c, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE);")) << r.output;
+  EXPECT_EQ(count(r, "FRY4608"), 3u);
+  const auto v = run("void f(unsigned fl) { cudaEvent_t a; cudaEventCreateWithFlags(&a, fl); }\n");
+  EXPECT_TRUE(has(v.output, "aclrtCreateEventWithFlag(&a, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE);")) << v.output;
+  EXPECT_EQ(v.diagnostics.front().severity, Severity::Warning);
+  EXPECT_EQ(count(run("void f() { cudaEvent_t a; cudaEventCreateWithFlags(&a, cudaEventInterprocess | "
+                      "cudaEventDisableTiming); }\n"),
+                  "FRY1608"),
+            1u);
+}
+
+TEST(CannTarget, StreamPriorityAndHostAllocFlags) {
+  const auto r = run("void f(int p) { cudaStream_t s; cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, p); }\n");
+  EXPECT_TRUE(has(r.output, "aclrtCreateStreamWithConfig(&s, p, 0);")) << r.output;
+  EXPECT_EQ(count(r, "FRY4609"), 1u);
+  const auto h = run("void f(float *h) { cudaHostAlloc(&h, 64, cudaHostAllocMapped); }\n");
+  EXPECT_TRUE(has(h.output, "aclrtMallocHost((void **)&h, 64);")) << h.output;
+  EXPECT_EQ(count(h, "FRY4608"), 1u);
+}
+
+TEST(CannTarget, HcclConstSendBufferAndRankQueries) {
+  const auto r = run(
+      "void f(const float *in, float *out, size_t n, ncclComm_t c, cudaStream_t s) {\n"
+      "  ncclAllReduce(in, out, n, ncclFloat, ncclSum, c, s);\n"
+      "  ncclAllReduce(out, out, n, ncclFloat, ncclSum, c, s);\n"
+      "  int r; ncclCommUserRank(c, &r); uint32_t z; ncclCommCount(c, &z); }\n");
+  EXPECT_TRUE(has(r.output, "HcclAllReduce(const_cast<void *>(static_cast<const void *>(in)), out, n,")) << r.output;
+  EXPECT_TRUE(has(r.output, "HcclAllReduce(out, out, n,")) << r.output;
+  EXPECT_TRUE(has(r.output, "HcclGetRankId(ferry_comm, &ferry_rank_v)")) << r.output;
+  EXPECT_TRUE(has(r.output, "HcclGetRankSize(c, &z);")) << r.output;
+  const auto a = run("void f(ncclComm_t *cs, const int *devs) { ncclCommInitAll(cs, 2, devs); }\n");
+  EXPECT_TRUE(has(a.output, "HcclCommInitAll(2, const_cast<int32_t *>(devs), cs);")) << a.output;
+  EXPECT_EQ(count(run("void f(ncclComm_t *cs) { ncclCommInitAll(cs, 2, NULL); }\n"), "FRY1609"), 1u);
 }
 
 TEST(CannTarget, DeviceResetTakesTheSetDeviceId) {

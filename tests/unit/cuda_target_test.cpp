@@ -93,7 +93,7 @@ TEST(CudaTarget, BallotKeepsSixtyFourBits) {
   EXPECT_EQ(snippet("int n = __popcll(__ballot(p));"), "int n = __popcll(__ballot_sync(0xffffffff, p));");
   EXPECT_EQ(snippet("if ((__ballot(p) >> 32) != 0) {}"),
             "if (((unsigned long long)__ballot_sync(0xffffffff, p) >> 32) != 0) {}");
-  EXPECT_EQ(snippet("uint64_t a = __ballot(1);"), "uint64_t a = __activemask();");
+  EXPECT_EQ(snippet("unsigned long long a = __ballot(1);"), "unsigned long long a = __activemask();");
 }
 
 TEST(CudaTarget, WaveSizeAndWarpSize) {
@@ -122,7 +122,8 @@ TEST(CudaTarget, SyncwarpRoundTrips) {
   const std::string cuda = "__device__ void f() { __syncwarp(); }\n";
   const std::string hip = migrate_cuda(cuda);
   ASSERT_NE(hip.find("__builtin_amdgcn_wave_barrier"), std::string::npos) << hip;
-  EXPECT_EQ(migrate_hip(hip), "#include <cuda_runtime.h>\n" + cuda);
+  // The runtime include the forward direction added is recorded as added: the way back drops it.
+  EXPECT_EQ(migrate_hip(hip), cuda);
 }
 
 TEST(CudaTarget, WarpCodeRoundTrips) {

@@ -18,8 +18,24 @@ TEST(TargetOptions, DefaultsWhenNotGiven) {
   EXPECT_EQ(hip->option("launch"), "chevron");
   EXPECT_EQ(hip->option("blas"), "hipblas");
   EXPECT_EQ(hip->option("hip-version"), "");  // empty: the installed HIP
-  EXPECT_EQ(hip->option_values(), (std::vector<std::string_view>{"chevron", "hipblas", ""}));
+  EXPECT_EQ(hip->option_values(),
+            (std::vector<std::string_view>{"chevron", "hipblas", "hipsparse", "", "", ""}));  // declaration order
   EXPECT_THROW((void)hip->option("no-such-option"), std::logic_error);
+}
+
+TEST(TargetOptions, CudaVersionIsRecordedResolved) {
+  // Empty: the installed nvcc's release (else 13.0), recorded as X.Y so the manifest says it.
+  const auto cuda = make_target("cuda", {});
+  EXPECT_FALSE(cuda->option("cuda-version").empty());
+  EXPECT_NE(cuda->option("cuda-version").find('.'), std::string::npos);
+  ferry::targets::Options o;
+  o.values["cuda-version"] = "12.4";
+  EXPECT_EQ(make_target("cuda", o)->option("cuda-version"), "12.4");
+  o.values["cuda-version"] = "twelve";
+  EXPECT_THROW((void)make_target("cuda", o), std::invalid_argument);
+  ferry::targets::Options h;
+  h.values["cuda-version"] = "12.4";
+  EXPECT_THROW((void)make_target("hip", h), std::invalid_argument);  // not an option of hip
 }
 
 TEST(TargetOptions, GivenValuesAreChecked) {

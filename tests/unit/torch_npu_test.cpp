@@ -62,5 +62,53 @@ TEST(TorchNpu, ExclusionMarker) {
   EXPECT_EQ(run(src).output, src);
 }
 
+TEST(TorchNpu, BackendStringsFollowTheirPathToInitProcessGroup) {
+  // dest=, one step of propagation (be = args.pg), set_defaults, getattr's default.
+  const auto r = run(
+      "import torch.distributed as dist\n"
+      "p.add_argument('--pg', dest='pg_backend', default='nccl')\n"
+      "p.set_defaults(pg_backend='nccl')\n"
+      "be = args.pg_backend\n"
+      "dist.init_process_group(be)\n"
+      "b2 = getattr(args, 'pg_backend', 'nccl')\n");
+  EXPECT_EQ(r.output.find("'nccl'"), std::string::npos) << r.output;
+  EXPECT_EQ(count(r, "FRY4655"), 0u);
+  // A dict value and an unrelated option stay, with a warning each.
+  const auto u = run("import torch\nm = {'cuda': 'nccl'}\np.add_argument('--log', default='nccl')\n");
+  EXPECT_EQ(count(u, "FRY4655"), 2u);
+  EXPECT_NE(u.output.find("'cuda': 'nccl'"), std::string::npos) << u.output;
+  EXPECT_EQ(run(r.output).output, r.output);
+}
+
+TEST(TorchNpu, NcclApisAndEnvironment) {
+  const auto r = run(
+      "import torch.distributed as dist\nfrom torch.distributed import is_nccl_available\n"
+      "import os\nok = dist.is_nccl_available() and is_nccl_available() and x.is_nccl_available()\n"
+      "os.environ['TORCH_NCCL_BLOCKING_WAIT'] = '1'\nos.environ['NCCL_DEBUG'] = 'INFO'\n"
+      "b = dist.Backend.NCCL\n");
+  EXPECT_NE(r.output.find("dist.is_hccl_available() and is_hccl_available() and x.is_nccl_available()"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("'TORCH_HCCL_BLOCKING_WAIT'"), std::string::npos);
+  EXPECT_NE(r.output.find("dist.Backend.HCCL"), std::string::npos);
+  EXPECT_EQ(count(r, "FRY4655"), 1u);  // x.is_nccl_available: x is not torch.distributed
+  EXPECT_EQ(count(r, "FRY4657"), 1u);  // NCCL_DEBUG
+  const auto f = run("from torch.cuda import nccl\n");
+  EXPECT_EQ(f.output, "from torch.cuda import nccl\n");
+  EXPECT_EQ(count(f, "FRY1650"), 1u);
+}
+
+TEST(TorchNpu, DeviceStringsFollowTheirPath) {
+  const auto r = run(
+      "import torch\np.add_argument('--device', default='cuda')\n"
+      "loc = f'cuda:{rank}'\nstate = torch.load(path, map_location=loc)\n"
+      "dev = torch.device(args.device)\nif 'cuda' in args.device: pass\nlabel = 'cuda'\n");
+  EXPECT_NE(r.output.find("default='npu'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("loc = f'npu:{rank}'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("if 'npu' in args.device"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("label = 'cuda'"), std::string::npos) << r.output;
+  EXPECT_EQ(count(r, "FRY4656"), 1u);
+}
+
 }  // namespace
 }  // namespace ferry::targets

@@ -264,7 +264,7 @@ void check_rope_swiglu(ref::Rng& rng, int tokens, int heads, int head_dim) {
 int main(int argc, char** argv) {
     const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
     ref::Rng rng(1234);
-    for (int threads : {64, 96, 256, 1024}) check_reductions(rng, threads, 4, 3000);
+    for (int threads : {64, 128, 256, 1024}) check_reductions(rng, threads, 4, 3000);
     check_rmsnorm(rng, 4, 4096);  // 1024 threads of float4
     check_rmsnorm(rng, 4, 1000);  // 250 threads of float4
     check_rmsnorm(rng, 3, 66);    // the scalar kernel

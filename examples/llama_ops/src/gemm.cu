@@ -40,6 +40,20 @@ void linear_f16(cublasHandle_t handle, const __half* x, const __half* w, float* 
                               CUBLAS_GEMM_DEFAULT));
 }
 
+void linear_backward_weight_f32(cublasHandle_t handle, const float* x, const float* dy, float* dw,
+                                int M, int N, int K) {
+    const float alpha = 1.0f, beta = 0.0f;
+    // Column-major view: dW^T[K,N] = x^T[K,M] * dy[M,N]; x^T is x's bytes with ld = K and dy
+    // (column-major [N,M]) enters transposed.
+    CUBLAS_CHECK(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T,
+                             K, N, M,
+                             &alpha,
+                             x, K,
+                             dy, N,
+                             &beta,
+                             dw, K));
+}
+
 void gemm_rowmajor_f32(cublasHandle_t handle, const float* A, const float* B, float* C,
                        int M, int N, int K) {
     const float alpha = 1.0f, beta = 0.0f;

@@ -17,7 +17,7 @@ __constant__ float c_rope_inv_freq[kMaxHeadDim / 2];
 // follow the "rotate_half" convention: x' = x * cos - rotate_half(x) * sin.
 __global__ void rope_kernel(float* __restrict__ q, float* __restrict__ k,
                             const int* __restrict__ positions, int tokens, int n_heads,
-                            int n_kv_heads, int head_dim) {
+                            int n_kv_heads, int head_dim, float direction) {
     const int half = head_dim / 2;
     const int total_heads = n_heads + n_kv_heads;
     const long long n = (long long)tokens * total_heads * half;
@@ -30,7 +30,7 @@ __global__ void rope_kernel(float* __restrict__ q, float* __restrict__ k,
         float* base = (h < n_heads)
                           ? q + ((size_t)tok * n_heads + h) * head_dim
                           : k + ((size_t)tok * n_kv_heads + (h - n_heads)) * head_dim;
-        const float angle = (float)positions[tok] * c_rope_inv_freq[i];
+        const float angle = direction * ((float)positions[tok] * c_rope_inv_freq[i]);
         float s, c;
         sincosf(angle, &s, &c);
         const float x0 = base[i];
@@ -52,14 +52,25 @@ void rope_init(int head_dim, float theta) {
                                   inv_freq.size() * sizeof(float)));
 }
 
-void rope_apply(float* q, float* k, const int* positions, int tokens, int n_heads,
-                int n_kv_heads, int head_dim, cudaStream_t stream) {
+static void launch_rope(float* q, float* k, const int* positions, int tokens, int n_heads,
+                        int n_kv_heads, int head_dim, float direction, cudaStream_t stream) {
     const long long n = (long long)tokens * (n_heads + n_kv_heads) * (head_dim / 2);
     const int threads = 256;
     const int blocks = (int)std::min<long long>(CEIL_DIV(n, threads), 65535);
     rope_kernel<<<blocks, threads, 0, stream>>>(q, k, positions, tokens, n_heads, n_kv_heads,
-                                                head_dim);
+                                                head_dim, direction);
     CUDA_CHECK_LAUNCH();
+}
+
+void rope_apply(float* q, float* k, const int* positions, int tokens, int n_heads,
+                int n_kv_heads, int head_dim, cudaStream_t stream) {
+    launch_rope(q, k, positions, tokens, n_heads, n_kv_heads, head_dim, 1.f, stream);
+}
+
+// The rotation is orthogonal: its transpose, the gradient's rotation, is the rotation by -angle.
+void rope_apply_inverse(float* q, float* k, const int* positions, int tokens, int n_heads,
+                        int n_kv_heads, int head_dim, cudaStream_t stream) {
+    launch_rope(q, k, positions, tokens, n_heads, n_kv_heads, head_dim, -1.f, stream);
 }
 
 }  // namespace llama_ops

@@ -45,7 +45,7 @@ void check_ballot_width(FileMigration& file, const FileFacts& facts, const Hazar
         if (!b32) continue;
         std::string tname;
         for (std::string_view s : type) tname += (tname.empty() ? "" : " ") + std::string(s);
-        report(file, Diag::BallotResult32, var,
+        report(file, opt, Diag::BallotResult32, var,
                "the result of " + std::string(name) + " is stored in 32-bit '" + tname + " " +
                    std::string(v.text(var)) + "'; " + prof_why(p) +
                    " and the ballot is 64 bits wide, so lanes 32.." + std::to_string(p.wave_size - 1) +
@@ -63,7 +63,7 @@ void check_ballot_width(FileMigration& file, const FileFacts& facts, const Hazar
       if (close == npos) continue;
       const unsigned t = range_taint(v, facts, facts.functions[fi].defs, i + 2, close - 1);
       if (!(t & kBallot)) continue;
-      report(file, Diag::BallotPopc32, i,
+      report(file, opt, Diag::BallotPopc32, i,
              std::string(name) + "(" + std::string(file.span_text(i + 2, close - 1)) +
                  ") reads a ballot mask with a 32-bit bit operation; " + prof_why(p) +
                  ", so lanes 32.." + std::to_string(p.wave_size - 1) + " are not counted",

@@ -70,7 +70,7 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
   const long long max = p.max_threads_per_block;
   for (const FunctionInfo& fn : facts.functions) {
     if (fn.launch_bounds && *fn.launch_bounds > max)
-      report(file, Diag::LaunchBoundsLimit, fn.launch_bounds_ci,
+      report(file, opt, Diag::LaunchBoundsLimit, fn.launch_bounds_ci,
              "__launch_bounds__(" + std::to_string(*fn.launch_bounds) + ") on '" + fn.name +
                  "' exceeds the " + std::to_string(max) + " threads per block of " + p.name,
              "use __launch_bounds__(" + std::to_string(max) + ") and launch at most " +
@@ -115,7 +115,7 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
     for (long long d : smaller) sm *= d;
     const long long factor = (threads + sm - 1) / sm;
     const std::string kernel = ci > 0 ? std::string(v.text(ci - 1)) : std::string("kernel");
-    report(file, Diag::BlockSizeLimit, where,
+    report(file, opt, Diag::BlockSizeLimit, where,
            "launch of '" + kernel + "' with " + std::to_string(threads) + " threads per block (" +
                dims_str(*dims) + "); " + p.name + " allows at most " + std::to_string(max),
            "launch " + (smaller.size() == 1 ? std::to_string(sm) : "dim3(" + dims_str(smaller) + ")") +

@@ -10,10 +10,12 @@
 // tests/unit/hazards_test.cpp.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analysis/facts.h"
@@ -27,6 +29,8 @@ namespace ferry::analysis {
 struct WarpConstantUses {
   std::set<std::string> other_use;  // names seen in a non-warp-width role somewhere
   std::map<std::string, std::string> other_use_where;  // name -> "file:line" of one such use
+  // name -> file path -> "file:line" of the first such use in that file
+  std::map<std::string, std::map<std::string, std::string>> other_use_in;
 };
 // Adds the uses found in `file` (call for every file before checking any when fixing a tree).
 void record_warp_constant_uses(const migrate::FileMigration& file, const FileFacts& facts,
@@ -44,6 +48,15 @@ struct HazardOptions {
   // warp-intrinsics pass rewrites those calls to 64-bit forms and reports what it cannot (its
   // FRY21xx codes), so the migrate pass turns these off to avoid reporting a line twice.
   bool intrinsic_checks = true;
+  // Hazards the wave64 fixer repaired (analysis/wave64_fix.h): (code, byte offset of the token a
+  // check reports at). Those are reported as notes saying so.
+  const std::set<std::pair<Diag, std::uint32_t>>* fixed_sites = nullptr;
+  // false: those sites were only planned (analyze without --fix): the hint says they can be fixed.
+  bool fixed_sites_applied = true;
+  // Hazards it left, with why: the hint says so instead of the generic one.
+  const std::map<std::pair<Diag, std::uint32_t>, std::string>* unfixed_reasons = nullptr;
+  // Lane math no warp operation reaches (the fixer's finding): reported as notes.
+  const std::set<std::pair<Diag, std::uint32_t>>* harmless_sites = nullptr;
 };
 
 // One function per hazard family. Each adds diagnostics (and, with apply_fixes, edits) to `file`.
@@ -53,6 +66,9 @@ void check_warp_constants(migrate::FileMigration& file, const FileFacts& facts,
                           const HazardOptions& opt);  // FRY2204 (+fix)
 void check_shuffle_loops(migrate::FileMigration& file, const FileFacts& facts,
                          const HazardOptions& opt);  // FRY2205 (+fix)
+void check_unrolled_shuffles(migrate::FileMigration& file, const FileFacts& facts,
+                             const HazardOptions& opt);  // FRY2205 (unrolled steps at offset 16;
+                                                         // run by check_shuffle_loops)
 void check_full_masks(migrate::FileMigration& file, const FileFacts& facts,
                       const HazardOptions& opt);  // FRY2206
 void check_ballot_width(migrate::FileMigration& file, const FileFacts& facts,

@@ -18,7 +18,7 @@ void check_dynamic_lds(FileMigration& file, const FileFacts& facts, const Hazard
   const Profile& p = *opt.profile;
   auto flag = [&](std::size_t at, long long bytes, const std::string& what) {
     const long long floats = p.lds_max_bytes / 4;
-    report(file, Diag::DynamicLdsLimit, at,
+    report(file, opt, Diag::DynamicLdsLimit, at,
            what + " asks for " + bytes_str(bytes) + " of dynamic shared memory; " + p.name +
                " gives a block at most " + bytes_str(p.lds_max_bytes) +
                ", so the launch fails",

@@ -30,7 +30,7 @@ void check_full_masks(FileMigration& file, const FileFacts& facts, const HazardO
     const auto m = eval(v, facts, args[0].first, args[0].last, scope);
     if (!m || (*m != 0xffffffffLL && *m != -1)) continue;
     const std::string text(file.span_text(args[0].first, args[0].last));
-    report(file, Diag::FullMask32, args[0].first,
+    report(file, opt, Diag::FullMask32, args[0].first,
            "32-bit full mask '" + text + "' passed to " + std::string(name) + "; " + prof_why(p) +
                ": the mask names lanes 0..31 only, and a full-wavefront mask is 64 bits wide",
            "pass a mask of every lane of the wavefront: __activemask(), or 0xffffffffffffffffull "

@@ -30,7 +30,7 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
         if (rl == npos) continue;
         const unsigned t = range_taint(v, facts, facts.functions[fi].defs, i + 1, rl);
         if (!(t & (kThread | kLane))) continue;
-        report(file, Diag::LaneBit32, i - 1,
+        report(file, opt, Diag::LaneBit32, i - 1,
                "'" + std::string(v.text(i - 1)) + " << " + std::string(file.span_text(i + 1, rl)) +
                    "' builds a lane bit in a 32-bit integer; " + prof_why(p) +
                    ", and shifting by 32..63 is undefined",
@@ -57,12 +57,12 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
       const std::string expr = lhs + " " + std::string(s) + " " + std::string(v.text(r));
       const bool count = lhs.find("blockDim") != std::string::npos;
       if (lane_op) {
-        report(file, Diag::LaneId32, i,
+        report(file, opt, Diag::LaneId32, i,
                "'" + expr + "' computes a lane id for 32-lane warps; " + prof_why(p) +
                    ", so lanes 32.." + std::to_string(p.wave_size - 1) + " get the ids of lanes 0..31",
                "use " + lhs + " % warpSize (or " + lhs + " & (warpSize - 1); __lane_id() in HIP)");
       } else {
-        report(file, Diag::WarpIndex32, i,
+        report(file, opt, Diag::WarpIndex32, i,
                "'" + expr + "' computes a " + (count ? "warp count" : "warp index") +
                    " for 32-lane warps; " + prof_why(p) + ", so it is twice what the wavefront " +
                    (count ? "count" : "index") + " is",

@@ -30,7 +30,7 @@ void check_per_warp_shared(FileMigration& file, const FileFacts& facts, const Ha
         if (range_taint(v, facts, facts.functions[fi].defs, i + 2, close - 1) & kLane) use = i;
       }
       if (use == npos) continue;
-      report(file, Diag::PerWarpShared32, a.name_ci,
+      report(file, opt, Diag::PerWarpShared32, a.name_ci,
              "__shared__ '" + a.name + "' is sized for 32-lane warps and indexed by a lane id or "
                  "warp index (line " + std::to_string(file.code(use).line) + "); " + prof_why(p) +
                  ": one slot per 32-lane warp no longer matches the wavefronts, and a lane id "

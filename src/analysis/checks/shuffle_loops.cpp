@@ -1,4 +1,5 @@
-// FRY2205: shuffle reductions over 32 lanes (+fix: start at warpSize / 2).
+// FRY2205: shuffle reductions over 32 lanes (+fix: start at warpSize / 2), and unrolled
+// butterflies that start at offset 16 (check_unrolled_shuffles).
 // Docs: docs/diagnostics.md; registered in the check table of analysis/hazards.cpp.
 #include "analysis/checks/checks.h"
 
@@ -103,7 +104,7 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
     if (!shuffles) continue;
     bool fixed = false;
     if (opt.apply_fixes && safe && !file.excluded(hit)) fixed = file.replace(hit, hit, "warpSize / 2");
-    report(file, Diag::ShuffleLoop32, hit,
+    report(file, opt, Diag::ShuffleLoop32, hit,
            "shuffle reduction over 32 lanes ('" + std::string(file.span_text(ci + 2, close - 1)) +
                "'); " + prof_why(p) + ", so lanes 32.." + std::to_string(p.wave_size - 1) +
                " are never combined with lanes 0..31",
@@ -116,6 +117,29 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
                                         "partial mask, a width, or uses the offset otherwise")
                : "bound the loop by warpSize (" + var + " < warpSize)",
            fixed);
+  }
+  check_unrolled_shuffles(file, facts, opt);  // the same hazard written without a loop
+}
+
+// Unrolled butterflies: `v += __shfl_xor_sync(m, v, 16);` as the first of its steps.
+void check_unrolled_shuffles(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
+  const CodeView& v = file;
+  const Profile& p = *opt.profile;
+  for (std::size_t ci = 0; ci + 1 < v.code_size(); ++ci) {
+    if (!v.is_identifier(ci) || !v.is(ci + 1, "(") || facts.function_at(ci) == npos) continue;
+    const std::string_view name = v.text(ci);
+    if (!is_one_of(name, {"__shfl_xor_sync", "__shfl_down_sync", "__shfl_xor", "__shfl_down"})) continue;
+    const auto args = file.call_args(ci + 1);
+    const std::size_t off = name.ends_with("_sync") ? 2 : 1;
+    if (args.size() != off + 1 || args[off].first != args[off].last || !v.is_number(args[off].first) ||
+        parse_int(v.text(args[off].first)) != 16)
+      continue;
+    report(file, opt, Diag::ShuffleLoop32, args[off].first,
+           "shuffle step at offset 16 ('" + std::string(file.span_text(ci, v.partner(ci + 1))) +
+               "'): an unrolled reduction over 32 lanes; " + prof_why(p) + ", so lanes 32.." +
+               std::to_string(p.wave_size - 1) + " are never combined with lanes 0..31",
+           "start the butterfly at warpSize / 2: a loop for (int o = warpSize / 2; o > 0; o /= 2), or a "
+           "step at offset 32 before this one on wave64");
   }
 }
 

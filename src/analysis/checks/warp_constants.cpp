@@ -33,6 +33,21 @@ bool is_warp_width_use(const CodeView& v, std::size_t ci) {
   if (is_one_of(next, {"/", "*"}) && !is_one_of(prev, {"<<", ">>"})) return true;
   if (next == "-" && v.is(ci + 2, "1") && is_one_of(prev, {"(", "+"})) return true;
   if (prev == "[" && next == "]") return true;
+  // The default of a template parameter, `template <int kWarpSize = WARP_SIZE>`: the parameter is
+  // the width (its own uses are checked where the template uses it).
+  if (prev == "=" && (next == ">" || next == ",")) {
+    int angle = 0;
+    for (std::size_t k = q - 1; k > 0; --k) {
+      if (v.is(k - 1, ">")) ++angle;
+      else if (v.is(k - 1, "<")) {
+        if (angle == 0) return k >= 2 && v.is(k - 2, "template");
+        --angle;
+      } else if (v.is(k - 1, ";") || v.is(k - 1, "{") || v.is(k - 1, "}") || v.is(k - 1, "(")) {
+        return false;
+      }
+    }
+    return false;
+  }
   if (prev == "," && (next == ")" || next == ",")) {
     // the argument of a call: which call, which position?
     std::size_t open = ci;
@@ -75,8 +90,9 @@ void record_warp_constant_uses(const FileMigration& file, const FileFacts& /*fac
     if (v.in_directive(ci) && ci >= 1 && is_one_of(v.text(ci - 1), {"ifdef", "ifndef", "undef"})) continue;
     if (v.in_directive(ci) && ci >= 2 && v.is(ci - 1, "(") && v.is(ci - 2, "defined")) continue;
     if (is_warp_width_use(v, ci)) continue;
-    if (uses.other_use.insert(name).second)
-      uses.other_use_where[name] = std::string(file.path()) + ":" + std::to_string(file.code(ci).line);
+    const std::string where = std::string(file.path()) + ":" + std::to_string(file.code(ci).line);
+    if (uses.other_use.insert(name).second) uses.other_use_where[name] = where;
+    uses.other_use_in[name].emplace(std::string(file.path()), where);
   }
 }
 
@@ -134,7 +150,7 @@ void check_warp_constants(FileMigration& file, const FileFacts& facts, const Haz
              name + "' is also used as something other than a warp width" +
              (w != uses->other_use_where.end() ? " at " + w->second : std::string());
     }
-    report(file, Diag::WarpWidthConstant, c.name_ci,
+    report(file, opt, Diag::WarpWidthConstant, c.name_ci,
            "'" + name + "' fixes the warp width at 32; " + prof_why(p) +
                ", so lane ids, warp indices and reductions derived from it are wrong",
            hint, fixed);

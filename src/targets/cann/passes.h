@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "migrate/file_migration.h"
 
@@ -53,5 +54,57 @@ void entry_pass(migrate::FileMigration& file);
 // Code index of the `{` opening the top-level block (function body) that contains `ci`; npos at
 // file scope.
 [[nodiscard]] std::size_t enclosing_body(const migrate::FileMigration& f, std::size_t ci);
+
+// ----- argument adaptation (call_adapt.cpp) -----
+// What a search back from a use finds about a variable's declaration.
+struct DeclInfo {
+  bool found = false;    // a declaration of the name was recognized
+  bool builtin = false;  // its type is spelled with builtin words only (int, uint32_t, size_t...)
+  std::string type;      // the type words, `const` and storage classes left out: "unsigned int"
+  int pointer_level = 0;
+  bool is_const = false;       // the variable itself is const
+  bool pointee_const = false;  // `const T *p`
+  bool is_array = false;
+};
+// The nearest declaration of `name` before code index `before`; not found when the nearest
+// declaration-looking occurrence cannot be read (then callers take the always-correct path).
+[[nodiscard]] DeclInfo declaration_of(const migrate::FileMigration& f, std::string_view name, std::size_t before);
+// "uint32_t" → "unsigned int", "size_t" → "unsigned long" (glibc LP64, the CANN hosts).
+[[nodiscard]] std::string canonical_type(std::string_view type);
+
+// How a user's pointer argument fits an AscendCL `T *` out-parameter.
+enum class ArgFit {
+  Same,        // the pointee is T: pass it unchanged
+  SameLayout,  // same size and signedness (long long vs int64_t): reinterpret_cast<T *>
+  Other,       // another or unknown type: a T temporary, copied back on success
+  Null,        // 0, NULL, nullptr (CUDA's "not wanted"): a T temporary that is dropped
+};
+[[nodiscard]] ArgFit fit_out_arg(const migrate::FileMigration& f, const migrate::ArgRange& a,
+                                 std::string_view acl_pointee);
+
+// One parameter of the AscendCL/HCCL call, in the target's order: the user's argument `src`
+// (an out-parameter with pointee type `pointee` when `out`) or a literal.
+struct CallParam {
+  int src = -1;          // index into the user's arguments; -1: `literal`
+  std::string literal;   // e.g. ACL_HBM_MEM
+  bool out = false;
+  std::string pointee;   // out-parameters: uint32_t, int32_t, int64_t, size_t, float
+  std::string name;      // the parameter's name in the header, for the lambda's names
+};
+struct CallSpec {
+  std::string acl_name;
+  std::string result_type;  // aclError / HcclResult
+  std::string success;      // ACL_SUCCESS / HCCL_SUCCESS
+  std::vector<CallParam> params;
+};
+// Rewrites the call at `ci` (name; `(` at ci + 1, `)` at `close`) into `spec`: glue edits when
+// every argument keeps its place and fits, else the copy-back lambda (FRY4604 says why). False
+// (nothing edited) when the arguments do not match the spec.
+bool adapt_call(migrate::FileMigration& f, std::size_t ci, std::size_t close,
+                const std::vector<migrate::ArgRange>& args, const CallSpec& spec);
+// For a `void *` parameter fed from NCCL's `const void *`: wraps the argument in
+// const_cast<void *>(static_cast<const void *>(...)) unless it is visibly a non-const pointer or
+// array. True when it wrapped.
+bool mutable_void_arg(migrate::FileMigration& f, const migrate::ArgRange& a);
 
 }  // namespace ferry::targets::cann

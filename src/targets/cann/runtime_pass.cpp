@@ -13,10 +13,19 @@ using migrate::ArgRange;
 using migrate::FileMigration;
 using migrate::npos;
 
-// The stream a rewritten call gets: the one in scope, else nullptr (the default stream) and FRY4602.
+// The stream a rewritten call gets for CUDA's default stream (named as 0/nullptr or left out): the
+// one in scope (FRY4610 says so), else nullptr, AscendCL's default stream, and FRY4602.
 std::string stream_for(FileMigration& f, std::size_t ci, std::string_view api) {
   std::string s = visible_stream(f, ci);
-  if (!s.empty()) return s;
+  if (!s.empty()) {
+    f.diag(Diag::CannDefaultStreamReplaced, ci,
+           std::string(api) + " was on CUDA's default stream and now runs on '" + s +
+               "', the stream in scope: it is ordered with the work on '" + s +
+               "' only, no longer with every blocking stream",
+           "if it must also wait for work on other streams, record an event there and wait for it "
+           "(aclrtStreamWaitEvent), or synchronize them first");
+    return s;
+  }
   f.diag(Diag::CannNoStream, ci,
          std::string(api) + " gets an explicit stream on Ascend, and no aclrtStream is in scope here: "
                             "nullptr (the default stream) was passed",
@@ -40,25 +49,72 @@ bool plain_call(const FileMigration& f, std::size_t ci, std::size_t& close, std:
   return true;
 }
 
-// The declared type words of `name`, searching back from `before`: "int", "uint32_t", ...
-std::string declared_type(const FileMigration& f, std::string_view name, std::size_t before) {
-  for (std::size_t i = before; i-- > 1;) {
-    if (f.text(i) != name || !f.is_identifier(i)) continue;
-    const std::string_view next = i + 1 < f.code_size() ? f.text(i + 1) : std::string_view();
-    if (next != ";" && next != "=" && next != "," && next != "{") continue;
-    std::string type;
-    for (std::size_t j = i; j-- > 0;) {
-      const std::string_view t = f.text(j);
-      if (t == "int" || t == "unsigned" || t == "signed" || t == "long" || t == "short" || t == "uint32_t" ||
-          t == "int32_t" || t == "size_t" || t == "int64_t" || t == "uint64_t" || t == "auto") {
-        type = std::string(t) + (type.empty() ? "" : " ") + type;
-        continue;
-      }
-      break;
-    }
-    if (!type.empty()) return type;
+
+CallParam in(int src, std::string name) { return CallParam{src, {}, false, {}, std::move(name)}; }
+CallParam out(int src, std::string pointee, std::string name) {
+  return CallParam{src, {}, true, std::move(pointee), std::move(name)};
+}
+CallParam lit(std::string text) { return CallParam{-1, std::move(text), false, {}, {}}; }
+
+// CUDA runtime calls that differ from their AscendCL twin only in parameter types or order; the
+// header signatures are in docs/targets.md#cann.
+const std::vector<std::pair<std::string_view, CallSpec>>& typed_calls() {
+  static const std::vector<std::pair<std::string_view, CallSpec>> kCalls = {
+      {"cudaGetDeviceCount", {"aclrtGetDeviceCount", "aclError", "ACL_SUCCESS", {out(0, "uint32_t", "count")}}},
+      {"cudaGetDevice", {"aclrtGetDevice", "aclError", "ACL_SUCCESS", {out(0, "int32_t", "deviceId")}}},
+      {"cudaMemGetInfo",
+       {"aclrtGetMemInfo", "aclError", "ACL_SUCCESS",
+        {lit("ACL_HBM_MEM"), out(0, "size_t", "free"), out(1, "size_t", "total")}}},
+      {"cudaEventElapsedTime",
+       {"aclrtEventElapsedTime", "aclError", "ACL_SUCCESS",
+        {out(0, "float", "ms"), in(1, "startEvent"), in(2, "endEvent")}}},
+      {"cudaDeviceCanAccessPeer",
+       {"aclrtDeviceCanAccessPeer", "aclError", "ACL_SUCCESS",
+        {out(0, "int32_t", "canAccessPeer"), in(1, "deviceId"), in(2, "peerDeviceId")}}},
+      {"cudaDeviceGetStreamPriorityRange",
+       {"aclrtDeviceGetStreamPriorityRange", "aclError", "ACL_SUCCESS",
+        {out(0, "int32_t", "leastPriority"), out(1, "int32_t", "greatestPriority")}}},
+      {"cudaDeviceGetAttribute",
+       {"aclrtGetDeviceInfo", "aclError", "ACL_SUCCESS",
+        {in(2, "deviceId"), in(1, "attr"), out(0, "int64_t", "value")}}},
+  };
+  return kCalls;
+}
+
+const CallSpec* typed_call(std::string_view name) {
+  for (const auto& [from, spec] : typed_calls())
+    if (from == name) return &spec;
+  return nullptr;
+}
+
+// cudaEventCreateWithFlags' flags as an AscendCL flag expression. CUDA events time and synchronize
+// by default; AscendCL events do what their flags say (ACL_EVENT_SYNC: cross-stream waits,
+// ACL_EVENT_TIME_LINE: timestamps for aclrtEventElapsedTime).
+struct EventFlags {
+  bool literal = true;  // every token is a known cudaEvent* flag, 0, | or a parenthesis
+  bool timing = true, blocking = false, interprocess = false;
+};
+EventFlags read_event_flags(const FileMigration& f, const ArgRange& a) {
+  EventFlags e;
+  for (std::size_t i = a.first; i <= a.last; ++i) {
+    const std::string_view t = f.text(i);
+    if (t == "|" || t == "(" || t == ")" || t == "0" || t == "cudaEventDefault") continue;
+    if (t == "cudaEventDisableTiming") e.timing = false;
+    else if (t == "cudaEventBlockingSync") e.blocking = true;
+    else if (t == "cudaEventInterprocess") e.interprocess = true;
+    else e.literal = false;
   }
-  return {};
+  return e;
+}
+
+
+// The table's FRY4001 for a name the pass claimed (the tables skip claimed tokens).
+void changed_note(FileMigration& f, std::size_t ci, std::string_view name, std::string_view to) {
+  const rules::Rule* r = f.target().rules().find_identifier(name);
+  if (!r || r->status != rules::Status::Changed) return;
+  f.diag(Diag::ChangedSemantics, ci,
+         "'" + r->from + "' → '" + std::string(to) + "' behaves differently on " + std::string(f.target().name()),
+         r->note);
 }
 
 void capacity_note(FileMigration& f, std::size_t ci, std::string_view api, std::string_view count) {
@@ -116,19 +172,87 @@ void runtime_pass(FileMigration& f) {
       else if (is_default_stream(squeezed(f, args[1].first, args[1].last)))
         f.replace(args[1].first, args[1].last, stream_for(f, ci, "aclrtRecordEvent"));
       f.count_converted("runtime");
-    } else if (name == "cudaGetDeviceCount" && args.size() == 1) {
-      f.replace(ci, ci, "aclrtGetDeviceCount");
-      f.count_converted("runtime");
-      const std::string arg = squeezed(f, args[0].first, args[0].last);
-      if (arg.size() > 1 && arg[0] == '&') {
-        const std::string var = arg.substr(1);
-        const std::string type = declared_type(f, var, ci);
-        if (!type.empty() && type != "uint32_t" && type != "unsigned" && type != "unsigned int")
-          f.diag(Diag::CannDeviceCountType, ci,
-                 "aclrtGetDeviceCount(uint32_t *count) writes an unsigned 32-bit count, but '" + var +
-                     "' is declared '" + type + "'",
-                 "declare '" + var + "' as uint32_t (and compare it with unsigned values)");
+    } else if (name == "cudaDeviceGetAttribute" && args.size() == 3) {
+      // Only attributes with an AscendCL query (rules/cuda2cann/runtime.tsv, family "runtime").
+      const rules::Rule* r = args[1].first == args[1].last ? f.target().rules().find_identifier(f.text(args[1].first))
+                                                           : nullptr;
+      if (r && r->has_replacement() && r->to.rfind("ACL_DEV_ATTR_", 0) == 0) {
+        if (adapt_call(f, ci, close, args, *typed_call(name))) f.count_converted("runtime");
+      } else {
+        f.replace(ci, ci, "cudaDeviceGetAttribute");  // claimed: a rename would not compile
+        f.count_unconverted("runtime");
+        f.diag(Diag::CannDeviceAttributeUnsupported, ci,
+               "cudaDeviceGetAttribute(" + squeezed(f, args[1].first, args[1].last) +
+                   ") has no AscendCL query (aclrtGetDeviceInfo knows core counts, warp size, memory and L2 "
+                   "sizes); left unchanged",
+               "query the property you need with aclrtGetDeviceInfo(deviceId, attr, &int64Value) with an aclrtDevAttr, "
+               "aclrtGetSocName() or aclGetDeviceCapability(), or drop the query");
       }
+    } else if (const CallSpec* spec = typed_call(name); spec && !args.empty() && !args[0].empty()) {
+      if (adapt_call(f, ci, close, args, *spec)) {
+        f.count_converted("runtime");
+        changed_note(f, ci, name, spec->acl_name);
+      }
+    } else if (name == "cudaEventCreateWithFlags" && args.size() == 2 && !args[1].empty()) {
+      const EventFlags e = read_event_flags(f, args[1]);
+      if (e.interprocess) {
+        f.replace(ci, ci, "cudaEventCreateWithFlags");  // claimed
+        f.count_unconverted("runtime");
+        f.diag(Diag::CannIpcEvent, ci,
+               "cudaEventCreateWithFlags with cudaEventInterprocess is left unchanged: AscendCL shares events "
+               "between processes through ACL_EVENT_IPC and its own IPC handle calls",
+               "create the event with aclrtCreateEventWithFlag(&event, ACL_EVENT_IPC) and exchange it with "
+               "AscendCL's event IPC calls instead of cudaIpcGetEventHandle");
+      } else {
+        f.replace(ci, ci, "aclrtCreateEventWithFlag");
+        const std::string acl = e.literal && !e.timing ? "ACL_EVENT_SYNC" : "ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE";
+        const std::string cuda = squeezed(f, args[1].first, args[1].last);
+        f.replace(args[1].first, args[1].last, acl);
+        f.count_converted("runtime");
+        if (!e.literal)
+          f.diag(Diag::CannFlagsTranslated, Severity::Warning, ci,
+                 "the event flags (" + cuda + ") are not cudaEvent* constants Ferry can read; AscendCL's flag bits "
+                 "differ, so " + acl + " (CUDA's default: synchronizes and times) was passed",
+                 "pass ACL_EVENT_SYNC alone for events that are never timed");
+        else
+          f.diag(Diag::CannFlagsTranslated, ci,
+                 "event flags " + cuda + " → " + acl +
+                     (e.blocking ? "; cudaEventBlockingSync has no AscendCL flag and was dropped "
+                                   "(aclrtSynchronizeEvent waits as AscendCL decides)"
+                                 : ""),
+                 "ACL_EVENT_SYNC lets streams wait on the event, ACL_EVENT_TIME_LINE records timestamps for "
+                 "aclrtEventElapsedTime");
+      }
+    } else if (name == "cudaStreamCreateWithPriority" && args.size() == 3 && !args[2].empty()) {
+      // aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
+      f.replace(ci, ci, "aclrtCreateStreamWithConfig");
+      f.replace(args[0].last + 1, args[1].last, "");  // `, flags`
+      f.insert_before(close, ", 0");
+      f.count_converted("runtime");
+      const std::string prio = squeezed(f, args[2].first, args[2].last);
+      const auto v = constant_value(prio);
+      f.diag(Diag::CannStreamPriority, v && *v < 0 ? Severity::Warning : Severity::Note, ci,
+             "stream priority " + prio +
+                 (v && *v < 0 ? " is a negative CUDA priority: AscendCL priorities are 0 (highest) to 7 (lowest), "
+                                "so this value is out of range"
+                              : " passed as is: AscendCL priorities are 0 (highest) to 7 (lowest), CUDA's are "
+                                "<= 0 with 0 the lowest") +
+                 "; the CUDA stream flags were dropped (flag 0: a plain stream)",
+             "take the value from aclrtDeviceGetStreamPriorityRange(&least, &greatest) (migrated from "
+             "cudaDeviceGetStreamPriorityRange); on Atlas A2/A3 training products the priority is reserved");
+    } else if (name == "cudaHostAlloc" && args.size() == 3 && !args[0].empty()) {
+      // aclrtMallocHost(void **hostPtr, size_t size): no flags.
+      f.replace(ci, ci, "aclrtMallocHost");
+      if (!already_void_pp(f, args[0])) f.insert_before(args[0].first, "(void **)");
+      const std::string flags = squeezed(f, args[2].first, args[2].last);
+      f.replace(args[1].last + 1, args[2].last, "");  // `, flags`
+      f.count_converted("runtime");
+      const bool plain = flags == "0" || flags == "cudaHostAllocDefault" || flags == "cudaHostAllocPortable";
+      f.diag(Diag::CannFlagsTranslated, plain ? Severity::Note : Severity::Warning, ci,
+             "cudaHostAlloc's flags (" + flags + ") have no AscendCL equivalent and were dropped" +
+                 std::string(plain ? "" : ": mapped (zero-copy) or write-combined host memory is not what "
+                                          "aclrtMallocHost gives"),
+             "copy to device memory with aclrtMemcpy[Async] instead of reading host memory from the device");
     } else if (name == "cudaDeviceReset" && args.empty()) {
       // aclrtResetDevice(deviceId) needs the id: take it from cudaSetDevice in the same function.
       const std::size_t body = enclosing_body(f, ci);

@@ -1,11 +1,22 @@
-// Semantic passes of the HIP → CUDA target. Order (CudaTarget::run_passes): syncwarp, launch,
-// ballot, amd_only; edits of an earlier pass win over later ones and over the rule tables.
+// Semantic passes of the HIP → CUDA target. Order (CudaTarget::run_passes): record_restore,
+// module_api, syncwarp, launch, ballot, device_prop, cccl, vector_ctor, atomic_fp, texture_ref,
+// wmma, amd_only, implicit_headers; edits of an earlier pass win over later ones and over the
+// rule tables. Then the rules, then the finishing step (compat header, runtime header).
 // Golden tests: tests/golden/cuda-<pass>-*/.
 #pragma once
 
 #include "migrate/file_migration.h"
 
 namespace ferry::targets::cuda {
+
+// Puts back what the CUDA → HIP target recorded in `/* ferry-cuda: ... */` comments (headers it
+// changed or added, warp-call masks HIP 5.2 cannot take), so CUDA → HIP → CUDA is exact.
+void record_restore_pass(migrate::FileMigration& file);
+
+// hipModule* -> the runtime's library API for CUDA >= 12 comes from the rule table; in a file
+// written against the driver API (hipInit, hipCtx*, ... or recorded <cuda.h>) this pass keeps the
+// driver API (cuModuleLoad, cuLaunchKernel, CUmodule, CUfunction).
+void module_api_pass(migrate::FileMigration& file);
 
 // What the CUDA → HIP target writes for `__syncwarp()` (a wavefront release fence, a wave
 // barrier and an acquire fence in one comma expression) comes back as `__syncwarp()`, and a lone
@@ -29,6 +40,39 @@ void ballot_pass(migrate::FileMigration& file);
 // without a rule (FRY1202), `__AMDGCN_*` macros other than the wave size (FRY1203), inline
 // assembly, which in HIP code is GCN assembly (FRY1204). Left unchanged.
 void amd_only_pass(migrate::FileMigration& file);
+
+// hipDeviceProp_t fields cudaDeviceProp lacks: CUDA 13 removed clockRate, memoryClockRate,
+// computeMode, ... (read through ferry::cuda_compat::device_attribute, i.e. cudaDeviceGetAttribute);
+// HIP's own gcnArchName, gcnArch, maxSharedMemoryPerMultiProcessor, clockInstructionRate get
+// their NVIDIA counterparts (FRY4201), AMD-only ones FRY1205; on an object whose type the file
+// does not show, FRY4202. Fields removed in CUDA 13 are kept when --cuda-version is older.
+void device_prop_pass(migrate::FileMigration& file);
+
+// CCCL 3.0 (CUDA >= 13): hipcub::Sum/Max/Min/... -> cuda::std::plus<>/cuda::maximum<>/...,
+// hipcub::CountingInputIterator/ConstantInputIterator/DiscardOutputIterator/TransformInputIterator ->
+// thrust::counting_iterator/... (template arguments reordered), thrust::identity<T> ->
+// cuda::std::identity, thrust::unary_function/binary_function bases removed (FRY4203).
+void cccl_pass(migrate::FileMigration& file);
+
+// HIP's vector and complex types have constructors, CUDA's are structs: float4(a, b, c, d) ->
+// make_float4(a, b, c, d), float4(x) -> make_float4(x, x, x, x) for a plain x, hipblasComplex(r, i)
+// -> make_cuComplex(r, i) (FRY4204).
+void vector_ctor_pass(migrate::FileMigration& file);
+
+// Standard headers <hip/hip_runtime.h> brought along (<cstdio>, <cstdint>, <cassert>, <string>,
+// <memory>, ...) and <cuda_runtime.h> does not: added where the file uses their names (FRY4205).
+void implicit_headers_pass(migrate::FileMigration& file);
+
+// float/double atomicMax/atomicMin (HIP only) -> ferry::cuda_compat::atomicMax/Min, unless the
+// address is provably an integer's or the file defines its own overload (FRY4206).
+void atomic_fp_pass(migrate::FileMigration& file);
+
+// Texture references, removed in CUDA 12.0: FRY1206 on each `texture<...>` declaration.
+void texture_ref_pass(migrate::FileMigration& file);
+
+// rocWMMA element types -> CUDA's (float16_t -> __half, ...); fragment shapes nvcuda::wmma lacks
+// for the element type get FRY1207.
+void wmma_pass(migrate::FileMigration& file);
 
 // Finishing step: a file that uses the kernel language or the runtime without including a runtime
 // header gets `#include <cuda_runtime.h>` where the CUDA → HIP target would put

@@ -31,6 +31,17 @@ bool is_identifier(std::string_view s) {
   return true;
 }
 
+// A C++ keyword (`int`, `unsigned`): the HIP side of a CUDA typedef of a builtin type
+// (cusolver_int_t -> int). Inverting it would rename every `int` of HIP code.
+bool is_keyword(std::string_view s) {
+  static constexpr std::string_view kKeywords[] = {"bool",   "char",     "char8_t", "char16_t", "char32_t",
+                                                   "double", "float",    "int",     "long",     "short",
+                                                   "signed", "unsigned", "void",    "wchar_t"};
+  for (std::string_view k : kKeywords)
+    if (s == k) return true;
+  return false;
+}
+
 // `head($0, HIP_SYMBOL($1), $2...)`: the head, when the template only renames the call (its
 // arguments in order, possibly wrapped in HIP_SYMBOL, which the reverse unwraps by its own rule).
 std::string renaming_head(std::string_view tmpl) {
@@ -74,6 +85,7 @@ void collect(const RuleSet& forward, std::map<std::pair<int, std::string>, Group
     if (r->status != Status::Supported && r->status != Status::Changed) continue;
     if (r->since.is_none()) continue;  // no HIP release has it (Ferry's compat headers give it): nothing to invert
     std::string hip = r->to;
+    if (is_keyword(hip)) continue;  // a typedef of a builtin type: nothing to invert
     RuleKind kind = r->kind;
     if (r->kind == RuleKind::Call) {
       hip = renaming_head(r->to);
@@ -91,6 +103,11 @@ void collect(const RuleSet& forward, std::map<std::pair<int, std::string>, Group
       if (!names || !is_identifier(std::string(rest))) continue;
     } else if (r->kind != RuleKind::Header && !is_identifier(hip)) {
       continue;  // an expression: nothing to invert
+    } else if (r->kind == RuleKind::Header && hip.find_first_of("./") == std::string::npos) {
+      // A header without extension or folder is the C++ standard library (cuda/std/cstdint ->
+      // cstdint): HIP code including it is plain C++, and CUDA code includes it as it is.
+      ++st.skipped_standard_headers;
+      continue;
     }
     Group& g = groups[{index_class(kind), hip}];
     if (g.candidates.empty()) g.kind = kind;
@@ -111,7 +128,7 @@ const Rule* find_in(const RuleSet& set, int cls, std::string_view name) {
 
 }  // namespace
 
-void build_reverse_rules(RuleSet& out, ReverseStats* stats) {
+void build_reverse_rules(RuleSet& out, ReverseStats* stats, const rules::CudaVersion& version) {
   ReverseStats local;
   ReverseStats& st = stats ? *stats : local;
 
@@ -121,8 +138,15 @@ void build_reverse_rules(RuleSet& out, ReverseStats* stats) {
   RuleSet forward_rocblas;  // --blas=rocblas tables, when present: rocblas_* → cublas*
   rules::load_builtin(forward_rocblas, "cuda2hip/alt-rocblas/");
 
+  // Explicit rows; those of cuda_versions.tsv only for the CUDA releases their notes name, and
+  // then over the other tables' rows of the same name.
   RuleSet explicit_rows;
-  rules::load_builtin(explicit_rows, "hip2cuda/");
+  const std::string_view versioned[] = {"hip2cuda/cuda_versions.tsv"};
+  rules::load_builtin(explicit_rows, "hip2cuda/", versioned);
+  RuleSet versioned_rows;
+  rules::load_builtin(versioned_rows, "hip2cuda/cuda_versions.tsv");
+  for (const auto& r : versioned_rows.all())
+    if (rules::note_allows(r->note, version)) explicit_rows.add(*r, RuleSet::Merge::Override);
   st.explicit_rows = explicit_rows.size();
 
   std::map<std::pair<int, std::string>, Group> groups;
@@ -175,6 +199,45 @@ void build_reverse_rules(RuleSet& out, ReverseStats* stats) {
     r.origin = c.origin + " (inverted)";
     out.add(std::move(r), RuleSet::Merge::RejectDuplicates);
     ++st.derived;
+  }
+  // ILP64 twins: cuBLAS 12 has `cublasX_64` for most routines, which the forward table lists as
+  // unsupported (hipBLAS before ROCm 6.2 had none); hipBLAS's `hipblasY_64` is the twin of the
+  // routine `cublasX` → `hipblasY` maps.
+  if (version.at_least(12))
+    for (const auto& r : forward.all()) {
+      if (r->family != "cublas" || !r->from.ends_with("_64") || r->from.ends_with("_v2_64")) continue;
+      const rules::Rule* base = forward.find_identifier(r->from.substr(0, r->from.size() - 3));
+      if (!base || !base->has_replacement() || base->status != Status::Supported) continue;
+      Rule twin;
+      twin.kind = RuleKind::Func;
+      twin.status = Status::Supported;
+      twin.from = base->to + "_64";
+      twin.to = r->from;
+      twin.family = "cublas";
+      twin.note = "ILP64 routine (64-bit sizes and strides), cuBLAS >= 12.0";
+      twin.origin = r->origin + " (ILP64 twin of " + base->from + ")";
+      if (!out.find_identifier(twin.from) && !explicit_rows.find_identifier(twin.from)) {
+        out.add(std::move(twin), RuleSet::Merge::RejectDuplicates);
+        ++st.derived;
+      }
+    }
+  // hipBLAS's older complex API: `hipblasCher2` took hipblasComplex where `hipblasCher2_v2` (what
+  // the forward table writes for cublasCher2) takes hipComplex; both are cuBLAS's cublasCher2.
+  for (const auto& r : forward.all()) {
+    if (r->family != "cublas" || r->status != Status::Supported || !r->to.ends_with("_v2") || r->from.ends_with("_v2"))
+      continue;
+    Rule old_api;
+    old_api.kind = RuleKind::Func;
+    old_api.status = Status::Supported;
+    old_api.from = r->to.substr(0, r->to.size() - 3);
+    old_api.to = r->from;
+    old_api.family = "cublas";
+    old_api.note = "hipBLAS's hipblasComplex form of " + r->to;
+    old_api.origin = r->origin + " (hipBLAS's pre-_v2 complex API)";
+    if (!out.find_identifier(old_api.from) && !explicit_rows.find_identifier(old_api.from)) {
+      out.add(std::move(old_api), RuleSet::Merge::RejectDuplicates);
+      ++st.derived;
+    }
   }
   // Explicit rows win over derived ones.
   for (const auto& r : explicit_rows.all()) out.add(*r, RuleSet::Merge::Override);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/cuda_version.h"
 #include "rules/rule_set.h"
 
 namespace ferry::targets::cuda {
@@ -38,10 +39,14 @@ struct ReverseStats {
   std::size_t derived = 0;         // reverse rows that came from forward rows
   std::size_t explicit_rows = 0;   // rows of rules/hip2cuda/*.tsv
   std::size_t skipped_calls = 0;   // forward call templates that could not be inverted
+  std::size_t skipped_standard_headers = 0;  // forward rows to C++ standard headers (cstdint): kept as they are
   std::vector<ManyToOne> many_to_one;
 };
 
-// Builds the reverse table into `out` (empty). Throws rules::RuleError on malformed tables.
-void build_reverse_rules(rules::RuleSet& out, ReverseStats* stats = nullptr);
+// Builds the reverse table for CUDA `version` into `out` (empty). An explicit row whose note bounds
+// the CUDA version ("from CUDA 13.0", "before CUDA 12.0") is used only for the versions it names;
+// for the others the derived row stays. Throws rules::RuleError on malformed tables.
+void build_reverse_rules(rules::RuleSet& out, ReverseStats* stats = nullptr,
+                         const rules::CudaVersion& version = rules::CudaVersion{});
 
 }  // namespace ferry::targets::cuda

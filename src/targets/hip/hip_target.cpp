@@ -18,21 +18,28 @@ namespace {
 constexpr OptionSpec kOptions[] = {
     {"launch", "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL)", "chevron", "chevron,ggl"},
     {"blas", "cuBLAS maps to: hipblas or rocblas", "hipblas", "hipblas,rocblas"},
+    {"sparse", "cuSPARSE maps to: hipsparse or rocsparse", "hipsparse", "hipsparse,rocsparse"},
+    {"hip-data-types", "cudaDataType -> hipDataType in every library's calls (default: the library's own type where it has one)", "", "", true},
     {"hip-version", "HIP release to write code for: X.Y or a profile (ferry targets); default: the installed HIP", "",
      ""},
+    {"no-wave64-fix", "keep 32-lane assumptions as written (by default lane ids, warp indices, warp widths, reductions, "
+     "lane masks and per-warp slots are rewritten for 64-lane wavefronts where provably safe)", "", "", true},
 };
 
 class HipTarget final : public Target {
  public:
   explicit HipTarget(const Options& options)
-      : Target(kTarget, options), toolchain_(resolve_toolchain(option("hip-version"))) {
+      : Target(kTarget, options), options_(options), toolchain_(resolve_toolchain(option("hip-version"))) {
     const bool rocblas = option("blas") == "rocblas";
+    const bool rocsparse = option("sparse") == "rocsparse";
     std::vector<std::string_view> skip = {"cuda2hip/alt-"};
     if (rocblas) skip.push_back("cuda2hip/cublas.tsv");
+    if (rocsparse) skip.push_back("cuda2hip/cusparse.tsv");
     rules::load_builtin(rules_, "cuda2hip/", skip);
     if (rocblas) rules::load_builtin(rules_, "cuda2hip/alt-rocblas/");
+    if (rocsparse) rules::load_builtin(rules_, "cuda2hip/alt-rocsparse/");
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
-    apply_toolchain(rules_, toolchain_, option("blas"), "hipsparse");
+    apply_toolchain(rules_, toolchain_, option("blas"), option("sparse"));
     reserved_ = load_reserved_names();
     provided_ = load_hip_provided();
     api_names_ = load_api_names(rules_);
@@ -48,25 +55,35 @@ class HipTarget final : public Target {
 
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
     collect_name_clashes(reserved_, api_names_, provided_, rules_, files, ctx);
+    if (!flag("no-wave64-fix")) collect_wave64_fixes(files, *this, options_, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
-    // First: it may move a runtime include up, and must claim that line before the renamer.
+    // The lane-math fixes own their tokens (numbers, type words): nothing else rewrites those.
+    const analysis::Wave64FilePlan* fixes = wave64_fix_pass(file);
+    // Then: it may move a runtime include up, and must claim that line before the renamer.
     runtime_header_pass(file);
     hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
     compat_header_pass(file);  // includes of CUDA headers the release lacks: Ferry's compat header
+    cuda_compat_pass(file);  // Ferry's own compat constructs, before anything renames them
+    cuda_record_pass(file);  // before the rules rewrite the includes it records
     name_clash_pass(file);
     solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
+    data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
     warp_intrinsics_pass(file);
+    call_args_pass(file);  // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
     launch_pass(file);
     inline_asm_pass(file);
     warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
-    analysis::hazard_pass(file);  // diagnostics only: wave64 and LDS/thread hazards for gfx906
+    dialect_pass(file);  // nvcc-isms clang's C++17 rejects (register)
+    analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
+    if (fixes) mark_widened_ballots(file, *fixes);
   }
   void finish_file(migrate::FileMigration& file) const override { compat_finish(file); }
 
  private:
+  Options options_;  // the wave64 pre-pass migrates every file once more with them
   Toolchain toolchain_;
   rules::RuleSet rules_;
   std::unordered_set<std::string> reserved_;

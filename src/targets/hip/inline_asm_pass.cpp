@@ -1,6 +1,42 @@
+// Inline assembly cannot be translated: PTX (and any other non-AMD assembly) is reported
+// (FRY1003). AMD GCN assembly -- code already written for HIP, such as ggml's
+// `asm volatile("v_dot2_f32_f16 %0, %1, %2, %0" ...)` in a branch for AMD GPUs -- runs as it is
+// and is not reported.
+#include <cctype>
+
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
+namespace {
+
+// True when the assembly string's first mnemonic is GCN-shaped: `v_`, `s_`, `ds_`, `buffer_`,
+// `global_`, `flat_`, `scratch_`, `image_`, `tbuffer_` or `exp` followed by lower-case letters,
+// digits and underscores, and no '.' (PTX mnemonics carry dotted suffixes: `mov.u32`).
+bool is_gcn_asm(std::string_view lit) {
+  std::size_t q = lit.find('"');
+  if (q == std::string_view::npos) return false;
+  std::string_view b = lit.substr(q + 1);
+  // Leading blanks and the escapes \t, \n.
+  while (!b.empty()) {
+    if (b.front() == ' ') b.remove_prefix(1);
+    else if (b.size() >= 2 && b[0] == '\\' && (b[1] == 't' || b[1] == 'n')) b.remove_prefix(2);
+    else break;
+  }
+  std::size_t n = 0;
+  auto word_char = [](char c) {
+    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  };
+  while (n < b.size() && word_char(b[n])) ++n;
+  if (n == 0 || (n < b.size() && b[n] == '.')) return false;
+  const std::string_view word = b.substr(0, n);
+  static constexpr std::string_view kPrefixes[] = {"v_", "s_", "ds_", "buffer_", "global_",
+                                                   "flat_", "scratch_", "image_", "tbuffer_"};
+  for (std::string_view p : kPrefixes)
+    if (word.starts_with(p) && word.size() > p.size()) return true;
+  return word == "exp";
+}
+
+}  // namespace
 
 void inline_asm_pass(migrate::FileMigration& file) {
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
@@ -19,6 +55,7 @@ void inline_asm_pass(migrate::FileMigration& file) {
       if (k == lex::Kind::String || k == lex::Kind::RawString) body = file.text(a.first);
       break;
     }
+    if (is_gcn_asm(body)) continue;  // AMD's own assembly: nothing to port
     const bool ptx = body.find('%') != std::string::npos || body.find('.') != std::string::npos;
     file.count_unconverted("device");
     file.diag(Diag::InlineAsm, ci,

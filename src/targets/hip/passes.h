@@ -1,23 +1,35 @@
 // Semantic passes of the CUDA → HIP target. Each pass is one function over a FileMigration,
 // lives in its own file and has golden tests under tests/golden/hip-<pass>-*/.
-// Order (HipTarget::run_passes): runtime_header, hip_provided, name_clash, solver_args, warp_intrinsics, launch,
-// inline_asm; edits of an earlier pass win over later ones and over the rule tables.
+// Order (HipTarget::run_passes): runtime_header, hip_provided, compat_header, cuda_compat, cuda_record,
+// name_clash, solver_args, warp_intrinsics, launch, inline_asm, warp_size; edits of an earlier pass win
+// over later ones and over the rule tables.
 #pragma once
 
 #include <string>
 #include <unordered_set>
 #include <vector>
 
+#include "analysis/wave64_fix.h"
 #include "migrate/file_migration.h"
 #include "targets/hip/hip_provided.h"
 
 namespace ferry::targets::hip {
 
+// Ferry's own HIP -> CUDA constructs (ferry::cuda_compat::..., ferry/compat_cuda.h) back to the
+// HIP features they stand for, so HIP -> CUDA -> HIP reaches a fixed point.
+void cuda_compat_pass(migrate::FileMigration& file);
+
+// Includes whose CUDA header the HIP -> CUDA way back would not choose (<cuda.h>,
+// <cuda/std/type_traits>, ...) get `/* ferry-cuda: <original> */` after the HIP header, so
+// CUDA -> HIP -> CUDA restores them (the cuda target's record_restore pass).
+void cuda_record_pass(migrate::FileMigration& file);
+
 // Inline PTX (`asm(...)`, `asm volatile(...)`, `__asm__`) has no AMDGPU meaning: FRY1003.
 void inline_asm_pass(migrate::FileMigration& file);
 
-// Files that use the CUDA kernel language or runtime but never include a runtime header (nvcc
-// includes it implicitly; hipcc does not) get `#include <hip/hip_runtime.h>`; a HIP header that
+// Every .cu file, and other files that use the CUDA kernel language or runtime, that never
+// includes a runtime header (nvcc includes it implicitly; clang -x hip does not) gets
+// `#include <hip/hip_runtime.h>`; a HIP header that
 // needs the runtime first (hip_cooperative_groups.h, hip_fp16.h...) gets it moved above it.
 // Runs before the rules, so the include line it moves is its own.
 void runtime_header_pass(migrate::FileMigration& file);
@@ -28,10 +40,27 @@ void runtime_header_pass(migrate::FileMigration& file);
 // ballot), FRY1101/FRY1102 (__match_*/__reduce_* unsupported).
 void warp_intrinsics_pass(migrate::FileMigration& file);
 
+// The wave64 lane-math fixes planned for the project (ProjectContext::wave64_fixes): applies this
+// file's edits first, so they own their tokens; returns the file's plan (null if none) for the
+// hazard diagnostics. collect_wave64_fixes is the project-wide half (in prepare_project).
+const analysis::Wave64FilePlan* wave64_fix_pass(migrate::FileMigration& file);
+void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& target, const Options& options,
+                          ProjectContext& ctx);
+// After the passes: the warp pass's FRY2102/FRY2103 on variables and calls the fixer widened
+// become notes.
+void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64FilePlan& plan);
+
 // For a release where warpSize is a runtime value (ROCm 7.0 on): FRY2301 at each use of warpSize
 // where C++ needs a constant (array bound, template argument, constexpr, static_assert, case,
 // enum, __launch_bounds__). Does nothing when `warp_size_constexpr`.
 void warp_size_pass(migrate::FileMigration& file, bool warp_size_constexpr);
+// CUDA 13's cudaMemLocation arguments of cudaMemPrefetchAsync / cudaMemAdvise → HIP's device
+// id (FRY4104), or FRY4105 when the location cannot be read.
+void call_args_pass(migrate::FileMigration& file);
+
+// What nvcc accepts and clang's C++17 rejects: the `register` storage class is dropped
+// (FRY5202), outside C files and explicit register variables.
+void dialect_pass(migrate::FileMigration& file);
 
 // Under --launch=ggl: `k<<<g, b, shm, s>>>(args)` → `hipLaunchKernelGGL(k, g, b, shm, s, args)`.
 void launch_pass(migrate::FileMigration& file);
@@ -44,6 +73,14 @@ void solver_args_pass(migrate::FileMigration& file);
 // User definitions whose signature HIP's headers already define (rules/hip_provided.tsv):
 // wrapped in `#if !defined(__HIP_PLATFORM_AMD__)` ... `#endif`, FRY4103 at each.
 void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& table);
+
+// cudaDataType values (CUDA_R_32F, casts to cudaDataType) in the arguments of cublas* calls for
+// hipBLAS < ROCm 6.0 (hipblasDatatype_t: HIPBLAS_R_32F) and of cusparse* calls under
+// --sparse=rocsparse (rocsparse_datatype_f32_r), or back to hipDataType in cusparse* calls under
+// --blas=rocblas; --hip-data-types: hipDataType everywhere (HIPIFY's --use-hip-data-types).
+// Only in cublas* calls the release has: a call left unconverted (FRY1301) keeps its types.
+struct Toolchain;
+void data_types_pass(migrate::FileMigration& file, const Toolchain& tc, const rules::RuleSet& table);
 
 // Renames user declarations that clash with HIP names (ProjectContext::clash_renames), and
 // their uses: FRY4101 at each declaration.

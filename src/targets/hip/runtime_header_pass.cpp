@@ -43,6 +43,9 @@ void runtime_header_pass(migrate::FileMigration& file) {
   bool conditional_between = false;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const lex::Token& t = file.code(ci);
+    // Excluded code (`// ferry: off`, as in the compat headers Ferry writes) asks for nothing:
+    // migrating such a file again must not gain an include.
+    if (file.excluded(ci)) continue;
     if (t.kind == lex::Kind::HeaderName) {
       const std::string_view h = file.text(ci);
       // Any header that brings in the runtime: the HIP one, or a CUDA one the rules convert.
@@ -81,9 +84,14 @@ void runtime_header_pass(migrate::FileMigration& file) {
     }
     return;
   }
+  // A .cu file always gets it, even with host code only: nvcc includes the runtime implicitly,
+  // HIP compilers other than hipcc (clang -x hip, amdclang++, a CMake HIP target) do not.
+  if (file.path().ends_with(".cu")) needs = true;
   if (!needs || has_include || file.code_size() == 0) return;
 
-  if (file.insert_line_at_top("#include <hip/hip_runtime.h>\n")) file.count_converted("headers");
+  // Recorded as added, so HIP -> CUDA leaves it out again (nvcc includes the runtime itself).
+  if (file.insert_line_at_top("#include <hip/hip_runtime.h> /* ferry-cuda: (none) */\n"))
+    file.count_converted("headers");
 }
 
 }  // namespace ferry::targets::hip

@@ -6,23 +6,13 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/split.h"
 #include "rules/builtin.h"
 
 namespace fs = std::filesystem;
 
 namespace ferry::targets::hip {
 namespace {
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t at = s.find(sep, start);
-    out.push_back(s.substr(start, at == std::string_view::npos ? s.npos : at - start));
-    if (at == std::string_view::npos) return out;
-    start = at + 1;
-  }
-}
 
 rules::Version version_field(std::string_view s, std::string_view line) {
   if (auto v = rules::Version::parse(s)) return *v;

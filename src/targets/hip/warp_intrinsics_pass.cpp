@@ -242,8 +242,14 @@ void handle_call(FileMigration& f, FileFacts& facts, std::size_t ci, const Intri
       if (args.size() < in.min_args || args[0].empty() || args[1].empty()) return;
       const bool full = is_full_mask(f, facts, args[0].first, args[0].last);
       // Replace "name(mask, " up to the first kept argument; the rest stays as written so
-      // other rewrites inside the arguments still apply.
-      if (!f.replace_bytes(f.code(ci).begin, f.code(args[1].first).begin, std::string(in.hip) + "("))
+      // other rewrites inside the arguments still apply. A mask other than the 0xffffffff the way
+      // back writes is recorded in a comment, for HIP -> CUDA to restore (docs/targets.md).
+      const std::string_view dropped =
+          f.source().substr(f.code(ci).begin, f.code(args[1].first).begin - f.code(ci).begin);
+      std::string head = std::string(in.hip) + "(";
+      if (dropped != name + "(0xffffffff, " && dropped.find("*/") == std::string_view::npos)
+        head += "/* ferry-cuda: " + std::string(dropped) + " */ ";
+      if (!f.replace_bytes(f.code(ci).begin, f.code(args[1].first).begin, std::move(head)))
         return;
       f.count_converted("device");
       if (!full) report_mask(f, ci, args[0]);

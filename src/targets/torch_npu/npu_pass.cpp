@@ -5,16 +5,24 @@
 //   'cuda' / 'cuda:N'       → 'npu' / 'npu:N' only in device contexts: torch.device(...), .to(...),
 //                             autocast/GradScaler(...), device=/device_type=/map_location=/... , and
 //                             comparisons with x.device / x.type
-//   backend='nccl'          → 'hccl' (also init_process_group('nccl'))
-//   'CUDA_VISIBLE_DEVICES'  → 'ASCEND_RT_VISIBLE_DEVICES'
+//   'nccl'                  → 'hccl' where the string is provably the distributed backend (a
+//                             backend= argument, init_process_group('nccl'), or a string that
+//                             string_roles.h follows there: argparse defaults and choices,
+//                             assignments, comparisons); any other 'nccl' gets FRY4655
+//   'cuda' device strings   the same flow decides for names not in a device context above
+//   dist.is_nccl_available  → dist.is_hccl_available; dist.Backend.NCCL → dist.Backend.HCCL
+//   'CUDA_VISIBLE_DEVICES'  → 'ASCEND_RT_VISIBLE_DEVICES'; NCCL process-group variables →
+//                             torch_npu's HCCL twins; other NCCL_* names: FRY4657
 //   import torch_npu        inserted after the first torch import of a file that changed
 // Each change is listed as a FRY4650 note; what has no NPU equivalent gets FRY1650/FRY1651, what to
 // review FRY4651-FRY4654.
+#include <cctype>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "lex/python_lexer.h"
+#include "targets/torch_npu/string_roles.h"
 #include "targets/torch_npu/torch_npu_target.h"
 
 namespace ferry::targets::torch_npu {
@@ -33,6 +41,8 @@ class Pass {
   }
 
   void run() {
+    roles_ = find_string_roles(src_, toks_, code_);
+    dist_imports();
     for (std::size_t ci = 0; ci < code_.size(); ++ci) {
       if (excluded(ci)) continue;
       const Token& t = tok(ci);
@@ -116,6 +126,20 @@ class Pass {
       edit(ci, "is_npu", ".is_cuda → .is_npu");
       return;
     }
+    if (n == "is_nccl_available") {
+      // torch_npu adds torch.distributed.is_hccl_available.
+      const bool qualified = after_dot && ci >= 2 && distributed_module_ending_at(ci - 2);
+      const bool imported = !after_dot && nccl_available_imported_;
+      if (qualified || imported) edit(ci, "is_hccl_available", "is_nccl_available → is_hccl_available");
+      else
+        note(Diag::NpuBackendUnproven, ci, "is_nccl_available of a module Ferry cannot tell is torch.distributed; left unchanged",
+             "on NPUs call torch.distributed.is_hccl_available() (torch_npu adds it)");
+      return;
+    }
+    if (n == "NCCL" && after_dot && ci >= 2 && is(ci - 2, "Backend")) {
+      edit(ci, "HCCL", "Backend.NCCL → Backend.HCCL");
+      return;
+    }
     if ((n == "DistributedDataParallel" || n == "DDP" || n == "FullyShardedDataParallel" || n == "FSDP") &&
         is(ci + 1, "(")) {
       ddp(ci);
@@ -140,17 +164,25 @@ class Pass {
   void torch_cuda(std::size_t ci) {
     const std::size_t cuda = ci + 2;
     const Token& t = tok(cuda);
+    static const std::set<std::string_view> kNone = {"nvtx", "jiterator", "nccl", "cudart", "_sleep", "comm"};
     if (ci > 0 && is(ci - 1, "from")) {  // from torch.cuda[.amp] import X
+      // `from torch.cuda import nccl` / `from torch.cuda.nccl import ...`: nothing to import on NPU.
+      std::size_t i = cuda + 1;
+      std::string_view none;
+      for (; i < code_.size() && tok(i).line == tok(ci).line; ++i)
+        if (kNone.count(text(i)) && (is(i - 1, ".") || is(i - 1, "import") || is(i - 1, ","))) none = text(i);
+      if (!none.empty()) {
+        note(Diag::NpuNoEquivalent, cuda, "torch.cuda." + std::string(none) + " has no NPU equivalent; left unchanged",
+             none_hint(none));
+        return;
+      }
       edit_bytes(tok(ci).begin, t.end, "torch_npu.npu", tok(ci), "from torch.cuda → from torch_npu.npu");
       return;
     }
     const std::string_view attr = is(cuda + 1, ".") ? text(cuda + 2) : std::string_view();
-    static const std::set<std::string_view> kNone = {"nvtx", "jiterator", "nccl", "cudart", "_sleep", "comm"};
     if (kNone.count(attr)) {
       note(Diag::NpuNoEquivalent, cuda + 2,
-           "torch.cuda." + std::string(attr) + " has no NPU equivalent; left unchanged",
-           attr == "nvtx" ? "use torch_npu's profiler (torch_npu.profiler) ranges instead of NVTX markers"
-                          : "remove this use or guard it with torch.cuda.is_available()");
+           "torch.cuda." + std::string(attr) + " has no NPU equivalent; left unchanged", none_hint(attr));
       return;
     }
     if (attr == "CUDAGraph" || attr == "graph" || attr == "make_graphed_callables" || attr == "graph_pool_handle") {
@@ -166,6 +198,35 @@ class Pass {
     if (attr == "amp") precision(cuda + 2);
     edit(cuda, "npu", "torch.cuda" + (attr.empty() ? std::string() : "." + std::string(attr)) + " → torch.npu" +
                           (attr.empty() ? std::string() : "." + std::string(attr)));
+  }
+
+  static std::string none_hint(std::string_view attr) {
+    if (attr == "nvtx") return "use torch_npu's profiler (torch_npu.profiler) ranges instead of NVTX markers";
+    if (attr == "nccl")
+      return "torch.cuda.nccl (NCCL's version and raw collectives) has no NPU twin: use torch.distributed with the "
+             "hccl backend, and test for it with torch.distributed.is_hccl_available()";
+    return "remove this use or guard it with torch.cuda.is_available()";
+  }
+
+  // `import torch.distributed as X`, `from torch import distributed as X`,
+  // `from torch.distributed import ..., is_nccl_available`.
+  void dist_imports() {
+    for (std::size_t ci = 0; ci + 3 < code_.size(); ++ci) {
+      if (is(ci, "import") && is(ci + 1, "torch") && is(ci + 2, ".") && is(ci + 3, "distributed") && is(ci + 4, "as"))
+        dist_aliases_.insert(std::string(text(ci + 5)));
+      else if (is(ci, "from") && is(ci + 1, "torch") && is(ci + 2, "import") && is(ci + 3, "distributed") &&
+               is(ci + 4, "as"))
+        dist_aliases_.insert(std::string(text(ci + 5)));
+      else if (is(ci, "from") && is(ci + 1, "torch") && is(ci + 2, ".") && is(ci + 3, "distributed") &&
+               is(ci + 4, "import"))
+        for (std::size_t i = ci + 5; i < code_.size() && tok(i).line == tok(ci).line; ++i)
+          if (is(i, "is_nccl_available")) nccl_available_imported_ = true;
+    }
+  }
+  // `torch.distributed` or an alias of it ends at `ci`.
+  bool distributed_module_ending_at(std::size_t ci) const {
+    if (is(ci, "distributed") && ci >= 2 && is(ci - 1, ".") && is(ci - 2, "torch")) return true;
+    return tok(ci).kind == Kind::Name && dist_aliases_.count(std::string(text(ci))) && (ci == 0 || !is(ci - 1, "."));
   }
 
   void backends(std::size_t ci) {
@@ -225,14 +286,6 @@ class Pass {
     return text(ci - 2);
   }
 
-  bool device_name(std::string_view n) const {
-    std::string l;
-    for (char c : n) l.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    return l == "device" || l == "device_type" || l == "map_location" || l == "output_device" || l == "device_id" ||
-           l == "dev" || (l.size() > 7 && l.compare(l.size() - 7, 7, "_device") == 0) ||
-           (l.size() > 7 && l.compare(0, 7, "device_") == 0 && l != "device_ids");
-  }
-
   void string(std::size_t ci) {
     const Token& t = tok(ci);
     const lex::py::StringParts p = lex::py::split_string(t.text(src_));
@@ -245,25 +298,93 @@ class Pass {
       edit_bytes(body, body + 20, "ASCEND_RT_VISIBLE_DEVICES", t, "CUDA_VISIBLE_DEVICES → ASCEND_RT_VISIBLE_DEVICES");
       return;
     }
+    if (p.body.rfind("NCCL_", 0) == 0 || p.body.rfind("TORCH_NCCL_", 0) == 0) {
+      env_var(ci, body, p.body);
+      return;
+    }
     const bool assigned = ci >= 2 && is(ci - 1, "=") && tok(ci - 2).kind == Kind::Name;
     const std::string_view first_arg_of = call_of_first_arg(ci);
-    if (p.body == "nccl") {
-      if ((assigned && text(ci - 2) == "backend") || first_arg_of == "init_process_group")
-        edit_bytes(body, body + 4, "hccl", t, "backend 'nccl' → 'hccl'");
+    if (is_backend_spec(p.body)) {
+      if ((assigned && text(ci - 2) == "backend") || first_arg_of == "init_process_group" || roles_.backend.count(ci)) {
+        std::string to(p.body);
+        for (std::size_t at; (at = to.find("cuda:nccl")) != std::string::npos;) to.replace(at, 9, "npu:hccl");
+        for (std::size_t at; (at = to.find("nccl")) != std::string::npos;) to.replace(at, 4, "hccl");
+        edit_bytes(body, body + static_cast<std::uint32_t>(p.body.size()), to, t,
+                   "backend '" + std::string(p.body) + "' → '" + to + "'");
+      } else {
+        note(Diag::NpuBackendUnproven, ci,
+             "'" + std::string(p.body) + "' is not provably the distributed backend here (no path from this string to "
+             "init_process_group's backend); left unchanged",
+             "if it selects the process-group backend on NPUs, make it 'hccl' (HCCL is the NPU collective library)");
+      }
       return;
     }
     if (p.body != "cuda" && p.body.rfind("cuda:", 0) != 0) return;
-    bool device = false;
-    if (assigned && device_name(text(ci - 2))) device = true;
+    bool device = roles_.device.count(ci) > 0;
+    if (assigned && is_device_name(text(ci - 2))) device = true;
     if (first_arg_of == "device" || first_arg_of == "autocast" || first_arg_of == "GradScaler" ||
         (first_arg_of == "to" && ci >= 3 && is(ci - 3, ".")))
       device = true;
     if (ci >= 2 && (is(ci - 1, "==") || is(ci - 1, "!=")) &&
-        (is(ci - 2, "type") || (tok(ci - 2).kind == Kind::Name && device_name(text(ci - 2)))))
+        (is(ci - 2, "type") || (tok(ci - 2).kind == Kind::Name && is_device_name(text(ci - 2)))))
       device = true;
-    if (!device) return;
+    if (!device) {
+      if (!looks_like_device(p.body)) return;  // a regex like 'cuda:[0-9]+': text about devices
+      note(Diag::NpuDeviceUnproven, ci,
+           "'" + std::string(p.body) + "' is not provably a device here (it does not reach torch.device, .to(), a "
+           "device= argument or a device variable in this file); left unchanged",
+           "if it names the accelerator, make it 'npu'" + std::string(p.body.substr(4)));
+      return;
+    }
     edit_bytes(body, body + 4, "npu", t,
                "device '" + std::string(p.body) + "' → '" + "npu" + std::string(p.body.substr(4)) + "'");
+  }
+
+  // 'cuda', 'cuda:0', 'cuda:{rank}'.
+  static bool looks_like_device(std::string_view b) {
+    if (b == "cuda") return true;
+    if (b.rfind("cuda:", 0) != 0 || b.size() == 5) return false;
+    const std::string_view rest = b.substr(5);
+    if (rest.front() == '{') return rest.back() == '}' && rest.find('}') == rest.size() - 1;
+    for (char c : rest)
+      if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    return true;
+  }
+
+  // 'nccl', or a per-device backend list such as 'cpu:gloo,cuda:nccl'.
+  static bool is_backend_spec(std::string_view b) {
+    if (b == "nccl") return true;
+    if (b.find("nccl") == std::string_view::npos || b.find(':') == std::string_view::npos) return false;
+    for (char c : b)
+      if (!(std::islower(static_cast<unsigned char>(c)) || c == ':' || c == ',')) return false;
+    return true;
+  }
+
+  // NCCL process-group variables whose torch_npu twin ProcessGroupHCCL / OptionsManager reads, and
+  // HCCL's own NIC selection; the rest have no HCCL meaning (FRY4657).
+  void env_var(std::size_t ci, std::uint32_t body, std::string_view name) {
+    static const std::pair<std::string_view, std::string_view> kTwins[] = {
+        {"NCCL_SOCKET_IFNAME", "HCCL_SOCKET_IFNAME"},
+        {"NCCL_ASYNC_ERROR_HANDLING", "HCCL_ASYNC_ERROR_HANDLING"},
+        {"TORCH_NCCL_ASYNC_ERROR_HANDLING", "TORCH_HCCL_ASYNC_ERROR_HANDLING"},
+        {"NCCL_BLOCKING_WAIT", "HCCL_BLOCKING_WAIT"},
+        {"TORCH_NCCL_BLOCKING_WAIT", "TORCH_HCCL_BLOCKING_WAIT"},
+        {"NCCL_DESYNC_DEBUG", "HCCL_DESYNC_DEBUG"},
+        {"TORCH_NCCL_DESYNC_DEBUG", "TORCH_HCCL_DESYNC_DEBUG"},
+        {"TORCH_NCCL_DUMP_ON_TIMEOUT", "TORCH_HCCL_DUMP_ON_TIMEOUT"},
+        {"TORCH_NCCL_ENABLE_MONITORING", "TORCH_HCCL_ENABLE_MONITORING"},
+        {"TORCH_NCCL_TRACE_BUFFER_SIZE", "TORCH_HCCL_TRACE_BUFFER_SIZE"},
+        {"TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC", "TORCH_HCCL_HEARTBEAT_TIMEOUT_SEC"}};
+    for (const auto& [from, to] : kTwins)
+      if (name == from) {
+        edit_bytes(body, body + static_cast<std::uint32_t>(name.size()), std::string(to), tok(ci),
+                   std::string(from) + " → " + std::string(to));
+        return;
+      }
+    note(Diag::NpuNcclEnvVar, ci,
+         "HCCL does not read " + std::string(name) + "; left unchanged",
+         "HCCL has its own variables (HCCL_CONNECT_TIMEOUT, HCCL_EXEC_TIMEOUT, HCCL_SOCKET_IFNAME, HCCL_IF_IP; "
+         "see the HCCL environment variable reference): drop it or set the HCCL one");
   }
 
   void add_import() {
@@ -293,6 +414,9 @@ class Pass {
   std::vector<std::size_t> code_;
   std::set<std::uint32_t> excluded_lines_;
   std::set<std::uint32_t> apex_lines_;
+  StringRoles roles_;
+  std::set<std::string> dist_aliases_;
+  bool nccl_available_imported_ = false;
   std::size_t changes_ = 0;
   bool precision_done_ = false;
 };

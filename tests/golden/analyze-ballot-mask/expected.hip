@@ -6,12 +6,12 @@
 
 __global__ void vote(const int* in, int* out) {
   const bool hit = in[threadIdx.x] > 0;
-  unsigned ballot = __ballot(hit);    // FRY2206, FRY2207
-  const int count = __popc(ballot);                   // FRY2208
-  const uint32_t active = __ballot(1);             // FRY2207
+  unsigned long long ballot = __ballot(/* ferry-cuda: __ballot_sync(FULL_MASK,  */ hit);    // FRY2206, FRY2207
+  const int count = __popcll(ballot);                   // FRY2208
+  const unsigned long long active = __ballot(1);             // FRY2207
   const int first = __ffsll(__ballot(hit)) - 1;  // FRY2206, FRY2208
   // fine: 64-bit storage and counting, and __popc of something that is not a ballot
-  const unsigned long long wide = __ballot(hit);
+  const unsigned long long wide = __ballot(/* ferry-cuda: __ballot_sync(__activemask(),  */ hit);
   const int wide_count = __popcll(wide);
   const int bits = __popc(in[threadIdx.x]);
   out[threadIdx.x] = count + (int)active + first + wide_count + bits;

@@ -1,12 +1,13 @@
 // cuBLAS GEMM -> aclnnMatmul: a simple, fully visible call is rewritten; a transposed one is
-// explained.
+// explained. The handle has no aclnn twin: its lines are left for the user to delete.
 #include <aclnnop/aclnn_matmul.h>
 #include <acl/acl.h>
 
-void gemm(cublasHandle_t handle, aclrtStream stream, const float *A, const float *B, float *C, int m, int n,
-          int k) {
+void gemm(aclrtStream stream, const float *A, const float *B, float *C, int m, int n, int k) {
   const float alpha = 1.0f;
   const float beta = 0.0f;
+  cublasHandle_t handle;
+  cublasCreate(&handle);
   cublasSetStream(handle, stream);
   {  // ferry: cublasSgemm -> aclnnMatmul; column-major C = A*B is row-major C^T = B^T * A^T
     int64_t ferry_self_shape[2] = {n, k}, ferry_self_strides[2] = {k, 1};
@@ -27,5 +28,11 @@ void gemm(cublasHandle_t handle, aclrtStream stream, const float *A, const float
     aclDestroyTensor(ferry_mat2);
     aclDestroyTensor(ferry_out);
   }
+  cublasDestroy(handle);
+}
+
+void gemm_transposed(cublasHandle_t handle, const float *A, const float *B, float *C, int m, int n, int k) {
+  const float alpha = 1.0f;
+  const float beta = 0.0f;
   cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, A, k, B, k, &beta, C, m);
 }

@@ -3,7 +3,7 @@
 #include <acl/acl.h>
 
 static void check(aclError e) {
-  if (e != ACL_SUCCESS) printf("error: %s\n", aclGetRecentErrMsg());
+  if (e != ACL_SUCCESS) printf("error: %s\n", [](const char *ferry_msg) { return ferry_msg != nullptr ? ferry_msg : "AscendCL error (no message recorded)"; }(aclGetRecentErrMsg()));
 }
 
 void copy_timed(float *dst, const float *src, size_t bytes) {
@@ -29,7 +29,7 @@ void copy_timed(float *dst, const float *src, size_t bytes) {
 
 int count_devices() {
   int n = 0;
-  aclrtGetDeviceCount(&n);
+  [](auto *ferry_count) { uint32_t ferry_count_v = 0; const aclError ferry_err = aclrtGetDeviceCount(&ferry_count_v); if (ferry_err == ACL_SUCCESS) { *ferry_count = ferry_count_v; } return ferry_err; }(&n);
   aclrtSynchronizeDevice();
   return n;
 }

@@ -1,5 +1,5 @@
 // Block-wide sum with CUB (namespace-qualified names map to hipcub::).
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hipcub/hipcub.hpp>
 
 template <int kThreads>

@@ -1,6 +1,6 @@
 // Loading a precompiled module with the driver API.
 #include <cstdio>
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: <cuda.h> */
 
 #define CU_CHECK(x)                                            \
   do {                                                         \

@@ -1,6 +1,6 @@
 // Thrust: sort on a stream with the CUDA execution policy, then reduce on the device.
 // thrust::cuda:: becomes thrust::hip:: (rocThrust); libcu++'s own cuda:: namespace is not Thrust's.
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <thrust/device_vector.h>
 #include <thrust/reduce.h>
 #include <thrust/sort.h>

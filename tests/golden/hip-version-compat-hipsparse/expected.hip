@@ -1,5 +1,6 @@
 // cusparseGetErrorString: hipSPARSE has it from ROCm 6.0; for ROCm 5.2 Ferry's compat header
 // defines it.
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <cstdio>
 #include <hipsparse/hipsparse.h>
 #include "ferry/compat/hipsparse.h"

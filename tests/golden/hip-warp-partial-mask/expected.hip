@@ -4,7 +4,7 @@
 
 __device__ float segment_sum(float v, unsigned mask, int width) {
   for (int offset = width / 2; offset > 0; offset /= 2)
-    v += __shfl_down(v, offset, width);
+    v += __shfl_down(/* ferry-cuda: __shfl_down_sync(mask,  */ v, offset, width);
   return v;
 }
 
@@ -15,9 +15,9 @@ __global__ void sum_tail(const float* x, int n, float* out) {
   if (i < n) {
     float v = x[i];
     for (int offset = 8; offset > 0; offset /= 2)
-      v += __shfl_xor(v, offset);
+      v += __shfl_xor(/* ferry-cuda: __shfl_xor_sync(active,  */ v, offset);
     if ((threadIdx.x & 15) == 0) atomicAdd(out, v);
   }
-  float h = __shfl(i < n ? x[i] : 0.f, 0, 16);
-  if (__any(h > 0.f)) out[1] = h;
+  float h = __shfl(/* ferry-cuda: __shfl_sync(0x0000ffff,  */ i < n ? x[i] : 0.f, 0, 16);
+  if (__any(/* ferry-cuda: __any_sync(0xffff0000,  */ h > 0.f)) out[1] = h;
 }

@@ -15,6 +15,10 @@ void linear_f32(cublasHandle_t handle, const float* x, const float* w, float* y,
 // Same with half inputs, float output and float accumulation (cublasGemmEx).
 void linear_f16(cublasHandle_t handle, const __half* x, const __half* w, float* y,
                 int M, int N, int K);
+// Weight gradient of linear_f32: dW[N,K] = dy[M,N]^T * x[M,K] (the input gradient dx = dy * W
+// is gemm_rowmajor_f32(dy, W, dx, M, K, N)).
+void linear_backward_weight_f32(cublasHandle_t handle, const float* x, const float* dy, float* dw,
+                                int M, int N, int K);
 // Plain row-major C[M,N] = A[M,K] * B[K,N].
 void gemm_rowmajor_f32(cublasHandle_t handle, const float* A, const float* B, float* C,
                        int M, int N, int K);

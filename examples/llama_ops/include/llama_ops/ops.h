@@ -24,6 +24,10 @@ void rope_init(int head_dim, float theta);
 void rope_apply(float* q, float* k, const int* positions, int tokens, int n_heads,
                 int n_kv_heads, int head_dim, cudaStream_t stream);
 
+// Inverse rotation (the backward pass of rope_apply: the gradient rotates by -angle).
+void rope_apply_inverse(float* q, float* k, const int* positions, int tokens, int n_heads,
+                        int n_kv_heads, int head_dim, cudaStream_t stream);
+
 // ---- softmax.cu -----------------------------------------------------------
 // y = softmax(x * scale) over each row of `cols`.
 void softmax(const float* x, float* y, int rows, int cols, float scale,
@@ -51,6 +55,20 @@ void embedding_lookup(const int* ids, const float* table, float* out, int tokens
 void swiglu(const float* gate, const float* up, float* out, int64_t n, cudaStream_t stream);
 // out = silu(x), element-wise.
 void silu_inplace(float* x, int64_t n, cudaStream_t stream);
+
+// ---- backward.cu (kernels in kernels/backward.cuh) --------------------------------
+// Gradients of rmsnorm: dx [rows, hidden] and dweight [hidden] (summed over rows in a fixed
+// order). `workspace` holds rmsnorm_backward_workspace(rows, hidden) floats.
+size_t rmsnorm_backward_workspace(int rows, int hidden);
+void rmsnorm_backward(const float* x, const float* weight, const float* dy, float* dx,
+                      float* dweight, int rows, int hidden, float eps, float* workspace,
+                      cudaStream_t stream);
+// Gradients of swiglu with respect to gate and up.
+void swiglu_backward(const float* gate, const float* up, const float* dout, float* dgate,
+                     float* dup, int64_t n, cudaStream_t stream);
+// dtable = scatter-add of dout rows by token id (dtable [vocab, hidden] is overwritten).
+void embedding_backward(const int* ids, const float* dout, float* dtable, int tokens, int hidden,
+                        int vocab, cudaStream_t stream);
 
 // ---- allreduce.cu ---------------------------------------------------------
 // Sum-all-reduces a float buffer of `count` elements held once per visible

@@ -3,6 +3,11 @@
 #pragma once
 
 #define W64_API_HIP 1
+// The include guards of HIP's own headers, which code tests to see what is included (e.g. the
+// CUDA samples' helper_cuda.h after migration: HIP_INCLUDE_HIP_HIP_RUNTIME_H).
+#define HIP_INCLUDE_HIP_HIP_RUNTIME_H
+#define HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
+#define HIP_INCLUDE_HIP_DRIVER_TYPES_H
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__ 1
 #endif

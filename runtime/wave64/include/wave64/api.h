@@ -110,8 +110,17 @@ enum W64_N(cudaDeviceAttr, hipDeviceAttribute_t) {
   W64_N(cudaDevAttrCooperativeLaunch, hipDeviceAttributeCooperativeLaunch),
   W64_N(cudaDevAttrMaxSharedMemoryPerBlockOptin, hipDeviceAttributeSharedMemPerBlockOptin),
   W64_N(cudaDevAttrMaxBlocksPerMultiprocessor, hipDeviceAttributeMaxBlocksPerMultiProcessor),
+  W64_N(cudaDevAttrComputeMode, hipDeviceAttributeComputeMode),
+  W64_N(cudaDevAttrIntegrated, hipDeviceAttributeIntegrated),
 };
 using W64_ATTR = W64_N(cudaDeviceAttr, hipDeviceAttribute_t);
+
+enum W64_N(cudaComputeMode, hipComputeMode) {
+  W64_N(cudaComputeModeDefault, hipComputeModeDefault) = 0,
+  W64_N(cudaComputeModeExclusive, hipComputeModeExclusive) = 1,
+  W64_N(cudaComputeModeProhibited, hipComputeModeProhibited) = 2,
+  W64_N(cudaComputeModeExclusiveProcess, hipComputeModeExclusiveProcess) = 3,
+};
 
 enum W64_N(cudaFuncAttribute, hipFuncAttribute) {
   W64_N(cudaFuncAttributeMaxDynamicSharedMemorySize, hipFuncAttributeMaxDynamicSharedMemorySize) = 8,
@@ -332,6 +341,8 @@ inline int attribute(int a) {
       return p.regsPerMultiprocessor;
     case W64_N(cudaDevAttrManagedMemory, hipDeviceAttributeManagedMemory): return 1;
     case W64_N(cudaDevAttrCooperativeLaunch, hipDeviceAttributeCooperativeLaunch): return 0;
+    case W64_N(cudaDevAttrComputeMode, hipDeviceAttributeComputeMode): return p.computeMode;
+    case W64_N(cudaDevAttrIntegrated, hipDeviceAttributeIntegrated): return p.integrated;
     case W64_N(cudaDevAttrMaxSharedMemoryPerBlockOptin, hipDeviceAttributeSharedMemPerBlockOptin):
       return static_cast<int>(p.sharedMemPerBlockOptin);
     case W64_N(cudaDevAttrMaxBlocksPerMultiprocessor, hipDeviceAttributeMaxBlocksPerMultiProcessor):

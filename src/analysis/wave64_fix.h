@@ -1,0 +1,103 @@
+// The wave64 fixer: rewrites 32-lane assumptions (FRY2201-FRY2209) into warp-size-generic code,
+// all together or not at all for each group of code that shares them.
+//
+// Why all together: code written for 32-lane warps is usually consistent with itself — lane ids
+// from `& 31`, warp indices from `>> 5`, reductions from offset 16, one slot per 32 lanes — and so
+// it often still computes the right thing on a 64-lane wavefront (each half reduces separately).
+// Fixing only some of those (a reduction now spanning 64 lanes, the lane id still `& 31`) is what
+// breaks it. So the fixer works on *components*: functions that use warp operations, the
+// functions they call and that call them, the host functions that launch them, and the warp-width
+// constants they share, across the files of the project. A component is fixed only when every
+// 32-lane assumption in it is one the fixer understands; otherwise nothing in it changes and each
+// hazard keeps its diagnostic, with the reason in the hint.
+//
+// What "understands" means, per value role (the dataflow of analysis/hazards.h):
+//   lane id      `t & 31`, `t % 32` (t from threadIdx)     -> `t & (warpSize - 1)`, `t % warpSize`
+//   warp index   `t >> 5`, `t / 32`, `(n + 31) / 32`       -> `t / warpSize`, `(n + warpSize - 1) / warpSize`
+//   warp width   WARP_SIZE-like constants                  -> 64 under __HIP_PLATFORM_AMD__ (FRY2204)
+//                strides `i += 32` of lane loops, `warp * 32`, first warp `tid < 32`, shuffle
+//                widths and last-lane sources              -> warpSize, warpSize - 1
+//   reductions   loops from 16 around xor/down shuffles    -> from warpSize / 2 (FRY2205);
+//                an unrolled first step at offset 16       -> a loop over warpSize/2 .. 16
+//   lane masks   `1u << lane`, ballots kept in 32 bits     -> 64-bit types, __popcll/__ffsll
+//                (FRY2203, FRY2207/FRY2102, FRY2208/FRY2103), helpers returning masks included
+//   per-warp slots `__shared__ T s[32]` indexed by lane/warp -> 64 slots (FRY2209)
+// Anything else numeric (16, 31, 32, multiples of 32) in an expression with a lane id, warp index
+// or thread id of the component blocks it, as do literal block sizes that are not a multiple of
+// the wavefront, 32-based arithmetic in the host code that launches it, lane math hidden in macros
+// and edits the fixer cannot make. Every rewrite keeps NVIDIA semantics: warpSize is 32 there.
+//
+// Functions without any warp operation in reach are not components: grouping threads by 32 is
+// plain arithmetic there (tile coordinates, work splits) and right on any wavefront.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/hazards.h"
+#include "analysis/profile.h"
+#include "migrate/file_migration.h"
+
+namespace ferry::analysis {
+
+struct Wave64FixInput {
+  std::string key;                      // the file's name in the plan (its project path)
+  const migrate::FileMigration* file;   // the original text's tokens
+  const FileFacts* facts;
+};
+
+struct Wave64ByteEdit {
+  std::uint32_t begin;
+  std::uint32_t end;
+  std::string text;
+};
+
+struct Wave64FilePlan {
+  std::vector<Wave64ByteEdit> edits;  // sorted, non-overlapping
+  // Hazard anchors (code, byte offset of the reported token): fixed, or left with a reason.
+  std::set<std::pair<Diag, std::uint32_t>> fixed;
+  std::map<std::pair<Diag, std::uint32_t>, std::string> unfixed;
+  // Hazards in code no warp operation reaches: plain arithmetic, right on any wavefront (notes).
+  std::set<std::pair<Diag, std::uint32_t>> harmless;
+  // Byte offsets of variables widened to 64 bits and of __popc/__ffs calls widened: the HIP
+  // warp-intrinsics pass reports those as FRY2102/FRY2103, which become notes.
+  std::set<std::uint32_t> widened_vars;
+  std::set<std::uint32_t> widened_calls;
+};
+
+struct Wave64FixStats {
+  int components = 0;
+  int fixed_components = 0;
+  int sites = 0;        // hazards (anchors) in components
+  int fixed_sites = 0;
+  int harmless_sites = 0;
+  int edits = 0;
+};
+
+struct Wave64FixPlan {
+  std::map<std::string, Wave64FilePlan> files;
+  Wave64FixStats stats;
+  // One line per component left unfixed: "file:line: reason".
+  std::vector<std::string> blocked;
+};
+
+// Plans the fixes for the files analyzed together (a project). `uses`: the warp-width constant
+// uses across the same files (record_warp_constant_uses).
+struct Wave64FixOptions {
+  // Rewrite 32-bit full masks of the _sync intrinsics to 64 bits (FRY2206). Only for CUDA output
+  // (`analyze --fix`): `migrate --to hip` drops the masks (its warp-intrinsics pass).
+  bool fix_masks = false;
+};
+
+[[nodiscard]] Wave64FixPlan plan_wave64_fixes(const std::vector<Wave64FixInput>& files, const Profile& profile,
+                                              const WarpConstantUses& uses, const Wave64FixOptions& options = {});
+
+// Applies a file's planned edits. Returns false (and applies nothing) when one would overlap an
+// edit already proposed on the file.
+bool apply_wave64_fixes(migrate::FileMigration& file, const Wave64FilePlan& plan);
+
+}  // namespace ferry::analysis

@@ -1,0 +1,26 @@
+// ferry/compat_cuda.h: the small header of Ferry's own code that the HIP -> CUDA target writes
+// beside a migrated file that needs it, for what HIP has and CUDA does not (docs/targets.md,
+// "compat_cuda.h"): float/double atomicMax/atomicMin, cudaDeviceProp fields CUDA 13 removed,
+// the cudaMemLocation of a device id, the module launch with a packed argument buffer.
+// The header is written whole (each entry is small and guarded by nothing but its namespace),
+// so every file that includes it sees the same text and re-migration is a fixed point.
+#pragma once
+
+#include <string_view>
+
+#include "migrate/file_migration.h"
+
+namespace ferry::targets::cuda {
+
+inline constexpr std::string_view kCompatHeaderName = "ferry/compat_cuda.h";
+
+// The header's text.
+[[nodiscard]] std::string_view compat_header_text();
+
+// The file uses ferry::cuda_compat: the header is written beside it (a side output) and included
+// at the top, once per file.
+void use_compat_header(migrate::FileMigration& file);
+// The same, when an edit of the file (a rule's call template, a pass) wrote ferry::cuda_compat::.
+void use_compat_header_if_referenced(migrate::FileMigration& file);
+
+}  // namespace ferry::targets::cuda

@@ -1,0 +1,120 @@
+// <hip/hip_runtime.h> brings much of the standard library with it (<cstdio>, <cstdint>, <cassert>,
+// <string>, <memory>, <array>, <tuple>, <complex>, <chrono>, <sstream>: measured with hipcc 5.2
+// against nvcc 13, docs/targets.md); <cuda_runtime.h> does not. A HIP file that uses those names
+// without including their header compiles with hipcc and fails with nvcc ("printf is undefined").
+#include <set>
+#include <string>
+#include <vector>
+
+#include "targets/cuda/passes.h"
+
+namespace ferry::targets::cuda {
+namespace {
+
+using migrate::FileMigration;
+
+struct Provided {
+  std::string_view name;
+  bool std_qualified;  // std::name (C++ names), else the bare C name
+  std::string_view header;
+};
+constexpr Provided kProvided[] = {
+    {"printf", false, "cstdio"},        {"fprintf", false, "cstdio"},      {"sprintf", false, "cstdio"},
+    {"snprintf", false, "cstdio"},      {"vprintf", false, "cstdio"},      {"vfprintf", false, "cstdio"},
+    {"puts", false, "cstdio"},          {"fputs", false, "cstdio"},        {"fflush", false, "cstdio"},
+    {"fopen", false, "cstdio"},         {"fclose", false, "cstdio"},       {"fread", false, "cstdio"},
+    {"fwrite", false, "cstdio"},        {"fgets", false, "cstdio"},        {"perror", false, "cstdio"},
+    {"stderr", false, "cstdio"},        {"stdout", false, "cstdio"},       {"FILE", false, "cstdio"},
+    {"sscanf", false, "cstdio"},        {"fscanf", false, "cstdio"},       {"printf", true, "cstdio"},
+    {"fprintf", true, "cstdio"},        {"snprintf", true, "cstdio"},      {"uint8_t", true, "cstdint"},
+    {"uint16_t", true, "cstdint"},      {"uint32_t", true, "cstdint"},     {"uint64_t", true, "cstdint"},
+    {"int8_t", true, "cstdint"},        {"int16_t", true, "cstdint"},      {"int32_t", true, "cstdint"},
+    {"int64_t", true, "cstdint"},       {"uintptr_t", true, "cstdint"},    {"assert", false, "cassert"},
+    {"string", true, "string"},         {"to_string", true, "string"},     {"stoi", true, "string"},
+    {"stof", true, "string"},           {"unique_ptr", true, "memory"},    {"shared_ptr", true, "memory"},
+    {"make_unique", true, "memory"},    {"make_shared", true, "memory"},   {"array", true, "array"},
+    {"tuple", true, "tuple"},           {"make_tuple", true, "tuple"},     {"tie", true, "tuple"},
+    {"complex", true, "complex"},       {"chrono", true, "chrono"},        {"ostringstream", true, "sstream"},
+    {"istringstream", true, "sstream"}, {"stringstream", true, "sstream"},
+};
+
+// The C header spellings of the same headers also count as included.
+bool includes(const std::vector<std::string_view>& have, std::string_view header) {
+  for (std::string_view h : have) {
+    if (h == header) return true;
+    if (header.starts_with('c') && h == std::string(header.substr(1)) + ".h") return true;  // <stdio.h>
+  }
+  return false;
+}
+
+// The standard headers `rel` gets through the project's own headers it includes (quoted includes
+// resolved against the including file's folder, else by path suffix), as recorded by
+// CudaTarget::prepare_project.
+void through_project_headers(const targets::ProjectContext& ctx, const std::string& rel,
+                             std::set<std::string>& seen, std::vector<std::string_view>& have) {
+  if (!seen.insert(rel).second) return;
+  const auto it = ctx.includes.find(rel);
+  if (it == ctx.includes.end()) return;
+  const std::string dir = rel.find('/') == std::string::npos ? "" : rel.substr(0, rel.rfind('/') + 1);
+  for (const std::string& raw : it->second) {
+    const std::string path = raw.substr(1, raw.size() - 2);
+    if (raw.front() == '<') {
+      have.push_back(std::string_view(raw).substr(1, raw.size() - 2));
+      continue;
+    }
+    std::string target = dir + path;
+    if (!ctx.includes.contains(target))
+      for (const auto& [other, _] : ctx.includes)
+        if (other == path || other.ends_with("/" + path)) {
+          target = other;
+          break;
+        }
+    through_project_headers(ctx, target, seen, have);
+  }
+}
+
+}  // namespace
+
+void implicit_headers_pass(FileMigration& file) {
+  std::vector<std::string_view> have;
+  bool relies_on_hip_runtime = false;
+  const std::vector<lex::Token>& toks = file.tokens();
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (file.code(ci).kind != lex::Kind::HeaderName) continue;
+    const std::string_view raw = file.text(ci);
+    const std::string_view path = raw.substr(1, raw.size() - 2);
+    have.push_back(path);
+    if (path != "hip/hip_runtime.h" && path != "hip/hip_runtime_api.h") continue;
+    // An include the CUDA -> HIP migration added (`/* ferry-cuda: (none) */`): the CUDA original
+    // compiled without it, so nothing depends on what it brings.
+    bool added = false;
+    for (std::size_t t = file.token_index(ci) + 1; t < toks.size() && toks[t].kind != lex::Kind::Newline; ++t)
+      added = added || (toks[t].kind == lex::Kind::BlockComment &&
+                        file.source().substr(toks[t].begin, toks[t].end - toks[t].begin) == "/* ferry-cuda: (none) */");
+    relies_on_hip_runtime = relies_on_hip_runtime || !added;
+  }
+  if (!relies_on_hip_runtime) return;
+  std::set<std::string> seen;
+  through_project_headers(file.project(), std::string(file.path()), seen, have);
+  std::vector<std::string_view> added;
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || file.code(ci).in_directive) continue;
+    const std::string_view name = file.text(ci);
+    const bool qualified = ci >= 2 && file.is(ci - 1, "::") && file.is(ci - 2, "std");
+    if (!qualified && (file.is_member_or_qualified(ci) || (ci > 0 && file.is(ci - 1, "::")))) continue;
+    for (const Provided& p : kProvided) {
+      if (p.name != name || p.std_qualified != qualified) continue;
+      if (includes(have, p.header) || includes(added, p.header)) break;
+      added.push_back(p.header);
+      file.insert_line_at_top("#include <" + std::string(p.header) + ">\n");
+      file.count_converted("headers");
+      file.diag(Diag::ImplicitHeaderAdded, Severity::Note, ci,
+                "<" + std::string(p.header) + "> added: the file uses '" + std::string(name) +
+                    "', which <hip/hip_runtime.h> declared for it and <cuda_runtime.h> does not",
+                "");
+      break;
+    }
+  }
+}
+
+}  // namespace ferry::targets::cuda

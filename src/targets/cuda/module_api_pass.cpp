@@ -1,0 +1,74 @@
+// HIP's module API (hipModuleLoad, hipModuleGetFunction, hipModuleLaunchKernel) goes to the
+// runtime's library API for CUDA >= 12 (rules/hip2cuda/cuda_versions.tsv): same error type as the
+// rest of the runtime, nothing more to link. Code written against the driver API (it initialises
+// the driver or manages contexts: hipInit, hipCtxCreate/SetCurrent/..., hipDevicePrimaryCtx*,
+// hipDeviceGet, or it was
+// CUDA driver code, as the forward migration's record of <cuda.h> says) keeps the driver API.
+#include <string>
+
+#include "rules/cuda_version.h"
+#include "targets/cuda/passes.h"
+
+namespace ferry::targets::cuda {
+namespace {
+
+struct DriverName {
+  std::string_view hip;
+  std::string_view cu;
+};
+// The driver API names the CUDA -> HIP tables map to these HIP names (rules/cuda2hip/driver.tsv).
+constexpr DriverName kDriver[] = {
+    {"hipModuleLoad", "cuModuleLoad"},           {"hipModuleLoadData", "cuModuleLoadData"},
+    {"hipModuleLoadDataEx", "cuModuleLoadDataEx"}, {"hipModuleUnload", "cuModuleUnload"},
+    {"hipModuleGetFunction", "cuModuleGetFunction"}, {"hipModuleGetGlobal", "cuModuleGetGlobal"},
+    {"hipModuleLaunchKernel", "cuLaunchKernel"}, {"hipModule_t", "CUmodule"},
+    {"hipFunction_t", "CUfunction"},             {"hipCtxSetCurrent", "cuCtxSetCurrent"},
+    {"hipCtxGetCurrent", "cuCtxGetCurrent"},     {"hipCtxCreate", "cuCtxCreate"},
+    {"hipCtxDestroy", "cuCtxDestroy"},           {"hipCtxSynchronize", "cuCtxSynchronize"},
+    {"hipCtxGetDevice", "cuCtxGetDevice"},       {"hipCtxPushCurrent", "cuCtxPushCurrent"},
+    {"hipCtxPopCurrent", "cuCtxPopCurrent"},     {"hipCtx_t", "CUcontext"},
+};
+// In a file that was CUDA driver code (the record of <cuda.h>), results are the driver's too.
+constexpr DriverName kDriverResults[] = {
+    {"hipError_t", "CUresult"}, {"hipSuccess", "CUDA_SUCCESS"}, {"hipDevice_t", "CUdevice"},
+};
+
+bool driver_style(const migrate::FileMigration& f) {
+  const std::string_view src = f.source();
+  if (src.find("/* ferry-cuda: <cuda.h> */") != std::string_view::npos) return true;
+  for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
+    if (!f.is_identifier(ci)) continue;
+    const std::string_view t = f.text(ci);
+    // Context management or driver initialisation; hipCtxSynchronize/hipCtxGetDevice alone are
+    // runtime calls in all but name.
+    if (t == "hipInit" || t == "hipDeviceGet" || t == "hipCtxCreate" || t == "hipCtxDestroy" ||
+        t == "hipCtxSetCurrent" || t == "hipCtxGetCurrent" || t == "hipCtxPushCurrent" || t == "hipCtxPopCurrent" ||
+        t.starts_with("hipDevicePrimaryCtx") || t.starts_with("hipDrv"))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+
+void module_api_pass(migrate::FileMigration& file) {
+  bool checked = false, driver = false;
+  const bool was_driver_code = file.source().find("/* ferry-cuda: <cuda.h> */") != std::string_view::npos;
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci)) continue;
+    const std::string_view t = file.text(ci);
+    const DriverName* d = nullptr;
+    for (const DriverName& n : kDriver)
+      if (t == n.hip) d = &n;
+    if (was_driver_code)
+      for (const DriverName& n : kDriverResults)
+        if (t == n.hip) d = &n;
+    if (!d) continue;
+    if (!checked) driver = driver_style(file), checked = true;
+    if (!driver) return;
+    if (file.replace(ci, ci, std::string(d->cu))) file.count_converted("driver");
+  }
+}
+
+}  // namespace ferry::targets::cuda

@@ -1,0 +1,81 @@
+// What the CUDA -> HIP target could not say in HIP it leaves in a comment at the place
+// (docs/targets.md, "Round trips"): `#include <hip/hip_runtime.h> /* ferry-cuda: <cuda.h> */`
+// for a header the way back would not restore (<cuda.h>, <cuda/std/type_traits>, ...),
+// `/* ferry-cuda: (none) */` on an include it added, and `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v, 0)`
+// for a warp-call mask HIP 5.2 cannot express. This pass puts the CUDA text back, first, so that
+// CUDA -> HIP -> CUDA gives the original text.
+#include <optional>
+#include <string>
+
+#include "targets/cuda/passes.h"
+
+namespace ferry::targets::cuda {
+namespace {
+
+using migrate::FileMigration;
+
+constexpr std::string_view kOpen = "/* ferry-cuda: ";
+constexpr std::string_view kClose = " */";
+
+// The recorded text of a comment token, or nullopt when it is not a record.
+std::optional<std::string_view> record(std::string_view comment) {
+  if (!comment.starts_with(kOpen) || !comment.ends_with(kClose) || comment.size() < kOpen.size() + kClose.size())
+    return std::nullopt;
+  return comment.substr(kOpen.size(), comment.size() - kOpen.size() - kClose.size());
+}
+
+}  // namespace
+
+void record_restore_pass(FileMigration& file) {
+  const auto& toks = file.tokens();
+  const std::string_view src = file.source();
+  // A dropped duplicate include: `/* ferry-cuda: #include <cuda_runtime_api.h> */` alone at a line start.
+  for (std::size_t t = 0; t < toks.size(); ++t) {
+    if (toks[t].kind != lex::Kind::BlockComment || (toks[t].begin > 0 && src[toks[t].begin - 1] != '\n')) continue;
+    const auto rec = record(src.substr(toks[t].begin, toks[t].end - toks[t].begin));
+    if (rec && rec->starts_with("#include") && file.replace_bytes(toks[t].begin, toks[t].end, std::string(*rec)))
+      file.count_converted("headers");
+  }
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    const std::size_t ti = file.token_index(ci);
+    // The first comment after code token `ci` on the same line (whitespace between allowed).
+    auto comment_after = [&](std::size_t t) -> std::size_t {
+      for (std::size_t k = t + 1; k < toks.size(); ++k) {
+        if (toks[k].kind == lex::Kind::Whitespace) continue;
+        return toks[k].kind == lex::Kind::BlockComment ? k : SIZE_MAX;
+      }
+      return SIZE_MAX;
+    };
+    if (file.code(ci).kind == lex::Kind::HeaderName) {
+      const std::size_t c = comment_after(ti);
+      if (c == SIZE_MAX) continue;
+      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      if (!rec) continue;
+      if (*rec == "(none)") {  // added by the forward migration: the original did not have it
+        // the whole line, from '#' to the newline
+        std::uint32_t b = file.code(ci).begin;
+        while (b > 0 && src[b - 1] != '\n') --b;
+        std::uint32_t e = toks[c].end;
+        while (e < src.size() && src[e] != '\n') ++e;
+        if (e < src.size()) ++e;
+        if (file.replace_bytes(b, e, "")) file.count_converted("headers");
+        continue;
+      }
+      if (!(rec->starts_with('<') || rec->starts_with('"'))) continue;
+      if (file.replace_bytes(file.code(ci).begin, toks[c].end, std::string(*rec))) file.count_converted("headers");
+      continue;
+    }
+    if (file.is_identifier(ci) && file.is(ci + 1, "(")) {
+      const std::size_t c = comment_after(file.token_index(ci + 1));
+      if (c == SIZE_MAX) continue;
+      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      if (!rec || !rec->starts_with(file.text(ci).substr(0, 2))) continue;
+      // `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v` : the comment and one space after it
+      std::uint32_t e = toks[c].end;
+      if (e < src.size() && src[e] == ' ') ++e;
+      if (file.replace_bytes(file.code(ci).begin, e, std::string(*rec))) file.count_converted("device");
+    }
+  }
+}
+
+}  // namespace ferry::targets::cuda

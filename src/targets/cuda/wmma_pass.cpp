@@ -1,0 +1,85 @@
+// rocWMMA -> nvcuda::wmma (the namespace and header come from rules/hip2cuda/hip_only.tsv): the
+// element types rocWMMA names itself become CUDA's, and each fragment's shape is checked against
+// the shapes nvcuda::wmma has for its element type (FRY1207 when it has none).
+#include <string>
+#include <vector>
+
+#include "targets/cuda/passes.h"
+
+namespace ferry::targets::cuda {
+namespace {
+
+using migrate::FileMigration;
+using migrate::npos;
+
+struct ElementType {
+  std::string_view rocwmma;
+  std::string_view cuda;
+};
+constexpr ElementType kTypes[] = {
+    {"float16_t", "__half"},         {"hfloat16_t", "__half"}, {"bfloat16_t", "__nv_bfloat16"},
+    {"float32_t", "float"},          {"float64_t", "double"},  {"xfloat32_t", "nvcuda::wmma::precision::tf32"},
+    {"int8_t", "signed char"},       {"uint8_t", "unsigned char"}, {"int32_t", "int"},
+};
+
+// m, n, k nvcuda::wmma offers for an A/B element type (CUDA C++ Programming Guide, WMMA).
+bool cuda_has_shape(std::string_view t, long m, long n, long k) {
+  auto half_like = [&] { return (m == 16 && n == 16 && k == 16) || (m == 32 && n == 8 && k == 16) || (m == 8 && n == 32 && k == 16); };
+  if (t == "float16_t" || t == "hfloat16_t" || t == "bfloat16_t" || t == "int8_t" || t == "uint8_t" ||
+      t == "__half" || t == "half")
+    return half_like();
+  if (t == "xfloat32_t") return m == 16 && n == 16 && k == 8;
+  if (t == "float64_t" || t == "double") return m == 8 && n == 8 && k == 4;
+  return true;  // accumulator types (float32_t, int32_t) follow the A/B fragments' shape
+}
+
+long number(const FileMigration& f, std::size_t ci) {
+  if (ci >= f.code_size() || f.code(ci).kind != lex::Kind::Number) return -1;
+  const std::string s(f.text(ci));
+  char* end = nullptr;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  return end && *end == '\0' ? v : -1;
+}
+
+}  // namespace
+
+void wmma_pass(FileMigration& file) {
+  for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {
+    if (!file.is(ci, "rocwmma") || !file.is(ci + 1, "::") || file.excluded(ci) || file.touched(ci)) continue;
+    const std::string_view name = file.text(ci + 2);
+    bool element = false;
+    for (const ElementType& t : kTypes)
+      if (name == t.rocwmma) {
+        element = file.replace(ci, ci + 2, std::string(t.cuda));
+        break;
+      }
+    if (!element && file.replace(ci, ci, "nvcuda::wmma")) file.count_converted("wmma");  // the namespace
+    if (name != "fragment" || !file.is(ci + 3, "<")) continue;
+    // fragment<use, m, n, k, T[, layout]>: the arguments at top level.
+    std::vector<std::size_t> starts{ci + 4};
+    int depth = 1;
+    std::size_t k = ci + 4;
+    for (; k < file.code_size() && depth > 0; ++k) {
+      if (file.is(k, "<")) ++depth;
+      else if (file.is(k, ">")) --depth;
+      else if (file.is(k, ">>")) depth -= 2;
+      else if (file.is(k, ",") && depth == 1) starts.push_back(k + 1);
+      else if (file.is(k, ";") || file.is(k, "{")) break;
+    }
+    if (starts.size() < 5) continue;
+    const long m = number(file, starts[1]), n = number(file, starts[2]), kk = number(file, starts[3]);
+    std::size_t t = starts[4];
+    if (file.is(t, "rocwmma") && file.is(t + 1, "::")) t += 2;
+    if (m < 0 || n < 0 || kk < 0 || !file.is_identifier(t)) continue;
+    const std::string_view type = file.text(t);
+    if (cuda_has_shape(type, m, n, kk)) continue;
+    file.count_unconverted("wmma");
+    file.diag(Diag::WmmaShapeMissing, Severity::Warning, ci + 2,
+              "rocWMMA fragment " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(kk) + " of " +
+                  std::string(type) + ": nvcuda::wmma has no fragment of this shape for this type",
+              "use a shape CUDA has (16x16x16, 32x8x16 or 8x32x16 for half, bf16 and 8-bit integers; 16x16x8 "
+              "for tf32; 8x8x4 for double) and tile the rocWMMA shape with several fragments");
+  }
+}
+
+}  // namespace ferry::targets::cuda

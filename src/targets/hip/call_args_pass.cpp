@@ -1,0 +1,240 @@
+// Calls whose arguments differ between CUDA and HIP, where the rule tables can only rename.
+//
+// CUDA 13 passes a cudaMemLocation where HIP (like CUDA 12) passes a device id:
+//   cudaMemPrefetchAsync(p, n, loc, flags[, stream])  ->  hipMemPrefetchAsync(p, n, dev[, stream])
+//   cudaMemAdvise(p, n, advice, loc)                  ->  hipMemAdvise(p, n, advice, dev)
+// The device id comes from the location as written: a braced `{type, id}` (or `{.type = ...,
+// .id = ...}`) gives `id`, or hipCpuDeviceId for a host type; a variable declared in the file as a
+// cudaMemLocation (or a member `a.b.v` so declared) gives
+// `(v.type == hipMemLocationTypeDevice ? v.id : hipCpuDeviceId)`. The
+// flags (0 in CUDA 13) are dropped. FRY4104 notes each rewrite; a location Ferry cannot read (a
+// call, a member) keeps the call as written with FRY4105. The CUDA 12 forms (a device id) are
+// left to the tables.
+//
+// HIP overloads __ffs for int and unsigned int and __ffsll for long long and unsigned long long;
+// CUDA has one of each, so CUDA code passes a `long`, `size_t` or `uint64_t` and lets it convert.
+// In HIP that call is ambiguous. An argument that is a name (`m`, `m[i]`, `*m`) the file declares
+// with such a type gets the cast CUDA's conversion did: `__ffs((unsigned int)(m))`,
+// `__ffsll((unsigned long long)(m))`. Runs after the warp pass, which turns `__ffs` of a 64-bit
+// ballot into `__ffsll` (those calls are left alone).
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "targets/hip/hip_provided.h"
+#include "targets/hip/passes.h"
+
+namespace ferry::targets::hip {
+namespace {
+
+using migrate::ArgRange;
+using migrate::FileMigration;
+
+// Text of code tokens [first, last] with each identifier renamed as the rules would.
+std::string renamed_span(const FileMigration& file, std::size_t first, std::size_t last) {
+  std::string out;
+  for (std::size_t i = first; i <= last; ++i) {
+    if (i > first) {
+      const std::uint32_t gap_begin = file.code(i - 1).end, gap_end = file.code(i).begin;
+      out += file.source().substr(gap_begin, gap_end - gap_begin);
+    }
+    if (file.is_identifier(i) && !file.is_member_or_qualified(i))
+      out += renamed_by(file.target().rules(), file.text(i));
+    else
+      out += file.text(i);
+  }
+  return out;
+}
+
+// Names declared in the file with the type cudaMemLocation (`cudaMemLocation loc = ...`,
+// `cudaMemLocation loc;`, members, parameters, functions returning one).
+std::unordered_set<std::string_view> location_variables(const FileMigration& file) {
+  std::unordered_set<std::string_view> vars;
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is(ci, "cudaMemLocation")) continue;
+    std::size_t n = ci + 1;
+    while (n < file.code_size() && (file.is(n, "const") || file.is(n, "&"))) ++n;
+    if (n < file.code_size() && file.is_identifier(n)) vars.insert(file.text(n));
+  }
+  return vars;
+}
+
+bool mentions(std::string_view text, std::string_view what) { return text.find(what) != std::string_view::npos; }
+
+// The device id a location argument stands for, or "" when Ferry cannot tell.
+std::string device_of(const FileMigration& file, const ArgRange& a,
+                      const std::unordered_set<std::string_view>& vars) {
+  std::size_t first = a.first, last = a.last;
+  // `cudaMemLocation{...}` / `(cudaMemLocation){...}`: the braces.
+  if (file.is(first, "(") && file.is(first + 1, "cudaMemLocation") && file.is(first + 2, ")")) first += 3;
+  if (file.is(first, "cudaMemLocation") && file.is(first + 1, "{")) ++first;
+  if (file.is(first, "{") && file.match_bracket(first) == last) {
+    const std::vector<ArgRange> fields = file.call_args(first);
+    if (fields.size() != 2 || fields[0].empty() || fields[1].empty()) return {};
+    ArgRange type = fields[0], id = fields[1];
+    // Designated: `.type = X, .id = Y` in either order.
+    auto designator = [&](ArgRange& f, std::string_view& name) {
+      if (file.is(f.first, ".") && file.is_identifier(f.first + 1) && file.is(f.first + 2, "=")) {
+        name = file.text(f.first + 1);
+        f.first += 3;
+      }
+    };
+    std::string_view n0, n1;
+    designator(type, n0);
+    designator(id, n1);
+    if (n0 == "id" && n1 == "type") std::swap(type, id);
+    const std::string type_text(file.span_text(type.first, type.last));
+    if (mentions(type_text, "Host")) return "hipCpuDeviceId";
+    if (!mentions(type_text, "Device")) return {};
+    return renamed_span(file, id.first, id.last);
+  }
+  // A variable or member declared as a cudaMemLocation (`loc`, `cfg.loc`, `p->loc`): read twice,
+  // so only a chain of names, which has no side effects.
+  if (file.is_identifier(last) && vars.contains(file.text(last))) {
+    for (std::size_t i = first; i <= last; ++i)
+      if (!file.is_identifier(i) && !file.is(i, ".") && !file.is(i, "->")) return {};
+    const std::string v = renamed_span(file, first, last);
+    return "(" + v + ".type == hipMemLocationTypeDevice ? " + v + ".id : hipCpuDeviceId)";
+  }
+  return {};
+}
+
+// True when the argument is visibly a cudaMemLocation: it names the type, is braced, or ends in
+// a name (a variable, member or function) the file declares with that type.
+bool is_location(const FileMigration& file, const ArgRange& a, const std::unordered_set<std::string_view>& vars) {
+  if (mentions(file.span_text(a.first, a.last), "cudaMemLocation") || file.is(a.first, "{")) return true;
+  for (std::size_t i = a.first; i <= a.last; ++i)
+    if (file.is_identifier(i) && vars.contains(file.text(i)) && (i == a.last || file.is(i + 1, "("))) return true;
+  return false;
+}
+
+bool is_type_word(std::string_view w) {
+  static constexpr std::string_view kWords[] = {
+      "long",     "unsigned", "signed",   "int",       "short",     "char",    "size_t",  "ssize_t",
+      "uint64_t", "int64_t",  "uintptr_t", "intptr_t", "ptrdiff_t", "uint32_t", "int32_t", "uint16_t",
+      "int16_t",  "uint8_t",  "int8_t",    "const",    "volatile",  "std",     "::"};
+  for (std::string_view k : kWords)
+    if (w == k) return true;
+  return false;
+}
+
+// 0: not 64-bit (or unknown); 1: 64-bit `long` family (long, unsigned long, size_t, uint64_t,
+// int64_t, ... on LP64 Linux); 2: long long / unsigned long long.
+int width64(std::string_view words) {
+  std::size_t longs = 0;
+  for (std::size_t at = words.find("long"); at != std::string_view::npos; at = words.find("long", at + 4)) ++longs;
+  if (longs >= 2) return 2;
+  if (longs == 1) return 1;
+  for (std::string_view t : {"size_t", "uint64_t", "int64_t", "uintptr_t", "intptr_t", "ptrdiff_t"})
+    if (words.find(t) != std::string_view::npos) return 1;
+  return 0;
+}
+
+// Integer type words of each name the file declares (`const uint64_t* masks` -> "const uint64_t").
+std::unordered_map<std::string_view, std::string> integer_declarations(const FileMigration& file) {
+  std::unordered_map<std::string_view, std::string> out;
+  for (std::size_t ci = 1; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || file.code(ci).in_directive || is_type_word(file.text(ci))) continue;
+    if (!(file.is(ci + 1, "=") || file.is(ci + 1, ";") || file.is(ci + 1, ",") || file.is(ci + 1, ")") ||
+          file.is(ci + 1, "[") || file.is(ci + 1, "{")))
+      continue;
+    std::size_t k = ci;
+    while (k > 0 && (file.is(k - 1, "*") || file.is(k - 1, "&") || file.is(k - 1, "__restrict__") ||
+                     file.is(k - 1, "__restrict")))
+      --k;
+    std::size_t first = k;
+    while (first > 0 && is_type_word(file.text(first - 1)) && !file.code(first - 1).in_directive) --first;
+    if (first == k) continue;
+    std::string words;
+    for (std::size_t i = first; i < k; ++i) (words += file.text(i)) += ' ';
+    out[file.text(ci)] = std::move(words);
+  }
+  return out;
+}
+
+// The name an argument reads (`m`, `m[i]`, `*m`), or npos.
+std::size_t argument_name(const FileMigration& file, const ArgRange& a) {
+  if (a.empty()) return migrate::npos;
+  std::size_t first = a.first;
+  if (file.is(first, "*")) ++first;
+  if (first > a.last || !file.is_identifier(first)) return migrate::npos;
+  if (first == a.last) return first;
+  if (file.is(first + 1, "[") && file.match_bracket(first + 1) == a.last) return first;
+  return migrate::npos;
+}
+
+void ffs_args(FileMigration& file) {
+  std::unordered_map<std::string_view, std::string> decls;
+  bool known = false;
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    const bool ffs = file.is(ci, "__ffs"), ffsll = !ffs && file.is(ci, "__ffsll");
+    if ((!ffs && !ffsll) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
+        file.is_member_or_qualified(ci) || file.code(ci).in_directive)
+      continue;
+    const std::vector<ArgRange> args = file.call_args(ci + 1);
+    if (args.size() != 1) continue;
+    const std::size_t name = argument_name(file, args[0]);
+    if (name == migrate::npos) continue;
+    if (!known) {
+      decls = integer_declarations(file);
+      known = true;
+    }
+    const auto it = decls.find(file.text(name));
+    if (it == decls.end()) continue;
+    const int w = width64(it->second);
+    if (w == 0 || (ffsll && w == 2)) continue;
+    const std::string cast = ffs ? "(unsigned int)(" : "(unsigned long long)(";
+    if (file.edits().overlaps(file.code(args[0].first).begin, file.code(args[0].last).end)) continue;
+    file.replace(args[0].first, args[0].last, cast + renamed_span(file, args[0].first, args[0].last) + ")");
+  }
+}
+
+}  // namespace
+
+void call_args_pass(FileMigration& file) {
+  ffs_args(file);
+  std::unordered_set<std::string_view> vars;
+  bool vars_known = false;
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    const bool prefetch = file.is(ci, "cudaMemPrefetchAsync");
+    const bool advise = !prefetch && file.is(ci, "cudaMemAdvise");
+    if ((!prefetch && !advise) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
+        file.is_member_or_qualified(ci) || file.code(ci).in_directive)
+      continue;
+    if (!vars_known) {
+      vars = location_variables(file);
+      vars_known = true;
+    }
+    const std::vector<ArgRange> args = file.call_args(ci + 1);
+    // The location: prefetch's third argument when there are 4 or 5 (CUDA 12 has 3 or 4, the
+    // 4th a stream: the location form shows in its type), advise's fourth.
+    const std::size_t loc = prefetch ? 2 : 3;
+    if (args.size() <= loc || args[loc].empty()) continue;
+    const bool cuda13_arity = prefetch && args.size() == 5;
+    const std::string dev = device_of(file, args[loc], vars);
+    if (dev.empty()) {
+      // A device id (CUDA 12 form) is left to the tables; a location we cannot read is reported.
+      if (cuda13_arity || is_location(file, args[loc], vars))
+        file.diag(Diag::MemLocationNotConverted, ci,
+                  "'" + std::string(file.text(ci)) + "' is written in CUDA 13's form (a cudaMemLocation); "
+                  "HIP takes a device id, and Ferry cannot read this location",
+                  "pass the device id (or hipCpuDeviceId for host memory) in place of the location" +
+                      std::string(prefetch ? " and drop the flags argument" : ""));
+      continue;
+    }
+    const std::string name = prefetch ? "hipMemPrefetchAsync" : "hipMemAdvise";
+    // location (and, for prefetch, the flags after it) -> device; a stream stays last.
+    const std::size_t to = prefetch && args.size() >= 4 ? 3 : loc;
+    if (file.edits().overlaps(file.code(args[loc].first).begin, file.code(args[to].last).end) ||
+        !file.replace(ci, ci, name))
+      continue;
+    file.replace(args[loc].first, args[to].last, dev);
+    file.count_converted("runtime");
+    file.diag(Diag::MemLocationConverted, ci,
+              "'" + std::string(file.text(ci)) + "' in CUDA 13's form: the cudaMemLocation became the device id '" +
+                  dev + "'" + (prefetch && args.size() >= 4 ? " and the flags argument was dropped" : ""),
+              "HIP's " + name + " takes a device id (hipCpuDeviceId for host memory), as CUDA 12 did");
+  }
+}
+
+}  // namespace ferry::targets::hip

@@ -1,0 +1,96 @@
+// The HIP -> CUDA target writes some HIP features as calls into its own header
+// ferry/compat_cuda.h (ferry::cuda_compat::..., src/targets/cuda/compat_header.h). Migrating such
+// CUDA back to HIP gives the HIP feature again, so HIP -> CUDA -> HIP reaches a fixed point:
+//   #include "ferry/compat_cuda.h"                              removed
+//   ferry::cuda_compat::atomicMax/atomicMin(...)               atomicMax/atomicMin(...)
+//   ferry::cuda_compat::lanemask_lt() ...                       __lanemask_lt() ...
+//   ferry::cuda_compat::module_launch_kernel(...)              hipModuleLaunchKernel(...)
+//   ferry::cuda_compat::device_attribute(p, cudaDevAttrX)      p.field (the field CUDA 13 removed)
+//   ferry::cuda_compat::arch_name(p)                           p.gcnArchName
+//   ferry::cuda_compat::mem_location(d) in cudaMemPrefetchAsync/cudaMemAdvise   d (flags 0 dropped)
+#include <string>
+
+#include "targets/cuda/device_props.h"
+#include "targets/hip/passes.h"
+
+namespace ferry::targets::hip {
+namespace {
+
+using migrate::FileMigration;
+using migrate::npos;
+
+// `ferry :: cuda_compat :: NAME` at ci (an optional leading `::` before it): the index of NAME.
+std::size_t compat_name(const FileMigration& f, std::size_t ci) {
+  if (!f.is(ci, "ferry") || !f.is(ci + 1, "::") || !f.is(ci + 2, "cuda_compat") || !f.is(ci + 3, "::")) return npos;
+  return f.is_identifier(ci + 4) ? ci + 4 : npos;
+}
+
+// `p` -> "p.", `*p` -> "p->", anything else -> "(x).".
+std::string member_access(const FileMigration& f, const migrate::ArgRange& a) {
+  if (a.first == a.last) return std::string(f.text(a.first)) + ".";
+  if (f.is(a.first, "*") && a.first + 1 == a.last) return std::string(f.text(a.last)) + "->";
+  // props[d], s.props, s->props[i]: a postfix expression needs no parentheses (and the way back
+  // recognises the field access only without them).
+  bool postfix = f.is_identifier(a.first);
+  for (std::size_t k = a.first; postfix && k <= a.last; ++k)
+    postfix = f.is_identifier(k) || f.is(k, "[") || f.is(k, "]") || f.is(k, ".") || f.is(k, "->") ||
+              f.code(k).kind == lex::Kind::Number;
+  if (postfix) return std::string(f.span_text(a.first, a.last)) + ".";
+  return "(" + std::string(f.span_text(a.first, a.last)) + ").";
+}
+
+}  // namespace
+
+void cuda_compat_pass(FileMigration& file) {
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (file.code(ci).kind == lex::Kind::HeaderName && file.text(ci) == "\"ferry/compat_cuda.h\"") {
+      if (file.remove_include_line(ci)) file.count_converted("headers");
+      continue;
+    }
+    const std::size_t n = compat_name(file, ci);
+    if (n == npos || file.excluded(ci) || file.touched(ci)) continue;
+    const std::size_t first = ci > 0 && file.is(ci - 1, "::") ? ci - 1 : ci;
+    const std::string_view name = file.text(n);
+    const bool call = file.is(n + 1, "(");
+    const std::size_t close = call ? file.match_bracket(n + 1) : npos;
+    const auto args = call ? file.call_args(n + 1) : std::vector<migrate::ArgRange>{};
+    bool done = false;
+    if (name == "atomicMax" || name == "atomicMin") {
+      done = file.replace(first, n, std::string(name));
+    } else if (name.starts_with("lanemask_")) {
+      done = file.replace(first, n, "__" + std::string(name));
+    } else if (name == "module_launch_kernel") {
+      done = file.replace(first, n, "hipModuleLaunchKernel");
+    } else if (name == "device_attribute" && close != npos && args.size() == 2 && args[1].first == args[1].last) {
+      for (const cuda::RemovedPropField& r : cuda::kRemovedPropFields)
+        if (file.text(args[1].first) == r.attribute) {
+          done = file.replace(first, close, member_access(file, args[0]) + std::string(r.field));
+          break;
+        }
+    } else if (name == "arch_name" && close != npos && args.size() == 1) {
+      done = file.replace(first, close, member_access(file, args[0]) + "gcnArchName");
+    } else if (name == "mem_location" && close != npos && args.size() == 1 && first >= 2) {
+      // the argument of cudaMemPrefetchAsync(p, n, HERE, 0, s) or cudaMemAdvise(p, n, a, HERE)
+      std::size_t open = npos;
+      for (std::size_t k = first; k-- > 0;)
+        if (file.is(k, "(") && file.match_bracket(k) != npos && file.match_bracket(k) > close) {
+          open = k;
+          break;
+        }
+      if (open == npos || open == 0) continue;
+      const bool prefetch = file.is(open - 1, "cudaMemPrefetchAsync"), advise = file.is(open - 1, "cudaMemAdvise");
+      if (!prefetch && !advise) continue;
+      const auto outer = file.call_args(open);
+      const std::size_t at = prefetch ? 2 : 3;
+      if (outer.size() <= at || outer[at].first != first) continue;
+      // Only the wrapper goes: the argument's tokens stay for the rules to rename
+      // (`cudaMemLocationTypeDevice` inside it becomes HIP's name like anywhere else).
+      done = file.replace(first, n + 1, "") && file.replace(close, close, "");
+      if (done && prefetch && outer.size() >= 4 && outer[3].first == outer[3].last && file.is(outer[3].first, "0"))
+        file.replace(outer[3].first - 1, outer[3].last, "");  // `, 0`: the flags HIP does not take
+    }
+    if (done) file.count_converted("runtime");
+  }
+}
+
+}  // namespace ferry::targets::hip

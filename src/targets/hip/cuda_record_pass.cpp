@@ -1,0 +1,57 @@
+// What HIP cannot say, kept beside the HIP text so that HIP -> CUDA restores the CUDA original
+// (docs/targets.md, "Round trips"): an include whose CUDA header the way back would not choose
+// gets `/* ferry-cuda: <cuda.h> */` after it. The reverse target's record_restore pass reads it.
+// (Added includes and dropped warp masks are recorded by runtime_header_pass and
+// warp_intrinsics_pass, where they are written.)
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "targets/cuda/reverse_rules.h"
+#include "targets/hip/passes.h"
+
+namespace ferry::targets::hip {
+
+using migrate::npos;
+
+namespace {
+// The HIP -> CUDA table, built once: which CUDA header the way back writes for a HIP header.
+const rules::RuleSet& way_back() {
+  static const rules::RuleSet table = [] {
+    rules::RuleSet t;
+    cuda::build_reverse_rules(t);
+    return t;
+  }();
+  return table;
+}
+}  // namespace
+
+void cuda_record_pass(migrate::FileMigration& file) {
+  std::vector<std::string> included;              // HIP headers already included (a later one is dropped)
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (file.code(ci).kind != lex::Kind::HeaderName) continue;
+    const std::string_view raw = file.text(ci);
+    const std::string path(raw.substr(1, raw.size() - 2));
+    const rules::Rule* r = file.target().rules().find_header(path);
+    const std::string after = r && r->has_replacement() ? r->to : path;
+    const bool dup = std::find(included.begin(), included.end(), after) != included.end();
+    included.push_back(after);
+    if (!r || !r->has_replacement() || r->to == path || file.excluded(ci) || file.touched(ci)) continue;
+    if (dup) {
+      // The rules drop an include that becomes a duplicate; keep what it was.
+      if (ci >= 2 && file.is(ci - 2, "#") && file.is(ci - 1, "include") && std::string_view(raw).find("*/") == npos &&
+          file.replace(ci - 2, ci, "/* ferry-cuda: " + std::string(file.span_text(ci - 2, ci)) + " */"))
+        file.count_converted(r->family);
+      continue;
+    }
+    // The way back maps a HIP header to one CUDA header (rules/hip2cuda/: cuda_runtime.h for
+    // hip_runtime.h, a standard header to itself): record the others.
+    const rules::Rule* back = way_back().find_header(r->to);
+    if (back && back->has_replacement() && back->to == path) continue;
+    // After the header, so the rules still rewrite (and report) the header itself.
+    if (raw.find("*/") == std::string_view::npos)
+      file.edits().insert(file.code(ci).end, " /* ferry-cuda: " + std::string(raw) + " */");
+  }
+}
+
+}  // namespace ferry::targets::hip

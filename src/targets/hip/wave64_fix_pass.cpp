@@ -1,0 +1,89 @@
+// The wave64 lane-math fixes inside `ferry migrate --to hip` (analysis/wave64_fix.h): planned once
+// for the project in prepare_project, applied per file as the first pass, reported through the
+// hazard diagnostics (fixed ones as notes, the others with the reason they were left).
+#include <memory>
+
+#include "analysis/hazards.h"
+#include "analysis/profile.h"
+#include "analysis/wave64_fix.h"
+#include "targets/hip/passes.h"
+
+namespace ferry::targets::hip {
+
+void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& target, const Options& options,
+                          ProjectContext& ctx) {
+  const analysis::Profile* profile = analysis::find_profile("gfx906");
+  if (!profile) return;
+  std::vector<std::unique_ptr<migrate::FileMigration>> migrations;
+  std::vector<analysis::FileFacts> facts;
+  migrations.reserve(files.size());
+  facts.reserve(files.size());
+  std::map<std::string, long long> project_constants;
+  std::set<std::string> conflicting;
+  for (const SourceView& f : files) {
+    migrations.push_back(std::make_unique<migrate::FileMigration>(f.path, f.text, target, options, ctx));
+    analysis::merge_project_constants(analysis::collect_facts(*migrations.back()), project_constants, conflicting);
+  }
+  analysis::WarpConstantUses uses;
+  std::vector<analysis::Wave64FixInput> inputs;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    facts.push_back(analysis::collect_facts(*migrations[i], &project_constants));
+    analysis::record_warp_constant_uses(*migrations[i], facts.back(), uses);
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) inputs.push_back({files[i].path, migrations[i].get(), &facts[i]});
+  ctx.wave64_fixes = std::make_shared<const analysis::Wave64FixPlan>(analysis::plan_wave64_fixes(inputs, *profile, uses));
+}
+
+namespace {
+
+const analysis::Wave64FilePlan* plan_for(const migrate::FileMigration& file) {
+  const auto& plan = file.project().wave64_fixes;
+  if (!plan) return nullptr;
+  const std::string path(file.path());
+  if (const auto it = plan->files.find(path); it != plan->files.end()) return &it->second;
+  // A single file is planned under its name and migrated under the path given.
+  for (const auto& [key, fp] : plan->files)
+    if (path.size() > key.size() && path.ends_with(key) && path[path.size() - key.size() - 1] == '/') return &fp;
+  return nullptr;
+}
+
+}  // namespace
+
+const analysis::Wave64FilePlan* wave64_fix_pass(migrate::FileMigration& file) {
+  const analysis::Wave64FilePlan* fp = plan_for(file);
+  if (!fp) return nullptr;
+  if (!analysis::apply_wave64_fixes(file, *fp)) return nullptr;
+  if (!fp->edits.empty()) file.count_converted("device");
+  return fp;
+}
+
+void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64FilePlan& plan) {
+  if (plan.widened_vars.empty() && plan.widened_calls.empty()) return;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> vars, calls;  // (line, col)
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    const lex::Token& t = file.code(ci);
+    if (plan.widened_vars.count(t.begin)) vars.insert({t.line, t.col});
+    if (plan.widened_calls.count(t.begin)) calls.insert({t.line, t.col});
+  }
+  std::set<std::pair<std::uint32_t, std::uint32_t>> reported;
+  for (Diagnostic& d : file.diagnostics()) {
+    const bool var = d.code == Diag::BallotStored32 && vars.count({d.line, d.col});
+    const bool call = d.code == Diag::BallotBitFunction32 && calls.count({d.line, d.col});
+    if (!var && !call) continue;
+    if (call) reported.insert({d.line, d.col});
+    d.severity = Severity::Note;
+    d.hint = var ? "fixed (wave64 fix): declared unsigned long long, with the 64-bit bit functions"
+                 : "fixed (wave64 fix): the 64-bit form counts every lane of the wavefront";
+  }
+  // The warp pass does not look at a call the fixer already rewrote: say what happened there.
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    const lex::Token& t = file.code(ci);
+    if (!plan.widened_calls.count(t.begin) || reported.count({t.line, t.col})) continue;
+    file.diag_at_line(Diag::BallotBitFunction32, Severity::Note, t.line, t.col,
+                      "'" + std::string(file.text(ci)) + "' of a lane mask looked at the low 32 bits only; a wavefront "
+                      "on AMD has 64 lanes",
+                      "fixed (wave64 fix): the 64-bit form counts every lane of the wavefront");
+  }
+}
+
+}  // namespace ferry::targets::hip

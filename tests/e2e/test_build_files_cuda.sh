@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# HIP -> CUDA build files (docs/build-files.md, "The other way"), really built with nvcc:
+#   1. examples/hip_native (a hipcc Makefile, hipBLAS) migrated with --to cuda, built with make;
+#   2. a HIP-language CMake project (written here) migrated, configured and built with CMake's CUDA;
+#   3. CUDA -> HIP -> CUDA gives back the CUDA build files byte for byte (make_saxpy, cmake_vector_add).
+set -euo pipefail
+FERRY=${FERRY:?path to the ferry binary}
+ROOT=${FERRY_ROOT:?source root}
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ ! -x "$NVCC" ]; then
+  echo "SKIP: nvcc is not installed" >&2
+  exit 77
+fi
+export PATH="$(dirname "$NVCC"):$PATH"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# ---- 1. Makefile
+"$FERRY" migrate "$ROOT/examples/hip_native" --from hip --to cuda -o "$T/make" > "$T/mk.txt" 2>&1 ||
+  fail "migrate: $(cat "$T/mk.txt")"
+grep -q 'FRY5003' "$T/mk.txt" || fail "no build-file note: $(cat "$T/mk.txt")"
+! grep -v '^\s*#' "$T/make/Makefile" | grep -qE 'hipcc|offload-arch|-lhipblas' ||
+  fail "HIP toolchain words left: $(cat "$T/make/Makefile")"
+make -C "$T/make" > "$T/make-build.txt" 2>&1 || fail "make: $(tail -40 "$T/make-build.txt")"
+grep -q 'nvcc .*-arch=sm_90' "$T/make-build.txt" || fail "not nvcc for sm_90: $(cat "$T/make-build.txt")"
+[ -x "$T/make/build/hip_native_test" ] || fail "no binary: $(ls -R "$T/make")"
+echo "ok: migrated hipcc Makefile built with nvcc"
+
+# ---- 2. CMake, HIP language
+mkdir -p "$T/hipcm"
+cat > "$T/hipcm/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.21)
+project(scale LANGUAGES CXX HIP)
+set(CMAKE_HIP_ARCHITECTURES gfx906)
+find_package(hip REQUIRED)
+add_executable(scale main.hip)
+target_link_libraries(scale PRIVATE hip::device)
+CM
+cat > "$T/hipcm/main.hip" <<'SRC'
+#include <hip/hip_runtime.h>
+#include <cstdio>
+__global__ void scale(float* x, float a, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+}
+int main() {
+  float* d = nullptr;
+  if (hipMalloc(&d, 256 * sizeof(float)) != hipSuccess) return 1;
+  hipLaunchKernelGGL(scale, dim3(1), dim3(256), 0, 0, d, 2.0f, 256);
+  std::printf("%s\n", hipGetErrorString(hipDeviceSynchronize()));
+  hipFree(d);
+  return 0;
+}
+SRC
+"$FERRY" migrate "$T/hipcm" --from hip --to cuda -o "$T/cm" > "$T/cm.txt" 2>&1 || fail "migrate: $(cat "$T/cm.txt")"
+grep -q 'LANGUAGES CXX CUDA' "$T/cm/CMakeLists.txt" || fail "no CUDA language: $(cat "$T/cm/CMakeLists.txt")"
+cmake -S "$T/cm" -B "$T/cm/build" > "$T/cm-configure.txt" 2>&1 || fail "configure: $(tail -30 "$T/cm-configure.txt")"
+cmake --build "$T/cm/build" -v > "$T/cm-build.txt" 2>&1 || fail "build: $(tail -40 "$T/cm-build.txt")"
+grep -q 'sm_90\|compute_90' "$T/cm-build.txt" || fail "not compiled for sm_90: $(grep nvcc "$T/cm-build.txt")"
+[ -x "$T/cm/build/scale" ] || fail "no scale binary"
+echo "ok: migrated HIP-language CMake project built with CMake's CUDA language"
+
+# ---- 3. CUDA -> HIP -> CUDA restores the CUDA build files
+for ex in make_saxpy cmake_vector_add; do
+  "$FERRY" migrate "$ROOT/examples/$ex" -o "$T/$ex-hip" -q > /dev/null 2>&1 || fail "$ex: migrate to hip"
+  "$FERRY" migrate "$T/$ex-hip" --from hip --to cuda -o "$T/$ex-cuda" -q > /dev/null 2>&1 || fail "$ex: migrate back"
+  for f in Makefile CMakeLists.txt; do
+    [ -f "$ROOT/examples/$ex/$f" ] || continue
+    cmp -s "$ROOT/examples/$ex/$f" "$T/$ex-cuda/$f" ||
+      fail "$ex/$f: CUDA -> HIP -> CUDA changed it: $(diff "$ROOT/examples/$ex/$f" "$T/$ex-cuda/$f")"
+  done
+done
+echo "ok: CUDA -> HIP -> CUDA restores the build files exactly"
+echo PASS
