@@ -380,13 +380,22 @@ W64_UNSUPPORTED(surf2Dwrite, "surfaces")
 
 // ---- launches -----------------------------------------------------------------------------
 namespace w64 {
-template <class... P>
+// A launch's arguments, converted once (at the launch, on the host) to the types of the kernel's
+// first parameters, and the call that runs one lane. The call names the kernel (a lambda written
+// at the launch), so parameters the launch leaves out take the kernel's default arguments as in
+// CUDA, where `k<<<g, b>>>(x)` is a call of k. Each lane's parameters are its own copies.
+template <class Call, class Args>
 struct KernelCall {
-  void (*kernel)(P...);
-  std::tuple<std::decay_t<P>...> args;
+  Call call;
+  Args args;
   static void invoke(void* c) {
     auto* self = static_cast<KernelCall*>(c);
-    std::apply(self->kernel, self->args);  // each lane gets its own copy of the arguments
+    std::apply(self->call, self->args);
   }
 };
+template <class... T, std::size_t... I>
+std::tuple<std::tuple_element_t<I, std::tuple<T...>>...> args_prefix(std::index_sequence<I...>);
+// std::tuple of the first K of T...
+template <std::size_t K, class... T>
+using ArgsPrefix = decltype(args_prefix<T...>(std::make_index_sequence<K>{}));
 }  // namespace w64
