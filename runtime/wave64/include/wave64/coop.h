@@ -18,7 +18,6 @@
 // in HIP. Every warp operation takes its call site from default arguments like the intrinsics.
 #pragma once
 
-#include <string>
 #include <type_traits>
 
 #include "wave64/device.h"
@@ -66,7 +65,9 @@ inline std::uint64_t wave_ballot(int pred, ::w64::Site s) {
 inline void wave_sync(::w64::Site s) { (void)::w64::rt::vote(::w64::rt::Vote::Sync, 0, s); }
 
 [[noreturn]] inline void unsupported(const char* what) {
-  ::w64::trap((std::string("cooperative groups: ") + what + " is not supported by the wave64 CPU runtime").c_str());
+  char msg[160];
+  snprintf(msg, sizeof msg, "cooperative groups: %s is not supported by the wave64 CPU runtime", what);
+  ::w64::trap(msg);
 }
 
 // Reduction over `count` lanes from `first` (a tile wider than the wavefront): every lane
