@@ -245,7 +245,9 @@ class Planner {
   // Per member function of a component: its sites, and what blocks the component.
   void scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& sites, std::vector<Blocker>& blockers);
   void scan_host_launcher(std::size_t fid, const std::set<std::size_t>& kernels, std::vector<Blocker>& blockers);
-  void scan_macro_launches(const std::set<std::size_t>& kernels, std::vector<Blocker>& blockers);
+  void scan_macro_launches(const std::set<std::size_t>& kernels, std::vector<Blocker>& blockers) const;
+  bool row_mode(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx,
+                const std::set<std::size_t>& kernels, std::vector<Site>& edits) const;
   // The values a block-size expression of function `fid` can take (constants, both arms of a
   // ternary, every definition of a variable, range-for lists, the arguments at the call sites of
   // a parameter or template parameter); `multiple` when it is a multiple of a warp-width constant.
@@ -1457,7 +1459,7 @@ void Planner::scan_host_launcher(std::size_t fid, const std::set<std::size_t>& k
 // function, so their block sizes cannot be evaluated: a kernel of the component that such a
 // launch may start (its name, or a name pasted with ##, in a file of its translation unit)
 // blocks the component unless the block argument is a literal of whole wavefronts.
-void Planner::scan_macro_launches(const std::set<std::size_t>& kernels, std::vector<Blocker>& blockers) {
+void Planner::scan_macro_launches(const std::set<std::size_t>& kernels, std::vector<Blocker>& blockers) const {
   for (std::size_t k : kernels) {
     const Fn& kfn = fns_[k];
     if (!info(kfn).is_kernel) continue;
@@ -1500,6 +1502,104 @@ void Planner::scan_macro_launches(const std::set<std::size_t>& kernels, std::vec
       }
     }
   }
+}
+
+// Rows of 32 threads (FRY2205 "row" fix): every launch of the component's kernels has blocks
+// exactly 32 threads wide (dim3(32, N): one CUDA warp per row). A 64-lane wavefront then holds
+// two rows, and the code's 32-lane assumptions (lane = tx % 32, reductions from 16, one slot per
+// row) are all right for its rows, provided no lane reads across the row boundary: every shuffle
+// gets the width 32 (HIP's default is the wavefront), an index shuffle's source is taken modulo
+// 32 as CUDA does, and nothing else crosses lanes. Ballots, votes, __activemask, __lane_id(),
+// warpSize, wider or unknown shuffle widths and inline assembly see the whole wavefront: any of
+// them in the component, or a launch whose block width is not known to be 32, and it is not a
+// row component. Nothing else changes: the 32s stay, because the rows are 32 wide.
+bool Planner::row_mode(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx,
+                       const std::set<std::size_t>& kernels, std::vector<Site>& edits) const {
+  // Every launch of every kernel, with a block x extent of exactly 32.
+  std::set<std::size_t> launched;
+  for (std::size_t fid = 0; fid < fns_.size(); ++fid) {
+    const FunctionInfo& fi = info(fns_[fid]);
+    const Tokens v = tok(fns_[fid].file);
+    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {
+      if (v.f.code(i).kind != lex::Kind::LaunchOpen) continue;
+      const std::size_t k = launched_name(v, i, fi.body_open);
+      if (k == npos) continue;
+      bool ours = false;
+      for (std::size_t c : resolve_function(fns_[fid].file, v.t(k)))
+        if (kernels.count(c)) ours = true, launched.insert(c);
+      if (!ours) continue;
+      std::size_t first = i + 1, depth = 0, arg = 0;
+      for (std::size_t j = i + 1; j < v.size() && v.f.code(j).kind != lex::Kind::LaunchClose; ++j) {
+        if (v.is(j, "(") || v.is(j, "[") || v.is(j, "{")) ++depth;
+        else if (v.is(j, ")") || v.is(j, "]") || v.is(j, "}")) --depth;
+        const bool end = depth == 0 && (v.is(j, ",") || v.f.code(j + 1).kind == lex::Kind::LaunchClose);
+        if (!end) continue;
+        const std::size_t last = v.is(j, ",") ? j - 1 : j;
+        if (arg == 1) {
+          const Values vals = values(fid, first, last, 0);
+          if (vals.unknown || vals.multiple || vals.known != std::set<long long>{32}) return false;
+        }
+        ++arg;
+        first = j + 1;
+      }
+      if (arg < 2) return false;
+    }
+  }
+  for (std::size_t k : kernels)
+    if (info(fns_[k]).is_kernel && !launched.count(k)) return false;
+  std::vector<Blocker> macro;
+  scan_macro_launches(kernels, macro);
+  if (!macro.empty()) return false;
+  // The cross-lane operations of the warp code.
+  for (std::size_t id : ids) {
+    if (!lane_ctx[id]) continue;
+    const Fn& fn = fns_[id];
+    const FunctionInfo& fi = info(fn);
+    const Tokens v = tok(fn.file);
+    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {
+      if (!v.ident(i) || v.member(i)) continue;
+      const std::string_view s = v.t(i);
+      if (one_of(s, {"asm", "__asm__", "__asm", "warpSize", "__lane_id"})) return false;
+      if (!is_warp_op(s)) continue;
+      if (!s.starts_with("__shfl")) {
+        if (one_of(s, {"__syncwarp", "__builtin_amdgcn_wave_barrier"})) continue;
+        return false;  // ballots, votes, __activemask, match, reduce, bpermute
+      }
+      if (!v.is(i + 1, "(") || v.partner(i + 1) == npos) return false;
+      const std::size_t close = v.partner(i + 1);
+      if (v.f.excluded(i) || v.f.excluded(close)) return false;
+      const auto args = v.f.call_args(i + 1);
+      const bool sync = s.ends_with("_sync");
+      const std::size_t src_at = sync ? 2 : 1, width_at = sync ? 3 : 2;
+      if (args.size() < src_at + 1 || args.size() > width_at + 1) return false;
+      for (const migrate::ArgRange& a : args)
+        if (a.empty()) return false;
+      Site site{Diag::ShuffleLoop32, false, fn.file, v.at(i), {}};
+      if (args.size() == width_at + 1) {
+        const migrate::ArgRange& w = args[width_at];
+        const auto n = eval_constant(v.f, v.facts, w.first, w.last, &fi);
+        if (!n || *n <= 0 || *n > 32 || (*n & (*n - 1)) != 0) return false;
+      } else {
+        site.edits.push_back({v.at(close), v.at(close), ", 32"});
+      }
+      if (s == "__shfl" || s == "__shfl_sync") {
+        const migrate::ArgRange& src = args[src_at];
+        const auto n = eval_constant(v.f, v.facts, src.first, src.last, &fi);
+        // already taken modulo 32 (`(x) & 31`, `x % 32`, the form this fix writes): as it is
+        std::size_t a = src.first, b = src.last;
+        while (a < b && v.is(a, "(") && v.partner(a) == b) ++a, --b;
+        const bool modulo = b > a && v.number(b) &&
+                            ((v.is(b - 1, "&") && int_value(v.t(b)) == 31) || (v.is(b - 1, "%") && int_value(v.t(b)) == 32));
+        if (!modulo && (!n || *n < 0 || *n >= 32)) {
+          site.edits.push_back({v.at(src.first), v.at(src.first), "(("});
+          site.edits.push_back({v.end(src.last), v.end(src.last), ") & 31)"});
+        }
+      }
+      if (!site.edits.empty()) edits.push_back(std::move(site));
+      i = close;
+    }
+  }
+  return true;
 }
 
 Wave64FixPlan Planner::run() {
@@ -1622,15 +1722,28 @@ Wave64FixPlan Planner::run() {
           }
       }
     }
-    bool anchored = false;
-    for (const Site& s : sites) anchored |= s.anchored;
-    if (!anchored) continue;  // nothing 32-lane here
-    ++plan.stats.components;
     std::set<std::pair<std::size_t, std::pair<Diag, std::uint32_t>>> anchors;
     for (const Site& s : sites)
       if (s.anchored) anchors.insert({s.file, {s.code, s.anchor}});
+    // The component's warp-width constants are its hazards too, also when their definition
+    // could not be rewritten (constant_site then left a blocker and no site).
+    for (std::size_t c = 0; c < consts_.size(); ++c)
+      if (used_const[c] && uf.find(n + c) == root)
+        anchors.insert({consts_[c].file, {Diag::WarpWidthConstant, tok(consts_[c].file).at(consts_[c].info->name_ci)}});
+    if (anchors.empty()) continue;  // nothing 32-lane here
+    ++plan.stats.components;
     plan.stats.sites += static_cast<int>(anchors.size());
     if (!blockers.empty()) {
+      std::vector<Site> row_edits;
+      if (row_mode(ids, lane_ctx, kernels, row_edits)) {
+        // Rows of 32: the anchors are right as they are once the shuffles stay in their row.
+        ++plan.stats.fixed_components;
+        plan.stats.fixed_sites += static_cast<int>(anchors.size());
+        for (const auto& [file, key] : anchors) plan.files[in_[file].key].fixed.insert(key);
+        for (const Site& s : row_edits)
+          for (const Wave64ByteEdit& e : s.edits) plan.files[in_[s.file].key].edits.push_back(e);
+        continue;
+      }
       std::sort(blockers.begin(), blockers.end(), [](const Blocker& a, const Blocker& b) {
         return std::tie(a.file, a.line) < std::tie(b.file, b.line);
       });
