@@ -4,12 +4,12 @@
 // with thread_rank/size/num_threads/meta_group_rank/meta_group_size, sync, shfl, shfl_up,
 // shfl_down, shfl_xor, ballot, any, all; thread_group (tiled_partition(parent, n)); coalesced_group
 // (coalesced_threads) with shfl/shfl_up/shfl_down/ballot/any/all; cg::reduce with plus, less,
-// greater, bit_and, bit_or, bit_xor; block_tile_memory; memcpy_async + wait (done at once);
+// greater, bit_and, bit_or, bit_xor (CUDA only: HIP has none); block_tile_memory; memcpy_async + wait (done at once);
 // grid_group's ranks and sizes. A tile no wider than the wavefront is a segment of it: its
 // shuffles are the wavefront's shuffles at width N, so a thread_block_tile<32> on a 64-lane
 // wavefront is two independent tiles, as on AMD hardware. A tile wider than the wavefront (CUDA's
 // multi-warp tiles) syncs with a barrier over its lanes and reduces through per-lane slots; it
-// has no shuffles or votes (CUDA has none either).
+// has no shuffles or votes (CUDA has none either); HIP allows no tile wider than the wavefront.
 //
 // What is not: grid_group::sync and multi-grid groups (a cooperative launch is not supported),
 // labeled_partition / binary_partition: they stop the program with a message when called.
@@ -167,6 +167,10 @@ template <unsigned N>
 class thread_block_tile<N, void> {
   static_assert(N > 0 && (N & (N - 1)) == 0, "cooperative groups: a tile size must be a power of two");
   static_assert(N <= 1024, "cooperative groups: a tile holds at most 1024 threads");
+#if defined(W64_API_HIP)
+  static_assert(N <= static_cast<unsigned>(W64_WAVE_SIZE),
+                "cooperative groups (HIP): a tile size must not be greater than the wavefront size");
+#endif
   static constexpr bool kInWave = N <= static_cast<unsigned>(W64_WAVE_SIZE);
 
  public:
@@ -327,7 +331,10 @@ inline unsigned long long group_size(const Group& g) {
   return g.size();
 }
 
-// ---- reductions (cooperative_groups/reduce.h) ------------------------------------------------------------
+// ---- reductions (cooperative_groups/reduce.h): CUDA only. HIP's cooperative groups have no
+// cg::reduce; `ferry migrate --to hip` writes ferry/compat/coop_reduce.h for ports that use it,
+// and the runtime runs that header like any HIP code. ------------------------------------------
+#if defined(W64_API_CUDA)
 template <class T>
 struct plus {
   T operator()(const T& a, const T& b) const { return a + b; }
@@ -376,6 +383,7 @@ inline T reduce(const coalesced_group& g, T v, Op op, W64_SITE_PARAM) {
   }
   return g.shfl(v, 0, w64_file, w64_line, w64_col);
 }
+#endif  // W64_API_CUDA
 
 // ---- asynchronous copies (cooperative_groups/memcpy_async.h): done at once by rank 0 -------------------
 template <class Group>
