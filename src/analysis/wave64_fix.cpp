@@ -1728,7 +1728,7 @@ Wave64FixPlan Planner::run() {
     // The component's warp-width constants are its hazards too, also when their definition
     // could not be rewritten (constant_site then left a blocker and no site).
     for (std::size_t c = 0; c < consts_.size(); ++c)
-      if (used_const[c] && uf.find(n + c) == root)
+      if (used_const[c] && warp_const[c] && uf.find(n + c) == root)
         anchors.insert({consts_[c].file, {Diag::WarpWidthConstant, tok(consts_[c].file).at(consts_[c].info->name_ci)}});
     if (anchors.empty()) continue;  // nothing 32-lane here
     ++plan.stats.components;
