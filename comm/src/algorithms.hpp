@@ -1,20 +1,13 @@
-// Internal: the entry point of every algorithm, one per file under src/<collective>/<name>.cpp.
-// Adding an algorithm = a file, its line here, its row in core/algorithms.cpp, its line in CMake.
+// Internal: the entry point of every algorithm, one per file under src/<collective>/<name>.cpp,
+// declared from the algorithm table (algorithms.def). Adding an algorithm = a file + its row there.
 #pragma once
 
 #include "core/context.hpp"
 
 namespace ferry::comm::detail {
 
-void allreduce_ring(Context&, const Call&);
-void allreduce_recursive_doubling(Context&, const Call&);
-void allreduce_rsag(Context&, const Call&);
-void reduce_scatter_ring(Context&, const Call&);
-void reduce_scatter_pairwise(Context&, const Call&);
-void allgather_ring(Context&, const Call&);
-void allgather_recursive_doubling(Context&, const Call&);
-void broadcast_binomial(Context&, const Call&);
-void broadcast_scatter_allgather(Context&, const Call&);
-void barrier_dissemination(Context&, const Call&);
+#define FERRY_COMM_ALGORITHM(collective, name, ...) void collective##_##name(Context&, const Call&);
+#include "algorithms.def"
+#undef FERRY_COMM_ALGORITHM
 
 }  // namespace ferry::comm::detail

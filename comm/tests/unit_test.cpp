@@ -3,8 +3,11 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
+#include "ferry/comm/codec_wire.hpp"
 #include "ferry/comm/comm.hpp"
 #include "test_util.hpp"
 
@@ -208,4 +211,71 @@ TEST(ErrorFeedback, ResidualCarriesWhatCompressionLost) {
     without = std::max(without, K * std::fabs(static_cast<double>(once[i]) - g[i]));
   }
   EXPECT_LT(worst, without / 5);
+}
+
+// The stream formats of codec_wire.hpp are what the CPU codecs write (the GPU codecs share them:
+// the GPU benchmark checks its int8 stream against these same bytes).
+namespace {
+template <class T>
+T read_at(const std::vector<std::byte>& b, std::size_t at) {
+  T v;
+  std::memcpy(&v, b.data() + at, sizeof v);
+  return v;
+}
+}  // namespace
+
+TEST(Wire, IntqStreamIsTheDocumentedLayout) {
+  namespace w = fc::wire;
+  // Block 4: one ordinary block, one with a NaN (raw), one short block of 2.
+  const std::vector<float> x = {1.0f, -2.0f, 0.5f, 0.0f, 3.0f, NAN, 1.0f, 2.0f, 4.0f, -4.0f};
+  auto c = fc::make_codec(fc::CodecSpec::parse("int8:block=4"));
+  EXPECT_EQ(c->max_compressed_bytes(x.size()), w::intq_max_bytes(x.size(), 4));
+  std::vector<std::byte> buf(c->max_compressed_bytes(x.size()));
+  buf.resize(c->compress(x, buf));
+  EXPECT_EQ(read_at<std::uint64_t>(buf, 0), x.size());
+  std::size_t at = w::intq_header_bytes;
+  EXPECT_EQ(read_at<float>(buf, at), 2.0f / w::intq_qmax(8));  // scale = max|x| / qmax
+  EXPECT_EQ(std::to_integer<int>(buf[at + w::intq_tag_bytes + 1]), -w::intq_qmax(8) + w::intq_qmax(8));
+  at += w::intq_tag_bytes + w::packed_bytes(std::size_t{4}, 8);
+  EXPECT_EQ(read_at<std::uint32_t>(buf, at), w::intq_raw_tag);
+  EXPECT_EQ(read_at<float>(buf, at + w::intq_tag_bytes), 3.0f);
+  at += w::intq_tag_bytes + 4 * 4;
+  EXPECT_EQ(read_at<float>(buf, at), 4.0f / w::intq_qmax(8));
+  EXPECT_EQ(buf.size(), at + w::intq_tag_bytes + 2);
+}
+
+TEST(Wire, EbStreamIsTheDocumentedLayout) {
+  namespace w = fc::wire;
+  std::vector<float> x(300, 0.0f);  // blocks of 128: zeros, a NaN block, a short block
+  x[130] = NAN;
+  auto c = fc::make_codec(fc::CodecSpec::parse("eb:rel=1e-3"));
+  std::vector<std::byte> buf(c->max_compressed_bytes(x.size()));
+  buf.resize(c->compress(x, buf));
+  EXPECT_EQ(std::to_integer<int>(buf[0]), 0);  // no zstd
+  EXPECT_EQ(read_at<std::uint64_t>(buf, 1), x.size());
+  EXPECT_EQ(read_at<double>(buf, 9), w::bound_floor);  // rel * max finite |x| = 0 is not a bound
+  std::size_t at = w::eb_header_bytes;
+  EXPECT_EQ(std::to_integer<int>(buf[at]), 0);  // a constant block needs zero bits
+  EXPECT_EQ(read_at<float>(buf, at + 1), 0.0f);
+  at += 1 + 4;
+  EXPECT_EQ(std::to_integer<int>(buf[at]), w::eb_raw_width);
+  at += 1 + 4 * w::eb_default_block;
+  EXPECT_EQ(std::to_integer<int>(buf[at]), 0);
+  EXPECT_EQ(buf.size(), at + 1 + 4);
+  auto z = fc::make_codec(fc::CodecSpec::parse("eb:rel=1e-3,zstd=1"));
+  std::vector<std::byte> zb(z->max_compressed_bytes(x.size()));
+  z->compress(x, zb);
+  EXPECT_EQ(std::to_integer<int>(zb[0]), w::eb_flag_zstd);
+}
+
+TEST(Wire, HelpersRoundTrip) {
+  namespace w = fc::wire;
+  for (std::int32_t q : {0, 1, -1, 2, -2, 1 << 21, -(1 << 21)}) EXPECT_EQ(w::unzigzag(w::zigzag(q)), q);
+  EXPECT_EQ(w::zigzag(-1), 1u);
+  EXPECT_EQ(w::packed_bytes(std::size_t{5}, 3), 2u);
+  static_assert(w::eb_planar_layout(300, 128).nblocks == 3);
+  static_assert(w::eb_planar_layout(300, 128).bases_at == 28);  // 25 + 3 widths, padded to 4
+  static_assert(w::eb_planar_max_bytes(0, 128) == 28);  // an empty stream: the header, padded to 4
+  EXPECT_EQ(w::float_min, std::numeric_limits<float>::min());
+  EXPECT_EQ(w::bound_floor, static_cast<double>(std::numeric_limits<float>::min()));
 }

@@ -2,6 +2,7 @@
 
 #include "buildsys/make_syntax.h"
 #include "buildsys/roundtrip_record.h"
+#include "rules/libraries.h"
 
 #include <algorithm>
 #include <cctype>
@@ -21,26 +22,12 @@ Diagnostic diag(Diag code, const std::string& rel, std::uint32_t line, std::stri
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// CUDA libraries: -l name -> HIP -l name, CMake target, the package that provides it.
-struct Lib {
-  const char* cuda;
-  const char* hip;
-  const char* cmake_target;
-  const char* package;
-};
-constexpr Lib kLibs[] = {
-    {"cudart", "amdhip64", "hip::host", "hip"},       {"cudart_static", "amdhip64", "hip::host", "hip"},
-    {"cuda", "amdhip64", "hip::host", "hip"},         {"cuda_driver", "amdhip64", "hip::host", "hip"},
-    {"cublas", "hipblas", "roc::hipblas", "hipblas"}, {"cublasLt", "hipblaslt", "roc::hipblaslt", "hipblaslt"},
-    {"curand", "hiprand", "hip::hiprand", "hiprand"}, {"cusparse", "hipsparse", "roc::hipsparse", "hipsparse"},
-    {"cufft", "hipfft", "hip::hipfft", "hipfft"},     {"cusolver", "hipsolver", "roc::hipsolver", "hipsolver"},
-    {"nccl", "rccl", "roc::rccl", "rccl"},            {"cudnn", "MIOpen", "MIOpen", "miopen"},
-    {"nvToolsExt", "roctx64", "roctx64", ""},
-};
+// CUDA libraries: what each becomes on HIP (-l name, CMake target, the package that provides it),
+// from the library table scan shares (rules/libraries.h). Only libraries with a HIP -l name.
+using Lib = rules::CudaLibrary;
 const Lib* find_lib(std::string_view cuda) {
-  for (const Lib& l : kLibs)
-    if (cuda == l.cuda) return &l;
-  return nullptr;
+  const Lib* l = rules::library_of_link(cuda);
+  return l && !l->hip_link.empty() ? l : nullptr;
 }
 
 std::string arch_note(std::string_view from, const Options& o) {
@@ -91,7 +78,7 @@ std::vector<std::string> map_nvcc_words(const std::vector<std::string>& w, const
     } else if (starts_with(s, "-code=") || starts_with(s, "--gpu-code=")) {
       out[i].clear();
     } else if (starts_with(s, "-l") && find_lib(s.substr(2))) {
-      map(i, std::string("-l") + find_lib(s.substr(2))->hip);
+      map(i, "-l" + std::string(find_lib(s.substr(2))->hip_link));
     } else if (s == "-x" && has_next && w[i + 1] == "cu") {
       map(i + 1, "hip");
       ++i;
@@ -394,13 +381,13 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
     for (const auto& a : c.args) {
       const std::string t = unq(a);
       if (starts_with(t, "CUDA::"))
-        if (const Lib* l = find_lib(t.substr(6)); l && *l->package && std::string(l->package) != "hip")
-          packages.insert(l->package);
+        if (const Lib* l = find_lib(t.substr(6)); l && !l->hip_package.empty() && l->hip_package != "hip")
+          packages.insert(std::string(l->hip_package));
       if (c.name == "find_library")
-        if (const Lib* l = find_lib(t); l && *l->package && std::string(l->package) != "hip") packages.insert(l->package);
+        if (const Lib* l = find_lib(t); l && !l->hip_package.empty() && l->hip_package != "hip") packages.insert(std::string(l->hip_package));
       if (c.name == "target_link_libraries" && &a != &c.args[0])
-        if (const Lib* l = find_lib(starts_with(t, "-l") ? t.substr(2) : t); l && *l->package && std::string(l->package) != "hip")
-          packages.insert(l->package);
+        if (const Lib* l = find_lib(starts_with(t, "-l") ? t.substr(2) : t); l && !l->hip_package.empty() && l->hip_package != "hip")
+          packages.insert(std::string(l->hip_package));
     }
   }
   for (const auto& c : cmds)
@@ -529,7 +516,7 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
       std::string repl = a.text;
       if (starts_with(t, "CUDA::")) {
         if (const Lib* l = find_lib(t.substr(6))) {
-          repl = l->cmake_target;
+          repl = std::string(l->hip_cmake_target);
         } else {
           r.diagnostics.push_back(diag(Diag::BuildLeftForReview, rel, c.line, "no HIP target known for " + t + ": left as is",
                                        "link the matching hip/roc library by hand"));
@@ -537,9 +524,9 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
       } else if ((c.name == "target_link_libraries" || c.name == "link_libraries") && k > 0 &&
                  (find_lib(t) || (starts_with(t, "-l") && find_lib(t.substr(2))))) {
         const Lib* l = find_lib(starts_with(t, "-l") ? t.substr(2) : t);
-        repl = std::string(starts_with(t, "-l") ? "-l" : "") + l->hip;
+        repl = std::string(starts_with(t, "-l") ? "-l" : "") + std::string(l->hip_link);
       } else if (c.name == "find_library" && k > 0 && find_lib(t)) {
-        repl = find_lib(t)->hip;
+        repl = std::string(find_lib(t)->hip_link);
       } else if (is_flag_command(c.name) || (c.name == "set" && k > 0 && !c.args.empty() &&
                                              (c.args[0].text == "CMAKE_CUDA_FLAGS" || c.args[0].text == "CMAKE_CXX_FLAGS"))) {
         std::string body = t;

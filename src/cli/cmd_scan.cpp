@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-#include "project/inventory.h"
+#include "scan/scan.h"
 #include "project/project.h"
 #include "report/progress.h"
 
@@ -14,9 +14,10 @@ namespace {
 
 struct ScanArgs {
   std::string path;
-  project::ScanOptions options;
+  scan::ScanOptions options;
   bool json = false;
   bool list_uses = false;
+  bool all_files = false;
   bool quiet = false;
   std::string report_file;
   std::uintmax_t max_mib = 64;
@@ -27,12 +28,12 @@ int run_scan(ScanArgs &a) {
   report::Progress progress(std::cerr, "scan", !a.quiet && report::stderr_is_terminal());
   a.options.on_start = progress.start_hook();
   a.options.on_file_done = progress.done_hook();
-  const project::Inventory inv = project::scan_project(a.path, a.options);
+  const scan::Inventory inv = scan::scan_project(a.path, a.options);
   progress.finish();
   if (!a.quiet)
     for (const Diagnostic &d : inv.problems)
       std::cerr << d.format() << "\n";
-  const nlohmann::json j = project::inventory_to_json(inv);
+  const nlohmann::json j = scan::inventory_to_json(inv);
   if (!a.report_file.empty())
     project::write_atomically(a.report_file, j.dump(2) + "\n");
   if (inv.fatal) {
@@ -44,7 +45,7 @@ int run_scan(ScanArgs &a) {
   if (a.json)
     std::cout << j.dump(2) << "\n";
   else
-    std::cout << project::inventory_summary(inv, a.list_uses);
+    std::cout << scan::inventory_summary(inv, a.list_uses, a.all_files);
   return kExitOk;
 }
 
@@ -70,6 +71,9 @@ std::function<int()> setup_scan(CLI::App &sub) {
                "text summary");
   sub.add_option("--report", a->report_file,
                  "also write the JSON inventory to this file");
+  sub.add_flag("--files", a->all_files,
+               "list every file with GPU uses and every build file (default: "
+               "counts and the heaviest files)");
   sub.add_flag("--uses", a->list_uses,
                "list every GPU API use (file:line:col) before the summary");
   sub.add_flag("-q,--quiet", a->quiet, "do not print input problems or the progress bar");

@@ -1,6 +1,6 @@
 // A progress bar for long runs on a terminal: files done/total, rate in MB/s and ETA, redrawn in
 // place on one line of a stream (stderr). Engines never print: they take plain callbacks in their
-// options (migrate::TreeOptions, project::ScanOptions, verify::VerifyOptions) and the CLI wires
+// options (migrate::TreeOptions, scan::ScanOptions, verify::VerifyOptions) and the CLI wires
 // them to a Progress with start_hook()/done_hook().
 //
 // Thread-safe: advance() is called from worker threads. Redraws are throttled (every 100 ms by

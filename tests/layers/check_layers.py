@@ -15,7 +15,7 @@ LAYERS = [
     ("base", ["core", "lex", "rules", "rewrite"]),
     ("project", ["project"]),                                        # trees, file kinds, safe I/O
     ("engine", ["targets", "analysis", "buildsys", "migrate/file_migration"]),
-    ("tools", ["migrate", "scan", "verify", "diffrun", "wave64", "opcheck", "project/inventory"]),
+    ("tools", ["migrate", "scan", "verify", "diffrun", "wave64", "opcheck"]),
     ("report", ["report"]),
     ("cli", ["cli", "serve"]),                                       # entry points: argv, the workbench server
 ]
@@ -23,9 +23,9 @@ LAYERS = [
 # Upward includes that exist today, each with why; the test fails when one disappears too, so
 # that this list only shrinks.
 KNOWN_UPWARD = {
-    # ferry scan still lives in project/ (issue 19 step 5 moves it to src/scan/): the inventory
-    # writes its JSON through the report layer.
-    ("project/inventory.cpp", "report/json_report.h"),
+    # scan's JSON inventory carries its input problems in the one JSON form of diagnostics, which
+    # is report's (report::to_json); it goes when that form moves down to core/.
+    ("scan/render.cpp", "report/json_report.h"),
 }
 
 

@@ -1,4 +1,5 @@
-#include "project/inventory.h"
+#include "scan/scan.h"
+#include "rules/libraries.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -11,7 +12,7 @@
 
 namespace fs = std::filesystem;
 
-namespace ferry::project {
+namespace ferry::scan {
 namespace {
 
 class ScanTest : public ::testing::Test {
@@ -331,5 +332,96 @@ TEST(ScanEffort, ModelWeights) {
   EXPECT_EQ(overall_level(100), "high");
 }
 
+
+TEST_F(ScanTest, SummaryCountsByDefaultAndListsEverythingWithFiles) {
+  for (int i = 0; i < 12; ++i)
+    write("k" + std::to_string(i) + "/k.cu",
+          std::string(static_cast<std::size_t>(i + 1), '\n') + "void f() { cudaMalloc(0, 0); }\n");
+  for (int i = 0; i < 3; ++i)
+    write("p" + std::to_string(i) + "/CMakeLists.txt", "project(p LANGUAGES CXX CUDA)\n");
+  const Inventory inv = scan();
+  const std::string brief = inventory_summary(inv, false);
+  EXPECT_NE(brief.find("Build systems: 3 files with GPU settings"), std::string::npos) << brief;
+  EXPECT_NE(brief.find(" 3 files  (project(... LANGUAGES CUDA) 3)"), std::string::npos) << brief;
+  EXPECT_NE(brief.find("Heaviest files (effort for hip; 10 of 12 with GPU uses, --files lists all)"),
+            std::string::npos)
+      << brief;
+  EXPECT_EQ(brief.find("p1/CMakeLists.txt"), std::string::npos);
+  const std::string all = inventory_summary(inv, false, true);
+  for (int i = 0; i < 12; ++i)
+    EXPECT_NE(all.find("k" + std::to_string(i) + "/k.cu"), std::string::npos) << i;
+  EXPECT_NE(all.find("p1/CMakeLists.txt:1:1"), std::string::npos) << all;
+}
+
+TEST_F(ScanTest, CMakeTheMigrationCannotTokenizeIsAProblemNotAThrow) {
+  write("CMakeLists.txt", "project(p LANGUAGES CUDA\n");
+  write("ok/CMakeLists.txt", "#[[ project(q LANGUAGES CUDA) ]]\nfind_package(CUDAToolkit)\n"
+                             "target_link_libraries(q \"CUDA::cublas_static\" [[CUDA::cufft]])\n");
+  const Inventory inv = scan();
+  EXPECT_TRUE(has_problem(inv, "FRY5004", "CMakeLists.txt"));
+  ASSERT_EQ(inv.build_systems.size(), 1u);
+  EXPECT_EQ(inv.build_systems[0].detail, "find_package(CUDAToolkit)");
+  EXPECT_EQ(inv.build_systems[0].line, 2u);
+  const ApiUse *l = find_use(inv, "CUDA::cublas_static");
+  ASSERT_NE(l, nullptr);  // a quoted argument counts, a bracket argument does not
+  EXPECT_EQ(l->library, "cublas");
+  EXPECT_EQ(l->line, 3u);
+  EXPECT_EQ(l->col, 25u);
+  EXPECT_EQ(find_use(inv, "CUDA::cufft"), nullptr);
+}
+
+TEST(LibraryTable, OneTableForScanAndBuildFiles) {
+  EXPECT_EQ(rules::library_of_header("cublasLt.h")->id, "cublaslt");  // the longest prefix wins
+  EXPECT_EQ(rules::library_of_header("cublas_v2.h")->id, "cublas");
+  EXPECT_EQ(rules::library_of_header("cuda.h")->id, "cuda-driver");   // exact paths first
+  EXPECT_EQ(rules::library_of_header("cuda_fp16.h")->id, "cuda-runtime");
+  EXPECT_EQ(rules::library_of_header("stdio.h"), nullptr);
+  EXPECT_EQ(rules::library_of_family("curand_device").id, "curand");
+  EXPECT_EQ(rules::library_of_family("math").id, "cuda-runtime");
+  EXPECT_EQ(rules::library_of_link("cublas")->hip_link, "hipblas");
+  EXPECT_EQ(rules::library_of_link("cudart_static")->hip_cmake_target, "hip::host");
+  EXPECT_EQ(rules::library_of_link("nvrtc")->hip_link, "");  // known to scan, left alone by buildsys
+  EXPECT_EQ(rules::library_of_namespace("nvcuda")->id, "wmma");
+  for (const rules::CudaLibrary &l : rules::cuda_libraries())
+    EXPECT_EQ(library_name(l.id), l.name);
+}
+
+
+TEST(ScanEffort, MigratedModelWeighsWhatTheMigrationLeaves) {
+  auto diag = [](Diag code, std::string msg) {
+    return Diagnostic{code, Severity::Warning, "f", 1, 1, std::move(msg), ""};
+  };
+  const std::vector<Diagnostic> left = {diag(Diag::ApiUnsupported, "cudaX"), diag(Diag::ApiUnsupported, "cudaX"),
+                                        diag(Diag::ApiDeprecated, "cudaY"), diag(Diag::WarpIndex32, ">> 5")};
+  ApiUse unknown{"f", 2, 1, "cuSomething", "driver", "function", "cuda-driver", {{"hip", "unknown"}}, ""};
+  ApiUse ok{"f", 3, 1, "cudaZ", "runtime", "function", "cuda-runtime", {{"hip", "supported"}}, ""};
+  const Effort e = migrated_effort({&unknown, &ok}, left, "hip");
+  EXPECT_DOUBLE_EQ(e.hours, 2.0 + 0.25 + 0.1 + 0.5 + 0.5 + 0.1);
+  EXPECT_EQ(e.level, "medium");  // an unsupported API
+  EXPECT_EQ(migrated_effort({&ok}, {}, "hip").level, "low");
+  EXPECT_EQ(migrated_effort({}, {}, "hip").level, "none");
+}
+
+TEST_F(ScanTest, SourcesAreMigratedInMemoryForTheEstimate) {
+  write("a.cu", "__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
+                "int main() {\n  float* p;\n  cudaMalloc(&p, 4);\n  k<<<1, 32>>>(p);\n"
+                "  cudaThreadSynchronize();\n  cudaFree(p);\n}\n");
+  write("setup.py", "import torch\n");
+  const Inventory inv = scan();
+  const auto a = std::find_if(inv.files.begin(), inv.files.end(), [](const FileInventory &f) { return f.rel == "a.cu"; });
+  ASSERT_NE(a, inv.files.end());
+  EXPECT_TRUE(a->migrated);
+  EXPECT_EQ(a->left.at("hip").at("FRY1002"), 1u);  // cudaThreadSynchronize is deprecated
+  EXPECT_GT(a->automatic.at("hip"), 0u);
+  EXPECT_LT(a->automatic.at("hip"), a->judged.at("hip"));  // the deprecated call's line is left
+  EXPECT_EQ(inv.automatic.at("hip"), a->automatic.at("hip"));
+  const auto py = std::find_if(inv.files.begin(), inv.files.end(), [](const FileInventory &f) { return f.rel == "setup.py"; });
+  ASSERT_NE(py, inv.files.end());
+  EXPECT_FALSE(py->migrated);
+  const nlohmann::json j = inventory_to_json(inv);
+  EXPECT_EQ(j["migration"]["hip"]["automatic"], inv.automatic.at("hip"));
+  EXPECT_GT(j["migration"]["hip"]["share"].get<double>(), 0.0);
+}
+
 } // namespace
-} // namespace ferry::project
+} // namespace ferry::scan

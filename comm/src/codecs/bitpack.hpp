@@ -7,6 +7,7 @@
 #include <cstring>
 #include <span>
 
+#include "ferry/comm/codec_wire.hpp"
 #include "ferry/comm/types.hpp"
 
 namespace ferry::comm::codec_detail {
@@ -15,7 +16,7 @@ namespace ferry::comm::codec_detail {
 // subtracting 1.5 * 2^mantissa_bits leaves the rounded value for |v| < 2^(mantissa_bits - 1).
 // Needs -ffp-contract=off and no -ffast-math, which the library's build sets.
 inline float round_even(float v) {
-  constexpr float magic = 12582912.0f;  // 1.5 * 2^23, valid for |v| < 2^22
+  constexpr float magic = wire::round_even_magic;  // 1.5 * 2^23, valid for |v| < 2^22
   return (v + magic) - magic;
 }
 inline double round_even(double v) {
@@ -23,7 +24,7 @@ inline double round_even(double v) {
   return (v + magic) - magic;
 }
 
-inline std::size_t packed_bytes(std::size_t n, unsigned bits) { return (n * bits + 7) / 8; }
+using wire::packed_bytes;
 
 inline std::byte* pack_bits(const std::uint32_t* v, std::size_t n, unsigned bits, std::byte* out) {
   if (bits == 0) return out;

@@ -7,7 +7,6 @@
 #include <zstd.h>
 
 #include <cmath>
-#include <limits>
 #include <vector>
 
 #include "bitpack.hpp"
@@ -15,8 +14,6 @@
 
 namespace ferry::comm::codec_detail {
 namespace {
-
-constexpr std::uint8_t raw_block = 255;
 
 class ErrorBoundedCodec final : public Codec {
  public:
@@ -29,13 +26,13 @@ class ErrorBoundedCodec final : public Codec {
   }
   std::size_t max_compressed_bytes(std::size_t n) const override {
     std::size_t stream = stream_bound(n);
-    return 1 + 8 + 8 + (zstd_ > 0 ? ZSTD_compressBound(stream) : stream);
+    return wire::eb_header_bytes + (zstd_ > 0 ? ZSTD_compressBound(stream) : stream);
   }
   std::size_t compress(std::span<const float> in, std::span<std::byte> out) override {
     double e = abs_ > 0 ? abs_ : rel_ * max_finite_abs(in);
-    if (!(e > 0)) e = std::numeric_limits<float>::min();
+    if (!(e > 0)) e = wire::bound_floor;
     std::byte* p = out.data();
-    p = put<std::uint8_t>(p, zstd_ > 0 ? 1 : 0);
+    p = put<std::uint8_t>(p, zstd_ > 0 ? wire::eb_flag_zstd : 0);
     p = put<std::uint64_t>(p, in.size());
     p = put<double>(p, e);
     if (zstd_ > 0) {
@@ -53,7 +50,7 @@ class ErrorBoundedCodec final : public Codec {
     auto flags = r.get<std::uint8_t>();
     check_count(r.get<std::uint64_t>(), out.size(), "eb");
     double e = r.get<double>();
-    if (flags & 1) {
+    if (flags & wire::eb_flag_zstd) {
       stream_.resize(stream_bound(out.size()));
       std::size_t n = ZSTD_decompress(stream_.data(), stream_.size(), r.pos(), r.left());
       if (ZSTD_isError(n)) throw UsageError(std::string("ferry-comm codec eb: zstd: ") + ZSTD_getErrorName(n));
@@ -76,7 +73,7 @@ class ErrorBoundedCodec final : public Codec {
     std::snprintf(b, sizeof b, "%g", v);
     return b;
   }
-  std::size_t stream_bound(std::size_t n) const { return ((n + block_ - 1) / block_) * 5 + 4 * n; }
+  std::size_t stream_bound(std::size_t n) const { return wire::block_count(n, block_) * 5 + 4 * n; }
 
   // Float arithmetic so the loops vectorize; the guarantee does not rest on it: every element's
   // reconstruction is recomputed exactly as decode() does and checked against e in double.
@@ -94,7 +91,7 @@ class ErrorBoundedCodec final : public Codec {
       }
       // NaN compares false everywhere, so check finiteness of the range and of every element below.
       bool ok = std::isfinite(mn) && std::isfinite(mx) && step > 0 && std::isfinite(inv) &&
-                (static_cast<double>(mx) - mn) * inv < 4.0e6;  // |q| < 2^22 for round_even(float)
+                (static_cast<double>(mx) - mn) * inv < wire::eb_max_steps;  // |q| < 2^22 for round_even(float)
       const float base = static_cast<float>(0.5 * (static_cast<double>(mn) + mx));
       std::uint32_t any = 0;
       int misses = 0;
@@ -103,14 +100,14 @@ class ErrorBoundedCodec final : public Codec {
           auto q = static_cast<std::int32_t>(round_even((x[i] - base) * inv));
           float y = base + static_cast<float>(q) * step;  // exactly as decode
           misses += !(std::fabs(static_cast<double>(y) - static_cast<double>(x[i])) <= e);
-          auto z = static_cast<std::uint32_t>((q << 1) ^ (q >> 31));
+          auto z = wire::zigzag(q);
           u_[i] = z;
           any |= z;
         }
         ok = misses == 0;
       }
       if (!ok) {
-        p = put<std::uint8_t>(p, raw_block);
+        p = put<std::uint8_t>(p, wire::eb_raw_width);
         std::memcpy(p, x, len * 4);
         p += len * 4;
         continue;
@@ -131,7 +128,7 @@ class ErrorBoundedCodec final : public Codec {
       std::size_t len = std::min(block_, out.size() - b0);
       float* y = out.data() + b0;
       auto bits = r.get<std::uint8_t>();
-      if (bits == raw_block) {
+      if (bits == wire::eb_raw_width) {
         std::memcpy(y, r.take(len * 4), len * 4);
         continue;
       }
@@ -139,7 +136,7 @@ class ErrorBoundedCodec final : public Codec {
       const float base = r.get<float>();
       unpack_bits(r.take(packed_bytes(len, bits)), len, bits, u_.data());
       for (std::size_t i = 0; i < len; ++i) {
-        auto q = static_cast<std::int32_t>(u_[i] >> 1) ^ -static_cast<std::int32_t>(u_[i] & 1);
+        auto q = wire::unzigzag(u_[i]);
         y[i] = base + static_cast<float>(q) * step;
       }
     }
@@ -155,7 +152,7 @@ class ErrorBoundedCodec final : public Codec {
 }  // namespace
 
 std::unique_ptr<Codec> make_eb(double abs, double rel, std::size_t block, int zstd_level) {
-  return std::make_unique<ErrorBoundedCodec>(abs, rel, block == 0 ? 128 : block, zstd_level);
+  return std::make_unique<ErrorBoundedCodec>(abs, rel, block == 0 ? wire::eb_default_block : block, zstd_level);
 }
 
 }  // namespace ferry::comm::codec_detail

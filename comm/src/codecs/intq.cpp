@@ -11,17 +11,12 @@
 namespace ferry::comm::codec_detail {
 namespace {
 
-constexpr std::uint32_t raw_marker = 0x7FC00001u;  // a NaN scale: raw block follows
-
 class IntQuantCodec final : public Codec {
  public:
   IntQuantCodec(int bits, std::size_t block)
-      : bits_(static_cast<unsigned>(bits)), qmax_((1 << (bits - 1)) - 1), block_(block) {}
+      : bits_(static_cast<unsigned>(bits)), qmax_(wire::intq_qmax(bits)), block_(block) {}
   std::string name() const override { return "int" + std::to_string(bits_) + ":block=" + std::to_string(block_); }
-  std::size_t max_compressed_bytes(std::size_t n) const override {
-    std::size_t blocks = (n + block_ - 1) / block_;
-    return 8 + blocks * 4 + 4 * n;  // the raw fallback is the worst case
-  }
+  std::size_t max_compressed_bytes(std::size_t n) const override { return wire::intq_max_bytes(n, block_); }
   std::size_t compress(std::span<const float> in, std::span<std::byte> out) override {
     std::byte* p = put<std::uint64_t>(out.data(), in.size());
     q_.resize(block_);
@@ -37,7 +32,7 @@ class IntQuantCodec final : public Codec {
       }
       float scale = m / static_cast<float>(qmax_);
       if (!finite || (m > 0 && !std::isnormal(scale))) {
-        p = put<std::uint32_t>(p, raw_marker);
+        p = put<std::uint32_t>(p, wire::intq_raw_tag);
         std::memcpy(p, x, len * 4);
         p += len * 4;
         continue;
@@ -62,7 +57,7 @@ class IntQuantCodec final : public Codec {
       std::size_t len = std::min(block_, out.size() - b0);
       std::uint32_t tag = r.get<std::uint32_t>();
       float* y = out.data() + b0;
-      if (tag == raw_marker) {
+      if (tag == wire::intq_raw_tag) {
         std::memcpy(y, r.take(len * 4), len * 4);
         continue;
       }
@@ -89,7 +84,7 @@ class IntQuantCodec final : public Codec {
 }  // namespace
 
 std::unique_ptr<Codec> make_intq(int bits, std::size_t block) {
-  return std::make_unique<IntQuantCodec>(bits, block == 0 ? 64 : block);
+  return std::make_unique<IntQuantCodec>(bits, block == 0 ? wire::intq_default_block : block);
 }
 
 }  // namespace ferry::comm::codec_detail

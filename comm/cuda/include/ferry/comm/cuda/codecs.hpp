@@ -1,13 +1,15 @@
 // ferry-comm GPU codecs: int8 block quantization (with fused error feedback) and the error-bounded
 // codec, on device buffers, plus host staging of device buffers for the MPI collectives.
+// The stream formats are written down once, in ferry/comm/codec_wire.hpp:
 //   int8: the stream is byte-identical to the CPU codec's (codecs/intq.cpp, block B): a GPU rank
 //         and a CPU rank can exchange it. Decoding finds block offsets in parallel assuming no raw
 //         (NaN/Inf) block and walks serially only from the first raw block on.
 //   eb:   the same reconstruction as the CPU codec (codecs/eb.cpp: same base, q, raw decisions, so
-//         decoded values are bit-identical and |y - x| <= e holds element by element), in a planar
-//         layout so that decoding needs one scan instead of a serial walk:
-//           u8 2 | u64 n | f64 e | u32 block | u32 nb | u8 bits[nb] | pad to 4 | f32 base[nb] | payloads
-//         (bits 255 = raw block of 4*len bytes; otherwise packed_bytes(len, bits), LSB first).
+//         decoded values are bit-identical and |y - x| <= e holds element by element), in the planar
+//         layout (widths and bases first, payloads after) so that decoding needs one scan instead
+//         of a serial walk.
+// One file per codec under comm/cuda/codecs/ (intq8.cu, eb.cu), their shared device helpers in
+// codecs/common.cuh.
 // Every function takes device pointers and a stream, and returns after the stream work is queued,
 // except the compressors, which synchronize once to return the compressed size.
 #pragma once
@@ -18,6 +20,20 @@
 
 namespace ferry::comm::cuda {
 
+// What each piece of a Workspace's scratch holds. A call uses each slot for one thing at a time;
+// two slots a call needs at once are different slots.
+enum class Slot : int {
+  block_tags,     // int8 general path: u32 tag (scale or raw) per codec block
+  block_sizes,    // u64 stream or payload bytes per codec block (general paths, int8 raw rebuild)
+  block_offsets,  // u64 exclusive prefix of block_sizes
+  flag,           // a few bytes the kernels report through: raw seen, first raw block, max |x|
+  eb_bound,       // eb fast path: the bound and its step, computed on the device (EbDev)
+  scan_temp,      // CUB's temporary storage for the exclusive scan of block_sizes
+  staging,        // a copy of a stream: int8's fast layout during the raw rebuild, eb's aligned copy
+  look_back,      // eb fast paths: tile counter, per-tile look-back state, total size, overrun flag
+  count
+};
+
 // Scratch reused across calls (grown on demand, freed by the destructor).
 class Workspace {
  public:
@@ -25,13 +41,14 @@ class Workspace {
   ~Workspace();
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
-  void* get(int slot, std::size_t bytes);  // device scratch of at least `bytes`, slot 0..7
+  void* get(Slot slot, std::size_t bytes);  // device scratch of at least `bytes`
  private:
-  void* ptr_[8] = {};
-  std::size_t size_[8] = {};
+  static constexpr int slots = static_cast<int>(Slot::count);
+  void* ptr_[slots] = {};
+  std::size_t size_[slots] = {};
 };
 
-std::size_t intq8_max_bytes(std::size_t n, std::size_t block = 64);
+std::size_t intq8_max_bytes(std::size_t n, std::size_t block = 64);  // wire::intq_max_bytes
 // Compresses x[0..n) to out (device, >= intq8_max_bytes). With residual != nullptr, error
 // feedback as apply_error_feedback: x' = x + r (finite r), compress x', r = x' - y, x = y (so x
 // is written). Returns the stream size in bytes. update_x = false (with a residual): the caller

@@ -1,5 +1,8 @@
-// Scanning a project without changing it: what is there and how hard the port
-// will be.
+// `ferry scan`: a project read without changing it — what is there and how hard the port will be.
+// The module is one file per concern: scan.cpp (walk, parallel scan, aggregation), c_family.cpp,
+// python.cpp (and Bazel), build_files.cpp (CMake through buildsys::parse_cmake, Makefiles),
+// libraries.cpp (which library a use belongs to: rules/libraries.h, the table buildsys shares),
+// effort.cpp and render.cpp (JSON and text).
 //
 // `scan_project` walks a tree (or takes one file), classifies every file, reads
 // the sources that can be parsed, and records every GPU API use with its exact
@@ -28,7 +31,7 @@
 #include "project/project.h"
 #include "targets/target.h"
 
-namespace ferry::project {
+namespace ferry::scan {
 
 // One occurrence of something GPU-specific in a file.
 struct ApiUse {
@@ -79,6 +82,14 @@ struct FileInventory {
   std::map<std::string, std::map<std::string, std::size_t>>
       status_counts;                    // target -> status -> n
   std::map<std::string, Effort> effort; // target -> effort
+  // C-family files with GPU uses are migrated in memory for each target (the output is
+  // discarded): what that migration leaves for a person, by code ("FRY1001" -> n; warnings and
+  // errors only), and how many of the file's uses it handled on its own (a supported or
+  // deprecated use on a line without such a diagnostic). Target -> ...
+  std::map<std::string, std::map<std::string, std::size_t>> left;
+  std::map<std::string, std::size_t> automatic;
+  std::map<std::string, std::size_t> judged; // uses with a status for the target
+  bool migrated = false;
 };
 
 struct LibraryUse {
@@ -113,6 +124,10 @@ struct Inventory {
   std::vector<LibraryUse> libraries; // sorted by uses, descending
   std::map<std::string, std::size_t> kind_counts;
   std::map<std::string, Effort> effort; // target -> overall
+  // Sums of FileInventory::left / automatic / judged over the files migrated in memory.
+  std::map<std::string, std::map<std::string, std::size_t>> left;
+  std::map<std::string, std::size_t> automatic;
+  std::map<std::string, std::size_t> judged;
   std::vector<Diagnostic> problems;     // FRY9xxx, sorted
   std::uintmax_t bytes = 0;
   double seconds = 0;
@@ -139,11 +154,20 @@ void scan_buffer(const std::string &rel, const std::string &kind,
 [[nodiscard]] Effort file_effort(const std::vector<const ApiUse *> &uses,
                                  std::string_view target, bool parsed_source);
 [[nodiscard]] std::string overall_level(double hours);
+// The effort of a file that was migrated in memory (docs/scan.md, "Effort model"): what the
+// migration left (diagnostics by category) plus what scan sees that no pass handles (names no
+// table knows, inline asm), for one target.
+[[nodiscard]] Effort migrated_effort(const std::vector<const ApiUse *> &uses,
+                                     const std::vector<Diagnostic> &left,
+                                     std::string_view target);
 
 // The JSON report (schema: docs/scan.md) and the text summary printed by `ferry
 // scan`.
 [[nodiscard]] nlohmann::json inventory_to_json(const Inventory &inv);
+// The text summary: counts per kind and the heaviest files; all_files lists every file with GPU
+// uses and every build file instead.
 [[nodiscard]] std::string inventory_summary(const Inventory &inv,
-                                            bool list_uses);
+                                            bool list_uses,
+                                            bool all_files = false);
 
-} // namespace ferry::project
+} // namespace ferry::scan
