@@ -78,6 +78,17 @@ double left_weight(int code, bool first) {
 
 } // namespace
 
+double build_effort(const std::vector<Diagnostic> &left) {
+  double h = 0.5; // configure and build the converted file once
+  std::set<std::pair<int, std::string>> seen;
+  for (const Diagnostic &d : left) {
+    const int code = static_cast<int>(d.code);
+    const bool first = seen.insert({code, d.message}).second;
+    h += code == 5004 ? (first ? 1.0 : 0.25) : 0.1; // left for review; a dropped flag, ...
+  }
+  return h;
+}
+
 Effort migrated_effort(const std::vector<const ApiUse *> &uses,
                        const std::vector<Diagnostic> &left,
                        std::string_view target) {

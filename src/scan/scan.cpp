@@ -10,6 +10,7 @@
 #include <thread>
 #include <tuple>
 
+#include "buildsys/build_files.h"
 #include "migrate/file_migration.h"
 #include "scan/scanner.h"
 
@@ -260,6 +261,19 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
         if (!read.text)
           continue;
         scan_into(pf.rel, out.file.kind, *read.text, tgts, out);
+        if (!out.builds.empty() && (out.file.kind == "cmake" || out.file.kind == "makefile"))
+          for (const targets::Target *t : tgts)
+            try {
+              const auto r = t->migrate_build_file(pf.rel, pf.kind, *read.text, buildsys::Options{});
+              if (!r)
+                continue;
+              std::vector<Diagnostic> &left = out.build_left[std::string(t->name())];
+              for (const Diagnostic &d : r->diagnostics)
+                if (d.severity != Severity::Note)
+                  left.push_back(d);
+            } catch (const std::exception &) {
+              out.build_left.erase(std::string(t->name()));
+            }
         if (!out.uses.empty() && migrated_kind(out.file.kind))
           for (const targets::Target *t : tgts)
             try {
@@ -306,7 +320,10 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
       project_macros; // names the project #defines: the user's, not CUDA's
   for (const FileScan &s : scans)
     project_macros.insert(s.defined_macros.begin(), s.defined_macros.end());
+  std::map<std::string, std::map<std::string, std::vector<Diagnostic>>> build_left; // file -> target
   for (FileScan &s : scans) {
+    if (!s.build_left.empty())
+      build_left[s.file.rel] = std::move(s.build_left);
     for (auto &d : s.problems)
       inv.problems.push_back(std::move(d));
     for (auto &b : s.builds)
@@ -367,18 +384,26 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
     inv.bytes += f.size;
     inv.files.push_back(std::move(f));
   }
-  // Build systems cost their own port (docs/scan.md): CMake 2 h, Make 1 h,
-  // setuptools 0.5 h, Bazel 4 h.
+  // Build systems cost their own port (docs/scan.md): what converting the file leaves, for a
+  // target that converts build files; else CMake 2 h, Make 1 h, setuptools 0.5 h, Bazel 4 h.
   std::set<std::pair<std::string, std::string>> build_files;
   for (const BuildSystem &b : inv.build_systems)
     build_files.insert({b.id, b.file});
   for (const auto &[id, file] : build_files) {
-    const double h = id == "cmake"        ? 2.0
-                     : id == "make"       ? 1.0
-                     : id == "setuptools" ? 0.5
-                                          : 4.0;
-    for (const std::string &t : inv.targets)
-      inv.effort[t].hours += h;
+    const double flat = id == "cmake"        ? 2.0
+                        : id == "make"       ? 1.0
+                        : id == "setuptools" ? 0.5
+                                             : 4.0;
+    const auto left = build_left.find(file);
+    for (const std::string &t : inv.targets) {
+      if (left == build_left.end() || !left->second.contains(t)) {
+        inv.effort[t].hours += flat;
+        continue;
+      }
+      inv.effort[t].hours += build_effort(left->second.at(t));
+      for (const Diagnostic &d : left->second.at(t))
+        ++inv.left[t][std::string(to_string(d.code))];
+    }
   }
   for (const std::string &t : inv.targets)
     inv.effort[t].level = overall_level(inv.effort[t].hours);

@@ -157,6 +157,9 @@ void scan_buffer(const std::string &rel, const std::string &kind,
 // The effort of a file that was migrated in memory (docs/scan.md, "Effort model"): what the
 // migration left (diagnostics by category) plus what scan sees that no pass handles (names no
 // table knows, inline asm), for one target.
+// Hours for porting one build file that a target converts: checking the converted file, plus
+// what the conversion left (FRY5004 constructs for review, FRY5002 dropped nvcc flags, ...).
+[[nodiscard]] double build_effort(const std::vector<Diagnostic> &left);
 [[nodiscard]] Effort migrated_effort(const std::vector<const ApiUse *> &uses,
                                      const std::vector<Diagnostic> &left,
                                      std::string_view target);

@@ -65,6 +65,9 @@ struct FileScan {
   // C-family files with GPU uses: what migrating the file to each target leaves (warnings and
   // errors of migrate_buffer, the output discarded); no entry when it was not migrated.
   std::map<std::string, std::vector<Diagnostic>> left;
+  // Build files with GPU settings: what converting the file for each target leaves (warnings
+  // and errors); no entry for a target that does not convert build files.
+  std::map<std::string, std::vector<Diagnostic>> build_left;
 };
 
 class Scanner {

@@ -423,5 +423,20 @@ TEST_F(ScanTest, SourcesAreMigratedInMemoryForTheEstimate) {
   EXPECT_GT(j["migration"]["hip"]["share"].get<double>(), 0.0);
 }
 
+
+TEST_F(ScanTest, BuildFilesCostWhatTheirConversionLeaves) {
+  write("CMakeLists.txt", "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n"
+                          "add_executable(p p.cu)\n");
+  ScanOptions o;
+  o.targets = {"hip", "cann"};
+  const Inventory inv = scan(o);
+  ASSERT_EQ(inv.build_systems.size(), 1u);
+  EXPECT_DOUBLE_EQ(inv.effort.at("hip").hours, 0.5);   // hip converts it and leaves nothing
+  EXPECT_DOUBLE_EQ(inv.effort.at("cann").hours, 2.0);  // cann does not convert build files
+  EXPECT_DOUBLE_EQ(build_effort({}), 0.5);
+  const Diagnostic review{Diag::BuildLeftForReview, Severity::Warning, "CMakeLists.txt", 3, 1, "x", ""};
+  EXPECT_DOUBLE_EQ(build_effort({review, review}), 0.5 + 1.0 + 0.25);
+}
+
 } // namespace
 } // namespace ferry::scan
