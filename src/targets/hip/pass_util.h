@@ -29,6 +29,8 @@ class CodeView {
   [[nodiscard]] bool is(std::size_t ci, std::string_view t) const {
     return ci < code_.size() && text(ci) == t;
   }
+  [[nodiscard]] std::string_view source() const { return src_; }
+  [[nodiscard]] const std::vector<lex::Token>& tokens() const { return toks_; }
 
  private:
   std::string_view src_;
