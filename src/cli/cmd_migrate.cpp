@@ -160,6 +160,8 @@ std::function<int()> setup_migrate(CLI::App& sub) {
   sub.add_option("--cuda-version", a->options.cuda_version,
                  "cuda target: the CUDA release the output is written for (default: the installed nvcc's, else 13.0)");
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s); rows override built-in ones");
+  sub.add_flag("--rewrite-strings", a->options.rewrite_strings,
+               "hip: also rename API names inside string literals (messages), as hipify-clang can");
   sub.add_flag("!--no-wave64-fix", a->options.wave64_fix,
                "keep 32-lane assumptions as written (hip: by default lane ids, warp indices, warp widths, "
                "reductions, lane masks and per-warp slots are rewritten for 64-lane wavefronts where provably safe)");

@@ -53,7 +53,8 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
   s += '\n';
   s += target.name();
   s += '\n' + options.launch + '\n' + options.blas + '\n' + options.sparse + '\n' +
-       (options.hip_data_types ? "hip-data-types\n" : "") + (options.wave64_fix ? "wave64-fix" : "") + '\n';
+       (options.hip_data_types ? "hip-data-types\n" : "") + (options.wave64_fix ? "wave64-fix" : "") + '\n' +
+       (options.rewrite_strings ? "rewrite-strings\n" : "");
   s += extra;
   s += '\n';
   for (const auto& r : target.rules().all()) {

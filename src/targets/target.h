@@ -36,6 +36,7 @@ struct Options {
   std::vector<std::string> user_rule_files;  // --rules FILE..., override built-in rows
   std::string cuda_version;  // cuda target: --cuda-version X.Y (empty: the installed nvcc's, else 13.0)
   bool wave64_fix = true;          // rewrite 32-lane assumptions for wave64 (hip; --no-wave64-fix)
+  bool rewrite_strings = false;    // hip: API names inside string literals too (--rewrite-strings)
 };
 
 // A source file as the project-wide pre-pass sees it.

@@ -63,6 +63,7 @@ class HipTarget final : public Target {
     hip::inline_asm_pass(file);
     hip::warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
     hip::dialect_pass(file);  // nvcc-isms clang's C++17 rejects (register)
+    hip::strings_pass(file);  // --rewrite-strings: API names in messages
     analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
     if (fixes) hip::mark_widened_ballots(file, *fixes);
   }
