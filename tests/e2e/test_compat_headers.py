@@ -27,6 +27,7 @@ ROOT = Path(os.environ.get("FERRY_ROOT", Path(__file__).resolve().parents[2]))
 FERRY = os.environ.get("FERRY", str(ROOT / "build" / "ferry"))
 
 NEEDS_ALL = """#include <cuda_runtime.h>
+#include <cuda.h>
 #include <cuda_bf16.h>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
@@ -37,6 +38,7 @@ __global__ void k(unsigned* p, __nv_bfloat16* h) { p[0] = __vadd2(p[0], p[1]); h
 __global__ void m(__half* x, float* f) { x[0] = __hmax(x[0], x[1]); f[0] = CUDART_PI_F; }
 const char* name(cusparseStatus_t s) { return cusparseGetErrorString(s); }
 bool host(cudaMemLocation l) { return l.type == cudaMemLocationTypeHost; }
+const char* drv(CUresult r) { const char* s = nullptr; cuGetErrorString(r, &s); cuGetErrorName(r, &s); return s; }
 """
 
 SIMD_UNARY = {"__vabs2", "__vabs4", "__vabsss2", "__vabsss4", "__vneg2", "__vneg4", "__vnegss2", "__vnegss4"}
@@ -425,6 +427,22 @@ def test_memloc(hipcc, inc, tmp, names):
     print("memloc: the three host location types compile and have CUDA's values")
 
 
+def test_drv_error(hipcc, inc, tmp, names):
+    src = tmp / "drv_check.hip"
+    src.write_text('#include "ferry/compat/drv_error.h"\n#include <cstdio>\n#include <cstring>\nint main() {\n'
+                   "  for (hipError_t e : {hipSuccess, hipErrorInvalidValue, hipErrorOutOfMemory, hipErrorNotReady}) {\n"
+                   "    const char *n = nullptr, *s = nullptr;\n"
+                   "    if (hipDrvGetErrorName(e, &n) != hipSuccess || hipDrvGetErrorString(e, &s) != hipSuccess) return 1;\n"
+                   "    if (std::strcmp(n, hipGetErrorName(e)) || std::strcmp(s, hipGetErrorString(e))) return 2;\n  }\n"
+                   "  return hipDrvGetErrorString(hipSuccess, nullptr) == hipErrorInvalidValue ? 0 : 3;\n}\n")
+    hip_compile(hipcc, src, inc, tmp / "drv_check", link=True)
+    rc = run([str(tmp / "drv_check")]).returncode
+    if rc != 0:
+        raise SystemExit(f"FAIL: drv_error check exited {rc}")
+    assert set(names) == {"hipDrvGetErrorName", "hipDrvGetErrorString"}, names
+    print("drv_error: hipDrvGetErrorName/String answer what hipGetErrorName/String do")
+
+
 def main() -> int:
     hipcc = shutil.which("hipcc")
     if not hipcc:
@@ -459,6 +477,7 @@ def main() -> int:
         test_fp16(hipcc, inc, tmp, table["fp16"])
         test_math_constants(hipcc, inc, tmp, table["math_constants"])
         test_memloc(hipcc, inc, tmp, table["memloc"])
+        test_drv_error(hipcc, inc, tmp, table["drv_error"])
     print("PASS")
     return 0
 
