@@ -6,8 +6,12 @@
 #include <optional>
 #include <string>
 
+#include "analysis/taint.h"
+#include "analysis/tokens.h"
+
 namespace ferry::analysis {
 
+using detail::is_warp_width_name;
 using migrate::FileMigration;
 using migrate::npos;
 
@@ -87,7 +91,7 @@ struct Tokens {
   [[nodiscard]] bool ident(std::size_t ci) const { return f.is_identifier(ci); }
   [[nodiscard]] bool number(std::size_t ci) const { return ci < size() && f.code(ci).kind == lex::Kind::Number; }
   [[nodiscard]] std::size_t partner(std::size_t ci) const {
-    return ci < facts.partner.size() ? facts.partner[ci] : npos;
+    return f.partner(ci);
   }
   [[nodiscard]] bool member(std::size_t ci) const { return ci > 0 && (is(ci - 1, ".") || is(ci - 1, "->")); }
   [[nodiscard]] std::uint32_t at(std::size_t ci) const { return f.code(ci).begin; }
@@ -444,7 +448,7 @@ Wave64ByteEdit replace_token(const Tokens& v, std::size_t ci, std::string text) 
 // Is the value of code range [first, last] lane-, warp- or thread-derived?
 unsigned taint_of(const Tokens& v, const FunctionInfo& fi, std::size_t first, std::size_t last) {
   if (first > last) return 0;
-  return expression_taint(v.f, v.facts, fi, first, last);
+  return range_taint(v.f, v.facts, fi.defs, first, last);
 }
 
 // A width guard of an unrolled butterfly: `if (W >= 32) v += __shfl_down_sync(m, v, 16);` with `i`
@@ -697,7 +701,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
                            !(v.is(i, "&") && one_of(after, {"+", "-", "*", "/", "%", "<<", ">>", "<", ">", "==", "!="})) &&
                            !(v.is(i, ">>") && one_of(after, {"+", "-", "*", "/", "%"}));
         if ((lane_op || warp_op) && whole) {
-          const std::size_t lf = left_operand_start(v.f, v.facts, i, lo);
+          const std::size_t lf = detail::left_operand_first(v.f, i, lo);
           if (lf < i && (taint_of(v, fi, lf, i - 1) & 1)) {
             Site s{lane_op ? Diag::LaneId32 : Diag::WarpIndex32, true, fn.file, v.at(i), {}};
             std::vector<std::size_t> cover = {i + 1};
@@ -712,7 +716,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
                 }
             }
             if (v.is(i, ">>")) {
-              const bool simple = lf == i - 1 || operand_last(v.f, v.facts, lf) == i - 1;
+              const bool simple = lf == i - 1 || detail::primary_last(v.f, lf) == i - 1;
               if (simple) {
                 s.edits.push_back({v.at(i), v.end(i + 1), "/ warpSize"});
               } else {
@@ -729,7 +733,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       // ---- lane bits (FRY2203) ----
       if (v.is(i, "<<") && v.number(i - 1) && int_value(v.t(i - 1)) == 1 && narrow_literal(v.t(i - 1)) &&
           !one_of(v.t(i - 2), {".", "*", "/", "%", "->"})) {
-        const std::size_t rl = operand_last(v.f, v.facts, i + 1);
+        const std::size_t rl = detail::primary_last(v.f, i + 1);
         if (rl != npos && (taint_of(v, fi, i + 1, rl) & 3)) {
           const std::string lit(v.t(i - 1));
           std::string wide = "1ull";
@@ -908,7 +912,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       }
       // the first warp: threadIdx.x < 32
       if ((*val == 32 && (v.is(i - 1, "<") || v.is(i - 1, ">="))) || (*val == 31 && (v.is(i - 1, ">") || v.is(i - 1, "<=")))) {
-        const std::size_t lf = left_operand_start(v.f, v.facts, i - 1, sa);
+        const std::size_t lf = detail::left_operand_first(v.f, i - 1, sa);
         if (lf < i - 1 && (taint_of(v, fi, lf, i - 2) & 3) == 1) {
           add(Site{Diag::WarpIndex32, false, fn.file, v.at(i), {replace_token(v, i, *val == 32 ? "warpSize" : "(warpSize - 1)")}},
               {i});
@@ -947,7 +951,7 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
   // `1 << lane`: a lane bit only when the shift count is a lane or thread id.
   auto lane_bit_at = [&](std::size_t q) {
     if (!(v.is(q, "<<") && v.number(q - 1) && int_value(v.t(q - 1)) == 1)) return false;
-    const std::size_t rl = operand_last(v.f, v.facts, q + 1);
+    const std::size_t rl = detail::primary_last(v.f, q + 1);
     return rl != npos && (taint_of(v, fi, q + 1, rl) & 3) != 0;
   };
   // Mask variables of the function, to a fixpoint over its definitions.
@@ -1413,7 +1417,7 @@ Wave64FixPlan Planner::run() {
       for (std::size_t r = q + 1; r < fi.body_close && !v.is(r, ";"); ++r) {
         bool bit = false;
         if (v.is(r, "<<") && v.number(r - 1) && int_value(v.t(r - 1)) == 1) {
-          const std::size_t rl = operand_last(v.f, v.facts, r + 1);
+          const std::size_t rl = detail::primary_last(v.f, r + 1);
           bit = rl != npos && (taint_of(v, fi, r + 1, rl) & 3) != 0;
         }
         if (bit || one_of(v.t(r), {"__ballot_sync", "__ballot", "__activemask"})) mask_helpers_.insert(fi.name);

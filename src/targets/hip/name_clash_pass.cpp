@@ -103,7 +103,7 @@ void collect_name_clashes(const std::unordered_set<std::string>& reserved,
   // round: those sit in a platform branch now): HIP's own serves them, they are not renamed.
   std::unordered_set<std::string> guarded;
   for (const SourceView& f : files) {
-    const CodeView v(f.text);
+    const lex::CodeView v(f.text);
     // Declarations in a branch on a platform macro were written for one platform (or guarded
     // by hip_provided_pass in an earlier round): not clashes.
     std::vector<bool> platform;
@@ -142,7 +142,7 @@ void collect_name_clashes(const std::unordered_set<std::string>& reserved,
     const std::unordered_set<std::string_view> names(clashing.begin(), clashing.end());
     for (const SourceView& f : files) {
       if (f.text.find("ferry:") == std::string_view::npos) continue;
-      const CodeView v(f.text);
+      const lex::CodeView v(f.text);
       const std::vector<bool> excluded = migrate::excluded_lines(v.source(), v.tokens());
       for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
         const lex::Token& t = v.code(ci);

@@ -78,7 +78,7 @@ bool in_define(const migrate::FileMigration& file, std::size_t ci) {
 }  // namespace
 
 void strings_pass(migrate::FileMigration& file) {
-  if (!file.options().rewrite_strings) return;
+  if (!file.target().flag("rewrite-strings")) return;
   const rules::RuleSet& rules = file.target().rules();
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const lex::Token& t = file.code(ci);
