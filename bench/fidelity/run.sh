@@ -7,9 +7,10 @@
 #
 #   bash bench/fidelity/run.sh CHECKOUT [--name NAME] [--subdir REL] [--only P1,P2,...]
 #        [--exclude REL] [--before FERRY] [--ferry LABEL=FERRY]... [--jobs N] [--hip-version X.Y]
-#        [--no-verify] [--record FILE.md]
+#        [--no-verify] [--record FILE.md] [--keep DIR]
 # Binaries: `after` = $FERRY or build/ferry, plus `before` with --before; --ferry LABEL=PATH
-# (repeatable) replaces that list.
+# (repeatable) replaces that list. --keep DIR copies the migration and verify reports (and the
+# migrated trees) into DIR before the temporary folder goes, for classifying failures afterwards.
 #
 # CHECKOUT is a checkout (or `git archive` extract) of the corpus, never modified: the part used
 # (--subdir, and with --only just those files/folders under it) is copied to a temporary folder.
@@ -22,7 +23,7 @@ set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 CHECKOUT [options]" >&2; exit 2; }
 CHECKOUT=$1
 shift
-NAME=""; SUBDIR=""; ONLY=""; EXCLUDE=""; BEFORE=""; FERRIES=(); JOBS=2; HIPV=5.2; VERIFY=1; RECORD=""
+NAME=""; SUBDIR=""; ONLY=""; EXCLUDE=""; BEFORE=""; FERRIES=(); JOBS=2; HIPV=5.2; VERIFY=1; RECORD=""; KEEP=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --name) NAME=$2; shift 2 ;;
@@ -35,6 +36,7 @@ while [ $# -gt 0 ]; do
     --hip-version) HIPV=$2; shift 2 ;;
     --no-verify) VERIFY=0; shift ;;
     --record) RECORD=$2; shift 2 ;;
+    --keep) KEEP=$2; shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -54,7 +56,11 @@ SRC="$CHECKOUT${SUBDIR:+/$SUBDIR}"
 COMMIT=$(git -C "$CHECKOUT" rev-parse HEAD 2>/dev/null || echo "${CORPUS_COMMIT:-unknown}")
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ferry-fidelity.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+keep_work() {
+  [ -z "$KEEP" ] || { mkdir -p "$KEEP" && cp -r "$WORK"/*-migrate.* "$WORK"/*-verify.* "$WORK"/*-refix.txt "$WORK"/out-* "$KEEP"/ 2>/dev/null || true; }
+  rm -rf "$WORK"
+}
+trap keep_work EXIT
 mkdir -p "$WORK/in"
 if [ -n "$ONLY" ]; then
   IFS=',' read -r -a PARTS <<<"$ONLY"

@@ -30,32 +30,34 @@ FileMigration::FileMigration(std::string path, std::string_view src, const targe
   compute_exclusions();
 }
 
-void FileMigration::compute_exclusions() {
-  const std::uint32_t last_line = tokens().empty() ? 1 : tokens().back().line + 1;
-  excluded_line_.assign(last_line + 2, false);
+std::vector<bool> excluded_lines(std::string_view src, const std::vector<lex::Token>& toks) {
+  const std::uint32_t last_line = toks.empty() ? 1 : toks.back().line + 1;
+  std::vector<bool> excluded(last_line + 2, false);
   bool off = false;
   std::uint32_t off_from = 0;
-  for (const lex::Token& t : tokens()) {
+  for (const lex::Token& t : toks) {
     if (!lex::is_comment(t.kind)) continue;
-    const std::string_view c = t.text(source());
+    const std::string_view c = t.text(src);
     if (c.find("ferry:") == std::string_view::npos) continue;
     if (contains_marker(c, "off")) {
       if (!off) off_from = t.line;
       off = true;
     } else if (contains_marker(c, "on")) {
       if (off)
-        for (std::uint32_t l = off_from; l <= t.line && l < excluded_line_.size(); ++l)
-          excluded_line_[l] = true;
+        for (std::uint32_t l = off_from; l <= t.line && l < excluded.size(); ++l) excluded[l] = true;
       off = false;
     } else if (contains_marker(c, "ignore-next-line")) {
-      if (t.line + 1 < excluded_line_.size()) excluded_line_[t.line + 1] = true;
+      if (t.line + 1 < excluded.size()) excluded[t.line + 1] = true;
     } else if (contains_marker(c, "ignore")) {
-      excluded_line_[t.line] = true;
+      excluded[t.line] = true;
     }
   }
   if (off)
-    for (std::uint32_t l = off_from; l < excluded_line_.size(); ++l) excluded_line_[l] = true;
+    for (std::uint32_t l = off_from; l < excluded.size(); ++l) excluded[l] = true;
+  return excluded;
 }
+
+void FileMigration::compute_exclusions() { excluded_line_ = excluded_lines(source(), tokens()); }
 
 bool FileMigration::excluded(std::size_t ci) const {
   const std::uint32_t line = code(ci).line;

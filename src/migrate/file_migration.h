@@ -42,6 +42,10 @@ struct SideOutput {
   std::string content;
 };
 
+// Lines excluded from migration by `// ferry: ignore`, `ignore-next-line` and `off` ... `on`
+// comments (index = line number); shared by FileMigration and the project-wide pre-passes.
+[[nodiscard]] std::vector<bool> excluded_lines(std::string_view src, const std::vector<lex::Token>& toks);
+
 class FileMigration : public lex::CodeView {
  public:
   FileMigration(std::string path, std::string_view src, const targets::Target& target,

@@ -62,6 +62,9 @@ struct ProjectContext {
   std::unordered_map<std::string, std::string> clash_renames;
   // Where each clashing name was declared ("file:line"), for the report.
   std::unordered_map<std::string, std::string> clash_origins;
+  // Clashing names left as written because a use ("file:line") is excluded from migration
+  // (`// ferry: ignore`, `off`): renaming only the other uses would break the build.
+  std::unordered_map<std::string, std::string> clash_kept;
   // Every name some file of the project `#define`s (migrate::defined_macros): a use of such a
   // name is the user's macro, which a call template must not rewrite.
   std::unordered_set<std::string> defined_macros;

@@ -8,7 +8,10 @@
 3. Numbers, on the host (no GPU here): the SIMD intrinsics against a lane-by-lane reference written
    here from the CUDA Math API's definitions; the bfloat16 functions against CUDA's own cuda_bf16.h
    compiled by nvcc (its host paths), bit for bit, when nvcc is installed; hipsparseGetErrorName for
-   every status.
+   every status; __hmax/__hmin/__hmax_nan/__hmin_nan on __half (host paths) against a reference
+   written here from the CUDA Math API's rules (NaN, signed zero); every HIP_* math constant
+   against CUDA's math_constants.h value (read from the CUDA toolkit when installed); the memory
+   location types against CUDA's values.
 Skips (77) without hipcc."""
 import os
 import random
@@ -24,12 +27,18 @@ ROOT = Path(os.environ.get("FERRY_ROOT", Path(__file__).resolve().parents[2]))
 FERRY = os.environ.get("FERRY", str(ROOT / "build" / "ferry"))
 
 NEEDS_ALL = """#include <cuda_runtime.h>
+#include <cuda.h>
 #include <cuda_bf16.h>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cusparse.h>
+#include <cuda_fp16.h>
+#include <math_constants.h>
 __global__ void k(unsigned* p, __nv_bfloat16* h) { p[0] = __vadd2(p[0], p[1]); h[0] = __float2bfloat16(1.f); }
+__global__ void m(__half* x, float* f) { x[0] = __hmax(x[0], x[1]); f[0] = CUDART_PI_F; }
 const char* name(cusparseStatus_t s) { return cusparseGetErrorString(s); }
+bool host(cudaMemLocation l) { return l.type == cudaMemLocationTypeHost; }
+const char* drv(CUresult r) { const char* s = nullptr; cuGetErrorString(r, &s); cuGetErrorName(r, &s); return s; }
 """
 
 SIMD_UNARY = {"__vabs2", "__vabs4", "__vabsss2", "__vabsss4", "__vneg2", "__vneg4", "__vnegss2", "__vnegss4"}
@@ -309,6 +318,131 @@ def test_coop_reduce(hipcc, inc, tmp):
     print("coop_reduce: reduce with plus/less/greater/bit_and/bit_or/bit_xor over tiles of 4..64 compiled for gfx906")
 
 
+def half_bits_to_float(b):
+    import struct
+    return struct.unpack("<e", struct.pack("<H", b))[0]
+
+
+def test_fp16(hipcc, inc, tmp, names):
+    """Host paths of the compat __hmax family against CUDA's rules, over a grid of special values."""
+    import math
+    specials = [0x0000, 0x8000, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00, 0x7d01, 0xfe00, 0x0001, 0x8001, 0x7bff,
+                0xfbff, 0x4248, 0x4200]
+    src = tmp / "fp16_check.hip"
+    src.write_text('#include "ferry/compat/fp16.h"\n#include <cstdio>\n#include <cstring>\n'
+                   "static unsigned short b(__half h) { unsigned short u; std::memcpy(&u, &h, 2); return u; }\n"
+                   "static __half h(unsigned short u) { __half x; std::memcpy(&x, &u, 2); return x; }\n"
+                   "int main() {\n  const unsigned short v[] = {" + ", ".join(hex(v) for v in specials) + "};\n"
+                   "  for (unsigned short a : v) for (unsigned short c : v)\n"
+                   '    std::printf("%u %u %u %u %u %u\\n", a, c, b(__hmax(h(a), h(c))), b(__hmin(h(a), h(c))),\n'
+                   "                b(__hmax_nan(h(a), h(c))), b(__hmin_nan(h(a), h(c))));\n}\n")
+    hip_compile(hipcc, src, inc, tmp / "fp16_check", link=True)
+    lines = run([str(tmp / "fp16_check")]).stdout.splitlines()
+    if len(lines) != len(specials) ** 2:
+        raise SystemExit(f"FAIL: fp16 check printed {len(lines)} lines")
+
+    def ref(a, c, want_max, nan_wins):
+        fa, fc = half_bits_to_float(a), half_bits_to_float(c)
+        na, nc = math.isnan(fa), math.isnan(fc)
+        if na or nc:
+            return 0x7FFF if (nan_wins or (na and nc)) else (c if na else a)
+        if fa == fc:  # +0 above -0; equal values otherwise give the first
+            neg_a, neg_c = a >> 15, c >> 15
+            if neg_a != neg_c:
+                return (c if neg_a else a) if want_max else (a if neg_a else c)
+            return a if want_max else a
+        return a if (fa > fc) == want_max else c
+    bad = []
+    for line in lines:
+        a, c, mx, mn, mxn, mnn = map(int, line.split())
+        want = (ref(a, c, True, False), ref(a, c, False, False), ref(a, c, True, True), ref(a, c, False, True))
+        if (mx, mn, mxn, mnn) != want:
+            bad.append(f"{a:#06x},{c:#06x}: got {mx:#06x} {mn:#06x} {mxn:#06x} {mnn:#06x}, want " +
+                       " ".join(f"{w:#06x}" for w in want))
+    if bad:
+        raise SystemExit("FAIL: fp16 compat:\n" + "\n".join(bad[:10]))
+    assert set(names) == {"__hmax", "__hmin", "__hmax_nan", "__hmin_nan"}, names
+    print(f"fp16: {len(names)} names, {len(lines)} operand pairs of special values match CUDA's NaN/zero rules")
+
+
+def test_math_constants(hipcc, inc, tmp, names):
+    """Every HIP_* constant of the compat header, printed by hipcc's host code, against CUDA's value."""
+    src = tmp / "math_check.hip"
+    src.write_text('#include "ferry/compat/math_constants.h"\n#include <cstdio>\nint main() {\n' +
+                   "".join(f'  std::printf("{n} %.17g\\n", (double)({n}));\n' for n in names) + "}\n")
+    hip_compile(hipcc, src, inc, tmp / "math_check", link=True)
+    got = dict(line.split() for line in run([str(tmp / "math_check")]).stdout.splitlines())
+    if set(got) != set(names):
+        raise SystemExit(f"FAIL: math constants printed {len(got)} of {len(names)}")
+    cuda_h = Path("/usr/local/cuda/include/math_constants.h")
+    if not cuda_h.exists():
+        print(f"math_constants: {len(names)} constants compiled (no CUDA toolkit: values not compared)")
+        return
+    # CUDA's definitions, with the bit-pattern spellings evaluated here.
+    special = {"__int_as_float(0x7f800000U)": float("inf"), "__int_as_float(0x7fffffffU)": float("nan"),
+               "__int_as_float(0x00000001U)": 1.401298464324817e-45, "__int_as_float(0x7f7fffffU)": 3.4028234663852886e+38,
+               "__int_as_float(0x80000000U)": -0.0, "__longlong_as_double(0x7ff0000000000000ULL)": float("inf"),
+               "__longlong_as_double(0xfff8000000000000ULL)": float("nan"),
+               "__longlong_as_double(0x8000000000000000ULL)": -0.0,
+               "__longlong_as_double(0x0000000000000001ULL)": 5e-324}
+    cuda = {}
+    for m in re.finditer(r"^#define CUDART_(\w+)\s+(.+?)\s*$", cuda_h.read_text(), re.M):
+        cuda[m.group(1)] = m.group(2)
+    import math
+    import struct
+    bad = []
+    for n in names:
+        text = cuda.get(n[len("HIP_"):])
+        if text is None:
+            bad.append(f"{n}: no CUDART_{n[4:]} in {cuda_h}")
+            continue
+        if text in special:
+            want = special[text]
+        elif n == "HIP_REMQUO_MASK_F":
+            want = float(~((~0 & 0xffffffff) << 3) & 0xffffffff)
+        else:
+            lit = text.strip("()").rstrip("FfUu")
+            want = float(lit)
+            if text.rstrip(")").endswith(("F", "f")):  # a float constant: rounded to float
+                want = struct.unpack("<f", struct.pack("<f", want))[0]
+        have = float(got[n])
+        if not ((math.isnan(want) and math.isnan(have)) or (have == want and math.copysign(1, have) == math.copysign(1, want))):
+            bad.append(f"{n}: {have!r}, CUDA's CUDART_{n[4:]} is {want!r}")
+    if bad:
+        raise SystemExit("FAIL: math constants:\n" + "\n".join(bad))
+    print(f"math_constants: {len(names)} constants equal CUDA's math_constants.h values")
+
+
+def test_memloc(hipcc, inc, tmp, names):
+    src = tmp / "memloc_check.hip"
+    src.write_text('#include "ferry/compat/memloc.h"\n#include <cstdio>\nint main() {\n'
+                   '  std::printf("%d %d %d\\n", (int)hipMemLocationTypeHost, (int)hipMemLocationTypeHostNuma,\n'
+                   "              (int)hipMemLocationTypeHostNumaCurrent);\n"
+                   "  hipMemLocation l = {};\n  l.type = hipMemLocationTypeHost;\n  return l.type == hipMemLocationTypeDevice;\n}\n")
+    hip_compile(hipcc, src, inc, tmp / "memloc_check", link=True)
+    out = run([str(tmp / "memloc_check")]).stdout.split()
+    if out != ["2", "3", "4"]:
+        raise SystemExit(f"FAIL: memory location types {out}, CUDA's are 2 3 4")
+    assert set(names) == {"hipMemLocationTypeHost", "hipMemLocationTypeHostNuma", "hipMemLocationTypeHostNumaCurrent"}
+    print("memloc: the three host location types compile and have CUDA's values")
+
+
+def test_drv_error(hipcc, inc, tmp, names):
+    src = tmp / "drv_check.hip"
+    src.write_text('#include "ferry/compat/drv_error.h"\n#include <cstdio>\n#include <cstring>\nint main() {\n'
+                   "  for (hipError_t e : {hipSuccess, hipErrorInvalidValue, hipErrorOutOfMemory, hipErrorNotReady}) {\n"
+                   "    const char *n = nullptr, *s = nullptr;\n"
+                   "    if (hipDrvGetErrorName(e, &n) != hipSuccess || hipDrvGetErrorString(e, &s) != hipSuccess) return 1;\n"
+                   "    if (std::strcmp(n, hipGetErrorName(e)) || std::strcmp(s, hipGetErrorString(e))) return 2;\n  }\n"
+                   "  return hipDrvGetErrorString(hipSuccess, nullptr) == hipErrorInvalidValue ? 0 : 3;\n}\n")
+    hip_compile(hipcc, src, inc, tmp / "drv_check", link=True)
+    rc = run([str(tmp / "drv_check")]).returncode
+    if rc != 0:
+        raise SystemExit(f"FAIL: drv_error check exited {rc}")
+    assert set(names) == {"hipDrvGetErrorName", "hipDrvGetErrorString"}, names
+    print("drv_error: hipDrvGetErrorName/String answer what hipGetErrorName/String do")
+
+
 def main() -> int:
     hipcc = shutil.which("hipcc")
     if not hipcc:
@@ -340,6 +474,10 @@ def main() -> int:
         test_bf16(hipcc, nvcc, inc, tmp, table["bf16"])
         test_hipsparse(hipcc, inc, tmp, table["hipsparse"])
         test_coop_reduce(hipcc, inc, tmp)
+        test_fp16(hipcc, inc, tmp, table["fp16"])
+        test_math_constants(hipcc, inc, tmp, table["math_constants"])
+        test_memloc(hipcc, inc, tmp, table["memloc"])
+        test_drv_error(hipcc, inc, tmp, table["drv_error"])
     print("PASS")
     return 0
 

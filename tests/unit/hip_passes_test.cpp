@@ -85,6 +85,38 @@ TEST(HipNameClash, MigratingTheOutputAgainChangesNothing) {
   EXPECT_EQ(second.outputs, first.outputs);
 }
 
+TEST(HipNameClash, AllOrNothingWhenAUseIsExcluded) {
+  // A use on a `ferry: ignore` line in another file cannot be renamed: nothing is, and the
+  // declaration is reported.
+  const Migrated m = migrate_project({{"ids.cuh", "__device__ unsigned __smid(int w) { return threadIdx.x % w; }\n"},
+                                      {"k.cu",
+                                       "#include \"ids.cuh\"\n"
+                                       "__global__ void k(int* o) {\n"
+                                       "  o[0] = __smid(2);\n"
+                                       "  o[1] = __smid(4);  // ferry: ignore\n"
+                                       "}\n"}});
+  EXPECT_TRUE(m.ctx.clash_renames.empty());
+  EXPECT_EQ(m.ctx.clash_kept.at("__smid"), "k.cu:4");
+  EXPECT_EQ(m.outputs[0].find("__smid_user"), std::string::npos);
+  EXPECT_EQ(m.outputs[1].find("__smid_user"), std::string::npos);
+  EXPECT_EQ(count(m.diags, "FRY4106"), 1u);
+  EXPECT_EQ(count(m.diags, "FRY4101"), 0u);
+  // An excluded `ferry: off` region in the header holding the declaration: the same.
+  const Migrated off = migrate_project({{"ids.cuh",
+                                         "// ferry: off\n"
+                                         "__device__ unsigned __smid(int w) { return threadIdx.x % w; }\n"
+                                         "// ferry: on\n"},
+                                        {"k.cu", "__global__ void k(int* o) { o[0] = __smid(2); }\n"}});
+  EXPECT_TRUE(off.ctx.clash_renames.empty());
+  EXPECT_EQ(off.outputs[1].find("__smid_user"), std::string::npos);
+  // Without the exclusion the same tree is renamed everywhere, header and source together.
+  const Migrated r = migrate_project({{"ids.cuh", "__device__ unsigned __smid(int w) { return threadIdx.x % w; }\n"},
+                                      {"k.cu", "__global__ void k(int* o) { o[0] = __smid(2); }\n"}});
+  EXPECT_EQ(r.ctx.clash_renames.at("__smid"), "__smid_user");
+  EXPECT_NE(r.outputs[0].find("__smid_user(int w)"), std::string::npos);
+  EXPECT_NE(r.outputs[1].find("__smid_user(2)"), std::string::npos);
+}
+
 TEST(HipNameClash, AvoidsNamesAlreadyTaken) {
   const Migrated m = migrate_project({{"a.cu",
                                        "__device__ unsigned __smid(int w) { return threadIdx.x % w; }\n"

@@ -19,7 +19,7 @@ TEST(TargetOptions, DefaultsWhenNotGiven) {
   EXPECT_EQ(hip->option("blas"), "hipblas");
   EXPECT_EQ(hip->option("hip-version"), "");  // empty: the installed HIP
   EXPECT_EQ(hip->option_values(),
-            (std::vector<std::string_view>{"chevron", "hipblas", "hipsparse", "", "", ""}));  // declaration order
+            (std::vector<std::string_view>{"chevron", "hipblas", "hipsparse", "", "", "", ""}));  // declaration order
   EXPECT_THROW((void)hip->option("no-such-option"), std::logic_error);
 }
 

@@ -17,6 +17,11 @@
 // with such a type gets the cast CUDA's conversion did: `__ffs((unsigned int)(m))`,
 // `__ffsll((unsigned long long)(m))`. Runs after the warp pass, which turns `__ffs` of a 64-bit
 // ballot into `__ffsll` (those calls are left alone).
+//
+// CUDA's runtime API has C++ default arguments and overloads that HIP's C declarations lack:
+// `cudaStreamWaitEvent(s, e)` (flags = 0) and `cudaMalloc3DArray(&a, &desc, extent)` (flags = 0)
+// get the `0` written out; `cudaEventCreate(&e, flags)` (CUDA's C++ overload) becomes
+// `hipEventCreateWithFlags(&e, flags)`. Calls written in full are left to the tables.
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -189,10 +194,41 @@ void ffs_args(FileMigration& file) {
   }
 }
 
+// CUDA C++ API calls that omit an argument HIP requires, or use an overload HIP lacks.
+void default_args(FileMigration& file) {
+  struct Default {
+    std::string_view cuda;
+    std::size_t short_arity;  // the arity CUDA allows and HIP does not
+    std::string_view hip;     // the HIP call
+    std::string_view append;  // written after the last argument ("" for none)
+  };
+  static constexpr Default kDefaults[] = {
+      {"cudaStreamWaitEvent", 2, "hipStreamWaitEvent", "0"},
+      {"cudaMalloc3DArray", 3, "hipMalloc3DArray", "0"},
+      {"cudaEventCreate", 2, "hipEventCreateWithFlags", ""},
+  };
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
+        file.is_member_or_qualified(ci) || file.code(ci).in_directive)
+      continue;
+    const Default* d = nullptr;
+    for (const Default& k : kDefaults)
+      if (file.is(ci, k.cuda)) d = &k;
+    if (!d) continue;
+    const std::vector<ArgRange> args = file.call_args(ci + 1);
+    if (args.size() != d->short_arity || args.back().empty()) continue;
+    const std::size_t close = file.match_bracket(ci + 1);
+    if (close == migrate::npos || !file.replace(ci, ci, std::string(d->hip))) continue;
+    if (!d->append.empty()) file.edits().insert(file.code(args.back().last).end, ", " + std::string(d->append));
+    file.count_converted("runtime");
+  }
+}
+
 }  // namespace
 
 void call_args_pass(FileMigration& file) {
   ffs_args(file);
+  default_args(file);
   std::unordered_set<std::string_view> vars;
   bool vars_known = false;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {

@@ -24,6 +24,18 @@ const rules::RuleSet& way_back() {
   }();
   return table;
 }
+// True when a `/* ferry-cuda: ... */` record already follows the header name at `ci` on its
+// line (a tree migrated before, or written by hand): recording again would stack a second one.
+bool already_recorded(const migrate::FileMigration& file, std::size_t ci) {
+  const std::vector<lex::Token>& toks = file.tokens();
+  const std::uint32_t line = file.code(ci).line;
+  for (std::size_t ti = file.token_index(ci) + 1; ti < toks.size() && lex::is_trivia(toks[ti].kind); ++ti) {
+    if (toks[ti].line != line) break;
+    if (lex::is_comment(toks[ti].kind) && toks[ti].text(file.source()).find("ferry-cuda:") != std::string_view::npos)
+      return true;
+  }
+  return false;
+}
 }  // namespace
 
 void cuda_record_pass(migrate::FileMigration& file) {
@@ -33,10 +45,15 @@ void cuda_record_pass(migrate::FileMigration& file) {
     const std::string_view raw = file.text(ci);
     const std::string path(raw.substr(1, raw.size() - 2));
     const rules::Rule* r = file.target().rules().find_header(path);
-    const std::string after = r && r->has_replacement() ? r->to : path;
+    // As the rules will write it: a header the release lacks keeps its path (apply_rules does the
+    // same), so it never makes a later include of the same HIP header look like a duplicate.
+    const bool rewritten = r && r->has_replacement() && r->availability == rules::Availability::Available;
+    const std::string after = rewritten ? r->to : path;
     const bool dup = std::find(included.begin(), included.end(), after) != included.end();
     included.push_back(after);
-    if (!r || !r->has_replacement() || r->to == path || file.excluded(ci) || file.touched(ci)) continue;
+    // Only includes the rules will rewrite: a header the release lacks (Availability::Missing)
+    // stays as written, so there is nothing to restore (and a Compat one is the compat pass's).
+    if (!rewritten || r->to == path || file.excluded(ci) || file.touched(ci) || already_recorded(file, ci)) continue;
     if (dup) {
       // The rules drop an include that becomes a duplicate; keep what it was.
       if (ci >= 2 && file.is(ci - 2, "#") && file.is(ci - 1, "include") && std::string_view(raw).find("*/") == npos &&

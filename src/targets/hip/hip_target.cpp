@@ -24,6 +24,7 @@ constexpr OptionSpec kOptions[] = {
      ""},
     {"no-wave64-fix", "keep 32-lane assumptions as written (by default lane ids, warp indices, warp widths, reductions, "
      "lane masks and per-warp slots are rewritten for 64-lane wavefronts where provably safe)", "", "", true},
+    {"rewrite-strings", "also rename API names inside string literals (messages), as hipify-clang can", "", "", true},
 };
 
 class HipTarget final : public Target {
@@ -77,6 +78,7 @@ class HipTarget final : public Target {
     inline_asm_pass(file);
     warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
     dialect_pass(file);  // nvcc-isms clang's C++17 rejects (register)
+    strings_pass(file);  // --rewrite-strings: API names in messages
     analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
     if (fixes) mark_widened_ballots(file, *fixes);
   }

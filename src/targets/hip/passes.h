@@ -62,6 +62,9 @@ void call_args_pass(migrate::FileMigration& file);
 // (FRY5202), outside C files and explicit register variables.
 void dialect_pass(migrate::FileMigration& file);
 
+// Under --rewrite-strings: API names the rules rename, inside string literals (strings_pass.cpp).
+void strings_pass(migrate::FileMigration& file);
+
 // Under --launch=ggl: `k<<<g, b, shm, s>>>(args)` → `hipLaunchKernelGGL(k, g, b, shm, s, args)`.
 void launch_pass(migrate::FileMigration& file);
 
