@@ -41,6 +41,7 @@ class CudaTarget final : public Target {
     cuda::ballot_pass(file);
     cuda::device_prop_pass(file);
     cuda::cccl_pass(file);
+    cuda::rocprim_pass(file);
     cuda::vector_ctor_pass(file);
     cuda::atomic_fp_pass(file);
     cuda::texture_ref_pass(file);
