@@ -65,7 +65,7 @@ for p in $PROGRAMS; do
   rep=$work/$(basename "$p").json
   (cd "$work" && timeout 1200 "$FERRY" diffrun -q --wave64 --ref-dir cuda --port-dir hip --sources $srcs \
      -I Common -I "Samples/$p" --wave64-work "$work/build-$(basename "$p")" --timeout 300 \
-     --ignore '[Tt]ime|msec|[Tt]hroughput|GB/s|MB/s|Elapsed|clocks|[Dd]evice [0-9]|GPU Device|> Found|CUDA Capable|Compute Capability' \
+     --ignore '[Tt]ime|msec|[Tt]hroughput|GB/s|MB/s|Elapsed|clocks|[Dd]evice [0-9]|GPU Device|> Found|CUDA Capable|Compute Capability|multi-processors|MegaElements|took [0-9.]+ ms' \
      --report "$rep" > "$work/$(basename "$p").log" 2>&1)
   rc=$?
   verdict=$(grep -m1 -o 'verdict: [A-Z_]*' "$work/$(basename "$p").log" | cut -d' ' -f2)

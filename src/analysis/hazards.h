@@ -1,10 +1,11 @@
 // Portability hazards of CUDA code on a hardware target profile: 32-lane assumptions that break
 // on 64-lane wavefronts (FRY22xx) and resource limits of the target (FRY32xx).
 //
-// Every check is one function over a FileMigration (the tokens, bracket matching and the
-// diagnostics sink of one file) and the FileFacts computed once for that file: the function
-// bodies, the compile-time constants (#define, constexpr/const) and a small flow-insensitive
-// dataflow telling which local variables hold thread ids, lane ids or warp indices.
+// Every check is one function in its own file under checks/ (checks/checks.h), over a
+// FileMigration (the tokens, bracket matching and the diagnostics sink of one file) and the
+// FileFacts computed once for that file (facts.h): the function bodies, the compile-time
+// constants (#define, constexpr/const; const_eval.h) and a small flow-insensitive dataflow
+// telling which local variables hold thread ids, lane ids or warp indices (taint.h).
 // `ferry analyze` runs them all (and may apply the provably safe fixes); the HIP target runs
 // them as a diagnostics-only pass inside `ferry migrate`.
 //
@@ -24,161 +25,32 @@
 //   FRY3204  dynamic shared memory request above the most a block can get
 #pragma once
 
-#include <cstdint>
+#include <cstddef>
 #include <map>
-#include <optional>
-#include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "analysis/checks/checks.h"
+#include "analysis/const_eval.h"
+#include "analysis/facts.h"
 #include "analysis/profile.h"
 #include "migrate/file_migration.h"
 
 namespace ferry::analysis {
 
-// One `name = expr` definition in a function body (a declaration or a plain assignment) and
-// the taint of its value (kinds of FunctionInfo's variable sets, as bits: 1 thread, 2 lane,
-// 4 ballot). `name` points into the file's source.
-struct VarDef {
-  std::string_view name;
-  std::size_t at = 0;  // code index of the '='
-  unsigned taint = 0;
+// One row of the check table: what runs, when, and what it reports.
+struct Check {
+  std::string_view name;   // "shuffle-loops": the file checks/shuffle_loops.cpp
+  std::string_view codes;  // "FRY2205"
+  bool wave64 = false;     // only for profiles with wavefronts wider than 32 lanes
+  bool intrinsic = false;  // reads warp intrinsic calls: off inside migrate --to hip
+  bool fixes = false;      // has an automatic fix (HazardOptions::apply_fixes)
+  void (*run)(migrate::FileMigration& file, const FileFacts& facts, const HazardOptions& opt);
 };
-
-// One function definition: code indices of its name and of its body's braces.
-struct FunctionInfo {
-  std::string name;
-  std::size_t name_ci = 0;
-  std::size_t body_open = 0;   // '{'
-  std::size_t body_close = 0;  // '}'
-  bool is_kernel = false;      // declared __global__
-  std::optional<long long> launch_bounds;  // first argument of __launch_bounds__, when constant
-  std::size_t launch_bounds_ci = migrate::npos;
-  // Dataflow over the body (flow-insensitive, to a fixpoint):
-  //   thread_vars: hold a value computed from threadIdx / a lane id / blockDim, without blockIdx
-  //                or gridDim (a global element index is data, not a lane);
-  //   lane_vars:   hold a lane id or warp index (derived through & 31, % 32, >> 5, / 32, their
-  //                warpSize forms, __lane_id() or a lane helper);
-  //   ballot_vars: hold the result of __ballot*/__activemask.
-  std::set<std::string> thread_vars;
-  std::set<std::string> lane_vars;
-  std::set<std::string> ballot_vars;
-  std::map<std::string, long long> local_constants;  // const/constexpr locals with constant values
-  std::vector<VarDef> defs;  // every definition in source order, as the fixpoint left them;
-                             // empty when the file has no taint source (every taint is 0)
-};
-
-// A named compile-time constant of the file: `#define NAME expr` or `constexpr T NAME = expr;`.
-struct ConstantInfo {
-  std::string name;
-  long long value = 0;
-  std::size_t name_ci = 0;   // code index of NAME in its definition
-  std::size_t first_ci = 0;  // first code index of the definition ('#' or the declaration start)
-  std::size_t last_ci = 0;   // last code index of the definition (the value's end or ';')
-  bool is_macro = false;
-};
-
-struct FileFacts {
-  std::vector<FunctionInfo> functions;
-  std::map<std::string, ConstantInfo> constants;  // file scope; a name defined twice with
-                                                  // different values is left out
-  std::set<std::string> lane_helpers;    // functions returning a lane id / warp index
-  std::set<std::string> thread_helpers;  // functions returning a thread-derived value
-  std::vector<std::size_t> partner;      // bracket partner per code index ((, [, {), or npos
-  // Constants other files of the project define (a header's #define WARP_SIZE 32 seen from the
-  // .cu that includes it); the file's own definitions win. Used for values, never reported.
-  std::map<std::string, long long> project_constants;
-  // Index into `functions` of the function whose body contains `ci`, or npos.
-  [[nodiscard]] std::size_t function_at(std::size_t ci) const;
-};
-
-// Computes the facts of one file (no diagnostics). `project_constants`: see FileFacts.
-[[nodiscard]] FileFacts collect_facts(const migrate::FileMigration& file,
-                                      const std::map<std::string, long long>* project_constants = nullptr);
-
-// Merges the file-scope constants of many files; a name with different values is left out.
-void merge_project_constants(const FileFacts& facts, std::map<std::string, long long>& merged,
-                             std::set<std::string>& conflicting);
-
-// Evaluates the constant expression in code tokens [first, last]: integer literals, sizeof of
-// builtin types, named constants, + - * / % << >> & | ^ ~ ! ?:, comparisons, parentheses, casts
-// to integer types. nullopt when anything is unknown.
-[[nodiscard]] std::optional<long long> eval_constant(const migrate::FileMigration& file,
-                                                     const FileFacts& facts, std::size_t first,
-                                                     std::size_t last,
-                                                     const FunctionInfo* scope = nullptr);
-
-// Uses of warp-width constants across the files analyzed together: a name is safe to rewrite
-// (FRY2204 --fix) only when no file uses it in a role other than a warp width.
-struct WarpConstantUses {
-  std::set<std::string> other_use;  // names seen in a non-warp-width role somewhere
-  std::map<std::string, std::string> other_use_where;  // name -> "file:line" of one such use
-  // name -> file path -> "file:line" of the first such use in that file
-  std::map<std::string, std::map<std::string, std::string>> other_use_in;
-};
-// Adds the uses found in `file` (call for every file before checking any when fixing a tree).
-void record_warp_constant_uses(const migrate::FileMigration& file, const FileFacts& facts,
-                               WarpConstantUses& uses);
-// Names a file defines as warp-width constants (FRY2204 candidates).
-[[nodiscard]] std::vector<std::string> warp_constant_names(const migrate::FileMigration& file,
-                                                           const FileFacts& facts);
-
-// Expression helpers shared with the wave64 fixer (analysis/wave64_fix.h).
-// Taint bits of code range [first, last] inside function `fn` (1 thread-derived, 2 lane id or
-// warp index, 4 ballot), as the checks compute them.
-[[nodiscard]] unsigned expression_taint(const migrate::FileMigration& file, const FileFacts& facts,
-                                        const FunctionInfo& fn, std::size_t first, std::size_t last);
-// First code index of the left operand of the binary operator at `op` (not before `floor`).
-[[nodiscard]] std::size_t left_operand_start(const migrate::FileMigration& file, const FileFacts& facts,
-                                             std::size_t op, std::size_t floor);
-// Last code index of the primary operand (member accesses, calls, subscripts) starting at `first`.
-[[nodiscard]] std::size_t operand_last(const migrate::FileMigration& file, const FileFacts& facts,
-                                       std::size_t first);
-// Whether `name` says "width of a warp" (WARP_SIZE, kWarpSize, THREADS_PER_WARP; not kWarpsPerBlock).
-[[nodiscard]] bool is_warp_width_name(std::string_view name);
-
-struct HazardOptions {
-  const Profile* profile = nullptr;  // required
-  bool apply_fixes = false;          // propose the provably safe edits on the file
-  // With apply_fixes: uses across the analyzed files; null means "this file only".
-  const WarpConstantUses* warp_uses = nullptr;
-  // FRY2206-FRY2208 look at warp intrinsic calls. Inside `ferry migrate --to hip` the target's
-  // warp-intrinsics pass rewrites those calls to 64-bit forms and reports what it cannot (its
-  // FRY21xx codes), so the migrate pass turns these off to avoid reporting a line twice.
-  bool intrinsic_checks = true;
-  // Hazards the wave64 fixer repaired (analysis/wave64_fix.h): (code, byte offset of the token a
-  // check reports at). Those are reported as notes saying so.
-  const std::set<std::pair<Diag, std::uint32_t>>* fixed_sites = nullptr;
-  // false: those sites were only planned (analyze without --fix): the hint says they can be fixed.
-  bool fixed_sites_applied = true;
-  // Hazards it left, with why: the hint says so instead of the generic one.
-  const std::map<std::pair<Diag, std::uint32_t>, std::string>* unfixed_reasons = nullptr;
-  // Lane math no warp operation reaches (the fixer's finding): reported as notes.
-  const std::set<std::pair<Diag, std::uint32_t>>* harmless_sites = nullptr;
-};
-
-// One function per hazard family. Each adds diagnostics (and, with apply_fixes, edits) to `file`.
-void check_lane_arithmetic(migrate::FileMigration& file, const FileFacts& facts,
-                           const HazardOptions& opt);  // FRY2201 FRY2202 FRY2203
-void check_warp_constants(migrate::FileMigration& file, const FileFacts& facts,
-                          const HazardOptions& opt);  // FRY2204 (+fix)
-void check_shuffle_loops(migrate::FileMigration& file, const FileFacts& facts,
-                         const HazardOptions& opt);  // FRY2205 (+fix)
-void check_unrolled_shuffles(migrate::FileMigration& file, const FileFacts& facts,
-                             const HazardOptions& opt);  // FRY2205 (unrolled steps at offset 16)
-void check_full_masks(migrate::FileMigration& file, const FileFacts& facts,
-                      const HazardOptions& opt);  // FRY2206
-void check_ballot_width(migrate::FileMigration& file, const FileFacts& facts,
-                        const HazardOptions& opt);  // FRY2207 FRY2208
-void check_per_warp_shared(migrate::FileMigration& file, const FileFacts& facts,
-                           const HazardOptions& opt);  // FRY2209
-void check_static_lds(migrate::FileMigration& file, const FileFacts& facts,
-                      const HazardOptions& opt);  // FRY3201
-void check_block_size(migrate::FileMigration& file, const FileFacts& facts,
-                      const HazardOptions& opt);  // FRY3202 FRY3203
-void check_dynamic_lds(migrate::FileMigration& file, const FileFacts& facts,
-                       const HazardOptions& opt);  // FRY3204
+// Every check, in the order check_all runs them.
+[[nodiscard]] std::span<const Check> check_table();
 
 // The codes of the hazard checks: the FRY22xx and FRY32xx rows of core/diagnostics.def.
 [[nodiscard]] bool is_hazard_code(Diag code);

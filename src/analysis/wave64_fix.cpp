@@ -1,13 +1,18 @@
 #include "analysis/wave64_fix.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <numeric>
 #include <optional>
 #include <string>
 
+#include "analysis/taint.h"
+#include "analysis/tokens.h"
+
 namespace ferry::analysis {
 
+using detail::is_warp_width_name;
 using migrate::FileMigration;
 using migrate::npos;
 
@@ -87,7 +92,7 @@ struct Tokens {
   [[nodiscard]] bool ident(std::size_t ci) const { return f.is_identifier(ci); }
   [[nodiscard]] bool number(std::size_t ci) const { return ci < size() && f.code(ci).kind == lex::Kind::Number; }
   [[nodiscard]] std::size_t partner(std::size_t ci) const {
-    return ci < facts.partner.size() ? facts.partner[ci] : npos;
+    return f.partner(ci);
   }
   [[nodiscard]] bool member(std::size_t ci) const { return ci > 0 && (is(ci - 1, ".") || is(ci - 1, "->")); }
   [[nodiscard]] std::uint32_t at(std::size_t ci) const { return f.code(ci).begin; }
@@ -233,15 +238,20 @@ class Planner {
     return in_[file].key + ":" + std::to_string(line);
   }
 
+  void collect_includes();
   void collect_functions();
   void collect_constants();
   void link();
+  int tu_rank(std::size_t file, std::size_t other) const;
   std::vector<std::size_t> resolve_function(std::size_t file, std::string_view name) const;
   std::vector<std::size_t> resolve_constant(std::size_t file, std::string_view name) const;
 
   // Per member function of a component: its sites, and what blocks the component.
   void scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& sites, std::vector<Blocker>& blockers);
   void scan_host_launcher(std::size_t fid, const std::set<std::size_t>& kernels, std::vector<Blocker>& blockers);
+  void scan_macro_launches(const std::set<std::size_t>& kernels, std::vector<Blocker>& blockers) const;
+  bool row_mode(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx,
+                const std::set<std::size_t>& kernels, std::vector<Site>& edits) const;
   // The values a block-size expression of function `fid` can take (constants, both arms of a
   // ternary, every definition of a variable, range-for lists, the arguments at the call sites of
   // a parameter or template parameter); `multiple` when it is a multiple of a warp-width constant.
@@ -261,10 +271,14 @@ class Planner {
   const Wave64FixOptions options_;
   std::vector<Fn> fns_;
   std::multimap<std::string, std::size_t> fn_by_name_;
+  // Per file: the files of the project it includes, directly or not (its translation unit when
+  // it is a source), and the files that include it.
+  std::vector<std::set<std::size_t>> includes_;
+  std::vector<std::set<std::size_t>> includers_;
   std::vector<Constant> consts_;
   std::multimap<std::string, std::size_t> const_by_name_;
   // Names (macros, constants) derived from a warp-width constant, per file: name -> constant ids.
-  std::map<std::string, std::vector<std::size_t>> derived_;
+  std::map<std::string, std::map<std::size_t, std::vector<std::size_t>>> derived_;  // name -> file -> roots
   std::set<std::string> lane_macros_;
   std::set<std::string> mask_helpers_;  // functions returning a lane mask
   std::set<std::pair<std::size_t, std::size_t>> covered_masks_;  // (file, code index) of rewritten masks
@@ -279,21 +293,110 @@ bool declared_device(const Tokens& v, std::size_t name_ci) {
   return false;
 }
 
+// A name called or launched in `file` means a definition the compiler sees there: in the file,
+// else in what it includes, else (a header's call) in the files that include it. Only when none
+// of those defines it can the definition be in another translation unit (a kernel launched
+// through a declaration), and then every definition elsewhere counts. Corpora of standalone
+// programs define the same helper and constant names in many .cu files; without this order they
+// all become one component, and one unfixable file blocks every other.
+int Planner::tu_rank(std::size_t file, std::size_t other) const {
+  if (other == file) return 0;
+  if (includes_[file].count(other)) return 1;
+  if (includers_[file].count(other)) return 2;
+  return 3;
+}
+
 std::vector<std::size_t> Planner::resolve_function(std::size_t file, std::string_view name) const {
-  std::vector<std::size_t> same, other;
+  std::vector<std::size_t> best;
+  int best_rank = 4;
   const auto [lo, hi] = fn_by_name_.equal_range(std::string(name));
-  for (auto it = lo; it != hi; ++it) (fns_[it->second].file == file ? same : other).push_back(it->second);
-  return same.empty() ? other : same;
+  for (auto it = lo; it != hi; ++it) {
+    const int r = tu_rank(file, fns_[it->second].file);
+    if (r < best_rank) best.clear(), best_rank = r;
+    if (r == best_rank) best.push_back(it->second);
+  }
+  return best;
+}
+
+// A constant the file neither defines nor reaches through its includes can still come from a
+// header found through an -I folder or an angle include, never from another source file.
+bool is_header_key(const std::string& key) {
+  const std::string e = std::filesystem::path(key).extension().string();
+  return one_of(e, {".h", ".hpp", ".hh", ".hxx", ".cuh", ".inl", ".inc", ".ipp", ".tcc"});
 }
 
 std::vector<std::size_t> Planner::resolve_constant(std::size_t file, std::string_view name) const {
-  std::vector<std::size_t> same, other;
+  std::vector<std::size_t> best;
+  int best_rank = 4;
   const auto [lo, hi] = const_by_name_.equal_range(std::string(name));
-  for (auto it = lo; it != hi; ++it) (consts_[it->second].file == file ? same : other).push_back(it->second);
-  if (!same.empty()) return same;
-  if (!other.empty()) return other;
+  for (auto it = lo; it != hi; ++it) {
+    const int r = tu_rank(file, consts_[it->second].file);
+    if (r == 3 && !is_header_key(in_[consts_[it->second].file].key)) continue;
+    if (r < best_rank) best.clear(), best_rank = r;
+    if (r == best_rank) best.push_back(it->second);
+  }
+  if (!best.empty()) return best;
   const auto d = derived_.find(std::string(name));
-  return d == derived_.end() ? std::vector<std::size_t>{} : d->second;
+  if (d == derived_.end()) return {};
+  for (const auto& [f, roots] : d->second) {
+    const int r = tu_rank(file, f);
+    if (r == 3 && !is_header_key(in_[f].key)) continue;
+    if (r < best_rank) best.clear(), best_rank = r;
+    if (r == best_rank) best.insert(best.end(), roots.begin(), roots.end());
+  }
+  return best;
+}
+
+void Planner::collect_includes() {
+  namespace fs = std::filesystem;
+  std::map<std::string, std::size_t> by_key;
+  std::multimap<std::string, std::size_t> by_name;  // file name -> files
+  for (std::size_t f = 0; f < in_.size(); ++f) {
+    const fs::path k = fs::path(in_[f].key).lexically_normal();
+    by_key.emplace(k.generic_string(), f);
+    by_name.emplace(k.filename().string(), f);
+  }
+  std::vector<std::set<std::size_t>> direct(in_.size());
+  for (std::size_t f = 0; f < in_.size(); ++f) {
+    const Tokens v = tok(f);
+    const fs::path dir = fs::path(in_[f].key).lexically_normal().parent_path();
+    for (std::size_t ci = 0; ci < v.size(); ++ci) {
+      if (v.f.code(ci).kind != lex::Kind::HeaderName) continue;
+      const std::string_view h = v.t(ci);
+      if (h.size() < 3 || h.front() != '"') continue;
+      const fs::path inc = fs::path(std::string(h.substr(1, h.size() - 2))).lexically_normal();
+      // next to the file, else under the project root, else every project file with that path
+      // ending (found through an -I folder: "utils.h" from kernels/flash-attn/utils/)
+      std::vector<std::size_t> hits;
+      for (const fs::path& c : {(dir / inc).lexically_normal(), inc})
+        if (const auto it = by_key.find(c.generic_string()); it != by_key.end()) {
+          hits.push_back(it->second);
+          break;
+        }
+      if (hits.empty()) {
+        const std::string tail = "/" + inc.generic_string();
+        const auto [lo, hi] = by_name.equal_range(inc.filename().string());
+        for (auto it = lo; it != hi; ++it) {
+          const std::string k = "/" + fs::path(in_[it->second].key).lexically_normal().generic_string();
+          if (k.size() >= tail.size() && k.compare(k.size() - tail.size(), tail.size(), tail) == 0) hits.push_back(it->second);
+        }
+      }
+      for (std::size_t t : hits)
+        if (t != f) direct[f].insert(t);
+    }
+  }
+  includes_.assign(in_.size(), {});
+  includers_.assign(in_.size(), {});
+  for (std::size_t f = 0; f < in_.size(); ++f) {
+    std::vector<std::size_t> todo(direct[f].begin(), direct[f].end());
+    while (!todo.empty()) {
+      const std::size_t t = todo.back();
+      todo.pop_back();
+      if (t == f || !includes_[f].insert(t).second) continue;
+      for (std::size_t n : direct[t]) todo.push_back(n);
+    }
+    for (std::size_t t : includes_[f]) includers_[t].insert(f);
+  }
 }
 
 void Planner::collect_functions() {
@@ -356,7 +459,7 @@ void Planner::collect_constants() {
       for (std::size_t j = c.first_ci; j <= c.last_ci && j < v.size(); ++j)
         if (v.ident(j) && v.t(j) != name)
           for (std::size_t r : resolve_constant(f, v.t(j))) roots.push_back(r);
-      if (!roots.empty()) derived_[name] = roots;
+      if (!roots.empty()) derived_[name][f] = roots;
     }
   }
 }
@@ -444,7 +547,7 @@ Wave64ByteEdit replace_token(const Tokens& v, std::size_t ci, std::string text) 
 // Is the value of code range [first, last] lane-, warp- or thread-derived?
 unsigned taint_of(const Tokens& v, const FunctionInfo& fi, std::size_t first, std::size_t last) {
   if (first > last) return 0;
-  return expression_taint(v.f, v.facts, fi, first, last);
+  return range_taint(v.f, v.facts, fi.defs, first, last);
 }
 
 // A width guard of an unrolled butterfly: `if (W >= 32) v += __shfl_down_sync(m, v, 16);` with `i`
@@ -697,7 +800,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
                            !(v.is(i, "&") && one_of(after, {"+", "-", "*", "/", "%", "<<", ">>", "<", ">", "==", "!="})) &&
                            !(v.is(i, ">>") && one_of(after, {"+", "-", "*", "/", "%"}));
         if ((lane_op || warp_op) && whole) {
-          const std::size_t lf = left_operand_start(v.f, v.facts, i, lo);
+          const std::size_t lf = detail::left_operand_first(v.f, i, lo);
           if (lf < i && (taint_of(v, fi, lf, i - 1) & 1)) {
             Site s{lane_op ? Diag::LaneId32 : Diag::WarpIndex32, true, fn.file, v.at(i), {}};
             std::vector<std::size_t> cover = {i + 1};
@@ -712,7 +815,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
                 }
             }
             if (v.is(i, ">>")) {
-              const bool simple = lf == i - 1 || operand_last(v.f, v.facts, lf) == i - 1;
+              const bool simple = lf == i - 1 || detail::primary_last(v.f, lf) == i - 1;
               if (simple) {
                 s.edits.push_back({v.at(i), v.end(i + 1), "/ warpSize"});
               } else {
@@ -729,7 +832,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       // ---- lane bits (FRY2203) ----
       if (v.is(i, "<<") && v.number(i - 1) && int_value(v.t(i - 1)) == 1 && narrow_literal(v.t(i - 1)) &&
           !one_of(v.t(i - 2), {".", "*", "/", "%", "->"})) {
-        const std::size_t rl = operand_last(v.f, v.facts, i + 1);
+        const std::size_t rl = detail::primary_last(v.f, i + 1);
         if (rl != npos && (taint_of(v, fi, i + 1, rl) & 3)) {
           const std::string lit(v.t(i - 1));
           std::string wide = "1ull";
@@ -908,7 +1011,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       }
       // the first warp: threadIdx.x < 32
       if ((*val == 32 && (v.is(i - 1, "<") || v.is(i - 1, ">="))) || (*val == 31 && (v.is(i - 1, ">") || v.is(i - 1, "<=")))) {
-        const std::size_t lf = left_operand_start(v.f, v.facts, i - 1, sa);
+        const std::size_t lf = detail::left_operand_first(v.f, i - 1, sa);
         if (lf < i - 1 && (taint_of(v, fi, lf, i - 2) & 3) == 1) {
           add(Site{Diag::WarpIndex32, false, fn.file, v.at(i), {replace_token(v, i, *val == 32 ? "warpSize" : "(warpSize - 1)")}},
               {i});
@@ -947,7 +1050,7 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
   // `1 << lane`: a lane bit only when the shift count is a lane or thread id.
   auto lane_bit_at = [&](std::size_t q) {
     if (!(v.is(q, "<<") && v.number(q - 1) && int_value(v.t(q - 1)) == 1)) return false;
-    const std::size_t rl = operand_last(v.f, v.facts, q + 1);
+    const std::size_t rl = detail::primary_last(v.f, q + 1);
     return rl != npos && (taint_of(v, fi, q + 1, rl) & 3) != 0;
   };
   // Mask variables of the function, to a fixpoint over its definitions.
@@ -1356,8 +1459,156 @@ void Planner::scan_host_launcher(std::size_t fid, const std::set<std::size_t>& k
   }
 }
 
+// Launches written inside #define bodies (torch bindings, dispatch switches) are not in any
+// function, so their block sizes cannot be evaluated: a kernel of the component that such a
+// launch may start (its name, or a name pasted with ##, in a file of its translation unit)
+// blocks the component unless the block argument is a literal of whole wavefronts.
+void Planner::scan_macro_launches(const std::set<std::size_t>& kernels, std::vector<Blocker>& blockers) const {
+  for (std::size_t k : kernels) {
+    const Fn& kfn = fns_[k];
+    if (!info(kfn).is_kernel) continue;
+    const std::string& name = info(kfn).name;
+    for (std::size_t f = 0; f < in_.size(); ++f) {
+      if (tu_rank(f, kfn.file) > 2 && tu_rank(kfn.file, f) > 2) continue;
+      const Tokens v = tok(f);
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (v.f.code(i).kind != lex::Kind::LaunchOpen || !v.f.code(i).in_directive) continue;
+        // the launched name: NAME, NAME<...>, or pieces pasted with ## (a piece of the name)
+        bool may_be = false;
+        for (std::size_t q = i; q > 0 && v.f.code(q - 1).in_directive && i - q < 40; --q) {
+          const std::size_t p = q - 1;
+          if (v.is(p, ";") || v.is(p, "{") || v.is(p, "}") || v.is(p, ":")) break;
+          if (v.ident(p) && (v.t(p) == name || (v.t(p).size() >= 3 && name.find(v.t(p)) != std::string::npos &&
+                                                  (v.is(p - 1, "##") || v.is(p + 1, "##")))))
+            may_be = true;
+        }
+        if (!may_be) continue;
+        // the block argument: the second launch parameter
+        std::size_t first = i + 1, arg = 0, depth = 0;
+        bool whole = false;
+        for (std::size_t j = i + 1; j < v.size() && v.f.code(j).kind != lex::Kind::LaunchClose; ++j) {
+          if (v.is(j, "(") || v.is(j, "[") || v.is(j, "{")) ++depth;
+          else if (v.is(j, ")") || v.is(j, "]") || v.is(j, "}")) --depth;
+          const bool end = depth == 0 && (v.is(j, ",") || v.f.code(j + 1).kind == lex::Kind::LaunchClose);
+          if (!end) continue;
+          const std::size_t last = v.is(j, ",") ? j - 1 : j;
+          if (arg == 1) {
+            const auto n = eval_constant(v.f, v.facts, first, last, nullptr);
+            whole = n && *n % profile_.wave_size == 0;
+          }
+          ++arg;
+          first = j + 1;
+        }
+        if (!whole)
+          blockers.push_back({f, v.line(i), "a kernel of the component ('" + name +
+                                                "') may be launched inside a macro, with a block size the fixer "
+                                                "cannot evaluate"});
+      }
+    }
+  }
+}
+
+// Rows of 32 threads (FRY2205 "row" fix): every launch of the component's kernels has blocks
+// exactly 32 threads wide (dim3(32, N): one CUDA warp per row). A 64-lane wavefront then holds
+// two rows, and the code's 32-lane assumptions (lane = tx % 32, reductions from 16, one slot per
+// row) are all right for its rows, provided no lane reads across the row boundary: every shuffle
+// gets the width 32 (HIP's default is the wavefront), an index shuffle's source is taken modulo
+// 32 as CUDA does, and nothing else crosses lanes. Ballots, votes, __activemask, __lane_id(),
+// warpSize, wider or unknown shuffle widths and inline assembly see the whole wavefront: any of
+// them in the component, or a launch whose block width is not known to be 32, and it is not a
+// row component. Nothing else changes: the 32s stay, because the rows are 32 wide.
+bool Planner::row_mode(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx,
+                       const std::set<std::size_t>& kernels, std::vector<Site>& edits) const {
+  // Every launch of every kernel, with a block x extent of exactly 32.
+  std::set<std::size_t> launched;
+  for (std::size_t fid = 0; fid < fns_.size(); ++fid) {
+    const FunctionInfo& fi = info(fns_[fid]);
+    const Tokens v = tok(fns_[fid].file);
+    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {
+      if (v.f.code(i).kind != lex::Kind::LaunchOpen) continue;
+      const std::size_t k = launched_name(v, i, fi.body_open);
+      if (k == npos) continue;
+      bool ours = false;
+      for (std::size_t c : resolve_function(fns_[fid].file, v.t(k)))
+        if (kernels.count(c)) ours = true, launched.insert(c);
+      if (!ours) continue;
+      std::size_t first = i + 1, depth = 0, arg = 0;
+      for (std::size_t j = i + 1; j < v.size() && v.f.code(j).kind != lex::Kind::LaunchClose; ++j) {
+        if (v.is(j, "(") || v.is(j, "[") || v.is(j, "{")) ++depth;
+        else if (v.is(j, ")") || v.is(j, "]") || v.is(j, "}")) --depth;
+        const bool end = depth == 0 && (v.is(j, ",") || v.f.code(j + 1).kind == lex::Kind::LaunchClose);
+        if (!end) continue;
+        const std::size_t last = v.is(j, ",") ? j - 1 : j;
+        if (arg == 1) {
+          const Values vals = values(fid, first, last, 0);
+          if (vals.unknown || vals.multiple || vals.known != std::set<long long>{32}) return false;
+        }
+        ++arg;
+        first = j + 1;
+      }
+      if (arg < 2) return false;
+    }
+  }
+  for (std::size_t k : kernels)
+    if (info(fns_[k]).is_kernel && !launched.count(k)) return false;
+  std::vector<Blocker> macro;
+  scan_macro_launches(kernels, macro);
+  if (!macro.empty()) return false;
+  // The cross-lane operations of the warp code.
+  for (std::size_t id : ids) {
+    if (!lane_ctx[id]) continue;
+    const Fn& fn = fns_[id];
+    const FunctionInfo& fi = info(fn);
+    const Tokens v = tok(fn.file);
+    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {
+      if (!v.ident(i) || v.member(i)) continue;
+      const std::string_view s = v.t(i);
+      if (one_of(s, {"asm", "__asm__", "__asm", "warpSize", "__lane_id"})) return false;
+      if (!is_warp_op(s)) continue;
+      if (!s.starts_with("__shfl")) {
+        if (one_of(s, {"__syncwarp", "__builtin_amdgcn_wave_barrier"})) continue;
+        return false;  // ballots, votes, __activemask, match, reduce, bpermute
+      }
+      if (!v.is(i + 1, "(") || v.partner(i + 1) == npos) return false;
+      const std::size_t close = v.partner(i + 1);
+      if (v.f.excluded(i) || v.f.excluded(close)) return false;
+      const auto args = v.f.call_args(i + 1);
+      const bool sync = s.ends_with("_sync");
+      const std::size_t src_at = sync ? 2 : 1, width_at = sync ? 3 : 2;
+      if (args.size() < src_at + 1 || args.size() > width_at + 1) return false;
+      for (const migrate::ArgRange& a : args)
+        if (a.empty()) return false;
+      Site site{Diag::ShuffleLoop32, false, fn.file, v.at(i), {}};
+      if (args.size() == width_at + 1) {
+        const migrate::ArgRange& w = args[width_at];
+        const auto n = eval_constant(v.f, v.facts, w.first, w.last, &fi);
+        if (!n || *n <= 0 || *n > 32 || (*n & (*n - 1)) != 0) return false;
+      } else {
+        site.edits.push_back({v.at(close), v.at(close), ", 32"});
+      }
+      if (s == "__shfl" || s == "__shfl_sync") {
+        const migrate::ArgRange& src = args[src_at];
+        const auto n = eval_constant(v.f, v.facts, src.first, src.last, &fi);
+        // already taken modulo 32 (`(x) & 31`, `x % 32`, the form this fix writes): as it is
+        std::size_t a = src.first, b = src.last;
+        while (a < b && v.is(a, "(") && v.partner(a) == b) ++a, --b;
+        const bool modulo = b > a && v.number(b) &&
+                            ((v.is(b - 1, "&") && int_value(v.t(b)) == 31) || (v.is(b - 1, "%") && int_value(v.t(b)) == 32));
+        if (!modulo && (!n || *n < 0 || *n >= 32)) {
+          site.edits.push_back({v.at(src.first), v.at(src.first), "(("});
+          site.edits.push_back({v.end(src.last), v.end(src.last), ") & 31)"});
+        }
+      }
+      if (!site.edits.empty()) edits.push_back(std::move(site));
+      i = close;
+    }
+  }
+  return true;
+}
+
 Wave64FixPlan Planner::run() {
   Wave64FixPlan plan;
+  collect_includes();
   collect_functions();
   collect_constants();
   link();
@@ -1413,7 +1664,7 @@ Wave64FixPlan Planner::run() {
       for (std::size_t r = q + 1; r < fi.body_close && !v.is(r, ";"); ++r) {
         bool bit = false;
         if (v.is(r, "<<") && v.number(r - 1) && int_value(v.t(r - 1)) == 1) {
-          const std::size_t rl = operand_last(v.f, v.facts, r + 1);
+          const std::size_t rl = detail::primary_last(v.f, r + 1);
           bit = rl != npos && (taint_of(v, fi, r + 1, rl) & 3) != 0;
         }
         if (bit || one_of(v.t(r), {"__ballot_sync", "__ballot", "__activemask"})) mask_helpers_.insert(fi.name);
@@ -1461,6 +1712,7 @@ Wave64FixPlan Planner::run() {
       else scan_host_launcher(id, kernels, blockers);
     }
     if (!warp_code) continue;  // only a constant shared by code without warp operations: harmless
+    scan_macro_launches(kernels, blockers);
     for (std::size_t c = 0; c < consts_.size(); ++c)
       if (used_const[c] && uf.find(n + c) == root) constant_site(c, sites, blockers);
     // Edits the file cannot take (excluded lines) block the component.
@@ -1474,15 +1726,28 @@ Wave64FixPlan Planner::run() {
           }
       }
     }
-    bool anchored = false;
-    for (const Site& s : sites) anchored |= s.anchored;
-    if (!anchored) continue;  // nothing 32-lane here
-    ++plan.stats.components;
     std::set<std::pair<std::size_t, std::pair<Diag, std::uint32_t>>> anchors;
     for (const Site& s : sites)
       if (s.anchored) anchors.insert({s.file, {s.code, s.anchor}});
+    // The component's warp-width constants are its hazards too, also when their definition
+    // could not be rewritten (constant_site then left a blocker and no site).
+    for (std::size_t c = 0; c < consts_.size(); ++c)
+      if (used_const[c] && warp_const[c] && uf.find(n + c) == root)
+        anchors.insert({consts_[c].file, {Diag::WarpWidthConstant, tok(consts_[c].file).at(consts_[c].info->name_ci)}});
+    if (anchors.empty()) continue;  // nothing 32-lane here
+    ++plan.stats.components;
     plan.stats.sites += static_cast<int>(anchors.size());
     if (!blockers.empty()) {
+      std::vector<Site> row_edits;
+      if (row_mode(ids, lane_ctx, kernels, row_edits)) {
+        // Rows of 32: the anchors are right as they are once the shuffles stay in their row.
+        ++plan.stats.fixed_components;
+        plan.stats.fixed_sites += static_cast<int>(anchors.size());
+        for (const auto& [file, key] : anchors) plan.files[in_[file].key].fixed.insert(key);
+        for (const Site& s : row_edits)
+          for (const Wave64ByteEdit& e : s.edits) plan.files[in_[s.file].key].edits.push_back(e);
+        continue;
+      }
       std::sort(blockers.begin(), blockers.end(), [](const Blocker& a, const Blocker& b) {
         return std::tie(a.file, a.line) < std::tie(b.file, b.line);
       });

@@ -588,17 +588,11 @@ Result explain_setup_py(const std::string& rel, std::string_view text) {
   return r;
 }
 
-std::optional<Result> migrate_build_file(std::string_view target, const std::string& rel, project::FileKind kind,
-                                         std::string_view text, const Options& given) {
-  if (target != "hip" && target != "cuda") return std::nullopt;
+std::optional<Result> migrate_build_file(const std::string& rel, project::FileKind kind, std::string_view text,
+                                         const Options& given) {
   if (text.find('\0') != std::string_view::npos) return std::nullopt;
   Options options = given;
-  if (options.arch.empty()) options.arch = target == "cuda" ? "sm_90" : "gfx906";
-  if (target == "cuda") {
-    if (kind == project::FileKind::CMake) return migrate_cmake_to_cuda(rel, text, options);
-    if (kind == project::FileKind::Makefile) return migrate_makefile_to_cuda(rel, text, options);
-    return std::nullopt;
-  }
+  if (options.arch.empty()) options.arch = "gfx906";
   // What each changed hunk was goes into the HIP file, so that HIP -> CUDA restores it exactly.
   if (kind == project::FileKind::CMake) {
     Result r = migrate_cmake(rel, text, options);
@@ -613,6 +607,16 @@ std::optional<Result> migrate_build_file(std::string_view target, const std::str
   const auto slash = rel.rfind('/');
   if (kind == project::FileKind::Python && rel.substr(slash == std::string::npos ? 0 : slash + 1) == "setup.py")
     return explain_setup_py(rel, text);
+  return std::nullopt;
+}
+
+std::optional<Result> migrate_build_file_to_cuda(const std::string& rel, project::FileKind kind,
+                                                 std::string_view text, const Options& given) {
+  if (text.find('\0') != std::string_view::npos) return std::nullopt;
+  Options options = given;
+  if (options.arch.empty()) options.arch = "sm_90";
+  if (kind == project::FileKind::CMake) return migrate_cmake_to_cuda(rel, text, options);
+  if (kind == project::FileKind::Makefile) return migrate_makefile_to_cuda(rel, text, options);
   return std::nullopt;
 }
 

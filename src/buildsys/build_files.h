@@ -32,10 +32,13 @@ struct Result {
   std::vector<Diagnostic> diagnostics;
 };
 
-// nullopt when the file is not a build file this target migrates (then it is copied).
-[[nodiscard]] std::optional<Result> migrate_build_file(std::string_view target, const std::string& rel,
-                                                       project::FileKind kind, std::string_view text,
-                                                       const Options& options);
+// CUDA → HIP for one build file (the hip target's Target::migrate_build_file); nullopt when it
+// is not a build file converted here (then it is copied).
+[[nodiscard]] std::optional<Result> migrate_build_file(const std::string& rel, project::FileKind kind,
+                                                       std::string_view text, const Options& options);
+// HIP → CUDA for one build file (the cuda target's); nullopt for what is copied (setup.py too).
+[[nodiscard]] std::optional<Result> migrate_build_file_to_cuda(const std::string& rel, project::FileKind kind,
+                                                               std::string_view text, const Options& options);
 
 [[nodiscard]] Result migrate_cmake(const std::string& rel, std::string_view text, const Options& options);
 [[nodiscard]] Result migrate_makefile(const std::string& rel, std::string_view text, const Options& options);

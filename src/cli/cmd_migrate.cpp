@@ -11,7 +11,6 @@
 #include "report/bundle.h"
 #include "report/json_report.h"
 #include "report/progress.h"
-#include "rules/cuda_version.h"
 
 namespace fs = std::filesystem;
 
@@ -30,7 +29,7 @@ struct MigrateArgs {
   bool force = false;
   bool quiet = false;
   std::uintmax_t max_mib = 64;
-  std::string arch;
+  std::string arch;  // empty: the target's default profile
   std::string sarif_file;
   std::string html_file;
 };
@@ -40,20 +39,7 @@ void print_diagnostics(const std::vector<Diagnostic>& diags, bool quiet) {
   for (const Diagnostic& d : diags) std::cerr << d.format() << "\n";
 }
 
-int run_migrate(const MigrateArgs& given) {
-  MigrateArgs a = given;
-  if (a.to == "cuda") {  // the CUDA the output is written for: --cuda-version, else the installed nvcc's
-    if (a.options.cuda_version.empty()) {
-      const auto v = rules::installed_nvcc_version();
-      a.options.cuda_version = v ? v->str() : "13.0";
-    } else if (const auto v = rules::parse_cuda_version(a.options.cuda_version)) {
-      a.options.cuda_version = v->str();
-    } else {
-      throw std::invalid_argument("--cuda-version " + a.options.cuda_version + ": not a version (e.g. 13.0, 12.4)");
-    }
-  } else if (!a.options.cuda_version.empty()) {
-    throw std::invalid_argument("--cuda-version applies to --to cuda only");
-  }
+int run_migrate(const MigrateArgs& a) {
   const auto target = targets::make_target(a.to, a.options);
   if (!a.from.empty() && a.from != target->source_dialect())
     throw std::invalid_argument("target '" + a.to + "' migrates from " +
@@ -71,9 +57,8 @@ int run_migrate(const MigrateArgs& given) {
     // A build file given alone (Makefile, CMakeLists.txt, *.mk, *.cmake) takes the build-file path.
     const project::FileKind kind = project::classify(fs::path(a.path).filename());
     if (kind == project::FileKind::CMake || kind == project::FileKind::Makefile) {
-      const std::string arch = a.arch;  // empty: the target's default
-      const auto b = buildsys::migrate_build_file(a.to, fs::path(a.path).filename().string(), kind, *read.text,
-                                                  {arch, a.options.cuda_version.empty() ? "13.0" : a.options.cuda_version});
+      const std::string arch = a.arch.empty() ? std::string(target->info().default_profile) : a.arch;
+      const auto b = target->migrate_build_file(fs::path(a.path).filename().string(), kind, *read.text, {arch});
       const std::string out = b ? b->output : *read.text;
       if (a.output.empty()) std::cout << out;
       else project::write_atomically(a.output, out);
@@ -149,28 +134,16 @@ std::function<int()> setup_migrate(CLI::App& sub) {
   sub.add_option("--to", a->to, "target: hip (CUDA→HIP)")->capture_default_str();
   sub.add_option("--from", a->from, "source dialect, checked against the target (cuda)");
   sub.add_option("-j,--jobs", a->jobs, "parallel workers")->capture_default_str();
-  sub.add_option("--launch", a->options.launch, "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL)")
-      ->capture_default_str();
-  sub.add_option("--blas", a->options.blas, "cuBLAS maps to: hipblas or rocblas")->capture_default_str();
-  sub.add_option("--sparse", a->options.sparse, "cuSPARSE maps to: hipsparse or rocsparse")->capture_default_str();
-  sub.add_flag("--hip-data-types", a->options.hip_data_types,
-               "cudaDataType -> hipDataType in every library's calls (default: the library's own type where it has one)");
-  sub.add_option("--hip-version", a->options.hip_version,
-                 "HIP release to write code for: X.Y or a profile (ferry targets); default: the installed HIP");
-  sub.add_option("--cuda-version", a->options.cuda_version,
-                 "cuda target: the CUDA release the output is written for (default: the installed nvcc's, else 13.0)");
+  add_target_options(sub, a->options);
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s); rows override built-in ones");
-  sub.add_flag("!--no-wave64-fix", a->options.wave64_fix,
-               "keep 32-lane assumptions as written (hip: by default lane ids, warp indices, warp widths, "
-               "reductions, lane masks and per-warp slots are rewritten for 64-lane wavefronts where provably safe)");
   sub.add_flag("--json", a->json, "print the JSON report instead of the text summary");
   sub.add_option("--report", a->report_file, "also write the JSON report to this file");
   sub.add_option("--sarif", a->sarif_file, "also write the diagnostics as SARIF 2.1.0 to this file");
   sub.add_option("--html", a->html_file, "also write the self-contained HTML report to this file");
   sub.add_flag("--force", a->force, "discard hand edits of outputs instead of merging them, or write into a non-Ferry folder");
   sub.add_option("--arch", a->arch,
-                 "GPU architecture written into migrated build files (hip: --offload-arch/GPU_TARGETS, default gfx906; "
-                 "cuda: -arch/CMAKE_CUDA_ARCHITECTURES, default sm_90)");
+                 "GPU architecture written into migrated build files (hip: --offload-arch/GPU_TARGETS; cuda: "
+                 "-arch/CMAKE_CUDA_ARCHITECTURES); default: the target's profile (gfx906 for hip, sm_90 for cuda)");
   sub.add_flag("-q,--quiet", a->quiet, "do not print diagnostics or the progress bar");
   sub.add_option("--max-file-size", a->max_mib, "largest source file parsed, in MiB")->capture_default_str();
   return [a] { return run_migrate(*a); };

@@ -24,13 +24,14 @@ struct RulesArgs {
 };
 
 // Coverage of HIPIFY's API tables (docs/rules.md#coverage-of-hipifys-tables).
-int run_against_hipify(const RulesArgs& a, const rules::RuleSet& set) {
+int run_against_hipify(const RulesArgs& a, const targets::Target& target) {
+  const rules::RuleSet& set = target.rules();
   if (a.to != "hip") throw std::invalid_argument("--against-hipify compares the CUDA -> HIP tables: use --to hip");
   const std::vector<rules::HipifyName> names = rules::read_hipify_tables(a.against_hipify);
   const auto column_for = [&](std::string_view table) -> std::string_view {
     if (table == "CUDNN") return "MIOPEN";  // Ferry maps cuDNN to MIOpen (hipDNN is no ROCm library)
-    if (table == "CUBLAS" && a.options.blas == "rocblas") return "ROC";
-    if (table == "CUSPARSE" && a.options.sparse == "rocsparse") return "ROC";
+    if (table == "CUBLAS" && target.option("blas") == "rocblas") return "ROC";
+    if (table == "CUSPARSE" && target.option("sparse") == "rocsparse") return "ROC";
     return "HIP";
   };
   const rules::CoverageReport rep = rules::hipify_coverage(set, names, column_for);
@@ -96,7 +97,7 @@ int run_rules(const RulesArgs& a) {
     }
     return kExitOk;
   }
-  if (!a.against_hipify.empty()) return run_against_hipify(a, set);
+  if (!a.against_hipify.empty()) return run_against_hipify(a, *target);
   const auto stats = set.stats();
   if (a.stats) {
     static const char* kStatuses[] = {"supported", "changed", "deprecated", "unsupported"};
@@ -150,9 +151,7 @@ std::function<int()> setup_rules(CLI::App& sub) {
   sub.add_option("--list", a->list, "with --against-hipify: print the names of these kinds "
                                     "(same, better, declined, differs, unsupported, missing)")
       ->delimiter(',');
-  sub.add_option("--blas", a->options.blas, "hipblas or rocblas")->capture_default_str();
-  sub.add_option("--sparse", a->options.sparse, "hipsparse or rocsparse")->capture_default_str();
-  sub.add_option("--hip-version", a->options.hip_version, "HIP release (X.Y or a profile; default: the installed HIP)");
+  add_target_options(sub, a->options);
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s)");
   return [a] { return run_rules(*a); };
 }

@@ -13,8 +13,8 @@ namespace ferry::cli {
 std::function<int()> setup_targets(CLI::App& /*sub*/) {
   return [] {
     std::cout << "Migration targets (ferry migrate --to NAME):\n";
-    for (const auto& t : targets::list_targets())
-      std::cout << fmt::format("  {:<10} from {:<6} {}\n", t.name, t.source_dialect, t.summary);
+    for (const targets::TargetInfo* t : targets::list_targets())
+      std::cout << fmt::format("  {:<10} from {:<6} {}\n", t->name, t->source_dialect, t->summary);
     std::cout << "\nHardware profiles (--arch / --target NAME):\n";
     std::cout << fmt::format("  {:<8} {:<7} {:>5} {:>10} {:>10} {:>8} {:>5}  {:<24} {}\n", "name", "vendor",
                              "wave", "lds/block", "lds max", "threads", "regs", "flag", "description");

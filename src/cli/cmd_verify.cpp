@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "project/project.h"
 #include "report/bundle.h"
+#include "targets/target.h"
 #include "report/progress.h"
 #include "verify/verify.h"
 
@@ -43,14 +44,20 @@ int run_verify(const VerifyArgs& a) {
   o.mode = a.cuda ? verify::Mode::Original : verify::Mode::Migrated;
   std::string arch = a.arch;
   if (arch.empty()) {
-    // The target of the tree decides the default: HIP output -> gfx906, CUDA -> sm_90.
+    // The target of the tree decides the default (its TargetInfo::default_profile: gfx906 for hip,
+    // sm_90 for cuda); a tree without a manifest is taken for HIP output; --cuda compiles CUDA.
     std::string target;
     try {
       const auto m = nlohmann::json::parse(project::read_file(fs::path(a.path) / ".ferry" / "manifest.json"));
       target = m.value("target", "");
     } catch (const std::exception&) {
     }
-    arch = a.cuda || target == "cuda" ? "sm_90" : "gfx906";
+    const targets::TargetInfo* t = targets::find_target(target);
+    if (a.cuda) arch = "sm_90";
+    else if (!t) arch = "gfx906";
+    else if (t->default_profile.empty())
+      throw std::invalid_argument("a " + target + " tree has no compiler Ferry can drive (see 'ferry targets'); pass --arch to compile it for a GPU profile anyway");
+    else arch = t->default_profile;
   }
   o.profiles = analysis::parse_profile_list(arch);  // throws invalid_argument naming the known ones
   if (a.cuda)
@@ -85,7 +92,8 @@ int run_verify(const VerifyArgs& a) {
   progress.finish();
   if (o.mode == verify::Mode::Migrated && o.check_original && r.input) {
     const analysis::Profile* op = o.original_profile;
-    const bool orig_nvcc = op ? op->toolchain == "nvcc" : r.target != "cuda";
+    if (!op) op = verify::default_original_profile(r.target);
+    const bool orig_nvcc = op && op->toolchain == "nvcc";
     if ((orig_nvcc ? o.nvcc : o.hipcc).empty())
       r.notes.push_back(std::string(orig_nvcc ? "nvcc" : "hipcc") +
                         " not found: originals could not be compiled, so pre-existing errors count as unknown");

@@ -1,5 +1,12 @@
 #include "cli/commands.h"
 
+#include <map>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "targets/target.h"
+
 namespace ferry::cli {
 
 const std::vector<Command>& commands() {
@@ -18,6 +25,28 @@ const std::vector<Command>& commands() {
       {"wave64", "build and run a HIP or CUDA program on the CPU with 64-lane wavefronts (build|run)", setup_wave64},
   };
   return kCommands;
+}
+
+void add_target_options(CLI::App& sub, targets::Options& options) {
+  // An option several targets declare is registered once, its help naming every target.
+  std::map<std::string_view, std::pair<const targets::OptionSpec*, std::string>> seen;
+  std::vector<std::string_view> order;
+  for (const targets::TargetInfo* t : targets::list_targets())
+    for (const targets::OptionSpec& o : t->options) {
+      auto [it, added] = seen.try_emplace(o.name, &o, std::string(t->name));
+      if (added) order.push_back(o.name);
+      else it->second.second += ", " + std::string(t->name);
+    }
+  for (const std::string_view name : order) {
+    const auto& [o, takers] = seen.at(name);
+    const std::string flag = "--" + std::string(name);
+    std::string help = std::string(o->help) + " (--to " + takers + (o->flag || o->default_value.empty() ? "" : "; default " + std::string(o->default_value)) + ")";
+    const std::string key(name);
+    if (o->flag)
+      sub.add_flag_callback(flag, [&options, key] { options.values[key] = "1"; }, help);
+    else
+      sub.add_option_function<std::string>(flag, [&options, key](const std::string& v) { options.values[key] = v; }, help);
+  }
 }
 
 }  // namespace ferry::cli

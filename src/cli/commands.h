@@ -10,6 +10,9 @@
 namespace CLI {
 class App;
 }
+namespace ferry::targets {
+struct Options;
+}
 
 namespace ferry::cli {
 
@@ -26,6 +29,11 @@ struct Command {
 };
 
 [[nodiscard]] const std::vector<Command>& commands();
+
+// Registers every target's own options (targets::TargetInfo::options) on `sub`, writing what the
+// user gives into `options.values`; the target checks them when it is made (an option of another
+// target is an error there).
+void add_target_options(CLI::App& sub, targets::Options& options);
 
 // One entry per file.
 std::function<int()> setup_analyze(CLI::App& sub);

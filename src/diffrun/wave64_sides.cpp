@@ -35,7 +35,11 @@ Side make_side(const Wave64Sides& w, const Side& base, const std::string& name, 
   if (wave) cmd += " --wave " + std::to_string(wave);
   cmd += " -o " + shell_quote(out + "/program") + " --work " + shell_quote(out + "/work");
   side.build = cmd;
-  side.run = shell_quote(out + "/program") + (w.args.empty() ? "" : " " + w.args);
+  // Both sides see the same time() (the runtime honours W64_TIME), so time-seeded inputs match,
+  // and the same argv[0] ("program"; the two builds live in different folders), which many
+  // programs print ("%s Starting...").
+  side.run = "W64_TIME=" + std::to_string(w.fixed_time) + " bash -c 'exec -a program \"$0\" \"$@\"' " +
+             shell_quote(out + "/program") + (w.args.empty() ? "" : " " + w.args);
   return side;
 }
 

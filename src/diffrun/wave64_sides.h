@@ -23,6 +23,7 @@ struct Wave64Sides {
   std::string ref_api = "auto";
   std::string port_api = "auto";
   std::string work;                       // absolute folder for both builds
+  long long fixed_time = 1767225600;      // what time() returns on both sides (W64_TIME)
 };
 
 // Single-quotes `s` for /bin/sh.

@@ -1,7 +1,6 @@
 #include "migrate/file_migration.h"
 
 #include <algorithm>
-#include <bit>
 #include <cctype>
 #include <cstring>
 #include <unordered_set>
@@ -9,20 +8,6 @@
 namespace ferry::migrate {
 
 namespace {
-
-// lex::short_key of a token, reading its bytes as one word where the buffer allows.
-std::uint64_t token_key(std::string_view src, const lex::Token& t) {
-  const std::size_t n = t.end - t.begin;
-  if (n > 7) return lex::kLongKey;
-  if constexpr (std::endian::native == std::endian::little) {
-    if (n > 0 && t.begin + 8 <= src.size()) {
-      std::uint64_t w;
-      std::memcpy(&w, src.data() + t.begin, 8);
-      return n | ((w & (~0ull >> (64 - 8 * n))) << 8);
-    }
-  }
-  return lex::short_key(t.text(src));
-}
 
 bool contains_marker(std::string_view comment, std::string_view marker) {
   const std::size_t at = comment.find("ferry:");
@@ -39,28 +24,20 @@ bool contains_marker(std::string_view comment, std::string_view marker) {
 
 FileMigration::FileMigration(std::string path, std::string_view src, const targets::Target& target,
                              const targets::Options& options, const targets::ProjectContext& project)
-    : path_(std::move(path)), src_(src), target_(target), options_(options), project_(project),
-      toks_(lex::tokenize(src)) {
-  code_.reserve(toks_.size() / 2);
-  code_key_.reserve(toks_.size() / 2);
-  for (std::uint32_t i = 0; i < toks_.size(); ++i) {
-    if (lex::is_trivia(toks_[i].kind)) continue;
-    code_.push_back(i);
-    code_key_.push_back(token_key(src_, toks_[i]));
-  }
+    : lex::CodeView(src), path_(std::move(path)), target_(target), options_(options), project_(project) {
   stats_.bytes = src.size();
-  stats_.lines = toks_.empty() ? 0 : toks_.back().line;
+  stats_.lines = tokens().empty() ? 0 : tokens().back().line;
   compute_exclusions();
 }
 
 void FileMigration::compute_exclusions() {
-  const std::uint32_t last_line = toks_.empty() ? 1 : toks_.back().line + 1;
+  const std::uint32_t last_line = tokens().empty() ? 1 : tokens().back().line + 1;
   excluded_line_.assign(last_line + 2, false);
   bool off = false;
   std::uint32_t off_from = 0;
-  for (const lex::Token& t : toks_) {
+  for (const lex::Token& t : tokens()) {
     if (!lex::is_comment(t.kind)) continue;
-    const std::string_view c = t.text(src_);
+    const std::string_view c = t.text(source());
     if (c.find("ferry:") == std::string_view::npos) continue;
     if (contains_marker(c, "off")) {
       if (!off) off_from = t.line;
@@ -85,95 +62,36 @@ bool FileMigration::excluded(std::size_t ci) const {
   return line < excluded_line_.size() && excluded_line_[line];
 }
 
-std::string_view FileMigration::span_text(std::size_t first, std::size_t last) const {
-  if (first > last || last >= code_.size()) return {};
-  return src_.substr(code(first).begin, code(last).end - code(first).begin);
-}
-
 bool FileMigration::insert_line_at_top(std::string line) {
-  if (code_.empty()) return false;
+  const std::string_view src = source();
+  if (code_size() == 0) return false;
   std::size_t after = 0;  // code tokens of a leading #pragma once / guard opening
   if (is(0, "#") && is(1, "pragma") && is(2, "once")) after = 3;
   else if (is(0, "#") && is(1, "ifndef") && is(3, "#") && is(4, "define")) after = 6;
   std::uint32_t offset;
   if (after > 0) {
-    const std::size_t nl = src_.find('\n', code(after - 1).end);
-    offset = static_cast<std::uint32_t>(nl == std::string_view::npos ? src_.size() : nl + 1);
+    const std::size_t nl = src.find('\n', code(after - 1).end);
+    offset = static_cast<std::uint32_t>(nl == std::string_view::npos ? src.size() : nl + 1);
   } else {
     const std::uint32_t first = code(0).begin;
-    const std::size_t nl = first == 0 ? std::string_view::npos : src_.rfind('\n', first - 1);
+    const std::size_t nl = first == 0 ? std::string_view::npos : src.rfind('\n', first - 1);
     offset = nl == std::string_view::npos ? 0 : static_cast<std::uint32_t>(nl + 1);
   }
-  if (offset == src_.size() && !src_.empty() && src_.back() != '\n') line.insert(0, "\n");
+  if (offset == src.size() && !src.empty() && src.back() != '\n') line.insert(0, "\n");
   return edits_.insert(offset, std::move(line));
 }
 
 bool FileMigration::remove_include_line(std::size_t header_ci) {
+  const std::string_view src = source();
   if (header_ci < 2 || !is(header_ci - 2, "#")) return false;
   std::size_t end = code(header_ci).end;
-  while (end < src_.size() && (src_[end] == ' ' || src_[end] == '\t' || src_[end] == '\r')) ++end;
-  if (end < src_.size() && src_[end] != '\n') return false;
+  while (end < src.size() && (src[end] == ' ' || src[end] == '\t' || src[end] == '\r')) ++end;
+  if (end < src.size() && src[end] != '\n') return false;
   std::size_t begin = code(header_ci - 2).begin;
-  while (begin > 0 && (src_[begin - 1] == ' ' || src_[begin - 1] == '\t')) --begin;
-  if (begin > 0 && src_[begin - 1] != '\n') return false;
+  while (begin > 0 && (src[begin - 1] == ' ' || src[begin - 1] == '\t')) --begin;
+  if (begin > 0 && src[begin - 1] != '\n') return false;
   return edits_.replace(static_cast<std::uint32_t>(begin),
-                        static_cast<std::uint32_t>(end < src_.size() ? end + 1 : end), "");
-}
-
-std::size_t FileMigration::match_bracket(std::size_t open) const {
-  if (open >= code_.size()) return npos;
-  const std::string_view o = text(open);
-  char close;
-  if (o == "(") close = ')';
-  else if (o == "[") close = ']';
-  else if (o == "{") close = '}';
-  else return npos;
-  int depth = 0;
-  for (std::size_t i = open; i < code_.size(); ++i) {
-    const lex::Token& t = code(i);
-    if (t.kind != lex::Kind::Punct || t.end - t.begin != 1) continue;
-    const char c = src_[t.begin];
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') {
-      --depth;
-      if (depth == 0) return c == close ? i : npos;
-    }
-  }
-  return npos;
-}
-
-std::vector<ArgRange> FileMigration::call_args(std::size_t open) const {
-  std::vector<ArgRange> args;
-  const std::size_t close = match_bracket(open);
-  if (close == npos) return args;
-  if (close == open + 1) return args;  // f()
-  std::size_t start = open + 1;
-  int depth = 0;
-  for (std::size_t i = open + 1; i < close; ++i) {
-    const lex::Token& t = code(i);
-    if (t.kind != lex::Kind::Punct && t.kind != lex::Kind::LaunchOpen && t.kind != lex::Kind::LaunchClose)
-      continue;
-    const std::string_view s = t.text(src_);
-    if (s == "(" || s == "[" || s == "{") ++depth;
-    else if (s == ")" || s == "]" || s == "}") --depth;
-    else if (s == "," && depth == 0) {
-      args.push_back({start, i - 1});
-      start = i + 1;
-    }
-  }
-  args.push_back({start, close - 1});
-  return args;
-}
-
-bool FileMigration::is_member_or_qualified(std::size_t ci) const {
-  if (ci == 0) return false;
-  const std::string_view prev = text(ci - 1);
-  if (prev == "." || prev == "->" || prev == ".*" || prev == "->*") return true;
-  if (prev == "::") {
-    // `::name` (global scope) is fine; `ns::name` is someone else's name.
-    return ci >= 2 && (is_identifier(ci - 2) || text(ci - 2) == ">");
-  }
-  return false;
+                        static_cast<std::uint32_t>(end < src.size() ? end + 1 : end), "");
 }
 
 bool FileMigration::replace(std::size_t first, std::size_t last, std::string text) {

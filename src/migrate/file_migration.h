@@ -1,10 +1,9 @@
 // Migrating one file: the context every pass works on, and the entry point.
 //
-// A FileMigration owns the tokens of one source buffer, the edits proposed for it and the
-// diagnostics raised. Passes address tokens by *code index*: the position among the non-trivia
-// tokens (comments and whitespace are skipped), which makes "the next token" and "the matching
-// parenthesis" cheap. Edits are byte ranges over the original buffer (rewrite::EditSet);
-// diagnostics point at original lines, always.
+// A FileMigration is the lex::CodeView of one source buffer (tokens by code index, packed keys,
+// bracket partners, call arguments) plus what migrating it produces: the edits proposed for it,
+// the diagnostics raised, the exclusion markers and the counters. Edits are byte ranges over the
+// original buffer (rewrite::EditSet); diagnostics point at original lines, always.
 #pragma once
 
 #include <cstdint>
@@ -16,13 +15,15 @@
 #include <vector>
 
 #include "core/diagnostic.h"
+#include "lex/code_view.h"
 #include "lex/lexer.h"
 #include "rewrite/edit_set.h"
 #include "targets/target.h"
 
 namespace ferry::migrate {
 
-inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
+using lex::npos;
+using lex::ArgRange;
 
 // Counters in the spirit of hipify's statistics: per API family, how many names were converted
 // and how many were left with a diagnostic.
@@ -34,13 +35,6 @@ struct FileStats {
   std::size_t edits = 0;
 };
 
-// One argument of a parsed call: code indices [first, last] (inclusive); empty when first > last.
-struct ArgRange {
-  std::size_t first;
-  std::size_t last;
-  [[nodiscard]] bool empty() const { return first > last; }
-};
-
 // A file a pass generates beside the migrated one (e.g. the cann target's Ascend C kernel
 // skeleton). `name` is a file name, written in the output file's folder.
 struct SideOutput {
@@ -48,42 +42,15 @@ struct SideOutput {
   std::string content;
 };
 
-class FileMigration {
+class FileMigration : public lex::CodeView {
  public:
   FileMigration(std::string path, std::string_view src, const targets::Target& target,
                 const targets::Options& options, const targets::ProjectContext& project);
 
-  // ----- reading -----
+  // ----- reading (and the lex::CodeView interface) -----
   [[nodiscard]] std::string_view path() const { return path_; }
-  [[nodiscard]] std::string_view source() const { return src_; }
-  [[nodiscard]] const std::vector<lex::Token>& tokens() const { return toks_; }
-  [[nodiscard]] std::size_t code_size() const { return code_.size(); }
-  [[nodiscard]] const lex::Token& code(std::size_t ci) const { return toks_[code_[ci]]; }
-  [[nodiscard]] std::size_t token_index(std::size_t ci) const { return code_[ci]; }
-  [[nodiscard]] std::string_view text(std::size_t ci) const {
-    const lex::Token& t = code(ci);
-    return {src_.data() + t.begin, t.end - t.begin};
-  }
-  // Text of code tokens [first, last] as written, trivia between them included.
-  [[nodiscard]] std::string_view span_text(std::size_t first, std::size_t last) const;
-  // Every pass asks this of most tokens: short texts compare as one integer (lex::short_key).
-  [[nodiscard, gnu::always_inline]] bool is(std::size_t ci, std::string_view t) const {
-    if (t.size() <= 7) return ci < code_key_.size() && code_key_[ci] == lex::short_key(t);
-    return ci < code_.size() && code_key_[ci] == lex::kLongKey && text(ci) == t;
-  }
-  // lex::short_key of code token `ci`'s text.
-  [[nodiscard]] std::uint64_t key(std::size_t ci) const { return code_key_[ci]; }
-  [[nodiscard]] bool is_identifier(std::size_t ci) const {
-    return ci < code_.size() && code(ci).kind == lex::Kind::Identifier;
-  }
-  // For `(`, `[` or `{` at `open`, the code index of its partner, or npos.
-  [[nodiscard]] std::size_t match_bracket(std::size_t open) const;
-  // Arguments of the call whose `(` is at `open` (split at top-level commas).
-  [[nodiscard]] std::vector<ArgRange> call_args(std::size_t open) const;
   // Marked by `ferry: off` ... `ferry: on`, `ferry: ignore-next-line` or a trailing `ferry: ignore`.
   [[nodiscard]] bool excluded(std::size_t ci) const;
-  // Member access (`x.name`, `p->name`) or qualified by a scope other than the global one.
-  [[nodiscard]] bool is_member_or_qualified(std::size_t ci) const;
 
   [[nodiscard]] const targets::Target& target() const { return target_; }
   [[nodiscard]] const targets::Options& options() const { return options_; }
@@ -150,13 +117,9 @@ class FileMigration {
   void compute_exclusions();
 
   std::string path_;
-  std::string_view src_;
   const targets::Target& target_;
   const targets::Options& options_;
   const targets::ProjectContext& project_;
-  std::vector<lex::Token> toks_;
-  std::vector<std::uint32_t> code_;
-  std::vector<std::uint64_t> code_key_;  // lex::short_key per code index
   std::vector<bool> excluded_line_;  // index = line number
   rewrite::EditSet edits_;
   std::vector<Diagnostic> diags_;

@@ -8,7 +8,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "buildsys/build_files.h"
 #include "migrate/rounds.h"
 
 namespace fs = std::filesystem;
@@ -47,6 +46,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
                         const TreeOptions& tree) {
   const auto t0 = std::chrono::steady_clock::now();
   check_output_location(tree);
+  const std::string arch = tree.arch.empty() ? std::string(target.info().default_profile) : tree.arch;
   project::WalkOptions wo;
   wo.max_file_size = tree.max_file_size;
   wo.exclude_dirs.push_back(tree.output);
@@ -86,7 +86,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   std::unique_ptr<rounds::Session> session;
   try {
     session = std::make_unique<rounds::Session>(
-        tree.output, rounds::fingerprint(target, options, project_ctx, "arch=" + tree.arch + (options.cuda_version.empty() ? "" : " cuda=" + options.cuda_version)), tree.force);
+        tree.output, rounds::fingerprint(target, options, project_ctx, "arch=" + arch), tree.force);
   } catch (const std::runtime_error& e) {
     throw TreeError(e.what());
   }
@@ -112,13 +112,10 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   new_manifest["target"] = std::string(target.name());
   new_manifest["input"] = fs::absolute(tree.input).lexically_normal().string();
   // What the next round needs to run the same migration again (`ferry serve` re-runs rounds).
-  new_manifest["options"] = {{"launch", options.launch},
-                             {"blas", options.blas},
-                             {"sparse", options.sparse},
-                             {"hip_data_types", options.hip_data_types},
-                             {"hip_version", options.hip_version},
-                             {"cuda_version", options.cuda_version},
-                             {"wave64_fix", options.wave64_fix},
+  // The target's own options are kept by name, resolved (defaults filled in).
+  nlohmann::json target_options = nlohmann::json::object();
+  for (const targets::OptionSpec& o : target.info().options) target_options[std::string(o.name)] = target.option(o.name);
+  new_manifest["options"] = {{"target_options", std::move(target_options)},
                              {"rules", options.user_rule_files},
                              {"cwd", fs::current_path().string()},
                              {"arch", tree.arch},
@@ -166,8 +163,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
                                 {"flagged_orig_lines", std::move(flagged)}};
           std::lock_guard lock(mu);
           line_maps["files"][it.file->rel] = std::move(map);
-        } else if (auto b = buildsys::migrate_build_file(target.name(), it.file->rel, it.file->kind, out,
-                                                         {tree.arch, options.cuda_version.empty() ? "13.0" : options.cuda_version})) {
+        } else if (auto b = target.migrate_build_file(it.file->rel, it.file->kind, out, {arch})) {
           out = std::move(b->output);
           diags = std::move(b->diagnostics);
           it.report.action = "migrated";

@@ -22,7 +22,8 @@ struct TreeOptions {
   std::filesystem::path output;
   unsigned jobs = 1;
   bool force = false;  // discard the user's edits of outputs instead of merging them (rounds)
-  std::string arch;  // GPU architecture written into migrated build files (empty: the target's default)
+  // GPU architecture written into migrated build files; empty: the target's default profile.
+  std::string arch;
   std::uintmax_t max_file_size = 64ull << 20;
   // Progress (the CLI wires these to report::Progress; the engine never prints). Optional; called
   // once with the number of files and their bytes, then from worker threads once per file done.

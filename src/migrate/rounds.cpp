@@ -52,8 +52,8 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
   s += FERRY_VERSION;
   s += '\n';
   s += target.name();
-  s += '\n' + options.launch + '\n' + options.blas + '\n' + options.sparse + '\n' +
-       (options.hip_data_types ? "hip-data-types\n" : "") + (options.wave64_fix ? "wave64-fix" : "") + '\n';
+  s += '\n';
+  for (const std::string_view v : target.option_values()) (s += v) += '\n';  // the target's own options
   s += extra;
   s += '\n';
   for (const auto& r : target.rules().all()) {

@@ -943,10 +943,9 @@ Inventory scan_project(const fs::path &path, const ScanOptions &options) {
   // Targets first: bad options are the caller's error, not the input's.
   std::vector<std::unique_ptr<targets::Target>> owned;
   if (options.targets.empty()) {
-    for (const targets::TargetInfo &info : targets::list_targets())
-      if (info.source_dialect == options.from)
-        owned.push_back(
-            targets::make_target(info.name, options.target_options));
+    for (const targets::TargetInfo *info : targets::list_targets())
+      if (info->source_dialect == options.from)
+        owned.push_back(info->make(options.target_options));
     if (owned.empty())
       throw std::invalid_argument("no registered target migrates from '" +
                                   options.from + "'");

@@ -1,5 +1,6 @@
 #include "serve/actions.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -103,13 +104,25 @@ nlohmann::json run_round_job(Workspace& ws, unsigned jobs, JobContext& ctx) {
   tree.jobs = std::max(1u, jobs);
   if (m.contains("options") && m["options"].is_object()) {
     const auto& o = m["options"];
-    topts.launch = o.value("launch", topts.launch);
-    topts.blas = o.value("blas", topts.blas);
-    topts.sparse = o.value("sparse", topts.sparse);
-    topts.hip_data_types = o.value("hip_data_types", topts.hip_data_types);
-    topts.hip_version = o.value("hip_version", topts.hip_version);
-    topts.cuda_version = o.value("cuda_version", topts.cuda_version);
-    topts.wave64_fix = o.value("wave64_fix", topts.wave64_fix);
+    if (o.contains("target_options") && o["target_options"].is_object()) {
+      for (const auto& [name, value] : o["target_options"].items())
+        if (value.is_string()) topts.values[name] = value.get<std::string>();
+    } else if (const targets::TargetInfo* info = targets::find_target(target_name)) {
+      // A manifest of Ferry 0.x before targets owned their options: the same choices under other keys.
+      const auto declared = [&](std::string_view name) {
+        for (const targets::OptionSpec& spec : info->options)
+          if (spec.name == name) return true;
+        return false;
+      };
+      for (const char* key : {"launch", "blas", "sparse", "hip_version", "cuda_version"}) {
+        std::string name = key;
+        std::replace(name.begin(), name.end(), '_', '-');
+        if (declared(name) && o.contains(key) && o[key].is_string() && !o[key].get<std::string>().empty())
+          topts.values[name] = o[key].get<std::string>();
+      }
+      if (declared("hip-data-types") && o.value("hip_data_types", false)) topts.values["hip-data-types"] = "1";
+      if (declared("no-wave64-fix") && !o.value("wave64_fix", true)) topts.values["no-wave64-fix"] = "1";
+    }
     const fs::path cwd = o.value("cwd", "");
     for (const auto& r : o.value("rules", nlohmann::json::array())) {
       fs::path p = r.get<std::string>();

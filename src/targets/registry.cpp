@@ -1,47 +1,39 @@
-// The one place that knows every target. Adding a target: a folder under targets/ and one row.
-#include <functional>
+// The one place that knows every target: one line per target. Adding a target = a folder under
+// targets/ defining its TargetInfo, and one line here.
 #include <stdexcept>
+#include <string>
 
 #include "targets/cann/cann_target.h"
 #include "targets/cuda/cuda_target.h"
 #include "targets/hip/hip_target.h"
-#include "targets/torch_npu/torch_npu_target.h"
 #include "targets/target.h"
+#include "targets/torch_npu/torch_npu_target.h"
 
 namespace ferry::targets {
 namespace {
 
-struct Entry {
-  TargetInfo info;
-  std::function<std::unique_ptr<Target>(const Options&)> make;
+const TargetInfo* const kRegistry[] = {
+    &hip::kTarget,
+    &cuda::kTarget,
+    &cann::kTarget,
+    &torch_npu::kTarget,
 };
 
-const std::vector<Entry>& registry() {
-  static const std::vector<Entry> kEntries = {
-      {{"hip", "cuda", "CUDA → HIP for ROCm: AMD GPUs and Hygon DCU (wave64)"}, make_hip_target},
-      {{"cuda", "hip", "HIP → CUDA for NVIDIA GPUs (derived from the CUDA → HIP tables)"}, make_cuda_target},
-      {{"cann", "cuda", "CUDA → Ascend CANN: AscendCL, HCCL, aclnn GEMM; kernels get Ascend C skeletons"}, make_cann_target},
-      {{"torch_npu", "pytorch-cuda", "PyTorch on CUDA → PyTorch on Ascend NPUs (torch_npu): Python scripts"},
-       make_torch_npu_target},
-  };
-  return kEntries;
-}
 
 }  // namespace
 
-std::vector<TargetInfo> list_targets() {
-  std::vector<TargetInfo> out;
-  for (const Entry& e : registry()) out.push_back(e.info);
-  return out;
+std::span<const TargetInfo* const> list_targets() { return kRegistry; }
+
+const TargetInfo* find_target(std::string_view name) {
+  for (const TargetInfo* t : kRegistry)
+    if (t->name == name) return t;
+  return nullptr;
 }
 
 std::unique_ptr<Target> make_target(std::string_view name, const Options& options) {
+  if (const TargetInfo* t = find_target(name)) return t->make(options);
   std::string known;
-  for (const Entry& e : registry()) {
-    if (e.info.name == name) return e.make(options);
-    known += known.empty() ? "" : ", ";
-    known += e.info.name;
-  }
+  for (const TargetInfo* t : kRegistry) known += (known.empty() ? "" : ", ") + std::string(t->name);
   throw std::invalid_argument("unknown target '" + std::string(name) + "' (known: " + known + ")");
 }
 

@@ -1,15 +1,24 @@
 // A target converter plugin: the rule tables and semantic passes that move code from one
-// ecosystem to another (hip/: CUDA→HIP, cuda/: HIP→CUDA, ...). Adding a target adds a folder and
-// one line in targets/registry.cpp.
+// ecosystem to another (hip/: CUDA→HIP, cuda/: HIP→CUDA, ...), and what belongs to the target
+// alone: its command-line options, its build-file migration and its default hardware profile.
+//
+// Adding a target = one folder targets/<name>/ defining a Target subclass and its TargetInfo
+// (name, dialect, summary, options, profiles, factory), plus one line in targets/registry.cpp.
+// Adding an option to a target = one OptionSpec row in its TargetInfo; the CLI registers every
+// target's options, and the target reads the value with option()/flag().
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "buildsys/build_files.h"
 #include "rules/rule_set.h"
 
 namespace ferry::migrate {
@@ -25,17 +34,20 @@ enum class FileKind;
 
 namespace ferry::targets {
 
+// One option a target takes on the command line (`--NAME VALUE`, or `--NAME` for a flag).
+struct OptionSpec {
+  std::string_view name;           // "launch": the flag is --launch
+  std::string_view help;
+  std::string_view default_value;  // what option() returns when it is not given ("" for a flag)
+  std::string_view choices;        // "chevron,ggl": the values allowed; "" allows any value
+  bool flag = false;               // takes no value: given or not (flag())
+};
+
+// What the user asked of a migration. The generic part is typed; the target's own options are
+// kept by name as given (checked and completed with defaults when the target is made).
 struct Options {
-  std::string launch = "chevron";  // kernel launches: "chevron" keeps <<<>>>, "ggl" → hipLaunchKernelGGL
-  std::string blas = "hipblas";    // cuBLAS target library: "hipblas" or "rocblas"
-  std::string sparse = "hipsparse";  // cuSPARSE target library: "hipsparse" or "rocsparse"
-  bool hip_data_types = false;  // hip: cudaDataType -> hipDataType in every library's calls too
-  // hip: the HIP release to write code for, a profile name or X.Y (targets/hip/toolchain.h);
-  // empty: the installed HIP, else the first profile.
-  std::string hip_version;
   std::vector<std::string> user_rule_files;  // --rules FILE..., override built-in rows
-  std::string cuda_version;  // cuda target: --cuda-version X.Y (empty: the installed nvcc's, else 13.0)
-  bool wave64_fix = true;          // rewrite 32-lane assumptions for wave64 (hip; --no-wave64-fix)
+  std::map<std::string, std::string, std::less<>> values;  // target options given: "launch" -> "ggl"
 };
 
 // A source file as the project-wide pre-pass sees it.
@@ -64,12 +76,42 @@ struct ProjectContext {
   std::unordered_map<std::string, std::vector<std::string>> includes;
 };
 
+class Target;
+
+// A target as the registry knows it, before one is made: everything defined once, here.
+struct TargetInfo {
+  std::string_view name;            // "hip" (--to hip)
+  std::string_view source_dialect;  // "cuda" (--from cuda)
+  std::string_view summary;
+  std::span<const OptionSpec> options;  // the target's own command-line options
+  // Hardware profile (rules/profiles/profiles.tsv) the output is built for by default (build files'
+  // --arch, verify) and the one the originals compile for; "" when no compiler Ferry drives applies
+  // (Ascend, Python).
+  std::string_view default_profile;
+  std::string_view source_profile;
+  std::unique_ptr<Target> (*make)(const Options& options);
+};
+
 class Target {
  public:
+  // Checks `options.values` against info.options (unknown names, values outside the choices:
+  // std::invalid_argument) and completes them with the defaults.
+  Target(const TargetInfo& info, const Options& options);
   virtual ~Target() = default;
-  [[nodiscard]] virtual std::string_view name() const = 0;            // "hip"
-  [[nodiscard]] virtual std::string_view source_dialect() const = 0;  // "cuda"
-  [[nodiscard]] virtual std::string_view summary() const = 0;
+  Target(const Target&) = delete;
+  Target& operator=(const Target&) = delete;
+
+  [[nodiscard]] const TargetInfo& info() const { return info_; }
+  [[nodiscard]] std::string_view name() const { return info_.name; }                      // "hip"
+  [[nodiscard]] std::string_view source_dialect() const { return info_.source_dialect; }  // "cuda"
+  [[nodiscard]] std::string_view summary() const { return info_.summary; }
+  // The value of one of the target's options (the default when not given). Asking for an option
+  // the target does not declare is a programming error: std::logic_error.
+  [[nodiscard]] const std::string& option(std::string_view name) const;
+  [[nodiscard]] bool flag(std::string_view name) const { return !option(name).empty(); }
+  // Every option's value, in declaration order (the rounds fingerprint).
+  [[nodiscard]] std::vector<std::string_view> option_values() const;
+
   [[nodiscard]] virtual const rules::RuleSet& rules() const = 0;
   // The release the target writes code for, for messages ("HIP 5.2 (rocm-5.2)"); empty when the
   // target has no version model. Rules it lacks carry Availability::Missing or Compat.
@@ -77,6 +119,13 @@ class Target {
   // Which files of a tree this target rewrites (the others are copied): C-family sources by
   // default; the torch_npu target takes Python instead.
   [[nodiscard]] virtual bool migrates(project::FileKind kind) const { return project::is_c_family(kind); }
+  // Build files (CMake, Makefiles, setup.py) the target converts; nullopt copies the file.
+  [[nodiscard]] virtual std::optional<buildsys::Result> migrate_build_file(const std::string& /*rel*/,
+                                                                          project::FileKind /*kind*/,
+                                                                          std::string_view /*text*/,
+                                                                          const buildsys::Options& /*o*/) const {
+    return std::nullopt;
+  }
 
   // Sees every source file before any is migrated.
   virtual void prepare_project(const std::vector<SourceView>& /*files*/, ProjectContext& /*ctx*/) const {}
@@ -84,19 +133,25 @@ class Target {
   virtual void run_passes(migrate::FileMigration& file) const = 0;
   // Runs after the rules (e.g. inserting a runtime header the file now needs).
   virtual void finish_file(migrate::FileMigration& /*file*/) const {}
+
+ protected:
+  // A target that resolves one of its options (a default found on the machine, a normalised
+  // spelling) records the resolved value, so option_values() and the manifest show what was used.
+  void set_option(std::string_view name, std::string value);
+
+ private:
+  const TargetInfo& info_;
+  std::map<std::string, std::string, std::less<>> values_;  // every declared option, resolved
 };
 
-struct TargetInfo {
-  std::string_view name;
-  std::string_view source_dialect;
-  std::string_view summary;
-};
-
-// All registered targets, for `ferry targets` and error messages.
-[[nodiscard]] std::vector<TargetInfo> list_targets();
+// All registered targets, in registry order (`ferry targets`, the CLI's options, error messages).
+[[nodiscard]] std::span<const TargetInfo* const> list_targets();
+// The registered target `name`, or nullptr.
+[[nodiscard]] const TargetInfo* find_target(std::string_view name);
 
 // Builds target `name` (loading its built-in tables and the user's rule files). Throws
-// std::invalid_argument for an unknown name, with the known names in the message.
+// std::invalid_argument for an unknown name, with the known names in the message, and for
+// options the target does not take.
 [[nodiscard]] std::unique_ptr<Target> make_target(std::string_view name, const Options& options);
 
 }  // namespace ferry::targets

@@ -17,6 +17,7 @@
 
 #include "migrate/migrate_tree.h"
 #include "project/project.h"
+#include "targets/target.h"
 #include "verify/plan.h"
 
 namespace fs = std::filesystem;
@@ -99,6 +100,11 @@ OriginalCheck check_from_json(const nlohmann::json& j) {
 }
 
 }  // namespace
+
+const analysis::Profile* default_original_profile(std::string_view target) {
+  const targets::TargetInfo* t = targets::find_target(target);
+  return analysis::find_profile(t && !t->source_profile.empty() ? t->source_profile : "sm_90");
+}
 
 VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -217,7 +223,7 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
   }
   if (!to_check.empty()) {
     const analysis::Profile* op = o.original_profile;
-    if (!op) op = analysis::find_profile(r.target == "cuda" ? "gfx90a" : "sm_90");
+    if (!op) op = default_original_profile(r.target);
     if (!op) throw std::runtime_error("no profile to compile the original with");
     const std::string digest = headers_digest(*r.input);
     std::mutex mu;

@@ -28,6 +28,10 @@ enum class Mode {
   Original,  // --cuda: the original CUDA source itself, compiled with nvcc
 };
 
+// The profile the originals of a tree migrated by `target` compile for: the target's
+// source_profile (sm_90 for CUDA input, gfx90a for HIP input); sm_90 when the target names none.
+[[nodiscard]] const analysis::Profile* default_original_profile(std::string_view target);
+
 struct VerifyOptions {
   std::filesystem::path tree;
   Mode mode = Mode::Migrated;
@@ -42,7 +46,7 @@ struct VerifyOptions {
   std::vector<std::string> only;
   // Compile the original of each failing unit to tell pre-existing errors from defects.
   bool check_original = true;
-  const analysis::Profile* original_profile = nullptr;  // default: sm_90 (CUDA input) or gfx90a (HIP input)
+  const analysis::Profile* original_profile = nullptr;  // default: default_original_profile(target)
   std::optional<std::filesystem::path> cache_dir;      // results of original checks; none: no disk cache
   // Progress (report/progress.h wires them; verify never prints). Optional; once with the number
   // of compiles and their source bytes, then from worker threads once per compile finished.

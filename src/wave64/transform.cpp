@@ -153,16 +153,12 @@ void rewrite_extern_shared(FileMigration& f, Transformed& out) {
 }  // namespace
 
 Transformed transform_source(std::string_view src, const std::string& display_path) {
-  static const std::unique_ptr<targets::Target> hip = [] {
-    targets::Options o;
-    o.launch = "ggl";
-    return targets::make_target("hip", o);
-  }();
   static const targets::Options options = [] {
     targets::Options o;
-    o.launch = "ggl";
+    o.values["launch"] = "ggl";
     return o;
   }();
+  static const std::unique_ptr<targets::Target> hip = targets::make_target("hip", options);
   const targets::ProjectContext project;
   Transformed out;
   FileMigration f(display_path, src, *hip, options, project);

@@ -2,6 +2,8 @@
 # ferry diffrun --wave64: a CUDA program and its HIP port, both run on the wave64 CPU runtime
 # (reference with 32-lane warps, port with 64-lane wavefronts). A warp-size-generic program is the
 # same on both; one that keeps a ballot in 32 bits differs at wave 64 and is the same at wave 32.
+# Both sides see the same argv[0] and the same time() (W64_TIME), which programs print or seed
+# their input with.
 set -u
 FERRY=${FERRY:?set FERRY to the ferry binary}
 work=$(mktemp -d)
@@ -21,6 +23,7 @@ mkdir -p "$work/cuda"
 cat > "$work/cuda/count.cu" <<'X'
 // Counts the positive elements per block with warp ballots.
 #include <cstdio>
+#include <ctime>
 #include <cuda_runtime.h>
 __global__ void count_positive(const float* x, int n, int* out) {
   __shared__ int per_warp[32];
@@ -40,7 +43,7 @@ __global__ void sum_warps(const float* x, float* out) {
   for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
   if (threadIdx.x % warpSize == 0) atomicAdd(out, v);
 }
-int main() {
+int main(int, char** argv) {
   const int n = 4096, threads = 256, blocks = n / threads;
   float* x; int* c; float* s;
   cudaMalloc(&x, n * sizeof(float)); cudaMalloc(&c, blocks * sizeof(int)); cudaMalloc(&s, sizeof(float));
@@ -55,6 +58,7 @@ int main() {
   cudaMemcpy(&hs, s, sizeof hs, cudaMemcpyDeviceToHost);
   for (int b = 0; b < blocks; ++b) printf("block %d positive %d\n", b, hc[b]);
   printf("sum %.3f\n", hs);
+  printf("%s started at %ld\n", argv[0], (long)time(nullptr));
   return 0;
 }
 X

@@ -36,7 +36,7 @@ unfixed=$(run unfixed "$work/unfixed/kinds.cu")
 unfixed32=$(run unfixed32 "$work/unfixed/kinds.cu" --wave 32)
 fixed=$(run fixed "$work/fixed/kinds.cu")
 
-[[ $(wc -l <<<"$ref") -eq 9 ]] || fail "reference: want 9 K lines, got: $ref"
+[[ $(wc -l <<<"$ref") -eq 10 ]] || fail "reference: want 10 K lines, got: $ref"
 for k in $(awk '{print $1}' <<<"$ref"); do
   r=$(grep "^$k " <<<"$ref")
   u=$(grep "^$k " <<<"$unfixed")

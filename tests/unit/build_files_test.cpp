@@ -1,4 +1,5 @@
 #include "buildsys/build_files.h"
+#include "targets/target.h"
 
 #include <gtest/gtest.h>
 
@@ -101,11 +102,19 @@ TEST(MakefileMigrate, CompilerArchLibsFlags) {
 
 TEST(SetupPy, CudaExtensionExplainedNotChanged) {
   const std::string in = "from torch.utils.cpp_extension import CUDAExtension\nsetup(ext_modules=[CUDAExtension('x', ['x.cu'])])\n";
-  const auto r = migrate_build_file("hip", "pkg/setup.py", ferry::project::FileKind::Python, in, {});
+  const auto hip = ferry::targets::make_target("hip", {});
+  const auto r = hip->migrate_build_file("pkg/setup.py", ferry::project::FileKind::Python, in, {});
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->output, in);
   EXPECT_TRUE(has_code(*r, "FRY5005"));
-  EXPECT_FALSE(migrate_build_file("hip", "pkg/other.py", ferry::project::FileKind::Python, in, {}).has_value());
-  EXPECT_FALSE(migrate_build_file("cann", "CMakeLists.txt", ferry::project::FileKind::CMake, in, {}).has_value());
-  EXPECT_FALSE(migrate_build_file("cuda", "pkg/setup.py", ferry::project::FileKind::Python, in, {}).has_value());
+  EXPECT_FALSE(hip->migrate_build_file("pkg/other.py", ferry::project::FileKind::Python, in, {}).has_value());
+  // Build files belong to the hip and cuda targets: the others copy them.
+  for (const char* other : {"cann", "torch_npu"})
+    EXPECT_FALSE(ferry::targets::make_target(other, {})
+                     ->migrate_build_file("CMakeLists.txt", ferry::project::FileKind::CMake, in, {})
+                     .has_value())
+        << other;
+  EXPECT_FALSE(ferry::targets::make_target("cuda", {})
+                   ->migrate_build_file("pkg/setup.py", ferry::project::FileKind::Python, in, {})
+                   .has_value());
 }

@@ -240,3 +240,29 @@ TEST(HazardsExclusion, MarkersSilenceFindings) {
 
 }  // namespace
 }  // namespace ferry::analysis
+
+namespace ferry::analysis {
+namespace {
+
+// The check table names every hazard code of core/diagnostics.def once, and nothing else.
+TEST(HazardCheckTable, EveryHazardCodeHasOneCheck) {
+  std::map<std::string, int> seen;
+  for (const Check& c : check_table()) {
+    ASSERT_NE(c.run, nullptr) << c.name;
+    std::string_view codes = c.codes;
+    while (!codes.empty()) {
+      const std::size_t sp = codes.find(' ');
+      ++seen[std::string(codes.substr(0, sp))];
+      codes = sp == std::string_view::npos ? std::string_view() : codes.substr(sp + 1);
+    }
+  }
+  for (const DiagInfo& d : hazard_codes()) {
+    const std::string id(d.id);
+    EXPECT_EQ(seen[id], 1) << id << " is not reported by exactly one check of the table";
+    seen.erase(id);
+  }
+  for (const auto& [id, n] : seen) ADD_FAILURE() << id << " in the check table is not a hazard code";
+}
+
+}  // namespace
+}  // namespace ferry::analysis

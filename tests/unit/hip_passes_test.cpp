@@ -178,7 +178,7 @@ TEST(HipLaunch, GglOnlyWhenAsked) {
   const std::vector<std::pair<std::string, std::string>> src = {
       {"a.cu", "__global__ void k(int* p) {}\nvoid f(int* p) { k<<<1, 64>>>(p); }\n"}};
   Options ggl;
-  ggl.launch = "ggl";
+  ggl.values["launch"] = "ggl";
   EXPECT_NE(migrate_project(src, ggl).outputs[0].find("hipLaunchKernelGGL(k, 1, 64, 0, 0, p);"),
             std::string::npos);
   EXPECT_NE(migrate_project(src).outputs[0].find("k<<<1, 64>>>(p);"), std::string::npos);
@@ -231,7 +231,7 @@ TEST(HipSolverArgs, EnumVariablesAreReportedWithTheBlasChoice) {
        "  cusolverDnSpotrf(h, uplo2 ? uplo : uplo, 4, A, 4, A, 0, info);\n"
        "}\n"}};
   Options rocblas;
-  rocblas.blas = "rocblas";
+  rocblas.values["blas"] = "rocblas";
   const Migrated m = migrate_project(src, rocblas);
   ASSERT_EQ(count(m.diags, "FRY4102"), 1u);
   for (const Diagnostic& d : m.diags)

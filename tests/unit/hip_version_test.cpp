@@ -68,7 +68,7 @@ const rules::Rule& rule(const Target& t, std::string_view name) {
 
 TEST(HipToolchain, RulesAreAvailableMissingOrCompatPerRelease) {
   Options o52;
-  o52.hip_version = "5.2";
+  o52.values["hip-version"] = "5.2";
   const auto t52 = make_target("hip", o52);
   EXPECT_EQ(t52->release(), "HIP 5.2 (rocm-5.2)");
   EXPECT_EQ(rule(*t52, "cudaMalloc").availability, rules::Availability::Available);
@@ -81,7 +81,7 @@ TEST(HipToolchain, RulesAreAvailableMissingOrCompatPerRelease) {
   EXPECT_EQ(rule(*t52, "cusparseGetErrorString").compat, "hipsparse");
   // hipSPARSE is ROCm 5.3's on Debian: a name of 5.3 is there, judged by the library's release.
   Options o62;
-  o62.hip_version = "rocm-6.2";
+  o62.values["hip-version"] = "rocm-6.2";
   const auto t62 = make_target("hip", o62);
   EXPECT_EQ(rule(*t62, "cudaSetValidDevices").availability, rules::Availability::Available);
   EXPECT_EQ(rule(*t62, "cuda_bf16.h").availability, rules::Availability::Available);
@@ -114,7 +114,7 @@ TEST(HipCompat, EveryEntryMatchesARuleAndEveryNoneRuleHasAnEntry) {
 migrate::FileResult migrate_as(const std::string& path, const std::string& src, const std::string& version,
                                bool single_file = false) {
   Options o;
-  o.hip_version = version;
+  o.values["hip-version"] = version;
   const auto t = make_target("hip", o);
   ProjectContext ctx;
   ctx.single_file = single_file;

@@ -1,2 +1,4 @@
-// wave64 CPU runtime: <cooperative_groups.h> is not available on the CPU runtime.
-#error "wave64 CPU runtime: <cooperative_groups.h> (cooperative groups) is not supported; the runtime runs kernels written against the HIP/CUDA runtime API only"
+// wave64 CPU runtime: <cooperative_groups.h> (what is modelled: include/wave64/coop.h).
+#pragma once
+#include "cuda_runtime.h"
+#include "wave64/coop.h"

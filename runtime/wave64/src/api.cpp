@@ -1,6 +1,8 @@
 // Host-side state of the wave64 runtime's API: the sticky last error, per-kernel dynamic
 // shared memory limits (cudaFuncSetAttribute), the event clock and error names.
 #include <chrono>
+#include <cstdlib>
+#include <ctime>
 #include <map>
 #include <mutex>
 
@@ -78,3 +80,27 @@ const char* error_string(int e) {
 }
 
 }  // namespace w64::api
+
+// time(): with W64_TIME=<seconds since the epoch> in the environment, every call returns that
+// instant, so a program that seeds its input with srand(time(NULL)) (many CUDA samples do) draws
+// the same input in both runs of `ferry diffrun --wave64`, which sets it. Without W64_TIME this
+// is the real clock. Programs built by `ferry wave64 build` link this definition ahead of libc's.
+extern "C" time_t time(time_t* out) noexcept {
+  static const long long pinned = [] {
+    const char* v = std::getenv("W64_TIME");
+    if (!v || !*v) return -1LL;
+    char* end = nullptr;
+    const long long x = std::strtoll(v, &end, 10);
+    return (*end == '\0' && x >= 0) ? x : -1LL;
+  }();
+  time_t now;
+  if (pinned >= 0) {
+    now = static_cast<time_t>(pinned);
+  } else {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    now = ts.tv_sec;
+  }
+  if (out) *out = now;
+  return now;
+}

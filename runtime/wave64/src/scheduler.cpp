@@ -68,7 +68,7 @@ struct Ctx {
   bctx::fcontext_t fc = nullptr;
 };
 
-enum class State : std::uint8_t { Ready, Running, WaitWave, WaitBlock, Done };
+enum class State : std::uint8_t { Ready, Running, WaitWave, WaitBlock, WaitTile, Done };
 enum class Op : std::uint8_t { Shuffle, Vote, Match, Reduce };
 
 struct Lane : Ctx {
@@ -87,6 +87,11 @@ struct Lane : Ctx {
   // The pending block barrier.
   int bpred = 0;
   int bresult = 0;
+  // The pending tile barrier (a cooperative-groups tile wider than the wavefront): its lanes.
+  unsigned tile_first = 0;
+  unsigned tile_count = 0;
+  // What a lane publishes for its tile (cooperative-groups reductions across wavefronts).
+  alignas(16) unsigned char slot[16]{};
 };
 
 struct Wave {
@@ -105,6 +110,7 @@ struct Worker : Ctx {
   unsigned nlanes = 0;
   unsigned done = 0;
   unsigned bar_arrived = 0;
+  unsigned tile_waiting = 0;  // lanes waiting at tile barriers
   Lane* rq_head = nullptr;
   Lane* rq_tail = nullptr;
   // Fiber stacks: `stack_bytes` each, a guard page below each.
@@ -429,6 +435,41 @@ void release_block(Worker& w, Lane* self) {
   w.bar_arrived = 0;
 }
 
+// Releases every tile barrier whose lanes have all arrived or finished; `self` (when released)
+// keeps running. Returns whether `self` was released.
+bool release_tiles(Worker& w, Lane* self) {
+  bool self_released = false;
+  for (unsigned i = 0; i < w.nlanes;) {
+    const Lane& l = w.lanes[i];
+    if (l.state != State::WaitTile && &l != self) {
+      ++i;
+      continue;
+    }
+    const unsigned first = l.tile_first;
+    const unsigned end = std::min(w.nlanes, first + l.tile_count);
+    bool complete = true;
+    for (unsigned j = first; j < end && complete; ++j) {
+      const Lane& m = w.lanes[j];
+      complete = m.state == State::Done || ((m.state == State::WaitTile || &m == self) && m.tile_first == first);
+    }
+    if (complete) {
+      for (unsigned j = first; j < end; ++j) {
+        Lane* m = &w.lanes[j];
+        if (m == self) {
+          self_released = true;
+          m->state = State::Running;
+          --w.tile_waiting;
+        } else if (m->state == State::WaitTile) {
+          --w.tile_waiting;
+          push_ready(w, m);
+        }
+      }
+    }
+    i = std::max(i + 1, end);
+  }
+  return self_released;
+}
+
 // Nothing is ready but lanes wait: lanes diverged before a warp operation. Run the first
 // waiting group of one wavefront with the lanes that are there.
 Lane* resolve(Worker& w) {
@@ -472,6 +513,7 @@ void arrive_wave(Worker& w, Lane* self) {
   wv.live &= ~(1ull << self->info.lane);
   if (wv.arrived && wv.arrived == wv.live) release_group(w, wv, nullptr);
   if (w.bar_arrived && w.bar_arrived + w.done == w.nlanes) release_block(w, nullptr);
+  if (w.tile_waiting) release_tiles(w, nullptr);
   if (w.done == w.nlanes) {
     w.cur = nullptr;
     t_lane = nullptr;
@@ -542,6 +584,7 @@ void run_block(Worker& w, std::uint64_t b) {
                       static_cast<unsigned>(b / (static_cast<std::uint64_t>(g.x) * g.y))};
   w.done = 0;
   w.bar_arrived = 0;
+  w.tile_waiting = 0;
   w.rq_head = w.rq_tail = nullptr;
   for (Wave& wv : w.waves) {
     wv.live = wv.size == 64 ? ~0ull : (1ull << wv.size) - 1;
@@ -728,6 +771,24 @@ int block_barrier(int kind, int pred) {
   }
   wait(w, self);
   return self->bresult;
+}
+
+void tile_barrier(unsigned first, unsigned count) {
+  Lane* self = current("a tile's sync()");
+  Worker& w = *t_worker;
+  self->tile_first = first;
+  self->tile_count = count;
+  self->state = State::WaitTile;
+  ++w.tile_waiting;
+  if (release_tiles(w, self)) return;
+  wait(w, self);
+}
+
+void* lane_slot(unsigned linear) {
+  Worker* w = t_worker;
+  if (!w || !w->cur) fatal("a cooperative-groups operation outside a kernel");
+  if (linear >= w->nlanes) fatal("internal: lane slot " + std::to_string(linear) + " out of the block");
+  return w->lanes[linear].slot;
 }
 
 void check_mask(std::uint64_t mask, Site site) {

@@ -1,6 +1,7 @@
 // The wave64 runtime's own test of the CUDA API (the reference side of `diffrun --wave64`): the
 // _sync warp intrinsics at 32 lanes with CUDA's shuffle rules, 32-bit ballots, __syncwarp,
 // __match_any_sync, __reduce_*_sync, __constant__ memory, the dynamic shared memory opt-in.
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
 #include <vector>
@@ -119,5 +120,7 @@ int main() {
   int optin = 0;
   cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
   CHECK_EQ(optin, 227 * 1024, "sm_90 opt-in limit");
+  CHECK_EQ(cudaProfilerStart(), cudaSuccess, "cudaProfilerStart is a no-op");
+  CHECK_EQ(cudaProfilerStop(), cudaSuccess, "cudaProfilerStop is a no-op");
   return finish("cuda_features (warp 32)");
 }

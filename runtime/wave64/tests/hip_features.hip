@@ -7,7 +7,9 @@
 #include <hip/hip_bf16.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 #include "check.h"
@@ -351,6 +353,12 @@ __global__ void index_kernel(int* out) {
   out[bx * nthreads + tx] = bx * 10000 + tx;
 }
 
+// A kernel with default arguments, launched with fewer arguments (shfl_scan of the CUDA samples).
+__global__ void default_args_kernel(int* out, int scale = 3, const int* offsets = nullptr) {
+  const int i = threadIdx.x;
+  out[i] = i * scale + (offsets ? offsets[i] : 0);
+}
+
 void test_launches() {
   float* f;
   hipMalloc(&f, 100 * sizeof(float));
@@ -383,6 +391,19 @@ void test_launches() {
   int ws = 0;
   hipDeviceGetAttribute(&ws, hipDeviceAttributeWarpSize, 0);
   CHECK_EQ(ws, W, "hipDeviceAttributeWarpSize");
+
+  default_args_kernel<<<1, 64>>>(idx);
+  for (int t = 0; t < 64; ++t) CHECK_EQ(idx[t], 3 * t, "default arguments <<<>>> thread %d", t);
+  hipLaunchKernelGGL(default_args_kernel, dim3(1), dim3(64), 0, 0, idx, 5);
+  for (int t = 0; t < 64; ++t) CHECK_EQ(idx[t], 5 * t, "default arguments hipLaunchKernelGGL thread %d", t);
+  int* offsets;
+  hipMalloc(&offsets, 64 * sizeof(int));
+  for (int t = 0; t < 64; ++t) offsets[t] = 1000 + t;
+  default_args_kernel<<<1, 64>>>(idx, 2, offsets);
+  for (int t = 0; t < 64; ++t) CHECK_EQ(idx[t], 2 * t + 1000 + t, "every argument given thread %d", t);
+  hipFree(offsets);
+  CHECK_EQ(hipProfilerStart(), hipSuccess, "hipProfilerStart is a no-op");
+  CHECK_EQ(hipProfilerStop(), hipSuccess, "hipProfilerStop is a no-op");
   hipFree(f);
   hipFree(idx);
 }
@@ -430,7 +451,20 @@ void test_numbers() {
   CHECK_EQ(min(-1.5f, 2.0f), -1.5f, "min(float, float)");
 }
 
+// time() is pinned by W64_TIME (ferry diffrun --wave64 sets it on both sides), else the clock.
+void test_time() {
+  if (const char* t = std::getenv("W64_TIME")) {
+    CHECK_EQ((long long)time(nullptr), std::atoll(t), "time() returns W64_TIME");
+    time_t out = 0;
+    time(&out);
+    CHECK_EQ((long long)out, std::atoll(t), "time(&t) stores W64_TIME");
+  } else {
+    CHECK_EQ(time(nullptr) > 1700000000, true, "time() without W64_TIME is the real clock");
+  }
+}
+
 int main() {
+  test_time();
   test_shuffles();
   test_shuffle_types();
   test_votes();

@@ -4,31 +4,26 @@
 #include "rules/builtin.h"
 #include "targets/cann/passes.h"
 
-namespace ferry::targets {
+namespace ferry::targets::cann {
 namespace {
 
 class CannTarget final : public Target {
  public:
-  explicit CannTarget(const Options& options) {
+  explicit CannTarget(const Options& options) : Target(kTarget, options) {
     rules::load_builtin(rules_, "cuda2cann/");
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
   }
 
-  std::string_view name() const override { return "cann"; }
-  std::string_view source_dialect() const override { return "cuda"; }
-  std::string_view summary() const override {
-    return "CUDA → Ascend CANN: AscendCL runtime, HCCL, aclnn GEMM; kernels get Ascend C skeletons";
-  }
   const rules::RuleSet& rules() const override { return rules_; }
 
   // Kernels first (they own the launch glue), then whole-statement GEMMs, then argument-level
   // rewrites; the rule tables rename what is left.
   void run_passes(migrate::FileMigration& file) const override {
-    cann::kernel_pass(file);
-    cann::gemm_pass(file);
-    cann::hccl_pass(file);
-    cann::runtime_pass(file);
-    cann::entry_pass(file);
+    kernel_pass(file);
+    gemm_pass(file);
+    hccl_pass(file);
+    runtime_pass(file);
+    entry_pass(file);
   }
 
   // nvcc includes the CUDA runtime implicitly; a file now calling aclrt* needs acl/acl.h.
@@ -56,6 +51,10 @@ class CannTarget final : public Target {
 
 }  // namespace
 
-std::unique_ptr<Target> make_cann_target(const Options& options) { return std::make_unique<CannTarget>(options); }
+// No default profile: Ascend code is built with the CANN toolchain, which verify does not drive.
+const TargetInfo kTarget = {
+    "cann", "cuda", "CUDA → Ascend CANN: AscendCL, HCCL, aclnn GEMM; kernels get Ascend C skeletons", {}, "", "sm_90",
+    [](const Options& options) -> std::unique_ptr<Target> { return std::make_unique<CannTarget>(options); },
+};
 
-}  // namespace ferry::targets
+}  // namespace ferry::targets::cann

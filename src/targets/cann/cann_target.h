@@ -2,12 +2,10 @@
 // __global__ kernels are not translated but get an Ascend C skeleton (docs/targets.md#cann).
 #pragma once
 
-#include <memory>
-
 #include "targets/target.h"
 
-namespace ferry::targets {
+namespace ferry::targets::cann {
 
-[[nodiscard]] std::unique_ptr<Target> make_cann_target(const Options& options);
+extern const TargetInfo kTarget;
 
-}  // namespace ferry::targets
+}  // namespace ferry::targets::cann

@@ -1,7 +1,7 @@
 #include <cctype>
 #include <string>
 
-#include "lex/lexer.h"
+#include "lex/const_expr.h"
 #include "targets/cann/passes.h"
 
 namespace ferry::targets::cann {
@@ -79,97 +79,6 @@ std::string line_indent(const FileMigration& f, std::size_t ci) {
 
 namespace {
 
-// Recursive descent over the tokens of one expression.
-class ConstParser {
- public:
-  explicit ConstParser(std::string_view s) : src_(s) {
-    for (const lex::Token& t : lex::tokenize(s))
-      if (!lex::is_trivia(t.kind)) toks_.push_back(t);
-  }
-  std::optional<long long> run() {
-    auto v = sum();
-    if (!v || pos_ != toks_.size()) return std::nullopt;
-    return v;
-  }
-
- private:
-  std::string_view peek() const { return pos_ < toks_.size() ? toks_[pos_].text(src_) : std::string_view(); }
-  std::optional<long long> sum() {
-    auto v = product();
-    while (v && (peek() == "+" || peek() == "-")) {
-      const bool plus = peek() == "+";
-      ++pos_;
-      auto r = product();
-      if (!r) return std::nullopt;
-      v = plus ? *v + *r : *v - *r;
-    }
-    return v;
-  }
-  std::optional<long long> product() {
-    auto v = primary();
-    while (v && (peek() == "*" || peek() == "/")) {
-      const bool mul = peek() == "*";
-      ++pos_;
-      auto r = primary();
-      if (!r || (!mul && *r == 0)) return std::nullopt;
-      v = mul ? *v * *r : *v / *r;
-    }
-    return v;
-  }
-  std::optional<long long> primary() {
-    if (pos_ >= toks_.size()) return std::nullopt;
-    const lex::Token& t = toks_[pos_];
-    const std::string_view s = t.text(src_);
-    if (s == "(") {
-      ++pos_;
-      auto v = sum();
-      if (peek() != ")") return std::nullopt;
-      ++pos_;
-      return v;
-    }
-    if (s == "sizeof") {
-      ++pos_;
-      if (peek() != "(") return std::nullopt;
-      ++pos_;
-      std::string type;
-      while (pos_ < toks_.size() && peek() != ")") type += std::string(toks_[pos_++].text(src_)) + " ";
-      if (pos_ >= toks_.size()) return std::nullopt;
-      ++pos_;
-      return type_size(type);
-    }
-    if (t.kind == lex::Kind::Number) {
-      ++pos_;
-      std::string digits(s);
-      while (!digits.empty() && (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' ||
-                                 digits.back() == 'L'))
-        digits.pop_back();
-      try {
-        std::size_t used = 0;
-        const long long v = std::stoll(digits, &used, 0);
-        if (used != digits.size()) return std::nullopt;
-        return v;
-      } catch (const std::exception&) {
-        return std::nullopt;
-      }
-    }
-    return std::nullopt;
-  }
-  static std::optional<long long> type_size(const std::string& type) {
-    static const std::pair<const char*, long long> kSizes[] = {
-        {"char ", 1},     {"int8_t ", 1},   {"uint8_t ", 1},  {"short ", 2},      {"int16_t ", 2},
-        {"uint16_t ", 2}, {"half ", 2},     {"__half ", 2},   {"int ", 4},        {"unsigned ", 4},
-        {"unsigned int ", 4}, {"float ", 4}, {"int32_t ", 4}, {"uint32_t ", 4},   {"double ", 8},
-        {"long long ", 8}, {"int64_t ", 8}, {"uint64_t ", 8}, {"size_t ", 8},     {"long ", 8}};
-    for (const auto& [name, size] : kSizes)
-      if (type == name) return size;
-    return std::nullopt;
-  }
-
-  std::string_view src_;
-  std::vector<lex::Token> toks_;
-  std::size_t pos_ = 0;
-};
-
 std::string strip_spaces(std::string_view s) {
   std::string out;
   for (char c : s)
@@ -179,7 +88,7 @@ std::string strip_spaces(std::string_view s) {
 
 }  // namespace
 
-std::optional<long long> constant_value(std::string_view expr) { return ConstParser(expr).run(); }
+std::optional<long long> constant_value(std::string_view expr) { return lex::eval_const(expr); }
 
 bool provably_at_least(std::string_view capacity, std::string_view count) {
   if (strip_spaces(capacity) == strip_spaces(count)) return true;

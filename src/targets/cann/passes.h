@@ -44,8 +44,8 @@ void entry_pass(migrate::FileMigration& file);
 // The stream variable (cudaStream_t / aclrtStream) in scope at `ci`: the enclosing function's last
 // parameter or local declared before `ci`, else the last file-scope one; empty when none.
 [[nodiscard]] std::string visible_stream(const migrate::FileMigration& f, std::size_t ci);
-// The value of an integer constant expression (literals, sizeof of builtin types, + - * / and
-// parentheses); nullopt when it names anything else.
+// The value of an integer constant expression without names (lex::eval_const: literals, sizeof,
+// arithmetic, casts); nullopt when it names anything else.
 [[nodiscard]] std::optional<long long> constant_value(std::string_view expr);
 // True when capacity >= count is certain: the same expression, or both constant and ordered.
 [[nodiscard]] bool provably_at_least(std::string_view capacity, std::string_view count);

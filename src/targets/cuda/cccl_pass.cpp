@@ -137,7 +137,7 @@ void drop_function_bases(FileMigration& f) {
 }  // namespace
 
 void cccl_pass(FileMigration& file) {
-  const auto version = rules::parse_cuda_version(file.options().cuda_version).value_or(rules::CudaVersion{});
+  const auto version = rules::parse_cuda_version(file.target().option("cuda-version")).value_or(rules::CudaVersion{});
   if (!version.at_least(13)) return;
   std::vector<std::string> added;
   for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {

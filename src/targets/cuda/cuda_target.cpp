@@ -1,28 +1,38 @@
 #include "targets/cuda/cuda_target.h"
 
 #include "migrate/file_migration.h"
+#include <stdexcept>
+
 #include "rules/builtin.h"
+#include "rules/cuda_version.h"
 #include "targets/cuda/compat_header.h"
 #include "targets/cuda/passes.h"
 #include "targets/cuda/reverse_rules.h"
 
-namespace ferry::targets {
+namespace ferry::targets::cuda {
 namespace {
+
+// The cuda target's own options (docs: README.md, docs/targets.md). One row per option.
+constexpr OptionSpec kOptions[] = {
+    {"cuda-version", "the CUDA release the output is written for (default: the installed nvcc's, else 13.0)", "", ""},
+};
 
 class CudaTarget final : public Target {
  public:
-  explicit CudaTarget(const Options& options) {
-    cuda::build_reverse_rules(rules_, nullptr,
-                              rules::parse_cuda_version(options.cuda_version).value_or(rules::CudaVersion{}));
+  explicit CudaTarget(const Options& options) : Target(kTarget, options), version_(resolve(option("cuda-version"))) {
+    set_option("cuda-version", version_.str());  // recorded resolved: the manifest and the fingerprint
+    build_reverse_rules(rules_, nullptr, version_);
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
   }
 
-  std::string_view name() const override { return "cuda"; }
-  std::string_view source_dialect() const override { return "hip"; }
-  std::string_view summary() const override {
-    return "HIP → CUDA for NVIDIA GPUs (derived from the CUDA → HIP tables)";
-  }
   const rules::RuleSet& rules() const override { return rules_; }
+
+  std::optional<buildsys::Result> migrate_build_file(const std::string& rel, project::FileKind kind,
+                                                     std::string_view text, const buildsys::Options& given) const override {
+    buildsys::Options o = given;
+    o.cuda_version = version_.str();
+    return buildsys::migrate_build_file_to_cuda(rel, kind, text, o);
+  }
 
   // Which headers each file includes (implicit_headers_pass follows the project's own headers).
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
@@ -34,34 +44,43 @@ class CudaTarget final : public Target {
   }
 
   void run_passes(migrate::FileMigration& file) const override {
-    cuda::record_restore_pass(file);
-    cuda::module_api_pass(file);
-    cuda::syncwarp_pass(file);
-    cuda::launch_pass(file);
-    cuda::ballot_pass(file);
-    cuda::device_prop_pass(file);
-    cuda::cccl_pass(file);
-    cuda::rocprim_pass(file);
-    cuda::vector_ctor_pass(file);
-    cuda::atomic_fp_pass(file);
-    cuda::texture_ref_pass(file);
-    cuda::wmma_pass(file);
-    cuda::amd_only_pass(file);
-    cuda::implicit_headers_pass(file);
+    record_restore_pass(file);
+    module_api_pass(file);
+    syncwarp_pass(file);
+    launch_pass(file);
+    ballot_pass(file);
+    device_prop_pass(file);
+    cccl_pass(file);
+    rocprim_pass(file);
+    vector_ctor_pass(file);
+    atomic_fp_pass(file);
+    texture_ref_pass(file);
+    wmma_pass(file);
+    amd_only_pass(file);
+    implicit_headers_pass(file);
   }
   void finish_file(migrate::FileMigration& file) const override {
-    cuda::use_compat_header_if_referenced(file);
-    cuda::runtime_header_pass(file);
+    use_compat_header_if_referenced(file);
+    runtime_header_pass(file);
   }
 
  private:
+  // --cuda-version X.Y, else the installed nvcc's, else 13.0.
+  static rules::CudaVersion resolve(const std::string& given) {
+    if (given.empty()) return rules::installed_nvcc_version().value_or(rules::CudaVersion{});
+    if (const auto v = rules::parse_cuda_version(given)) return *v;
+    throw std::invalid_argument("--cuda-version " + given + ": not a version (e.g. 13.0, 12.4)");
+  }
+
+  rules::CudaVersion version_;
   rules::RuleSet rules_;
 };
 
 }  // namespace
 
-std::unique_ptr<Target> make_cuda_target(const Options& options) {
-  return std::make_unique<CudaTarget>(options);
-}
+const TargetInfo kTarget = {
+    "cuda", "hip", "HIP → CUDA for NVIDIA GPUs (derived from the CUDA → HIP tables)", kOptions, "sm_90", "gfx90a",
+    [](const Options& options) -> std::unique_ptr<Target> { return std::make_unique<CudaTarget>(options); },
+};
 
-}  // namespace ferry::targets
+}  // namespace ferry::targets::cuda

@@ -2,12 +2,10 @@
 // (see reverse_rules.h). Passes: see passes.h.
 #pragma once
 
-#include <memory>
-
 #include "targets/target.h"
 
-namespace ferry::targets {
+namespace ferry::targets::cuda {
 
-[[nodiscard]] std::unique_ptr<Target> make_cuda_target(const Options& options);
+extern const TargetInfo kTarget;
 
-}  // namespace ferry::targets
+}  // namespace ferry::targets::cuda

@@ -80,7 +80,7 @@ std::set<std::string> prop_variables(const FileMigration& f) {
 }  // namespace
 
 void device_prop_pass(FileMigration& file) {
-  const auto version = rules::parse_cuda_version(file.options().cuda_version).value_or(rules::CudaVersion{});
+  const auto version = rules::parse_cuda_version(file.target().option("cuda-version")).value_or(rules::CudaVersion{});
   std::set<std::string> props;
   bool props_known = false;
   for (std::size_t ci = 2; ci < file.code_size(); ++ci) {

@@ -9,7 +9,7 @@
 namespace ferry::targets::cuda {
 
 void texture_ref_pass(migrate::FileMigration& file) {
-  const auto version = rules::parse_cuda_version(file.options().cuda_version).value_or(rules::CudaVersion{});
+  const auto version = rules::parse_cuda_version(file.target().option("cuda-version")).value_or(rules::CudaVersion{});
   if (!version.at_least(12)) return;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
     if (!file.is(ci, "texture") || !file.is(ci + 1, "<") || file.excluded(ci) || file.is_member_or_qualified(ci))

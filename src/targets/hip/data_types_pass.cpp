@@ -68,7 +68,10 @@ std::string_view name_for(const TypeName& n, Library lib) {
 }  // namespace
 
 void data_types_pass(migrate::FileMigration& file, const Toolchain& tc, const rules::RuleSet& table) {
-  const Options& o = file.options();
+  const targets::Target& t = file.target();
+  const std::string& blas = t.option("blas");
+  const std::string& sparse = t.option("sparse");
+  const bool hip_data_types = t.flag("hip-data-types");
   const bool hip_57 = tc.hip >= rules::Version{5, 7};
   auto replace_hip = [&](std::size_t k, const TypeName& n, std::string_view family) {
     if ((n.hip_52 || hip_57) && file.replace(k, k, std::string(n.hip))) file.count_converted(family);
@@ -80,10 +83,10 @@ void data_types_pass(migrate::FileMigration& file, const Toolchain& tc, const ru
     const std::string_view callee = file.text(ci);
     Library lib = Library::None;
     if (callee.starts_with("cublasLt")) lib = Library::None;  // hipBLASLt takes hipDataType
-    else if (callee.starts_with("cublas") && o.blas == "hipblas" && old_hipblas && !o.hip_data_types)
+    else if (callee.starts_with("cublas") && blas == "hipblas" && old_hipblas && !hip_data_types)
       lib = Library::Hipblas;
     else if (callee.starts_with("cusparse"))
-      lib = o.sparse == "rocsparse" ? Library::Rocsparse : o.blas == "rocblas" ? Library::Hip : Library::None;
+      lib = sparse == "rocsparse" ? Library::Rocsparse : blas == "rocblas" ? Library::Hip : Library::None;
     if (lib == Library::None) continue;
     if (lib == Library::Hipblas) {
       const rules::Rule* r = table.find_identifier(callee);
@@ -113,7 +116,7 @@ void data_types_pass(migrate::FileMigration& file, const Toolchain& tc, const ru
   // --hip-data-types: hipDataType in cuBLAS calls too, as the tables give it; only --blas=rocblas's
   // table says otherwise (rocblas_datatype), so there every name left is made HIP's. rocSPARSE
   // calls keep rocsparse_datatype (claimed above): no rocSPARSE takes hipDataType.
-  if (!o.hip_data_types || o.blas != "rocblas") return;
+  if (!hip_data_types || blas != "rocblas") return;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci)) continue;
     for (const TypeName& n : kNames)

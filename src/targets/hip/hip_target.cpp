@@ -11,82 +11,91 @@
 #include "targets/hip/passes.h"
 #include "targets/hip/toolchain.h"
 
-namespace ferry::targets {
+namespace ferry::targets::hip {
 namespace {
+
+// The hip target's own options (docs: README.md, docs/rules.md). One row per option.
+constexpr OptionSpec kOptions[] = {
+    {"launch", "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL)", "chevron", "chevron,ggl"},
+    {"blas", "cuBLAS maps to: hipblas or rocblas", "hipblas", "hipblas,rocblas"},
+    {"sparse", "cuSPARSE maps to: hipsparse or rocsparse", "hipsparse", "hipsparse,rocsparse"},
+    {"hip-data-types", "cudaDataType -> hipDataType in every library's calls (default: the library's own type where it has one)", "", "", true},
+    {"hip-version", "HIP release to write code for: X.Y or a profile (ferry targets); default: the installed HIP", "",
+     ""},
+    {"no-wave64-fix", "keep 32-lane assumptions as written (by default lane ids, warp indices, warp widths, reductions, "
+     "lane masks and per-warp slots are rewritten for 64-lane wavefronts where provably safe)", "", "", true},
+};
 
 class HipTarget final : public Target {
  public:
   explicit HipTarget(const Options& options)
-      : options_(options), toolchain_(hip::resolve_toolchain(options.hip_version)) {
+      : Target(kTarget, options), options_(options), toolchain_(resolve_toolchain(option("hip-version"))) {
+    const bool rocblas = option("blas") == "rocblas";
+    const bool rocsparse = option("sparse") == "rocsparse";
     std::vector<std::string_view> skip = {"cuda2hip/alt-"};
-    if (options.blas == "rocblas") skip.push_back("cuda2hip/cublas.tsv");
-    if (options.sparse == "rocsparse") skip.push_back("cuda2hip/cusparse.tsv");
+    if (rocblas) skip.push_back("cuda2hip/cublas.tsv");
+    if (rocsparse) skip.push_back("cuda2hip/cusparse.tsv");
     rules::load_builtin(rules_, "cuda2hip/", skip);
-    if (options.blas == "rocblas") rules::load_builtin(rules_, "cuda2hip/alt-rocblas/");
-    if (options.sparse == "rocsparse") rules::load_builtin(rules_, "cuda2hip/alt-rocsparse/");
+    if (rocblas) rules::load_builtin(rules_, "cuda2hip/alt-rocblas/");
+    if (rocsparse) rules::load_builtin(rules_, "cuda2hip/alt-rocsparse/");
     for (const std::string& f : options.user_rule_files) rules::load_user_file(rules_, f);
-    hip::apply_toolchain(rules_, toolchain_, options.blas, options.sparse);
-    reserved_ = hip::load_reserved_names();
-    provided_ = hip::load_hip_provided();
-    api_names_ = hip::load_api_names(rules_);
+    apply_toolchain(rules_, toolchain_, option("blas"), option("sparse"));
+    reserved_ = load_reserved_names();
+    provided_ = load_hip_provided();
+    api_names_ = load_api_names(rules_);
   }
 
-  std::string_view name() const override { return "hip"; }
-  std::string_view source_dialect() const override { return "cuda"; }
-  std::string_view summary() const override {
-    return "CUDA → HIP for ROCm: AMD GPUs and Hygon DCU (wave64)";
-  }
   const rules::RuleSet& rules() const override { return rules_; }
   std::string release() const override { return toolchain_.label(); }
 
+  std::optional<buildsys::Result> migrate_build_file(const std::string& rel, project::FileKind kind,
+                                                     std::string_view text, const buildsys::Options& o) const override {
+    return buildsys::migrate_build_file(rel, kind, text, o);
+  }
+
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
-    hip::collect_name_clashes(reserved_, api_names_, provided_, rules_, files, ctx);
-    if (options_.wave64_fix) hip::collect_wave64_fixes(files, *this, options_, ctx);
+    collect_name_clashes(reserved_, api_names_, provided_, rules_, files, ctx);
+    if (!flag("no-wave64-fix")) collect_wave64_fixes(files, *this, options_, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
     // The lane-math fixes own their tokens (numbers, type words): nothing else rewrites those.
-    const analysis::Wave64FilePlan* fixes = hip::wave64_fix_pass(file);
+    const analysis::Wave64FilePlan* fixes = wave64_fix_pass(file);
     // Then: it may move a runtime include up, and must claim that line before the renamer.
-    hip::runtime_header_pass(file);
-    hip::hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
-    hip::compat_header_pass(file);  // includes of CUDA headers the release lacks: Ferry's compat header
-    hip::cuda_compat_pass(file);  // Ferry's own compat constructs, before anything renames them
-    hip::cuda_record_pass(file);  // before the rules rewrite the includes it records
-    hip::name_clash_pass(file);
-    hip::solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
-    hip::data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
-    hip::warp_intrinsics_pass(file);
-    hip::call_args_pass(file);  // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
-    hip::launch_pass(file);
-    hip::inline_asm_pass(file);
-    hip::warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
-    hip::dialect_pass(file);  // nvcc-isms clang's C++17 rejects (register)
+    runtime_header_pass(file);
+    hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
+    compat_header_pass(file);  // includes of CUDA headers the release lacks: Ferry's compat header
+    cuda_compat_pass(file);  // Ferry's own compat constructs, before anything renames them
+    cuda_record_pass(file);  // before the rules rewrite the includes it records
+    name_clash_pass(file);
+    solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
+    data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
+    warp_intrinsics_pass(file);
+    call_args_pass(file);  // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
+    launch_pass(file);
+    inline_asm_pass(file);
+    warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
+    dialect_pass(file);  // nvcc-isms clang's C++17 rejects (register)
     analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
-    if (fixes) hip::mark_widened_ballots(file, *fixes);
+    if (fixes) mark_widened_ballots(file, *fixes);
   }
-  void finish_file(migrate::FileMigration& file) const override { hip::compat_finish(file); }
+  void finish_file(migrate::FileMigration& file) const override { compat_finish(file); }
 
  private:
-  Options options_;
-  hip::Toolchain toolchain_;
+  Options options_;  // the wave64 pre-pass migrates every file once more with them
+  Toolchain toolchain_;
   rules::RuleSet rules_;
   std::unordered_set<std::string> reserved_;
-  hip::HipProvidedTable provided_;
-  std::unordered_set<std::string> api_names_;  // never user clashes (hip::load_api_names)
+  HipProvidedTable provided_;
+  std::unordered_set<std::string> api_names_;  // never user clashes (load_api_names)
 };
 
 }  // namespace
 
-std::unique_ptr<Target> make_hip_target(const Options& options) {
-  if (options.blas != "hipblas" && options.blas != "rocblas")
-    throw std::invalid_argument("--blas must be hipblas or rocblas, not '" + options.blas + "'");
-  if (options.sparse != "hipsparse" && options.sparse != "rocsparse")
-    throw std::invalid_argument("--sparse must be hipsparse or rocsparse, not '" + options.sparse + "'");
-  if (options.launch != "chevron" && options.launch != "ggl")
-    throw std::invalid_argument("--launch must be chevron or ggl, not '" + options.launch + "'");
-  return std::make_unique<HipTarget>(options);
-}
+const TargetInfo kTarget = {
+    "hip", "cuda", "CUDA → HIP for ROCm: AMD GPUs and Hygon DCU (wave64)", kOptions, "gfx906", "sm_90",
+    [](const Options& options) -> std::unique_ptr<Target> { return std::make_unique<HipTarget>(options); },
+};
 
-}  // namespace ferry::targets
+}  // namespace ferry::targets::hip

@@ -1,13 +1,12 @@
 // CUDA → HIP (ROCm, AMD GPUs and Hygon DCU). Rules: rules/cuda2hip/*.tsv (with
-// alt-rocblas/ replacing cublas.tsv under --blas=rocblas). Passes: see passes.h.
+// alt-rocblas/ replacing cublas.tsv under --blas=rocblas). Passes: see passes.h. Build files:
+// buildsys/ (CMake, Makefiles, setup.py to the HIP toolchain).
 #pragma once
-
-#include <memory>
 
 #include "targets/target.h"
 
-namespace ferry::targets {
+namespace ferry::targets::hip {
 
-[[nodiscard]] std::unique_ptr<Target> make_hip_target(const Options& options);
+extern const TargetInfo kTarget;
 
-}  // namespace ferry::targets
+}  // namespace ferry::targets::hip

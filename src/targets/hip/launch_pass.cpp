@@ -54,7 +54,7 @@ std::size_t kernel_start(const FileMigration& f, std::size_t last, bool& templat
 }  // namespace
 
 void launch_pass(FileMigration& f) {
-  if (f.options().launch != "ggl") return;
+  if (f.target().option("launch") != "ggl") return;
   for (std::size_t ci = 1; ci < f.code_size(); ++ci) {
     if (f.code(ci).kind != lex::Kind::LaunchOpen || f.excluded(ci)) continue;
     // The matching >>>.

@@ -100,7 +100,7 @@ void collect_name_clashes(const std::unordered_set<std::string>& reserved,
   // round: those sit in a platform branch now): HIP's own serves them, they are not renamed.
   std::unordered_set<std::string> guarded;
   for (const SourceView& f : files) {
-    const CodeView v(f.text);
+    const lex::CodeView v(f.text);
     // Declarations in a branch on a platform macro were written for one platform (or guarded
     // by hip_provided_pass in an earlier round): not clashes.
     std::vector<bool> platform;

@@ -26,32 +26,66 @@ bool is_builtin_type_word(std::string_view t) {
   return false;
 }
 
-bool integer_literal_value(std::string_view t, unsigned long long& value) {
-  while (!t.empty() && (t.back() == 'u' || t.back() == 'U' || t.back() == 'l' || t.back() == 'L'))
-    t.remove_suffix(1);
-  if (t.empty()) return false;
-  unsigned base = 10;
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-    base = 16;
-    t.remove_prefix(2);
-  } else if (t.size() > 1 && t[0] == '0') {
-    base = 8;
-    t.remove_prefix(1);
+bool is_declared_name(const lex::CodeView& v, std::size_t ci) {
+  if (ci >= v.code_size() || v.code(ci).kind != lex::Kind::Identifier || ci == 0) return false;
+  const lex::Token& name = v.code(ci);
+  if (name.in_directive)
+    return ci >= 2 && v.is(ci - 1, "define") && v.is(ci - 2, "#") && v.code(ci - 1).in_directive &&
+           v.code(ci - 2).line == v.code(ci - 1).line;
+  if (v.code(ci - 1).in_directive) return false;
+  const bool has_next = ci + 1 < v.code_size() && !v.code(ci + 1).in_directive;
+  const std::string_view next = has_next ? v.text(ci + 1) : std::string_view();
+  const std::string_view prev = v.text(ci - 1);
+  if (prev == "struct" || prev == "class" || prev == "union" || prev == "enum")
+    return next == "{" || next == ":" || next == ";";
+  if (prev == "namespace") return next == "{";
+  if (prev == "using") return next == "=";
+  if (prev == "}") return next == ";";
+  const bool declarator_end = next == "(" || next == "=" || next == ";" || next == "[" ||
+                              next == "," || next == "{" || next == ")";
+  if (!declarator_end) return false;
+  if (v.code(ci - 1).kind == lex::Kind::Identifier) {
+    if (is_expression_keyword(prev)) return false;
+    // `f(a, NAME)` / `g(x) NAME(` are not declarations; a type word before NAME is.
+    if (next == ")" || next == ",") return is_builtin_type_word(prev);
+    return true;
   }
-  unsigned long long v = 0;
-  for (const char c : t) {
-    if (c == '\'') continue;
-    unsigned d;
-    if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
-    else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
-    else return false;
-    if (d >= base) return false;
-    if (v > (~0ull - d) / base) return false;  // overflow
-    v = v * base + d;
+  if ((prev == "*" || prev == "&" || prev == "&&") && ci >= 2)
+    return is_builtin_type_word(v.text(ci - 2));
+  return false;
+}
+
+IntWidth declared_width(const lex::CodeView& v, std::size_t ci) {
+  bool any = false, narrow = false, wide = false;
+  std::size_t i = ci;
+  while (i > 0) {
+    const std::string_view t = v.text(i - 1);
+    if (t == "const" || t == "volatile" || t == "static" || t == "register" || t == "constexpr") {
+      --i;
+      continue;
+    }
+    if (t == "unsigned" || t == "signed" || t == "int" || t == "short" || t == "char" ||
+        t == "uint32_t" || t == "int32_t" || t == "uint16_t" || t == "int16_t" ||
+        t == "uint8_t" || t == "int8_t" || t == "__uint32_t" || t == "__int32_t") {
+      any = narrow = true;
+    } else if (t == "long" || t == "uint64_t" || t == "int64_t" || t == "size_t" ||
+               t == "auto" || t == "__uint64_t" || t == "__int64_t" || t == "uintptr_t") {
+      any = wide = true;
+    } else if (t == "::" && i >= 2 && v.text(i - 2) == "std") {
+      --i;  // std::uint32_t: skip "::" then "std"
+    } else {
+      if (!any && i == ci && v.code(i - 1).kind == lex::Kind::Identifier &&
+          !is_expression_keyword(t)) {
+        // `mask_t m = ...`: some type we cannot size.
+        const std::string_view n = ci + 1 < v.code_size() ? v.text(ci + 1) : std::string_view();
+        if (n == "=" || n == ";" || n == ",") return IntWidth::Unknown;
+      }
+      break;
+    }
+    --i;
   }
-  value = v;
-  return true;
+  if (!any) return IntWidth::None;
+  return wide ? IntWidth::Wide : (narrow ? IntWidth::Narrow : IntWidth::Unknown);
 }
 
 }  // namespace ferry::targets::hip

@@ -77,7 +77,7 @@ void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& tab
 // cudaDataType values (CUDA_R_32F, casts to cudaDataType) in the arguments of cublas* calls for
 // hipBLAS < ROCm 6.0 (hipblasDatatype_t: HIPBLAS_R_32F) and of cusparse* calls under
 // --sparse=rocsparse (rocsparse_datatype_f32_r), or back to hipDataType in cusparse* calls under
-// --blas=rocblas; Options::hip_data_types: hipDataType everywhere (HIPIFY's --use-hip-data-types).
+// --blas=rocblas; --hip-data-types: hipDataType everywhere (HIPIFY's --use-hip-data-types).
 // Only in cublas* calls the release has: a call left unconverted (FRY1301) keeps its types.
 struct Toolchain;
 void data_types_pass(migrate::FileMigration& file, const Toolchain& tc, const rules::RuleSet& table);

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "lex/const_expr.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
@@ -70,14 +71,11 @@ constexpr std::string_view kSyncWarp =
     "__builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\"))";
 
 bool is_full_literal(std::string_view t) {
-  unsigned long long v = 0;
-  return integer_literal_value(t, v) && (v == 0xffffffffull || v == ~0ull);
+  const auto v = lex::integer_literal(t);
+  return v && (*v == 0xffffffffull || *v == ~0ull);
 }
 
-bool is_zero_literal(std::string_view t) {
-  unsigned long long v = 1;
-  return integer_literal_value(t, v) && v == 0;
-}
+bool is_zero_literal(std::string_view t) { return lex::integer_literal(t) == 0ull; }
 
 // Facts about one file that the rewrites consult.
 struct FileFacts {
@@ -107,10 +105,7 @@ bool is_full_mask(const FileMigration& f, const FileFacts& facts, std::size_t fi
     if (t.kind == lex::Kind::Identifier) return facts.full_mask_names.contains(f.text(first));
     return false;
   }
-  if (n == 2 && f.is(first, "-")) {
-    unsigned long long v = 0;
-    return integer_literal_value(f.text(last), v) && v == 1;
-  }
+  if (n == 2 && f.is(first, "-")) return lex::integer_literal(f.text(last)) == 1ull;
   if (n == 2 && f.is(first, "~")) return is_zero_literal(f.text(last));
   if (n == 3 && f.is(first, "__activemask") && f.is(first + 1, "(") && f.is(last, ")")) return true;
   return false;

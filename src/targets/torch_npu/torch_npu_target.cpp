@@ -2,22 +2,17 @@
 
 #include "project/project.h"
 
-namespace ferry::targets {
+namespace ferry::targets::torch_npu {
 namespace {
 
 // The mappings are code (npu_pass.cpp), not a rule table: the table format describes C names,
 // and every Python rewrite here depends on its token context (device strings, method calls).
 class TorchNpuTarget final : public Target {
  public:
-  explicit TorchNpuTarget(const Options& /*options*/) {}
-  std::string_view name() const override { return "torch_npu"; }
-  std::string_view source_dialect() const override { return "pytorch-cuda"; }
-  std::string_view summary() const override {
-    return "PyTorch on CUDA → PyTorch on Ascend NPUs (torch_npu): Python scripts";
-  }
+  explicit TorchNpuTarget(const Options& options) : Target(kTarget, options) {}
   const rules::RuleSet& rules() const override { return rules_; }  // empty: nothing generic applies
   bool migrates(project::FileKind kind) const override { return kind == project::FileKind::Python; }
-  void run_passes(migrate::FileMigration& file) const override { torch_npu::migrate_python(file); }
+  void run_passes(migrate::FileMigration& file) const override { migrate_python(file); }
 
  private:
   rules::RuleSet rules_;
@@ -25,8 +20,10 @@ class TorchNpuTarget final : public Target {
 
 }  // namespace
 
-std::unique_ptr<Target> make_torch_npu_target(const Options& options) {
-  return std::make_unique<TorchNpuTarget>(options);
-}
+// No profiles: Python scripts are not compiled.
+const TargetInfo kTarget = {
+    "torch_npu", "pytorch-cuda", "PyTorch on CUDA → PyTorch on Ascend NPUs (torch_npu): Python scripts", {}, "", "",
+    [](const Options& options) -> std::unique_ptr<Target> { return std::make_unique<TorchNpuTarget>(options); },
+};
 
-}  // namespace ferry::targets
+}  // namespace ferry::targets::torch_npu

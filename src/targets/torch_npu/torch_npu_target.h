@@ -2,18 +2,14 @@
 // (lex/python_lexer.h), and explains what has no NPU equivalent (docs/targets.md#torch_npu).
 #pragma once
 
-#include <memory>
-
 #include "migrate/file_migration.h"
 #include "targets/target.h"
 
-namespace ferry::targets {
+namespace ferry::targets::torch_npu {
 
-[[nodiscard]] std::unique_ptr<Target> make_torch_npu_target(const Options& options);
+extern const TargetInfo kTarget;
 
-namespace torch_npu {
 // The whole migration of one Python file: edits and diagnostics (FRY1650-FRY1651, FRY4650-FRY4654).
 void migrate_python(migrate::FileMigration& file);
-}  // namespace torch_npu
 
-}  // namespace ferry::targets
+}  // namespace ferry::targets::torch_npu

@@ -127,6 +127,18 @@ __global__ void k2209(const int* in, int* out) {
   atomicAdd(out, slot[warp][(lane + 1) % warpSize]);
 }
 
+// FRY2205, rows of 32: blocks of 32 x 4 threads, one warp per row (the sgemv pattern). A 64-lane
+// wavefront holds two rows; the reduction from 16 and the broadcast from the row's lane 0 must stay
+// in their row (the fix gives every shuffle the width 32; the 32s stay).
+__global__ void krow(const int* in, int* out) {
+  const int row = blockIdx.x * blockDim.y + threadIdx.y;
+  int v = in[row * 32 + threadIdx.x];
+  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
+  v = __shfl_sync(0xffffffff, v, 0);  // every lane gets its row's sum
+  if (threadIdx.x == 31) atomicAdd(out, v * (row % 5 + 1));
+  if (threadIdx.x == 0) atomicAdd(out + 1, 1);
+}
+
 int main() {
   int host[N];
   for (int i = 0; i < N; ++i) host[i] = ((i * 7919) % 23) - 9;
@@ -148,6 +160,14 @@ int main() {
     int r[2];
     cudaMemcpy(r, out, sizeof r, cudaMemcpyDeviceToHost);
     printf("%s %d %d\n", c.name, r[0], r[1]);
+  }
+  {
+    cudaMemset(out, 0, 2 * sizeof(int));
+    const dim3 rows(32, 4);
+    krow<<<N / 128, rows>>>(in, out);
+    int r[2];
+    cudaMemcpy(r, out, sizeof r, cudaMemcpyDeviceToHost);
+    printf("K2205r %d %d\n", r[0], r[1]);
   }
   return 0;
 }

@@ -363,20 +363,29 @@ class Launcher {
       : grid_(grid), block_(block), shared_(shared) {
     (void)stream;
   }
-  template <class... P, class... A>
-  W64_ERR launch(void (*kernel)(P...), A&&... args) const {
-    static_assert(sizeof...(P) == sizeof...(A),
-                  "wave64 runtime: the kernel is launched with a different number of arguments than it "
-                  "has parameters (default arguments of kernels are not supported)");
-    KernelCall<P...> call{kernel, std::tuple<std::decay_t<P>...>(std::forward<A>(args)...)};
+  // `call` runs one lane: a lambda that calls the kernel by name with the stored arguments.
+  template <class... P, class Call, class... A>
+  W64_ERR launch_call(void (*kernel)(P...), Call call, A&&... args) const {
+    static_assert(sizeof...(A) <= sizeof...(P),
+                  "wave64 runtime: the kernel is launched with more arguments than it has parameters");
+    using Args = ArgsPrefix<sizeof...(A), std::decay_t<P>...>;
+    KernelCall<Call, Args> c{call, Args(std::forward<A>(args)...)};
     const rt::Launch l{grid_,
                        block_,
                        shared_,
                        dynamic_shared_limit(reinterpret_cast<const void*>(kernel), kSharedPerBlock),
                        W64_WAVE_SIZE,
-                       &KernelCall<P...>::invoke,
-                       &call};
+                       &KernelCall<Call, Args>::invoke,
+                       &c};
     return err(rt::launch(l));
+  }
+  // Every parameter given (cudaLaunchKernel's argument array).
+  template <class... P, class... A>
+  W64_ERR launch(void (*kernel)(P...), A&&... args) const {
+    static_assert(sizeof...(P) == sizeof...(A),
+                  "wave64 runtime: the kernel is launched with a different number of arguments than it "
+                  "has parameters");
+    return launch_call(kernel, [kernel](auto&... a) { kernel(a...); }, std::forward<A>(args)...);
   }
 
  private:
@@ -387,7 +396,8 @@ class Launcher {
 }  // namespace w64::api
 
 #define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
-  ::w64::api::Launcher((grid), (block), (shared), (stream)).launch(kernel, ##__VA_ARGS__)
+  ::w64::api::Launcher((grid), (block), (shared), (stream))                   \
+      .launch_call(kernel, [&](auto&... w64_a) { kernel(w64_a...); }, ##__VA_ARGS__)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define HIP_SYMBOL(x) x
 
@@ -601,6 +611,10 @@ inline W64_ERR W64_N(cudaDeviceGetStreamPriorityRange, hipDeviceGetStreamPriorit
   if (greatest) *greatest = -1;
   return W64_N(cudaSuccess, hipSuccess);
 }
+
+// ---- profiler control: nothing to profile on the CPU, so starting and stopping do nothing -----
+inline W64_ERR W64_N(cudaProfilerStart, hipProfilerStart)() { return W64_N(cudaSuccess, hipSuccess); }
+inline W64_ERR W64_N(cudaProfilerStop, hipProfilerStop)() { return W64_N(cudaSuccess, hipSuccess); }
 
 // ---- errors -----------------------------------------------------------------------------------
 inline W64_ERR W64_N(cudaGetLastError, hipGetLastError)() {

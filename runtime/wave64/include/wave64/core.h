@@ -97,6 +97,12 @@ std::uint32_t reduce(Reduce op, std::uint32_t v, Site site);
 // __syncthreads and its counting forms (kind 0 plain, 1 count, 2 and, 3 or).
 int block_barrier(int kind, int pred);
 
+// A barrier over the block's lanes first .. first+count-1 (a cooperative-groups tile wider than
+// the wavefront); lanes that finished count as arrived.
+void tile_barrier(unsigned first, unsigned count);
+// 16 bytes a lane (by index in the block) publishes to the other lanes of its tile.
+void* lane_slot(unsigned linear);
+
 // A mask argument of a _sync intrinsic that does not name the calling lane (undefined in CUDA).
 void check_mask(std::uint64_t mask, Site site);
 

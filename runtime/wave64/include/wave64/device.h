@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -16,8 +17,6 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
-
-#include <x86intrin.h>
 
 #include "wave64/core.h"
 #include "wave64/fp16.h"
@@ -80,8 +79,18 @@ inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 // ---- misc device functions ------------------------------------------------------------------
-inline long long clock64() { return static_cast<long long>(__rdtsc()); }
-inline long long wall_clock64() { return static_cast<long long>(__rdtsc()); }
+// The time-stamp counter through the compiler builtin: <x86intrin.h> would cost every translation
+// unit about 4 s of compile time (80% of what the runtime's headers cost).
+#if defined(__x86_64__) || defined(__i386__)
+inline long long clock64() { return static_cast<long long>(__builtin_ia32_rdtsc()); }
+#else
+inline long long clock64() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+#endif
+inline long long wall_clock64() { return clock64(); }
 inline void __nanosleep(unsigned) {}
 [[noreturn]] inline void __trap() { ::w64::trap("__trap()"); }
 inline void __brkpt() {}
@@ -380,13 +389,22 @@ W64_UNSUPPORTED(surf2Dwrite, "surfaces")
 
 // ---- launches -----------------------------------------------------------------------------
 namespace w64 {
-template <class... P>
+// A launch's arguments, converted once (at the launch, on the host) to the types of the kernel's
+// first parameters, and the call that runs one lane. The call names the kernel (a lambda written
+// at the launch), so parameters the launch leaves out take the kernel's default arguments as in
+// CUDA, where `k<<<g, b>>>(x)` is a call of k. Each lane's parameters are its own copies.
+template <class Call, class Args>
 struct KernelCall {
-  void (*kernel)(P...);
-  std::tuple<std::decay_t<P>...> args;
+  Call call;
+  Args args;
   static void invoke(void* c) {
     auto* self = static_cast<KernelCall*>(c);
-    std::apply(self->kernel, self->args);  // each lane gets its own copy of the arguments
+    std::apply(self->call, self->args);
   }
 };
+template <class... T, std::size_t... I>
+std::tuple<std::tuple_element_t<I, std::tuple<T...>>...> args_prefix(std::index_sequence<I...>);
+// std::tuple of the first K of T...
+template <std::size_t K, class... T>
+using ArgsPrefix = decltype(args_prefix<T...>(std::make_index_sequence<K>{}));
 }  // namespace w64

@@ -1,0 +1,192 @@
+#include "analysis/facts.h"
+
+#include "analysis/const_eval.h"
+#include "analysis/taint.h"
+#include "analysis/tokens.h"
+#include "lex/const_expr.h"
+
+namespace ferry::analysis {
+
+using namespace detail;  // NOLINT: the shared token helpers of src/analysis/
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Facts
+
+void collect_constants(const CodeView& v, FileFacts& facts) {
+  struct Raw {
+    ConstantInfo info;
+    std::size_t value_first, value_last;
+    std::size_t fn;  // function index or npos
+  };
+  std::vector<Raw> raws;
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+    if (v.in_directive(ci) && v.is(ci, "#") && v.is(ci + 1, "define") && v.is_identifier(ci + 2) &&
+        v.in_directive(ci + 2)) {
+      const std::size_t last = v.directive_last(ci);
+      const std::size_t name = ci + 2;
+      if (last <= name) continue;
+      // function-like: '(' right after the name, without a space
+      if (v.is(name + 1, "(") && v.code(name + 1).begin == v.code(name).end) continue;
+      raws.push_back({{std::string(v.text(name)), 0, name, ci, last, true}, name + 1, last, npos});
+      ci = last;
+      continue;
+    }
+    if (v.in_directive(ci)) continue;
+    if (!(v.is(ci, "constexpr") || v.is(ci, "const"))) continue;
+    // [static|inline] constexpr|const <integer type words> NAME = expr ;
+    std::size_t j = ci + 1;
+    bool integer = false;
+    while (v.is_identifier(j) && (lex::is_integer_type_word(v.text(j)) || is_one_of(v.text(j), {"const", "constexpr", "static"})) &&
+           !v.is(j + 1, "=")) {
+      integer = integer || lex::is_integer_type_word(v.text(j));
+      ++j;
+      if (v.is(j, "::")) ++j;
+    }
+    if (!integer || !v.is_identifier(j) || !v.is(j + 1, "=")) continue;
+    const std::size_t value_last = expression_last(v, j + 2, v.code_size() - 1);
+    if (!v.is(value_last + 1, ";")) continue;
+    std::size_t first = ci;
+    while (first > 0 && (v.is(first - 1, "static") || v.is(first - 1, "inline"))) --first;
+    raws.push_back({{std::string(v.text(j)), 0, j, first, value_last + 1, false}, j + 2, value_last,
+                    facts.function_at(ci)});
+  }
+  // Evaluate to a fixpoint: definitions may use each other in any order.
+  std::set<std::string> conflicting;
+  for (int round = 0; round < 4; ++round) {
+    bool changed = false;
+    for (Raw& r : raws) {
+      FunctionInfo* scope = r.fn == npos ? nullptr : &facts.functions[r.fn];
+      const auto val = eval(v, facts, r.value_first, r.value_last, scope);
+      if (!val) continue;
+      if (scope) {
+        auto [it, added] = scope->local_constants.emplace(r.info.name, *val);
+        if (!added && it->second != *val) {
+          it->second = *val;  // last one wins inside a function (shadowing is rare)
+        }
+        changed = changed || added;
+        continue;
+      }
+      if (conflicting.count(r.info.name)) continue;
+      auto it = facts.constants.find(r.info.name);
+      if (it == facts.constants.end()) {
+        ConstantInfo c = r.info;
+        c.value = *val;
+        facts.constants.emplace(c.name, c);
+        changed = true;
+      } else if (it->second.name_ci != r.info.name_ci && it->second.value != *val) {
+        conflicting.insert(r.info.name);
+        facts.constants.erase(it);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+}
+
+void collect_functions(const CodeView& v, FileFacts& facts) {
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+    if (v.in_directive(ci) || !v.is(ci, "{")) continue;
+    std::size_t k = ci;
+    while (k > 0 && (is_one_of(v.text(k - 1), {"const", "noexcept", "override", "final", "mutable",
+                                            "__restrict__", "volatile"})))
+      --k;
+    if (k == 0 || !v.is(k - 1, ")")) continue;
+    const std::size_t open = v.partner(k - 1);
+    if (open == npos || open == 0 || !v.is_identifier(open - 1)) continue;
+    const std::string_view name = v.text(open - 1);
+    if (is_one_of(name, {"if", "for", "while", "switch", "catch", "__launch_bounds__", "alignas",
+                         "decltype", "sizeof", "__attribute__", "return"}))
+      continue;
+    const std::size_t close = v.partner(ci);
+    if (close == npos) continue;
+    FunctionInfo fn;
+    fn.name = std::string(name);
+    fn.name_ci = open - 1;
+    fn.body_open = ci;
+    fn.body_close = close;
+    // the declaration: back to the previous ';', '}', '{' or directive
+    for (std::size_t d = open - 1; d > 0; --d) {
+      const std::size_t p = d - 1;
+      if (v.in_directive(p) || v.is(p, ";") || v.is(p, "}") || v.is(p, "{")) break;
+      if (v.is(p, "__global__")) fn.is_kernel = true;
+      if (v.is(p, "__launch_bounds__") && v.is(p + 1, "(")) {
+        const auto args = v.call_args(p + 1);
+        if (!args.empty() && !args[0].empty()) {
+          fn.launch_bounds = eval(v, facts, args[0].first, args[0].last, nullptr);
+          fn.launch_bounds_ci = p;
+        }
+      }
+    }
+    facts.functions.push_back(std::move(fn));
+    ci = close;
+  }
+}
+
+}  // namespace
+
+std::size_t FileFacts::function_at(std::size_t ci) const {
+  for (std::size_t i = 0; i < functions.size(); ++i)
+    if (ci > functions[i].body_open && ci < functions[i].body_close) return i;
+  return npos;
+}
+
+FileFacts collect_facts(const FileMigration& file,
+                        const std::map<std::string, long long>* project_constants) {
+  FileFacts facts;
+  if (project_constants) facts.project_constants = *project_constants;
+  const CodeView& v = file;
+  collect_functions(v, facts);
+  collect_constants(v, facts);
+  // Without a taint source in the file the dataflow below is skipped, and its results are
+  // exactly what it would compute: with no helper yet, range_taint of any range can only be 0
+  // (var_taint reads definitions whose taint is 0, and the data-index / warp-op adjustments
+  // only clear bits or add kLane to a range already tainted kThread), so every definition's
+  // taint is 0, no function becomes a helper and the first round settles. The variable sets
+  // and helper sets stay empty. FunctionInfo::defs is read only by range_taint (through
+  // var_taint), where a list of taint-0 definitions and an empty list both give 0; it is left
+  // empty.
+  if (!has_taint_source(v)) return facts;
+  // Lane/thread helpers and the per-function variable sets, to a fixpoint across functions.
+  bool settled = false;
+  for (int round = 0; round < 3 && !settled; ++round) {
+    bool changed = false;
+    for (FunctionInfo& fn : facts.functions) {
+      fn.defs = function_defs(v, facts, fn);
+      const std::vector<VarDef>& defs = fn.defs;
+      for (const VarDef& d : defs) {
+        if (d.taint & kThread) fn.thread_vars.insert(std::string(d.name));
+        if (d.taint & kLane) fn.lane_vars.insert(std::string(d.name));
+        if (d.taint & kBallot) fn.ballot_vars.insert(std::string(d.name));
+      }
+      for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
+        if (!v.is(i, "return")) continue;
+        const std::size_t last = expression_last(v, i + 1, fn.body_close - 1);
+        const unsigned t = range_taint(v, facts, defs, i + 1, last);
+        if ((t & kLane) && facts.lane_helpers.insert(fn.name).second) changed = true;
+        if ((t & kThread) && facts.thread_helpers.insert(fn.name).second) changed = true;
+      }
+    }
+    settled = !changed;
+  }
+  // A round that added no helper computed every function's definitions with the final helpers,
+  // which is what the checks read; when the round limit cut the fixpoint short, recompute them.
+  if (!settled)
+    for (FunctionInfo& fn : facts.functions) fn.defs = function_defs(v, facts, fn);
+  return facts;
+}
+
+void merge_project_constants(const FileFacts& facts, std::map<std::string, long long>& merged,
+                             std::set<std::string>& conflicting) {
+  for (const auto& [name, c] : facts.constants) {
+    if (conflicting.count(name)) continue;
+    const auto [it, added] = merged.emplace(name, c.value);
+    if (!added && it->second != c.value) {
+      merged.erase(it);
+      conflicting.insert(name);
+    }
+  }
+}
+
+}  // namespace ferry::analysis

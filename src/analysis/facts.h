@@ -1,0 +1,83 @@
+// What the hazard checks know about one file before any check runs: its function definitions
+// (with the flow-insensitive taint of their local variables), its compile-time constants and
+// the helpers that return lane ids or thread-derived values. Computed once per file
+// (collect_facts), read by every check under checks/.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "migrate/file_migration.h"
+
+namespace ferry::analysis {
+
+// One `name = expr` definition in a function body (a declaration or a plain assignment) and
+// the taint of its value (kinds of FunctionInfo's variable sets, as bits: 1 thread, 2 lane,
+// 4 ballot). `name` points into the file's source.
+struct VarDef {
+  std::string_view name;
+  std::size_t at = 0;  // code index of the '='
+  unsigned taint = 0;
+};
+
+// One function definition: code indices of its name and of its body's braces.
+struct FunctionInfo {
+  std::string name;
+  std::size_t name_ci = 0;
+  std::size_t body_open = 0;   // '{'
+  std::size_t body_close = 0;  // '}'
+  bool is_kernel = false;      // declared __global__
+  std::optional<long long> launch_bounds;  // first argument of __launch_bounds__, when constant
+  std::size_t launch_bounds_ci = migrate::npos;
+  // Dataflow over the body (flow-insensitive, to a fixpoint):
+  //   thread_vars: hold a value computed from threadIdx / a lane id / blockDim, without blockIdx
+  //                or gridDim (a global element index is data, not a lane);
+  //   lane_vars:   hold a lane id or warp index (derived through & 31, % 32, >> 5, / 32, their
+  //                warpSize forms, __lane_id() or a lane helper);
+  //   ballot_vars: hold the result of __ballot*/__activemask.
+  std::set<std::string> thread_vars;
+  std::set<std::string> lane_vars;
+  std::set<std::string> ballot_vars;
+  std::map<std::string, long long> local_constants;  // const/constexpr locals with constant values
+  std::vector<VarDef> defs;  // every definition in source order, as the fixpoint left them;
+                             // empty when the file has no taint source (every taint is 0)
+};
+
+// A named compile-time constant of the file: `#define NAME expr` or `constexpr T NAME = expr;`.
+struct ConstantInfo {
+  std::string name;
+  long long value = 0;
+  std::size_t name_ci = 0;   // code index of NAME in its definition
+  std::size_t first_ci = 0;  // first code index of the definition ('#' or the declaration start)
+  std::size_t last_ci = 0;   // last code index of the definition (the value's end or ';')
+  bool is_macro = false;
+};
+
+struct FileFacts {
+  std::vector<FunctionInfo> functions;
+  std::map<std::string, ConstantInfo> constants;  // file scope; a name defined twice with
+                                                  // different values is left out
+  std::set<std::string> lane_helpers;    // functions returning a lane id / warp index
+  std::set<std::string> thread_helpers;  // functions returning a thread-derived value
+  // Constants other files of the project define (a header's #define WARP_SIZE 32 seen from the
+  // .cu that includes it); the file's own definitions win. Used for values, never reported.
+  std::map<std::string, long long> project_constants;
+  // Index into `functions` of the function whose body contains `ci`, or npos.
+  [[nodiscard]] std::size_t function_at(std::size_t ci) const;
+};
+
+// Computes the facts of one file (no diagnostics). `project_constants`: see FileFacts.
+[[nodiscard]] FileFacts collect_facts(const migrate::FileMigration& file,
+                                      const std::map<std::string, long long>* project_constants = nullptr);
+
+// Merges the file-scope constants of many files; a name with different values is left out.
+void merge_project_constants(const FileFacts& facts, std::map<std::string, long long>& merged,
+                             std::set<std::string>& conflicting);
+
+
+}  // namespace ferry::analysis

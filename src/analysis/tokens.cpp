@@ -1,0 +1,247 @@
+#include "analysis/tokens.h"
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+
+#include "lex/const_expr.h"
+
+namespace ferry::analysis::detail {
+
+// ---------------------------------------------------------------------------------------------
+// Small token helpers
+
+bool is_one_of(std::string_view t, std::initializer_list<std::string_view> set) {
+  return std::find(set.begin(), set.end(), t) != set.end();
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool is_keyword_stop(std::string_view s) {
+  return is_one_of(s, {"return", "case", "throw", "else", "do", "co_return", "co_yield", "sizeof",
+                       "const", "constexpr", "static", "volatile", "int", "unsigned", "auto",
+                       "long", "short", "char", "float", "double", "bool", "void", "signed"});
+}
+
+// Names that say "the width of a warp": WARP_SIZE, kWarpSize, warp_width, THREADS_PER_WARP,
+// WAVEFRONT_SIZE. Plural "warps" means a count of warps and is excluded.
+static bool contains_nocase(std::string_view s, std::string_view lower_word) {
+  if (s.size() < lower_word.size()) return false;
+  for (std::size_t i = 0; i + lower_word.size() <= s.size(); ++i) {
+    std::size_t k = 0;
+    while (k < lower_word.size() &&
+           std::tolower(static_cast<unsigned char>(s[i + k])) == lower_word[k])
+      ++k;
+    if (k == lower_word.size()) return true;
+  }
+  return false;
+}
+
+bool is_warp_width_name(std::string_view name) {
+  // Most identifiers say neither: answer those without building the lowercase copy.
+  if (!contains_nocase(name, "warp") && !contains_nocase(name, "wave")) return false;
+  std::string l = lower(name);
+  for (std::size_t at = l.find("warpsize"); at != std::string::npos; at = l.find("warpsize"))
+    l.replace(at, 8, "warp_size");  // kWarpSize is a width, kWarpsPerBlock a count
+  if (l.find("warps") != std::string::npos || l.find("waves") != std::string::npos) return false;
+  const bool warp = l.find("warp") != std::string::npos || l.find("wave") != std::string::npos;
+  if (!warp) return false;
+  return l.find("size") != std::string::npos || l.find("width") != std::string::npos ||
+         l.find("lanes") != std::string::npos || l.find("threads") != std::string::npos ||
+         l.find("len") != std::string::npos || l == "warp" || l == "kwarp";
+}
+
+// __syncwarp is not here: its mask only names the lanes that wait, it moves no data, and HIP's
+// replacement (a wavefront barrier) is right for any mask.
+extern const std::array<std::string_view, 17> kWarpSyncFunctions;
+const std::array<std::string_view, 17> kWarpSyncFunctions = {
+    "__shfl_sync",       "__shfl_up_sync",     "__shfl_down_sync",  "__shfl_xor_sync",
+    "__ballot_sync",     "__any_sync",         "__all_sync",        "__uni_sync",
+    "__match_any_sync",  "__match_all_sync",   "__reduce_add_sync",
+    "__reduce_min_sync", "__reduce_max_sync",  "__reduce_and_sync", "__reduce_or_sync",
+    "__reduce_xor_sync", "__fns"};
+
+bool is_ballot_call_name(std::string_view t) {
+  return t == "__ballot_sync" || t == "__ballot" || t == "__activemask";
+}
+
+std::optional<long long> parse_int(std::string_view t) {
+  const auto v = lex::integer_literal(t);
+  if (!v || *v > static_cast<unsigned long long>(LLONG_MAX)) return std::nullopt;
+  return static_cast<long long>(*v);
+}
+
+// A token that can end an operand: then a following '&', '*', '-', '+' is binary.
+bool ends_operand(const CodeView& v, std::size_t ci) {
+  if (ci >= v.code_size()) return false;
+  const lex::Kind k = v.code(ci).kind;
+  if (k == lex::Kind::Identifier) return !is_keyword_stop(v.text(ci));
+  return k == lex::Kind::Number || k == lex::Kind::String || k == lex::Kind::Char || v.is(ci, ")") ||
+         v.is(ci, "]");
+}
+
+// End of the expression starting at `first`: the code index before the first ';' or ',' at
+// depth 0, or before a closing bracket of an enclosing group.
+std::size_t expression_last(const CodeView& v, std::size_t first, std::size_t limit) {
+  std::size_t i = first;
+  while (i <= limit && i < v.code_size()) {
+    const std::string_view s = v.text(i);
+    if (s == "(" || s == "[" || s == "{") {
+      const std::size_t p = v.partner(i);
+      if (p == npos) return i == first ? first : i - 1;
+      i = p + 1;
+      continue;
+    }
+    if (s == ";" || s == "," || s == ")" || s == "]" || s == "}") break;
+    ++i;
+  }
+  return i == first ? first : i - 1;
+}
+
+// First code index of the left operand of the binary operator at `op`.
+std::size_t left_operand_first(const CodeView& v, std::size_t op, std::size_t floor) {
+  const int my = lex::binary_precedence(v.text(op));
+  std::size_t j = op;  // candidate start
+  bool need_operand = true;
+  while (j > floor) {
+    const std::size_t k = j - 1;
+    const std::string_view s = v.text(k);
+    if (need_operand) {
+      if (s == ")" || s == "]") {
+        const std::size_t open = v.partner(k);
+        if (open == npos || open < floor) break;
+        j = open;
+        // a call or subscript: the callee/array name belongs to the operand
+        need_operand = false;
+        if (open > floor && (v.is_identifier(open - 1) && !is_keyword_stop(v.text(open - 1)) &&
+                             !is_one_of(v.text(open - 1), {"if", "while", "for", "switch"}))) {
+          j = open - 1;
+        }
+        continue;
+      }
+      if ((v.is_identifier(k) && !is_keyword_stop(v.text(k))) || v.is_number(k)) {
+        j = k;
+        need_operand = false;
+        continue;
+      }
+      break;
+    }
+    // after an operand: a member access, a unary prefix, a cast, or a binary operator
+    if (s == "." || s == "->" || s == "::") {
+      j = k;
+      need_operand = true;
+      continue;
+    }
+    if (s == ")") {  // a cast: (int)x
+      const std::size_t open = v.partner(k);
+      if (open == npos || open < floor) break;
+      bool cast = true;
+      for (std::size_t q = open + 1; q < k; ++q) cast = cast && (v.is_identifier(q) || v.is(q, "::") || v.is(q, "*"));
+      if (!cast) break;
+      j = open;
+      continue;
+    }
+    const int p = lex::binary_precedence(s);
+    if (p > 0 && k > floor && ends_operand(v, k - 1)) {
+      if (p < my) break;
+      j = k;
+      need_operand = true;
+      continue;
+    }
+    if (is_one_of(s, {"!", "~", "-", "+", "*", "&"})) {  // unary prefix
+      j = k;
+      continue;
+    }
+    break;
+  }
+  return j;
+}
+
+// Last code index of the primary operand (with member accesses, calls, subscripts) at `first`.
+std::size_t primary_last(const CodeView& v, std::size_t first) {
+  std::size_t i = first;
+  if (v.is(i, "(")) {
+    const std::size_t p = v.partner(i);
+    return p == npos ? i : p;
+  }
+  if (!v.is_identifier(i) && !v.is_number(i)) return npos;
+  while (true) {
+    if ((v.is(i + 1, ".") || v.is(i + 1, "->")) && v.is_identifier(i + 2)) { i += 2; continue; }
+    if (v.is(i + 1, "(") || v.is(i + 1, "[")) {
+      const std::size_t p = v.partner(i + 1);
+      if (p == npos) return i;
+      i = p;
+      continue;
+    }
+    return i;
+  }
+}
+
+// The launch arguments between <<< and >>> at `open`.
+std::vector<ArgRange> launch_args(const CodeView& v, std::size_t open) {
+  std::vector<ArgRange> args;
+  std::size_t start = open + 1;
+  for (std::size_t i = open + 1; i < v.code_size(); ++i) {
+    const lex::Kind k = v.code(i).kind;
+    if (k == lex::Kind::LaunchClose) {
+      args.push_back({start, i - 1});
+      return args;
+    }
+    if (v.is(i, "(") || v.is(i, "[") || v.is(i, "{")) {
+      if (v.partner(i) == npos) return {};
+      i = v.partner(i);
+      continue;
+    }
+    if (v.is(i, ",")) {
+      args.push_back({start, i - 1});
+      start = i + 1;
+    }
+    if (v.is(i, ";")) return {};
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics helpers
+
+std::string prof_why(const Profile& p) {
+  return "on " + p.name + " a wavefront has " + std::to_string(p.wave_size) + " lanes";
+}
+
+std::string bytes_str(long long b) {
+  std::string s = std::to_string(b) + " bytes";
+  if (b >= 1024 && b % 1024 == 0) s += " (" + std::to_string(b / 1024) + " KiB)";
+  return s;
+}
+
+// A hazard that --fix repaired is reported as a note (it is gone from the output).
+void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint,
+            bool fixed) {
+  if (f.excluded(ci)) return;
+  const std::pair<Diag, std::uint32_t> key{code, f.code(ci).begin};
+  if (opt.fixed_sites && opt.fixed_sites->count(key)) {
+    if (opt.fixed_sites_applied) {
+      fixed = true;
+      hint = "fixed (wave64 fix): " + hint;
+    } else {
+      hint += "; fixable automatically with its whole component ('ferry analyze --fix -o OUT', or "
+              "'ferry migrate --to hip')";
+    }
+  } else if (opt.harmless_sites && opt.harmless_sites->count(key)) {
+    fixed = true;  // a note: nothing to do
+    msg += " (no warp operation reaches this value in the project: here it is plain arithmetic, "
+           "right on any wavefront)";
+    hint = "nothing to change for correctness; " + hint + " if the code should use whole wavefronts";
+  } else if (opt.unfixed_reasons) {
+    const auto it = opt.unfixed_reasons->find(key);
+    if (it != opt.unfixed_reasons->end()) hint += "; not fixed automatically: " + it->second;
+  }
+  f.diag(code, fixed ? Severity::Note : Severity::Warning, ci, std::move(msg),
+         std::move(hint));
+}
+
+}  // namespace ferry::analysis::detail

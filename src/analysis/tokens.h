@@ -1,0 +1,65 @@
+// Token helpers the hazard analysis shares (facts, taint and every check under checks/):
+// word tests, operand bounds over a lex::CodeView, launch arguments, and the diagnostics sink
+// with the profile wording. Internal to src/analysis/ (namespace detail).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/checks/checks.h"
+#include "analysis/profile.h"
+#include "lex/code_view.h"
+#include "migrate/file_migration.h"
+
+namespace ferry::analysis::detail {
+
+using lex::CodeView;
+using migrate::ArgRange;
+using migrate::FileMigration;
+using migrate::npos;
+
+[[nodiscard]] bool is_one_of(std::string_view t, std::initializer_list<std::string_view> set);
+[[nodiscard]] std::string lower(std::string_view s);
+// Words that end an operand search: keywords and type words.
+[[nodiscard]] bool is_keyword_stop(std::string_view s);
+// Names that say "the width of a warp": WARP_SIZE, kWarpSize, warp_width, THREADS_PER_WARP,
+// WAVEFRONT_SIZE. Plural "warps" means a count of warps and is excluded.
+[[nodiscard]] bool is_warp_width_name(std::string_view name);
+
+// The warp functions with a lane mask as their first argument. __syncwarp is not here: its mask
+// only names the lanes that wait, it moves no data, and HIP's replacement (a wavefront barrier)
+// is right for any mask.
+extern const std::array<std::string_view, 17> kWarpSyncFunctions;
+[[nodiscard]] bool is_ballot_call_name(std::string_view t);
+
+// An integer literal's value when it fits a long long.
+[[nodiscard]] std::optional<long long> parse_int(std::string_view t);
+// A token that can end an operand: then a following '&', '*', '-', '+' is binary.
+[[nodiscard]] bool ends_operand(const CodeView& v, std::size_t ci);
+// End of the expression starting at `first`: the code index before the first ';' or ',' at
+// depth 0, or before a closing bracket of an enclosing group.
+[[nodiscard]] std::size_t expression_last(const CodeView& v, std::size_t first, std::size_t limit);
+// First code index of the left operand of the binary operator at `op`.
+[[nodiscard]] std::size_t left_operand_first(const CodeView& v, std::size_t op, std::size_t floor);
+// Last code index of the primary operand (with member accesses, calls, subscripts) at `first`.
+[[nodiscard]] std::size_t primary_last(const CodeView& v, std::size_t first);
+// The launch arguments between <<< and >>> at `open`; empty when they do not close.
+[[nodiscard]] std::vector<ArgRange> launch_args(const CodeView& v, std::size_t open);
+
+// "on gfx906 a wavefront has 64 lanes"
+[[nodiscard]] std::string prof_why(const Profile& p);
+// "65536 bytes (64 KiB)"
+[[nodiscard]] std::string bytes_str(long long b);
+// Reports a hazard unless the line is excluded (ferry: ignore); one that --fix (or the wave64
+// fixer, opt.fixed_sites) repaired is a note (it is gone from the output); one the fixer left
+// gets its reason as the hint (opt.unfixed_reasons), lane math no warp operation reaches is a
+// note (opt.harmless_sites).
+void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint,
+            bool fixed = false);
+
+}  // namespace ferry::analysis::detail

@@ -1,0 +1,91 @@
+// The non-trivia tokens of one buffer, the one cursor every pass reads code through.
+//
+// Tokens are addressed by *code index*: the position among the non-trivia tokens (comments and
+// whitespace skipped), so "the next token" is ci + 1. Built once per buffer: the code index,
+// each code token's text packed into one integer (lex::short_key, so `is(ci, "(")` is one
+// comparison) and the partner of every bracket. FileMigration (migrate/) is a CodeView plus
+// edits and diagnostics; analysis/ and the targets' project-wide pre-passes use CodeView alone.
+// Every reader is safe past the end: text() is "", is() is false, partner() is npos.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "lex/lexer.h"
+
+namespace ferry::lex {
+
+inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+// One argument of a parsed call: code indices [first, last] (inclusive); empty when first > last.
+struct ArgRange {
+  std::size_t first;
+  std::size_t last;
+  [[nodiscard]] bool empty() const { return first > last; }
+};
+
+class CodeView {
+ public:
+  // Tokenizes `src`, which must outlive the view.
+  explicit CodeView(std::string_view src);
+
+  [[nodiscard]] std::string_view source() const { return src_; }
+  [[nodiscard]] const std::vector<Token>& tokens() const { return toks_; }
+  [[nodiscard]] std::size_t code_size() const { return code_.size(); }
+  // Code token `ci` (ci < code_size()).
+  [[nodiscard]] const Token& code(std::size_t ci) const { return toks_[code_[ci]]; }
+  // Index into tokens() of code token `ci`.
+  [[nodiscard]] std::size_t token_index(std::size_t ci) const { return code_[ci]; }
+  [[nodiscard]] std::string_view text(std::size_t ci) const {
+    if (ci >= code_.size()) return {};
+    const Token& t = code(ci);
+    return {src_.data() + t.begin, t.end - t.begin};
+  }
+  // Text of code tokens [first, last] as written, trivia between them included.
+  [[nodiscard]] std::string_view span_text(std::size_t first, std::size_t last) const;
+  // Every pass asks this of most tokens: short texts compare as one integer (lex::short_key).
+  [[nodiscard, gnu::always_inline]] bool is(std::size_t ci, std::string_view t) const {
+    if (t.size() <= 7) return ci < code_key_.size() && code_key_[ci] == short_key(t);
+    return ci < code_.size() && code_key_[ci] == kLongKey && text(ci) == t;
+  }
+  // lex::short_key of code token `ci`'s text.
+  [[nodiscard]] std::uint64_t key(std::size_t ci) const { return code_key_[ci]; }
+  [[nodiscard]] bool is_identifier(std::size_t ci) const {
+    return ci < code_.size() && code(ci).kind == Kind::Identifier;
+  }
+  [[nodiscard]] bool is_number(std::size_t ci) const { return ci < code_.size() && code(ci).kind == Kind::Number; }
+  [[nodiscard]] bool in_directive(std::size_t ci) const { return ci < code_.size() && code(ci).in_directive; }
+
+  // ----- brackets and calls -----
+  // The partner of the bracket ( [ { ) ] } at `ci`, or npos (unbalanced, or not a bracket).
+  // Brackets pair within code and within each directive, never across the two; a stray closer is
+  // skipped (it pairs with nothing).
+  [[nodiscard]] std::size_t partner(std::size_t ci) const { return ci < partner_.size() ? partner_[ci] : npos; }
+  // For `(`, `[` or `{` at `open`, the code index of its partner, or npos.
+  [[nodiscard]] std::size_t match_bracket(std::size_t open) const;
+  // Arguments of the call whose `(` is at `open` (split at top-level commas); empty for `f()` or
+  // an unbalanced `(`.
+  [[nodiscard]] std::vector<ArgRange> call_args(std::size_t open) const;
+
+  // ----- context of a name -----
+  // Member access (`x.name`, `p->name`, `.*`, `->*`) or qualified by a scope other than the
+  // global one (`ns::name`, `T<U>::name`; `::name` is not).
+  [[nodiscard]] bool is_member_or_qualified(std::size_t ci) const;
+  // Right after `.` or `->`.
+  [[nodiscard]] bool is_member_name(std::size_t ci) const { return ci > 0 && (is(ci - 1, ".") || is(ci - 1, "->")); }
+  // Last code index of the directive line that code token `ci` is on (through continuations).
+  [[nodiscard]] std::size_t directive_last(std::size_t ci) const;
+
+ private:
+  void index();
+
+  std::string_view src_;
+  std::vector<Token> toks_;
+  std::vector<std::uint32_t> code_;
+  std::vector<std::uint64_t> code_key_;  // short_key per code index
+  std::vector<std::size_t> partner_;     // bracket partner per code index, or npos
+};
+
+}  // namespace ferry::lex

@@ -1,0 +1,83 @@
+#include "targets/target.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ferry::targets {
+namespace {
+
+std::string or_list(std::string_view comma_separated) {
+  std::vector<std::string> v;
+  std::size_t at = 0;
+  while (at <= comma_separated.size()) {
+    const std::size_t comma = std::min(comma_separated.find(',', at), comma_separated.size());
+    v.emplace_back(comma_separated.substr(at, comma - at));
+    at = comma + 1;
+  }
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i == 0 ? "" : i + 1 == v.size() ? " or " : ", ") + v[i];
+  return s;
+}
+
+bool is_choice(std::string_view choices, std::string_view value) {
+  std::size_t at = 0;
+  while (at <= choices.size()) {
+    const std::size_t comma = std::min(choices.find(',', at), choices.size());
+    if (choices.substr(at, comma - at) == value) return true;
+    at = comma + 1;
+  }
+  return false;
+}
+
+std::string takers_of(std::string_view option) {
+  std::string s;
+  for (const TargetInfo* t : list_targets())
+    for (const OptionSpec& o : t->options)
+      if (o.name == option) s += (s.empty() ? "" : ", ") + std::string(t->name);
+  return s;
+}
+
+}  // namespace
+
+Target::Target(const TargetInfo& info, const Options& options) : info_(info) {
+  for (const auto& [name, value] : options.values) {
+    const OptionSpec* spec = nullptr;
+    for (const OptionSpec& o : info.options)
+      if (o.name == name) spec = &o;
+    if (!spec) {
+      const std::string takers = takers_of(name);
+      throw std::invalid_argument("--" + name + " is not an option of target '" + std::string(info.name) + "'" +
+                                  (takers.empty() ? std::string() : " (it is one of: " + takers + ")"));
+    }
+    if (!spec->flag && !spec->choices.empty() && !is_choice(spec->choices, value))
+      throw std::invalid_argument("--" + name + " must be " + or_list(spec->choices) + ", not '" + value + "'");
+  }
+  for (const OptionSpec& o : info.options) {
+    const auto given = options.values.find(o.name);
+    values_.emplace(std::string(o.name), given != options.values.end() ? given->second : std::string(o.default_value));
+  }
+}
+
+const std::string& Target::option(std::string_view name) const {
+  const auto it = values_.find(name);
+  if (it == values_.end())
+    throw std::logic_error("target '" + std::string(info_.name) + "' has no option --" + std::string(name));
+  return it->second;
+}
+
+void Target::set_option(std::string_view name, std::string value) {
+  const auto it = values_.find(name);
+  if (it == values_.end())
+    throw std::logic_error("target '" + std::string(info_.name) + "' has no option --" + std::string(name));
+  it->second = std::move(value);
+}
+
+std::vector<std::string_view> Target::option_values() const {
+  std::vector<std::string_view> v;
+  for (const OptionSpec& o : info_.options) v.push_back(option(o.name));
+  return v;
+}
+
+}  // namespace ferry::targets
