@@ -101,6 +101,7 @@ do_build() {
   [[ -x $NVCC ]] || die "nvcc not found (set NVCC)"
   mkdir -p "$out/logs"
   tree=$(cd "$tree" && pwd)
+  out=$(cd "$out" && pwd)  # the builds cd into each program's folder
   local list
   list=$(programs "$tree")
   log "building $(echo "$list" | wc -l) programs with: $BUILD_SYSTEMS ($JOBS at a time; $("$NVCC" --version | tail -1))"

@@ -68,6 +68,15 @@ bool is_hipcc_word(std::string_view w) {
   return w == "hipcc" || w.ends_with("/hipcc") || w == "hipcc.pl" || w.ends_with("/hipcc.pl");
 }
 bool is_nvcc_word(std::string_view w) { return w == "nvcc" || w.ends_with("/nvcc"); }
+// A CMake value naming hipcc: the word itself or a variable of that name (${HIP_HIPCC_EXECUTABLE},
+// which find_package(hip) set, ${HIPCC}, $ENV{HIPCC}).
+bool is_hipcc_value(std::string_view v) {
+  if (is_hipcc_word(v)) return true;
+  if (!(starts_with(v, "${") || starts_with(v, "$ENV{")) || !v.ends_with("}")) return false;
+  return v.find("HIPCC") != std::string_view::npos;
+}
+// ${OpenMP_CXX_FLAGS} / ${OpenMP_C_FLAGS}: FindOpenMP's host compiler flags.
+bool is_openmp_flags_ref(std::string_view v) { return v == "${OpenMP_CXX_FLAGS}" || v == "${OpenMP_C_FLAGS}"; }
 
 // "sm_90", "compute_90", "90" -> 90; 0 when it is not an NVIDIA architecture.
 int sm_number(std::string_view a) {
@@ -459,6 +468,22 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
         if (ws[k] == "-x" && (ws[k + 1] == "cu" || ws[k + 1] == "hip")) has_x.insert(name);
     }
 
+  // A variable whose value names source files, directly or through whole references
+  // (SOURCES = main.cpp, SRC = $(SOURCES), SRCS = $(wildcard *.cpp)); not $(SOURCES:.cpp=.o).
+  std::function<bool(const std::string&, int)> var_has_sources = [&](const std::string& name, int depth) {
+    if (depth > 8) return false;
+    const auto it = assigns.find(name);
+    if (it == assigns.end()) return false;
+    for (std::size_t a : it->second)
+      for (const std::string& v : info[a].words.words) {
+        std::string_view x = v;
+        if (x.ends_with(')') && x.find('(') == std::string_view::npos) x.remove_suffix(1);  // $(wildcard *.cpp)
+        if (is_source_name(x)) return true;
+        if (const std::string ref = whole_ref(v); !ref.empty() && var_has_sources(ref, depth + 1)) return true;
+      }
+    return false;
+  };
+
   // A recipe's nvcc command compiles a source file (hipcc compiled .cpp as HIP; nvcc needs -x cu).
   auto prereq_sources = [&](std::size_t rule, bool first_only) {
     if (rule == SIZE_MAX) return false;
@@ -503,7 +528,8 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
         const std::vector<std::string> part(w.words.begin() + static_cast<long>(k), w.words.begin() + static_cast<long>(e));
         const auto m = map_hipcc_words(part, o, rel, l.line, r.diagnostics, in_nvcc[i][k]);
         if (in_nvcc[i][k]) {
-          bool has_x_here = false, compiles = false;
+          bool has_x_here = false, compiles = false, many_sources = false;
+          std::vector<std::size_t> source_words;  // in `part`: a source file, $< or $(SOURCES)
           for (std::size_t j = 0; j < part.size(); ++j) {
             has_x_here = has_x_here || part[j] == "-x" || part[j] == "-xhip";
             for (const std::string& v : var_refs(part[j])) {
@@ -511,27 +537,57 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
               close_over(c);
               for (const std::string& x : c) has_x_here = has_x_here || has_x.contains(x);
             }
-            compiles = compiles || is_source_name(part[j]) ||
+            const bool one_source = (is_source_name(part[j]) && (j == 0 || part[j - 1] != "-o")) ||
+                                    (!whole_ref(part[j]).empty() && (j == 0 || part[j - 1] != "-o") &&
+                                     var_has_sources(whole_ref(part[j]), 0)) ||
+                                    (part[j] == "$<" && prereq_sources(info[i].rule, true));
+            if (one_source) source_words.push_back(j);
+            compiles = compiles || one_source ||
                        (part[j].find("$<") != std::string::npos && prereq_sources(info[i].rule, true)) ||
                        ((part[j].find("$^") != std::string::npos || part[j].find("$+") != std::string::npos) &&
                         prereq_sources(info[i].rule, false));
+            many_sources = many_sources || part[j].find("$^") != std::string::npos ||
+                           part[j].find("$+") != std::string::npos;
           }
           // -x applies to every input of an nvcc command: a .a/.o/.so input beside the source breaks it.
           auto is_binary_input = [](std::string_view x) {
             return x.ends_with(".a") || x.ends_with(".o") || x.ends_with(".so") || x.ends_with(".obj");
           };
           bool binary_inputs = false;
+          std::vector<bool> binary(part.size(), false);
           for (std::size_t j = 0; j < part.size(); ++j) {
             if (j > 0 && part[j - 1] == "-o") continue;
-            binary_inputs = binary_inputs || (is_binary_input(part[j]) && part[j][0] != '-');
+            binary[j] = is_binary_input(part[j]) && part[j][0] != '-';
             const std::string ref = whole_ref(part[j]);
             if (!ref.empty() && (j == 0 || part[j - 1] != "-o"))
               if (auto it = assigns.find(ref); it != assigns.end())
                 for (std::size_t a : it->second)
-                  for (const std::string& v : info[a].words.words) binary_inputs = binary_inputs || is_binary_input(v);
+                  for (const std::string& v : info[a].words.words) binary[j] = binary[j] || is_binary_input(v);
+            binary_inputs = binary_inputs || binary[j];
           }
           std::copy(m.begin(), m.end(), mapped.begin() + static_cast<long>(k));
-          if (compiles && !has_x_here && binary_inputs) {
+          // One source beside .a/.o inputs: compile it on its own (-x cu -c), then link its object
+          // with the rest, in the same recipe line. The object is named after the target ($@).
+          const bool split = compiles && !has_x_here && binary_inputs && !many_sources && source_words.size() == 1 &&
+                             !mapped[k].empty() && (source_words[0] == 0 || !binary[source_words[0]]);
+          if (split) {
+            std::string compile = mapped[k] + " -x cu -c";
+            for (std::size_t j = 1; j < part.size(); ++j) {
+              if (binary[j] || m[j].empty()) continue;
+              if (part[j] == "-o" || (part[j - 1] == "-o")) continue;
+              if (part[j] == "-c") continue;
+              compile += " " + m[j];
+            }
+            std::string link_cc = mapped[k];
+            while (!link_cc.empty() && (link_cc.front() == '@' || link_cc.front() == '-' || link_cc.front() == '+'))
+              link_cc.erase(0, 1);
+            mapped[k] = compile + " -o $@.ferry.o && " + link_cc;
+            mapped[k + source_words[0]] = "$@.ferry.o";
+            r.diagnostics.push_back(diag(Diag::BuildMapped, Severity::Note, rel, l.line,
+                                         "nvcc command split in two: '" + part[source_words[0]] +
+                                             "' is compiled on its own with -x cu (to $@.ferry.o), then linked with "
+                                             "the .a/.o inputs (-x applies to every input of a command)"));
+          } else if (compiles && !has_x_here && binary_inputs) {
             r.diagnostics.push_back(diag(Diag::BuildMixedInputs, Severity::Warning, rel, l.line,
                                          "this nvcc command compiles a .cpp/.hip source and takes .a/.o inputs: nvcc "
                                          "needs -x cu for the source, and -x applies to every input",
@@ -706,9 +762,17 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
   const std::string arch_block = "if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES " + arch +
                                  ")  # ferry: the NVIDIA architecture (--arch; -DCMAKE_CUDA_ARCHITECTURES=... to change)\n"
                                  "endif()\n";
+  // toolkit_found: find_package(CUDAToolkit) already ran at the top level (not inside an if(),
+  // e.g. a Windows-only install branch) before the current command.
   bool arch_placed = mentions_cuda_arch, toolkit_found = false, changed = false;
-  for (const auto& c : cmds)
-    if (c.name == "find_package" && !c.args.empty() && arg_is(c.args[0], "CUDAToolkit")) toolkit_found = true;
+  std::vector<int> depth(cmds.size(), 0);
+  for (std::size_t i = 0, d = 0; i < cmds.size(); ++i) {
+    const std::string& n = cmds[i].name;
+    if (n == "endif" || n == "endforeach" || n == "endwhile" || n == "endfunction" || n == "endmacro") d = d ? d - 1 : 0;
+    depth[i] = static_cast<int>(d);
+    if (n == "if" || n == "foreach" || n == "while" || n == "function" || n == "macro") ++d;
+  }
+  auto depth_of = [&](const CMakeCommand& c) { return depth[static_cast<std::size_t>(&c - cmds.data())]; };
   std::set<std::string> hip_sources_with_language;  // set_source_files_properties(x LANGUAGE ...) already there
   for (const auto& c : cmds)
     if (c.name == "set_source_files_properties") {
@@ -727,11 +791,25 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
     if (c.name == "target_link_libraries" && c.args.size() > 1)
       for (const auto& a : c.args)
         if (arg_is(a, "hip::device")) hip_device_targets.insert(unquote(c.args[0]));
-    if (c.name == "set" && c.args.size() >= 2 && arg_is(c.args[0], "CMAKE_CXX_COMPILER") && is_hipcc_word(unquote(c.args[1])))
+    if (c.name == "set" && c.args.size() >= 2 && arg_is(c.args[0], "CMAKE_CXX_COMPILER") && is_hipcc_value(unquote(c.args[1])))
       hipcc_as_cxx = true;
   }
+  std::set<std::string> object_libraries;  // add_library(NAME OBJECT ...)
+  for (const auto& c : cmds)
+    if (c.name == "add_library" && c.args.size() > 1 && arg_is(c.args[1], "OBJECT")) object_libraries.insert(unquote(c.args[0]));
+  // set(NAME values...): what ${NAME} among a target's sources stands for.
+  std::map<std::string, std::vector<std::string>> set_values;
+  for (const auto& c : cmds)
+    if (c.name == "set" && c.args.size() >= 2)
+      for (std::size_t k = 1; k < c.args.size(); ++k) set_values[unquote(c.args[0])].push_back(unquote(c.args[k]));
 
+  // A target whose .cpp sources hipcc compiled as HIP (they are CUDA sources now).
+  auto hip_cpp_target = [&](const CMakeCommand& c) {
+    return !c.args.empty() && (hipcc_as_cxx || hip_device_targets.contains(unquote(c.args[0])));
+  };
   for (const auto& c : cmds) {
+    if (c.name == "find_package" && !c.args.empty() && arg_is(c.args[0], "CUDAToolkit") && depth_of(c) == 0)
+      toolkit_found = true;
     if (is_restored(c)) continue;
     // project(... HIP) / enable_language(HIP) -> CUDA, with the architecture set before.
     if (c.name == "project" || c.name == "enable_language") {
@@ -757,11 +835,17 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
       note(c.line, unquote(c.args[0]) + " = HIP -> CUDA (the file's own CUDA branch is selected)");
       continue;
     }
+    if (c.name == "set" && c.args.size() >= 2 && arg_is(c.args[0], "CMAKE_CXX_LINKER") && is_hipcc_value(unquote(c.args[1]))) {
+      edits.push_back({c.begin, c.end, "# ferry: set(CMAKE_CXX_LINKER hipcc) removed: CMake links CUDA targets with nvcc"});
+      note(c.line, "hipcc as the linker removed");
+      continue;
+    }
     if (c.name == "set" && !c.args.empty() && arg_is(c.args[0], "CMAKE_CXX_COMPILER") && c.args.size() >= 2 &&
-        is_hipcc_word(unquote(c.args[1]))) {
+        is_hipcc_value(unquote(c.args[1]))) {
+      // (the architecture first: an insertion at the same offset after the replacement is lost)
+      if (!arch_placed) edits.push_back({line_start(c.begin), line_start(c.begin), arch_block}), arch_placed = true;
       edits.push_back({c.begin, c.end, "# ferry: set(CMAKE_CXX_COMPILER hipcc) removed: nvcc compiles the CUDA sources\n"
                                        "enable_language(CUDA)"});
-      if (!arch_placed) edits.push_back({line_start(c.begin), line_start(c.begin), arch_block}), arch_placed = true;
       note(c.line, "hipcc as the C++ compiler -> the CUDA language (nvcc)");
       continue;
     }
@@ -778,13 +862,65 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
     if (c.name == "find_package" && !c.args.empty() && is_rocm_package(unquote(c.args[0]))) {
       if (!toolkit_found) {
         edits.push_back({c.begin, c.end, "find_package(CUDAToolkit REQUIRED)"});
-        toolkit_found = true;
+        toolkit_found = depth_of(c) == 0;
       } else {
         edits.push_back({c.begin, c.end, "# ferry: find_package(" + unquote(c.args[0]) + ") -> CUDAToolkit"});
       }
       note(c.line, "find_package(" + unquote(c.args[0]) + ") -> find_package(CUDAToolkit)");
       continue;
     }
+    // if(NOT "${GPU_RUNTIME}" STREQUAL "HIP") message(FATAL_ERROR ...): the file's guard that the
+    // example needs HIP. Its sources are CUDA now and GPU_RUNTIME selects CUDA: the guard asks for CUDA.
+    if (c.name == "if" && c.args.size() == 4 && arg_is(c.args[0], "NOT") && arg_is(c.args[2], "STREQUAL") &&
+        arg_is(c.args[3], "HIP")) {
+      std::string v = unquote(c.args[1]);
+      if (const std::string ref = cmake_ref(v); !ref.empty()) v = ref;
+      bool fatal = false;
+      const std::size_t at = static_cast<std::size_t>(&c - cmds.data());
+      for (std::size_t j = at + 1; j < cmds.size() && depth[j] > depth[at]; ++j)
+        fatal = fatal || (cmds[j].name == "message" && !cmds[j].args.empty() && arg_is(cmds[j].args[0], "FATAL_ERROR"));
+      if (selector.contains(v) && fatal) {
+        const CMakeArg& a = c.args[3];
+        edits.push_back({a.begin, a.end, a.quoted ? "\"CUDA\"" : "CUDA"});
+        note(c.line, "the guard that " + v + " is HIP now asks for CUDA (the sources are CUDA now)");
+        continue;
+      }
+    }
+    // add_custom_command(... COMMAND ${PERL_EXECUTABLE} .../hipify-perl in.cu -o out.hip): the CUDA
+    // source is the source now; it is copied.
+    if (c.name == "add_custom_command") {
+      for (std::size_t k = 0; k < c.args.size(); ++k) {
+        const std::string t = unquote(c.args[k]);
+        if (!(t == "hipify-perl" || t.ends_with("/hipify-perl"))) continue;
+        std::size_t first = k;
+        if (k > 0 && (arg_is(c.args[k - 1], "${PERL_EXECUTABLE}") || arg_is(c.args[k - 1], "perl"))) first = k - 1;
+        edits.push_back({c.args[first].begin, c.args[k].end, "${CMAKE_COMMAND} -E copy"});
+        for (std::size_t j = k + 1; j < c.args.size(); ++j) {
+          const std::string u = unquote(c.args[j]);
+          if (u == "COMMAND" || u == "DEPENDS" || u == "VERBATIM" || u == "OUTPUT" || u == "WORKING_DIRECTORY" ||
+              u == "COMMENT" || u == "BYPRODUCTS" || u == "MAIN_DEPENDENCY")
+            break;
+          if (starts_with(u, "-")) {  // -o and hipify's own options
+            std::size_t b = c.args[j].begin;
+            while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\t')) --b;
+            edits.push_back({b, c.args[j].end, ""});
+          }
+        }
+        note(c.line, "hipify-perl step -> a copy: the CUDA source is the source now");
+        break;
+      }
+    }
+    // target_compile_options(mod PRIVATE --cuda-device-only) on an OBJECT library: a code object
+    // loaded at run time (hipModuleLoad); CMake's CUDA makes a fatbin of it (CMake >= 3.27).
+    if (c.name == "target_compile_options" && c.args.size() > 1 && object_libraries.contains(unquote(c.args[0])))
+      for (const auto& a : c.args)
+        if (arg_is(a, "--cuda-device-only") || arg_is(a, "--offload-device-only")) {
+          edits.push_back({c.end, c.end, "\nset_target_properties(" + c.args[0].text +
+                                             " PROPERTIES CUDA_FATBIN_COMPILATION ON)  # ferry: device code only, "
+                                             "loaded at run time (CMake >= 3.27)"});
+          note(c.line, "device-only object library -> CUDA_FATBIN_COMPILATION");
+          break;
+        }
     // .hip sources: CMake's CUDA language does not know the extension; hipcc-compiled .cpp neither.
     if ((c.name == "add_executable" || c.name == "add_library" || c.name == "target_sources") && c.args.size() > 1) {
       std::vector<std::string> mark;
@@ -793,7 +929,13 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
       for (std::size_t k = 1; k < c.args.size(); ++k) {
         const std::string t = unquote(c.args[k]);
         imported = imported || t == "IMPORTED" || t == "ALIAS" || t == "INTERFACE";
-        const bool source = t.ends_with(".hip") || (hip_cpp && (t.ends_with(".cpp") || t.ends_with(".cc")));
+        auto is_hip_source = [&](std::string_view x) {
+          return x.ends_with(".hip") || (hip_cpp && (x.ends_with(".cpp") || x.ends_with(".cc")));
+        };
+        bool source = is_hip_source(t);
+        // ${SOURCES}: set(SOURCES a.cpp b.cpp) earlier (set_source_files_properties expands the list)
+        if (const std::string v = cmake_ref(t); !v.empty() && set_values.contains(v))
+          for (const std::string& x : set_values[v]) source = source || is_hip_source(x);
         if (source && !hip_sources_with_language.contains(t)) mark.push_back(c.args[k].text);
       }
       if (!mark.empty() && !imported) {
@@ -820,6 +962,13 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
       std::string repl = a.text;
       if (k > 0 && arg_is(c.args[k - 1], "LANGUAGE") && t == "HIP") {
         repl = a.quoted ? "\"CUDA\"" : "CUDA";
+      } else if (flags && k > 0 && hip_cpp_target(c) && is_openmp_flags_ref(t)) {
+        // CMake's OpenMP flags are the host compiler's (-fopenmp); the target's sources are CUDA
+        // now, compiled by nvcc. (CMake links CUDA executables with the host compiler: the flags
+        // in target_link_libraries stay.)
+        repl = "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=" + t + ">";
+        note(c.line, "'" + t + "' passed to the host compiler (-Xcompiler): the target's sources are CUDA now");
+        ++kept_flags;
       } else if (links && k > 0 && !(t == "PUBLIC" || t == "PRIVATE" || t == "INTERFACE")) {
         const RocLib* l = find_roc_target(t);
         if (!l) l = find_roc_lib(starts_with(t, "-l") ? t.substr(2) : t);

@@ -2,7 +2,9 @@
 # HIP -> CUDA build files (docs/build-files.md, "The other way"), really built with nvcc:
 #   1. examples/hip_native (a hipcc Makefile, hipBLAS) migrated with --to cuda, built with make;
 #   2. a HIP-language CMake project (written here) migrated, configured and built with CMake's CUDA;
-#   3. CUDA -> HIP -> CUDA gives back the CUDA build files byte for byte (make_saxpy, cmake_vector_add).
+#   3. CUDA -> HIP -> CUDA gives back the CUDA build files byte for byte (make_saxpy, cmake_vector_add);
+#   4. a hipcc Makefile (written here) whose recipes name a .cpp kernel file through a variable and
+#      compile a source and link a static device library in one command, migrated and built.
 set -euo pipefail
 FERRY=${FERRY:?path to the ferry binary}
 ROOT=${FERRY_ROOT:?source root}
@@ -72,4 +74,48 @@ for ex in make_saxpy cmake_vector_add; do
   done
 done
 echo "ok: CUDA -> HIP -> CUDA restores the build files exactly"
+
+# ---- 4. sources through a variable, a source and a .a in one command
+mkdir -p "$T/mixed"
+cat > "$T/mixed/Makefile" <<'MK'
+HIPCC ?= /opt/rocm/bin/hipcc
+SOURCES = kernels.cpp
+all: app linked
+app:
+	$(HIPCC) -O2 $(SOURCES) -o $@
+libdev.a: dev.hip
+	$(HIPCC) -fgpu-rdc -c $< -o dev.o && ar rcs $@ dev.o
+linked: main.hip libdev.a
+	$(HIPCC) -fgpu-rdc -o $@ libdev.a $<
+MK
+cat > "$T/mixed/kernels.cpp" <<'SRC'
+#include <hip/hip_runtime.h>
+__global__ void k(int* p) { *p = 1; }
+int main() {
+  int* d = nullptr;
+  if (hipMalloc(&d, sizeof(int)) != hipSuccess) return 0;
+  hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0, d);
+  return hipFree(d) == hipSuccess ? 0 : 1;
+}
+SRC
+cat > "$T/mixed/dev.hip" <<'SRC'
+#include <hip/hip_runtime.h>
+__device__ int twice(int x) { return 2 * x; }
+SRC
+cat > "$T/mixed/main.hip" <<'SRC'
+#include <hip/hip_runtime.h>
+__device__ int twice(int x);
+__global__ void k(int* p) { *p = twice(*p); }
+int main() {
+  int* d = nullptr;
+  if (hipMalloc(&d, sizeof(int)) != hipSuccess) return 0;
+  k<<<1, 1>>>(d);
+  return hipFree(d) == hipSuccess ? 0 : 1;
+}
+SRC
+"$FERRY" migrate "$T/mixed" --from hip --to cuda -o "$T/mixed-cuda" > "$T/mixed.txt" 2>&1 ||
+  fail "migrate: $(cat "$T/mixed.txt")"
+make -C "$T/mixed-cuda" > "$T/mixed-build.txt" 2>&1 || fail "make: $(tail -40 "$T/mixed-build.txt") $(cat "$T/mixed-cuda/Makefile")"
+[ -x "$T/mixed-cuda/app" ] && [ -x "$T/mixed-cuda/linked" ] || fail "no binaries: $(ls "$T/mixed-cuda")"
+echo "ok: .cpp kernels named through a variable and a source linked with a .a, built with nvcc"
 echo PASS

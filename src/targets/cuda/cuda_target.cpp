@@ -51,6 +51,7 @@ class CudaTarget final : public Target {
     ballot_pass(file);
     device_prop_pass(file);
     cccl_pass(file);
+    rocprim_pass(file);
     vector_ctor_pass(file);
     atomic_fp_pass(file);
     texture_ref_pass(file);

@@ -93,6 +93,8 @@ void implicit_headers_pass(FileMigration& file) {
                         file.source().substr(toks[t].begin, toks[t].end - toks[t].begin) == "/* ferry-cuda: (none) */");
     relies_on_hip_runtime = relies_on_hip_runtime || !added;
   }
+  // A header that uses HIP without including it: its includers' <hip/hip_runtime.h> came first.
+  relies_on_hip_runtime = relies_on_hip_runtime || relies_on_includers_runtime(file);
   if (!relies_on_hip_runtime) return;
   std::set<std::string> seen;
   through_project_headers(file.project(), std::string(file.path()), seen, have);

@@ -1,5 +1,5 @@
 // Semantic passes of the HIP → CUDA target. Order (CudaTarget::run_passes): record_restore,
-// module_api, syncwarp, launch, ballot, device_prop, cccl, vector_ctor, atomic_fp, texture_ref,
+// module_api, syncwarp, launch, ballot, device_prop, cccl, rocprim, vector_ctor, atomic_fp, texture_ref,
 // wmma, amd_only, implicit_headers; edits of an earlier pass win over later ones and over the
 // rule tables. Then the rules, then the finishing step (compat header, runtime header).
 // Golden tests: tests/golden/cuda-<pass>-*/.
@@ -54,6 +54,11 @@ void device_prop_pass(migrate::FileMigration& file);
 // cuda::std::identity, thrust::unary_function/binary_function bases removed (FRY4203).
 void cccl_pass(migrate::FileMigration& file);
 
+// rocPRIM (no CUDA backend) -> CUB: block_load/store/reduce/scan and their methods, the
+// device-wide reduce, inclusive/exclusive scan and radix sorts (arguments reordered), functors
+// (FRY4207); what has no CUB form here gets FRY1208 and stays.
+void rocprim_pass(migrate::FileMigration& file);
+
 // HIP's vector and complex types have constructors, CUDA's are structs: float4(a, b, c, d) ->
 // make_float4(a, b, c, d), float4(x) -> make_float4(x, x, x, x) for a plain x, hipblasComplex(r, i)
 // -> make_cuComplex(r, i) (FRY4204).
@@ -61,6 +66,7 @@ void vector_ctor_pass(migrate::FileMigration& file);
 
 // Standard headers <hip/hip_runtime.h> brought along (<cstdio>, <cstdint>, <cassert>, <string>,
 // <memory>, ...) and <cuda_runtime.h> does not: added where the file uses their names (FRY4205).
+// Also in a file that includes no runtime header but relies on its includer's (a project header).
 void implicit_headers_pass(migrate::FileMigration& file);
 
 // float/double atomicMax/atomicMin (HIP only) -> ferry::cuda_compat::atomicMax/Min, unless the
@@ -78,5 +84,9 @@ void wmma_pass(migrate::FileMigration& file);
 // header gets `#include <cuda_runtime.h>` where the CUDA → HIP target would put
 // <hip/hip_runtime.h>, so that HIP → CUDA → HIP reaches a fixed point.
 void runtime_header_pass(migrate::FileMigration& file);
+
+// The file uses the kernel language or the runtime and includes no runtime header: it compiled
+// with hipcc because whoever includes it (or hipcc itself) included <hip/hip_runtime.h> first.
+bool relies_on_includers_runtime(const migrate::FileMigration& file);
 
 }  // namespace ferry::targets::cuda

@@ -13,7 +13,7 @@ bool is_kernel_language(std::string_view t) {
 
 }  // namespace
 
-void runtime_header_pass(migrate::FileMigration& file) {
+bool relies_on_includers_runtime(const migrate::FileMigration& file) {
   bool needs = false;
   bool has_include = false;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
@@ -34,7 +34,11 @@ void runtime_header_pass(migrate::FileMigration& file) {
         needs = true;
     }
   }
-  if (!needs || has_include || file.code_size() == 0) return;
+  return needs && !has_include && file.code_size() > 0;
+}
+
+void runtime_header_pass(migrate::FileMigration& file) {
+  if (!relies_on_includers_runtime(file)) return;
 
   // Same place as the CUDA → HIP target puts its header, so that the two round-trip.
   if (file.insert_line_at_top("#include <cuda_runtime.h>\n")) file.count_converted("headers");

@@ -22,7 +22,7 @@ lib.o: lib.cpp
 	$(HIPCC) -x cu $(GPU_ARCH) -rdc=true --use_fast_math -c $< -o $@
 
 linked: main.hip libdev.a
-	$(HIPCC) $(GPU_ARCH) -rdc=true -o $@ libdev.a $<
+	$(HIPCC) -x cu -c $(GPU_ARCH) -rdc=true $< -o $@.ferry.o && $(HIPCC) $(GPU_ARCH) -rdc=true -o $@ libdev.a $@.ferry.o
 
 from_cuda.hip: from_cuda.cu
 	cp $< $@

@@ -1,0 +1,17 @@
+// A project header that includes no runtime header: with hipcc it compiled because each file
+// including it had included <hip/hip_runtime.h> (and with it <memory> and <string>) first.
+#ifndef DEMO_COMMON_H_
+#define DEMO_COMMON_H_
+
+namespace demo {
+
+template <typename T, typename... Args>
+std::unique_ptr<T> make_owned(Args&&... args) {
+  return std::unique_ptr<T>(new T(std::forward<Args>(args)...));
+}
+
+int check(hipError_t err, std::string what = "");
+
+}  // namespace demo
+
+#endif  // DEMO_COMMON_H_
