@@ -1422,26 +1422,19 @@ void Planner::scan_host_launcher(std::size_t fid, const std::set<std::size_t>& k
       bool ours = false;
       for (std::size_t c : resolve_function(fn.file, v.t(k))) ours |= kernels.count(c) > 0;
       if (!ours) continue;
-      std::size_t first = i + 1, depth = 0, arg = 0;
-      for (std::size_t j = i + 1; j < v.size() && v.f.code(j).kind != lex::Kind::LaunchClose; ++j) {
-        if (v.is(j, "(") || v.is(j, "[") || v.is(j, "{")) ++depth;
-        else if (v.is(j, ")") || v.is(j, "]") || v.is(j, "}")) --depth;
-        const bool end = depth == 0 && (v.is(j, ",") || v.f.code(j + 1).kind == lex::Kind::LaunchClose);
-        if (!end) continue;
-        const std::size_t last = v.is(j, ",") ? j - 1 : j;
-        if (arg == 1) {
-          const Values vals = values(fid, first, last, 0);
-          for (const long long n : vals.known)
-            if (n % profile_.wave_size != 0) {
-              blockers.push_back({fn.file, v.line(first), "a kernel of the component is launched with blocks of " +
-                                                              std::to_string(n) + " threads (x), not whole " +
-                                                              std::to_string(profile_.wave_size) + "-lane wavefronts"});
-              break;
-            }
-        }
-        ++arg;
-        first = j + 1;
+      const std::vector<migrate::ArgRange> args = detail::launch_args(v.f, i);
+      if (args.size() < 2) {  // unbalanced or unclosed: the block size cannot be read
+        blockers.push_back({fn.file, v.line(i), "a launch of the component whose block size Ferry cannot read"});
+        continue;
       }
+      const Values vals = values(fid, args[1].first, args[1].last, 0);
+      for (const long long n : vals.known)
+        if (n % profile_.wave_size != 0) {
+          blockers.push_back({fn.file, v.line(args[1].first), "a kernel of the component is launched with blocks of " +
+                                                                  std::to_string(n) + " threads (x), not whole " +
+                                                                  std::to_string(profile_.wave_size) + "-lane wavefronts"});
+          break;
+        }
       continue;
     }
     // 32-based arithmetic next to the launch: warps per block, grid sizes from warp counts.
@@ -1484,20 +1477,11 @@ void Planner::scan_macro_launches(const std::set<std::size_t>& kernels, std::vec
         }
         if (!may_be) continue;
         // the block argument: the second launch parameter
-        std::size_t first = i + 1, arg = 0, depth = 0;
+        const std::vector<migrate::ArgRange> args = detail::launch_args(v.f, i);
         bool whole = false;
-        for (std::size_t j = i + 1; j < v.size() && v.f.code(j).kind != lex::Kind::LaunchClose; ++j) {
-          if (v.is(j, "(") || v.is(j, "[") || v.is(j, "{")) ++depth;
-          else if (v.is(j, ")") || v.is(j, "]") || v.is(j, "}")) --depth;
-          const bool end = depth == 0 && (v.is(j, ",") || v.f.code(j + 1).kind == lex::Kind::LaunchClose);
-          if (!end) continue;
-          const std::size_t last = v.is(j, ",") ? j - 1 : j;
-          if (arg == 1) {
-            const auto n = eval_constant(v.f, v.facts, first, last, nullptr);
-            whole = n && *n % profile_.wave_size == 0;
-          }
-          ++arg;
-          first = j + 1;
+        if (args.size() >= 2) {
+          const auto n = eval_constant(v.f, v.facts, args[1].first, args[1].last, nullptr);
+          whole = n && *n % profile_.wave_size == 0;
         }
         if (!whole)
           blockers.push_back({f, v.line(i), "a kernel of the component ('" + name +
@@ -1532,21 +1516,10 @@ bool Planner::row_mode(const std::vector<std::size_t>& ids, const std::vector<bo
       for (std::size_t c : resolve_function(fns_[fid].file, v.t(k)))
         if (kernels.count(c)) ours = true, launched.insert(c);
       if (!ours) continue;
-      std::size_t first = i + 1, depth = 0, arg = 0;
-      for (std::size_t j = i + 1; j < v.size() && v.f.code(j).kind != lex::Kind::LaunchClose; ++j) {
-        if (v.is(j, "(") || v.is(j, "[") || v.is(j, "{")) ++depth;
-        else if (v.is(j, ")") || v.is(j, "]") || v.is(j, "}")) --depth;
-        const bool end = depth == 0 && (v.is(j, ",") || v.f.code(j + 1).kind == lex::Kind::LaunchClose);
-        if (!end) continue;
-        const std::size_t last = v.is(j, ",") ? j - 1 : j;
-        if (arg == 1) {
-          const Values vals = values(fid, first, last, 0);
-          if (vals.unknown || vals.multiple || vals.known != std::set<long long>{32}) return false;
-        }
-        ++arg;
-        first = j + 1;
-      }
-      if (arg < 2) return false;
+      const std::vector<migrate::ArgRange> args = detail::launch_args(v.f, i);
+      if (args.size() < 2) return false;
+      const Values vals = values(fid, args[1].first, args[1].last, 0);
+      if (vals.unknown || vals.multiple || vals.known != std::set<long long>{32}) return false;
     }
   }
   for (std::size_t k : kernels)
