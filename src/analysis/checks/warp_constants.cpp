@@ -143,6 +143,10 @@ void check_warp_constants(FileMigration& file, const FileFacts& facts, const Haz
              std::to_string(p.wave_size) +
              " / #else ... 32 / #endif (in device-only code, warpSize); every use is a warp "
              "width, so 'ferry analyze --fix' can do it";
+    } else if (opt.fixed_sites && opt.fixed_sites->count({Diag::WarpWidthConstant, file.code(c.name_ci).begin})) {
+      // used otherwise, yet fixed: only the rows-of-32 fix (analysis/wave64_fix.h) leaves it as is
+      hint = "keep 32: every kernel that uses it runs in rows of 32 threads (blocks 32 wide), whose "
+             "shuffles get the width 32";
     } else {
       const auto w = uses->other_use_where.find(name);
       hint = "make it per target (" + std::to_string(p.wave_size) +
