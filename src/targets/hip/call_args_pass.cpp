@@ -22,6 +22,11 @@
 // `cudaStreamWaitEvent(s, e)` (flags = 0) and `cudaMalloc3DArray(&a, &desc, extent)` (flags = 0)
 // get the `0` written out; `cudaEventCreate(&e, flags)` (CUDA's C++ overload) becomes
 // `hipEventCreateWithFlags(&e, flags)`. Calls written in full are left to the tables.
+//
+// NVRTC takes its option strings as `const char* const*`, so CUDA code passes a `char**` (or a
+// `char* opts[]`); hiprtcCompileProgram takes `const char**`, which neither converts to. The
+// argument gets `const_cast<const char**>(...)`: a no-op for a `const char**`, and a compile
+// error (not a silent reinterpretation) for anything that is not an array of strings.
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -226,9 +231,29 @@ void default_args(FileMigration& file) {
 
 }  // namespace
 
+// nvrtcCompileProgram(prog, n, options): the options' constness HIP's declaration lacks.
+void rtc_option_args(FileMigration& file) {
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is(ci, "nvrtcCompileProgram") || !file.is(ci + 1, "(") || file.excluded(ci) ||
+        file.is_member_or_qualified(ci) || file.code(ci).in_directive)
+      continue;
+    const std::vector<ArgRange> args = file.call_args(ci + 1);
+    if (args.size() != 3 || args[2].empty()) continue;
+    const ArgRange& o = args[2];
+    if (o.first == o.last && (file.is(o.first, "nullptr") || file.is(o.first, "NULL") || file.is(o.first, "0")))
+      continue;  // no options
+    if (file.is(o.first, "const_cast") || file.is(o.first, "(")) continue;  // a cast (or parenthesised) as written
+    bool touched = false;
+    for (std::size_t k = o.first; k <= o.last; ++k) touched = touched || file.touched(k) || file.excluded(k);
+    if (touched) continue;
+    file.replace(o.first, o.last, "const_cast<const char**>(" + renamed_span(file, o.first, o.last) + ")");
+  }
+}
+
 void call_args_pass(FileMigration& file) {
   ffs_args(file);
   default_args(file);
+  rtc_option_args(file);
   std::unordered_set<std::string_view> vars;
   bool vars_known = false;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
