@@ -150,6 +150,10 @@ std::vector<std::string> compile_command(const std::string& compiler, const anal
   } else {
     cmd.insert(cmd.end(), {"-x", is_c ? "c" : "hip", "-c"});
     if (!is_c) cmd.push_back(profile.flag);  // device code is really generated for this arch
+    // hipcc defines the platform for HIP sources only; a C file including hip_runtime_api.h stops
+    // at its "Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__". A HIP
+    // build gives it to every language (CMake's hip::host), so verify does as well.
+    else cmd.push_back("-D__HIP_PLATFORM_AMD__");
   }
   cmd.insert(cmd.end(), flags.begin(), flags.end());
   cmd.insert(cmd.end(), {"-w", source, "-o", object});

@@ -353,5 +353,11 @@ TEST(VerifyPlan, UsesTheInputsCompilationDatabase) {
   EXPECT_EQ(cmd[2], "hip");
   EXPECT_NE(std::find(cmd.begin(), cmd.end(), "--offload-arch=gfx90a"), cmd.end());
   EXPECT_EQ(std::find(cmd.begin(), cmd.end(), "-arch=sm_80"), cmd.end());
+  EXPECT_EQ(std::find(cmd.begin(), cmd.end(), "-D__HIP_PLATFORM_AMD__"), cmd.end());  // hipcc's own, for HIP
+  // A C file: host code only, and the platform macro hipcc leaves out for C.
+  const auto c_cmd = compile_command("hipcc", *ferry::analysis::find_profile("gfx90a"), "dynlink.c", true, {}, "/tmp/y.o");
+  EXPECT_EQ(c_cmd[2], "c");
+  EXPECT_NE(std::find(c_cmd.begin(), c_cmd.end(), "-D__HIP_PLATFORM_AMD__"), c_cmd.end());
+  EXPECT_EQ(std::find(c_cmd.begin(), c_cmd.end(), "--offload-arch=gfx90a"), c_cmd.end());
   fs::remove_all(base);
 }
