@@ -25,8 +25,9 @@
 //
 // NVRTC takes its option strings as `const char* const*`, so CUDA code passes a `char**` (or a
 // `char* opts[]`); hiprtcCompileProgram takes `const char**`, which neither converts to. The
-// argument gets `const_cast<const char**>(...)`: a no-op for a `const char**`, and a compile
-// error (not a silent reinterpretation) for anything that is not an array of strings.
+// argument gets `const_cast<const char**>(...)`, a compile error (not a silent reinterpretation)
+// for anything that is not an array of strings; a name the file declares `const char* n[]` or
+// `const char** n` is left as it is.
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -231,6 +232,16 @@ void default_args(FileMigration& file) {
 
 }  // namespace
 
+// Whether the file declares `name` as `const char* name[...]` or `const char** name`.
+bool declared_const_strings(const FileMigration& file, std::string_view name) {
+  for (std::size_t ci = 0; ci + 3 < file.code_size(); ++ci) {
+    if (!file.is(ci, "const") || !file.is(ci + 1, "char") || !file.is(ci + 2, "*")) continue;
+    if (file.is(ci + 3, name) && file.is(ci + 4, "[")) return true;
+    if (file.is(ci + 3, "*") && file.is(ci + 4, name)) return true;
+  }
+  return false;
+}
+
 // nvrtcCompileProgram(prog, n, options): the options' constness HIP's declaration lacks.
 void rtc_option_args(FileMigration& file) {
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
@@ -243,6 +254,8 @@ void rtc_option_args(FileMigration& file) {
     if (o.first == o.last && (file.is(o.first, "nullptr") || file.is(o.first, "NULL") || file.is(o.first, "0")))
       continue;  // no options
     if (file.is(o.first, "const_cast") || file.is(o.first, "(")) continue;  // a cast (or parenthesised) as written
+    if (o.first == o.last && file.is_identifier(o.first) && declared_const_strings(file, file.text(o.first)))
+      continue;  // `const char* opts[]` or `const char** opts`: already what HIP takes
     bool touched = false;
     for (std::size_t k = o.first; k <= o.last; ++k) touched = touched || file.touched(k) || file.excluded(k);
     if (touched) continue;

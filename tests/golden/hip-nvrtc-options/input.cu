@@ -1,7 +1,8 @@
 // NVRTC takes its options as `const char* const*`, so CUDA code hands it a `char**` or a
 // `char* opts[]` (seen in cuda-samples' nvrtc_helper.h: 7 units failed with 'no matching
 // function' for hiprtcCompileProgram, which takes `const char**`). The argument gets a
-// const_cast; calls with no options, or with a cast as written, are only renamed.
+// const_cast; calls with no options, with a cast as written, or with an array the file declares
+// `const char*`, are only renamed.
 #include <cstdlib>
 #include <cstring>
 #include <nvrtc.h>
