@@ -10,6 +10,27 @@
 #include "scan/scan.h"
 
 namespace ferry::scan {
+namespace {
+
+// The per-file counts summed over the tree (the JSON totals and the text summary).
+struct Totals {
+  std::size_t parsed = 0, lines = 0, kernels = 0, launches = 0, warp = 0, asm_ = 0;
+};
+
+Totals totals(const Inventory &inv) {
+  Totals t;
+  for (const FileInventory &f : inv.files) {
+    t.parsed += f.parsed;
+    t.lines += f.lines;
+    t.kernels += f.kernels;
+    t.launches += f.launches;
+    t.warp += f.warp_intrinsics;
+    t.asm_ += f.inline_asm;
+  }
+  return t;
+}
+
+}  // namespace
 
 nlohmann::json inventory_to_json(const Inventory &inv) {
   using nlohmann::json;
@@ -20,16 +41,9 @@ nlohmann::json inventory_to_json(const Inventory &inv) {
   j["root"] = inv.root;
   j["single_file"] = inv.single_file;
   j["targets"] = inv.targets;
-  std::size_t parsed = 0, lines = 0, kernels = 0, launches = 0, warp = 0,
-              asm_ = 0;
+  const auto [parsed, lines, kernels, launches, warp, asm_] = totals(inv);
   json files = json::array();
   for (const FileInventory &f : inv.files) {
-    parsed += f.parsed;
-    lines += f.lines;
-    kernels += f.kernels;
-    launches += f.launches;
-    warp += f.warp_intrinsics;
-    asm_ += f.inline_asm;
     json effort = json::object();
     for (const auto &[t, e] : f.effort)
       effort[t] = {{"hours", e.hours}, {"level", e.level}};
@@ -126,16 +140,7 @@ std::string inventory_summary(const Inventory &inv, bool list_uses,
     }
     o << "\n";
   }
-  std::size_t parsed = 0, lines = 0, kernels = 0, launches = 0, warp = 0,
-              asm_ = 0;
-  for (const FileInventory &f : inv.files) {
-    parsed += f.parsed;
-    lines += f.lines;
-    kernels += f.kernels;
-    launches += f.launches;
-    warp += f.warp_intrinsics;
-    asm_ += f.inline_asm;
-  }
+  const auto [parsed, lines, kernels, launches, warp, asm_] = totals(inv);
   o << fmt::format("ferry scan: {} — {} files ({} parsed), {} lines, {:.1f} "
                    "KiB in {:.3f} s\n",
                    inv.root, inv.files.size(), parsed, lines,
