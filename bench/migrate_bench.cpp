@@ -25,9 +25,7 @@ using namespace ferry;
 
 namespace {
 
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 std::uintmax_t build_corpus(const fs::path& examples, const fs::path& corpus, std::uintmax_t want) {
   std::vector<fs::path> seeds;
@@ -135,9 +133,10 @@ int main(int argc, char** argv) {
     std::snprintf(label, sizeof label, "ferry migrate --jobs %u", jobs);
     std::printf("%-28s %10.3f %10.1f %13.2fx\n", label, migN, mbytes / migN, migN / raw);
     std::printf("%-28s %10.3f %10.1f %13.2fx\n", "engine only, in memory, 1 core", mem, mbytes / mem, mem / raw);
-    std::printf("per core: engine %.1f MiB/s, whole tree %.1f MiB/s (target >= 100); whole-tree migrate takes "
-                "%.2fx the time of raw copying (target <= 10x)\n",
-                mbytes / mem, mbytes / mig1, mig1 / raw);
+    std::printf(
+        "per core: engine %.1f MiB/s, whole tree %.1f MiB/s (target >= 100); whole-tree migrate takes "
+        "%.2fx the time of raw copying (target <= 10x)\n",
+        mbytes / mem, mbytes / mig1, mig1 / raw);
     fs::remove_all(work);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ferry_bench_migrate: %s\n", e.what());

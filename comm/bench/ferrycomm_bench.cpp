@@ -96,16 +96,18 @@ void run_allreduce(const Options& o, int rank, int P) {
   };
   print(fmt::format("# ferrycomm-bench allreduce, {} ranks, float32 sum, data {}, algorithm {}\n", P, o.data,
                     o.algorithm.empty() ? "tuned" : o.algorithm));
-  print("# algbw = bytes/time, busbw = algbw*2(P-1)/P (nccl-tests), on the uncompressed size; "
-        "speedup = MPI_Allreduce time / this time; relerr = max|err| / max|exact|\n");
-  const char* head = o.markdown
-      ? "| bytes | variant | algorithm | time us | algbw GB/s | busbw GB/s | ratio | max abs err | bound | relerr | speedup |\n"
-        "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
-      : "%10s %-22s %-18s %12s %9s %9s %7s %11s %11s %9s %8s\n";
+  print(
+      "# algbw = bytes/time, busbw = algbw*2(P-1)/P (nccl-tests), on the uncompressed size; "
+      "speedup = MPI_Allreduce time / this time; relerr = max|err| / max|exact|\n");
+  const char* head =
+      o.markdown
+          ? "| bytes | variant | algorithm | time us | algbw GB/s | busbw GB/s | ratio | max abs err | bound | relerr | speedup |\n"
+            "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+          : "%10s %-22s %-18s %12s %9s %9s %7s %11s %11s %9s %8s\n";
   if (o.markdown) print(head);
-  else print(fmt::format("{:>10} {:<22} {:<18} {:>12} {:>9} {:>9} {:>7} {:>11} {:>11} {:>9} {:>8}\n", "bytes",
-                         "variant", "algorithm", "time(us)", "algbw", "busbw", "ratio", "maxabserr", "bound",
-                         "relerr", "speedup"));
+  else
+    print(fmt::format("{:>10} {:<22} {:<18} {:>12} {:>9} {:>9} {:>7} {:>11} {:>11} {:>9} {:>8}\n", "bytes", "variant",
+                      "algorithm", "time(us)", "algbw", "busbw", "ratio", "maxabserr", "bound", "relerr", "speedup"));
   std::vector<fc::CodecSpec> specs;
   for (const auto& s : o.codecs) specs.push_back(fc::CodecSpec::parse(s));
   for (std::size_t bytes = o.min_bytes; bytes <= o.max_bytes;
@@ -114,9 +116,8 @@ void run_allreduce(const Options& o, int rank, int P) {
     auto x = make_data(n, rank, o.data);
     std::vector<float> y(n);
     // Baseline: MPI_Allreduce on the same data in the same run.
-    double t_mpi = time_it(o, [&] {
-      MPI_Allreduce(x.data(), y.data(), static_cast<int>(n), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-    });
+    double t_mpi =
+        time_it(o, [&] { MPI_Allreduce(x.data(), y.data(), static_cast<int>(n), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD); });
     double algbw = bytes / t_mpi / 1e9, busbw = algbw * 2.0 * (P - 1) / P;
     bool check = bytes <= o.check_max_bytes;
     std::vector<double> exact, abs_sum;
@@ -144,8 +145,8 @@ void run_allreduce(const Options& o, int rank, int P) {
       std::string es = check ? fmt::format("{:.3g}", err) : "-", bs = bound >= 0 ? fmt::format("{:.3g}", bound) : "-";
       std::string rs = check && max_exact > 0 ? fmt::format("{:.2g}", err / max_exact) : "-";
       if (o.markdown)
-        print(fmt::format("| {} | {} | {} | {:.1f} | {:.3f} | {:.3f} | {:.2f} | {} | {} | {} | {:.2f} |\n", human(bytes),
-                          variant, alg, t * 1e6, a, b, ratio, es, bs, rs, speedup));
+        print(fmt::format("| {} | {} | {} | {:.1f} | {:.3f} | {:.3f} | {:.2f} | {} | {} | {} | {:.2f} |\n",
+                          human(bytes), variant, alg, t * 1e6, a, b, ratio, es, bs, rs, speedup));
       else
         print(fmt::format("{:>10} {:<22} {:<18} {:>12.1f} {:>9.3f} {:>9.3f} {:>7.2f} {:>11} {:>11} {:>9} {:>8.2f}\n",
                           human(bytes), variant, alg, t * 1e6, a, b, ratio, es, bs, rs, speedup));
@@ -155,13 +156,15 @@ void run_allreduce(const Options& o, int rank, int P) {
     for (const auto& spec : specs) {
       fc::AllreduceOptions ao{.algorithm = o.algorithm, .codec = spec.lossy() ? &spec : nullptr, .residual = {}};
       fc::AllreduceStats st;
-      double t = time_it(o, [&] { st = fc::allreduce(comm, x.data(), y.data(), n, fc::DType::f32, fc::ReduceOp::sum, ao); });
+      double t =
+          time_it(o, [&] { st = fc::allreduce(comm, x.data(), y.data(), n, fc::DType::f32, fc::ReduceOp::sum, ao); });
       // Compression ratio: payload bytes a rank sends uncompressed / compressed, same algorithm.
       long long sent = static_cast<long long>(st.bytes_sent), raw_sent = 0;
       {
         fc::AllreduceOptions plain{.algorithm = st.algorithm, .codec = nullptr, .residual = {}};
         std::vector<float> tmp(n);
-        raw_sent = static_cast<long long>(fc::allreduce(comm, x.data(), tmp.data(), n, fc::DType::f32, fc::ReduceOp::sum, plain).bytes_sent);
+        raw_sent = static_cast<long long>(
+            fc::allreduce(comm, x.data(), tmp.data(), n, fc::DType::f32, fc::ReduceOp::sum, plain).bytes_sent);
       }
       long long totals[2] = {sent, raw_sent};
       MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
@@ -193,10 +196,13 @@ void run_groups(const Options& o, int rank, int P) {
   auto print = [&](const std::string& s) {
     if (rank == 0) std::fputs(s.c_str(), stdout), std::fflush(stdout);
   };
-  print(fmt::format("# group construction, {} ranks, median of {} builds of every group of the layout\n", P, o.group_reps));
-  print(o.markdown ? "| layout d x t x p | groups | naive MPI_Comm_create calls | naive ms | split calls | split ms | speedup | cached us |\n|---|---:|---:|---:|---:|---:|---:|---:|\n"
-                   : fmt::format("{:<12} {:>7} {:>14} {:>10} {:>8} {:>10} {:>8} {:>10}\n", "layout", "groups",
-                                 "naive-calls", "naive-ms", "splits", "split-ms", "speedup", "cached-us"));
+  print(fmt::format("# group construction, {} ranks, median of {} builds of every group of the layout\n", P,
+                    o.group_reps));
+  print(
+      o.markdown
+          ? "| layout d x t x p | groups | naive MPI_Comm_create calls | naive ms | split calls | split ms | speedup | cached us |\n|---|---:|---:|---:|---:|---:|---:|---:|\n"
+          : fmt::format("{:<12} {:>7} {:>14} {:>10} {:>8} {:>10} {:>8} {:>10}\n", "layout", "groups", "naive-calls",
+                        "naive-ms", "splits", "split-ms", "speedup", "cached-us"));
   for (const auto& text : o.groups) {
     fc::Layout l;
     if (std::sscanf(text.c_str(), "%dx%dx%d", &l.data, &l.tensor, &l.pipeline) != 3 || l.size() != P) {
@@ -227,8 +233,8 @@ void run_groups(const Options& o, int rank, int P) {
     double cached = (MPI_Wtime() - t0) / 1000;
     int ngroups = l.pipeline * l.tensor + l.pipeline * l.data + l.data * l.tensor;
     if (o.markdown)
-      print(fmt::format("| {} | {} | {} | {:.3f} | 3 | {:.3f} | {:.2f} | {:.3f} |\n", text, ngroups, ngroups, naive * 1e3,
-                        split * 1e3, naive / split, cached * 1e6));
+      print(fmt::format("| {} | {} | {} | {:.3f} | 3 | {:.3f} | {:.2f} | {:.3f} |\n", text, ngroups, ngroups,
+                        naive * 1e3, split * 1e3, naive / split, cached * 1e6));
     else
       print(fmt::format("{:<12} {:>7} {:>14} {:>10.3f} {:>8} {:>10.3f} {:>8.2f} {:>10.3f}\n", text, ngroups, ngroups,
                         naive * 1e3, 3, split * 1e3, naive / split, cached * 1e6));

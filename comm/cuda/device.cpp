@@ -38,7 +38,8 @@ class Grown {
       size_ = 0;
       void* q = nullptr;
       const std::size_t b = std::max<std::size_t>(bytes, 1);
-      check(kHost ? cudaHostAlloc(&q, b, cudaHostAllocDefault) : cudaMalloc(&q, b), kHost ? "cudaHostAlloc" : "cudaMalloc");
+      check(kHost ? cudaHostAlloc(&q, b, cudaHostAllocDefault) : cudaMalloc(&q, b),
+            kHost ? "cudaHostAlloc" : "cudaMalloc");
       p_ = static_cast<std::byte*>(q);
       size_ = bytes;
     }
@@ -129,8 +130,8 @@ struct DeviceComm::Impl {
     for (int i = 0; i < P; ++i)
       for (int j = i + 1; j < P; ++j)
         if (std::memcmp(&uuids[16 * i], &uuids[16 * j], 16) == 0) {
-          nccl_why = "ranks " + std::to_string(i) + " and " + std::to_string(j) +
-                     " share a GPU; NCCL needs one GPU per rank";
+          nccl_why =
+              "ranks " + std::to_string(i) + " and " + std::to_string(j) + " share a GPU; NCCL needs one GPU per rank";
           return false;
         }
     ncclUniqueId id{};
@@ -168,7 +169,9 @@ struct DeviceComm::Impl {
     if (want_nccl && setup_nccl()) {
 #ifdef FERRY_COMM_HAVE_NCCL
       ncclResult_t r = ncclAllReduce(data, data, n, ncclFloat32, ncclSum, nccl, stream);
-      if (r != ncclSuccess) throw CommError(CommError::Kind::mpi, std::string("ferry-comm device: ncclAllReduce: ") + ncclGetErrorString(r));
+      if (r != ncclSuccess)
+        throw CommError(CommError::Kind::mpi,
+                        std::string("ferry-comm device: ncclAllReduce: ") + ncclGetErrorString(r));
       sync();
       st.path = "nccl";
       st.bytes_sent = 0;  // NCCL's own traffic is not counted here
@@ -267,8 +270,15 @@ struct DeviceComm::Impl {
     }
     sync();
     std::byte* hrecv = host_b.get(my_cap * static_cast<std::size_t>(P));  // slot j: from rank j
-    exchange(ctx, [&](int peer) { return std::pair{hsend + cap_off[peer], sbytes[peer]}; },
-             [&](int peer) { return std::pair{hrecv + my_cap * peer, my_cap}; }, detail::tag_user + 1, st);
+    exchange(
+        ctx,
+        [&](int peer) {
+          return std::pair{hsend + cap_off[peer], sbytes[peer]};
+        },
+        [&](int peer) {
+          return std::pair{hrecv + my_cap * peer, my_cap};
+        },
+        detail::tag_user + 1, st);
     // Owner: sum the others' contributions onto its exact part (rank order: deterministic).
     std::byte* drv = drecv.get(my_cap * static_cast<std::size_t>(P));
     check(cudaMemcpyAsync(drv, hrecv, my_cap * P, cudaMemcpyHostToDevice, stream), "stage parts in");
@@ -283,9 +293,15 @@ struct DeviceComm::Impl {
     check(cudaMemcpyAsync(hsend, dsend, mine, cudaMemcpyDeviceToHost, stream), "stage sum");
     sync();
     std::byte* hgather = host_b.get(cap_off[P]);  // slot j: part j's stream, at cap_off[j]
-    exchange(ctx, [&](int) { return std::pair{hsend, mine}; },
-             [&](int peer) { return std::pair{hgather + cap_off[peer], cap_off[peer + 1] - cap_off[peer]}; },
-             detail::tag_user + 2, st);
+    exchange(
+        ctx,
+        [&](int) {
+          return std::pair{hsend, mine};
+        },
+        [&](int peer) {
+          return std::pair{hgather + cap_off[peer], cap_off[peer + 1] - cap_off[peer]};
+        },
+        detail::tag_user + 2, st);
     received_[me] = mine;
     std::byte* dg = drecv.get(cap_off[P]);
     check(cudaMemcpyAsync(dg + cap_off[me], dsend, mine, cudaMemcpyDeviceToDevice, stream), "own sum");
@@ -316,9 +332,11 @@ DeviceAllreduceStats DeviceComm::allreduce(float* data, std::size_t n, const Dev
   if (o.residual && !lossy) throw UsageError("ferry-comm device allreduce: a residual needs a lossy codec");
   if (n > 0) {
     cudaPointerAttributes a{};
-    if (cudaPointerGetAttributes(&a, data) != cudaSuccess || (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)) {
+    if (cudaPointerGetAttributes(&a, data) != cudaSuccess ||
+        (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)) {
       cudaGetLastError();
-      throw UsageError("ferry-comm device allreduce: data is not device memory (use ferry::comm::allreduce for host buffers)");
+      throw UsageError(
+          "ferry-comm device allreduce: data is not device memory (use ferry::comm::allreduce for host buffers)");
     }
   }
   if (!lossy) return impl_->uncompressed(data, n, o.transport);

@@ -30,8 +30,8 @@ int main(int argc, char** argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  fc::Communicator comm(MPI_COMM_WORLD, {.timeout = std::chrono::duration<double>(timeout_s),
-                                         .check_args = mode != "frozen"});
+  fc::Communicator comm(MPI_COMM_WORLD,
+                        {.timeout = std::chrono::duration<double>(timeout_s), .check_args = mode != "frozen"});
   std::vector<float> x(1 << 16, 1.0f), y(x.size());
   fc::allreduce(comm, x.data(), y.data(), x.size(), fc::DType::f32, fc::ReduceOp::sum);  // healthy first
   if (rank == 1) {
@@ -46,8 +46,8 @@ int main(int argc, char** argv) {
   } catch (const fc::CommError& e) {
     message = e.what();
     double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    bool names_peer = mode != "frozen" || message.find("rank(s) 1") != std::string::npos ||
-                      message.find(", 1") != std::string::npos;
+    bool names_peer =
+        mode != "frozen" || message.find("rank(s) 1") != std::string::npos || message.find(", 1") != std::string::npos;
     ok = e.kind() == fc::CommError::Kind::timeout && waited < timeout_s * 3 + 2 && names_peer;
     std::printf("rank %d: CommError after %.2f s: %s\n", rank, waited, e.what());
   } catch (const std::exception& e) {

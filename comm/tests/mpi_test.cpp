@@ -147,8 +147,14 @@ double tolerance(fc::DType t, fc::ReduceOp op, double abs_sum, int P) {
 }
 
 std::vector<std::size_t> awkward_counts(int P) {
-  return {0, 1, 2, static_cast<std::size_t>(P - 1), static_cast<std::size_t>(P + 1),
-          static_cast<std::size_t>(7 * P + 3), 1000, 4099};
+  return {0,
+          1,
+          2,
+          static_cast<std::size_t>(P - 1),
+          static_cast<std::size_t>(P + 1),
+          static_cast<std::size_t>(7 * P + 3),
+          1000,
+          4099};
 }
 
 const fc::DType all_dtypes[] = {fc::DType::f32, fc::DType::f64, fc::DType::bf16, fc::DType::f16, fc::DType::i8,
@@ -335,7 +341,8 @@ TEST(BadInput, MismatchedCountsTypesAndOpsFailOnEveryRank) {
   expect_mismatch([&] { fc::broadcast(comm, buf.data(), 8, fc::DType::f64, r == 0 ? 1 : 0); });
   expect_mismatch([&] { fc::allgather(comm, buf.data(), out.data(), r == 0 ? 64 : 32, fc::DType::f64); });
   std::string_view alg = r == 0 ? "ring" : "rsag";
-  expect_mismatch([&] { fc::allreduce(comm, buf.data(), out.data(), 32, fc::DType::f64, fc::ReduceOp::sum, {.algorithm = alg}); });
+  expect_mismatch(
+      [&] { fc::allreduce(comm, buf.data(), out.data(), 32, fc::DType::f64, fc::ReduceOp::sum, {.algorithm = alg}); });
   // The header check runs before any payload moves, so the communicator is still usable.
   fc::allreduce(comm, buf.data(), out.data(), 64, fc::DType::f64, fc::ReduceOp::sum);
   for (double v : out) bad += v != comm.size();
@@ -405,13 +412,15 @@ TEST(CompressedAllreduce, EveryCodecAlgorithmAndCountWithinDocumentedBound) {
   fc::Communicator comm(MPI_COMM_WORLD);
   const int P = comm.size();
   long long bad = 0;
-  const char* specs[] = {"none", "bf16", "fp16", "int8", "int4:block=32", "int2", "eb:abs=1e-3",
-                         "eb:rel=1e-4,zstd=1", "zfp:tol=1e-3", "zfp:rel=1e-4"};
+  const char* specs[] = {"none",          "bf16",        "fp16",        "int8",
+                         "int4:block=32", "int2",        "eb:abs=1e-3", "eb:rel=1e-4,zstd=1",
+                         "zfp:tol=1e-3",  "zfp:rel=1e-4"};
   for (const char* s : specs) {
     auto spec = fc::CodecSpec::parse(s);
     for (auto alg_name : names_of(fc::Collective::allreduce)) {
       const fc::Algorithm& alg = *fc::find_algorithm(fc::Collective::allreduce, alg_name);
-      for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t(P + 1), std::size_t{1000}, std::size_t{10007}}) {
+      for (std::size_t n :
+           {std::size_t{0}, std::size_t{1}, std::size_t(P + 1), std::size_t{1000}, std::size_t{10007}}) {
         auto x = fc::test::normal_data(n, 31u * comm.rank() + n);
         if (n > 20 && comm.rank() == 0) x[3] = NAN;
         if (n > 20 && comm.rank() == P - 1) x[5] = INFINITY;
@@ -480,7 +489,7 @@ TEST(CompressedAllreduce, ErrorFeedbackResidualIsWhatWasNotSent) {
     double bound = codec_bound(spec, alg, st, P, abs_sum[i], mx) + 1e-5 * (1 + abs_sum[i]);
     bad += !(std::fabs(y[i] - exact[i]) <= bound);
     bad += std::fabs(residual[i]) > local_max / 14 * 1.001;  // int4: half a step of the block scale
-    bad += residual[i] == before[i];  // the residual was updated
+    bad += residual[i] == before[i];                         // the residual was updated
   }
   EXPECT_EQ(global_sum(bad), 0);
 }

@@ -151,8 +151,8 @@ TEST_P(CodecRoundTrip, BoundHoldsOnAwkwardInputs) {
       }
       if (spec.kind == fc::CodecSpec::Kind::fp16 && std::fabs(x[i]) >= 65520.0f) continue;  // documented overflow
       double err = std::fabs(static_cast<double>(y[i]) - x[i]);
-      ASSERT_LE(err, element_bound(model, x, i)) << GetParam() << " case " << case_no << " i " << i << " x " << x[i]
-                                                 << " y " << y[i];
+      ASSERT_LE(err, element_bound(model, x, i))
+          << GetParam() << " case " << case_no << " i " << i << " x " << x[i] << " y " << y[i];
     }
   }
 }
@@ -275,7 +275,7 @@ TEST(Wire, HelpersRoundTrip) {
   EXPECT_EQ(w::packed_bytes(std::size_t{5}, 3), 2u);
   static_assert(w::eb_planar_layout(300, 128).nblocks == 3);
   static_assert(w::eb_planar_layout(300, 128).bases_at == 28);  // 25 + 3 widths, padded to 4
-  static_assert(w::eb_planar_max_bytes(0, 128) == 28);  // an empty stream: the header, padded to 4
+  static_assert(w::eb_planar_max_bytes(0, 128) == 28);          // an empty stream: the header, padded to 4
   EXPECT_EQ(w::float_min, std::numeric_limits<float>::min());
   EXPECT_EQ(w::bound_floor, static_cast<double>(std::numeric_limits<float>::min()));
 }

@@ -43,9 +43,8 @@ std::optional<long long> eval(const CodeView& v, const FileFacts& facts, std::si
   return lex::eval_const(v, first, last, &names);
 }
 
-std::optional<long long> eval_constant(const FileMigration& file, const FileFacts& facts,
-                                       std::size_t first, std::size_t last,
-                                       const FunctionInfo* scope) {
+std::optional<long long> eval_constant(const FileMigration& file, const FileFacts& facts, std::size_t first,
+                                       std::size_t last, const FunctionInfo* scope) {
   const CodeView& v = file;
   return eval(v, facts, first, last, scope);
 }

@@ -38,7 +38,8 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
     // [static|inline] constexpr|const <integer type words> NAME = expr ;
     std::size_t j = ci + 1;
     bool integer = false;
-    while (v.is_identifier(j) && (lex::is_integer_type_word(v.text(j)) || is_one_of(v.text(j), {"const", "constexpr", "static"})) &&
+    while (v.is_identifier(j) &&
+           (lex::is_integer_type_word(v.text(j)) || is_one_of(v.text(j), {"const", "constexpr", "static"})) &&
            !v.is(j + 1, "=")) {
       integer = integer || lex::is_integer_type_word(v.text(j));
       ++j;
@@ -49,8 +50,8 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
     if (!v.is(value_last + 1, ";")) continue;
     std::size_t first = ci;
     while (first > 0 && (v.is(first - 1, "static") || v.is(first - 1, "inline"))) --first;
-    raws.push_back({{std::string(v.text(j)), 0, j, first, value_last + 1, false}, j + 2, value_last,
-                    facts.function_at(ci)});
+    raws.push_back(
+        {{std::string(v.text(j)), 0, j, first, value_last + 1, false}, j + 2, value_last, facts.function_at(ci)});
   }
   // Evaluate to a fixpoint: definitions may use each other in any order.
   std::set<std::string> conflicting;
@@ -89,15 +90,15 @@ void collect_functions(const CodeView& v, FileFacts& facts) {
   for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
     if (v.in_directive(ci) || !v.is(ci, "{")) continue;
     std::size_t k = ci;
-    while (k > 0 && (is_one_of(v.text(k - 1), {"const", "noexcept", "override", "final", "mutable",
-                                            "__restrict__", "volatile"})))
+    while (k > 0 && (is_one_of(v.text(k - 1),
+                               {"const", "noexcept", "override", "final", "mutable", "__restrict__", "volatile"})))
       --k;
     if (k == 0 || !v.is(k - 1, ")")) continue;
     const std::size_t open = v.partner(k - 1);
     if (open == npos || open == 0 || !v.is_identifier(open - 1)) continue;
     const std::string_view name = v.text(open - 1);
-    if (is_one_of(name, {"if", "for", "while", "switch", "catch", "__launch_bounds__", "alignas",
-                         "decltype", "sizeof", "__attribute__", "return"}))
+    if (is_one_of(name, {"if", "for", "while", "switch", "catch", "__launch_bounds__", "alignas", "decltype", "sizeof",
+                         "__attribute__", "return"}))
       continue;
     const std::size_t close = v.partner(ci);
     if (close == npos) continue;
@@ -132,8 +133,7 @@ std::size_t FileFacts::function_at(std::size_t ci) const {
   return npos;
 }
 
-FileFacts collect_facts(const FileMigration& file,
-                        const std::map<std::string, long long>* project_constants) {
+FileFacts collect_facts(const FileMigration& file, const std::map<std::string, long long>* project_constants) {
   FileFacts facts;
   if (project_constants) facts.project_constants = *project_constants;
   const CodeView& v = file;

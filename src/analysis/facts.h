@@ -29,9 +29,9 @@ struct VarDef {
 struct FunctionInfo {
   std::string name;
   std::size_t name_ci = 0;
-  std::size_t body_open = 0;   // '{'
-  std::size_t body_close = 0;  // '}'
-  bool is_kernel = false;      // declared __global__
+  std::size_t body_open = 0;               // '{'
+  std::size_t body_close = 0;              // '}'
+  bool is_kernel = false;                  // declared __global__
   std::optional<long long> launch_bounds;  // first argument of __launch_bounds__, when constant
   std::size_t launch_bounds_ci = migrate::npos;
   // Dataflow over the body (flow-insensitive, to a fixpoint):
@@ -44,8 +44,8 @@ struct FunctionInfo {
   std::set<std::string> lane_vars;
   std::set<std::string> ballot_vars;
   std::map<std::string, long long> local_constants;  // const/constexpr locals with constant values
-  std::vector<VarDef> defs;  // every definition in source order, as the fixpoint left them;
-                             // empty when the file has no taint source (every taint is 0)
+  std::vector<VarDef> defs;                          // every definition in source order, as the fixpoint left them;
+                                                     // empty when the file has no taint source (every taint is 0)
 };
 
 // A named compile-time constant of the file: `#define NAME expr` or `constexpr T NAME = expr;`.
@@ -62,8 +62,8 @@ struct FileFacts {
   std::vector<FunctionInfo> functions;
   std::map<std::string, ConstantInfo> constants;  // file scope; a name defined twice with
                                                   // different values is left out
-  std::set<std::string> lane_helpers;    // functions returning a lane id / warp index
-  std::set<std::string> thread_helpers;  // functions returning a thread-derived value
+  std::set<std::string> lane_helpers;             // functions returning a lane id / warp index
+  std::set<std::string> thread_helpers;           // functions returning a thread-derived value
   // Constants other files of the project define (a header's #define WARP_SIZE 32 seen from the
   // .cu that includes it); the file's own definitions win. Used for values, never reported.
   std::map<std::string, long long> project_constants;
@@ -78,6 +78,5 @@ struct FileFacts {
 // Merges the file-scope constants of many files; a name with different values is left out.
 void merge_project_constants(const FileFacts& facts, std::map<std::string, long long>& merged,
                              std::set<std::string>& conflicting);
-
 
 }  // namespace ferry::analysis

@@ -12,7 +12,8 @@ std::uint32_t to_u32(std::string_view s, std::string_view what) {
   std::uint32_t v = 0;
   if (s.empty()) throw std::runtime_error("profiles.tsv: empty " + std::string(what));
   for (char c : s) {
-    if (c < '0' || c > '9') throw std::runtime_error("profiles.tsv: bad " + std::string(what) + " '" + std::string(s) + "'");
+    if (c < '0' || c > '9')
+      throw std::runtime_error("profiles.tsv: bad " + std::string(what) + " '" + std::string(s) + "'");
     v = v * 10 + static_cast<std::uint32_t>(c - '0');
   }
   return v;

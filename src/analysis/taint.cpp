@@ -37,8 +37,7 @@ unsigned range_taint(const CodeView& v, const FileFacts& facts, const std::vecto
     if (v.is_identifier(i)) {
       if (v.is_member_name(i)) continue;
       const bool call = v.is(i + 1, "(");
-      if (s == "threadIdx" || s == "blockDim" || s == "hipThreadIdx_x" || s == "hipBlockDim_x")
-        t |= kThread;
+      if (s == "threadIdx" || s == "blockDim" || s == "hipThreadIdx_x" || s == "hipBlockDim_x") t |= kThread;
       else if (s == "blockIdx" || s == "gridDim") data_index = true;
       else if (s == "__lane_id" || s == "__lanemask_lt" || (call && facts.lane_helpers.count(std::string(s))))
         t |= kThread | kLane;
@@ -73,8 +72,8 @@ namespace {
 bool is_taint_source(const CodeView& v, std::size_t ci) {
   if (!v.is_identifier(ci)) return false;
   const std::string_view s = v.text(ci);
-  return s == "threadIdx" || s == "blockDim" || s == "hipThreadIdx_x" || s == "hipBlockDim_x" ||
-         s == "__lane_id" || s == "__lanemask_lt" || is_ballot_call_name(s);
+  return s == "threadIdx" || s == "blockDim" || s == "hipThreadIdx_x" || s == "hipBlockDim_x" || s == "__lane_id" ||
+         s == "__lanemask_lt" || is_ballot_call_name(s);
 }
 
 }  // namespace

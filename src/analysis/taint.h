@@ -24,7 +24,6 @@ enum Taint : unsigned { kNone = 0, kThread = 1, kLane = 2, kBallot = 4 };
 // Whether the file has any token that starts a taint (without one every taint is 0).
 [[nodiscard]] bool has_taint_source(const lex::CodeView& v);
 // All `name = expr` definitions in a function body (declarations and plain assignments).
-[[nodiscard]] std::vector<VarDef> function_defs(const lex::CodeView& v, const FileFacts& facts,
-                                                const FunctionInfo& fn);
+[[nodiscard]] std::vector<VarDef> function_defs(const lex::CodeView& v, const FileFacts& facts, const FunctionInfo& fn);
 
 }  // namespace ferry::analysis

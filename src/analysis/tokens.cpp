@@ -22,9 +22,9 @@ std::string lower(std::string_view s) {
 }
 
 bool is_keyword_stop(std::string_view s) {
-  return is_one_of(s, {"return", "case", "throw", "else", "do", "co_return", "co_yield", "sizeof",
-                       "const", "constexpr", "static", "volatile", "int", "unsigned", "auto",
-                       "long", "short", "char", "float", "double", "bool", "void", "signed"});
+  return is_one_of(s, {"return", "case",      "throw",  "else",     "do",   "co_return", "co_yield", "sizeof",
+                       "const",  "constexpr", "static", "volatile", "int",  "unsigned",  "auto",     "long",
+                       "short",  "char",      "float",  "double",   "bool", "void",      "signed"});
 }
 
 // Names that say "the width of a warp": WARP_SIZE, kWarpSize, warp_width, THREADS_PER_WARP,
@@ -33,9 +33,7 @@ static bool contains_nocase(std::string_view s, std::string_view lower_word) {
   if (s.size() < lower_word.size()) return false;
   for (std::size_t i = 0; i + lower_word.size() <= s.size(); ++i) {
     std::size_t k = 0;
-    while (k < lower_word.size() &&
-           std::tolower(static_cast<unsigned char>(s[i + k])) == lower_word[k])
-      ++k;
+    while (k < lower_word.size() && std::tolower(static_cast<unsigned char>(s[i + k])) == lower_word[k]) ++k;
     if (k == lower_word.size()) return true;
   }
   return false;
@@ -58,16 +56,25 @@ bool is_warp_width_name(std::string_view name) {
 // __syncwarp is not here: its mask only names the lanes that wait, it moves no data, and HIP's
 // replacement (a wavefront barrier) is right for any mask.
 extern const std::array<std::string_view, 17> kWarpSyncFunctions;
-const std::array<std::string_view, 17> kWarpSyncFunctions = {
-    "__shfl_sync",       "__shfl_up_sync",     "__shfl_down_sync",  "__shfl_xor_sync",
-    "__ballot_sync",     "__any_sync",         "__all_sync",        "__uni_sync",
-    "__match_any_sync",  "__match_all_sync",   "__reduce_add_sync",
-    "__reduce_min_sync", "__reduce_max_sync",  "__reduce_and_sync", "__reduce_or_sync",
-    "__reduce_xor_sync", "__fns"};
+const std::array<std::string_view, 17> kWarpSyncFunctions = {"__shfl_sync",
+                                                             "__shfl_up_sync",
+                                                             "__shfl_down_sync",
+                                                             "__shfl_xor_sync",
+                                                             "__ballot_sync",
+                                                             "__any_sync",
+                                                             "__all_sync",
+                                                             "__uni_sync",
+                                                             "__match_any_sync",
+                                                             "__match_all_sync",
+                                                             "__reduce_add_sync",
+                                                             "__reduce_min_sync",
+                                                             "__reduce_max_sync",
+                                                             "__reduce_and_sync",
+                                                             "__reduce_or_sync",
+                                                             "__reduce_xor_sync",
+                                                             "__fns"};
 
-bool is_ballot_call_name(std::string_view t) {
-  return t == "__ballot_sync" || t == "__ballot" || t == "__activemask";
-}
+bool is_ballot_call_name(std::string_view t) { return t == "__ballot_sync" || t == "__ballot" || t == "__activemask"; }
 
 std::optional<long long> parse_int(std::string_view t) {
   const auto v = lex::integer_literal(t);
@@ -80,8 +87,7 @@ bool ends_operand(const CodeView& v, std::size_t ci) {
   if (ci >= v.code_size()) return false;
   const lex::Kind k = v.code(ci).kind;
   if (k == lex::Kind::Identifier) return !is_keyword_stop(v.text(ci));
-  return k == lex::Kind::Number || k == lex::Kind::String || k == lex::Kind::Char || v.is(ci, ")") ||
-         v.is(ci, "]");
+  return k == lex::Kind::Number || k == lex::Kind::String || k == lex::Kind::Char || v.is(ci, ")") || v.is(ci, "]");
 }
 
 // End of the expression starting at `first`: the code index before the first ';' or ',' at
@@ -170,7 +176,10 @@ std::size_t primary_last(const CodeView& v, std::size_t first) {
   }
   if (!v.is_identifier(i) && !v.is_number(i)) return npos;
   while (true) {
-    if ((v.is(i + 1, ".") || v.is(i + 1, "->")) && v.is_identifier(i + 2)) { i += 2; continue; }
+    if ((v.is(i + 1, ".") || v.is(i + 1, "->")) && v.is_identifier(i + 2)) {
+      i += 2;
+      continue;
+    }
     if (v.is(i + 1, "(") || v.is(i + 1, "[")) {
       const std::size_t p = v.partner(i + 1);
       if (p == npos) return i;
@@ -228,20 +237,21 @@ void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t c
       fixed = true;
       hint = "fixed (wave64 fix): " + hint;
     } else {
-      hint += "; fixable automatically with its whole component ('ferry analyze --fix -o OUT', or "
-              "'ferry migrate --to hip')";
+      hint +=
+          "; fixable automatically with its whole component ('ferry analyze --fix -o OUT', or "
+          "'ferry migrate --to hip')";
     }
   } else if (opt.harmless_sites && opt.harmless_sites->count(key)) {
     fixed = true;  // a note: nothing to do
-    msg += " (no warp operation reaches this value in the project: here it is plain arithmetic, "
-           "right on any wavefront)";
+    msg +=
+        " (no warp operation reaches this value in the project: here it is plain arithmetic, "
+        "right on any wavefront)";
     hint = "nothing to change for correctness; " + hint + " if the code should use whole wavefronts";
   } else if (opt.unfixed_reasons) {
     const auto it = opt.unfixed_reasons->find(key);
     if (it != opt.unfixed_reasons->end()) hint += "; not fixed automatically: " + it->second;
   }
-  f.diag(code, fixed ? Severity::Note : Severity::Warning, ci, std::move(msg),
-         std::move(hint));
+  f.diag(code, fixed ? Severity::Note : Severity::Warning, ci, std::move(msg), std::move(hint));
 }
 
 }  // namespace ferry::analysis::detail

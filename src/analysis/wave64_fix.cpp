@@ -51,11 +51,10 @@ std::optional<long long> int_value(std::string_view t) {
 bool narrow_literal(std::string_view t) { return t.find_first_of("lL") == std::string_view::npos; }
 
 bool is_warp_op(std::string_view s) {
-  return s.starts_with("__shfl") || s.starts_with("__ballot") || one_of(s, {"__any", "__all", "__any_sync", "__all_sync",
-                                                                            "__uni_sync", "__activemask", "__syncwarp",
-                                                                            "__lane_id", "__builtin_amdgcn_wave_barrier",
-                                                                            "__builtin_amdgcn_ds_bpermute",
-                                                                            "__builtin_amdgcn_ds_swizzle"}) ||
+  return s.starts_with("__shfl") || s.starts_with("__ballot") ||
+         one_of(s,
+                {"__any", "__all", "__any_sync", "__all_sync", "__uni_sync", "__activemask", "__syncwarp", "__lane_id",
+                 "__builtin_amdgcn_wave_barrier", "__builtin_amdgcn_ds_bpermute", "__builtin_amdgcn_ds_swizzle"}) ||
          s.starts_with("__match_") || (s.starts_with("__reduce_") && s.ends_with("_sync"));
 }
 
@@ -65,8 +64,8 @@ bool is_tile_warp_member(std::string_view s) {
 }
 
 bool is_int_type_word(std::string_view s) {
-  return one_of(s, {"unsigned", "signed", "int", "long", "short", "uint32_t", "int32_t", "uint", "uint64_t",
-                    "int64_t", "size_t"});
+  return one_of(s, {"unsigned", "signed", "int", "long", "short", "uint32_t", "int32_t", "uint", "uint64_t", "int64_t",
+                    "size_t"});
 }
 
 // The integer type words of a declaration that are 32 bits wide: "unsigned", "unsigned int",
@@ -80,7 +79,7 @@ bool is_32bit_type(const std::vector<std::string_view>& w) {
 bool is_64bit_type(const std::vector<std::string_view>& w) {
   if (w.size() >= 2 && w[w.size() - 1] == "long" && w[w.size() - 2] == "long") return true;
   if (w.size() == 3 && w[1] == "long" && w[2] == "int") return true;
-  return w.size() == 1 && one_of(w[0], {"uint64_t", "int64_t", "size_t", "auto", "long"}) ;
+  return w.size() == 1 && one_of(w[0], {"uint64_t", "int64_t", "size_t", "auto", "long"});
 }
 
 struct Tokens {
@@ -91,9 +90,7 @@ struct Tokens {
   [[nodiscard]] std::string_view t(std::size_t ci) const { return ci < f.code_size() ? f.text(ci) : ""; }
   [[nodiscard]] bool ident(std::size_t ci) const { return f.is_identifier(ci); }
   [[nodiscard]] bool number(std::size_t ci) const { return ci < size() && f.code(ci).kind == lex::Kind::Number; }
-  [[nodiscard]] std::size_t partner(std::size_t ci) const {
-    return f.partner(ci);
-  }
+  [[nodiscard]] std::size_t partner(std::size_t ci) const { return f.partner(ci); }
   [[nodiscard]] bool member(std::size_t ci) const { return ci > 0 && (is(ci - 1, ".") || is(ci - 1, "->")); }
   [[nodiscard]] std::uint32_t at(std::size_t ci) const { return f.code(ci).begin; }
   [[nodiscard]] std::uint32_t end(std::size_t ci) const { return f.code(ci).end; }
@@ -139,7 +136,7 @@ struct Fn {
   bool direct_warp = false;
   bool warp = false;
   std::vector<std::size_t> callees;
-  std::vector<std::size_t> launched;  // kernels this function launches
+  std::vector<std::size_t> launched;   // kernels this function launches
   std::vector<std::size_t> constants;  // warp-width constant ids it uses
   std::vector<std::string> macros;     // lane-math macros it uses
 };
@@ -234,9 +231,7 @@ class Planner {
  private:
   Tokens tok(std::size_t file) const { return Tokens{*in_[file].file, *in_[file].facts}; }
   const FunctionInfo& info(const Fn& fn) const { return in_[fn.file].facts->functions[fn.index]; }
-  std::string where(std::size_t file, std::uint32_t line) const {
-    return in_[file].key + ":" + std::to_string(line);
-  }
+  std::string where(std::size_t file, std::uint32_t line) const { return in_[file].key + ":" + std::to_string(line); }
 
   void collect_includes();
   void collect_functions();
@@ -280,7 +275,7 @@ class Planner {
   // Names (macros, constants) derived from a warp-width constant, per file: name -> constant ids.
   std::map<std::string, std::map<std::size_t, std::vector<std::size_t>>> derived_;  // name -> file -> roots
   std::set<std::string> lane_macros_;
-  std::set<std::string> mask_helpers_;  // functions returning a lane mask
+  std::set<std::string> mask_helpers_;                           // functions returning a lane mask
   std::set<std::pair<std::size_t, std::size_t>> covered_masks_;  // (file, code index) of rewritten masks
 };
 
@@ -378,7 +373,8 @@ void Planner::collect_includes() {
         const auto [lo, hi] = by_name.equal_range(inc.filename().string());
         for (auto it = lo; it != hi; ++it) {
           const std::string k = "/" + fs::path(in_[it->second].key).lexically_normal().generic_string();
-          if (k.size() >= tail.size() && k.compare(k.size() - tail.size(), tail.size(), tail) == 0) hits.push_back(it->second);
+          if (k.size() >= tail.size() && k.compare(k.size() - tail.size(), tail.size(), tail) == 0)
+            hits.push_back(it->second);
         }
       }
       for (std::size_t t : hits)
@@ -553,7 +549,8 @@ unsigned taint_of(const Tokens& v, const FunctionInfo& fi, std::size_t first, st
 // A width guard of an unrolled butterfly: `if (W >= 32) v += __shfl_down_sync(m, v, 16);` with `i`
 // the guard's number 2k and W a value that is no lane or thread id (a template width, a
 // constant). Returns the step's offset token k, or npos.
-std::size_t guarded_shuffle_step(const Tokens& v, const FunctionInfo& fi, std::size_t sa, std::size_t sb, std::size_t i) {
+std::size_t guarded_shuffle_step(const Tokens& v, const FunctionInfo& fi, std::size_t sa, std::size_t sb,
+                                 std::size_t i) {
   if (!v.is(sa, "if") || !v.is(sa + 1, "(") || v.partner(sa + 1) != i + 1 || i != sa + 4) return npos;
   if (!v.is(i - 1, ">=") || !v.ident(i - 2) || v.member(i - 2) || (taint_of(v, fi, i - 2, i - 2) & 3) != 0) return npos;
   const auto guard = int_value(v.t(i));
@@ -582,8 +579,8 @@ std::set<std::string_view> warp_index_vars(const Tokens& v, const FunctionInfo& 
       const bool div = v.is(j, "/") || v.is(j, ">>");
       if (!div) continue;
       const long long n = v.number(j + 1) ? int_value(v.t(j + 1)).value_or(-1) : -1;
-      if ((v.is(j, ">>") && n == 5) || (v.is(j, "/") && (n == 32 || v.is(j + 1, "warpSize") ||
-                                                         (v.ident(j + 1) && is_warp_width_name(v.t(j + 1))))))
+      if ((v.is(j, ">>") && n == 5) ||
+          (v.is(j, "/") && (n == 32 || v.is(j + 1, "warpSize") || (v.ident(j + 1) && is_warp_width_name(v.t(j + 1))))))
         out.insert(d.name);
     }
   }
@@ -625,8 +622,10 @@ LoopInfo shuffle_loop(const Tokens& v, std::size_t ci) {
   for (std::size_t i = semis[1] + 1; i < close; ++i) step += v.t(i);
   for (std::size_t i = semis[0] + 1; i < semis[1]; ++i) cond += v.t(i);
   const std::string vs(var);
-  const bool halving = one_of(step, {vs + ">>=1", vs + "/=2"}) || step == vs + "=" + vs + ">>1" || step == vs + "=" + vs + "/2";
-  const bool doubling = one_of(step, {vs + "<<=1", vs + "*=2"}) || step == vs + "=" + vs + "<<1" || step == vs + "=" + vs + "*2";
+  const bool halving =
+      one_of(step, {vs + ">>=1", vs + "/=2"}) || step == vs + "=" + vs + ">>1" || step == vs + "=" + vs + "/2";
+  const bool doubling =
+      one_of(step, {vs + "<<=1", vs + "*=2"}) || step == vs + "=" + vs + "<<1" || step == vs + "=" + vs + "*2";
   std::size_t bound = npos;
   if (halving && start == 16) L.hit = eq + 1;
   if (doubling && start == 1 && (cond == vs + "<32" || cond == vs + "<=16"))
@@ -736,7 +735,8 @@ void Planner::constant_site(std::size_t cid, std::vector<Site>& sites, std::vect
   while (bol > 0 && v.f.source()[bol - 1] != '\n') --bol;
   const std::string indent(v.f.source().substr(bol, first.begin - bol));
   if (indent.find_first_not_of(" \t") != std::string::npos) {
-    blockers.push_back({c.file, v.line(ci.name_ci), "the definition of '" + c.name + "' shares its line with other code"});
+    blockers.push_back(
+        {c.file, v.line(ci.name_ci), "the definition of '" + c.name + "' shares its line with other code"});
     return;
   }
   const std::string amd = "#if defined(__HIP_PLATFORM_AMD__)";
@@ -775,15 +775,19 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       if (!v.ident(i) || v.member(i) || !v.is(i + 1, "(")) continue;
       const std::string_view s = v.t(i);
       if (s.starts_with("__match_") || (s.starts_with("__reduce_") && s.ends_with("_sync")))
-        blockers.push_back({fn.file, v.line(i), std::string(s) + " has no HIP 5.2 form and returns a 32-bit mask in "
-                                                                  "CUDA: the code around it is for a human to port"});
+        blockers.push_back({fn.file, v.line(i),
+                            std::string(s) + " has no HIP 5.2 form and returns a 32-bit mask in "
+                                             "CUDA: the code around it is for a human to port"});
       // FRY2206: a full 32-bit mask given to a _sync intrinsic
       if (!options_.fix_masks || !s.ends_with("_sync") || !is_warp_op(s) || v.partner(i + 1) == npos) continue;
       const auto args = v.f.call_args(i + 1);
       if (args.empty() || args[0].empty()) continue;
       const auto m = eval_constant(v.f, v.facts, args[0].first, args[0].last, &fi);
       if (!m || (*m != 0xffffffffLL && *m != -1)) continue;
-      Site site{Diag::FullMask32, true, fn.file, v.at(args[0].first),
+      Site site{Diag::FullMask32,
+                true,
+                fn.file,
+                v.at(args[0].first),
                 {{v.at(args[0].first), v.end(args[0].last), "0xffffffffffffffffull"}}};
       for (std::size_t q = args[0].first; q <= args[0].last; ++q) covered_masks_.insert({fn.file, q});
       sites.push_back(std::move(site));
@@ -796,9 +800,10 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
         const bool lane_op = (v.is(i, "&") && val == 31) || (v.is(i, "%") && val == 32);
         const bool warp_op = (v.is(i, ">>") && val == 5) || (v.is(i, "/") && val == 32);
         const std::string_view after = v.t(i + 2);
-        const bool whole = !one_of(after, {"(", "[", ".", "->"}) &&
-                           !(v.is(i, "&") && one_of(after, {"+", "-", "*", "/", "%", "<<", ">>", "<", ">", "==", "!="})) &&
-                           !(v.is(i, ">>") && one_of(after, {"+", "-", "*", "/", "%"}));
+        const bool whole =
+            !one_of(after, {"(", "[", ".", "->"}) &&
+            !(v.is(i, "&") && one_of(after, {"+", "-", "*", "/", "%", "<<", ">>", "<", ">", "==", "!="})) &&
+            !(v.is(i, ">>") && one_of(after, {"+", "-", "*", "/", "%"}));
         if ((lane_op || warp_op) && whole) {
           const std::size_t lf = detail::left_operand_first(v.f, i, lo);
           if (lf < i && (taint_of(v, fi, lf, i - 1) & 1)) {
@@ -908,7 +913,8 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
         if (a == b) {
           edits.push_back({v.at(a), v.end(b), "64"});
         } else if (!(b >= a + 2 && v.is(b - 1, "/") && v.number(b) && int_value(v.t(b)) == 32)) {
-          why = "a dimension '" + std::string(v.f.span_text(a, b)) + "' uses 32 other than as 32 slots or a count of warps";
+          why = "a dimension '" + std::string(v.f.span_text(a, b)) +
+                "' uses 32 other than as 32 slots or a count of warps";
           break;
         } else {
           for (std::size_t q = a; q + 1 < b; ++q)
@@ -932,7 +938,8 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
     if (!v.number(i) || covered.count(i) || covered_masks_.count({fn.file, i})) continue;
     const auto val = int_value(v.t(i));
     if (!val) continue;
-    const bool shift_five = *val == 5 && (v.is(i - 1, ">>") || v.is(i - 1, "<<") || v.is(i - 1, ">>=") || v.is(i - 1, "<<="));
+    const bool shift_five =
+        *val == 5 && (v.is(i - 1, ">>") || v.is(i - 1, "<<") || v.is(i - 1, ">>=") || v.is(i - 1, "<<="));
     const bool core = *val == 16 || *val == 31 || *val == 32 || shift_five;
     const bool multiple = *val >= 64 && *val <= 4096 && *val % 32 == 0;
     if (!core && !multiple) continue;
@@ -954,9 +961,13 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       // wavefront's half, each step kept under its own guard, so a group of 32 stays one.
       if (const std::size_t step = guarded_shuffle_step(v, fi, sa, sb, i); step != npos && !covered.count(step)) {
         if (*val == 32)
-          add(Site{Diag::ShuffleLoop32, true, fn.file, v.at(step),
+          add(Site{Diag::ShuffleLoop32,
+                   true,
+                   fn.file,
+                   v.at(step),
                    {{v.at(sa), v.at(sa), "for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2) "},
-                    replace_token(v, i, "2 * ferry_off"), replace_token(v, step, "ferry_off")}},
+                    replace_token(v, i, "2 * ferry_off"),
+                    replace_token(v, step, "ferry_off")}},
               {i, step});
         continue;
       }
@@ -975,12 +986,16 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
           } else if (a == lane_at && *val == 31 && one_of(v.t(q - 2), {"__shfl", "__shfl_sync"})) {
             add(Site{Diag::LaneId32, false, fn.file, v.at(i), {replace_token(v, i, "(warpSize - 1)")}}, {i});
             handled = true;
-          } else if (a == lane_at && *val == 16 && one_of(v.t(q - 2), {"__shfl_xor", "__shfl_xor_sync", "__shfl_down", "__shfl_down_sync"}) &&
+          } else if (a == lane_at && *val == 16 &&
+                     one_of(v.t(q - 2), {"__shfl_xor", "__shfl_xor_sync", "__shfl_down", "__shfl_down_sync"}) &&
                      args.size() == lane_at + 1) {
             // the first step of an unrolled butterfly: `v += __shfl_xor_sync(m, v, 16);`
             const bool stmt = v.is(sb + 1, ";") && sa < q - 2;
             if (stmt) {
-              add(Site{Diag::ShuffleLoop32, true, fn.file, v.at(i),
+              add(Site{Diag::ShuffleLoop32,
+                       true,
+                       fn.file,
+                       v.at(i),
                        {{v.at(sa), v.at(sa), "for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2) "},
                         replace_token(v, i, "ferry_off")}},
                   {i});
@@ -1010,17 +1025,23 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
         continue;
       }
       // the first warp: threadIdx.x < 32
-      if ((*val == 32 && (v.is(i - 1, "<") || v.is(i - 1, ">="))) || (*val == 31 && (v.is(i - 1, ">") || v.is(i - 1, "<=")))) {
+      if ((*val == 32 && (v.is(i - 1, "<") || v.is(i - 1, ">="))) ||
+          (*val == 31 && (v.is(i - 1, ">") || v.is(i - 1, "<=")))) {
         const std::size_t lf = detail::left_operand_first(v.f, i - 1, sa);
         if (lf < i - 1 && (taint_of(v, fi, lf, i - 2) & 3) == 1) {
-          add(Site{Diag::WarpIndex32, false, fn.file, v.at(i), {replace_token(v, i, *val == 32 ? "warpSize" : "(warpSize - 1)")}},
+          add(Site{Diag::WarpIndex32,
+                   false,
+                   fn.file,
+                   v.at(i),
+                   {replace_token(v, i, *val == 32 ? "warpSize" : "(warpSize - 1)")}},
               {i});
           continue;
         }
       }
     }
     blockers.push_back({fn.file, v.line(i),
-                        "the number " + std::string(v.t(i)) + " in '" + std::string(v.f.span_text(sa, sb)).substr(0, 80) +
+                        "the number " + std::string(v.t(i)) + " in '" +
+                            std::string(v.f.span_text(sa, sb)).substr(0, 80) +
                             "' works with lane ids or thread ids in a way the fixer does not rewrite"});
   }
   if (v.f.excluded(fi.body_open) || v.f.excluded(fi.body_close)) {
@@ -1065,7 +1086,8 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
         // or vote returns, whatever its mask argument
         const std::string_view tq = v.t(q);
         const bool counts = one_of(tq, {"__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll"});
-        const bool other_warp_op = is_warp_op(tq) && !one_of(tq, {"__ballot_sync", "__ballot", "__ballot64", "__activemask"});
+        const bool other_warp_op =
+            is_warp_op(tq) && !one_of(tq, {"__ballot_sync", "__ballot", "__ballot64", "__activemask"});
         if ((counts || other_warp_op) && v.is(q + 1, "(") && v.partner(q + 1) != npos) {
           q = v.partner(q + 1);
           continue;
@@ -1109,45 +1131,50 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
   for (const std::string_view name : masks) {
     std::vector<std::size_t> decls;  // every declaration of the name in the function (scopes)
     for (std::size_t q = lo; q < hi; ++q)
-      if (v.is(q, name) && !v.member(q) && (v.is(q + 1, "=") || v.is(q + 1, ";") || v.is(q + 1, ",")) &&
-          q > lo && (v.ident(q - 1) && (is_int_type_word(v.t(q - 1)) || v.is(q - 1, "auto") || v.is(q - 1, "const"))))
+      if (v.is(q, name) && !v.member(q) && (v.is(q + 1, "=") || v.is(q + 1, ";") || v.is(q + 1, ",")) && q > lo &&
+          (v.ident(q - 1) && (is_int_type_word(v.t(q - 1)) || v.is(q - 1, "auto") || v.is(q - 1, "const"))))
         decls.push_back(q);
     if (decls.empty()) {
       bool param = false;
       for (std::size_t q = fi.name_ci; q < fi.body_open; ++q) param |= v.is(q, name);
-      blockers.push_back({fn.file, v.line(lo), "the lane mask '" + std::string(name) + "' is " +
-                                                   (param ? "a parameter" : "declared where the fixer cannot widen it")});
+      blockers.push_back({fn.file, v.line(lo),
+                          "the lane mask '" + std::string(name) + "' is " +
+                              (param ? "a parameter" : "declared where the fixer cannot widen it")});
       continue;
     }
     for (const std::size_t decl : decls) {
-    std::size_t w = decl;
-    std::vector<std::string_view> words;
-    while (w > lo && v.ident(w - 1) && (is_int_type_word(v.t(w - 1)) || one_of(v.t(w - 1), {"const", "volatile", "auto", "register", "static"}))) {
-      --w;
-      if (!one_of(v.t(w), {"const", "volatile", "register", "static"})) words.insert(words.begin(), v.t(w));
-    }
-    if (is_64bit_type(words)) continue;
-    if (!is_32bit_type(words)) {
-      blockers.push_back({fn.file, v.line(decl), "the lane mask '" + std::string(name) + "' has a type the fixer does not widen"});
-      continue;
-    }
-    // the integer words as one range
-    std::size_t a = decl, b = 0;
-    for (std::size_t q = w; q < decl; ++q)
-      if (is_int_type_word(v.t(q))) {
-        a = std::min(a, q);
-        b = q;
+      std::size_t w = decl;
+      std::vector<std::string_view> words;
+      while (
+          w > lo && v.ident(w - 1) &&
+          (is_int_type_word(v.t(w - 1)) || one_of(v.t(w - 1), {"const", "volatile", "auto", "register", "static"}))) {
+        --w;
+        if (!one_of(v.t(w), {"const", "volatile", "register", "static"})) words.insert(words.begin(), v.t(w));
       }
-    Site s{Diag::BallotResult32, true, fn.file, v.at(decl), {{v.at(a), v.end(b), "unsigned long long"}}};
-    s.widened_var = v.at(decl);
-    sites.push_back(std::move(s));
+      if (is_64bit_type(words)) continue;
+      if (!is_32bit_type(words)) {
+        blockers.push_back(
+            {fn.file, v.line(decl), "the lane mask '" + std::string(name) + "' has a type the fixer does not widen"});
+        continue;
+      }
+      // the integer words as one range
+      std::size_t a = decl, b = 0;
+      for (std::size_t q = w; q < decl; ++q)
+        if (is_int_type_word(v.t(q))) {
+          a = std::min(a, q);
+          b = q;
+        }
+      Site s{Diag::BallotResult32, true, fn.file, v.at(decl), {{v.at(a), v.end(b), "unsigned long long"}}};
+      s.widened_var = v.at(decl);
+      sites.push_back(std::move(s));
     }
   }
   // Uses of masks: bit functions get their 64-bit forms; anything else 32-bit blocks.
   for (std::size_t q = lo; q < hi; ++q) {
     if (!v.ident(q) || v.member(q)) continue;
     const std::string_view s = v.t(q);
-    if ((s == "__popc" || s == "__ffs" || s == "__clz" || s == "__brev") && v.is(q + 1, "(") && v.partner(q + 1) != npos) {
+    if ((s == "__popc" || s == "__ffs" || s == "__clz" || s == "__brev") && v.is(q + 1, "(") &&
+        v.partner(q + 1) != npos) {
       bool mask_arg = false;
       for (std::size_t r = q + 2; r < v.partner(q + 1); ++r)
         if (is_mask_source(r) || lane_bit_at(r) || (v.ident(r) && masks.count(v.t(r)))) mask_arg = true;
@@ -1169,7 +1196,8 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
     }
     for (std::size_t r = q + 1; r < hi && !v.is(r, ";") && !v.is(r, ")"); ++r) {
       if (v.number(r) && int_value(v.t(r)) == 0xffffffffLL) {
-        blockers.push_back({fn.file, v.line(q), "the lane mask '" + std::string(s) + "' is compared with a 32-bit value"});
+        blockers.push_back(
+            {fn.file, v.line(q), "the lane mask '" + std::string(s) + "' is compared with a 32-bit value"});
         break;
       }
       if (v.is(r, ",") || v.is(r, "=")) break;
@@ -1182,7 +1210,7 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
     std::size_t a = npos, b = 0;
     while (w > 0 && v.ident(w - 1) &&
            (is_int_type_word(v.t(w - 1)) || one_of(v.t(w - 1), {"const", "inline", "static", "__device__", "__host__",
-                                                               "__forceinline__", "constexpr", "__inline__"}))) {
+                                                                "__forceinline__", "constexpr", "__inline__"}))) {
       --w;
       if (is_int_type_word(v.t(w))) {
         words.insert(words.begin(), v.t(w));
@@ -1192,7 +1220,8 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
     }
     if (is_64bit_type(words)) return;
     if (!is_32bit_type(words) || a == npos) {
-      blockers.push_back({fn.file, v.line(fi.name_ci), "'" + fi.name + "' returns a lane mask in a type the fixer does not widen"});
+      blockers.push_back(
+          {fn.file, v.line(fi.name_ci), "'" + fi.name + "' returns a lane mask in a type the fixer does not widen"});
       return;
     }
     // another declaration of the helper (a prototype) would no longer match
@@ -1202,11 +1231,9 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
     Site s{Diag::BallotResult32, false, fn.file, v.at(fi.name_ci), {{v.at(a), v.end(b), "unsigned long long"}}};
     s.widened_var = v.at(fi.name_ci);
     sites.push_back(std::move(s));
-    if (defs > 1)
-      blockers.push_back({fn.file, v.line(fi.name_ci), "'" + fi.name + "' is defined more than once"});
+    if (defs > 1) blockers.push_back({fn.file, v.line(fi.name_ci), "'" + fi.name + "' is defined more than once"});
   }
 }
-
 
 void Planner::call_site_values(std::size_t fid, std::size_t param, bool template_arg, int depth, Values& out) const {
   const std::string& name = info(fns_[fid]).name;
@@ -1321,7 +1348,7 @@ Planner::Values Planner::values(std::size_t fid, std::size_t a, std::size_t b, i
   {
     std::size_t n = a;
     if (v.is(n, "std") && v.is(n + 1, "::")) n += 2;
-    if ((v.is(n, "min") || v.is(n, "max")) ) {
+    if ((v.is(n, "min") || v.is(n, "max"))) {
       std::size_t open = n + 1;
       if (v.is(open, "<")) {
         while (open <= b && !v.is(open, ">")) ++open;
@@ -1410,7 +1437,8 @@ Planner::Values Planner::values(std::size_t fid, std::size_t a, std::size_t b, i
   return out;
 }
 
-void Planner::scan_host_launcher(std::size_t fid, const std::set<std::size_t>& kernels, std::vector<Blocker>& blockers) {
+void Planner::scan_host_launcher(std::size_t fid, const std::set<std::size_t>& kernels,
+                                 std::vector<Blocker>& blockers) {
   const Fn& fn = fns_[fid];
   const FunctionInfo& fi = info(fn);
   const Tokens v = tok(fn.file);
@@ -1430,9 +1458,10 @@ void Planner::scan_host_launcher(std::size_t fid, const std::set<std::size_t>& k
       const Values vals = values(fid, args[1].first, args[1].last, 0);
       for (const long long n : vals.known)
         if (n % profile_.wave_size != 0) {
-          blockers.push_back({fn.file, v.line(args[1].first), "a kernel of the component is launched with blocks of " +
-                                                                  std::to_string(n) + " threads (x), not whole " +
-                                                                  std::to_string(profile_.wave_size) + "-lane wavefronts"});
+          blockers.push_back({fn.file, v.line(args[1].first),
+                              "a kernel of the component is launched with blocks of " + std::to_string(n) +
+                                  " threads (x), not whole " + std::to_string(profile_.wave_size) +
+                                  "-lane wavefronts"});
           break;
         }
       continue;
@@ -1447,8 +1476,9 @@ void Planner::scan_host_launcher(std::size_t fid, const std::set<std::size_t>& k
     // block has more than 1024 threads, so it is neither a block size nor a count of warps.
     const auto big = [&](std::size_t q) { return v.number(q) && int_value(v.t(q)).value_or(0) >= 1024; };
     if ((v.is(i + 1, "*") && big(i + 2)) || (v.is(i - 1, "*") && big(i - 2))) continue;
-    blockers.push_back({fn.file, v.line(i), "host code that launches the component computes with " + std::string(v.t(i)) +
-                                                " (warps per block?), which the fixer does not rewrite"});
+    blockers.push_back({fn.file, v.line(i),
+                        "host code that launches the component computes with " + std::string(v.t(i)) +
+                            " (warps per block?), which the fixer does not rewrite"});
   }
 }
 
@@ -1472,7 +1502,7 @@ void Planner::scan_macro_launches(const std::set<std::size_t>& kernels, std::vec
           const std::size_t p = q - 1;
           if (v.is(p, ";") || v.is(p, "{") || v.is(p, "}") || v.is(p, ":")) break;
           if (v.ident(p) && (v.t(p) == name || (v.t(p).size() >= 3 && name.find(v.t(p)) != std::string::npos &&
-                                                  (v.is(p - 1, "##") || v.is(p + 1, "##")))))
+                                                (v.is(p - 1, "##") || v.is(p + 1, "##")))))
             may_be = true;
         }
         if (!may_be) continue;
@@ -1484,9 +1514,10 @@ void Planner::scan_macro_launches(const std::set<std::size_t>& kernels, std::vec
           whole = n && *n % profile_.wave_size == 0;
         }
         if (!whole)
-          blockers.push_back({f, v.line(i), "a kernel of the component ('" + name +
-                                                "') may be launched inside a macro, with a block size the fixer "
-                                                "cannot evaluate"});
+          blockers.push_back({f, v.line(i),
+                              "a kernel of the component ('" + name +
+                                  "') may be launched inside a macro, with a block size the fixer "
+                                  "cannot evaluate"});
       }
     }
   }
@@ -1565,8 +1596,9 @@ bool Planner::row_mode(const std::vector<std::size_t>& ids, const std::vector<bo
         // already taken modulo 32 (`(x) & 31`, `x % 32`, the form this fix writes): as it is
         std::size_t a = src.first, b = src.last;
         while (a < b && v.is(a, "(") && v.partner(a) == b) ++a, --b;
-        const bool modulo = b > a && v.number(b) &&
-                            ((v.is(b - 1, "&") && int_value(v.t(b)) == 31) || (v.is(b - 1, "%") && int_value(v.t(b)) == 32));
+        const bool modulo =
+            b > a && v.number(b) &&
+            ((v.is(b - 1, "&") && int_value(v.t(b)) == 31) || (v.is(b - 1, "%") && int_value(v.t(b)) == 32));
         if (!modulo && (!n || *n < 0 || *n >= 32)) {
           site.edits.push_back({v.at(src.first), v.at(src.first), "(("});
           site.edits.push_back({v.end(src.last), v.end(src.last), ") & 31)"});
@@ -1721,9 +1753,8 @@ Wave64FixPlan Planner::run() {
           for (const Wave64ByteEdit& e : s.edits) plan.files[in_[s.file].key].edits.push_back(e);
         continue;
       }
-      std::sort(blockers.begin(), blockers.end(), [](const Blocker& a, const Blocker& b) {
-        return std::tie(a.file, a.line) < std::tie(b.file, b.line);
-      });
+      std::sort(blockers.begin(), blockers.end(),
+                [](const Blocker& a, const Blocker& b) { return std::tie(a.file, a.line) < std::tie(b.file, b.line); });
       const Blocker& b = blockers.front();
       const std::string why = where(b.file, b.line) + ": " + b.reason;
       plan.blocked.push_back(why);

@@ -45,8 +45,8 @@
 namespace ferry::analysis {
 
 struct Wave64FixInput {
-  std::string key;                      // the file's name in the plan (its project path)
-  const migrate::FileMigration* file;   // the original text's tokens
+  std::string key;                     // the file's name in the plan (its project path)
+  const migrate::FileMigration* file;  // the original text's tokens
   const FileFacts* facts;
 };
 
@@ -72,7 +72,7 @@ struct Wave64FilePlan {
 struct Wave64FixStats {
   int components = 0;
   int fixed_components = 0;
-  int sites = 0;        // hazards (anchors) in components
+  int sites = 0;  // hazards (anchors) in components
   int fixed_sites = 0;
   int harmless_sites = 0;
   int edits = 0;

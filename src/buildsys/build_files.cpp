@@ -102,12 +102,13 @@ std::vector<std::string> map_nvcc_words(const std::vector<std::string>& w, const
       map(i, "-gline-tables-only");
     } else if (s == "--use_fast_math" || s == "-use_fast_math" || s == "--use-fast-math") {
       map(i, "-ffast-math");
-    } else if (s == "-rdc=true" || s == "--relocatable-device-code=true" || s == "-rdc" ) {
+    } else if (s == "-rdc=true" || s == "--relocatable-device-code=true" || s == "-rdc") {
       map(i, "-fgpu-rdc");
     } else if (s == "-dc") {
       map(i, "-fgpu-rdc -c");
     } else if ((s == "-Xptxas" || s == "-Xcudafe" || s == "-Xnvlink" || s == "-ccbin" || s == "--compiler-bindir" ||
-                s == "-maxrregcount") && has_next) {
+                s == "-maxrregcount") &&
+               has_next) {
       drop(i, 2, "no hipcc equivalent");
       ++i;
     } else if (starts_with(s, "-Xptxas=") || starts_with(s, "--ptxas-options=") || starts_with(s, "-maxrregcount=") ||
@@ -184,7 +185,8 @@ std::vector<CMakeCommand> parse_cmake(std::string_view s) {
   std::size_t i = 0;
   std::uint32_t line = 1;
   auto advance_to = [&](std::size_t to) {
-    line += static_cast<std::uint32_t>(std::count(s.begin() + static_cast<long>(i), s.begin() + static_cast<long>(to), '\n'));
+    line += static_cast<std::uint32_t>(
+        std::count(s.begin() + static_cast<long>(i), s.begin() + static_cast<long>(to), '\n'));
     i = to;
   };
   while (i < s.size()) {
@@ -208,7 +210,8 @@ std::vector<CMakeCommand> parse_cmake(std::string_view s) {
     std::transform(cmd.name.begin(), cmd.name.end(), cmd.name.begin(), [](unsigned char x) { return std::tolower(x); });
     advance_to(k);
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) advance_to(i + 1);
-    if (i >= s.size() || s[i] != '(') throw std::runtime_error("line " + std::to_string(cmd.line) + ": '(' expected after " + cmd.name);
+    if (i >= s.size() || s[i] != '(')
+      throw std::runtime_error("line " + std::to_string(cmd.line) + ": '(' expected after " + cmd.name);
     advance_to(i + 1);
     int depth = 1;
     while (depth > 0) {
@@ -246,7 +249,7 @@ std::vector<CMakeCommand> parse_cmake(std::string_view s) {
             e += 2;
             continue;
           }
-          if (x == '"' ) {  // quoted part inside an unquoted argument: a"b c"d
+          if (x == '"') {  // quoted part inside an unquoted argument: a"b c"d
             std::size_t q = e + 1;
             while (q < s.size() && s[q] != '"') q += s[q] == '\\' ? 2 : 1;
             e = std::min(s.size(), q + 1);
@@ -254,7 +257,8 @@ std::vector<CMakeCommand> parse_cmake(std::string_view s) {
           }
           if (x == '$' && e + 1 < s.size() && (s[e + 1] == '<' || s[e + 1] == '{')) ++gdepth;
           else if (gdepth > 0 && (x == '>' || x == '}')) --gdepth;
-          if (gdepth == 0 && (x == ' ' || x == '\t' || x == '\n' || x == '\r' || x == '(' || x == ')' || x == '#')) break;
+          if (gdepth == 0 && (x == ' ' || x == '\t' || x == '\n' || x == '\r' || x == '(' || x == ')' || x == '#'))
+            break;
           ++e;
         }
         cmd.args.push_back({std::string(s.substr(i, e - i)), i, e, false, false});
@@ -366,7 +370,7 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
 
   // What the file uses.
   bool uses_cuda = false;
-  std::set<std::string> packages;  // hip packages needed besides hip
+  std::set<std::string> packages;                 // hip packages needed besides hip
   std::map<std::string, std::string> link_style;  // target -> "keyword" / "plain"
   for (const auto& c : cmds) {
     if (c.name == "project" || c.name == "enable_language")
@@ -384,9 +388,11 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
         if (const Lib* l = find_lib(t.substr(6)); l && !l->hip_package.empty() && l->hip_package != "hip")
           packages.insert(std::string(l->hip_package));
       if (c.name == "find_library")
-        if (const Lib* l = find_lib(t); l && !l->hip_package.empty() && l->hip_package != "hip") packages.insert(std::string(l->hip_package));
+        if (const Lib* l = find_lib(t); l && !l->hip_package.empty() && l->hip_package != "hip")
+          packages.insert(std::string(l->hip_package));
       if (c.name == "target_link_libraries" && &a != &c.args[0])
-        if (const Lib* l = find_lib(starts_with(t, "-l") ? t.substr(2) : t); l && !l->hip_package.empty() && l->hip_package != "hip")
+        if (const Lib* l = find_lib(starts_with(t, "-l") ? t.substr(2) : t);
+            l && !l->hip_package.empty() && l->hip_package != "hip")
           packages.insert(std::string(l->hip_package));
     }
   }
@@ -423,14 +429,17 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
         }
       std::size_t line_start = c.begin;
       while (line_start > 0 && text[line_start - 1] != '\n') --line_start;
-      edits.push_back({line_start, line_start,
-                       "# ferry: the HIP toolchain: hipcc compiles the C++ and the .cu sources (as HIP);\n"
-                       "# GPU_TARGETS lists the AMD architectures (-DGPU_TARGETS=gfx90a;... to change).\n"
-                       "if(NOT DEFINED CMAKE_CXX_COMPILER AND NOT DEFINED ENV{CXX})\n"
-                       "  set(CMAKE_CXX_COMPILER hipcc)\n"
-                       "endif()\n"
-                       "set(GPU_TARGETS \"" + o.arch + "\" CACHE STRING \"AMD GPU architectures to compile for\")\n"
-                       "set(AMDGPU_TARGETS \"${GPU_TARGETS}\" CACHE STRING \"AMD GPU architectures to compile for\")\n"});
+      edits.push_back(
+          {line_start, line_start,
+           "# ferry: the HIP toolchain: hipcc compiles the C++ and the .cu sources (as HIP);\n"
+           "# GPU_TARGETS lists the AMD architectures (-DGPU_TARGETS=gfx90a;... to change).\n"
+           "if(NOT DEFINED CMAKE_CXX_COMPILER AND NOT DEFINED ENV{CXX})\n"
+           "  set(CMAKE_CXX_COMPILER hipcc)\n"
+           "endif()\n"
+           "set(GPU_TARGETS \"" +
+               o.arch +
+               "\" CACHE STRING \"AMD GPU architectures to compile for\")\n"
+               "set(AMDGPU_TARGETS \"${GPU_TARGETS}\" CACHE STRING \"AMD GPU architectures to compile for\")\n"});
       std::size_t after = c.end;
       while (after < text.size() && text[after] != '\n') ++after;
       edits.push_back({after < text.size() ? after + 1 : after, after < text.size() ? after + 1 : after,
@@ -443,9 +452,11 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
       edits.push_back({c.begin, c.end, line_comment + "enable_language(CUDA) removed: hipcc compiles .cu as C++/HIP"});
       continue;
     }
-    if (c.name == "find_package" && !c.args.empty() && (arg_is(c.args[0], "CUDAToolkit") || arg_is(c.args[0], "CUDA"))) {
+    if (c.name == "find_package" && !c.args.empty() &&
+        (arg_is(c.args[0], "CUDAToolkit") || arg_is(c.args[0], "CUDA"))) {
       if (hip_found) {
-        edits.push_back({c.begin, c.end, line_comment + "find_package(" + c.args[0].text + ") -> find_package(hip) above"});
+        edits.push_back(
+            {c.begin, c.end, line_comment + "find_package(" + c.args[0].text + ") -> find_package(hip) above"});
       } else {
         std::string s = find_pkgs;
         if (!s.empty() && s.back() == '\n') s.pop_back();
@@ -462,14 +473,15 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
     if (c.name == "set" && !c.args.empty() && arg_is(c.args[0], "CMAKE_CUDA_ARCHITECTURES")) {
       std::string from;
       for (std::size_t k = 1; k < c.args.size(); ++k) from += (k > 1 ? " " : "") + c.args[k].text;
-      edits.push_back({c.begin, c.end, "set(GPU_TARGETS \"" + o.arch +
-                                           "\" CACHE STRING \"AMD GPU architectures (ferry: was CUDA architectures " +
-                                           from + ")\")"});
+      edits.push_back({c.begin, c.end,
+                       "set(GPU_TARGETS \"" + o.arch +
+                           "\" CACHE STRING \"AMD GPU architectures (ferry: was CUDA architectures " + from + ")\")"});
       note(c.line, "CMAKE_CUDA_ARCHITECTURES " + from + " -> GPU_TARGETS " + o.arch);
       continue;
     }
     if ((c.name == "cuda_add_executable" || c.name == "cuda_add_library") && !c.args.empty()) {
-      edits.push_back({c.begin, c.begin + c.name.size(), c.name == "cuda_add_executable" ? "add_executable" : "add_library"});
+      edits.push_back(
+          {c.begin, c.begin + c.name.size(), c.name == "cuda_add_executable" ? "add_executable" : "add_library"});
       note(c.line, c.name + " (FindCUDA) -> " + (c.name == "cuda_add_executable" ? "add_executable" : "add_library"));
     }
     if (c.name == "set_target_properties" || c.name == "set_property") {
@@ -477,15 +489,16 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
         if (arg_is(c.args[k], "CUDA_ARCHITECTURES") || arg_is(c.args[k], "CUDA_SEPARABLE_COMPILATION") ||
             arg_is(c.args[k], "CUDA_RESOLVE_DEVICE_SYMBOLS")) {
           edits.push_back({c.args[k].begin, c.args[k + 1].end, ""});
-          r.diagnostics.push_back(diag(Diag::BuildNvccFlagDropped, rel, c.line,
-                                       "CUDA target property " + c.args[k].text + " dropped",
-                                       c.args[k].text == "CUDA_ARCHITECTURES" ? "GPU_TARGETS sets the architectures"
-                                                                                : "for relocatable device code add -fgpu-rdc"));
+          r.diagnostics.push_back(
+              diag(Diag::BuildNvccFlagDropped, rel, c.line, "CUDA target property " + c.args[k].text + " dropped",
+                   c.args[k].text == "CUDA_ARCHITECTURES" ? "GPU_TARGETS sets the architectures"
+                                                          : "for relocatable device code add -fgpu-rdc"));
         }
     }
     // Sources: mark .cu files as C++ (hipcc compiles them as HIP through hip::device's -x hip).
     if ((c.name == "add_executable" || c.name == "add_library" || c.name == "cuda_add_executable" ||
-         c.name == "cuda_add_library" || c.name == "target_sources") && c.args.size() > 1) {
+         c.name == "cuda_add_library" || c.name == "target_sources") &&
+        c.args.size() > 1) {
       std::vector<std::string> cu;
       bool imported = false;
       for (const auto& a : c.args) {
@@ -501,7 +514,9 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
           const bool lib = c.name.find("library") != std::string::npos;
           const auto st = link_style.find(tgt);
           ins += "\ntarget_link_libraries(" + tgt +
-                 (st != link_style.end() && st->second == "plain" ? "" : lib ? " PUBLIC" : " PRIVATE") +
+                 (st != link_style.end() && st->second == "plain" ? ""
+                  : lib                                           ? " PUBLIC"
+                                                                  : " PRIVATE") +
                  " hip::device)";
         }
         edits.push_back({c.end, c.end, ins});
@@ -518,7 +533,8 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
         if (const Lib* l = find_lib(t.substr(6))) {
           repl = std::string(l->hip_cmake_target);
         } else {
-          r.diagnostics.push_back(diag(Diag::BuildLeftForReview, rel, c.line, "no HIP target known for " + t + ": left as is",
+          r.diagnostics.push_back(diag(Diag::BuildLeftForReview, rel, c.line,
+                                       "no HIP target known for " + t + ": left as is",
                                        "link the matching hip/roc library by hand"));
         }
       } else if ((c.name == "target_link_libraries" || c.name == "link_libraries") && k > 0 &&
@@ -527,12 +543,14 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
         repl = std::string(starts_with(t, "-l") ? "-l" : "") + std::string(l->hip_link);
       } else if (c.name == "find_library" && k > 0 && find_lib(t)) {
         repl = std::string(find_lib(t)->hip_link);
-      } else if (is_flag_command(c.name) || (c.name == "set" && k > 0 && !c.args.empty() &&
-                                             (c.args[0].text == "CMAKE_CUDA_FLAGS" || c.args[0].text == "CMAKE_CXX_FLAGS"))) {
+      } else if (is_flag_command(c.name) ||
+                 (c.name == "set" && k > 0 && !c.args.empty() &&
+                  (c.args[0].text == "CMAKE_CUDA_FLAGS" || c.args[0].text == "CMAKE_CXX_FLAGS"))) {
         std::string body = t;
         const std::string gx = "$<$<COMPILE_LANGUAGE:CUDA>:";
         if (starts_with(body, gx) && body.ends_with(">")) {
-          const std::string flags = map_flag_text(body.substr(gx.size(), body.size() - gx.size() - 1), ';', o, rel, c.line, r.diagnostics);
+          const std::string flags =
+              map_flag_text(body.substr(gx.size(), body.size() - gx.size() - 1), ';', o, rel, c.line, r.diagnostics);
           repl = flags.empty() ? "" : "$<$<COMPILE_LANGUAGE:CXX>:" + flags + ">";
         } else if (!starts_with(body, "$<") && !starts_with(body, "${")) {
           repl = map_flag_text(body, a.quoted ? ' ' : ';', o, rel, c.line, r.diagnostics);
@@ -543,7 +561,8 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
       if (repl != a.text) {
         // A dropped argument takes the space before it along.
         std::size_t b = a.begin;
-        if (repl.empty()) while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
+        if (repl.empty())
+          while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
         edits.push_back({b, a.end, repl});
       }
     }
@@ -554,10 +573,11 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
   }
   r.output = apply_edits(text, std::move(edits));
   if (uses_cuda)
-    r.diagnostics.push_back(diag(Diag::BuildMovedToolchain, rel, 0,
-                                 "CMake project moved to the HIP toolchain (hipcc, find_package(hip), GPU_TARGETS=" + o.arch + ")",
-                                 "configure with cmake -S . -B build; hipcc and the hip CMake package come with Debian's "
-                                 "hipcc and libamdhip64-dev"));
+    r.diagnostics.push_back(
+        diag(Diag::BuildMovedToolchain, rel, 0,
+             "CMake project moved to the HIP toolchain (hipcc, find_package(hip), GPU_TARGETS=" + o.arch + ")",
+             "configure with cmake -S . -B build; hipcc and the hip CMake package come with Debian's "
+             "hipcc and libamdhip64-dev"));
   return r;
 }
 
@@ -566,12 +586,12 @@ Result explain_setup_py(const std::string& rel, std::string_view text) {
   const std::size_t p = text.find("CUDAExtension");
   if (p == std::string_view::npos) return r;
   const auto line = static_cast<std::uint32_t>(1 + std::count(text.begin(), text.begin() + static_cast<long>(p), '\n'));
-  r.diagnostics.push_back(diag(
-      Diag::BuildCudaExtension, rel, line,
-      "setup.py builds a CUDAExtension: left unchanged. On a ROCm build of PyTorch, "
-      "torch.utils.cpp_extension.CUDAExtension hipifies the listed sources itself and compiles them with hipcc",
-      "install the ROCm PyTorch wheel and run pip install . ; nvcc-only entries in extra_compile_args['nvcc'] "
-      "are passed to hipcc, remove the ones it rejects"));
+  r.diagnostics.push_back(
+      diag(Diag::BuildCudaExtension, rel, line,
+           "setup.py builds a CUDAExtension: left unchanged. On a ROCm build of PyTorch, "
+           "torch.utils.cpp_extension.CUDAExtension hipifies the listed sources itself and compiles them with hipcc",
+           "install the ROCm PyTorch wheel and run pip install . ; nvcc-only entries in extra_compile_args['nvcc'] "
+           "are passed to hipcc, remove the ones it rejects"));
   return r;
 }
 
@@ -597,8 +617,8 @@ std::optional<Result> migrate_build_file(const std::string& rel, project::FileKi
   return std::nullopt;
 }
 
-std::optional<Result> migrate_build_file_to_cuda(const std::string& rel, project::FileKind kind,
-                                                 std::string_view text, const Options& given) {
+std::optional<Result> migrate_build_file_to_cuda(const std::string& rel, project::FileKind kind, std::string_view text,
+                                                 const Options& given) {
   if (text.find('\0') != std::string_view::npos) return std::nullopt;
   Options options = given;
   if (options.arch.empty()) options.arch = "sm_90";

@@ -69,7 +69,7 @@ struct CMakeArg {
   bool quoted, bracket;
 };
 struct CMakeCommand {
-  std::string name;  // lower-cased
+  std::string name;        // lower-cased
   std::size_t begin, end;  // from the name to the closing parenthesis
   std::uint32_t line;
   std::vector<CMakeArg> args;

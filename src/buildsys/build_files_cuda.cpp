@@ -29,16 +29,26 @@ struct RocLib {
   const char* cuda_target;  // CMake imported target ("" = nothing to link)
 };
 constexpr RocLib kRocLibs[] = {
-    {"amdhip64", "cudart", "CUDA::cudart"},     {"hipblas", "cublas", "CUDA::cublas"},
-    {"rocblas", "cublas", "CUDA::cublas"},      {"hipblaslt", "cublasLt", "CUDA::cublasLt"},
-    {"hiprand", "curand", "CUDA::curand"},      {"rocrand", "curand", "CUDA::curand"},
-    {"hipfft", "cufft", "CUDA::cufft"},         {"rocfft", "cufft", "CUDA::cufft"},
-    {"hipsparse", "cusparse", "CUDA::cusparse"}, {"rocsparse", "cusparse", "CUDA::cusparse"},
-    {"hipsolver", "cusolver", "CUDA::cusolver"}, {"rocsolver", "cusolver", "CUDA::cusolver"},
-    {"rccl", "nccl", "nccl"},                   {"MIOpen", "cudnn", "cudnn"},
-    {"hiprtc", "nvrtc", "CUDA::nvrtc"},         {"roctx64", "", ""},
-    {"roctracer64", "", ""},                    {"hipcub", "", ""},
-    {"rocprim", "", ""},                        {"rocprim_hip", "", ""},
+    {"amdhip64", "cudart", "CUDA::cudart"},
+    {"hipblas", "cublas", "CUDA::cublas"},
+    {"rocblas", "cublas", "CUDA::cublas"},
+    {"hipblaslt", "cublasLt", "CUDA::cublasLt"},
+    {"hiprand", "curand", "CUDA::curand"},
+    {"rocrand", "curand", "CUDA::curand"},
+    {"hipfft", "cufft", "CUDA::cufft"},
+    {"rocfft", "cufft", "CUDA::cufft"},
+    {"hipsparse", "cusparse", "CUDA::cusparse"},
+    {"rocsparse", "cusparse", "CUDA::cusparse"},
+    {"hipsolver", "cusolver", "CUDA::cusolver"},
+    {"rocsolver", "cusolver", "CUDA::cusolver"},
+    {"rccl", "nccl", "nccl"},
+    {"MIOpen", "cudnn", "cudnn"},
+    {"hiprtc", "nvrtc", "CUDA::nvrtc"},
+    {"roctx64", "", ""},
+    {"roctracer64", "", ""},
+    {"hipcub", "", ""},
+    {"rocprim", "", ""},
+    {"rocprim_hip", "", ""},
     {"rocthrust", "", ""},
 };
 const RocLib* find_roc_lib(std::string_view name) {
@@ -57,9 +67,9 @@ const RocLib* find_roc_target(std::string_view t) {
 // find_package names of ROCm's packages: all become find_package(CUDAToolkit).
 bool is_rocm_package(std::string_view p) {
   static const std::set<std::string, std::less<>> k = {
-      "hip",       "HIP",       "hipblas",  "rocblas",    "hipblaslt", "hiprand", "rocrand", "hipfft",
-      "rocfft",    "hipsparse", "rocsparse", "hipsolver", "rocsolver", "rccl",    "miopen",  "MIOpen",
-      "hipcub",    "rocprim",   "rocthrust", "hiprtc",    "roctracer"};
+      "hip",    "HIP",    "hipblas",   "rocblas",   "hipblaslt", "hiprand",   "rocrand",
+      "hipfft", "rocfft", "hipsparse", "rocsparse", "hipsolver", "rocsolver", "rccl",
+      "miopen", "MIOpen", "hipcub",    "rocprim",   "rocthrust", "hiprtc",    "roctracer"};
   return k.contains(p);
 }
 
@@ -103,14 +113,21 @@ rules::CudaVersion version(const Options& o) {
 
 // Host-compiler flags nvcc does not take itself.
 bool is_host_only_flag(std::string_view w) {
-  static const std::set<std::string, std::less<>> nvcc_knows = {
-      "-Wno-deprecated-gpu-targets", "-Wno-deprecated-declarations", "-Wreorder", "-Wdefault-stream-launch",
-      "-Wmissing-launch-bounds", "-Wext-lambda-captures-this", "-Werror", "-W", "-m64", "-m32"};
+  static const std::set<std::string, std::less<>> nvcc_knows = {"-Wno-deprecated-gpu-targets",
+                                                                "-Wno-deprecated-declarations",
+                                                                "-Wreorder",
+                                                                "-Wdefault-stream-launch",
+                                                                "-Wmissing-launch-bounds",
+                                                                "-Wext-lambda-captures-this",
+                                                                "-Werror",
+                                                                "-W",
+                                                                "-m64",
+                                                                "-m32"};
   if (nvcc_knows.contains(w) || starts_with(w, "-Werror=")) return false;
   if (starts_with(w, "-ftz=") || starts_with(w, "-fmad=") || starts_with(w, "-Wl,")) return false;
   return (starts_with(w, "-W") && w.size() > 2) || (starts_with(w, "-f") && w.size() > 2) ||
-         (starts_with(w, "-m") && w.size() > 2) || starts_with(w, "-pedantic") || w == "-pthread" ||
-         w == "-rdynamic" || w == "-ansi";
+         (starts_with(w, "-m") && w.size() > 2) || starts_with(w, "-pedantic") || w == "-pthread" || w == "-rdynamic" ||
+         w == "-ansi";
 }
 
 }  // namespace
@@ -120,7 +137,9 @@ std::vector<std::string> map_hipcc_words(const std::vector<std::string>& w, cons
   std::vector<std::string> out(w.begin(), w.end());
   bool arch_done = false;
   const int oldest = rules::oldest_supported_sm(version(o));
-  auto note = [&](std::string msg) { diags.push_back(diag(Diag::BuildMapped, Severity::Note, rel, line, std::move(msg))); };
+  auto note = [&](std::string msg) {
+    diags.push_back(diag(Diag::BuildMapped, Severity::Note, rel, line, std::move(msg)));
+  };
   auto map = [&](std::size_t i, std::string to) {
     note("'" + w[i] + "' -> '" + to + "'");
     out[i] = std::move(to);
@@ -131,7 +150,8 @@ std::vector<std::string> map_hipcc_words(const std::vector<std::string>& w, cons
       what += (k > i ? " " : "") + w[k];
       out[k].clear();
     }
-    diags.push_back(diag(Diag::BuildNvccFlagDropped, Severity::Warning, rel, line, "hipcc-only flag '" + what + "' dropped: " + why,
+    diags.push_back(diag(Diag::BuildNvccFlagDropped, Severity::Warning, rel, line,
+                         "hipcc-only flag '" + what + "' dropped: " + why,
                          "check whether the CUDA build needs an equivalent"));
   };
   auto arch = [&](std::size_t i, std::size_t n, const std::string& why) {
@@ -213,8 +233,9 @@ std::vector<std::string> map_hipcc_words(const std::vector<std::string>& w, cons
       } else {
         out[i].clear();
         note("'" + s + "' dropped: " +
-             (std::string_view(l->rocm).starts_with("roct") ? "NVTX 3 is header-only in CUDA"
-                                                             : "CUB and Thrust come with the CUDA toolkit, header-only"));
+             (std::string_view(l->rocm).starts_with("roct")
+                  ? "NVTX 3 is header-only in CUDA"
+                  : "CUB and Thrust come with the CUDA toolkit, header-only"));
       }
     } else if (s.find("hipconfig") != std::string::npos && starts_with(s, "$(shell")) {
       out[i].clear();
@@ -239,9 +260,11 @@ std::vector<std::string> var_refs(std::string_view s) {
   for (std::size_t i = 0; i + 2 < s.size(); ++i) {
     if (s[i] != '$' || (s[i + 1] != '(' && s[i + 1] != '{')) continue;
     std::size_t k = i + 2;
-    while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '_' || s[k] == '.' || s[k] == '-'))
+    while (k < s.size() &&
+           (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '_' || s[k] == '.' || s[k] == '-'))
       ++k;
-    if (k > i + 2 && k < s.size() && (s[k] == ')' || s[k] == '}' || s[k] == ':')) out.emplace_back(s.substr(i + 2, k - i - 2));
+    if (k > i + 2 && k < s.size() && (s[k] == ')' || s[k] == '}' || s[k] == ':'))
+      out.emplace_back(s.substr(i + 2, k - i - 2));
   }
   return out;
 }
@@ -269,8 +292,8 @@ std::optional<Assignment> parse_assignment(std::string_view code) {
   for (std::string_view kw : {"override ", "export ", "private "})
     if (starts_with(code.substr(i), kw)) i += kw.size(), skip_ws();
   const std::size_t nb = i;
-  while (i < code.size() && (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '_' || code[i] == '.' ||
-                             code[i] == '-'))
+  while (i < code.size() &&
+         (std::isalnum(static_cast<unsigned char>(code[i])) || code[i] == '_' || code[i] == '.' || code[i] == '-'))
     ++i;
   if (i == nb) return std::nullopt;
   Assignment a{std::string(code.substr(nb, i - nb)), 0};
@@ -317,7 +340,8 @@ std::optional<std::pair<std::string, std::string>> conditional_operands(std::str
   auto trim = [](std::string_view s) {
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) s = s.substr(1, s.size() - 2);
+    if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
+      s = s.substr(1, s.size() - 2);
     return std::string(s);
   };
   if (!c.empty() && c.front() == '(') {
@@ -366,7 +390,7 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
   // ---- what the file says: assignments, rules, recipes, conditionals
   struct LineInfo {
     std::optional<Assignment> assign;
-    make::Words words;  // of the code part (recipes, rules) or of the value (assignments)
+    make::Words words;            // of the code part (recipes, rules) or of the value (assignments)
     std::size_t rule = SIZE_MAX;  // for a recipe line: the line index of its rule
   };
   std::vector<LineInfo> info(lines.size());
@@ -525,7 +549,8 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
       for (std::size_t k = 0; k < w.words.size();) {
         std::size_t e = k;
         while (e < w.words.size() && in_nvcc[i][e] == in_nvcc[i][k]) ++e;
-        const std::vector<std::string> part(w.words.begin() + static_cast<long>(k), w.words.begin() + static_cast<long>(e));
+        const std::vector<std::string> part(w.words.begin() + static_cast<long>(k),
+                                            w.words.begin() + static_cast<long>(e));
         const auto m = map_hipcc_words(part, o, rel, l.line, r.diagnostics, in_nvcc[i][k]);
         if (in_nvcc[i][k]) {
           bool has_x_here = false, compiles = false, many_sources = false;
@@ -546,8 +571,8 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
                        (part[j].find("$<") != std::string::npos && prereq_sources(info[i].rule, true)) ||
                        ((part[j].find("$^") != std::string::npos || part[j].find("$+") != std::string::npos) &&
                         prereq_sources(info[i].rule, false));
-            many_sources = many_sources || part[j].find("$^") != std::string::npos ||
-                           part[j].find("$+") != std::string::npos;
+            many_sources =
+                many_sources || part[j].find("$^") != std::string::npos || part[j].find("$+") != std::string::npos;
           }
           // -x applies to every input of an nvcc command: a .a/.o/.so input beside the source breaks it.
           auto is_binary_input = [](std::string_view x) {
@@ -588,14 +613,16 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
                                              "' is compiled on its own with -x cu (to $@.ferry.o), then linked with "
                                              "the .a/.o inputs (-x applies to every input of a command)"));
           } else if (compiles && !has_x_here && binary_inputs) {
-            r.diagnostics.push_back(diag(Diag::BuildMixedInputs, Severity::Warning, rel, l.line,
-                                         "this nvcc command compiles a .cpp/.hip source and takes .a/.o inputs: nvcc "
-                                         "needs -x cu for the source, and -x applies to every input",
-                                         "compile the source in its own command (nvcc -x cu -c), then link the objects"));
+            r.diagnostics.push_back(
+                diag(Diag::BuildMixedInputs, Severity::Warning, rel, l.line,
+                     "this nvcc command compiles a .cpp/.hip source and takes .a/.o inputs: nvcc "
+                     "needs -x cu for the source, and -x applies to every input",
+                     "compile the source in its own command (nvcc -x cu -c), then link the objects"));
           } else if (compiles && !has_x_here && !mapped[k].empty()) {
             mapped[k] += " -x cu";
-            r.diagnostics.push_back(diag(Diag::BuildMapped, Severity::Note, rel, l.line,
-                                         "'-x cu' added: hipcc compiles .cpp/.hip sources as HIP, nvcc only .cu as CUDA"));
+            r.diagnostics.push_back(
+                diag(Diag::BuildMapped, Severity::Note, rel, l.line,
+                     "'-x cu' added: hipcc compiles .cpp/.hip sources as HIP, nvcc only .cu as CUDA"));
           }
         } else {
           std::copy(m.begin(), m.end(), mapped.begin() + static_cast<long>(k));
@@ -607,10 +634,11 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
       const bool host = nvcc_refs.contains(name) && !host_refs.contains(name);
       mapped = map_hipcc_words(w.words, o, rel, l.line, r.diagnostics, host);
       // A platform selector that already has an NVIDIA branch: select it.
-      if (auto it = selector.find(name); it != selector.end() && w.words.size() == 1 && is_amd_platform_value(w.words[0])) {
-        r.diagnostics.push_back(diag(Diag::BuildMapped, Severity::Note, rel, l.line,
-                                     name + " = " + w.words[0] + " -> " + it->second +
-                                         " (the file's own NVIDIA branch is selected)"));
+      if (auto it = selector.find(name);
+          it != selector.end() && w.words.size() == 1 && is_amd_platform_value(w.words[0])) {
+        r.diagnostics.push_back(
+            diag(Diag::BuildMapped, Severity::Note, rel, l.line,
+                 name + " = " + w.words[0] + " -> " + it->second + " (the file's own NVIDIA branch is selected)"));
         mapped[0] = it->second;
       }
     } else {
@@ -623,8 +651,8 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
     line_out += make::join_words(w, mapped);
     line_out += l.text.substr(code_end);
     // $(CXX) is nvcc now: make's built-in .cpp rule must compile as CUDA too.
-    if (info[i].assign && info[i].assign->name == "CXX" && compilers.contains("CXX") &&
-        assigns["CXX"].back() == i && !assigns.contains("COMPILE.cc")) {
+    if (info[i].assign && info[i].assign->name == "CXX" && compilers.contains("CXX") && assigns["CXX"].back() == i &&
+        !assigns.contains("COMPILE.cc")) {
       if (!line_out.ends_with('\n')) line_out += '\n';
       line_out +=
           "# ferry: nvcc compiles .cpp files as host C++ (hipcc compiled them as HIP): make's built-in rule uses -x cu\n"
@@ -636,10 +664,10 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
     r.output += line_out;
   }
   if (changed || !restored.restored.empty())
-    r.diagnostics.push_back(diag(Diag::BuildMovedToolchain, Severity::Note, rel, 0,
-                                 "Makefile moved to nvcc and the CUDA libraries (" + arch + ", CUDA " +
-                                     version(o).str() + ")",
-                                 "build it with make; nvcc must be on PATH (e.g. /usr/local/cuda/bin)"));
+    r.diagnostics.push_back(
+        diag(Diag::BuildMovedToolchain, Severity::Note, rel, 0,
+             "Makefile moved to nvcc and the CUDA libraries (" + arch + ", CUDA " + version(o).str() + ")",
+             "build it with make; nvcc must be on PATH (e.g. /usr/local/cuda/bin)"));
   return r;
 }
 
@@ -677,8 +705,8 @@ std::string cmake_ref(std::string_view s) {
 
 // CMAKE_HIP_* -> CMAKE_CUDA_*, HIP_ARCHITECTURES -> CUDA_ARCHITECTURES, inside one argument.
 std::string rename_hip_vars(std::string t) {
-  static const std::pair<std::string_view, std::string_view> k[] = {
-      {"CMAKE_HIP_", "CMAKE_CUDA_"}, {"HIP_ARCHITECTURES", "CUDA_ARCHITECTURES"}};
+  static const std::pair<std::string_view, std::string_view> k[] = {{"CMAKE_HIP_", "CMAKE_CUDA_"},
+                                                                    {"HIP_ARCHITECTURES", "CUDA_ARCHITECTURES"}};
   for (const auto& [from, to] : k)
     for (std::size_t p = 0; (p = t.find(from, p)) != std::string::npos;) {
       const bool left = p == 0 || !(std::isalnum(static_cast<unsigned char>(t[p - 1])) || t[p - 1] == '_');
@@ -759,16 +787,18 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
     while (at > 0 && src[at - 1] != '\n') --at;
     return at;
   };
-  const std::string arch_block = "if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES " + arch +
-                                 ")  # ferry: the NVIDIA architecture (--arch; -DCMAKE_CUDA_ARCHITECTURES=... to change)\n"
-                                 "endif()\n";
+  const std::string arch_block =
+      "if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES " + arch +
+      ")  # ferry: the NVIDIA architecture (--arch; -DCMAKE_CUDA_ARCHITECTURES=... to change)\n"
+      "endif()\n";
   // toolkit_found: find_package(CUDAToolkit) already ran at the top level (not inside an if(),
   // e.g. a Windows-only install branch) before the current command.
   bool arch_placed = mentions_cuda_arch, toolkit_found = false, changed = false;
   std::vector<int> depth(cmds.size(), 0);
   for (std::size_t i = 0, d = 0; i < cmds.size(); ++i) {
     const std::string& n = cmds[i].name;
-    if (n == "endif" || n == "endforeach" || n == "endwhile" || n == "endfunction" || n == "endmacro") d = d ? d - 1 : 0;
+    if (n == "endif" || n == "endforeach" || n == "endwhile" || n == "endfunction" || n == "endmacro")
+      d = d ? d - 1 : 0;
     depth[i] = static_cast<int>(d);
     if (n == "if" || n == "foreach" || n == "while" || n == "function" || n == "macro") ++d;
   }
@@ -791,12 +821,14 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
     if (c.name == "target_link_libraries" && c.args.size() > 1)
       for (const auto& a : c.args)
         if (arg_is(a, "hip::device")) hip_device_targets.insert(unquote(c.args[0]));
-    if (c.name == "set" && c.args.size() >= 2 && arg_is(c.args[0], "CMAKE_CXX_COMPILER") && is_hipcc_value(unquote(c.args[1])))
+    if (c.name == "set" && c.args.size() >= 2 && arg_is(c.args[0], "CMAKE_CXX_COMPILER") &&
+        is_hipcc_value(unquote(c.args[1])))
       hipcc_as_cxx = true;
   }
   std::set<std::string> object_libraries;  // add_library(NAME OBJECT ...)
   for (const auto& c : cmds)
-    if (c.name == "add_library" && c.args.size() > 1 && arg_is(c.args[1], "OBJECT")) object_libraries.insert(unquote(c.args[0]));
+    if (c.name == "add_library" && c.args.size() > 1 && arg_is(c.args[1], "OBJECT"))
+      object_libraries.insert(unquote(c.args[0]));
   // set(NAME values...): what ${NAME} among a target's sources stands for.
   std::map<std::string, std::vector<std::string>> set_values;
   for (const auto& c : cmds)
@@ -835,8 +867,10 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
       note(c.line, unquote(c.args[0]) + " = HIP -> CUDA (the file's own CUDA branch is selected)");
       continue;
     }
-    if (c.name == "set" && c.args.size() >= 2 && arg_is(c.args[0], "CMAKE_CXX_LINKER") && is_hipcc_value(unquote(c.args[1]))) {
-      edits.push_back({c.begin, c.end, "# ferry: set(CMAKE_CXX_LINKER hipcc) removed: CMake links CUDA targets with nvcc"});
+    if (c.name == "set" && c.args.size() >= 2 && arg_is(c.args[0], "CMAKE_CXX_LINKER") &&
+        is_hipcc_value(unquote(c.args[1]))) {
+      edits.push_back(
+          {c.begin, c.end, "# ferry: set(CMAKE_CXX_LINKER hipcc) removed: CMake links CUDA targets with nvcc"});
       note(c.line, "hipcc as the linker removed");
       continue;
     }
@@ -844,17 +878,19 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
         is_hipcc_value(unquote(c.args[1]))) {
       // (the architecture first: an insertion at the same offset after the replacement is lost)
       if (!arch_placed) edits.push_back({line_start(c.begin), line_start(c.begin), arch_block}), arch_placed = true;
-      edits.push_back({c.begin, c.end, "# ferry: set(CMAKE_CXX_COMPILER hipcc) removed: nvcc compiles the CUDA sources\n"
-                                       "enable_language(CUDA)"});
+      edits.push_back({c.begin, c.end,
+                       "# ferry: set(CMAKE_CXX_COMPILER hipcc) removed: nvcc compiles the CUDA sources\n"
+                       "enable_language(CUDA)"});
       note(c.line, "hipcc as the C++ compiler -> the CUDA language (nvcc)");
       continue;
     }
     if (c.name == "set" && !c.args.empty() &&
         (arg_is(c.args[0], "GPU_TARGETS") || arg_is(c.args[0], "AMDGPU_TARGETS") ||
          arg_is(c.args[0], "CMAKE_HIP_ARCHITECTURES"))) {
-      edits.push_back({c.begin, c.end, arg_is(c.args[0], "CMAKE_HIP_ARCHITECTURES") || !arch_placed
-                                           ? "set(CMAKE_CUDA_ARCHITECTURES " + arch + ")"
-                                           : "# ferry: " + unquote(c.args[0]) + " (AMD architectures) removed"});
+      edits.push_back({c.begin, c.end,
+                       arg_is(c.args[0], "CMAKE_HIP_ARCHITECTURES") || !arch_placed
+                           ? "set(CMAKE_CUDA_ARCHITECTURES " + arch + ")"
+                           : "# ferry: " + unquote(c.args[0]) + " (AMD architectures) removed"});
       arch_placed = true;
       note(c.line, unquote(c.args[0]) + " -> CMAKE_CUDA_ARCHITECTURES " + arch);
       continue;
@@ -915,9 +951,10 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
     if (c.name == "target_compile_options" && c.args.size() > 1 && object_libraries.contains(unquote(c.args[0])))
       for (const auto& a : c.args)
         if (arg_is(a, "--cuda-device-only") || arg_is(a, "--offload-device-only")) {
-          edits.push_back({c.end, c.end, "\nset_target_properties(" + c.args[0].text +
-                                             " PROPERTIES CUDA_FATBIN_COMPILATION ON)  # ferry: device code only, "
-                                             "loaded at run time (CMake >= 3.27)"});
+          edits.push_back({c.end, c.end,
+                           "\nset_target_properties(" + c.args[0].text +
+                               " PROPERTIES CUDA_FATBIN_COMPILATION ON)  # ferry: device code only, "
+                               "loaded at run time (CMake >= 3.27)"});
           note(c.line, "device-only object library -> CUDA_FATBIN_COMPILATION");
           break;
         }
@@ -988,7 +1025,8 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
         for (const std::string& x : m)
           if (!x.empty()) joined += (joined.empty() ? "" : " ") + x;
         if (joined != t) repl = a.quoted ? "\"" + joined + "\"" : joined;
-        if (!(t == "PUBLIC" || t == "PRIVATE" || t == "INTERFACE" || t == "BEFORE")) ++(joined.empty() ? dropped_flags : kept_flags);
+        if (!(t == "PUBLIC" || t == "PRIVATE" || t == "INTERFACE" || t == "BEFORE"))
+          ++(joined.empty() ? dropped_flags : kept_flags);
       }
       if (c.name == "install" && find_roc_target(t)) repl = find_roc_target(t)->cuda_target;
       repl = rename_hip_vars(repl);
@@ -1000,11 +1038,13 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
       }
     }
     if (flags && c.name != "set" && kept_flags == 0 && dropped_flags > 0) {
-      edits.push_back({c.begin, c.end, "# ferry: " + c.name + "(" + unquote(c.args[0]) +
-                                           " ...) held only hipcc flags nvcc has no use for"});
+      edits.push_back(
+          {c.begin, c.end,
+           "# ferry: " + c.name + "(" + unquote(c.args[0]) + " ...) held only hipcc flags nvcc has no use for"});
     } else if (links && kept_items == 0 && dropped_items > 0) {
-      edits.push_back({c.begin, c.end, "# ferry: target_link_libraries(" + unquote(c.args[0]) +
-                                           " ...) of header-only ROCm libraries removed (CUB/Thrust come with CUDA)"});
+      edits.push_back({c.begin, c.end,
+                       "# ferry: target_link_libraries(" + unquote(c.args[0]) +
+                           " ...) of header-only ROCm libraries removed (CUB/Thrust come with CUDA)"});
     } else {
       edits.insert(edits.end(), cmd_edits.begin(), cmd_edits.end());
     }
@@ -1014,7 +1054,8 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
   if (changed || !restored.restored.empty())
     r.diagnostics.push_back(diag(Diag::BuildMovedToolchain, Severity::Note, rel, 0,
                                  "CMake project moved to the CUDA toolchain (CUDA language, CUDAToolkit, "
-                                 "CMAKE_CUDA_ARCHITECTURES=" + arch + ")",
+                                 "CMAKE_CUDA_ARCHITECTURES=" +
+                                     arch + ")",
                                  "configure with cmake -S . -B build; nvcc must be found (CUDACXX or PATH)"));
   return r;
 }

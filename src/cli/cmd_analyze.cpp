@@ -7,8 +7,8 @@
 #include <memory>
 #include <set>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "analysis/hazards.h"
@@ -42,8 +42,7 @@ struct Input {
 
 bool analyzable(project::FileKind k) {
   return k == project::FileKind::CudaSource || k == project::FileKind::CudaHeader ||
-         k == project::FileKind::HipSource || k == project::FileKind::CppSource ||
-         k == project::FileKind::Header;
+         k == project::FileKind::HipSource || k == project::FileKind::CppSource || k == project::FileKind::Header;
 }
 
 int run_analyze(const AnalyzeArgs& a) {
@@ -56,8 +55,7 @@ int run_analyze(const AnalyzeArgs& a) {
   std::error_code ec;
   if (!fs::exists(a.path, ec)) throw std::invalid_argument(a.path + ": no such file or directory");
   const bool tree = fs::is_directory(a.path, ec);
-  if (a.fix && a.output.empty())
-    throw std::invalid_argument("--fix needs -o OUT: the input is never modified");
+  if (a.fix && a.output.empty()) throw std::invalid_argument("--fix needs -o OUT: the input is never modified");
   if (!a.fix && !a.output.empty()) throw std::invalid_argument("-o OUT is only used with --fix");
   if (a.fix && fs::exists(a.output, ec) && fs::equivalent(a.output, a.path, ec))
     throw std::invalid_argument("refusing to write the fixes over the input " + a.path);
@@ -161,11 +159,11 @@ int run_analyze(const AnalyzeArgs& a) {
     else ++fixed;
   }
   const bool wave64 = analysis::wave64_checks_apply(*profile);
-  const std::string scope_note =
-      wave64 ? ""
-             : profile->name + " has " + std::to_string(profile->wave_size) +
-                   "-lane warps: the wave64 checks (FRY22xx) do not apply; only the resource "
-                   "limits (FRY32xx) were checked";
+  const std::string scope_note = wave64
+                                     ? ""
+                                     : profile->name + " has " + std::to_string(profile->wave_size) +
+                                           "-lane warps: the wave64 checks (FRY22xx) do not apply; only the resource "
+                                           "limits (FRY32xx) were checked";
 
   if (a.json) {
     nlohmann::json j;
@@ -183,15 +181,20 @@ int run_analyze(const AnalyzeArgs& a) {
     if (a.fix) j["output"] = a.output, j["files_changed"] = fixed_files;
     nlohmann::json hs = nlohmann::json::array();
     for (const Diagnostic& d : diags)
-      hs.push_back({{"file", d.file}, {"line", d.line}, {"col", d.col}, {"code", to_string(d.code)},
-                    {"severity", std::string(to_string(d.severity))}, {"fixed", d.severity == Severity::Note},
-                    {"message", d.message}, {"hint", d.hint}});
+      hs.push_back({{"file", d.file},
+                    {"line", d.line},
+                    {"col", d.col},
+                    {"code", to_string(d.code)},
+                    {"severity", std::string(to_string(d.severity))},
+                    {"fixed", d.severity == Severity::Note},
+                    {"message", d.message},
+                    {"hint", d.hint}});
     j["hazards"] = hs;
     nlohmann::json codes = nlohmann::json::object();
     for (const auto& c : analysis::hazard_codes())
       if (by_code.count(c.code)) codes[std::string(c.id)] = {{"title", c.title}, {"count", by_code[c.code]}};
-    j["summary"] = {{"total", diags.size()}, {"left", left}, {"fixed", fixed}, {"no_warp_operation", harmless},
-                    {"by_code", codes}};
+    j["summary"] = {
+        {"total", diags.size()}, {"left", left}, {"fixed", fixed}, {"no_warp_operation", harmless}, {"by_code", codes}};
     j["wave64_fix"] = {{"components", plan.stats.components},
                        {"components_fixed", plan.stats.fixed_components},
                        {"hazards_in_components", plan.stats.sites},
@@ -207,12 +210,12 @@ int run_analyze(const AnalyzeArgs& a) {
     if (!a.quiet)
       for (const Diagnostic& d : diags) std::cout << d.format() << "\n";
     if (!scope_note.empty()) std::cout << "note: " << scope_note << "\n";
-    std::cout << fmt::format("ferry analyze: {} hazard{} ({} fixed, {} in code without warp operations) in {} of {} "
-                             "file{} for {} (wave{}, LDS {} bytes/block, {} threads/block)\n",
-                             left + fixed + harmless, left + fixed + harmless == 1 ? "" : "s", fixed, harmless, files_with,
-                             files.size(), files.size() == 1 ? "" : "s", profile->name,
-                             profile->wave_size, profile->lds_static_bytes,
-                             profile->max_threads_per_block);
+    std::cout << fmt::format(
+        "ferry analyze: {} hazard{} ({} fixed, {} in code without warp operations) in {} of {} "
+        "file{} for {} (wave{}, LDS {} bytes/block, {} threads/block)\n",
+        left + fixed + harmless, left + fixed + harmless == 1 ? "" : "s", fixed, harmless, files_with, files.size(),
+        files.size() == 1 ? "" : "s", profile->name, profile->wave_size, profile->lds_static_bytes,
+        profile->max_threads_per_block);
     for (const auto& c : analysis::hazard_codes()) {
       const auto it = by_code.find(c.code);
       if (it != by_code.end()) std::cout << fmt::format("  {}  {:>4}  {}\n", c.id, it->second, c.title);

@@ -66,8 +66,8 @@ int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
     diffrun::Wave64Sides w = a.w64;
     w.ferry = self_exe();
     if (w.work.empty()) {
-      const std::string key = std::filesystem::absolute(s.ref.dir).string() + "|" +
-                              std::filesystem::absolute(s.port.dir).string();
+      const std::string key =
+          std::filesystem::absolute(s.ref.dir).string() + "|" + std::filesystem::absolute(s.port.dir).string();
       w.work = (std::filesystem::temp_directory_path() / ("ferry-wave64-" + std::to_string(getuid())) /
                 ("diffrun-" + std::to_string(std::hash<std::string>{}(key))))
                    .string();
@@ -112,17 +112,23 @@ std::function<int()> setup_diffrun(CLI::App& sub) {
   sub.add_flag("--ulp-float", a->ulp_float, "count ULPs of float32 instead of float64");
   sub.add_flag("--nan-equal", a->nan_equal, "NaN equals NaN");
   sub.add_option("--max-report", s.max_report, "differences shown per output")->capture_default_str();
-  sub.add_option("--runs", s.runs, "runs per side for timing (median)")->capture_default_str()->check(CLI::PositiveNumber);
+  sub.add_option("--runs", s.runs, "runs per side for timing (median)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   sub.add_option("--timeout", s.timeout_s, "seconds per run before its process group is killed")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  sub.add_option("--build-timeout", s.build_timeout_s, "seconds per build")->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--build-timeout", s.build_timeout_s, "seconds per build")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   sub.add_flag("--json", a->json, "print the JSON report");
   sub.add_option("--report", a->report_file, "also write the JSON report to this file");
   sub.add_flag("-q,--quiet", a->quiet, "no progress lines on stderr");
   auto* w64 = sub.add_option_group("wave64", "both sides on the wave64 CPU runtime (docs/wave64.md)");
-  w64->add_flag("--wave64", a->wave64,
-                "build both sides with `ferry wave64 build` and run them on the CPU: the reference (the "
-                "CUDA original, --ref-dir) with 32-lane warps, the port (the HIP port, --port-dir) with 64-lane wavefronts");
+  w64->add_flag(
+      "--wave64", a->wave64,
+      "build both sides with `ferry wave64 build` and run them on the CPU: the reference (the "
+      "CUDA original, --ref-dir) with 32-lane warps, the port (the HIP port, --port-dir) with 64-lane wavefronts");
   w64->add_option("--sources", a->w64.sources, "the program's sources, relative to each side's dir (globs allowed)");
   w64->add_option("-I,--include", a->w64.include_dirs, "include folder, relative to each side's dir");
   w64->add_option("-D,--define", a->w64.defines, "macro for both builds");

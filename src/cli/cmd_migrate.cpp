@@ -42,8 +42,8 @@ void print_diagnostics(const std::vector<Diagnostic>& diags, bool quiet) {
 int run_migrate(const MigrateArgs& a) {
   const auto target = targets::make_target(a.to, a.options);
   if (!a.from.empty() && a.from != target->source_dialect())
-    throw std::invalid_argument("target '" + a.to + "' migrates from " +
-                                std::string(target->source_dialect()) + ", not from '" + a.from + "'");
+    throw std::invalid_argument("target '" + a.to + "' migrates from " + std::string(target->source_dialect()) +
+                                ", not from '" + a.from + "'");
   std::error_code ec;
   if (!fs::exists(a.path, ec)) throw std::invalid_argument(a.path + ": no such file or directory");
 
@@ -82,8 +82,7 @@ int run_migrate(const MigrateArgs& a) {
     return errors ? kExitFindings : kExitOk;
   }
 
-  if (a.output.empty())
-    throw std::invalid_argument("migrating a directory needs an output folder: -o OUT");
+  if (a.output.empty()) throw std::invalid_argument("migrating a directory needs an output folder: -o OUT");
   migrate::TreeOptions tree;
   tree.input = a.path;
   tree.output = a.output;
@@ -140,7 +139,8 @@ std::function<int()> setup_migrate(CLI::App& sub) {
   sub.add_option("--report", a->report_file, "also write the JSON report to this file");
   sub.add_option("--sarif", a->sarif_file, "also write the diagnostics as SARIF 2.1.0 to this file");
   sub.add_option("--html", a->html_file, "also write the self-contained HTML report to this file");
-  sub.add_flag("--force", a->force, "discard hand edits of outputs instead of merging them, or write into a non-Ferry folder");
+  sub.add_flag("--force", a->force,
+               "discard hand edits of outputs instead of merging them, or write into a non-Ferry folder");
   sub.add_option("--arch", a->arch,
                  "GPU architecture written into migrated build files (hip: --offload-arch/GPU_TARGETS; cuda: "
                  "-arch/CMAKE_CUDA_ARCHITECTURES); default: the target's profile (gfx906 for hip, sm_90 for cuda)");

@@ -39,7 +39,8 @@ int run_opcheck(const OpcheckArgs& a) {
     vars[v.substr(0, eq)] = v.substr(eq + 1);
   }
   if (!a.record.empty() && !fs::exists(fs::path(a.record) / ".ferry" / "manifest.json"))
-    throw std::invalid_argument("--record " + a.record + ": not a tree written by ferry migrate (no .ferry/manifest.json)");
+    throw std::invalid_argument("--record " + a.record +
+                                ": not a tree written by ferry migrate (no .ferry/manifest.json)");
   const opcheck::Spec spec = opcheck::load_spec(a.spec, vars);
   opcheck::Options o;
   o.only = a.only;
@@ -66,7 +67,8 @@ int run_opcheck(const OpcheckArgs& a) {
         (void)save(so_far);
         if (a.json) return;
         if (first && so_far.torch.is_object())
-          std::cout << "torch " << so_far.torch.value("torch", "?") << " on " << so_far.torch.value("device", "?") << "\n";
+          std::cout << "torch " << so_far.torch.value("torch", "?") << " on " << so_far.torch.value("device", "?")
+                    << "\n";
         first = false;
         std::cout << opcheck::operator_text(so_far.operators.back()) << std::flush;
       });
@@ -84,11 +86,14 @@ std::function<int()> setup_opcheck(CLI::App& sub) {
       "Exit code: 0 every candidate within its tolerances, 1 a failure or an implementation error, 2 bad "
       "arguments or a bad spec (FRY9301). Unsupported cases do not fail.");
   sub.add_option("spec", a->spec, "JSON spec: operators, shapes, dtypes, seeds, tolerances, implementations")
-      ->required()->check(CLI::ExistingFile);
+      ->required()
+      ->check(CLI::ExistingFile);
   sub.add_option("--var", a->vars, "NAME=VALUE for ${NAME} in library paths (repeatable; else the environment)");
   sub.add_option("--only", a->only, "check only these operators (repeatable)");
-  sub.add_option("--python", a->python, "Python interpreter for torch implementations (default: $FERRY_PYTHON or python3)");
-  sub.add_option("--timeout", a->timeout_s, "seconds the Python runner may take per case")->capture_default_str()
+  sub.add_option("--python", a->python,
+                 "Python interpreter for torch implementations (default: $FERRY_PYTHON or python3)");
+  sub.add_option("--timeout", a->timeout_s, "seconds the Python runner may take per case")
+      ->capture_default_str()
       ->check(CLI::PositiveNumber);
   sub.add_flag("--json", a->json, "print the JSON result instead of the tables");
   sub.add_option("--report", a->report_file, "also write the JSON result to this file");

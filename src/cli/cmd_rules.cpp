@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <iostream>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -19,7 +19,7 @@ struct RulesArgs {
   bool json = false;
   std::string family;
   std::string lookup;
-  std::string against_hipify;  // ROCm/HIPIFY docs/tables folder
+  std::string against_hipify;     // ROCm/HIPIFY docs/tables folder
   std::vector<std::string> list;  // with --against-hipify: print the names of these kinds
 };
 
@@ -35,8 +35,8 @@ int run_against_hipify(const RulesArgs& a, const targets::Target& target) {
     return "HIP";
   };
   const rules::CoverageReport rep = rules::hipify_coverage(set, names, column_for);
-  static constexpr rules::Coverage kKinds[] = {rules::Coverage::Same,     rules::Coverage::Better,
-                                               rules::Coverage::Declined, rules::Coverage::Differs,
+  static constexpr rules::Coverage kKinds[] = {rules::Coverage::Same,        rules::Coverage::Better,
+                                               rules::Coverage::Declined,    rules::Coverage::Differs,
                                                rules::Coverage::Unsupported, rules::Coverage::Missing};
   auto pct = [](const rules::CoverageCount& c) { return c.total() ? 100.0 * c.covered() / c.total() : 100.0; };
   if (a.json) {
@@ -50,8 +50,11 @@ int run_against_hipify(const RulesArgs& a, const targets::Target& target) {
     j["total"] = row(rep.total);
     for (const auto& e : rep.entries)
       if (std::find(a.list.begin(), a.list.end(), rules::to_string(e.kind)) != a.list.end())
-        j["names"].push_back({{"table", e.name->table}, {"kind", rules::to_string(e.kind)}, {"cuda", e.name->cuda},
-                              {"hipify", e.name->target}, {"ferry", e.ferry}});
+        j["names"].push_back({{"table", e.name->table},
+                              {"kind", rules::to_string(e.kind)},
+                              {"cuda", e.name->cuda},
+                              {"hipify", e.name->target},
+                              {"ferry", e.ferry}});
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << fmt::format("{:<26} {:>6} {:>6} {:>6} {:>8} {:>7} {:>11} {:>7} {:>8}\n", "HIPIFY table (column)",
@@ -85,15 +88,14 @@ int run_rules(const RulesArgs& a) {
       std::cerr << "ferry: no rule for '" << a.lookup << "'\n";
       return kExitFindings;
     }
-    std::cout << fmt::format("{} {} → {} [{}, {}] {}\n  from {}\n", rules::to_string(r->kind), r->from,
-                             r->to, r->family, rules::to_string(r->status), r->note, r->origin);
+    std::cout << fmt::format("{} {} → {} [{}, {}] {}\n  from {}\n", rules::to_string(r->kind), r->from, r->to,
+                             r->family, rules::to_string(r->status), r->note, r->origin);
     if (r->since.known() || !target->release().empty()) {
       const char* in_release = r->availability == rules::Availability::Available ? "available"
                                : r->availability == rules::Availability::Compat  ? "from Ferry's compat header"
                                                                                  : "missing: left unconverted";
-      std::cout << fmt::format("  since {}; in {}: {}{}\n", r->since.known() ? r->since.str() : "-",
-                               target->release(), in_release,
-                               r->compat.empty() ? "" : " (ferry/compat/" + r->compat + ".h)");
+      std::cout << fmt::format("  since {}; in {}: {}{}\n", r->since.known() ? r->since.str() : "-", target->release(),
+                               in_release, r->compat.empty() ? "" : " (ferry/compat/" + r->compat + ".h)");
     }
     return kExitOk;
   }
@@ -107,8 +109,8 @@ int run_rules(const RulesArgs& a) {
       std::cout << j.dump(2) << "\n";
       return kExitOk;
     }
-    std::cout << fmt::format("{:<15} {:>9} {:>9} {:>10} {:>11} {:>7}\n", "family", "supported",
-                             "changed", "deprecated", "unsupported", "total");
+    std::cout << fmt::format("{:<15} {:>9} {:>9} {:>10} {:>11} {:>7}\n", "family", "supported", "changed", "deprecated",
+                             "unsupported", "total");
     std::map<std::string, std::size_t> col;
     std::size_t grand = 0;
     for (const auto& [fam, by] : stats) {
@@ -124,14 +126,14 @@ int run_rules(const RulesArgs& a) {
       grand += total;
       std::cout << line << fmt::format(" {:>7}\n", total);
     }
-    std::cout << fmt::format("{:<15} {:>9} {:>9} {:>10} {:>11} {:>7}\n", "TOTAL", col["supported"],
-                             col["changed"], col["deprecated"], col["unsupported"], grand);
+    std::cout << fmt::format("{:<15} {:>9} {:>9} {:>10} {:>11} {:>7}\n", "TOTAL", col["supported"], col["changed"],
+                             col["deprecated"], col["unsupported"], grand);
     return kExitOk;
   }
   for (const auto& r : set.all()) {
     if (!a.family.empty() && r->family != a.family) continue;
-    std::cout << rules::to_string(r->kind) << '\t' << r->from << '\t' << r->to << '\t' << r->family
-              << '\t' << rules::to_string(r->status) << (r->note.empty() ? "" : "\t" + r->note) << '\n';
+    std::cout << rules::to_string(r->kind) << '\t' << r->from << '\t' << r->to << '\t' << r->family << '\t'
+              << rules::to_string(r->status) << (r->note.empty() ? "" : "\t" + r->note) << '\n';
   }
   return kExitOk;
 }
@@ -148,8 +150,9 @@ std::function<int()> setup_rules(CLI::App& sub) {
   sub.add_option("--against-hipify", a->against_hipify,
                  "with --stats: coverage of HIPIFY's API tables (ROCm/HIPIFY docs/tables folder)")
       ->check(CLI::ExistingDirectory);
-  sub.add_option("--list", a->list, "with --against-hipify: print the names of these kinds "
-                                    "(same, better, declined, differs, unsupported, missing)")
+  sub.add_option("--list", a->list,
+                 "with --against-hipify: print the names of these kinds "
+                 "(same, better, declined, differs, unsupported, missing)")
       ->delimiter(',');
   add_target_options(sub, a->options);
   sub.add_option("--rules", a->options.user_rule_files, "extra rule table(s)");

@@ -65,8 +65,8 @@ int run_serve(const ServeArgs& a) {
   o.max_jobs = std::max<std::size_t>(1, a.max_jobs);
   if (!serve::is_loopback(a.host))
     std::cerr << "ferry serve: warning: listening on " << a.host
-              << ", not on loopback: anyone who reaches this address and learns the token can read and edit "
-              << a.out << " and run compilers; the token travels unencrypted (no TLS)\n";
+              << ", not on loopback: anyone who reaches this address and learns the token can read and edit " << a.out
+              << " and run compilers; the token travels unencrypted (no TLS)\n";
 
   // SIGINT/SIGTERM go to one watcher thread (blocked everywhere else: the server's threads
   // inherit this mask); a client that hangs up must not kill the server.
@@ -97,10 +97,14 @@ int run_serve(const ServeArgs& a) {
 std::function<int()> setup_serve(CLI::App& sub) {
   auto a = std::make_shared<ServeArgs>();
   sub.add_option("output", a->out, "a folder written by ferry migrate")->required()->check(CLI::ExistingDirectory);
-  sub.add_option("--port", a->port, "port to listen on (0: any free port)")->capture_default_str()->check(CLI::Range(0, 65535));
-  sub.add_option("--host", a->host, "address to listen on; anything but loopback is reachable by others (a warning says so)")
+  sub.add_option("--port", a->port, "port to listen on (0: any free port)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  sub.add_option("--host", a->host,
+                 "address to listen on; anything but loopback is reachable by others (a warning says so)")
       ->capture_default_str();
-  sub.add_option("--arch", a->arch, "profiles re-verify compiles for, comma-separated (default: gfx906, sm_90 for a CUDA tree)");
+  sub.add_option("--arch", a->arch,
+                 "profiles re-verify compiles for, comma-separated (default: gfx906, sm_90 for a CUDA tree)");
   sub.add_option("-j,--jobs", a->jobs, "parallel compiles and migration workers")->capture_default_str();
   sub.add_option("--timeout", a->timeout_s, "seconds allowed to one compile")->capture_default_str();
   sub.add_option("--hipcc", a->hipcc, "hipcc to use")->capture_default_str();

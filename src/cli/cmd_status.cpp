@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -73,18 +73,25 @@ int run_status(const StatusArgs& a) {
   const nlohmann::json verify = verify_result(out);
   const bool interrupted = fs::exists(out / ".ferry" / "journal.jsonl", ec);
   if (a.json) {
-    nlohmann::json j = {{"tool", "ferry"},          {"command", "status"},       {"output", a.out},
-                        {"rounds", history},        {"edited_by_hand", edited},  {"unresolved_conflicts", conflicts},
-                        {"missing_outputs", missing}, {"verify", verify},        {"interrupted_round", interrupted},
-                        {"target", manifest.value("target", "")}, {"input", manifest.value("input", "")}};
+    nlohmann::json j = {{"tool", "ferry"},
+                        {"command", "status"},
+                        {"output", a.out},
+                        {"rounds", history},
+                        {"edited_by_hand", edited},
+                        {"unresolved_conflicts", conflicts},
+                        {"missing_outputs", missing},
+                        {"verify", verify},
+                        {"interrupted_round", interrupted},
+                        {"target", manifest.value("target", "")},
+                        {"input", manifest.value("input", "")}};
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << fmt::format("{}: {} → {} ({} files, {} rounds)\n", a.out, manifest.value("input", "?"),
                              manifest.value("target", "?"), manifest.contains("files") ? manifest["files"].size() : 0,
                              history.size());
-    std::cout << fmt::format("{:>5} {:<20} {:>8} {:>7} {:>9} {:>6} {:>9} {:>6} {:>7} {:>6} {:>6}\n", "round", "time (UTC)",
-                             "migrated", "copied", "unchanged", "merged", "conflicts", "edited", "removed", "diag+",
-                             "diag-");
+    std::cout << fmt::format("{:>5} {:<20} {:>8} {:>7} {:>9} {:>6} {:>9} {:>6} {:>7} {:>6} {:>6}\n", "round",
+                             "time (UTC)", "migrated", "copied", "unchanged", "merged", "conflicts", "edited",
+                             "removed", "diag+", "diag-");
     for (const auto& r : history)
       std::cout << fmt::format("{:>5} {:<20} {:>8} {:>7} {:>9} {:>6} {:>9} {:>6} {:>7} {:>6} {:>6}\n",
                                r.value("round", 0), r.value("time", ""), r.value("migrated", 0), r.value("copied", 0),
@@ -99,8 +106,7 @@ int run_status(const StatusArgs& a) {
     }
     if (!missing.empty()) std::cout << fmt::format("outputs deleted by hand: {}\n", missing.size());
     if (interrupted) std::cout << "the last round was interrupted: run ferry migrate again to complete it\n";
-    if (verify.is_null() || !verify.contains("pass_rate"))
-      std::cout << "verify: not run\n";
+    if (verify.is_null() || !verify.contains("pass_rate")) std::cout << "verify: not run\n";
     else
       std::cout << fmt::format("verify: {:.1f}% passed ({})\n", 100.0 * verify["pass_rate"].get<double>(),
                                verify["file"].get<std::string>());

@@ -10,8 +10,8 @@
 #include "cli/commands.h"
 #include "project/project.h"
 #include "report/bundle.h"
-#include "targets/target.h"
 #include "report/progress.h"
+#include "targets/target.h"
 #include "verify/verify.h"
 
 namespace fs = std::filesystem;
@@ -56,14 +56,17 @@ int run_verify(const VerifyArgs& a) {
     if (a.cuda) arch = "sm_90";
     else if (!t) arch = "gfx906";
     else if (t->default_profile.empty())
-      throw std::invalid_argument("a " + target + " tree has no compiler Ferry can drive (see 'ferry targets'); pass --arch to compile it for a GPU profile anyway");
+      throw std::invalid_argument(
+          "a " + target +
+          " tree has no compiler Ferry can drive (see 'ferry targets'); pass --arch to compile it for a GPU profile anyway");
     else arch = t->default_profile;
   }
   o.profiles = analysis::parse_profile_list(arch);  // throws invalid_argument naming the known ones
   if (a.cuda)
     for (const analysis::Profile* p : o.profiles)
       if (p->toolchain != "nvcc")
-        throw std::invalid_argument("--cuda compiles the original with nvcc: '" + p->name + "' is not an NVIDIA profile");
+        throw std::invalid_argument("--cuda compiles the original with nvcc: '" + p->name +
+                                    "' is not an NVIDIA profile");
   o.jobs = std::max(1u, a.jobs);
   o.timeout = std::chrono::seconds(std::max(1u, a.timeout_s));
   if (!a.compile_commands.empty()) o.compile_commands = fs::path(a.compile_commands);

@@ -8,8 +8,8 @@
 #include <iostream>
 #include <memory>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -111,7 +111,8 @@ wave64::BuildResult do_build(Wave64Args& a) {
                         {"compiler_output", r.compiler_output}};
     nlohmann::json diags = nlohmann::json::array();
     for (const Diagnostic& d : r.diagnostics)
-      diags.push_back({{"code", to_string(d.code)}, {"file", d.file}, {"line", d.line}, {"col", d.col}, {"message", d.message}});
+      diags.push_back(
+          {{"code", to_string(d.code)}, {"file", d.file}, {"line", d.line}, {"col", d.col}, {"message", d.message}});
     j["diagnostics"] = diags;
     std::cout << j.dump(2) << "\n";
   }
@@ -120,7 +121,8 @@ wave64::BuildResult do_build(Wave64Args& a) {
 
 // A cache folder for `run` without -o: outside the sources, keyed by what is built.
 fs::path run_cache_dir(const Wave64Args& a) {
-  std::string key = a.api + "|" + std::to_string(a.build.wave) + "|" + a.build.cxx + "|" + a.build.std + "|" + a.build.opt;
+  std::string key =
+      a.api + "|" + std::to_string(a.build.wave) + "|" + a.build.cxx + "|" + a.build.std + "|" + a.build.opt;
   for (const std::string& s : a.sources) key += "|" + fs::weakly_canonical(fs::absolute(s)).string();
   for (const std::string& d : a.include_dirs) key += "|I" + d;
   for (const std::string& d : a.build.defines) key += "|D" + d;
@@ -134,9 +136,10 @@ fs::path run_cache_dir(const Wave64Args& a) {
 std::function<int()> setup_wave64(CLI::App& sub) {
   auto a = std::make_shared<Wave64Args>();
   sub.require_subcommand(1);
-  sub.footer("Kernels run on the CPU: one fiber per thread, W64_WAVE_SIZE lanes per wavefront. Environment of the "
-             "built program: W64_THREADS (OS threads running blocks), W64_STACK_KB (stack per fiber, default 64), "
-             "W64_QUIET=1 (no warnings about undefined warp behaviour). See docs/wave64.md.");
+  sub.footer(
+      "Kernels run on the CPU: one fiber per thread, W64_WAVE_SIZE lanes per wavefront. Environment of the "
+      "built program: W64_THREADS (OS threads running blocks), W64_STACK_KB (stack per fiber, default 64), "
+      "W64_QUIET=1 (no warnings about undefined warp behaviour). See docs/wave64.md.");
   CLI::App* build = sub.add_subcommand("build", "compile a program against the wave64 CPU runtime");
   add_build_options(*build, *a);
   build->add_option("-o,--output", a->output, "the executable to write")->required();

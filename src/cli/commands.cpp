@@ -18,10 +18,13 @@ const std::vector<Command>& commands() {
       {"report", "write the report of a migrated tree: --format json|sarif|html", setup_report},
       {"rules", "list or count the mapping rules (--stats)", setup_rules},
       {"targets", "list migration targets and hardware profiles", setup_targets},
-      {"diffrun", "build and run a reference and its port, compare outputs within tolerances, time both", setup_diffrun},
-      {"opcheck", "check operators against a reference per dtype and shape: errors, ULPs, pass/fail, time ratio", setup_opcheck},
+      {"diffrun", "build and run a reference and its port, compare outputs within tolerances, time both",
+       setup_diffrun},
+      {"opcheck", "check operators against a reference per dtype and shape: errors, ULPs, pass/fail, time ratio",
+       setup_opcheck},
       {"verify", "compile a migrated tree with the real toolchain and classify each failure", setup_verify},
-      {"serve", "open the correction workbench on a migrated tree: review, edit, re-verify, re-run (browser)", setup_serve},
+      {"serve", "open the correction workbench on a migrated tree: review, edit, re-verify, re-run (browser)",
+       setup_serve},
       {"wave64", "build and run a HIP or CUDA program on the CPU with 64-lane wavefronts (build|run)", setup_wave64},
   };
   return kCommands;
@@ -40,12 +43,15 @@ void add_target_options(CLI::App& sub, targets::Options& options) {
   for (const std::string_view name : order) {
     const auto& [o, takers] = seen.at(name);
     const std::string flag = "--" + std::string(name);
-    std::string help = std::string(o->help) + " (--to " + takers + (o->flag || o->default_value.empty() ? "" : "; default " + std::string(o->default_value)) + ")";
+    std::string help = std::string(o->help) + " (--to " + takers +
+                       (o->flag || o->default_value.empty() ? "" : "; default " + std::string(o->default_value)) + ")";
     const std::string key(name);
     if (o->flag)
-      sub.add_flag_callback(flag, [&options, key] { options.values[key] = "1"; }, help);
+      sub.add_flag_callback(
+          flag, [&options, key] { options.values[key] = "1"; }, help);
     else
-      sub.add_option_function<std::string>(flag, [&options, key](const std::string& v) { options.values[key] = v; }, help);
+      sub.add_option_function<std::string>(
+          flag, [&options, key](const std::string& v) { options.values[key] = v; }, help);
   }
 }
 

@@ -74,8 +74,7 @@ std::vector<Line> split_lines(std::string_view s, const std::vector<std::regex>&
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     ++n;
     bool skip = false;
-    for (const std::regex& re : ignore)
-      skip = skip || std::regex_search(line.begin(), line.end(), re);
+    for (const std::regex& re : ignore) skip = skip || std::regex_search(line.begin(), line.end(), re);
     if (!skip) lines.push_back({n, line});
     start = nl + 1;
   }
@@ -90,8 +89,8 @@ std::vector<Token> tokenize_line(std::string_view line) {
   std::size_t text_col = 0;
   for (std::size_t i = 0; i < line.size();) {
     const char c = line[i];
-    const bool may_start = is_digit(c) || c == '+' || c == '-' || c == '.' || c == 'n' || c == 'N' ||
-                           c == 'i' || c == 'I';
+    const bool may_start =
+        is_digit(c) || c == '+' || c == '-' || c == '.' || c == 'n' || c == 'N' || c == 'i' || c == 'I';
     if (const std::size_t len = may_start ? number_length(line, i) : 0; len > 0) {
       flush_text(text, text_col, out);
       Token t{true, std::string(line.substr(i, len)), 0, i + 1};
@@ -147,8 +146,7 @@ NumberCheck compare_numbers(const Token& ref, const Token& port, const Tolerance
     c.abs_err = c.rel_err = std::numeric_limits<double>::quiet_NaN();
     c.ulps = std::numeric_limits<std::int64_t>::max();
     if (!c.match)
-      c.why = std::isnan(r) && std::isnan(p) ? "NaN vs NaN (pass --nan-equal to accept)"
-                                              : "NaN vs a number";
+      c.why = std::isnan(r) && std::isnan(p) ? "NaN vs NaN (pass --nan-equal to accept)" : "NaN vs a number";
     return c;
   }
   if (std::isinf(r) || std::isinf(p)) {
@@ -243,9 +241,7 @@ CompareResult compare_outputs(std::string_view ref, std::string_view port, const
 }
 
 namespace {
-nlohmann::json number_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
+nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 }  // namespace
 
 nlohmann::json to_json(const CompareResult& r) {
@@ -258,9 +254,10 @@ nlohmann::json to_json(const CompareResult& r) {
                       {"differences", r.differences}};
   nlohmann::json first = nlohmann::json::array();
   for (const Difference& d : r.first) {
-    nlohmann::json x = {{"kind", d.kind},         {"line", d.line},       {"ref_column", d.ref_column},
-                        {"port_column", d.port_column}, {"ref", d.ref},     {"port", d.port},
-                        {"ref_line", d.ref_line}, {"port_line", d.port_line}, {"why", d.why}};
+    nlohmann::json x = {
+        {"kind", d.kind}, {"line", d.line}, {"ref_column", d.ref_column}, {"port_column", d.port_column},
+        {"ref", d.ref},   {"port", d.port}, {"ref_line", d.ref_line},     {"port_line", d.port_line},
+        {"why", d.why}};
     if (d.kind == "number") {
       x["abs_err"] = number_or_null(d.abs_err);
       x["rel_err"] = number_or_null(d.rel_err);
@@ -275,13 +272,10 @@ nlohmann::json to_json(const CompareResult& r) {
 std::string describe(const Difference& d) {
   std::string s;
   if (d.kind == "number") {
-    s = fmt::format("line {}, col {}: {} (reference) vs {} (port): {}", d.line, d.ref_column, d.ref,
-                    d.port, d.why);
-    if (std::isfinite(d.abs_err))
-      s += fmt::format(" (abs {:.3g}, rel {:.3g}, {} ulp)", d.abs_err, d.rel_err, d.ulps);
+    s = fmt::format("line {}, col {}: {} (reference) vs {} (port): {}", d.line, d.ref_column, d.ref, d.port, d.why);
+    if (std::isfinite(d.abs_err)) s += fmt::format(" (abs {:.3g}, rel {:.3g}, {} ulp)", d.abs_err, d.rel_err, d.ulps);
   } else if (d.kind == "text") {
-    s = fmt::format("line {}, col {}: '{}' (reference) vs '{}' (port): {}", d.line, d.ref_column,
-                    d.ref, d.port, d.why);
+    s = fmt::format("line {}, col {}: '{}' (reference) vs '{}' (port): {}", d.line, d.ref_column, d.ref, d.port, d.why);
   } else if (d.kind == "token-count") {
     s = fmt::format("line {}: {}; first unmatched: '{}'", d.line, d.why, d.ref.empty() ? d.port : d.ref);
   } else if (d.kind == "missing-line") {

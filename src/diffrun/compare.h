@@ -84,8 +84,7 @@ struct CompareOptions {
   std::vector<std::regex> ignore;  // lines matching any of these are dropped on both sides
 };
 
-[[nodiscard]] CompareResult compare_outputs(std::string_view ref, std::string_view port,
-                                            const CompareOptions& options);
+[[nodiscard]] CompareResult compare_outputs(std::string_view ref, std::string_view port, const CompareOptions& options);
 
 [[nodiscard]] nlohmann::json to_json(const CompareResult& r);
 // A few lines per difference, compiler-like: "line 3, col 5: 1.25 vs 1.5 (abs 0.25, rel 0.2)".

@@ -215,8 +215,8 @@ std::string to_text(const Spec& spec, const Outcome& o) {
       return;
     }
     if (r.runs.empty()) return;
-    s += fmt::format("{}: {}, median {:.4g} s over {} run(s)\n", name, r.runs.front().status(),
-                     r.median_s, r.runs.size());
+    s += fmt::format("{}: {}, median {:.4g} s over {} run(s)\n", name, r.runs.front().status(), r.median_s,
+                     r.runs.size());
     const RunResult& f = r.runs.front();
     if (!f.ok() && !f.err.empty())
       s += "  stderr: " + (f.err.size() > 800 ? "..." + f.err.substr(f.err.size() - 800) : f.err) +
@@ -230,8 +230,8 @@ std::string to_text(const Spec& spec, const Outcome& o) {
     s += fmt::format("exit codes differ: {} vs {}\n", o.ref.runs.front().status(), o.port.runs.front().status());
   auto report = [&](const std::string& what, const CompareResult& c) {
     if (c.equal) {
-      s += fmt::format("{}: equal ({} lines, {} numbers, max abs err {:.3g}, max rel err {:.3g})\n", what,
-                       c.lines_ref, c.numbers_compared, c.max_abs_err, c.max_rel_err);
+      s += fmt::format("{}: equal ({} lines, {} numbers, max abs err {:.3g}, max rel err {:.3g})\n", what, c.lines_ref,
+                       c.numbers_compared, c.max_abs_err, c.max_rel_err);
       return;
     }
     s += fmt::format("{}: {} difference(s) ({} numbers compared); the first:\n", what, c.differences,

@@ -60,14 +60,13 @@ struct Outcome {
   bool stdout_compared = false;
   CompareResult out;
   std::vector<FileComparison> files;
-  double ratio = 0;  // port median / reference median; 0 when unknown
+  double ratio = 0;     // port median / reference median; 0 when unknown
   std::string verdict;  // "same", "different", "build-failed", "run-failed"
   [[nodiscard]] bool same() const { return verdict == "same"; }
 };
 
 // `log` receives progress lines (may be null).
-[[nodiscard]] Outcome run_diff(const Spec& spec,
-                               const std::function<void(const std::string&)>& log = {});
+[[nodiscard]] Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>& log = {});
 
 [[nodiscard]] nlohmann::json to_json(const Spec& spec, const Outcome& o);
 [[nodiscard]] std::string to_text(const Spec& spec, const Outcome& o);

@@ -107,7 +107,8 @@ RunResult run_command(const RunRequest& req) {
   res.started = true;
 
   // (glibc's posix_spawn reports a failed chdir or stdin open through rc above.)
-  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(req.timeout_s));
+  const auto deadline =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(req.timeout_s));
   struct Stream {
     int fd;
     std::string* text;
@@ -174,8 +175,8 @@ RunResult run_command(const RunRequest& req) {
 }
 
 nlohmann::json to_json(const RunResult& r, bool with_output) {
-  nlohmann::json j = {{"status", r.status()}, {"started", r.started}, {"timed_out", r.timed_out},
-                      {"seconds", r.seconds}};
+  nlohmann::json j = {
+      {"status", r.status()}, {"started", r.started}, {"timed_out", r.timed_out}, {"seconds", r.seconds}};
   if (r.started && !r.timed_out) {
     if (r.signal != 0) j["signal"] = r.signal;
     else j["exit_code"] = r.exit_code;

@@ -18,8 +18,8 @@ namespace ferry::diffrun {
 struct RunRequest {
   std::string command;
   std::string workdir = ".";
-  std::string stdin_file;  // empty: /dev/null
-  double timeout_s = 600;  // <= 0: no limit
+  std::string stdin_file;                          // empty: /dev/null
+  double timeout_s = 600;                          // <= 0: no limit
   std::size_t max_output = std::size_t{64} << 20;  // bytes kept per stream; the rest is drained
 };
 

@@ -16,14 +16,14 @@ struct Wave64Sides {
   std::vector<std::string> sources;       // relative to each side's dir; shell globs allowed
   std::vector<std::string> include_dirs;  // relative to each side's dir
   std::vector<std::string> defines;
-  std::vector<std::string> build_flags;   // more `ferry wave64 build` options, e.g. "-O2"
-  std::string args;                       // the program's arguments (shell words), both sides
-  int ref_wave = 0;                       // 0: the API's own (CUDA 32, HIP 64)
+  std::vector<std::string> build_flags;  // more `ferry wave64 build` options, e.g. "-O2"
+  std::string args;                      // the program's arguments (shell words), both sides
+  int ref_wave = 0;                      // 0: the API's own (CUDA 32, HIP 64)
   int port_wave = 0;
   std::string ref_api = "auto";
   std::string port_api = "auto";
-  std::string work;                       // absolute folder for both builds
-  long long fixed_time = 1767225600;      // what time() returns on both sides (W64_TIME)
+  std::string work;                   // absolute folder for both builds
+  long long fixed_time = 1767225600;  // what time() returns on both sides (W64_TIME)
 };
 
 // Single-quotes `s` for /bin/sh.

@@ -18,17 +18,15 @@ bool is_one_of(std::string_view t, std::initializer_list<std::string_view> set) 
 // sizeof of the builtin and CUDA/HIP vector types, the one table of Ferry.
 const std::map<std::string_view, unsigned>& type_sizes() {
   static const std::map<std::string_view, unsigned> kSizes = {
-      {"char", 1},        {"bool", 1},          {"int8_t", 1},       {"uint8_t", 1},
-      {"char2", 2},       {"uchar2", 2},        {"char4", 4},        {"uchar4", 4},
-      {"short", 2},       {"int16_t", 2},       {"uint16_t", 2},     {"half", 2},
-      {"__half", 2},      {"__nv_bfloat16", 2}, {"nv_bfloat16", 2},  {"hip_bfloat16", 2},
-      {"__hip_bfloat16", 2}, {"half2", 4},      {"__half2", 4},      {"__nv_bfloat162", 4},
-      {"int", 4},         {"unsigned", 4},      {"float", 4},        {"int32_t", 4},
-      {"uint32_t", 4},    {"uint", 4},          {"long", 8},         {"double", 8},
-      {"int64_t", 8},     {"uint64_t", 8},      {"size_t", 8},       {"float2", 8},
-      {"int2", 8},        {"uint2", 8},         {"float3", 12},      {"int3", 12},
-      {"float4", 16},     {"int4", 16},         {"uint4", 16},       {"double2", 16},
-      {"longlong2", 16},  {"double4", 32},
+      {"char", 1},         {"bool", 1},           {"int8_t", 1}, {"uint8_t", 1},       {"char2", 2},
+      {"uchar2", 2},       {"char4", 4},          {"uchar4", 4}, {"short", 2},         {"int16_t", 2},
+      {"uint16_t", 2},     {"half", 2},           {"__half", 2}, {"__nv_bfloat16", 2}, {"nv_bfloat16", 2},
+      {"hip_bfloat16", 2}, {"__hip_bfloat16", 2}, {"half2", 4},  {"__half2", 4},       {"__nv_bfloat162", 4},
+      {"int", 4},          {"unsigned", 4},       {"float", 4},  {"int32_t", 4},       {"uint32_t", 4},
+      {"uint", 4},         {"long", 8},           {"double", 8}, {"int64_t", 8},       {"uint64_t", 8},
+      {"size_t", 8},       {"float2", 8},         {"int2", 8},   {"uint2", 8},         {"float3", 12},
+      {"int3", 12},        {"float4", 16},        {"int4", 16},  {"uint4", 16},        {"double2", 16},
+      {"longlong2", 16},   {"double4", 32},
   };
   return kSizes;
 }
@@ -72,13 +70,21 @@ class Evaluator {
       if (!rhs) return std::nullopt;
       const long long a = *lhs, b = *rhs;
       if (op == "*") lhs = a * b;
-      else if (op == "/") { if (b == 0) return std::nullopt; lhs = a / b; }
-      else if (op == "%") { if (b == 0) return std::nullopt; lhs = a % b; }
-      else if (op == "+") lhs = a + b;
+      else if (op == "/") {
+        if (b == 0) return std::nullopt;
+        lhs = a / b;
+      } else if (op == "%") {
+        if (b == 0) return std::nullopt;
+        lhs = a % b;
+      } else if (op == "+") lhs = a + b;
       else if (op == "-") lhs = a - b;
-      else if (op == "<<") { if (b < 0 || b > 62) return std::nullopt; lhs = a << b; }
-      else if (op == ">>") { if (b < 0 || b > 62) return std::nullopt; lhs = a >> b; }
-      else if (op == "<") lhs = a < b;
+      else if (op == "<<") {
+        if (b < 0 || b > 62) return std::nullopt;
+        lhs = a << b;
+      } else if (op == ">>") {
+        if (b < 0 || b > 62) return std::nullopt;
+        lhs = a >> b;
+      } else if (op == "<") lhs = a < b;
       else if (op == "<=") lhs = a <= b;
       else if (op == ">") lhs = a > b;
       else if (op == ">=") lhs = a >= b;
@@ -95,8 +101,15 @@ class Evaluator {
 
   std::optional<long long> unary() {
     if (i_ > last_) return std::nullopt;
-    if (at("-")) { ++i_; auto x = unary(); return x ? std::optional(-*x) : std::nullopt; }
-    if (at("+")) { ++i_; return unary(); }
+    if (at("-")) {
+      ++i_;
+      auto x = unary();
+      return x ? std::optional(-*x) : std::nullopt;
+    }
+    if (at("+")) {
+      ++i_;
+      return unary();
+    }
     if (at("~")) {
       ++i_;
       const bool narrow = i_ <= last_ && v_.is_number(i_) && is_32bit_literal(v_.text(i_));
@@ -105,7 +118,11 @@ class Evaluator {
       // ~0u is 0xffffffff: keep 32-bit literals 32-bit.
       return narrow ? static_cast<long long>(~static_cast<std::uint32_t>(*x)) : ~*x;
     }
-    if (at("!")) { ++i_; auto x = unary(); return x ? std::optional<long long>(!*x) : std::nullopt; }
+    if (at("!")) {
+      ++i_;
+      auto x = unary();
+      return x ? std::optional<long long>(!*x) : std::nullopt;
+    }
     if (at("(")) {
       const std::size_t close = v_.partner(i_);
       if (close == npos || close > last_) return std::nullopt;
@@ -181,8 +198,8 @@ class Evaluator {
 }  // namespace
 
 std::optional<unsigned long long> integer_literal(std::string_view t) {
-  while (!t.empty() && (t.back() == 'u' || t.back() == 'U' || t.back() == 'l' || t.back() == 'L' ||
-                        t.back() == 'z' || t.back() == 'Z'))
+  while (!t.empty() && (t.back() == 'u' || t.back() == 'U' || t.back() == 'l' || t.back() == 'L' || t.back() == 'z' ||
+                        t.back() == 'Z'))
     t.remove_suffix(1);
   if (t.empty()) return std::nullopt;
   unsigned base = 10;
@@ -214,8 +231,7 @@ bool is_32bit_literal(std::string_view t) {
 unsigned type_size(std::span<const std::string_view> words) {
   std::vector<std::string_view> w;
   for (std::string_view s : words)
-    if (!is_one_of(s, {"const", "volatile", "static", "signed", "std", "__restrict__", "struct"}))
-      w.push_back(s);
+    if (!is_one_of(s, {"const", "volatile", "static", "signed", "std", "__restrict__", "struct"})) w.push_back(s);
   if (w.empty()) return 0;
   if (w.size() >= 2 && w[w.size() - 1] == "long" && w[w.size() - 2] == "long") return 8;
   if (w.size() >= 2 && w.back() == "int") w.pop_back();  // "unsigned int", "long int"
@@ -227,9 +243,9 @@ unsigned type_size(std::span<const std::string_view> words) {
 }
 
 bool is_integer_type_word(std::string_view s) {
-  return is_one_of(s, {"int", "unsigned", "signed", "long", "short", "char", "size_t", "int32_t",
-                       "uint32_t", "int64_t", "uint64_t", "int16_t", "uint16_t", "int8_t",
-                       "uint8_t", "uint", "ptrdiff_t", "ssize_t", "auto", "std", "bool"});
+  return is_one_of(s, {"int",     "unsigned", "signed",    "long",     "short",   "char",     "size_t",
+                       "int32_t", "uint32_t", "int64_t",   "uint64_t", "int16_t", "uint16_t", "int8_t",
+                       "uint8_t", "uint",     "ptrdiff_t", "ssize_t",  "auto",    "std",      "bool"});
 }
 
 int binary_precedence(std::string_view op) {
@@ -246,8 +262,7 @@ int binary_precedence(std::string_view op) {
   return 0;
 }
 
-std::optional<long long> eval_const(const CodeView& v, std::size_t first, std::size_t last,
-                                    const ConstNames* names) {
+std::optional<long long> eval_const(const CodeView& v, std::size_t first, std::size_t last, const ConstNames* names) {
   return Evaluator(v, first, last, names).run();
 }
 

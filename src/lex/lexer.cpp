@@ -13,15 +13,13 @@ constexpr std::array<unsigned char, 256> kClass = [] {
   std::array<unsigned char, 256> t{};
   for (int c = 0; c < 256; ++c) {
     const bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80;
-    t[c] = static_cast<unsigned char>((start ? kIdentStart | kIdentCont : 0) |
-                                      (c >= '0' && c <= '9' ? kIdentCont : 0));
+    t[c] = static_cast<unsigned char>((start ? kIdentStart | kIdentCont : 0) | (c >= '0' && c <= '9' ? kIdentCont : 0));
   }
   return t;
 }();
 constexpr bool is_ident_start(unsigned char c) { return kClass[c] & kIdentStart; }
 constexpr bool is_ident_cont(unsigned char c) { return kClass[c] & kIdentCont; }
 constexpr bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-
 
 class Lexer {
  public:
@@ -53,9 +51,7 @@ class Lexer {
     const std::size_t p = pos_ + off;
     return p < src_.size() ? static_cast<unsigned char>(src_[p]) : '\0';
   }
-  [[nodiscard]] bool starts_with(std::string_view s) const {
-    return src_.substr(pos_, s.size()) == s;
-  }
+  [[nodiscard]] bool starts_with(std::string_view s) const { return src_.substr(pos_, s.size()) == s; }
 
   // Ends a token that holds no newline (identifiers, numbers, punctuators).
   void skip_to(std::size_t end) { pos_ = static_cast<std::uint32_t>(end); }
@@ -95,8 +91,7 @@ class Lexer {
       std::size_t p = pos_;
       bool continued = false;  // only a continuation brings a newline into whitespace
       for (;;) {
-        if (p < src_.size() && (src_[p] == ' ' || src_[p] == '\t' || src_[p] == '\f' ||
-                                src_[p] == '\v' ||
+        if (p < src_.size() && (src_[p] == ' ' || src_[p] == '\t' || src_[p] == '\f' || src_[p] == '\v' ||
                                 (src_[p] == '\r' && !(p + 1 < src_.size() && src_[p + 1] == '\n')))) {
           ++p;
         } else if (const std::size_t n = continuation_at(p)) {
@@ -120,8 +115,7 @@ class Lexer {
           continued = true;
           continue;
         }
-        if (src_[p] == '\n' || (src_[p] == '\r' && p + 1 < src_.size() && src_[p + 1] == '\n'))
-          break;
+        if (src_[p] == '\n' || (src_[p] == '\r' && p + 1 < src_.size() && src_[p + 1] == '\n')) break;
         ++p;
       }
       if (continued) advance_to(p);
@@ -167,8 +161,7 @@ class Lexer {
         ++p;
       } else if (is_ident_cont(ch) || ch == '.') {
         ++p;
-      } else if (ch == '\'' && p + 1 < src_.size() &&
-                 is_ident_cont(static_cast<unsigned char>(src_[p + 1]))) {
+      } else if (ch == '\'' && p + 1 < src_.size() && is_ident_cont(static_cast<unsigned char>(src_[p + 1]))) {
         p += 2;  // digit separator
       } else {
         break;
@@ -184,10 +177,8 @@ class Lexer {
     const std::string_view word = src_.substr(pos_, p - pos_);
     const char after = p < src_.size() ? src_[p] : '\0';
     if (after == '"') {
-      if (word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR")
-        return raw_string(p);
-      if (word == "u8" || word == "u" || word == "U" || word == "L")
-        return quoted(p, '"', Kind::String);
+      if (word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR") return raw_string(p);
+      if (word == "u8" || word == "u" || word == "U" || word == "L") return quoted(p, '"', Kind::String);
     }
     if (after == '\'' && (word == "u8" || word == "u" || word == "U" || word == "L"))
       return quoted(p, '\'', Kind::Char);
@@ -246,7 +237,12 @@ class Lexer {
       case '+': return (d == '+' || d == '=') ? 2 : 1;
       case '&': return (d == '&' || d == '=') ? 2 : 1;
       case '|': return (d == '|' || d == '=') ? 2 : 1;
-      case '=': case '!': case '*': case '/': case '%': case '^': return d == '=' ? 2 : 1;
+      case '=':
+      case '!':
+      case '*':
+      case '/':
+      case '%':
+      case '^': return d == '=' ? 2 : 1;
       case '#': return d == '#' ? 2 : 1;
       default: return 1;
     }

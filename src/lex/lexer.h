@@ -19,38 +19,33 @@ enum class Kind : std::uint8_t {
   LineComment,   // "// ..." up to, not including, the newline
   BlockComment,  // "/* ... */" (an unterminated one runs to the end of the file)
   Identifier,
-  Number,        // a pp-number: 0x1f, 1.5e-3f, 1'000'000, 3.f
-  String,        // "..." with optional encoding prefix and user-defined suffix
-  RawString,     // R"delim(...)delim"
-  Char,          // '...' with optional prefix
-  HeaderName,    // <path> or "path" right after #include / #include_next / #import
-  Punct,         // operators and punctuators, longest match
-  LaunchOpen,    // "<<<" of a kernel launch
-  LaunchClose,   // ">>>" closing an open launch
-  Other,         // anything else (stray bytes, '@', '$' not in identifiers, ...)
+  Number,       // a pp-number: 0x1f, 1.5e-3f, 1'000'000, 3.f
+  String,       // "..." with optional encoding prefix and user-defined suffix
+  RawString,    // R"delim(...)delim"
+  Char,         // '...' with optional prefix
+  HeaderName,   // <path> or "path" right after #include / #include_next / #import
+  Punct,        // operators and punctuators, longest match
+  LaunchOpen,   // "<<<" of a kernel launch
+  LaunchClose,  // ">>>" closing an open launch
+  Other,        // anything else (stray bytes, '@', '$' not in identifiers, ...)
 };
 
 struct Token {
   Kind kind;
-  bool in_directive;   // part of a preprocessor directive line (including its '#')
+  bool in_directive;    // part of a preprocessor directive line (including its '#')
   std::uint32_t begin;  // byte offset
   std::uint32_t end;    // one past the last byte
   std::uint32_t line;   // 1-based line of `begin`
   std::uint32_t col;    // 1-based byte column of `begin`
 
-  [[nodiscard]] std::string_view text(std::string_view src) const {
-    return src.substr(begin, end - begin);
-  }
+  [[nodiscard]] std::string_view text(std::string_view src) const { return src.substr(begin, end - begin); }
 };
 
 [[nodiscard]] constexpr bool is_trivia(Kind k) {
-  return k == Kind::Whitespace || k == Kind::Newline || k == Kind::LineComment ||
-         k == Kind::BlockComment;
+  return k == Kind::Whitespace || k == Kind::Newline || k == Kind::LineComment || k == Kind::BlockComment;
 }
 
-[[nodiscard]] constexpr bool is_comment(Kind k) {
-  return k == Kind::LineComment || k == Kind::BlockComment;
-}
+[[nodiscard]] constexpr bool is_comment(Kind k) { return k == Kind::LineComment || k == Kind::BlockComment; }
 
 // A token text of up to 7 bytes packed into one integer (its length in the low byte, then the
 // bytes), so comparing a token with a short literal is one integer comparison. Longer texts all

@@ -32,8 +32,12 @@ class Lexer {
 
  private:
   void emit(Kind k, std::size_t begin) {
-    Token t{k, static_cast<std::uint16_t>(depth_ > 0xffff ? 0xffff : depth_), static_cast<std::uint32_t>(begin),
-            static_cast<std::uint32_t>(i_), line_, static_cast<std::uint32_t>(begin - line_start_ + 1)};
+    Token t{k,
+            static_cast<std::uint16_t>(depth_ > 0xffff ? 0xffff : depth_),
+            static_cast<std::uint32_t>(begin),
+            static_cast<std::uint32_t>(i_),
+            line_,
+            static_cast<std::uint32_t>(begin - line_start_ + 1)};
     out_.push_back(t);
     for (std::size_t j = begin; j < i_; ++j)
       if (s_[j] == '\n') {
@@ -117,8 +121,7 @@ class Lexer {
       const std::size_t pl = prefix_len(s_, i_);
       if (pl != static_cast<std::size_t>(-1)) {
         bool fstr = false;
-        for (std::size_t j = 0; j < pl; ++j)
-          fstr = fstr || std::tolower(static_cast<unsigned char>(s_[i_ + j])) == 'f';
+        for (std::size_t j = 0; j < pl; ++j) fstr = fstr || std::tolower(static_cast<unsigned char>(s_[i_ + j])) == 'f';
         i_ += pl;
         scan_string(fstr);
         emit(Kind::String, b);
@@ -145,9 +148,9 @@ class Lexer {
       emit(Kind::Number, b);
       return;
     }
-    static constexpr std::array<std::string_view, 25> kOps = {
-        "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
-        "+=",  "-=",  "*=",  "/=",  "%=",  "&=", "|=", "^=", "@=", "~"};
+    static constexpr std::array<std::string_view, 25> kOps = {"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//",
+                                                              "<<",  ">>",  "<=",  ">=",  "==",  "!=", "+=", "-=", "*=",
+                                                              "/=",  "%=",  "&=",  "|=",  "^=",  "@=", "~"};
     for (std::string_view op : kOps)
       if (s_.substr(i_, op.size()) == op) {
         i_ += op.size();

@@ -92,8 +92,8 @@ bool FileMigration::remove_include_line(std::size_t header_ci) {
   std::size_t begin = code(header_ci - 2).begin;
   while (begin > 0 && (src[begin - 1] == ' ' || src[begin - 1] == '\t')) --begin;
   if (begin > 0 && src[begin - 1] != '\n') return false;
-  return edits_.replace(static_cast<std::uint32_t>(begin),
-                        static_cast<std::uint32_t>(end < src.size() ? end + 1 : end), "");
+  return edits_.replace(static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end < src.size() ? end + 1 : end),
+                        "");
 }
 
 bool FileMigration::replace(std::size_t first, std::size_t last, std::string text) {
@@ -105,8 +105,8 @@ void FileMigration::diag(Diag code_id, Severity sev, std::size_t ci, std::string
   diag_at_line(code_id, sev, t.line, t.col, std::move(message), std::move(hint));
 }
 
-void FileMigration::diag_at_line(Diag code_id, Severity sev, std::uint32_t line, std::uint32_t col,
-                                 std::string message, std::string hint) {
+void FileMigration::diag_at_line(Diag code_id, Severity sev, std::uint32_t line, std::uint32_t col, std::string message,
+                                 std::string hint) {
   diags_.push_back(Diagnostic{code_id, sev, path_, line, col, std::move(message), std::move(hint)});
 }
 
@@ -121,21 +121,19 @@ std::string status_hint(const rules::Rule& r) {
 // Reports a rule whose status asks the user to look: unsupported, deprecated or changed.
 void report_status(FileMigration& file, std::size_t ci, const rules::Rule& r) {
   switch (r.status) {
-    case rules::Status::Supported:
-      return;
+    case rules::Status::Supported: return;
     case rules::Status::Unsupported:
       file.count_unconverted(r.family);
       file.diag(Diag::ApiUnsupported, ci,
-                "'" + r.from + "' has no " + std::string(file.target().name()) + " equivalent (" +
-                    r.family + "); left unchanged",
-                r.note.empty() ? "rewrite this use by hand or guard it with a preprocessor check"
-                               : r.note);
+                "'" + r.from + "' has no " + std::string(file.target().name()) + " equivalent (" + r.family +
+                    "); left unchanged",
+                r.note.empty() ? "rewrite this use by hand or guard it with a preprocessor check" : r.note);
       return;
     case rules::Status::Deprecated:
-      file.diag(Diag::ApiDeprecated, ci,
-                "'" + r.from + "' is deprecated" +
-                    (r.has_replacement() ? "; converted to '" + r.to + "'" : std::string()),
-                status_hint(r));
+      file.diag(
+          Diag::ApiDeprecated, ci,
+          "'" + r.from + "' is deprecated" + (r.has_replacement() ? "; converted to '" + r.to + "'" : std::string()),
+          status_hint(r));
       return;
     case rules::Status::Changed:
       file.diag(Diag::ChangedSemantics, ci,
@@ -249,8 +247,7 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
     }
     const std::size_t last_arg = p.rest ? args.size() : p.arg + 1;
     if (p.arg == last_arg) {  // empty "$N...": drop a dangling ", " before it
-      if (pending.size() >= 2 && pending.compare(pending.size() - 2, 2, ", ") == 0)
-        pending.resize(pending.size() - 2);
+      if (pending.size() >= 2 && pending.compare(pending.size() - 2, 2, ", ") == 0) pending.resize(pending.size() - 2);
       continue;
     }
     const ArgRange& first = args[p.arg];
@@ -283,9 +280,9 @@ bool defines_macro(const FileMigration& file, std::size_t ci) {
 bool is_declarator(const FileMigration& file, std::size_t ci) {
   if (ci == 0 || !file.is(ci + 1, "(") || file.code(ci).in_directive) return false;
   if (file.code(ci - 1).kind != lex::Kind::Identifier || file.code(ci - 1).in_directive) return false;
-  static constexpr std::string_view kNotTypes[] = {"return", "else", "case", "do", "throw", "new",
-                                                   "delete", "sizeof", "co_return", "co_yield",
-                                                   "co_await", "typeid", "decltype", "not", "and", "or"};
+  static constexpr std::string_view kNotTypes[] = {"return",   "else",   "case",      "do",       "throw",    "new",
+                                                   "delete",   "sizeof", "co_return", "co_yield", "co_await", "typeid",
+                                                   "decltype", "not",    "and",       "or"};
   for (std::string_view k : kNotTypes)
     if (file.is(ci - 1, k)) return false;
   const std::size_t close = file.match_bracket(ci + 1);
@@ -309,8 +306,7 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     const lex::Token& t = file.code(ci);
     if (t.in_directive && file.is(ci, "#") && ci + 1 < file.code_size()) {
       const std::string_view d = file.text(ci + 1);
-      if (d == "if" || d == "ifdef" || d == "ifndef" || d == "elif" || d == "else" || d == "endif")
-        included.clear();
+      if (d == "if" || d == "ifdef" || d == "ifndef" || d == "elif" || d == "else" || d == "endif") included.clear();
     }
     if (t.kind == lex::Kind::HeaderName) {
       const std::string_view raw = file.text(ci);
@@ -337,8 +333,8 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
         continue;
       }
       const std::string_view after = r->has_replacement() ? std::string_view(r->to) : path;
-      if (std::find(included.begin(), included.end(), after) != included.end() &&
-          r->to != path && file.remove_include_line(ci)) {
+      if (std::find(included.begin(), included.end(), after) != included.end() && r->to != path &&
+          file.remove_include_line(ci)) {
         file.count_converted(r->family);
         continue;
       }
@@ -354,8 +350,9 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
             file.diag(Diag::HeaderViaToolkitPrefix, ci,
                       "'" + std::string(path) + "' is the toolkit's " + std::string(suffix) +
                           " included through an include/ directory; mapped to '" + r->to + "'",
-                      "include it as <" + std::string(suffix) + "> (the toolkit's include directory is "
-                      "on the search path) so that other tools recognise it");
+                      "include it as <" + std::string(suffix) +
+                          "> (the toolkit's include directory is "
+                          "on the search path) so that other tools recognise it");
         }
       }
       report_status(file, ci, *r);
@@ -368,8 +365,7 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       // `ns::` unqualified, or `outer::ns::` when a rule names the qualified form
       // (`thrust::cuda` → `thrust::hip`, while libcu++'s own `cuda::` is left alone).
       const rules::Rule* ns = nullptr;
-      if (!file.is_member_or_qualified(ci))
-        ns = rules.find_namespace(name);
+      if (!file.is_member_or_qualified(ci)) ns = rules.find_namespace(name);
       else if (ci >= 2 && file.is(ci - 1, "::") && file.is_identifier(ci - 2))
         ns = rules.find_namespace(std::string(file.text(ci - 2)) + "::" + std::string(name));
       if (ns) {
@@ -417,8 +413,7 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       if (n > 0 && file.replace(ci, ci, std::string(to.substr(0, n)))) file.count_converted(r->family);
       file.diag(Diag::CallRuleNotCalled, ci,
                 "'" + r->from + "' is not used as a plain call; only its name was converted",
-                "the arguments of " + r->from + " change in the target (" + r->to +
-                    "): check this use by hand");
+                "the arguments of " + r->from + " change in the target (" + r->to + "): check this use by hand");
       continue;
     }
     if (r->has_replacement() && r->to != name) {

@@ -22,8 +22,8 @@
 
 namespace ferry::migrate {
 
-using lex::npos;
 using lex::ArgRange;
+using lex::npos;
 
 // Counters in the spirit of hipify's statistics: per API family, how many names were converted
 // and how many were left with a diagnostic.
@@ -48,8 +48,8 @@ struct SideOutput {
 
 class FileMigration : public lex::CodeView {
  public:
-  FileMigration(std::string path, std::string_view src, const targets::Target& target,
-                const targets::Options& options, const targets::ProjectContext& project);
+  FileMigration(std::string path, std::string_view src, const targets::Target& target, const targets::Options& options,
+                const targets::ProjectContext& project);
 
   // ----- reading (and the lex::CodeView interface) -----
   [[nodiscard]] std::string_view path() const { return path_; }
@@ -66,18 +66,14 @@ class FileMigration : public lex::CodeView {
   bool replace_bytes(std::uint32_t begin, std::uint32_t end, std::string text) {
     return edits_.replace(begin, end, std::move(text));
   }
-  bool insert_before(std::size_t ci, std::string text) {
-    return edits_.insert(code(ci).begin, std::move(text));
-  }
+  bool insert_before(std::size_t ci, std::string text) { return edits_.insert(code(ci).begin, std::move(text)); }
   // Inserts `line` (ending in '\n') where a file's first include belongs: after a leading
   // `#pragma once` or include-guard opening, else at the start of the first code line.
   bool insert_line_at_top(std::string line);
   // Removes the whole `#include` line whose header name is code token `header_ci`, when the line
   // holds nothing else (a trailing comment keeps it). False, removing nothing, otherwise.
   bool remove_include_line(std::size_t header_ci);
-  [[nodiscard]] bool touched(std::size_t ci) const {
-    return edits_.overlaps(code(ci).begin, code(ci).end);
-  }
+  [[nodiscard]] bool touched(std::size_t ci) const { return edits_.overlaps(code(ci).begin, code(ci).end); }
   // A diagnostic at code token `ci` (or at a line and column), with the code's usual severity
   // (core/diagnostics.def) or, in the overloads taking one, another severity.
   void diag(Diag code, std::size_t ci, std::string message, std::string hint) {
@@ -90,9 +86,7 @@ class FileMigration : public lex::CodeView {
   void diag_at_line(Diag code, Severity sev, std::uint32_t line, std::uint32_t col, std::string message,
                     std::string hint);
   void count_converted(std::string_view family) { ++stats_.converted_by_family[std::string(family)]; }
-  void count_unconverted(std::string_view family) {
-    ++stats_.unconverted_by_family[std::string(family)];
-  }
+  void count_unconverted(std::string_view family) { ++stats_.unconverted_by_family[std::string(family)]; }
 
   // A replacement this file uses comes from a compat header Ferry writes (Availability::Compat):
   // the target includes and writes it in its finishing step. First use first.
@@ -144,9 +138,8 @@ struct FileResult {
 // The names that the files `#define` (object- and function-like macros alike).
 [[nodiscard]] std::unordered_set<std::string> defined_macros(const std::vector<targets::SourceView>& files);
 
-[[nodiscard]] FileResult migrate_buffer(std::string path, std::string_view src,
-                                        const targets::Target& target, const targets::Options& options,
-                                        const targets::ProjectContext& project);
+[[nodiscard]] FileResult migrate_buffer(std::string path, std::string_view src, const targets::Target& target,
+                                        const targets::Options& options, const targets::ProjectContext& project);
 
 // The generic rule application (renames, headers, namespaces, call rewrites, diagnostics for
 // unsupported/deprecated/changed APIs). Exposed for targets that run it in a different order.

@@ -24,8 +24,7 @@ namespace {
 constexpr std::size_t kMaxEditDistance = 4000;
 
 // Myers' greedy forward algorithm over [0,n) x [0,m); marks deleted a-lines and inserted b-lines.
-void myers(const int* a, std::size_t n, const int* b, std::size_t m, std::vector<bool>& del,
-           std::vector<bool>& ins) {
+void myers(const int* a, std::size_t n, const int* b, std::size_t m, std::vector<bool>& del, std::vector<bool>& ins) {
   const auto N = static_cast<long>(n), M = static_cast<long>(m);
   const long max = N + M;
   std::vector<long> v(static_cast<std::size_t>(2 * max + 3), 0);
@@ -70,9 +69,7 @@ void myers(const int* a, std::size_t n, const int* b, std::size_t m, std::vector
 
 std::vector<Hunk> diff_lines(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
   std::unordered_map<std::string_view, int> ids;
-  auto intern = [&](std::string_view s) {
-    return ids.emplace(s, static_cast<int>(ids.size())).first->second;
-  };
+  auto intern = [&](std::string_view s) { return ids.emplace(s, static_cast<int>(ids.size())).first->second; };
   std::vector<int> A, B;
   A.reserve(a.size());
   B.reserve(b.size());

@@ -43,8 +43,8 @@ struct Hunk {
                                            const std::vector<std::string_view>& b);
 
 struct MergeResult {
-  std::string text;             // merged text; conflicts carry the markers above
-  std::size_t conflicts = 0;    // number of conflict regions
+  std::string text;                         // merged text; conflicts carry the markers above
+  std::size_t conflicts = 0;                // number of conflict regions
   std::vector<std::size_t> conflict_lines;  // 1-based line of each "<<<<<<<" in `text`
 };
 

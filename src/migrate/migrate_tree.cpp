@@ -33,17 +33,16 @@ constexpr const char* kLineMaps = ".ferry/linemaps.json";
 
 void check_output_location(const TreeOptions& tree) {
   if (project::is_within(tree.output, tree.input))
-    throw TreeError("output folder " + tree.output.string() + " lies inside the input " +
-                    tree.input.string() + ": choose an output outside the input tree");
+    throw TreeError("output folder " + tree.output.string() + " lies inside the input " + tree.input.string() +
+                    ": choose an output outside the input tree");
   if (project::is_within(tree.input, tree.output))
-    throw TreeError("input " + tree.input.string() + " lies inside the output folder " +
-                    tree.output.string() + ": choose another output folder");
+    throw TreeError("input " + tree.input.string() + " lies inside the output folder " + tree.output.string() +
+                    ": choose another output folder");
 }
 
 }  // namespace
 
-TreeResult migrate_tree(const targets::Target& target, const targets::Options& options,
-                        const TreeOptions& tree) {
+TreeResult migrate_tree(const targets::Target& target, const targets::Options& options, const TreeOptions& tree) {
   const auto t0 = std::chrono::steady_clock::now();
   check_output_location(tree);
   const std::string arch = tree.arch.empty() ? std::string(target.info().default_profile) : tree.arch;
@@ -114,7 +113,8 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   // What the next round needs to run the same migration again (`ferry serve` re-runs rounds).
   // The target's own options are kept by name, resolved (defaults filled in).
   nlohmann::json target_options = nlohmann::json::object();
-  for (const targets::OptionSpec& o : target.info().options) target_options[std::string(o.name)] = target.option(o.name);
+  for (const targets::OptionSpec& o : target.info().options)
+    target_options[std::string(o.name)] = target.option(o.name);
   new_manifest["options"] = {{"target_options", std::move(target_options)},
                              {"rules", options.user_rule_files},
                              {"cwd", fs::current_path().string()},

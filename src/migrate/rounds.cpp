@@ -93,8 +93,12 @@ bool carries_hand_edits(const nlohmann::json& entry, std::string_view current_ha
 }
 
 nlohmann::json diagnostic_to_json(const Diagnostic& d) {
-  return {{"code", to_string(d.code)}, {"severity", std::string(to_string(d.severity))}, {"line", d.line},
-          {"col", d.col}, {"message", d.message}, {"hint", d.hint}};
+  return {{"code", to_string(d.code)},
+          {"severity", std::string(to_string(d.severity))},
+          {"line", d.line},
+          {"col", d.col},
+          {"message", d.message},
+          {"hint", d.hint}};
 }
 
 // nullopt for a code this version does not know (a manifest written by another version).
@@ -102,8 +106,15 @@ std::optional<Diagnostic> diagnostic_from_json(const std::string& file, const nl
   const std::optional<Diag> code = parse_diag(j.value("code", ""));
   if (!code) return std::nullopt;
   const std::string sev = j.value("severity", "warning");
-  return Diagnostic{*code, sev == "error" ? Severity::Error : sev == "note" ? Severity::Note : Severity::Warning,
-          file, j.value("line", 0u), j.value("col", 0u), j.value("message", ""), j.value("hint", "")};
+  return Diagnostic{*code,
+                    sev == "error"  ? Severity::Error
+                    : sev == "note" ? Severity::Note
+                                    : Severity::Warning,
+                    file,
+                    j.value("line", 0u),
+                    j.value("col", 0u),
+                    j.value("message", ""),
+                    j.value("hint", "")};
 }
 
 Session::Session(fs::path out, std::string fp, bool force)
@@ -235,11 +246,12 @@ Commit Session::commit(const std::string& rel, project::FileKind kind, const std
       } else {
         auto base = read_if_exists(out_ / kObjects / prev_entry.value("generated", "-"));
         if (!base || looks_binary(*base) || looks_binary(generated) || looks_binary(*cur)) {
-          c.diagnostics.push_back({Diag::CannotMerge, Severity::Warning, rel, 0, 0,
-                                   base ? "binary content: your edited output is kept, the new version is not applied"
-                                        : "the previous generated text is missing from .ferry/objects: your "
-                                          "edited output is kept, the new version is not applied",
-                                   "compare with a fresh migration (ferry migrate IN -o OTHER) and port the change by hand"});
+          c.diagnostics.push_back(
+              {Diag::CannotMerge, Severity::Warning, rel, 0, 0,
+               base ? "binary content: your edited output is kept, the new version is not applied"
+                    : "the previous generated text is missing from .ferry/objects: your "
+                      "edited output is kept, the new version is not applied",
+               "compare with a fresh migration (ferry migrate IN -o OTHER) and port the change by hand"});
           std::lock_guard lock(mu_);
           if (prev_rel == rel) files_[rel] = prev_entry;  // stays changed: tried again next round
           files_[rel]["action"] = "kept";
@@ -254,7 +266,7 @@ Commit Session::commit(const std::string& rel, project::FileKind kind, const std
           c.diagnostics.push_back(
               {Diag::MergeConflict, Severity::Error, rel, static_cast<std::uint32_t>(m.conflict_lines.front()), 1,
                std::to_string(m.conflicts) + " conflict(s) between the regenerated output and your edits; "
-               "markers written (<<<<<<< ferry-new ... ======= ... >>>>>>> user-edit)",
+                                             "markers written (<<<<<<< ferry-new ... ======= ... >>>>>>> user-edit)",
                "keep the right side of each conflict, delete the markers, and run ferry migrate again"});
         } else {
           c.action = "merged";
@@ -265,9 +277,8 @@ Commit Session::commit(const std::string& rel, project::FileKind kind, const std
 
   nlohmann::json d = nlohmann::json::array();
   for (const auto& x : diags) d.push_back(diagnostic_to_json(x));
-  nlohmann::json entry = {{"input_hash", input_hash}, {"output_hash", content_hash(text)},
-                          {"generated", gen_hash},    {"action", c.action},
-                          {"kind", project::kind_name(kind)}, {"conflict", conflict},
+  nlohmann::json entry = {{"input_hash", input_hash},   {"output_hash", content_hash(text)}, {"generated", gen_hash},
+                          {"action", c.action},         {"kind", project::kind_name(kind)},  {"conflict", conflict},
                           {"diagnostics", std::move(d)}};
   {
     std::lock_guard lock(mu_);
@@ -331,15 +342,24 @@ RoundSummary Session::finish(const nlohmann::json& extra, std::vector<Diagnostic
   nlohmann::json kept = nlohmann::json::array();
   for (auto& r : history)  // a round killed after this point is recorded again under its number
     if (r.value("round", 0) != sum_.round) kept.push_back(std::move(r));
-  kept.push_back({{"round", sum_.round},           {"time", sum_.time},
-                  {"files", files_.size()},        {"migrated", sum_.migrated},
-                  {"copied", sum_.copied},         {"unchanged", sum_.unchanged},
-                  {"merged", sum_.merged},         {"conflicted", sum_.conflicted},
-                  {"removed", sum_.removed},       {"orphaned", sum_.orphaned},
-                  {"renamed", sum_.renamed},       {"edited_by_hand", sum_.edited_by_hand},
-                  {"recovered", sum_.recovered},   {"diagnostics", sum_.diagnostics},
-                  {"opened", sum_.opened},         {"closed", sum_.closed},
-                  {"seconds", sum_.seconds},       {"fingerprint", fingerprint_}});
+  kept.push_back({{"round", sum_.round},
+                  {"time", sum_.time},
+                  {"files", files_.size()},
+                  {"migrated", sum_.migrated},
+                  {"copied", sum_.copied},
+                  {"unchanged", sum_.unchanged},
+                  {"merged", sum_.merged},
+                  {"conflicted", sum_.conflicted},
+                  {"removed", sum_.removed},
+                  {"orphaned", sum_.orphaned},
+                  {"renamed", sum_.renamed},
+                  {"edited_by_hand", sum_.edited_by_hand},
+                  {"recovered", sum_.recovered},
+                  {"diagnostics", sum_.diagnostics},
+                  {"opened", sum_.opened},
+                  {"closed", sum_.closed},
+                  {"seconds", sum_.seconds},
+                  {"fingerprint", fingerprint_}});
   project::write_atomically(out_ / kHistory, kept.dump(1));
 
   nlohmann::json manifest = extra;

@@ -70,7 +70,7 @@ struct Previous {
 
 // The result of committing one file.
 struct Commit {
-  std::string action;  // "migrated" / "copied" (written as generated), "merged", "conflict", "kept"
+  std::string action;                   // "migrated" / "copied" (written as generated), "merged", "conflict", "kept"
   std::vector<Diagnostic> diagnostics;  // rounds' own (FRY92xx)
 };
 
@@ -98,8 +98,7 @@ class Session {
   // Writes the output of `rel` for freshly `generated` text. Thread-safe; `kind_action` is
   // "migrated" or "copied"; `diags` are the migration's diagnostics (stored in the manifest).
   Commit commit(const std::string& rel, project::FileKind kind, const std::string& input_hash,
-                const std::string& generated, const std::string& kind_action,
-                const std::vector<Diagnostic>& diags);
+                const std::string& generated, const std::string& kind_action, const std::vector<Diagnostic>& diags);
 
   // Deleted/renamed inputs, rounds.json, manifest (last), journal removal, object clean-up.
   // `extra` top-level manifest fields (target, input, ...) are kept as given.
@@ -109,8 +108,8 @@ class Session {
   std::filesystem::path out_;
   std::string fingerprint_;
   bool force_;
-  nlohmann::json prev_;          // previous manifest (null when none)
-  nlohmann::json files_;         // this round's entries
+  nlohmann::json prev_;                                 // previous manifest (null when none)
+  nlohmann::json files_;                                // this round's entries
   std::map<std::string, std::string> deleted_by_hash_;  // input hash -> deleted rel
   std::set<std::string> renamed_from_;
   std::set<std::string> inputs_;

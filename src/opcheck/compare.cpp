@@ -10,8 +10,8 @@ namespace ferry::opcheck {
 
 ErrorStats compare_output(const HostTensor& ref, const HostTensor& got, DType out_dtype, const Tolerance& tol) {
   if (ref.numel() != got.numel())
-    throw std::invalid_argument("output '" + got.name + "': " + std::to_string(got.numel()) + " elements, the reference has " +
-                                std::to_string(ref.numel()));
+    throw std::invalid_argument("output '" + got.name + "': " + std::to_string(got.numel()) +
+                                " elements, the reference has " + std::to_string(ref.numel()));
   ErrorStats s;
   s.count = ref.numel();
   const bool integer = !is_float(out_dtype);
@@ -50,7 +50,8 @@ ErrorStats compare_output(const HostTensor& ref, const HostTensor& got, DType ou
   if (s.count > 0) {
     s.mean_abs = sum_abs / static_cast<double>(s.count);
     auto pct = [&](double q) {
-      const auto k = static_cast<std::size_t>(std::min<double>(static_cast<double>(ulps.size() - 1), q * static_cast<double>(ulps.size() - 1) + 0.5));
+      const auto k = static_cast<std::size_t>(
+          std::min<double>(static_cast<double>(ulps.size() - 1), q * static_cast<double>(ulps.size() - 1) + 0.5));
       std::nth_element(ulps.begin(), ulps.begin() + static_cast<std::ptrdiff_t>(k), ulps.end());
       return ulps[k];
     };
@@ -62,13 +63,20 @@ ErrorStats compare_output(const HostTensor& ref, const HostTensor& got, DType ou
 }
 
 nlohmann::json to_json(const ErrorStats& s) {
-  auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(std::isnan(v) ? "nan" : "inf"); };
+  auto num = [](double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(std::isnan(v) ? "nan" : "inf");
+  };
   nlohmann::json hist = nlohmann::json::object();
   static const char* kLabels[] = {"0", "<=0.5", "<=1", "<=2", "<=4", "<=16", "<=64", ">64"};
   for (std::size_t b = 0; b < s.ulp_histogram.size(); ++b) hist[kLabels[b]] = s.ulp_histogram[b];
-  nlohmann::json j = {{"elements", s.count},       {"mismatches", s.mismatches}, {"pass", s.pass()},
-                      {"max_abs", num(s.max_abs)}, {"mean_abs", num(s.mean_abs)}, {"max_rel", num(s.max_rel)},
-                      {"ulp", {{"p50", num(s.ulp_p50)}, {"p99", num(s.ulp_p99)}, {"max", num(s.ulp_max)}, {"histogram", hist}}}};
+  nlohmann::json j = {
+      {"elements", s.count},
+      {"mismatches", s.mismatches},
+      {"pass", s.pass()},
+      {"max_abs", num(s.max_abs)},
+      {"mean_abs", num(s.mean_abs)},
+      {"max_rel", num(s.max_rel)},
+      {"ulp", {{"p50", num(s.ulp_p50)}, {"p99", num(s.ulp_p99)}, {"max", num(s.ulp_max)}, {"histogram", hist}}}};
   if (s.first_mismatch >= 0)
     j["first_mismatch"] = {{"index", s.first_mismatch}, {"reference", num(s.first_ref)}, {"got", num(s.first_got)}};
   return j;

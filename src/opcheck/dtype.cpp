@@ -60,7 +60,7 @@ std::uint16_t f32_to_f16_bits(float f) {
   const std::uint32_t u = std::bit_cast<std::uint32_t>(f);
   const std::uint16_t sign = static_cast<std::uint16_t>((u >> 16) & 0x8000u);
   const std::uint32_t abs = u & 0x7fffffffu;
-  if (abs > 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7e00u);  // NaN
+  if (abs > 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7e00u);   // NaN
   if (abs >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // rounds to inf
   if (abs < 0x38800000u) {  // below 2^-14: a subnormal half (or zero), multiples of 2^-24
     const float a = std::bit_cast<float>(abs);
@@ -133,12 +133,36 @@ std::int64_t HostTensor::numel() const {
 double HostTensor::get(std::int64_t i) const {
   const unsigned char* p = bytes.data() + static_cast<std::size_t>(i) * dtype_size(dtype);
   switch (dtype) {
-    case DType::f32: { float v; std::memcpy(&v, p, 4); return v; }
-    case DType::f64: { double v; std::memcpy(&v, p, 8); return v; }
-    case DType::f16: { std::uint16_t v; std::memcpy(&v, p, 2); return f16_bits_to_f32(v); }
-    case DType::bf16: { std::uint16_t v; std::memcpy(&v, p, 2); return bf16_bits_to_f32(v); }
-    case DType::i32: { std::int32_t v; std::memcpy(&v, p, 4); return v; }
-    case DType::i64: { std::int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+    case DType::f32: {
+      float v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case DType::f64: {
+      double v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+    case DType::f16: {
+      std::uint16_t v;
+      std::memcpy(&v, p, 2);
+      return f16_bits_to_f32(v);
+    }
+    case DType::bf16: {
+      std::uint16_t v;
+      std::memcpy(&v, p, 2);
+      return bf16_bits_to_f32(v);
+    }
+    case DType::i32: {
+      std::int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case DType::i64: {
+      std::int64_t v;
+      std::memcpy(&v, p, 8);
+      return static_cast<double>(v);
+    }
   }
   return 0;
 }
@@ -146,14 +170,34 @@ double HostTensor::get(std::int64_t i) const {
 void HostTensor::set(std::int64_t i, double v) {
   unsigned char* p = bytes.data() + static_cast<std::size_t>(i) * dtype_size(dtype);
   switch (dtype) {
-    case DType::f32: { const float f = static_cast<float>(v); std::memcpy(p, &f, 4); return; }
+    case DType::f32: {
+      const float f = static_cast<float>(v);
+      std::memcpy(p, &f, 4);
+      return;
+    }
     case DType::f64: std::memcpy(p, &v, 8); return;
     // double -> float -> half rounds twice; inputs are generated as floats, so this is exact
     // for them (and within half an ulp of the 16-bit format for anything else).
-    case DType::f16: { const std::uint16_t h = f32_to_f16_bits(static_cast<float>(v)); std::memcpy(p, &h, 2); return; }
-    case DType::bf16: { const std::uint16_t h = f32_to_bf16_bits(static_cast<float>(v)); std::memcpy(p, &h, 2); return; }
-    case DType::i32: { const auto k = static_cast<std::int32_t>(v); std::memcpy(p, &k, 4); return; }
-    case DType::i64: { const auto k = static_cast<std::int64_t>(v); std::memcpy(p, &k, 8); return; }
+    case DType::f16: {
+      const std::uint16_t h = f32_to_f16_bits(static_cast<float>(v));
+      std::memcpy(p, &h, 2);
+      return;
+    }
+    case DType::bf16: {
+      const std::uint16_t h = f32_to_bf16_bits(static_cast<float>(v));
+      std::memcpy(p, &h, 2);
+      return;
+    }
+    case DType::i32: {
+      const auto k = static_cast<std::int32_t>(v);
+      std::memcpy(p, &k, 4);
+      return;
+    }
+    case DType::i64: {
+      const auto k = static_cast<std::int64_t>(v);
+      std::memcpy(p, &k, 8);
+      return;
+    }
   }
 }
 

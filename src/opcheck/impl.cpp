@@ -49,7 +49,8 @@ ImplResult run_library(Library& lib, const ImplSpec& impl, const CaseData& c) {
   void* sym = dlsym(lib.handle, impl.symbol.c_str());
   if (!sym) {
     const char* e = dlerror();
-    r.message = impl.library + " has no symbol '" + impl.symbol + "'" + (e ? std::string(" (") + e + ")" : "") + unavailable();
+    r.message =
+        impl.library + " has no symbol '" + impl.symbol + "'" + (e ? std::string(" (") + e + ")" : "") + unavailable();
     return r;
   }
   const auto fn = reinterpret_cast<ferry_opcheck_fn>(sym);
@@ -120,7 +121,8 @@ class TorchProcess {
     posix_spawn_file_actions_addclose(&fa, to_child[1]);
     posix_spawn_file_actions_addclose(&fa, from_child[0]);
     const std::string py = options_.python, s = script.string();
-    std::vector<char*> argv = {const_cast<char*>(py.c_str()), const_cast<char*>("-u"), const_cast<char*>(s.c_str()), nullptr};
+    std::vector<char*> argv = {const_cast<char*>(py.c_str()), const_cast<char*>("-u"), const_cast<char*>(s.c_str()),
+                               nullptr};
     const int rc = posix_spawnp(&pid_, py.c_str(), &fa, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&fa);
     close(to_child[0]);
@@ -182,8 +184,10 @@ class TorchProcess {
           continue;  // not ours (something the user's code printed): skip it
         }
       }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return fail("the Python runner did not answer within " + std::to_string(static_cast<int>(timeout_s)) + " s");
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0)
+        return fail("the Python runner did not answer within " + std::to_string(static_cast<int>(timeout_s)) + " s");
       pollfd p{out_, POLLIN, 0};
       const int n = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
       if (n < 0 && errno == EINTR) continue;
@@ -268,9 +272,14 @@ struct Runners::State {
       return r;
     }
     const std::string id = std::to_string(next_id++);
-    json req = {{"code", impl.torch_code}, {"setup", impl.torch_setup}, {"device", impl.device},
+    json req = {{"code", impl.torch_code},
+                {"setup", impl.torch_setup},
+                {"device", impl.device},
                 {"upcast", impl.upcast ? json(std::string(dtype_name(*impl.upcast))) : json(nullptr)},
-                {"warmup", c.op->warmup}, {"repeats", c.op->repeats}, {"attrs", json::object()}, {"ints", json::array()}};
+                {"warmup", c.op->warmup},
+                {"repeats", c.op->repeats},
+                {"attrs", json::object()},
+                {"ints", json::array()}};
     for (const auto& [k, v] : c.attrs) req["attrs"][k] = v;
     for (const auto& [k, v] : c.dims) req["ints"].push_back(k);
     std::vector<fs::path> files;
@@ -278,7 +287,8 @@ struct Runners::State {
       const fs::path f = dir / ("in_" + id + "_" + t.name + ".bin");
       write_raw(f, t);
       files.push_back(f);
-      req["inputs"].push_back({{"name", t.name}, {"dtype", dtype_name(t.dtype)}, {"shape", t.shape}, {"file", f.string()}});
+      req["inputs"].push_back(
+          {{"name", t.name}, {"dtype", dtype_name(t.dtype)}, {"shape", t.shape}, {"file", f.string()}});
     }
     std::vector<bool> wanted;
     req["outputs"] = json::array();
@@ -286,9 +296,11 @@ struct Runners::State {
       HostTensor o(t.name, is_float(t.dtype) ? DType::f64 : DType::i64, t.shape);
       const fs::path f = dir / ("out_" + id + "_" + t.name + ".bin");
       files.push_back(f);
-      wanted.push_back(impl.outputs.empty() || std::find(impl.outputs.begin(), impl.outputs.end(), t.name) != impl.outputs.end());
+      wanted.push_back(impl.outputs.empty() ||
+                       std::find(impl.outputs.begin(), impl.outputs.end(), t.name) != impl.outputs.end());
       if (wanted.back())
-        req["outputs"].push_back({{"name", t.name}, {"dtype", dtype_name(o.dtype)}, {"shape", t.shape}, {"file", f.string()}});
+        req["outputs"].push_back(
+            {{"name", t.name}, {"dtype", dtype_name(o.dtype)}, {"shape", t.shape}, {"file", f.string()}});
       r.outputs.push_back(std::move(o));
     }
     json resp;
@@ -307,7 +319,8 @@ struct Runners::State {
           r.message = "the runner wrote no complete output '" + r.outputs[i].name + "'";
         }
     } else {
-      r.status = resp.value("status", "") == "unsupported" ? ImplResult::Status::unsupported : ImplResult::Status::error;
+      r.status =
+          resp.value("status", "") == "unsupported" ? ImplResult::Status::unsupported : ImplResult::Status::error;
       r.message = resp.value("message", std::string("no message"));
     }
     for (const fs::path& f : files) {
@@ -321,7 +334,8 @@ struct Runners::State {
 Runners::Runners(RunnerOptions options) : state_(std::make_unique<State>()) {
   state_->options = std::move(options);
   std::string tmpl = (fs::temp_directory_path() / "ferry-opcheck-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
+  if (!mkdtemp(tmpl.data()))
+    throw std::runtime_error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
   state_->dir = tmpl;
 }
 

@@ -26,7 +26,7 @@ struct CaseData {
   Dims dims;
   std::uint64_t seed = 0;
   std::vector<HostTensor> inputs;
-  std::vector<HostTensor> outputs;  // shapes and dtypes the outputs must have (zeros)
+  std::vector<HostTensor> outputs;                    // shapes and dtypes the outputs must have (zeros)
   std::vector<std::pair<std::string, double>> attrs;  // the operator's attrs, then the dimensions
 };
 

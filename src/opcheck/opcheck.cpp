@@ -75,12 +75,14 @@ std::string ulp_text(double v) {
 
 bool ImplRow::pass() const {
   if (status != ImplResult::Status::ok) return false;
-  return std::all_of(outputs.begin(), outputs.end(), [](const OutputResult& o) { return !o.compared || o.stats.pass(); });
+  return std::all_of(outputs.begin(), outputs.end(),
+                     [](const OutputResult& o) { return !o.compared || o.stats.pass(); });
 }
 
 Result run_opcheck(const Spec& spec, const Options& options, const Progress& progress, const OperatorDone& done) {
   for (const std::string& name : options.only)
-    if (std::none_of(spec.operators.begin(), spec.operators.end(), [&](const OperatorSpec& o) { return o.name == name; })) {
+    if (std::none_of(spec.operators.begin(), spec.operators.end(),
+                     [&](const OperatorSpec& o) { return o.name == name; })) {
       std::string have;
       for (const OperatorSpec& o : spec.operators) have += (have.empty() ? "" : ", ") + o.name;
       throw std::invalid_argument("--only " + name + ": the spec has no such operator (" + have + ")");
@@ -89,7 +91,8 @@ Result run_opcheck(const Spec& spec, const Options& options, const Progress& pro
   res.spec = spec.path;
   Runners runners(options.runners);
   for (const OperatorSpec& op : spec.operators) {
-    if (!options.only.empty() && std::find(options.only.begin(), options.only.end(), op.name) == options.only.end()) continue;
+    if (!options.only.empty() && std::find(options.only.begin(), options.only.end(), op.name) == options.only.end())
+      continue;
     OperatorResult o{op.name, op.description, op.baseline, {}};
     for (const DType dtype : op.dtypes)
       for (const Dims& dims : op.shapes) {
@@ -98,8 +101,12 @@ Result run_opcheck(const Spec& spec, const Options& options, const Progress& pro
         for (const ImplSpec& c : op.candidates) {
           ImplRow r{c.name, false, c.informational, ImplResult::Status::ok, "", {}, {}, -1, -1};
           for (const TensorSpec& t : op.outputs)
-            r.outputs.push_back({t.name, t.dtype.value_or(dtype), tolerance_of(op, t, dtype), {},
-                                 c.outputs.empty() || std::find(c.outputs.begin(), c.outputs.end(), t.name) != c.outputs.end()});
+            r.outputs.push_back(
+                {t.name,
+                 t.dtype.value_or(dtype),
+                 tolerance_of(op, t, dtype),
+                 {},
+                 c.outputs.empty() || std::find(c.outputs.begin(), c.outputs.end(), t.name) != c.outputs.end()});
           row.impls.push_back(std::move(r));
         }
         for (std::size_t si = 0; si < op.seeds.size(); ++si) {
@@ -109,7 +116,8 @@ Result run_opcheck(const Spec& spec, const Options& options, const Progress& pro
           c.dims = dims;
           c.seed = op.seeds[si];
           for (const TensorSpec& t : op.inputs) c.inputs.push_back(make_input(op, t, dtype, dims, c.seed));
-          for (const TensorSpec& t : op.outputs) c.outputs.emplace_back(t.name, t.dtype.value_or(dtype), resolve_shape(t, dims));
+          for (const TensorSpec& t : op.outputs)
+            c.outputs.emplace_back(t.name, t.dtype.value_or(dtype), resolve_shape(t, dims));
           c.attrs = op.attrs;
           for (const auto& [k, v] : dims) c.attrs.emplace_back(k, static_cast<double>(v));
 
@@ -131,7 +139,8 @@ Result run_opcheck(const Spec& spec, const Options& options, const Progress& pro
               for (std::size_t q = 0; q < cr.outputs.size(); ++q) {
                 if (!cr.outputs[q].compared) continue;
                 try {
-                  merge(cr.outputs[q].stats, compare_output(ref.outputs[q], got.outputs[q], cr.outputs[q].dtype, cr.outputs[q].tolerance),
+                  merge(cr.outputs[q].stats,
+                        compare_output(ref.outputs[q], got.outputs[q], cr.outputs[q].dtype, cr.outputs[q].tolerance),
                         si == 0);
                 } catch (const std::invalid_argument& e) {
                   st = ImplResult::Status::error;
@@ -142,9 +151,11 @@ Result run_opcheck(const Spec& spec, const Options& options, const Progress& pro
           }
         }
         for (ImplRow& r : row.impls) r.median_us = median(r.times_us);
-        const auto base = std::find_if(row.impls.begin(), row.impls.end(), [&](const ImplRow& r) { return r.name == op.baseline; });
+        const auto base =
+            std::find_if(row.impls.begin(), row.impls.end(), [&](const ImplRow& r) { return r.name == op.baseline; });
         for (ImplRow& r : row.impls)
-          if (base != row.impls.end() && base->median_us > 0 && r.median_us >= 0) r.ratio = r.median_us / base->median_us;
+          if (base != row.impls.end() && base->median_us > 0 && r.median_us >= 0)
+            r.ratio = r.median_us / base->median_us;
         std::string line = op.name + " " + std::string(dtype_name(dtype)) + " " + dims_text(dims) + ":";
         for (std::size_t k = 1; k < row.impls.size(); ++k) {
           const ImplRow& r = row.impls[k];
@@ -152,7 +163,10 @@ Result run_opcheck(const Spec& spec, const Options& options, const Progress& pro
             ++res.informational;
             const bool fine = r.pass() || r.status == ImplResult::Status::unsupported;
             res.informational_failed += !fine;
-            line += " " + r.name + (r.pass() ? " pass" : r.status == ImplResult::Status::ok ? " fail" : " " + std::string(status_name(r.status))) +
+            line += " " + r.name +
+                    (r.pass()                             ? " pass"
+                     : r.status == ImplResult::Status::ok ? " fail"
+                                                          : " " + std::string(status_name(r.status))) +
                     " (informational)";
             continue;
           }
@@ -183,18 +197,25 @@ json to_json(const Result& r) {
       json shape = json::object(), impls = json::array();
       for (const auto& [k, v] : row.dims) shape[k] = v;
       for (const ImplRow& i : row.impls) {
-        json j = {{"name", i.name}, {"role", i.reference ? "reference" : i.informational ? "informational" : "candidate"},
+        json j = {{"name", i.name},
+                  {"role", i.reference       ? "reference"
+                           : i.informational ? "informational"
+                                             : "candidate"},
                   {"status", status_name(i.status)},
                   {"median_us", i.median_us >= 0 ? json(i.median_us) : json(nullptr)},
-                  {"ratio", i.ratio >= 0 ? json(i.ratio) : json(nullptr)}, {"timed_repeats", i.times_us.size()}};
+                  {"ratio", i.ratio >= 0 ? json(i.ratio) : json(nullptr)},
+                  {"timed_repeats", i.times_us.size()}};
         if (!i.message.empty()) j["message"] = i.message;
         if (!i.reference) {
           j["pass"] = i.pass();
           json outs = json::array();
           for (const OutputResult& out : i.outputs) {
-            json oj = {{"name", out.name}, {"dtype", dtype_name(out.dtype)},
-                       {"tolerance", {{"rtol", out.tolerance.rtol}, {"atol", out.tolerance.atol},
-                                      {"ulp", out.tolerance.ulp ? json(*out.tolerance.ulp) : json(nullptr)}}}};
+            json oj = {{"name", out.name},
+                       {"dtype", dtype_name(out.dtype)},
+                       {"tolerance",
+                        {{"rtol", out.tolerance.rtol},
+                         {"atol", out.tolerance.atol},
+                         {"ulp", out.tolerance.ulp ? json(*out.tolerance.ulp) : json(nullptr)}}}};
             oj["compared"] = out.compared;
             if (i.status == ImplResult::Status::ok && out.compared) oj.update(to_json(out.stats));
             outs.push_back(std::move(oj));
@@ -203,23 +224,38 @@ json to_json(const Result& r) {
         }
         impls.push_back(std::move(j));
       }
-      rows.push_back({{"dtype", dtype_name(row.dtype)}, {"shape", shape}, {"shape_text", dims_text(row.dims)}, {"implementations", impls}});
+      rows.push_back({{"dtype", dtype_name(row.dtype)},
+                      {"shape", shape},
+                      {"shape_text", dims_text(row.dims)},
+                      {"implementations", impls}});
     }
     ops.push_back({{"name", o.name}, {"description", o.description}, {"baseline", o.baseline}, {"rows", rows}});
   }
-  return {{"tool", "ferry"}, {"command", "opcheck"}, {"version", 1}, {"spec", r.spec}, {"torch", r.torch},
-          {"summary", {{"checks", r.checks}, {"passed", r.passed}, {"failed", r.failed}, {"unsupported", r.unsupported},
-                       {"errors", r.errors}, {"informational", r.informational}, {"informational_failed", r.informational_failed},
-                       {"ok", r.ok()}}},
+  return {{"tool", "ferry"},
+          {"command", "opcheck"},
+          {"version", 1},
+          {"spec", r.spec},
+          {"torch", r.torch},
+          {"summary",
+           {{"checks", r.checks},
+            {"passed", r.passed},
+            {"failed", r.failed},
+            {"unsupported", r.unsupported},
+            {"errors", r.errors},
+            {"informational", r.informational},
+            {"informational_failed", r.informational_failed},
+            {"ok", r.ok()}}},
           {"operators", ops}};
 }
 
 std::string operator_text(const OperatorResult& op) {
   std::ostringstream o;
   {
-    o << "\n== " << op.name << (op.description.empty() ? "" : " — " + op.description) << " (times vs " << op.baseline << ")\n";
-    o << fmt::format("{:<6} {:<28} {:<18} {:<8} {:>9} {:>9} {:>9} {:>16} {:>8} {:>10} {:>7}\n", "dtype", "shape", "impl",
-                     "output", "max_abs", "mean_abs", "max_rel", "ulp p50/p99/max", "result", "median_us", "x base");
+    o << "\n== " << op.name << (op.description.empty() ? "" : " — " + op.description) << " (times vs " << op.baseline
+      << ")\n";
+    o << fmt::format("{:<6} {:<28} {:<18} {:<8} {:>9} {:>9} {:>9} {:>16} {:>8} {:>10} {:>7}\n", "dtype", "shape",
+                     "impl", "output", "max_abs", "mean_abs", "max_rel", "ulp p50/p99/max", "result", "median_us",
+                     "x base");
     for (const CaseRow& row : op.rows) {
       bool first = true;
       for (const ImplRow& i : row.impls) {
@@ -232,8 +268,8 @@ std::string operator_text(const OperatorResult& op) {
         if (i.reference || i.status != ImplResult::Status::ok) {
           const std::string res = i.reference ? (i.status == ImplResult::Status::ok ? "" : status_name(i.status))
                                               : (i.status == ImplResult::Status::error ? "ERROR" : "unsupported");
-          o << fmt::format("{:<6} {:<28} {:<18} {:<8} {:>9} {:>9} {:>9} {:>16} {:>8} {:>10} {:>7}\n", dt, sh, name, "", "", "", "",
-                           "", res, t, x);
+          o << fmt::format("{:<6} {:<28} {:<18} {:<8} {:>9} {:>9} {:>9} {:>16} {:>8} {:>10} {:>7}\n", dt, sh, name, "",
+                           "", "", "", "", res, t, x);
           if (!i.message.empty()) o << "       " << i.message << "\n";
           continue;
         }
@@ -244,15 +280,17 @@ std::string operator_text(const OperatorResult& op) {
           if (!out.compared) continue;
           const bool first_line = lead;
           lead = false;
-          o << fmt::format("{:<6} {:<28} {:<18} {:<8} {:>9} {:>9} {:>9} {:>16} {:>8} {:>10} {:>7}\n", first_line ? dt : "",
-                           first_line ? sh : "", first_line ? name : "", out.name, num(s.max_abs), num(s.mean_abs),
-                           num(s.max_rel), ulp_text(s.ulp_p50) + "/" + ulp_text(s.ulp_p99) + "/" + ulp_text(s.ulp_max),
+          o << fmt::format("{:<6} {:<28} {:<18} {:<8} {:>9} {:>9} {:>9} {:>16} {:>8} {:>10} {:>7}\n",
+                           first_line ? dt : "", first_line ? sh : "", first_line ? name : "", out.name, num(s.max_abs),
+                           num(s.mean_abs), num(s.max_rel),
+                           ulp_text(s.ulp_p50) + "/" + ulp_text(s.ulp_p99) + "/" + ulp_text(s.ulp_max),
                            s.pass() ? "PASS" : "FAIL", first_line ? t : "", first_line ? x : "");
           if (!s.pass())
-            o << fmt::format("       {} of {} elements outside rtol {:g} atol {:g}{}; first at {}: {} vs reference {}\n",
-                             s.mismatches, s.count, out.tolerance.rtol, out.tolerance.atol,
-                             out.tolerance.ulp ? fmt::format(" ulp {:g}", *out.tolerance.ulp) : "", s.first_mismatch,
-                             num(s.first_got, "{:.9g}"), num(s.first_ref, "{:.9g}"));
+            o << fmt::format(
+                "       {} of {} elements outside rtol {:g} atol {:g}{}; first at {}: {} vs reference {}\n",
+                s.mismatches, s.count, out.tolerance.rtol, out.tolerance.atol,
+                out.tolerance.ulp ? fmt::format(" ulp {:g}", *out.tolerance.ulp) : "", s.first_mismatch,
+                num(s.first_got, "{:.9g}"), num(s.first_ref, "{:.9g}"));
         }
       }
     }
@@ -261,8 +299,8 @@ std::string operator_text(const OperatorResult& op) {
 }
 
 std::string summary_text(const Result& r) {
-  std::string s = fmt::format("\nopcheck: {} checks: {} passed, {} failed, {} errors, {} unsupported", r.checks, r.passed,
-                              r.failed, r.errors, r.unsupported);
+  std::string s = fmt::format("\nopcheck: {} checks: {} passed, {} failed, {} errors, {} unsupported", r.checks,
+                              r.passed, r.failed, r.errors, r.unsupported);
   if (r.informational)
     s += fmt::format("; informational: {} of {} outside the tolerances", r.informational_failed, r.informational);
   return s + "\n";

@@ -24,14 +24,14 @@ struct OutputResult {
   std::string name;
   DType dtype = DType::f32;
   Tolerance tolerance;
-  ErrorStats stats;  // merged over seeds
+  ErrorStats stats;      // merged over seeds
   bool compared = true;  // false: the implementation does not compute this output
 };
 
 struct ImplRow {
   std::string name;
   bool reference = false;
-  bool informational = false;  // not counted in the summary (ImplSpec::informational)
+  bool informational = false;                          // not counted in the summary (ImplSpec::informational)
   ImplResult::Status status = ImplResult::Status::ok;  // worst over seeds
   std::string message;
   std::vector<OutputResult> outputs;  // candidates only
@@ -57,7 +57,7 @@ struct Result {
   std::vector<OperatorResult> operators;
   nlohmann::json torch = nullptr;
   std::size_t checks = 0, passed = 0, failed = 0, unsupported = 0, errors = 0;  // candidate x row
-  std::size_t informational = 0, informational_failed = 0;  // informational candidates x row
+  std::size_t informational = 0, informational_failed = 0;                      // informational candidates x row
   [[nodiscard]] bool ok() const { return failed == 0 && errors == 0 && checks > 0; }
 };
 

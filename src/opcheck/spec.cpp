@@ -41,14 +41,17 @@ std::string join(const std::vector<std::string>& v) {
 
 bool is_identifier(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 // Where in the spec we are, for messages: "spec.json: operators[2] (rope).inputs[0]".
 class Loc {
  public:
   Loc(std::string origin, std::string path) : origin_(std::move(origin)), path_(std::move(path)) {}
-  [[nodiscard]] Loc operator/(const std::string& key) const { return {origin_, path_.empty() ? key : path_ + "." + key}; }
+  [[nodiscard]] Loc operator/(const std::string& key) const {
+    return {origin_, path_.empty() ? key : path_ + "." + key};
+  }
   [[nodiscard]] Loc at(std::size_t i, const std::string& label = "") const {
     return {origin_, path_ + "[" + std::to_string(i) + "]" + (label.empty() ? "" : " (" + label + ")")};
   }
@@ -76,8 +79,8 @@ void allow_keys(const ojson& j, const Loc& loc, const std::vector<std::string>& 
     std::size_t best_d = 3;
     for (const auto& a : allowed)
       if (const std::size_t d = edit_distance(key, a); d < best_d) best = a, best_d = d;
-    loc.fail("unknown key '" + key + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?") + " (allowed: " +
-             join(allowed) + ")");
+    loc.fail("unknown key '" + key + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?") +
+             " (allowed: " + join(allowed) + ")");
   }
 }
 
@@ -126,7 +129,8 @@ ToleranceTable get_tolerances(const ojson& j, const Loc& loc) {
   ToleranceTable t;
   for (const auto& [key, v] : get_object(j, loc).items()) {
     const Loc l = loc / key;
-    if (key != "default" && !parse_dtype(key)) l.fail("tolerances are keyed by dtype (fp32, fp16, bf16, ...) or 'default'");
+    if (key != "default" && !parse_dtype(key))
+      l.fail("tolerances are keyed by dtype (fp32, fp16, bf16, ...) or 'default'");
     allow_keys(get_object(v, l), l, {"rtol", "atol", "ulp"});
     Tolerance tol;
     if (v.contains("rtol")) tol.rtol = get_number(v["rtol"], l / "rtol");
@@ -168,7 +172,8 @@ struct Context {
 };
 
 ImplSpec get_impl(const ojson& j, const Loc& loc, const Context& ctx, const std::string& op) {
-  allow_keys(get_object(j, loc), loc, {"name", "library", "symbol", "torch", "setup", "upcast", "device", "outputs", "informational"});
+  allow_keys(get_object(j, loc), loc,
+             {"name", "library", "symbol", "torch", "setup", "upcast", "device", "outputs", "informational"});
   ImplSpec s;
   const bool lib = j.contains("library"), torch = j.contains("torch");
   if (lib == torch) loc.fail("an implementation has either 'library' (a shared library) or 'torch' (PyTorch code)");
@@ -188,8 +193,9 @@ ImplSpec get_impl(const ojson& j, const Loc& loc, const Context& ctx, const std:
     } else {
       std::vector<std::string> known;
       for (const auto& [k, _] : ctx.libraries) known.push_back(k);
-      (loc / "library").fail("'" + l + "' is neither a key of 'libraries' (" + (known.empty() ? "none" : join(known)) +
-                             ") nor a path to a shared library");
+      (loc / "library")
+          .fail("'" + l + "' is neither a key of 'libraries' (" + (known.empty() ? "none" : join(known)) +
+                ") nor a path to a shared library");
     }
     if (j.contains("symbol")) s.symbol = get_string(j["symbol"], loc / "symbol");
     else if (!prefix.empty()) s.symbol = prefix + op;
@@ -222,7 +228,8 @@ ImplSpec get_impl(const ojson& j, const Loc& loc, const Context& ctx, const std:
     for (std::size_t i = 0; i < a.size(); ++i) s.outputs.push_back(get_string(a[i], (loc / "outputs").at(i)));
   }
   if (j.contains("name")) s.name = get_string(j["name"], loc / "name");
-  if (!is_identifier(s.name) && s.name.find_first_of(" \t/") != std::string::npos) (loc / "name").fail("no blanks or slashes");
+  if (!is_identifier(s.name) && s.name.find_first_of(" \t/") != std::string::npos)
+    (loc / "name").fail("no blanks or slashes");
   return s;
 }
 
@@ -232,8 +239,10 @@ Init parse_init(const std::string& text, const Loc& loc, const std::set<std::str
   const std::size_t open = text.find('(');
   const std::string kind = text.substr(0, open);
   static const std::vector<std::pair<std::string, std::pair<Init::Kind, std::size_t>>> kinds = {
-      {"uniform", {Init::Kind::uniform, 2}}, {"normal", {Init::Kind::normal, 2}},
-      {"randint", {Init::Kind::randint, 2}}, {"arange", {Init::Kind::arange, 0}},
+      {"uniform", {Init::Kind::uniform, 2}},
+      {"normal", {Init::Kind::normal, 2}},
+      {"randint", {Init::Kind::randint, 2}},
+      {"arange", {Init::Kind::arange, 0}},
       {"constant", {Init::Kind::constant, 1}}};
   const auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
   if (it == kinds.end())
@@ -281,7 +290,9 @@ TensorSpec get_tensor(const ojson& j, const Loc& loc, bool input, const std::set
     }
   }
   if (j.contains("dtype")) t.dtype = get_dtype(j["dtype"], loc / "dtype");
-  if (input) t.init = parse_init(j.contains("init") ? get_string(j["init"], loc / "init") : "uniform(-1, 1)", loc / "init", init_names);
+  if (input)
+    t.init = parse_init(j.contains("init") ? get_string(j["init"], loc / "init") : "uniform(-1, 1)", loc / "init",
+                        init_names);
   if (!input && j.contains("tolerances")) t.tolerances = get_tolerances(j["tolerances"], loc / "tolerances");
   return t;
 }
@@ -303,11 +314,12 @@ std::vector<DType> get_dtypes(const ojson& j, const Loc& loc) {
 OperatorSpec get_operator(const ojson& j, const Loc& at, const ojson& defaults, const Context& ctx) {
   const Loc loc = at;
   allow_keys(get_object(j, loc), loc,
-             {"name", "description", "inputs", "outputs", "attrs", "shapes", "dtypes", "seeds", "reference", "candidates",
-              "baseline", "tolerances", "warmup", "repeats"});
+             {"name", "description", "inputs", "outputs", "attrs", "shapes", "dtypes", "seeds", "reference",
+              "candidates", "baseline", "tolerances", "warmup", "repeats"});
   OperatorSpec op;
   op.name = get_string(need(j, "name", loc), loc / "name");
-  if (op.name.empty() || op.name.find_first_of(" \t/") != std::string::npos) (loc / "name").fail("a non-empty name without blanks");
+  if (op.name.empty() || op.name.find_first_of(" \t/") != std::string::npos)
+    (loc / "name").fail("a non-empty name without blanks");
   if (j.contains("description")) op.description = get_string(j["description"], loc / "description");
   // an operator's value, else the defaults'
   auto pick = [&](const char* key) -> const ojson* {
@@ -349,8 +361,8 @@ OperatorSpec get_operator(const ojson& j, const Loc& at, const ojson& defaults, 
     const Loc tl = loc / key;
     const ojson& a = get_array(need(j, key, loc), tl);
     for (std::size_t i = 0; i < a.size(); ++i) {
-      const std::string label = a[i].is_object() && a[i].contains("name") && a[i]["name"].is_string()
-                                    ? a[i]["name"].get<std::string>() : "";
+      const std::string label =
+          a[i].is_object() && a[i].contains("name") && a[i]["name"].is_string() ? a[i]["name"].get<std::string>() : "";
       TensorSpec t = get_tensor(a[i], tl.at(i, label), input, dims, init_names);
       if (!tensor_names.insert(t.name).second) tl.at(i, label).fail("a tensor named '" + t.name + "' exists already");
       if (init_names.contains(t.name)) tl.at(i, label).fail("'" + t.name + "' is also a dimension or attr name");
@@ -371,11 +383,13 @@ OperatorSpec get_operator(const ojson& j, const Loc& at, const ojson& defaults, 
   op.reference = get_impl(*ref, where("reference"), ctx, op.name);
   auto check_outputs = [&](const ImplSpec& impl, const Loc& l) {
     for (std::size_t i = 0; i < impl.outputs.size(); ++i)
-      if (std::none_of(op.outputs.begin(), op.outputs.end(), [&](const TensorSpec& t) { return t.name == impl.outputs[i]; }))
+      if (std::none_of(op.outputs.begin(), op.outputs.end(),
+                       [&](const TensorSpec& t) { return t.name == impl.outputs[i]; }))
         (l / "outputs").at(i).fail("'" + impl.outputs[i] + "' is not an output of this operator");
   };
   check_outputs(op.reference, where("reference"));
-  if (!op.reference.outputs.empty()) where("reference").fail("the reference computes every output ('outputs' is for candidates)");
+  if (!op.reference.outputs.empty())
+    where("reference").fail("the reference computes every output ('outputs' is for candidates)");
   if (op.reference.informational) where("reference").fail("'informational' is for candidates");
   const ojson* cands = pick("candidates");
   if (!cands) loc.fail("missing 'candidates' (here or in 'defaults')");
@@ -450,7 +464,8 @@ Spec parse_spec(const std::string& text, const std::string& origin, const fs::pa
   std::set<std::string> names;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const std::string label = ops[i].is_object() && ops[i].contains("name") && ops[i]["name"].is_string()
-                                  ? ops[i]["name"].get<std::string>() : "";
+                                  ? ops[i]["name"].get<std::string>()
+                                  : "";
     const Loc loc = (root / "operators").at(i, label);
     OperatorSpec op = get_operator(ops[i], loc, defaults, ctx);
     if (!names.insert(op.name).second) loc.fail("operator '" + op.name + "' appears twice");

@@ -43,9 +43,9 @@ struct Init {
 
 struct TensorSpec {
   std::string name;
-  std::vector<std::string> shape;  // dimension names or integer literals
-  std::optional<DType> dtype;      // nullopt: the case's dtype
-  Init init;                       // inputs only
+  std::vector<std::string> shape;            // dimension names or integer literals
+  std::optional<DType> dtype;                // nullopt: the case's dtype
+  Init init;                                 // inputs only
   std::optional<ToleranceTable> tolerances;  // outputs only: overrides the operator's
 };
 
@@ -55,13 +55,13 @@ struct ImplSpec {
   Kind kind = Kind::library;
   std::string library;  // resolved path of the shared library
   std::string symbol;
-  std::string torch_code;   // sets the outputs by name
-  std::string torch_setup;  // run once, untimed
-  std::optional<DType> upcast;  // torch: run on inputs converted to this float type
-  std::string device = "auto";  // torch: auto (cuda when available), cuda, cpu
+  std::string torch_code;            // sets the outputs by name
+  std::string torch_setup;           // run once, untimed
+  std::optional<DType> upcast;       // torch: run on inputs converted to this float type
+  std::string device = "auto";       // torch: auto (cuda when available), cuda, cpu
   std::vector<std::string> outputs;  // the outputs it computes (empty: all); the others are not compared
-  bool informational = false;  // a candidate shown for comparison (another framework's kernel): its
-                               // failures are reported but do not fail the run
+  bool informational = false;        // a candidate shown for comparison (another framework's kernel): its
+                                     // failures are reported but do not fail the run
 };
 
 struct OperatorSpec {
@@ -87,11 +87,9 @@ struct Spec {
 };
 
 // ${NAME} in library paths is replaced from `vars`, then from the environment.
-[[nodiscard]] Spec load_spec(const std::filesystem::path& file,
-                             const std::map<std::string, std::string>& vars = {});
+[[nodiscard]] Spec load_spec(const std::filesystem::path& file, const std::map<std::string, std::string>& vars = {});
 // The same from text; relative library paths are relative to `base`.
-[[nodiscard]] Spec parse_spec(const std::string& text, const std::string& origin,
-                              const std::filesystem::path& base,
+[[nodiscard]] Spec parse_spec(const std::string& text, const std::string& origin, const std::filesystem::path& base,
                               const std::map<std::string, std::string>& vars = {});
 
 }  // namespace ferry::opcheck

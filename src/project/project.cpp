@@ -37,15 +37,13 @@ FileKind classify(const fs::path& rel) {
   std::string ext = rel.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   if (name == "CMakeLists.txt" || ext == ".cmake") return FileKind::CMake;
-  if (name == "Makefile" || name == "makefile" || name == "GNUmakefile" || ext == ".mk")
-    return FileKind::Makefile;
+  if (name == "Makefile" || name == "makefile" || name == "GNUmakefile" || ext == ".mk") return FileKind::Makefile;
   if (ext == ".cu") return FileKind::CudaSource;
   if (ext == ".cuh") return FileKind::CudaHeader;
   if (ext == ".hip") return FileKind::HipSource;
-  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c++" || ext == ".c")
-    return FileKind::CppSource;
-  if (ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".hxx" || ext == ".inl" ||
-      ext == ".inc" || ext == ".tpp" || ext == ".ipp")
+  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c++" || ext == ".c") return FileKind::CppSource;
+  if (ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".hxx" || ext == ".inl" || ext == ".inc" ||
+      ext == ".tpp" || ext == ".ipp")
     return FileKind::Header;
   if (ext == ".py") return FileKind::Python;
   return FileKind::Other;
@@ -90,17 +88,16 @@ Walk walk_tree(const fs::path& root, const WalkOptions& options) {
       std::error_code lec;
       const fs::path target = fs::canonical(e.path(), lec);
       if (lec) {
-        walk.problems.push_back({Diag::Unreadable, Severity::Warning, rel_s, 0, 0,
-                                 "broken symbolic link: skipped", "remove the link or fix its target"});
+        walk.problems.push_back({Diag::Unreadable, Severity::Warning, rel_s, 0, 0, "broken symbolic link: skipped",
+                                 "remove the link or fix its target"});
         continue;
       }
       if (fs::is_directory(target)) {
         const bool loop = is_within(canon_root, target) || is_within(e.path().parent_path(), target);
-        walk.problems.push_back(
-            {Diag::DirectorySymlink, Severity::Note, rel_s, 0, 0,
-             loop ? "symbolic link to an ancestor directory (a loop): not followed"
-                  : "symbolic link to a directory: not followed",
-             "pass the linked directory itself if it belongs to the project"});
+        walk.problems.push_back({Diag::DirectorySymlink, Severity::Note, rel_s, 0, 0,
+                                 loop ? "symbolic link to an ancestor directory (a loop): not followed"
+                                      : "symbolic link to a directory: not followed",
+                                 "pass the linked directory itself if it belongs to the project"});
         continue;
       }
     }
@@ -177,8 +174,8 @@ TextRead read_source(const fs::path& path, const std::string& display, std::uint
   try {
     text = read_file(path);
   } catch (const std::exception& e) {
-    r.problems.push_back({Diag::Unreadable, Severity::Error, display, 0, 0, e.what(),
-                          "check that the file is readable"});
+    r.problems.push_back(
+        {Diag::Unreadable, Severity::Error, display, 0, 0, e.what(), "check that the file is readable"});
     return r;
   }
   if (text.find('\0') != std::string::npos) {

@@ -40,7 +40,7 @@ struct ProjectFile {
 };
 
 struct WalkOptions {
-  std::uintmax_t max_file_size = 64ull << 20;  // larger files are copied, not parsed
+  std::uintmax_t max_file_size = 64ull << 20;       // larger files are copied, not parsed
   std::vector<std::filesystem::path> exclude_dirs;  // absolute; e.g. the output folder
 };
 

@@ -46,9 +46,15 @@ nlohmann::json migration_from_manifest(const nlohmann::json& manifest) {
   if (manifest.contains("files") && manifest["files"].is_object())
     for (const auto& [rel, e] : manifest["files"].items()) {
       const nlohmann::json d = e.value("diagnostics", nlohmann::json::array());
-      files.push_back({{"path", rel}, {"kind", e.value("kind", "other")}, {"action", e.value("action", "")},
-                       {"lines", 0}, {"bytes", 0}, {"edits", 0}, {"converted", nlohmann::json::object()},
-                       {"unconverted", nlohmann::json::object()}, {"diagnostics", d.size()}});
+      files.push_back({{"path", rel},
+                       {"kind", e.value("kind", "other")},
+                       {"action", e.value("action", "")},
+                       {"lines", 0},
+                       {"bytes", 0},
+                       {"edits", 0},
+                       {"converted", nlohmann::json::object()},
+                       {"unconverted", nlohmann::json::object()},
+                       {"diagnostics", d.size()}});
       for (const auto& dj : d) {
         nlohmann::json full = dj;
         full["file"] = rel;
@@ -64,9 +70,12 @@ nlohmann::json migration_from_manifest(const nlohmann::json& manifest) {
           {"seconds", 0},
           {"bytes_in", 0},
           {"files", files},
-          {"totals", {{"files", files.size()}, {"converted", nlohmann::json::object()},
-                      {"unconverted", nlohmann::json::object()}, {"diagnostics_by_code", codes},
-                      {"diagnostics", diags.size()}}},
+          {"totals",
+           {{"files", files.size()},
+            {"converted", nlohmann::json::object()},
+            {"unconverted", nlohmann::json::object()},
+            {"diagnostics_by_code", codes},
+            {"diagnostics", diags.size()}}},
           {"diagnostics", diags},
           {"rebuilt_from_manifest", true}};
 }
@@ -144,7 +153,8 @@ nlohmann::json merge_verify(const nlohmann::json& previous, const nlohmann::json
 nlohmann::json collect_report(const fs::path& out) {
   const nlohmann::json manifest = parse_file_or_null(out / ".ferry" / "manifest.json");
   if (!manifest.is_object())
-    throw std::invalid_argument(out.string() + ": no readable .ferry/manifest.json: not a tree written by ferry migrate");
+    throw std::invalid_argument(out.string() +
+                                ": no readable .ferry/manifest.json: not a tree written by ferry migrate");
   nlohmann::json migration = parse_file_or_null(out / kMigrationReportFile);
   if (!migration.is_object()) migration = migration_from_manifest(manifest);
   nlohmann::json verify = parse_file_or_null(out / kVerifyResultFile);

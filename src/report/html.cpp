@@ -87,8 +87,9 @@ std::size_t count_of(const json& j, const char* key) {
 }
 
 std::string card(const std::string& id, const std::string& value, const std::string& label, const char* cls = "") {
-  return fmt::format(R"(<div class="card {}"><div class="num" id="{}" data-value="{}">{}</div><div class="lbl">{}</div></div>)",
-                     cls, id, html_escape(value), html_escape(value), html_escape(label));
+  return fmt::format(
+      R"(<div class="card {}"><div class="num" id="{}" data-value="{}">{}</div><div class="lbl">{}</div></div>)", cls,
+      id, html_escape(value), html_escape(value), html_escape(label));
 }
 
 bool is_hazard(const std::string& code) {
@@ -125,8 +126,8 @@ std::string rounds_chart(const json& rounds) {
     const char* label;
     const char* color;
   };
-  const Series series[] = {{"migrated", "migrated", "#3a78c2"}, {"copied", "copied", "#9bb7d9"},
-                           {"unchanged", "unchanged", "#c9ced5"}, {"merged", "merged", "#2e9e5b"},
+  const Series series[] = {{"migrated", "migrated", "#3a78c2"},    {"copied", "copied", "#9bb7d9"},
+                           {"unchanged", "unchanged", "#c9ced5"},  {"merged", "merged", "#2e9e5b"},
                            {"conflicted", "conflicts", "#c8382c"}, {"edited_by_hand", "edited by hand", "#e39b2d"}};
   const double W = 860, H = 240, left = 48, right = 56, top = 16, bottom = 56;
   const double plot_w = W - left - right, plot_h = H - top - bottom;
@@ -140,14 +141,18 @@ std::string rounds_chart(const json& rounds) {
   const double n = static_cast<double>(rounds.size());
   const double slot = plot_w / n, bar = std::min(60.0, slot * 0.6);
   std::ostringstream o;
-  o << fmt::format(R"(<svg id="rounds-chart" role="img" aria-label="history of rounds" width="{}" height="{}" viewBox="0 0 {} {}" xmlns="http://www.w3.org/2000/svg">)",
-                   W, H, W, H);
-  o << fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#8a939c"/>)", left, top + plot_h, left + plot_w, top + plot_h);
+  o << fmt::format(
+      R"(<svg id="rounds-chart" role="img" aria-label="history of rounds" width="{}" height="{}" viewBox="0 0 {} {}" xmlns="http://www.w3.org/2000/svg">)",
+      W, H, W, H);
+  o << fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#8a939c"/>)", left, top + plot_h, left + plot_w,
+                   top + plot_h);
   for (int t = 0; t <= 4; ++t) {  // left axis: files
     const double y = top + plot_h - plot_h * t / 4.0;
-    o << fmt::format(R"(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#eef0f2"/><text x="{}" y="{:.1f}" text-anchor="end">{:.0f}</text>)",
-                     left, y, left + plot_w, y, left - 6, y + 4, max_files * t / 4.0);
-    o << fmt::format(R"(<text x="{}" y="{:.1f}" style="fill:#7a4fb0">{:.0f}</text>)", left + plot_w + 6, y + 4, max_diags * t / 4.0);
+    o << fmt::format(
+        R"(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#eef0f2"/><text x="{}" y="{:.1f}" text-anchor="end">{:.0f}</text>)",
+        left, y, left + plot_w, y, left - 6, y + 4, max_files * t / 4.0);
+    o << fmt::format(R"(<text x="{}" y="{:.1f}" style="fill:#7a4fb0">{:.0f}</text>)", left + plot_w + 6, y + 4,
+                     max_diags * t / 4.0);
   }
   std::string line_points;
   for (std::size_t i = 0; i < rounds.size(); ++i) {
@@ -159,31 +164,37 @@ std::string rounds_chart(const json& rounds) {
       if (v <= 0) continue;
       const double h = plot_h * v / max_files;
       y -= h;
-      o << fmt::format(R"(<rect class="bar" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"><title>round {}: {} {}</title></rect>)",
-                       x - bar / 2, y, bar, h, s.color, r.value("round", 0), v, s.label);
+      o << fmt::format(
+          R"(<rect class="bar" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"><title>round {}: {} {}</title></rect>)",
+          x - bar / 2, y, bar, h, s.color, r.value("round", 0), v, s.label);
     }
-    o << fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle">round {}</text>)", x, top + plot_h + 14, r.value("round", 0));
+    o << fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle">round {}</text>)", x, top + plot_h + 14,
+                     r.value("round", 0));
     const double dy = top + plot_h - plot_h * static_cast<double>(count_of(r, "diagnostics")) / max_diags;
     line_points += fmt::format("{:.1f},{:.1f} ", x, dy);
-    o << fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="3.5" fill="#7a4fb0"><title>round {}: {} diagnostics (+{} −{})</title></circle>)",
-                     x, dy, r.value("round", 0), count_of(r, "diagnostics"), count_of(r, "opened"), count_of(r, "closed"));
+    o << fmt::format(
+        R"(<circle cx="{:.1f}" cy="{:.1f}" r="3.5" fill="#7a4fb0"><title>round {}: {} diagnostics (+{} −{})</title></circle>)",
+        x, dy, r.value("round", 0), count_of(r, "diagnostics"), count_of(r, "opened"), count_of(r, "closed"));
   }
   o << fmt::format(R"(<polyline points="{}" fill="none" stroke="#7a4fb0" stroke-width="2"/>)", line_points);
   double lx = left;  // legend
   const double ly = H - 16;
   for (const Series& s : series) {
-    o << fmt::format(R"(<rect x="{:.0f}" y="{:.0f}" width="10" height="10" fill="{}"/><text x="{:.0f}" y="{:.0f}">{}</text>)", lx, ly - 9,
-                     s.color, lx + 14, ly, s.label);
+    o << fmt::format(
+        R"(<rect x="{:.0f}" y="{:.0f}" width="10" height="10" fill="{}"/><text x="{:.0f}" y="{:.0f}">{}</text>)", lx,
+        ly - 9, s.color, lx + 14, ly, s.label);
     lx += 28 + 6.5 * static_cast<double>(std::string_view(s.label).size());
   }
-  o << fmt::format(R"(<line x1="{:.0f}" y1="{:.0f}" x2="{:.0f}" y2="{:.0f}" stroke="#7a4fb0" stroke-width="2"/><text x="{:.0f}" y="{:.0f}">diagnostics (right axis)</text>)",
-                   lx, ly - 4, lx + 14, ly - 4, lx + 18, ly);
+  o << fmt::format(
+      R"(<line x1="{:.0f}" y1="{:.0f}" x2="{:.0f}" y2="{:.0f}" stroke="#7a4fb0" stroke-width="2"/><text x="{:.0f}" y="{:.0f}">diagnostics (right axis)</text>)",
+      lx, ly - 4, lx + 14, ly - 4, lx + 18, ly);
   o << "</svg>\n";
   return o.str();
 }
 
 std::string verify_section(const json& v) {
-  if (!v.is_object()) return R"(<p class="muted" id="verify-none">ferry verify has not been run on this tree (it records OUT/.ferry/verify.json).</p>)";
+  if (!v.is_object())
+    return R"(<p class="muted" id="verify-none">ferry verify has not been run on this tree (it records OUT/.ferry/verify.json).</p>)";
   const json s = v.value("summary", json::object());
   std::ostringstream o;
   const std::size_t passed = count_of(s, "passed"), compiles = count_of(s, "compiles"), failed = count_of(s, "failed");
@@ -192,7 +203,8 @@ std::string verify_section(const json& v) {
     << card("verify-compiles", std::to_string(compiles), "compiles");
   if (s.contains("by_class") && s["by_class"].is_object())
     for (const auto& [cls, n] : s["by_class"].items())
-      o << card("verify-class-" + cls, std::to_string(n.get<std::size_t>()), cls, cls == "migration-defect" ? "err" : "");
+      o << card("verify-class-" + cls, std::to_string(n.get<std::size_t>()), cls,
+                cls == "migration-defect" ? "err" : "");
   o << "</div>\n<div class=\"scroll\"><table id=\"verify-units\"><tr><th>file</th><th>arch</th><th>status</th><th>class</th><th>seconds</th><th>first error (original location)</th></tr>\n";
   for (const auto& u : v.value("units", json::array())) {
     std::string first;
@@ -206,7 +218,8 @@ std::string verify_section(const json& v) {
     o << fmt::format("<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{:.1f}</td><td>{}</td></tr>\n",
                      html_escape(u.value("file", "")), html_escape(u.value("arch", "")), pass ? "" : "sev-error",
                      html_escape(u.value("status", "")), html_escape(u.value("class", "")),
-                     u.contains("seconds") && u["seconds"].is_number() ? u["seconds"].get<double>() : 0.0, html_escape(first));
+                     u.contains("seconds") && u["seconds"].is_number() ? u["seconds"].get<double>() : 0.0,
+                     html_escape(first));
   }
   o << "</table></div>\n";
   return o.str();
@@ -218,7 +231,7 @@ std::string diff_table(const std::string& original, const std::string& output, c
   const auto a = migrate::split_lines(original);
   const auto b = migrate::split_lines(output);
   std::map<std::size_t, std::vector<const json*>> at_line;  // original line -> diagnostics
-  std::vector<const json*> loose;                          // line 0, or past the end
+  std::vector<const json*> loose;                           // line 0, or past the end
   for (const json& d : diags) {
     const std::size_t l = d.value("line", 0u);
     if (l >= 1 && l <= a.size()) at_line[l].push_back(&d);
@@ -230,11 +243,14 @@ std::string diff_table(const std::string& original, const std::string& output, c
   for (const json* d : loose) o << diag_row(*d);
   auto row = [&](const char* cls, std::size_t ia, std::size_t ib) {  // 1-based, 0 = none
     o << "<tr class=\"" << cls << "\">";
-    if (ia) o << "<td class=\"ln\">" << ia << "</td><td class=\"mk\"></td><td class=\"o\">" << html_escape(strip_eol(a[ia - 1])) << "</td>";
+    if (ia)
+      o << "<td class=\"ln\">" << ia << "</td><td class=\"mk\"></td><td class=\"o\">"
+        << html_escape(strip_eol(a[ia - 1])) << "</td>";
     else o << "<td class=\"ln\"></td><td class=\"mk\"></td><td class=\"o\"></td>";
     if (ib)
-      o << "<td class=\"ln\">" << ib << "</td><td class=\"mk\"" << (ferry_lines.contains(ib) ? R"( title="changed by Ferry">●)" : ">")
-        << "</td><td class=\"n\">" << html_escape(strip_eol(b[ib - 1])) << "</td>";
+      o << "<td class=\"ln\">" << ib << "</td><td class=\"mk\""
+        << (ferry_lines.contains(ib) ? R"( title="changed by Ferry">●)" : ">") << "</td><td class=\"n\">"
+        << html_escape(strip_eol(b[ib - 1])) << "</td>";
     else o << "<td class=\"ln\"></td><td class=\"mk\"></td><td class=\"n\"></td>";
     o << "</tr>\n";
     if (ia)
@@ -328,8 +344,8 @@ std::string to_html(const json& report, const HtmlSources& src) {
   if (!totals.value("diagnostics_by_code", json::object()).empty()) {
     o << "<p class=\"muted\">by code:";
     for (const auto& [code, n] : totals["diagnostics_by_code"].items())
-      o << " <span class=\"badge\" data-code=\"" << html_escape(code) << "\">" << html_escape(code) << " × " << n.get<std::size_t>()
-        << "</span>";
+      o << " <span class=\"badge\" data-code=\"" << html_escape(code) << "\">" << html_escape(code) << " × "
+        << n.get<std::size_t>() << "</span>";
     o << "</p>";
   }
   o << "</section>\n";
@@ -345,8 +361,8 @@ std::string to_html(const json& report, const HtmlSources& src) {
       if (is_hazard(d.value("code", "")))
         o << "<tr class=\"hazard\"><td>" << html_escape(d.value("code", "")) << "</td><td class=\"sev-"
           << html_escape(d.value("severity", "")) << "\">" << html_escape(d.value("severity", "")) << "</td><td>"
-          << html_escape(location(d)) << "</td><td>" << html_escape(d.value("message", "")) << "</td><td class=\"hint\">"
-          << html_escape(d.value("hint", "")) << "</td></tr>\n";
+          << html_escape(location(d)) << "</td><td>" << html_escape(d.value("message", ""))
+          << "</td><td class=\"hint\">" << html_escape(d.value("hint", "")) << "</td></tr>\n";
     o << "</table></div>";
   }
   o << "</section>\n";
@@ -370,9 +386,11 @@ std::string to_html(const json& report, const HtmlSources& src) {
     for (const json& d : fdiags) ++sev[d.value("severity", "warning")];
     o << "<details class=\"file\" data-path=\"" << html_escape(rel) << "\" data-diags=\"" << fdiags.size() << "\""
       << (fdiags.empty() ? "" : " open") << "><summary>" << html_escape(rel) << " <span class=\"badge\">"
-      << html_escape(f.value("action", "")) << "</span><span class=\"badge\">" << html_escape(f.value("kind", "")) << "</span>";
+      << html_escape(f.value("action", "")) << "</span><span class=\"badge\">" << html_escape(f.value("kind", ""))
+      << "</span>";
     for (const char* s : {"error", "warning", "note"})
-      if (sev[s]) o << "<span class=\"badge " << s << "\">" << sev[s] << " " << s << (sev[s] > 1 ? "s" : "") << "</span>";
+      if (sev[s])
+        o << "<span class=\"badge " << s << "\">" << sev[s] << " " << s << (sev[s] > 1 ? "s" : "") << "</span>";
     o << "</summary>\n";
     const std::optional<std::string> orig = src.original ? src.original(rel) : std::nullopt;
     const std::optional<std::string> out = src.output ? src.output(rel) : std::nullopt;
@@ -448,10 +466,12 @@ std::string opcheck_section(const json& r) {
   for (const json& op : r.value("operators", json::array())) {
     const std::string name = op.value("name", "");
     o << "<section class=\"operator\" id=\"op-" << html_escape(name) << "\"><h2>" << html_escape(name) << "</h2>";
-    if (!op.value("description", "").empty()) o << "<p class=\"hint\">" << html_escape(op.value("description", "")) << "</p>";
+    if (!op.value("description", "").empty())
+      o << "<p class=\"hint\">" << html_escape(op.value("description", "")) << "</p>";
     o << "<table class=\"opcheck\"><tr><th>dtype</th><th>shape</th><th>implementation</th><th>output</th><th>max abs</th>"
          "<th>mean abs</th><th>max rel</th><th>ULP p50 / p99 / max</th><th>ULP histogram</th><th>result</th><th>median µs</th>"
-         "<th>× " << html_escape(op.value("baseline", "")) << "</th></tr>\n";
+         "<th>× "
+      << html_escape(op.value("baseline", "")) << "</th></tr>\n";
     for (const json& row : op.value("rows", json::array())) {
       bool first = true;
       for (const json& impl : row.value("implementations", json::array())) {
@@ -463,20 +483,24 @@ std::string opcheck_section(const json& r) {
         for (const json& out : impl.value("outputs", json::array()))
           if (out.value("compared", true)) outs.push_back(out);
         auto lead = [&](std::size_t rows) {
-          std::string s = first ? fmt::format(R"(<tr class="first" data-op="{}" data-impl="{}"><td>{}</td><td>{}</td>)", html_escape(name),
-                                              html_escape(impl.value("name", "")), html_escape(row.value("dtype", "")),
-                                              html_escape(row.value("shape_text", "")))
-                                : fmt::format(R"(<tr data-op="{}" data-impl="{}"><td></td><td></td>)", html_escape(name),
-                                              html_escape(impl.value("name", "")));
+          std::string s =
+              first ? fmt::format(R"(<tr class="first" data-op="{}" data-impl="{}"><td>{}</td><td>{}</td>)",
+                                  html_escape(name), html_escape(impl.value("name", "")),
+                                  html_escape(row.value("dtype", "")), html_escape(row.value("shape_text", "")))
+                    : fmt::format(R"(<tr data-op="{}" data-impl="{}"><td></td><td></td>)", html_escape(name),
+                                  html_escape(impl.value("name", "")));
           first = false;
           const std::string role = impl.value("role", "");
           return s + fmt::format(R"(<td rowspan="{}">{}{}</td>)", rows, html_escape(impl.value("name", "")),
-                                 ref ? " (reference)" : role == "informational" ? " (for comparison)" : "");
+                                 ref                       ? " (reference)"
+                                 : role == "informational" ? " (for comparison)"
+                                                           : "");
         };
         if (ref || status != "ok" || outs.empty()) {
           const std::string res = ref ? (status == "ok" ? "" : status) : status;
-          o << lead(1) << "<td colspan=\"6\">" << html_escape(impl.value("message", "")) << "</td><td class=\"res-" << html_escape(res)
-            << "\">" << html_escape(res) << "</td><td class=\"num\">" << time << "</td><td class=\"num\">" << ratio << "</td></tr>\n";
+          o << lead(1) << "<td colspan=\"6\">" << html_escape(impl.value("message", "")) << "</td><td class=\"res-"
+            << html_escape(res) << "\">" << html_escape(res) << "</td><td class=\"num\">" << time
+            << "</td><td class=\"num\">" << ratio << "</td></tr>\n";
           continue;
         }
         for (std::size_t q = 0; q < outs.size(); ++q) {
@@ -484,21 +508,29 @@ std::string opcheck_section(const json& r) {
           const json ulp = out.value("ulp", json::object());
           const bool pass = out.value("pass", false);
           if (q == 0) o << lead(outs.size());
-          else o << fmt::format(R"(<tr data-op="{}" data-impl="{}"><td></td><td></td>)", html_escape(name), html_escape(impl.value("name", "")));
-          o << "<td>" << html_escape(out.value("name", "")) << "</td><td class=\"num\">" << fmt_num(out.value("max_abs", json(nullptr)))
-            << "</td><td class=\"num\">" << fmt_num(out.value("mean_abs", json(nullptr))) << "</td><td class=\"num\">"
-            << fmt_num(out.value("max_rel", json(nullptr))) << "</td><td class=\"num\">" << fmt_num(ulp.value("p50", json(nullptr)), "{:.3g}")
-            << " / " << fmt_num(ulp.value("p99", json(nullptr)), "{:.3g}") << " / " << fmt_num(ulp.value("max", json(nullptr)), "{:.3g}")
-            << "</td><td>" << ulp_histogram(ulp.value("histogram", json::object())) << "</td><td class=\"res-"
+          else
+            o << fmt::format(R"(<tr data-op="{}" data-impl="{}"><td></td><td></td>)", html_escape(name),
+                             html_escape(impl.value("name", "")));
+          o << "<td>" << html_escape(out.value("name", "")) << "</td><td class=\"num\">"
+            << fmt_num(out.value("max_abs", json(nullptr))) << "</td><td class=\"num\">"
+            << fmt_num(out.value("mean_abs", json(nullptr))) << "</td><td class=\"num\">"
+            << fmt_num(out.value("max_rel", json(nullptr))) << "</td><td class=\"num\">"
+            << fmt_num(ulp.value("p50", json(nullptr)), "{:.3g}") << " / "
+            << fmt_num(ulp.value("p99", json(nullptr)), "{:.3g}") << " / "
+            << fmt_num(ulp.value("max", json(nullptr)), "{:.3g}") << "</td><td>"
+            << ulp_histogram(ulp.value("histogram", json::object())) << "</td><td class=\"res-"
             << (pass ? "pass\">PASS" : "fail\">FAIL") << "</td>";
-          if (q == 0) o << "<td class=\"num\" rowspan=\"" << outs.size() << "\">" << time << "</td><td class=\"num\" rowspan=\""
-                        << outs.size() << "\">" << ratio << "</td>";
+          if (q == 0)
+            o << "<td class=\"num\" rowspan=\"" << outs.size() << "\">" << time << "</td><td class=\"num\" rowspan=\""
+              << outs.size() << "\">" << ratio << "</td>";
           o << "</tr>\n";
           if (!pass && out.contains("first_mismatch"))
-            o << "<tr class=\"diag error\"><td colspan=\"12\">" << out.value("mismatches", 0) << " of " << out.value("elements", 0)
-              << " elements outside the tolerance; first at index " << out["first_mismatch"].value("index", 0) << ": "
+            o << "<tr class=\"diag error\"><td colspan=\"12\">" << out.value("mismatches", 0) << " of "
+              << out.value("elements", 0) << " elements outside the tolerance; first at index "
+              << out["first_mismatch"].value("index", 0) << ": "
               << html_escape(fmt_num(out["first_mismatch"].value("got", json(nullptr)), "{:.9g}")) << " vs reference "
-              << html_escape(fmt_num(out["first_mismatch"].value("reference", json(nullptr)), "{:.9g}")) << "</td></tr>\n";
+              << html_escape(fmt_num(out["first_mismatch"].value("reference", json(nullptr)), "{:.9g}"))
+              << "</td></tr>\n";
         }
       }
     }
@@ -512,8 +544,8 @@ std::string opcheck_to_html(const json& r) {
   o << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
     << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
     << "<title>Ferry opcheck: " << html_escape(r.value("spec", "")) << "</title><style>" << kStyle
-    << "</style></head>\n<body>\n<header><h1>Ferry operator check</h1><div class=\"sub\">" << html_escape(r.value("spec", ""))
-    << "</div></header>\n<main>\n"
+    << "</style></head>\n<body>\n<header><h1>Ferry operator check</h1><div class=\"sub\">"
+    << html_escape(r.value("spec", "")) << "</div></header>\n<main>\n"
     << opcheck_section(r) << "</main>\n</body></html>\n";
   return o.str();
 }

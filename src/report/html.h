@@ -18,9 +18,9 @@ namespace ferry::report {
 using SourceReader = std::function<std::optional<std::string>(const std::string& rel)>;
 
 struct HtmlSources {
-  SourceReader original;  // the input tree
-  SourceReader output;    // OUT
-  nlohmann::json linemaps = nullptr;  // OUT/.ferry/linemaps.json (marks lines Ferry changed)
+  SourceReader original;                  // the input tree
+  SourceReader output;                    // OUT
+  nlohmann::json linemaps = nullptr;      // OUT/.ferry/linemaps.json (marks lines Ferry changed)
   std::size_t max_file_bytes = 2u << 20;  // larger files are listed without a diff
 };
 

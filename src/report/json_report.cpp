@@ -8,8 +8,13 @@
 namespace ferry::report {
 
 nlohmann::json to_json(const Diagnostic& d) {
-  return {{"code", to_string(d.code)}, {"severity", std::string(to_string(d.severity))}, {"file", d.file},
-          {"line", d.line}, {"col", d.col}, {"message", d.message}, {"hint", d.hint}};
+  return {{"code", to_string(d.code)},
+          {"severity", std::string(to_string(d.severity))},
+          {"file", d.file},
+          {"line", d.line},
+          {"col", d.col},
+          {"message", d.message},
+          {"hint", d.hint}};
 }
 
 nlohmann::json to_json(const std::vector<Diagnostic>& diags) {
@@ -18,8 +23,8 @@ nlohmann::json to_json(const std::vector<Diagnostic>& diags) {
   return a;
 }
 
-nlohmann::json migration_to_json(const migrate::TreeResult& r, std::string_view target,
-                                 std::string_view input, std::string_view output) {
+nlohmann::json migration_to_json(const migrate::TreeResult& r, std::string_view target, std::string_view input,
+                                 std::string_view output) {
   nlohmann::json j;
   j["tool"] = "ferry";
   j["command"] = "migrate";
@@ -31,8 +36,12 @@ nlohmann::json migration_to_json(const migrate::TreeResult& r, std::string_view 
   std::map<std::string, std::size_t> converted, unconverted, codes;
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : r.files) {
-    nlohmann::json fj{{"path", f.rel}, {"kind", project::kind_name(f.kind)}, {"action", f.action},
-                      {"lines", f.stats.lines}, {"bytes", f.stats.bytes}, {"edits", f.stats.edits},
+    nlohmann::json fj{{"path", f.rel},
+                      {"kind", project::kind_name(f.kind)},
+                      {"action", f.action},
+                      {"lines", f.stats.lines},
+                      {"bytes", f.stats.bytes},
+                      {"edits", f.stats.edits},
                       {"converted", f.stats.converted_by_family},
                       {"unconverted", f.stats.unconverted_by_family},
                       {"diagnostics", f.diagnostics}};
@@ -42,8 +51,11 @@ nlohmann::json migration_to_json(const migrate::TreeResult& r, std::string_view 
   }
   for (const auto& d : r.diagnostics) ++codes[std::string(to_string(d.code))];
   j["files"] = std::move(files);
-  j["totals"] = {{"files", r.files.size()}, {"converted", converted}, {"unconverted", unconverted},
-                 {"diagnostics_by_code", codes}, {"diagnostics", r.diagnostics.size()}};
+  j["totals"] = {{"files", r.files.size()},
+                 {"converted", converted},
+                 {"unconverted", unconverted},
+                 {"diagnostics_by_code", codes},
+                 {"diagnostics", r.diagnostics.size()}};
   j["diagnostics"] = to_json(r.diagnostics);
   return j;
 }
@@ -61,8 +73,8 @@ std::string migration_summary(const migrate::TreeResult& r) {
   }
   for (const auto& d : r.diagnostics) ++codes[std::string(to_string(d.code))];
   std::ostringstream o;
-  o << fmt::format("ferry: {} files migrated, {} copied, {} skipped; {} lines, {:.1f} KiB in {:.3f} s\n",
-                   migrated, copied, skipped, lines, r.bytes_in / 1024.0, r.seconds);
+  o << fmt::format("ferry: {} files migrated, {} copied, {} skipped; {} lines, {:.1f} KiB in {:.3f} s\n", migrated,
+                   copied, skipped, lines, r.bytes_in / 1024.0, r.seconds);
   std::size_t total_conv = 0, total_unconv = 0;
   for (const auto& [k, v] : converted) total_conv += v;
   for (const auto& [k, v] : unconverted) total_unconv += v;

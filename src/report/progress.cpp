@@ -86,19 +86,21 @@ std::function<void(std::uintmax_t)> Progress::done_hook() {
   return [this](std::uintmax_t bytes) { advance(bytes); };
 }
 
-std::string Progress::render(const std::string& label, std::size_t done, std::size_t total,
-                             std::uintmax_t bytes_done, std::uintmax_t bytes_total, double elapsed_s) {
-  const double fraction =
-      bytes_total > 0 ? std::min(1.0, static_cast<double>(bytes_done) / static_cast<double>(bytes_total))
-      : total > 0     ? std::min(1.0, static_cast<double>(done) / static_cast<double>(total))
-                      : 0.0;
+std::string Progress::render(const std::string& label, std::size_t done, std::size_t total, std::uintmax_t bytes_done,
+                             std::uintmax_t bytes_total, double elapsed_s) {
+  const double fraction = bytes_total > 0
+                              ? std::min(1.0, static_cast<double>(bytes_done) / static_cast<double>(bytes_total))
+                          : total > 0 ? std::min(1.0, static_cast<double>(done) / static_cast<double>(total))
+                                      : 0.0;
   const int filled = static_cast<int>(fraction * kBarWidth);
   std::string s = label + " [" + std::string(static_cast<std::size_t>(filled), '#') +
                   std::string(static_cast<std::size_t>(kBarWidth - filled), '-') + "] ";
   const std::string count = fmt::format("{}", total);
   s += fmt::format("{:>{}}/{} files", done, count.size(), total);
-  if (elapsed_s > 0 && bytes_done > 0) s += fmt::format("  {:.1f} MB/s", static_cast<double>(bytes_done) / 1e6 / elapsed_s);
-  else if (elapsed_s > 0 && bytes_total == 0 && done > 0) s += fmt::format("  {:.1f} files/s", static_cast<double>(done) / elapsed_s);
+  if (elapsed_s > 0 && bytes_done > 0)
+    s += fmt::format("  {:.1f} MB/s", static_cast<double>(bytes_done) / 1e6 / elapsed_s);
+  else if (elapsed_s > 0 && bytes_total == 0 && done > 0)
+    s += fmt::format("  {:.1f} files/s", static_cast<double>(done) / elapsed_s);
   if (done >= total && total > 0) s += fmt::format("  done in {}", clock_text(elapsed_s));
   else if (fraction > 0 && elapsed_s > 0) s += "  ETA " + clock_text(elapsed_s * (1 - fraction) / fraction);
   else s += "  ETA --:--";

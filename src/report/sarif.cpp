@@ -104,8 +104,8 @@ nlohmann::json to_sarif(const nlohmann::json& report, const std::map<std::string
     const std::string hint = d.value("hint", "");
     if (text.empty()) text = code;
     if (!hint.empty()) text += "\nFix: " + hint;
-    nlohmann::json physical = {{"artifactLocation", {{"uri", uri_encode_path(d.value("file", "")) },
-                                                     {"uriBaseId", "SRCROOT"}}}};
+    nlohmann::json physical = {
+        {"artifactLocation", {{"uri", uri_encode_path(d.value("file", ""))}, {"uriBaseId", "SRCROOT"}}}};
     const unsigned line = d.value("line", 0u), col = d.value("col", 0u);
     if (line > 0) {  // line 0: the diagnostic is about the whole file, no region
       physical["region"] = {{"startLine", line}};

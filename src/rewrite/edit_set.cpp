@@ -93,10 +93,9 @@ std::string EditSet::apply(std::string_view src, LineMap* map) const {
       for (std::size_t i = e.begin; i < e.end; ++i)
         if (src[i] == '\n') ++orig_line;
       // The line after a replacement that swallowed newlines continues at the new original line.
-      if (!map->out_to_orig.empty()) map->out_to_orig.back() = e.replacement.empty() ||
-                                                                    e.replacement.back() != '\n'
-                                                                ? map->out_to_orig.back()
-                                                                : orig_line;
+      if (!map->out_to_orig.empty())
+        map->out_to_orig.back() =
+            e.replacement.empty() || e.replacement.back() != '\n' ? map->out_to_orig.back() : orig_line;
     }
     out.append(e.replacement);
     pos = e.end;

@@ -10,12 +10,12 @@
 namespace ferry::rules {
 
 struct CudaLibrary {
-  std::string_view id;        // stable id of scan's JSON: "cublas"
-  std::string_view name;      // display name: "cuBLAS"
-  std::string_view category;  // "gpu-library" | "framework"
-  std::string_view families;  // rule families of the built-in tables that belong to it
-  std::string_view headers;   // include paths; "x*" matches every path starting with x
-  std::string_view prefixes;  // name prefixes of its API when no table knows a name: "cublas CUBLAS_"
+  std::string_view id;          // stable id of scan's JSON: "cublas"
+  std::string_view name;        // display name: "cuBLAS"
+  std::string_view category;    // "gpu-library" | "framework"
+  std::string_view families;    // rule families of the built-in tables that belong to it
+  std::string_view headers;     // include paths; "x*" matches every path starting with x
+  std::string_view prefixes;    // name prefixes of its API when no table knows a name: "cublas CUBLAS_"
   std::string_view namespaces;  // C++ namespaces that mark it: "thrust"
   std::string_view links;       // link names (-lX, CUDA::X, find_library): "cudart cudart_static"
   std::string_view hip_link;    // on HIP: -l name ("" = buildsys leaves it alone)

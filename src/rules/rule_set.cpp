@@ -17,8 +17,8 @@ std::string_view trim(std::string_view s) {
 
 bool parse_kind(std::string_view s, RuleKind& k) {
   static const std::pair<std::string_view, RuleKind> kTable[] = {
-      {"func", RuleKind::Func},     {"type", RuleKind::Type},           {"enum", RuleKind::Enum},
-      {"macro", RuleKind::Macro},   {"header", RuleKind::Header},       {"namespace", RuleKind::Namespace},
+      {"func", RuleKind::Func},   {"type", RuleKind::Type},     {"enum", RuleKind::Enum},
+      {"macro", RuleKind::Macro}, {"header", RuleKind::Header}, {"namespace", RuleKind::Namespace},
       {"call", RuleKind::Call}};
   for (const auto& [name, kind] : kTable)
     if (s == name) return k = kind, true;
@@ -26,9 +26,10 @@ bool parse_kind(std::string_view s, RuleKind& k) {
 }
 
 bool parse_status(std::string_view s, Status& st) {
-  static const std::pair<std::string_view, Status> kTable[] = {
-      {"supported", Status::Supported}, {"unsupported", Status::Unsupported},
-      {"deprecated", Status::Deprecated}, {"changed", Status::Changed}};
+  static const std::pair<std::string_view, Status> kTable[] = {{"supported", Status::Supported},
+                                                               {"unsupported", Status::Unsupported},
+                                                               {"deprecated", Status::Deprecated},
+                                                               {"changed", Status::Changed}};
   for (const auto& [name, status] : kTable)
     if (s == name) return st = status, true;
   return false;
@@ -74,9 +75,7 @@ RuleSet::Index& RuleSet::index_for(RuleKind k) {
   if (k == RuleKind::Namespace) return namespaces_;
   return identifiers_;
 }
-const RuleSet::Index& RuleSet::index_for(RuleKind k) const {
-  return const_cast<RuleSet*>(this)->index_for(k);
-}
+const RuleSet::Index& RuleSet::index_for(RuleKind k) const { return const_cast<RuleSet*>(this)->index_for(k); }
 
 namespace {
 std::size_t identifier_head(std::string_view name) {
@@ -93,8 +92,8 @@ void RuleSet::add(Rule rule, Merge merge) {
   }
   if (auto it = index.find(rule.from); it != index.end()) {
     if (merge == Merge::RejectDuplicates) {
-      throw RuleError(rule.origin + ": duplicate rule for '" + rule.from + "' (first defined at " +
-                      it->second->origin + ")");
+      throw RuleError(rule.origin + ": duplicate rule for '" + rule.from + "' (first defined at " + it->second->origin +
+                      ")");
     }
     // Override in place; the key viewed the old `from`, so re-key on the new one.
     Rule* owner = it->second;
@@ -125,8 +124,10 @@ void RuleSet::load_table(std::string_view text, std::string_view origin, Merge m
     const std::string where = std::string(origin) + ":" + std::to_string(line_no);
     const auto f = split(line, '\t');
     if (f.size() < 5 || f.size() > 7) {
-      throw RuleError(where + ": expected 5 to 7 tab-separated fields (kind, from, to, family, "
-                              "status[, since][, note]), found " + std::to_string(f.size()));
+      throw RuleError(where +
+                      ": expected 5 to 7 tab-separated fields (kind, from, to, family, "
+                      "status[, since][, note]), found " +
+                      std::to_string(f.size()));
     }
     Rule r;
     if (!parse_kind(trim(f[0]), r.kind))
@@ -166,8 +167,7 @@ void RuleSet::load_table(std::string_view text, std::string_view origin, Merge m
       throw RuleError(where + ": '" + r.from + "' is not an identifier");
     }
     if (r.from.empty() || r.family.empty()) throw RuleError(where + ": empty field");
-    if (r.kind == RuleKind::Call && !r.has_replacement())
-      throw RuleError(where + ": a call rule needs a template");
+    if (r.kind == RuleKind::Call && !r.has_replacement()) throw RuleError(where + ": a call rule needs a template");
     add(std::move(r), merge);
     if (nl == text.size()) break;
   }
@@ -196,8 +196,7 @@ std::map<std::string, std::map<std::string, std::size_t>> RuleSet::stats() const
   return out;
 }
 
-bool expand_call_template(std::string_view tmpl, const std::vector<std::string>& args,
-                          std::string& out) {
+bool expand_call_template(std::string_view tmpl, const std::vector<std::string>& args, std::string& out) {
   out.clear();
   for (std::size_t i = 0; i < tmpl.size(); ++i) {
     if (tmpl[i] != '$' || i + 1 >= tmpl.size() || tmpl[i + 1] < '0' || tmpl[i + 1] > '9') {

@@ -94,7 +94,6 @@ class RuleSet {
 
 // Expands a call template: $N is argument N, $N... arguments N..end joined with ", ".
 // Returns false when the template references an argument the call does not have.
-[[nodiscard]] bool expand_call_template(std::string_view tmpl, const std::vector<std::string>& args,
-                                        std::string& out);
+[[nodiscard]] bool expand_call_template(std::string_view tmpl, const std::vector<std::string>& args, std::string& out);
 
 }  // namespace ferry::rules

@@ -17,9 +17,7 @@
 
 namespace ferry::scan::detail {
 
-inline bool starts(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
+inline bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 inline bool ends(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }
@@ -28,8 +26,7 @@ inline bool upper_at(std::string_view s, std::size_t i) {
 }
 inline std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
   return out;
 }
 
@@ -49,7 +46,7 @@ std::string_view namespace_library(std::string_view ns);
 // A link name as build files write it (-lcublas, CUDA::cublas_static, nccl.h in find_path).
 std::string_view link_library(std::string_view name);
 // The libraries in play, from the uses: most used first.
-std::vector<LibraryUse> library_uses(const std::vector<ApiUse> &uses);
+std::vector<LibraryUse> library_uses(const std::vector<ApiUse>& uses);
 
 // ---- scan.cpp: support of constructs that are not names in a table, per target ----
 std::string construct_status(std::string_view target, std::string_view construct);
@@ -59,9 +56,8 @@ struct FileScan {
   std::vector<ApiUse> uses;
   std::vector<BuildSystem> builds;
   std::vector<Diagnostic> problems;
-  std::set<std::string>
-      defined_macros; // #define'd in this file: never guessed as CUDA names
-  std::vector<bool> guessed; // parallel to `uses`: found by prefix only
+  std::set<std::string> defined_macros;  // #define'd in this file: never guessed as CUDA names
+  std::vector<bool> guessed;             // parallel to `uses`: found by prefix only
   // C-family files with GPU uses: what migrating the file to each target leaves (warnings and
   // errors of migrate_buffer, the output discarded); no entry when it was not migrated.
   std::map<std::string, std::vector<Diagnostic>> left;
@@ -71,39 +67,32 @@ struct FileScan {
 };
 
 class Scanner {
-public:
-  Scanner(const std::string &rel, std::string_view text,
-          const std::vector<const targets::Target *> &targets, FileScan &out)
+ public:
+  Scanner(const std::string& rel, std::string_view text, const std::vector<const targets::Target*>& targets,
+          FileScan& out)
       : rel_(rel), text_(text), targets_(targets), out_(out) {}
 
-  void use(std::uint32_t line, std::uint32_t col, std::string name,
-           std::string family, std::string kind, std::string library,
-           std::map<std::string, std::string> status, std::string note = {},
+  void use(std::uint32_t line, std::uint32_t col, std::string name, std::string family, std::string kind,
+           std::string library, std::map<std::string, std::string> status, std::string note = {},
            bool guessed = false) {
-    out_.uses.push_back(ApiUse{
-        rel_, line, col, std::move(name), std::move(family), std::move(kind),
-        std::move(library), std::move(status), std::move(note)});
+    out_.uses.push_back(ApiUse{rel_, line, col, std::move(name), std::move(family), std::move(kind), std::move(library),
+                               std::move(status), std::move(note)});
     out_.guessed.push_back(guessed);
   }
   std::map<std::string, std::string> construct(std::string_view c) const {
     std::map<std::string, std::string> m;
-    for (const targets::Target *t : targets_)
-      m[std::string(t->name())] = construct_status(t->name(), c);
+    for (const targets::Target* t : targets_) m[std::string(t->name())] = construct_status(t->name(), c);
     return m;
   }
   std::map<std::string, std::string> unknown() const {
     std::map<std::string, std::string> m;
-    for (const targets::Target *t : targets_)
-      m[std::string(t->name())] = "unknown";
+    for (const targets::Target* t : targets_) m[std::string(t->name())] = "unknown";
     return m;
   }
-  void build(std::string id, std::string detail, std::uint32_t line,
-             std::uint32_t col) {
-    for (const BuildSystem &b : out_.builds)
-      if (b.id == id && b.detail == detail)
-        return; // once per file is enough
-    out_.builds.push_back(
-        BuildSystem{std::move(id), std::move(detail), rel_, line, col});
+  void build(std::string id, std::string detail, std::uint32_t line, std::uint32_t col) {
+    for (const BuildSystem& b : out_.builds)
+      if (b.id == id && b.detail == detail) return;  // once per file is enough
+    out_.builds.push_back(BuildSystem{std::move(id), std::move(detail), rel_, line, col});
   }
 
   void scan_c_family();
@@ -111,25 +100,22 @@ public:
   void scan_cmake();
   void scan_make();
 
-private:
+ private:
   template <class Lookup>
-  const rules::Rule *lookup(Lookup f,
-                            std::map<std::string, std::string> &status) const {
-    const rules::Rule *first = nullptr;
-    for (const targets::Target *t : targets_) {
-      const rules::Rule *r = f(t->rules());
-      status[std::string(t->name())] =
-          r ? std::string(rules::to_string(r->status)) : "unknown";
-      if (r && !first)
-        first = r;
+  const rules::Rule* lookup(Lookup f, std::map<std::string, std::string>& status) const {
+    const rules::Rule* first = nullptr;
+    for (const targets::Target* t : targets_) {
+      const rules::Rule* r = f(t->rules());
+      status[std::string(t->name())] = r ? std::string(rules::to_string(r->status)) : "unknown";
+      if (r && !first) first = r;
     }
     return first;
   }
 
-  const std::string &rel_;
+  const std::string& rel_;
   std::string_view text_;
-  const std::vector<const targets::Target *> &targets_;
-  FileScan &out_;
+  const std::vector<const targets::Target*>& targets_;
+  FileScan& out_;
 };
 
-} // namespace ferry::scan::detail
+}  // namespace ferry::scan::detail

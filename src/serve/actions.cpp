@@ -77,8 +77,11 @@ nlohmann::json run_verify_job(Workspace& ws, const VerifySettings& s, const std:
                {"file", orig.is_object() ? orig.value("file", "") : e.value("file", "")},
                {"line", orig.is_object() ? orig.value("output_line", 0u) : e.value("line", 0u)}};
     }
-    units.push_back({{"file", u.value("file", "")}, {"arch", u.value("arch", "")}, {"status", u.value("status", "")},
-                     {"class", u.value("class", "")}, {"errors", u.contains("errors") ? u["errors"].size() : 0},
+    units.push_back({{"file", u.value("file", "")},
+                     {"arch", u.value("arch", "")},
+                     {"status", u.value("status", "")},
+                     {"class", u.value("class", "")},
+                     {"errors", u.contains("errors") ? u["errors"].size() : 0},
                      {"first_error", first}});
   }
   return {{"only", only ? nlohmann::json(o.only.front()) : nlohmann::json(nullptr)},
@@ -136,9 +139,10 @@ nlohmann::json run_round_job(Workspace& ws, unsigned jobs, JobContext& ctx) {
     tree.arch = o.value("arch", tree.arch);
     tree.max_file_size = o.value("max_file_size", tree.max_file_size);
   } else {
-    notes.push_back("the manifest predates recorded options: default options are used (--launch chevron, "
-                    "--blas hipblas, --arch gfx906); if the tree was migrated with others, files are "
-                    "regenerated and hand edits merged three-way");
+    notes.push_back(
+        "the manifest predates recorded options: default options are used (--launch chevron, "
+        "--blas hipblas, --arch gfx906); if the tree was migrated with others, files are "
+        "regenerated and hand edits merged three-way");
   }
   const auto target = targets::make_target(target_name, topts);
   tree.on_start = [&ctx](std::size_t files, std::uintmax_t) {
@@ -169,15 +173,27 @@ nlohmann::json run_round_job(Workspace& ws, unsigned jobs, JobContext& ctx) {
     errors += d.severity == Severity::Error;
     const auto id = static_cast<unsigned>(d.code);
     if (id >= 9201 && id <= 9299)
-      round_diags.push_back({{"file", d.file}, {"line", d.line}, {"code", std::string(to_string(d.code))},
-                             {"severity", std::string(to_string(d.severity))}, {"message", d.message}});
+      round_diags.push_back({{"file", d.file},
+                             {"line", d.line},
+                             {"code", std::string(to_string(d.code))},
+                             {"severity", std::string(to_string(d.severity))},
+                             {"message", d.message}});
   }
   const auto& rd = r.round;
   return {{"round",
-           {{"round", rd.round}, {"migrated", rd.migrated}, {"copied", rd.copied}, {"unchanged", rd.unchanged},
-            {"merged", rd.merged}, {"conflicted", rd.conflicted}, {"edited_by_hand", rd.edited_by_hand},
-            {"removed", rd.removed}, {"renamed", rd.renamed}, {"orphaned", rd.orphaned},
-            {"opened", rd.opened}, {"closed", rd.closed}, {"seconds", rd.seconds}}},
+           {{"round", rd.round},
+            {"migrated", rd.migrated},
+            {"copied", rd.copied},
+            {"unchanged", rd.unchanged},
+            {"merged", rd.merged},
+            {"conflicted", rd.conflicted},
+            {"edited_by_hand", rd.edited_by_hand},
+            {"removed", rd.removed},
+            {"renamed", rd.renamed},
+            {"orphaned", rd.orphaned},
+            {"opened", rd.opened},
+            {"closed", rd.closed},
+            {"seconds", rd.seconds}}},
           {"by_action", by_action},
           {"files", files},
           {"diagnostics", r.diagnostics.size()},

@@ -195,8 +195,7 @@ std::uint64_t JobQueue::wait_for_change(std::uint64_t since, std::chrono::millis
 void JobQueue::drain() const {
   std::unique_lock lock(mu_);
   changed_.wait(lock, [&] {
-    return stopping_ ||
-           std::none_of(jobs_.begin(), jobs_.end(), [](const auto& j) { return !finished(j->state); });
+    return stopping_ || std::none_of(jobs_.begin(), jobs_.end(), [](const auto& j) { return !finished(j->state); });
   });
 }
 

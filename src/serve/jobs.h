@@ -31,8 +31,8 @@ class JobContext {
   [[nodiscard]] bool cancelled() const { return cancel_.load(); }
   [[nodiscard]] const std::atomic<bool>& cancel_flag() const { return cancel_; }
   void set_total(std::size_t total);
-  void advance();                       // one step done (any thread)
-  void note(const std::string& text);   // a line of progress text
+  void advance();                      // one step done (any thread)
+  void note(const std::string& text);  // a line of progress text
 
  private:
   friend class JobQueue;
@@ -59,7 +59,7 @@ class JobQueue {
   // False when there is no such job, it has finished, or it cannot be cancelled now.
   bool cancel(int id, std::string* why = nullptr);
 
-  [[nodiscard]] nlohmann::json list() const;             // {"version", "jobs": [...]}, newest first
+  [[nodiscard]] nlohmann::json list() const;                      // {"version", "jobs": [...]}, newest first
   [[nodiscard]] std::optional<nlohmann::json> get(int id) const;  // with its result
   [[nodiscard]] std::uint64_t version() const;
   // Blocks until the version differs from `since` or `timeout` passes; returns the version.

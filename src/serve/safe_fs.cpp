@@ -44,7 +44,7 @@ class Fd {
 
 // Classifies a failed openat of `name` in `dirfd` into the error a client should see.
 [[noreturn]] void open_failed(int dirfd, const std::string& name, const std::string& rel, int err) {
-  struct stat st{};
+  struct stat st {};
   if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
     refuse(rel, "symbolic links are not followed");
   if (err == ENOENT) throw AccessError(kNotFound, rel + ": no such file");
@@ -139,7 +139,7 @@ std::string SafeRoot::read(std::string_view rel, std::size_t max_bytes) const {
   const std::vector<std::string> parts = split_relative(rel);
   const std::string shown(rel);
   const Fd dir = open_parent(fd_, parts, shown);
-  struct stat st{};
+  struct stat st {};
   const Fd f = open_file(dir.get(), parts.back(), shown, st);
   return read_all(f.get(), shown, static_cast<std::size_t>(st.st_size), max_bytes);
 }
@@ -148,7 +148,7 @@ bool SafeRoot::readable(std::string_view rel) const {
   try {
     const std::vector<std::string> parts = split_relative(rel);
     const Fd dir = open_parent(fd_, parts, std::string(rel));
-    struct stat st{};
+    struct stat st {};
     (void)open_file(dir.get(), parts.back(), std::string(rel), st);
     return true;
   } catch (const AccessError&) {
@@ -166,7 +166,7 @@ void SafeRoot::replace(std::string_view rel, std::string_view content,
     const Fd f = open_file(dir.get(), name, shown, st);
     return read_all(f.get(), shown, static_cast<std::size_t>(st.st_size), max_bytes);
   };
-  struct stat st{};
+  struct stat st {};
   if (!accept(current(st))) throw AccessError(kConflict, shown + ": changed on disk since it was opened");
 
   thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -188,7 +188,7 @@ void SafeRoot::replace(std::string_view rel, std::string_view content,
   }
   if (::fchmod(out.get(), st.st_mode & 07777) != 0 || ::fsync(out.get()) != 0)
     abandon(kForbidden, std::string("write failed: ") + std::strerror(errno));
-  struct stat again{};
+  struct stat again {};
   bool still_ok = false;
   try {
     still_ok = accept(current(again));

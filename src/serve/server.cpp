@@ -8,10 +8,10 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <mutex>
-#include <thread>
 #include <cstring>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "analysis/hazards.h"
 #include "migrate/migrate_tree.h"
@@ -162,7 +162,8 @@ std::string markdown_page(std::string_view md, std::string_view title) {
         const auto cells = table_cells(lines[i]);
         if (!cells.empty() && cells.front().find_first_not_of("-: ") == std::string::npos) continue;
         h << "<tr>";
-        for (const auto& c : cells) h << (header ? "<th>" : "<td>") << inline_markdown(c) << (header ? "</th>" : "</td>");
+        for (const auto& c : cells)
+          h << (header ? "<th>" : "<td>") << inline_markdown(c) << (header ? "</th>" : "</td>");
         h << "</tr>\n";
         header = false;
       }
@@ -257,8 +258,11 @@ WorkspaceOptions workspace_options(const ServeOptions& o) {
 
 struct Server::Impl {
   explicit Impl(ServeOptions o)
-      : opt(std::move(o)), token(opt.token.empty() ? random_token() : opt.token), ws(workspace_options(opt)),
-        jobs(opt.max_jobs), loopback(is_loopback(opt.host)) {}
+      : opt(std::move(o)),
+        token(opt.token.empty() ? random_token() : opt.token),
+        ws(workspace_options(opt)),
+        jobs(opt.max_jobs),
+        loopback(is_loopback(opt.host)) {}
 
   ServeOptions opt;
   std::string token;
@@ -291,8 +295,9 @@ httplib::Server::HandlerResponse Server::Impl::guard(const httplib::Request& req
     if (!host.empty() && host.front() == '[') host = host.substr(1, host.find(']') - 1);
     else if (const std::size_t colon = host.rfind(':'); colon != std::string::npos) host = host.substr(0, colon);
     if (!host.empty() && !is_loopback(host)) {
-      send_error(res, 403, "unexpected Host '" + req.get_header_value("Host") + "': the workbench answers on " +
-                               opt.host + " only");
+      send_error(
+          res, 403,
+          "unexpected Host '" + req.get_header_value("Host") + "': the workbench answers on " + opt.host + " only");
       return R::Handled;
     }
   }
@@ -322,7 +327,8 @@ nlohmann::json Server::Impl::submit(const nlohmann::json& body) {
     if (body.contains("path") && body["path"].is_string()) {
       only = normalise_relative(body["path"].get<std::string>());
       if (!verify::is_translation_unit(*only))
-        throw std::invalid_argument(*only + " is not a translation unit (.cu .hip .cpp .cc .cxx .c): verify all instead");
+        throw std::invalid_argument(*only +
+                                    " is not a translation unit (.cu .hip .cpp .cc .cxx .c): verify all instead");
       if (!ws.out().readable(*only)) (void)ws.read(*only);  // throws the AccessError that explains it
     }
     std::string label = only ? "verify " + *only : "verify all";
@@ -332,12 +338,14 @@ nlohmann::json Server::Impl::submit(const nlohmann::json& body) {
     id = jobs.submit("verify", label,
                      [this, only](JobContext& ctx) { return run_verify_job(ws, opt.verify, only, ctx); });
   } else if (kind == "round") {
-    id = jobs.submit("round", "re-run the round (migrate the input into OUT)",
-                     [this](JobContext& ctx) { return run_round_job(ws, opt.migrate_jobs, ctx); }, false);
+    id = jobs.submit(
+        "round", "re-run the round (migrate the input into OUT)",
+        [this](JobContext& ctx) { return run_round_job(ws, opt.migrate_jobs, ctx); }, false);
   } else {
     throw std::invalid_argument("unknown job kind '" + kind + "': verify or round");
   }
-  if (!id) throw AccessError(429, std::to_string(opt.max_jobs) + " jobs are queued or running already; wait or cancel one");
+  if (!id)
+    throw AccessError(429, std::to_string(opt.max_jobs) + " jobs are queued or running already; wait or cancel one");
   return *jobs.get(*id);
 }
 
@@ -382,12 +390,13 @@ void Server::Impl::routes() {
     page_headers(res);
     res.set_content(html, "text/html; charset=utf-8");
   });
-  http.Get(R"(/([A-Za-z0-9_-]+\.(js|css|png|svg)))", [page_headers](const httplib::Request& req, httplib::Response& res) {
-    const Asset* a = find_asset(req.matches[1].str());
-    if (!a) return send_error(res, 404, "no such file");
-    page_headers(res);
-    res.set_content(std::string(a->data), std::string(a->content_type).c_str());
-  });
+  http.Get(R"(/([A-Za-z0-9_-]+\.(js|css|png|svg)))",
+           [page_headers](const httplib::Request& req, httplib::Response& res) {
+             const Asset* a = find_asset(req.matches[1].str());
+             if (!a) return send_error(res, 404, "no such file");
+             page_headers(res);
+             res.set_content(std::string(a->data), std::string(a->content_type).c_str());
+           });
   http.Get("/docs/diagnostics.md", [page_headers](const httplib::Request&, httplib::Response& res) {
     const Asset* a = find_asset("diagnostics.md");
     if (!a) return send_error(res, 404, "docs/diagnostics.md was not built into this binary");
@@ -399,12 +408,8 @@ void Server::Impl::routes() {
     nlohmann::json p = ws.project();
     nlohmann::json archs = nlohmann::json::array();
     for (const analysis::Profile* pr : opt.verify.profiles) archs.push_back(pr->name);
-    p["serve"] = {{"archs", archs},
-                  {"hipcc", opt.verify.hipcc},
-                  {"nvcc", opt.verify.nvcc},
-                  {"max_body", opt.max_body},
-                  {"max_jobs", opt.max_jobs},
-                  {"fix_profile", nullptr}};
+    p["serve"] = {{"archs", archs},           {"hipcc", opt.verify.hipcc}, {"nvcc", opt.verify.nvcc},
+                  {"max_body", opt.max_body}, {"max_jobs", opt.max_jobs},  {"fix_profile", nullptr}};
     if (const analysis::Profile* fp = fix_profile(opt.verify.profiles)) p["serve"]["fix_profile"] = fp->name;
     send_json(res, 200, p);
   });
@@ -413,7 +418,8 @@ void Server::Impl::routes() {
     const std::string hash = migrate::content_hash(text);
     res.set_header("ETag", "\"" + hash + "\"");
     res.set_header("X-Ferry-Hash", hash);
-    res.set_content(text, text.find('\0') == std::string::npos ? "text/plain; charset=utf-8" : "application/octet-stream");
+    res.set_content(text,
+                    text.find('\0') == std::string::npos ? "text/plain; charset=utf-8" : "application/octet-stream");
   });
   http.Put("/api/file", [this](const httplib::Request& req, httplib::Response& res) {
     const std::string rel = req.get_param_value("path");
@@ -444,7 +450,8 @@ void Server::Impl::routes() {
     const std::string base = base_hash(req);
     if (base.empty()) return send_error(res, 428, "name the version the fix is for: header X-Ferry-Base-Hash");
     const SaveResult r = ws.apply_fix(req.get_param_value("path"), req.get_param_value("id"), base);
-    send_json(res, 200, {{"path", normalise_relative(req.get_param_value("path"))}, {"hash", r.hash}, {"applied", true}});
+    send_json(res, 200,
+              {{"path", normalise_relative(req.get_param_value("path"))}, {"hash", r.hash}, {"applied", true}});
   });
   http.Post("/api/jobs", [this](const httplib::Request& req, httplib::Response& res) {
     const nlohmann::json body = req.body.empty() ? nlohmann::json::object() : nlohmann::json::parse(req.body);
@@ -481,8 +488,8 @@ void Server::Impl::routes() {
       return;
     }
     if (req.get_param_value("download") == "1")
-      res.set_header("Content-Disposition",
-                     std::string("attachment; filename=\"ferry-report.") + (format == "sarif" ? "sarif" : "json") + "\"");
+      res.set_header("Content-Disposition", std::string("attachment; filename=\"ferry-report.") +
+                                                (format == "sarif" ? "sarif" : "json") + "\"");
     res.set_content(text, format == "sarif" ? "application/sarif+json" : kJson);
   });
 }
@@ -537,7 +544,7 @@ void Server::stop() {
     s.stop_requested = true;
     entered = s.run_entered;
   }
-  s.jobs.shutdown();  // wakes long polls, cancels compiles
+  s.jobs.shutdown();     // wakes long polls, cancels compiles
   if (!entered) return;  // run() will not start listening
   // run() is listening or about to: httplib's stop() only acts once it is.
   while (!s.http.is_running() && !s.run_done) std::this_thread::sleep_for(std::chrono::milliseconds(1));

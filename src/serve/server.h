@@ -40,9 +40,9 @@ struct ServeOptions {
   int port = 0;  // 0: any free port
   VerifySettings verify;
   unsigned migrate_jobs = 1;
-  std::size_t max_body = 8u << 20;      // bytes of a request body, and of a file opened or saved
-  std::size_t max_jobs = 4;             // queued + running
-  std::string token;                    // empty: a random one
+  std::size_t max_body = 8u << 20;  // bytes of a request body, and of a file opened or saved
+  std::size_t max_jobs = 4;         // queued + running
+  std::string token;                // empty: a random one
 };
 
 // A url-safe random token of `bytes` random bytes (base64url without padding).

@@ -293,8 +293,8 @@ nlohmann::json Workspace::project() const {
       const bool edited = cur && migrate::rounds::carries_hand_edits(*e, cur->hash);
       const bool conflict = (cur && cur->conflict_markers) || (e->value("conflict", false) && !edited);
       const bool ferry_changed = e->value("generated", "") != e->value("input_hash", "");
-      status = conflict ? FileStatus::Conflict
-               : edited ? FileStatus::Edited
+      status = conflict        ? FileStatus::Conflict
+               : edited        ? FileStatus::Edited
                : ferry_changed ? FileStatus::Migrated
                                : FileStatus::Unchanged;
       f["action"] = e->value("action", "");
@@ -316,8 +316,11 @@ nlohmann::json Workspace::project() const {
     files[rel] = std::move(f);
   }
   for (const auto& [rel, e] : mfiles.items())
-    if (!files.count(rel)) files[rel] = {{"path", rel}, {"status", status_name(FileStatus::Missing)},
-                                         {"action", e.value("action", "")}, {"kind", e.value("kind", "other")}};
+    if (!files.count(rel))
+      files[rel] = {{"path", rel},
+                    {"status", status_name(FileStatus::Missing)},
+                    {"action", e.value("action", "")},
+                    {"kind", e.value("kind", "other")}};
 
   std::map<std::string, std::size_t> counts;
   nlohmann::json list = nlohmann::json::array();
@@ -328,8 +331,11 @@ nlohmann::json Workspace::project() const {
   nlohmann::json vsum = nullptr;
   if (verify.is_object() && verify.contains("summary")) {
     const auto& s = verify["summary"];
-    vsum = {{"passed", s.value("passed", 0)}, {"failed", s.value("failed", 0)}, {"compiles", s.value("compiles", 0)},
-            {"by_class", s.value("by_class", nlohmann::json::object())}, {"archs", archs}};
+    vsum = {{"passed", s.value("passed", 0)},
+            {"failed", s.value("failed", 0)},
+            {"compiles", s.value("compiles", 0)},
+            {"by_class", s.value("by_class", nlohmann::json::object())},
+            {"archs", archs}};
   }
   return {{"out", out_.path().string()},
           {"input", m.value("input", "")},
@@ -380,10 +386,16 @@ nlohmann::json Workspace::view(std::string_view rel_in) const {
       const std::uint32_t orig = d.value("line", 0u);
       const MappedLine at = mapper.from_original(orig);
       const std::string code = d.value("code", "");
-      nlohmann::json jd = {{"code", code}, {"severity", d.value("severity", "warning")},
-                           {"message", d.value("message", "")}, {"hint", d.value("hint", "")},
-                           {"original_line", orig}, {"col", d.value("col", 0u)},
-                           {"line", at.line}, {"exact", at.exact}, {"doc", doc_link(code)}, {"fix", nullptr}};
+      nlohmann::json jd = {{"code", code},
+                           {"severity", d.value("severity", "warning")},
+                           {"message", d.value("message", "")},
+                           {"hint", d.value("hint", "")},
+                           {"original_line", orig},
+                           {"col", d.value("col", 0u)},
+                           {"line", at.line},
+                           {"exact", at.exact},
+                           {"doc", doc_link(code)},
+                           {"fix", nullptr}};
       for (const Fix& f : fx)
         if (f.code == code && f.line == at.line && !matched.count(f.id)) {
           jd["fix"] = f.id;
@@ -394,29 +406,35 @@ nlohmann::json Workspace::view(std::string_view rel_in) const {
     }
   nlohmann::json fixes = nlohmann::json::array();
   for (const Fix& f : fx)
-    fixes.push_back({{"id", f.id}, {"code", f.code}, {"line", f.line}, {"message", f.message}, {"hint", f.hint},
-                     {"preview", f.replacement_preview}, {"doc", doc_link(f.code)}, {"attached", matched.count(f.id) > 0}});
+    fixes.push_back({{"id", f.id},
+                     {"code", f.code},
+                     {"line", f.line},
+                     {"message", f.message},
+                     {"hint", f.hint},
+                     {"preview", f.replacement_preview},
+                     {"doc", doc_link(f.code)},
+                     {"attached", matched.count(f.id) > 0}});
 
   const bool edited = entry.is_object() && migrate::rounds::carries_hand_edits(entry, hash);
   const auto markers = conflict_marker_lines(content);
   FileStatus status = FileStatus::Untracked;
   if (entry.is_object())
     status = !markers.empty() || (entry.value("conflict", false) && !edited) ? FileStatus::Conflict
-             : edited ? FileStatus::Edited
+             : edited                                                        ? FileStatus::Edited
              : entry.value("generated", "") != entry.value("input_hash", "") ? FileStatus::Migrated
                                                                              : FileStatus::Unchanged;
-  return {{"path", rel},
-          {"hash", hash},
-          {"content", content},
-          {"original", original},
-          {"status", status_name(status)},
-          {"action", entry.is_object() ? entry.value("action", "") : ""},
-          {"kind", entry.is_object() ? entry.value("kind", "other")
-                                     : project::kind_name(project::classify(fs::path(rel)))},
-          {"diagnostics", diags},
-          {"fixes", fixes},
-          {"verify", verify_for(parse_or_null(out_.path() / report::kVerifyResultFile), rel, hash)},
-          {"conflict_lines", markers}};
+  return {
+      {"path", rel},
+      {"hash", hash},
+      {"content", content},
+      {"original", original},
+      {"status", status_name(status)},
+      {"action", entry.is_object() ? entry.value("action", "") : ""},
+      {"kind", entry.is_object() ? entry.value("kind", "other") : project::kind_name(project::classify(fs::path(rel)))},
+      {"diagnostics", diags},
+      {"fixes", fixes},
+      {"verify", verify_for(parse_or_null(out_.path() / report::kVerifyResultFile), rel, hash)},
+      {"conflict_lines", markers}};
 }
 
 SaveResult Workspace::save(std::string_view rel_in, std::string_view content, std::string_view base_hash) {
@@ -477,7 +495,8 @@ std::vector<Workspace::FixEdits> Workspace::compute_fixes(const std::string& rel
   std::vector<Diagnostic> fixed;  // a fixed hazard is reported as a note
   for (const Diagnostic& d : fm.diagnostics())
     if (d.severity == Severity::Note && d.line > 0) fixed.push_back(d);
-  std::stable_sort(fixed.begin(), fixed.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+  std::stable_sort(fixed.begin(), fixed.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
   if (fixed.empty()) return out;
   // Each edit belongs to the nearest fixed diagnostic at or above its line (a fix edits the line
   // it is reported on and the lines right after it: FRY2204's #if/#else/#endif, FRY2205's loop).

@@ -55,7 +55,7 @@ class LineMapper {
 
  private:
   std::vector<std::uint32_t> out_to_orig_;
-  std::vector<std::uint32_t> gen_to_cur_;  // index gen line-1 -> current line; 0 in a changed region
+  std::vector<std::uint32_t> gen_to_cur_;    // index gen line-1 -> current line; 0 in a changed region
   std::vector<std::uint32_t> region_start_;  // for lines in changed regions: current line of the region
 };
 
@@ -70,7 +70,7 @@ struct Fix {
 };
 
 struct SaveResult {
-  std::string hash;     // content hash of the saved text (migrate::content_hash)
+  std::string hash;  // content hash of the saved text (migrate::content_hash)
   std::size_t bytes = 0;
 };
 

@@ -19,7 +19,6 @@ const TargetInfo* const kRegistry[] = {
     &torch_npu::kTarget,
 };
 
-
 }  // namespace
 
 std::span<const TargetInfo* const> list_targets() { return kRegistry; }

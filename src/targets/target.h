@@ -30,13 +30,13 @@ struct Wave64FixPlan;
 namespace ferry::project {
 enum class FileKind;
 [[nodiscard]] bool is_c_family(FileKind k);
-}
+}  // namespace ferry::project
 
 namespace ferry::targets {
 
 // One option a target takes on the command line (`--NAME VALUE`, or `--NAME` for a flag).
 struct OptionSpec {
-  std::string_view name;           // "launch": the flag is --launch
+  std::string_view name;  // "launch": the flag is --launch
   std::string_view help;
   std::string_view default_value;  // what option() returns when it is not given ("" for a flag)
   std::string_view choices;        // "chevron,ggl": the values allowed; "" allows any value
@@ -46,7 +46,7 @@ struct OptionSpec {
 // What the user asked of a migration. The generic part is typed; the target's own options are
 // kept by name as given (checked and completed with defaults when the target is made).
 struct Options {
-  std::vector<std::string> user_rule_files;  // --rules FILE..., override built-in rows
+  std::vector<std::string> user_rule_files;                // --rules FILE..., override built-in rows
   std::map<std::string, std::string, std::less<>> values;  // target options given: "launch" -> "ggl"
 };
 
@@ -124,9 +124,9 @@ class Target {
   [[nodiscard]] virtual bool migrates(project::FileKind kind) const { return project::is_c_family(kind); }
   // Build files (CMake, Makefiles, setup.py) the target converts; nullopt copies the file.
   [[nodiscard]] virtual std::optional<buildsys::Result> migrate_build_file(const std::string& /*rel*/,
-                                                                          project::FileKind /*kind*/,
-                                                                          std::string_view /*text*/,
-                                                                          const buildsys::Options& /*o*/) const {
+                                                                           project::FileKind /*kind*/,
+                                                                           std::string_view /*text*/,
+                                                                           const buildsys::Options& /*o*/) const {
     return std::nullopt;
   }
 

@@ -116,7 +116,8 @@ MappedError map_error(const CompilerError& e, const ClassifyContext& ctx) {
   // An include line Ferry wrote that leads to the error, or a note on a line it changed
   // (e.g. "candidate function not viable" on a rewritten declaration), makes it depend on the edit.
   for (const SourceLocation& frame : e.include_chain)
-    if (auto r = tree_relative(ctx.cwd, frame.file, ctx.root)) o.changed = o.changed || line_changed(ctx, *r, frame.line);
+    if (auto r = tree_relative(ctx.cwd, frame.file, ctx.root))
+      o.changed = o.changed || line_changed(ctx, *r, frame.line);
   for (const SourceLocation& note : e.notes)
     if (auto r = tree_relative(ctx.cwd, note.file, ctx.root)) o.changed = o.changed || line_changed(ctx, *r, note.line);
   if (ctx.maps)
@@ -161,8 +162,7 @@ void classify(MappedError& e, const ClassifyContext& ctx) {
     if (o->changed)
       e.reason = o->via_include ? "raised in a header reached through an #include line Ferry changed"
                                 : "on a line Ferry changed";
-    else
-      e.reason = "on a line migrate flagged";
+    else e.reason = "on a line migrate flagged";
     if (!o->flagged.empty()) {
       e.reason += " (";
       for (std::size_t i = 0; i < o->flagged.size(); ++i) e.reason += (i ? ", " : "") + o->flagged[i];
@@ -179,7 +179,9 @@ void classify(MappedError& e, const ClassifyContext& ctx) {
   if (!o) e.reason = "outside the tree and not reached through a line Ferry changed";
   else if (orig && orig->state == OriginalCheck::State::Compiles)
     e.reason = "on a line Ferry left alone, and the original compiles";
-  else e.reason = "on a line Ferry left alone; the original was not checked" + (orig && !orig->note.empty() ? " (" + orig->note + ")" : std::string());
+  else
+    e.reason = "on a line Ferry left alone; the original was not checked" +
+               (orig && !orig->note.empty() ? " (" + orig->note + ")" : std::string());
 }
 
 FailureClass unit_class(const std::vector<MappedError>& errors) {
@@ -190,8 +192,8 @@ FailureClass unit_class(const std::vector<MappedError>& errors) {
 }
 
 bool only_missing_headers(const std::vector<CompilerError>& errors) {
-  return !errors.empty() &&
-         std::all_of(errors.begin(), errors.end(), [](const CompilerError& e) { return missing_header(e).has_value(); });
+  return !errors.empty() && std::all_of(errors.begin(), errors.end(),
+                                        [](const CompilerError& e) { return missing_header(e).has_value(); });
 }
 
 }  // namespace ferry::verify

@@ -43,9 +43,9 @@ struct LineMaps {
 struct OriginalCheck {
   enum class State { NotRun, Compiles, Fails, Inconclusive } state = State::NotRun;
   std::set<std::pair<std::string, std::uint32_t>> error_lines;  // (rel, line) in the input tree
-  std::string first_error;  // "rel:line: message"
-  std::string note;         // why NotRun/Inconclusive
-  bool cached = false;      // taken from the cache of an earlier run
+  std::string first_error;                                      // "rel:line: message"
+  std::string note;                                             // why NotRun/Inconclusive
+  bool cached = false;                                          // taken from the cache of an earlier run
 };
 
 // The first place inside the tree an error belongs to: the error itself when it is in the tree,
@@ -54,9 +54,9 @@ struct Origin {
   std::string rel;
   std::uint32_t out_line = 0;
   std::uint32_t orig_line = 0;
-  std::uint32_t col = 0;       // output column; meaningful for the original only on unchanged lines
-  bool via_include = false;    // the error itself is outside the tree (a system header)
-  bool changed = false;        // the origin line, an include line leading to it, or a note is changed
+  std::uint32_t col = 0;             // output column; meaningful for the original only on unchanged lines
+  bool via_include = false;          // the error itself is outside the tree (a system header)
+  bool changed = false;              // the origin line, an include line leading to it, or a note is changed
   std::vector<std::string> flagged;  // diagnostic codes migrate raised on that original line
 };
 
@@ -70,8 +70,7 @@ struct MappedError {
 
 // Turns a path printed by a compiler (relative to `cwd` or absolute) into a path relative to
 // `root`, when it lies inside it.
-[[nodiscard]] std::optional<std::string> tree_relative(const std::filesystem::path& cwd,
-                                                       const std::string& printed,
+[[nodiscard]] std::optional<std::string> tree_relative(const std::filesystem::path& cwd, const std::string& printed,
                                                        const std::filesystem::path& root);
 
 struct ClassifyContext {
@@ -79,8 +78,8 @@ struct ClassifyContext {
   std::filesystem::path cwd;   // where the compiler ran
   const LineMaps* maps = nullptr;
   const std::set<std::string>* tree_files = nullptr;  // rel paths of every file of the tree
-  const OriginalCheck* original = nullptr;             // null: not checked
-  bool source_is_original = false;  // --cuda: the tree is itself the original source
+  const OriginalCheck* original = nullptr;            // null: not checked
+  bool source_is_original = false;                    // --cuda: the tree is itself the original source
 };
 
 [[nodiscard]] MappedError map_error(const CompilerError& e, const ClassifyContext& ctx);

@@ -78,9 +78,9 @@ std::vector<CompilerError> parse_compiler_output(std::string_view text) {
 
 std::optional<std::string> missing_header(const CompilerError& e) {
   static const std::array<std::regex, 3> kPatterns = {
-      std::regex(R"(^'([^']+)' file not found)"),                  // clang
-      std::regex(R"(^([^:]+): No such file or directory)"),         // gcc
-      std::regex(R"(^cannot open source file \"([^\"]+)\")"),     // nvcc (EDG)
+      std::regex(R"(^'([^']+)' file not found)"),              // clang
+      std::regex(R"(^([^:]+): No such file or directory)"),    // gcc
+      std::regex(R"(^cannot open source file \"([^\"]+)\")"),  // nvcc (EDG)
   };
   std::smatch m;
   for (const std::regex& re : kPatterns)
@@ -97,16 +97,32 @@ std::string known_missing_library(std::string_view header) {
   // rocRAND/hipRAND and rocSPARSE/hipSPARSE (installed by `make deps`), so they are not listed;
   // rocBLAS and rocSOLVER exist in Debian but are not installed by default.
   static constexpr Lib kLibs[] = {
-      {"hipblaslt/", "hipBLASLt"}, {"hipblaslt.h", "hipBLASLt"},
-      {"hipblas/", "hipBLAS"},     {"hipblas.h", "hipBLAS"},
-      {"hipfft/", "hipFFT"},       {"hipfft.h", "hipFFT"},     {"rocfft/", "rocFFT"},
-      {"hipcub/", "hipCUB"},       {"thrust/", "rocThrust"},   {"rocthrust/", "rocThrust"},
-      {"rccl/", "RCCL"},           {"rccl.h", "RCCL"},         {"miopen/", "MIOpen"},
-      {"hipsolver/", "hipSOLVER"}, {"hipsolver.h", "hipSOLVER"},
-      {"hipsparselt/", "hipSPARSELt"}, {"rocwmma/", "rocWMMA"}, {"ck/", "Composable Kernel"},
-      {"hiptensor/", "hipTensor"}, {"hipdnn/", "hipDNN"},
-      {"nccl.h", "NCCL"},          {"cudnn", "cuDNN"},         {"cutlass/", "CUTLASS"},
-      {"cute/", "CUTLASS (CuTe)"}, {"rocblas/", "rocBLAS"},    {"rocblas.h", "rocBLAS"},
+      {"hipblaslt/", "hipBLASLt"},
+      {"hipblaslt.h", "hipBLASLt"},
+      {"hipblas/", "hipBLAS"},
+      {"hipblas.h", "hipBLAS"},
+      {"hipfft/", "hipFFT"},
+      {"hipfft.h", "hipFFT"},
+      {"rocfft/", "rocFFT"},
+      {"hipcub/", "hipCUB"},
+      {"thrust/", "rocThrust"},
+      {"rocthrust/", "rocThrust"},
+      {"rccl/", "RCCL"},
+      {"rccl.h", "RCCL"},
+      {"miopen/", "MIOpen"},
+      {"hipsolver/", "hipSOLVER"},
+      {"hipsolver.h", "hipSOLVER"},
+      {"hipsparselt/", "hipSPARSELt"},
+      {"rocwmma/", "rocWMMA"},
+      {"ck/", "Composable Kernel"},
+      {"hiptensor/", "hipTensor"},
+      {"hipdnn/", "hipDNN"},
+      {"nccl.h", "NCCL"},
+      {"cudnn", "cuDNN"},
+      {"cutlass/", "CUTLASS"},
+      {"cute/", "CUTLASS (CuTe)"},
+      {"rocblas/", "rocBLAS"},
+      {"rocblas.h", "rocBLAS"},
       {"rocsolver/", "rocSOLVER"},
   };
   for (const Lib& l : kLibs)

@@ -132,8 +132,8 @@ std::vector<std::string> translate_flags(const std::vector<std::string>& args, c
     } else if ((a == "-std" || a == "--std") && i + 1 < args.size()) {
       out.push_back("-std=" + args[++i]);
     } else if (a == "-o" || a == "-Xcompiler" || a == "-Xptxas" || a == "-Xlinker" || a == "-ccbin" ||
-               a == "-gencode" || a == "-arch" || a == "--generate-code" || a == "--gpu-architecture" ||
-               a == "-x" || a == "--options-file" || a == "-MF" || a == "-MT" || a == "-MQ") {
+               a == "-gencode" || a == "-arch" || a == "--generate-code" || a == "--gpu-architecture" || a == "-x" ||
+               a == "--options-file" || a == "-MF" || a == "-MT" || a == "-MQ") {
       ++i;  // a flag with a separate value that makes no sense for the other toolchain
     }
     // anything else (nvcc-only flags, -arch=, -O, -c, -g, the source file) is dropped
@@ -195,9 +195,11 @@ Plan make_plan(const PlanOptions& o) {
     try {
       db = nlohmann::json::parse(project::read_file(*plan.compile_commands));
     } catch (const std::exception& e) {
-      throw std::runtime_error(plan.compile_commands->string() + ": unreadable compilation database (" + e.what() + ")");
+      throw std::runtime_error(plan.compile_commands->string() + ": unreadable compilation database (" + e.what() +
+                               ")");
     }
-    const fs::path input = o.input ? fs::absolute(*o.input).lexically_normal() : fs::absolute(o.root).lexically_normal();
+    const fs::path input =
+        o.input ? fs::absolute(*o.input).lexically_normal() : fs::absolute(o.root).lexically_normal();
     const fs::path root = fs::absolute(o.root).lexically_normal();
     for (const auto& entry : db) {
       if (!entry.contains("file") || !entry.contains("directory")) continue;

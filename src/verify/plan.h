@@ -15,10 +15,10 @@
 namespace ferry::verify {
 
 struct TranslationUnit {
-  std::string rel;                      // relative to the tree root, '/'-separated
-  bool is_c = false;                    // a .c file: compiled as C, no device code
-  std::vector<std::string> flags;       // -I/-D/-U/-std/-include, for the tree being verified
-  std::vector<std::string> orig_flags;  // the same for the original tree (pre-existing check)
+  std::string rel;                       // relative to the tree root, '/'-separated
+  bool is_c = false;                     // a .c file: compiled as C, no device code
+  std::vector<std::string> flags;        // -I/-D/-U/-std/-include, for the tree being verified
+  std::vector<std::string> orig_flags;   // the same for the original tree (pre-existing check)
   std::string flag_source = "inferred";  // or "compile_commands.json"
 };
 
@@ -29,10 +29,10 @@ struct Plan {
 };
 
 struct PlanOptions {
-  std::filesystem::path root;                  // the tree to verify
-  std::optional<std::filesystem::path> input;  // the original tree (from the manifest), if known
+  std::filesystem::path root;                             // the tree to verify
+  std::optional<std::filesystem::path> input;             // the original tree (from the manifest), if known
   std::optional<std::filesystem::path> compile_commands;  // explicit --compile-commands
-  std::vector<std::string> exclude;            // rel prefixes to skip
+  std::vector<std::string> exclude;                       // rel prefixes to skip
 };
 
 [[nodiscard]] bool is_translation_unit(std::string_view rel);
@@ -48,8 +48,7 @@ struct PlanOptions {
 [[nodiscard]] std::vector<std::string> translate_flags(const std::vector<std::string>& args,
                                                        const std::filesystem::path& directory,
                                                        const std::filesystem::path& from_root,
-                                                       const std::filesystem::path& to_root,
-                                                       bool drop_cuda_paths);
+                                                       const std::filesystem::path& to_root, bool drop_cuda_paths);
 
 // Splits a shell command line the way a POSIX shell would (quotes, backslashes); no expansion.
 [[nodiscard]] std::vector<std::string> split_command(std::string_view command);

@@ -94,7 +94,8 @@ ProcessResult SubprocessRunner::run(const std::vector<std::string>& argv, const 
   const auto deadline = t0 + timeout;
   char buf[8192];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       result.timed_out = true;
       ::kill(-pid, SIGKILL);

@@ -11,11 +11,11 @@
 namespace ferry::verify {
 
 struct ProcessResult {
-  int exit_code = -1;        // the child's status; -1 when it was killed or could not start
-  bool timed_out = false;    // killed after the timeout (with its whole process group)
+  int exit_code = -1;          // the child's status; -1 when it was killed or could not start
+  bool timed_out = false;      // killed after the timeout (with its whole process group)
   bool launch_failed = false;  // the program could not be started (output says why)
   bool cancelled = false;      // stopped (with its process group) because the caller cancelled
-  std::string output;        // stdout and stderr, interleaved as the child wrote them
+  std::string output;          // stdout and stderr, interleaved as the child wrote them
   double seconds = 0;
 };
 
@@ -23,8 +23,7 @@ class ProcessRunner {
  public:
   virtual ~ProcessRunner() = default;
   // Runs argv[0] (searched on PATH) in `cwd`. Must be safe to call from several threads.
-  [[nodiscard]] virtual ProcessResult run(const std::vector<std::string>& argv,
-                                          const std::filesystem::path& cwd,
+  [[nodiscard]] virtual ProcessResult run(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
                                           std::chrono::milliseconds timeout) const = 0;
 };
 

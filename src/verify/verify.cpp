@@ -30,7 +30,8 @@ class TempDir {
  public:
   TempDir() {
     std::string tmpl = (fs::temp_directory_path() / "ferry-verify-XXXXXX").string();
-    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary folder in " + fs::temp_directory_path().string());
+    if (!::mkdtemp(tmpl.data()))
+      throw std::runtime_error("cannot create a temporary folder in " + fs::temp_directory_path().string());
     path_ = tmpl;
   }
   ~TempDir() {
@@ -78,22 +79,25 @@ std::string headers_digest(const fs::path& input) {
 }
 
 nlohmann::json check_to_json(const OriginalCheck& c) {
-  std::string state = c.state == OriginalCheck::State::Compiles ? "compiles"
-                      : c.state == OriginalCheck::State::Fails  ? "fails"
-                      : c.state == OriginalCheck::State::Inconclusive ? "inconclusive" : "not-run";
+  std::string state = c.state == OriginalCheck::State::Compiles       ? "compiles"
+                      : c.state == OriginalCheck::State::Fails        ? "fails"
+                      : c.state == OriginalCheck::State::Inconclusive ? "inconclusive"
+                                                                      : "not-run";
   nlohmann::json lines = nlohmann::json::array();
   for (const auto& [rel, line] : c.error_lines) lines.push_back({rel, line});
-  return {{"state", state}, {"error_lines", lines}, {"first_error", c.first_error}, {"note", c.note},
-          {"cached", c.cached}};
+  return {
+      {"state", state}, {"error_lines", lines}, {"first_error", c.first_error}, {"note", c.note}, {"cached", c.cached}};
 }
 
 OriginalCheck check_from_json(const nlohmann::json& j) {
   OriginalCheck c;
   const std::string s = j.at("state").get<std::string>();
-  c.state = s == "compiles" ? OriginalCheck::State::Compiles
-            : s == "fails"  ? OriginalCheck::State::Fails
-            : s == "inconclusive" ? OriginalCheck::State::Inconclusive : OriginalCheck::State::NotRun;
-  for (const auto& l : j.at("error_lines")) c.error_lines.insert({l.at(0).get<std::string>(), l.at(1).get<std::uint32_t>()});
+  c.state = s == "compiles"       ? OriginalCheck::State::Compiles
+            : s == "fails"        ? OriginalCheck::State::Fails
+            : s == "inconclusive" ? OriginalCheck::State::Inconclusive
+                                  : OriginalCheck::State::NotRun;
+  for (const auto& l : j.at("error_lines"))
+    c.error_lines.insert({l.at(0).get<std::string>(), l.at(1).get<std::uint32_t>()});
   c.first_error = j.value("first_error", "");
   c.note = j.value("note", "");
   return c;
@@ -134,7 +138,8 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
       if (maps.files.empty())
         r.notes.push_back("no .ferry/linemaps.json (migrated by an older Ferry?): every line counts as unchanged");
     } else {
-      r.notes.push_back("no .ferry/manifest.json: not a Ferry output, errors cannot be mapped or checked against an original");
+      r.notes.push_back(
+          "no .ferry/manifest.json: not a Ferry output, errors cannot be mapped or checked against an original");
     }
   } else {
     r.target = "cuda";
@@ -192,7 +197,8 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     u.toolchain = job.profile->toolchain;
     u.flag_source = job.tu->flag_source;
     const std::string obj = (tmp.path() / fmt::format("{}-{}.o", i, job.profile->name)).string();
-    u.command = compile_command(compiler_for(o, *job.profile), *job.profile, job.tu->rel, job.tu->is_c, job.tu->flags, obj);
+    u.command =
+        compile_command(compiler_for(o, *job.profile), *job.profile, job.tu->rel, job.tu->is_c, job.tu->flags, obj);
     const ProcessResult pr = runner.run(u.command, r.tree, o.timeout);
     u.seconds = pr.seconds;
     u.timed_out = pr.timed_out;
@@ -367,22 +373,29 @@ nlohmann::json to_json(const VerifyResult& r) {
   for (const UnitResult& u : r.units) {
     if (u.passed) ++passed;
     else ++by_class[std::string(class_name(u.cls))];
-    nlohmann::json ju = {{"file", u.rel}, {"arch", u.arch}, {"toolchain", u.toolchain},
-                         {"status", u.passed ? "pass" : "fail"}, {"seconds", u.seconds},
-                         {"flags_from", u.flag_source}, {"command", u.command}};
+    nlohmann::json ju = {{"file", u.rel},
+                         {"arch", u.arch},
+                         {"toolchain", u.toolchain},
+                         {"status", u.passed ? "pass" : "fail"},
+                         {"seconds", u.seconds},
+                         {"flags_from", u.flag_source},
+                         {"command", u.command}};
     if (!u.passed) {
       ju["class"] = class_name(u.cls);
       ju["timed_out"] = u.timed_out;
       nlohmann::json errs = nlohmann::json::array();
       for (const MappedError& e : u.errors) {
-        nlohmann::json je = {{"file", e.raw.at.file}, {"line", e.raw.at.line}, {"col", e.raw.at.col},
-                             {"fatal", e.raw.fatal}, {"message", e.raw.message},
-                             {"class", class_name(e.cls)}, {"reason", e.reason}};
+        nlohmann::json je = {{"file", e.raw.at.file}, {"line", e.raw.at.line},    {"col", e.raw.at.col},
+                             {"fatal", e.raw.fatal},  {"message", e.raw.message}, {"class", class_name(e.cls)},
+                             {"reason", e.reason}};
         if (!e.library.empty()) je["library"] = e.library;
         if (e.origin) {
           const Origin& o = *e.origin;
-          je["original"] = {{"file", o.rel}, {"line", o.orig_line}, {"output_line", o.out_line},
-                            {"changed_by_ferry", o.changed}, {"via_include", o.via_include},
+          je["original"] = {{"file", o.rel},
+                            {"line", o.orig_line},
+                            {"output_line", o.out_line},
+                            {"changed_by_ferry", o.changed},
+                            {"via_include", o.via_include},
                             {"flagged", o.flagged}};
         } else {
           je["original"] = nullptr;
@@ -399,10 +412,9 @@ nlohmann::json to_json(const VerifyResult& r) {
   }
   nlohmann::json originals = nlohmann::json::object();
   for (const auto& [rel, c] : r.originals) originals[rel] = check_to_json(c);
-  j["summary"] = {{"translation_units", r.translation_units}, {"compiles", r.units.size()},
-                  {"passed", passed}, {"failed", r.units.size() - passed}, {"by_class", by_class},
-                  {"wall_seconds", r.seconds}, {"compile_seconds", r.compile_seconds},
-                  {"exit_code", exit_code(r)}};
+  j["summary"] = {{"translation_units", r.translation_units}, {"compiles", r.units.size()}, {"passed", passed},
+                  {"failed", r.units.size() - passed},        {"by_class", by_class},       {"wall_seconds", r.seconds},
+                  {"compile_seconds", r.compile_seconds},     {"exit_code", exit_code(r)}};
   j["units"] = units;
   j["original_checks"] = originals;
   return j;
@@ -440,7 +452,8 @@ std::string text_summary(const VerifyResult& r) {
     s << "\n";
     if (e) {
       const std::string loc = original_location(*e);
-      s << "      " << (loc.empty() ? "" : loc + ": ") << (e->raw.fatal ? "fatal error: " : "error: ") << e->raw.message << "\n";
+      s << "      " << (loc.empty() ? "" : loc + ": ") << (e->raw.fatal ? "fatal error: " : "error: ") << e->raw.message
+        << "\n";
       s << "      why: " << e->reason;
       if (e->origin && e->origin->via_include) s << fmt::format(" [in {}:{}]", e->raw.at.file, e->raw.at.line);
       if (e->origin && (e->origin->out_line != e->origin->orig_line))

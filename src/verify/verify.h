@@ -47,7 +47,7 @@ struct VerifyOptions {
   // Compile the original of each failing unit to tell pre-existing errors from defects.
   bool check_original = true;
   const analysis::Profile* original_profile = nullptr;  // default: default_original_profile(target)
-  std::optional<std::filesystem::path> cache_dir;      // results of original checks; none: no disk cache
+  std::optional<std::filesystem::path> cache_dir;       // results of original checks; none: no disk cache
   // Progress (report/progress.h wires them; verify never prints). Optional; once with the number
   // of compiles and their source bytes, then from worker threads once per compile finished.
   std::function<void(std::size_t compiles, std::uintmax_t bytes)> on_start;
@@ -76,10 +76,10 @@ struct VerifyResult {
   unsigned jobs = 1;
   std::size_t translation_units = 0;
   std::optional<std::filesystem::path> compile_commands;
-  std::vector<UnitResult> units;                // sorted by (rel, arch)
+  std::vector<UnitResult> units;                   // sorted by (rel, arch)
   std::map<std::string, OriginalCheck> originals;  // by rel, for units whose original was compiled
   std::vector<std::string> notes;
-  double seconds = 0;  // wall time of the whole verification
+  double seconds = 0;          // wall time of the whole verification
   double compile_seconds = 0;  // sum over compiles of the tree (original checks excluded)
 };
 

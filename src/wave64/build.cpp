@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <map>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <thread>

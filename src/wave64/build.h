@@ -24,29 +24,29 @@ enum class Api { Auto, Hip, Cuda };
 struct BuildOptions {
   std::vector<std::filesystem::path> sources;
   std::vector<std::filesystem::path> include_dirs;
-  std::vector<std::string> defines;      // NAME or NAME=VALUE
-  std::vector<std::string> cxx_flags;    // extra compiler flags
-  std::vector<std::string> link_flags;   // extra linker flags (-lfoo)
+  std::vector<std::string> defines;     // NAME or NAME=VALUE
+  std::vector<std::string> cxx_flags;   // extra compiler flags
+  std::vector<std::string> link_flags;  // extra linker flags (-lfoo)
   Api api = Api::Auto;
-  int wave = 0;                          // 0: 64 for HIP, 32 for CUDA
+  int wave = 0;  // 0: 64 for HIP, 32 for CUDA
   std::string cxx = "g++";
   std::string std = "gnu++17";
-  std::string opt = "1";                 // -O level: 0 1 2 3 s g fast
-  std::filesystem::path output;          // the executable
-  std::filesystem::path work_dir;        // default: OUTPUT + ".w64"
-  unsigned jobs = 0;                     // 0: one per core
-  bool warnings = false;                 // show the compiler's warnings for user code
-  std::chrono::seconds timeout{900};     // per compiler run
+  std::string opt = "1";              // -O level: 0 1 2 3 s g fast
+  std::filesystem::path output;       // the executable
+  std::filesystem::path work_dir;     // default: OUTPUT + ".w64"
+  unsigned jobs = 0;                  // 0: one per core
+  bool warnings = false;              // show the compiler's warnings for user code
+  std::chrono::seconds timeout{900};  // per compiler run
 };
 
 struct BuildResult {
   bool ok = false;
   Api api = Api::Auto;
   int wave = 0;
-  std::vector<Diagnostic> diagnostics;   // from the transformation (errors stop the build)
-  std::string compiler_output;           // what the compiler and linker printed
+  std::vector<Diagnostic> diagnostics;  // from the transformation (errors stop the build)
+  std::string compiler_output;          // what the compiler and linker printed
   std::vector<std::vector<std::string>> commands;
-  std::size_t files = 0;                 // files transformed into the mirror
+  std::size_t files = 0;  // files transformed into the mirror
   int launches = 0;
   int dynamic_shared = 0;
   double seconds = 0;

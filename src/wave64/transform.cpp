@@ -43,8 +43,7 @@ std::size_t statement_start(const FileMigration& f, std::size_t ci) {
 bool opens_scope_not_function(const FileMigration& f, std::size_t open) {
   const std::size_t start = statement_start(f, open);
   for (std::size_t i = start; i < open; ++i) {
-    if (f.is(i, "namespace") || f.is(i, "struct") || f.is(i, "class") || f.is(i, "union") ||
-        f.is(i, "enum"))
+    if (f.is(i, "namespace") || f.is(i, "struct") || f.is(i, "class") || f.is(i, "union") || f.is(i, "enum"))
       return true;
     if (f.is(i, "extern") && i + 1 < open && f.code(i + 1).kind == lex::Kind::String) return true;
     if (f.is(i, "(")) return false;
@@ -77,8 +76,7 @@ void check_inline_asm(FileMigration& f) {
   for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
     if (!f.is(ci, "asm") && !f.is(ci, "__asm__") && !f.is(ci, "__asm")) continue;
     std::size_t open = ci + 1;
-    while (f.is(open, "volatile") || f.is(open, "__volatile__") || f.is(open, "goto") || f.is(open, "inline"))
-      ++open;
+    while (f.is(open, "volatile") || f.is(open, "__volatile__") || f.is(open, "goto") || f.is(open, "inline")) ++open;
     if (!f.is(open, "(") || f.excluded(ci)) continue;
     const std::vector<migrate::ArgRange> args = f.call_args(open);
     std::string_view body;
@@ -140,9 +138,9 @@ void rewrite_extern_shared(FileMigration& f, Transformed& out) {
     if (function_body(f, ci) != npos) {
       repl = type + "* const " + n + " = reinterpret_cast<" + type + "*>(::w64::dynamic_shared());";
     } else {
-      repl = "static thread_local " + type + "* " + n + " = nullptr; static const ::w64::rt::DynSharedSlot w64_dyn_slot_" +
-             n + "_" + std::to_string(f.code(name).line) + "([]() -> void** { return reinterpret_cast<void**>(&" + n +
-             "); });";
+      repl = "static thread_local " + type + "* " + n +
+             " = nullptr; static const ::w64::rt::DynSharedSlot w64_dyn_slot_" + n + "_" +
+             std::to_string(f.code(name).line) + "([]() -> void** { return reinterpret_cast<void**>(&" + n + "); });";
     }
     const std::size_t lines = f.code(semi).line - f.code(start).line;
     repl.append(lines, '\n');

@@ -13,24 +13,24 @@ namespace ktest {
 
 inline unsigned short to_bits(float f, const __half*) { return __float2half_rn(f).x; }
 inline unsigned short to_bits(float f, const llama_ops::bf16*) {
-    return (unsigned short)llama_ops::Pair16<llama_ops::bf16>::bits(f);
+  return (unsigned short)llama_ops::Pair16<llama_ops::bf16>::bits(f);
 }
 inline float from_bits(unsigned short b, const __half*) { return __half2float(__half{b}); }
 inline float from_bits(unsigned short b, const llama_ops::bf16*) { return __uint_as_float((unsigned)b << 16); }
 
 template <class T>
 class Buffer16 {
-public:
-    explicit Buffer16(size_t n) : bits_(n, 0) {}
-    size_t size() const { return bits_.size(); }
-    void* data() { return bits_.data(); }
-    void set(size_t i, float v) { bits_[i] = to_bits(v, static_cast<const T*>(nullptr)); }
-    double get(size_t i) const { return from_bits(bits_[i], static_cast<const T*>(nullptr)); }
-    const std::vector<unsigned short>& bits() const { return bits_; }
-    void set_bits(const std::vector<unsigned short>& b) { bits_ = b; }
+ public:
+  explicit Buffer16(size_t n) : bits_(n, 0) {}
+  size_t size() const { return bits_.size(); }
+  void* data() { return bits_.data(); }
+  void set(size_t i, float v) { bits_[i] = to_bits(v, static_cast<const T*>(nullptr)); }
+  double get(size_t i) const { return from_bits(bits_[i], static_cast<const T*>(nullptr)); }
+  const std::vector<unsigned short>& bits() const { return bits_; }
+  void set_bits(const std::vector<unsigned short>& b) { bits_ = b; }
 
-private:
-    std::vector<unsigned short> bits_;
+ private:
+  std::vector<unsigned short> bits_;
 };
 
 }  // namespace ktest

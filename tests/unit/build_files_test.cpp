@@ -62,8 +62,8 @@ TEST(CMakeMigrate, LanguageToolkitTargetsArchitectures) {
 }
 
 TEST(CMakeMigrate, PlainLinkSignatureIsKept) {
-  const Result r = migrate_cmake("CMakeLists.txt",
-                                 "project(p CUDA)\nadd_executable(t k.cu)\ntarget_link_libraries(t cudart)\n", {});
+  const Result r =
+      migrate_cmake("CMakeLists.txt", "project(p CUDA)\nadd_executable(t k.cu)\ntarget_link_libraries(t cudart)\n", {});
   EXPECT_NE(r.output.find("project(p CXX)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("target_link_libraries(t hip::device)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("target_link_libraries(t amdhip64)"), std::string::npos) << r.output;
@@ -101,7 +101,8 @@ TEST(MakefileMigrate, CompilerArchLibsFlags) {
 }
 
 TEST(SetupPy, CudaExtensionExplainedNotChanged) {
-  const std::string in = "from torch.utils.cpp_extension import CUDAExtension\nsetup(ext_modules=[CUDAExtension('x', ['x.cu'])])\n";
+  const std::string in =
+      "from torch.utils.cpp_extension import CUDAExtension\nsetup(ext_modules=[CUDAExtension('x', ['x.cu'])])\n";
   const auto hip = ferry::targets::make_target("hip", {});
   const auto r = hip->migrate_build_file("pkg/setup.py", ferry::project::FileKind::Python, in, {});
   ASSERT_TRUE(r.has_value());

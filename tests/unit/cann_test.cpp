@@ -49,11 +49,11 @@ TEST(CannTarget, MemsetCapacityBeforeValue) {
 }
 
 TEST(CannTarget, AsyncCallsTakeTheVisibleStream) {
-  const auto r = run(
-      "void f(float *d, float *h, cudaStream_t s) {\n"
-      "  cudaMemcpyAsync(d, h, 8, cudaMemcpyHostToDevice);\n"
-      "  cudaMemsetAsync(d, 0, 8, 0);\n"
-      "  cudaEvent_t e; cudaEventRecord(e);\n}\n");
+  const auto r =
+      run("void f(float *d, float *h, cudaStream_t s) {\n"
+          "  cudaMemcpyAsync(d, h, 8, cudaMemcpyHostToDevice);\n"
+          "  cudaMemsetAsync(d, 0, 8, 0);\n"
+          "  cudaEvent_t e; cudaEventRecord(e);\n}\n");
   EXPECT_TRUE(has(r.output, "aclrtMemcpyAsync(d, 8, h, 8, ACL_MEMCPY_HOST_TO_DEVICE, s);")) << r.output;
   EXPECT_TRUE(has(r.output, "aclrtMemsetAsync(d, 8, 0, 8, s);")) << r.output;
   EXPECT_TRUE(has(r.output, "aclrtRecordEvent(e, s);")) << r.output;
@@ -62,9 +62,9 @@ TEST(CannTarget, AsyncCallsTakeTheVisibleStream) {
 }
 
 TEST(CannTarget, ExplicitStreamIsKept) {
-  const auto r = run(
-      "void f(float *d, cudaStream_t s, cudaStream_t t) {\n"
-      "  cudaMemsetAsync(d, 0, 8, t);\n}\n");
+  const auto r =
+      run("void f(float *d, cudaStream_t s, cudaStream_t t) {\n"
+          "  cudaMemsetAsync(d, 0, 8, t);\n}\n");
   EXPECT_TRUE(has(r.output, "aclrtMemsetAsync(d, 8, 0, 8, t);")) << r.output;
   EXPECT_EQ(count(r, "FRY4610"), 0u);
 }
@@ -83,16 +83,16 @@ TEST(CannTarget, StreamOfAnotherFunctionIsNotVisible) {
 TEST(CannTarget, DeviceCountIntGoesThroughATemporary) {
   const auto r = run("void f() { int n; cudaGetDeviceCount(&n); }\n");
   EXPECT_EQ(count(r, "FRY4604"), 1u);
-  EXPECT_TRUE(has(r.output, "[](auto *ferry_count) { uint32_t ferry_count_v = 0; const aclError ferry_err = "
-                            "aclrtGetDeviceCount(&ferry_count_v); if (ferry_err == ACL_SUCCESS) { *ferry_count = "
-                            "ferry_count_v; } return ferry_err; }(&n);"))
+  EXPECT_TRUE(has(r.output,
+                  "[](auto *ferry_count) { uint32_t ferry_count_v = 0; const aclError ferry_err = "
+                  "aclrtGetDeviceCount(&ferry_count_v); if (ferry_err == ACL_SUCCESS) { *ferry_count = "
+                  "ferry_count_v; } return ferry_err; }(&n);"))
       << r.output;
   const auto u = run("void f() { uint32_t n; cudaGetDeviceCount(&n); }\n");
   EXPECT_EQ(count(u, "FRY4604"), 0u);
   EXPECT_TRUE(has(u.output, "aclrtGetDeviceCount(&n);")) << u.output;
   // `unsigned` is uint32_t; a declarator list keeps its type.
-  EXPECT_TRUE(has(run("void f() { unsigned a = 0, n; cudaGetDeviceCount(&n); }\n").output,
-                  "aclrtGetDeviceCount(&n);"));
+  EXPECT_TRUE(has(run("void f() { unsigned a = 0, n; cudaGetDeviceCount(&n); }\n").output, "aclrtGetDeviceCount(&n);"));
 }
 
 TEST(CannTarget, OutParameterFitsByDeclaredType) {
@@ -103,13 +103,14 @@ TEST(CannTarget, OutParameterFitsByDeclaredType) {
   EXPECT_TRUE(has(run("void f(unsigned *d) { cudaGetDevice(d); }\n").output, "(auto *ferry_deviceId)"));
   // Same size and signedness, another type: reinterpret_cast.
   const auto r = run("void f() { unsigned long long fr, tot; cudaMemGetInfo(&fr, &tot); }\n");
-  EXPECT_TRUE(has(r.output, "aclrtGetMemInfo(ACL_HBM_MEM, reinterpret_cast<size_t *>(&fr), "
-                            "reinterpret_cast<size_t *>(&tot));"))
+  EXPECT_TRUE(has(r.output,
+                  "aclrtGetMemInfo(ACL_HBM_MEM, reinterpret_cast<size_t *>(&fr), "
+                  "reinterpret_cast<size_t *>(&tot));"))
       << r.output;
   // Unknown: a member, or a name declared in another function, takes the always-correct path.
   EXPECT_TRUE(has(run("struct S { int n; }; void f(S s) { cudaGetDeviceCount(&s.n); }\n").output, "(&s.n)"));
-  EXPECT_TRUE(has(run("void g() { uint32_t n; }\nvoid f() { int a, n; cudaGetDeviceCount(&n); }\n").output,
-                  "ferry_count_v"));
+  EXPECT_TRUE(
+      has(run("void g() { uint32_t n; }\nvoid f() { int a, n; cudaGetDeviceCount(&n); }\n").output, "ferry_count_v"));
 }
 
 TEST(CannTarget, DeclarationOfReadsDeclarators) {
@@ -138,28 +139,31 @@ TEST(CannTarget, DeclarationOfReadsDeclarators) {
 
 TEST(CannTarget, NullOutArgumentGetsADroppedTemporary) {
   const auto r = run("void f() { int g; cudaDeviceGetStreamPriorityRange(NULL, &g); }\n");
-  EXPECT_TRUE(has(r.output, "[](auto ferry_leastPriority, auto *ferry_greatestPriority) { int32_t "
-                            "ferry_leastPriority_v = 0; (void)ferry_leastPriority; const aclError ferry_err = "
-                            "aclrtDeviceGetStreamPriorityRange(&ferry_leastPriority_v, ferry_greatestPriority); "
-                            "return ferry_err; }(NULL, &g);"))
+  EXPECT_TRUE(has(r.output,
+                  "[](auto ferry_leastPriority, auto *ferry_greatestPriority) { int32_t "
+                  "ferry_leastPriority_v = 0; (void)ferry_leastPriority; const aclError ferry_err = "
+                  "aclrtDeviceGetStreamPriorityRange(&ferry_leastPriority_v, ferry_greatestPriority); "
+                  "return ferry_err; }(NULL, &g);"))
       << r.output;
 }
 
 TEST(CannTarget, DeviceAttributeReordersOrIsDiagnosed) {
-  const auto r = run("void f(int dev) { int sms; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev); }\n");
+  const auto r =
+      run("void f(int dev) { int sms; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev); }\n");
   EXPECT_TRUE(has(r.output, "aclrtGetDeviceInfo(ferry_deviceId, ferry_attr, &ferry_value_v)")) << r.output;
   EXPECT_TRUE(has(r.output, "}(&sms, ACL_DEV_ATTR_AICORE_CORE_NUM, dev);")) << r.output;
-  const auto u = run("void f(int dev) { int v; cudaDeviceGetAttribute(&v, cudaDevAttrComputeCapabilityMajor, dev); }\n");
+  const auto u =
+      run("void f(int dev) { int v; cudaDeviceGetAttribute(&v, cudaDevAttrComputeCapabilityMajor, dev); }\n");
   EXPECT_EQ(count(u, "FRY1607"), 1u);
   EXPECT_TRUE(has(u.output, "cudaDeviceGetAttribute(&v,")) << u.output;
 }
 
 TEST(CannTarget, EventFlagsAreTranslated) {
-  const auto r = run(
-      "void f() { cudaEvent_t a, b, c;\n"
-      "  cudaEventCreateWithFlags(&a, cudaEventDisableTiming);\n"
-      "  cudaEventCreateWithFlags(&b, cudaEventBlockingSync | cudaEventDisableTiming);\n"
-      "  cudaEventCreateWithFlags(&c, cudaEventDefault); }\n");
+  const auto r =
+      run("void f() { cudaEvent_t a, b, c;\n"
+          "  cudaEventCreateWithFlags(&a, cudaEventDisableTiming);\n"
+          "  cudaEventCreateWithFlags(&b, cudaEventBlockingSync | cudaEventDisableTiming);\n"
+          "  cudaEventCreateWithFlags(&c, cudaEventDefault); }\n");
   EXPECT_TRUE(has(r.output, "aclrtCreateEventWithFlag(&a, ACL_EVENT_SYNC);")) << r.output;
   EXPECT_TRUE(has(r.output, "aclrtCreateEventWithFlag(&b, ACL_EVENT_SYNC);")) << r.output;
   EXPECT_TRUE(has(r.output, "aclrtCreateEventWithFlag(&c, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE);")) << r.output;
@@ -183,11 +187,11 @@ TEST(CannTarget, StreamPriorityAndHostAllocFlags) {
 }
 
 TEST(CannTarget, HcclConstSendBufferAndRankQueries) {
-  const auto r = run(
-      "void f(const float *in, float *out, size_t n, ncclComm_t c, cudaStream_t s) {\n"
-      "  ncclAllReduce(in, out, n, ncclFloat, ncclSum, c, s);\n"
-      "  ncclAllReduce(out, out, n, ncclFloat, ncclSum, c, s);\n"
-      "  int r; ncclCommUserRank(c, &r); uint32_t z; ncclCommCount(c, &z); }\n");
+  const auto r =
+      run("void f(const float *in, float *out, size_t n, ncclComm_t c, cudaStream_t s) {\n"
+          "  ncclAllReduce(in, out, n, ncclFloat, ncclSum, c, s);\n"
+          "  ncclAllReduce(out, out, n, ncclFloat, ncclSum, c, s);\n"
+          "  int r; ncclCommUserRank(c, &r); uint32_t z; ncclCommCount(c, &z); }\n");
   EXPECT_TRUE(has(r.output, "HcclAllReduce(const_cast<void *>(static_cast<const void *>(in)), out, n,")) << r.output;
   EXPECT_TRUE(has(r.output, "HcclAllReduce(out, out, n,")) << r.output;
   EXPECT_TRUE(has(r.output, "HcclGetRankId(ferry_comm, &ferry_rank_v)")) << r.output;
@@ -225,21 +229,23 @@ TEST(CannTarget, HcclInitRankArgumentOrder) {
 }
 
 TEST(CannTarget, BroadcastInPlaceOrDiagnosed) {
-  const auto r = run("void f(float *a, float *b, HcclComm c, aclrtStream s) {\n"
-                     "  ncclBroadcast(a, a, 4, ncclFloat, 0, c, s);\n"
-                     "  ncclBroadcast(a, b, 4, ncclFloat, 0, c, s);\n}\n");
+  const auto r =
+      run("void f(float *a, float *b, HcclComm c, aclrtStream s) {\n"
+          "  ncclBroadcast(a, a, 4, ncclFloat, 0, c, s);\n"
+          "  ncclBroadcast(a, b, 4, ncclFloat, 0, c, s);\n}\n");
   EXPECT_TRUE(has(r.output, "HcclBroadcast(a, 4, HCCL_DATA_TYPE_FP32, 0, c, s);")) << r.output;
   EXPECT_TRUE(has(r.output, "ncclBroadcast(a, b, 4, HCCL_DATA_TYPE_FP32, 0, c, s);")) << r.output;
   EXPECT_EQ(count(r, "FRY1604"), 1u);
 }
 
 TEST(CannTarget, GemmRewrittenWithSwappedOperands) {
-  const auto r = run(
-      "void f(cublasHandle_t h, aclrtStream s, float *A, float *B, float *C) {\n"
-      "  float one = 1.0f, zero = 0.0f;\n"
-      "  cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 5, 6, &one, A, 4, B, 6, &zero, C, 4);\n}\n");
-  EXPECT_TRUE(has(r.output, "aclCreateTensor(ferry_self_shape, 2, ACL_FLOAT, ferry_self_strides, 0, ACL_FORMAT_ND, "
-                            "ferry_self_shape, 2, (void *)(B))"))
+  const auto r =
+      run("void f(cublasHandle_t h, aclrtStream s, float *A, float *B, float *C) {\n"
+          "  float one = 1.0f, zero = 0.0f;\n"
+          "  cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 5, 6, &one, A, 4, B, 6, &zero, C, 4);\n}\n");
+  EXPECT_TRUE(has(r.output,
+                  "aclCreateTensor(ferry_self_shape, 2, ACL_FLOAT, ferry_self_strides, 0, ACL_FORMAT_ND, "
+                  "ferry_self_shape, 2, (void *)(B))"))
       << r.output;
   EXPECT_TRUE(has(r.output, "int64_t ferry_self_shape[2] = {5, 6}")) << r.output;
   EXPECT_TRUE(has(r.output, "aclnnMatmul(ferry_ws, ferry_ws_size, ferry_executor, s);")) << r.output;
@@ -247,10 +253,10 @@ TEST(CannTarget, GemmRewrittenWithSwappedOperands) {
 }
 
 TEST(CannTarget, GemmWithAlphaTwoIsDiagnosed) {
-  const auto r = run(
-      "void f(cublasHandle_t h, aclrtStream s, float *A, float *B, float *C) {\n"
-      "  float two = 2.0f, zero = 0.0f;\n"
-      "  cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 5, 6, &two, A, 4, B, 6, &zero, C, 4);\n}\n");
+  const auto r =
+      run("void f(cublasHandle_t h, aclrtStream s, float *A, float *B, float *C) {\n"
+          "  float two = 2.0f, zero = 0.0f;\n"
+          "  cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 5, 6, &two, A, 4, B, 6, &zero, C, 4);\n}\n");
   EXPECT_EQ(count(r, "FRY1606"), 1u);
   for (const auto& d : r.diagnostics)  // one diagnostic at the call, not the table's generic one too
     EXPECT_FALSE(to_string(d.code) == "FRY4001" && d.col == 3) << d.message;
@@ -258,9 +264,10 @@ TEST(CannTarget, GemmWithAlphaTwoIsDiagnosed) {
 }
 
 TEST(CannTarget, KernelSkeletonIsASideOutput) {
-  const auto r = run("__global__ void k(const float *x, float *y, int n) { y[0] = x[0]; }\n"
-                     "void f(const float *x, float *y, aclrtStream s) { k<<<8, 256>>>(x, y, 3); }\n",
-                     "src/vec.cu");
+  const auto r =
+      run("__global__ void k(const float *x, float *y, int n) { y[0] = x[0]; }\n"
+          "void f(const float *x, float *y, aclrtStream s) { k<<<8, 256>>>(x, y, 3); }\n",
+          "src/vec.cu");
   ASSERT_EQ(r.side_outputs.size(), 1u);
   EXPECT_EQ(r.side_outputs[0].name, "vec_ascendc_skeleton.cpp");
   const std::string& sk = r.side_outputs[0].content;

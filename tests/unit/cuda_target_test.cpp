@@ -44,10 +44,9 @@ TEST(CudaTarget, NoManyToOneNameIsLeftUndecided) {
     for (const auto& c : m.candidates) unresolved += " " + c.cuda + " (" + c.origin + ")";
     unresolved += "\n";
   }
-  EXPECT_TRUE(unresolved.empty())
-      << "HIP names reached from several CUDA names; decide each with a row in "
-         "rules/hip2cuda/overrides.tsv:\n"
-      << unresolved;
+  EXPECT_TRUE(unresolved.empty()) << "HIP names reached from several CUDA names; decide each with a row in "
+                                     "rules/hip2cuda/overrides.tsv:\n"
+                                  << unresolved;
   EXPECT_GT(stats.derived, 1000u);
   EXPECT_GT(stats.explicit_rows, 50u);
 }
@@ -86,8 +85,7 @@ TEST(CudaTarget, ShufflesAndVotesGetAFullMask) {
 }
 
 TEST(CudaTarget, BallotKeepsSixtyFourBits) {
-  EXPECT_EQ(snippet("auto m = __ballot(x > 0);"),
-            "auto m = (unsigned long long)__ballot_sync(0xffffffff, x > 0);");
+  EXPECT_EQ(snippet("auto m = __ballot(x > 0);"), "auto m = (unsigned long long)__ballot_sync(0xffffffff, x > 0);");
   EXPECT_EQ(snippet("unsigned long long m = __ballot(x > 0);"),
             "unsigned long long m = __ballot_sync(0xffffffff, x > 0);");
   EXPECT_EQ(snippet("int n = __popcll(__ballot(p));"), "int n = __popcll(__ballot_sync(0xffffffff, p));");
@@ -101,8 +99,7 @@ TEST(CudaTarget, WaveSizeAndWarpSize) {
 }
 
 TEST(CudaTarget, SymbolsAreUnwrapped) {
-  EXPECT_EQ(snippet("hipMemcpyToSymbol(HIP_SYMBOL(c), &h, sizeof h);"),
-            "cudaMemcpyToSymbol(c, &h, sizeof h);");
+  EXPECT_EQ(snippet("hipMemcpyToSymbol(HIP_SYMBOL(c), &h, sizeof h);"), "cudaMemcpyToSymbol(c, &h, sizeof h);");
 }
 
 TEST(CudaTarget, AmdOnlyFeaturesAreReported) {

@@ -95,8 +95,8 @@ TEST(DiagnosticsTable, DocsAndRulesNameNoUnknownCode) {
   for (const fs::path& f : files) {
     const std::string text = read(f);
     for (std::sregex_iterator it(text.begin(), text.end(), code), end; it != end; ++it)
-      EXPECT_TRUE(known.contains(it->str())) << f.filename().string() << " mentions " << it->str()
-                                             << ", which core/diagnostics.def does not define";
+      EXPECT_TRUE(known.contains(it->str()))
+          << f.filename().string() << " mentions " << it->str() << ", which core/diagnostics.def does not define";
   }
 }
 

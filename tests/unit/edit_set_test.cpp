@@ -39,7 +39,7 @@ TEST(EditSet, LineMapFollowsInsertedAndRemovedLines) {
   const std::string src = "l1\nl2\nl3\nl4\n";
   EditSet e;
   ASSERT_TRUE(e.insert(0, "#include <x>\n"));  // adds an output line before l1
-  ASSERT_TRUE(e.replace(3, 9, "L2"));           // "l2\nl3\n" -> "L2": removes a line
+  ASSERT_TRUE(e.replace(3, 9, "L2"));          // "l2\nl3\n" -> "L2": removes a line
   LineMap map;
   const std::string out = e.apply(src, &map);
   EXPECT_EQ(out, "#include <x>\nl1\nL2l4\n");

@@ -33,7 +33,8 @@ const FunctionInfo* find_fn(const FileFacts& f, std::string_view name) {
 
 std::vector<std::string> codes(migrate::FileMigration& f) {
   std::vector<std::string> out;
-  for (const Diagnostic& d : f.diagnostics()) out.push_back(std::to_string(d.line) + " " + std::string(to_string(d.code)));
+  for (const Diagnostic& d : f.diagnostics())
+    out.push_back(std::to_string(d.line) + " " + std::string(to_string(d.code)));
   return out;
 }
 
@@ -63,8 +64,8 @@ __global__ void k(int n, unsigned hash) {
   EXPECT_TRUE(k->thread_vars.count("tid"));
   EXPECT_TRUE(k->lane_vars.count("lane"));
   EXPECT_TRUE(k->lane_vars.count("warp"));
-  EXPECT_TRUE(k->lane_vars.count("w2"));     // through a plain copy
-  EXPECT_FALSE(k->lane_vars.count("tid"));   // a thread id, not yet a lane id
+  EXPECT_TRUE(k->lane_vars.count("w2"));      // through a plain copy
+  EXPECT_FALSE(k->lane_vars.count("tid"));    // a thread id, not yet a lane id
   EXPECT_FALSE(k->thread_vars.count("gid"));  // blockIdx makes it a data index
   EXPECT_FALSE(k->thread_vars.count("nb"));
   EXPECT_FALSE(k->thread_vars.count("size"));
@@ -151,8 +152,7 @@ __global__ void k(float* o) { o[threadIdx.x % WARP_SIZE] = (float)(1ull << WARP_
   EXPECT_TRUE(fx.file->edits().empty());
   ASSERT_EQ(fx.file->diagnostics().size(), 1u);
   EXPECT_EQ(fx.file->diagnostics()[0].severity, Severity::Warning);
-  EXPECT_NE(fx.file->diagnostics()[0].hint.find("t.cu:2"), std::string::npos)
-      << fx.file->diagnostics()[0].hint;
+  EXPECT_NE(fx.file->diagnostics()[0].hint.find("t.cu:2"), std::string::npos) << fx.file->diagnostics()[0].hint;
 }
 
 TEST(HazardsFix, UsesInOtherFilesBlockTheRewrite) {
@@ -176,9 +176,7 @@ __global__ void f(int* o) { o[threadIdx.x / k::kWarpSize] = 0; }
 )");
   check_all(*fx.file, gfx906(true));
   const std::string out = fx.file->edits().apply(fx.text);
-  EXPECT_NE(out.find("  #if defined(__HIP_PLATFORM_AMD__)\n  constexpr int kWarpSize = 64;"),
-            std::string::npos)
-      << out;
+  EXPECT_NE(out.find("  #if defined(__HIP_PLATFORM_AMD__)\n  constexpr int kWarpSize = 64;"), std::string::npos) << out;
   EXPECT_NE(out.find("  #else\n  constexpr int kWarpSize = 32;\n  #endif\n}"), std::string::npos) << out;
 }
 

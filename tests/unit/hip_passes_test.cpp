@@ -18,8 +18,7 @@ struct Migrated {
   ProjectContext ctx;
 };
 
-Migrated migrate_project(const std::vector<std::pair<std::string, std::string>>& files,
-                         const Options& options = {}) {
+Migrated migrate_project(const std::vector<std::pair<std::string, std::string>>& files, const Options& options = {}) {
   const auto target = make_target("hip", options);
   Migrated m;
   std::vector<SourceView> views;
@@ -140,17 +139,17 @@ TEST(HipProvided, CanonicalParameterTypes) {
 }
 
 TEST(HipProvided, GuardsOnlyWhatHipDefines) {
-  const Migrated m = migrate_project(
-      {{"m.cuh",
-        "inline __host__ __device__ void operator+=(float4& a, const float4& b) { a.x += b.x; }\n"
-        "inline __host__ __device__ void operator+=(float4& a, float s) { a.x += s; }\n"
-        "template <class T> __device__ T atomicMax(T* p, T v, int) { return v; }\n"
-        "struct S { __device__ void operator+=(float4 b) {} };\n"
-        "#ifdef __HIP_PLATFORM_AMD__\n"
-        "#else\n"
-        "__device__ float atomicMax(float* p, float v) { return v; }\n"
-        "#endif\n"
-        "__device__ float atomicMin(float* __restrict__ p, float v) { return v; }  // trailing\n"}});
+  const Migrated m =
+      migrate_project({{"m.cuh",
+                        "inline __host__ __device__ void operator+=(float4& a, const float4& b) { a.x += b.x; }\n"
+                        "inline __host__ __device__ void operator+=(float4& a, float s) { a.x += s; }\n"
+                        "template <class T> __device__ T atomicMax(T* p, T v, int) { return v; }\n"
+                        "struct S { __device__ void operator+=(float4 b) {} };\n"
+                        "#ifdef __HIP_PLATFORM_AMD__\n"
+                        "#else\n"
+                        "__device__ float atomicMax(float* p, float v) { return v; }\n"
+                        "#endif\n"
+                        "__device__ float atomicMin(float* __restrict__ p, float v) { return v; }  // trailing\n"}});
   EXPECT_EQ(m.outputs[0],
             "#include <hip/hip_runtime.h> /* ferry-cuda: (none) */\n"  // added: HIP -> CUDA drops it again
             "#if !defined(__HIP_PLATFORM_AMD__)  // HIP's headers define this [FRY4103]\n"
@@ -180,8 +179,9 @@ TEST(HipNameClash, ApiNamesAreNeverClashes) {
        "#define cudaMalloc hipMalloc\n#define hipStreamPerThread ((hipStream_t)2)\n"
        "#define __shfl_xor_sync(mask, v, l, w) __shfl_xor(v, l, w)\n"},
       {"native.hip", "#include <hip/hip_runtime.h>\ntypedef hipStream_t stream_t;\nhipStream_t s;\n"},
-      {"dynlink.h", "typedef int CUresult;\nCUresult cuInit(unsigned int flags) { return 0; }\n"
-                    "typedef CUresult tcuDeviceGet(int*, int);\nextern tcuDeviceGet* cuDeviceGet;\n"}};
+      {"dynlink.h",
+       "typedef int CUresult;\nCUresult cuInit(unsigned int flags) { return 0; }\n"
+       "typedef CUresult tcuDeviceGet(int*, int);\nextern tcuDeviceGet* cuDeviceGet;\n"}};
   const Migrated first = migrate_project(tree);
   EXPECT_TRUE(first.ctx.clash_renames.empty());
   EXPECT_NE(first.outputs[0].find("#define hipMalloc hipMalloc\n"), std::string::npos);
@@ -211,43 +211,37 @@ TEST(HipLaunch, GglOnlyWhenAsked) {
       {"a.cu", "__global__ void k(int* p) {}\nvoid f(int* p) { k<<<1, 64>>>(p); }\n"}};
   Options ggl;
   ggl.values["launch"] = "ggl";
-  EXPECT_NE(migrate_project(src, ggl).outputs[0].find("hipLaunchKernelGGL(k, 1, 64, 0, 0, p);"),
-            std::string::npos);
+  EXPECT_NE(migrate_project(src, ggl).outputs[0].find("hipLaunchKernelGGL(k, 1, 64, 0, 0, p);"), std::string::npos);
   EXPECT_NE(migrate_project(src).outputs[0].find("k<<<1, 64>>>(p);"), std::string::npos);
 }
 
 TEST(HipWarp, UserShimDeclarationIsNotRewritten) {
   // A compatibility definition of a *_sync intrinsic for old toolkits is the user's function.
-  const Migrated m = migrate_project(
-      {{"a.cu",
-        "__device__ inline int __any_sync(unsigned mask, int p) { return __any(p); }\n"}});
+  const Migrated m =
+      migrate_project({{"a.cu", "__device__ inline int __any_sync(unsigned mask, int p) { return __any(p); }\n"}});
   EXPECT_NE(m.outputs[0].find("int __any_sync(unsigned mask, int p)"), std::string::npos);
 }
 
 TEST(HipSolverArgs, OnlyTheSolversOwnArgumentsBecomeHipsolverNames) {
-  const Migrated m = migrate_project(
-      {{"a.cu",
-        "void f(cusolverDnHandle_t h, cublasHandle_t b, float* A, int* info) {\n"
-        "  cusolverDnSpotrf(h, CUBLAS_FILL_MODE_UPPER, 4, A, 4, A, 0, info);\n"
-        "  cusolverDnSpotrf(h, pick(CUBLAS_FILL_MODE_LOWER), 4, A, 4, A, 0, info);\n"
-        "  cublasStrsm(b, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,\n"
-        "              CUBLAS_DIAG_UNIT, 4, 1, A, A, 4, A, 4);\n"
-        "  cusolverDnSormqr(h, CUBLAS_SIDE_RIGHT, (CUBLAS_OP_HERMITAN), 4, 4, 4, A, 4, A, A, 4,\n"
-        "                   A, 0, info);\n"
-        "  cusolverDnSgetrs(h, CUBLAS_OP_C, 4, 1, A, 4, info, A, 4, info);  // ferry: ignore\n"
-        "  cusolverDnSgetrs(h, CUBLAS_OP_T, 4, 1, A, 4, info, A, 4, info);\n"
-        "}\n"}});
+  const Migrated m =
+      migrate_project({{"a.cu",
+                        "void f(cusolverDnHandle_t h, cublasHandle_t b, float* A, int* info) {\n"
+                        "  cusolverDnSpotrf(h, CUBLAS_FILL_MODE_UPPER, 4, A, 4, A, 0, info);\n"
+                        "  cusolverDnSpotrf(h, pick(CUBLAS_FILL_MODE_LOWER), 4, A, 4, A, 0, info);\n"
+                        "  cublasStrsm(b, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,\n"
+                        "              CUBLAS_DIAG_UNIT, 4, 1, A, A, 4, A, 4);\n"
+                        "  cusolverDnSormqr(h, CUBLAS_SIDE_RIGHT, (CUBLAS_OP_HERMITAN), 4, 4, 4, A, 4, A, A, 4,\n"
+                        "                   A, 0, info);\n"
+                        "  cusolverDnSgetrs(h, CUBLAS_OP_C, 4, 1, A, 4, info, A, 4, info);  // ferry: ignore\n"
+                        "  cusolverDnSgetrs(h, CUBLAS_OP_T, 4, 1, A, 4, info, A, 4, info);\n"
+                        "}\n"}});
   const std::string& out = m.outputs[0];
   EXPECT_NE(out.find("hipsolverDnSpotrf(h, HIPSOLVER_FILL_MODE_UPPER,"), std::string::npos) << out;
   EXPECT_NE(out.find("pick(HIPBLAS_FILL_MODE_LOWER)"), std::string::npos) << out;
-  EXPECT_NE(out.find("hipblasStrsm(b, HIPBLAS_SIDE_LEFT, HIPBLAS_FILL_MODE_UPPER, HIPBLAS_OP_N,"),
-            std::string::npos)
+  EXPECT_NE(out.find("hipblasStrsm(b, HIPBLAS_SIDE_LEFT, HIPBLAS_FILL_MODE_UPPER, HIPBLAS_OP_N,"), std::string::npos)
       << out;
-  EXPECT_NE(out.find("hipsolverDnSormqr(h, HIPSOLVER_SIDE_RIGHT, (HIPSOLVER_OP_C)"),
-            std::string::npos)
-      << out;
-  EXPECT_NE(out.find("cusolverDnSgetrs(h, CUBLAS_OP_C,"), std::string::npos)
-      << out;  // excluded line untouched
+  EXPECT_NE(out.find("hipsolverDnSormqr(h, HIPSOLVER_SIDE_RIGHT, (HIPSOLVER_OP_C)"), std::string::npos) << out;
+  EXPECT_NE(out.find("cusolverDnSgetrs(h, CUBLAS_OP_C,"), std::string::npos) << out;  // excluded line untouched
   EXPECT_NE(out.find("hipsolverDnSgetrs(h, HIPSOLVER_OP_T,"), std::string::npos) << out;
   EXPECT_EQ(count(m.diags, "FRY4102"), 0u);
 }
@@ -271,10 +265,8 @@ TEST(HipSolverArgs, EnumVariablesAreReportedWithTheBlasChoice) {
       EXPECT_EQ(d.line, 4u);
       EXPECT_NE(d.message.find("rocblas_fill after migration"), std::string::npos) << d.message;
     }
-  EXPECT_NE(m.outputs[0].find("const rocblas_fill uplo = rocblas_fill_lower;"), std::string::npos)
-      << m.outputs[0];
-  EXPECT_NE(m.outputs[0].find("static_cast<hipsolverFillMode_t>(uplo)"), std::string::npos)
-      << m.outputs[0];
+  EXPECT_NE(m.outputs[0].find("const rocblas_fill uplo = rocblas_fill_lower;"), std::string::npos) << m.outputs[0];
+  EXPECT_NE(m.outputs[0].find("static_cast<hipsolverFillMode_t>(uplo)"), std::string::npos) << m.outputs[0];
 }
 
 TEST(HipReservedNames, ListHoldsHipOnlyNames) {
@@ -283,8 +275,8 @@ TEST(HipReservedNames, ListHoldsHipOnlyNames) {
   EXPECT_TRUE(names.contains("__lane_id"));
   EXPECT_TRUE(names.contains("HIP_DYNAMIC_SHARED"));
   EXPECT_TRUE(names.contains("hipMalloc"));
-  EXPECT_FALSE(names.contains("__syncwarp"));   // absent from HIP 5.2
-  EXPECT_FALSE(names.contains("__popc"));       // CUDA defines it too
+  EXPECT_FALSE(names.contains("__syncwarp"));  // absent from HIP 5.2
+  EXPECT_FALSE(names.contains("__popc"));      // CUDA defines it too
 }
 
 }  // namespace

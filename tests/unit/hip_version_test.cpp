@@ -98,16 +98,18 @@ TEST(HipCompat, EveryEntryMatchesARuleAndEveryNoneRuleHasAnEntry) {
     if (r->kind == rules::RuleKind::Header) headers.insert(r->from);
     else tos.insert(r->to);
     if (r->since.is_none()) {
-      const bool covered = r->kind == rules::RuleKind::Header ? compat.by_header.contains(r->from)
-                                                              : compat.by_name.contains(r->to);
+      const bool covered =
+          r->kind == rules::RuleKind::Header ? compat.by_header.contains(r->from) : compat.by_name.contains(r->to);
       EXPECT_TRUE(covered) << r->origin << ": since none, but no compat header provides " << r->to;
     }
   }
   for (const auto& [name, header] : compat.by_name) EXPECT_TRUE(tos.contains(name)) << name << " (" << header << ")";
   for (const auto& [path, header] : compat.by_header) EXPECT_TRUE(headers.contains(path)) << path;
   for (const auto& [header, text] : compat.text)
-    EXPECT_TRUE(text.starts_with("// ferry: off\n// Written by Ferry (ferry migrate --to hip) into the output tree: "
-                                 "ferry/compat/" + header + ".h"))
+    EXPECT_TRUE(
+        text.starts_with("// ferry: off\n// Written by Ferry (ferry migrate --to hip) into the output tree: "
+                         "ferry/compat/" +
+                         header + ".h"))
         << header;
 }
 
@@ -126,7 +128,8 @@ TEST(HipCompat, IncludeIsRelativeToTheFileAndWrittenOnce) {
       "#include <cuda_runtime.h>\n#include \"util.h\"\n\n__global__ void k(unsigned* p) { p[0] = __vadd2(p[0], "
       "p[1]) ^ __vsub4(p[0], p[1]); }\n";
   const migrate::FileResult r = migrate_as("src/kernels/k.cu", src, "5.2");
-  EXPECT_NE(r.output.find("#include \"util.h\"\n#include \"../../ferry/compat/simd.h\"\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#include \"util.h\"\n#include \"../../ferry/compat/simd.h\"\n"), std::string::npos)
+      << r.output;
   ASSERT_EQ(r.side_outputs.size(), 1u);
   EXPECT_EQ(r.side_outputs[0].name, "../../ferry/compat/simd.h");
   EXPECT_EQ(r.side_outputs[0].content, compat_table().text.at("simd"));

@@ -18,7 +18,8 @@ namespace {
 class HipifyTables : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ferry-hipify-tables-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+    dir_ = fs::temp_directory_path() /
+           ("ferry-hipify-tables-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -15,18 +15,35 @@ std::size_t count(const std::string& s, const std::string& what) {
 
 json sample() {
   json diags = json::array();
-  diags.push_back({{"code", "FRY2201"}, {"severity", "warning"}, {"file", "k.cu"}, {"line", 2}, {"col", 3},
-                   {"message", "lane id for <32> & co"}, {"hint", "use warpSize"}});
-  diags.push_back({{"code", "FRY1001"}, {"severity", "error"}, {"file", "k.cu"}, {"line", 3}, {"col", 1},
-                   {"message", "no HIP equivalent"}, {"hint", ""}});
+  diags.push_back({{"code", "FRY2201"},
+                   {"severity", "warning"},
+                   {"file", "k.cu"},
+                   {"line", 2},
+                   {"col", 3},
+                   {"message", "lane id for <32> & co"},
+                   {"hint", "use warpSize"}});
+  diags.push_back({{"code", "FRY1001"},
+                   {"severity", "error"},
+                   {"file", "k.cu"},
+                   {"line", 3},
+                   {"col", 1},
+                   {"message", "no HIP equivalent"},
+                   {"hint", ""}});
   json files = json::array({{{"path", "k.cu"}, {"kind", "cuda"}, {"action", "migrated"}, {"diagnostics", 2}},
                             {{"path", "README.md"}, {"kind", "other"}, {"action", "copied"}, {"diagnostics", 0}}});
   json rounds = json::array({{{"round", 1}, {"migrated", 1}, {"copied", 1}, {"diagnostics", 2}},
                              {{"round", 2}, {"unchanged", 2}, {"diagnostics", 2}}});
-  return {{"input", "/in"}, {"output", "/out"}, {"target", "hip"}, {"ferry_version", "0.1.0"},
-          {"migration", {{"files", files}, {"diagnostics", diags},
-                         {"totals", {{"converted", {{"runtime", 4}}}, {"unconverted", {{"driver", 1}}},
-                                     {"diagnostics_by_code", {{"FRY1001", 1}, {"FRY2201", 1}}}}}}},
+  return {{"input", "/in"},
+          {"output", "/out"},
+          {"target", "hip"},
+          {"ferry_version", "0.1.0"},
+          {"migration",
+           {{"files", files},
+            {"diagnostics", diags},
+            {"totals",
+             {{"converted", {{"runtime", 4}}},
+              {"unconverted", {{"driver", 1}}},
+              {"diagnostics_by_code", {{"FRY1001", 1}, {"FRY2201", 1}}}}}}},
           {"rounds", rounds},
           {"verify", nullptr}};
 }
@@ -34,12 +51,14 @@ json sample() {
 HtmlSources sources() {
   HtmlSources s;
   s.original = [](const std::string& rel) -> std::optional<std::string> {
-    if (rel == "k.cu") return "#include <cuda_runtime.h>\nint lane = threadIdx.x & 31;\ncuFoo();\nint a = b < c && d > e;\n";
+    if (rel == "k.cu")
+      return "#include <cuda_runtime.h>\nint lane = threadIdx.x & 31;\ncuFoo();\nint a = b < c && d > e;\n";
     if (rel == "README.md") return "hello\n";
     return std::nullopt;
   };
   s.output = [](const std::string& rel) -> std::optional<std::string> {
-    if (rel == "k.cu") return "#include <hip/hip_runtime.h>\nint lane = threadIdx.x & 31;\ncuFoo();\nint a = b < c && d > e;\n";
+    if (rel == "k.cu")
+      return "#include <hip/hip_runtime.h>\nint lane = threadIdx.x & 31;\ncuFoo();\nint a = b < c && d > e;\n";
     if (rel == "README.md") return "hello\n";
     return std::nullopt;
   };
@@ -95,11 +114,15 @@ TEST(Html, SummaryHazardsRoundsAndDiff) {
 
 TEST(Html, VerifyResults) {
   json r = sample();
-  r["verify"] = {{"summary", {{"compiles", 4}, {"passed", 3}, {"failed", 1}, {"by_class", {{"missing-dependency", 1}}}}},
-                 {"units", json::array({{{"file", "k.cu"}, {"arch", "gfx906"}, {"status", "fail"}, {"class", "missing-dependency"},
-                                         {"seconds", 1.5},
-                                         {"errors", json::array({{{"message", "'hipblas.h' file not found"},
-                                                                  {"original", {{"file", "k.cu"}, {"line", 1}}}}})}}})}};
+  r["verify"] = {
+      {"summary", {{"compiles", 4}, {"passed", 3}, {"failed", 1}, {"by_class", {{"missing-dependency", 1}}}}},
+      {"units", json::array({{{"file", "k.cu"},
+                              {"arch", "gfx906"},
+                              {"status", "fail"},
+                              {"class", "missing-dependency"},
+                              {"seconds", 1.5},
+                              {"errors", json::array({{{"message", "'hipblas.h' file not found"},
+                                                       {"original", {{"file", "k.cu"}, {"line", 1}}}}})}}})}};
   const std::string h = to_html(r, sources());
   EXPECT_NE(h.find(R"(id="sum-verify" data-value="75%")"), std::string::npos);
   EXPECT_NE(h.find(R"(id="verify-failed" data-value="1")"), std::string::npos);

@@ -88,9 +88,8 @@ TEST(Lexer, LaunchBracketsVersusShiftsAndTemplates) {
     return out;
   };
   EXPECT_EQ(kinds("k<<<g, b>>>(x);"),
-            (std::vector<std::string>{"identifier:k", "launch-open:<<<", "identifier:g", "punct:,",
-                                      "identifier:b", "launch-close:>>>", "punct:(", "identifier:x",
-                                      "punct:)", "punct:;"}));
+            (std::vector<std::string>{"identifier:k", "launch-open:<<<", "identifier:g", "punct:,", "identifier:b",
+                                      "launch-close:>>>", "punct:(", "identifier:x", "punct:)", "punct:;"}));
   // No launch open: >>> is a nested template closer followed by '>'.
   EXPECT_EQ(kinds("A<B<C<int>>> v;")[7], "punct:>>");
   EXPECT_EQ(kinds("x = a >> 3;")[3], "punct:>>");

@@ -48,8 +48,8 @@ TEST(Diff, LargeRandomishInputsRoundTrip) {
 
 TEST(Merge3, CleanMergeOfDisjointChanges) {
   const std::string base = "1\n2\n3\n4\n5\n6\n7\n";
-  const std::string ours = "1\nTWO\n3\n4\n5\n6\n7\n";      // Ferry changed line 2
-  const std::string theirs = "1\n2\n3\n4\n5\nSIX\n7\n";    // the user changed line 6
+  const std::string ours = "1\nTWO\n3\n4\n5\n6\n7\n";    // Ferry changed line 2
+  const std::string theirs = "1\n2\n3\n4\n5\nSIX\n7\n";  // the user changed line 6
   const auto r = merge3(base, ours, theirs);
   EXPECT_EQ(r.conflicts, 0u);
   EXPECT_EQ(r.text, "1\nTWO\n3\n4\n5\nSIX\n7\n");
@@ -58,8 +58,8 @@ TEST(Merge3, CleanMergeOfDisjointChanges) {
 TEST(Merge3, ConflictGetsMarkers) {
   const auto r = merge3("a\nb\nc\n", "a\nferry\nc\n", "a\nuser\nc\n");
   EXPECT_EQ(r.conflicts, 1u);
-  EXPECT_EQ(r.text, std::string("a\n") + std::string(ferry::migrate::kConflictBegin) +
-                        "\nferry\n=======\nuser\n" + std::string(ferry::migrate::kConflictEnd) + "\nc\n");
+  EXPECT_EQ(r.text, std::string("a\n") + std::string(ferry::migrate::kConflictBegin) + "\nferry\n=======\nuser\n" +
+                        std::string(ferry::migrate::kConflictEnd) + "\nc\n");
   ASSERT_EQ(r.conflict_lines.size(), 1u);
   EXPECT_EQ(r.conflict_lines[0], 2u);
 }

@@ -166,8 +166,10 @@ TEST(OpcheckSpec, BadSpecsGetClearErrors) {
        "'vocab' is neither a number nor a dimension or attr"},
       {R"J({"libraries": {"l": "${NOT_SET_ANYWHERE_42}/x.so"}, "operators": [{"name": "a", )J" + ok_op + "}]}",
        "variable ${NOT_SET_ANYWHERE_42} is not set (give --var NOT_SET_ANYWHERE_42=VALUE"},
-      {R"J({"operators": [{"name": "a", )J" + ok_op + R"J(, "baseline": "sdpa"}]})J", "'sdpa' names no implementation of this operator"},
-      {R"J({"operators": [{"name": "a", )J" + ok_op + R"J(}, {"name": "a", )J" + ok_op + "}]}", "operator 'a' appears twice"},
+      {R"J({"operators": [{"name": "a", )J" + ok_op + R"J(, "baseline": "sdpa"}]})J",
+       "'sdpa' names no implementation of this operator"},
+      {R"J({"operators": [{"name": "a", )J" + ok_op + R"J(}, {"name": "a", )J" + ok_op + "}]}",
+       "operator 'a' appears twice"},
       {R"J({"operators": [{"name": "a", "inputs": [{"name": "x", "shape": ["n"]}], "outputs": [{"name": "x", "shape": ["n"]}],
           "shapes": [{"n": 4}], "dtypes": ["fp32"], "reference": {"torch": "x = x"}, "candidates": [{"library": "/x.so", "symbol": "f"}]}]})J",
        "a tensor named 'x' exists already"},
@@ -184,10 +186,12 @@ TEST(OpcheckSpec, BadSpecsGetClearErrors) {
       {R"J({"operators": [{"name": "a", "inputs": [{"name": "x", "shape": ["n"]}], "outputs": [{"name": "y", "shape": ["n"]}],
           "shapes": [{"n": 4}], "dtypes": ["fp32"], "reference": {"torch": "y = x"}, "candidates": [{"library": "/x.so"}]}]})J",
        "missing 'symbol'"},
-      {R"J({"operators": [{"name": "a", )J" + ok_op + R"J(, "tolerances": {"fp16": {"rtol": -1}}}]})J", "must not be negative"},
+      {R"J({"operators": [{"name": "a", )J" + ok_op + R"J(, "tolerances": {"fp16": {"rtol": -1}}}]})J",
+       "must not be negative"},
       {R"J({"operators": [{"name": "a", "inputs": [{"name": "x", "shape": ["n"]}], "outputs": [{"name": "y", "shape": ["n"]}],
           "shapes": [{"n": 4}], "dtypes": ["fp32"], "reference": {"torch": "y = x"},
-          "candidates": [{"torch": "y = x", "outputs": ["lse"]}]}]})J", "candidates[0].outputs[0]: 'lse' is not an output"},
+          "candidates": [{"torch": "y = x", "outputs": ["lse"]}]}]})J",
+       "candidates[0].outputs[0]: 'lse' is not an output"},
   };
   for (const auto& [text, want] : cases) {
     try {
@@ -215,7 +219,8 @@ TEST(OpcheckInputs, DeterministicPerSeedAndName) {
   EXPECT_NE(a.bytes, c.bytes);
   EXPECT_NE(a.bytes, y.bytes);
   double lo = 1e9, hi = -1e9, mean = 0;
-  for (std::int64_t i = 0; i < a.numel(); ++i) lo = std::min(lo, a.get(i)), hi = std::max(hi, a.get(i)), mean += y.get(i);
+  for (std::int64_t i = 0; i < a.numel(); ++i)
+    lo = std::min(lo, a.get(i)), hi = std::max(hi, a.get(i)), mean += y.get(i);
   EXPECT_GE(lo, -2);
   EXPECT_LT(hi, 2);
   EXPECT_LT(hi - lo, 4);
@@ -287,7 +292,8 @@ TEST(OpcheckRun, InformationalCandidatesDoNotFailTheRun) {
   const std::string both = R"J("dtypes": ["fp32", "fp16"],)J";
   spec.replace(spec.find(both), both.size(), R"J("dtypes": ["fp32"],)J");
   const std::string sloppy = R"J({"library": "cpu", "symbol": "cpu_axpy_sloppy", "name": "sloppy"})J";
-  spec.replace(spec.find(sloppy), sloppy.size(), R"J({"library": "cpu", "symbol": "cpu_axpy_sloppy", "name": "sloppy", "informational": true})J");
+  spec.replace(spec.find(sloppy), sloppy.size(),
+               R"J({"library": "cpu", "symbol": "cpu_axpy_sloppy", "name": "sloppy", "informational": true})J");
   const std::string broken = R"J(,
                     {"library": "cpu", "symbol": "cpu_error", "name": "broken"})J";
   spec.erase(spec.find(broken), broken.size());
@@ -322,7 +328,8 @@ TEST(OpcheckRun, IntegerOutputsAndOnlyAndMissingLibrary) {
   EXPECT_FALSE(row.impls[2].pass());  // ties among 0/1/2 values pick different indices
   EXPECT_GT(row.impls[2].outputs[0].stats.mismatches, 0);
   EXPECT_EQ(row.impls[3].status, ImplResult::Status::error);
-  EXPECT_NE(row.impls[3].message.find("cannot load /nonexistent/libnothing.so"), std::string::npos) << row.impls[3].message;
+  EXPECT_NE(row.impls[3].message.find("cannot load /nonexistent/libnothing.so"), std::string::npos)
+      << row.impls[3].message;
   EXPECT_NE(row.impls[4].message.find("has no symbol 'no_such_symbol'"), std::string::npos) << row.impls[4].message;
   EXPECT_EQ(r.operators[0].rows[0].impls[1].median_us, -1);  // argmax does not time itself
   o.only = {"other"};
@@ -376,7 +383,8 @@ TEST(OpcheckRun, TorchReferenceAndErrors) {
   EXPECT_LE(row.impls[1].outputs[0].stats.ulp_p50, 1.0);
   EXPECT_EQ(row.impls[2].status, ImplResult::Status::error);
   EXPECT_NE(row.impls[2].message.find("NameError"), std::string::npos) << row.impls[2].message;
-  EXPECT_NE(row.impls[3].message.find("has shape (3,), the spec says (257,)"), std::string::npos) << row.impls[3].message;
+  EXPECT_NE(row.impls[3].message.find("has shape (3,), the spec says (257,)"), std::string::npos)
+      << row.impls[3].message;
   EXPECT_TRUE(row.impls[4].pass()) << to_text(r);
   for (const CaseRow& c : r.operators[1].rows) {  // they compute y only: z is not compared
     EXPECT_TRUE(c.impls[1].pass()) << to_text(r);

@@ -31,7 +31,8 @@ TEST(Progress, DoneAndLongEta) {
 TEST(Progress, ThrottlesRedrawsWithAFakeClock) {
   double now = 0;
   std::ostringstream out;
-  Progress p(out, "migrate", true, [&] { return now; }, 0.1);
+  Progress p(
+      out, "migrate", true, [&] { return now; }, 0.1);
   p.start(3, 300);
   EXPECT_EQ(out.str(), "\rmigrate [------------------------] 0/3 files  ETA --:--\x1b[K");
   now = 0.05;
@@ -65,7 +66,8 @@ TEST(Progress, DisabledWritesNothing) {
 TEST(Progress, CountsEveryFileFromManyThreads) {
   double now = 0;
   std::ostringstream out;
-  Progress p(out, "migrate", true, [&] { return now; }, 0.0);
+  Progress p(
+      out, "migrate", true, [&] { return now; }, 0.0);
   auto start = p.start_hook();
   auto done = p.done_hook();
   start(800, 800);

@@ -9,11 +9,12 @@ namespace {
 
 TEST(RuleSet, ParsesRowsAndLooksUpByKind) {
   RuleSet s;
-  s.load_table("# comment\n\nfunc\tcudaMalloc\thipMalloc\truntime\tsupported\n"
-               "header\tcuda_runtime.h\thip/hip_runtime.h\theaders\tsupported\n"
-               "namespace\tcub\thipcub\tcub\tsupported\n"
-               "func\tcudaFoo\t-\truntime\tunsupported\tdo it by hand\n",
-               "t.tsv", RuleSet::Merge::RejectDuplicates);
+  s.load_table(
+      "# comment\n\nfunc\tcudaMalloc\thipMalloc\truntime\tsupported\n"
+      "header\tcuda_runtime.h\thip/hip_runtime.h\theaders\tsupported\n"
+      "namespace\tcub\thipcub\tcub\tsupported\n"
+      "func\tcudaFoo\t-\truntime\tunsupported\tdo it by hand\n",
+      "t.tsv", RuleSet::Merge::RejectDuplicates);
   ASSERT_NE(s.find_identifier("cudaMalloc"), nullptr);
   EXPECT_EQ(s.find_identifier("cudaMalloc")->to, "hipMalloc");
   EXPECT_EQ(s.find_identifier("cuda_runtime.h"), nullptr);
@@ -29,12 +30,13 @@ TEST(RuleSet, ParsesRowsAndLooksUpByKind) {
 
 TEST(RuleSet, SinceColumnIsOptionalAndTellsANoteFromAVersion) {
   RuleSet s;
-  s.load_table("func\tcudaA\thipA\truntime\tsupported\t5.3\n"
-               "func\tcudaB\thipB\truntime\tchanged\t6.0\tcalled differently\n"
-               "func\tcudaC\thipC\truntime\tchanged\tan older row: the note comes sixth\n"
-               "func\tcudaD\thipD\truntime\tsupported\t-\n"
-               "func\tcudaE\thipE\truntime\tsupported\n",
-               "v.tsv", RuleSet::Merge::RejectDuplicates);
+  s.load_table(
+      "func\tcudaA\thipA\truntime\tsupported\t5.3\n"
+      "func\tcudaB\thipB\truntime\tchanged\t6.0\tcalled differently\n"
+      "func\tcudaC\thipC\truntime\tchanged\tan older row: the note comes sixth\n"
+      "func\tcudaD\thipD\truntime\tsupported\t-\n"
+      "func\tcudaE\thipE\truntime\tsupported\n",
+      "v.tsv", RuleSet::Merge::RejectDuplicates);
   EXPECT_EQ(s.find_identifier("cudaA")->since, (Version{5, 3}));
   EXPECT_TRUE(s.find_identifier("cudaA")->note.empty());
   EXPECT_EQ(s.find_identifier("cudaB")->since, (Version{6, 0}));
@@ -44,8 +46,7 @@ TEST(RuleSet, SinceColumnIsOptionalAndTellsANoteFromAVersion) {
   EXPECT_FALSE(s.find_identifier("cudaD")->since.known());
   EXPECT_FALSE(s.find_identifier("cudaE")->since.known());
   // With seven fields the sixth must be a version.
-  EXPECT_THROW(s.load_table("func\tcudaF\thipF\truntime\tchanged\tsoon\tnote\n", "bad.tsv",
-                            RuleSet::Merge::Override),
+  EXPECT_THROW(s.load_table("func\tcudaF\thipF\truntime\tchanged\tsoon\tnote\n", "bad.tsv", RuleSet::Merge::Override),
                RuleError);
 }
 
@@ -64,21 +65,18 @@ TEST(Version, ParsesMajorMinorAndIgnoresThePatch) {
 
 TEST(RuleSet, NamespacesMayBeQualifiedByTheirEnclosingNamespace) {
   RuleSet s;
-  s.load_table("namespace\tthrust::cuda\tthrust::hip\tthrust\tsupported\n", "ns.tsv",
-               RuleSet::Merge::RejectDuplicates);
+  s.load_table("namespace\tthrust::cuda\tthrust::hip\tthrust\tsupported\n", "ns.tsv", RuleSet::Merge::RejectDuplicates);
   ASSERT_NE(s.find_namespace("thrust::cuda"), nullptr);
   EXPECT_EQ(s.find_namespace("cuda"), nullptr);
   EXPECT_THROW(s.load_table("namespace\tthrust::\tx\tthrust\tsupported\n", "bad.tsv", RuleSet::Merge::Override),
                RuleError);
-  EXPECT_THROW(s.load_table("func\ta::b\tx\truntime\tsupported\n", "bad.tsv", RuleSet::Merge::Override),
-               RuleError);
+  EXPECT_THROW(s.load_table("func\ta::b\tx\truntime\tsupported\n", "bad.tsv", RuleSet::Merge::Override), RuleError);
 }
 
 TEST(RuleSet, MalformedRowsNameTheFileAndLine) {
   RuleSet s;
   try {
-    s.load_table("func\ta\tb\truntime\tsupported\nfunc\tonly-three\tx\n", "bad.tsv",
-                 RuleSet::Merge::RejectDuplicates);
+    s.load_table("func\ta\tb\truntime\tsupported\nfunc\tonly-three\tx\n", "bad.tsv", RuleSet::Merge::RejectDuplicates);
     FAIL() << "expected RuleError";
   } catch (const RuleError& e) {
     EXPECT_NE(std::string(e.what()).find("bad.tsv:2"), std::string::npos) << e.what();
@@ -91,8 +89,7 @@ TEST(RuleSet, MalformedRowsNameTheFileAndLine) {
 TEST(RuleSet, DuplicatesAreRejectedInBuiltInsAndOverrideInUserFiles) {
   RuleSet s;
   s.load_table("func\tcudaMalloc\thipMalloc\truntime\tsupported\n", "a.tsv", RuleSet::Merge::RejectDuplicates);
-  EXPECT_THROW(s.load_table("func\tcudaMalloc\tx\truntime\tsupported\n", "b.tsv",
-                            RuleSet::Merge::RejectDuplicates),
+  EXPECT_THROW(s.load_table("func\tcudaMalloc\tx\truntime\tsupported\n", "b.tsv", RuleSet::Merge::RejectDuplicates),
                RuleError);
   s.load_table("func\tcudaMalloc\tmyMalloc\tuser\tchanged\tmine\n", "user.tsv", RuleSet::Merge::Override);
   EXPECT_EQ(s.find_identifier("cudaMalloc")->to, "myMalloc");

@@ -9,12 +9,27 @@ using json = nlohmann::json;
 
 json sample_report() {
   json diags = json::array();
-  diags.push_back({{"code", "FRY2101"}, {"severity", "warning"}, {"file", "src/warp ops.cu"}, {"line", 12},
-                   {"col", 5}, {"message", "mask is not the full mask"}, {"hint", "use the full mask"}});
-  diags.push_back({{"code", "FRY1001"}, {"severity", "error"}, {"file", "a.cu"}, {"line", 3}, {"col", 1},
-                   {"message", "no HIP equivalent"}, {"hint", ""}});
-  diags.push_back({{"code", "FRY2101"}, {"severity", "warning"}, {"file", "a.cu"}, {"line", 0}, {"col", 0},
-                   {"message", "whole file"}, {"hint", ""}});
+  diags.push_back({{"code", "FRY2101"},
+                   {"severity", "warning"},
+                   {"file", "src/warp ops.cu"},
+                   {"line", 12},
+                   {"col", 5},
+                   {"message", "mask is not the full mask"},
+                   {"hint", "use the full mask"}});
+  diags.push_back({{"code", "FRY1001"},
+                   {"severity", "error"},
+                   {"file", "a.cu"},
+                   {"line", 3},
+                   {"col", 1},
+                   {"message", "no HIP equivalent"},
+                   {"hint", ""}});
+  diags.push_back({{"code", "FRY2101"},
+                   {"severity", "warning"},
+                   {"file", "a.cu"},
+                   {"line", 0},
+                   {"col", 0},
+                   {"message", "whole file"},
+                   {"hint", ""}});
   return {{"input", "/src/proj"}, {"ferry_version", "0.1.0"}, {"migration", {{"diagnostics", diags}}}};
 }
 
@@ -70,7 +85,8 @@ TEST(Sarif, EmptyReportIsStillValidShape) {
 
 TEST(Sarif, EncodesUris) {
   EXPECT_EQ(uri_encode_path("a b/c#d%.cu"), "a%20b/c%23d%25.cu");
-  EXPECT_EQ(heading_anchor("FRY3201 — static `__shared__` memory (warning)"), "fry3201--static-__shared__-memory-warning");
+  EXPECT_EQ(heading_anchor("FRY3201 — static `__shared__` memory (warning)"),
+            "fry3201--static-__shared__-memory-warning");
 }
 
 }  // namespace

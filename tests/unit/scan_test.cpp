@@ -16,17 +16,16 @@ namespace ferry::scan {
 namespace {
 
 class ScanTest : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("ferry_scan_test_" + std::to_string(std::random_device{}()));
+    root_ = fs::temp_directory_path() / ("ferry_scan_test_" + std::to_string(std::random_device{}()));
     fs::create_directories(root_);
   }
   void TearDown() override {
     std::error_code ec;
     fs::remove_all(root_, ec);
   }
-  void write(const std::string &rel, const std::string &text) {
+  void write(const std::string& rel, const std::string& text) {
     const fs::path p = root_ / rel;
     fs::create_directories(p.parent_path());
     std::ofstream(p, std::ios::binary) << text;
@@ -35,43 +34,38 @@ protected:
     o.jobs = 2;
     return scan_project(root_, o);
   }
-  static const ApiUse *find_use(const Inventory &inv, std::string_view name) {
-    for (const ApiUse &u : inv.uses)
-      if (u.name == name)
-        return &u;
+  static const ApiUse* find_use(const Inventory& inv, std::string_view name) {
+    for (const ApiUse& u : inv.uses)
+      if (u.name == name) return &u;
     return nullptr;
   }
-  static bool has_library(const Inventory &inv, std::string_view id) {
-    return std::any_of(inv.libraries.begin(), inv.libraries.end(),
-                       [&](const LibraryUse &l) { return l.id == id; });
+  static bool has_library(const Inventory& inv, std::string_view id) {
+    return std::any_of(inv.libraries.begin(), inv.libraries.end(), [&](const LibraryUse& l) { return l.id == id; });
   }
-  static bool has_problem(const Inventory &inv, std::string_view code,
-                          std::string_view file = {}) {
-    return std::any_of(
-        inv.problems.begin(), inv.problems.end(), [&](const Diagnostic &d) {
-          return to_string(d.code) == code && (file.empty() || d.file == file);
-        });
+  static bool has_problem(const Inventory& inv, std::string_view code, std::string_view file = {}) {
+    return std::any_of(inv.problems.begin(), inv.problems.end(), [&](const Diagnostic& d) {
+      return to_string(d.code) == code && (file.empty() || d.file == file);
+    });
   }
   fs::path root_;
 };
 
 TEST_F(ScanTest, DetectsEachLibraryFromIncludes) {
-  write("libs.cu", "#include <cuda.h>\n#include <cuda_runtime.h>\n#include "
-                   "<cublas_v2.h>\n#include <cublasLt.h>\n"
-                   "#include <cudnn.h>\n#include <cufft.h>\n#include "
-                   "<curand.h>\n#include <cusparse.h>\n"
-                   "#include <cusolverDn.h>\n#include <nccl.h>\n#include "
-                   "<cub/cub.cuh>\n#include <thrust/sort.h>\n"
-                   "#include <nvrtc.h>\n#include "
-                   "<cooperative_groups.h>\n#include <torch/extension.h>\n"
-                   "#include <ATen/ATen.h>\n");
+  write("libs.cu",
+        "#include <cuda.h>\n#include <cuda_runtime.h>\n#include "
+        "<cublas_v2.h>\n#include <cublasLt.h>\n"
+        "#include <cudnn.h>\n#include <cufft.h>\n#include "
+        "<curand.h>\n#include <cusparse.h>\n"
+        "#include <cusolverDn.h>\n#include <nccl.h>\n#include "
+        "<cub/cub.cuh>\n#include <thrust/sort.h>\n"
+        "#include <nvrtc.h>\n#include "
+        "<cooperative_groups.h>\n#include <torch/extension.h>\n"
+        "#include <ATen/ATen.h>\n");
   const Inventory inv = scan();
-  for (const char *id :
-       {"cuda-driver", "cuda-runtime", "cublas", "cublaslt", "cudnn", "cufft",
-        "curand", "cusparse", "cusolver", "nccl", "cub", "thrust", "nvrtc",
-        "cooperative-groups", "pytorch-cpp"})
+  for (const char* id : {"cuda-driver", "cuda-runtime", "cublas", "cublaslt", "cudnn", "cufft", "curand", "cusparse",
+                         "cusolver", "nccl", "cub", "thrust", "nvrtc", "cooperative-groups", "pytorch-cpp"})
     EXPECT_TRUE(has_library(inv, id)) << id;
-  const ApiUse *nccl = find_use(inv, "nccl.h");
+  const ApiUse* nccl = find_use(inv, "nccl.h");
   ASSERT_NE(nccl, nullptr);
   EXPECT_EQ(nccl->line, 10u);
   EXPECT_EQ(nccl->col, 10u);
@@ -80,53 +74,52 @@ TEST_F(ScanTest, DetectsEachLibraryFromIncludes) {
 
 TEST_F(ScanTest, ApiUsesHaveExactLocationsAndStatus) {
   write("src/k.cu",
-        "#include <cuda_runtime.h>\n"                              // 1
-        "__global__ void __launch_bounds__(256) add(float* x) {\n" // 2
-        "  unsigned m = __ballot_sync(0xffffffffu, x[0] > 0);\n"   // 3
-        "  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(m));\n" // 4
-        "}\n"                                                      // 5
-        "void run(float* d) {\n"                                   // 6
-        "  cudaMalloc(&d, 4); add<<<1, 32>>>(d);\n"                // 7
-        "  thrust::sort(d, d + 1);\n"                              // 8
-        "  ncclAllReduce(d, d, 1, ncclFloat, ncclSum, 0, 0);\n"    // 9
+        "#include <cuda_runtime.h>\n"                               // 1
+        "__global__ void __launch_bounds__(256) add(float* x) {\n"  // 2
+        "  unsigned m = __ballot_sync(0xffffffffu, x[0] > 0);\n"    // 3
+        "  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(m));\n"  // 4
+        "}\n"                                                       // 5
+        "void run(float* d) {\n"                                    // 6
+        "  cudaMalloc(&d, 4); add<<<1, 32>>>(d);\n"                 // 7
+        "  thrust::sort(d, d + 1);\n"                               // 8
+        "  ncclAllReduce(d, d, 1, ncclFloat, ncclSum, 0, 0);\n"     // 9
         "}\n");
   const Inventory inv = scan();
   ASSERT_EQ(inv.targets.front(), "hip");
-  const ApiUse *k = find_use(inv, "add");
+  const ApiUse* k = find_use(inv, "add");
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->kind, "kernel");
   EXPECT_EQ(k->line, 2u);
   EXPECT_EQ(k->col, 40u);
-  const ApiUse *b = find_use(inv, "__ballot_sync");
+  const ApiUse* b = find_use(inv, "__ballot_sync");
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(b->kind, "warp-intrinsic");
   EXPECT_EQ(b->line, 3u);
   EXPECT_EQ(b->col, 16u);
   EXPECT_EQ(b->status.at("hip"), "changed");
-  const ApiUse *a = find_use(inv, "asm");
+  const ApiUse* a = find_use(inv, "asm");
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(a->kind, "inline-asm");
   EXPECT_EQ(a->status.at("hip"), "unsupported");
   EXPECT_EQ(a->note, "PTX");
-  const ApiUse *m = find_use(inv, "cudaMalloc");
+  const ApiUse* m = find_use(inv, "cudaMalloc");
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->line, 7u);
   EXPECT_EQ(m->col, 3u);
   EXPECT_EQ(m->family, "runtime");
   EXPECT_EQ(m->status.at("hip"), "supported");
   bool launch = false;
-  for (const ApiUse &u : inv.uses)
-    if (u.kind == "launch" && u.name == "add" && u.line == 7 && u.col == 25)
-      launch = true;
+  for (const ApiUse& u : inv.uses)
+    if (u.kind == "launch" && u.name == "add" && u.line == 7 && u.col == 25) launch = true;
   EXPECT_TRUE(launch);
-  const ApiUse *t = find_use(inv, "thrust::sort");
+  const ApiUse* t = find_use(inv, "thrust::sort");
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->library, "thrust");
-  const ApiUse *n = find_use(inv, "ncclAllReduce");
+  const ApiUse* n = find_use(inv, "ncclAllReduce");
   ASSERT_NE(n, nullptr);
   EXPECT_EQ(n->library, "nccl");
   ASSERT_EQ(inv.files.size(), 1u);
-  const FileInventory &f = inv.files.front();
+  const FileInventory& f = inv.files.front();
   EXPECT_EQ(f.kernels, 1u);
   EXPECT_EQ(f.launches, 1u);
   EXPECT_EQ(f.warp_intrinsics, 1u);
@@ -145,8 +138,7 @@ TEST_F(ScanTest, StringsCommentsMembersAndUserMacrosDoNotCount) {
         "int y = v.cudaMalloc; int q = p->cudaFree; int z = other::cudaFree;\n"
         "int w = cudaCheckMine(1);\n");
   const Inventory inv = scan();
-  EXPECT_TRUE(inv.uses.empty())
-      << inv.uses.front().name << " at " << inv.uses.front().line;
+  EXPECT_TRUE(inv.uses.empty()) << inv.uses.front().name << " at " << inv.uses.front().line;
 }
 
 TEST_F(ScanTest, DetectsBuildSystemsAndPythonUse) {
@@ -155,8 +147,9 @@ TEST_F(ScanTest, DetectsBuildSystemsAndPythonUse) {
         "comment\ncmake_minimum_required(VERSION 3.18)\n"
         "project(demo LANGUAGES CXX CUDA)\nfind_package(CUDAToolkit REQUIRED)\n"
         "target_link_libraries(demo PRIVATE CUDA::cublas)\n");
-  write("sub/Makefile", "# nvcc in a comment\nNVCC ?= "
-                        "/usr/local/cuda/bin/nvcc\nLDLIBS := -lcudnn\n");
+  write("sub/Makefile",
+        "# nvcc in a comment\nNVCC ?= "
+        "/usr/local/cuda/bin/nvcc\nLDLIBS := -lcudnn\n");
   write("setup.py",
         "from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n"
         "setup(ext_modules=[CUDAExtension('x', ['x.cu'])])\n");
@@ -166,14 +159,10 @@ TEST_F(ScanTest, DetectsBuildSystemsAndPythonUse) {
         "d = torch.device(\"cuda\")\nok = torch.cuda.is_available()\n");
   write("BUILD.bazel", "cuda_library(name = 'k', srcs = ['k.cu'])\n");
   const Inventory inv = scan();
-  auto has_build = [&](std::string_view id, std::string_view detail,
-                       std::string_view file, std::uint32_t line) {
-    return std::any_of(inv.build_systems.begin(), inv.build_systems.end(),
-                       [&](const BuildSystem &b) {
-                         return b.id == id &&
-                                b.detail.find(detail) != std::string::npos &&
-                                b.file == file && b.line == line;
-                       });
+  auto has_build = [&](std::string_view id, std::string_view detail, std::string_view file, std::uint32_t line) {
+    return std::any_of(inv.build_systems.begin(), inv.build_systems.end(), [&](const BuildSystem& b) {
+      return b.id == id && b.detail.find(detail) != std::string::npos && b.file == file && b.line == line;
+    });
   };
   EXPECT_TRUE(has_build("cmake", "LANGUAGES CUDA", "CMakeLists.txt", 3));
   EXPECT_TRUE(has_build("cmake", "CUDAToolkit", "CMakeLists.txt", 4));
@@ -186,11 +175,10 @@ TEST_F(ScanTest, DetectsBuildSystemsAndPythonUse) {
   EXPECT_TRUE(has_library(inv, "pytorch"));
   EXPECT_TRUE(has_library(inv, "pytorch-cpp"));
   std::size_t train = 0;
-  for (const ApiUse &u : inv.uses)
-    train += u.file == "train.py";
+  for (const ApiUse& u : inv.uses) train += u.file == "train.py";
   EXPECT_EQ(train,
-            4u); // import torch, .cuda(), "cuda", torch.cuda.is_available
-  const ApiUse *c = find_use(inv, ".cuda()");
+            4u);  // import torch, .cuda(), "cuda", torch.cuda.is_available
+  const ApiUse* c = find_use(inv, ".cuda()");
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->line, 4u);
   EXPECT_EQ(c->col, 11u);
@@ -201,14 +189,15 @@ TEST_F(ScanTest, DetectsBuildSystemsAndPythonUse) {
 TEST_F(ScanTest, PythonLinesStayRightAfterStringsSpanningLines) {
   // A backslash-newline inside a triple-quoted string is still a line break,
   // and a nested string in an f-string field does not end the f-string.
-  write("a.py", "s = \"\"\"doc \\\nimport torch.cuda\n\"\"\"\n"
-                "t = f\"{d[\"cuda\"]}\"\n"
-                "ok = torch.cuda.is_available()\n");
+  write("a.py",
+        "s = \"\"\"doc \\\nimport torch.cuda\n\"\"\"\n"
+        "t = f\"{d[\"cuda\"]}\"\n"
+        "ok = torch.cuda.is_available()\n");
   const Inventory inv = scan();
   ASSERT_EQ(inv.uses.size(), 1u);
   EXPECT_EQ(inv.uses[0].name, "torch.cuda.is_available");
   EXPECT_EQ(inv.uses[0].line, 5u);
-  EXPECT_EQ(inv.uses[0].col, 12u); // the `cuda` of torch.cuda
+  EXPECT_EQ(inv.uses[0].col, 12u);  // the `cuda` of torch.cuda
 }
 
 TEST_F(ScanTest, NonexistentPathIsReportedNotThrown) {
@@ -219,8 +208,9 @@ TEST_F(ScanTest, NonexistentPathIsReportedNotThrown) {
 }
 
 TEST_F(ScanTest, SingleFileIsScanned) {
-  write("one.cu", "__global__ void k() {}\nvoid f() { k<<<1, 1>>>(); "
-                  "cudaDeviceSynchronize(); }\n");
+  write("one.cu",
+        "__global__ void k() {}\nvoid f() { k<<<1, 1>>>(); "
+        "cudaDeviceSynchronize(); }\n");
   const Inventory inv = scan_project(root_ / "one.cu", {});
   EXPECT_TRUE(inv.single_file);
   EXPECT_FALSE(inv.fatal);
@@ -243,8 +233,8 @@ TEST_F(ScanTest, BinaryInvalidUtf8HugeAreReportedAndValidUtf8StillScanned) {
   EXPECT_TRUE(has_problem(inv, "FRY9001", "bin.cu"));
   EXPECT_TRUE(has_problem(inv, "FRY9002", "gbk.cu"));
   EXPECT_TRUE(has_problem(inv, "FRY9004", "big.cu"));
-  const ApiUse *u = find_use(inv, "cudaFree");
-  ASSERT_NE(u, nullptr); // invalid UTF-8 is still scanned
+  const ApiUse* u = find_use(inv, "cudaFree");
+  ASSERT_NE(u, nullptr);  // invalid UTF-8 is still scanned
   EXPECT_EQ(u->line, 2u);
   EXPECT_EQ(find_use(inv, "cudaMalloc"), nullptr);
 }
@@ -277,8 +267,7 @@ TEST_F(ScanTest, NestedOutputAndBuildFoldersAreSkipped) {
   write("src/a.cu", "void f() { cudaFree(0); }\n");
   write("out/.ferry/manifest.json", "{}");
   write("out/src/a.cu", "void f() { hipFree(0); cudaMalloc(0, 0); }\n");
-  write("build/CMakeCache.txt",
-        "CMAKE_CUDA_COMPILER:FILEPATH=/usr/local/cuda/bin/nvcc\n");
+  write("build/CMakeCache.txt", "CMAKE_CUDA_COMPILER:FILEPATH=/usr/local/cuda/bin/nvcc\n");
   write("build/CMakeFiles/x.cu", "void g() { cudaMalloc(0, 0); }\n");
   const Inventory inv = scan();
   EXPECT_TRUE(has_problem(inv, "FRY9007", "out"));
@@ -294,34 +283,10 @@ TEST_F(ScanTest, UnknownTargetOrDialectMismatchIsAnOptionError) {
 }
 
 TEST(ScanEffort, ModelWeights) {
-  ApiUse unsup{"f",
-               1,
-               1,
-               "cudaX",
-               "runtime",
-               "function",
-               "cuda-runtime",
-               {{"hip", "unsupported"}},
-               ""};
+  ApiUse unsup{"f", 1, 1, "cudaX", "runtime", "function", "cuda-runtime", {{"hip", "unsupported"}}, ""};
   ApiUse again = unsup;
-  ApiUse changed{"f",
-                 2,
-                 1,
-                 "cudaY",
-                 "runtime",
-                 "function",
-                 "cuda-runtime",
-                 {{"hip", "changed"}},
-                 ""};
-  ApiUse ok{"f",
-            3,
-            1,
-            "cudaZ",
-            "runtime",
-            "function",
-            "cuda-runtime",
-            {{"hip", "supported"}},
-            ""};
+  ApiUse changed{"f", 2, 1, "cudaY", "runtime", "function", "cuda-runtime", {{"hip", "changed"}}, ""};
+  ApiUse ok{"f", 3, 1, "cudaZ", "runtime", "function", "cuda-runtime", {{"hip", "supported"}}, ""};
   const Effort e = file_effort({&unsup, &again, &changed, &ok}, "hip", true);
   EXPECT_DOUBLE_EQ(e.hours, 2.0 + 0.25 + 0.5 + 0.1);
   EXPECT_EQ(e.level, "medium");
@@ -332,37 +297,34 @@ TEST(ScanEffort, ModelWeights) {
   EXPECT_EQ(overall_level(100), "high");
 }
 
-
 TEST_F(ScanTest, SummaryCountsByDefaultAndListsEverythingWithFiles) {
   for (int i = 0; i < 12; ++i)
     write("k" + std::to_string(i) + "/k.cu",
           std::string(static_cast<std::size_t>(i + 1), '\n') + "void f() { cudaMalloc(0, 0); }\n");
-  for (int i = 0; i < 3; ++i)
-    write("p" + std::to_string(i) + "/CMakeLists.txt", "project(p LANGUAGES CXX CUDA)\n");
+  for (int i = 0; i < 3; ++i) write("p" + std::to_string(i) + "/CMakeLists.txt", "project(p LANGUAGES CXX CUDA)\n");
   const Inventory inv = scan();
   const std::string brief = inventory_summary(inv, false);
   EXPECT_NE(brief.find("Build systems: 3 files with GPU settings"), std::string::npos) << brief;
   EXPECT_NE(brief.find(" 3 files  (project(... LANGUAGES CUDA) 3)"), std::string::npos) << brief;
-  EXPECT_NE(brief.find("Heaviest files (effort for hip; 10 of 12 with GPU uses, --files lists all)"),
-            std::string::npos)
+  EXPECT_NE(brief.find("Heaviest files (effort for hip; 10 of 12 with GPU uses, --files lists all)"), std::string::npos)
       << brief;
   EXPECT_EQ(brief.find("p1/CMakeLists.txt"), std::string::npos);
   const std::string all = inventory_summary(inv, false, true);
-  for (int i = 0; i < 12; ++i)
-    EXPECT_NE(all.find("k" + std::to_string(i) + "/k.cu"), std::string::npos) << i;
+  for (int i = 0; i < 12; ++i) EXPECT_NE(all.find("k" + std::to_string(i) + "/k.cu"), std::string::npos) << i;
   EXPECT_NE(all.find("p1/CMakeLists.txt:1:1"), std::string::npos) << all;
 }
 
 TEST_F(ScanTest, CMakeTheMigrationCannotTokenizeIsAProblemNotAThrow) {
   write("CMakeLists.txt", "project(p LANGUAGES CUDA\n");
-  write("ok/CMakeLists.txt", "#[[ project(q LANGUAGES CUDA) ]]\nfind_package(CUDAToolkit)\n"
-                             "target_link_libraries(q \"CUDA::cublas_static\" [[CUDA::cufft]])\n");
+  write("ok/CMakeLists.txt",
+        "#[[ project(q LANGUAGES CUDA) ]]\nfind_package(CUDAToolkit)\n"
+        "target_link_libraries(q \"CUDA::cublas_static\" [[CUDA::cufft]])\n");
   const Inventory inv = scan();
   EXPECT_TRUE(has_problem(inv, "FRY5004", "CMakeLists.txt"));
   ASSERT_EQ(inv.build_systems.size(), 1u);
   EXPECT_EQ(inv.build_systems[0].detail, "find_package(CUDAToolkit)");
   EXPECT_EQ(inv.build_systems[0].line, 2u);
-  const ApiUse *l = find_use(inv, "CUDA::cublas_static");
+  const ApiUse* l = find_use(inv, "CUDA::cublas_static");
   ASSERT_NE(l, nullptr);  // a quoted argument counts, a bracket argument does not
   EXPECT_EQ(l->library, "cublas");
   EXPECT_EQ(l->line, 3u);
@@ -373,7 +335,7 @@ TEST_F(ScanTest, CMakeTheMigrationCannotTokenizeIsAProblemNotAThrow) {
 TEST(LibraryTable, OneTableForScanAndBuildFiles) {
   EXPECT_EQ(rules::library_of_header("cublasLt.h")->id, "cublaslt");  // the longest prefix wins
   EXPECT_EQ(rules::library_of_header("cublas_v2.h")->id, "cublas");
-  EXPECT_EQ(rules::library_of_header("cuda.h")->id, "cuda-driver");   // exact paths first
+  EXPECT_EQ(rules::library_of_header("cuda.h")->id, "cuda-driver");  // exact paths first
   EXPECT_EQ(rules::library_of_header("cuda_fp16.h")->id, "cuda-runtime");
   EXPECT_EQ(rules::library_of_header("stdio.h"), nullptr);
   EXPECT_EQ(rules::library_of_family("curand_device").id, "curand");
@@ -382,10 +344,8 @@ TEST(LibraryTable, OneTableForScanAndBuildFiles) {
   EXPECT_EQ(rules::library_of_link("cudart_static")->hip_cmake_target, "hip::host");
   EXPECT_EQ(rules::library_of_link("nvrtc")->hip_link, "");  // known to scan, left alone by buildsys
   EXPECT_EQ(rules::library_of_namespace("nvcuda")->id, "wmma");
-  for (const rules::CudaLibrary &l : rules::cuda_libraries())
-    EXPECT_EQ(library_name(l.id), l.name);
+  for (const rules::CudaLibrary& l : rules::cuda_libraries()) EXPECT_EQ(library_name(l.id), l.name);
 }
-
 
 TEST(ScanEffort, MigratedModelWeighsWhatTheMigrationLeaves) {
   auto diag = [](Diag code, std::string msg) {
@@ -403,19 +363,22 @@ TEST(ScanEffort, MigratedModelWeighsWhatTheMigrationLeaves) {
 }
 
 TEST_F(ScanTest, SourcesAreMigratedInMemoryForTheEstimate) {
-  write("a.cu", "__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
-                "int main() {\n  float* p;\n  cudaMalloc(&p, 4);\n  k<<<1, 32>>>(p);\n"
-                "  cudaThreadSynchronize();\n  cudaFree(p);\n}\n");
+  write("a.cu",
+        "__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
+        "int main() {\n  float* p;\n  cudaMalloc(&p, 4);\n  k<<<1, 32>>>(p);\n"
+        "  cudaThreadSynchronize();\n  cudaFree(p);\n}\n");
   write("setup.py", "import torch\n");
   const Inventory inv = scan();
-  const auto a = std::find_if(inv.files.begin(), inv.files.end(), [](const FileInventory &f) { return f.rel == "a.cu"; });
+  const auto a =
+      std::find_if(inv.files.begin(), inv.files.end(), [](const FileInventory& f) { return f.rel == "a.cu"; });
   ASSERT_NE(a, inv.files.end());
   EXPECT_TRUE(a->migrated);
   EXPECT_EQ(a->left.at("hip").at("FRY1002"), 1u);  // cudaThreadSynchronize is deprecated
   EXPECT_GT(a->automatic.at("hip"), 0u);
   EXPECT_LT(a->automatic.at("hip"), a->judged.at("hip"));  // the deprecated call's line is left
   EXPECT_EQ(inv.automatic.at("hip"), a->automatic.at("hip"));
-  const auto py = std::find_if(inv.files.begin(), inv.files.end(), [](const FileInventory &f) { return f.rel == "setup.py"; });
+  const auto py =
+      std::find_if(inv.files.begin(), inv.files.end(), [](const FileInventory& f) { return f.rel == "setup.py"; });
   ASSERT_NE(py, inv.files.end());
   EXPECT_FALSE(py->migrated);
   const nlohmann::json j = inventory_to_json(inv);
@@ -423,10 +386,10 @@ TEST_F(ScanTest, SourcesAreMigratedInMemoryForTheEstimate) {
   EXPECT_GT(j["migration"]["hip"]["share"].get<double>(), 0.0);
 }
 
-
 TEST_F(ScanTest, BuildFilesCostWhatTheirConversionLeaves) {
-  write("CMakeLists.txt", "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n"
-                          "add_executable(p p.cu)\n");
+  write("CMakeLists.txt",
+        "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n"
+        "add_executable(p p.cu)\n");
   ScanOptions o;
   o.targets = {"hip", "cann"};
   const Inventory inv = scan(o);
@@ -438,5 +401,5 @@ TEST_F(ScanTest, BuildFilesCostWhatTheirConversionLeaves) {
   EXPECT_DOUBLE_EQ(build_effort({review, review}), 0.5 + 1.0 + 0.25);
 }
 
-} // namespace
-} // namespace ferry::scan
+}  // namespace
+}  // namespace ferry::scan

@@ -40,9 +40,7 @@ class TempTree : public ::testing::Test {
     write("outside.txt", "secret\n");
   }
   void TearDown() override { fs::remove_all(dir_); }
-  void write(const std::string& rel, const std::string& text) {
-    std::ofstream(dir_ / rel, std::ios::binary) << text;
-  }
+  void write(const std::string& rel, const std::string& text) { std::ofstream(dir_ / rel, std::ios::binary) << text; }
   std::string read(const std::string& rel) {
     std::ifstream in(dir_ / rel, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
@@ -101,23 +99,30 @@ TEST_F(TempTree, ReadsInsideAndRefusesLinks) {
 TEST_F(TempTree, ReplacesAtomicallyAndRefusesStaleOrLinkedTargets) {
   SafeRoot root(dir_ / "root");
   ::chmod((dir_ / "root/src/a.cu").c_str(), 0640);
-  root.replace("src/a.cu", "int b;\n", [](const std::string& cur) { return cur == "int a;\n"; }, 1 << 20);
+  root.replace(
+      "src/a.cu", "int b;\n", [](const std::string& cur) { return cur == "int a;\n"; }, 1 << 20);
   EXPECT_EQ(read("root/src/a.cu"), "int b;\n");
   EXPECT_EQ(fs::status(dir_ / "root/src/a.cu").permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
-  EXPECT_EQ(status_of([&] { root.replace("src/a.cu", "x", [](const std::string&) { return false; }, 1 << 20); }),
+  EXPECT_EQ(status_of([&] {
+              root.replace(
+                  "src/a.cu", "x", [](const std::string&) { return false; }, 1 << 20);
+            }),
             kConflict);
   EXPECT_EQ(read("root/src/a.cu"), "int b;\n");
   // A change between the first check and the rename is caught by the second check.
   int calls = 0;
   EXPECT_EQ(status_of([&] {
-              root.replace("src/a.cu", "mine", [&](const std::string&) {
-                if (++calls == 1) {
-                  std::ofstream(dir_ / "root/src/a.cu") << "theirs";
-                  return true;
-                }
-                return false;
-              }, 1 << 20);
+              root.replace(
+                  "src/a.cu", "mine",
+                  [&](const std::string&) {
+                    if (++calls == 1) {
+                      std::ofstream(dir_ / "root/src/a.cu") << "theirs";
+                      return true;
+                    }
+                    return false;
+                  },
+                  1 << 20);
             }),
             kConflict);
   EXPECT_EQ(read("root/src/a.cu"), "theirs");
@@ -157,7 +162,7 @@ TEST(ServeConflicts, FindsMarkerLines) {
   const std::string t = std::string("a\n") + std::string(migrate::kConflictBegin) + "\nnew\n=======\nold\n" +
                         std::string(migrate::kConflictEnd) + "\nz\n=======\n";
   EXPECT_EQ(conflict_marker_lines(t), (std::vector<std::uint32_t>{2, 4, 6}));  // not the stray 8
-  EXPECT_TRUE(conflict_marker_lines("a\n=======\n").empty());  // a separator alone is no conflict
+  EXPECT_TRUE(conflict_marker_lines("a\n=======\n").empty());                  // a separator alone is no conflict
 }
 
 TEST(ServeToken, RandomUrlSafeAndLongEnough) {
@@ -165,7 +170,8 @@ TEST(ServeToken, RandomUrlSafeAndLongEnough) {
   for (int i = 0; i < 50; ++i) {
     const std::string t = random_token();
     EXPECT_GE(t.size(), 16u);
-    EXPECT_EQ(t.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"), std::string::npos);
+    EXPECT_EQ(t.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"),
+              std::string::npos);
     seen.insert(t);
   }
   EXPECT_EQ(seen.size(), 50u);
@@ -177,11 +183,13 @@ TEST(ServeToken, RandomUrlSafeAndLongEnough) {
 }
 
 TEST(ServeDocs, MarkdownPageCarriesTheAnchorsOfSarif) {
-  const std::string md = "# Diagnostics\n\n### FRY2201 — lane id computed for 32-lane warps (warning)\n"
-                         "Text with `code` and **bold** <b>.\n\n```cpp\nint x = a & 31;\n```\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+  const std::string md =
+      "# Diagnostics\n\n### FRY2201 — lane id computed for 32-lane warps (warning)\n"
+      "Text with `code` and **bold** <b>.\n\n```cpp\nint x = a & 31;\n```\n| a | b |\n|---|---|\n| 1 | 2 |\n";
   const std::string html = markdown_page(md, "t");
-  EXPECT_NE(html.find("id=\"" + report::heading_anchor("FRY2201 — lane id computed for 32-lane warps (warning)") + "\""),
-            std::string::npos);
+  EXPECT_NE(
+      html.find("id=\"" + report::heading_anchor("FRY2201 — lane id computed for 32-lane warps (warning)") + "\""),
+      std::string::npos);
   EXPECT_NE(html.find("<code>code</code>"), std::string::npos);
   EXPECT_NE(html.find("&lt;b&gt;"), std::string::npos);
   EXPECT_NE(html.find("int x = a &amp; 31;"), std::string::npos);
@@ -190,14 +198,14 @@ TEST(ServeDocs, MarkdownPageCarriesTheAnchorsOfSarif) {
 
 TEST(ServeVerify, PartialResultReplacesTheFilesItCompiled) {
   const nlohmann::json previous = {
-      {"units", {{{"file", "a.cu"}, {"arch", "gfx906"}, {"status", "pass"}},
-                 {{"file", "b.cu"}, {"arch", "gfx906"}, {"status", "fail"}, {"class", "migration-defect"}}}},
+      {"units",
+       {{{"file", "a.cu"}, {"arch", "gfx906"}, {"status", "pass"}},
+        {{"file", "b.cu"}, {"arch", "gfx906"}, {"status", "fail"}, {"class", "migration-defect"}}}},
       {"original_checks", {{"b.cu", {{"state", "compiles"}}}}},
       {"summary", {{"passed", 1}, {"compiles", 2}}}};
-  const nlohmann::json partial = {
-      {"units", {{{"file", "b.cu"}, {"arch", "gfx906"}, {"status", "pass"}}}},
-      {"original_checks", nlohmann::json::object()},
-      {"summary", {{"passed", 1}, {"compiles", 1}, {"wall_seconds", 3.0}}}};
+  const nlohmann::json partial = {{"units", {{{"file", "b.cu"}, {"arch", "gfx906"}, {"status", "pass"}}}},
+                                  {"original_checks", nlohmann::json::object()},
+                                  {"summary", {{"passed", 1}, {"compiles", 1}, {"wall_seconds", 3.0}}}};
   const nlohmann::json m = report::merge_verify(previous, partial);
   ASSERT_EQ(m["units"].size(), 2u);
   EXPECT_EQ(m["units"][1]["file"], "b.cu");
@@ -241,10 +249,13 @@ TEST(ServeJobs, RunsInOrderWithACapAndCancels) {
   std::string why;
   EXPECT_FALSE(q.cancel(*first, &why));
   // A round is not stopped half-way; failures are reported with their message.
-  const auto round = q.submit("round", "r", [&](JobContext&) -> nlohmann::json {
-    while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    throw std::runtime_error("input gone");
-  }, /*cancellable_while_running=*/false);
+  const auto round = q.submit(
+      "round", "r",
+      [&](JobContext&) -> nlohmann::json {
+        while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        throw std::runtime_error("input gone");
+      },
+      /*cancellable_while_running=*/false);
   for (int i = 0; i < 200 && q.get(*round)->at("state") != "running"; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   EXPECT_FALSE(q.cancel(*round, &why));
@@ -264,5 +275,6 @@ TEST(Rounds, MergedOutputsStillCarryHandEdits) {
   // Written merged (output != generated) and untouched since: it still carries the user's edit.
   EXPECT_TRUE(migrate::rounds::carries_hand_edits({{"output_hash", merged}, {"generated", gen}}, merged));
   // Conflict markers left as written: an unresolved conflict, not an edit.
-  EXPECT_FALSE(migrate::rounds::carries_hand_edits({{"output_hash", merged}, {"generated", gen}, {"conflict", true}}, merged));
+  EXPECT_FALSE(
+      migrate::rounds::carries_hand_edits({{"output_hash", merged}, {"generated", gen}, {"conflict", true}}, merged));
 }

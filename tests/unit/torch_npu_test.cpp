@@ -38,18 +38,22 @@ TEST(TorchNpu, Basics) {
 }
 
 TEST(TorchNpu, DeviceStringsOnlyInDeviceContexts) {
-  const auto r = run("import torch\na = torch.device('cuda:1')\nb = x.to(\"cuda\")\nc = f(device='cuda')\n"
-                     "name = 'cuda'\nd = {'k': 'cuda'}\n");
-  EXPECT_EQ(r.output, "import torch\nimport torch_npu\na = torch.device('npu:1')\nb = x.to(\"npu\")\n"
-                      "c = f(device='npu')\nname = 'cuda'\nd = {'k': 'cuda'}\n");
+  const auto r =
+      run("import torch\na = torch.device('cuda:1')\nb = x.to(\"cuda\")\nc = f(device='cuda')\n"
+          "name = 'cuda'\nd = {'k': 'cuda'}\n");
+  EXPECT_EQ(r.output,
+            "import torch\nimport torch_npu\na = torch.device('npu:1')\nb = x.to(\"npu\")\n"
+            "c = f(device='npu')\nname = 'cuda'\nd = {'k': 'cuda'}\n");
 }
 
 TEST(TorchNpu, BackendAndVisibleDevices) {
-  const auto r = run("import torch.distributed as dist\ndist.init_process_group(backend='nccl')\n"
-                     "dist.init_process_group('nccl')\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\n");
-  EXPECT_EQ(r.output, "import torch.distributed as dist\nimport torch_npu\n"
-                      "dist.init_process_group(backend='hccl')\ndist.init_process_group('hccl')\n"
-                      "os.environ['ASCEND_RT_VISIBLE_DEVICES'] = '0'\n");
+  const auto r =
+      run("import torch.distributed as dist\ndist.init_process_group(backend='nccl')\n"
+          "dist.init_process_group('nccl')\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\n");
+  EXPECT_EQ(r.output,
+            "import torch.distributed as dist\nimport torch_npu\n"
+            "dist.init_process_group(backend='hccl')\ndist.init_process_group('hccl')\n"
+            "os.environ['ASCEND_RT_VISIBLE_DEVICES'] = '0'\n");
 }
 
 TEST(TorchNpu, NothingToDoLeavesTheFileAlone) {
@@ -64,13 +68,13 @@ TEST(TorchNpu, ExclusionMarker) {
 
 TEST(TorchNpu, BackendStringsFollowTheirPathToInitProcessGroup) {
   // dest=, one step of propagation (be = args.pg), set_defaults, getattr's default.
-  const auto r = run(
-      "import torch.distributed as dist\n"
-      "p.add_argument('--pg', dest='pg_backend', default='nccl')\n"
-      "p.set_defaults(pg_backend='nccl')\n"
-      "be = args.pg_backend\n"
-      "dist.init_process_group(be)\n"
-      "b2 = getattr(args, 'pg_backend', 'nccl')\n");
+  const auto r =
+      run("import torch.distributed as dist\n"
+          "p.add_argument('--pg', dest='pg_backend', default='nccl')\n"
+          "p.set_defaults(pg_backend='nccl')\n"
+          "be = args.pg_backend\n"
+          "dist.init_process_group(be)\n"
+          "b2 = getattr(args, 'pg_backend', 'nccl')\n");
   EXPECT_EQ(r.output.find("'nccl'"), std::string::npos) << r.output;
   EXPECT_EQ(count(r, "FRY4655"), 0u);
   // A dict value and an unrelated option stay, with a warning each.
@@ -81,11 +85,11 @@ TEST(TorchNpu, BackendStringsFollowTheirPathToInitProcessGroup) {
 }
 
 TEST(TorchNpu, NcclApisAndEnvironment) {
-  const auto r = run(
-      "import torch.distributed as dist\nfrom torch.distributed import is_nccl_available\n"
-      "import os\nok = dist.is_nccl_available() and is_nccl_available() and x.is_nccl_available()\n"
-      "os.environ['TORCH_NCCL_BLOCKING_WAIT'] = '1'\nos.environ['NCCL_DEBUG'] = 'INFO'\n"
-      "b = dist.Backend.NCCL\n");
+  const auto r =
+      run("import torch.distributed as dist\nfrom torch.distributed import is_nccl_available\n"
+          "import os\nok = dist.is_nccl_available() and is_nccl_available() and x.is_nccl_available()\n"
+          "os.environ['TORCH_NCCL_BLOCKING_WAIT'] = '1'\nos.environ['NCCL_DEBUG'] = 'INFO'\n"
+          "b = dist.Backend.NCCL\n");
   EXPECT_NE(r.output.find("dist.is_hccl_available() and is_hccl_available() and x.is_nccl_available()"),
             std::string::npos)
       << r.output;
@@ -99,10 +103,10 @@ TEST(TorchNpu, NcclApisAndEnvironment) {
 }
 
 TEST(TorchNpu, DeviceStringsFollowTheirPath) {
-  const auto r = run(
-      "import torch\np.add_argument('--device', default='cuda')\n"
-      "loc = f'cuda:{rank}'\nstate = torch.load(path, map_location=loc)\n"
-      "dev = torch.device(args.device)\nif 'cuda' in args.device: pass\nlabel = 'cuda'\n");
+  const auto r =
+      run("import torch\np.add_argument('--device', default='cuda')\n"
+          "loc = f'cuda:{rank}'\nstate = torch.load(path, map_location=loc)\n"
+          "dev = torch.device(args.device)\nif 'cuda' in args.device: pass\nlabel = 'cuda'\n");
   EXPECT_NE(r.output.find("default='npu'"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("loc = f'npu:{rank}'"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("if 'npu' in args.device"), std::string::npos) << r.output;

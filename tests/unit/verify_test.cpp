@@ -120,8 +120,9 @@ TEST(VerifyMap, LineMapsFromJsonAndMapping) {
   ctx.root = "/t";
   ctx.cwd = "/t";
   ctx.maps = &maps;
-  const auto errs = parse_compiler_output("src/a.cu:5:3: error: use of undeclared identifier '__nanosleep'\n"
-                                          "/t/src/a.cu:4:1: error: bad\n");
+  const auto errs = parse_compiler_output(
+      "src/a.cu:5:3: error: use of undeclared identifier '__nanosleep'\n"
+      "/t/src/a.cu:4:1: error: bad\n");
   MappedError m0 = map_error(errs[0], ctx);
   ASSERT_TRUE(m0.origin);
   EXPECT_EQ(m0.origin->rel, "src/a.cu");
@@ -274,7 +275,9 @@ TEST(VerifyRun, ClassifiesEveryUnitOfATree) {
     fs::create_directories((out / f).parent_path());
     fs::copy_file(in / f, out / f);
   }
-  write(out / ".ferry/manifest.json", nlohmann::json{{"version", 1}, {"target", "hip"}, {"input", in.string()}, {"files", nlohmann::json::object()}}.dump());
+  write(out / ".ferry/manifest.json",
+        nlohmann::json{{"version", 1}, {"target", "hip"}, {"input", in.string()}, {"files", nlohmann::json::object()}}
+            .dump());
   write(out / ".ferry/linemaps.json",
         R"({"version":1,"files":{"blas.cu":{"out_to_orig":[1],"changed_out_lines":[1],"flagged_orig_lines":[]},
             "typo.cu":{"out_to_orig":[1,2],"changed_out_lines":[1,2],"flagged_orig_lines":[]},
@@ -348,14 +351,16 @@ TEST(VerifyPlan, UsesTheInputsCompilationDatabase) {
   const TranslationUnit& b = plan.units[1];  // not in the database: inferred directories
   EXPECT_EQ(b.flag_source, "inferred");
   EXPECT_NE(std::find(b.flags.begin(), b.flags.end(), "-Ithird/inc"), b.flags.end());
-  const auto cmd = compile_command("hipcc", *ferry::analysis::find_profile("gfx90a"), a.rel, false, a.flags, "/tmp/x.o");
+  const auto cmd =
+      compile_command("hipcc", *ferry::analysis::find_profile("gfx90a"), a.rel, false, a.flags, "/tmp/x.o");
   EXPECT_EQ(cmd[1], "-x");
   EXPECT_EQ(cmd[2], "hip");
   EXPECT_NE(std::find(cmd.begin(), cmd.end(), "--offload-arch=gfx90a"), cmd.end());
   EXPECT_EQ(std::find(cmd.begin(), cmd.end(), "-arch=sm_80"), cmd.end());
   EXPECT_EQ(std::find(cmd.begin(), cmd.end(), "-D__HIP_PLATFORM_AMD__"), cmd.end());  // hipcc's own, for HIP
   // A C file: host code only, and the platform macro hipcc leaves out for C.
-  const auto c_cmd = compile_command("hipcc", *ferry::analysis::find_profile("gfx90a"), "dynlink.c", true, {}, "/tmp/y.o");
+  const auto c_cmd =
+      compile_command("hipcc", *ferry::analysis::find_profile("gfx90a"), "dynlink.c", true, {}, "/tmp/y.o");
   EXPECT_EQ(c_cmd[2], "c");
   EXPECT_NE(std::find(c_cmd.begin(), c_cmd.end(), "-D__HIP_PLATFORM_AMD__"), c_cmd.end());
   EXPECT_EQ(std::find(c_cmd.begin(), c_cmd.end(), "--offload-arch=gfx90a"), c_cmd.end());

@@ -26,8 +26,7 @@ TEST(Wave64Transform, RewritesLaunchesAndKeepsLines) {
   EXPECT_TRUE(t.diagnostics.empty());
   EXPECT_TRUE(t.text.starts_with("#line 1 \"a/k.hip\"\n"));
   EXPECT_NE(t.text.find("hipLaunchKernelGGL(k, dim3(2), 64, 0, 0, p, 3);"), std::string::npos) << t.text;
-  EXPECT_NE(t.text.find("hipLaunchKernelGGL(HIP_KERNEL_NAME(t<128>), 1, 128, 0,\n           s, p);"),
-            std::string::npos)
+  EXPECT_NE(t.text.find("hipLaunchKernelGGL(HIP_KERNEL_NAME(t<128>), 1, 128, 0,\n           s, p);"), std::string::npos)
       << t.text;
   EXPECT_EQ(lines(t.text), lines(src) + 1);
 }

@@ -116,7 +116,8 @@ std::vector<Check> validate(std::size_t n, double eb_rel, bool special, const st
     std::vector<std::byte> gs(gbytes);
     fcc::check(cudaMemcpy(gs.data(), ds.p, gbytes, cudaMemcpyDeviceToHost), "copy");
     bool same = gbytes == cbytes && std::memcmp(gs.data(), cs.data(), cbytes) == 0;
-    out.push_back({"int8 stream identical to CPU", same, std::to_string(gbytes) + " vs " + std::to_string(cbytes) + " bytes"});
+    out.push_back(
+        {"int8 stream identical to CPU", same, std::to_string(gbytes) + " vs " + std::to_string(cbytes) + " bytes"});
     // Decode the CPU's stream on the GPU (the cross-device case).
     fcc::check(cudaMemcpy(ds.p, cs.data(), cbytes, cudaMemcpyHostToDevice), "copy");
     fcc::intq8_decompress(ds.p, cbytes, dy.p, n, 64, ws, nullptr);
@@ -155,8 +156,10 @@ std::vector<Check> validate(std::size_t n, double eb_rel, bool special, const st
       fcc::check(cudaMemcpy(xs_gpu.data(), dx.p, n * 4, cudaMemcpyDeviceToHost), "copy");
       fcc::check(cudaMemcpy(r_gpu.data(), dr.p, n * 4, cudaMemcpyDeviceToHost), "copy");
       std::size_t at = 0;
-      if (!same_bits(xs_gpu, xc, &at)) ok = false, detail = "step " + std::to_string(step) + ": x differs at " + std::to_string(at);
-      else if (!same_bits(r_gpu, r_cpu, &at)) ok = false, detail = "step " + std::to_string(step) + ": residual differs at " + std::to_string(at);
+      if (!same_bits(xs_gpu, xc, &at))
+        ok = false, detail = "step " + std::to_string(step) + ": x differs at " + std::to_string(at);
+      else if (!same_bits(r_gpu, r_cpu, &at))
+        ok = false, detail = "step " + std::to_string(step) + ": residual differs at " + std::to_string(at);
     }
     out.push_back({"int8+ef x and residual bit-identical to CPU over 3 steps", ok, detail});
     {  // update_x = false: same stream and residual as with write-back
@@ -194,8 +197,8 @@ std::vector<Check> validate(std::size_t n, double eb_rel, bool special, const st
     double m = cd::max_finite_abs(x);
     std::size_t bad = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      bool okv = std::isfinite(x[i]) ? std::fabs(static_cast<double>(gy[i]) - x[i]) <= e
-                                     : std::memcmp(&gy[i], &x[i], 4) == 0;
+      bool okv =
+          std::isfinite(x[i]) ? std::fabs(static_cast<double>(gy[i]) - x[i]) <= e : std::memcmp(&gy[i], &x[i], 4) == 0;
       bad += !okv;
     }
     out.push_back({"eb within bound e = rel * max|x|", bad == 0 && e == eb_rel * m,
@@ -209,8 +212,8 @@ std::vector<Check> validate(std::size_t n, double eb_rel, bool special, const st
     std::size_t at = 0;
     bool eq = same_bits(gy, cy, &at);
     out.push_back({"eb decode bit-identical to CPU", eq,
-                   (eq ? std::string() : "first difference at " + std::to_string(at) + "; ") + "GPU " + std::to_string(gbytes) +
-                       " bytes, CPU " + std::to_string(cbytes)});
+                   (eq ? std::string() : "first difference at " + std::to_string(at) + "; ") + "GPU " +
+                       std::to_string(gbytes) + " bytes, CPU " + std::to_string(cbytes)});
 #else
     out.push_back({"eb decode bit-identical to CPU", true, "not compared: built without zstd.h (CPU eb codec)"});
 #endif
@@ -237,7 +240,8 @@ std::vector<Check> validate(std::size_t n, double eb_rel, bool special, const st
     fcc::check(cudaMemcpy(a.data(), dy.p, n * 4, cudaMemcpyDeviceToHost), "copy");
     fcc::check(cudaMemcpy(b.data(), dz.p, n * 4, cudaMemcpyDeviceToHost), "copy");
     eq = eq && i8 == i8a && same_bits(a, b, &at);
-    out.push_back({"eb and int8 streams at an odd address: same bytes and values as aligned", eq, eq ? "" : "differs at " + std::to_string(at)});
+    out.push_back({"eb and int8 streams at an odd address: same bytes and values as aligned", eq,
+                   eq ? "" : "differs at " + std::to_string(at)});
   }
   for (auto& c : out) c.name = tag + " " + c.name;
   return out;
@@ -254,7 +258,10 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
-      if (i + 1 >= argc) { std::fprintf(stderr, "missing value for %s\n", a.c_str()); std::exit(2); }
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "missing value for %s\n", a.c_str());
+        std::exit(2);
+      }
       return argv[++i];
     };
     if (a == "--n") n = std::stoull(next());
@@ -263,7 +270,10 @@ int main(int argc, char** argv) {
     else if (a == "--out") out_dir = next();
     else if (a == "--eb-rel") eb_rel = std::stod(next());
     else if (a == "--profile") profile = true;
-    else { std::fprintf(stderr, "usage: %s [--n N] [--check-n N] [--reps R] [--out DIR] [--eb-rel R]\n", argv[0]); return 2; }
+    else {
+      std::fprintf(stderr, "usage: %s [--n N] [--check-n N] [--reps R] [--out DIR] [--eb-rel R]\n", argv[0]);
+      return 2;
+    }
   }
   try {
     cudaDeviceProp prop{};
@@ -290,7 +300,8 @@ int main(int argc, char** argv) {
       for (bool special : {true, false}) {
         if (!fast && !special) continue;
         fcc::set_fast_paths(fast);
-        auto c = validate(check_n, eb_rel, special, std::string(fast ? "[fast" : "[general") + (special ? ", special values]" : "]"));
+        auto c = validate(check_n, eb_rel, special,
+                          std::string(fast ? "[fast" : "[general") + (special ? ", special values]" : "]"));
         checks.insert(checks.end(), c.begin(), c.end());
       }
     fcc::set_fast_paths(true);
@@ -313,7 +324,8 @@ int main(int argc, char** argv) {
     fcc::check(cudaMemcpy(x.p, h.data(), n * 4, cudaMemcpyHostToDevice), "copy");
     fcc::check(cudaMemset(r.p, 0, n * 4), "memset");
     const double bytes = n * 4.0;
-    double copy_ms = time_ms(reps, [&] { fcc::check(cudaMemcpyAsync(x2.p, x.p, n * 4, cudaMemcpyDeviceToDevice), "memcpy"); });
+    double copy_ms =
+        time_ms(reps, [&] { fcc::check(cudaMemcpyAsync(x2.p, x.p, n * 4, cudaMemcpyDeviceToDevice), "memcpy"); });
     const double copy_gbps = bytes / copy_ms / 1e6;
     const double eb_abs = eb_rel * cd::max_finite_abs(h);
     std::vector<Row> rows;
@@ -322,15 +334,16 @@ int main(int argc, char** argv) {
       double gbps = bytes / ms / 1e6;
       double traffic = moved / ms / 1e6 / (2 * copy_gbps);
       rows.push_back({name, ms, gbps, gbps / copy_gbps, compression, moved, traffic});
-      std::printf("%-36s %9.4f ms %9.1f GB/s  %.3fx copy  traffic %.3fx copy  compression %.2f\n", name.c_str(), ms, gbps,
-                  gbps / copy_gbps, traffic, compression);
+      std::printf("%-36s %9.4f ms %9.1f GB/s  %.3fx copy  traffic %.3fx copy  compression %.2f\n", name.c_str(), ms,
+                  gbps, gbps / copy_gbps, traffic, compression);
     };
     std::printf("%-36s %9.4f ms %9.1f GB/s\n", "cudaMemcpy D2D (baseline)", copy_ms, copy_gbps);
     for (bool fast : {true, false}) {
       fcc::set_fast_paths(fast);
       const std::string sfx = fast ? "" : " (general kernels)";
       std::size_t b8 = 0, beb = 0;
-      double ms = time_ms(reps, [&] { b8 = fcc::intq8_compress(x.p, nullptr, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr); });
+      double ms = time_ms(
+          reps, [&] { b8 = fcc::intq8_compress(x.p, nullptr, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr); });
       add("int8 compress" + sfx, ms, bytes / b8, bytes + b8);
       ms = time_ms(reps, [&] { fcc::intq8_decompress(s8.p, b8, y.p, n, 64, ws, nullptr); });
       add("int8 decompress" + sfx, ms, bytes / b8, b8 + bytes);
@@ -339,18 +352,21 @@ int main(int argc, char** argv) {
       ms = time_ms(reps, [&] { fcc::intq8_compress(x2.p, r.p, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr); });
       add("int8+ef compress" + sfx, ms, bytes / b8, 4 * bytes + b8);
       // As the device allreduce calls it: x is not needed afterwards, only the stream and r.
-      ms = time_ms(reps, [&] { fcc::intq8_compress(x2.p, r.p, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr, false); });
+      ms = time_ms(reps,
+                   [&] { fcc::intq8_compress(x2.p, r.p, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr, false); });
       add("int8+ef compress, x not written back" + sfx, ms, bytes / b8, 3 * bytes + b8);
       char ebname[64];
       std::snprintf(ebname, sizeof ebname, "eb:rel=%g compress", eb_rel);
-      ms = time_ms(reps, [&] { beb = fcc::eb_compress(x.p, n, 0.0, eb_rel, 128, seb.p, fcc::eb_max_bytes(n), ws, nullptr); });
+      ms = time_ms(reps,
+                   [&] { beb = fcc::eb_compress(x.p, n, 0.0, eb_rel, 128, seb.p, fcc::eb_max_bytes(n), ws, nullptr); });
       add(ebname + sfx, ms, bytes / beb, 2 * bytes + beb);  // rel: the max pass reads x once more
       std::snprintf(ebname, sizeof ebname, "eb:rel=%g decompress", eb_rel);
       ms = time_ms(reps, [&] { fcc::eb_decompress(seb.p, beb, y.p, n, ws, nullptr); });
       add(ebname + sfx, ms, bytes / beb, beb + bytes);
       // The same bound given as absolute (what the device allreduce passes after its own max
       // exchange): no max pass.
-      ms = time_ms(reps, [&] { beb = fcc::eb_compress(x.p, n, eb_abs, 0.0, 128, seb.p, fcc::eb_max_bytes(n), ws, nullptr); });
+      ms = time_ms(reps,
+                   [&] { beb = fcc::eb_compress(x.p, n, eb_abs, 0.0, 128, seb.p, fcc::eb_max_bytes(n), ws, nullptr); });
       add("eb:abs (same e) compress" + sfx, ms, bytes / beb, bytes + beb);
     }
     fcc::set_fast_paths(true);
@@ -372,7 +388,8 @@ int main(int argc, char** argv) {
         sweep.push_back({"int8 compress units", u, time_ms(reps, [&] {
                            fcc::intq8_compress(x.p, nullptr, n, 64, s8.p, fcc::intq8_max_bytes(n), ws, nullptr);
                          })});
-        sweep.push_back({"int8 decompress units", u, time_ms(reps, [&] { fcc::intq8_decompress(s8.p, b8, y.p, n, 64, ws, nullptr); })});
+        sweep.push_back({"int8 decompress units", u,
+                         time_ms(reps, [&] { fcc::intq8_decompress(s8.p, b8, y.p, n, 64, ws, nullptr); })});
       }
       for (int k : {1, 2, 4, 8}) {
         fcc::Tuning t = def;
@@ -381,10 +398,12 @@ int main(int argc, char** argv) {
         sweep.push_back({"eb compress blocks/warp", k, time_ms(reps, [&] {
                            fcc::eb_compress(x.p, n, 0.0, eb_rel, 128, seb.p, fcc::eb_max_bytes(n), ws, nullptr);
                          })});
-        sweep.push_back({"eb decompress blocks/warp", k, time_ms(reps, [&] { fcc::eb_decompress(seb.p, beb, y.p, n, ws, nullptr); })});
+        sweep.push_back({"eb decompress blocks/warp", k,
+                         time_ms(reps, [&] { fcc::eb_decompress(seb.p, beb, y.p, n, ws, nullptr); })});
       }
       fcc::set_tuning(def);
-      for (auto& w : sweep) std::printf("sweep %-26s %d: %.4f ms (%.3fx copy)\n", w.knob.c_str(), w.value, w.ms, copy_ms / w.ms);
+      for (auto& w : sweep)
+        std::printf("sweep %-26s %d: %.4f ms (%.3fx copy)\n", w.knob.c_str(), w.value, w.ms, copy_ms / w.ms);
     }
     // Speed-up of the fast kernels over the general ones, same run.
     const std::size_t half = rows.size() / 2;
@@ -400,36 +419,43 @@ int main(int argc, char** argv) {
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
     std::ofstream js(out_dir + "/gpu_codecs.json");
-    js << "{\"device\": \"" << prop.name << "\", \"date\": \"" << date << "\", \"elements\": " << n << ", \"reps\": " << reps
-       << ", \"copy_ms\": " << copy_ms << ", \"copy_gbps\": " << copy_gbps << ", \"kernels\": [";
+    js << "{\"device\": \"" << prop.name << "\", \"date\": \"" << date << "\", \"elements\": " << n
+       << ", \"reps\": " << reps << ", \"copy_ms\": " << copy_ms << ", \"copy_gbps\": " << copy_gbps
+       << ", \"kernels\": [";
     for (std::size_t i = 0; i < rows.size(); ++i)
-      js << (i ? ", " : "") << "{\"name\": \"" << rows[i].name << "\", \"ms\": " << rows[i].ms << ", \"gbps\": " << rows[i].gbps
-         << ", \"ratio_to_copy\": " << rows[i].ratio_to_copy << ", \"compression\": " << rows[i].compression
-         << ", \"bytes_moved\": " << rows[i].moved << ", \"traffic_ratio_to_copy\": " << rows[i].traffic_ratio << "}";
+      js << (i ? ", " : "") << "{\"name\": \"" << rows[i].name << "\", \"ms\": " << rows[i].ms
+         << ", \"gbps\": " << rows[i].gbps << ", \"ratio_to_copy\": " << rows[i].ratio_to_copy
+         << ", \"compression\": " << rows[i].compression << ", \"bytes_moved\": " << rows[i].moved
+         << ", \"traffic_ratio_to_copy\": " << rows[i].traffic_ratio << "}";
     js << "], \"checks\": [";
     for (std::size_t i = 0; i < checks.size(); ++i)
       js << (i ? ", " : "") << "{\"name\": \"" << checks[i].name << "\", \"ok\": " << (checks[i].ok ? "true" : "false")
          << ", \"detail\": \"" << checks[i].detail << "\"}";
     js << "], \"sweep\": [";
     for (std::size_t i = 0; i < sweep.size(); ++i)
-      js << (i ? ", " : "") << "{\"knob\": \"" << sweep[i].knob << "\", \"value\": " << sweep[i].value << ", \"ms\": " << sweep[i].ms
-         << ", \"ratio_to_copy\": " << copy_ms / sweep[i].ms << "}";
+      js << (i ? ", " : "") << "{\"knob\": \"" << sweep[i].knob << "\", \"value\": " << sweep[i].value
+         << ", \"ms\": " << sweep[i].ms << ", \"ratio_to_copy\": " << copy_ms / sweep[i].ms << "}";
     js << "], \"all_checks_pass\": " << (all_ok ? "true" : "false") << "}\n";
     std::ofstream md(out_dir + "/gpu_codecs.md");
-    md << "# GPU codecs on " << prop.name << " (" << date << ")\n\n" << n << " float32 (" << bytes / (1 << 20)
-       << " MiB) of gradient-like data, median of " << reps << " runs. Throughput = input bytes / time; "
+    md << "# GPU codecs on " << prop.name << " (" << date << ")\n\n"
+       << n << " float32 (" << bytes / (1 << 20) << " MiB) of gradient-like data, median of " << reps
+       << " runs. Throughput = input bytes / time; "
        << "baseline = cudaMemcpy device-to-device of the same buffer in the same run: " << copy_gbps << " GB/s. "
        << "Goal: every kernel at >= 0.5x copy. 'traffic x copy' compares the bytes each kernel must read and write "
        << "(input, output, and for error feedback the residual both ways and x written back; the eb compressor in rel mode "
        << "reads x twice: once for max|x|) per second with the copy's 2 x input bytes per second.\n\n"
        << "| kernel | ms | GB/s (input) | x copy | traffic x copy | compression |\n|---|---|---|---|---|---|\n";
     for (auto& r : rows)
-      md << "| " << r.name << " | " << r.ms << " | " << r.gbps << " | " << r.ratio_to_copy << " | " << r.traffic_ratio << " | "
-         << r.compression << " |\n";
+      md << "| " << r.name << " | " << r.ms << " | " << r.gbps << " | " << r.ratio_to_copy << " | " << r.traffic_ratio
+         << " | " << r.compression << " |\n";
     md << "\n| fast-kernel shape (ferry::comm::cuda::Tuning) | value | ms | x copy |\n|---|---|---|---|\n";
-    for (auto& w : sweep) md << "| " << w.knob << " | " << w.value << " | " << w.ms << " | " << copy_ms / w.ms << " |\n";
-    md << "\n| check against the CPU codecs (" << check_n << " elements; 'special values': NaN/Inf/denormal/constant blocks) | result |\n|---|---|\n";
-    for (auto& c : checks) md << "| " << c.name << " | " << (c.ok ? "PASS" : "FAIL") << (c.detail.empty() ? "" : " (" + c.detail + ")") << " |\n";
+    for (auto& w : sweep)
+      md << "| " << w.knob << " | " << w.value << " | " << w.ms << " | " << copy_ms / w.ms << " |\n";
+    md << "\n| check against the CPU codecs (" << check_n
+       << " elements; 'special values': NaN/Inf/denormal/constant blocks) | result |\n|---|---|\n";
+    for (auto& c : checks)
+      md << "| " << c.name << " | " << (c.ok ? "PASS" : "FAIL") << (c.detail.empty() ? "" : " (" + c.detail + ")")
+         << " |\n";
     return all_ok ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ferrycomm-gpu-bench: %s\n", e.what());

@@ -8,7 +8,8 @@
 namespace ferry::comm::cuda {
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("ferry-comm cuda: ") + what + ": " + cudaGetErrorString(e));
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("ferry-comm cuda: ") + what + ": " + cudaGetErrorString(e));
 }
 
 Workspace::~Workspace() {

@@ -116,9 +116,8 @@ __global__ void eb_payload_sizes(const std::uint8_t* bits, std::size_t n, std::s
   psize[b] = w == raw_width ? 4 * len : wire::packed_bytes(len, w);
 }
 
-__global__ void eb_decode(const std::byte* payload, std::size_t n, std::size_t block, std::size_t nblocks,
-                          float step, const std::uint8_t* bits, const float* base_in, const std::uint64_t* poff,
-                          float* y) {
+__global__ void eb_decode(const std::byte* payload, std::size_t n, std::size_t block, std::size_t nblocks, float step,
+                          const std::uint8_t* bits, const float* base_in, const std::uint64_t* poff, float* y) {
   const std::size_t b = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x & 31;
   if (b >= nblocks) return;
@@ -210,7 +209,8 @@ __device__ __forceinline__ unsigned long long tile_warp_offset(const EbTileSizes
 }
 
 template <int K>
-__device__ void eb_tile_offsets(EbTileSizes<K>& T, unsigned long long* state, std::size_t ntiles, unsigned long long* total) {
+__device__ void eb_tile_offsets(EbTileSizes<K>& T, unsigned long long* state, std::size_t ntiles,
+                                unsigned long long* total) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
   __syncthreads();
   if (warp == 0) {
@@ -416,10 +416,9 @@ __device__ __forceinline__ void eb_compress_tile(const float* x, std::size_t n, 
 // eb, block 128: bits, base and payload in one pass over x. Same decisions as eb_scan_blocks +
 // eb_write.
 template <int K>
-__global__ void __launch_bounds__(32 * eb_warps) eb_fused_compress(const float* x, std::size_t n, std::size_t nb,
-                                                                   const EbDev* Pp, std::uint8_t* bits,
-                                                                   float* base_out, std::byte* payload,
-                                                                   unsigned long long* lb, unsigned long long* total) {
+__global__ void __launch_bounds__(32 * eb_warps)
+    eb_fused_compress(const float* x, std::size_t n, std::size_t nb, const EbDev* Pp, std::uint8_t* bits,
+                      float* base_out, std::byte* payload, unsigned long long* lb, unsigned long long* total) {
   constexpr int B = 128, tile_blocks = eb_warps * K;
   __shared__ EbTileImage<K> I;
   __shared__ EbTileSizes<K> T;
@@ -428,18 +427,17 @@ __global__ void __launch_bounds__(32 * eb_warps) eb_fused_compress(const float* 
   const EbDev P = *Pp;
   if ((static_cast<std::size_t>(tile) + 1) * tile_blocks * B <= n)
     eb_compress_tile<K, true>(x, n, nb, P, bits, base_out, payload, lb, total, ntiles, I, T);
-  else
-    eb_compress_tile<K, false>(x, n, nb, P, bits, base_out, payload, lb, total, ntiles, I, T);
+  else eb_compress_tile<K, false>(x, n, nb, P, bits, base_out, payload, lb, total, ntiles, I, T);
 }
 
 // eb decoding, block 128: payload offsets from the bits array by look-back, one pass. Sets
 // *overrun (and writes nothing for that block) where a payload would end past payload_bytes or a
 // width is not 0..32 / raw.
 template <int K>
-__global__ void __launch_bounds__(32 * eb_warps) eb_fused_decode(const std::byte* payload, std::size_t n, std::size_t nb,
-                                                                 float step, const std::uint8_t* bits, const float* base_in,
-                                                                 std::size_t payload_bytes, unsigned long long* lb,
-                                                                 unsigned* overrun, float* y) {
+__global__ void __launch_bounds__(32 * eb_warps)
+    eb_fused_decode(const std::byte* payload, std::size_t n, std::size_t nb, float step, const std::uint8_t* bits,
+                    const float* base_in, std::size_t payload_bytes, unsigned long long* lb, unsigned* overrun,
+                    float* y) {
   constexpr int B = 128, tile_blocks = eb_warps * K;
   __shared__ std::uint8_t stage[eb_warps][4 * B + 8];
   __shared__ EbTileSizes<K> T;
@@ -544,8 +542,8 @@ std::size_t eb_compress(const float* x, std::size_t n, double abs, double rel, s
     check(cudaMemsetAsync(lb, 0, (ntiles + 2) * 8, s), "eb look-back state");
     dispatch_eb(K, [&](auto k) {
       eb_fused_compress<decltype(k)::value><<<static_cast<unsigned>(ntiles), 32 * eb_warps, 0, s>>>(
-          x, n, L.nblocks, P, reinterpret_cast<std::uint8_t*>(out + L.widths_at), reinterpret_cast<float*>(out + L.bases_at),
-          out + L.payload_at, lb, lb + ntiles + 1);
+          x, n, L.nblocks, P, reinterpret_cast<std::uint8_t*>(out + L.widths_at),
+          reinterpret_cast<float*>(out + L.bases_at), out + L.payload_at, lb, lb + ntiles + 1);
     });
     check(cudaGetLastError(), "eb_fused_compress");
     unsigned long long total = 0;
@@ -592,8 +590,7 @@ std::size_t eb_compress(const float* x, std::size_t n, double abs, double rel, s
   return L.payload_at + last[0] + last[1];
 }
 
-void eb_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::size_t n, Workspace& ws,
-                   cudaStream_t s) {
+void eb_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::size_t n, Workspace& ws, cudaStream_t s) {
   unsigned char head[wire::eb_planar_header_bytes];
   if (in_bytes < sizeof head) throw std::invalid_argument("ferry-comm cuda eb: truncated stream");
   if (!aligned(in, 4)) {  // the planar layout holds floats: decode from an aligned copy
@@ -627,7 +624,8 @@ void eb_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::siz
     auto* overrun = reinterpret_cast<unsigned*>(lb + ntiles + 1);
     dispatch_eb(K, [&](auto k) {
       eb_fused_decode<decltype(k)::value><<<static_cast<unsigned>(ntiles), 32 * eb_warps, 0, s>>>(
-          in + L.payload_at, n, L.nblocks, static_cast<float>(2 * e), bits, base, in_bytes - L.payload_at, lb, overrun, y);
+          in + L.payload_at, n, L.nblocks, static_cast<float>(2 * e), bits, base, in_bytes - L.payload_at, lb, overrun,
+          y);
     });
     check(cudaGetLastError(), "eb_fused_decode");
     unsigned bad = 0;

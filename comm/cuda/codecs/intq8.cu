@@ -27,8 +27,8 @@ constexpr int header_bytes = static_cast<int>(wire::intq_header_bytes);
 // ---- general kernels ------------------------------------------------------------------------
 
 // Pass 1: per block its scale (or raw marker) and its stream size.
-__global__ void intq8_scan_blocks(const float* x, const float* r, std::size_t n, std::size_t block,
-                                  std::size_t nblocks, std::uint32_t* tag, std::uint64_t* size) {
+__global__ void intq8_scan_blocks(const float* x, const float* r, std::size_t n, std::size_t block, std::size_t nblocks,
+                                  std::uint32_t* tag, std::uint64_t* size) {
   const std::size_t b = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x & 31;
   if (b >= nblocks) return;
@@ -143,8 +143,8 @@ __device__ __forceinline__ std::size_t int8_block_of(std::size_t t, int u) {
 }
 
 template <int G, int U, bool EF, bool WRITE_X = true>
-__global__ void __launch_bounds__(256) intq8_fast_compress(float* x, float* r, std::size_t n, std::size_t nb,
-                                                           std::byte* out, unsigned* raw_seen) {
+__global__ void __launch_bounds__(256)
+    intq8_fast_compress(float* x, float* r, std::size_t n, std::size_t nb, std::byte* out, unsigned* raw_seen) {
   constexpr int B = 4 * G;
   const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int sub = static_cast<int>(t % G);
@@ -263,8 +263,8 @@ __global__ void intq8_fix_move(const std::byte* fast, const float* x, std::size_
 // then wrong from there on and the host decodes again with the general path), |= 2 if the header
 // does not hold n.
 template <int G, int U>
-__global__ void __launch_bounds__(256) intq8_fast_decode(const std::byte* in, std::size_t n, std::size_t nb, float* y,
-                                                         unsigned* flags) {
+__global__ void __launch_bounds__(256)
+    intq8_fast_decode(const std::byte* in, std::size_t n, std::size_t nb, float* y, unsigned* flags) {
   constexpr int B = 4 * G;
   const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int sub = static_cast<int>(t % G);
@@ -370,16 +370,16 @@ std::size_t intq8_compress(float* x, float* residual, std::size_t n, std::size_t
   }
   const std::size_t nb = (n + block - 1) / block;
   if (fast_paths_enabled() && lanes_for(block) && aligned(x, 16) && aligned(residual, 16) && aligned(out, 4)) {
-    const unsigned raw = int8_fast_run(nb, block, current_tuning().int8_compress_units, ws, s, "intq8_fast_compress",
-                                       [&](auto g, auto u, unsigned grid, unsigned* flag) {
-      constexpr int G = decltype(g)::value, U = decltype(u)::value;
-      if (residual && update_x)
-        intq8_fast_compress<G, U, true><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
-      else if (residual)
-        intq8_fast_compress<G, U, true, false><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
-      else
-        intq8_fast_compress<G, U, false><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
-    });
+    const unsigned raw =
+        int8_fast_run(nb, block, current_tuning().int8_compress_units, ws, s, "intq8_fast_compress",
+                      [&](auto g, auto u, unsigned grid, unsigned* flag) {
+                        constexpr int G = decltype(g)::value, U = decltype(u)::value;
+                        if (residual && update_x)
+                          intq8_fast_compress<G, U, true><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
+                        else if (residual)
+                          intq8_fast_compress<G, U, true, false><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
+                        else intq8_fast_compress<G, U, false><<<grid, 256, 0, s>>>(x, residual, n, nb, out, flag);
+                      });
     const std::size_t fast_bytes = header_bytes + nb * tag_bytes + n;
     if (!raw) return fast_bytes;
     // Some block is raw (NaN/Inf or a subnormal scale): move every block to its real offset.
@@ -424,8 +424,9 @@ void intq8_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::
     if (in_bytes == header_bytes + nb * tag_bytes + n) {
       const unsigned bad = int8_fast_run(nb, block, current_tuning().int8_decode_units, ws, s, "intq8_fast_decode",
                                          [&](auto g, auto u, unsigned grid, unsigned* flag) {
-        intq8_fast_decode<decltype(g)::value, decltype(u)::value><<<grid, 256, 0, s>>>(in, n, nb, y, flag);
-      });
+                                           intq8_fast_decode<decltype(g)::value, decltype(u)::value>
+                                               <<<grid, 256, 0, s>>>(in, n, nb, y, flag);
+                                         });
       if (!bad) return;
       // A raw tag in a stream of the no-raw length, or another count: the general path below
       // decodes what is decodable and names the problem.
@@ -435,8 +436,8 @@ void intq8_decompress(const std::byte* in, std::size_t in_bytes, float* y, std::
   check(cudaMemcpyAsync(&stored, in, header_bytes, cudaMemcpyDeviceToHost, s), "intq8 header");
   check(cudaStreamSynchronize(s), "intq8 sync");
   if (stored != n)
-    throw std::invalid_argument("ferry-comm cuda intq8: stream holds " + std::to_string(stored) + " elements, caller expects " +
-                                std::to_string(n));
+    throw std::invalid_argument("ferry-comm cuda intq8: stream holds " + std::to_string(stored) +
+                                " elements, caller expects " + std::to_string(n));
   if (n == 0) return;
   const std::size_t nb = (n + block - 1) / block;
   auto* off = static_cast<std::uint64_t*>(ws.get(Slot::block_offsets, nb * 8));

@@ -14,8 +14,8 @@ namespace ferry::comm::cuda::detail {
 // at a time (warp-wide) until one has published an inclusive prefix, and publishes its own.
 // Returns the tile's exclusive prefix to every lane. Tiles take their index from an atomic
 // counter in launch order, so every predecessor is running or done: the spin always ends.
-inline constexpr unsigned long long lb_aggregate = 1ull << 62;     // status: the tile's own size
-inline constexpr unsigned long long lb_inclusive = 2ull << 62;     // status: the inclusive prefix
+inline constexpr unsigned long long lb_aggregate = 1ull << 62;    // status: the tile's own size
+inline constexpr unsigned long long lb_inclusive = 2ull << 62;    // status: the inclusive prefix
 inline constexpr unsigned long long lb_value = (1ull << 62) - 1;  // the value bits
 
 __device__ __forceinline__ unsigned long long warp_sum_u64(unsigned long long v) {
@@ -29,7 +29,7 @@ __device__ __forceinline__ void look_back_publish(unsigned long long* state, uns
   atomicExch(&state[tile], (tile == 0 ? lb_inclusive : lb_aggregate) | agg);
 }
 static __device__ unsigned long long look_back_walk(unsigned long long* state, unsigned tile, unsigned long long agg,
-                                                   int lane) {
+                                                    int lane) {
   if (tile == 0) return 0;
   unsigned long long excl = 0;
   long long j = static_cast<long long>(tile) - 1;
@@ -54,7 +54,7 @@ static __device__ unsigned long long look_back_walk(unsigned long long* state, u
   return excl;
 }
 static __device__ unsigned long long look_back(unsigned long long* state, unsigned tile, unsigned long long agg,
-                                              int lane) {
+                                               int lane) {
   if (lane == 0) look_back_publish(state, tile, agg);
   return look_back_walk(state, tile, agg, lane);
 }

@@ -62,10 +62,8 @@ unsigned grid_stride_blocks(std::size_t n) { return grid_capped((n + 255) / 256,
 void queue_max_finite_abs(const float* x, std::size_t n, unsigned* m, cudaStream_t s) {
   check(cudaMemsetAsync(m, 0, 4, s), "max memset");
   if (n == 0) return;
-  if (aligned(x, 16))
-    max_finite_abs4<<<grid_capped((n / 4 + 255) / 256, 2048), 256, 0, s>>>(x, n, m);
-  else
-    max_finite_abs_kernel<<<1024, 256, 0, s>>>(x, n, m);
+  if (aligned(x, 16)) max_finite_abs4<<<grid_capped((n / 4 + 255) / 256, 2048), 256, 0, s>>>(x, n, m);
+  else max_finite_abs_kernel<<<1024, 256, 0, s>>>(x, n, m);
   check(cudaGetLastError(), "max_finite_abs");
 }
 

@@ -25,10 +25,10 @@
 #include <string>
 #include <vector>
 
+#include "../../tests/survivor_verdict.hpp"
 #include "ferry/comm/comm.hpp"
 #include "ferry/comm/cuda/codecs.hpp"
 #include "ferry/comm/cuda/device.hpp"
-#include "../../tests/survivor_verdict.hpp"
 
 namespace fc = ferry::comm;
 namespace fcc = ferry::comm::cuda;
@@ -68,7 +68,9 @@ struct Dev {
   float* p = nullptr;
   explicit Dev(std::size_t n) { fcc::check(cudaMalloc(&p, std::max<std::size_t>(n, 1) * 4), "cudaMalloc"); }
   ~Dev() { cudaFree(p); }
-  void put(const std::vector<float>& h) { fcc::check(cudaMemcpy(p, h.data(), h.size() * 4, cudaMemcpyHostToDevice), "copy"); }
+  void put(const std::vector<float>& h) {
+    fcc::check(cudaMemcpy(p, h.data(), h.size() * 4, cudaMemcpyHostToDevice), "copy");
+  }
   std::vector<float> get(std::size_t n) const {
     std::vector<float> h(n);
     fcc::check(cudaMemcpy(h.data(), p, n * 4, cudaMemcpyDeviceToHost), "copy");
@@ -215,8 +217,8 @@ int main(int argc, char** argv) {
       vs.push_back({"eb:rel=1e-3", "eb:rel=1e-3", fcc::Transport::automatic});
       vs.push_back({"eb:rel=1e-5", "eb:rel=1e-5", fcc::Transport::automatic});
       if (rank == 0) {
-        std::printf("ranks %d, GPUs visible %d, NCCL %s%s\n", size, ndev, nccl ? "up" : "unavailable: ",
-                    nccl ? "" : dev.nccl_reason().c_str());
+        std::printf("ranks %d, GPUs visible %d, NCCL %s%s\n", size, ndev,
+                    nccl ? "up" : "unavailable: ", nccl ? "" : dev.nccl_reason().c_str());
         std::printf("%12s %-12s %-10s %10s %10s %10s %10s\n", "bytes", "variant", "path", "time_us", "algbw_GBs",
                     "busbw_GBs", "max_rel_err");
       }
@@ -274,8 +276,8 @@ int main(int argc, char** argv) {
       throw SweepDone{};  // unwinds DeviceComm and Communicator before MPI_Finalize below
     }
     if (rank == 0)
-      std::printf("ranks %d, GPUs visible %d, n %zu, NCCL %s%s\n", size, ndev, n, nccl ? "up" : "unavailable: ",
-                  nccl ? "" : dev.nccl_reason().c_str());
+      std::printf("ranks %d, GPUs visible %d, n %zu, NCCL %s%s\n", size, ndev, n,
+                  nccl ? "up" : "unavailable: ", nccl ? "" : dev.nccl_reason().c_str());
 
     std::vector<std::vector<float>> xs(size);
     std::vector<double> s(n, 0.0);
@@ -366,13 +368,13 @@ int main(int argc, char** argv) {
         double local_res = max_abs(res), res_sum = 0;
         MPI_Allreduce(&local_res, &res_sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         auto [e, nan_ok] = error_of(y, s);
-        const double bound = (sum_max + res_max_prev_sum + s_max) / 254.0 * (1 + std::ldexp(1.0, -14)) + sum_tol +
-                             res_max_prev_sum;
+        const double bound =
+            (sum_max + res_max_prev_sum + s_max) / 254.0 * (1 + std::ldexp(1.0, -14)) + sum_tol + res_max_prev_sum;
         const double res_bound = (max_abs(xs[rank]) + res_max_prev_sum) / 254.0 * 1.001;
         if (!(e <= bound) || !(local_res <= res_bound)) {
           ok = false;
-          detail = "step " + std::to_string(step) + ": err " + fmt(e) + " (bound " + fmt(bound) + "), |r| " + fmt(local_res) +
-                   " (bound " + fmt(res_bound) + ")";
+          detail = "step " + std::to_string(step) + ": err " + fmt(e) + " (bound " + fmt(bound) + "), |r| " +
+                   fmt(local_res) + " (bound " + fmt(res_bound) + ")";
         }
         same &= ck.identical(y);
         res_max_prev_sum = res_sum;
@@ -468,18 +470,21 @@ int main(int argc, char** argv) {
         if (rank == 0) {
           std::printf("BENCH %-34s path %-11s %9.3f ms\n", v.name.c_str(), path.c_str(), ms);
           char buf[256];
-          std::snprintf(buf, sizeof buf, "%s{\"variant\": \"%s\", \"path\": \"%s\", \"ms\": %.4f}", k ? ", " : "", v.name.c_str(),
-                        path.c_str(), ms);
+          std::snprintf(buf, sizeof buf, "%s{\"variant\": \"%s\", \"path\": \"%s\", \"ms\": %.4f}", k ? ", " : "",
+                        v.name.c_str(), path.c_str(), ms);
           bench_json += buf;
         }
       }
       bench_json += "]";
-      if (rank == 0) std::printf("BENCH baseline: none (mpi-staged) %.3f ms (ratios in the JSON/markdown are against it)\n", base_ms);
+      if (rank == 0)
+        std::printf("BENCH baseline: none (mpi-staged) %.3f ms (ratios in the JSON/markdown are against it)\n",
+                    base_ms);
     }
     if (rank == 0 && !out.empty()) {
       std::ofstream js(out);
-      js << "{\"ranks\": " << size << ", \"gpus_visible\": " << ndev << ", \"n\": " << n << ", \"nccl\": " << (nccl ? "true" : "false")
-         << ", \"nccl_reason\": \"" << dev.nccl_reason() << "\", \"bench_n\": " << bench_n << ", \"checks\": [";
+      js << "{\"ranks\": " << size << ", \"gpus_visible\": " << ndev << ", \"n\": " << n
+         << ", \"nccl\": " << (nccl ? "true" : "false") << ", \"nccl_reason\": \"" << dev.nccl_reason()
+         << "\", \"bench_n\": " << bench_n << ", \"checks\": [";
       for (std::size_t i = 0; i < ck.lines.size(); ++i) {
         std::string l = ck.lines[i];
         for (auto& c : l)

@@ -16,8 +16,7 @@ void allgather_ring(Context& ctx, const Call& c) {
   auto mod = [P](int a) { return ((a % P) + P) % P; };
   for (int s = 0; s < P - 1; ++s) {
     Block sb = block_of(c.count, P, mod(r - s)), rb = block_of(c.count, P, mod(r - s - 1));
-    sendrecv(ctx, mod(r + 1), out + sb.offset * es, sb.length * es, mod(r - 1), out + rb.offset * es,
-             rb.length * es);
+    sendrecv(ctx, mod(r + 1), out + sb.offset * es, sb.length * es, mod(r - 1), out + rb.offset * es, rb.length * es);
   }
 }
 

@@ -33,10 +33,8 @@ void rd_raw(Context& ctx, const Call& c, const Fold& f) {
     }
   }
   if (ctx.rank < 2 * f.rem) {
-    if (f.sits_out(ctx.rank))
-      recv_bytes(ctx, ctx.rank + 1, acc, bytes, tag_fold);
-    else
-      send_bytes(ctx, ctx.rank - 1, acc, bytes, tag_fold);
+    if (f.sits_out(ctx.rank)) recv_bytes(ctx, ctx.rank + 1, acc, bytes, tag_fold);
+    else send_bytes(ctx, ctx.rank - 1, acc, bytes, tag_fold);
   }
 }
 

@@ -32,8 +32,10 @@ void rsag_raw(Context& ctx, const Call& c, const Fold& f) {
     for (int mask = f.p2 / 2; mask >= 1; mask >>= 1) {
       int peer = f.real(f.newrank ^ mask), half = nblk / 2;
       bool upper = (f.newrank & mask) != 0;
-      Range keep = upper ? blocks_range(c.count, f.p2, lo + half, lo + nblk) : blocks_range(c.count, f.p2, lo, lo + half);
-      Range give = upper ? blocks_range(c.count, f.p2, lo, lo + half) : blocks_range(c.count, f.p2, lo + half, lo + nblk);
+      Range keep =
+          upper ? blocks_range(c.count, f.p2, lo + half, lo + nblk) : blocks_range(c.count, f.p2, lo, lo + half);
+      Range give =
+          upper ? blocks_range(c.count, f.p2, lo, lo + half) : blocks_range(c.count, f.p2, lo + half, lo + nblk);
       sendrecv(ctx, peer, acc + give.begin * es, give.size() * es, peer, tmp.data(), keep.size() * es);
       reduce_into(acc + keep.begin * es, tmp.data(), keep.size(), c.dtype, c.op);
       if (upper) lo += half;
@@ -48,10 +50,8 @@ void rsag_raw(Context& ctx, const Call& c, const Fold& f) {
     }
   }
   if (ctx.rank < 2 * f.rem) {
-    if (f.sits_out(ctx.rank))
-      recv_bytes(ctx, ctx.rank + 1, acc, c.count * es, tag_fold);
-    else
-      send_bytes(ctx, ctx.rank - 1, acc, c.count * es, tag_fold);
+    if (f.sits_out(ctx.rank)) recv_bytes(ctx, ctx.rank + 1, acc, c.count * es, tag_fold);
+    else send_bytes(ctx, ctx.rank - 1, acc, c.count * es, tag_fold);
   }
 }
 
@@ -86,8 +86,10 @@ void rsag_lossy(Context& ctx, const Call& c, const Fold& f) {
     for (int mask = f.p2 / 2; mask >= 1; mask >>= 1) {
       int peer = f.real(f.newrank ^ mask), half = nblk / 2;
       bool upper = (f.newrank & mask) != 0;
-      Range keep = upper ? blocks_range(c.count, f.p2, lo + half, lo + nblk) : blocks_range(c.count, f.p2, lo, lo + half);
-      Range give = upper ? blocks_range(c.count, f.p2, lo, lo + half) : blocks_range(c.count, f.p2, lo + half, lo + nblk);
+      Range keep =
+          upper ? blocks_range(c.count, f.p2, lo + half, lo + nblk) : blocks_range(c.count, f.p2, lo, lo + half);
+      Range give =
+          upper ? blocks_range(c.count, f.p2, lo, lo + half) : blocks_range(c.count, f.p2, lo + half, lo + nblk);
       auto p = pack(codec, {acc + give.begin, give.size()}, out);
       std::size_t got = sendrecv(ctx, peer, p.data(), p.size(), peer, in.data(), in.size());
       codec.decompress({in.data(), got}, {tmp.data(), keep.size()});

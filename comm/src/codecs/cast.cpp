@@ -60,7 +60,7 @@ class CastCodec final : public Codec {
   ErrorModel error_model() const override {
     ErrorModel m;
     m.kind = ErrorModel::Kind::relative;
-    m.u = bf16_ ? 1.0 / 256 : 1.0 / 2048;  // 2^-p with p = 8 and 11 significant bits
+    m.u = bf16_ ? 1.0 / 256 : 1.0 / 2048;                                // 2^-p with p = 8 and 11 significant bits
     m.abs_floor = bf16_ ? std::ldexp(1.0, -134) : std::ldexp(1.0, -25);  // half the subnormal step
     return m;
   }

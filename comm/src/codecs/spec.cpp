@@ -12,20 +12,21 @@
 
 namespace ferry::comm {
 
-
 namespace {
 
 [[noreturn]] void bad(std::string_view text, std::string_view why) {
-  throw UsageError(fmt::format("ferry-comm codec spec '{}': {} (examples: none bf16 fp16 int8 int4:block=32 int2 "
-                               "eb:abs=1e-3 eb:rel=1e-3,zstd=1 zfp:tol=1e-3 zfp:rel=1e-4)",
-                               text, why));
+  throw UsageError(
+      fmt::format("ferry-comm codec spec '{}': {} (examples: none bf16 fp16 int8 int4:block=32 int2 "
+                  "eb:abs=1e-3 eb:rel=1e-3,zstd=1 zfp:tol=1e-3 zfp:rel=1e-4)",
+                  text, why));
 }
 
 double number(std::string_view text, std::string_view v) {
   std::string s(v);
   char* end = nullptr;
   double d = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || !(d >= 0) || std::isinf(d)) bad(text, fmt::format("bad number '{}'", v));
+  if (s.empty() || end != s.c_str() + s.size() || !(d >= 0) || std::isinf(d))
+    bad(text, fmt::format("bad number '{}'", v));
   return d;
 }
 
@@ -73,7 +74,8 @@ std::string CodecSpec::str() const {
     case Kind::intq: return fmt::format("int{}{}", bits, block ? fmt::format(":block={}", block) : "");
     case Kind::eb:
       return fmt::format("eb:{}={:g}{}{}", abs > 0 ? "abs" : "rel", abs > 0 ? abs : rel,
-                         block ? fmt::format(",block={}", block) : "", zstd_level ? fmt::format(",zstd={}", zstd_level) : "");
+                         block ? fmt::format(",block={}", block) : "",
+                         zstd_level ? fmt::format(",zstd={}", zstd_level) : "");
     case Kind::zfp: return fmt::format("zfp:{}={:g}", abs > 0 ? "tol" : "rel", abs > 0 ? abs : rel);
   }
   return "?";
@@ -113,7 +115,8 @@ std::unique_ptr<Codec> make_codec(const CodecSpec& spec, double abs_bound) {
 
 void apply_error_feedback(Codec& codec, std::span<float> x, std::span<float> residual) {
   if (x.size() != residual.size())
-    throw UsageError(fmt::format("ferry-comm error feedback: residual has {} elements, data {}", residual.size(), x.size()));
+    throw UsageError(
+        fmt::format("ferry-comm error feedback: residual has {} elements, data {}", residual.size(), x.size()));
   for (std::size_t i = 0; i < x.size(); ++i)
     if (std::isfinite(residual[i])) x[i] += residual[i];
   std::vector<std::byte> buf(codec.max_compressed_bytes(x.size()));

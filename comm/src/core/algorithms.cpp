@@ -38,9 +38,15 @@ namespace {
 [[maybe_unused]] constexpr int pow2_below(int p) { return 1 << floor_log2(p); }
 
 constexpr Algorithm table[] = {
-#define FERRY_COMM_ALGORITHM(coll, nm, codec, terms, depth, formula, summary)                 \
-  {Collective::coll, #nm, summary, codec, []([[maybe_unused]] int P) -> double { return (terms); }, \
-   []([[maybe_unused]] int P) -> int { return (depth); }, formula, detail::coll##_##nm},
+#define FERRY_COMM_ALGORITHM(coll, nm, codec, terms, depth, formula, summary) \
+  {Collective::coll,                                                          \
+   #nm,                                                                       \
+   summary,                                                                   \
+   codec,                                                                     \
+   []([[maybe_unused]] int P) -> double { return (terms); },                  \
+   []([[maybe_unused]] int P) -> int { return (depth); },                     \
+   formula,                                                                   \
+   detail::coll##_##nm},
 #include "../algorithms.def"
 #undef FERRY_COMM_ALGORITHM
 };
@@ -76,9 +82,12 @@ std::size_t parse_size(std::string_view s, std::string_view rule) {
   std::size_t mult = 1;
   if (!s.empty()) {
     switch (s.back()) {
-      case 'K': case 'k': mult = 1024; break;
-      case 'M': case 'm': mult = 1024 * 1024; break;
-      case 'G': case 'g': mult = 1024ull * 1024 * 1024; break;
+      case 'K':
+      case 'k': mult = 1024; break;
+      case 'M':
+      case 'm': mult = 1024 * 1024; break;
+      case 'G':
+      case 'g': mult = 1024ull * 1024 * 1024; break;
       default: break;
     }
     if (mult != 1) s.remove_suffix(1);

@@ -9,10 +9,10 @@
 
 #include <fmt/format.h>
 
-#include "ferry/comm/collectives.hpp"
-#include "ferry/comm/tuning.hpp"
 #include "../codecs/codecs.hpp"
 #include "context.hpp"
+#include "ferry/comm/collectives.hpp"
+#include "ferry/comm/tuning.hpp"
 
 namespace ferry::comm {
 
@@ -87,11 +87,10 @@ double exchange_header(Communicator& comm, const Algorithm* alg, const Header& h
   return std::bit_cast<double>(agreed.back());
 }
 
-
 }  // namespace
 
-AllreduceStats allreduce(Communicator& comm, const void* send, void* recv, std::size_t count, DType dtype,
-                         ReduceOp op, const AllreduceOptions& o) {
+AllreduceStats allreduce(Communicator& comm, const void* send, void* recv, std::size_t count, DType dtype, ReduceOp op,
+                         const AllreduceOptions& o) {
   const std::size_t bytes = count * dtype_size(dtype);
   const bool lossy = o.codec != nullptr && o.codec->lossy();
   const std::string codec_name = o.codec ? o.codec->str() : "";
@@ -112,8 +111,8 @@ AllreduceStats allreduce(Communicator& comm, const void* send, void* recv, std::
                                      dtype_name(dtype), op_name(op)));
       if (!alg->supports_codec) throw UsageError(fmt::format("ferry-comm allreduce/{}: takes no codec", alg->name));
       if (!o.residual.empty() && o.residual.size() != count)
-        throw UsageError(fmt::format("ferry-comm allreduce: residual has {} elements, data {}", o.residual.size(),
-                                     count));
+        throw UsageError(
+            fmt::format("ferry-comm allreduce: residual has {} elements, data {}", o.residual.size(), count));
     }
     if (needs_scale) {
       local_scale = codec_detail::max_finite_abs({static_cast<const float*>(send), count});
@@ -157,8 +156,8 @@ AllreduceStats allreduce(Communicator& comm, const void* send, void* recv, std::
   return stats;
 }
 
-void reduce_scatter(Communicator& comm, const void* send, void* recv, std::size_t count, DType dtype,
-                    ReduceOp op, std::string_view algorithm) {
+void reduce_scatter(Communicator& comm, const void* send, void* recv, std::size_t count, DType dtype, ReduceOp op,
+                    std::string_view algorithm) {
   const Algorithm* alg = nullptr;
   std::exception_ptr local_error;
   try {
@@ -243,10 +242,10 @@ void send(Communicator& comm, const void* buf, std::size_t count, DType dtype, i
     detail::send_bytes(ctx, dest, header, sizeof header, header_tag(tag));
     detail::recv_bytes(ctx, dest, answer, sizeof answer, ack_tag(tag));
     if (answer[0] != header[0] || answer[1] != header[1])
-      throw CommError(CommError::Kind::mismatch,
-                      fmt::format("ferry-comm send on rank {}: rank {} expects {} x {}, this rank sends {} x {}",
-                                  comm.rank(), dest, answer[0], dtype_name(static_cast<DType>(answer[1])), count,
-                                  dtype_name(dtype)));
+      throw CommError(
+          CommError::Kind::mismatch,
+          fmt::format("ferry-comm send on rank {}: rank {} expects {} x {}, this rank sends {} x {}", comm.rank(), dest,
+                      answer[0], dtype_name(static_cast<DType>(answer[1])), count, dtype_name(dtype)));
   }
   detail::send_bytes(ctx, dest, buf, count * dtype_size(dtype), data_tag(tag));
 }
@@ -260,10 +259,10 @@ void recv(Communicator& comm, void* buf, std::size_t count, DType dtype, int sou
     detail::recv_bytes(ctx, source, header, sizeof header, header_tag(tag));
     detail::send_bytes(ctx, source, mine, sizeof mine, ack_tag(tag));
     if (header[0] != mine[0] || header[1] != mine[1])
-      throw CommError(CommError::Kind::mismatch,
-                      fmt::format("ferry-comm recv on rank {}: rank {} sends {} x {}, this rank expects {} x {}",
-                                  comm.rank(), source, header[0], dtype_name(static_cast<DType>(header[1])), count,
-                                  dtype_name(dtype)));
+      throw CommError(
+          CommError::Kind::mismatch,
+          fmt::format("ferry-comm recv on rank {}: rank {} sends {} x {}, this rank expects {} x {}", comm.rank(),
+                      source, header[0], dtype_name(static_cast<DType>(header[1])), count, dtype_name(dtype)));
   }
   std::size_t got = detail::recv_bytes(ctx, source, buf, count * dtype_size(dtype), data_tag(tag));
   if (got != count * dtype_size(dtype))

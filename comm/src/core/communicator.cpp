@@ -48,7 +48,11 @@ Communicator::~Communicator() {
 }
 
 Communicator::Communicator(Communicator&& o) noexcept
-    : comm_(o.comm_), rank_(o.rank_), size_(o.size_), timeout_(o.timeout_), check_args_(o.check_args_),
+    : comm_(o.comm_),
+      rank_(o.rank_),
+      size_(o.size_),
+      timeout_(o.timeout_),
+      check_args_(o.check_args_),
       tuning_(std::move(o.tuning_)) {
   o.comm_ = MPI_COMM_NULL;
 }

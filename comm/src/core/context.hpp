@@ -57,8 +57,8 @@ void wait_all(Context& ctx, std::span<MPI_Request> reqs, std::span<const int> pe
               std::span<std::size_t> rbytes = {});
 
 // Exchange with two peers at once (dst may differ from src). Returns bytes received.
-std::size_t sendrecv(Context& ctx, int dst, const void* sbuf, std::size_t sbytes, int src, void* rbuf,
-                     std::size_t rcap, int tag = tag_data);
+std::size_t sendrecv(Context& ctx, int dst, const void* sbuf, std::size_t sbytes, int src, void* rbuf, std::size_t rcap,
+                     int tag = tag_data);
 void send_bytes(Context& ctx, int dst, const void* buf, std::size_t bytes, int tag = tag_data);
 std::size_t recv_bytes(Context& ctx, int src, void* buf, std::size_t cap, int tag = tag_data);
 

@@ -18,8 +18,9 @@ int rank_of(const Layout& l, int d, int t, int p) { return (p * l.data + d) * l.
 
 void check_layout(const Communicator& parent, const Layout& l) {
   if (l.data < 1 || l.tensor < 1 || l.pipeline < 1 || l.size() != parent.size())
-    throw UsageError(fmt::format("ferry-comm groups: layout {}x{}x{} (data x tensor x pipeline) does not cover {} ranks",
-                                 l.data, l.tensor, l.pipeline, parent.size()));
+    throw UsageError(
+        fmt::format("ferry-comm groups: layout {}x{}x{} (data x tensor x pipeline) does not cover {} ranks", l.data,
+                    l.tensor, l.pipeline, parent.size()));
 }
 
 std::unique_ptr<Communicator> adopt(MPI_Comm c, const CommOptions& options) {

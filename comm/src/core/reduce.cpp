@@ -15,7 +15,8 @@ void reduce_typed(T* __restrict acc, const T* __restrict in, std::size_t n, Redu
     case ReduceOp::sum:
       if constexpr (std::is_integral_v<T>) {  // wrap like MPI does, without signed overflow
         using U = std::make_unsigned_t<T>;
-        for (std::size_t i = 0; i < n; ++i) acc[i] = static_cast<T>(static_cast<U>(static_cast<U>(acc[i]) + static_cast<U>(in[i])));
+        for (std::size_t i = 0; i < n; ++i)
+          acc[i] = static_cast<T>(static_cast<U>(static_cast<U>(acc[i]) + static_cast<U>(in[i])));
       } else {
         for (std::size_t i = 0; i < n; ++i) acc[i] += in[i];
       }
@@ -52,9 +53,11 @@ void reduce_into(void* acc, const void* in, std::size_t n, DType dtype, ReduceOp
     case DType::i8: return reduce_typed(static_cast<std::int8_t*>(acc), static_cast<const std::int8_t*>(in), n, op);
     case DType::u8: return reduce_typed(static_cast<std::uint8_t*>(acc), static_cast<const std::uint8_t*>(in), n, op);
     case DType::i32: return reduce_typed(static_cast<std::int32_t*>(acc), static_cast<const std::int32_t*>(in), n, op);
-    case DType::u32: return reduce_typed(static_cast<std::uint32_t*>(acc), static_cast<const std::uint32_t*>(in), n, op);
+    case DType::u32:
+      return reduce_typed(static_cast<std::uint32_t*>(acc), static_cast<const std::uint32_t*>(in), n, op);
     case DType::i64: return reduce_typed(static_cast<std::int64_t*>(acc), static_cast<const std::int64_t*>(in), n, op);
-    case DType::u64: return reduce_typed(static_cast<std::uint64_t*>(acc), static_cast<const std::uint64_t*>(in), n, op);
+    case DType::u64:
+      return reduce_typed(static_cast<std::uint64_t*>(acc), static_cast<const std::uint64_t*>(in), n, op);
     case DType::bf16:
       return reduce_half<bf16_to_float, float_to_bf16>(static_cast<std::uint16_t*>(acc),
                                                        static_cast<const std::uint16_t*>(in), n, op);

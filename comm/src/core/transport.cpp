@@ -14,20 +14,18 @@ void throw_mpi(const Context& ctx, int rc, const char* call) {
   char text[MPI_MAX_ERROR_STRING] = {};
   int len = 0;
   MPI_Error_string(rc, text, &len);
-  throw CommError(CommError::Kind::mpi,
-                  fmt::format("ferry-comm {} on rank {} of {}: {} failed: {}", ctx.what, ctx.rank, ctx.size,
-                              call, std::string(text, static_cast<std::size_t>(len))));
+  throw CommError(CommError::Kind::mpi, fmt::format("ferry-comm {} on rank {} of {}: {} failed: {}", ctx.what, ctx.rank,
+                                                    ctx.size, call, std::string(text, static_cast<std::size_t>(len))));
 }
 
 int as_int_count(const Context& ctx, std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(INT_MAX))
-    throw UsageError(fmt::format("ferry-comm {}: a single message of {} bytes exceeds the 2 GiB MPI limit",
-                                 ctx.what, bytes));
+    throw UsageError(
+        fmt::format("ferry-comm {}: a single message of {} bytes exceeds the 2 GiB MPI limit", ctx.what, bytes));
   return static_cast<int>(bytes);
 }
 
-void wait_all(Context& ctx, std::span<MPI_Request> reqs, std::span<const int> peers,
-              std::span<std::size_t> rbytes) {
+void wait_all(Context& ctx, std::span<MPI_Request> reqs, std::span<const int> peers, std::span<std::size_t> rbytes) {
   using clock = std::chrono::steady_clock;
   const auto timeout = std::chrono::duration_cast<clock::duration>(ctx.comm.timeout());
   auto deadline = clock::now() + timeout;
@@ -81,12 +79,11 @@ void wait_all(Context& ctx, std::span<MPI_Request> reqs, std::span<const int> pe
   }
 }
 
-std::size_t sendrecv(Context& ctx, int dst, const void* sbuf, std::size_t sbytes, int src, void* rbuf,
-                     std::size_t rcap, int tag) {
+std::size_t sendrecv(Context& ctx, int dst, const void* sbuf, std::size_t sbytes, int src, void* rbuf, std::size_t rcap,
+                     int tag) {
   MPI_Request reqs[2];
   check(ctx, MPI_Irecv(rbuf, as_int_count(ctx, rcap), MPI_BYTE, src, tag, ctx.comm.mpi(), &reqs[0]), "MPI_Irecv");
-  check(ctx, MPI_Isend(sbuf, as_int_count(ctx, sbytes), MPI_BYTE, dst, tag, ctx.comm.mpi(), &reqs[1]),
-        "MPI_Isend");
+  check(ctx, MPI_Isend(sbuf, as_int_count(ctx, sbytes), MPI_BYTE, dst, tag, ctx.comm.mpi(), &reqs[1]), "MPI_Isend");
   ctx.bytes_sent += sbytes;
   int peers[2] = {src, dst};
   std::size_t got[2] = {0, 0};
@@ -120,8 +117,8 @@ std::vector<std::int64_t> agree(Context& ctx, std::span<const Field> fields) {
   }
   if (ctx.size > 1) {
     MPI_Request req;
-    check(ctx, MPI_Iallreduce(MPI_IN_PLACE, v.data(), static_cast<int>(2 * k), MPI_INT64_T, MPI_MAX,
-                              ctx.comm.mpi(), &req),
+    check(ctx,
+          MPI_Iallreduce(MPI_IN_PLACE, v.data(), static_cast<int>(2 * k), MPI_INT64_T, MPI_MAX, ctx.comm.mpi(), &req),
           "MPI_Iallreduce");
     int any = -1;
     wait_all(ctx, {&req, 1}, {&any, 1});

@@ -8,10 +8,16 @@ namespace ferry::comm {
 
 std::size_t dtype_size(DType t) {
   switch (t) {
-    case DType::f64: case DType::i64: case DType::u64: return 8;
-    case DType::f32: case DType::i32: case DType::u32: return 4;
-    case DType::bf16: case DType::f16: return 2;
-    case DType::i8: case DType::u8: return 1;
+    case DType::f64:
+    case DType::i64:
+    case DType::u64: return 8;
+    case DType::f32:
+    case DType::i32:
+    case DType::u32: return 4;
+    case DType::bf16:
+    case DType::f16: return 2;
+    case DType::i8:
+    case DType::u8: return 1;
   }
   return 0;
 }

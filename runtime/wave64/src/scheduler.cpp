@@ -95,10 +95,10 @@ struct Lane : Ctx {
 };
 
 struct Wave {
-  unsigned first = 0;          // linear index of lane 0
-  unsigned size = 0;           // lanes that exist (the last wavefront may be partial)
-  std::uint64_t live = 0;      // lanes not finished
-  std::uint64_t arrived = 0;   // lanes waiting at a warp operation
+  unsigned first = 0;         // linear index of lane 0
+  unsigned size = 0;          // lanes that exist (the last wavefront may be partial)
+  std::uint64_t live = 0;     // lanes not finished
+  std::uint64_t arrived = 0;  // lanes waiting at a warp operation
 };
 
 struct Worker : Ctx {
@@ -236,12 +236,8 @@ const char* shuffle_name(Shfl k) {
 int shuffle_source(Shfl k, int self, int arg, int width, int wave) {
   int index = self;
   switch (k) {
-    case Shfl::HipIdx:
-      index = arg + (self & ~(width - 1));
-      break;
-    case Shfl::CudaIdx:
-      index = (self & ~(width - 1)) + (arg & (width - 1));
-      break;
+    case Shfl::HipIdx: index = arg + (self & ~(width - 1)); break;
+    case Shfl::CudaIdx: index = (self & ~(width - 1)) + (arg & (width - 1)); break;
     case Shfl::HipUp:
     case Shfl::CudaUp:
       index = self - arg;
@@ -278,12 +274,13 @@ void compute_group(Worker& w, Wave& wv, std::uint64_t group) {
         if (src < static_cast<int>(wv.size) && (group >> src & 1)) {
           copy_value(l.out, lanes[src].in, l.bytes);
         } else {
-          warn_once(l.site, "inactive", std::string(shuffle_name(kind)) + " in lane " + std::to_string(i) +
-                                " reads lane " + std::to_string(src) +
-                                ", which is not active (diverged, exited or beyond blockDim); " +
-                                (hip ? "AMD hardware returns 0" : "the value is undefined in CUDA; "
-                                                                  "the caller's own value is returned") +
-                                " (reported once per call site)");
+          warn_once(l.site, "inactive",
+                    std::string(shuffle_name(kind)) + " in lane " + std::to_string(i) + " reads lane " +
+                        std::to_string(src) + ", which is not active (diverged, exited or beyond blockDim); " +
+                        (hip ? "AMD hardware returns 0"
+                             : "the value is undefined in CUDA; "
+                               "the caller's own value is returned") +
+                        " (reported once per call site)");
           if (hip) std::memset(l.out, 0, l.bytes);
           else std::memcpy(l.out, l.in, l.bytes);
         }
@@ -478,8 +475,8 @@ Lane* resolve(Worker& w) {
     release_group(w, wv, nullptr);
     return pop_ready(w);
   }
-  fatal("internal: no lane of the block can run (block barrier count " + std::to_string(w.bar_arrived) +
-        " of " + std::to_string(w.nlanes - w.done) + " live lanes)");
+  fatal("internal: no lane of the block can run (block barrier count " + std::to_string(w.bar_arrived) + " of " +
+        std::to_string(w.nlanes - w.done) + " live lanes)");
 }
 
 void wait(Worker& w, Lane* self) {
@@ -689,8 +686,7 @@ int launch(const Launch& l) {
   const dim3 g = l.grid;
   const dim3 b = l.block;
   if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0) return kInvalidConfiguration;
-  if (static_cast<std::uint64_t>(b.x) * b.y * b.z > 1024 || b.z > 64 || g.y > 65535 || g.z > 65535 ||
-      g.x > 0x7fffffffu)
+  if (static_cast<std::uint64_t>(b.x) * b.y * b.z > 1024 || b.z > 64 || g.y > 65535 || g.z > 65535 || g.x > 0x7fffffffu)
     return kInvalidConfiguration;
   if (l.shared_bytes > l.shared_limit) return kInvalidValue;
   static std::mutex launch_mutex;  // host threads launching at once run one grid at a time
@@ -794,8 +790,10 @@ void* lane_slot(unsigned linear) {
 void check_mask(std::uint64_t mask, Site site) {
   const Lane* self = current("a _sync warp intrinsic");
   if (!(mask >> self->info.lane & 1))
-    warn_once(site, "mask", "lane " + std::to_string(self->info.lane) + " calls a _sync intrinsic with a mask that does not "
-                    "include it (undefined behaviour in CUDA)");
+    warn_once(site, "mask",
+              "lane " + std::to_string(self->info.lane) +
+                  " calls a _sync intrinsic with a mask that does not "
+                  "include it (undefined behaviour in CUDA)");
 }
 
 }  // namespace w64::rt

@@ -6,19 +6,19 @@
 static int g_checks = 0;
 static int g_failures = 0;
 
-#define CHECK_EQ(got, want, ...)                                                                     \
-  do {                                                                                               \
-    ++g_checks;                                                                                      \
-    const auto g_ = (got);                                                                           \
-    const auto w_ = (want);                                                                          \
-    if (!(g_ == w_)) {                                                                               \
-      if (++g_failures <= 20) {                                                                      \
-        std::printf("FAIL %s:%d: %s == %s: got %lld want %lld  ", __FILE__, __LINE__, #got, #want,   \
-                    (long long)g_, (long long)w_);                                                   \
-        std::printf(__VA_ARGS__);                                                                    \
-        std::printf("\n");                                                                           \
-      }                                                                                              \
-    }                                                                                                \
+#define CHECK_EQ(got, want, ...)                                                                                  \
+  do {                                                                                                            \
+    ++g_checks;                                                                                                   \
+    const auto g_ = (got);                                                                                        \
+    const auto w_ = (want);                                                                                       \
+    if (!(g_ == w_)) {                                                                                            \
+      if (++g_failures <= 20) {                                                                                   \
+        std::printf("FAIL %s:%d: %s == %s: got %lld want %lld  ", __FILE__, __LINE__, #got, #want, (long long)g_, \
+                    (long long)w_);                                                                               \
+        std::printf(__VA_ARGS__);                                                                                 \
+        std::printf("\n");                                                                                        \
+      }                                                                                                           \
+    }                                                                                                             \
   } while (0)
 
 inline int finish(const char* name) {

@@ -40,7 +40,10 @@ int expected(const Case& k, int t) {
     case 0: src = (lane / w) * w + (k.arg % w + w) % w; break;
     case 1: src = lane % w >= k.arg ? lane - k.arg : lane; break;
     case 2: src = lane % w + k.arg < w ? lane + k.arg : lane; break;
-    default: src = lane ^ k.arg; if (src / w > lane / w) src = lane; break;
+    default:
+      src = lane ^ k.arg;
+      if (src / w > lane / w) src = lane;
+      break;
   }
   return (base + src) * 3 + 2;
 }

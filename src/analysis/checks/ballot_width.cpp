@@ -41,15 +41,15 @@ void check_ballot_width(FileMigration& file, const FileFacts& facts, const Hazar
           if (!is_one_of(s, {"const", "volatile", "register", "static", "std"})) type.push_back(s);
         if (type.empty() || type[0] == "auto") continue;
         const bool unsigned_int = type.size() == 2 && type[0] == "unsigned" && type[1] == "int";
-        const bool b32 = unsigned_int || (type.size() == 1 && is_one_of(type[0], {"unsigned", "int", "uint32_t", "uint", "int32_t"}));
+        const bool b32 = unsigned_int ||
+                         (type.size() == 1 && is_one_of(type[0], {"unsigned", "int", "uint32_t", "uint", "int32_t"}));
         if (!b32) continue;
         std::string tname;
         for (std::string_view s : type) tname += (tname.empty() ? "" : " ") + std::string(s);
         report(file, opt, Diag::BallotResult32, var,
                "the result of " + std::string(name) + " is stored in 32-bit '" + tname + " " +
-                   std::string(v.text(var)) + "'; " + prof_why(p) +
-                   " and the ballot is 64 bits wide, so lanes 32.." + std::to_string(p.wave_size - 1) +
-                   " are dropped",
+                   std::string(v.text(var)) + "'; " + prof_why(p) + " and the ballot is 64 bits wide, so lanes 32.." +
+                   std::to_string(p.wave_size - 1) + " are dropped",
                "declare it unsigned long long (uint64_t) and count it with __popcll");
         continue;
       }
@@ -65,8 +65,8 @@ void check_ballot_width(FileMigration& file, const FileFacts& facts, const Hazar
       if (!(t & kBallot)) continue;
       report(file, opt, Diag::BallotPopc32, i,
              std::string(name) + "(" + std::string(file.span_text(i + 2, close - 1)) +
-                 ") reads a ballot mask with a 32-bit bit operation; " + prof_why(p) +
-                 ", so lanes 32.." + std::to_string(p.wave_size - 1) + " are not counted",
+                 ") reads a ballot mask with a 32-bit bit operation; " + prof_why(p) + ", so lanes 32.." +
+                 std::to_string(p.wave_size - 1) + " are not counted",
              "use " + wide + " on a 64-bit (unsigned long long) mask");
     }
   }

@@ -71,10 +71,10 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
   for (const FunctionInfo& fn : facts.functions) {
     if (fn.launch_bounds && *fn.launch_bounds > max)
       report(file, opt, Diag::LaunchBoundsLimit, fn.launch_bounds_ci,
-             "__launch_bounds__(" + std::to_string(*fn.launch_bounds) + ") on '" + fn.name +
-                 "' exceeds the " + std::to_string(max) + " threads per block of " + p.name,
-             "use __launch_bounds__(" + std::to_string(max) + ") and launch at most " +
-                 std::to_string(max) + " threads per block (more blocks instead)");
+             "__launch_bounds__(" + std::to_string(*fn.launch_bounds) + ") on '" + fn.name + "' exceeds the " +
+                 std::to_string(max) + " threads per block of " + p.name,
+             "use __launch_bounds__(" + std::to_string(max) + ") and launch at most " + std::to_string(max) +
+                 " threads per block (more blocks instead)");
   }
   for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
     if (v.code(ci).kind != lex::Kind::LaunchOpen) continue;
@@ -116,12 +116,12 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
     const long long factor = (threads + sm - 1) / sm;
     const std::string kernel = ci > 0 ? std::string(v.text(ci - 1)) : std::string("kernel");
     report(file, opt, Diag::BlockSizeLimit, where,
-           "launch of '" + kernel + "' with " + std::to_string(threads) + " threads per block (" +
-               dims_str(*dims) + "); " + p.name + " allows at most " + std::to_string(max),
+           "launch of '" + kernel + "' with " + std::to_string(threads) + " threads per block (" + dims_str(*dims) +
+               "); " + p.name + " allows at most " + std::to_string(max),
            "launch " + (smaller.size() == 1 ? std::to_string(sm) : "dim3(" + dims_str(smaller) + ")") +
                " threads per block and " + std::to_string(factor) +
-               "x as many blocks (index with blockIdx so each block does 1/" +
-               std::to_string(factor) + " of the work)");
+               "x as many blocks (index with blockIdx so each block does 1/" + std::to_string(factor) +
+               " of the work)");
   }
 }
 

@@ -27,17 +27,15 @@ namespace ferry::analysis {
 // Uses of warp-width constants across the files analyzed together: a name is safe to rewrite
 // (FRY2204 --fix) only when no file uses it in a role other than a warp width.
 struct WarpConstantUses {
-  std::set<std::string> other_use;  // names seen in a non-warp-width role somewhere
+  std::set<std::string> other_use;                     // names seen in a non-warp-width role somewhere
   std::map<std::string, std::string> other_use_where;  // name -> "file:line" of one such use
   // name -> file path -> "file:line" of the first such use in that file
   std::map<std::string, std::map<std::string, std::string>> other_use_in;
 };
 // Adds the uses found in `file` (call for every file before checking any when fixing a tree).
-void record_warp_constant_uses(const migrate::FileMigration& file, const FileFacts& facts,
-                               WarpConstantUses& uses);
+void record_warp_constant_uses(const migrate::FileMigration& file, const FileFacts& facts, WarpConstantUses& uses);
 // Names a file defines as warp-width constants (FRY2204 candidates).
-[[nodiscard]] std::vector<std::string> warp_constant_names(const migrate::FileMigration& file,
-                                                           const FileFacts& facts);
+[[nodiscard]] std::vector<std::string> warp_constant_names(const migrate::FileMigration& file, const FileFacts& facts);
 
 struct HazardOptions {
   const Profile* profile = nullptr;  // required

@@ -19,9 +19,8 @@ void check_dynamic_lds(FileMigration& file, const FileFacts& facts, const Hazard
   auto flag = [&](std::size_t at, long long bytes, const std::string& what) {
     const long long floats = p.lds_max_bytes / 4;
     report(file, opt, Diag::DynamicLdsLimit, at,
-           what + " asks for " + bytes_str(bytes) + " of dynamic shared memory; " + p.name +
-               " gives a block at most " + bytes_str(p.lds_max_bytes) +
-               ", so the launch fails",
+           what + " asks for " + bytes_str(bytes) + " of dynamic shared memory; " + p.name + " gives a block at most " +
+               bytes_str(p.lds_max_bytes) + ", so the launch fails",
            "stage at most " + bytes_str(p.lds_max_bytes) + " (" + std::to_string(floats) +
                " floats) per block: tile the data (a loop over chunks of that size) or keep it in "
                "global memory");
@@ -46,8 +45,8 @@ void check_dynamic_lds(FileMigration& file, const FileFacts& facts, const Hazard
     if (args.size() != 3 || args[1].empty() || args[2].empty()) continue;
     bool dyn = false;
     for (std::size_t i = args[1].first; i <= args[1].last; ++i)
-      if (is_one_of(v.text(i), {"cudaFuncAttributeMaxDynamicSharedMemorySize",
-                              "hipFuncAttributeMaxDynamicSharedMemorySize"}))
+      if (is_one_of(v.text(i),
+                    {"cudaFuncAttributeMaxDynamicSharedMemorySize", "hipFuncAttributeMaxDynamicSharedMemorySize"}))
         dyn = true;
     if (!dyn) continue;
     const auto n = eval(v, facts, args[2].first, args[2].last, scope_at(ci));

@@ -20,8 +20,7 @@ void check_full_masks(FileMigration& file, const FileFacts& facts, const HazardO
   for (std::size_t ci = 0; ci + 1 < v.code_size(); ++ci) {
     if (!v.is_identifier(ci) || !v.is(ci + 1, "(") || v.in_directive(ci)) continue;
     const std::string_view name = v.text(ci);
-    if (std::find(kWarpSyncFunctions.begin(), kWarpSyncFunctions.end(), name) == kWarpSyncFunctions.end())
-      continue;
+    if (std::find(kWarpSyncFunctions.begin(), kWarpSyncFunctions.end(), name) == kWarpSyncFunctions.end()) continue;
     const auto args = file.call_args(ci + 1);
     if (args.empty() || args[0].empty()) continue;
     const FunctionInfo* scope = nullptr;

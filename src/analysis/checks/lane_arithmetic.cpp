@@ -18,13 +18,11 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
     const FunctionInfo& fn = facts.functions[fi];
     for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
       const std::string_view s = v.text(i);
-      if (!(v.is(i, "&") || v.is(i, "%") || v.is(i, "/") || v.is(i, ">>") || v.is(i, "<<")) ||
-          !ends_operand(v, i - 1))
+      if (!(v.is(i, "&") || v.is(i, "%") || v.is(i, "/") || v.is(i, ">>") || v.is(i, "<<")) || !ends_operand(v, i - 1))
         continue;
       if (s == "<<") {
         // FRY2203: 1 << lane with a 32-bit literal 1
-        if (!v.is_number(i - 1) || parse_int(v.text(i - 1)) != 1 || !lex::is_32bit_literal(v.text(i - 1)))
-          continue;
+        if (!v.is_number(i - 1) || parse_int(v.text(i - 1)) != 1 || !lex::is_32bit_literal(v.text(i - 1))) continue;
         if (is_one_of(v.text(i - 2), {".", "*", "/", "%", "->"})) continue;
         const std::size_t rl = primary_last(v, i + 1);
         if (rl == npos) continue;
@@ -32,8 +30,7 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
         if (!(t & (kThread | kLane))) continue;
         report(file, opt, Diag::LaneBit32, i - 1,
                "'" + std::string(v.text(i - 1)) + " << " + std::string(file.span_text(i + 1, rl)) +
-                   "' builds a lane bit in a 32-bit integer; " + prof_why(p) +
-                   ", and shifting by 32..63 is undefined",
+                   "' builds a lane bit in a 32-bit integer; " + prof_why(p) + ", and shifting by 32..63 is undefined",
                "use a 64-bit mask: 1ull << " + std::string(file.span_text(i + 1, rl)) +
                    " (and uint64_t / unsigned long long for every mask that holds it)");
         continue;
@@ -58,14 +55,13 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
       const bool count = lhs.find("blockDim") != std::string::npos;
       if (lane_op) {
         report(file, opt, Diag::LaneId32, i,
-               "'" + expr + "' computes a lane id for 32-lane warps; " + prof_why(p) +
-                   ", so lanes 32.." + std::to_string(p.wave_size - 1) + " get the ids of lanes 0..31",
+               "'" + expr + "' computes a lane id for 32-lane warps; " + prof_why(p) + ", so lanes 32.." +
+                   std::to_string(p.wave_size - 1) + " get the ids of lanes 0..31",
                "use " + lhs + " % warpSize (or " + lhs + " & (warpSize - 1); __lane_id() in HIP)");
       } else {
         report(file, opt, Diag::WarpIndex32, i,
-               "'" + expr + "' computes a " + (count ? "warp count" : "warp index") +
-                   " for 32-lane warps; " + prof_why(p) + ", so it is twice what the wavefront " +
-                   (count ? "count" : "index") + " is",
+               "'" + expr + "' computes a " + (count ? "warp count" : "warp index") + " for 32-lane warps; " +
+                   prof_why(p) + ", so it is twice what the wavefront " + (count ? "count" : "index") + " is",
                "use " + lhs + " / warpSize");
       }
     }

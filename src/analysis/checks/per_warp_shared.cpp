@@ -31,12 +31,15 @@ void check_per_warp_shared(FileMigration& file, const FileFacts& facts, const Ha
       }
       if (use == npos) continue;
       report(file, opt, Diag::PerWarpShared32, a.name_ci,
-             "__shared__ '" + a.name + "' is sized for 32-lane warps and indexed by a lane id or "
-                 "warp index (line " + std::to_string(file.code(use).line) + "); " + prof_why(p) +
+             "__shared__ '" + a.name +
+                 "' is sized for 32-lane warps and indexed by a lane id or "
+                 "warp index (line " +
+                 std::to_string(file.code(use).line) + "); " + prof_why(p) +
                  ": one slot per 32-lane warp no longer matches the wavefronts, and a lane id "
-                 "(0.." + std::to_string(p.wave_size - 1) + ") overruns 32 slots",
-             "size it from the wavefront width (e.g. [1024 / WAVE] with WAVE = " +
-                 std::to_string(p.wave_size) + " on " + p.name +
+                 "(0.." +
+                 std::to_string(p.wave_size - 1) + ") overruns 32 slots",
+             "size it from the wavefront width (e.g. [1024 / WAVE] with WAVE = " + std::to_string(p.wave_size) +
+                 " on " + p.name +
                  ", a per-target constant) and index it with threadIdx.x / warpSize or "
                  "threadIdx.x % warpSize");
     }

@@ -15,11 +15,11 @@ namespace ferry::analysis {
 struct SharedArray {
   std::string name;
   std::size_t name_ci;
-  std::size_t decl_ci;  // the __shared__ token
-  unsigned elem_size;   // 0 if unknown
+  std::size_t decl_ci;                                       // the __shared__ token
+  unsigned elem_size;                                        // 0 if unknown
   std::vector<std::pair<std::size_t, std::size_t>> extents;  // code ranges
-  std::optional<long long> elements;  // product of the extents, when constant
-  bool per_warp_32 = false;  // an extent is 32 or divides by 32 (a literal)
+  std::optional<long long> elements;                         // product of the extents, when constant
+  bool per_warp_32 = false;                                  // an extent is 32 or divides by 32 (a literal)
 };
 
 // The non-extern __shared__ declarations in code range [first, last]; `scope` names the

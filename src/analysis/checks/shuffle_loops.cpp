@@ -37,7 +37,10 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
     // init: [type] var = <literal>
     std::size_t eq = npos;
     for (std::size_t i = ci + 2; i < semis[0]; ++i)
-      if (v.is(i, "=")) { eq = i; break; }
+      if (v.is(i, "=")) {
+        eq = i;
+        break;
+      }
     if (eq == npos || !v.is_identifier(eq - 1) || eq + 2 != semis[0] || !v.is_number(eq + 1)) continue;
     const std::string var(v.text(eq - 1));
     const auto start = parse_int(v.text(eq + 1));
@@ -48,10 +51,10 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
       return s;
     };
     const std::string st = squeeze(step);
-    const bool halving = st == var + ">>=1" || st == var + "/=2" || st == var + "=" + var + ">>1" ||
-                         st == var + "=" + var + "/2";
-    const bool doubling = st == var + "<<=1" || st == var + "*=2" || st == var + "=" + var + "<<1" ||
-                          st == var + "=" + var + "*2";
+    const bool halving =
+        st == var + ">>=1" || st == var + "/=2" || st == var + "=" + var + ">>1" || st == var + "=" + var + "/2";
+    const bool doubling =
+        st == var + "<<=1" || st == var + "*=2" || st == var + "=" + var + "<<1" || st == var + "=" + var + "*2";
     const std::string cond = squeeze(std::string(file.span_text(semis[0] + 1, semis[1] - 1)));
     std::size_t hit = npos;
     if (halving && start == 16) hit = eq + 1;
@@ -82,7 +85,10 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
         const bool kind_ok = is_one_of(fname, {"__shfl_xor_sync", "__shfl_down_sync", "__shfl_xor", "__shfl_down"});
         const auto args = file.call_args(i + 1);
         const std::size_t want = sync ? 3 : 2;
-        if (!kind_ok || args.size() != want) { safe = false; continue; }
+        if (!kind_ok || args.size() != want) {
+          safe = false;
+          continue;
+        }
         if (sync) {
           const auto m = eval(v, facts, args[0].first, args[0].last, nullptr);
           if (!m || (*m != 0xffffffffLL && *m != -1)) safe = false;
@@ -105,17 +111,16 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
     bool fixed = false;
     if (opt.apply_fixes && safe && !file.excluded(hit)) fixed = file.replace(hit, hit, "warpSize / 2");
     report(file, opt, Diag::ShuffleLoop32, hit,
-           "shuffle reduction over 32 lanes ('" + std::string(file.span_text(ci + 2, close - 1)) +
-               "'); " + prof_why(p) + ", so lanes 32.." + std::to_string(p.wave_size - 1) +
+           "shuffle reduction over 32 lanes ('" + std::string(file.span_text(ci + 2, close - 1)) + "'); " +
+               prof_why(p) + ", so lanes 32.." + std::to_string(p.wave_size - 1) +
                " are never combined with lanes 0..31",
-           fixed ? "fixed (--fix): the loop starts at warpSize / 2 (16 on NVIDIA, 32 on wave64)"
-           : halving
-               ? "start the loop at warpSize / 2" +
-                     std::string(safe ? " ('ferry analyze --fix' can do it)"
-                                      : " and check the shuffle masks and widths: not fixed "
-                                        "automatically because a shuffle in the loop has a "
-                                        "partial mask, a width, or uses the offset otherwise")
-               : "bound the loop by warpSize (" + var + " < warpSize)",
+           fixed     ? "fixed (--fix): the loop starts at warpSize / 2 (16 on NVIDIA, 32 on wave64)"
+           : halving ? "start the loop at warpSize / 2" +
+                           std::string(safe ? " ('ferry analyze --fix' can do it)"
+                                            : " and check the shuffle masks and widths: not fixed "
+                                              "automatically because a shuffle in the loop has a "
+                                              "partial mask, a width, or uses the offset otherwise")
+                     : "bound the loop by warpSize (" + var + " < warpSize)",
            fixed);
   }
   check_unrolled_shuffles(file, facts, opt);  // the same hazard written without a loop

@@ -34,8 +34,8 @@ void check_static_lds(FileMigration& file, const FileFacts& facts, const HazardO
     const long long over = total - p.lds_static_bytes;
     const long long keep = std::max(0LL, (largest_bytes - over) / largest->elem_size);
     report(file, opt, Diag::StaticLdsLimit, fn.name_ci,
-           "kernel '" + fn.name + "' declares " + bytes_str(total) + " of static __shared__ memory; " +
-               p.name + " gives a block at most " + bytes_str(p.lds_static_bytes) +
+           "kernel '" + fn.name + "' declares " + bytes_str(total) + " of static __shared__ memory; " + p.name +
+               " gives a block at most " + bytes_str(p.lds_static_bytes) +
                ", so the kernel does not compile (or launch) for it",
            "cut " + bytes_str(over) + ": e.g. shrink '" + largest->name + "' from " +
                std::to_string(*largest->elements) + " to at most " + std::to_string(keep) +

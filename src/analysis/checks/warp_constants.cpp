@@ -24,7 +24,7 @@ namespace {
 // of a shuffle, and the extent of an array (one slot per lane).
 bool is_warp_width_use(const CodeView& v, std::size_t ci) {
   if (v.in_directive(ci)) return false;  // #if N == 32: a preprocessor decision, not a width
-  std::size_t q = ci;  // skip a qualification: ns::N
+  std::size_t q = ci;                    // skip a qualification: ns::N
   while (q >= 2 && v.is(q - 1, "::") && v.is_identifier(q - 2)) q -= 2;
   if (q >= 1 && v.is(q - 1, "::")) --q;
   const std::string_view prev = q > 0 ? v.text(q - 1) : std::string_view();
@@ -63,7 +63,7 @@ bool is_warp_width_use(const CodeView& v, std::size_t ci) {
     if (!v.is(open, "(") || open == 0 || !v.is_identifier(open - 1)) return false;
     const std::string callee = lower(v.text(open - 1));
     if (callee.find("div") != std::string::npos) return true;  // CEIL_DIV(x, N), div_up(x, N)
-    if (callee.rfind("__shfl", 0) == 0) return true;            // the width argument
+    if (callee.rfind("__shfl", 0) == 0) return true;           // the width argument
   }
   return false;
 }
@@ -123,17 +123,15 @@ void check_warp_constants(FileMigration& file, const FileFacts& facts, const Haz
       if (c.is_macro) {
         const std::string value(file.span_text(c.name_ci + 1, c.last_ci));
         text = amd + "\n" + indent + "#define " + name + " " + std::to_string(p.wave_size) +
-               "  // ferry: wavefront width of " + p.name + "\n" + indent + "#else\n" + indent +
-               "#define " + name + " " + value + "\n" + indent + "#endif";
+               "  // ferry: wavefront width of " + p.name + "\n" + indent + "#else\n" + indent + "#define " + name +
+               " " + value + "\n" + indent + "#endif";
       } else if (only_space) {
         const std::string decl(file.span_text(c.first_ci, c.last_ci));
         const std::string head(file.span_text(c.first_ci, c.name_ci + 1));  // "... NAME ="
-        text = amd + "\n" + indent + head + " " + std::to_string(p.wave_size) +
-               ";  // ferry: wavefront width of " + p.name + "\n" + indent + "#else\n" + indent +
-               decl + "\n" + indent + "#endif";
+        text = amd + "\n" + indent + head + " " + std::to_string(p.wave_size) + ";  // ferry: wavefront width of " +
+               p.name + "\n" + indent + "#else\n" + indent + decl + "\n" + indent + "#endif";
       }
-      if (!text.empty() && only_space)
-        fixed = file.replace(c.first_ci, c.last_ci, std::move(text));
+      if (!text.empty() && only_space) fixed = file.replace(c.first_ci, c.last_ci, std::move(text));
     }
     if (fixed) {
       hint = "fixed (--fix): the value is now " + std::to_string(p.wave_size) +
@@ -145,13 +143,14 @@ void check_warp_constants(FileMigration& file, const FileFacts& facts, const Haz
              "width, so 'ferry analyze --fix' can do it";
     } else if (opt.fixed_sites && opt.fixed_sites->count({Diag::WarpWidthConstant, file.code(c.name_ci).begin})) {
       // used otherwise, yet fixed: only the rows-of-32 fix (analysis/wave64_fix.h) leaves it as is
-      hint = "keep 32: every kernel that uses it runs in rows of 32 threads (blocks 32 wide), whose "
-             "shuffles get the width 32";
+      hint =
+          "keep 32: every kernel that uses it runs in rows of 32 threads (blocks 32 wide), whose "
+          "shuffles get the width 32";
     } else {
       const auto w = uses->other_use_where.find(name);
       hint = "make it per target (" + std::to_string(p.wave_size) +
-             " under __HIP_PLATFORM_AMD__, or warpSize in device code); not fixed automatically: '" +
-             name + "' is also used as something other than a warp width" +
+             " under __HIP_PLATFORM_AMD__, or warpSize in device code); not fixed automatically: '" + name +
+             "' is also used as something other than a warp width" +
              (w != uses->other_use_where.end() ? " at " + w->second : std::string());
     }
     report(file, opt, Diag::WarpWidthConstant, c.name_ci,

@@ -28,9 +28,9 @@ namespace {
 
 bool is_type_word(std::string_view t) {
   static constexpr std::array<std::string_view, 22> kWords = {
-      "int",      "unsigned", "signed",   "long",    "short",    "char",     "float",    "double",
-      "uint32_t", "int32_t",  "size_t",   "int64_t", "uint64_t", "uint16_t", "int16_t",  "uint8_t",
-      "int8_t",   "ssize_t",  "ptrdiff_t", "bool",   "auto",     "const"};
+      "int",      "unsigned", "signed",    "long",    "short",    "char",     "float",   "double",
+      "uint32_t", "int32_t",  "size_t",    "int64_t", "uint64_t", "uint16_t", "int16_t", "uint8_t",
+      "int8_t",   "ssize_t",  "ptrdiff_t", "bool",    "auto",     "const"};
   for (std::string_view w : kWords)
     if (t == w) return true;
   return false;
@@ -60,8 +60,8 @@ std::size_t declaration_start(const FileMigration& f, std::size_t j, bool& in_pa
 }
 
 bool is_statement_keyword(std::string_view t) {
-  return t == "return" || t == "case" || t == "else" || t == "do" || t == "goto" || t == "throw" ||
-         t == "sizeof" || t == "new" || t == "delete" || t == "co_return" || t == "co_yield";
+  return t == "return" || t == "case" || t == "else" || t == "do" || t == "goto" || t == "throw" || t == "sizeof" ||
+         t == "new" || t == "delete" || t == "co_return" || t == "co_yield";
 }
 
 }  // namespace
@@ -123,16 +123,26 @@ DeclInfo declaration_of(const FileMigration& f, std::string_view name, std::size
 std::string canonical_type(std::string_view type) {
   // glibc on LP64 (the CANN hosts: aarch64 and x86_64 Linux).
   static const std::pair<std::string_view, std::string_view> kAliases[] = {
-      {"uint32_t", "unsigned int"},  {"int32_t", "int"},
-      {"int64_t", "long"},           {"uint64_t", "unsigned long"},
-      {"size_t", "unsigned long"},   {"ssize_t", "long"},
-      {"ptrdiff_t", "long"},         {"unsigned", "unsigned int"},
-      {"signed", "int"},             {"signed int", "int"},
-      {"long int", "long"},          {"signed long", "long"},
-      {"unsigned long int", "unsigned long"}, {"long long int", "long long"},
-      {"unsigned long long int", "unsigned long long"}, {"short int", "short"},
-      {"uint16_t", "unsigned short"}, {"int16_t", "short"},
-      {"uint8_t", "unsigned char"},  {"int8_t", "signed char"}};
+      {"uint32_t", "unsigned int"},
+      {"int32_t", "int"},
+      {"int64_t", "long"},
+      {"uint64_t", "unsigned long"},
+      {"size_t", "unsigned long"},
+      {"ssize_t", "long"},
+      {"ptrdiff_t", "long"},
+      {"unsigned", "unsigned int"},
+      {"signed", "int"},
+      {"signed int", "int"},
+      {"long int", "long"},
+      {"signed long", "long"},
+      {"unsigned long int", "unsigned long"},
+      {"long long int", "long long"},
+      {"unsigned long long int", "unsigned long long"},
+      {"short int", "short"},
+      {"uint16_t", "unsigned short"},
+      {"int16_t", "short"},
+      {"uint8_t", "unsigned char"},
+      {"int8_t", "signed char"}};
   for (const auto& [from, to] : kAliases)
     if (type == from) return std::string(to);
   return std::string(type);
@@ -147,9 +157,9 @@ struct Layout {
 
 Layout layout_of(const std::string& canonical) {
   static const std::pair<std::string_view, Layout> kLayouts[] = {
-      {"int", {4, 's'}},          {"unsigned int", {4, 'u'}},  {"long", {8, 's'}},
-      {"unsigned long", {8, 'u'}}, {"long long", {8, 's'}},    {"unsigned long long", {8, 'u'}},
-      {"short", {2, 's'}},        {"unsigned short", {2, 'u'}}, {"float", {4, 'f'}},
+      {"int", {4, 's'}},           {"unsigned int", {4, 'u'}},   {"long", {8, 's'}},
+      {"unsigned long", {8, 'u'}}, {"long long", {8, 's'}},      {"unsigned long long", {8, 'u'}},
+      {"short", {2, 's'}},         {"unsigned short", {2, 'u'}}, {"float", {4, 'f'}},
       {"double", {8, 'f'}}};
   for (const auto& [name, l] : kLayouts)
     if (canonical == name) return l;
@@ -286,11 +296,9 @@ bool mutable_void_arg(FileMigration& f, const ArgRange& a) {
   const std::string text = squeezed(f, a.first, a.last);
   if (text.rfind("const_cast<", 0) == 0) return false;
   // `buf` or `buf + offset` with `buf` a visibly non-const pointer or array: already a void *.
-  if (f.is_identifier(a.first) &&
-      (a.first == a.last || f.is(a.first + 1, "+") || f.is(a.first + 1, "-"))) {
+  if (f.is_identifier(a.first) && (a.first == a.last || f.is(a.first + 1, "+") || f.is(a.first + 1, "-"))) {
     const DeclInfo d = declaration_of(f, f.text(a.first), a.first);
-    if (d.found && d.builtin && !d.pointee_const && (d.pointer_level == 1 || (d.is_array && !d.is_const)))
-      return false;
+    if (d.found && d.builtin && !d.pointee_const && (d.pointer_level == 1 || (d.is_array && !d.is_const))) return false;
     if (d.found && !d.builtin && d.pointer_level == 1 && !d.pointee_const) return false;
   }
   f.insert_before(a.first, "const_cast<void *>(static_cast<const void *>(");

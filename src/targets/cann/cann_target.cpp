@@ -53,7 +53,12 @@ class CannTarget final : public Target {
 
 // No default profile: Ascend code is built with the CANN toolchain, which verify does not drive.
 const TargetInfo kTarget = {
-    "cann", "cuda", "CUDA → Ascend CANN: AscendCL, HCCL, aclnn GEMM; kernels get Ascend C skeletons", {}, "", "sm_90",
+    "cann",
+    "cuda",
+    "CUDA → Ascend CANN: AscendCL, HCCL, aclnn GEMM; kernels get Ascend C skeletons",
+    {},
+    "",
+    "sm_90",
     [](const Options& options) -> std::unique_ptr<Target> { return std::make_unique<CannTarget>(options); },
 };
 

@@ -70,8 +70,8 @@ void gemm_pass(FileMigration& f) {
     std::string why;
     if (close == npos || args.size() != 14) why = "the call does not have cuBLAS's 14 arguments";
     const auto txt = [&](std::size_t i) { return squeezed(f, args[i].first, args[i].last); };
-    const bool statement = ci > 0 && (f.is(ci - 1, ";") || f.is(ci - 1, "{") || f.is(ci - 1, "}")) &&
-                           close != npos && f.is(close + 1, ";");
+    const bool statement = ci > 0 && (f.is(ci - 1, ";") || f.is(ci - 1, "{") || f.is(ci - 1, "}")) && close != npos &&
+                           f.is(close + 1, ";");
     if (why.empty() && !statement) why = "the call is not a plain statement (its status is used)";
     if (why.empty() && (txt(1) != "CUBLAS_OP_N" || txt(2) != "CUBLAS_OP_N")) why = "an operand is transposed";
     bool alpha_exact = false, beta_exact = false;
@@ -92,8 +92,8 @@ void gemm_pass(FileMigration& f) {
     if (!why.empty()) {
       f.replace(ci, ci, std::string(name));  // claimed: the table's generic note would repeat this one
       f.count_unconverted("cublas");
-      f.diag(Diag::CannGemmNotRewritten, ci,
-             std::string(name) + " was not rewritten to aclnnMatmul: " + why, std::string("by hand: ") + kRecipe);
+      f.diag(Diag::CannGemmNotRewritten, ci, std::string(name) + " was not rewritten to aclnnMatmul: " + why,
+             std::string("by hand: ") + kRecipe);
       continue;
     }
     const std::string m(f.span_text(args[3].first, args[3].last)), n(f.span_text(args[4].first, args[4].last)),
@@ -116,7 +116,8 @@ void gemm_pass(FileMigration& f) {
            ", ferry_out_strides, 0, ACL_FORMAT_ND, ferry_out_shape, 2, (void *)(" + c + "));\n";
     out += in2 + "uint64_t ferry_ws_size = 0;\n";
     out += in2 + "aclOpExecutor *ferry_executor = nullptr;\n";
-    out += in2 + "aclnnMatmulGetWorkspaceSize(ferry_self, ferry_mat2, ferry_out, 1, &ferry_ws_size, &ferry_executor);\n";
+    out +=
+        in2 + "aclnnMatmulGetWorkspaceSize(ferry_self, ferry_mat2, ferry_out, 1, &ferry_ws_size, &ferry_executor);\n";
     out += in2 + "void *ferry_ws = nullptr;\n";
     out += in2 + "if (ferry_ws_size > 0) aclrtMalloc(&ferry_ws, ferry_ws_size, ACL_MEM_MALLOC_HUGE_FIRST);\n";
     out += in2 + "aclnnMatmul(ferry_ws, ferry_ws_size, ferry_executor, " + stream + ");\n";
@@ -129,8 +130,9 @@ void gemm_pass(FileMigration& f) {
     if (!f.replace(ci, close + 1, std::move(out))) continue;
     f.count_converted("cublas");
     f.diag(Diag::CannGemmToMatmul, ci,
-           std::string(name) + " was rewritten to aclnnMatmulGetWorkspaceSize + aclnnMatmul (operands swapped for "
-                               "row-major; cubeMathType 1 = ALLOW_FP32_DOWN_PRECISION)",
+           std::string(name) +
+               " was rewritten to aclnnMatmulGetWorkspaceSize + aclnnMatmul (operands swapped for "
+               "row-major; cubeMathType 1 = ALLOW_FP32_DOWN_PRECISION)",
            "the call now synchronizes the stream before freeing its workspace; keep a workspace across calls "
            "to avoid that. cubeMathType 1 lets FP32 run in reduced precision (HF32/FP16) on the cube unit: "
            "use 0 (KEEP_DTYPE) where the hardware supports it and you need full FP32");

@@ -19,8 +19,8 @@ using migrate::npos;
 
 // NCCL calls whose first argument is a `const void *` send buffer that HCCL takes as `void *`.
 bool has_const_send_buffer(std::string_view name) {
-  return name == "ncclAllReduce" || name == "ncclAllGather" || name == "ncclReduceScatter" ||
-         name == "ncclReduce" || name == "ncclSend";
+  return name == "ncclAllReduce" || name == "ncclAllGather" || name == "ncclReduceScatter" || name == "ncclReduce" ||
+         name == "ncclSend";
 }
 
 void broadcast(FileMigration& f, std::size_t ci, const std::vector<ArgRange>& args) {
@@ -39,7 +39,8 @@ void broadcast(FileMigration& f, std::size_t ci, const std::vector<ArgRange>& ar
              ") buffers has no HCCL twin: HcclBroadcast(buf, count, dataType, root, comm, stream) works in place; "
              "left unchanged",
          "on the root rank copy the send buffer into the receive buffer (aclrtMemcpyAsync on the same stream), "
-         "then call HcclBroadcast(" + recv + ", count, dataType, root, comm, stream)");
+         "then call HcclBroadcast(" +
+             recv + ", count, dataType, root, comm, stream)");
 }
 
 // ncclCommInitAll(ncclComm_t *comms, int ndev, const int *devlist) →
@@ -70,7 +71,9 @@ void init_all(FileMigration& f, std::size_t ci, std::size_t close, const std::ve
 }
 
 CallSpec rank_query(std::string acl, std::string out_name) {
-  return CallSpec{std::move(acl), "HcclResult", "HCCL_SUCCESS",
+  return CallSpec{std::move(acl),
+                  "HcclResult",
+                  "HCCL_SUCCESS",
                   {CallParam{0, {}, false, {}, "comm"}, CallParam{1, {}, true, "uint32_t", std::move(out_name)}}};
 }
 
@@ -78,8 +81,8 @@ CallSpec rank_query(std::string acl, std::string out_name) {
 
 void hccl_pass(FileMigration& f) {
   for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
-    if (!f.is_identifier(ci) || !f.is(ci + 1, "(") || f.excluded(ci) || f.touched(ci) ||
-        f.is_member_or_qualified(ci) || f.code(ci).in_directive)
+    if (!f.is_identifier(ci) || !f.is(ci + 1, "(") || f.excluded(ci) || f.touched(ci) || f.is_member_or_qualified(ci) ||
+        f.code(ci).in_directive)
       continue;
     const std::string_view name = f.text(ci);
     if (name.rfind("nccl", 0) != 0) continue;

@@ -81,7 +81,8 @@ std::string skeleton(const std::string& name, const std::vector<Param>& params, 
   s += "    // TODO(ferry): AllocTensor from inQueue_, AscendC::DataCopy(local, <gm tensor>[offset], length), EnQue.\n";
   s += "    (void)tile;\n  }\n";
   s += "  __aicore__ inline void Compute(int32_t tile) {\n";
-  s += "    // TODO(ferry): DeQue the inputs, apply the kernel's arithmetic with vector APIs (AscendC::Add, Mul, ...),\n";
+  s +=
+      "    // TODO(ferry): DeQue the inputs, apply the kernel's arithmetic with vector APIs (AscendC::Add, Mul, ...),\n";
   s += "    // EnQue the result to outQueue_, FreeTensor the inputs.\n";
   s += "    (void)tile;\n  }\n";
   s += "  __aicore__ inline void CopyOut(int32_t tile) {\n";
@@ -136,8 +137,9 @@ void rewrite_launches(FileMigration& f) {
     if (is_dim3(f, grid)) {
       f.count_unconverted("runtime");
       f.diag(Diag::CannDim3Launch, ci,
-             "kernel launch with a multi-dimensional grid (" + grid + ") left unchanged: Ascend C's blockDim is "
-             "one number, the count of AI-core blocks",
+             "kernel launch with a multi-dimensional grid (" + grid +
+                 ") left unchanged: Ascend C's blockDim is "
+                 "one number, the count of AI-core blocks",
              "launch with <<<blocks, nullptr, stream>>> where blocks covers the work (at most the AI-core count), "
              "and compute each block's share inside the Ascend C kernel");
       continue;
@@ -157,8 +159,10 @@ void rewrite_launches(FileMigration& f) {
     if (!f.replace(p[1].first, close - 1, "nullptr, " + stream)) continue;
     f.count_converted("runtime");
     f.diag(Diag::CannKernelLaunch, ci,
-           "launch rewritten to the Ascend C form <<<" + grid + ", nullptr, " + stream + ">>>: blockDim is now the "
-           "number of AI-core blocks; the CUDA block size (" + block + ") and dynamic shared memory are dropped",
+           "launch rewritten to the Ascend C form <<<" + grid + ", nullptr, " + stream +
+               ">>>: blockDim is now the "
+               "number of AI-core blocks; the CUDA block size (" +
+               block + ") and dynamic shared memory are dropped",
            "each Ascend C block must process the elements that " + grid + " CUDA blocks of " + block +
                " threads did; keep blockDim at most the AI-core count and tile inside the kernel");
   }
@@ -199,10 +203,13 @@ void kernel_pass(FileMigration& f) {
     const std::string side = stem + "_ascendc_skeleton.cpp";
     f.count_unconverted("device");
     f.diag(Diag::CannKernelSkeleton, name_at,
-           "CUDA kernel '" + name + "(" + plist + ")' is not translated: Ascend C has no threads or warps; an Ascend C "
-           "skeleton to complete was written to " + side,
-           "complete the CopyIn/Compute/CopyOut stages in " + side + ", build it with the CANN ascendc toolchain, "
-           "and delete this CUDA kernel from the host file");
+           "CUDA kernel '" + name + "(" + plist +
+               ")' is not translated: Ascend C has no threads or warps; an Ascend C "
+               "skeleton to complete was written to " +
+               side,
+           "complete the CopyIn/Compute/CopyOut stages in " + side +
+               ", build it with the CANN ascendc toolchain, "
+               "and delete this CUDA kernel from the host file");
     file_text += skeleton(name, params, f.span_text(ci, close), f.span_text(close + 1, body_close));
     names.push_back(name);
     ci = body_close;

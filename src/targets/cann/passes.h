@@ -85,11 +85,11 @@ enum class ArgFit {
 // One parameter of the AscendCL/HCCL call, in the target's order: the user's argument `src`
 // (an out-parameter with pointee type `pointee` when `out`) or a literal.
 struct CallParam {
-  int src = -1;          // index into the user's arguments; -1: `literal`
-  std::string literal;   // e.g. ACL_HBM_MEM
+  int src = -1;         // index into the user's arguments; -1: `literal`
+  std::string literal;  // e.g. ACL_HBM_MEM
   bool out = false;
-  std::string pointee;   // out-parameters: uint32_t, int32_t, int64_t, size_t, float
-  std::string name;      // the parameter's name in the header, for the lambda's names
+  std::string pointee;  // out-parameters: uint32_t, int32_t, int64_t, size_t, float
+  std::string name;     // the parameter's name in the header, for the lambda's names
 };
 struct CallSpec {
   std::string acl_name;

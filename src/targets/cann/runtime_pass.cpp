@@ -27,8 +27,9 @@ std::string stream_for(FileMigration& f, std::size_t ci, std::string_view api) {
     return s;
   }
   f.diag(Diag::CannNoStream, ci,
-         std::string(api) + " gets an explicit stream on Ascend, and no aclrtStream is in scope here: "
-                            "nullptr (the default stream) was passed",
+         std::string(api) +
+             " gets an explicit stream on Ascend, and no aclrtStream is in scope here: "
+             "nullptr (the default stream) was passed",
          "create a stream with aclrtCreateStream(&stream) and pass it, so that the work is ordered "
          "with the kernels and copies that use it");
   return "nullptr";
@@ -49,7 +50,6 @@ bool plain_call(const FileMigration& f, std::size_t ci, std::size_t& close, std:
   return true;
 }
 
-
 CallParam in(int src, std::string name) { return CallParam{src, {}, false, {}, std::move(name)}; }
 CallParam out(int src, std::string pointee, std::string name) {
   return CallParam{src, {}, true, std::move(pointee), std::move(name)};
@@ -63,19 +63,29 @@ const std::vector<std::pair<std::string_view, CallSpec>>& typed_calls() {
       {"cudaGetDeviceCount", {"aclrtGetDeviceCount", "aclError", "ACL_SUCCESS", {out(0, "uint32_t", "count")}}},
       {"cudaGetDevice", {"aclrtGetDevice", "aclError", "ACL_SUCCESS", {out(0, "int32_t", "deviceId")}}},
       {"cudaMemGetInfo",
-       {"aclrtGetMemInfo", "aclError", "ACL_SUCCESS",
+       {"aclrtGetMemInfo",
+        "aclError",
+        "ACL_SUCCESS",
         {lit("ACL_HBM_MEM"), out(0, "size_t", "free"), out(1, "size_t", "total")}}},
       {"cudaEventElapsedTime",
-       {"aclrtEventElapsedTime", "aclError", "ACL_SUCCESS",
+       {"aclrtEventElapsedTime",
+        "aclError",
+        "ACL_SUCCESS",
         {out(0, "float", "ms"), in(1, "startEvent"), in(2, "endEvent")}}},
       {"cudaDeviceCanAccessPeer",
-       {"aclrtDeviceCanAccessPeer", "aclError", "ACL_SUCCESS",
+       {"aclrtDeviceCanAccessPeer",
+        "aclError",
+        "ACL_SUCCESS",
         {out(0, "int32_t", "canAccessPeer"), in(1, "deviceId"), in(2, "peerDeviceId")}}},
       {"cudaDeviceGetStreamPriorityRange",
-       {"aclrtDeviceGetStreamPriorityRange", "aclError", "ACL_SUCCESS",
+       {"aclrtDeviceGetStreamPriorityRange",
+        "aclError",
+        "ACL_SUCCESS",
         {out(0, "int32_t", "leastPriority"), out(1, "int32_t", "greatestPriority")}}},
       {"cudaDeviceGetAttribute",
-       {"aclrtGetDeviceInfo", "aclError", "ACL_SUCCESS",
+       {"aclrtGetDeviceInfo",
+        "aclError",
+        "ACL_SUCCESS",
         {in(2, "deviceId"), in(1, "attr"), out(0, "int64_t", "value")}}},
   };
   return kCalls;
@@ -106,7 +116,6 @@ EventFlags read_event_flags(const FileMigration& f, const ArgRange& a) {
   }
   return e;
 }
-
 
 // The table's FRY4001 for a name the pass claimed (the tables skip claimed tokens).
 void changed_note(FileMigration& f, std::size_t ci, std::string_view name, std::string_view to) {
@@ -174,8 +183,8 @@ void runtime_pass(FileMigration& f) {
       f.count_converted("runtime");
     } else if (name == "cudaDeviceGetAttribute" && args.size() == 3) {
       // Only attributes with an AscendCL query (rules/cuda2cann/runtime.tsv, family "runtime").
-      const rules::Rule* r = args[1].first == args[1].last ? f.target().rules().find_identifier(f.text(args[1].first))
-                                                           : nullptr;
+      const rules::Rule* r =
+          args[1].first == args[1].last ? f.target().rules().find_identifier(f.text(args[1].first)) : nullptr;
       if (r && r->has_replacement() && r->to.rfind("ACL_DEV_ATTR_", 0) == 0) {
         if (adapt_call(f, ci, close, args, *typed_call(name))) f.count_converted("runtime");
       } else {
@@ -211,8 +220,10 @@ void runtime_pass(FileMigration& f) {
         f.count_converted("runtime");
         if (!e.literal)
           f.diag(Diag::CannFlagsTranslated, Severity::Warning, ci,
-                 "the event flags (" + cuda + ") are not cudaEvent* constants Ferry can read; AscendCL's flag bits "
-                 "differ, so " + acl + " (CUDA's default: synchronizes and times) was passed",
+                 "the event flags (" + cuda +
+                     ") are not cudaEvent* constants Ferry can read; AscendCL's flag bits "
+                     "differ, so " +
+                     acl + " (CUDA's default: synchronizes and times) was passed",
                  "pass ACL_EVENT_SYNC alone for events that are never timed");
         else
           f.diag(Diag::CannFlagsTranslated, ci,
@@ -250,8 +261,9 @@ void runtime_pass(FileMigration& f) {
       const bool plain = flags == "0" || flags == "cudaHostAllocDefault" || flags == "cudaHostAllocPortable";
       f.diag(Diag::CannFlagsTranslated, plain ? Severity::Note : Severity::Warning, ci,
              "cudaHostAlloc's flags (" + flags + ") have no AscendCL equivalent and were dropped" +
-                 std::string(plain ? "" : ": mapped (zero-copy) or write-combined host memory is not what "
-                                          "aclrtMallocHost gives"),
+                 std::string(plain ? ""
+                                   : ": mapped (zero-copy) or write-combined host memory is not what "
+                                     "aclrtMallocHost gives"),
              "copy to device memory with aclrtMemcpy[Async] instead of reading host memory from the device");
     } else if (name == "cudaDeviceReset" && args.empty()) {
       // aclrtResetDevice(deviceId) needs the id: take it from cudaSetDevice in the same function.
@@ -281,8 +293,7 @@ void runtime_pass(FileMigration& f) {
       const std::string count(f.span_text(args[3].first, args[3].last));
       if (!provably_at_least(cap, count))
         f.diag(Diag::CannCapacityUnproven, args[1].first,
-               std::string(name) + ": the capacity argument (" + cap + ") is not provably >= the count (" + count +
-                   ")",
+               std::string(name) + ": the capacity argument (" + cap + ") is not provably >= the count (" + count + ")",
                "pass the real size of the destination buffer as the capacity; a smaller capacity makes the call "
                "fail at run time");
     }
@@ -301,8 +312,8 @@ void entry_pass(FileMigration& f) {
     else if (t == "}") --depth;
     else if (t == "aclInit") has_init = true;
     else if (t == "cudaSetDevice" && first_set_device == npos) first_set_device = ci;
-    else if (t == "main" && depth == 0 && main_open == npos && f.is(ci + 1, "(") && ci > 0 &&
-             f.is_identifier(ci - 1) && !f.is_member_or_qualified(ci)) {
+    else if (t == "main" && depth == 0 && main_open == npos && f.is(ci + 1, "(") && ci > 0 && f.is_identifier(ci - 1) &&
+             !f.is_member_or_qualified(ci)) {
       const std::size_t close = f.match_bracket(ci + 1);
       if (close != npos && f.is(close + 1, "{")) {
         main_open = close + 1;

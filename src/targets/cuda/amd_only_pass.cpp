@@ -12,15 +12,15 @@ void amd_only_pass(migrate::FileMigration& file) {
     if (file.is_member_or_qualified(ci)) continue;
     if (name.starts_with("__builtin_amdgcn_")) {
       file.count_unconverted("device");
-      file.diag(Diag::AmdgcnBuiltin, ci,
-                "'" + name + "' is an AMD GCN builtin with no CUDA equivalent; left unchanged",
+      file.diag(Diag::AmdgcnBuiltin, ci, "'" + name + "' is an AMD GCN builtin with no CUDA equivalent; left unchanged",
                 "use the portable intrinsic it implements (__shfl_*_sync, __ballot_sync, "
                 "__syncwarp, __threadfence_block), or guard it with #ifdef __HIP_PLATFORM_AMD__");
     } else if (name.starts_with("hipExt") && !rules.find_identifier(name)) {
       file.count_unconverted("runtime");
       file.diag(Diag::HipExtApi, ci,
-                "'" + name + "' is an AMD extension of the HIP runtime with no CUDA equivalent; "
-                "left unchanged",
+                "'" + name +
+                    "' is an AMD extension of the HIP runtime with no CUDA equivalent; "
+                    "left unchanged",
                 "use the standard runtime call (e.g. cudaLaunchKernel, cudaMalloc with "
                 "cudaMemAdvise, cudaStreamCreateWithFlags) or guard it with #ifdef __HIP_PLATFORM_AMD__");
     } else if (name.starts_with("__AMDGCN_") && !rules.find_identifier(name)) {
@@ -30,8 +30,7 @@ void amd_only_pass(migrate::FileMigration& file) {
                 "code under it will not be compiled by nvcc; check the #if branches that use it");
     } else if (name == "asm" || name == "__asm__" || name == "__asm") {
       std::size_t open = ci + 1;
-      while (file.is(open, "volatile") || file.is(open, "__volatile__") || file.is(open, "goto"))
-        ++open;
+      while (file.is(open, "volatile") || file.is(open, "__volatile__") || file.is(open, "goto")) ++open;
       if (!file.is(open, "(")) continue;
       file.count_unconverted("device");
       file.diag(Diag::GcnInlineAsm, ci,

@@ -14,8 +14,8 @@ using migrate::npos;
 
 bool is_integer_word(std::string_view t) {
   return t == "int" || t == "unsigned" || t == "long" || t == "short" || t == "char" || t == "signed" ||
-         t == "uint32_t" || t == "int32_t" || t == "uint64_t" || t == "int64_t" || t == "size_t" ||
-         t == "uint" || t == "ulong" || t == "ull" || t == "uint16_t" || t == "int16_t";
+         t == "uint32_t" || t == "int32_t" || t == "uint64_t" || t == "int64_t" || t == "size_t" || t == "uint" ||
+         t == "ulong" || t == "ull" || t == "uint16_t" || t == "int16_t";
 }
 bool is_floating_word(std::string_view t) {
   return t == "float" || t == "double" || t == "__half" || t == "half" || t == "__hip_bfloat16" ||
@@ -35,7 +35,8 @@ int declared_kind(const FileMigration& f, std::string_view name) {
   for (std::size_t ci = 1; ci < f.code_size(); ++ci) {
     if (!f.is_identifier(ci) || f.text(ci) != name) continue;
     std::size_t k = ci - 1;
-    while (k > 0 && (f.is(k, "*") || f.is(k, "&") || f.is(k, "const") || f.is(k, "volatile") || f.is(k, "__restrict__")))
+    while (k > 0 &&
+           (f.is(k, "*") || f.is(k, "&") || f.is(k, "const") || f.is(k, "volatile") || f.is(k, "__restrict__")))
       --k;
     if (k == ci - 1 && !f.is_identifier(k)) continue;  // a use, not a declaration
     const std::string_view t = f.text(k);

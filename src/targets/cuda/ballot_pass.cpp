@@ -10,14 +10,14 @@ using migrate::FileMigration;
 using migrate::npos;
 
 bool is_bit_function(std::string_view t) {
-  return t == "__popc" || t == "__popcll" || t == "__ffs" || t == "__ffsll" || t == "__clz" ||
-         t == "__clzll" || t == "__brev" || t == "__brevll";
+  return t == "__popc" || t == "__popcll" || t == "__ffs" || t == "__ffsll" || t == "__clz" || t == "__clzll" ||
+         t == "__brev" || t == "__brevll";
 }
 
 bool is_type_word(std::string_view t) {
-  return t == "unsigned" || t == "signed" || t == "long" || t == "int" || t == "short" ||
-         t == "char" || t == "bool" || t == "const" || t == "uint64_t" || t == "uint32_t" ||
-         t == "int64_t" || t == "int32_t" || t == "std" || t == "::" || t == "size_t";
+  return t == "unsigned" || t == "signed" || t == "long" || t == "int" || t == "short" || t == "char" || t == "bool" ||
+         t == "const" || t == "uint64_t" || t == "uint32_t" || t == "int64_t" || t == "int32_t" || t == "std" ||
+         t == "::" || t == "size_t";
 }
 
 // The call's value is converted to a type written in the code, so a 64-bit cast changes nothing:

@@ -13,10 +13,10 @@ using migrate::FileMigration;
 using migrate::npos;
 
 struct Replacement {
-  std::string_view hip;      // hipcub::NAME
-  std::string_view cuda;     // what it becomes
-  std::string_view header;   // included for it ("" when CUB's headers bring it)
-  bool drop_template_args;   // thrust::identity<T> -> cuda::std::identity
+  std::string_view hip;     // hipcub::NAME
+  std::string_view cuda;    // what it becomes
+  std::string_view header;  // included for it ("" when CUB's headers bring it)
+  bool drop_template_args;  // thrust::identity<T> -> cuda::std::identity
 };
 constexpr Replacement kHipcub[] = {
     {"Sum", "cuda::std::plus<>", "cuda/std/functional", false},
@@ -52,7 +52,8 @@ std::size_t angle_close(const FileMigration& f, std::size_t open) {
 }
 
 // Top-level comma-separated pieces of [first, last] (code indices), for template argument lists.
-std::vector<std::pair<std::size_t, std::size_t>> split_commas(const FileMigration& f, std::size_t first, std::size_t last) {
+std::vector<std::pair<std::size_t, std::size_t>> split_commas(const FileMigration& f, std::size_t first,
+                                                              std::size_t last) {
   std::vector<std::pair<std::size_t, std::size_t>> out;
   int angles = 0;
   std::size_t start = first;
@@ -186,8 +187,7 @@ void cccl_pass(FileMigration& file) {
       include_once(file, added, r.header);
       file.count_converted("cub");
       file.diag(Diag::CcclRemovedApi, Severity::Note, ci,
-                "hipcub::" + std::string(r.hip) + " -> " + std::string(r.cuda) +
-                    ": CCCL 3.0 (CUDA 13) removed CUB's " +
+                "hipcub::" + std::string(r.hip) + " -> " + std::string(r.cuda) + ": CCCL 3.0 (CUDA 13) removed CUB's " +
                     (std::string(r.cuda).starts_with("thrust") ? "iterators" : "operator functors"),
                 "");
       break;

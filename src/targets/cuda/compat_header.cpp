@@ -5,7 +5,8 @@
 namespace ferry::targets::cuda {
 
 std::string_view compat_header_text() {
-  static const std::string text = R"(// ferry/compat_cuda.h: written by Ferry's HIP -> CUDA migration (ferry migrate --to cuda).
+  static const std::string text =
+      R"(// ferry/compat_cuda.h: written by Ferry's HIP -> CUDA migration (ferry migrate --to cuda).
 // What HIP has and CUDA does not, in a few lines of CUDA each; migrated files include it.
 // Regenerated on every migration: edit the migrated code, not this file.
 #pragma once

@@ -1,7 +1,7 @@
 #include "targets/cuda/cuda_target.h"
 
-#include "migrate/file_migration.h"
 #include <stdexcept>
+#include "migrate/file_migration.h"
 
 #include "rules/builtin.h"
 #include "rules/cuda_version.h"
@@ -28,7 +28,8 @@ class CudaTarget final : public Target {
   const rules::RuleSet& rules() const override { return rules_; }
 
   std::optional<buildsys::Result> migrate_build_file(const std::string& rel, project::FileKind kind,
-                                                     std::string_view text, const buildsys::Options& given) const override {
+                                                     std::string_view text,
+                                                     const buildsys::Options& given) const override {
     buildsys::Options o = given;
     o.cuda_version = version_.str();
     return buildsys::migrate_build_file_to_cuda(rel, kind, text, o);
@@ -79,7 +80,12 @@ class CudaTarget final : public Target {
 }  // namespace
 
 const TargetInfo kTarget = {
-    "cuda", "hip", "HIP → CUDA for NVIDIA GPUs (derived from the CUDA → HIP tables)", kOptions, "sm_90", "gfx90a",
+    "cuda",
+    "hip",
+    "HIP → CUDA for NVIDIA GPUs (derived from the CUDA → HIP tables)",
+    kOptions,
+    "sm_90",
+    "gfx90a",
     [](const Options& options) -> std::unique_ptr<Target> { return std::make_unique<CudaTarget>(options); },
 };
 

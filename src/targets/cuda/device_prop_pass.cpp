@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "rules/cuda_version.h"
-#include "targets/cuda/device_props.h"
 #include "targets/cuda/compat_header.h"
+#include "targets/cuda/device_props.h"
 #include "targets/cuda/passes.h"
 
 namespace ferry::targets::cuda {
@@ -53,7 +53,9 @@ const Field* find_field(std::string_view name) {
   return nullptr;
 }
 
-bool is_prop_type(std::string_view t) { return t == "hipDeviceProp_t" || t == "cudaDeviceProp" || t == "hipDeviceProp"; }
+bool is_prop_type(std::string_view t) {
+  return t == "hipDeviceProp_t" || t == "cudaDeviceProp" || t == "hipDeviceProp";
+}
 
 // Names declared with a device-properties type in this file: `hipDeviceProp_t props;`,
 // `const hipDeviceProp_t& p`, `hipDeviceProp_t* p`, `hipDeviceProp_t props[4]`, `a, b`.
@@ -104,13 +106,15 @@ void device_prop_pass(FileMigration& file) {
     const bool arrow = file.is(ci - 1, "->");
     const std::string name(file.text(first));
     const std::string field(fld->hip);
-    if (!file.is_identifier(first) || !props.contains(name) || (first > 0 && (file.is(first - 1, ".") || file.is(first - 1, "->")))) {
+    if (!file.is_identifier(first) || !props.contains(name) ||
+        (first > 0 && (file.is(first - 1, ".") || file.is(first - 1, "->")))) {
       file.diag(Diag::DevicePropUnknownObject, Severity::Warning, ci,
                 "'" + field + "' is a device-properties field that " +
                     (fld->removed_in ? "CUDA " + std::to_string(fld->removed_in) + " removed" : "only HIP has") +
                     ", on an object Ferry cannot see the type of; left unchanged",
-                fld->fix == Fix::Attribute ? "read it with cudaDeviceGetAttribute(&v, " + std::string(fld->cuda) + ", device)"
-                                           : "see docs/targets.md (cuda, device properties)");
+                fld->fix == Fix::Attribute
+                    ? "read it with cudaDeviceGetAttribute(&v, " + std::string(fld->cuda) + ", device)"
+                    : "see docs/targets.md (cuda, device properties)");
       continue;
     }
     const std::string obj = std::string(file.span_text(first, ci - 2));
@@ -120,18 +124,12 @@ void device_prop_pass(FileMigration& file) {
       case Fix::Attribute:
         repl = "ferry::cuda_compat::device_attribute(" + ref + ", " + std::string(fld->cuda) + ")";
         break;
-      case Fix::Rename:
-        repl = obj + (arrow ? "->" : ".") + std::string(fld->cuda);
-        break;
-      case Fix::ArchName:
-        repl = "ferry::cuda_compat::arch_name(" + ref + ")";
-        break;
+      case Fix::Rename: repl = obj + (arrow ? "->" : ".") + std::string(fld->cuda); break;
+      case Fix::ArchName: repl = "ferry::cuda_compat::arch_name(" + ref + ")"; break;
       case Fix::ArchNumber:
         repl = "(" + obj + (arrow ? "->" : ".") + "major * 10 + " + obj + (arrow ? "->" : ".") + "minor)";
         break;
-      case Fix::Zero:
-        repl = "0";
-        break;
+      case Fix::Zero: repl = "0"; break;
       case Fix::Unsupported:
         file.count_unconverted("runtime");
         file.diag(Diag::AmdOnlyDeviceProperty, Severity::Warning, ci,
@@ -147,8 +145,8 @@ void device_prop_pass(FileMigration& file) {
             ? (fld->removed_in ? "CUDA " + std::to_string(fld->removed_in) + " removed cudaDeviceProp::" + field +
                                      "; the value is read with cudaDeviceGetAttribute(" + std::string(fld->cuda) + ")"
                                : "HIP's " + field + " is the clock rate on NVIDIA (cudaDevAttrClockRate)")
-        : fld->fix == Fix::Rename   ? "HIP's " + field + " is cudaDeviceProp::" + std::string(fld->cuda)
-        : fld->fix == Fix::ArchName ? "gcnArchName (the AMD ISA name) becomes the compute capability, \"sm_XY\""
+        : fld->fix == Fix::Rename     ? "HIP's " + field + " is cudaDeviceProp::" + std::string(fld->cuda)
+        : fld->fix == Fix::ArchName   ? "gcnArchName (the AMD ISA name) becomes the compute capability, \"sm_XY\""
         : fld->fix == Fix::ArchNumber ? "gcnArch (an AMD ISA number) becomes the compute capability major*10+minor"
                                       : "CUDA " + std::to_string(fld->removed_in) +
                                             " removed multi-device cooperative launches: the field reads 0";

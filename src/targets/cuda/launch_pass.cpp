@@ -27,8 +27,8 @@ void launch_pass(migrate::FileMigration& file) {
     if (empty) continue;
     // The kernel: unwrap HIP_KERNEL_NAME(k<T>) and (k<T>).
     ArgRange k = args[0];
-    if (file.is(k.first, "HIP_KERNEL_NAME") && file.is(k.first + 1, "(") &&
-        file.match_bracket(k.first + 1) == k.last && k.last > k.first + 2) {
+    if (file.is(k.first, "HIP_KERNEL_NAME") && file.is(k.first + 1, "(") && file.match_bracket(k.first + 1) == k.last &&
+        k.last > k.first + 2) {
       k = {k.first + 2, k.last - 1};
     } else if (file.is(k.first, "(") && file.match_bracket(k.first) == k.last && k.last > k.first + 1) {
       k = {k.first + 1, k.last - 1};

@@ -18,19 +18,30 @@ struct DriverName {
 };
 // The driver API names the CUDA -> HIP tables map to these HIP names (rules/cuda2hip/driver.tsv).
 constexpr DriverName kDriver[] = {
-    {"hipModuleLoad", "cuModuleLoad"},           {"hipModuleLoadData", "cuModuleLoadData"},
-    {"hipModuleLoadDataEx", "cuModuleLoadDataEx"}, {"hipModuleUnload", "cuModuleUnload"},
-    {"hipModuleGetFunction", "cuModuleGetFunction"}, {"hipModuleGetGlobal", "cuModuleGetGlobal"},
-    {"hipModuleLaunchKernel", "cuLaunchKernel"}, {"hipModule_t", "CUmodule"},
-    {"hipFunction_t", "CUfunction"},             {"hipCtxSetCurrent", "cuCtxSetCurrent"},
-    {"hipCtxGetCurrent", "cuCtxGetCurrent"},     {"hipCtxCreate", "cuCtxCreate"},
-    {"hipCtxDestroy", "cuCtxDestroy"},           {"hipCtxSynchronize", "cuCtxSynchronize"},
-    {"hipCtxGetDevice", "cuCtxGetDevice"},       {"hipCtxPushCurrent", "cuCtxPushCurrent"},
-    {"hipCtxPopCurrent", "cuCtxPopCurrent"},     {"hipCtx_t", "CUcontext"},
+    {"hipModuleLoad", "cuModuleLoad"},
+    {"hipModuleLoadData", "cuModuleLoadData"},
+    {"hipModuleLoadDataEx", "cuModuleLoadDataEx"},
+    {"hipModuleUnload", "cuModuleUnload"},
+    {"hipModuleGetFunction", "cuModuleGetFunction"},
+    {"hipModuleGetGlobal", "cuModuleGetGlobal"},
+    {"hipModuleLaunchKernel", "cuLaunchKernel"},
+    {"hipModule_t", "CUmodule"},
+    {"hipFunction_t", "CUfunction"},
+    {"hipCtxSetCurrent", "cuCtxSetCurrent"},
+    {"hipCtxGetCurrent", "cuCtxGetCurrent"},
+    {"hipCtxCreate", "cuCtxCreate"},
+    {"hipCtxDestroy", "cuCtxDestroy"},
+    {"hipCtxSynchronize", "cuCtxSynchronize"},
+    {"hipCtxGetDevice", "cuCtxGetDevice"},
+    {"hipCtxPushCurrent", "cuCtxPushCurrent"},
+    {"hipCtxPopCurrent", "cuCtxPopCurrent"},
+    {"hipCtx_t", "CUcontext"},
 };
 // In a file that was CUDA driver code (the record of <cuda.h>), results are the driver's too.
 constexpr DriverName kDriverResults[] = {
-    {"hipError_t", "CUresult"}, {"hipSuccess", "CUDA_SUCCESS"}, {"hipDevice_t", "CUdevice"},
+    {"hipError_t", "CUresult"},
+    {"hipSuccess", "CUDA_SUCCESS"},
+    {"hipDevice_t", "CUdevice"},
 };
 
 bool driver_style(const migrate::FileMigration& f) {
@@ -50,7 +61,6 @@ bool driver_style(const migrate::FileMigration& f) {
 }
 
 }  // namespace
-
 
 void module_api_pass(migrate::FileMigration& file) {
   bool checked = false, driver = false;

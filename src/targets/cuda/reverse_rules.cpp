@@ -67,8 +67,7 @@ std::string renaming_head(std::string_view tmpl) {
 // `name` is `other` with "_v2" inserted before an optional "_64" suffix (cuBLAS aliases).
 bool is_v2_alias(std::string_view name, std::string_view other) {
   return name == std::string(other) + "_v2" ||
-         (other.ends_with("_64") &&
-          name == std::string(other.substr(0, other.size() - 3)) + "_v2_64");
+         (other.ends_with("_64") && name == std::string(other.substr(0, other.size() - 3)) + "_v2_64");
 }
 
 struct Group {
@@ -78,8 +77,7 @@ struct Group {
   std::vector<std::string> notes;
 };
 
-void collect(const RuleSet& forward, std::map<std::pair<int, std::string>, Group>& groups,
-             ReverseStats& st) {
+void collect(const RuleSet& forward, std::map<std::pair<int, std::string>, Group>& groups, ReverseStats& st) {
   for (const auto& r : forward.all()) {
     if (!r->has_replacement()) continue;
     if (r->status != Status::Supported && r->status != Status::Changed) continue;

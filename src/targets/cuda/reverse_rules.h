@@ -36,9 +36,9 @@ struct ManyToOne {
 };
 
 struct ReverseStats {
-  std::size_t derived = 0;         // reverse rows that came from forward rows
-  std::size_t explicit_rows = 0;   // rows of rules/hip2cuda/*.tsv
-  std::size_t skipped_calls = 0;   // forward call templates that could not be inverted
+  std::size_t derived = 0;                   // reverse rows that came from forward rows
+  std::size_t explicit_rows = 0;             // rows of rules/hip2cuda/*.tsv
+  std::size_t skipped_calls = 0;             // forward call templates that could not be inverted
   std::size_t skipped_standard_headers = 0;  // forward rows to C++ standard headers (cstdint): kept as they are
   std::vector<ManyToOne> many_to_one;
 };

@@ -31,10 +31,17 @@ struct Name {
   std::string_view cub;
 };
 constexpr Name kFunctors[] = {
-    {"plus", "cuda::std::plus"},         {"minus", "cuda::std::minus"},       {"multiplies", "cuda::std::multiplies"},
-    {"maximum", "cuda::maximum"},        {"minimum", "cuda::minimum"},        {"equal_to", "cuda::std::equal_to"},
-    {"not_equal_to", "cuda::std::not_equal_to"}, {"less", "cuda::std::less"}, {"less_equal", "cuda::std::less_equal"},
-    {"greater", "cuda::std::greater"},   {"greater_equal", "cuda::std::greater_equal"},
+    {"plus", "cuda::std::plus"},
+    {"minus", "cuda::std::minus"},
+    {"multiplies", "cuda::std::multiplies"},
+    {"maximum", "cuda::maximum"},
+    {"minimum", "cuda::minimum"},
+    {"equal_to", "cuda::std::equal_to"},
+    {"not_equal_to", "cuda::std::not_equal_to"},
+    {"less", "cuda::std::less"},
+    {"less_equal", "cuda::std::less_equal"},
+    {"greater", "cuda::std::greater"},
+    {"greater_equal", "cuda::std::greater_equal"},
     {"identity", "cuda::std::identity"},
 };
 constexpr Name kBlockTypes[] = {
@@ -91,10 +98,10 @@ class RocprimPass {
 
  private:
   FileMigration& f_;
-  std::set<std::string> aliases_;   // using X = rocprim::block_reduce<...>
-  std::set<std::string> storage_;   // variables of a storage_type
+  std::set<std::string> aliases_;               // using X = rocprim::block_reduce<...>
+  std::set<std::string> storage_;               // variables of a storage_type
   std::map<std::string, std::string> op_vars_;  // auto op = rocprim::plus<int>{} -> "cuda::std::plus"; a lambda -> ""
-  std::set<std::string> int_vars_;  // declared with an integer type
+  std::set<std::string> int_vars_;              // declared with an integer type
   std::set<std::string> headers_;
 
   bool rocprim_at(std::size_t ci) const {
@@ -153,8 +160,7 @@ class RocprimPass {
       if (f_.is_identifier(ci) && f_.is(ci + 1, "=") && ci > 0 && (f_.is(ci - 1, "auto") || f_.is_identifier(ci - 1))) {
         if (rocprim_at(ci + 2) && find(kFunctors, f_.text(ci + 4)))
           op_vars_[std::string(f_.text(ci))] = std::string(find(kFunctors, f_.text(ci + 4))->cub);
-        else if (f_.is(ci + 2, "["))
-          op_vars_[std::string(f_.text(ci))] = "";
+        else if (f_.is(ci + 2, "[")) op_vars_[std::string(f_.text(ci))] = "";
       }
       // rocprim::plus<int> NAME
       if (rocprim_at(ci) && find(kFunctors, f_.text(ci + 2)) && f_.is(ci + 3, "<")) {
@@ -162,8 +168,8 @@ class RocprimPass {
         if (close != npos && f_.is_identifier(close + 1))
           op_vars_[std::string(f_.text(close + 1))] = std::string(find(kFunctors, f_.text(ci + 2))->cub);
       }
-      static const std::set<std::string_view> ints = {"int",      "unsigned", "long",     "short",    "size_t",
-                                                      "uint32_t", "int32_t",  "uint64_t", "int64_t",  "char"};
+      static const std::set<std::string_view> ints = {"int",      "unsigned", "long",     "short",   "size_t",
+                                                      "uint32_t", "int32_t",  "uint64_t", "int64_t", "char"};
       if (f_.is_identifier(ci) && ints.contains(f_.text(ci)) && f_.is_identifier(ci + 1) &&
           !ints.contains(f_.text(ci + 1)))
         int_vars_.insert(std::string(f_.text(ci + 1)));
@@ -182,7 +188,8 @@ class RocprimPass {
     if (a.first == a.last && f_.is_identifier(a.first)) return op_vars_.contains(std::string(f_.text(a.first)));
     if (rocprim_at(a.first) && find(kFunctors, f_.text(a.first + 2))) return true;
     // Functor() / Functor{} / Functor<T>() of any other name: an object built in place.
-    return (f_.is(a.last, ")") || f_.is(a.last, "}")) && f_.is_identifier(a.first) && !int_vars_.contains(std::string(f_.text(a.first)));
+    return (f_.is(a.last, ")") || f_.is(a.last, "}")) && f_.is_identifier(a.first) &&
+           !int_vars_.contains(std::string(f_.text(a.first)));
   }
 
   // The argument's text, its rocPRIM functors in CUB's spelling.
@@ -214,8 +221,8 @@ class RocprimPass {
   void no_cub(std::size_t ci, const std::string& what, const std::string& hint) {
     if (!reported_.insert(ci).second) return;
     f_.count_unconverted("cub");
-    f_.diag(Diag::RocprimNoCub, ci, what + ": rocPRIM has no CUDA backend and Ferry knows no CUB form of this use; left unchanged",
-            hint);
+    f_.diag(Diag::RocprimNoCub, ci,
+            what + ": rocPRIM has no CUDA backend and Ferry knows no CUB form of this use; left unchanged", hint);
   }
 
   // ---- rocprim::reduce(...) and the other device-wide algorithms
@@ -286,9 +293,9 @@ class RocprimPass {
       } else if (name == "radix_sort_pairs" && a.size() >= 7 && a.size() <= 11) {
         std::vector<std::string> args(t.begin(), t.begin() + static_cast<long>(std::min<std::size_t>(a.size(), 10)));
         call = "cub::DeviceRadixSort::SortPairs(" + join(args) + ")";
-      } else if (name == "reduce" || name == "inclusive_scan" || name == "exclusive_scan" || name == "radix_sort_keys" ||
-                 name == "radix_sort_pairs" || name == "transform" || name == "select" || name == "unique" ||
-                 name == "partition" || name == "run_length_encode" || name == "segmented_reduce" ||
+      } else if (name == "reduce" || name == "inclusive_scan" || name == "exclusive_scan" ||
+                 name == "radix_sort_keys" || name == "radix_sort_pairs" || name == "transform" || name == "select" ||
+                 name == "unique" || name == "partition" || name == "run_length_encode" || name == "segmented_reduce" ||
                  name == "merge" || name == "histogram_even" || name == "histogram_range" ||
                  name == "segmented_radix_sort_keys" || name == "segmented_radix_sort_pairs") {
         no_cub(ci, "rocprim::" + std::string(name) + " with " + std::to_string(a.size()) + " arguments",
@@ -383,7 +390,8 @@ class RocprimPass {
         args.insert(args.end(), values.begin(), values.end());
         call = "InclusiveScan(" + join(args) + ")";
       } else {
-        // exclusive_scan(input, output, init[, reduction][, storage][, op]) -> ExclusiveScan(input, output, init, op[, reduction])
+        // exclusive_scan(input, output, init[, reduction][, storage][, op]) -> ExclusiveScan(input, output, init, op[,
+        // reduction])
         if (values.size() > 1) ok = false;
         std::vector<std::string> args = {in, out, arg_text(a[2]), op.empty() ? "cuda::std::plus<>()" : op};
         args.insert(args.end(), values.begin(), values.end());
@@ -397,7 +405,8 @@ class RocprimPass {
       if (!storage.empty() && f_.match_bracket(ctor) != ctor + 1) ok = false;
       if (!ok) {
         no_cub(ci + 1, "rocPRIM block method '" + std::string(m) + "' in a form Ferry cannot rewrite",
-               "write it with CUB's collective: Block*(temp_storage)." + std::string(m == "load" ? "Load" : "Reduce") + "(...)");
+               "write it with CUB's collective: Block*(temp_storage)." + std::string(m == "load" ? "Load" : "Reduce") +
+                   "(...)");
         continue;
       }
       if (!storage.empty() && !f_.replace(ctor, ctor + 1, "(" + storage + ")")) continue;

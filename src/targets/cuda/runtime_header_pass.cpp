@@ -6,9 +6,9 @@ namespace ferry::targets::cuda {
 namespace {
 
 bool is_kernel_language(std::string_view t) {
-  return t == "__global__" || t == "__device__" || t == "__shared__" || t == "__constant__" ||
-         t == "__host__" || t == "threadIdx" || t == "blockIdx" || t == "blockDim" ||
-         t == "gridDim" || t == "__syncthreads" || t == "__launch_bounds__";
+  return t == "__global__" || t == "__device__" || t == "__shared__" || t == "__constant__" || t == "__host__" ||
+         t == "threadIdx" || t == "blockIdx" || t == "blockDim" || t == "gridDim" || t == "__syncthreads" ||
+         t == "__launch_bounds__";
 }
 
 }  // namespace
@@ -20,8 +20,8 @@ bool relies_on_includers_runtime(const migrate::FileMigration& file) {
     const lex::Token& t = file.code(ci);
     if (t.kind == lex::Kind::HeaderName) {
       const std::string_view h = file.text(ci);
-      if (h.find("hip/hip_runtime") != std::string_view::npos ||
-          h.find("cuda_runtime") != std::string_view::npos || h == "<cuda.h>" || h == "\"cuda.h\"")
+      if (h.find("hip/hip_runtime") != std::string_view::npos || h.find("cuda_runtime") != std::string_view::npos ||
+          h == "<cuda.h>" || h == "\"cuda.h\"")
         has_include = true;
       continue;
     }

@@ -8,10 +8,25 @@ namespace {
 
 // The token texts of the CUDA → HIP target's __syncwarp() replacement
 // (src/targets/hip/warp_intrinsics_pass.cpp, kSyncWarp).
-constexpr std::string_view kForwardSyncWarp[] = {
-    "(", "__builtin_amdgcn_fence", "(", "__ATOMIC_RELEASE", ",", "\"wavefront\"", ")", ",",
-    "__builtin_amdgcn_wave_barrier", "(", ")", ",",
-    "__builtin_amdgcn_fence", "(", "__ATOMIC_ACQUIRE", ",", "\"wavefront\"", ")", ")"};
+constexpr std::string_view kForwardSyncWarp[] = {"(",
+                                                 "__builtin_amdgcn_fence",
+                                                 "(",
+                                                 "__ATOMIC_RELEASE",
+                                                 ",",
+                                                 "\"wavefront\"",
+                                                 ")",
+                                                 ",",
+                                                 "__builtin_amdgcn_wave_barrier",
+                                                 "(",
+                                                 ")",
+                                                 ",",
+                                                 "__builtin_amdgcn_fence",
+                                                 "(",
+                                                 "__ATOMIC_ACQUIRE",
+                                                 ",",
+                                                 "\"wavefront\"",
+                                                 ")",
+                                                 ")"};
 
 }  // namespace
 

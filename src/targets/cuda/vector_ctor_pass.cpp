@@ -13,8 +13,8 @@ using migrate::npos;
 
 // Components of a CUDA vector type name (float4 -> 4), 0 when it is not one.
 int vector_components(std::string_view t) {
-  static constexpr std::string_view bases[] = {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong",
-                                               "longlong", "ulonglong", "float", "double"};
+  static constexpr std::string_view bases[] = {"char", "uchar", "short",    "ushort",    "int",   "uint",
+                                               "long", "ulong", "longlong", "ulonglong", "float", "double"};
   if (t.size() < 2) return 0;
   const char last = t.back();
   if (last < '1' || last > '4') return 0;
@@ -29,10 +29,14 @@ struct Complex {
   std::string_view make;
 };
 constexpr Complex kComplex[] = {
-    {"hipFloatComplex", "make_cuFloatComplex"}, {"hipComplex", "make_cuComplex"},
-    {"hipDoubleComplex", "make_cuDoubleComplex"}, {"hipblasComplex", "make_cuComplex"},
-    {"hipblasDoubleComplex", "make_cuDoubleComplex"}, {"cuFloatComplex", "make_cuFloatComplex"},
-    {"cuComplex", "make_cuComplex"}, {"cuDoubleComplex", "make_cuDoubleComplex"},
+    {"hipFloatComplex", "make_cuFloatComplex"},
+    {"hipComplex", "make_cuComplex"},
+    {"hipDoubleComplex", "make_cuDoubleComplex"},
+    {"hipblasComplex", "make_cuComplex"},
+    {"hipblasDoubleComplex", "make_cuDoubleComplex"},
+    {"cuFloatComplex", "make_cuFloatComplex"},
+    {"cuComplex", "make_cuComplex"},
+    {"cuDoubleComplex", "make_cuDoubleComplex"},
 };
 
 bool simple_argument(const FileMigration& f, const migrate::ArgRange& a) {
@@ -48,7 +52,8 @@ void vector_ctor_pass(FileMigration& file) {
     if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci)) continue;
     if (file.is_member_or_qualified(ci)) continue;
     // Not a declaration or a cast target: `float4 (x)` after a type, `sizeof(float4)` etc.
-    if (ci > 0 && (file.is_identifier(ci - 1) || file.is(ci - 1, ">") || file.is(ci - 1, "*") || file.is(ci - 1, "&")) &&
+    if (ci > 0 &&
+        (file.is_identifier(ci - 1) || file.is(ci - 1, ">") || file.is(ci - 1, "*") || file.is(ci - 1, "&")) &&
         !(file.is(ci - 1, "return") || file.is(ci - 1, "else") || file.is(ci - 1, "case")))
       continue;
     const std::string_view t = file.text(ci);
@@ -68,7 +73,8 @@ void vector_ctor_pass(FileMigration& file) {
       if (!file.replace(ci, ci, make)) continue;
       file.count_converted("device");
       file.diag(Diag::VectorConstructor, Severity::Note, ci,
-                std::string(t) + "(...) -> " + make + "(...): CUDA's vector and complex types have no constructors", "");
+                std::string(t) + "(...) -> " + make + "(...): CUDA's vector and complex types have no constructors",
+                "");
     } else if (args.size() == 1 && n > 1) {
       if (!simple_argument(file, args[0])) {
         file.diag(Diag::VectorConstructor, Severity::Warning, ci,

@@ -17,16 +17,18 @@ struct ElementType {
   std::string_view cuda;
 };
 constexpr ElementType kTypes[] = {
-    {"float16_t", "__half"},         {"hfloat16_t", "__half"}, {"bfloat16_t", "__nv_bfloat16"},
-    {"float32_t", "float"},          {"float64_t", "double"},  {"xfloat32_t", "nvcuda::wmma::precision::tf32"},
-    {"int8_t", "signed char"},       {"uint8_t", "unsigned char"}, {"int32_t", "int"},
+    {"float16_t", "__half"},   {"hfloat16_t", "__half"},     {"bfloat16_t", "__nv_bfloat16"},
+    {"float32_t", "float"},    {"float64_t", "double"},      {"xfloat32_t", "nvcuda::wmma::precision::tf32"},
+    {"int8_t", "signed char"}, {"uint8_t", "unsigned char"}, {"int32_t", "int"},
 };
 
 // m, n, k nvcuda::wmma offers for an A/B element type (CUDA C++ Programming Guide, WMMA).
 bool cuda_has_shape(std::string_view t, long m, long n, long k) {
-  auto half_like = [&] { return (m == 16 && n == 16 && k == 16) || (m == 32 && n == 8 && k == 16) || (m == 8 && n == 32 && k == 16); };
-  if (t == "float16_t" || t == "hfloat16_t" || t == "bfloat16_t" || t == "int8_t" || t == "uint8_t" ||
-      t == "__half" || t == "half")
+  auto half_like = [&] {
+    return (m == 16 && n == 16 && k == 16) || (m == 32 && n == 8 && k == 16) || (m == 8 && n == 32 && k == 16);
+  };
+  if (t == "float16_t" || t == "hfloat16_t" || t == "bfloat16_t" || t == "int8_t" || t == "uint8_t" || t == "__half" ||
+      t == "half")
     return half_like();
   if (t == "xfloat32_t") return m == 16 && n == 16 && k == 8;
   if (t == "float64_t" || t == "double") return m == 8 && n == 8 && k == 4;

@@ -51,8 +51,7 @@ std::string renamed_span(const FileMigration& file, std::size_t first, std::size
     }
     if (file.is_identifier(i) && !file.is_member_or_qualified(i))
       out += renamed_by(file.target().rules(), file.text(i));
-    else
-      out += file.text(i);
+    else out += file.text(i);
   }
   return out;
 }
@@ -73,8 +72,7 @@ std::unordered_set<std::string_view> location_variables(const FileMigration& fil
 bool mentions(std::string_view text, std::string_view what) { return text.find(what) != std::string_view::npos; }
 
 // The device id a location argument stands for, or "" when Ferry cannot tell.
-std::string device_of(const FileMigration& file, const ArgRange& a,
-                      const std::unordered_set<std::string_view>& vars) {
+std::string device_of(const FileMigration& file, const ArgRange& a, const std::unordered_set<std::string_view>& vars) {
   std::size_t first = a.first, last = a.last;
   // `cudaMemLocation{...}` / `(cudaMemLocation){...}`: the braces.
   if (file.is(first, "(") && file.is(first + 1, "cudaMemLocation") && file.is(first + 2, ")")) first += 3;
@@ -121,9 +119,9 @@ bool is_location(const FileMigration& file, const ArgRange& a, const std::unorde
 
 bool is_type_word(std::string_view w) {
   static constexpr std::string_view kWords[] = {
-      "long",     "unsigned", "signed",   "int",       "short",     "char",    "size_t",  "ssize_t",
+      "long",     "unsigned", "signed",    "int",      "short",     "char",     "size_t",  "ssize_t",
       "uint64_t", "int64_t",  "uintptr_t", "intptr_t", "ptrdiff_t", "uint32_t", "int32_t", "uint16_t",
-      "int16_t",  "uint8_t",  "int8_t",    "const",    "volatile",  "std",     "::"};
+      "int16_t",  "uint8_t",  "int8_t",    "const",    "volatile",  "std",      "::"};
   for (std::string_view k : kWords)
     if (w == k) return true;
   return false;
@@ -252,7 +250,7 @@ void rtc_option_args(FileMigration& file) {
     if (args.size() != 3 || args[2].empty()) continue;
     const ArgRange& o = args[2];
     if (o.first == o.last && (file.is(o.first, "nullptr") || file.is(o.first, "NULL") || file.is(o.first, "0")))
-      continue;  // no options
+      continue;                                                             // no options
     if (file.is(o.first, "const_cast") || file.is(o.first, "(")) continue;  // a cast (or parenthesised) as written
     if (o.first == o.last && file.is_identifier(o.first) && declared_const_strings(file, file.text(o.first)))
       continue;  // `const char* opts[]` or `const char** opts`: already what HIP takes
@@ -290,8 +288,9 @@ void call_args_pass(FileMigration& file) {
       // A device id (CUDA 12 form) is left to the tables; a location we cannot read is reported.
       if (cuda13_arity || is_location(file, args[loc], vars))
         file.diag(Diag::MemLocationNotConverted, ci,
-                  "'" + std::string(file.text(ci)) + "' is written in CUDA 13's form (a cudaMemLocation); "
-                  "HIP takes a device id, and Ferry cannot read this location",
+                  "'" + std::string(file.text(ci)) +
+                      "' is written in CUDA 13's form (a cudaMemLocation); "
+                      "HIP takes a device id, and Ferry cannot read this location",
                   "pass the device id (or hipCpuDeviceId for host memory) in place of the location" +
                       std::string(prefetch ? " and drop the flags argument" : ""));
       continue;

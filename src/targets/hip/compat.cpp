@@ -58,7 +58,8 @@ std::string include_path(const migrate::FileMigration& file, std::string_view he
 }
 
 bool is_compat_file(const migrate::FileMigration& file) {
-  return file.source().starts_with("// ferry: off\n// Written by Ferry (ferry migrate --to hip) into the output tree: ferry/compat/");
+  return file.source().starts_with(
+      "// ferry: off\n// Written by Ferry (ferry migrate --to hip) into the output tree: ferry/compat/");
 }
 
 // Byte offset just after the last #include at the top level of the file (outside #if blocks)
@@ -141,8 +142,8 @@ void compat_finish(migrate::FileMigration& file) {
     }
     file.add_side_output(path, std::string(compat.text.at(use.header)));
     file.diag(Diag::CompatHeaderUsed, use.ci,
-              "'" + use.name + "' is not in " + file.target().release() + ": Ferry's compat header " +
-                  "ferry/compat/" + use.header + ".h provides it (written into the output tree, included here)",
+              "'" + use.name + "' is not in " + file.target().release() + ": Ferry's compat header " + "ferry/compat/" +
+                  use.header + ".h provides it (written into the output tree, included here)",
               "the header is our own code for what this release lacks; migrate with a newer --hip-version "
               "to use HIP's own");
   }

@@ -39,7 +39,7 @@ bool already_recorded(const migrate::FileMigration& file, std::size_t ci) {
 }  // namespace
 
 void cuda_record_pass(migrate::FileMigration& file) {
-  std::vector<std::string> included;              // HIP headers already included (a later one is dropped)
+  std::vector<std::string> included;  // HIP headers already included (a later one is dropped)
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (file.code(ci).kind != lex::Kind::HeaderName) continue;
     const std::string_view raw = file.text(ci);

@@ -45,8 +45,7 @@ void dialect_pass(migrate::FileMigration& file) {
   }
   if (is_c_file(file.path())) return;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (!file.is(ci, "register") || file.code(ci).in_directive || file.excluded(ci) || file.touched(ci))
-      continue;
+    if (!file.is(ci, "register") || file.code(ci).in_directive || file.excluded(ci) || file.touched(ci)) continue;
     if (has_asm_label(file, ci)) continue;
     // The keyword and the blanks after it: `register int x` -> `int x`.
     std::uint32_t end = file.code(ci).end;

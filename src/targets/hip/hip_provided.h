@@ -42,9 +42,9 @@ using HipProvidedTable = std::unordered_map<std::string, std::unordered_set<std:
 
 // One function definition at namespace scope whose signature HIP provides.
 struct ProvidedDefinition {
-  std::size_t first;  // code index of the first token of the definition (specifiers included)
-  std::size_t name;   // code index of the name (`operator` for an operator)
-  std::size_t last;   // code index of the closing '}'
+  std::size_t first;      // code index of the first token of the definition (specifiers included)
+  std::size_t name;       // code index of the name (`operator` for an operator)
+  std::size_t last;       // code index of the closing '}'
   std::string signature;  // "operator+=(float4&,float4)"
   bool platform_branch;   // inside a branch on a platform macro: left as written
 };
@@ -52,8 +52,8 @@ struct ProvidedDefinition {
 namespace detail {
 
 [[nodiscard]] inline bool is_type_word(std::string_view t) {
-  return t == "unsigned" || t == "signed" || t == "int" || t == "long" || t == "short" ||
-         t == "char" || t == "float" || t == "double" || t == "bool" || t == "void";
+  return t == "unsigned" || t == "signed" || t == "int" || t == "long" || t == "short" || t == "char" || t == "float" ||
+         t == "double" || t == "bool" || t == "void";
 }
 
 // Macros that say HIP or not-HIP: a definition inside a branch on one of them was written for
@@ -62,9 +62,14 @@ namespace detail {
 // __HIPCC__), so definitions there are guarded too: the common
 // `#if __CUDA_ARCH__ < 600` double atomicAdd is one.
 [[nodiscard]] inline bool mentions_platform(std::string_view cond) {
-  static constexpr std::string_view kMacros[] = {
-      "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIP_PLATFORM_NVIDIA__",
-      "__HIP_PLATFORM_NVCC__", "__HIP__", "__HIPCC__", "__NVCC__", "USE_ROCM"};
+  static constexpr std::string_view kMacros[] = {"__HIP_PLATFORM_AMD__",
+                                                 "__HIP_PLATFORM_HCC__",
+                                                 "__HIP_PLATFORM_NVIDIA__",
+                                                 "__HIP_PLATFORM_NVCC__",
+                                                 "__HIP__",
+                                                 "__HIPCC__",
+                                                 "__NVCC__",
+                                                 "USE_ROCM"};
   for (std::string_view m : kMacros)
     if (cond.find(m) != std::string_view::npos) return true;
   return false;
@@ -118,10 +123,8 @@ template <class View>
 // types are in `table`. Skips templates, member functions and excluded code (`excluded(ci)`);
 // marks those inside a preprocessor branch on a platform macro (platform_branches).
 template <class View, class Excluded, class TargetName>
-[[nodiscard]] std::vector<ProvidedDefinition> find_provided_definitions(const View& v,
-                                                                        const HipProvidedTable& table,
-                                                                        Excluded excluded,
-                                                                        TargetName target_name) {
+[[nodiscard]] std::vector<ProvidedDefinition> find_provided_definitions(const View& v, const HipProvidedTable& table,
+                                                                        Excluded excluded, TargetName target_name) {
   std::vector<ProvidedDefinition> out;
   if (table.empty()) return out;
   const std::size_t n = v.code_size();

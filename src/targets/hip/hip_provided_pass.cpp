@@ -56,17 +56,16 @@ std::string canonical_param_type(const std::vector<std::string_view>& in) {
   if (had_const && last_star == std::string::npos && !kept.empty() && kept.back() == "&") kept.pop_back();
   // Built-in integer spellings and their common typedefs.
   static const std::unordered_map<std::string_view, std::string_view> kTypedefs = {
-      {"uint32_t", "unsigned"}, {"int32_t", "int"}, {"uint64_t", "unsigned long"},
-      {"int64_t", "long"}, {"size_t", "unsigned long"}, {"uint16_t", "unsigned short"},
-      {"int16_t", "short"}, {"uint8_t", "unsigned char"}, {"int8_t", "signed char"},
-      {"uint", "unsigned"}, {"ushort", "unsigned short"}, {"half", "__half"},
-      {"__uint32_t", "unsigned"}, {"__int32_t", "int"}, {"__uint64_t", "unsigned long"},
+      {"uint32_t", "unsigned"},   {"int32_t", "int"},           {"uint64_t", "unsigned long"},
+      {"int64_t", "long"},        {"size_t", "unsigned long"},  {"uint16_t", "unsigned short"},
+      {"int16_t", "short"},       {"uint8_t", "unsigned char"}, {"int8_t", "signed char"},
+      {"uint", "unsigned"},       {"ushort", "unsigned short"}, {"half", "__half"},
+      {"__uint32_t", "unsigned"}, {"__int32_t", "int"},         {"__uint64_t", "unsigned long"},
       {"__int64_t", "long"}};
   std::string out;
   auto append = [&](std::string_view s) {
     const bool word = !s.empty() && (std::isalnum(static_cast<unsigned char>(s[0])) || s[0] == '_');
-    if (word && !out.empty() && (std::isalnum(static_cast<unsigned char>(out.back())) || out.back() == '_'))
-      out += ' ';
+    if (word && !out.empty() && (std::isalnum(static_cast<unsigned char>(out.back())) || out.back() == '_')) out += ' ';
     out += s;
   };
   for (std::size_t i = 0; i < kept.size();) {
@@ -83,11 +82,13 @@ std::string canonical_param_type(const std::vector<std::string_view>& in) {
         else if (k == "char") is_char = true;
         else if (k != "int") break;
       }
-      std::string t = is_char ? (is_unsigned ? "unsigned char" : is_signed ? "signed char" : "char")
-                      : is_short ? "short"
+      std::string t = is_char      ? (is_unsigned ? "unsigned char"
+                                      : is_signed ? "signed char"
+                                                  : "char")
+                      : is_short   ? "short"
                       : longs == 2 ? "long long"
                       : longs == 1 ? "long"
-                      : "int";
+                                   : "int";
       if (is_unsigned && !is_char) t = t == "int" ? "unsigned" : "unsigned " + t;
       append(t);
       continue;
@@ -177,9 +178,10 @@ void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& tab
         else shown += c;
       }
       file.diag(Diag::HipProvidedDefinition, defs[k].name,
-                "'" + shown + "' is already defined by HIP's headers; this definition "
-                "is kept for CUDA builds only (#if !defined(__HIP_PLATFORM_AMD__)), HIP's serves "
-                "the uses on AMD",
+                "'" + shown +
+                    "' is already defined by HIP's headers; this definition "
+                    "is kept for CUDA builds only (#if !defined(__HIP_PLATFORM_AMD__)), HIP's serves "
+                    "the uses on AMD",
                 "check that HIP's definition computes what yours does (HIP's vector operators are "
                 "element-wise; its float atomicMax/atomicMin compare as floats)");
     }

@@ -19,11 +19,15 @@ constexpr OptionSpec kOptions[] = {
     {"launch", "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL)", "chevron", "chevron,ggl"},
     {"blas", "cuBLAS maps to: hipblas or rocblas", "hipblas", "hipblas,rocblas"},
     {"sparse", "cuSPARSE maps to: hipsparse or rocsparse", "hipsparse", "hipsparse,rocsparse"},
-    {"hip-data-types", "cudaDataType -> hipDataType in every library's calls (default: the library's own type where it has one)", "", "", true},
+    {"hip-data-types",
+     "cudaDataType -> hipDataType in every library's calls (default: the library's own type where it has one)", "", "",
+     true},
     {"hip-version", "HIP release to write code for: X.Y or a profile (ferry targets); default: the installed HIP", "",
      ""},
-    {"no-wave64-fix", "keep 32-lane assumptions as written (by default lane ids, warp indices, warp widths, reductions, "
-     "lane masks and per-warp slots are rewritten for 64-lane wavefronts where provably safe)", "", "", true},
+    {"no-wave64-fix",
+     "keep 32-lane assumptions as written (by default lane ids, warp indices, warp widths, reductions, "
+     "lane masks and per-warp slots are rewritten for 64-lane wavefronts where provably safe)",
+     "", "", true},
     {"rewrite-strings", "also rename API names inside string literals (messages), as hipify-clang can", "", "", true},
 };
 
@@ -66,19 +70,19 @@ class HipTarget final : public Target {
     // Then: it may move a runtime include up, and must claim that line before the renamer.
     runtime_header_pass(file);
     hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
-    compat_header_pass(file);  // includes of CUDA headers the release lacks: Ferry's compat header
-    cuda_compat_pass(file);  // Ferry's own compat constructs, before anything renames them
-    cuda_record_pass(file);  // before the rules rewrite the includes it records
+    compat_header_pass(file);            // includes of CUDA headers the release lacks: Ferry's compat header
+    cuda_compat_pass(file);              // Ferry's own compat constructs, before anything renames them
+    cuda_record_pass(file);              // before the rules rewrite the includes it records
     name_clash_pass(file);
-    solver_args_pass(file);  // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
+    solver_args_pass(file);                     // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
     warp_intrinsics_pass(file);
     call_args_pass(file);  // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
     launch_pass(file);
     inline_asm_pass(file);
     warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
-    dialect_pass(file);  // nvcc-isms clang's C++17 rejects (register)
-    strings_pass(file);  // --rewrite-strings: API names in messages
+    dialect_pass(file);                                    // nvcc-isms clang's C++17 rejects (register)
+    strings_pass(file);                                    // --rewrite-strings: API names in messages
     analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
     if (fixes) mark_widened_ballots(file, *fixes);
   }
@@ -96,7 +100,12 @@ class HipTarget final : public Target {
 }  // namespace
 
 const TargetInfo kTarget = {
-    "hip", "cuda", "CUDA → HIP for ROCm: AMD GPUs and Hygon DCU (wave64)", kOptions, "gfx906", "sm_90",
+    "hip",
+    "cuda",
+    "CUDA → HIP for ROCm: AMD GPUs and Hygon DCU (wave64)",
+    kOptions,
+    "gfx906",
+    "sm_90",
     [](const Options& options) -> std::unique_ptr<Target> { return std::make_unique<HipTarget>(options); },
 };
 

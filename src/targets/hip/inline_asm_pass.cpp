@@ -29,7 +29,7 @@ bool is_gcn_asm(std::string_view lit) {
   while (n < b.size() && word_char(b[n])) ++n;
   if (n == 0 || (n < b.size() && b[n] == '.')) return false;
   const std::string_view word = b.substr(0, n);
-  static constexpr std::string_view kPrefixes[] = {"v_", "s_", "ds_", "buffer_", "global_",
+  static constexpr std::string_view kPrefixes[] = {"v_",    "s_",       "ds_",    "buffer_", "global_",
                                                    "flat_", "scratch_", "image_", "tbuffer_"};
   for (std::string_view p : kPrefixes)
     if (word.starts_with(p) && word.size() > p.size()) return true;
@@ -59,8 +59,8 @@ void inline_asm_pass(migrate::FileMigration& file) {
     const bool ptx = body.find('%') != std::string::npos || body.find('.') != std::string::npos;
     file.count_unconverted("device");
     file.diag(Diag::InlineAsm, ci,
-              std::string("inline assembly") + (ptx ? " (PTX)" : "") +
-                  " cannot run on AMDGPU; left unchanged" + (body.empty() ? "" : ": " + body),
+              std::string("inline assembly") + (ptx ? " (PTX)" : "") + " cannot run on AMDGPU; left unchanged" +
+                  (body.empty() ? "" : ": " + body),
               "replace it with the CUDA/HIP intrinsic it implements (e.g. __shfl_*, __ballot, "
               "__builtin_amdgcn_* for GCN), or guard it with #ifdef __HIP_PLATFORM_AMD__");
   }

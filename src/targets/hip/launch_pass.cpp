@@ -44,9 +44,7 @@ std::size_t kernel_start(const FileMigration& f, std::size_t last, bool& templat
   }
   if (!f.is_identifier(i)) return npos;
   // Qualified names: ns::k, ::k, obj.k, p->k.
-  while (i >= 2 && (f.is(i - 1, "::") || f.is(i - 1, ".") || f.is(i - 1, "->")) &&
-         f.is_identifier(i - 2))
-    i -= 2;
+  while (i >= 2 && (f.is(i - 1, "::") || f.is(i - 1, ".") || f.is(i - 1, "->")) && f.is_identifier(i - 2)) i -= 2;
   if (i >= 1 && f.is(i - 1, "::")) --i;
   return i;
 }

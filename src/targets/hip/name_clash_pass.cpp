@@ -35,8 +35,7 @@ std::unordered_set<std::string> load_reserved_names() {
       if (nl == std::string_view::npos) nl = t.text.size();
       std::string_view line = t.text.substr(pos, nl - pos);
       pos = nl + 1;
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
-        line.remove_suffix(1);
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
       while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
       if (line.empty() || line.front() == '#') continue;
       names.emplace(line);
@@ -66,8 +65,7 @@ std::unordered_set<std::string> load_api_names(const rules::RuleSet& forward) {
       if (nl == std::string_view::npos) nl = t.text.size();
       const std::string_view line = t.text.substr(pos, nl - pos);
       pos = nl + 1;
-      if (line.empty() || line.front() == '#' || line.starts_with("header\t") ||
-          line.starts_with("namespace\t"))
+      if (line.empty() || line.front() == '#' || line.starts_with("header\t") || line.starts_with("namespace\t"))
         continue;
       const std::size_t a = line.find('\t');
       if (a == std::string_view::npos) continue;
@@ -80,9 +78,8 @@ std::unordered_set<std::string> load_api_names(const rules::RuleSet& forward) {
 }
 
 void collect_name_clashes(const std::unordered_set<std::string>& reserved,
-                          const std::unordered_set<std::string>& api_names,
-                          const HipProvidedTable& provided, const rules::RuleSet& rules,
-                          const std::vector<SourceView>& files, ProjectContext& ctx) {
+                          const std::unordered_set<std::string>& api_names, const HipProvidedTable& provided,
+                          const rules::RuleSet& rules, const std::vector<SourceView>& files, ProjectContext& ctx) {
   // Views into the files' texts and into `reserved`, which outlive this function: one hash per
   // identifier and no string built for it.
   std::unordered_set<std::string_view> reserved_views(reserved.begin(), reserved.end());
@@ -127,9 +124,9 @@ void collect_name_clashes(const std::unordered_set<std::string>& reserved,
       clashing.push_back(key);
     }
     for (const ProvidedDefinition& d : find_provided_definitions(
-               v, provided, [](std::size_t) { return false; },
-               [&](std::string_view name) { return renamed_by(rules, name); }))
-        guarded.insert(d.signature.substr(0, d.signature.find('(')));
+             v, provided, [](std::size_t) { return false; },
+             [&](std::string_view name) { return renamed_by(rules, name); }))
+      guarded.insert(d.signature.substr(0, d.signature.find('(')));
   }
   std::erase_if(clashing, [&](const std::string& name) {
     if (!guarded.contains(name)) return false;
@@ -176,8 +173,8 @@ void name_clash_pass(migrate::FileMigration& file) {
       const auto it = kept.find(std::string(file.text(ci)));
       if (it == kept.end() || !is_declared_name(file, ci)) continue;
       file.diag(Diag::HipNameClashKept, ci,
-                "'" + it->first + "' is also defined by HIP's headers, but was not renamed: its use at " +
-                    it->second + " is excluded from migration, and renaming only the other uses would "
+                "'" + it->first + "' is also defined by HIP's headers, but was not renamed: its use at " + it->second +
+                    " is excluded from migration, and renaming only the other uses would "
                     "break the build",
                 "rename it by hand everywhere (the excluded line too), or lift the exclusion and migrate again");
     }
@@ -193,8 +190,10 @@ void name_clash_pass(migrate::FileMigration& file) {
     if (!declaration) continue;
     const auto origin = file.project().clash_origins.find(it->first);
     file.diag(Diag::HipNameClash, ci,
-              "'" + it->first + "' is also defined by HIP's headers; this declaration and its "
-              "uses in the project were renamed to '" + it->second + "'",
+              "'" + it->first +
+                  "' is also defined by HIP's headers; this declaration and its "
+                  "uses in the project were renamed to '" +
+                  it->second + "'",
               origin == file.project().clash_origins.end()
                   ? "keep the new name, or pick another with a project-wide rename"
                   : "first declared at " + origin->second +

@@ -7,11 +7,11 @@ namespace ferry::targets::hip {
 
 bool is_expression_keyword(std::string_view t) {
   static constexpr std::array<std::string_view, 38> kWords = {
-      "return", "case",     "else",   "do",       "new",      "delete",   "throw",   "sizeof",
-      "goto",   "co_return", "co_yield", "co_await", "typeid", "alignof", "alignas", "decltype",
-      "noexcept", "not",    "and",    "or",       "xor",      "bitand",   "bitor",   "compl",
-      "not_eq", "and_eq",   "or_eq",  "xor_eq",   "operator", "static_assert", "if", "while",
-      "for",    "switch",   "template", "typename", "define", "defined"};
+      "return",   "case",      "else",     "do",       "new",      "delete",        "throw",   "sizeof",
+      "goto",     "co_return", "co_yield", "co_await", "typeid",   "alignof",       "alignas", "decltype",
+      "noexcept", "not",       "and",      "or",       "xor",      "bitand",        "bitor",   "compl",
+      "not_eq",   "and_eq",    "or_eq",    "xor_eq",   "operator", "static_assert", "if",      "while",
+      "for",      "switch",    "template", "typename", "define",   "defined"};
   for (std::string_view w : kWords)
     if (t == w) return true;
   return false;
@@ -19,7 +19,7 @@ bool is_expression_keyword(std::string_view t) {
 
 bool is_builtin_type_word(std::string_view t) {
   static constexpr std::array<std::string_view, 16> kWords = {
-      "void", "bool", "char", "short", "int",   "long",     "float",  "double",
+      "void",     "bool",   "char", "short", "int",      "long",   "float",    "double",
       "unsigned", "signed", "auto", "const", "volatile", "size_t", "uint32_t", "uint64_t"};
   for (std::string_view w : kWords)
     if (t == w) return true;
@@ -41,8 +41,8 @@ bool is_declared_name(const lex::CodeView& v, std::size_t ci) {
   if (prev == "namespace") return next == "{";
   if (prev == "using") return next == "=";
   if (prev == "}") return next == ";";
-  const bool declarator_end = next == "(" || next == "=" || next == ";" || next == "[" ||
-                              next == "," || next == "{" || next == ")";
+  const bool declarator_end =
+      next == "(" || next == "=" || next == ";" || next == "[" || next == "," || next == "{" || next == ")";
   if (!declarator_end) return false;
   if (v.code(ci - 1).kind == lex::Kind::Identifier) {
     if (is_expression_keyword(prev)) return false;
@@ -50,8 +50,7 @@ bool is_declared_name(const lex::CodeView& v, std::size_t ci) {
     if (next == ")" || next == ",") return is_builtin_type_word(prev);
     return true;
   }
-  if ((prev == "*" || prev == "&" || prev == "&&") && ci >= 2)
-    return is_builtin_type_word(v.text(ci - 2));
+  if ((prev == "*" || prev == "&" || prev == "&&") && ci >= 2) return is_builtin_type_word(v.text(ci - 2));
   return false;
 }
 
@@ -64,18 +63,17 @@ IntWidth declared_width(const lex::CodeView& v, std::size_t ci) {
       --i;
       continue;
     }
-    if (t == "unsigned" || t == "signed" || t == "int" || t == "short" || t == "char" ||
-        t == "uint32_t" || t == "int32_t" || t == "uint16_t" || t == "int16_t" ||
-        t == "uint8_t" || t == "int8_t" || t == "__uint32_t" || t == "__int32_t") {
+    if (t == "unsigned" || t == "signed" || t == "int" || t == "short" || t == "char" || t == "uint32_t" ||
+        t == "int32_t" || t == "uint16_t" || t == "int16_t" || t == "uint8_t" || t == "int8_t" || t == "__uint32_t" ||
+        t == "__int32_t") {
       any = narrow = true;
-    } else if (t == "long" || t == "uint64_t" || t == "int64_t" || t == "size_t" ||
-               t == "auto" || t == "__uint64_t" || t == "__int64_t" || t == "uintptr_t") {
+    } else if (t == "long" || t == "uint64_t" || t == "int64_t" || t == "size_t" || t == "auto" || t == "__uint64_t" ||
+               t == "__int64_t" || t == "uintptr_t") {
       any = wide = true;
     } else if (t == "::" && i >= 2 && v.text(i - 2) == "std") {
       --i;  // std::uint32_t: skip "::" then "std"
     } else {
-      if (!any && i == ci && v.code(i - 1).kind == lex::Kind::Identifier &&
-          !is_expression_keyword(t)) {
+      if (!any && i == ci && v.code(i - 1).kind == lex::Kind::Identifier && !is_expression_keyword(t)) {
         // `mask_t m = ...`: some type we cannot size.
         const std::string_view n = ci + 1 < v.code_size() ? v.text(ci + 1) : std::string_view();
         if (n == "=" || n == ";" || n == ",") return IntWidth::Unknown;

@@ -1,8 +1,8 @@
 // Token-level helpers shared by the HIP passes and the project-wide pre-pass.
 //
 // The pre-pass (HipTarget::prepare_project) reads raw files through a lex::CodeView, the passes
-// a FileMigration (which is one), so the helpers take a lex::CodeView. They are heuristics over tokens, never a parser: they must be right on
-// the code people write and stay silent when unsure.
+// a FileMigration (which is one), so the helpers take a lex::CodeView. They are heuristics over tokens, never a parser:
+// they must be right on the code people write and stay silent when unsure.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +31,5 @@ enum class IntWidth : std::uint8_t { None, Narrow, Wide, Unknown };
 // words (`unsigned int`, `const uint32_t`, `unsigned long long`, `auto`). None when no type word
 // precedes it (a use, not a declaration); Unknown for other types (a typedef, a class).
 [[nodiscard]] IntWidth declared_width(const lex::CodeView& v, std::size_t ci);
-
 
 }  // namespace ferry::targets::hip

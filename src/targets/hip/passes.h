@@ -102,8 +102,7 @@ void name_clash_pass(migrate::FileMigration& file);
 // in `files` and fills ctx.clash_renames / ctx.clash_origins. A name with a definition that
 // hip_provided_pass guards (`provided`) is not renamed: HIP's definition serves its uses.
 void collect_name_clashes(const std::unordered_set<std::string>& reserved,
-                          const std::unordered_set<std::string>& api_names,
-                          const HipProvidedTable& provided, const rules::RuleSet& rules,
-                          const std::vector<SourceView>& files, ProjectContext& ctx);
+                          const std::unordered_set<std::string>& api_names, const HipProvidedTable& provided,
+                          const rules::RuleSet& rules, const std::vector<SourceView>& files, ProjectContext& ctx);
 
 }  // namespace ferry::targets::hip

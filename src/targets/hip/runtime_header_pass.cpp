@@ -7,9 +7,9 @@ namespace {
 
 // Names whose presence means the file is CUDA/HIP code that needs the runtime header.
 bool is_kernel_language(std::string_view t) {
-  return t == "__global__" || t == "__device__" || t == "__shared__" || t == "__constant__" ||
-         t == "__host__" || t == "threadIdx" || t == "blockIdx" || t == "blockDim" ||
-         t == "gridDim" || t == "__syncthreads" || t == "__launch_bounds__";
+  return t == "__global__" || t == "__device__" || t == "__shared__" || t == "__constant__" || t == "__host__" ||
+         t == "threadIdx" || t == "blockIdx" || t == "blockDim" || t == "gridDim" || t == "__syncthreads" ||
+         t == "__launch_bounds__";
 }
 
 // Byte offset of the start of the line holding code token `ci`.
@@ -26,8 +26,7 @@ std::uint32_t line_start_of(const migrate::FileMigration& file, std::size_t ci) 
 bool is_dependent_hip_header(const migrate::FileMigration& file, std::string_view raw) {
   const std::string_view path = raw.substr(1, raw.size() - 2);
   std::string_view after = path;
-  if (const rules::Rule* r = file.target().rules().find_header(path); r && r->has_replacement())
-    after = r->to;
+  if (const rules::Rule* r = file.target().rules().find_header(path); r && r->has_replacement()) after = r->to;
   return after.starts_with("hip/") && !after.starts_with("hip/hip_runtime");
 }
 
@@ -49,8 +48,8 @@ void runtime_header_pass(migrate::FileMigration& file) {
     if (t.kind == lex::Kind::HeaderName) {
       const std::string_view h = file.text(ci);
       // Any header that brings in the runtime: the HIP one, or a CUDA one the rules convert.
-      if (h.find("hip/hip_runtime") != std::string_view::npos ||
-          h.find("cuda_runtime") != std::string_view::npos || h == "<cuda.h>" || h == "\"cuda.h\"") {
+      if (h.find("hip/hip_runtime") != std::string_view::npos || h.find("cuda_runtime") != std::string_view::npos ||
+          h == "<cuda.h>" || h == "\"cuda.h\"") {
         if (!has_include && dependent_first != migrate::npos) runtime_after = ci;
         has_include = true;
       } else if (!has_include && dependent_first == migrate::npos && ci >= 2 && file.is(ci - 2, "#") &&
@@ -69,8 +68,7 @@ void runtime_header_pass(migrate::FileMigration& file) {
       const std::string_view s = file.text(ci);
       if (is_kernel_language(s)) needs = true;
       else if (const rules::Rule* r = file.target().rules().find_identifier(s);
-               r && (r->family == "runtime" || r->family == "device") && r->has_replacement() &&
-               r->to != s)
+               r && (r->family == "runtime" || r->family == "device") && r->has_replacement() && r->to != s)
         needs = true;
     }
   }

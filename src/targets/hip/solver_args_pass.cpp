@@ -54,8 +54,7 @@ bool is_enum_type(std::string_view t) {
 }
 
 bool is_solver_call(const migrate::FileMigration& file, std::size_t ci) {
-  if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.is_member_or_qualified(ci))
-    return false;
+  if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.is_member_or_qualified(ci)) return false;
   const std::string_view t = file.text(ci);
   return t.starts_with("cusolverDn") || t.starts_with("cusolverSp");
 }
@@ -72,14 +71,13 @@ struct Declared {
 std::map<std::string_view, Declared> enum_typed_names(const migrate::FileMigration& file) {
   std::map<std::string_view, Declared> out;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || !is_enum_type(file.text(ci)) || file.is_member_or_qualified(ci))
-      continue;
+    if (!file.is_identifier(ci) || !is_enum_type(file.text(ci)) || file.is_member_or_qualified(ci)) continue;
     std::size_t n = ci + 1;
     while (file.is(n, "const") || file.is(n, "&") || file.is(n, "&&")) ++n;
     if (!file.is_identifier(n)) continue;
     const bool function = file.is(n + 1, "(");
-    const bool declarator_end = function || file.is(n + 1, "=") || file.is(n + 1, ";") ||
-                                file.is(n + 1, ",") || file.is(n + 1, ")") || file.is(n + 1, "{");
+    const bool declarator_end = function || file.is(n + 1, "=") || file.is(n + 1, ";") || file.is(n + 1, ",") ||
+                                file.is(n + 1, ")") || file.is(n + 1, "{");
     if (declarator_end) out.emplace(file.text(n), Declared{file.text(ci), n, function});
   }
   return out;
@@ -103,9 +101,7 @@ void solver_args_pass(migrate::FileMigration& file) {
         k = end;
         continue;
       }
-      if (!file.is_identifier(k) || file.excluded(k) || file.touched(k) ||
-          file.is_member_or_qualified(k))
-        continue;
+      if (!file.is_identifier(k) || file.excluded(k) || file.touched(k) || file.is_member_or_qualified(k)) continue;
       if (const SolverName* n = solver_name(file.text(k))) {
         if (file.replace(k, k, std::string(n->hipsolver))) file.count_converted("cublas");
       }
@@ -116,8 +112,7 @@ void solver_args_pass(migrate::FileMigration& file) {
       // A whole argument that is a name, or a call `name(...)`.
       if (a.empty() || !file.is_identifier(a.first) || file.excluded(a.first)) continue;
       const bool call = a.first != a.last;
-      if (call && !(file.is(a.first + 1, "(") && file.match_bracket(a.first + 1) == a.last))
-        continue;
+      if (call && !(file.is(a.first + 1, "(") && file.match_bracket(a.first + 1) == a.last)) continue;
       if (!typed_known) {
         typed = enum_typed_names(file);
         typed_known = true;
@@ -130,14 +125,11 @@ void solver_args_pass(migrate::FileMigration& file) {
       const std::string hipsolver(solver_name(type)->hipsolver);
       const std::string var = std::string(file.text(a.first)) + (call ? "(...)" : "");
       file.diag(Diag::SolverBlasEnumVariable, a.first,
-                "'" + var + (call ? "' returns a " : "' is a ") + std::string(type) + " (" +
-                    migrated + " after migration) passed to " + std::string(callee) +
-                    ", whose hipSOLVER form takes a " + hipsolver + ": a different type" +
-                    (migrated.starts_with("rocblas") ? "" : " before ROCm 6.0"),
-                "pass static_cast<" + hipsolver + ">(" + var +
-                    ") (the enumerators have the same values), or " +
-                    (call ? "make it return " : "declare it as ") + hipsolver +
-                    " if it only feeds hipSOLVER");
+                "'" + var + (call ? "' returns a " : "' is a ") + std::string(type) + " (" + migrated +
+                    " after migration) passed to " + std::string(callee) + ", whose hipSOLVER form takes a " +
+                    hipsolver + ": a different type" + (migrated.starts_with("rocblas") ? "" : " before ROCm 6.0"),
+                "pass static_cast<" + hipsolver + ">(" + var + ") (the enumerators have the same values), or " +
+                    (call ? "make it return " : "declare it as ") + hipsolver + " if it only feeds hipSOLVER");
     }
   }
 }

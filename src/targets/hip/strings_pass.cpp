@@ -7,7 +7,8 @@
 // `printf("cudaMemcpy failed: %s\n", cudaGetErrorString(e))` reads `hipMemcpy failed`. Words
 // glued to other identifier characters (`mycudaMalloc`), header names, raw strings, character
 // literals, strings in directives other than `#define` (`#pragma message`, `#include`) and
-// excluded regions are left alone. Each rewritten literal is counted under the family "strings"; there is no diagnostic.
+// excluded regions are left alone. Each rewritten literal is counted under the family "strings"; there is no
+// diagnostic.
 #include <cctype>
 #include <string>
 
@@ -52,8 +53,7 @@ std::string rewrite_literal(const rules::RuleSet& rules, std::string_view lit) {
     if (r && r->has_replacement() && r->status != rules::Status::Unsupported &&
         r->availability == rules::Availability::Available)
       out += renamed_by(rules, word);
-    else
-      out += word;
+    else out += word;
     i = j;
   }
   return out;

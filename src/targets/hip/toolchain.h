@@ -21,7 +21,7 @@ struct Toolchain {
   std::string name;  // "rocm-5.2"; "hip-X.Y" for a version no profile names
   rules::Version hip;
   std::vector<std::pair<std::string, rules::Version>> libraries;  // releases other than `hip`
-  bool warp_size_constexpr = true;  // false from ROCm 7.0: warpSize is a runtime value
+  bool warp_size_constexpr = true;                                // false from ROCm 7.0: warpSize is a runtime value
   std::string description;
   std::string chosen_by;  // "--hip-version 5.2", "installed HIP (/usr/include/hip/hip_version.h)", "default"
 

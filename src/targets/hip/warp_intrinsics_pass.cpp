@@ -143,8 +143,7 @@ FileFacts collect_facts(const FileMigration& f) {
       if (!next.in_directive || next.line != t.line) continue;
       if (f.is(ci + 1, "(") && next.begin == t.end) continue;  // function-like macro
       const std::size_t end = expression_end(f, ci + 1);
-      if (end > ci + 1 && is_full_mask(f, facts, ci + 1, end - 1))
-        facts.full_mask_names.emplace(f.text(ci));
+      if (end > ci + 1 && is_full_mask(f, facts, ci + 1, end - 1)) facts.full_mask_names.emplace(f.text(ci));
       continue;
     }
     if (t.in_directive || !f.is(ci + 1, "=")) continue;
@@ -157,8 +156,7 @@ FileFacts collect_facts(const FileMigration& f) {
     }
     if (!is_const) continue;
     const std::size_t end = expression_end(f, ci + 2);
-    if (end > ci + 2 && is_full_mask(f, facts, ci + 2, end - 1))
-      facts.full_mask_names.emplace(f.text(ci));
+    if (end > ci + 2 && is_full_mask(f, facts, ci + 2, end - 1)) facts.full_mask_names.emplace(f.text(ci));
   }
   // Pass 2: integer declarations.
   for (std::size_t ci = 0; ci + 1 < f.code_size(); ++ci) {
@@ -186,9 +184,9 @@ std::string_view width_words(const FileMigration& f, std::size_t name_ci) {
   std::size_t i = name_ci;
   while (i > 0) {
     const std::string_view p = f.text(i - 1);
-    if (!(p == "unsigned" || p == "signed" || p == "int" || p == "short" || p == "char" ||
-          p == "long" || p == "const" || p == "volatile" || p == "uint32_t" || p == "int32_t" ||
-          p == "uint16_t" || p == "int16_t" || p == "::" || p == "std"))
+    if (!(p == "unsigned" || p == "signed" || p == "int" || p == "short" || p == "char" || p == "long" ||
+          p == "const" || p == "volatile" || p == "uint32_t" || p == "int32_t" || p == "uint16_t" || p == "int16_t" ||
+          p == "::" || p == "std"))
       break;
     --i;
   }
@@ -212,9 +210,8 @@ void check_ballot_destination(FileMigration& f, FileFacts& facts, std::size_t ci
   std::string type;
   if (declared_here) type = std::string(width_words(f, var));
   f.diag(Diag::BallotStored32, var,
-         "'" + std::string(f.text(var)) + "'" + (type.empty() ? "" : " (" + type + ")") +
-             " is 32-bit but receives " + std::string(what) +
-             ", a 64-bit lane mask on AMD (wave64): lanes 32-63 are lost",
+         "'" + std::string(f.text(var)) + "'" + (type.empty() ? "" : " (" + type + ")") + " is 32-bit but receives " +
+             std::string(what) + ", a 64-bit lane mask on AMD (wave64): lanes 32-63 are lost",
          "declare it unsigned long long (or uint64_t) and use the 64-bit bit functions "
          "(__popcll, __ffsll, __clzll)");
 }
@@ -249,8 +246,7 @@ void handle_call(FileMigration& f, FileFacts& facts, std::size_t ci, const Intri
       std::string head = std::string(in.hip) + "(";
       if (dropped != name + "(0xffffffff, " && dropped.find("*/") == std::string_view::npos)
         head += "/* ferry-cuda: " + std::string(dropped) + " */ ";
-      if (!f.replace_bytes(f.code(ci).begin, f.code(args[1].first).begin, std::move(head)))
-        return;
+      if (!f.replace_bytes(f.code(ci).begin, f.code(args[1].first).begin, std::move(head))) return;
       f.count_converted("device");
       if (!full) report_mask(f, ci, args[0]);
       if (in.op == Op::Ballot) check_ballot_destination(f, facts, ci, "__ballot_sync(...)");
@@ -272,8 +268,7 @@ void handle_call(FileMigration& f, FileFacts& facts, std::size_t ci, const Intri
       // stay exactly as written.
       if (!f.replace(ci, close, std::string(f.span_text(ci, close)))) return;
       f.count_unconverted("device");
-      f.diag(Diag::MatchSyncUnsupported, ci,
-             "'" + name + "' has no HIP 5.2 equivalent; left unchanged",
+      f.diag(Diag::MatchSyncUnsupported, ci, "'" + name + "' has no HIP 5.2 equivalent; left unchanged",
              name == "__match_any_sync"
                  ? "compute it with a shuffle loop over the lanes: for (int l = 0; l < warpSize; "
                    "++l) { auto o = __shfl(v, l); if (o == v) m |= 1ull << l; } with a 64-bit "
@@ -285,14 +280,12 @@ void handle_call(FileMigration& f, FileFacts& facts, std::size_t ci, const Intri
       if (!f.replace(ci, close, std::string(f.span_text(ci, close)))) return;
       f.count_unconverted("device");
       const std::string op(in.hip);
-      const std::string step = op == "min" || op == "max"
-                                   ? "v = " + op + "(v, __shfl_xor(v, o))"
-                                   : "v " + op + "= __shfl_xor(v, o)";
-      f.diag(Diag::ReduceSyncUnsupported, ci,
-             "'" + name + "' has no HIP 5.2 equivalent; left unchanged",
-             "reduce with a butterfly over the wavefront: for (int o = warpSize / 2; o > 0; o /= 2) " +
-                 step + "; (all lanes must be active), or guard the code with #ifdef "
-                        "__HIP_PLATFORM_AMD__");
+      const std::string step =
+          op == "min" || op == "max" ? "v = " + op + "(v, __shfl_xor(v, o))" : "v " + op + "= __shfl_xor(v, o)";
+      f.diag(Diag::ReduceSyncUnsupported, ci, "'" + name + "' has no HIP 5.2 equivalent; left unchanged",
+             "reduce with a butterfly over the wavefront: for (int o = warpSize / 2; o > 0; o /= 2) " + step +
+                 "; (all lanes must be active), or guard the code with #ifdef "
+                 "__HIP_PLATFORM_AMD__");
       return;
     }
   }
@@ -321,8 +314,8 @@ void check_bit_functions(FileMigration& f, const FileFacts& facts) {
     bool wide = false;
     std::string what;
     const std::string_view head = f.text(a.first);
-    if ((head == "__ballot_sync" || head == "__activemask" || head == "__ballot") &&
-        f.is(a.first + 1, "(") && f.match_bracket(a.first + 1) == a.last) {
+    if ((head == "__ballot_sync" || head == "__activemask" || head == "__ballot") && f.is(a.first + 1, "(") &&
+        f.match_bracket(a.first + 1) == a.last) {
       wide = true;
       what = "its argument is a ballot";
     } else if (a.first == a.last && f.is_identifier(a.first)) {
@@ -384,8 +377,7 @@ void warp_intrinsics_pass(FileMigration& file) {
   // Legacy __ballot(p) is 32-bit in CUDA and 64-bit in HIP: same destination check.
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
     if (!file.is(ci, "__ballot") || !file.is(ci + 1, "(") || file.touched(ci) || file.excluded(ci) ||
-        file.is_member_or_qualified(ci) || is_declared_name(file, ci) ||
-        clashes.contains("__ballot"))
+        file.is_member_or_qualified(ci) || is_declared_name(file, ci) || clashes.contains("__ballot"))
       continue;
     check_ballot_destination(file, facts, ci, "__ballot(...)");
   }

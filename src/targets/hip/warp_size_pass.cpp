@@ -31,11 +31,11 @@ std::string_view constant_context(const migrate::FileMigration& file, std::size_
       if (depth == 0) {
         // warpSize inside `NAME[...]` of a declaration: `float buf[warpSize];`, `__shared__ T s[2 * warpSize]`.
         if (file.is(i, "[") && i >= 2 && file.is_identifier(i - 1) &&
-            (file.is_identifier(i - 2) || file.is(i - 2, "*") || file.is(i - 2, ">")) &&
-            !file.is(i - 2, "return") && !file.is(i - 2, "delete"))
+            (file.is_identifier(i - 2) || file.is(i - 2, "*") || file.is(i - 2, ">")) && !file.is(i - 2, "return") &&
+            !file.is(i - 2, "delete"))
           return "an array bound";
-        if (file.is(i, "(") && i >= 1 && (file.is(i - 1, "__launch_bounds__") || file.is(i - 1, "static_assert") ||
-                                          file.is(i - 1, "alignas")))
+        if (file.is(i, "(") && i >= 1 &&
+            (file.is(i - 1, "__launch_bounds__") || file.is(i - 1, "static_assert") || file.is(i - 1, "alignas")))
           return file.text(i - 1);
       } else {
         --depth;
@@ -54,8 +54,7 @@ std::string_view constant_context(const migrate::FileMigration& file, std::size_
   std::size_t open = ci;
   while (open > 0 && is_expression_filler(file, open - 1) && !file.is(open - 1, "(")) --open;
   std::size_t close = ci + 1;
-  while (close < file.code_size() && (is_expression_filler(file, close) || file.is(close, ",")) &&
-         !file.is(close, ")"))
+  while (close < file.code_size() && (is_expression_filler(file, close) || file.is(close, ",")) && !file.is(close, ")"))
     ++close;
   if (open >= 2 && file.is(open - 1, "<") && file.is_identifier(open - 2) && close < file.code_size() &&
       (file.is(close, ">") || file.is(close, ">>")))
@@ -73,11 +72,11 @@ void warp_size_pass(migrate::FileMigration& file, bool warp_size_constexpr) {
     const std::string_view where = constant_context(file, ci);
     if (where.empty()) continue;
     file.diag(Diag::WarpSizeNotConstant, ci,
-              "warpSize in " + std::string(where == "constexpr" || where == "case" || where == "enum" ||
-                                                   where == "static_assert" || where == "alignas" ||
-                                                   where == "__launch_bounds__"
-                                               ? "a constant expression (" + std::string(where) + ")"
-                                               : std::string(where)) +
+              "warpSize in " +
+                  std::string(where == "constexpr" || where == "case" || where == "enum" || where == "static_assert" ||
+                                      where == "alignas" || where == "__launch_bounds__"
+                                  ? "a constant expression (" + std::string(where) + ")"
+                                  : std::string(where)) +
                   ": from ROCm 7.0 warpSize is a runtime value, not a constant (the target is " +
                   file.target().release() + ")",
               "use a compile-time constant per architecture for this use: 64 on GFX9/CDNA (gfx906, gfx90a, "

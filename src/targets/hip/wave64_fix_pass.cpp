@@ -31,7 +31,8 @@ void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& ta
     analysis::record_warp_constant_uses(*migrations[i], facts.back(), uses);
   }
   for (std::size_t i = 0; i < files.size(); ++i) inputs.push_back({files[i].path, migrations[i].get(), &facts[i]});
-  ctx.wave64_fixes = std::make_shared<const analysis::Wave64FixPlan>(analysis::plan_wave64_fixes(inputs, *profile, uses));
+  ctx.wave64_fixes =
+      std::make_shared<const analysis::Wave64FixPlan>(analysis::plan_wave64_fixes(inputs, *profile, uses));
 }
 
 namespace {
@@ -80,8 +81,9 @@ void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64Fi
     const lex::Token& t = file.code(ci);
     if (!plan.widened_calls.count(t.begin) || reported.count({t.line, t.col})) continue;
     file.diag_at_line(Diag::BallotBitFunction32, Severity::Note, t.line, t.col,
-                      "'" + std::string(file.text(ci)) + "' of a lane mask looked at the low 32 bits only; a wavefront "
-                      "on AMD has 64 lanes",
+                      "'" + std::string(file.text(ci)) +
+                          "' of a lane mask looked at the low 32 bits only; a wavefront "
+                          "on AMD has 64 lanes",
                       "fixed (wave64 fix): the 64-bit form counts every lane of the wavefront");
   }
 }

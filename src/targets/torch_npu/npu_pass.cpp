@@ -114,8 +114,7 @@ class Pass {
     const bool after_dot = ci > 0 && is(ci - 1, ".");
     if (n == "torch" && !after_dot && is(ci + 1, ".")) {
       if (is(ci + 2, "cuda")) torch_cuda(ci);
-      else if (is(ci + 2, "backends") && is(ci + 3, ".") && (is(ci + 4, "cudnn") || is(ci + 4, "cuda")))
-        backends(ci);
+      else if (is(ci + 2, "backends") && is(ci + 3, ".") && (is(ci + 4, "cudnn") || is(ci + 4, "cuda"))) backends(ci);
       return;
     }
     if (n == "cuda" && after_dot && ci >= 2 && !is(ci - 2, "torch") && !is(ci - 2, "backends") && is(ci + 1, "(")) {
@@ -132,7 +131,8 @@ class Pass {
       const bool imported = !after_dot && nccl_available_imported_;
       if (qualified || imported) edit(ci, "is_hccl_available", "is_nccl_available → is_hccl_available");
       else
-        note(Diag::NpuBackendUnproven, ci, "is_nccl_available of a module Ferry cannot tell is torch.distributed; left unchanged",
+        note(Diag::NpuBackendUnproven, ci,
+             "is_nccl_available of a module Ferry cannot tell is torch.distributed; left unchanged",
              "on NPUs call torch.distributed.is_hccl_available() (torch_npu adds it)");
       return;
     }
@@ -196,8 +196,9 @@ class Pass {
       return;
     }
     if (attr == "amp") precision(cuda + 2);
-    edit(cuda, "npu", "torch.cuda" + (attr.empty() ? std::string() : "." + std::string(attr)) + " → torch.npu" +
-                          (attr.empty() ? std::string() : "." + std::string(attr)));
+    edit(cuda, "npu",
+         "torch.cuda" + (attr.empty() ? std::string() : "." + std::string(attr)) + " → torch.npu" +
+             (attr.empty() ? std::string() : "." + std::string(attr)));
   }
 
   static std::string none_hint(std::string_view attr) {
@@ -236,17 +237,17 @@ class Pass {
     const std::string full = "torch.backends." + std::string(which) + setting;
     std::string hint;
     if (which == "cuda")
-      hint = "the NPU switch for reduced-precision fp32 matmuls is torch.npu.matmul.allow_hf32 (and "
-             "torch.npu.conv.allow_hf32); set it if you relied on TF32";
+      hint =
+          "the NPU switch for reduced-precision fp32 matmuls is torch.npu.matmul.allow_hf32 (and "
+          "torch.npu.conv.allow_hf32); set it if you relied on TF32";
     else if (setting == ".benchmark")
       hint = "NPU operators are selected by CANN, not by cuDNN autotuning: drop it (no effect on NPU)";
     else if (setting == ".deterministic")
       hint = "use torch.use_deterministic_algorithms(True) for reproducible results on NPU";
-    else if (setting == ".allow_tf32")
-      hint = "the NPU twin is torch.npu.conv.allow_hf32";
-    else
-      hint = "cuDNN does not exist on NPU: this setting has no effect there";
-    note(Diag::NpuBackendSetting, ci, full + " configures cuDNN/CUDA, which the NPU does not use; left unchanged", hint);
+    else if (setting == ".allow_tf32") hint = "the NPU twin is torch.npu.conv.allow_hf32";
+    else hint = "cuDNN does not exist on NPU: this setting has no effect there";
+    note(Diag::NpuBackendSetting, ci, full + " configures cuDNN/CUDA, which the NPU does not use; left unchanged",
+         hint);
   }
 
   void ddp(std::size_t ci) {
@@ -257,8 +258,7 @@ class Pass {
         if (--depth == 0) return;
       } else if (depth == 1 && is(i + 1, "=") &&
                  (is(i, "device_ids") || is(i, "output_device") || is(i, "device_id"))) {
-        note(Diag::NpuDdpDeviceIds, i,
-             std::string(text(ci)) + "'s " + std::string(text(i)) + " now index NPUs",
+        note(Diag::NpuDdpDeviceIds, i, std::string(text(ci)) + "'s " + std::string(text(i)) + " now index NPUs",
              "call torch.npu.set_device(local_rank) before building the model, and select NPUs with "
              "ASCEND_RT_VISIBLE_DEVICES instead of CUDA_VISIBLE_DEVICES");
         return;
@@ -271,8 +271,9 @@ class Pass {
     for (std::size_t i = ci; i < code_.size() && tok(i).line == tok(ci).line; ++i) what += text(i);
     std::string hint = "torch_npu has no apex build here: replace it with the PyTorch or torch_npu equivalent";
     if (what.find("optimizers") != std::string::npos || what.find("Fused") != std::string::npos)
-      hint = "apex fused optimizers are CUDA kernels: use torch.optim.AdamW/SGD, or torch_npu's fused "
-             "optimizers (torch_npu.optim.NpuFusedAdamW, NpuFusedSGD, NpuFusedLamb)";
+      hint =
+          "apex fused optimizers are CUDA kernels: use torch.optim.AdamW/SGD, or torch_npu's fused "
+          "optimizers (torch_npu.optim.NpuFusedAdamW, NpuFusedSGD, NpuFusedLamb)";
     else if (what.find("amp") != std::string::npos)
       hint = "apex.amp is superseded: use torch.npu.amp.autocast and torch.npu.amp.GradScaler";
     else if (what.find("parallel") != std::string::npos)
@@ -313,8 +314,9 @@ class Pass {
                    "backend '" + std::string(p.body) + "' → '" + to + "'");
       } else {
         note(Diag::NpuBackendUnproven, ci,
-             "'" + std::string(p.body) + "' is not provably the distributed backend here (no path from this string to "
-             "init_process_group's backend); left unchanged",
+             "'" + std::string(p.body) +
+                 "' is not provably the distributed backend here (no path from this string to "
+                 "init_process_group's backend); left unchanged",
              "if it selects the process-group backend on NPUs, make it 'hccl' (HCCL is the NPU collective library)");
       }
       return;
@@ -331,8 +333,9 @@ class Pass {
     if (!device) {
       if (!looks_like_device(p.body)) return;  // a regex like 'cuda:[0-9]+': text about devices
       note(Diag::NpuDeviceUnproven, ci,
-           "'" + std::string(p.body) + "' is not provably a device here (it does not reach torch.device, .to(), a "
-           "device= argument or a device variable in this file); left unchanged",
+           "'" + std::string(p.body) +
+               "' is not provably a device here (it does not reach torch.device, .to(), a "
+               "device= argument or a device variable in this file); left unchanged",
            "if it names the accelerator, make it 'npu'" + std::string(p.body.substr(4)));
       return;
     }
@@ -381,8 +384,7 @@ class Pass {
                    std::string(from) + " → " + std::string(to));
         return;
       }
-    note(Diag::NpuNcclEnvVar, ci,
-         "HCCL does not read " + std::string(name) + "; left unchanged",
+    note(Diag::NpuNcclEnvVar, ci, "HCCL does not read " + std::string(name) + "; left unchanged",
          "HCCL has its own variables (HCCL_CONNECT_TIMEOUT, HCCL_EXEC_TIMEOUT, HCCL_SOCKET_IFNAME, HCCL_IF_IP; "
          "see the HCCL environment variable reference): drop it or set the HCCL one");
   }
@@ -391,7 +393,8 @@ class Pass {
     for (std::size_t ci = 0; ci < code_.size(); ++ci)
       if (is(ci, "torch_npu")) return;  // already imported (or used): nothing to add
     for (std::size_t ci = 0; ci < code_.size(); ++ci) {
-      const bool import_torch = is(ci, "import") && is(ci + 1, "torch") && (ci == 0 || tok(ci - 1).line != tok(ci).line);
+      const bool import_torch =
+          is(ci, "import") && is(ci + 1, "torch") && (ci == 0 || tok(ci - 1).line != tok(ci).line);
       const bool from_torch = is(ci, "from") && is(ci + 1, "torch") && (ci == 0 || tok(ci - 1).line != tok(ci).line);
       if (!import_torch && !from_torch) continue;
       // End of this logical line: the first depth-0 newline after the statement's start.
@@ -401,9 +404,11 @@ class Pass {
       std::uint32_t line_begin = first.begin;
       while (line_begin > 0 && src_[line_begin - 1] != '\n') --line_begin;
       const std::string indent(src_.substr(line_begin, first.begin - line_begin));
-      if (i < toks_.size()) edit_bytes(toks_[i].end, toks_[i].end, indent + "import torch_npu\n", first, "import torch_npu added");
-      else edit_bytes(static_cast<std::uint32_t>(src_.size()), static_cast<std::uint32_t>(src_.size()),
-                      "\n" + indent + "import torch_npu", first, "import torch_npu added");
+      if (i < toks_.size())
+        edit_bytes(toks_[i].end, toks_[i].end, indent + "import torch_npu\n", first, "import torch_npu added");
+      else
+        edit_bytes(static_cast<std::uint32_t>(src_.size()), static_cast<std::uint32_t>(src_.size()),
+                   "\n" + indent + "import torch_npu", first, "import torch_npu added");
       return;
     }
   }

@@ -22,7 +22,12 @@ class TorchNpuTarget final : public Target {
 
 // No profiles: Python scripts are not compiled.
 const TargetInfo kTarget = {
-    "torch_npu", "pytorch-cuda", "PyTorch on CUDA → PyTorch on Ascend NPUs (torch_npu): Python scripts", {}, "", "",
+    "torch_npu",
+    "pytorch-cuda",
+    "PyTorch on CUDA → PyTorch on Ascend NPUs (torch_npu): Python scripts",
+    {},
+    "",
+    "",
     [](const Options& options) -> std::unique_ptr<Target> { return std::make_unique<TorchNpuTarget>(options); },
 };
 

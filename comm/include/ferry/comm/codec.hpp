@@ -22,20 +22,20 @@ namespace ferry::comm {
 
 struct ErrorModel {
   enum class Kind { exact, relative, block_relative, absolute } kind = Kind::exact;
-  double u = 0.0;          // relative: unit roundoff; absolute: the bound
-  double rel_of_max = 0.0; // absolute: plus this times the buffer's largest finite |x|
-  double abs_floor = 0.0;  // relative: bound below the smallest normal of the target format
-  int qmax = 0;            // block_relative: largest quantization level
-  std::size_t block = 0;   // block_relative: elements per block
+  double u = 0.0;           // relative: unit roundoff; absolute: the bound
+  double rel_of_max = 0.0;  // absolute: plus this times the buffer's largest finite |x|
+  double abs_floor = 0.0;   // relative: bound below the smallest normal of the target format
+  int qmax = 0;             // block_relative: largest quantization level
+  std::size_t block = 0;    // block_relative: elements per block
 };
 
 struct CodecSpec {
   enum class Kind { none, bf16, fp16, intq, eb, zfp } kind = Kind::none;
-  int bits = 8;             // intq: 8, 4 or 2
-  std::size_t block = 0;    // intq/eb: elements per block, 0 = codec default
-  double abs = 0.0;         // eb/zfp: absolute bound (0 = unset)
-  double rel = 0.0;         // eb/zfp: bound relative to max finite |x| (0 = unset)
-  int zstd_level = 0;       // eb: entropy-code the packed stream with zstd at this level (0 = off)
+  int bits = 8;           // intq: 8, 4 or 2
+  std::size_t block = 0;  // intq/eb: elements per block, 0 = codec default
+  double abs = 0.0;       // eb/zfp: absolute bound (0 = unset)
+  double rel = 0.0;       // eb/zfp: bound relative to max finite |x| (0 = unset)
+  int zstd_level = 0;     // eb: entropy-code the packed stream with zstd at this level (0 = off)
 
   static CodecSpec parse(std::string_view text);  // throws UsageError
   std::string str() const;

@@ -59,8 +59,8 @@ FERRY_COMM_HOST_DEVICE constexpr std::int32_t unzigzag(std::uint32_t z) {
 }
 
 // ---- intN ----------------------------------------------------------------------------------------
-inline constexpr std::size_t intq_header_bytes = 8;        // u64 n
-inline constexpr std::size_t intq_tag_bytes = 4;           // u32 per codec block
+inline constexpr std::size_t intq_header_bytes = 8;         // u64 n
+inline constexpr std::size_t intq_tag_bytes = 4;            // u32 per codec block
 inline constexpr std::uint32_t intq_raw_tag = 0x7FC00001u;  // a NaN scale: the block's floats follow raw
 inline constexpr std::size_t intq_default_block = 64;
 
@@ -83,8 +83,8 @@ inline constexpr std::size_t eb_header_bytes = 1 + 8 + 8;  // flags | n | e
 
 // Planar layout: where its fields start.
 inline constexpr std::uint8_t eb_planar_tag = 2;
-inline constexpr std::size_t eb_planar_n_at = 1, eb_planar_e_at = 9, eb_planar_block_at = 17,
-                             eb_planar_nblocks_at = 21, eb_planar_header_bytes = 25;
+inline constexpr std::size_t eb_planar_n_at = 1, eb_planar_e_at = 9, eb_planar_block_at = 17, eb_planar_nblocks_at = 21,
+                             eb_planar_header_bytes = 25;
 
 struct EbPlanarLayout {
   std::size_t nblocks;     // codec blocks

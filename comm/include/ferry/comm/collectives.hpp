@@ -30,18 +30,18 @@ struct AllreduceOptions {
 
 struct AllreduceStats {
   std::string_view algorithm;
-  std::size_t bytes_sent = 0;       // payload bytes this rank put on the wire
+  std::size_t bytes_sent = 0;        // payload bytes this rank put on the wire
   double per_compression_bound = 0;  // absolute codecs: bound used for each compression
   double end_to_end_bound = 0;       // absolute codecs: guaranteed bound of every output element
 };
 
 // recv may equal send (in place).
-AllreduceStats allreduce(Communicator& comm, const void* send, void* recv, std::size_t count,
-                         DType dtype, ReduceOp op, const AllreduceOptions& options = {});
+AllreduceStats allreduce(Communicator& comm, const void* send, void* recv, std::size_t count, DType dtype, ReduceOp op,
+                         const AllreduceOptions& options = {});
 
 // send holds count elements; recv receives this rank's block_of(count, size, rank).
-void reduce_scatter(Communicator& comm, const void* send, void* recv, std::size_t count, DType dtype,
-                    ReduceOp op, std::string_view algorithm = {});
+void reduce_scatter(Communicator& comm, const void* send, void* recv, std::size_t count, DType dtype, ReduceOp op,
+                    std::string_view algorithm = {});
 
 // send holds this rank's block_of(count, size, rank); recv receives all count elements.
 void allgather(Communicator& comm, const void* send, void* recv, std::size_t count, DType dtype,

@@ -42,7 +42,7 @@ struct Algorithm {
 
 std::span<const Algorithm> algorithms();
 const Algorithm* find_algorithm(Collective c, std::string_view name);  // nullptr if unknown
-std::string algorithm_table();  // printable table of algorithms()
+std::string algorithm_table();                                         // printable table of algorithms()
 
 // The built-in rules; FERRY_COMM_TUNE and CommOptions::tuning are appended after them.
 extern const std::string_view default_tuning;

@@ -1,2 +1,3 @@
 // wave64 CPU runtime: <hip/hip_texture_types.h> is not available on the CPU runtime.
-#error "wave64 CPU runtime: <hip/hip_texture_types.h> (textures) is not supported; the runtime runs kernels written against the HIP/CUDA runtime API only"
+#error \
+    "wave64 CPU runtime: <hip/hip_texture_types.h> (textures) is not supported; the runtime runs kernels written against the HIP/CUDA runtime API only"

@@ -32,7 +32,7 @@ struct Event {
   bool recorded;
   double ms;  // steady clock at the last record
 };
-int& last_error();                  // sticky until read by GetLastError, per host thread
+int& last_error();  // sticky until read by GetLastError, per host thread
 double now_ms();
 void set_dynamic_shared_limit(const void* kernel, std::size_t bytes);
 std::size_t dynamic_shared_limit(const void* kernel, std::size_t fallback);
@@ -352,9 +352,7 @@ inline int attribute(int a) {
 }
 
 inline W64_ERR err(int e) { return static_cast<W64_ERR>(record(e)); }
-inline void* device_alloc(std::size_t n) {
-  return std::aligned_alloc(256, (n + 255) / 256 * 256 + (n == 0 ? 256 : 0));
-}
+inline void* device_alloc(std::size_t n) { return std::aligned_alloc(256, (n + 255) / 256 * 256 + (n == 0 ? 256 : 0)); }
 
 // A launch in <<<>>> (rewritten by the driver) or hipLaunchKernelGGL form.
 class Launcher {
@@ -385,7 +383,8 @@ class Launcher {
     static_assert(sizeof...(P) == sizeof...(A),
                   "wave64 runtime: the kernel is launched with a different number of arguments than it "
                   "has parameters");
-    return launch_call(kernel, [kernel](auto&... a) { kernel(a...); }, std::forward<A>(args)...);
+    return launch_call(
+        kernel, [kernel](auto&... a) { kernel(a...); }, std::forward<A>(args)...);
   }
 
  private:
@@ -396,8 +395,9 @@ class Launcher {
 }  // namespace w64::api
 
 #define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
-  ::w64::api::Launcher((grid), (block), (shared), (stream))                   \
-      .launch_call(kernel, [&](auto&... w64_a) { kernel(w64_a...); }, ##__VA_ARGS__)
+  ::w64::api::Launcher((grid), (block), (shared), (stream))          \
+      .launch_call(                                                  \
+          kernel, [&](auto&... w64_a) { kernel(w64_a...); }, ##__VA_ARGS__)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define HIP_SYMBOL(x) x
 
@@ -435,7 +435,9 @@ inline W64_ERR W64_N(cudaHostAlloc, hipHostAlloc)(T** p, size_t n, unsigned int 
 #if defined(W64_API_HIP)
 inline hipError_t hipMallocHost(void** p, size_t n) { return hipMalloc(p, n); }
 template <class T>
-inline hipError_t hipMallocHost(T** p, size_t n) { return hipMalloc(p, n); }
+inline hipError_t hipMallocHost(T** p, size_t n) {
+  return hipMalloc(p, n);
+}
 #endif
 inline W64_ERR W64_N(cudaMallocPitch, hipMallocPitch)(void** p, size_t* pitch, size_t width, size_t height) {
   if (!pitch) return ::w64::api::err(1);
@@ -454,7 +456,9 @@ inline W64_ERR W64_N(cudaFreeHost, hipHostFree)(void* p) { return W64_N(cudaFree
 #if defined(W64_API_HIP)
 inline hipError_t hipFreeHost(void* p) { return hipFree(p); }
 #endif
-inline W64_ERR W64_N(cudaHostRegister, hipHostRegister)(void*, size_t, unsigned int) { return W64_N(cudaSuccess, hipSuccess); }
+inline W64_ERR W64_N(cudaHostRegister, hipHostRegister)(void*, size_t, unsigned int) {
+  return W64_N(cudaSuccess, hipSuccess);
+}
 inline W64_ERR W64_N(cudaHostUnregister, hipHostUnregister)(void*) { return W64_N(cudaSuccess, hipSuccess); }
 inline W64_ERR W64_N(cudaHostGetDevicePointer, hipHostGetDevicePointer)(void** d, void* h, unsigned int) {
   *d = h;
@@ -466,21 +470,22 @@ inline W64_ERR W64_N(cudaMemcpy, hipMemcpy)(void* dst, const void* src, size_t n
   return W64_N(cudaSuccess, hipSuccess);
 }
 inline W64_ERR W64_N(cudaMemcpyAsync, hipMemcpyAsync)(void* dst, const void* src, size_t n, W64_KIND k,
-                                                     W64_STREAM = nullptr) {
+                                                      W64_STREAM = nullptr) {
   return W64_N(cudaMemcpy, hipMemcpy)(dst, src, n, k);
 }
 inline W64_ERR W64_N(cudaMemcpyPeer, hipMemcpyPeer)(void* dst, int, const void* src, int, size_t n) {
   return W64_N(cudaMemcpy, hipMemcpy)(dst, src, n, W64_N(cudaMemcpyDefault, hipMemcpyDefault));
 }
-inline W64_ERR W64_N(cudaMemcpy2D, hipMemcpy2D)(void* dst, size_t dpitch, const void* src, size_t spitch,
-                                               size_t width, size_t height, W64_KIND) {
+inline W64_ERR W64_N(cudaMemcpy2D, hipMemcpy2D)(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                                size_t height, W64_KIND) {
   if (width > dpitch || width > spitch) return ::w64::api::err(1);
   for (size_t r = 0; r < height; ++r)
     std::memmove(static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width);
   return W64_N(cudaSuccess, hipSuccess);
 }
 inline W64_ERR W64_N(cudaMemcpy2DAsync, hipMemcpy2DAsync)(void* dst, size_t dpitch, const void* src, size_t spitch,
-                                                         size_t width, size_t height, W64_KIND k, W64_STREAM = nullptr) {
+                                                          size_t width, size_t height, W64_KIND k,
+                                                          W64_STREAM = nullptr) {
   return W64_N(cudaMemcpy2D, hipMemcpy2D)(dst, dpitch, src, spitch, width, height, k);
 }
 inline W64_ERR W64_N(cudaMemset, hipMemset)(void* dst, int v, size_t n) {
@@ -511,29 +516,30 @@ inline W64_ERR W64_N(cudaMemGetInfo, hipMemGetInfo)(size_t* free_bytes, size_t* 
   return W64_N(cudaSuccess, hipSuccess);
 }
 template <class T>
-inline W64_ERR W64_N(cudaMemcpyToSymbol, hipMemcpyToSymbol)(const T& symbol, const void* src, size_t n,
-                                                           size_t offset = 0,
-                                                           W64_KIND = W64_N(cudaMemcpyHostToDevice, hipMemcpyHostToDevice)) {
+inline W64_ERR W64_N(cudaMemcpyToSymbol,
+                     hipMemcpyToSymbol)(const T& symbol, const void* src, size_t n, size_t offset = 0,
+                                        W64_KIND = W64_N(cudaMemcpyHostToDevice, hipMemcpyHostToDevice)) {
   if (offset + n > sizeof(T)) return ::w64::api::err(1);
   std::memcpy(reinterpret_cast<char*>(const_cast<T*>(&symbol)) + offset, src, n);
   return W64_N(cudaSuccess, hipSuccess);
 }
 template <class T>
 inline W64_ERR W64_N(cudaMemcpyToSymbolAsync, hipMemcpyToSymbolAsync)(const T& symbol, const void* src, size_t n,
-                                                                     size_t offset, W64_KIND k, W64_STREAM = nullptr) {
+                                                                      size_t offset, W64_KIND k, W64_STREAM = nullptr) {
   return W64_N(cudaMemcpyToSymbol, hipMemcpyToSymbol)(symbol, src, n, offset, k);
 }
 template <class T>
-inline W64_ERR W64_N(cudaMemcpyFromSymbol, hipMemcpyFromSymbol)(void* dst, const T& symbol, size_t n,
-                                                               size_t offset = 0,
-                                                               W64_KIND = W64_N(cudaMemcpyDeviceToHost, hipMemcpyDeviceToHost)) {
+inline W64_ERR W64_N(cudaMemcpyFromSymbol,
+                     hipMemcpyFromSymbol)(void* dst, const T& symbol, size_t n, size_t offset = 0,
+                                          W64_KIND = W64_N(cudaMemcpyDeviceToHost, hipMemcpyDeviceToHost)) {
   if (offset + n > sizeof(T)) return ::w64::api::err(1);
   std::memcpy(dst, reinterpret_cast<const char*>(&symbol) + offset, n);
   return W64_N(cudaSuccess, hipSuccess);
 }
 template <class T>
 inline W64_ERR W64_N(cudaMemcpyFromSymbolAsync, hipMemcpyFromSymbolAsync)(void* dst, const T& symbol, size_t n,
-                                                                         size_t offset, W64_KIND k, W64_STREAM = nullptr) {
+                                                                          size_t offset, W64_KIND k,
+                                                                          W64_STREAM = nullptr) {
   return W64_N(cudaMemcpyFromSymbol, hipMemcpyFromSymbol)(dst, symbol, n, offset, k);
 }
 template <class T>
@@ -580,8 +586,8 @@ inline W64_ERR W64_N(cudaSetDeviceFlags, hipSetDeviceFlags)(unsigned int) { retu
 inline W64_ERR W64_N(cudaDeviceSetCacheConfig, hipDeviceSetCacheConfig)(W64_N(cudaFuncCache, hipFuncCache_t)) {
   return W64_N(cudaSuccess, hipSuccess);
 }
-inline W64_ERR W64_N(cudaDeviceSetSharedMemConfig, hipDeviceSetSharedMemConfig)(
-    W64_N(cudaSharedMemConfig, hipSharedMemConfig)) {
+inline W64_ERR W64_N(cudaDeviceSetSharedMemConfig,
+                     hipDeviceSetSharedMemConfig)(W64_N(cudaSharedMemConfig, hipSharedMemConfig)) {
   return W64_N(cudaSuccess, hipSuccess);
 }
 inline W64_ERR W64_N(cudaDeviceSetLimit, hipDeviceSetLimit)(W64_N(cudaLimit, hipLimit_t), size_t) {
@@ -630,7 +636,7 @@ inline const char* W64_N(cudaGetErrorName, hipGetErrorName)(W64_ERR e) { return 
 
 // ---- streams and events -----------------------------------------------------------------------
 inline W64_ERR W64_N(cudaStreamCreateWithPriority, hipStreamCreateWithPriority)(W64_STREAM* s, unsigned int flags,
-                                                                               int priority) {
+                                                                                int priority) {
   *s = new ::w64::api::Stream{flags, priority};
   return W64_N(cudaSuccess, hipSuccess);
 }
@@ -666,9 +672,7 @@ inline W64_ERR W64_N(cudaEventRecord, hipEventRecord)(W64_EVENT e, W64_STREAM = 
   e->ms = ::w64::api::now_ms();
   return W64_N(cudaSuccess, hipSuccess);
 }
-inline W64_ERR W64_N(cudaEventSynchronize, hipEventSynchronize)(W64_EVENT e) {
-  return ::w64::api::err(e ? 0 : 400);
-}
+inline W64_ERR W64_N(cudaEventSynchronize, hipEventSynchronize)(W64_EVENT e) { return ::w64::api::err(e ? 0 : 400); }
 inline W64_ERR W64_N(cudaEventQuery, hipEventQuery)(W64_EVENT e) { return ::w64::api::err(e ? 0 : 400); }
 inline W64_ERR W64_N(cudaEventElapsedTime, hipEventElapsedTime)(float* ms, W64_EVENT a, W64_EVENT b) {
   if (!a || !b || !ms) return ::w64::api::err(400);
@@ -678,8 +682,8 @@ inline W64_ERR W64_N(cudaEventElapsedTime, hipEventElapsedTime)(float* ms, W64_E
 }
 
 // ---- kernels ----------------------------------------------------------------------------------
-inline W64_ERR W64_N(cudaFuncSetAttribute, hipFuncSetAttribute)(const void* f, W64_N(cudaFuncAttribute, hipFuncAttribute) a,
-                                                               int v) {
+inline W64_ERR W64_N(cudaFuncSetAttribute, hipFuncSetAttribute)(const void* f,
+                                                                W64_N(cudaFuncAttribute, hipFuncAttribute) a, int v) {
   if (a == W64_N(cudaFuncAttributeMaxDynamicSharedMemorySize, hipFuncAttributeMaxDynamicSharedMemorySize)) {
     if (v < 0 || static_cast<std::size_t>(v) > ::w64::api::kSharedOptin) return ::w64::api::err(1);
     ::w64::api::set_dynamic_shared_limit(f, static_cast<std::size_t>(v));
@@ -690,12 +694,11 @@ inline W64_ERR W64_N(cudaFuncSetCacheConfig, hipFuncSetCacheConfig)(const void*,
   return W64_N(cudaSuccess, hipSuccess);
 }
 inline W64_ERR W64_N(cudaFuncGetAttributes, hipFuncGetAttributes)(W64_N(cudaFuncAttributes, hipFuncAttributes) * a,
-                                                                 const void* f) {
+                                                                  const void* f) {
   std::memset(a, 0, sizeof *a);
   a->maxThreadsPerBlock = 1024;
   a->numRegs = 32;
-  a->maxDynamicSharedSizeBytes =
-      static_cast<int>(::w64::api::dynamic_shared_limit(f, ::w64::api::kSharedPerBlock));
+  a->maxDynamicSharedSizeBytes = static_cast<int>(::w64::api::dynamic_shared_limit(f, ::w64::api::kSharedPerBlock));
   return W64_N(cudaSuccess, hipSuccess);
 }
 #if defined(W64_API_CUDA)
@@ -714,14 +717,14 @@ inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, void (*f)(P...))
 }
 #endif
 template <class F>
-inline W64_ERR W64_N(cudaOccupancyMaxActiveBlocksPerMultiprocessor, hipOccupancyMaxActiveBlocksPerMultiprocessor)(
-    int* blocks, F, int block_size, size_t = 0) {
+inline W64_ERR W64_N(cudaOccupancyMaxActiveBlocksPerMultiprocessor,
+                     hipOccupancyMaxActiveBlocksPerMultiprocessor)(int* blocks, F, int block_size, size_t = 0) {
   *blocks = block_size > 0 ? std::max(1, std::min(32, 2048 / block_size)) : 0;
   return W64_N(cudaSuccess, hipSuccess);
 }
 template <class F>
-inline W64_ERR W64_N(cudaOccupancyMaxPotentialBlockSize, hipOccupancyMaxPotentialBlockSize)(int* min_grid, int* block,
-                                                                                           F, size_t = 0, int limit = 0) {
+inline W64_ERR W64_N(cudaOccupancyMaxPotentialBlockSize,
+                     hipOccupancyMaxPotentialBlockSize)(int* min_grid, int* block, F, size_t = 0, int limit = 0) {
   *block = limit > 0 ? std::min(limit, 1024) : 1024;
   *min_grid = ::w64::api::kMultiProcessors * std::max(1, 2048 / *block);
   return W64_N(cudaSuccess, hipSuccess);
@@ -734,7 +737,7 @@ inline W64_ERR launch_with_array(void (*kernel)(P...), const Launcher& l, void**
 }  // namespace w64::api
 template <class... P>
 inline W64_ERR W64_N(cudaLaunchKernel, hipLaunchKernel)(void (*kernel)(P...), dim3 grid, dim3 block, void** args,
-                                                       size_t shared = 0, W64_STREAM stream = nullptr) {
+                                                        size_t shared = 0, W64_STREAM stream = nullptr) {
   return ::w64::api::launch_with_array(kernel, ::w64::api::Launcher(grid, block, shared, stream), args,
                                        std::index_sequence_for<P...>{});
 }

@@ -59,9 +59,7 @@ inline T shuffle(T v, ::w64::rt::Shfl kind, int arg, int width, ::w64::Site s) {
   return out;
 }
 
-inline std::uint64_t wave_ballot(int pred, ::w64::Site s) {
-  return ::w64::rt::vote(::w64::rt::Vote::Ballot, pred, s);
-}
+inline std::uint64_t wave_ballot(int pred, ::w64::Site s) { return ::w64::rt::vote(::w64::rt::Vote::Ballot, pred, s); }
 inline void wave_sync(::w64::Site s) { (void)::w64::rt::vote(::w64::rt::Vote::Sync, 0, s); }
 
 [[noreturn]] inline void unsupported(const char* what) {
@@ -145,8 +143,9 @@ class grid_group {
   }
   static unsigned long long num_threads() { return size(); }
   static unsigned long long thread_rank() {
-    const unsigned long long b = blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
-                                                  (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+    const unsigned long long b =
+        blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
+                         (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
     return b * w64_detail::block_threads() + w64_detail::block_rank();
   }
   static unsigned long long block_rank() { return thread_rank() / w64_detail::block_threads(); }
@@ -174,7 +173,8 @@ class thread_block_tile<N, void> {
   static constexpr bool kInWave = N <= static_cast<unsigned>(W64_WAVE_SIZE);
 
  public:
-  thread_block_tile() : meta_rank_(w64_detail::block_rank() / N), meta_size_((w64_detail::block_threads() + N - 1) / N) {}
+  thread_block_tile()
+      : meta_rank_(w64_detail::block_rank() / N), meta_size_((w64_detail::block_threads() + N - 1) / N) {}
   thread_block_tile(unsigned meta_rank, unsigned meta_size) : meta_rank_(meta_rank), meta_size_(meta_size) {}
   operator thread_group() const { return thread_group(N); }
 

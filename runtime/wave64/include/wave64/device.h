@@ -50,8 +50,8 @@ static constexpr int warpSize = W64_WAVE_SIZE;
 namespace w64 {
 inline unsigned char* dynamic_shared() { return rt::t_block->dyn_shared; }
 [[noreturn]] inline void trap(const char* what) {
-  fprintf(stderr, "wave64: error: %s in block (%u,%u,%u) thread (%u,%u,%u)\n", what, blockIdx.x, blockIdx.y,
-          blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z);
+  fprintf(stderr, "wave64: error: %s in block (%u,%u,%u) thread (%u,%u,%u)\n", what, blockIdx.x, blockIdx.y, blockIdx.z,
+          threadIdx.x, threadIdx.y, threadIdx.z);
   abort();
 }
 // A use of an API the runtime does not have: the static_assert names it at compile time.
@@ -61,12 +61,11 @@ inline constexpr bool unsupported_v = false;
 
 #define W64_STR2(x) #x
 #define W64_STR(x) W64_STR2(x)
-#define W64_UNSUPPORTED(name, why)                                                                         \
-  template <class... W64_A>                                                                                \
-  inline int name(W64_A&&...) {                                                                            \
-    static_assert(::w64::unsupported_v<W64_A...>,                                                          \
-                  "wave64 CPU runtime: " W64_STR(name) " is not supported (" why ")");                     \
-    return 0;                                                                                              \
+#define W64_UNSUPPORTED(name, why)                                                                                     \
+  template <class... W64_A>                                                                                            \
+  inline int name(W64_A&&...) {                                                                                        \
+    static_assert(::w64::unsupported_v<W64_A...>, "wave64 CPU runtime: " W64_STR(name) " is not supported (" why ")"); \
+    return 0;                                                                                                          \
   }
 
 // ---- block barriers and fences ---------------------------------------------------------------
@@ -95,25 +94,45 @@ inline void __nanosleep(unsigned) {}
 [[noreturn]] inline void __trap() { ::w64::trap("__trap()"); }
 inline void __brkpt() {}
 template <class T>
-inline T __ldg(const T* p) { return *p; }
+inline T __ldg(const T* p) {
+  return *p;
+}
 template <class T>
-inline T __ldca(const T* p) { return *p; }
+inline T __ldca(const T* p) {
+  return *p;
+}
 template <class T>
-inline T __ldcg(const T* p) { return *p; }
+inline T __ldcg(const T* p) {
+  return *p;
+}
 template <class T>
-inline T __ldcs(const T* p) { return *p; }
+inline T __ldcs(const T* p) {
+  return *p;
+}
 template <class T>
-inline T __ldlu(const T* p) { return *p; }
+inline T __ldlu(const T* p) {
+  return *p;
+}
 template <class T>
-inline T __ldcv(const T* p) { return *p; }
+inline T __ldcv(const T* p) {
+  return *p;
+}
 template <class T>
-inline void __stwb(T* p, T v) { *p = v; }
+inline void __stwb(T* p, T v) {
+  *p = v;
+}
 template <class T>
-inline void __stcg(T* p, T v) { *p = v; }
+inline void __stcg(T* p, T v) {
+  *p = v;
+}
 template <class T>
-inline void __stcs(T* p, T v) { *p = v; }
+inline void __stcs(T* p, T v) {
+  *p = v;
+}
 template <class T>
-inline void __stwt(T* p, T v) { *p = v; }
+inline void __stwt(T* p, T v) {
+  *p = v;
+}
 
 // ---- integer intrinsics ---------------------------------------------------------------------
 inline int __popc(unsigned int x) { return __builtin_popcount(x); }
@@ -131,7 +150,8 @@ inline unsigned int __brev(unsigned int x) {
   return __builtin_bswap32(x);
 }
 inline unsigned long long __brevll(unsigned long long x) {
-  return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32) | __brev(static_cast<unsigned>(x >> 32));
+  return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32) |
+         __brev(static_cast<unsigned>(x >> 32));
 }
 inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
   const unsigned long long v = (static_cast<unsigned long long>(y) << 32) | x;
@@ -161,7 +181,9 @@ inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long lon
 inline unsigned int __umulhi(unsigned int a, unsigned int b) {
   return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
 }
-inline long long __mul64hi(long long a, long long b) { return static_cast<long long>((static_cast<__int128>(a) * b) >> 64); }
+inline long long __mul64hi(long long a, long long b) {
+  return static_cast<long long>((static_cast<__int128>(a) * b) >> 64);
+}
 inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
   return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
 }
@@ -173,7 +195,7 @@ inline unsigned int __uhadd(unsigned int x, unsigned int y) { return static_cast
 inline unsigned int __urhadd(unsigned int x, unsigned int y) { return static_cast<unsigned>((0ull + x + y + 1) >> 1); }
 
 // ---- min / max as CUDA and HIP declare them for device code --------------------------------
-#define W64_MINMAX(T)                          \
+#define W64_MINMAX(T)                              \
   inline T min(T a, T b) { return a < b ? a : b; } \
   inline T max(T a, T b) { return a > b ? a : b; }
 W64_MINMAX(int)
@@ -294,8 +316,8 @@ inline double __longlong_as_double(long long i) {
 inline int __double2hiint(double x) { return static_cast<int>(__double_as_longlong(x) >> 32); }
 inline int __double2loint(double x) { return static_cast<int>(__double_as_longlong(x)); }
 inline double __hiloint2double(int hi, int lo) {
-  return __longlong_as_double(static_cast<long long>((static_cast<unsigned long long>(static_cast<unsigned>(hi)) << 32) |
-                                                     static_cast<unsigned>(lo)));
+  return __longlong_as_double(static_cast<long long>(
+      (static_cast<unsigned long long>(static_cast<unsigned>(hi)) << 32) | static_cast<unsigned>(lo)));
 }
 
 // ---- atomics: real atomics, since blocks run on several OS threads -----------------------------
@@ -318,18 +340,22 @@ inline T atomic_update(T* p, F f) {
 }
 }  // namespace w64
 
-#define W64_ATOMIC_INT(T)                                                                                  \
-  inline T atomicAdd(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }                     \
-  inline T atomicSub(T* p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); }                     \
-  inline T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }                   \
-  inline T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }                     \
-  inline T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }                       \
-  inline T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); }                     \
-  inline T atomicMin(T* p, T v) { return ::w64::atomic_update(p, [v](T o) { return o < v ? o : v; }); }   \
-  inline T atomicMax(T* p, T v) { return ::w64::atomic_update(p, [v](T o) { return o > v ? o : v; }); }   \
-  inline T atomicCAS(T* p, T cmp, T v) {                                                                   \
-    __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                   \
-    return cmp;                                                                                            \
+#define W64_ATOMIC_INT(T)                                                                \
+  inline T atomicAdd(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }   \
+  inline T atomicSub(T* p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); }   \
+  inline T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); } \
+  inline T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }   \
+  inline T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }     \
+  inline T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); }   \
+  inline T atomicMin(T* p, T v) {                                                        \
+    return ::w64::atomic_update(p, [v](T o) { return o < v ? o : v; });                  \
+  }                                                                                      \
+  inline T atomicMax(T* p, T v) {                                                        \
+    return ::w64::atomic_update(p, [v](T o) { return o > v ? o : v; });                  \
+  }                                                                                      \
+  inline T atomicCAS(T* p, T cmp, T v) {                                                 \
+    __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
+    return cmp;                                                                          \
   }
 W64_ATOMIC_INT(int)
 W64_ATOMIC_INT(unsigned int)
@@ -341,28 +367,54 @@ inline unsigned short atomicCAS(unsigned short* p, unsigned short cmp, unsigned 
   __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   return cmp;
 }
-inline float atomicAdd(float* p, float v) { return ::w64::atomic_update(p, [v](float o) { return o + v; }); }
-inline double atomicAdd(double* p, double v) { return ::w64::atomic_update(p, [v](double o) { return o + v; }); }
-inline float atomicSub(float* p, float v) { return ::w64::atomic_update(p, [v](float o) { return o - v; }); }
-inline float atomicExch(float* p, float v) { return ::w64::atomic_update(p, [v](float) { return v; }); }
-inline double atomicExch(double* p, double v) { return ::w64::atomic_update(p, [v](double) { return v; }); }
-inline float atomicMin(float* p, float v) { return ::w64::atomic_update(p, [v](float o) { return fminf(o, v); }); }
-inline float atomicMax(float* p, float v) { return ::w64::atomic_update(p, [v](float o) { return fmaxf(o, v); }); }
-inline double atomicMin(double* p, double v) { return ::w64::atomic_update(p, [v](double o) { return fmin(o, v); }); }
-inline double atomicMax(double* p, double v) { return ::w64::atomic_update(p, [v](double o) { return fmax(o, v); }); }
-inline __half atomicAdd(__half* p, __half v) { return ::w64::atomic_update(p, [v](__half o) { return o + v; }); }
-inline __half2 atomicAdd(__half2* p, __half2 v) { return ::w64::atomic_update(p, [v](__half2 o) { return o + v; }); }
+inline float atomicAdd(float* p, float v) {
+  return ::w64::atomic_update(p, [v](float o) { return o + v; });
+}
+inline double atomicAdd(double* p, double v) {
+  return ::w64::atomic_update(p, [v](double o) { return o + v; });
+}
+inline float atomicSub(float* p, float v) {
+  return ::w64::atomic_update(p, [v](float o) { return o - v; });
+}
+inline float atomicExch(float* p, float v) {
+  return ::w64::atomic_update(p, [v](float) { return v; });
+}
+inline double atomicExch(double* p, double v) {
+  return ::w64::atomic_update(p, [v](double) { return v; });
+}
+inline float atomicMin(float* p, float v) {
+  return ::w64::atomic_update(p, [v](float o) { return fminf(o, v); });
+}
+inline float atomicMax(float* p, float v) {
+  return ::w64::atomic_update(p, [v](float o) { return fmaxf(o, v); });
+}
+inline double atomicMin(double* p, double v) {
+  return ::w64::atomic_update(p, [v](double o) { return fmin(o, v); });
+}
+inline double atomicMax(double* p, double v) {
+  return ::w64::atomic_update(p, [v](double o) { return fmax(o, v); });
+}
+inline __half atomicAdd(__half* p, __half v) {
+  return ::w64::atomic_update(p, [v](__half o) { return o + v; });
+}
+inline __half2 atomicAdd(__half2* p, __half2 v) {
+  return ::w64::atomic_update(p, [v](__half2 o) { return o + v; });
+}
 inline unsigned int atomicInc(unsigned int* p, unsigned int limit) {
   return ::w64::atomic_update(p, [limit](unsigned int o) { return o >= limit ? 0u : o + 1u; });
 }
 inline unsigned int atomicDec(unsigned int* p, unsigned int limit) {
   return ::w64::atomic_update(p, [limit](unsigned int o) { return (o == 0u || o > limit) ? limit : o - 1u; });
 }
-#define W64_ATOMIC_SCOPED(name)                                                \
-  template <class T, class... V>                                               \
-  inline T name##_block(T* p, V... v) { return name(p, static_cast<T>(v)...); } \
-  template <class T, class... V>                                               \
-  inline T name##_system(T* p, V... v) { return name(p, static_cast<T>(v)...); }
+#define W64_ATOMIC_SCOPED(name)           \
+  template <class T, class... V>          \
+  inline T name##_block(T* p, V... v) {   \
+    return name(p, static_cast<T>(v)...); \
+  }                                       \
+  template <class T, class... V>          \
+  inline T name##_system(T* p, V... v) {  \
+    return name(p, static_cast<T>(v)...); \
+  }
 W64_ATOMIC_SCOPED(atomicAdd)
 W64_ATOMIC_SCOPED(atomicSub)
 W64_ATOMIC_SCOPED(atomicExch)

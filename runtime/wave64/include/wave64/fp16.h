@@ -195,7 +195,9 @@ inline __half2 __hadd2(__half2 a, __half2 b) { return a + b; }
 inline __half2 __hsub2(__half2 a, __half2 b) { return a - b; }
 inline __half2 __hmul2(__half2 a, __half2 b) { return a * b; }
 inline __half2 __h2div(__half2 a, __half2 b) { return a / b; }
-inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { return __half2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)); }
+inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) {
+  return __half2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
+}
 inline __half2 __hneg2(__half2 a) { return __half2(-a.x, -a.y); }
 inline __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __habs(a.y)); }
 inline __half2 __hmax2(__half2 a, __half2 b) { return __half2(__hmax(a.x, b.x), __hmax(a.y, b.y)); }

@@ -4,8 +4,9 @@
 
 #include "wave64/device.h"
 
-static_assert(W64_WAVE_SIZE == 32, "wave64 runtime: CUDA code runs with 32-lane warps (W64_WAVE_SIZE=32); "
-                                   "run the HIP port for 64-lane wavefronts");
+static_assert(W64_WAVE_SIZE == 32,
+              "wave64 runtime: CUDA code runs with 32-lane warps (W64_WAVE_SIZE=32); "
+              "run the HIP port for 64-lane wavefronts");
 
 namespace w64 {
 template <class T>
@@ -74,9 +75,9 @@ inline unsigned __match_all_sync(unsigned mask, T value, int* pred, W64_SITE_PAR
   ::w64::rt::check_mask(mask, w64_site);
   return static_cast<unsigned>(::w64::rt::match(&value, sizeof value, true, pred, w64_site));
 }
-#define W64_REDUCE(name, T, op)                                                                              \
-  inline T name(unsigned mask, T value, W64_SITE_PARAM) {                                                    \
-    ::w64::rt::check_mask(mask, w64_site);                                                                   \
+#define W64_REDUCE(name, T, op)                                                                                   \
+  inline T name(unsigned mask, T value, W64_SITE_PARAM) {                                                         \
+    ::w64::rt::check_mask(mask, w64_site);                                                                        \
     return static_cast<T>(::w64::rt::reduce(::w64::rt::Reduce::op, static_cast<std::uint32_t>(value), w64_site)); \
   }
 W64_REDUCE(__reduce_add_sync, unsigned, AddU)

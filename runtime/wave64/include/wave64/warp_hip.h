@@ -54,9 +54,7 @@ inline unsigned long long __ballot(int predicate, W64_SITE_PARAM) {
 inline unsigned long long __ballot64(int predicate, W64_SITE_PARAM) {
   return ::w64::rt::vote(::w64::rt::Vote::Ballot, predicate, w64_site);
 }
-inline unsigned long long __activemask(W64_SITE_PARAM) {
-  return ::w64::rt::vote(::w64::rt::Vote::Active, 1, w64_site);
-}
+inline unsigned long long __activemask(W64_SITE_PARAM) { return ::w64::rt::vote(::w64::rt::Vote::Active, 1, w64_site); }
 inline unsigned int __lane_id() { return ::w64::rt::t_lane->lane; }
 
 // HIP >= 6.2: the _sync forms (64-bit masks only).
@@ -104,8 +102,13 @@ inline int __all_sync(M mask, int predicate, W64_SITE_PARAM) {
 #define __builtin_amdgcn_ds_bpermute(addr, v) __shfl((v), (addr) >> 2)
 #define __builtin_amdgcn_readfirstlane(v) __shfl((v), __builtin_ctzll(__activemask()))
 #define __builtin_amdgcn_mbcnt_lo(mask, acc) \
-  (static_cast<unsigned>(acc) + static_cast<unsigned>(__builtin_popcount(static_cast<unsigned>(mask) & ((__lane_id() >= 32) ? ~0u : ((1u << __lane_id()) - 1u)))))
+  (static_cast<unsigned>(acc) +              \
+   static_cast<unsigned>(                    \
+       __builtin_popcount(static_cast<unsigned>(mask) & ((__lane_id() >= 32) ? ~0u : ((1u << __lane_id()) - 1u)))))
 #define __builtin_amdgcn_mbcnt_hi(mask, acc) \
-  (static_cast<unsigned>(acc) + static_cast<unsigned>(__builtin_popcount(static_cast<unsigned>(mask) & ((__lane_id() < 32) ? 0u : ((__lane_id() == 63) ? 0x7fffffffu : ((1u << (__lane_id() - 32)) - 1u))))))
+  (static_cast<unsigned>(acc) +              \
+   static_cast<unsigned>(__builtin_popcount( \
+       static_cast<unsigned>(mask) &         \
+       ((__lane_id() < 32) ? 0u : ((__lane_id() == 63) ? 0x7fffffffu : ((1u << (__lane_id() - 32)) - 1u))))))
 #define __builtin_amdgcn_s_sleep(n) ((void)0)
 #define __builtin_amdgcn_s_memtime() clock64()

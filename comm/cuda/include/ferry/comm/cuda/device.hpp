@@ -41,16 +41,16 @@ namespace ferry::comm::cuda {
 enum class Transport { automatic, nccl, mpi };
 
 struct DeviceAllreduceOptions {
-  const CodecSpec* codec = nullptr;  // nullptr or "none": uncompressed
-  float* residual = nullptr;         // device, n floats, kept by the caller across steps (lossy codecs)
+  const CodecSpec* codec = nullptr;            // nullptr or "none": uncompressed
+  float* residual = nullptr;                   // device, n floats, kept by the caller across steps (lossy codecs)
   Transport transport = Transport::automatic;  // uncompressed path: nccl (must work), mpi, or automatic
   bool host_codec = false;  // run a GPU-capable codec (int8, eb) on the host path instead (benchmarks)
 };
 
 struct DeviceAllreduceStats {
-  std::string path;              // nccl, mpi-staged, gpu-int8, gpu-eb, host-codec, single-rank
-  std::size_t bytes_sent = 0;    // payload bytes this rank put on the wire (compressed paths)
-  double end_to_end_bound = 0;   // gpu-eb: guaranteed |y - exact sum| for every finite element
+  std::string path;             // nccl, mpi-staged, gpu-int8, gpu-eb, host-codec, single-rank
+  std::size_t bytes_sent = 0;   // payload bytes this rank put on the wire (compressed paths)
+  double end_to_end_bound = 0;  // gpu-eb: guaranteed |y - exact sum| for every finite element
 };
 
 class DeviceComm {
