@@ -112,11 +112,7 @@ nlohmann::json run_round_job(Workspace& ws, unsigned jobs, JobContext& ctx) {
         if (value.is_string()) topts.values[name] = value.get<std::string>();
     } else if (const targets::TargetInfo* info = targets::find_target(target_name)) {
       // A manifest of Ferry 0.x before targets owned their options: the same choices under other keys.
-      const auto declared = [&](std::string_view name) {
-        for (const targets::OptionSpec& spec : info->options)
-          if (spec.name == name) return true;
-        return false;
-      };
+      const auto declared = [&](std::string_view name) { return targets::find_option(*info, name) != nullptr; };
       for (const char* key : {"launch", "blas", "sparse", "hip_version", "cuda_version"}) {
         std::string name = key;
         std::replace(name.begin(), name.end(), '_', '-');

@@ -34,18 +34,21 @@ bool is_choice(std::string_view choices, std::string_view value) {
 std::string takers_of(std::string_view option) {
   std::string s;
   for (const TargetInfo* t : list_targets())
-    for (const OptionSpec& o : t->options)
-      if (o.name == option) s += (s.empty() ? "" : ", ") + std::string(t->name);
+    if (find_option(*t, option)) s += (s.empty() ? "" : ", ") + std::string(t->name);
   return s;
 }
 
 }  // namespace
 
+const OptionSpec* find_option(const TargetInfo& info, std::string_view name) {
+  for (const OptionSpec& o : info.options)
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
 Target::Target(const TargetInfo& info, const Options& options) : info_(info) {
   for (const auto& [name, value] : options.values) {
-    const OptionSpec* spec = nullptr;
-    for (const OptionSpec& o : info.options)
-      if (o.name == name) spec = &o;
+    const OptionSpec* spec = find_option(info, name);
     if (!spec) {
       const std::string takers = takers_of(name);
       throw std::invalid_argument("--" + name + " is not an option of target '" + std::string(info.name) + "'" +

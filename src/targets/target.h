@@ -147,6 +147,11 @@ class Target {
   std::map<std::string, std::string, std::less<>> values_;  // every declared option, resolved
 };
 
+// The option `name` ("launch", no dashes in front) of the target, or nullptr when it takes none of
+// that name. The one lookup of an option by name: the Target constructor, the error naming the
+// targets that do take an option, and `ferry serve` reading a manifest of Ferry 0.x.
+[[nodiscard]] const OptionSpec* find_option(const TargetInfo& info, std::string_view name);
+
 // All registered targets, in registry order (`ferry targets`, the CLI's options, error messages).
 [[nodiscard]] std::span<const TargetInfo* const> list_targets();
 // The registered target `name`, or nullptr.

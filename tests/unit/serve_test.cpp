@@ -1,6 +1,7 @@
 // The workbench's pieces without a browser: path checks and symlink-safe file access, line
 // mapping of diagnostics onto edited files, conflict markers, tokens, the docs page, merged
-// verify results, the job queue, and hand-edit detection across rounds.
+// verify results, the job queue, hand-edit detection across rounds, and a round over a manifest of
+// Ferry 0.x (its options under the keys they had before targets owned them).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,10 +19,12 @@
 #include "migrate/rounds.h"
 #include "report/bundle.h"
 #include "report/sarif.h"
+#include "serve/actions.h"
 #include "serve/jobs.h"
 #include "serve/safe_fs.h"
 #include "serve/server.h"
 #include "serve/workspace.h"
+#include "targets/target.h"
 
 namespace fs = std::filesystem;
 using namespace ferry;
@@ -277,4 +280,74 @@ TEST(Rounds, MergedOutputsStillCarryHandEdits) {
   // Conflict markers left as written: an unresolved conflict, not an edit.
   EXPECT_FALSE(
       migrate::rounds::carries_hand_edits({{"output_hash", merged}, {"generated", gen}, {"conflict", true}}, merged));
+}
+
+// A manifest written before options.target_options existed keeps the HIP target's choices under
+// their own keys ("launch", "blas", "hip_data_types", "wave64_fix"...): a round in the workbench
+// must read them there, drop the ones the target does not take, and record them the new way.
+TEST_F(TempTree, RoundReadsTheOptionsOfALegacyManifest) {
+  fs::create_directories(dir_ / "in");
+  write("in/k.cu",
+        "#include <cublas_v2.h>\n"
+        "__global__ void k(float* p) { p[threadIdx.x] = 1.0f; }\n"
+        "void run(float* p) {\n  cublasHandle_t h;\n  cublasCreate(&h);\n  k<<<1, 32>>>(p);\n}\n");
+  migrate::TreeOptions tree;
+  tree.input = dir_ / "in";
+  tree.output = dir_ / "out";
+  const targets::Options defaults;
+  (void)migrate::migrate_tree(*targets::make_target("hip", defaults), defaults, tree);
+  ASSERT_NE(read("out/k.cu").find("hipblasCreate(&h);"), std::string::npos);
+  ASSERT_NE(read("out/k.cu").find("k<<<1, 32>>>(p);"), std::string::npos);
+
+  // The options as Ferry 0.x wrote them; cuda_version is no option of the HIP target.
+  nlohmann::json m = nlohmann::json::parse(read("out/.ferry/manifest.json"));
+  ASSERT_TRUE(m["options"].contains("target_options"));
+  m["options"] = {{"launch", "ggl"},
+                  {"blas", "rocblas"},
+                  {"sparse", ""},
+                  {"hip_version", ""},
+                  {"cuda_version", "12.4"},
+                  {"hip_data_types", true},
+                  {"wave64_fix", false},
+                  {"rules", nlohmann::json::array()},
+                  {"cwd", dir_.string()},
+                  {"arch", "gfx906"},
+                  {"max_file_size", 1 << 20}};
+  write("out/.ferry/manifest.json", m.dump());
+
+  WorkspaceOptions wo;
+  wo.out = dir_ / "out";
+  Workspace ws(wo);
+  JobQueue q(1);
+  const auto id = q.submit("round", "legacy", [&](JobContext& ctx) { return run_round_job(ws, 1, ctx); });
+  ASSERT_TRUE(id);
+  q.drain();
+  const nlohmann::json job = *q.get(*id);
+  ASSERT_EQ(job.at("state"), "done") << job.dump();
+
+  const std::string out = read("out/k.cu");
+  EXPECT_NE(out.find("rocblas_create_handle(&h);"), std::string::npos) << out;
+  EXPECT_NE(out.find("hipLaunchKernelGGL(k, 1, 32, 0, 0, p);"), std::string::npos) << out;
+  const nlohmann::json after = nlohmann::json::parse(read("out/.ferry/manifest.json"));
+  const nlohmann::json& o = after["options"]["target_options"];
+  EXPECT_EQ(o["launch"], "ggl");
+  EXPECT_EQ(o["blas"], "rocblas");
+  EXPECT_EQ(o["sparse"], "hipsparse");  // empty in 0.x: the default
+  EXPECT_EQ(o["hip-data-types"], "1");
+  EXPECT_EQ(o["no-wave64-fix"], "1");
+  EXPECT_FALSE(o.contains("cuda-version"));
+  EXPECT_EQ(after["options"]["arch"], "gfx906");
+  EXPECT_EQ(after["options"]["max_file_size"], 1 << 20);
+}
+
+TEST(TargetOptions, FindOptionByName) {
+  const targets::TargetInfo* hip = targets::find_target("hip");
+  ASSERT_NE(hip, nullptr);
+  const targets::OptionSpec* launch = targets::find_option(*hip, "launch");
+  ASSERT_NE(launch, nullptr);
+  EXPECT_EQ(launch->name, "launch");
+  EXPECT_EQ(launch->default_value, "chevron");
+  EXPECT_EQ(targets::find_option(*hip, "--launch"), nullptr);
+  EXPECT_EQ(targets::find_option(*hip, "lau"), nullptr);
+  EXPECT_EQ(targets::find_option(*hip, "cuda-version"), nullptr);
 }
