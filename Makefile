@@ -1,7 +1,7 @@
 # Two commands do everything on a fresh Debian 12 machine:
 #   make run    install what is missing, build, migrate the bundled example to HIP, compile it for gfx906
 #   make test   install what is missing, build, run the whole test suite (CTest)
-# and: make bench (benchmarks), make build, make deps.
+# and: make bench (benchmarks), make build, make deps, make format-check (the style check).
 SHELL := /bin/bash
 BUILD ?= build
 JOBS ?= 2
@@ -13,14 +13,14 @@ APT_PACKAGES := build-essential cmake ninja-build python3 pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
   hipcc libamdhip64-dev librocrand-dev libhiprand-dev libhipsparse-dev librocsparse-dev librocprim-dev \
   libopenmpi-dev openmpi-bin libzfp-dev libzstd-dev iproute2 python3-dev python3-torch pybind11-dev python3-pybind11 python3-matplotlib libopenblas0-pthread \
-  python3-jsonschema chromium libcpp-httplib-dev libboost-context-dev clang libclang-rt-14-dev
+  python3-jsonschema chromium libcpp-httplib-dev libboost-context-dev clang libclang-rt-14-dev clang-format-14
 
 CMAKE_FLAGS ?=
 ifeq ($(CI),true)
 CMAKE_FLAGS += -DFERRY_WERROR=ON
 endif
 
-.PHONY: deps build run test bench clean
+.PHONY: deps build run test bench format-check clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
@@ -43,6 +43,12 @@ test: build
 
 bench: build
 	@bash bench/run_all.sh $(BUILD)
+
+# clang-format-14 --dry-run -Werror over the sources .clang-format covers (scripts/format_check.sh);
+# also CTest style.clang_format.
+format-check:
+	@command -v clang-format-14 >/dev/null || $(MAKE) --no-print-directory deps
+	@bash scripts/format_check.sh
 
 clean:
 	rm -rf $(BUILD) out
