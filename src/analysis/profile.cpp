@@ -21,26 +21,21 @@ std::uint32_t to_u32(std::string_view s, std::string_view what) {
 
 std::vector<Profile> load() {
   std::vector<Profile> out;
-  for (const rules::EmbeddedTable& t : rules::builtin_tables()) {
-    if (t.path != "profiles/profiles.tsv") continue;
-    for (std::string_view line : split(t.text, '\n')) {
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (line.empty() || line.front() == '#') continue;
-      const auto f = split(line, '\t');
-      if (f.size() != 10) throw std::runtime_error("profiles.tsv: expected 10 fields in: " + std::string(line));
-      Profile p;
-      p.name = f[0];
-      p.vendor = f[1];
-      p.wave_size = to_u32(f[2], "wave_size");
-      p.lds_static_bytes = to_u32(f[3], "lds_static_bytes");
-      p.lds_max_bytes = to_u32(f[4], "lds_max_bytes");
-      p.max_threads_per_block = to_u32(f[5], "max_threads_per_block");
-      p.max_regs_per_thread = to_u32(f[6], "max_regs_per_thread");
-      p.toolchain = f[7];
-      p.flag = f[8];
-      p.description = f[9];
-      out.push_back(std::move(p));
-    }
+  for (const std::string_view line : table_rows(rules::builtin_table("profiles/profiles.tsv"))) {
+    const auto f = split(line, '\t');
+    if (f.size() != 10) throw std::runtime_error("profiles.tsv: expected 10 fields in: " + std::string(line));
+    Profile p;
+    p.name = f[0];
+    p.vendor = f[1];
+    p.wave_size = to_u32(f[2], "wave_size");
+    p.lds_static_bytes = to_u32(f[3], "lds_static_bytes");
+    p.lds_max_bytes = to_u32(f[4], "lds_max_bytes");
+    p.max_threads_per_block = to_u32(f[5], "max_threads_per_block");
+    p.max_regs_per_thread = to_u32(f[6], "max_regs_per_thread");
+    p.toolchain = f[7];
+    p.flag = f[8];
+    p.description = f[9];
+    out.push_back(std::move(p));
   }
   return out;
 }

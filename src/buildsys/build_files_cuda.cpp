@@ -370,15 +370,22 @@ bool is_amd_platform_value(std::string_view v) {
          v.find("hipconfig") != std::string_view::npos;
 }
 
+// The text with the CUDA lines the CUDA -> HIP migration recorded put back (roundtrip_record.h);
+// a note in `r` for each record whose lines were edited since (`what`: "flags", "settings").
+Restored restore_recorded(const std::string& rel, std::string_view text, std::string_view what, Result& r) {
+  Restored restored = restore_originals(text);
+  for (std::uint32_t l : restored.edited)
+    r.diagnostics.push_back(diag(Diag::BuildRecordEdited, Severity::Note, rel, l,
+                                 "lines recorded by the CUDA -> HIP migration were edited since: migrated from HIP",
+                                 "check the CUDA " + std::string(what) + " of these lines"));
+  return restored;
+}
+
 }  // namespace
 
 Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, const Options& o) {
   Result r;
-  const Restored restored = restore_originals(text);
-  for (std::uint32_t l : restored.edited)
-    r.diagnostics.push_back(diag(Diag::BuildRecordEdited, Severity::Note, rel, l,
-                                 "lines recorded by the CUDA -> HIP migration were edited since: migrated from HIP",
-                                 "check the CUDA flags of these lines"));
+  const Restored restored = restore_recorded(rel, text, "flags", r);
   const std::string src = restored.text;
   const std::vector<make::LogicalLine> lines = make::logical_lines(src);
   auto is_restored = [&](const make::LogicalLine& l) {
@@ -724,11 +731,7 @@ std::string rename_hip_vars(std::string t) {
 
 Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, const Options& o) {
   Result r;
-  const Restored restored = restore_originals(text);
-  for (std::uint32_t l : restored.edited)
-    r.diagnostics.push_back(diag(Diag::BuildRecordEdited, Severity::Note, rel, l,
-                                 "lines recorded by the CUDA -> HIP migration were edited since: migrated from HIP",
-                                 "check the CUDA settings of these lines"));
+  const Restored restored = restore_recorded(rel, text, "settings", r);
   const std::string src = restored.text;
   std::vector<CMakeCommand> cmds;
   try {

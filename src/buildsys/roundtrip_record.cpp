@@ -6,25 +6,13 @@
 
 #include "buildsys/build_files.h"
 #include "buildsys/make_syntax.h"
+#include "core/split.h"
 
 namespace ferry::buildsys {
 namespace {
 
 constexpr std::string_view kHeader = "# ferry-cuda-was ";
 constexpr std::string_view kOrig = "# | ";
-
-// Lines with their newline; a last line without one is kept as it is.
-std::vector<std::string_view> split_lines(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t pos = 0;
-  while (pos < s.size()) {
-    const std::size_t nl = s.find('\n', pos);
-    const std::size_t end = nl == std::string_view::npos ? s.size() : nl + 1;
-    out.push_back(s.substr(pos, end - pos));
-    pos = end;
-  }
-  return out;
-}
 
 std::uint32_t fnv1a(std::string_view s) {
   std::uint32_t h = 2166136261u;

@@ -4,22 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
-
-namespace {
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
-}  // namespace
+#include "core/text.h"
 
 int main(int argc, char** argv) {
   using namespace ferry::cli;
@@ -39,7 +24,7 @@ int main(int argc, char** argv) {
     std::size_t best_d = 99;
     for (const Command& c : commands()) {
       if (c.name == given) known = true;
-      const std::size_t d = edit_distance(given, c.name);
+      const std::size_t d = ferry::edit_distance(given, c.name);
       if (d < best_d) best_d = d, best = c.name;
     }
     if (!known) {

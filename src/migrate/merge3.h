@@ -24,14 +24,15 @@
 #include <string_view>
 #include <vector>
 
+#include "core/split.h"
+
 namespace ferry::migrate {
 
 inline constexpr std::string_view kConflictBegin = "<<<<<<< ferry-new (regenerated from the changed input)";
 inline constexpr std::string_view kConflictSep = "=======";
 inline constexpr std::string_view kConflictEnd = ">>>>>>> user-edit (your previous output)";
 
-// Splits into lines, each keeping its '\n' (the last one may lack it).
-[[nodiscard]] std::vector<std::string_view> split_lines(std::string_view text);
+// Lines are split by ferry::split_lines (core/split.h): each keeps its '\n'.
 
 // A change of `a` into `b`: a[a_begin, a_end) is replaced by b[b_begin, b_end).
 struct Hunk {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/diagnostic.h"
+#include "core/text.h"
 
 namespace ferry::opcheck {
 namespace {
@@ -21,28 +22,10 @@ using ojson = nlohmann::ordered_json;
 // " [FRY9301]", the suffix of every spec error.
 const std::string kCode = " [" + std::string(to_string(Diag::OpcheckBadSpec)) + "]";
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
 std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
   return s;
-}
-
-bool is_identifier(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 // Where in the spec we are, for messages: "spec.json: operators[2] (rope).inputs[0]".

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "migrate/rounds.h"
+#include "project/json_file.h"
 #include "project/project.h"
 #include "report/html.h"
 #include "report/sarif.h"
@@ -15,17 +16,6 @@ namespace fs = std::filesystem;
 namespace ferry::report {
 
 namespace {
-
-nlohmann::json parse_file_or_null(const fs::path& p) {
-  std::error_code ec;
-  if (!fs::exists(p, ec)) return nullptr;
-  try {
-    nlohmann::json j = nlohmann::json::parse(project::read_file(p), nullptr, false);
-    return j.is_discarded() ? nlohmann::json(nullptr) : j;
-  } catch (const std::exception&) {
-    return nullptr;
-  }
-}
 
 void recompute_totals(nlohmann::json& m) {
   std::map<std::string, std::size_t> converted, unconverted;
@@ -83,7 +73,7 @@ nlohmann::json migration_from_manifest(const nlohmann::json& manifest) {
 }  // namespace
 
 void record_migration(const fs::path& out, nlohmann::json migration) {
-  const nlohmann::json prev = parse_file_or_null(out / kMigrationReportFile);
+  const nlohmann::json prev = project::read_json_or_null(out / kMigrationReportFile);
   if (prev.is_object() && prev.contains("files") && prev["files"].is_array() && migration.contains("files")) {
     std::map<std::string, const nlohmann::json*> by_path;
     for (const auto& f : prev["files"]) by_path[f.value("path", "")] = &f;
@@ -151,15 +141,15 @@ nlohmann::json merge_verify(const nlohmann::json& previous, const nlohmann::json
 }
 
 nlohmann::json collect_report(const fs::path& out) {
-  const nlohmann::json manifest = parse_file_or_null(out / ".ferry" / "manifest.json");
+  const nlohmann::json manifest = project::read_json_or_null(out / ".ferry" / "manifest.json");
   if (!manifest.is_object())
     throw std::invalid_argument(out.string() +
                                 ": no readable .ferry/manifest.json: not a tree written by ferry migrate");
-  nlohmann::json migration = parse_file_or_null(out / kMigrationReportFile);
+  nlohmann::json migration = project::read_json_or_null(out / kMigrationReportFile);
   if (!migration.is_object()) migration = migration_from_manifest(manifest);
-  nlohmann::json verify = parse_file_or_null(out / kVerifyResultFile);
+  nlohmann::json verify = project::read_json_or_null(out / kVerifyResultFile);
   if (!verify.is_object()) verify = nullptr;
-  nlohmann::json opcheck = parse_file_or_null(out / kOpcheckResultFile);
+  nlohmann::json opcheck = project::read_json_or_null(out / kOpcheckResultFile);
   if (!opcheck.is_object()) opcheck = nullptr;
   return {{"tool", "ferry"},
           {"command", "report"},
@@ -203,7 +193,7 @@ std::string render_report(const fs::path& out, std::string_view format) {
   HtmlSources sources;
   sources.original = reader(input);
   sources.output = reader(out);
-  sources.linemaps = parse_file_or_null(out / ".ferry" / "linemaps.json");
+  sources.linemaps = project::read_json_or_null(out / ".ferry" / "linemaps.json");
   return to_html(report, sources);
 }
 

@@ -228,8 +228,8 @@ std::string verify_section(const json& v) {
 // Side-by-side rows: common lines paired, a changed region paired line by line, the rest one-sided.
 std::string diff_table(const std::string& original, const std::string& output, const std::vector<json>& diags,
                        const std::set<std::size_t>& ferry_lines) {
-  const auto a = migrate::split_lines(original);
-  const auto b = migrate::split_lines(output);
+  const auto a = split_lines(original);
+  const auto b = split_lines(output);
   std::map<std::size_t, std::vector<const json*>> at_line;  // original line -> diagnostics
   std::vector<const json*> loose;                           // line 0, or past the end
   for (const json& d : diags) {

@@ -5,6 +5,12 @@
 
 namespace ferry::rules {
 
+std::string_view builtin_table(std::string_view path) {
+  for (const EmbeddedTable& t : builtin_tables())
+    if (t.path == path) return t.text;
+  return {};
+}
+
 void load_builtin(RuleSet& set, std::string_view prefix, std::span<const std::string_view> skip) {
   for (const EmbeddedTable& t : builtin_tables()) {
     if (!t.path.starts_with(prefix)) continue;

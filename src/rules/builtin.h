@@ -14,6 +14,9 @@ struct EmbeddedTable {
 };
 
 [[nodiscard]] std::span<const EmbeddedTable> builtin_tables();
+// The text of the built-in table at `path` ("profiles/profiles.tsv"); empty when there is none.
+// Read its rows with table_rows() (core/split.h).
+[[nodiscard]] std::string_view builtin_table(std::string_view path);
 
 // Loads every built-in table whose path starts with `prefix` (e.g. "cuda2hip/"), skipping those
 // whose path starts with any of `skip`. Duplicates across tables are errors.

@@ -6,16 +6,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/text.h"
+
 namespace fs = std::filesystem;
 
 namespace ferry::rules {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 // The cells of a markdown table row `|a|b|c|`, trimmed.
 std::vector<std::string_view> cells(std::string_view line) {

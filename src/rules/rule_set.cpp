@@ -4,16 +4,11 @@
 #include <optional>
 
 #include "core/split.h"
+#include "core/text.h"
 
 namespace ferry::rules {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 bool parse_kind(std::string_view s, RuleKind& k) {
   static const std::pair<std::string_view, RuleKind> kTable[] = {
@@ -33,16 +28,6 @@ bool parse_status(std::string_view s, Status& st) {
   for (const auto& [name, status] : kTable)
     if (s == name) return st = status, true;
   return false;
-}
-
-bool is_identifier(std::string_view s) {
-  if (s.empty()) return false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-    if (!(alpha || (i > 0 && c >= '0' && c <= '9'))) return false;
-  }
-  return true;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "migrate/file_migration.h"
 #include "migrate/merge3.h"
 #include "migrate/migrate_tree.h"
+#include "project/json_file.h"
 #include "project/project.h"
 #include "report/bundle.h"
 #include "report/sarif.h"
@@ -18,17 +19,6 @@ namespace fs = std::filesystem;
 
 namespace ferry::serve {
 namespace {
-
-nlohmann::json parse_or_null(const fs::path& p) {
-  std::error_code ec;
-  if (!fs::is_regular_file(p, ec)) return nullptr;
-  try {
-    nlohmann::json j = nlohmann::json::parse(project::read_file(p), nullptr, false);
-    return j.is_discarded() ? nlohmann::json(nullptr) : j;
-  } catch (const std::exception&) {
-    return nullptr;
-  }
-}
 
 bool is_hex_hash(std::string_view s) {
   return !s.empty() && s.size() <= 64 &&
@@ -109,7 +99,7 @@ std::vector<std::uint32_t> conflict_marker_lines(std::string_view text) {
     const std::string_view rest = l.substr(marker.size());
     return rest.empty() || rest == "\n" || rest == "\r\n" || rest.front() == ' ';
   };
-  for (std::string_view l : migrate::split_lines(text)) {
+  for (std::string_view l : split_lines(text)) {
     ++n;
     if (is_line(l, "<<<<<<< ferry-new")) {
       inside = true;
@@ -128,8 +118,8 @@ std::vector<std::uint32_t> conflict_marker_lines(std::string_view text) {
 
 LineMapper::LineMapper(std::vector<std::uint32_t> out_to_orig, std::string_view generated, std::string_view current)
     : out_to_orig_(std::move(out_to_orig)) {
-  const auto gen = migrate::split_lines(generated);
-  const auto cur = migrate::split_lines(current);
+  const auto gen = split_lines(generated);
+  const auto cur = split_lines(current);
   gen_to_cur_.assign(gen.size(), 0);
   region_start_.assign(gen.size(), 0);
   std::size_t a = 0, b = 0;
@@ -201,7 +191,7 @@ std::string Workspace::doc_link(std::string_view code) const {
 
 nlohmann::json Workspace::manifest() const {
   const fs::path p = out_.path() / ".ferry" / "manifest.json";
-  nlohmann::json m = parse_or_null(p);
+  nlohmann::json m = project::read_json_or_null(p);
   if (!m.is_object()) throw std::runtime_error(p.string() + ": unreadable manifest");
   if (!m.contains("files") || !m["files"].is_object()) m["files"] = nlohmann::json::object();
   return m;
@@ -255,7 +245,7 @@ std::string Workspace::generated_text(const nlohmann::json& entry) const {
 
 nlohmann::json Workspace::project() const {
   const nlohmann::json m = manifest();
-  const nlohmann::json verify = parse_or_null(out_.path() / report::kVerifyResultFile);
+  const nlohmann::json verify = project::read_json_or_null(out_.path() / report::kVerifyResultFile);
   const nlohmann::json& mfiles = m["files"];
 
   // Verify status per file and arch.
@@ -371,7 +361,7 @@ nlohmann::json Workspace::view(std::string_view rel_in) const {
   } catch (const AccessError&) {
   }
   std::vector<std::uint32_t> out_to_orig;
-  const nlohmann::json maps = parse_or_null(out_.path() / ".ferry" / "linemaps.json");
+  const nlohmann::json maps = project::read_json_or_null(out_.path() / ".ferry" / "linemaps.json");
   if (maps.is_object() && maps.contains("files") && maps["files"].contains(rel))
     out_to_orig = maps["files"][rel].value("out_to_orig", std::vector<std::uint32_t>{});
   std::string generated = generated_text(entry);
@@ -433,7 +423,7 @@ nlohmann::json Workspace::view(std::string_view rel_in) const {
       {"kind", entry.is_object() ? entry.value("kind", "other") : project::kind_name(project::classify(fs::path(rel)))},
       {"diagnostics", diags},
       {"fixes", fixes},
-      {"verify", verify_for(parse_or_null(out_.path() / report::kVerifyResultFile), rel, hash)},
+      {"verify", verify_for(project::read_json_or_null(out_.path() / report::kVerifyResultFile), rel, hash)},
       {"conflict_lines", markers}};
 }
 

@@ -32,6 +32,15 @@ Migrated migrate_project(const std::vector<std::pair<std::string, std::string>>&
   return m;
 }
 
+// Migrating the outputs of `first` (the migration of `tree`) again renames nothing and changes nothing.
+void expect_fixed_point(const std::vector<std::pair<std::string, std::string>>& tree, const Migrated& first) {
+  std::vector<std::pair<std::string, std::string>> again;
+  for (std::size_t i = 0; i < tree.size(); ++i) again.emplace_back(tree[i].first, first.outputs[i]);
+  const Migrated second = migrate_project(again);
+  EXPECT_TRUE(second.ctx.clash_renames.empty());
+  EXPECT_EQ(second.outputs, first.outputs);
+}
+
 std::size_t count(const std::vector<Diagnostic>& diags, std::string_view code) {
   std::size_t n = 0;
   for (const auto& d : diags) n += to_string(d.code) == code;
@@ -75,14 +84,7 @@ TEST(HipNameClash, RenamesDeclarationAndUsesAcrossFiles) {
   EXPECT_EQ(count(m.diags, "FRY4103"), 1u);
 }
 
-TEST(HipNameClash, MigratingTheOutputAgainChangesNothing) {
-  const Migrated first = migrate_project(kProject);
-  std::vector<std::pair<std::string, std::string>> again;
-  for (std::size_t i = 0; i < kProject.size(); ++i) again.emplace_back(kProject[i].first, first.outputs[i]);
-  const Migrated second = migrate_project(again);
-  EXPECT_TRUE(second.ctx.clash_renames.empty());
-  EXPECT_EQ(second.outputs, first.outputs);
-}
+TEST(HipNameClash, MigratingTheOutputAgainChangesNothing) { expect_fixed_point(kProject, migrate_project(kProject)); }
 
 TEST(HipNameClash, AllOrNothingWhenAUseIsExcluded) {
   // A use on a `ferry: ignore` line in another file cannot be renamed: nothing is, and the
@@ -188,11 +190,7 @@ TEST(HipNameClash, ApiNamesAreNeverClashes) {
   EXPECT_NE(first.outputs[1].find("hipStream_t s;"), std::string::npos);
   // cuInit(unsigned) becomes hipInit(unsigned), which HIP defines: kept for CUDA only.
   EXPECT_NE(first.outputs[2].find("#if !defined(__HIP_PLATFORM_AMD__)"), std::string::npos);
-  std::vector<std::pair<std::string, std::string>> again;
-  for (std::size_t i = 0; i < tree.size(); ++i) again.emplace_back(tree[i].first, first.outputs[i]);
-  const Migrated second = migrate_project(again);
-  EXPECT_TRUE(second.ctx.clash_renames.empty());
-  EXPECT_EQ(second.outputs, first.outputs);
+  expect_fixed_point(tree, first);
 }
 
 TEST(HipNameClash, UsesAloneAreNotClashes) {

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+using ferry::split_lines;
 using ferry::migrate::diff_lines;
 using ferry::migrate::merge3;
-using ferry::migrate::split_lines;
 
 namespace {
 

@@ -91,8 +91,7 @@ void rd_lossy(Context& ctx, const Call& c, const Fold& f) {
 }  // namespace
 
 void allreduce_recursive_doubling(Context& ctx, const Call& c) {
-  if (c.send != c.recv && c.count > 0) std::memmove(c.recv, c.send, c.count * dtype_size(c.dtype));
-  if (ctx.size == 1) return;
+  if (!allreduce_start(ctx, c)) return;
   Fold f(ctx.rank, ctx.size);
   c.codec ? rd_lossy(ctx, c, f) : rd_raw(ctx, c, f);
 }

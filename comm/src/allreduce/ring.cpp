@@ -61,8 +61,7 @@ void ring_lossy(Context& ctx, const Call& c) {
 }  // namespace
 
 void allreduce_ring(Context& ctx, const Call& c) {
-  if (c.send != c.recv && c.count > 0) std::memmove(c.recv, c.send, c.count * dtype_size(c.dtype));
-  if (ctx.size == 1) return;
+  if (!allreduce_start(ctx, c)) return;
   c.codec ? ring_lossy(ctx, c) : ring_raw(ctx, c);
 }
 

@@ -30,16 +30,11 @@ void rsag_raw(Context& ctx, const Call& c, const Fold& f) {
     tmp.resize(blocks_range(c.count, f.p2, 0, f.p2 / 2).size() * es);
     int lo = 0, nblk = f.p2;
     for (int mask = f.p2 / 2; mask >= 1; mask >>= 1) {
-      int peer = f.real(f.newrank ^ mask), half = nblk / 2;
-      bool upper = (f.newrank & mask) != 0;
-      Range keep =
-          upper ? blocks_range(c.count, f.p2, lo + half, lo + nblk) : blocks_range(c.count, f.p2, lo, lo + half);
-      Range give =
-          upper ? blocks_range(c.count, f.p2, lo, lo + half) : blocks_range(c.count, f.p2, lo + half, lo + nblk);
+      const auto [peer, upper, keep, give] = halving_step(c.count, f, mask, lo, nblk);
       sendrecv(ctx, peer, acc + give.begin * es, give.size() * es, peer, tmp.data(), keep.size() * es);
       reduce_into(acc + keep.begin * es, tmp.data(), keep.size(), c.dtype, c.op);
-      if (upper) lo += half;
-      nblk = half;
+      if (upper) lo += nblk / 2;
+      nblk /= 2;
     }
     for (int mask = 1; mask < f.p2; mask <<= 1) {
       int peer = f.real(f.newrank ^ mask), plo = lo ^ mask;
@@ -84,18 +79,13 @@ void rsag_lossy(Context& ctx, const Call& c, const Fold& f) {
     in.resize(codec.max_compressed_bytes(first_half.size()));
     int lo = 0, nblk = f.p2;
     for (int mask = f.p2 / 2; mask >= 1; mask >>= 1) {
-      int peer = f.real(f.newrank ^ mask), half = nblk / 2;
-      bool upper = (f.newrank & mask) != 0;
-      Range keep =
-          upper ? blocks_range(c.count, f.p2, lo + half, lo + nblk) : blocks_range(c.count, f.p2, lo, lo + half);
-      Range give =
-          upper ? blocks_range(c.count, f.p2, lo, lo + half) : blocks_range(c.count, f.p2, lo + half, lo + nblk);
+      const auto [peer, upper, keep, give] = halving_step(c.count, f, mask, lo, nblk);
       auto p = pack(codec, {acc + give.begin, give.size()}, out);
       std::size_t got = sendrecv(ctx, peer, p.data(), p.size(), peer, in.data(), in.size());
       codec.decompress({in.data(), got}, {tmp.data(), keep.size()});
       for (std::size_t i = 0; i < keep.size(); ++i) acc[keep.begin + i] += tmp[i];
-      if (upper) lo += half;
-      nblk = half;
+      if (upper) lo += nblk / 2;
+      nblk /= 2;
     }
     Block own = block_of(c.count, f.p2, f.newrank);
     auto p = pack(codec, {acc + own.offset, own.length}, out);
@@ -136,8 +126,7 @@ void rsag_lossy(Context& ctx, const Call& c, const Fold& f) {
 }  // namespace
 
 void allreduce_rsag(Context& ctx, const Call& c) {
-  if (c.send != c.recv && c.count > 0) std::memmove(c.recv, c.send, c.count * dtype_size(c.dtype));
-  if (ctx.size == 1) return;
+  if (!allreduce_start(ctx, c)) return;
   Fold f(ctx.rank, ctx.size);
   c.codec ? rsag_lossy(ctx, c, f) : rsag_raw(ctx, c, f);
 }

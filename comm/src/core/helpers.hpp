@@ -16,6 +16,13 @@ inline int pow2_floor(int p) {
   return v;
 }
 
+// Every allreduce works in `recv`: copies `send` there unless the call is in place. False when
+// that is all there is to do (one rank).
+inline bool allreduce_start(const Context& ctx, const Call& c) {
+  if (c.send != c.recv && c.count > 0) std::memmove(c.recv, c.send, c.count * dtype_size(c.dtype));
+  return ctx.size > 1;
+}
+
 // Ranks fold to the largest power of two p2 <= P: the first 2*rem ranks pair up, the even one of
 // each pair hands its data to the odd one and sits out. Returns the rank inside the power-of-two
 // group, or -1 for ranks that sit out.
@@ -37,6 +44,20 @@ inline Range blocks_range(std::size_t count, int nblocks, int b0, int b1) {
   std::size_t begin = block_of(count, nblocks, b0).offset;
   std::size_t end = b1 >= nblocks ? count : block_of(count, nblocks, b1).offset;
   return {begin, end};
+}
+
+// One step of recursive halving at `mask` over blocks [lo, lo + nblk) of p2: the peer, whether
+// this rank keeps the upper half, the elements it keeps (and reduces into) and those it gives.
+struct Halving {
+  int peer;
+  bool upper;
+  Range keep, give;
+};
+inline Halving halving_step(std::size_t count, const Fold& f, int mask, int lo, int nblk) {
+  const int half = nblk / 2;
+  const bool upper = (f.newrank & mask) != 0;
+  const Range low = blocks_range(count, f.p2, lo, lo + half), high = blocks_range(count, f.p2, lo + half, lo + nblk);
+  return {f.real(f.newrank ^ mask), upper, upper ? high : low, upper ? low : high};
 }
 
 // A set of compressed blocks: [u64 size per block][bytes...].

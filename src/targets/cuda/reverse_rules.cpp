@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "core/text.h"
 #include "rules/builtin.h"
 
 namespace ferry::targets::cuda {
@@ -19,16 +20,6 @@ int index_class(RuleKind k) {
   if (k == RuleKind::Header) return 0;
   if (k == RuleKind::Namespace) return 1;
   return 2;
-}
-
-bool is_identifier(std::string_view s) {
-  if (s.empty()) return false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-    if (!(alpha || (i > 0 && c >= '0' && c <= '9'))) return false;
-  }
-  return true;
 }
 
 // A C++ keyword (`int`, `unsigned`): the HIP side of a CUDA typedef of a builtin type

@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "core/split.h"
 #include "rules/builtin.h"
 #include "targets/hip/hip_provided.h"
 #include "targets/hip/passes.h"
@@ -10,22 +11,12 @@ namespace ferry::targets::hip {
 
 HipProvidedTable load_hip_provided() {
   HipProvidedTable table;
-  for (const rules::EmbeddedTable& t : rules::builtin_tables()) {
-    if (t.path != "hip_provided.tsv") continue;
-    std::size_t pos = 0;
-    while (pos < t.text.size()) {
-      std::size_t nl = t.text.find('\n', pos);
-      if (nl == std::string_view::npos) nl = t.text.size();
-      std::string_view line = t.text.substr(pos, nl - pos);
-      pos = nl + 1;
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (line.empty() || line.front() == '#') continue;
-      const std::size_t tab = line.find('\t');
-      if (tab == std::string_view::npos) continue;
-      const std::size_t tab2 = line.find('\t', tab + 1);
-      table[std::string(line.substr(0, tab))].emplace(
-          line.substr(tab + 1, tab2 == std::string_view::npos ? std::string_view::npos : tab2 - tab - 1));
-    }
+  for (const std::string_view line : table_rows(rules::builtin_table("hip_provided.tsv"))) {
+    const std::size_t tab = line.find('\t');
+    if (tab == std::string_view::npos) continue;
+    const std::size_t tab2 = line.find('\t', tab + 1);
+    table[std::string(line.substr(0, tab))].emplace(
+        line.substr(tab + 1, tab2 == std::string_view::npos ? std::string_view::npos : tab2 - tab - 1));
   }
   return table;
 }

@@ -17,6 +17,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "core/split.h"
+#include "core/text.h"
 #include "migrate/file_migration.h"
 #include "rules/builtin.h"
 #include "targets/hip/hip_provided.h"
@@ -27,19 +29,9 @@ namespace ferry::targets::hip {
 
 std::unordered_set<std::string> load_reserved_names() {
   std::unordered_set<std::string> names;
-  for (const rules::EmbeddedTable& t : rules::builtin_tables()) {
-    if (t.path != "hip_reserved_names.tsv") continue;
-    std::size_t pos = 0;
-    while (pos < t.text.size()) {
-      std::size_t nl = t.text.find('\n', pos);
-      if (nl == std::string_view::npos) nl = t.text.size();
-      std::string_view line = t.text.substr(pos, nl - pos);
-      pos = nl + 1;
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
-      while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-      if (line.empty() || line.front() == '#') continue;
-      names.emplace(line);
-    }
+  for (std::string_view line : table_rows(rules::builtin_table("hip_reserved_names.tsv"))) {
+    line = trim(line, " \t\r");
+    if (!line.empty() && line.front() != '#') names.emplace(line);
   }
   return names;
 }

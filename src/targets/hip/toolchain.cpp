@@ -21,29 +21,24 @@ rules::Version version_field(std::string_view s, std::string_view line) {
 
 std::vector<Toolchain> load() {
   std::vector<Toolchain> out;
-  for (const rules::EmbeddedTable& t : rules::builtin_tables()) {
-    if (t.path != "profiles/hip_toolchains.tsv") continue;
-    for (std::string_view line : split(t.text, '\n')) {
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (line.empty() || line.front() == '#') continue;
-      const auto f = split(line, '\t');
-      if (f.size() != 5) throw std::runtime_error("hip_toolchains.tsv: expected 5 fields in: " + std::string(line));
-      Toolchain tc;
-      tc.name = f[0];
-      tc.hip = version_field(f[1], line);
-      if (f[2] != "-")
-        for (std::string_view lib : split(f[2], ',')) {
-          const std::size_t eq = lib.find('=');
-          if (eq == std::string_view::npos)
-            throw std::runtime_error("hip_toolchains.tsv: expected library=X.Y, not '" + std::string(lib) + "'");
-          tc.libraries.emplace_back(std::string(lib.substr(0, eq)), version_field(lib.substr(eq + 1), line));
-        }
-      if (f[3] != "constexpr" && f[3] != "runtime")
-        throw std::runtime_error("hip_toolchains.tsv: warp_size must be constexpr or runtime in: " + std::string(line));
-      tc.warp_size_constexpr = f[3] == "constexpr";
-      tc.description = f[4];
-      out.push_back(std::move(tc));
-    }
+  for (const std::string_view line : table_rows(rules::builtin_table("profiles/hip_toolchains.tsv"))) {
+    const auto f = split(line, '\t');
+    if (f.size() != 5) throw std::runtime_error("hip_toolchains.tsv: expected 5 fields in: " + std::string(line));
+    Toolchain tc;
+    tc.name = f[0];
+    tc.hip = version_field(f[1], line);
+    if (f[2] != "-")
+      for (std::string_view lib : split(f[2], ',')) {
+        const std::size_t eq = lib.find('=');
+        if (eq == std::string_view::npos)
+          throw std::runtime_error("hip_toolchains.tsv: expected library=X.Y, not '" + std::string(lib) + "'");
+        tc.libraries.emplace_back(std::string(lib.substr(0, eq)), version_field(lib.substr(eq + 1), line));
+      }
+    if (f[3] != "constexpr" && f[3] != "runtime")
+      throw std::runtime_error("hip_toolchains.tsv: warp_size must be constexpr or runtime in: " + std::string(line));
+    tc.warp_size_constexpr = f[3] == "constexpr";
+    tc.description = f[4];
+    out.push_back(std::move(tc));
   }
   if (out.empty()) throw std::runtime_error("rules/profiles/hip_toolchains.tsv is missing from the build");
   return out;

@@ -3,21 +3,11 @@
 #pragma once
 
 #include "wave64/device.h"
+#include "wave64/warp_shuffle.h"
 
 static_assert(W64_WAVE_SIZE == 32,
               "wave64 runtime: CUDA code runs with 32-lane warps (W64_WAVE_SIZE=32); "
               "run the HIP port for 64-lane wavefronts");
-
-namespace w64 {
-template <class T>
-inline T shuffle(T v, rt::Shfl k, int arg, int width, Site s) {
-  static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 16,
-                "wave64 runtime: a shuffled value must be trivially copyable and at most 16 bytes");
-  T out;
-  rt::shuffle(&v, &out, sizeof(T), k, arg, width, s);
-  return out;
-}
-}  // namespace w64
 
 template <class T>
 inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize, W64_SITE_PARAM) {

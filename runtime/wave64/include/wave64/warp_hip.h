@@ -5,16 +5,9 @@
 #pragma once
 
 #include "wave64/device.h"
+#include "wave64/warp_shuffle.h"
 
 namespace w64 {
-template <class T>
-inline T shuffle(T v, rt::Shfl k, int arg, int width, Site s) {
-  static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 16,
-                "wave64 runtime: a shuffled value must be trivially copyable and at most 16 bytes");
-  T out;
-  rt::shuffle(&v, &out, sizeof(T), k, arg, width, s);
-  return out;
-}
 template <class M>
 inline void hip_check_mask(M mask, Site s) {
   static_assert(std::is_integral<M>::value && sizeof(M) == 8,
