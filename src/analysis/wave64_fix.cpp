@@ -82,16 +82,18 @@ bool is_64bit_type(const std::vector<std::string_view>& w) {
   return w.size() == 1 && one_of(w[0], {"uint64_t", "int64_t", "size_t", "auto", "long"});
 }
 
+// One file as the planner reads it: its lex::CodeView (the FileMigration) under short names, all
+// safe past the end as CodeView's are, plus the file's facts and two statement-level readers.
 struct Tokens {
   const FileMigration& f;
   const FileFacts& facts;
   [[nodiscard]] std::size_t size() const { return f.code_size(); }
-  [[nodiscard]] bool is(std::size_t ci, std::string_view s) const { return ci < f.code_size() && f.is(ci, s); }
-  [[nodiscard]] std::string_view t(std::size_t ci) const { return ci < f.code_size() ? f.text(ci) : ""; }
+  [[nodiscard]] bool is(std::size_t ci, std::string_view s) const { return f.is(ci, s); }
+  [[nodiscard]] std::string_view t(std::size_t ci) const { return f.text(ci); }
   [[nodiscard]] bool ident(std::size_t ci) const { return f.is_identifier(ci); }
-  [[nodiscard]] bool number(std::size_t ci) const { return ci < size() && f.code(ci).kind == lex::Kind::Number; }
+  [[nodiscard]] bool number(std::size_t ci) const { return f.is_number(ci); }
   [[nodiscard]] std::size_t partner(std::size_t ci) const { return f.partner(ci); }
-  [[nodiscard]] bool member(std::size_t ci) const { return ci > 0 && (is(ci - 1, ".") || is(ci - 1, "->")); }
+  [[nodiscard]] bool member(std::size_t ci) const { return f.is_member_name(ci); }
   [[nodiscard]] std::uint32_t at(std::size_t ci) const { return f.code(ci).begin; }
   [[nodiscard]] std::uint32_t end(std::size_t ci) const { return f.code(ci).end; }
   [[nodiscard]] std::uint32_t line(std::size_t ci) const { return f.code(ci).line; }
