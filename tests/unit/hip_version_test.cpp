@@ -73,7 +73,8 @@ TEST(HipToolchain, RulesAreAvailableMissingOrCompatPerRelease) {
   EXPECT_EQ(t52->release(), "HIP 5.2 (rocm-5.2)");
   EXPECT_EQ(rule(*t52, "cudaMalloc").availability, rules::Availability::Available);
   EXPECT_EQ(rule(*t52, "cudaSetValidDevices").availability, rules::Availability::Missing);
-  EXPECT_EQ(rule(*t52, "cuda_fp8.h").availability, rules::Availability::Missing);
+  EXPECT_EQ(rule(*t52, "cuda_fp8.h").availability, rules::Availability::Compat);  // C API: ferry/compat/fp8.h
+  EXPECT_EQ(rule(*t52, "cuda_fp8.h").compat, "fp8");
   EXPECT_EQ(rule(*t52, "__vmaxs4").availability, rules::Availability::Compat);
   EXPECT_EQ(rule(*t52, "__vmaxs4").compat, "simd");
   EXPECT_EQ(rule(*t52, "__nv_bfloat16").compat, "bf16");
