@@ -1,6 +1,7 @@
 // Ferry's compat headers: our own code for CUDA names a target HIP release lacks (SIMD-in-word
 // intrinsics, bfloat16 before HIP 6.0, hipsparseGetErrorString before ROCm 6.0,
-// cooperative_groups::reduce), written into the output tree as ferry/compat/<header>.h.
+// cooperative_groups::reduce, __hmax2 on __half2, cuda_fp8.h's C API, ...), written into the
+// output tree as ferry/compat/<header>.h.
 //
 // Data: rules/compat/hip/<header>.h and rules/compat/hip/compat.tsv (which names and CUDA headers
 // each one provides), embedded at build time. A rule whose replacement the release lacks gets
