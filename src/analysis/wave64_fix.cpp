@@ -523,8 +523,11 @@ void Planner::link() {
         }
       }
       if (call) {
+        // A qualified call (`cg::sync(cta)`) with no definition in its translation unit is a
+        // library's: another program's function of that name is not it.
+        const bool qualified = ci > 0 && v.is(ci - 1, "::");
         for (std::size_t c : resolve_function(fn.file, name))
-          if (c != id) fn.callees.push_back(c);
+          if (c != id && !(qualified && tu_rank(fn.file, fns_[c].file) == 3)) fn.callees.push_back(c);
         continue;
       }
       for (std::size_t c : resolve_constant(fn.file, name)) fn.constants.push_back(c);
