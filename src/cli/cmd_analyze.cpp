@@ -15,6 +15,7 @@
 #include "analysis/profile.h"
 #include "analysis/wave64_fix.h"
 #include "cli/commands.h"
+#include "core/diagnostic_json.h"
 #include "migrate/file_migration.h"
 #include "project/project.h"
 #include "targets/target.h"
@@ -180,15 +181,11 @@ int run_analyze(const AnalyzeArgs& a) {
     j["fix"] = a.fix;
     if (a.fix) j["output"] = a.output, j["files_changed"] = fixed_files;
     nlohmann::json hs = nlohmann::json::array();
-    for (const Diagnostic& d : diags)
-      hs.push_back({{"file", d.file},
-                    {"line", d.line},
-                    {"col", d.col},
-                    {"code", to_string(d.code)},
-                    {"severity", std::string(to_string(d.severity))},
-                    {"fixed", d.severity == Severity::Note},
-                    {"message", d.message},
-                    {"hint", d.hint}});
+    for (const Diagnostic& d : diags) {
+      nlohmann::json h = to_json(d);
+      h["fixed"] = d.severity == Severity::Note;
+      hs.push_back(std::move(h));
+    }
     j["hazards"] = hs;
     nlohmann::json codes = nlohmann::json::object();
     for (const auto& c : analysis::hazard_codes())

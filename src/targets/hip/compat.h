@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "migrate/file_migration.h"
 #include "rules/rule_set.h"
@@ -29,6 +30,9 @@ struct CompatTable {
 
 // Sets every rule's availability for `tc` (libraries chosen by --blas / --sparse).
 void apply_toolchain(rules::RuleSet& set, const Toolchain& tc, std::string_view blas, std::string_view sparse);
+
+// The compat names the project defines itself as functions (ProjectContext::user_compat_definitions).
+void collect_user_compat_definitions(const std::vector<SourceView>& files, ProjectContext& ctx);
 
 // Before the rules: an include of a CUDA header whose conversion comes from a compat header is
 // replaced by an include of that header.

@@ -61,6 +61,7 @@ class HipTarget final : public Target {
 
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
     collect_name_clashes(reserved_, api_names_, provided_, rules_, files, ctx);
+    collect_user_compat_definitions(files, ctx);
     if (!flag("no-wave64-fix")) collect_wave64_fixes(files, *this, options_, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
