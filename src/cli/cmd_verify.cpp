@@ -27,6 +27,7 @@ struct VerifyArgs {
   unsigned timeout_s = 300;
   std::string hipcc = "hipcc";
   std::string nvcc = "nvcc";
+  std::string python;
   std::string compile_commands;
   std::vector<std::string> exclude;
   bool no_original_check = false;
@@ -70,6 +71,7 @@ int run_verify(const VerifyArgs& a) {
   o.jobs = std::max(1u, a.jobs);
   o.timeout = std::chrono::seconds(std::max(1u, a.timeout_s));
   if (!a.compile_commands.empty()) o.compile_commands = fs::path(a.compile_commands);
+  if (!a.python.empty()) o.pythons = {a.python};
   o.exclude = a.exclude;
   o.check_original = !a.no_original_check;
   if (!a.original_arch.empty()) {
@@ -125,6 +127,9 @@ std::function<int()> setup_verify(CLI::App& sub) {
   sub.add_option("--timeout", a->timeout_s, "seconds allowed to one compile")->capture_default_str();
   sub.add_option("--hipcc", a->hipcc, "hipcc to use")->capture_default_str();
   sub.add_option("--nvcc", a->nvcc, "nvcc to use")->capture_default_str();
+  sub.add_option("--python", a->python,
+                 "Python whose PyTorch gives the include paths of units that include torch/ATen/c10 headers "
+                 "(default: $FERRY_PYTHON, python3, /usr/bin/python3)");
   sub.add_option("--compile-commands", a->compile_commands,
                  "compilation database (default: compile_commands.json in the tree, the input or build*/)");
   sub.add_option("--exclude", a->exclude, "skip files under this path (relative to the tree)");

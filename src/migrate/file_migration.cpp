@@ -391,7 +391,8 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       report_missing(file, ci, *r);
       continue;
     }
-    if (r->availability == rules::Availability::Compat) file.require_compat(r->compat, r->to, ci);
+    if (r->availability == rules::Availability::Compat && !file.project().user_compat_definitions.contains(r->to))
+      file.require_compat(r->compat, r->to, ci);
     if (r->kind == rules::RuleKind::Call) {
       // The name of a macro or function the user defines is theirs, not a call: a compat
       // header's `#define HIP_DYNAMIC_SHARED(T, n) ...` and its uses (in this file or any file of

@@ -68,6 +68,10 @@ struct ProjectContext {
   // Every name some file of the project `#define`s (migrate::defined_macros): a use of such a
   // name is the user's macro, which a call template must not rewrite.
   std::unordered_set<std::string> defined_macros;
+  // Names a target's compat headers provide (hip: ferry/compat/) that the project defines itself
+  // as functions (a shim `__device__ __half2 __hmax2(__half2 a, __half2 b) { ... }` under
+  // `#ifdef __HIPCC__`): its own definition serves, the compat header is not included for them.
+  std::unordered_set<std::string> user_compat_definitions;
   // The wave64 lane-math fixes planned over the whole project (analysis/wave64_fix.h), keyed by
   // SourceView::path; null when the target does not fix lane math.
   std::shared_ptr<const analysis::Wave64FixPlan> wave64_fixes;

@@ -138,6 +138,16 @@ void classify(MappedError& e, const ClassifyContext& ctx) {
       e.reason = "'" + *header + "' belongs to " + e.library + ", which is not installed";
       return;
     }
+    // PyTorch's CUDA headers (ATen/cuda/CUDAContext.h, c10/cuda/CUDAGuard.h) include the CUDA
+    // runtime: a HIP build needs PyTorch for ROCm (ATen/hip, c10/hip) instead.
+    if (const std::string& f = e.raw.at.file; !ctx.source_is_original && (f.find("/ATen/cuda/") != std::string::npos ||
+                                                                          f.find("/c10/cuda/") != std::string::npos)) {
+      e.library = "PyTorch for ROCm";
+      e.cls = FailureClass::MissingDependency;
+      e.reason = "'" + *header + "' is included by PyTorch's CUDA header " + f +
+                 ": a HIP build needs PyTorch for ROCm (ATen/hip, c10/hip), which is not installed";
+      return;
+    }
     if (!header_in_tree(ctx, *header) && !(o && o->changed)) {
       e.cls = FailureClass::MissingDependency;
       e.reason = "'" + *header + "' is neither in the tree nor installed";

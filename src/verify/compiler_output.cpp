@@ -124,6 +124,13 @@ std::string known_missing_library(std::string_view header) {
       {"rocblas/", "rocBLAS"},
       {"rocblas.h", "rocBLAS"},
       {"rocsolver/", "rocSOLVER"},
+      // PyTorch: its C++ headers (absent: no PyTorch, or Debian's python3-torch without
+      // libtorch-dev), and the HIP parts only PyTorch for ROCm has.
+      {"ATen/hip/", "PyTorch for ROCm"},
+      {"c10/hip/", "PyTorch for ROCm"},
+      {"torch/", "PyTorch (C++ headers)"},
+      {"ATen/", "PyTorch (C++ headers)"},
+      {"c10/", "PyTorch (C++ headers)"},
   };
   for (const Lib& l : kLibs)
     if (header.substr(0, l.prefix.size()) == l.prefix) return std::string(l.name);

@@ -149,11 +149,18 @@ std::vector<std::string> compile_command(const std::string& compiler, const anal
     cmd.insert(cmd.end(), {"-x", is_c ? "c" : "cu", "-c", profile.flag});
   } else {
     cmd.insert(cmd.end(), {"-x", is_c ? "c" : "hip", "-c"});
-    if (!is_c) cmd.push_back(profile.flag);  // device code is really generated for this arch
+    if (!is_c) {
+      cmd.push_back(profile.flag);  // device code is really generated for this arch
+      // The C++ dialect the CUDA source was written for: nvcc's default is C++17 (nvcc 12/13),
+      // HIP 5.x's hipcc defaults to C++11. A unit whose flags name no standard gets nvcc's.
+      if (std::none_of(flags.begin(), flags.end(), [](const std::string& f) { return f.rfind("-std=", 0) == 0; }))
+        cmd.push_back("-std=c++17");
+    }
     // hipcc defines the platform for HIP sources only; a C file including hip_runtime_api.h stops
     // at its "Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__". A HIP
     // build gives it to every language (CMake's hip::host), so verify does as well.
-    else cmd.push_back("-D__HIP_PLATFORM_AMD__");
+    else
+      cmd.push_back("-D__HIP_PLATFORM_AMD__");
   }
   cmd.insert(cmd.end(), flags.begin(), flags.end());
   cmd.insert(cmd.end(), {"-w", source, "-o", object});

@@ -169,6 +169,45 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
   r.translation_units = plan.units.size();
   r.compile_commands = plan.compile_commands;
 
+  // PyTorch extensions: one file of the tree including torch/ATen/c10 headers puts PyTorch's
+  // include directories on every unit whose flags are inferred, as an extension build gives them
+  // to each of its sources (a compilation database already carries its own).
+  for (const std::string& rel : plan.files) {
+    static const std::set<std::string> kSourceExt = {".cu",  ".cuh", ".hip", ".h",   ".hpp", ".hh",
+                                                     ".cpp", ".cc",  ".cxx", ".inl", ".c"};
+    if (!kSourceExt.count(fs::path(rel).extension().string())) continue;
+    std::string text;
+    try {
+      text = project::read_file(r.tree / rel);
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (std::string h = torch_include(text); !h.empty()) {
+      r.torch_user = rel;
+      r.torch_header = std::move(h);
+      break;
+    }
+  }
+  if (!r.torch_user.empty()) {
+    r.torch = find_torch(o.pythons.empty() ? default_pythons() : o.pythons, runner);
+    if (r.torch->usable())
+      r.notes.push_back("PyTorch " + r.torch->version + " (" + r.torch->python +
+                        ": torch.utils.cpp_extension.include_paths()) is on the include path of every unit, for <" +
+                        r.torch_header + "> in " + r.torch_user);
+    else
+      r.notes.push_back(r.torch_user + " includes PyTorch's <" + r.torch_header + ">, but " + r.torch->problem +
+                        ": units are compiled without PyTorch's headers");
+  }
+  const bool with_torch = r.torch && r.torch->usable();
+  auto unit_flags = [&](const TranslationUnit& tu, const std::vector<std::string>& base, bool hip) {
+    std::vector<std::string> f = base;
+    if (with_torch && tu.flag_source == "inferred") {
+      const std::vector<std::string> t = torch_flags(*r.torch, tu.rel, hip);
+      f.insert(f.end(), t.begin(), t.end());
+    }
+    return f;
+  };
+
   TempDir tmp;
   struct Job {
     const TranslationUnit* tu;
@@ -197,8 +236,8 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     u.toolchain = job.profile->toolchain;
     u.flag_source = job.tu->flag_source;
     const std::string obj = (tmp.path() / fmt::format("{}-{}.o", i, job.profile->name)).string();
-    u.command =
-        compile_command(compiler_for(o, *job.profile), *job.profile, job.tu->rel, job.tu->is_c, job.tu->flags, obj);
+    u.command = compile_command(compiler_for(o, *job.profile), *job.profile, job.tu->rel, job.tu->is_c,
+                                unit_flags(*job.tu, job.tu->flags, job.profile->toolchain != "nvcc"), obj);
     const ProcessResult pr = runner.run(u.command, r.tree, o.timeout);
     u.seconds = pr.seconds;
     u.timed_out = pr.timed_out;
@@ -235,7 +274,8 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     std::mutex mu;
     parallel_for(to_check.size(), r.jobs, [&](std::size_t k) {
       const TranslationUnit& tu = *to_check[k];
-      std::vector<std::string> cmd = compile_command(compiler_for(o, *op), *op, tu.rel, tu.is_c, tu.orig_flags, "");
+      std::vector<std::string> cmd = compile_command(compiler_for(o, *op), *op, tu.rel, tu.is_c,
+                                                     unit_flags(tu, tu.orig_flags, op->toolchain != "nvcc"), "");
       cmd.resize(cmd.size() - 2);  // the object path is added below, outside the cache key
       const fs::path src = *r.input / tu.rel;
       std::string key_text = digest + "\n";
@@ -410,6 +450,14 @@ nlohmann::json to_json(const VerifyResult& r) {
     }
     units.push_back(std::move(ju));
   }
+  if (r.torch)
+    j["torch"] = {{"included_by", r.torch_user},
+                  {"header", r.torch_header},
+                  {"python", r.torch->python},
+                  {"version", r.torch->version},
+                  {"include_dirs", r.torch->include_dirs},
+                  {"usable", r.torch->usable()},
+                  {"problem", r.torch->problem}};
   nlohmann::json originals = nlohmann::json::object();
   for (const auto& [rel, c] : r.originals) originals[rel] = check_to_json(c);
   j["summary"] = {{"translation_units", r.translation_units}, {"compiles", r.units.size()}, {"passed", passed},

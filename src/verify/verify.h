@@ -20,6 +20,7 @@
 #include "analysis/profile.h"
 #include "verify/classify.h"
 #include "verify/process.h"
+#include "verify/torch.h"
 
 namespace ferry::verify {
 
@@ -48,6 +49,9 @@ struct VerifyOptions {
   bool check_original = true;
   const analysis::Profile* original_profile = nullptr;  // default: default_original_profile(target)
   std::optional<std::filesystem::path> cache_dir;       // results of original checks; none: no disk cache
+  // When a file of the tree includes a PyTorch header, the interpreters asked for PyTorch's include
+  // directories (verify/torch.h), in order; empty: default_pythons().
+  std::vector<std::string> pythons;
   // Progress (report/progress.h wires them; verify never prints). Optional; once with the number
   // of compiles and their source bytes, then from worker threads once per compile finished.
   std::function<void(std::size_t compiles, std::uintmax_t bytes)> on_start;
@@ -79,6 +83,10 @@ struct VerifyResult {
   std::vector<UnitResult> units;                   // sorted by (rel, arch)
   std::map<std::string, OriginalCheck> originals;  // by rel, for units whose original was compiled
   std::vector<std::string> notes;
+  // Set when a file of the tree includes a PyTorch header: what was found (torch_user names the
+  // first such file and torch_header its include).
+  std::optional<TorchHeaders> torch;
+  std::string torch_user, torch_header;
   double seconds = 0;          // wall time of the whole verification
   double compile_seconds = 0;  // sum over compiles of the tree (original checks excluded)
 };

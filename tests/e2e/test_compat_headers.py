@@ -8,14 +8,20 @@
 3. Numbers, on the host (no GPU here): the SIMD intrinsics against a lane-by-lane reference written
    here from the CUDA Math API's definitions; the bfloat16 functions against CUDA's own cuda_bf16.h
    compiled by nvcc (its host paths), bit for bit, when nvcc is installed; hipsparseGetErrorName for
-   every status; __hmax/__hmin/__hmax_nan/__hmin_nan on __half (host paths) against a reference
-   written here from the CUDA Math API's rules (NaN, signed zero); every HIP_* math constant
+   every status; __hmax/__hmin/__hmax_nan/__hmin_nan on __half and their __half2 forms (host paths)
+   against a reference written here from the CUDA Math API's rules (NaN, signed zero) and against
+   CUDA's cuda_fp16.h (nvcc) bit for bit when nvcc is installed; every HIP_* math constant
    against CUDA's math_constants.h value (read from the CUDA toolkit when installed); the memory
-   location types against CUDA's values.
+   location types against CUDA's values; min/max on unsigned, 64-bit and mixed arguments and
+   umin/umax/llmin/llmax/ullmin/ullmax against CUDA's results.
 Skips (77) without hipcc."""
+import bisect
+import functools
+import math
 import os
 import random
 import re
+import struct
 import shutil
 import subprocess
 import sys
@@ -34,11 +40,15 @@ NEEDS_ALL = """#include <cuda_runtime.h>
 #include <cusparse.h>
 #include <cuda_fp16.h>
 #include <math_constants.h>
+#include <cuda_fp8.h>
+__global__ void q(__nv_fp8_storage_t* o, float f) { o[0] = __nv_cvt_float_to_fp8(f, __NV_SATFINITE, __NV_E4M3); }
 __global__ void k(unsigned* p, __nv_bfloat16* h) { p[0] = __vadd2(p[0], p[1]); h[0] = __float2bfloat16(1.f); }
-__global__ void m(__half* x, float* f) { x[0] = __hmax(x[0], x[1]); f[0] = CUDART_PI_F; }
+__global__ void m(__half* x, __half2* y, float* f) { x[0] = __hmax(x[0], x[1]); y[0] = __hmax2(y[0], y[1]); f[0] = CUDART_PI_F; }
 const char* name(cusparseStatus_t s) { return cusparseGetErrorString(s); }
 bool host(cudaMemLocation l) { return l.type == cudaMemLocationTypeHost; }
 const char* drv(CUresult r) { const char* s = nullptr; cuGetErrorString(r, &s); cuGetErrorName(r, &s); return s; }
+__global__ void mm(unsigned* p, unsigned rem) { p[0] = umin(rem, p[1]) + min(rem, blockDim.x); }
+CUcontext ctx(CUdevice d) { CUctxCreateParams prm = {}; CUcontext c; cuCtxCreate(&c, &prm, 0, d); return c; }
 """
 
 SIMD_UNARY = {"__vabs2", "__vabs4", "__vabsss2", "__vabsss4", "__vneg2", "__vneg4", "__vnegss2", "__vnegss4"}
@@ -323,46 +333,357 @@ def half_bits_to_float(b):
     return struct.unpack("<e", struct.pack("<H", b))[0]
 
 
-def test_fp16(hipcc, inc, tmp, names):
-    """Host paths of the compat __hmax family against CUDA's rules, over a grid of special values."""
+# One program for both compilers: HIP with Ferry's header, CUDA with cuda_fp16.h (its host code).
+# A kernel uses every name, so their device code is compiled for gfx906 too.
+FP16_HOST = r"""
+#include <cstdio>
+#include <cstring>
+#ifdef __HIPCC__
+#include "ferry/compat/fp16.h"
+#else
+#include <cuda_fp16.h>
+#endif
+static unsigned short b(__half h) { unsigned short u; std::memcpy(&u, &h, 2); return u; }
+static __half h(unsigned short u) { __half x; std::memcpy(&x, &u, 2); return x; }
+static unsigned b2(__half2 v) { return b(__low2half(v)) | (unsigned)b(__high2half(v)) << 16; }
+__global__ void device_uses(__half* x, __half2* y) {
+  const unsigned i = threadIdx.x;
+  x[i] = __hmax(__hmin(x[i], x[i + 1]), __hmax_nan(x[i], __hmin_nan(x[i], x[i + 1])));
+  y[i] = __hmax2(__hmin2(y[i], y[i + 1]), __hmax2_nan(y[i], __hmin2_nan(y[i], y[i + 1])));
+}
+int main() {
+  static const unsigned short v[] = {VALUES};
+  const unsigned n = sizeof v / sizeof v[0];
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = 0; j < n; ++j) {
+      const __half a = h(v[i]), c = h(v[j]);
+      std::printf("h %u %u %u %u %u %u\n", v[i], v[j], b(__hmax(a, c)), b(__hmin(a, c)), b(__hmax_nan(a, c)),
+                  b(__hmin_nan(a, c)));
+      // Each lane pairs other operands: low (v[i], v[j]), high (v[j], v[(i + j) % n]).
+      const __half2 p = __halves2half2(a, c), q = __halves2half2(c, h(v[(i + j) % n]));
+      std::printf("p %u %u %u %u %u %u\n", b2(p), b2(q), b2(__hmax2(p, q)), b2(__hmin2(p, q)), b2(__hmax2_nan(p, q)),
+                  b2(__hmin2_nan(p, q)));
+    }
+}
+"""
+
+
+def fp16_values():
+    specials = [0x0000, 0x8000, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00, 0x7d01, 0xfe00, 0x7fff, 0x0001, 0x8001,
+                0x7bff, 0xfbff, 0x4248, 0x4200, 0x03ff, 0x8400]
+    rng = random.Random(5)
+    return specials + [rng.getrandbits(16) for _ in range(22)]
+
+
+def fp16_ref(a, c, want_max, nan_wins):
+    """CUDA Math API: NaN handling, then +0 above -0, then the numeric order."""
     import math
-    specials = [0x0000, 0x8000, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00, 0x7d01, 0xfe00, 0x0001, 0x8001, 0x7bff,
-                0xfbff, 0x4248, 0x4200]
+    fa, fc = half_bits_to_float(a), half_bits_to_float(c)
+    na, nc = math.isnan(fa), math.isnan(fc)
+    if na or nc:
+        return 0x7FFF if (nan_wins or (na and nc)) else (c if na else a)
+    if fa == fc:
+        neg_a, neg_c = a >> 15, c >> 15
+        if neg_a != neg_c:
+            return (c if neg_a else a) if want_max else (a if neg_a else c)
+        return a
+    return a if (fa > fc) == want_max else c
+
+
+def test_fp16(hipcc, nvcc, inc, tmp, names):
+    """The compat __hmax family on __half and __half2: device code compiled for gfx906; host results
+    against a reference written here from CUDA's rules, and against CUDA's cuda_fp16.h (nvcc) when
+    installed, bit for bit."""
+    values = fp16_values()
+    prog = FP16_HOST.replace("VALUES", ", ".join(hex(x) for x in values))
     src = tmp / "fp16_check.hip"
-    src.write_text('#include "ferry/compat/fp16.h"\n#include <cstdio>\n#include <cstring>\n'
-                   "static unsigned short b(__half h) { unsigned short u; std::memcpy(&u, &h, 2); return u; }\n"
-                   "static __half h(unsigned short u) { __half x; std::memcpy(&x, &u, 2); return x; }\n"
-                   "int main() {\n  const unsigned short v[] = {" + ", ".join(hex(v) for v in specials) + "};\n"
-                   "  for (unsigned short a : v) for (unsigned short c : v)\n"
-                   '    std::printf("%u %u %u %u %u %u\\n", a, c, b(__hmax(h(a), h(c))), b(__hmin(h(a), h(c))),\n'
-                   "                b(__hmax_nan(h(a), h(c))), b(__hmin_nan(h(a), h(c))));\n}\n")
+    src.write_text(prog)
     hip_compile(hipcc, src, inc, tmp / "fp16_check", link=True)
     lines = run([str(tmp / "fp16_check")]).stdout.splitlines()
-    if len(lines) != len(specials) ** 2:
+    if len(lines) != 2 * len(values) ** 2:
         raise SystemExit(f"FAIL: fp16 check printed {len(lines)} lines")
-
-    def ref(a, c, want_max, nan_wins):
-        fa, fc = half_bits_to_float(a), half_bits_to_float(c)
-        na, nc = math.isnan(fa), math.isnan(fc)
-        if na or nc:
-            return 0x7FFF if (nan_wins or (na and nc)) else (c if na else a)
-        if fa == fc:  # +0 above -0; equal values otherwise give the first
-            neg_a, neg_c = a >> 15, c >> 15
-            if neg_a != neg_c:
-                return (c if neg_a else a) if want_max else (a if neg_a else c)
-            return a if want_max else a
-        return a if (fa > fc) == want_max else c
     bad = []
     for line in lines:
-        a, c, mx, mn, mxn, mnn = map(int, line.split())
-        want = (ref(a, c, True, False), ref(a, c, False, False), ref(a, c, True, True), ref(a, c, False, True))
-        if (mx, mn, mxn, mnn) != want:
-            bad.append(f"{a:#06x},{c:#06x}: got {mx:#06x} {mn:#06x} {mxn:#06x} {mnn:#06x}, want " +
-                       " ".join(f"{w:#06x}" for w in want))
+        kind, x, y, mx, mn, mxn, mnn = line.split()
+        x, y, got = int(x), int(y), tuple(map(int, (mx, mn, mxn, mnn)))
+        ops = ((True, False), (False, False), (True, True), (False, True))
+        if kind == "h":
+            want = tuple(fp16_ref(x, y, m, nw) for m, nw in ops)
+        else:
+            lane = lambda v, k: (v >> (16 * k)) & 0xFFFF
+            want = tuple(fp16_ref(lane(x, 0), lane(y, 0), m, nw) | fp16_ref(lane(x, 1), lane(y, 1), m, nw) << 16
+                         for m, nw in ops)
+        if got != want:
+            bad.append(f"{kind} {x:#x},{y:#x}: got " + " ".join(f"{g:#x}" for g in got) + ", want " +
+                       " ".join(f"{w:#x}" for w in want))
     if bad:
-        raise SystemExit("FAIL: fp16 compat:\n" + "\n".join(bad[:10]))
-    assert set(names) == {"__hmax", "__hmin", "__hmax_nan", "__hmin_nan"}, names
-    print(f"fp16: {len(names)} names, {len(lines)} operand pairs of special values match CUDA's NaN/zero rules")
+        raise SystemExit(f"FAIL: fp16 compat, {len(bad)} results differ from CUDA's rules:\n" + "\n".join(bad[:10]))
+    assert set(names) == {"__hmax", "__hmin", "__hmax_nan", "__hmin_nan", "__hmax2", "__hmin2", "__hmax2_nan",
+                          "__hmin2_nan"}, names
+    print(f"fp16: {len(names)} names compiled for gfx906; {len(lines)} operand pairs ({len(values)} values incl. "
+          "NaNs, signed zeros, subnormals) match CUDA's NaN/zero rules")
+    if not nvcc:
+        print("fp16: nvcc not installed: the host comparison with CUDA's cuda_fp16.h is skipped")
+        return
+    csrc = tmp / "fp16_check.cu"
+    csrc.write_text(prog)
+    p = run([nvcc, "-arch=sm_90", str(csrc), "-o", str(tmp / "fp16_cuda")])
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: nvcc fp16_check.cu:\n{p.stderr[-4000:]}")
+    cuda = run([str(tmp / "fp16_cuda")]).stdout.splitlines()
+    diff = [f"  ferry: {a}\n  cuda:  {c}" for a, c in zip(lines, cuda) if a != c]
+    if len(cuda) != len(lines) or diff:
+        raise SystemExit(f"FAIL: {len(diff)} of {len(cuda)} fp16 results differ from CUDA's cuda_fp16.h:\n" +
+                         "\n".join(diff[:10]))
+    print(f"fp16: {len(cuda)} lines of host results equal CUDA {nvcc}'s cuda_fp16.h bit for bit")
+
+
+# ---- fp8 (OCP E4M3 / E5M2, CUDA's cuda_fp8.h C API) --------------------------------------------------
+# One program for both compilers: HIP with Ferry's header, CUDA with cuda_fp8.h (its host code). The
+# inputs come on stdin (one "kind hexbits" per line); each line out has the four codes
+# (e4m3 nosat, e4m3 satfinite, e5m2 nosat, e5m2 satfinite), or the two half results of a code.
+FP8_PROG = r"""
+#include <cstdio>
+#include <cstring>
+#ifdef __HIPCC__
+#include "ferry/compat/fp8.h"
+struct bf16raw { unsigned short x; };
+struct bf162raw { unsigned short x, y; };
+#else
+#include <cuda_fp8.h>
+typedef __nv_bfloat16_raw bf16raw;
+typedef __nv_bfloat162_raw bf162raw;
+#endif
+__global__ void device_uses(__nv_fp8_storage_t* o, __nv_fp8x2_storage_t* o2, __half_raw* h, __half2_raw* h2,
+                            const float* f, const double* d) {
+  const unsigned i = threadIdx.x;
+  const __nv_saturation_t s = i & 1 ? __NV_SATFINITE : __NV_NOSAT;
+  const __nv_fp8_interpretation_t k = i & 2 ? __NV_E5M2 : __NV_E4M3;
+  __nv_fp8x4_storage_t four = 0;
+  o[i] = __nv_cvt_float_to_fp8(f[i], s, k) ^ __nv_cvt_double_to_fp8(d[i], s, k) ^ __nv_cvt_halfraw_to_fp8(h[i], s, k);
+  bf16raw b; b.x = h[i].x;
+  bf162raw b2; b2.x = h[i].x; b2.y = h[i + 1].x;
+  o[i] ^= __nv_cvt_bfloat16raw_to_fp8(b, s, k);
+  o2[i] = __nv_cvt_float2_to_fp8x2(make_float2(f[i], f[i + 1]), s, k) ^
+          __nv_cvt_double2_to_fp8x2(make_double2(d[i], d[i + 1]), s, k) ^ __nv_cvt_halfraw2_to_fp8x2(h2[i], s, k) ^
+          __nv_cvt_bfloat16raw2_to_fp8x2(b2, s, k);
+  h[i] = __nv_cvt_fp8_to_halfraw(o[i], k);
+  h2[i] = __nv_cvt_fp8x2_to_halfraw2(o2[i] + four, k);
+}
+static void put(unsigned char a, unsigned char b, unsigned char c, unsigned char d) {
+  std::printf("%02x%02x%02x%02x\n", a, b, c, d);
+}
+int main() {
+  char kind;
+  unsigned long long v;
+  while (std::scanf(" %c %llx", &kind, &v) == 2) {
+    if (kind == 'f') {
+      unsigned u = (unsigned)v; float f; std::memcpy(&f, &u, 4);
+      put(__nv_cvt_float_to_fp8(f, __NV_NOSAT, __NV_E4M3), __nv_cvt_float_to_fp8(f, __NV_SATFINITE, __NV_E4M3),
+          __nv_cvt_float_to_fp8(f, __NV_NOSAT, __NV_E5M2), __nv_cvt_float_to_fp8(f, __NV_SATFINITE, __NV_E5M2));
+    } else if (kind == 'd') {
+      double d; std::memcpy(&d, &v, 8);
+      put(__nv_cvt_double_to_fp8(d, __NV_NOSAT, __NV_E4M3), __nv_cvt_double_to_fp8(d, __NV_SATFINITE, __NV_E4M3),
+          __nv_cvt_double_to_fp8(d, __NV_NOSAT, __NV_E5M2), __nv_cvt_double_to_fp8(d, __NV_SATFINITE, __NV_E5M2));
+    } else if (kind == 'h') {
+      __half_raw h; h.x = (unsigned short)v;
+      put(__nv_cvt_halfraw_to_fp8(h, __NV_NOSAT, __NV_E4M3), __nv_cvt_halfraw_to_fp8(h, __NV_SATFINITE, __NV_E4M3),
+          __nv_cvt_halfraw_to_fp8(h, __NV_NOSAT, __NV_E5M2), __nv_cvt_halfraw_to_fp8(h, __NV_SATFINITE, __NV_E5M2));
+    } else if (kind == 'b') {
+      bf16raw b; b.x = (unsigned short)v;
+      put(__nv_cvt_bfloat16raw_to_fp8(b, __NV_NOSAT, __NV_E4M3), __nv_cvt_bfloat16raw_to_fp8(b, __NV_SATFINITE, __NV_E4M3),
+          __nv_cvt_bfloat16raw_to_fp8(b, __NV_NOSAT, __NV_E5M2), __nv_cvt_bfloat16raw_to_fp8(b, __NV_SATFINITE, __NV_E5M2));
+    } else if (kind == 'c') {  // a code: to half in both interpretations
+      std::printf("%04x%04x\n", __nv_cvt_fp8_to_halfraw((__nv_fp8_storage_t)v, __NV_E4M3).x,
+                  __nv_cvt_fp8_to_halfraw((__nv_fp8_storage_t)v, __NV_E5M2).x);
+    } else if (kind == 'p') {  // pairs: two floats (low 32 bits: x) and the code pair
+      unsigned ux = (unsigned)v, uy = (unsigned)(v >> 32); float x, y;
+      std::memcpy(&x, &ux, 4); std::memcpy(&y, &uy, 4);
+      __half_raw hx, hy; hx.x = (unsigned short)(ux >> 16); hy.x = (unsigned short)(uy >> 16);
+      __half2_raw h2; h2.x = hx.x; h2.y = hy.x;
+      bf162raw b2; b2.x = hx.x; b2.y = hy.x;
+      const __nv_fp8x2_storage_t c = __nv_cvt_float2_to_fp8x2(make_float2(x, y), __NV_SATFINITE, __NV_E4M3);
+      const __half2_raw back = __nv_cvt_fp8x2_to_halfraw2(c, __NV_E5M2);
+      std::printf("%04x%04x%04x%04x%04x%04x\n", c, __nv_cvt_double2_to_fp8x2(make_double2(x, y), __NV_NOSAT, __NV_E5M2),
+                  __nv_cvt_halfraw2_to_fp8x2(h2, __NV_NOSAT, __NV_E4M3),
+                  __nv_cvt_bfloat16raw2_to_fp8x2(b2, __NV_SATFINITE, __NV_E5M2), back.x, back.y);
+    }
+  }
+}
+"""
+
+FP8 = {"e4m3": (4, 3, 7), "e5m2": (5, 2, 15)}  # exponent bits, mantissa bits, bias
+
+
+def fp8_value(code, fmt):
+    """The exact value of a code (a Python float holds every one), or None for NaN."""
+    eb, mb, bias = FP8[fmt]
+    sign = -1.0 if code & 0x80 else 1.0
+    ef, f = (code >> mb) & ((1 << eb) - 1), code & ((1 << mb) - 1)
+    if fmt == "e4m3" and code & 0x7F == 0x7F:
+        return None
+    if fmt == "e5m2" and ef == 31:
+        return None if f else sign * math.inf
+    if ef == 0:
+        return sign * f * 2.0 ** (1 - bias - mb)
+    return sign * (1 + f / 2 ** mb) * 2.0 ** (ef - bias)
+
+
+@functools.lru_cache(maxsize=None)
+def fp8_magnitudes(fmt):
+    """Finite magnitudes in code order (0..largest), then the first value past the largest, where
+    overflow starts (480 for E4M3, 65536 for E5M2)."""
+    eb, mb, bias = FP8[fmt]
+    top = 0x7E if fmt == "e4m3" else 0x7B
+    beyond = (1 + ((top & ((1 << mb) - 1)) + 1) / 2 ** mb) * 2.0 ** ((top >> mb) - bias)
+    return tuple(fp8_value(c, fmt) for c in range(top + 1)) + (beyond,)
+
+
+def fp8_ref_encode(x, sat, fmt):
+    """Round to nearest, ties to even (the code's low bit), once; CUDA's overflow and NaN rules."""
+    if math.isnan(x):
+        return 0x7F
+    s = 0x80 if math.copysign(1, x) < 0 else 0
+    top, over = (0x7E, 0x7F) if fmt == "e4m3" else (0x7B, 0x7C)
+    a = abs(x)
+    if math.isinf(a):
+        return s | (top if sat else over)
+    vals = fp8_magnitudes(fmt)
+    i = bisect.bisect_left(vals, a)
+    if i < len(vals) and vals[i] == a:
+        c = i
+    elif i >= len(vals):
+        c = top + 1
+    else:
+        lo, hi = vals[i - 1], vals[i]
+        c = i - 1 if (a - lo < hi - a or (a - lo == hi - a and (i - 1) % 2 == 0)) else i
+    if c > top:
+        return s | (top if sat else over)
+    return s | c
+
+
+def half_bits_value(b):
+    return struct.unpack("<e", struct.pack("<H", b))[0]
+
+
+def bf16_bits_value(b):
+    return struct.unpack("<f", struct.pack("<I", b << 16))[0]
+
+
+def float_bits_value(u):
+    return struct.unpack("<f", struct.pack("<I", u))[0]
+
+
+def fp8_inputs():
+    """Every half and bfloat16 value; floats at every rounding boundary of both formats (each fp8
+    value, each midpoint between neighbours, one float ulp either side) and a grid over all
+    exponents; doubles at the midpoints +-1e-12 relative (single rounding, not via float)."""
+    ins = [("h", b) for b in range(1 << 16)] + [("b", b) for b in range(1 << 16)]
+    floats, doubles = set(), set()
+    for fmt in FP8:
+        vals = sorted({v for c in range(256) if (v := fp8_value(c, fmt)) is not None and not math.isinf(v)})
+        vals.append(2 * vals[-1] - vals[-2] if fmt == "e5m2" else 480.0)  # where overflow begins
+        pts = vals + [(a + b) / 2 for a, b in zip(vals, vals[1:])] + [vals[0] + (vals[1] - vals[0]) / 2]
+        for p in pts:
+            u = struct.unpack("<I", struct.pack("<f", p))[0]
+            floats |= {u, u + 1, u - 1, u | 0x80000000, (u + 1) | 0x80000000, (u - 1) | 0x80000000}
+            for d in (p * (1 + 1e-12), p * (1 - 1e-12), p, -p):
+                doubles.add(struct.unpack("<Q", struct.pack("<d", d))[0])
+    rng = random.Random(8)
+    for e in range(256):
+        for m in (0, 1, 0x7FFFFF, 0x400000, 0x3FFFFF, 0x400001, 0x100000, 0x0FFFFF, 0x080000, 0x07FFFF):
+            floats |= {(e << 23) | m, 0x80000000 | (e << 23) | m}
+        floats |= {(e << 23) | rng.getrandbits(23) for _ in range(8)}
+    floats |= {0x7FC00000, 0xFFC00000, 0x7F800001, 0x7F800000, 0xFF800000}
+    floats = {u & 0xFFFFFFFF for u in floats}
+    for u in sorted(floats):
+        doubles.add(struct.unpack("<Q", struct.pack("<d", float_bits_value(u)))[0]
+                    if not math.isnan(float_bits_value(u)) else 0x7FF8000000000000)
+    doubles |= {0x7FF0000000000000, 0xFFF0000000000000, 0x0000000000000001, 0x8000000000000001, 0x7FEFFFFFFFFFFFFF}
+    ins += [("f", u & 0xFFFFFFFF) for u in sorted(floats)] + [("d", u) for u in sorted(doubles)]
+    ins += [("c", c) for c in range(256)]
+    pairs = [rng.choice(sorted(floats)) | rng.choice(sorted(floats)) << 32 for _ in range(300)]
+    ins += [("p", v) for v in pairs]
+    return ins
+
+
+def test_fp8(hipcc, nvcc, inc, tmp, names):
+    src = tmp / "fp8_check.hip"
+    src.write_text(FP8_PROG)
+    hip_compile(hipcc, src, inc, tmp / "fp8_check", link=True)
+    ins = fp8_inputs()
+    stdin = "".join(f"{k} {v:x}\n" for k, v in ins)
+    out = run([str(tmp / "fp8_check")], input=stdin).stdout.splitlines()
+    if len(out) != len(ins):
+        raise SystemExit(f"FAIL: fp8 check printed {len(out)} lines for {len(ins)} inputs")
+    bad = []
+    value = {"f": float_bits_value, "h": half_bits_value, "b": bf16_bits_value,
+             "d": lambda u: struct.unpack("<d", struct.pack("<Q", u))[0]}
+    for (k, v), line in zip(ins, out):
+        if k == "c":
+            want = ""
+            for fmt in ("e4m3", "e5m2"):
+                x = fp8_value(v, fmt)
+                want += "7fff" if x is None else f"{struct.unpack('<H', struct.pack('<e', x))[0]:04x}"
+            # both ways: the half a code gives converts back to the same code (NaN to 0x7F)
+            for fmt, i in (("e4m3", 0), ("e5m2", 4)):
+                hb = int(line[i:i + 4], 16)
+                back = fp8_ref_encode(half_bits_value(hb), False, fmt)
+                if fp8_value(v, fmt) is not None and back != v:
+                    bad.append(f"code {v:#04x} {fmt}: half {hb:#06x} does not convert back")
+        elif k == "p":
+            continue  # pairs are compared with CUDA below (element order, x in the low byte)
+        else:
+            x = value[k](v)
+            want = "".join(f"{fp8_ref_encode(x, sat, fmt):02x}" for fmt in ("e4m3", "e5m2") for sat in (False, True))
+        if line != want:
+            bad.append(f"{k} {v:#x} ({value.get(k, lambda u: u)(v)!r}): ferry {line}, reference {want}")
+    if bad:
+        raise SystemExit(f"FAIL: fp8, {len(bad)} results differ from the reference:\n  " + "\n  ".join(bad[:12]))
+    counts = {k: sum(1 for kk, _ in ins if kk == k) for k in "fdhbcp"}
+    assert set(names) == FP8_NAMES, sorted(set(names) ^ FP8_NAMES)
+    print(f"fp8: {len(names)} names compiled for gfx906; all 256 codes of E4M3 and E5M2 to half and back, every "
+          f"half ({counts['h']}) and bfloat16 ({counts['b']}) value, {counts['f']} floats and {counts['d']} doubles at "
+          "every rounding boundary and tie, both saturation modes, match the reference")
+    if not nvcc:
+        print("fp8: nvcc not installed: the comparison with CUDA's cuda_fp8.h is skipped")
+        return
+    csrc = tmp / "fp8_check.cu"
+    csrc.write_text(FP8_PROG)
+    p = run([nvcc, "-arch=sm_90", str(csrc), "-o", str(tmp / "fp8_cuda")])
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: nvcc fp8_check.cu:\n{p.stderr[-4000:]}")
+    cuda = run([str(tmp / "fp8_cuda")], input=stdin).stdout.splitlines()
+    # NaN codes: CUDA documents "NaN in, NaN out"; its host code gives 0x7F for a float NaN but
+    # keeps a double NaN's sign and payload bits (0x7E, 0xFE in E5M2). Ferry always gives 0x7F, so a
+    # byte where both sides hold a NaN of that format counts as equal (and is counted).
+    fmts = {"f": "4455", "d": "4455", "h": "4455", "b": "4455", "p": "44554455"}
+    is_nan = lambda b, f: (b & 0x7F) == 0x7F if f == "4" else (b & 0x7F) > 0x7C
+    diff, nan_payload = [], 0
+    for (k, v), a, c in zip(ins, out, cuda):
+        if a == c:
+            continue
+        if k in fmts:
+            ab, cb = bytes.fromhex(a), bytes.fromhex(c)
+            pos = range(len(fmts[k])) if k != "p" else range(8)  # the four code pairs; the halves after
+            if ab[8:] == cb[8:] and all(x == y or is_nan(x, fmts[k][i]) and is_nan(y, fmts[k][i])
+                                        for i, x, y in zip(pos, ab, cb)):
+                nan_payload += 1
+                continue
+        diff.append(f"  {k} {v:#x}: ferry {a}, cuda {c}")
+    if len(cuda) != len(out) or diff:
+        raise SystemExit(f"FAIL: {len(diff)} of {len(cuda)} fp8 results differ from CUDA's cuda_fp8.h:\n" +
+                         "\n".join(diff[:12]))
+    print(f"fp8: {len(cuda)} results (pairs included) equal CUDA {nvcc}'s cuda_fp8.h bit for bit, but for "
+          f"{nan_payload} where both give NaN with another NaN code (CUDA's double NaN payloads)")
+
+
+FP8_NAMES = {"__nv_fp8_storage_t", "__nv_fp8x2_storage_t", "__nv_fp8x4_storage_t", "__nv_saturation_t",
+             "__nv_fp8_interpretation_t", "__NV_NOSAT", "__NV_SATFINITE", "__NV_E4M3", "__NV_E5M2",
+             "__nv_cvt_double_to_fp8", "__nv_cvt_double2_to_fp8x2", "__nv_cvt_float_to_fp8",
+             "__nv_cvt_float2_to_fp8x2", "__nv_cvt_halfraw_to_fp8", "__nv_cvt_halfraw2_to_fp8x2",
+             "__nv_cvt_bfloat16raw_to_fp8", "__nv_cvt_bfloat16raw2_to_fp8x2", "__nv_cvt_fp8_to_halfraw",
+             "__nv_cvt_fp8x2_to_halfraw2"}
 
 
 def test_math_constants(hipcc, inc, tmp, names):
@@ -443,6 +764,44 @@ def test_drv_error(hipcc, inc, tmp, names):
     print("drv_error: hipDrvGetErrorName/String answer what hipGetErrorName/String do")
 
 
+def test_minmax(hipcc, inc, tmp, names):
+    """CUDA's results: a mixed call is computed in the usual arithmetic conversions' type."""
+    src = tmp / "minmax_check.hip"
+    src.write_text('#include "ferry/compat/minmax.h"\n#include <cstdio>\n#include <cmath>\n'
+                   "__global__ void k(unsigned* o, unsigned r, long l, unsigned long long u) {\n"
+                   "  o[0] = min(r, blockDim.x) + max(r, threadIdx.x) + (unsigned)min(l, 2L) + (unsigned)max(u, 3ull)\n"
+                   "         + umin(r, 1u) + umax(r, 1u) + (unsigned)llmin(l, 1LL) + (unsigned)llmax(l, 1LL)\n"
+                   "         + (unsigned)ullmin(u, 1ull) + (unsigned)ullmax(u, 1ull);\n}\n"
+                   "int main() {\n"
+                   "  unsigned big = 4000000000u; long neg = -5; unsigned long long h = 1ull << 40;\n"
+                   "  std::printf(\"%u %u %ld %llu %lld %lld %llu %llu %u %u %g %g %g\\n\",\n"
+                   "    min(big, 3u), max(-1, 1u), min(neg, 7L), max(h, 2ull), llmin(-3LL, 2LL), llmax(-3LL, 2LL),\n"
+                   "    ullmin(h, 5ull), ullmax(h, 5ull), umin(big, 9u), umax(big, 9u), min(1.5f, 0.25),\n"
+                   "    max(NAN, 2.0f), min(2.0, (float)NAN));\n  return 0;\n}\n")
+    hip_compile(hipcc, src, inc, tmp / "minmax_check", link=True)
+    out = run([str(tmp / "minmax_check")]).stdout.split()
+    # max(-1, 1u) is an unsigned max (-1 -> 4294967295), as in CUDA; NaN gives the other operand.
+    want = ["3", "4294967295", "-5", str(1 << 40), "-3", "2", "5", str(1 << 40), "9", "4000000000", "0.25", "2", "2"]
+    if out != want:
+        raise SystemExit(f"FAIL: minmax {out}, CUDA's results are {want}")
+    assert set(names) == {"umin", "umax", "llmin", "llmax", "ullmin", "ullmax"}, names
+    print("minmax: unsigned, 64-bit and mixed min/max, umin and friends give CUDA's results")
+
+
+def test_ctx_params(hipcc, inc, tmp, names):
+    """The migrated call (parameters dropped) and the type compile together."""
+    migrated = (inc / "needs_all.cu").read_text()
+    if "hipCtxCreate(&c, 0, d)" not in migrated:
+        raise SystemExit("FAIL: cuCtxCreate(&c, &prm, 0, d) did not become hipCtxCreate(&c, 0, d)")
+    src = tmp / "ctx_check.hip"
+    src.write_text('#include <hip/hip_runtime.h>\n#include "ferry/compat/ctx_params.h"\n'
+                   "hipCtx_t make(hipDevice_t d) { CUctxCreateParams p = {}; (void)p; hipCtx_t c;\n"
+                   "  return hipCtxCreate(&c, 0, d) == hipSuccess ? c : nullptr; }\n")
+    hip_compile(hipcc, src, inc, tmp / "ctx_check.o", link=False)
+    assert set(names) == {"CUctxCreateParams"}, names
+    print("ctx_params: CUctxCreateParams compiles beside hipCtxCreate(ctx, flags, dev)")
+
+
 def main() -> int:
     hipcc = shutil.which("hipcc")
     if not hipcc:
@@ -474,10 +833,13 @@ def main() -> int:
         test_bf16(hipcc, nvcc, inc, tmp, table["bf16"])
         test_hipsparse(hipcc, inc, tmp, table["hipsparse"])
         test_coop_reduce(hipcc, inc, tmp)
-        test_fp16(hipcc, inc, tmp, table["fp16"])
+        test_fp16(hipcc, nvcc, inc, tmp, table["fp16"])
+        test_fp8(hipcc, nvcc, inc, tmp, table["fp8"])
         test_math_constants(hipcc, inc, tmp, table["math_constants"])
         test_memloc(hipcc, inc, tmp, table["memloc"])
         test_drv_error(hipcc, inc, tmp, table["drv_error"])
+        test_minmax(hipcc, inc, tmp, table["minmax"])
+        test_ctx_params(hipcc, inc, tmp, table["ctx_params"])
     print("PASS")
     return 0
 

@@ -73,7 +73,10 @@ TEST(HipToolchain, RulesAreAvailableMissingOrCompatPerRelease) {
   EXPECT_EQ(t52->release(), "HIP 5.2 (rocm-5.2)");
   EXPECT_EQ(rule(*t52, "cudaMalloc").availability, rules::Availability::Available);
   EXPECT_EQ(rule(*t52, "cudaSetValidDevices").availability, rules::Availability::Missing);
-  EXPECT_EQ(rule(*t52, "cuda_fp8.h").availability, rules::Availability::Missing);
+  EXPECT_EQ(rule(*t52, "cuda_fp8.h").availability, rules::Availability::Compat);  // ferry/compat/fp8.h before 6.2
+  EXPECT_EQ(rule(*t52, "cuda_fp8.h").compat, "fp8");
+  EXPECT_EQ(rule(*t52, "__nv_fp8_e4m3").availability, rules::Availability::Available);  // unsupported: no HIP name
+  EXPECT_EQ(rule(*t52, "__hmax2").compat, "fp16");
   EXPECT_EQ(rule(*t52, "__vmaxs4").availability, rules::Availability::Compat);
   EXPECT_EQ(rule(*t52, "__vmaxs4").compat, "simd");
   EXPECT_EQ(rule(*t52, "__nv_bfloat16").compat, "bf16");
@@ -87,6 +90,8 @@ TEST(HipToolchain, RulesAreAvailableMissingOrCompatPerRelease) {
   EXPECT_EQ(rule(*t62, "cuda_bf16.h").availability, rules::Availability::Available);
   EXPECT_EQ(rule(*t62, "cusparseGetErrorString").availability, rules::Availability::Available);
   EXPECT_EQ(rule(*t62, "__vmaxs4").availability, rules::Availability::Compat);  // no HIP has it
+  EXPECT_EQ(rule(*t62, "cuda_fp8.h").availability, rules::Availability::Available);  // hip/hip_fp8.h
+  EXPECT_EQ(rule(*t62, "__nv_cvt_float_to_fp8").compat, "fp8");  // under CUDA's names: every release
 }
 
 TEST(HipCompat, EveryEntryMatchesARuleAndEveryNoneRuleHasAnEntry) {

@@ -15,6 +15,7 @@
 #include "verify/classify.h"
 #include "verify/compiler_output.h"
 #include "verify/plan.h"
+#include "verify/torch.h"
 #include "verify/verify.h"
 
 namespace fs = std::filesystem;
@@ -105,6 +106,144 @@ TEST(VerifyParse, MissingHeadersAndLibraries) {
   EXPECT_EQ(known_missing_library("thrust/device_vector.h"), "rocThrust");
   EXPECT_EQ(known_missing_library("hip/hip_runtime.h"), "");
   EXPECT_EQ(known_missing_library("rocprim/rocprim.hpp"), "");  // Debian ships it
+  EXPECT_EQ(known_missing_library("torch/extension.h"), "PyTorch (C++ headers)");
+  EXPECT_EQ(known_missing_library("ATen/hip/HIPContext.h"), "PyTorch for ROCm");
+}
+
+TEST(VerifyClassify, PyTorchCudaHeadersNeedPyTorchForRocm) {
+  // Real hipcc 5.2 output: Debian's (CPU) PyTorch ships ATen/cuda/, which includes the CUDA runtime.
+  const auto errs = parse_compiler_output(
+      "In file included from ext.cu:2:\n"
+      "/usr/lib/python3/dist-packages/torch/include/ATen/cuda/CUDAContext.h:5:10: fatal error: "
+      "'cuda_runtime_api.h' file not found\n");
+  ASSERT_EQ(errs.size(), 1u);
+  const LineMaps maps = one_map("ext.cu", {1, 2, 3}, {1});
+  ClassifyContext ctx;
+  ctx.root = "/out";
+  ctx.cwd = "/out";
+  ctx.maps = &maps;
+  MappedError m = map_error(errs[0], ctx);
+  classify(m, ctx);
+  EXPECT_EQ(m.cls, FailureClass::MissingDependency);
+  EXPECT_EQ(m.library, "PyTorch for ROCm");
+  EXPECT_NE(m.reason.find("ATen/cuda/CUDAContext.h"), std::string::npos);
+}
+
+TEST(VerifyTorch, FindsTorchIncludesAndReadsTheProbe) {
+  EXPECT_EQ(torch_include("#include <cuda_runtime.h>\n  #  include <torch/extension.h>\n"), "torch/extension.h");
+  EXPECT_EQ(torch_include("#include \"ATen/cuda/CUDAContext.h\"\n"), "ATen/cuda/CUDAContext.h");
+  EXPECT_EQ(torch_include("// #include <torch/extension.h> in a comment line\n#include <vector>\n"), "");
+  EXPECT_EQ(torch_include("#include <torchvision/x.h>\n#include \"my_torch/a.h\"\n"), "");
+
+  const fs::path base = fs::temp_directory_path() / ("ferry-verify-torch-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  write(base / "inc/torch/extension.h", "#pragma once\n");
+  const std::string probe =
+      "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\n"
+      "ferry-torch: version 2.4.0\nferry-torch: abi 1\n"
+      "ferry-torch: include " +
+      (base / "inc").string() +
+      "\n"
+      "ferry-torch: include " +
+      (base / "inc/torch/csrc/api/include").string() +
+      "\n"
+      "ferry-torch: include /usr/include/python3.11\n";
+  const TorchHeaders t = parse_torch_probe(probe);
+  EXPECT_TRUE(t.usable()) << t.problem;
+  EXPECT_EQ(t.version, "2.4.0");
+  EXPECT_EQ(t.cxx11_abi, 1);
+  ASSERT_EQ(t.include_dirs.size(), 3u);
+  const auto f = torch_flags(t, "kernels/relu-fused.cu", true);
+  EXPECT_EQ(f[0], "-I" + (base / "inc").string());
+  EXPECT_NE(std::find(f.begin(), f.end(), "-DTORCH_EXTENSION_NAME=relu_fused"), f.end());
+  EXPECT_NE(std::find(f.begin(), f.end(), "-D_GLIBCXX_USE_CXX11_ABI=1"), f.end());
+  EXPECT_NE(std::find(f.begin(), f.end(), "-DUSE_ROCM=1"), f.end());
+  const auto nv = torch_flags(t, "k.cu", false);
+  EXPECT_EQ(std::find(nv.begin(), nv.end(), "-DUSE_ROCM=1"), nv.end());
+
+  // Debian's python3-torch without libtorch-dev: torch imports, its include folder is empty.
+  const TorchHeaders bare =
+      parse_torch_probe("ferry-torch: version 1.13.0\nferry-torch: include " + (base / "empty").string() + "\n");
+  EXPECT_FALSE(bare.usable());
+  EXPECT_NE(bare.problem.find("libtorch-dev"), std::string::npos);
+  EXPECT_NE(parse_torch_probe("ferry-torch: none ModuleNotFoundError No module named 'torch'\n")
+                .problem.find("No module named"),
+            std::string::npos);
+  fs::remove_all(base);
+}
+
+namespace {
+
+// Answers `python -c` with a canned probe output per interpreter, every compile with success.
+class PythonRunner final : public ProcessRunner {
+ public:
+  std::map<std::string, std::string> probes;  // interpreter -> output
+  mutable std::mutex mu;
+  mutable std::vector<std::vector<std::string>> seen;
+  ProcessResult run(const std::vector<std::string>& argv, const fs::path&, std::chrono::milliseconds) const override {
+    {
+      std::lock_guard lock(mu);
+      seen.push_back(argv);
+    }
+    ProcessResult r;
+    r.exit_code = 0;
+    if (argv.size() == 3 && argv[1] == "-c") {
+      const auto it = probes.find(argv[0]);
+      if (it == probes.end()) r.launch_failed = true, r.exit_code = -1;
+      else r.output = it->second;
+    }
+    return r;
+  }
+};
+
+}  // namespace
+
+TEST(VerifyRun, PyTorchExtensionUnitsGetTorchsIncludePaths) {
+  const fs::path base = fs::temp_directory_path() / ("ferry-verify-torchrun-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  const fs::path out = base / "out";
+  write(out / "ext.cu", "#include <hip/hip_runtime.h>\n#include <torch/extension.h>\n");
+  write(out / "plain.cu", "int main() {}\n");
+  write(base / "torch/include/torch/extension.h", "#pragma once\n");
+  PythonRunner runner;
+  runner.probes["py-without"] = "ferry-torch: none ModuleNotFoundError No module named 'torch'\n";
+  runner.probes["py-with"] = "ferry-torch: version 2.4.0\nferry-torch: abi 0\nferry-torch: include " +
+                             (base / "torch/include").string() + "\n";
+  VerifyOptions o;
+  o.tree = out;
+  o.profiles = ferry::analysis::parse_profile_list("gfx906");
+  o.pythons = {"py-missing", "py-without", "py-with"};  // the first that has torch answers
+  const VerifyResult r = run_verify(o, runner);
+  ASSERT_TRUE(r.torch);
+  EXPECT_TRUE(r.torch->usable()) << r.torch->problem;
+  EXPECT_EQ(r.torch->python, "py-with");
+  EXPECT_EQ(r.torch_user, "ext.cu");
+  EXPECT_EQ(r.torch_header, "torch/extension.h");
+  ASSERT_EQ(r.units.size(), 2u);
+  for (const UnitResult& u : r.units) {
+    EXPECT_NE(std::find(u.command.begin(), u.command.end(), "-I" + (base / "torch/include").string()), u.command.end())
+        << u.rel;
+    EXPECT_NE(std::find(u.command.begin(), u.command.end(), "-DUSE_ROCM=1"), u.command.end()) << u.rel;
+  }
+  EXPECT_EQ(to_json(r)["torch"]["version"], "2.4.0");
+
+  // No interpreter has torch: a note that says so and what to install; units compile without.
+  o.pythons = {"py-without"};
+  const VerifyResult none = run_verify(o, runner);
+  ASSERT_TRUE(none.torch);
+  EXPECT_FALSE(none.torch->usable());
+  const std::string notes = text_summary(none);
+  EXPECT_NE(notes.find("ext.cu includes PyTorch's <torch/extension.h>, but"), std::string::npos) << notes;
+  for (const UnitResult& u : none.units)
+    EXPECT_EQ(std::find(u.command.begin(), u.command.end(), "-DUSE_ROCM=1"), u.command.end());
+
+  // A tree without PyTorch headers asks no interpreter.
+  fs::remove(out / "ext.cu");
+  const std::size_t asked = runner.seen.size();
+  const VerifyResult plain = run_verify(o, runner);
+  EXPECT_FALSE(plain.torch);
+  for (std::size_t i = asked; i < runner.seen.size(); ++i) EXPECT_NE(runner.seen[i][1], "-c");
+  fs::remove_all(base);
 }
 
 TEST(VerifyMap, LineMapsFromJsonAndMapping) {
@@ -358,10 +497,17 @@ TEST(VerifyPlan, UsesTheInputsCompilationDatabase) {
   EXPECT_NE(std::find(cmd.begin(), cmd.end(), "--offload-arch=gfx90a"), cmd.end());
   EXPECT_EQ(std::find(cmd.begin(), cmd.end(), "-arch=sm_80"), cmd.end());
   EXPECT_EQ(std::find(cmd.begin(), cmd.end(), "-D__HIP_PLATFORM_AMD__"), cmd.end());  // hipcc's own, for HIP
+  // nvcc's default dialect (C++17) where the flags name none; hipcc 5.2's own default is C++11.
+  EXPECT_NE(std::find(cmd.begin(), cmd.end(), "-std=c++17"), cmd.end());
+  const auto std20 =
+      compile_command("hipcc", *ferry::analysis::find_profile("gfx906"), "a.cu", false, {"-std=c++20"}, "/tmp/x.o");
+  EXPECT_EQ(std::count_if(std20.begin(), std20.end(), [](const std::string& f) { return f.rfind("-std=", 0) == 0; }),
+            1);
   // A C file: host code only, and the platform macro hipcc leaves out for C.
   const auto c_cmd =
       compile_command("hipcc", *ferry::analysis::find_profile("gfx90a"), "dynlink.c", true, {}, "/tmp/y.o");
   EXPECT_EQ(c_cmd[2], "c");
+  EXPECT_EQ(std::find(c_cmd.begin(), c_cmd.end(), "-std=c++17"), c_cmd.end());
   EXPECT_NE(std::find(c_cmd.begin(), c_cmd.end(), "-D__HIP_PLATFORM_AMD__"), c_cmd.end());
   EXPECT_EQ(std::find(c_cmd.begin(), c_cmd.end(), "--offload-arch=gfx90a"), c_cmd.end());
   fs::remove_all(base);

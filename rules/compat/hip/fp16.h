@@ -1,18 +1,19 @@
 // ferry: off
 // Written by Ferry (ferry migrate --to hip) into the output tree: ferry/compat/fp16.h.
-// The half-precision maximum and minimum of CUDA's cuda_fp16.h (__hmax, __hmin, __hmax_nan,
-// __hmin_nan on __half), which HIP's hip_fp16.h has from ROCm 5.5 on, for earlier HIP.
+// The half-precision maximum and minimum of CUDA's cuda_fp16.h: __hmax, __hmin, __hmax_nan,
+// __hmin_nan on __half, which HIP's hip_fp16.h has from ROCm 5.5 on, for earlier HIP; and their
+// __half2 forms __hmax2, __hmin2, __hmax2_nan, __hmin2_nan, which no HIP release has for __half2
+// (define FERRY_COMPAT_NO_HMAX2 if yours does).
 //
 // Semantics follow the CUDA Math API reference: __hmax/__hmin return the other operand when one
 // is NaN and the canonical NaN (0x7FFF) when both are; __hmax_nan/__hmin_nan return the
-// canonical NaN when either is. +0 orders above -0. The comparison is done in float, which holds
-// every half exactly. From HIP 5.5 on this header defines nothing.
+// canonical NaN when either is. +0 orders above -0. The __half2 forms do the same on each half.
+// The comparison is done in float, which holds every half exactly.
 #pragma once
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_version.h>
 
-#if HIP_VERSION_MAJOR < 5 || (HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR < 5)
 namespace ferry_compat_fp16 {
 
 __host__ __device__ inline unsigned short bits(__half h) {
@@ -40,9 +41,14 @@ __host__ __device__ inline __half pick(__half a, __half b, bool want_max, bool n
   }
   return greater(a, b) == want_max ? a : b;
 }
+__host__ __device__ inline __half2 pick2(__half2 a, __half2 b, bool want_max, bool nan_wins) {
+  return __halves2half2(pick(__low2half(a), __low2half(b), want_max, nan_wins),
+                        pick(__high2half(a), __high2half(b), want_max, nan_wins));
+}
 
 }  // namespace ferry_compat_fp16
 
+#if HIP_VERSION_MAJOR < 5 || (HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR < 5)
 __host__ __device__ inline __half __hmax(__half a, __half b) { return ferry_compat_fp16::pick(a, b, true, false); }
 __host__ __device__ inline __half __hmin(__half a, __half b) { return ferry_compat_fp16::pick(a, b, false, false); }
 __host__ __device__ inline __half __hmax_nan(__half a, __half b) {
@@ -50,5 +56,16 @@ __host__ __device__ inline __half __hmax_nan(__half a, __half b) {
 }
 __host__ __device__ inline __half __hmin_nan(__half a, __half b) {
   return ferry_compat_fp16::pick(a, b, false, true);
+}
+#endif
+
+#if !defined(FERRY_COMPAT_NO_HMAX2)
+__host__ __device__ inline __half2 __hmax2(__half2 a, __half2 b) { return ferry_compat_fp16::pick2(a, b, true, false); }
+__host__ __device__ inline __half2 __hmin2(__half2 a, __half2 b) { return ferry_compat_fp16::pick2(a, b, false, false); }
+__host__ __device__ inline __half2 __hmax2_nan(__half2 a, __half2 b) {
+  return ferry_compat_fp16::pick2(a, b, true, true);
+}
+__host__ __device__ inline __half2 __hmin2_nan(__half2 a, __half2 b) {
+  return ferry_compat_fp16::pick2(a, b, false, true);
 }
 #endif

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "lex/code_view.h"
 #include "rules/builtin.h"
 
 namespace ferry::targets::hip {
@@ -104,6 +105,30 @@ void apply_toolchain(rules::RuleSet& set, const Toolchain& tc, std::string_view 
       r.availability = rules::Availability::Missing;
     }
   });
+}
+
+void collect_user_compat_definitions(const std::vector<SourceView>& files, ProjectContext& ctx) {
+  const CompatTable& compat = compat_table();
+  for (const SourceView& f : files) {
+    // Ferry's own compat headers, written into a migrated tree, define them all: they are ours.
+    if (f.text.starts_with("// ferry: off\n// Written by Ferry (ferry migrate --to hip) into the output tree:"))
+      continue;
+    const lex::CodeView v(f.text);
+    for (std::size_t ci = 1; ci + 1 < v.code_size(); ++ci) {
+      if (!v.is_identifier(ci) || v.in_directive(ci) || !v.is(ci + 1, "(")) continue;
+      const std::string_view name = v.text(ci);
+      if (compat.by_name.find(name) == compat.by_name.end()) continue;
+      // A definition: a return type before the name (not a call's operator or `return`), and a body
+      // after the parameter list (possibly after const / noexcept).
+      const std::string_view prev = v.text(ci - 1);
+      if (!(v.is_identifier(ci - 1) || prev == "*" || prev == "&" || prev == ">") || prev == "return") continue;
+      std::size_t after = v.match_bracket(ci + 1);
+      if (after == lex::npos) continue;
+      ++after;
+      while (v.is(after, "const") || v.is(after, "noexcept")) ++after;
+      if (v.is(after, "{")) ctx.user_compat_definitions.emplace(name);
+    }
+  }
 }
 
 void compat_header_pass(migrate::FileMigration& file) {

@@ -1,6 +1,7 @@
 // Ferry's compat headers: our own code for CUDA names a target HIP release lacks (SIMD-in-word
 // intrinsics, bfloat16 before HIP 6.0, hipsparseGetErrorString before ROCm 6.0,
-// cooperative_groups::reduce), written into the output tree as ferry/compat/<header>.h.
+// cooperative_groups::reduce, __hmax2 on __half2, cuda_fp8.h's C API, ...), written into the
+// output tree as ferry/compat/<header>.h.
 //
 // Data: rules/compat/hip/<header>.h and rules/compat/hip/compat.tsv (which names and CUDA headers
 // each one provides), embedded at build time. A rule whose replacement the release lacks gets
@@ -11,6 +12,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "migrate/file_migration.h"
 #include "rules/rule_set.h"
@@ -29,6 +31,9 @@ struct CompatTable {
 
 // Sets every rule's availability for `tc` (libraries chosen by --blas / --sparse).
 void apply_toolchain(rules::RuleSet& set, const Toolchain& tc, std::string_view blas, std::string_view sparse);
+
+// The compat names the project defines itself as functions (ProjectContext::user_compat_definitions).
+void collect_user_compat_definitions(const std::vector<SourceView>& files, ProjectContext& ctx);
 
 // Before the rules: an include of a CUDA header whose conversion comes from a compat header is
 // replaced by an include of that header.
