@@ -89,7 +89,7 @@ TEST(HipToolchain, RulesAreAvailableMissingOrCompatPerRelease) {
   EXPECT_EQ(rule(*t62, "cudaSetValidDevices").availability, rules::Availability::Available);
   EXPECT_EQ(rule(*t62, "cuda_bf16.h").availability, rules::Availability::Available);
   EXPECT_EQ(rule(*t62, "cusparseGetErrorString").availability, rules::Availability::Available);
-  EXPECT_EQ(rule(*t62, "__vmaxs4").availability, rules::Availability::Compat);  // no HIP has it
+  EXPECT_EQ(rule(*t62, "__vmaxs4").availability, rules::Availability::Compat);       // no HIP has it
   EXPECT_EQ(rule(*t62, "cuda_fp8.h").availability, rules::Availability::Available);  // hip/hip_fp8.h
   EXPECT_EQ(rule(*t62, "__nv_cvt_float_to_fp8").compat, "fp8");  // under CUDA's names: every release
 }

@@ -71,12 +71,12 @@ class HipTarget final : public Target {
     const analysis::Wave64FilePlan* fixes = wave64_fix_pass(file);
     // Then: it may move a runtime include up, and must claim that line before the renamer.
     runtime_header_pass(file);
-    hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
-    same_signature_pass(file);           // overloads the renames make identical: the later guarded
+    hip_provided_pass(file, provided_);         // before the renamer: it never renames these names
+    same_signature_pass(file);                  // overloads the renames make identical: the later guarded
     elaborated_type_pass(file, typedef_tags_);  // `struct X` where HIP's X is a typedef only
-    compat_header_pass(file);            // includes of CUDA headers the release lacks: Ferry's compat header
-    cuda_compat_pass(file);              // Ferry's own compat constructs, before anything renames them
-    cuda_record_pass(file);              // before the rules rewrite the includes it records
+    compat_header_pass(file);                   // includes of CUDA headers the release lacks: Ferry's compat header
+    cuda_compat_pass(file);                     // Ferry's own compat constructs, before anything renames them
+    cuda_record_pass(file);                     // before the rules rewrite the includes it records
     name_clash_pass(file);
     solver_args_pass(file);                     // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
