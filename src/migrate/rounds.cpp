@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "analysis/wave64_fix.h"
+#include "core/diagnostic_json.h"
 #include "migrate/merge3.h"
 #include "migrate/migrate_tree.h"
 
@@ -90,31 +91,6 @@ bool carries_hand_edits(const nlohmann::json& entry, std::string_view current_ha
   if (entry.value("conflict", false)) return false;  // untouched markers: an unresolved conflict
   const std::string generated = entry.value("generated", "");
   return !generated.empty() && current_hash != generated;
-}
-
-nlohmann::json diagnostic_to_json(const Diagnostic& d) {
-  return {{"code", to_string(d.code)},
-          {"severity", std::string(to_string(d.severity))},
-          {"line", d.line},
-          {"col", d.col},
-          {"message", d.message},
-          {"hint", d.hint}};
-}
-
-// nullopt for a code this version does not know (a manifest written by another version).
-std::optional<Diagnostic> diagnostic_from_json(const std::string& file, const nlohmann::json& j) {
-  const std::optional<Diag> code = parse_diag(j.value("code", ""));
-  if (!code) return std::nullopt;
-  const std::string sev = j.value("severity", "warning");
-  return Diagnostic{*code,
-                    sev == "error"  ? Severity::Error
-                    : sev == "note" ? Severity::Note
-                                    : Severity::Warning,
-                    file,
-                    j.value("line", 0u),
-                    j.value("col", 0u),
-                    j.value("message", ""),
-                    j.value("hint", "")};
 }
 
 Session::Session(fs::path out, std::string fp, bool force)
@@ -276,7 +252,7 @@ Commit Session::commit(const std::string& rel, project::FileKind kind, const std
   }
 
   nlohmann::json d = nlohmann::json::array();
-  for (const auto& x : diags) d.push_back(diagnostic_to_json(x));
+  for (const auto& x : diags) d.push_back(to_json(x, WithFile::No));
   nlohmann::json entry = {{"input_hash", input_hash},   {"output_hash", content_hash(text)}, {"generated", gen_hash},
                           {"action", c.action},         {"kind", project::kind_name(kind)},  {"conflict", conflict},
                           {"diagnostics", std::move(d)}};

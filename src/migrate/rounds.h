@@ -59,10 +59,6 @@ struct RoundSummary {
 // Outputs with conflict markers count as edited once they changed since Ferry wrote them.
 [[nodiscard]] bool carries_hand_edits(const nlohmann::json& entry, std::string_view current_hash);
 
-[[nodiscard]] nlohmann::json diagnostic_to_json(const Diagnostic& d);
-// nullopt for a code this version does not know (a manifest written by another version).
-[[nodiscard]] std::optional<Diagnostic> diagnostic_from_json(const std::string& file, const nlohmann::json& j);
-
 struct Previous {
   std::vector<Diagnostic> diagnostics;  // of the last round that generated this file
   bool conflict = false;                // the output still carries conflict markers

@@ -7,22 +7,6 @@
 
 namespace ferry::report {
 
-nlohmann::json to_json(const Diagnostic& d) {
-  return {{"code", to_string(d.code)},
-          {"severity", std::string(to_string(d.severity))},
-          {"file", d.file},
-          {"line", d.line},
-          {"col", d.col},
-          {"message", d.message},
-          {"hint", d.hint}};
-}
-
-nlohmann::json to_json(const std::vector<Diagnostic>& diags) {
-  nlohmann::json a = nlohmann::json::array();
-  for (const auto& d : diags) a.push_back(to_json(d));
-  return a;
-}
-
 nlohmann::json migration_to_json(const migrate::TreeResult& r, std::string_view target, std::string_view input,
                                  std::string_view output) {
   nlohmann::json j;

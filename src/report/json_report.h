@@ -4,13 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/diagnostic.h"
+#include "core/diagnostic_json.h"
 #include "migrate/migrate_tree.h"
 
 namespace ferry::report {
 
-[[nodiscard]] nlohmann::json to_json(const Diagnostic& d);
-[[nodiscard]] nlohmann::json to_json(const std::vector<Diagnostic>& diags);
+// A diagnostic's own JSON form is core's (core/diagnostic_json.h: ferry::to_json).
 [[nodiscard]] nlohmann::json migration_to_json(const migrate::TreeResult& r, std::string_view target,
                                                std::string_view input, std::string_view output);
 

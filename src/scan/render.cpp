@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "report/json_report.h"
+#include "core/diagnostic_json.h"
 #include "scan/scan.h"
 
 namespace ferry::scan {
@@ -109,7 +109,7 @@ nlohmann::json inventory_to_json(const Inventory& inv) {
     uses.push_back(std::move(x));
   }
   j["uses"] = uses;
-  j["problems"] = report::to_json(inv.problems);
+  j["problems"] = to_json(inv.problems);
   return j;
 }
 

@@ -12,7 +12,8 @@
    against a reference written here from the CUDA Math API's rules (NaN, signed zero) and against
    CUDA's cuda_fp16.h (nvcc) bit for bit when nvcc is installed; every HIP_* math constant
    against CUDA's math_constants.h value (read from the CUDA toolkit when installed); the memory
-   location types against CUDA's values.
+   location types against CUDA's values; min/max on unsigned, 64-bit and mixed arguments and
+   umin/umax/llmin/llmax/ullmin/ullmax against CUDA's results.
 Skips (77) without hipcc."""
 import bisect
 import functools
@@ -46,6 +47,8 @@ __global__ void m(__half* x, __half2* y, float* f) { x[0] = __hmax(x[0], x[1]); 
 const char* name(cusparseStatus_t s) { return cusparseGetErrorString(s); }
 bool host(cudaMemLocation l) { return l.type == cudaMemLocationTypeHost; }
 const char* drv(CUresult r) { const char* s = nullptr; cuGetErrorString(r, &s); cuGetErrorName(r, &s); return s; }
+__global__ void mm(unsigned* p, unsigned rem) { p[0] = umin(rem, p[1]) + min(rem, blockDim.x); }
+CUcontext ctx(CUdevice d) { CUctxCreateParams prm = {}; CUcontext c; cuCtxCreate(&c, &prm, 0, d); return c; }
 """
 
 SIMD_UNARY = {"__vabs2", "__vabs4", "__vabsss2", "__vabsss4", "__vneg2", "__vneg4", "__vnegss2", "__vnegss4"}
@@ -761,6 +764,44 @@ def test_drv_error(hipcc, inc, tmp, names):
     print("drv_error: hipDrvGetErrorName/String answer what hipGetErrorName/String do")
 
 
+def test_minmax(hipcc, inc, tmp, names):
+    """CUDA's results: a mixed call is computed in the usual arithmetic conversions' type."""
+    src = tmp / "minmax_check.hip"
+    src.write_text('#include "ferry/compat/minmax.h"\n#include <cstdio>\n#include <cmath>\n'
+                   "__global__ void k(unsigned* o, unsigned r, long l, unsigned long long u) {\n"
+                   "  o[0] = min(r, blockDim.x) + max(r, threadIdx.x) + (unsigned)min(l, 2L) + (unsigned)max(u, 3ull)\n"
+                   "         + umin(r, 1u) + umax(r, 1u) + (unsigned)llmin(l, 1LL) + (unsigned)llmax(l, 1LL)\n"
+                   "         + (unsigned)ullmin(u, 1ull) + (unsigned)ullmax(u, 1ull);\n}\n"
+                   "int main() {\n"
+                   "  unsigned big = 4000000000u; long neg = -5; unsigned long long h = 1ull << 40;\n"
+                   "  std::printf(\"%u %u %ld %llu %lld %lld %llu %llu %u %u %g %g %g\\n\",\n"
+                   "    min(big, 3u), max(-1, 1u), min(neg, 7L), max(h, 2ull), llmin(-3LL, 2LL), llmax(-3LL, 2LL),\n"
+                   "    ullmin(h, 5ull), ullmax(h, 5ull), umin(big, 9u), umax(big, 9u), min(1.5f, 0.25),\n"
+                   "    max(NAN, 2.0f), min(2.0, (float)NAN));\n  return 0;\n}\n")
+    hip_compile(hipcc, src, inc, tmp / "minmax_check", link=True)
+    out = run([str(tmp / "minmax_check")]).stdout.split()
+    # max(-1, 1u) is an unsigned max (-1 -> 4294967295), as in CUDA; NaN gives the other operand.
+    want = ["3", "4294967295", "-5", str(1 << 40), "-3", "2", "5", str(1 << 40), "9", "4000000000", "0.25", "2", "2"]
+    if out != want:
+        raise SystemExit(f"FAIL: minmax {out}, CUDA's results are {want}")
+    assert set(names) == {"umin", "umax", "llmin", "llmax", "ullmin", "ullmax"}, names
+    print("minmax: unsigned, 64-bit and mixed min/max, umin and friends give CUDA's results")
+
+
+def test_ctx_params(hipcc, inc, tmp, names):
+    """The migrated call (parameters dropped) and the type compile together."""
+    migrated = (inc / "needs_all.cu").read_text()
+    if "hipCtxCreate(&c, 0, d)" not in migrated:
+        raise SystemExit("FAIL: cuCtxCreate(&c, &prm, 0, d) did not become hipCtxCreate(&c, 0, d)")
+    src = tmp / "ctx_check.hip"
+    src.write_text('#include <hip/hip_runtime.h>\n#include "ferry/compat/ctx_params.h"\n'
+                   "hipCtx_t make(hipDevice_t d) { CUctxCreateParams p = {}; (void)p; hipCtx_t c;\n"
+                   "  return hipCtxCreate(&c, 0, d) == hipSuccess ? c : nullptr; }\n")
+    hip_compile(hipcc, src, inc, tmp / "ctx_check.o", link=False)
+    assert set(names) == {"CUctxCreateParams"}, names
+    print("ctx_params: CUctxCreateParams compiles beside hipCtxCreate(ctx, flags, dev)")
+
+
 def main() -> int:
     hipcc = shutil.which("hipcc")
     if not hipcc:
@@ -797,6 +838,8 @@ def main() -> int:
         test_math_constants(hipcc, inc, tmp, table["math_constants"])
         test_memloc(hipcc, inc, tmp, table["memloc"])
         test_drv_error(hipcc, inc, tmp, table["drv_error"])
+        test_minmax(hipcc, inc, tmp, table["minmax"])
+        test_ctx_params(hipcc, inc, tmp, table["ctx_params"])
     print("PASS")
     return 0
 

@@ -228,6 +228,50 @@ void default_args(FileMigration& file) {
   }
 }
 
+// Variables the file declares `CUctxCreateParams v = {};` or `CUctxCreateParams v{};`.
+std::unordered_set<std::string_view> empty_ctx_params(const FileMigration& file) {
+  std::unordered_set<std::string_view> out;
+  for (std::size_t ci = 0; ci + 4 < file.code_size(); ++ci) {
+    if (!file.is(ci, "CUctxCreateParams") || !file.is_identifier(ci + 1)) continue;
+    const std::size_t b = file.is(ci + 2, "=") ? ci + 3 : ci + 2;
+    if (b + 2 < file.code_size() && file.is(b, "{") && file.is(b + 1, "}") && file.is(b + 2, ";"))
+      out.insert(file.text(ci + 1));
+  }
+  return out;
+}
+
+// cuCtxCreate(&ctx, params, flags, dev) (CUDA 13) -> hipCtxCreate(&ctx, flags, dev).
+void ctx_create_args(FileMigration& file) {
+  std::unordered_set<std::string_view> empty;
+  bool known = false;
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!(file.is(ci, "cuCtxCreate") || file.is(ci, "cuCtxCreate_v4")) || !file.is(ci + 1, "(") || file.excluded(ci) ||
+        file.touched(ci) || file.is_member_or_qualified(ci) || file.code(ci).in_directive)
+      continue;
+    const std::vector<ArgRange> args = file.call_args(ci + 1);
+    if (args.size() != 4 || args[1].empty() || args[2].empty()) continue;
+    const ArgRange& p = args[1];
+    bool none = p.first == p.last && (file.is(p.first, "NULL") || file.is(p.first, "nullptr") || file.is(p.first, "0"));
+    if (!none && file.is(p.first, "&") && p.last == p.first + 1 && file.is_identifier(p.last)) {
+      if (!known) {
+        empty = empty_ctx_params(file);
+        known = true;
+      }
+      none = empty.contains(file.text(p.last));
+    }
+    if (!none) continue;
+    const std::uint32_t from = file.code(p.first).begin, to = file.code(args[2].first).begin;
+    if (file.edits().overlaps(from, to) || !file.replace(ci, ci, "hipCtxCreate")) continue;
+    file.replace_bytes(from, to, "");
+    file.count_converted("driver");
+    file.diag(Diag::CtxCreateParamsDropped, ci,
+              "'" + std::string(file.text(ci)) +
+                  "' in CUDA 13's form: its empty CUctxCreateParams argument was dropped, as hipCtxCreate "
+                  "takes (ctx, flags, device)",
+              "nothing to do; HIP has no execution-affinity or CIG context parameters");
+  }
+}
+
 }  // namespace
 
 // Whether the file declares `name` as `const char* name[...]` or `const char** name`.
@@ -265,6 +309,7 @@ void call_args_pass(FileMigration& file) {
   ffs_args(file);
   default_args(file);
   rtc_option_args(file);
+  ctx_create_args(file);
   std::unordered_set<std::string_view> vars;
   bool vars_known = false;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {

@@ -40,6 +40,17 @@ using HipProvidedTable = std::unordered_map<std::string, std::unordered_set<std:
 // The name `name` has after the rule tables rename it (the called name of a call template).
 [[nodiscard]] std::string renamed_by(const rules::RuleSet& rules, std::string_view name);
 
+// One function definition at namespace scope (not a template, not a member).
+struct FunctionDefinition {
+  std::size_t first;     // code index of the first token of the definition (specifiers included)
+  std::size_t name;      // code index of the name (`operator` for an operator)
+  std::size_t last;      // code index of the closing '}'
+  std::string fname;     // the name as `target_name` gives it ("operator+=", "hipInit")
+  std::string params;    // canonical parameter types, `param_name` applied to each word
+  bool platform_branch;  // inside a branch on a platform macro
+  [[nodiscard]] std::string signature() const { return fname + "(" + params + ")"; }
+};
+
 // One function definition at namespace scope whose signature HIP provides.
 struct ProvidedDefinition {
   std::size_t first;      // code index of the first token of the definition (specifiers included)
@@ -118,15 +129,17 @@ template <class View>
   return out;
 }
 
-// Finds the definitions in `v` whose name, as the rules rename it (`target_name(name)`: a user's
-// `cudaDeviceSynchronize()` becomes a definition of `hipDeviceSynchronize()`), and parameter
-// types are in `table`. Skips templates, member functions and excluded code (`excluded(ci)`);
-// marks those inside a preprocessor branch on a platform macro (platform_branches).
-template <class View, class Excluded, class TargetName>
-[[nodiscard]] std::vector<ProvidedDefinition> find_provided_definitions(const View& v, const HipProvidedTable& table,
-                                                                        Excluded excluded, TargetName target_name) {
-  std::vector<ProvidedDefinition> out;
-  if (table.empty()) return out;
+// Finds the function definitions at namespace scope in `v` whose name, as `target_name` gives
+// it (the rules' rename: a user's `cudaDeviceSynchronize()` becomes a definition of
+// `hipDeviceSynchronize()`), `wanted(name)` accepts; each parameter's type words go through
+// `param_name` before they are made canonical (canonical_param_type). Skips templates, member
+// functions, parameter lists it cannot read (arrays, function pointers, packs) and excluded code
+// (`excluded(ci)`); marks those inside a preprocessor branch on a platform macro (platform_branches).
+template <class View, class Excluded, class TargetName, class ParamName, class Wanted>
+[[nodiscard]] std::vector<FunctionDefinition> find_function_definitions(const View& v, Excluded excluded,
+                                                                        TargetName target_name, ParamName param_name,
+                                                                        Wanted wanted) {
+  std::vector<FunctionDefinition> out;
   const std::size_t n = v.code_size();
   // Braces: true for a namespace or extern "C" block (its contents are at namespace scope).
   std::vector<bool> braces;
@@ -171,8 +184,7 @@ template <class View, class Excluded, class TargetName>
       ++i;
       continue;
     }
-    const auto hit = table.find(fname);
-    if (hit == table.end() || !at_namespace_scope || name == 0 || excluded(name)) {
+    if (!at_namespace_scope || name == 0 || !wanted(fname) || excluded(name)) {
       ++i;
       continue;
     }
@@ -213,6 +225,7 @@ template <class View, class Excluded, class TargetName>
     std::string params;
     bool ok = !templated;
     std::vector<std::string_view> words;
+    std::vector<std::string> renamed;  // owns the words param_name gives
     bool has_default = false;
     std::size_t pdepth = 0;
     auto flush = [&]() {
@@ -224,7 +237,10 @@ template <class View, class Excluded, class TargetName>
         if (ident && !detail::is_type_word(last) && last != "const" && last != "volatile") words.pop_back();
       }
       if (!params.empty()) params += ',';
-      params += canonical_param_type(words);
+      renamed.clear();
+      for (const std::string_view w : words) renamed.push_back(param_name(w));
+      const std::vector<std::string_view> mapped(renamed.begin(), renamed.end());
+      params += canonical_param_type(mapped);
       if (has_default) params += '=';
       words.clear();
       has_default = false;
@@ -254,20 +270,35 @@ template <class View, class Excluded, class TargetName>
     }
     flush();
     if (params == "void") params.clear();
-    if (hit->second.contains(params)) {
-      // The closing brace of the body.
-      std::size_t last = body, bdepth = 0;
-      for (; last < n; ++last) {
-        if (v.is(last, "{")) ++bdepth;
-        else if (v.is(last, "}") && --bdepth == 0) break;
-      }
-      if (last < n) {
-        out.push_back({first, name, last, fname + "(" + params + ")", platform[name]});
-        i = last + 1;
-        continue;
-      }
+    // The closing brace of the body.
+    std::size_t last = body, bdepth = 0;
+    for (; last < n; ++last) {
+      if (v.is(last, "{")) ++bdepth;
+      else if (v.is(last, "}") && --bdepth == 0) break;
+    }
+    if (last < n) {
+      out.push_back({first, name, last, fname, params, platform[name]});
+      i = last + 1;
+      continue;
     }
     ++i;
+  }
+  return out;
+}
+
+// The definitions whose name (as the rules rename it) and parameter types are in `table`.
+template <class View, class Excluded, class TargetName>
+[[nodiscard]] std::vector<ProvidedDefinition> find_provided_definitions(const View& v, const HipProvidedTable& table,
+                                                                        Excluded excluded, TargetName target_name) {
+  std::vector<ProvidedDefinition> out;
+  if (table.empty()) return out;
+  const auto defs = find_function_definitions(
+      v, excluded, target_name, [](std::string_view w) { return std::string(w); },
+      [&](const std::string& fname) { return table.contains(fname); });
+  for (const FunctionDefinition& d : defs) {
+    const auto hit = table.find(d.fname);
+    if (hit != table.end() && hit->second.contains(d.params))
+      out.push_back({d.first, d.name, d.last, d.signature(), d.platform_branch});
   }
   return out;
 }

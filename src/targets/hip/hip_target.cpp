@@ -47,6 +47,7 @@ class HipTarget final : public Target {
     apply_toolchain(rules_, toolchain_, option("blas"), option("sparse"));
     reserved_ = load_reserved_names();
     provided_ = load_hip_provided();
+    typedef_tags_ = load_hip_typedef_tags();
     api_names_ = load_api_names(rules_);
   }
 
@@ -71,6 +72,8 @@ class HipTarget final : public Target {
     // Then: it may move a runtime include up, and must claim that line before the renamer.
     runtime_header_pass(file);
     hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
+    same_signature_pass(file);           // overloads the renames make identical: the later guarded
+    elaborated_type_pass(file, typedef_tags_);  // `struct X` where HIP's X is a typedef only
     compat_header_pass(file);            // includes of CUDA headers the release lacks: Ferry's compat header
     cuda_compat_pass(file);              // Ferry's own compat constructs, before anything renames them
     cuda_record_pass(file);              // before the rules rewrite the includes it records
@@ -84,6 +87,8 @@ class HipTarget final : public Target {
     warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
     dialect_pass(file);                                    // nvcc-isms clang's C++17 rejects (register)
     strings_pass(file);                                    // --rewrite-strings: API names in messages
+    // CUDA's unsigned/64-bit min()/max(): clang 15's HIP headers (HIP 5.2) have int/float/double only.
+    minmax_pass(file, toolchain_.hip <= rules::Version{5, 2});
     analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
     if (fixes) mark_widened_ballots(file, *fixes);
   }
@@ -95,6 +100,7 @@ class HipTarget final : public Target {
   rules::RuleSet rules_;
   std::unordered_set<std::string> reserved_;
   HipProvidedTable provided_;
+  HipTypedefTags typedef_tags_;
   std::unordered_set<std::string> api_names_;  // never user clashes (load_api_names)
 };
 

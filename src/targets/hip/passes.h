@@ -1,11 +1,12 @@
 // Semantic passes of the CUDA → HIP target. Each pass is one function over a FileMigration,
 // lives in its own file and has golden tests under tests/golden/hip-<pass>-*/.
-// Order (HipTarget::run_passes): runtime_header, hip_provided, compat_header, cuda_compat, cuda_record,
-// name_clash, solver_args, warp_intrinsics, launch, inline_asm, warp_size; edits of an earlier pass win
-// over later ones and over the rule tables.
+// Order (HipTarget::run_passes): runtime_header, hip_provided, same_signature, elaborated_type, compat_header,
+// cuda_compat, cuda_record, name_clash, solver_args, warp_intrinsics, launch, inline_asm, warp_size; edits of an
+// earlier pass win over later ones and over the rule tables.
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -76,6 +77,23 @@ void solver_args_pass(migrate::FileMigration& file);
 // User definitions whose signature HIP's headers already define (rules/hip_provided.tsv):
 // wrapped in `#if !defined(__HIP_PLATFORM_AMD__)` ... `#endif`, FRY4103 at each.
 void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& table);
+
+// Function definitions whose parameter types become identical when the rules rename them
+// (`f(cudaError_t)` and `f(CUresult)` -> `f(hipError_t)`): the first defines a marker macro after
+// itself, the later ones are compiled only without it (`#if !defined(FERRY_HAVE_...)`), FRY4107.
+void same_signature_pass(migrate::FileMigration& file);
+
+// HIP type name -> the elaborated keywords that cannot precede it ("struct,union,enum" for
+// hipGraphicsResource, a typedef of struct _hipGraphicsResource): embedded rules/hip_typedef_tags.tsv.
+using HipTypedefTags = std::unordered_map<std::string, std::string>;
+[[nodiscard]] HipTypedefTags load_hip_typedef_tags();
+// `struct cudaGraphicsResource *` -> `hipGraphicsResource *`: drops an elaborated keyword the
+// HIP name cannot take (elaborated_type_pass.cpp).
+void elaborated_type_pass(migrate::FileMigration& file, const HipTypedefTags& table);
+
+// A file that calls an unqualified min() or max() gets ferry/compat/minmax.h when the release
+// lacks CUDA's unsigned/64-bit/mixed overloads (HIP 5.2 and earlier; minmax_pass.cpp).
+void minmax_pass(migrate::FileMigration& file, bool release_lacks_minmax);
 
 // cudaDataType values (CUDA_R_32F, casts to cudaDataType) in the arguments of cublas* calls for
 // hipBLAS < ROCm 6.0 (hipblasDatatype_t: HIPBLAS_R_32F) and of cusparse* calls under

@@ -1,6 +1,7 @@
 // Golden case of the wave64 lane-math fix for FRY2205 (the same kernel runs in
 // tests/e2e/test_wave64_fixes.sh, wrong at wave 64 without the fix and right with it).
 #include <hip/hip_runtime.h>
+#include "ferry/compat/minmax.h"
 
 #define THREADS 256
 
