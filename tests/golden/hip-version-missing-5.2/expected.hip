@@ -1,6 +1,6 @@
 // Names HIP 5.2 does not have: left as they are, with FRY1301 saying which ROCm has them.
 #include <hip/hip_runtime.h>
-#include <cuda_fp8.h>
+#include <cufftXt.h>
 
 void setup(int* devices, int count) {
   cudaSetValidDevices(devices, count);          // hipSetValidDevices: ROCm 6.2
