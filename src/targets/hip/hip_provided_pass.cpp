@@ -5,6 +5,7 @@
 #include "core/split.h"
 #include "rules/builtin.h"
 #include "targets/hip/hip_provided.h"
+#include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
@@ -98,23 +99,6 @@ std::string renamed_by(const rules::RuleSet& rules, std::string_view name) {
   while (n < r->to.size() && (std::isalnum(static_cast<unsigned char>(r->to[n])) || r->to[n] == '_')) ++n;
   return n > 0 ? r->to.substr(0, n) : std::string(name);
 }
-
-namespace {
-
-// Byte offset of the start of the line of `offset`.
-std::uint32_t line_start(std::string_view src, std::uint32_t offset) {
-  if (offset == 0) return 0;
-  const std::size_t nl = src.rfind('\n', offset - 1);
-  return nl == std::string_view::npos ? 0 : static_cast<std::uint32_t>(nl + 1);
-}
-
-bool only_blanks(std::string_view s) {
-  for (char c : s)
-    if (c != ' ' && c != '\t' && c != '\r') return false;
-  return true;
-}
-
-}  // namespace
 
 void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& table) {
   std::vector<ProvidedDefinition> defs = find_provided_definitions(

@@ -86,4 +86,16 @@ IntWidth declared_width(const lex::CodeView& v, std::size_t ci) {
   return wide ? IntWidth::Wide : (narrow ? IntWidth::Narrow : IntWidth::Unknown);
 }
 
+std::uint32_t line_start(std::string_view src, std::uint32_t offset) {
+  if (offset == 0) return 0;
+  const std::size_t nl = src.rfind('\n', offset - 1);
+  return nl == std::string_view::npos ? 0 : static_cast<std::uint32_t>(nl + 1);
+}
+
+bool only_blanks(std::string_view s) {
+  for (char c : s)
+    if (c != ' ' && c != '\t' && c != '\r') return false;
+  return true;
+}
+
 }  // namespace ferry::targets::hip

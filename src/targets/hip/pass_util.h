@@ -32,4 +32,9 @@ enum class IntWidth : std::uint8_t { None, Narrow, Wide, Unknown };
 // precedes it (a use, not a declaration); Unknown for other types (a typedef, a class).
 [[nodiscard]] IntWidth declared_width(const lex::CodeView& v, std::size_t ci);
 
+// Byte offset of the start of the line that holds `offset` in `src`.
+[[nodiscard]] std::uint32_t line_start(std::string_view src, std::uint32_t offset);
+// True when `s` holds only spaces, tabs and carriage returns.
+[[nodiscard]] bool only_blanks(std::string_view s);
+
 }  // namespace ferry::targets::hip

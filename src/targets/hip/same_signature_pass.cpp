@@ -11,23 +11,11 @@
 #include <vector>
 
 #include "targets/hip/hip_provided.h"
+#include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
 namespace {
-
-// Byte offset of the start of the line of `offset`.
-std::uint32_t line_start(std::string_view src, std::uint32_t offset) {
-  if (offset == 0) return 0;
-  const std::size_t nl = src.rfind('\n', offset - 1);
-  return nl == std::string_view::npos ? 0 : static_cast<std::uint32_t>(nl + 1);
-}
-
-bool only_blanks(std::string_view s) {
-  for (char c : s)
-    if (c != ' ' && c != '\t' && c != '\r') return false;
-  return true;
-}
 
 // The macro that says "a definition of `signature` was compiled": identifier characters kept,
 // the others spelled out so that different signatures never share a marker.
