@@ -11,8 +11,15 @@
 // overload that a HIP release does have always wins over it: the header is safe with any HIP.
 // The arguments are taken by value and promoted first, which also accepts HIP's blockDim.x and
 // friends (objects that convert to unsigned) where CUDA has plain unsigned ints.
+// A project may #define min or max itself (before or after this header): the definitions below
+// are made with those macros set aside (push_macro/pop_macro), and the project's calls then go
+// to its own macro, as they did under nvcc.
 #pragma once
 #include <hip/hip_runtime.h>
+#pragma push_macro("min")
+#pragma push_macro("max")
+#undef min
+#undef max
 #include <type_traits>
 #include <utility>
 
@@ -80,3 +87,6 @@ template <int = 0>
 __host__ __device__ inline unsigned long long int ullmax(unsigned long long int a, unsigned long long int b) {
   return a > b ? a : b;
 }
+
+#pragma pop_macro("max")
+#pragma pop_macro("min")

@@ -6,8 +6,11 @@
 // min(double, double) only, so `min(rem, blockDim.x)` with an unsigned `rem` is ambiguous there
 // (cuda-samples' eigenvalues), and a 64-bit argument is silently narrowed to int. A file that
 // calls an unqualified min or max gets Ferry's compat header ferry/compat/minmax.h (templates that
-// lose to any exact overload HIP has: safe with every release). Files of a project that
-// #defines min or max itself, and C files, are left alone.
+// lose to any exact overload HIP has: safe with every release). C files are left alone. A
+// project that #defines min or max somewhere still gets the header where a file calls them: the
+// header sets such macros aside while it defines its templates, and a file whose calls expand to
+// the project's macro is not hurt by it (before, one such macro anywhere in the tree kept the
+// header from every file: cuda-samples' eigenvalues stayed ambiguous).
 #include <string>
 
 #include "targets/hip/pass_util.h"
@@ -19,8 +22,6 @@ void minmax_pass(migrate::FileMigration& file, bool release_lacks_minmax) {
   if (!release_lacks_minmax) return;
   const std::string_view path = file.path();
   if (path.ends_with(".c") || path.ends_with(".C")) return;
-  const auto& macros = file.project().defined_macros;
-  if (macros.contains("min") || macros.contains("max")) return;
   for (std::size_t ci = 1; ci + 1 < file.code_size(); ++ci) {
     if (!(file.is(ci, "min") || file.is(ci, "max")) || !file.is(ci + 1, "(") || file.excluded(ci)) continue;
     // A call of the global function: not a member (`.min(`), qualified (`std::min(`) or declared.
