@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/text.h"
+
 namespace fs = std::filesystem;
 
 namespace ferry::verify {
@@ -18,11 +20,8 @@ bool is_torch_header(std::string_view h) {
   return false;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+// A line of source or of the probe's output without its surrounding blanks.
+std::string_view trim(std::string_view s) { return ferry::trim(s, " \t\r"); }
 
 }  // namespace
 
