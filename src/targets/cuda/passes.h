@@ -41,6 +41,9 @@ void ballot_pass(migrate::FileMigration& file);
 // assembly, which in HIP code is GCN assembly (FRY1204). Left unchanged.
 void amd_only_pass(migrate::FileMigration& file);
 
+// `#include "ferry/compat/<name>.h"` (the HIP target's compat headers) removed: CUDA has the names.
+void hip_compat_include_pass(migrate::FileMigration& file);
+
 // hipDeviceProp_t fields cudaDeviceProp lacks: CUDA 13 removed clockRate, memoryClockRate,
 // computeMode, ... (read through ferry::cuda_compat::device_attribute, i.e. cudaDeviceGetAttribute);
 // HIP's own gcnArchName, gcnArch, maxSharedMemoryPerMultiProcessor, clockInstructionRate get

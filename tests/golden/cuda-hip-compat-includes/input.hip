@@ -1,0 +1,23 @@
+// HIP written by Ferry for HIP 5.2 includes Ferry's own compat headers. The way back to CUDA
+// gives the CUDA header a compat header stood for (fp8.h: cuda_fp8.h) and drops the ones added
+// for names alone (minmax.h: CUDA's own min/max/umin), so nvcc needs nothing from the HIP tree.
+#include <hip/hip_runtime.h>
+#include "ferry/compat/fp8.h"
+#include "../ferry/compat/minmax.h"
+
+__global__ void quantize(const float* in, __nv_fp8_storage_t* out, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < min(n, 4096u)) out[i] = __nv_cvt_float_to_fp8(in[i], __NV_SATFINITE, __NV_E4M3);
+}
+
+int main() {
+  float* in;
+  __nv_fp8_storage_t* out;
+  hipMalloc(&in, 4096 * sizeof(float));
+  hipMalloc(&out, 4096);
+  hipLaunchKernelGGL(quantize, dim3(16), dim3(256), 0, 0, in, out, 4096u);
+  hipDeviceSynchronize();
+  hipFree(in);
+  hipFree(out);
+  return 0;
+}
