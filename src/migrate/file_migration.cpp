@@ -112,6 +112,14 @@ void FileMigration::diag_at_line(Diag code_id, Severity sev, std::uint32_t line,
 
 namespace {
 
+// The project defines `name` itself where this file sees it (targets::hip's
+// collect_user_compat_definitions: a name alone, or "PATH<TAB>NAME" for a `static` definition in a
+// source file, which serves that file only).
+bool user_defines_compat_name(const FileMigration& file, const std::string& name) {
+  const auto& defs = file.project().user_compat_definitions;
+  return defs.contains(name) || defs.contains(std::string(file.path()) + "\t" + name);
+}
+
 std::string status_hint(const rules::Rule& r) {
   std::string h = r.note;
   if (h.empty() && r.has_replacement()) h = "the " + r.to + " equivalent is used";
@@ -391,7 +399,7 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       report_missing(file, ci, *r);
       continue;
     }
-    if (r->availability == rules::Availability::Compat && !file.project().user_compat_definitions.contains(r->to))
+    if (r->availability == rules::Availability::Compat && !user_defines_compat_name(file, r->to))
       file.require_compat(r->compat, r->to, ci);
     if (r->kind == rules::RuleKind::Call) {
       // The name of a macro or function the user defines is theirs, not a call: a compat

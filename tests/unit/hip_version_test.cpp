@@ -163,5 +163,19 @@ TEST(HipCompat, MissingNamesStayCudaNamesAndNewerReleasesConvertThem) {
   EXPECT_TRUE(now.diagnostics.empty());
 }
 
+TEST(HipCompat, AStaticDefinitionInASourceFileServesThatFileOnly) {
+  // cuda-samples' mergeSort: mergeSort_host.cpp defines a host `static uint umin(...)`, while
+  // mergeSort.cu calls CUDA's umin and needs the compat header; a shim in a header serves all.
+  const std::string host = "static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }\n";
+  const std::string shim = "__device__ __half2 __hmax2(__half2 a, __half2 b) { return a; }\n";
+  const std::string use = "__global__ void k(unsigned* o) { *o = umin(o[0], o[1]); }\n";
+  const std::vector<SourceView> files = {{"host.cpp", host}, {"shim.h", shim}, {"k.cu", use}};
+  ProjectContext ctx;
+  collect_user_compat_definitions(files, ctx);
+  EXPECT_TRUE(ctx.user_compat_definitions.contains("host.cpp\tumin"));
+  EXPECT_FALSE(ctx.user_compat_definitions.contains("umin"));
+  EXPECT_TRUE(ctx.user_compat_definitions.contains("__hmax2"));
+}
+
 }  // namespace
 }  // namespace ferry::targets::hip

@@ -1,5 +1,6 @@
 #include "targets/hip/compat.h"
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "lex/code_view.h"
@@ -7,6 +8,8 @@
 
 namespace ferry::targets::hip {
 namespace {
+
+namespace fs = std::filesystem;
 
 constexpr std::string_view kDir = "compat/hip/";
 
@@ -126,7 +129,20 @@ void collect_user_compat_definitions(const std::vector<SourceView>& files, Proje
       if (after == lex::npos) continue;
       ++after;
       while (v.is(after, "const") || v.is(after, "noexcept")) ++after;
-      if (v.is(after, "{")) ctx.user_compat_definitions.emplace(name);
+      if (!v.is(after, "{")) continue;
+      // A `static` definition in a source file (not a header) serves its own translation unit
+      // only (cuda-samples' mergeSort_host.cpp has a host `static uint umin(...)` while
+      // mergeSort.cu calls CUDA's): it is recorded as "PATH<TAB>NAME", which only that file
+      // matches (file_migration.cpp); any other definition serves every file of the project.
+      bool is_static = false;
+      for (std::size_t k = ci; k-- > 0;) {
+        if (v.is(k, ";") || v.is(k, "}") || v.is(k, "{") || v.in_directive(k)) break;
+        if (v.is(k, "static")) is_static = true;
+      }
+      const std::string ext = fs::path(f.path).extension().string();
+      const bool header = ext == ".h" || ext == ".hpp" || ext == ".cuh" || ext == ".hh" || ext == ".inl" || ext.empty();
+      if (is_static && !header) ctx.user_compat_definitions.emplace(f.path + "\t" + std::string(name));
+      else ctx.user_compat_definitions.emplace(name);
     }
   }
 }
