@@ -6,28 +6,23 @@
 //   #include "ferry/compat/minmax.h"          removed (with whatever path prefix it was given)
 // HIP -> CUDA -> HIP then writes the same include again (a fixed point), and nvcc never looks for
 // a header that only the HIP output tree has.
-#include <map>
 #include <string>
 #include <string_view>
 
-#include "core/split.h"
-#include "rules/builtin.h"
 #include "targets/cuda/passes.h"
+#include "targets/hip/compat.h"
 
 namespace ferry::targets::cuda {
 namespace {
 
-// compat header name -> the CUDA header it replaces (the first `header` row that names it).
-const std::map<std::string, std::string, std::less<>>& replaced_headers() {
-  static const std::map<std::string, std::string, std::less<>> m = [] {
-    std::map<std::string, std::string, std::less<>> out;
-    for (const std::string_view line : table_rows(rules::builtin_table("compat/hip/compat.tsv"))) {
-      const std::vector<std::string_view> f = split(line, '\t');
-      if (f.size() >= 3 && f[0] == "header") out.emplace(std::string(f[2]), std::string(f[1]));
-    }
-    return out;
-  }();
-  return m;
+constexpr std::string_view kCompatDir = "ferry/compat/";  // where the hip target writes them
+
+// The CUDA header that compat header `name` replaced (hip::compat_table()'s header rows; the
+// first in path order where several name it: bf16 -> cuda_bf16.h), or null.
+const std::string* replaced_header(std::string_view name) {
+  for (const auto& [cuda_header, compat] : hip::compat_table().by_header)
+    if (compat == name) return &cuda_header;
+  return nullptr;
 }
 
 }  // namespace
@@ -38,13 +33,12 @@ void hip_compat_include_pass(migrate::FileMigration& file) {
     const std::string_view h = file.text(ci);
     if (h.size() < 2 || h.front() != '"') continue;
     const std::string_view path = h.substr(1, h.size() - 2);
-    const std::size_t at = path.rfind("ferry/compat/");
+    const std::size_t at = path.rfind(kCompatDir);
     if (at == std::string_view::npos || (at > 0 && path[at - 1] != '/')) continue;
-    const std::string_view name = path.substr(at + 13);
+    const std::string_view name = path.substr(at + kCompatDir.size());
     if (!name.ends_with(".h") || name.find('/') != std::string_view::npos) continue;
-    const auto cuda = replaced_headers().find(name.substr(0, name.size() - 2));
-    const bool done = cuda != replaced_headers().end() ? file.replace(ci, ci, "<" + cuda->second + ">")
-                                                       : file.remove_include_line(ci);
+    const std::string* cuda = replaced_header(name.substr(0, name.size() - 2));
+    const bool done = cuda ? file.replace(ci, ci, "<" + *cuda + ">") : file.remove_include_line(ci);
     if (done) file.count_converted("headers");
   }
 }
