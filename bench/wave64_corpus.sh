@@ -8,30 +8,64 @@
 # wave 64; timing lines are left out of the comparison.
 #
 # Usage: bench/wave64_corpus.sh FERRY OUT_DIR CORPUS... (a corpus that is absent is skipped)
+#   WAVE64_HAZARDS_ONLY=1: the hazard count alone (seconds), no program runs (an hour).
 # Results: OUT_DIR/hazards.tsv, OUT_DIR/programs.tsv; summarised in bench/results/wave64-*.md.
+# hazards.tsv columns: lane_math (all FRY22xx but 2206), in_components (reached by a warp
+# operation), fixed (automatically; of them, logical: kept as 32-lane logical warps), left (with a
+# diagnostic; of them, unmigratable: in a component whose warp code has inline assembly, or in a
+# file using WMMA: code `migrate` cannot port at all, FRY1003 / mma.h), no_warp_op (notes).
 set -u
 FERRY=${1:?usage: wave64_corpus.sh FERRY OUT_DIR CORPUS...}
 OUT=${2:?}
 shift 2
 mkdir -p "$OUT"
-printf 'corpus\tfiles\tlane_math\tin_components\tfixed\tleft\tno_warp_op\tcomponents\tcomponents_fixed\n' > "$OUT/hazards.tsv"
+printf 'corpus\tfiles\tlane_math\tin_components\tfixed\tlogical\tleft\tunmigratable\tno_warp_op\tcomponents\tcomponents_fixed\n' > "$OUT/hazards.tsv"
 : > "$OUT/blocked.txt"
+: > "$OUT/left.txt"
 for c in "$@"; do
   [[ -d $c ]] || { echo "skip: $c is absent"; continue; }
   "$FERRY" analyze "$c" --json > "$OUT/analyze.json" 2>/dev/null
   python3 - "$c" "$OUT" <<'PY'
-import json, os, sys
+import json, os, re, sys
 corpus, out = sys.argv[1], sys.argv[2]
 j = json.load(open(os.path.join(out, "analyze.json")))
 lane = [h for h in j["hazards"] if h["code"].startswith("FRY22") and h["code"] != "FRY2206"]
 harmless = [h for h in lane if "no warp operation reaches" in h["message"]]
 fixable = [h for h in lane if "fixable automatically" in h["hint"]]
-left = len(lane) - len(harmless) - len(fixable)
+left = [h for h in lane if h not in harmless and h not in fixable]
+logical = [h for h in fixable if "32-lane logical warps" in h["hint"]]
+texts = {}
+def text_of(path):
+    if path not in texts:
+        full = path if os.path.isabs(path) else os.path.join(corpus, path)
+        try:
+            texts[path] = open(full, errors="replace").read()
+        except OSError:
+            texts[path] = ""
+    return texts[path]
+def unmigratable_hazard(h):
+    t = text_of(h["file"])
+    if "wmma::" in t or "<mma.h>" in t:
+        return True
+    # the component's inline assembly, when it is in the hazard's own file or one it includes
+    m = re.search(r"inline assembly sees the physical wavefront \((?:in the macro '[^']*'\) \()?([^,()]+),", h["hint"])
+    if not m:
+        return False
+    asm_file = m.group(1).strip()
+    if os.path.normpath(asm_file) == os.path.normpath(h["file"]):
+        return True
+    base = os.path.basename(asm_file)
+    return any(base in line for line in t.splitlines() if line.lstrip().startswith("#include"))
+unmigratable = [h for h in left if unmigratable_hazard(h)]
 w = j["wave64_fix"]
 name = os.path.basename(os.path.normpath(corpus))
 with open(os.path.join(out, "hazards.tsv"), "a") as f:
-    f.write(f"{name}\t{j['files_analyzed']}\t{len(lane)}\t{len(lane) - len(harmless)}\t{len(fixable)}\t{left}\t"
-            f"{len(harmless)}\t{w['components']}\t{w['components_fixed']}\n")
+    f.write(f"{name}\t{j['files_analyzed']}\t{len(lane)}\t{len(lane) - len(harmless)}\t{len(fixable)}\t{len(logical)}\t"
+            f"{len(left)}\t{len(unmigratable)}\t{len(harmless)}\t{w['components']}\t{w['components_fixed']}\n")
+with open(os.path.join(out, "left.txt"), "a") as f:
+    for h in left:
+        f.write(f"{name}: {h['file']}:{h['line']}: {h['code']}{' (unmigratable)' if h in unmigratable else ''}: "
+                f"{h['message'][:100]}\n")
 with open(os.path.join(out, "blocked.txt"), "a") as f:
     for b in w["blocked"]:
         f.write(f"{name}: {b}\n")
@@ -43,7 +77,7 @@ rm -f "$OUT/analyze.json"
 samples=""
 for c in "$@"; do [[ -d $c/Samples && -d $c/Common ]] && samples=$c; done
 printf 'program\tresult\tdetail\n' > "$OUT/programs.tsv"
-[[ -n $samples ]] || { column -t "$OUT/hazards.tsv"; exit 0; }
+[[ -n $samples && -z ${WAVE64_HAZARDS_ONLY:-} ]] || { column -t "$OUT/hazards.tsv"; exit 0; }
 PROGRAMS=${WAVE64_PROGRAMS:-"0_Introduction/simpleVoteIntrinsics 2_Concepts_and_Techniques/shfl_scan
 0_Introduction/vectorAdd 0_Introduction/simpleAtomicIntrinsics 0_Introduction/simpleTemplates
 0_Introduction/clock 2_Concepts_and_Techniques/scalarProd 2_Concepts_and_Techniques/threadFenceReduction

@@ -64,6 +64,7 @@ void hazard_pass(FileMigration& file, const Wave64FilePlan* fixes) {
     opt.fixed_sites = &fixes->fixed;
     opt.unfixed_reasons = &fixes->unfixed;
     opt.harmless_sites = &fixes->harmless;
+    opt.fixed_how = &fixes->fixed_how;
   }
   opt.intrinsic_checks = false;  // the HIP warp-intrinsics pass rewrites and reports those calls
   check_all(file, opt);

@@ -233,6 +233,8 @@ void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t c
   if (f.excluded(ci)) return;
   const std::pair<Diag, std::uint32_t> key{code, f.code(ci).begin};
   if (opt.fixed_sites && opt.fixed_sites->count(key)) {
+    if (opt.fixed_how)
+      if (const auto how = opt.fixed_how->find(key); how != opt.fixed_how->end()) hint = how->second;
     if (opt.fixed_sites_applied) {
       fixed = true;
       hint = "fixed (wave64 fix): " + hint;

@@ -249,6 +249,11 @@ class Planner {
   void scan_macro_launches(const std::set<std::size_t>& kernels, std::vector<Blocker>& blockers) const;
   bool row_mode(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx,
                 const std::set<std::size_t>& kernels, std::vector<Site>& edits) const;
+  // The logical-warp form: the component keeps its 32-lane warps, each half of a wavefront one.
+  // Returns an empty string (and the edits) when every cross-lane operation can be confined to
+  // its half, else why not.
+  std::string logical_mode(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx,
+                           std::vector<Site>& edits) const;
   // The values a block-size expression of function `fid` can take (constants, both arms of a
   // ternary, every definition of a variable, range-for lists, the arguments at the call sites of
   // a parameter or template parameter); `multiple` when it is a multiple of a warp-width constant.
@@ -277,6 +282,8 @@ class Planner {
   // Names (macros, constants) derived from a warp-width constant, per file: name -> constant ids.
   std::map<std::string, std::map<std::size_t, std::vector<std::size_t>>> derived_;  // name -> file -> roots
   std::set<std::string> lane_macros_;
+  std::set<std::string> warp_macros_;                            // macros whose body has a warp operation or warpSize
+  std::set<std::string> asm_macros_;                             // macros whose body has inline assembly
   std::set<std::string> mask_helpers_;                           // functions returning a lane mask
   std::set<std::pair<std::size_t, std::size_t>> covered_masks_;  // (file, code index) of rewritten masks
 };
@@ -434,6 +441,12 @@ void Planner::collect_functions() {
         }
       }
       if (thread && lane) lane_macros_.insert(std::string(v.t(ci + 2)));
+      for (std::size_t q = ci + 3; q < j; ++q) {
+        if (!v.ident(q)) continue;
+        if (one_of(v.t(q), {"asm", "__asm__", "__asm"})) asm_macros_.insert(std::string(v.t(ci + 2)));
+        if (is_warp_op(v.t(q)) || v.is(q, "warpSize") || (v.member(q) && is_tile_warp_member(v.t(q))))
+          warp_macros_.insert(std::string(v.t(ci + 2)));
+      }
       ci = j - 1;
     }
   }
@@ -512,8 +525,11 @@ void Planner::link() {
         }
       }
       if (call) {
+        // A qualified call (`cg::sync(cta)`) with no definition in its translation unit is a
+        // library's: another program's function of that name is not it.
+        const bool qualified = ci > 0 && v.is(ci - 1, "::");
         for (std::size_t c : resolve_function(fn.file, name))
-          if (c != id) fn.callees.push_back(c);
+          if (c != id && !(qualified && tu_rank(fn.file, fns_[c].file) == 3)) fn.callees.push_back(c);
         continue;
       }
       for (std::size_t c : resolve_constant(fn.file, name)) fn.constants.push_back(c);
@@ -1613,6 +1629,167 @@ bool Planner::row_mode(const std::vector<std::size_t>& ids, const std::vector<bo
   return true;
 }
 
+// Logical 32-lane warps (the second sound form, docs/wave64-fixes.md): the component keeps every
+// 32-lane assumption (lane = t % 32, warp = t / 32, blockDim / 32 slots, reductions from 16), and
+// each half of a 64-lane wavefront acts as one CUDA warp. A wavefront is cut from the block's
+// linear thread ids in 64s, so its halves are exactly the 32-thread warps CUDA cuts, whatever the
+// block's shape or size: nothing depends on the launches. What must change is what sees the whole
+// wavefront: every shuffle gets the width 32 (and an index shuffle's source is taken modulo the
+// width, as in CUDA), a ballot or __activemask takes its own half (`>> (__lane_id() & 32)`, then
+// 32 bits), __any/__all become ballots of the half, and warpSize becomes CUDA's 32. Inline
+// assembly, __lane_id, match/reduce intrinsics, coalesced groups, tile votes and warp operations
+// hidden in macros see the wavefront in ways the fixer cannot confine: any of them, and it is not
+// a logical component. The cost is performance, not correctness: lanes 32-63 do no cross-lane
+// work together with lanes 0-31.
+std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx,
+                                  std::vector<Site>& edits) const {
+  // The half of the wavefront a lane is in, as a shift: 0 or 32 on AMD, 0 on NVIDIA. HIP output
+  // can ask __lane_id(); CUDA output (analyze --fix, to be ported later) needs a form both have.
+  const std::string half =
+      options_.cuda_output ? "(((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) % warpSize & 32)"
+                           : "(__lane_id() & 32)";
+  // Inline assembly anywhere in reach (helpers without warp operations included: a PTX mma or
+  // ldmatrix is a warp-wide instruction) is code the port cannot carry.
+  std::set<std::size_t> reach(ids.begin(), ids.end());
+  for (std::vector<std::size_t> todo(ids.begin(), ids.end()); !todo.empty();) {
+    const std::size_t id = todo.back();
+    todo.pop_back();
+    for (std::size_t c : fns_[id].callees)
+      if (reach.insert(c).second) todo.push_back(c);
+  }
+  for (std::size_t id : reach) {
+    const Fn& fn = fns_[id];
+    if (!fn.device) continue;
+    const FunctionInfo& fi = info(fn);
+    const Tokens v = tok(fn.file);
+    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i)
+      if (v.ident(i) && (one_of(v.t(i), {"asm", "__asm__", "__asm"}) || asm_macros_.count(std::string(v.t(i)))))
+        return "inline assembly sees the physical wavefront (" + in_[fn.file].key + ", '" + fi.name + "')";
+  }
+  for (std::size_t id : ids) {
+    if (!lane_ctx[id]) continue;
+    const Fn& fn = fns_[id];
+    const FunctionInfo& fi = info(fn);
+    const Tokens v = tok(fn.file);
+    const std::string at = " (" + in_[fn.file].key + ", '" + fi.name + "')";
+    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {
+      if (!v.ident(i)) continue;
+      const std::string_view s = v.t(i);
+      if (v.member(i)) {
+        if (one_of(s, {"ballot", "any", "all", "match_any", "match_all"}) && v.is(i + 1, "("))
+          return "the tile vote '." + std::string(s) + "()' sees the wavefront" + at;
+        continue;
+      }
+      if (one_of(s, {"asm", "__asm__", "__asm"})) return "inline assembly sees the physical wavefront" + at;
+      if (one_of(s, {"__lane_id", "coalesced_threads", "__uni_sync"}) || s.starts_with("__builtin_amdgcn_") ||
+          s.starts_with("__match_") || (s.starts_with("__reduce_") && s.ends_with("_sync")))
+        return "'" + std::string(s) + "' sees the wavefront in a way the fixer cannot confine to a half" + at;
+      if (asm_macros_.count(std::string(s)))
+        return "inline assembly sees the physical wavefront (in the macro '" + std::string(s) + "')" + at;
+      if (warp_macros_.count(std::string(s))) return "a warp operation inside the macro '" + std::string(s) + "'" + at;
+      const bool edit_here = s == "warpSize" || is_warp_op(s);
+      if (edit_here && v.f.excluded(i)) return "a line to change is excluded from rewriting" + at;
+      if (s == "warpSize") {
+        edits.push_back({Diag::WarpWidthConstant, false, fn.file, v.at(i), {replace_token(v, i, "32")}});
+        continue;
+      }
+      if (one_of(s, {"__popc", "__ffs", "__clz", "__brev"}) && v.is(i + 1, "(")) {
+        // of a mask that is now the half's 32 bits: its FRY2103 is moot
+        Site bit{Diag::BallotPopc32, false, fn.file, v.at(i), {}};
+        bit.widened_call = v.at(i);
+        edits.push_back(std::move(bit));
+        continue;
+      }
+      if (!is_warp_op(s) || one_of(s, {"__syncwarp"})) continue;
+      if (!v.is(i + 1, "(") || v.partner(i + 1) == npos) return "'" + std::string(s) + "' is not called" + at;
+      const std::size_t close = v.partner(i + 1);
+      if (v.f.excluded(close)) return "a line to change is excluded from rewriting" + at;
+      const auto args = v.f.call_args(i + 1);
+      for (const migrate::ArgRange& a : args)
+        if (a.empty()) return "an empty argument of '" + std::string(s) + "'" + at;
+      const bool sync = s.ends_with("_sync");
+      if (sync && args.empty()) return "'" + std::string(s) + "' without a mask" + at;
+      Site site{Diag::ShuffleLoop32, false, fn.file, v.at(i), {}};
+      if (s.starts_with("__shfl")) {
+        const std::size_t src_at = sync ? 2 : 1, width_at = sync ? 3 : 2;
+        if (args.size() < src_at + 1 || args.size() > width_at + 1)
+          return "'" + std::string(s) + "' with " + std::to_string(args.size()) + " arguments" + at;
+        // The width: CUDA allows at most 32, so one written stays in its half (a warpSize in it
+        // becomes 32 with every other); none means the wavefront in HIP: 32.
+        std::string width = "32";
+        if (args.size() == width_at + 1) {
+          const migrate::ArgRange& w = args[width_at];
+          width.clear();
+          for (std::size_t q = w.first; q <= w.last; ++q)
+            width += (q > w.first && v.at(q) > v.end(q - 1) ? " " : "") +
+                     std::string(v.is(q, "warpSize") && !v.member(q) ? "32" : v.t(q));
+        } else {
+          site.edits.push_back({v.at(close), v.at(close), ", 32"});
+        }
+        if (s == "__shfl" || s == "__shfl_sync") {
+          // HIP adds the source to the segment's first lane without taking it modulo the width
+          const migrate::ArgRange& src = args[src_at];
+          const auto n = eval_constant(v.f, v.facts, src.first, src.last, &fi);
+          const auto wn = width == "32" ? std::optional<long long>(32) : std::nullopt;
+          std::size_t a = src.first, b = src.last;
+          while (a < b && v.is(a, "(") && v.partner(a) == b) ++a, --b;
+          const bool modulo =
+              wn && b > a && v.number(b) &&
+              ((v.is(b - 1, "&") && int_value(v.t(b)) == *wn - 1) || (v.is(b - 1, "%") && int_value(v.t(b)) == *wn));
+          if (!modulo && !(n && wn && *n >= 0 && *n < *wn)) {
+            site.edits.push_back({v.at(src.first), v.at(src.first), "(("});
+            site.edits.push_back({v.end(src.last), v.end(src.last),
+                                  ") & (" + (width == "32" ? std::string("31") : "(" + width + ") - 1") + "))"});
+          }
+        }
+        if (!site.edits.empty()) edits.push_back(std::move(site));
+        if (sync) i = args[0].last;  // the mask is the warp-intrinsics pass's; the rest may nest
+        continue;
+      }
+      const auto full_mask = [&](const migrate::ArgRange& m) {
+        if (v.is(m.first, "__activemask") && v.is(m.first + 1, "(") && v.partner(m.first + 1) == m.last) return true;
+        const auto n = eval_constant(v.f, v.facts, m.first, m.last, &fi);
+        return n && (*n == 0xffffffffLL || *n == -1);
+      };
+      if (one_of(s, {"__ballot_sync", "__ballot", "__activemask"})) {
+        // the half's 32 bits (the call itself stays for the warp-intrinsics pass)
+        site.code = Diag::BallotResult32;
+        if (v.is(i - 1, "=") && v.ident(i - 2)) site.widened_var = v.at(i - 2);  // its FRY2102 is moot
+        site.edits.push_back({v.at(i), v.at(i), "((unsigned)("});
+        site.edits.push_back({v.end(close), v.end(close), " >> " + half + "))"});
+        edits.push_back(std::move(site));
+        if (sync) i = args[0].last;  // the mask is the warp-intrinsics pass's; the rest may nest
+        continue;
+      }
+      if (one_of(s, {"__any_sync", "__all_sync", "__any", "__all"})) {
+        // a vote of the half: a ballot of it, for all of the predicate's negation
+        const std::size_t pred_at = sync ? 1 : 0;
+        if (args.size() != pred_at + 1) return "'" + std::string(s) + "' with other arguments" + at;
+        if (sync && !full_mask(args[0]))
+          return "'" + std::string(s) + "' with a mask other than the full mask (HIP drops it)" + at;
+        const bool all = s.starts_with("__all");
+        const std::string head = std::string("(0u ") + (all ? "==" : "!=") + " (unsigned)(";
+        const migrate::ArgRange& p = args[pred_at];
+        if (options_.cuda_output) {
+          site.edits.push_back(replace_token(v, i, head + (sync ? "__ballot_sync" : "__ballot")));
+        } else {
+          site.edits.push_back({v.at(i), v.at(p.first), head + "__ballot("});  // HIP: no mask
+        }
+        if (all) {
+          site.edits.push_back({v.at(p.first), v.at(p.first), "!("});
+          site.edits.push_back({v.end(p.last), v.end(p.last), ")"});
+        }
+        site.edits.push_back({v.end(close), v.end(close), " >> " + half + "))"});
+        edits.push_back(std::move(site));
+        if (sync) i = args[0].last;  // the mask is the warp-intrinsics pass's; the rest may nest
+        continue;
+      }
+      return "'" + std::string(s) + "' sees the wavefront in a way the fixer cannot confine to a half" + at;
+    }
+  }
+  return {};
+}
+
 Wave64FixPlan Planner::run() {
   Wave64FixPlan plan;
   collect_includes();
@@ -1758,7 +1935,33 @@ Wave64FixPlan Planner::run() {
       std::sort(blockers.begin(), blockers.end(),
                 [](const Blocker& a, const Blocker& b) { return std::tie(a.file, a.line) < std::tie(b.file, b.line); });
       const Blocker& b = blockers.front();
-      const std::string why = where(b.file, b.line) + ": " + b.reason;
+      std::vector<Site> logical_edits;
+      const std::string not_logical = logical_mode(ids, lane_ctx, logical_edits);
+      if (not_logical.empty()) {
+        // 32-lane halves: the anchors are right as they are once cross-lane work stays in its half.
+        ++plan.stats.fixed_components;
+        ++plan.stats.logical_components;
+        plan.stats.fixed_sites += static_cast<int>(anchors.size());
+        plan.stats.logical_sites += static_cast<int>(anchors.size());
+        const std::string how =
+            "kept as 32-lane logical warps, one per half of the 64-lane wavefront (its shuffles have the width "
+            "32, its ballots and votes take their half, warpSize is 32), because " +
+            where(b.file, b.line) + ": " + b.reason +
+            "; right for any block size; lanes 32-63 do no cross-lane work with lanes 0-31 (a performance "
+            "matter, not correctness)";
+        for (const auto& [file, key] : anchors) {
+          plan.files[in_[file].key].fixed.insert(key);
+          plan.files[in_[file].key].fixed_how.emplace(key, how);
+        }
+        for (const Site& s : logical_edits) {
+          Wave64FilePlan& fp = plan.files[in_[s.file].key];
+          if (s.widened_var != UINT32_MAX) fp.halved_vars.insert(s.widened_var);
+          if (s.widened_call != UINT32_MAX) fp.halved_calls.insert(s.widened_call);
+          for (const Wave64ByteEdit& e : s.edits) fp.edits.push_back(e);
+        }
+        continue;
+      }
+      const std::string why = where(b.file, b.line) + ": " + b.reason + "; as 32-lane halves: " + not_logical;
       plan.blocked.push_back(why);
       for (const auto& [file, key] : anchors) plan.files[in_[file].key].unfixed.emplace(key, why);
       continue;

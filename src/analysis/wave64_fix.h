@@ -27,6 +27,12 @@
 // the wavefront, 32-based arithmetic in the host code that launches it, lane math hidden in macros
 // and edits the fixer cannot make. Every rewrite keeps NVIDIA semantics: warpSize is 32 there.
 //
+// A component the warpSize form cannot fix (and that is not rows of 32) is tried as logical 32-lane
+// warps instead: its 32s stay, each half of a 64-lane wavefront acts as one CUDA warp, and only
+// what sees the whole wavefront changes (shuffles get the width 32, ballots and votes take their
+// half, warpSize becomes 32). Right for any block size; see Planner::logical_mode and
+// docs/wave64.md.
+//
 // Functions without any warp operation in reach are not components: grouping threads by 32 is
 // plain arithmetic there (tile coordinates, work splits) and right on any wavefront.
 #pragma once
@@ -67,6 +73,13 @@ struct Wave64FilePlan {
   // warp-intrinsics pass reports those as FRY2102/FRY2103, which become notes.
   std::set<std::uint32_t> widened_vars;
   std::set<std::uint32_t> widened_calls;
+  // Fixed anchors whose fix is not the warpSize form, with what was done instead (the logical
+  // 32-lane warps: the 32s stay). The hint says so.
+  std::map<std::pair<Diag, std::uint32_t>, std::string> fixed_how;
+  // Logical warps: ballots stored in 32 bits and bit functions of them, right as they are now
+  // that a ballot is its half's 32 bits (their FRY2102/FRY2103 become notes).
+  std::set<std::uint32_t> halved_vars;
+  std::set<std::uint32_t> halved_calls;
 };
 
 struct Wave64FixStats {
@@ -76,6 +89,9 @@ struct Wave64FixStats {
   int fixed_sites = 0;
   int harmless_sites = 0;
   int edits = 0;
+  // Of the fixed: components (and their anchors) kept as logical 32-lane warps.
+  int logical_components = 0;
+  int logical_sites = 0;
 };
 
 struct Wave64FixPlan {
@@ -91,6 +107,9 @@ struct Wave64FixOptions {
   // Rewrite 32-bit full masks of the _sync intrinsics to 64 bits (FRY2206). Only for CUDA output
   // (`analyze --fix`): `migrate --to hip` drops the masks (its warp-intrinsics pass).
   bool fix_masks = false;
+  // The output stays CUDA (`analyze --fix`): the logical-warp form writes expressions both CUDA
+  // and HIP have (no __lane_id, the _sync names kept for the port that follows).
+  bool cuda_output = false;
 };
 
 [[nodiscard]] Wave64FixPlan plan_wave64_fixes(const std::vector<Wave64FixInput>& files, const Profile& profile,

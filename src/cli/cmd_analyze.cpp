@@ -119,6 +119,7 @@ int run_analyze(const AnalyzeArgs& a) {
     for (std::size_t i = 0; i < files.size(); ++i) fix_inputs.push_back({inputs[i].display, files[i].get(), &facts[i]});
     analysis::Wave64FixOptions fopt;
     fopt.fix_masks = true;  // the output is CUDA: its _sync intrinsics keep their masks
+    fopt.cuda_output = true;
     plan = analysis::plan_wave64_fixes(fix_inputs, *profile, uses, fopt);
   }
   hopt.fixed_sites_applied = a.fix;
@@ -132,11 +133,13 @@ int run_analyze(const AnalyzeArgs& a) {
       hopt.fixed_sites = &fp->second.fixed;
       hopt.unfixed_reasons = &fp->second.unfixed;
       hopt.harmless_sites = &fp->second.harmless;
+      hopt.fixed_how = &fp->second.fixed_how;
       if (a.fix) analysis::apply_wave64_fixes(f, fp->second);
     } else {
       hopt.fixed_sites = nullptr;
       hopt.unfixed_reasons = nullptr;
       hopt.harmless_sites = nullptr;
+      hopt.fixed_how = nullptr;
     }
     analysis::check_all(f, hopt, &project_constants);
     if (!f.diagnostics().empty()) ++files_with;
@@ -196,6 +199,8 @@ int run_analyze(const AnalyzeArgs& a) {
                        {"components_fixed", plan.stats.fixed_components},
                        {"hazards_in_components", plan.stats.sites},
                        {"hazards_fixable", plan.stats.fixed_sites},
+                       {"components_logical", plan.stats.logical_components},
+                       {"hazards_logical", plan.stats.logical_sites},
                        {"edits", plan.stats.edits},
                        {"blocked", plan.blocked}};
     nlohmann::json ps = nlohmann::json::array();

@@ -3,7 +3,8 @@
 # programs that define the same helper and WARP_SIZE names (app/, other/) is not one component,
 # so other/'s unfixable lane math (% 16) does not block app/, and a template parameter named
 # WARP_SIZE (tmpl/) refers to no file's macro. A kernel launched from a macro with a block size
-# the fixer cannot evaluate (bind/, K = 32 or 256) blocks its component. app/ is then run on the
+# the fixer cannot evaluate (bind/, K = 32 or 256) blocks its component's warpSize form: bind/ and
+# other/ are kept as logical 32-lane warps instead. app/ is then run on the
 # wave64 runtime: the fixed port gives the CUDA program's sums at wave 64.
 set -u
 FERRY=${FERRY:?set FERRY to the ferry binary}
@@ -22,10 +23,18 @@ grep -q '#define WARP_SIZE 64' "$work/hip/app/reduce.cu" && echo "ok   app/: WAR
 grep -q '#define WARP_SIZE 64' "$work/hip/other/quarter.cu" && fail "other/ was fixed despite its % 16" ||
   echo "ok   other/: left with its diagnostic"
 grep -q '#define WARP_SIZE 64' "$work/hip/bind/dispatch.cu" && fail "bind/ was fixed although a macro launches it with K threads" ||
-  echo "ok   bind/: a launch inside a macro with an unknown block size blocks the fix"
+  echo "ok   bind/: a launch inside a macro with an unknown block size blocks the warpSize form"
+for f in bind/dispatch.cu other/quarter.cu; do
+  grep -q '__shfl_xor(v, o, 32)' "$work/hip/$f" && echo "ok   $f: kept as logical 32-lane warps (width 32)" ||
+    { fail "$f: not fixed as logical warps"; grep -n '__shfl' "$work/hip/$f"; }
+done
+# The reasons: of components left, and of those kept as logical 32-lane warps instead (the hint
+# names what blocked the warpSize form).
 reasons=$(cd "$work/cuda" && "$FERRY" analyze . --json 2>/dev/null | python3 -c '
 import json, sys
-for b in json.load(sys.stdin)["wave64_fix"]["blocked"]: print(b)')
+j = json.load(sys.stdin)
+for b in j["wave64_fix"]["blocked"]: print(b)
+for h in j["hazards"]: print("hint: " + h["hint"])')
 grep -q "bind/dispatch.cu.*launched inside a macro" <<<"$reasons" && echo "ok   bind/: the reason names the macro launch" ||
   fail "bind/: no macro-launch reason in: $reasons"
 grep -q "other/quarter.cu.*16" <<<"$reasons" && echo "ok   other/: the reason names its own % 16" ||

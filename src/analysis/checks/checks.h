@@ -55,6 +55,9 @@ struct HazardOptions {
   const std::map<std::pair<Diag, std::uint32_t>, std::string>* unfixed_reasons = nullptr;
   // Lane math no warp operation reaches (the fixer's finding): reported as notes.
   const std::set<std::pair<Diag, std::uint32_t>>* harmless_sites = nullptr;
+  // Of the fixed sites, those fixed another way than the warpSize form (logical 32-lane warps),
+  // with what was done: that text is the hint.
+  const std::map<std::pair<Diag, std::uint32_t>, std::string>* fixed_how = nullptr;
 };
 
 // One function per hazard family. Each adds diagnostics (and, with apply_fixes, edits) to `file`.

@@ -59,15 +59,24 @@ const analysis::Wave64FilePlan* wave64_fix_pass(migrate::FileMigration& file) {
 }
 
 void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64FilePlan& plan) {
-  if (plan.widened_vars.empty() && plan.widened_calls.empty()) return;
-  std::set<std::pair<std::uint32_t, std::uint32_t>> vars, calls;  // (line, col)
+  if (plan.widened_vars.empty() && plan.widened_calls.empty() && plan.halved_vars.empty() && plan.halved_calls.empty())
+    return;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> vars, calls, halved;  // (line, col)
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const lex::Token& t = file.code(ci);
     if (plan.widened_vars.count(t.begin)) vars.insert({t.line, t.col});
     if (plan.widened_calls.count(t.begin)) calls.insert({t.line, t.col});
+    if (plan.halved_vars.count(t.begin) || plan.halved_calls.count(t.begin)) halved.insert({t.line, t.col});
   }
   std::set<std::pair<std::uint32_t, std::uint32_t>> reported;
   for (Diagnostic& d : file.diagnostics()) {
+    if ((d.code == Diag::BallotStored32 || d.code == Diag::BallotBitFunction32) && halved.count({d.line, d.col})) {
+      d.severity = Severity::Note;
+      d.hint =
+          "fixed (wave64 fix): the ballot is its own 32-lane half of the wavefront (logical 32-lane warps), so 32 bits "
+          "hold it";
+      continue;
+    }
     const bool var = d.code == Diag::BallotStored32 && vars.count({d.line, d.col});
     const bool call = d.code == Diag::BallotBitFunction32 && calls.count({d.line, d.col});
     if (!var && !call) continue;

@@ -1,0 +1,47 @@
+// Logical 32-lane warps: this component cannot move to warpSize (a dispatch macro launches it with
+// blocks of 32, and WARP_SIZE is also a tile side), so it keeps its 32-lane warps, each half of a
+// 64-lane wavefront one: shuffles get the width 32 (an index shuffle's source modulo the width),
+// ballots and __activemask take their half, __any/__all become ballots of the half, warpSize is 32.
+#include <cuda_runtime.h>
+
+#define WARP_SIZE 32
+
+__device__ int warp_max(int v) {
+  for (int o = WARP_SIZE / 2; o > 0; o >>= 1) v = max(v, __shfl_xor_sync(0xffffffff, v, o));
+  return v;
+}
+
+template <int K>
+__global__ void stats(const int* in, int* out, int width) {
+  const int lane = threadIdx.x % WARP_SIZE;
+  const int i = blockIdx.x * K + threadIdx.x;
+  const int m = warp_max(in[i]);
+  const int first = __shfl_sync(0xffffffff, in[i], 0);
+  const int next = __shfl_sync(0xffffffff, in[i], lane + 1);
+  const int up = __shfl_up_sync(0xffffffff, in[i], 1, width);
+  const int quad = __shfl_down_sync(0xffffffff, in[i], 1, 16);
+  const unsigned hits = __ballot_sync(0xffffffff, in[i] > m / 2);
+  const unsigned active = __activemask();
+  const int any = __any_sync(0xffffffff, in[i] < 0);
+  const int all = __all_sync(0xffffffff, in[i] < m + 1);
+  const int lanes = warpSize;
+  if (lane == 0)
+    atomicAdd(out, m + first + next + up + quad + __popc(hits) + __popc(active) + any + all + lanes);
+}
+
+__global__ void transpose(const int* in, int* out) {
+  __shared__ int tile[WARP_SIZE][WARP_SIZE + 1];
+  tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * WARP_SIZE + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.y * WARP_SIZE + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+
+#define LAUNCH_STATS(K) stats<(K)><<<n / (K), dim3((K))>>>(in, out, 32)
+
+void run(const int* in, int* out, int n, int k) {
+  switch (k) {
+    case 32: LAUNCH_STATS(32); break;
+    case 256: LAUNCH_STATS(256); break;
+  }
+  transpose<<<1, dim3(WARP_SIZE, WARP_SIZE)>>>(in, out);
+}
