@@ -85,6 +85,14 @@ struct ProjectContext {
 
 class Target;
 
+// Something the release a target writes for lacks (a name, or a member of one of its types), as
+// `ferry verify` uses it to tell a known gap of the target from a migration defect (docs/verify.md).
+struct KnownGap {
+  std::string scope;  // a member's type, without namespace or template arguments; "" for a name
+  std::string name;   // as the compiler quotes it: the name left in the output, or the member
+  std::string why;    // "HIP 5.2 (rocm-5.2) lacks it; HIP has it from ROCm 6.0"
+};
+
 // A target as the registry knows it, before one is made: everything defined once, here.
 struct TargetInfo {
   std::string_view name;            // "hip" (--to hip)
@@ -123,6 +131,9 @@ class Target {
   // The release the target writes code for, for messages ("HIP 5.2 (rocm-5.2)"); empty when the
   // target has no version model. Rules it lacks carry Availability::Missing or Compat.
   [[nodiscard]] virtual std::string release() const { return {}; }
+  // Names and members the release lacks, from the rules' version model and the target's own
+  // tables; empty for a target without a version model.
+  [[nodiscard]] virtual std::vector<KnownGap> known_gaps() const { return {}; }
   // Which files of a tree this target rewrites (the others are copied): C-family sources by
   // default; the torch_npu target takes Python instead.
   [[nodiscard]] virtual bool migrates(project::FileKind kind) const { return project::is_c_family(kind); }

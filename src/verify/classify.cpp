@@ -1,6 +1,7 @@
 #include "verify/classify.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -17,9 +18,71 @@ std::string_view class_name(FailureClass c) {
     case FailureClass::MigrationDefect: return "migration-defect";
     case FailureClass::MissingDependency: return "missing-dependency";
     case FailureClass::PreExisting: return "pre-existing";
+    case FailureClass::Diagnosed: return "diagnosed";
+    case FailureClass::TargetGap: return "target-gap";
     case FailureClass::Unknown: return "unknown";
   }
   return "unknown";
+}
+
+bool reports_not_migrated(std::string_view code) {
+  // FRY1001 no equivalent, 1003 inline assembly, 1101/1102 warp intrinsics HIP 5.2 lacks, 1206
+  // texture references, 1207 a WMMA shape, 1208 rocPRIM with no CUB form, 1301 a name the release
+  // lacks, 4105 a memory location not converted, 4106 a clashing name kept, 4202 a removed device
+  // property on an object of unknown type: each says the line was left for the user.
+  static constexpr std::string_view kCodes[] = {"FRY1001", "FRY1003", "FRY1101", "FRY1102", "FRY1206", "FRY1207",
+                                                "FRY1208", "FRY1301", "FRY4105", "FRY4106", "FRY4202"};
+  return std::find(std::begin(kCodes), std::end(kCodes), code) != std::end(kCodes);
+}
+
+namespace {
+
+// "cooperative_groups::thread_block_tile<32, cooperative_groups::thread_block>" -> "thread_block_tile",
+// "const struct hipDeviceProp_t" -> "hipDeviceProp_t".
+std::string bare_type(std::string_view t) {
+  std::string out;
+  int depth = 0;
+  for (char c : t) {
+    if (c == '<') ++depth;
+    else if (c == '>') --depth;
+    else if (depth == 0) out += c;
+  }
+  for (std::string_view word : {"const ", "volatile ", "struct ", "class ", "union "})
+    for (std::size_t p; (p = out.find(word)) != std::string::npos;) out.erase(p, word.size());
+  while (!out.empty() && (out.back() == ' ' || out.back() == '*' || out.back() == '&')) out.pop_back();
+  if (const std::size_t p = out.rfind("::"); p != std::string::npos) out.erase(0, p + 2);
+  return out;
+}
+
+// The text between the quotes that follow `lead` in `m`, or nullopt.
+std::optional<std::string_view> quoted_after(std::string_view m, std::string_view lead, std::size_t* end = nullptr) {
+  const std::size_t p = m.find(lead);
+  if (p == std::string_view::npos) return std::nullopt;
+  const std::size_t b = p + lead.size();
+  const std::size_t e = m.find('\'', b);
+  if (e == std::string_view::npos) return std::nullopt;
+  if (end) *end = e + 1;
+  return m.substr(b, e - b);
+}
+
+}  // namespace
+
+QuotedName quoted_name(std::string_view m) {
+  QuotedName q;
+  for (std::string_view lead : {"use of undeclared identifier '", "unknown type name '", "no template named '",
+                                "use of undeclared label '", "no type named '"})
+    if (auto n = quoted_after(m, lead)) {
+      q.name = std::string(*n);
+      return q;
+    }
+  std::size_t end = 0;
+  if (auto n = quoted_after(m, "no member named '", &end)) {
+    q.name = std::string(*n);
+    const std::string_view rest = m.substr(end);
+    if (rest.starts_with(" in namespace ")) return q;
+    if (auto t = quoted_after(rest, " in '")) q.scope = bare_type(*t);
+  }
+  return q;
 }
 
 const FileLineMap* LineMaps::find(const std::string& rel) const {
@@ -167,6 +230,35 @@ void classify(MappedError& e, const ClassifyContext& ctx) {
     e.reason = "the original fails on the same line: " + orig->first_error;
     return;
   }
+  // The migration said at this line that it could not port something: a known, reported gap.
+  if (o) {
+    std::string codes;
+    for (const std::string& c : o->flagged)
+      if (reports_not_migrated(c) && codes.find(c) == std::string::npos) codes += (codes.empty() ? "" : ", ") + c;
+    if (!codes.empty()) {
+      e.cls = FailureClass::Diagnosed;
+      e.reason = "the migration reported it at this line: " + codes;
+      return;
+    }
+  }
+  // A name or member the target's release lacks, by the version model (whether or not the line
+  // was changed: the error is about that name, which Ferry could not give).
+  if (ctx.gaps) {
+    const QuotedName q = quoted_name(e.raw.message);
+    const std::string* why = nullptr;
+    if (!q.name.empty() && !q.scope.empty()) {
+      const auto it = ctx.gaps->members.find({q.scope, q.name});
+      if (it != ctx.gaps->members.end()) why = &it->second;
+    } else if (!q.name.empty()) {
+      const auto it = ctx.gaps->names.find(q.name);
+      if (it != ctx.gaps->names.end()) why = &it->second;
+    }
+    if (why) {
+      e.cls = FailureClass::TargetGap;
+      e.reason = "'" + q.name + "': " + *why + " (not reported at this line by the migration)";
+      return;
+    }
+  }
   if (touched) {
     e.cls = FailureClass::MigrationDefect;
     if (o->changed)
@@ -196,7 +288,8 @@ void classify(MappedError& e, const ClassifyContext& ctx) {
 
 FailureClass unit_class(const std::vector<MappedError>& errors) {
   if (errors.empty()) return FailureClass::Unknown;
-  for (FailureClass c : {FailureClass::MigrationDefect, FailureClass::MissingDependency, FailureClass::PreExisting})
+  for (FailureClass c : {FailureClass::MigrationDefect, FailureClass::MissingDependency, FailureClass::PreExisting,
+                         FailureClass::Diagnosed, FailureClass::TargetGap})
     if (std::any_of(errors.begin(), errors.end(), [c](const MappedError& e) { return e.cls == c; })) return c;
   return FailureClass::Unknown;
 }

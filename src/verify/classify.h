@@ -20,8 +20,30 @@
 
 namespace ferry::verify {
 
-enum class FailureClass { None, MigrationDefect, MissingDependency, PreExisting, Unknown };
+enum class FailureClass { None, MigrationDefect, MissingDependency, PreExisting, Diagnosed, TargetGap, Unknown };
 [[nodiscard]] std::string_view class_name(FailureClass c);  // "migration-defect", ...
+
+// Whether a diagnostic code says migrate could not port what it flagged and left it for the user
+// (FRY1001 no equivalent, FRY1003 inline assembly, FRY1301 a name the release lacks, ...): an error
+// on such a line is `diagnosed`, not a silent defect. Notes and review warnings (FRY4001) are not.
+[[nodiscard]] bool reports_not_migrated(std::string_view code);
+
+// What the target's release lacks, as its version model knows it (targets::Target::known_gaps).
+struct TargetGaps {
+  std::string release;                                                 // "HIP 5.2 (rocm-5.2)"
+  std::map<std::string, std::string, std::less<>> names;               // name -> why
+  std::map<std::pair<std::string, std::string>, std::string> members;  // (type, member) -> why
+};
+
+// The name an error is about, when its message quotes one the way clang does ("use of undeclared
+// identifier 'X'", "unknown type name 'X'", "no member named 'X' in namespace 'N'", "no template
+// named 'X'"); for "no member named 'M' in 'T'" also the type T without namespace, template
+// arguments or cv/tag words (`scope`). Empty name: the message names none.
+struct QuotedName {
+  std::string name;
+  std::string scope;  // set for a member of a type
+};
+[[nodiscard]] QuotedName quoted_name(std::string_view message);
 
 // One migrated file: rewrite::LineMap plus the original lines migrate raised diagnostics on.
 struct FileLineMap {
@@ -80,13 +102,14 @@ struct ClassifyContext {
   const std::set<std::string>* tree_files = nullptr;  // rel paths of every file of the tree
   const OriginalCheck* original = nullptr;            // null: not checked
   bool source_is_original = false;                    // --cuda: the tree is itself the original source
+  const TargetGaps* gaps = nullptr;                   // null: the target has no version model
 };
 
 [[nodiscard]] MappedError map_error(const CompilerError& e, const ClassifyContext& ctx);
 void classify(MappedError& e, const ClassifyContext& ctx);
 
 // The class of a failed unit: migration-defect if any error is one, else missing-dependency,
-// else pre-existing, else unknown.
+// else pre-existing, else diagnosed, else target-gap, else unknown.
 [[nodiscard]] FailureClass unit_class(const std::vector<MappedError>& errors);
 
 // True when every error is a missing header: compiling the original then proves nothing.

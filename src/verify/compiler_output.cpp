@@ -124,6 +124,8 @@ std::string known_missing_library(std::string_view header) {
       {"rocblas/", "rocBLAS"},
       {"rocblas.h", "rocBLAS"},
       {"rocsolver/", "rocSOLVER"},
+      {"roctracer/", "roctracer (roctx)"},
+      {"roctx.h", "roctracer (roctx)"},
       // PyTorch: its C++ headers (absent: no PyTorch, or Debian's python3-torch without
       // libtorch-dev), and the HIP parts only PyTorch for ROCm has.
       {"ATen/hip/", "PyTorch for ROCm"},

@@ -103,6 +103,31 @@ OriginalCheck check_from_json(const nlohmann::json& j) {
   return c;
 }
 
+// What the release the tree was migrated for lacks: the target made again from the manifest's
+// options (its version model: Target::known_gaps). A manifest whose options this Ferry does not
+// take gives no gaps and a note.
+TargetGaps target_gaps(const nlohmann::json& manifest, std::vector<std::string>& notes) {
+  TargetGaps g;
+  const targets::TargetInfo* info = targets::find_target(manifest.value("target", ""));
+  if (!info) return g;
+  targets::Options opts;
+  if (manifest.contains("options") && manifest["options"].contains("target_options"))
+    for (const auto& [k, v] : manifest["options"]["target_options"].items())
+      if (v.is_string() && !v.get<std::string>().empty()) opts.values[k] = v.get<std::string>();
+  try {
+    const std::unique_ptr<targets::Target> t = info->make(opts);
+    g.release = t->release();
+    for (targets::KnownGap& k : t->known_gaps()) {
+      if (k.scope.empty()) g.names.emplace(std::move(k.name), std::move(k.why));
+      else g.members.emplace(std::make_pair(std::move(k.scope), std::move(k.name)), std::move(k.why));
+    }
+  } catch (const std::exception& e) {
+    notes.push_back(std::string("the target's release could not be told from the manifest (") + e.what() +
+                    "): no error is classified target-gap");
+  }
+  return g;
+}
+
 }  // namespace
 
 const analysis::Profile* default_original_profile(std::string_view target) {
@@ -123,6 +148,7 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
 
   // The manifest says where the original lives (for the pre-existing check) and what the target was.
   LineMaps maps;
+  TargetGaps gaps;
   if (o.mode == Mode::Migrated) {
     const fs::path manifest = r.tree / ".ferry" / "manifest.json";
     if (fs::exists(manifest, ec)) {
@@ -134,6 +160,8 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
       }
       r.target = m.value("target", "");
       if (m.contains("input")) r.input = fs::path(m["input"].get<std::string>());
+      gaps = target_gaps(m, r.notes);
+      r.release = gaps.release;
       maps = load_line_maps(r.tree);
       if (maps.files.empty())
         r.notes.push_back("no .ferry/linemaps.json (migrated by an older Ferry?): every line counts as unchanged");
@@ -353,6 +381,7 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     ctx.maps = &maps;
     ctx.tree_files = &plan.files;
     ctx.source_is_original = o.mode == Mode::Original;
+    ctx.gaps = gaps.names.empty() && gaps.members.empty() ? nullptr : &gaps;
     const auto oc = r.originals.find(u.rel);
     ctx.original = oc == r.originals.end() ? nullptr : &oc->second;
     for (const CompilerError& e : raw_errors[i]) {
@@ -403,6 +432,7 @@ nlohmann::json to_json(const VerifyResult& r) {
   j["tree"] = r.tree.string();
   j["input"] = r.input ? nlohmann::json(r.input->string()) : nlohmann::json(nullptr);
   j["target"] = r.target;
+  j["release"] = r.release;
   j["mode"] = r.mode == Mode::Original ? "original" : "migrated";
   j["jobs"] = r.jobs;
   j["compile_commands"] = r.compile_commands ? nlohmann::json(r.compile_commands->string()) : nlohmann::json(nullptr);

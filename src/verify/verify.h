@@ -1,7 +1,7 @@
 // `ferry verify`: compile every translation unit of a tree with the real toolchain for each
 // target profile (hipcc --offload-arch=gfxNNN, nvcc -arch=sm_NN), in parallel, and explain each
 // failure: the error mapped back to the original file:line through migrate's line maps, and a
-// class (migration-defect, missing-dependency, pre-existing, unknown). See docs/verify.md.
+// class (migration-defect, missing-dependency, pre-existing, diagnosed, target-gap, unknown). See docs/verify.md.
 //
 // Interface: VerifyOptions in, VerifyResult out; processes are started through a ProcessRunner
 // so tests can feed canned compiler output. Object files go to a temporary folder, never the tree.
@@ -76,6 +76,7 @@ struct VerifyResult {
   std::filesystem::path tree;
   std::optional<std::filesystem::path> input;  // from the manifest
   std::string target;                          // from the manifest ("hip"), or "cuda" in --cuda mode
+  std::string release;                         // the target's release from the manifest ("HIP 5.2 (rocm-5.2)")
   Mode mode = Mode::Migrated;
   unsigned jobs = 1;
   std::size_t translation_units = 0;

@@ -13,7 +13,10 @@
    CUDA's cuda_fp16.h (nvcc) bit for bit when nvcc is installed; every HIP_* math constant
    against CUDA's math_constants.h value (read from the CUDA toolkit when installed); the memory
    location types against CUDA's values; min/max on unsigned, 64-bit and mixed arguments and
-   umin/umax/llmin/llmax/ullmin/ullmax against CUDA's results.
+   umin/umax/llmin/llmax/ullmin/ullmax against CUDA's results; atomicAdd on __half and __half2,
+   run on Ferry's CPU wave64 runtime (`ferry wave64 run`, 64-lane wavefronts, blocks on parallel OS
+   threads): every thread of every block adds into the same halves, compared with a host reference,
+   and every old value a counter returns is seen exactly once.
 Skips (77) without hipcc."""
 import bisect
 import functools
@@ -41,6 +44,7 @@ NEEDS_ALL = """#include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <math_constants.h>
 #include <cuda_fp8.h>
+#include <cuda_gl_interop.h>
 __global__ void q(__nv_fp8_storage_t* o, float f) { o[0] = __nv_cvt_float_to_fp8(f, __NV_SATFINITE, __NV_E4M3); }
 __global__ void k(unsigned* p, __nv_bfloat16* h) { p[0] = __vadd2(p[0], p[1]); h[0] = __float2bfloat16(1.f); }
 __global__ void m(__half* x, __half2* y, float* f) { x[0] = __hmax(x[0], x[1]); y[0] = __hmax2(y[0], y[1]); f[0] = CUDART_PI_F; }
@@ -48,6 +52,7 @@ const char* name(cusparseStatus_t s) { return cusparseGetErrorString(s); }
 bool host(cudaMemLocation l) { return l.type == cudaMemLocationTypeHost; }
 const char* drv(CUresult r) { const char* s = nullptr; cuGetErrorString(r, &s); cuGetErrorName(r, &s); return s; }
 __global__ void mm(unsigned* p, unsigned rem) { p[0] = umin(rem, p[1]) + min(rem, blockDim.x); }
+__global__ void acc(__half* x, __half2* y) { atomicAdd(x, x[1]); atomicAdd(y, y[1]); }
 CUcontext ctx(CUdevice d) { CUctxCreateParams prm = {}; CUcontext c; cuCtxCreate(&c, &prm, 0, d); return c; }
 """
 
@@ -802,6 +807,85 @@ def test_ctx_params(hipcc, inc, tmp, names):
     print("ctx_params: CUctxCreateParams compiles beside hipCtxCreate(ctx, flags, dev)")
 
 
+def test_gl_interop(hipcc, inc, tmp):
+    """cuda_gl_interop.h becomes ferry/compat/gl_interop.h, whose HIP 5.2 branch declares the GL API."""
+    migrated = (inc / "needs_all.cu").read_text()
+    if '#include "ferry/compat/gl_interop.h"' not in migrated or "hip_gl_interop.h" in migrated:
+        raise SystemExit("FAIL: cuda_gl_interop.h did not become ferry/compat/gl_interop.h for HIP 5.2")
+    src = tmp / "gl_check.hip"
+    src.write_text('#include "ferry/compat/gl_interop.h"\n'
+                   "hipError_t reg(hipGraphicsResource** r, GLuint b) {\n"
+                   "  unsigned n = 0; int d = 0; (void)hipGLGetDevices(&n, &d, 1, hipGLDeviceListAll);\n"
+                   "  return hipGraphicsGLRegisterBuffer(r, b, hipGraphicsRegisterFlagsNone); }\n")
+    hip_compile(hipcc, src, inc, tmp / "gl_check.o", link=False)
+    print("gl_interop: hipGraphicsGLRegisterBuffer and hipGLGetDevices compile through the compat header")
+
+
+FP16_ATOMIC_RUN = r"""#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+#include <cstdio>
+#include "ferry/compat/fp16_atomic.h"
+#define BLOCKS 24
+#define THREADS 80
+// Every thread of every block adds into the same four halves (two share one 32-bit word, so the
+// loop must keep the neighbour intact) and into one __half2; `seen` records each old value of
+// counter 0, which must be every integer 0 .. BLOCKS*THREADS-1 once (values are exact in half).
+__global__ void add(__half* h, __half2* h2, unsigned* seen) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  const __half old = atomicAdd(&h[0], __float2half(1.0f));
+  atomicAdd(&seen[(unsigned)__half2float(old)], 1u);
+  atomicAdd(&h[1], __float2half(0.5f));
+  atomicAdd(&h[2], __float2half((t % 2) * 0.5f));
+  atomicAdd(&h[3], __float2half(-0.125f));
+  atomicAdd(h2, __floats2half2_rn(0.25f, -1.0f));
+}
+int main() {
+  const int n = BLOCKS * THREADS;
+  __half *h; __half2 *h2; unsigned *seen;
+  hipMalloc(&h, 4 * sizeof(__half)); hipMalloc(&h2, sizeof(__half2)); hipMalloc(&seen, n * sizeof(unsigned));
+  hipMemset(h, 0, 4 * sizeof(__half)); hipMemset(h2, 0, sizeof(__half2)); hipMemset(seen, 0, n * sizeof(unsigned));
+  add<<<BLOCKS, THREADS>>>(h, h2, seen);
+  hipDeviceSynchronize();
+  __half hh[4]; __half2 hh2; unsigned* s = new unsigned[n];
+  hipMemcpy(hh, h, sizeof hh, hipMemcpyDeviceToHost); hipMemcpy(&hh2, h2, sizeof hh2, hipMemcpyDeviceToHost);
+  hipMemcpy(s, seen, n * sizeof(unsigned), hipMemcpyDeviceToHost);
+  unsigned once = 0;
+  for (int i = 0; i < n; ++i) once += s[i] == 1;
+  printf("%g %g %g %g %g %g %u\n", __half2float(hh[0]), __half2float(hh[1]), __half2float(hh[2]),
+         __half2float(hh[3]), __low2float(hh2), __high2float(hh2), once);
+  return 0;
+}
+"""
+
+
+def test_fp16_atomic(hipcc, inc, tmp):
+    """atomicAdd(__half*) / atomicAdd(__half2*): compiles for gfx906 beside HIP's own atomicAdd
+    overloads, and runs on the CPU wave64 runtime with CUDA's results (the old value returned,
+    neighbours in the same word untouched, every add applied once)."""
+    migrated = (inc / "needs_all.cu").read_text()
+    if '#include "ferry/compat/fp16_atomic.h"' not in migrated:
+        raise SystemExit("FAIL: a file calling atomicAdd on __half did not get ferry/compat/fp16_atomic.h")
+    src = tmp / "fp16_atomic_run.hip"
+    src.write_text(FP16_ATOMIC_RUN)
+    hip_compile(hipcc, src, inc, tmp / "fp16_atomic_run.o", link=False)
+    chk = tmp / "fp16_atomic_overloads.hip"
+    chk.write_text('#include "ferry/compat/fp16_atomic.h"\n'
+                   "__global__ void k(int* i, float* f, double* d, unsigned long long* u, __half* h, float v) {\n"
+                   "  atomicAdd(i, 1); atomicAdd(f, 1.f); atomicAdd(d, 1.0); atomicAdd(u, 1ull); atomicAdd(h, v); }\n")
+    hip_compile(hipcc, chk, inc, tmp / "fp16_atomic_overloads.o", link=False)
+    p = run([FERRY, "wave64", "run", str(src), "-I", str(inc)], timeout=600)
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: ferry wave64 run fp16_atomic_run.hip exited {p.returncode}:\n{p.stdout}\n{p.stderr[-4000:]}")
+    n = 24 * 80
+    # Host reference: the same sums, exact in half precision (integers and quarters below 2048).
+    want = [float(n), n * 0.5, sum((t % 2) * 0.5 for t in range(n)), n * -0.125, n * 0.25, -float(n), n]
+    got = [float(x) for x in p.stdout.split()]
+    if got != want:
+        raise SystemExit(f"FAIL: half atomicAdd on wave64: got {got}, want {want}")
+    print(f"fp16_atomic: {n} threads x 6 atomics on the wave64 runtime match the host reference; "
+          "every old value seen once")
+
+
 def main() -> int:
     hipcc = shutil.which("hipcc")
     if not hipcc:
@@ -840,6 +924,8 @@ def main() -> int:
         test_drv_error(hipcc, inc, tmp, table["drv_error"])
         test_minmax(hipcc, inc, tmp, table["minmax"])
         test_ctx_params(hipcc, inc, tmp, table["ctx_params"])
+        test_gl_interop(hipcc, inc, tmp)
+        test_fp16_atomic(hipcc, inc, tmp)
     print("PASS")
     return 0
 

@@ -3,8 +3,11 @@
 # the pre-existing check, nvcc over the originals:
 #   examples/broken/missing_hip_library  -> missing-dependency (hipBLAS), original line 5
 #   examples/broken/typo                 -> pre-existing, original line 16
-#   examples/broken/no_hip_equivalent    -> migration-defect, original line 19 (__nanosleep,
-#                                           which migrate flagged FRY1001 and left as is)
+#   examples/broken/no_hip_equivalent    -> diagnosed, original line 19 (__nanosleep, which
+#                                           migrate reported FRY1001 and left as is)
+#   verify_cases/target_gap              -> target-gap, original line 12
+#                                           (thread_block_tile::meta_group_rank, ROCm 5.7) and
+#                                           line 18 (hipDeviceProp_t::unifiedAddressing, ROCm 6.0)
 #   verify_cases/defect (--rules with a wrong mapping) -> migration-defect, src/saxpy.cu:27
 #   verify_cases/unknown                 -> unknown, original line 6
 # A second run must reuse the cached original checks and classify identically.
@@ -18,7 +21,8 @@ for c in missing_hip_library typo no_hip_equivalent; do
   mkdir -p "$WORK/in/$c" && cp "$ROOT/examples/broken/$c/kernel.cu" "$WORK/in/$c/"
 done
 cp -r "$CASES/unknown" "$WORK/in/unknown"
-"$FERRY" migrate "$WORK/in" -o "$WORK/out" -q >/dev/null || [ $? -eq 1 ]
+cp -r "$CASES/target_gap" "$WORK/in/target_gap"
+"$FERRY" migrate "$WORK/in" -o "$WORK/out" -q --hip-version 5.2 >/dev/null || [ $? -eq 1 ]
 cp -r "$CASES/defect/src" "$WORK/defect-in"
 "$FERRY" migrate "$WORK/defect-in" -o "$WORK/defect-out" -q --rules "$CASES/defect/wrong_rules.tsv" >/dev/null || [ $? -eq 1 ]
 
@@ -30,11 +34,11 @@ run_verify() {  # run_verify TREE REPORT -> prints the summary, returns verify's
   return $rc
 }
 rc=0; run_verify "$WORK/out" "$WORK/broken.json" || rc=$?
-[ "$rc" -eq 1 ] || fail "broken cases: verify exited $rc, expected 1 (a migration defect)"
+[ "$rc" -eq 0 ] || fail "broken cases: verify exited $rc, expected 0 (no migration defect among them)"
 rc=0; run_verify "$WORK/defect-out" "$WORK/defect.json" || rc=$?
 [ "$rc" -eq 1 ] || fail "defect case: verify exited $rc, expected 1"
 rc=0; run_verify "$WORK/out" "$WORK/broken2.json" >/dev/null || rc=$?
-[ "$rc" -eq 1 ] || fail "second run: exit $rc"
+[ "$rc" -eq 0 ] || fail "second run: exit $rc"
 
 python3 - "$WORK" <<'PY'
 import json, sys
@@ -55,8 +59,16 @@ def check(u, cls, line, src_root, contains=None):
 e = check(b["missing_hip_library/kernel.cu"], "missing-dependency", 5, f"{w}/in", "cublas_v2.h")
 assert e["library"] == "hipBLAS"
 check(b["typo/kernel.cu"], "pre-existing", 16, f"{w}/in", "cudaMemcpyHostToDevise")
-e = check(b["no_hip_equivalent/kernel.cu"], "migration-defect", 19, f"{w}/in", "__nanosleep")
+e = check(b["no_hip_equivalent/kernel.cu"], "diagnosed", 19, f"{w}/in", "__nanosleep")
 assert "FRY1001" in e["original"]["flagged"] and not e["original"]["via_include"], e
+assert e["reason"].startswith("the migration reported it at this line: FRY1001"), e
+u = b["target_gap/kernel.cu"]
+e = check(u, "target-gap", 12, f"{w}/in", "meta_group_rank")
+assert "ROCm 5.7" in e["reason"], e
+gaps = {x["original"]["line"]: x for x in u["errors"] if x["class"] == "target-gap"}
+assert 18 in gaps and "unifiedAddressing" in gaps[18]["message"] and "ROCm 6.0" in gaps[18]["reason"], u["errors"]
+assert not any(x["class"] == "migration-defect" for x in u["errors"]), u["errors"]
+assert json.load(open(f"{w}/broken.json"))["release"] == "HIP 5.2 (rocm-5.2)"
 check(b["unknown/kernel.cu"], "unknown", 6, f"{w}/in", "#error")
 e = check(d["saxpy.cu"], "migration-defect", 27, f"{w}/defect-in", "cudaDeviceSynchronize")
 assert "hipDeviceSynchronise" in e["message"], e

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 
@@ -92,6 +93,39 @@ TEST(HipToolchain, RulesAreAvailableMissingOrCompatPerRelease) {
   EXPECT_EQ(rule(*t62, "__vmaxs4").availability, rules::Availability::Compat);       // no HIP has it
   EXPECT_EQ(rule(*t62, "cuda_fp8.h").availability, rules::Availability::Available);  // hip/hip_fp8.h
   EXPECT_EQ(rule(*t62, "__nv_cvt_float_to_fp8").compat, "fp8");  // under CUDA's names: every release
+}
+
+TEST(HipToolchain, KnownGapsFollowTheRelease) {
+  auto gaps_of = [](const char* version) {
+    Options o;
+    o.values["hip-version"] = version;
+    std::map<std::pair<std::string, std::string>, std::string> g;
+    for (KnownGap& k : make_target("hip", o)->known_gaps()) g[{k.scope, k.name}] = k.why;
+    return g;
+  };
+  const auto g52 = gaps_of("5.2");
+  ASSERT_TRUE(g52.contains({"hipDeviceProp_t", "unifiedAddressing"}));
+  EXPECT_EQ(g52.at({"hipDeviceProp_t", "unifiedAddressing"}),
+            "HIP 5.2 (rocm-5.2) lacks hipDeviceProp_t::unifiedAddressing; HIP has it from ROCm 6.0");
+  EXPECT_TRUE(g52.contains({"thread_block_tile", "meta_group_rank"}));
+  EXPECT_TRUE(g52.contains({"hipMemAllocationProp", "allocFlags"}));
+  EXPECT_TRUE(g52.contains({"", "binary_partition"}));     // unsupported: no HIP equivalent
+  EXPECT_TRUE(g52.contains({"", "cudaSetValidDevices"}));  // Missing in 5.2
+  EXPECT_FALSE(g52.contains({"", "cudaMalloc"}));
+  EXPECT_FALSE(g52.contains({"", "__vmaxs4"}));  // Ferry's compat header provides it
+  const auto g62 = gaps_of("rocm-6.2");
+  EXPECT_FALSE(g62.contains({"hipDeviceProp_t", "unifiedAddressing"}));
+  EXPECT_FALSE(g62.contains({"thread_block_tile", "meta_group_rank"}));
+  EXPECT_FALSE(g62.contains({"", "cudaSetValidDevices"}));
+}
+
+TEST(HipToolchain, GlInteropHeaderBeforeRocm57IsTheCompatHeader) {
+  Options o52;
+  o52.values["hip-version"] = "5.2";
+  EXPECT_EQ(rule(*make_target("hip", o52), "cuda_gl_interop.h").compat, "gl_interop");
+  Options o57;
+  o57.values["hip-version"] = "5.7";
+  EXPECT_EQ(rule(*make_target("hip", o57), "cuda_gl_interop.h").availability, rules::Availability::Available);
 }
 
 TEST(HipCompat, EveryEntryMatchesARuleAndEveryNoneRuleHasAnEntry) {

@@ -96,6 +96,7 @@ TEST(VerifyParse, MissingHeadersAndLibraries) {
   const auto clang = parse_compiler_output("src/gemm.cu:6:10: fatal error: 'hipblas/hipblas.h' file not found\n");
   ASSERT_EQ(clang.size(), 1u);
   EXPECT_EQ(missing_header(clang[0]).value_or(""), "hipblas/hipblas.h");
+  EXPECT_EQ(known_missing_library("roctracer/roctx.h"), "roctracer (roctx)");
   const auto edg = parse_compiler_output("x.cu(3): catastrophic error: cannot open source file \"cudnn.h\"\n");
   ASSERT_EQ(edg.size(), 1u);
   EXPECT_EQ(missing_header(edg[0]).value_or(""), "cudnn.h");
@@ -270,13 +271,101 @@ TEST(VerifyMap, LineMapsFromJsonAndMapping) {
   EXPECT_FALSE(m0.origin->changed);
   EXPECT_EQ(m0.origin->flagged, std::vector<std::string>{"FRY1001"});
   classify(m0, ctx);
-  EXPECT_EQ(m0.cls, FailureClass::MigrationDefect);  // migrate flagged the original line
+  EXPECT_EQ(m0.cls, FailureClass::Diagnosed);  // migrate reported FRY1001 on the original line
+  EXPECT_NE(m0.reason.find("FRY1001"), std::string::npos);
 
   MappedError m1 = map_error(errs[1], ctx);  // absolute path inside the tree
   ASSERT_TRUE(m1.origin);
   EXPECT_EQ(m1.origin->orig_line, 3u);
   EXPECT_FALSE(m1.origin->changed);  // output line 4 is an untouched line
   EXPECT_EQ(tree_relative("/t", "../elsewhere/x.h", "/t"), std::nullopt);
+}
+
+TEST(VerifyClassify, DiagnosedOnlyForCodesThatSayNotMigrated) {
+  EXPECT_TRUE(reports_not_migrated("FRY1001"));
+  EXPECT_TRUE(reports_not_migrated("FRY1003"));
+  EXPECT_TRUE(reports_not_migrated("FRY1301"));
+  EXPECT_FALSE(reports_not_migrated("FRY4001"));  // a review note: the line was migrated
+  EXPECT_FALSE(reports_not_migrated("FRY1302"));  // a compat header served it
+  // A line flagged with a review warning only, and changed: still Ferry's.
+  const LineMaps maps = one_map("a.cu", {1, 2, 3}, {2}, {{2, {"FRY4001"}}, {3, {"FRY1301", "FRY1301"}}});
+  ClassifyContext ctx;
+  ctx.root = "/t";
+  ctx.cwd = "/t";
+  ctx.maps = &maps;
+  auto errs = parse_compiler_output(
+      "a.cu:2:1: error: use of undeclared identifier 'hipFoo'\n"
+      "a.cu:3:1: error: unknown type name 'cudaStreamAttrValue'\n");
+  MappedError m = map_error(errs[0], ctx);
+  classify(m, ctx);
+  EXPECT_EQ(m.cls, FailureClass::MigrationDefect);
+  MappedError d = map_error(errs[1], ctx);
+  classify(d, ctx);
+  EXPECT_EQ(d.cls, FailureClass::Diagnosed);
+  EXPECT_EQ(d.reason, "the migration reported it at this line: FRY1301");
+  EXPECT_EQ(unit_class({d}), FailureClass::Diagnosed);
+  EXPECT_EQ(unit_class({d, m}), FailureClass::MigrationDefect);
+  // The original failing on the same line still says pre-existing.
+  OriginalCheck orig;
+  orig.state = OriginalCheck::State::Fails;
+  orig.error_lines.insert({"a.cu", 3});
+  ctx.original = &orig;
+  MappedError p = map_error(errs[1], ctx);
+  classify(p, ctx);
+  EXPECT_EQ(p.cls, FailureClass::PreExisting);
+}
+
+TEST(VerifyClassify, QuotedNames) {
+  EXPECT_EQ(quoted_name("use of undeclared identifier 'atomicInc_system'; did you mean 'atomicAnd_system'?").name,
+            "atomicInc_system");
+  EXPECT_EQ(quoted_name("unknown type name 'curandStateSobol64'").name, "curandStateSobol64");
+  QuotedName q = quoted_name("no member named 'binary_partition' in namespace 'cooperative_groups'; did you mean x?");
+  EXPECT_EQ(q.name, "binary_partition");
+  EXPECT_EQ(q.scope, "");
+  q = quoted_name(
+      "no member named 'meta_group_rank' in 'cooperative_groups::thread_block_tile<32, "
+      "cooperative_groups::thread_block>'");
+  EXPECT_EQ(q.name, "meta_group_rank");
+  EXPECT_EQ(q.scope, "thread_block_tile");
+  q = quoted_name("no member named 'unifiedAddressing' in 'hipDeviceProp_t'");
+  EXPECT_EQ(q.scope, "hipDeviceProp_t");
+  EXPECT_EQ(quoted_name("no member named 'x' in 'const struct Foo'").scope, "Foo");
+  EXPECT_EQ(quoted_name("invalid instruction").name, "");
+}
+
+TEST(VerifyClassify, TargetGapsFromTheVersionModel) {
+  const LineMaps maps = one_map("a.cu", {1, 2, 3, 4}, {4});
+  TargetGaps gaps;
+  gaps.release = "HIP 5.2 (rocm-5.2)";
+  gaps.names["binary_partition"] = "HIP has no equivalent";
+  gaps.members[{"hipDeviceProp_t", "unifiedAddressing"}] = "HIP 5.2 (rocm-5.2) lacks it; HIP has it from ROCm 6.0";
+  ClassifyContext ctx;
+  ctx.root = "/t";
+  ctx.cwd = "/t";
+  ctx.maps = &maps;
+  ctx.gaps = &gaps;
+  auto errs = parse_compiler_output(
+      "a.cu:1:1: error: no member named 'unifiedAddressing' in 'hipDeviceProp_t'\n"
+      "a.cu:2:1: error: no member named 'binary_partition' in namespace 'cooperative_groups'\n"
+      "a.cu:3:1: error: no member named 'fooBar' in 'hipDeviceProp_t'\n"
+      "a.cu:4:1: error: no member named 'unifiedAddressing' in 'hipDeviceProp_t'\n"
+      "a.cu:1:1: error: no member named 'binary_partition' in 'hipDeviceProp_t'\n");
+  std::vector<MappedError> m;
+  for (const auto& e : errs) {
+    m.push_back(map_error(e, ctx));
+    classify(m.back(), ctx);
+  }
+  EXPECT_EQ(m[0].cls, FailureClass::TargetGap);
+  EXPECT_NE(m[0].reason.find("ROCm 6.0"), std::string::npos);
+  EXPECT_EQ(m[1].cls, FailureClass::TargetGap);
+  EXPECT_EQ(m[2].cls, FailureClass::Unknown);    // a member the tables do not know
+  EXPECT_EQ(m[3].cls, FailureClass::TargetGap);  // on a changed line too: the error is about the name
+  EXPECT_EQ(m[4].cls, FailureClass::Unknown);    // a gap name, but as a member of another type
+  EXPECT_EQ(unit_class({m[0], m[2]}), FailureClass::TargetGap);
+  ctx.gaps = nullptr;
+  MappedError n = map_error(errs[0], ctx);
+  classify(n, ctx);
+  EXPECT_EQ(n.cls, FailureClass::Unknown);
 }
 
 TEST(VerifyClassify, SystemHeaderThroughChangedInclude) {

@@ -1,6 +1,8 @@
 #include "targets/hip/hip_target.h"
 
 #include <array>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <unordered_set>
 
@@ -13,6 +15,36 @@
 
 namespace ferry::targets::hip {
 namespace {
+
+// rules/hip_members.tsv: type, member, first ROCm release whose HIP has it.
+struct HipMember {
+  std::string type, member;
+  rules::Version since;
+};
+
+std::vector<HipMember> load_hip_members() {
+  std::vector<HipMember> out;
+  for (const rules::EmbeddedTable& t : rules::builtin_tables()) {
+    if (t.path != "hip_members.tsv") continue;
+    std::size_t pos = 0, line_no = 0;
+    while (pos < t.text.size()) {
+      std::size_t nl = t.text.find('\n', pos);
+      if (nl == std::string_view::npos) nl = t.text.size();
+      std::string_view line = t.text.substr(pos, nl - pos);
+      pos = nl + 1;
+      ++line_no;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.empty() || line.front() == '#') continue;
+      const std::size_t t1 = line.find('\t');
+      const std::size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
+      const auto since = t2 == std::string_view::npos ? std::nullopt : rules::Version::parse(line.substr(t2 + 1));
+      if (!since)
+        throw std::runtime_error("rules/hip_members.tsv:" + std::to_string(line_no) + ": expected type, member, since");
+      out.push_back({std::string(line.substr(0, t1)), std::string(line.substr(t1 + 1, t2 - t1 - 1)), *since});
+    }
+  }
+  return out;
+}
 
 // The hip target's own options (docs: README.md, docs/rules.md). One row per option.
 constexpr OptionSpec kOptions[] = {
@@ -54,6 +86,31 @@ class HipTarget final : public Target {
   const rules::RuleSet& rules() const override { return rules_; }
   std::string release() const override { return toolchain_.label(); }
 
+  // What the rules leave unconverted for this release (availability Missing: a later `since`, or
+  // `none` with no compat header) or mark unsupported with no replacement, and the members of
+  // rules/hip_members.tsv newer than the release.
+  std::vector<KnownGap> known_gaps() const override {
+    std::vector<KnownGap> gaps;
+    const std::string rel = release();
+    for (const auto& r : rules_.all()) {
+      if (r->kind == rules::RuleKind::Header || r->kind == rules::RuleKind::Namespace ||
+          r->kind == rules::RuleKind::Call)
+        continue;
+      if (r->availability == rules::Availability::Missing)
+        gaps.push_back({"", r->from,
+                        rel + " lacks it" +
+                            (r->since.is_none() ? std::string("; no HIP release has it")
+                                                : "; HIP has it from ROCm " + r->since.str())});
+      else if (r->status == rules::Status::Unsupported && !r->has_replacement())
+        gaps.push_back({"", r->from, "HIP has no equivalent" + (r->note.empty() ? std::string() : ": " + r->note)});
+    }
+    for (const HipMember& m : load_hip_members())
+      if (toolchain_.hip.known() && toolchain_.hip < m.since)
+        gaps.push_back(
+            {m.type, m.member, rel + " lacks " + m.type + "::" + m.member + "; HIP has it from ROCm " + m.since.str()});
+    return gaps;
+  }
+
   std::optional<buildsys::Result> migrate_build_file(const std::string& rel, project::FileKind kind,
                                                      std::string_view text, const buildsys::Options& o) const override {
     return buildsys::migrate_build_file(rel, kind, text, o);
@@ -89,6 +146,7 @@ class HipTarget final : public Target {
     strings_pass(file);                                    // --rewrite-strings: API names in messages
     // CUDA's unsigned/64-bit min()/max(): clang 15's HIP headers (HIP 5.2) have int/float/double only.
     minmax_pass(file, toolchain_.hip <= rules::Version{5, 2});
+    fp16_atomic_pass(file);              // CUDA's atomicAdd(__half*, __half): no HIP release has it
     analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
     if (fixes) mark_widened_ballots(file, *fixes);
   }

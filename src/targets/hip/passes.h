@@ -94,6 +94,9 @@ void elaborated_type_pass(migrate::FileMigration& file, const HipTypedefTags& ta
 // A file that calls an unqualified min() or max() gets ferry/compat/minmax.h when the release
 // lacks CUDA's unsigned/64-bit/mixed overloads (HIP 5.2 and earlier; minmax_pass.cpp).
 void minmax_pass(migrate::FileMigration& file, bool release_lacks_minmax);
+// CUDA's atomicAdd on __half / __half2, which no HIP release has: files that call atomicAdd and name
+// a half type include ferry/compat/fp16_atomic.h (fp16_atomic_pass.cpp).
+void fp16_atomic_pass(migrate::FileMigration& file);
 
 // cudaDataType values (CUDA_R_32F, casts to cudaDataType) in the arguments of cublas* calls for
 // hipBLAS < ROCm 6.0 (hipblasDatatype_t: HIPBLAS_R_32F) and of cusparse* calls under
