@@ -92,6 +92,12 @@ class WmmaPass {
     for (std::size_t ci = 0; ci < f_.code_size() && !any; ++ci) any = f_.is(ci, "nvcuda");
     if (!any) return;
     facts_ = analysis::collect_facts(f_);
+    // `wmma::` names nvcuda::wmma in the whole file, also in macros defined above the `using`
+    // (cuda-samples: `#define C_LAYOUT wmma::mem_row_major`).
+    for (std::size_t ci = 0; ci + 5 < f_.code_size() && !alias_; ++ci)
+      alias_ = (f_.is(ci, "using") && f_.is(ci + 1, "namespace") && f_.is(ci + 2, "nvcuda") && f_.is(ci + 3, ";")) ||
+               (f_.is(ci, "namespace") && f_.is(ci + 1, "wmma") && f_.is(ci + 2, "=") && f_.is(ci + 3, "nvcuda") &&
+                f_.is(ci + 4, "::") && f_.is(ci + 5, "wmma"));
     for (std::size_t ci = 0; ci + 3 < f_.code_size(); ++ci) {
       if (f_.excluded(ci)) continue;
       // using namespace nvcuda;  ->  namespace wmma = rocwmma;  (what `wmma::` then names)
