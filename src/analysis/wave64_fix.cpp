@@ -457,6 +457,9 @@ void Planner::collect_functions() {
       for (std::size_t q = ci + 3; q < j; ++q) {
         if (!v.ident(q)) continue;
         if (one_of(v.t(q), {"asm", "__asm__", "__asm"})) asm_macros_.insert(std::string(v.t(ci + 2)));
+        // A macro named like a warp intrinsic (`#define __any_sync(m, p) __any(p)`, a compat shim)
+        // hides nothing: its uses are calls of that intrinsic, which the fixer sees and rewrites.
+        if (is_warp_op(v.t(ci + 2))) continue;
         if (is_warp_op(v.t(q)) || v.is(q, "warpSize") || (v.member(q) && is_tile_warp_member(v.t(q))))
           warp_macros_.insert(std::string(v.t(ci + 2)));
       }
@@ -569,6 +572,45 @@ void Planner::link() {
 
 Wave64ByteEdit replace_token(const Tokens& v, std::size_t ci, std::string text) {
   return {v.at(ci), v.end(ci), std::move(text)};
+}
+
+// What the row and logical forms write where the CUDA had nothing or something else, recorded for
+// the way back (the cuda target's record_restore and logical_warp passes, docs/wave64.md "Round
+// trips"): a shuffle width they add, and CUDA's warpSize where a logical warp needs 32.
+constexpr std::string_view kAddedWidth = ", 32 /* ferry-cuda: (none) */";
+constexpr std::string_view kWarpSize32 = "32 /* ferry-cuda: warpSize */";
+// The half of the wavefront a lane is in, as a shift: 0 or 32 on AMD, 0 on NVIDIA. HIP output
+// can ask __lane_id(); CUDA output (analyze --fix, to be ported later) needs a form both have.
+constexpr std::string_view kHipHalf = "(__lane_id() & 32)";
+constexpr std::string_view kCudaHalf =
+    "(((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) % warpSize & 32)";
+
+// A code token followed (on its line, whitespace between) by a `/* ferry-cuda: ... */` record.
+bool recorded(const Tokens& v, std::size_t ci) {
+  const auto& toks = v.f.tokens();
+  for (std::size_t k = v.f.token_index(ci) + 1; k < toks.size(); ++k) {
+    if (toks[k].kind == lex::Kind::Whitespace) continue;
+    return toks[k].kind == lex::Kind::BlockComment && toks[k].text(v.f.source()).starts_with("/* ferry-cuda: ");
+  }
+  return false;
+}
+
+// The logical form's half of a ballot, as written at the `__ballot`/`__ballot_sync` token `i`:
+// `(unsigned)(__ballot(P) >> HALF)` with HALF `(__lane_id() & 32)` (or, in CUDA output, the
+// linear thread id form). Returns the index of the closing `)` of `(unsigned)(...)`, or npos.
+std::size_t ballot_half_end(const Tokens& v, std::size_t i, std::string_view half) {
+  if (i < 4 || !v.is(i - 1, "(") || !v.is(i - 2, ")") || !v.is(i - 3, "unsigned") || !v.is(i - 4, "(")) return npos;
+  if (!v.is(i + 1, "(") || v.partner(i + 1) == npos) return npos;
+  const std::size_t close = v.partner(i + 1);
+  if (!v.is(close + 1, ">>") || !v.is(close + 2, "(") || v.partner(close + 2) == npos) return npos;
+  const std::size_t half_close = v.partner(close + 2);
+  std::string text;
+  for (std::size_t q = close + 2; q <= half_close; ++q) text += v.t(q);
+  std::string want;
+  for (char c : half)
+    if (c != ' ') want += c;
+  if (text != want || !v.is(half_close + 1, ")") || v.partner(half_close + 1) != i - 1) return npos;
+  return half_close + 1;
 }
 
 // Is the value of code range [first, last] lane-, warp- or thread-derived?
@@ -1620,7 +1662,7 @@ bool Planner::row_mode(const std::vector<std::size_t>& ids, const std::vector<bo
         const auto n = eval_constant(v.f, v.facts, w.first, w.last, &fi);
         if (!n || *n <= 0 || *n > 32 || (*n & (*n - 1)) != 0) return false;
       } else {
-        site.edits.push_back({v.at(close), v.at(close), ", 32"});
+        site.edits.push_back({v.at(close), v.at(close), std::string(kAddedWidth)});
       }
       if (s == "__shfl" || s == "__shfl_sync") {
         const migrate::ArgRange& src = args[src_at];
@@ -1657,11 +1699,7 @@ bool Planner::row_mode(const std::vector<std::size_t>& ids, const std::vector<bo
 // work together with lanes 0-31.
 std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx,
                                   std::vector<Site>& edits) const {
-  // The half of the wavefront a lane is in, as a shift: 0 or 32 on AMD, 0 on NVIDIA. HIP output
-  // can ask __lane_id(); CUDA output (analyze --fix, to be ported later) needs a form both have.
-  const std::string half =
-      options_.cuda_output ? "(((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) % warpSize & 32)"
-                           : "(__lane_id() & 32)";
+  const std::string half(options_.cuda_output ? kCudaHalf : kHipHalf);
   // Inline assembly anywhere in reach (helpers without warp operations included: a PTX mma or
   // ldmatrix is a warp-wide instruction) is code the port cannot carry.
   std::set<std::size_t> reach(ids.begin(), ids.end());
@@ -1686,8 +1724,9 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
     const FunctionInfo& fi = info(fn);
     const Tokens v = tok(fn.file);
     const std::string at = " (" + in_[fn.file].key + ", '" + fi.name + "')";
+    std::set<std::size_t> own;  // tokens of the logical form this fixer wrote before: as they are
     for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {
-      if (!v.ident(i)) continue;
+      if (!v.ident(i) || own.count(i)) continue;
       const std::string_view s = v.t(i);
       if (v.member(i)) {
         if (one_of(s, {"ballot", "any", "all", "match_any", "match_all"}) && v.is(i + 1, "("))
@@ -1695,6 +1734,19 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
         continue;
       }
       if (one_of(s, {"asm", "__asm__", "__asm"})) return "inline assembly sees the physical wavefront" + at;
+      // What the warp-intrinsics pass writes for __syncwarp(): a wave barrier (and its fences)
+      // syncs both halves, which is more than a logical warp needs and never wrong.
+      if (one_of(s, {"__builtin_amdgcn_wave_barrier", "__builtin_amdgcn_fence"})) continue;
+      if (one_of(s, {"__ballot", "__ballot_sync", "__activemask"})) {
+        // A ballot already taken to its half (a second migration of this fixer's output)
+        if (const std::size_t e = ballot_half_end(v, i, half); e != npos) {
+          for (std::size_t q = v.partner(i + 1) + 2; q < e; ++q) own.insert(q);
+          Site site{Diag::BallotResult32, false, fn.file, v.at(i), {}};
+          if (v.is(i - 6, "=") && v.ident(i - 7)) site.widened_var = v.at(i - 7);  // its FRY2102 is moot
+          edits.push_back(std::move(site));
+          continue;
+        }
+      }
       if (one_of(s, {"__lane_id", "coalesced_threads", "__uni_sync"}) || s.starts_with("__builtin_amdgcn_") ||
           s.starts_with("__match_") || (s.starts_with("__reduce_") && s.ends_with("_sync")))
         return "'" + std::string(s) + "' sees the wavefront in a way the fixer cannot confine to a half" + at;
@@ -1704,7 +1756,9 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
       const bool edit_here = s == "warpSize" || is_warp_op(s);
       if (edit_here && v.f.excluded(i)) return "a line to change is excluded from rewriting" + at;
       if (s == "warpSize") {
-        edits.push_back({Diag::WarpWidthConstant, false, fn.file, v.at(i), {replace_token(v, i, "32")}});
+        // CUDA's 32, recorded so that the way back writes the warpSize the code had
+        edits.push_back(
+            {Diag::WarpWidthConstant, false, fn.file, v.at(i), {replace_token(v, i, std::string(kWarpSize32))}});
         continue;
       }
       if (one_of(s, {"__popc", "__ffs", "__clz", "__brev"}) && v.is(i + 1, "(")) {
@@ -1738,7 +1792,7 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
             width += (q > w.first && v.at(q) > v.end(q - 1) ? " " : "") +
                      std::string(v.is(q, "warpSize") && !v.member(q) ? "32" : v.t(q));
         } else {
-          site.edits.push_back({v.at(close), v.at(close), ", 32"});
+          site.edits.push_back({v.at(close), v.at(close), std::string(kAddedWidth)});
         }
         if (s == "__shfl" || s == "__shfl_sync") {
           // HIP adds the source to the segment's first lane without taking it modulo the width
@@ -1753,7 +1807,7 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
           if (!modulo && !(n && wn && *n >= 0 && *n < *wn)) {
             site.edits.push_back({v.at(src.first), v.at(src.first), "(("});
             site.edits.push_back({v.end(src.last), v.end(src.last),
-                                  ") & (" + (width == "32" ? std::string("31") : "(" + width + ") - 1") + "))"});
+                                  width == "32" ? std::string(") & 31)") : ") & ((" + width + ") - 1))"});
           }
         }
         if (!site.edits.empty()) edits.push_back(std::move(site));
@@ -1779,7 +1833,9 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
         // a vote of the half: a ballot of it, for all of the predicate's negation
         const std::size_t pred_at = sync ? 1 : 0;
         if (args.size() != pred_at + 1) return "'" + std::string(s) + "' with other arguments" + at;
-        if (sync && !full_mask(args[0]))
+        // A mask HIP cannot take is dropped with a record of it (`__any(/* ferry-cuda:
+        // __any_sync(0xffff0000, */ p)`): a second migration sees the mask the first one saw.
+        if ((sync && !full_mask(args[0])) || (!sync && recorded(v, i + 1)))
           return "'" + std::string(s) + "' with a mask other than the full mask (HIP drops it)" + at;
         const bool all = s.starts_with("__all");
         const std::string head = std::string("(0u ") + (all ? "==" : "!=") + " (unsigned)(";
@@ -1947,6 +2003,21 @@ Wave64FixPlan Planner::run() {
       if (used_const[c] && warp_const[c] && uf.find(n + c) == root)
         anchors.insert({consts_[c].file, {Diag::WarpWidthConstant, tok(consts_[c].file).at(consts_[c].info->name_ci)}});
     if (anchors.empty()) continue;  // nothing 32-lane here
+    // Code this fixer already kept as logical 32-lane warps (a second migration of its output):
+    // its 32s are right only with the halves, so the warpSize form must not take it.
+    for (std::size_t id : ids) {
+      if (!lane_ctx[id]) continue;
+      const FunctionInfo& fi = info(fns_[id]);
+      const Tokens v = tok(fns_[id].file);
+      const std::string_view half = options_.cuda_output ? kCudaHalf : kHipHalf;
+      for (std::size_t q = fi.body_open + 1; q < fi.body_close; ++q)
+        if ((v.number(q) && v.is(q, "32") && recorded(v, q)) ||
+            (v.ident(q) && one_of(v.t(q), {"__ballot", "__ballot_sync", "__activemask"}) &&
+             ballot_half_end(v, q, half) != npos)) {
+          blockers.push_back({fns_[id].file, v.line(q), "it is in the logical 32-lane form already"});
+          break;
+        }
+    }
     ++plan.stats.components;
     plan.stats.sites += static_cast<int>(anchors.size());
     if (!blockers.empty()) {

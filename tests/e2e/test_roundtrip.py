@@ -29,9 +29,6 @@ SOURCE_EXT = {".cu", ".cuh", ".cpp", ".h", ".hpp", ".hip"}
 # Known cases where one round is not a fixed point, and why. A listed case that becomes a fixed
 # point fails the test, so the list only shrinks.
 KNOWN = {
-    "hip-warp-ballot-width": "`auto m = __ballot_sync(...)` is 32-bit in CUDA and 64-bit once on HIP; "
-    "the way back keeps HIP's type with (unsigned long long)__ballot_sync(...), and the forward "
-    "target keeps that (redundant on HIP) cast",
     "cuda-version-12": "HIP's clockInstructionRate and clockRate both read cudaDevAttrClockRate on NVIDIA; "
     "the way back from ferry::cuda_compat::device_attribute(p, cudaDevAttrClockRate) writes clockRate, "
     "which CUDA 12.4 still has and leaves as written",

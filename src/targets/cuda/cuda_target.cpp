@@ -47,6 +47,7 @@ class CudaTarget final : public Target {
   void run_passes(migrate::FileMigration& file) const override {
     record_restore_pass(file);
     hip_compat_include_pass(file);
+    logical_warp_pass(file);
     module_api_pass(file);
     syncwarp_pass(file);
     launch_pass(file);

@@ -1,5 +1,5 @@
 // Semantic passes of the HIP → CUDA target. Order (CudaTarget::run_passes): record_restore,
-// module_api, syncwarp, launch, ballot, device_prop, cccl, rocprim, vector_ctor, atomic_fp, texture_ref,
+// logical_warp, module_api, syncwarp, launch, ballot, device_prop, cccl, rocprim, vector_ctor, atomic_fp, texture_ref,
 // wmma, amd_only, implicit_headers; edits of an earlier pass win over later ones and over the
 // rule tables. Then the rules, then the finishing step (compat header, runtime header).
 // Golden tests: tests/golden/cuda-<pass>-*/.
@@ -12,6 +12,11 @@ namespace ferry::targets::cuda {
 // Puts back what the CUDA → HIP target recorded in `/* ferry-cuda: ... */` comments (headers it
 // changed or added, warp-call masks HIP 5.2 cannot take), so CUDA → HIP → CUDA is exact.
 void record_restore_pass(migrate::FileMigration& file);
+
+// The wave64 fix's logical 32-lane warps (ballots and votes of a wavefront's half, shuffle widths
+// it added with a `/* ferry-cuda: (none) */` record) come back as CUDA's full-warp calls, so
+// CUDA -> HIP -> CUDA gives the CUDA the fix started from (docs/wave64.md, "Round trips").
+void logical_warp_pass(migrate::FileMigration& file);
 
 // hipModule* -> the runtime's library API for CUDA >= 12 comes from the rule table; in a file
 // written against the driver API (hipInit, hipCtx*, ... or recorded <cuda.h>) this pass keeps the

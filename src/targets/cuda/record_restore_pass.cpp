@@ -2,7 +2,8 @@
 // (docs/targets.md, "Round trips"): `#include <hip/hip_runtime.h> /* ferry-cuda: <cuda.h> */`
 // for a header the way back would not restore (<cuda.h>, <cuda/std/type_traits>, ...),
 // `/* ferry-cuda: (none) */` on an include it added, and `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v, 0)`
-// for a warp-call mask HIP 5.2 cannot express. This pass puts the CUDA text back, first, so that
+// for a warp-call mask HIP 5.2 cannot express, `32 /* ferry-cuda: warpSize */` where the wave64
+// fix's logical warps needed CUDA's warp size as 32. This pass puts the CUDA text back, first, so that
 // CUDA -> HIP -> CUDA gives the original text.
 #include <optional>
 #include <string>
@@ -63,6 +64,15 @@ void record_restore_pass(FileMigration& file) {
       }
       if (!(rec->starts_with('<') || rec->starts_with('"'))) continue;
       if (file.replace_bytes(file.code(ci).begin, toks[c].end, std::string(*rec))) file.count_converted("headers");
+      continue;
+    }
+    if (file.is(ci, "32")) {
+      // `32 /* ferry-cuda: warpSize */`: the wave64 fix's logical warps needed CUDA's 32 there
+      const std::size_t c = comment_after(ti);
+      if (c == SIZE_MAX) continue;
+      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      if (rec && *rec == "warpSize" && file.replace_bytes(file.code(ci).begin, toks[c].end, "warpSize"))
+        file.count_converted("device");
       continue;
     }
     if (file.is_identifier(ci) && file.is(ci + 1, "(")) {

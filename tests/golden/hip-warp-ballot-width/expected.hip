@@ -4,22 +4,22 @@
 
 __global__ void compact(const int* in, int n, int* out, int* count) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  int lane = threadIdx.x % warpSize;
+  int lane = threadIdx.x % 32 /* ferry-cuda: warpSize */;
   bool keep = i < n && in[i] > 0;
 
-  unsigned int votes = __ballot(keep);     // 32-bit: reported
+  unsigned int votes = ((unsigned)(__ballot(keep) >> (__lane_id() & 32)));     // 32-bit: reported
   int offset = __popc(votes & ((1u << lane) - 1));          // not the variable alone: kept
   if (lane == 0) atomicAdd(count, __popc(votes));           // reported
   if (keep) out[offset] = in[i];
 
-  uint32_t nz = __ballot(i < n && in[i] != 0);  // reported
-  unsigned long long wide = __ballot(keep);     // fine
-  auto any_mask = __ballot(i < n);              // 64-bit on HIP
+  uint32_t nz = ((unsigned)(__ballot(i < n && in[i] != 0) >> (__lane_id() & 32)));  // reported
+  unsigned long long wide = ((unsigned)(__ballot(keep) >> (__lane_id() & 32)));     // fine
+  auto any_mask = ((unsigned)(__ballot(i < n) >> (__lane_id() & 32)));              // 64-bit on HIP
   int first = __ffsll(wide) - 1;                                   // widened to __ffsll
   int total = __popcll(any_mask);                                  // widened to __popcll
-  int direct = __popcll(__ballot(keep));          // widened to __popcll
+  int direct = __popcll(((unsigned)(__ballot(keep) >> (__lane_id() & 32))));          // widened to __popcll
   int top = __clz(wide);                                         // counts from bit 63: reported
   unsigned mask;
-  mask = __ballot(1);                                         // reported
+  mask = ((unsigned)(__ballot(1) >> (__lane_id() & 32)));                                         // reported
   if (lane == 0) count[1] = first + total + direct + top + (int)nz + (int)mask;
 }

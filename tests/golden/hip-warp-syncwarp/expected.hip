@@ -12,7 +12,7 @@ __global__ void block_reduce(const float* in, float* out, int n) {
     __syncthreads();
   }
   if (tid < 32) {
-    unsigned mask = __ballot(1);
+    unsigned mask = ((unsigned)(__ballot(1) >> (__lane_id() & 32)));
     smem[tid] += smem[tid + 32];
     (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), __builtin_amdgcn_wave_barrier(), __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"));
     smem[tid] += smem[tid + 16];

@@ -6,7 +6,7 @@
 #define WARP 32
 
 __device__ float row_sum(float v) {
-  for (int o = WARP / 2; o > 0; o /= 2) v += __shfl_xor(v, o, 32);
+  for (int o = WARP / 2; o > 0; o /= 2) v += __shfl_xor(v, o, 32 /* ferry-cuda: (none) */);
   return v;
 }
 
@@ -16,8 +16,8 @@ __global__ void gemv_rows(const float* A, const float* x, float* y, int n) {
   float s = 0.f;
   for (int c = lane; c < n; c += 32) s += A[row * n + c] * x[c];
   s = row_sum(s);
-  const float first = __shfl(s, 0, 32);
-  const float rotated = __shfl(s, ((lane + 1) & 31), 32);
+  const float first = __shfl(s, 0, 32 /* ferry-cuda: (none) */);
+  const float rotated = __shfl(s, ((lane + 1) & 31), 32 /* ferry-cuda: (none) */);
   if (lane == 0) y[row] = first + 0.f * rotated;
 }
 
