@@ -12,14 +12,16 @@
 # Results: OUT_DIR/hazards.tsv, OUT_DIR/programs.tsv; summarised in bench/results/wave64-*.md.
 # hazards.tsv columns: lane_math (all FRY22xx but 2206), in_components (reached by a warp
 # operation), fixed (automatically; of them, logical: kept as 32-lane logical warps), left (with a
-# diagnostic; of them, unmigratable: in a component whose warp code has inline assembly, or in a
-# file using WMMA: code `migrate` cannot port at all, FRY1003 / mma.h), no_warp_op (notes).
+# diagnostic; of them, unmigratable: in a component whose warp code has inline assembly, code
+# `migrate` cannot port at all, FRY1003), no_warp_op (notes), components, components_fixed, and
+# wmma_left: left hazards of components with WMMA calls (ported to rocWMMA, but a fragment belongs
+# to a 64-lane wavefront and the fixer does not re-tile: docs/wave64.md, "WMMA").
 set -u
 FERRY=${1:?usage: wave64_corpus.sh FERRY OUT_DIR CORPUS...}
 OUT=${2:?}
 shift 2
 mkdir -p "$OUT"
-printf 'corpus\tfiles\tlane_math\tin_components\tfixed\tlogical\tleft\tunmigratable\tno_warp_op\tcomponents\tcomponents_fixed\n' > "$OUT/hazards.tsv"
+printf 'corpus\tfiles\tlane_math\tin_components\tfixed\tlogical\tleft\tunmigratable\tno_warp_op\tcomponents\tcomponents_fixed\twmma_left\n' > "$OUT/hazards.tsv"
 : > "$OUT/blocked.txt"
 : > "$OUT/left.txt"
 for c in "$@"; do
@@ -45,8 +47,6 @@ def text_of(path):
     return texts[path]
 def unmigratable_hazard(h):
     t = text_of(h["file"])
-    if "wmma::" in t or "<mma.h>" in t:
-        return True
     # the component's inline assembly, when it is in the hazard's own file or one it includes
     m = re.search(r"inline assembly sees the physical wavefront \((?:in the macro '[^']*'\) \()?([^,()]+),", h["hint"])
     if not m:
@@ -57,14 +57,15 @@ def unmigratable_hazard(h):
     base = os.path.basename(asm_file)
     return any(base in line for line in t.splitlines() if line.lstrip().startswith("#include"))
 unmigratable = [h for h in left if unmigratable_hazard(h)]
+wmma_left = [h for h in left if "WMMA fragment belongs to a whole wavefront" in h["hint"]]
 w = j["wave64_fix"]
 name = os.path.basename(os.path.normpath(corpus))
 with open(os.path.join(out, "hazards.tsv"), "a") as f:
     f.write(f"{name}\t{j['files_analyzed']}\t{len(lane)}\t{len(lane) - len(harmless)}\t{len(fixable)}\t{len(logical)}\t"
-            f"{len(left)}\t{len(unmigratable)}\t{len(harmless)}\t{w['components']}\t{w['components_fixed']}\n")
+            f"{len(left)}\t{len(unmigratable)}\t{len(harmless)}\t{w['components']}\t{w['components_fixed']}\t{len(wmma_left)}\n")
 with open(os.path.join(out, "left.txt"), "a") as f:
     for h in left:
-        f.write(f"{name}: {h['file']}:{h['line']}: {h['code']}{' (unmigratable)' if h in unmigratable else ''}: "
+        f.write(f"{name}: {h['file']}:{h['line']}: {h['code']}{' (unmigratable)' if h in unmigratable else ' (wmma)' if h in wmma_left else ''}: "
                 f"{h['message'][:100]}\n")
 with open(os.path.join(out, "blocked.txt"), "a") as f:
     for b in w["blocked"]:

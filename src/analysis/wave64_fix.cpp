@@ -58,6 +58,12 @@ bool is_warp_op(std::string_view s) {
          s.starts_with("__match_") || (s.starts_with("__reduce_") && s.ends_with("_sync"));
 }
 
+// WMMA calls (nvcuda::wmma, rocwmma): the whole warp -- a whole wavefront with rocWMMA -- runs
+// each one on the fragment it shares.
+bool is_wmma_op(std::string_view s) {
+  return one_of(s, {"mma_sync", "load_matrix_sync", "store_matrix_sync", "fill_fragment", "bmma_sync"});
+}
+
 // Member calls of cooperative-groups tiles that move data between lanes.
 bool is_tile_warp_member(std::string_view s) {
   return one_of(s, {"shfl", "shfl_down", "shfl_up", "shfl_xor", "ballot", "any", "all", "match_any", "match_all"});
@@ -136,6 +142,7 @@ struct Fn {
   std::size_t index = 0;  // in FileFacts::functions
   bool device = false;
   bool direct_warp = false;
+  std::uint32_t wmma_line = 0;  // line of its first WMMA call (a fragment is the wavefront's), 0: none
   bool warp = false;
   std::vector<std::size_t> callees;
   std::vector<std::size_t> launched;   // kernels this function launches
@@ -286,6 +293,8 @@ class Planner {
   std::set<std::string> asm_macros_;                             // macros whose body has inline assembly
   std::set<std::string> mask_helpers_;                           // functions returning a lane mask
   std::set<std::pair<std::size_t, std::size_t>> covered_masks_;  // (file, code index) of rewritten masks
+  // Host warp counts (`blockDim.x / 32`) of the component being scanned: (file, byte offset of '/').
+  std::vector<std::pair<std::size_t, std::uint32_t>> host_counts_;
 };
 
 bool declared_device(const Tokens& v, std::size_t name_ci) {
@@ -421,6 +430,10 @@ void Planner::collect_functions() {
         if (v.member(ci) ? is_tile_warp_member(v.t(ci)) && v.is(ci + 1, "(")
                          : is_warp_op(v.t(ci)) || v.is(ci, "warpSize"))
           fn.direct_warp = true;
+        if (!v.member(ci) && is_wmma_op(v.t(ci)) && v.is(ci + 1, "(")) {
+          fn.direct_warp = true;
+          if (fn.wmma_line == 0) fn.wmma_line = v.line(ci);
+        }
       }
       fn_by_name_.emplace(fi.name, fns_.size());
       fns_.push_back(std::move(fn));
@@ -1539,6 +1552,7 @@ void Planner::scan_host_launcher(std::size_t fid, const std::set<std::size_t>& k
     blockers.push_back({fn.file, v.line(i),
                         "host code that launches the component computes with " + std::string(v.t(i)) +
                             " (warps per block?), which the fixer does not rewrite"});
+    if (v.is(i - 1, "/") && val == 32) host_counts_.push_back({fn.file, v.at(i - 1)});  // the check's FRY2202 anchor
   }
 }
 
@@ -1946,12 +1960,26 @@ Wave64FixPlan Planner::run() {
     for (std::size_t id : ids)
       if (fns_[id].warp) kernels.insert(id);
     bool warp_code = false;
+    host_counts_.clear();
     for (std::size_t id : ids) {
       warp_code |= lane_ctx[id];
       if (fns_[id].device || fns_[id].warp) scan_function(id, lane_ctx[id], sites, blockers);
       else scan_host_launcher(id, kernels, blockers);
     }
     if (!warp_code) continue;  // only a constant shared by code without warp operations: harmless
+    // WMMA: a fragment belongs to the whole wavefront, so a warp index that picks the warp's
+    // tiles must count wavefronts, and then a block of N threads computes the tiles of N / 64
+    // warps, not N / 32 (docs/wave64.md, "WMMA"). Neither the warpSize form (it halves the tiles
+    // a block covers) nor the row or logical forms (two 32-lane halves cannot hold two
+    // fragments) is sound; the component keeps its diagnostics.
+    bool wmma = false;
+    for (std::size_t id : ids)
+      if (fns_[id].wmma_line != 0 && !wmma) {
+        wmma = true;
+        blockers.push_back({fns_[id].file, fns_[id].wmma_line,
+                            "a WMMA fragment belongs to a whole wavefront (64 lanes on gfx9): the tiles a block "
+                            "computes are counted in 32-lane warps, and Ferry does not re-tile them"});
+      }
     scan_macro_launches(kernels, blockers);
     for (std::size_t c = 0; c < consts_.size(); ++c)
       if (used_const[c] && uf.find(n + c) == root) constant_site(c, sites, blockers);
@@ -1994,7 +2022,7 @@ Wave64FixPlan Planner::run() {
     plan.stats.sites += static_cast<int>(anchors.size());
     if (!blockers.empty()) {
       std::vector<Site> row_edits;
-      if (row_mode(ids, lane_ctx, kernels, row_edits)) {
+      if (!wmma && row_mode(ids, lane_ctx, kernels, row_edits)) {
         // Rows of 32: the anchors are right as they are once the shuffles stay in their row.
         ++plan.stats.fixed_components;
         plan.stats.fixed_sites += static_cast<int>(anchors.size());
@@ -2005,9 +2033,13 @@ Wave64FixPlan Planner::run() {
       }
       std::sort(blockers.begin(), blockers.end(),
                 [](const Blocker& a, const Blocker& b) { return std::tie(a.file, a.line) < std::tie(b.file, b.line); });
-      const Blocker& b = blockers.front();
+      // With WMMA the fragment is the reason; other blockers follow it.
+      const Blocker& b = *std::find_if(blockers.begin(), blockers.end(), [&](const Blocker& x) {
+        return !wmma || x.reason.starts_with("a WMMA fragment");
+      });
       std::vector<Site> logical_edits;
-      const std::string not_logical = logical_mode(ids, lane_ctx, logical_edits);
+      const std::string not_logical =
+          wmma ? "a WMMA fragment cannot be split into two 32-lane halves" : logical_mode(ids, lane_ctx, logical_edits);
       if (not_logical.empty()) {
         // 32-lane halves: the anchors are right as they are once cross-lane work stays in its half.
         ++plan.stats.fixed_components;
@@ -2032,9 +2064,15 @@ Wave64FixPlan Planner::run() {
         }
         continue;
       }
-      const std::string why = where(b.file, b.line) + ": " + b.reason + "; as 32-lane halves: " + not_logical;
+      const std::string why = where(b.file, b.line) + ": " + b.reason +
+                              (wmma ? std::string(" (docs/wave64.md, WMMA)") : "; as 32-lane halves: " + not_logical);
       plan.blocked.push_back(why);
       for (const auto& [file, key] : anchors) plan.files[in_[file].key].unfixed.emplace(key, why);
+      // With WMMA the host's warps-per-block counts are the same hazard (the hint `/ warpSize` is
+      // wrong there: host code, and the tiles would not be covered).
+      if (wmma)
+        for (const auto& [file, at] : host_counts_)
+          plan.files[in_[file].key].unfixed.emplace(std::make_pair(Diag::WarpIndex32, at), why);
       continue;
     }
     ++plan.stats.fixed_components;

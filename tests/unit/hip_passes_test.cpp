@@ -277,5 +277,49 @@ TEST(HipReservedNames, ListHoldsHipOnlyNames) {
   EXPECT_FALSE(names.contains("__popc"));      // CUDA defines it too
 }
 
+// WMMA -> rocWMMA: the shape check reads rules/rocwmma_blocks.tsv per architecture; a fragment
+// rocWMMA has on gfx908 and gfx90a passes, one it has on neither or only on one is FRY1401 and
+// names where it exists; the lane math of a WMMA kernel is warp code (warnings, not notes).
+TEST(HipWmma, ShapesPerArchitectureAndWavefrontFragments) {
+  const Migrated m =
+      migrate_project({{"w.cu",
+                        "#include <mma.h>\n"
+                        "#define WARP_SIZE 32\n"
+                        "using namespace nvcuda;\n"
+                        "__global__ void k(const __nv_bfloat16* a, const double* d, float* c) {\n"
+                        "  const int warp = threadIdx.x / WARP_SIZE;\n"
+                        "  wmma::fragment<wmma::matrix_a, 16, 16, 8, __nv_bfloat16, wmma::row_major> b8;\n"
+                        "  wmma::fragment<wmma::matrix_a, 16, 16, 4, double, wmma::row_major> f64;\n"
+                        "  wmma::fragment<wmma::matrix_a, 32, 32, 8, half, wmma::row_major> h;\n"
+                        "  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;\n"
+                        "  wmma::fill_fragment(acc, 0.0f);\n"
+                        "  wmma::store_matrix_sync(c + warp * 256, acc, 16, wmma::mem_row_major);\n"
+                        "}\n"}});
+  const std::string& out = m.outputs[0];
+  EXPECT_NE(out.find("#include <rocwmma/rocwmma.hpp>"), std::string::npos) << out;
+  EXPECT_NE(out.find("namespace wmma = rocwmma;"), std::string::npos) << out;
+  EXPECT_NE(out.find("rocwmma::fragment<rocwmma::matrix_a, 16, 16, 8, rocwmma::bfloat16_t, rocwmma::row_major>"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("nvcuda"), std::string::npos) << out;
+  std::vector<std::string> lacks;
+  for (const auto& d : m.diags)
+    if (to_string(d.code) == "FRY1401") lacks.push_back(d.message);
+  ASSERT_EQ(lacks.size(), 2u);
+  // bf16 16x16x8: gfx908 only (gfx90a's bf16 blocks start at K = 16); f64 16x16x4: gfx90a and later
+  EXPECT_NE(lacks[0].find("16x16x8 of bf16: rocWMMA has no such block on gfx90a (only on gfx908)"), std::string::npos)
+      << lacks[0];
+  EXPECT_NE(lacks[1].find("16x16x4 of f64: rocWMMA has no such block on gfx908 (only on gfx90a, gfx942, gfx950)"),
+            std::string::npos)
+      << lacks[1];
+  bool width_warning = false;
+  for (const auto& d : m.diags)
+    if (to_string(d.code) == "FRY2204") {
+      width_warning = d.severity == Severity::Warning &&
+                      d.hint.find("WMMA fragment belongs to a whole wavefront") != std::string::npos;
+    }
+  EXPECT_TRUE(width_warning);
+}
+
 }  // namespace
 }  // namespace ferry::targets

@@ -1,9 +1,12 @@
 // rocWMMA -> nvcuda::wmma (the namespace and header come from rules/hip2cuda/hip_only.tsv): the
 // element types rocWMMA names itself become CUDA's, and each fragment's shape is checked against
 // the shapes nvcuda::wmma has for its element type (FRY1207 when it has none).
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/const_eval.h"
+#include "analysis/facts.h"
 #include "targets/cuda/passes.h"
 
 namespace ferry::targets::cuda {
@@ -35,18 +38,26 @@ bool cuda_has_shape(std::string_view t, long m, long n, long k) {
   return true;  // accumulator types (float32_t, int32_t) follow the A/B fragments' shape
 }
 
-long number(const FileMigration& f, std::size_t ci) {
-  if (ci >= f.code_size() || f.code(ci).kind != lex::Kind::Number) return -1;
-  const std::string s(f.text(ci));
-  char* end = nullptr;
-  const long v = std::strtol(s.c_str(), &end, 10);
-  return end && *end == '\0' ? v : -1;
+// The constant value of the template argument [first, last) (a literal or a macro such as TILE).
+long number(const FileMigration& f, const analysis::FileFacts& facts, std::size_t first, std::size_t last) {
+  if (first >= last) return -1;
+  const std::size_t fi = facts.function_at(first);
+  const auto v = analysis::eval_constant(f, facts, first, last - 1, fi == npos ? nullptr : &facts.functions[fi]);
+  return v ? static_cast<long>(*v) : -1;
 }
 
 }  // namespace
 
 void wmma_pass(FileMigration& file) {
+  std::optional<analysis::FileFacts> facts;
   for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {
+    // `namespace wmma = rocwmma;` (what the hip target writes for `using namespace nvcuda;`)
+    if (file.is(ci, "namespace") && file.is(ci + 1, "wmma") && file.is(ci + 2, "=") && file.is(ci + 3, "rocwmma") &&
+        file.is(ci + 4, ";") && !file.excluded(ci)) {
+      if (file.replace(ci, ci + 4, "using namespace nvcuda;")) file.count_converted("wmma");
+      ci += 4;
+      continue;
+    }
     if (!file.is(ci, "rocwmma") || !file.is(ci + 1, "::") || file.excluded(ci) || file.touched(ci)) continue;
     const std::string_view name = file.text(ci + 2);
     bool element = false;
@@ -69,11 +80,24 @@ void wmma_pass(FileMigration& file) {
       else if (file.is(k, ";") || file.is(k, "{")) break;
     }
     if (starts.size() < 5) continue;
-    const long m = number(file, starts[1]), n = number(file, starts[2]), kk = number(file, starts[3]);
+    if (!facts) facts = analysis::collect_facts(file);
+    const long m = number(file, *facts, starts[1], starts[2] - 1), n = number(file, *facts, starts[2], starts[3] - 1),
+               kk = number(file, *facts, starts[3], starts[4] - 1);
     std::size_t t = starts[4];
     if (file.is(t, "rocwmma") && file.is(t + 1, "::")) t += 2;
     if (m < 0 || n < 0 || kk < 0 || !file.is_identifier(t)) continue;
     const std::string_view type = file.text(t);
+    const bool ab = file.is(starts[0], "matrix_a") || file.is(starts[0] + 2, "matrix_a") ||
+                    file.is(starts[0], "matrix_b") || file.is(starts[0] + 2, "matrix_b");
+    if (ab && (type == "float" || type == "float32_t") && m == 16 && n == 16 && kk == 8) {
+      // fp32 inputs: CUDA's nearest fragment is TF32 (what the hip target writes as float).
+      file.replace(starts[4], t, "nvcuda::wmma::precision::tf32");
+      file.diag(Diag::WmmaShapeMissing, Severity::Warning, ci + 2,
+                "rocWMMA fp32 fragment 16x16x8: nvcuda::wmma has no fp32 A/B fragments; written as TF32",
+                "TF32 keeps 10 mantissa bits: round the inputs with nvcuda::wmma::__float_to_tf32, or compute "
+                "in fp32 without tensor cores where the precision matters");
+      continue;
+    }
     if (cuda_has_shape(type, m, n, kk)) continue;
     file.count_unconverted("wmma");
     file.diag(Diag::WmmaShapeMissing, Severity::Warning, ci + 2,

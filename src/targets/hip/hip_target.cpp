@@ -134,6 +134,7 @@ class HipTarget final : public Target {
     compat_header_pass(file);                   // includes of CUDA headers the release lacks: Ferry's compat header
     cuda_compat_pass(file);                     // Ferry's own compat constructs, before anything renames them
     cuda_record_pass(file);                     // before the rules rewrite the includes it records
+    wmma_pass(file);  // before the rules: `wmma::` under `using namespace nvcuda;`, fragment element types
     name_clash_pass(file);
     solver_args_pass(file);                     // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
