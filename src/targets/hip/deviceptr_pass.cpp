@@ -17,7 +17,6 @@
 // CUDA -> HIP -> CUDA -> HIP is a fixed point.
 #include <algorithm>
 #include <filesystem>
-#include <regex>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -45,7 +44,12 @@ bool ends_operand(const lex::CodeView& v, std::size_t ci) {
   return v.is(ci, ")") || v.is(ci, "]");
 }
 
-bool is_binary_at(const lex::CodeView& v, std::size_t ci) { return ci > 0 && ends_operand(v, ci - 1); }
+bool is_cast_paren(const lex::CodeView& v, std::size_t close);
+
+// The operator at `ci` is binary: an operand ends before it (a cast's `)` does not: `(void *)&x`).
+bool is_binary_at(const lex::CodeView& v, std::size_t ci) {
+  return ci > 0 && ends_operand(v, ci - 1) && !(v.is(ci - 1, ")") && is_cast_paren(v, ci - 1));
+}
 
 // The `)` at `close` ends a C cast `(T)` (of what follows it): the group holds a type (it ends in
 // a name, `*` or `&`) and nothing before it makes it a call, a condition or an operand.
@@ -85,14 +89,16 @@ std::size_t declarator_at(const lex::CodeView& v, std::size_t j, bool& pointer) 
   return j;
 }
 
-FileDecls scan_file(const SourceView& f) {
-  FileDecls d;
-  static const std::regex kInclude(R"(^[ \t]*#[ \t]*include[ \t]*"([^"]+)\")");
-  for (auto it = std::cregex_iterator(f.text.data(), f.text.data() + f.text.size(), kInclude,
-                                      std::regex_constants::match_not_null);
-       it != std::cregex_iterator(); ++it)
-    d.includes.push_back((*it)[1].str());
-  const lex::CodeView v(f.text);
+enum class DeclKind : std::uint8_t { Value, Pointer, Other };
+struct Decl {
+  std::size_t ci;  // the declared name
+  DeclKind kind;
+};
+
+// Every declaration of a name in `v`, in file order: CUdeviceptr values and pointers, and names
+// declared with any other type (as far as tokens tell; such a name is never rewritten).
+std::vector<Decl> declarations(const lex::CodeView& v) {
+  std::vector<Decl> out;
   std::unordered_set<std::size_t> declared;
   for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
     if (!is_deviceptr_type(v, ci) || v.in_directive(ci) || v.is_member_or_qualified(ci)) continue;
@@ -107,7 +113,7 @@ FileDecls scan_file(const SourceView& f) {
       --s;
     const bool statement = s == 0 || v.is(s - 1, ";") || v.is(s - 1, "{") || v.is(s - 1, "}") || v.is(s - 1, ":");
     while (name != npos) {
-      (pointer ? d.own.pointers : d.own.values).insert(std::string(v.text(name)));
+      out.push_back({name, pointer ? DeclKind::Pointer : DeclKind::Value});
       declared.insert(name);
       if (!statement) break;
       std::size_t j = name + 1;
@@ -130,7 +136,43 @@ FileDecls scan_file(const SourceView& f) {
       const std::string_view next = v.text(ci + 1);
       other = next == "=" || next == ";" || next == "," || next == ")" || next == "[";
     }
-    if (other) d.others.insert(std::string(v.text(ci)));
+    if (other) out.push_back({ci, DeclKind::Other});
+  }
+  std::sort(out.begin(), out.end(), [](const Decl& a, const Decl& b) { return a.ci < b.ci; });
+  return out;
+}
+
+// The `#include "..."` names of `text`, as written.
+std::vector<std::string> quoted_includes(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    std::string_view line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    const std::size_t hash = line.find_first_not_of(" \t");
+    if (hash == std::string_view::npos || line[hash] != '#') continue;
+    line.remove_prefix(hash + 1);
+    line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
+    if (!line.starts_with("include")) continue;
+    const std::size_t q = line.find('"');
+    const std::size_t e = q == std::string_view::npos ? q : line.find('"', q + 1);
+    if (e != std::string_view::npos) out.emplace_back(line.substr(q + 1, e - q - 1));
+  }
+  return out;
+}
+
+FileDecls scan_file(const SourceView& f) {
+  FileDecls d;
+  d.includes = quoted_includes(f.text);
+  if (f.text.find("CUdeviceptr") == std::string_view::npos) return d;
+  const lex::CodeView v(f.text);
+  for (const Decl& decl : declarations(v)) {
+    const std::string name(v.text(decl.ci));
+    if (decl.kind == DeclKind::Value) d.own.values.insert(name);
+    else if (decl.kind == DeclKind::Pointer) d.own.pointers.insert(name);
+    else d.others.insert(name);
   }
   return d;
 }
@@ -352,6 +394,7 @@ class DeviceptrRewriter {
   DeviceptrRewriter(migrate::FileMigration& file, const Names& names) : f_(file), names_(names) {}
 
   void run() {
+    for (const Decl& d : declarations(f_)) local_[std::string(f_.text(d.ci))].push_back(d);
     find_uses();
     for (std::size_t k = 0; k < uses_.size(); ++k)
       if (!done_[k]) rewrite(k);
@@ -392,8 +435,21 @@ class DeviceptrRewriter {
       }
       if (!f_.is_identifier(ci)) continue;
       const std::string name(f_.text(ci));
-      const bool ambiguous = names_.ambiguous.contains(name);
-      if (names_.values.contains(name) || (ambiguous && !names_.pointers.contains(name))) {
+      // The nearest declaration of the name above the use in this file decides (a parameter or
+      // local of the function, mostly); without one, what the translation unit declares.
+      bool value = names_.values.contains(name), pointer = names_.pointers.contains(name);
+      bool ambiguous = names_.ambiguous.contains(name);
+      if (const auto it = local_.find(name); it != local_.end()) {
+        const Decl* nearest = nullptr;
+        for (const Decl& d : it->second)
+          if (d.ci <= ci) nearest = &d;
+        if (nearest) {
+          value = nearest->kind == DeclKind::Value;
+          pointer = nearest->kind == DeclKind::Pointer;
+          ambiguous = false;
+        }
+      }
+      if (value || ambiguous) {
         if (ci > 0 && f_.is(ci - 1, "::")) continue;
         if (f_.is(ci + 1, "::")) continue;
         std::size_t s = ci, e = ci;
@@ -402,7 +458,7 @@ class DeviceptrRewriter {
         add(s, e, ambiguous);
         continue;
       }
-      if (names_.pointers.contains(name) && !f_.is_member_or_qualified(ci)) {
+      if (pointer && !f_.is_member_or_qualified(ci)) {
         if (ci > 0 && f_.is(ci - 1, "*") && !is_binary_at(f_, ci - 1)) {
           add(ci - 1, ci, false);
         } else if (f_.is(ci + 1, "[") && f_.partner(ci + 1) != npos && !(ci > 0 && is_deviceptr_type(f_, ci - 1))) {
@@ -684,6 +740,7 @@ class DeviceptrRewriter {
   const Names& names_;
   std::vector<Use> uses_;
   std::vector<bool> done_;
+  std::unordered_map<std::string, std::vector<Decl>> local_;  // this file's declarations, by name
 };
 
 }  // namespace
@@ -693,16 +750,7 @@ void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContex
   decls.reserve(files.size());
   bool any = false;
   for (const SourceView& f : files) {
-    if (f.text.find("CUdeviceptr") == std::string_view::npos) {
-      decls.push_back({});
-      FileDecls& d = decls.back();
-      static const std::regex kInclude(R"(^[ \t]*#[ \t]*include[ \t]*"([^"]+)\")");
-      for (auto it = std::cregex_iterator(f.text.data(), f.text.data() + f.text.size(), kInclude);
-           it != std::cregex_iterator(); ++it)
-        d.includes.push_back((*it)[1].str());
-      continue;
-    }
-    any = true;
+    any = any || f.text.find("CUdeviceptr") != std::string_view::npos;
     decls.push_back(scan_file(f));
   }
   if (!any) return;
