@@ -81,6 +81,15 @@ struct ProjectContext {
   // The cuda target: per source file (relative path), the headers it includes as written
   // ("<cstdio>", "\"util/common.h\""), so a pass can see what a file gets through its own headers.
   std::unordered_map<std::string, std::vector<std::string>> includes;
+  // The hip target: per source file (relative path), the names its translation unit (the file and
+  // the tree's headers it includes) declares as CUDA's integer CUdeviceptr, which HIP's
+  // hipDeviceptr_t turns into a void* (targets/hip/deviceptr_pass.cpp).
+  struct DeviceptrNames {
+    std::unordered_set<std::string> values;     // `CUdeviceptr d`: d is one
+    std::unordered_set<std::string> pointers;   // `CUdeviceptr *p`, `CUdeviceptr a[3]`: *p, p[i] are
+    std::unordered_set<std::string> ambiguous;  // declared CUdeviceptr and as something else too
+  };
+  std::unordered_map<std::string, DeviceptrNames> deviceptr_names;
 };
 
 class Target;

@@ -119,6 +119,7 @@ class HipTarget final : public Target {
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
     collect_name_clashes(reserved_, api_names_, provided_, rules_, files, ctx);
     collect_user_compat_definitions(files, ctx);
+    collect_deviceptr_names(files, ctx);
     if (!flag("no-wave64-fix")) collect_wave64_fixes(files, *this, options_, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
@@ -131,6 +132,7 @@ class HipTarget final : public Target {
     hip_provided_pass(file, provided_);         // before the renamer: it never renames these names
     same_signature_pass(file);                  // overloads the renames make identical: the later guarded
     elaborated_type_pass(file, typedef_tags_);  // `struct X` where HIP's X is a typedef only
+    deviceptr_pass(file);                       // CUdeviceptr's integer uses: HIP's is a void*
     compat_header_pass(file);                   // includes of CUDA headers the release lacks: Ferry's compat header
     cuda_compat_pass(file);                     // Ferry's own compat constructs, before anything renames them
     cuda_record_pass(file);                     // before the rules rewrite the includes it records

@@ -88,6 +88,15 @@ void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& tab
 // itself, the later ones are compiled only without it (`#if !defined(FERRY_HAVE_...)`), FRY4107.
 void same_signature_pass(migrate::FileMigration& file);
 
+// CUDA's CUdeviceptr is an integer, HIP's hipDeviceptr_t a void*: the integer uses of names the
+// translation unit declares CUdeviceptr (ProjectContext::deviceptr_names, filled by
+// collect_deviceptr_names in prepare_project) are rewritten in bytes — `d + n` ->
+// `(hipDeviceptr_t)((char*)d + n)`, `d % a` -> `(uintptr_t)d % a`, `d = n` ->
+// `d = (hipDeviceptr_t)(uintptr_t)(n)`, `d += n`, printf arguments — FRY4110; FRY4111 where the
+// form cannot be proved (deviceptr_pass.cpp).
+void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContext& ctx);
+void deviceptr_pass(migrate::FileMigration& file);
+
 // HIP type name -> the elaborated keywords that cannot precede it ("struct,union,enum" for
 // hipGraphicsResource, a typedef of struct _hipGraphicsResource): embedded rules/hip_typedef_tags.tsv.
 using HipTypedefTags = std::unordered_map<std::string, std::string>;

@@ -1,0 +1,816 @@
+// CUDA's CUdeviceptr is an integer (`unsigned long long`); the rules map it to HIP's
+// hipDeviceptr_t, a `void*`. Every use of a CUdeviceptr value as an integer then stops compiling
+// (arithmetic on a pointer to void, integer to pointer assignment, ordered comparison with an
+// integer) — cuda-samples' driver and VMM samples do all of these. The project-wide half
+// (collect_deviceptr_names) finds the names each translation unit declares CUdeviceptr (locals,
+// parameters, members, globals, `CUdeviceptr *` outputs and arrays; in the file and in the tree's
+// headers it includes); the pass rewrites the integer uses of those names, and of
+// `*(CUdeviceptr *)...` and `(CUdeviceptr)x`, in the byte units CUDA computes in:
+//   d + n, n + d, d - n        -> (hipDeviceptr_t)((char*)d + n)   (the sum is an address)
+//   d - e, (d + n) % a, d < n  -> (uintptr_t)d - (uintptr_t)e ...   (the result is an integer)
+//   d += n                     -> d = (hipDeviceptr_t)((char*)d + (n))
+//   d = n (an integer)         -> d = (hipDeviceptr_t)(uintptr_t)(n)
+//   printf("%llx", d)          -> printf("%llx", (unsigned long long)d)
+// FRY4110 (note) at each rewritten use; FRY4111 (warning) where the form cannot be proved (++d, a
+// name declared CUdeviceptr and as something else, a format Ferry cannot read). The rewritten
+// forms read back to CUDA as casts CUDA accepts, and the pass leaves a cast use alone, so
+// CUDA -> HIP -> CUDA -> HIP is a fixed point.
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "targets/hip/pass_util.h"
+#include "targets/hip/passes.h"
+
+namespace ferry::targets::hip {
+namespace {
+
+using Names = ProjectContext::DeviceptrNames;
+using lex::npos;
+
+bool is_deviceptr_type(const lex::CodeView& v, std::size_t ci) {
+  return v.is(ci, "CUdeviceptr") || v.is(ci, "CUdeviceptr_v2") || v.is(ci, "CUdeviceptr_v1");
+}
+
+// An operand ends at code token `ci` (so a `+`, `-`, `*`, `&` after it is binary).
+bool ends_operand(const lex::CodeView& v, std::size_t ci) {
+  if (ci >= v.code_size()) return false;
+  const lex::Kind k = v.code(ci).kind;
+  if (k == lex::Kind::Identifier) return !is_expression_keyword(v.text(ci));
+  if (k == lex::Kind::Number || k == lex::Kind::String || k == lex::Kind::Char) return true;
+  return v.is(ci, ")") || v.is(ci, "]");
+}
+
+bool is_cast_paren(const lex::CodeView& v, std::size_t close);
+
+// The operator at `ci` is binary: an operand ends before it (a cast's `)` does not: `(void *)&x`).
+bool is_binary_at(const lex::CodeView& v, std::size_t ci) {
+  return ci > 0 && ends_operand(v, ci - 1) && !(v.is(ci - 1, ")") && is_cast_paren(v, ci - 1));
+}
+
+// The `)` at `close` ends a C cast `(T)` (of what follows it): the group holds a type (it ends in
+// a name, `*` or `&`) and nothing before it makes it a call, a condition or an operand.
+bool is_cast_paren(const lex::CodeView& v, std::size_t close) {
+  const std::size_t open = v.partner(close);
+  if (open == lex::npos || open + 1 >= close || !v.is(close, ")")) return false;
+  if (!(v.is_identifier(close - 1) || v.is(close - 1, "*") || v.is(close - 1, "&"))) return false;
+  if (open == 0) return true;
+  const std::size_t p = open - 1;
+  if (v.is(p, "if") || v.is(p, "while") || v.is(p, "for") || v.is(p, "switch") || v.is(p, "sizeof") ||
+      v.is(p, "alignof") || v.is(p, "decltype"))
+    return false;
+  return !ends_operand(v, p) && !v.is(p, ">");
+}
+
+// What one translation unit's file declares.
+struct FileDecls {
+  Names own;
+  std::unordered_set<std::string> others;  // names declared with another type
+  std::vector<std::string> includes;       // "x.h" as written
+};
+
+// The declarator after a CUdeviceptr type word at `ci`: returns the name's code index (npos when
+// none) and whether it is a pointer or array.
+std::size_t declarator_at(const lex::CodeView& v, std::size_t j, bool& pointer) {
+  std::size_t stars = 0;
+  while (v.is(j, "const") || v.is(j, "volatile") || v.is(j, "*") || v.is(j, "&") || v.is(j, "__restrict__")) {
+    if (v.is(j, "*")) ++stars;
+    ++j;
+  }
+  if (!v.is_identifier(j) || stars > 1) return npos;
+  const std::string_view next = v.text(j + 1);
+  if (!(next == ";" || next == "," || next == "=" || next == ")" || next == "[" || next == "(" || next == "{" ||
+        next == ":"))
+    return npos;
+  pointer = stars == 1 || next == "[";
+  return j;
+}
+
+enum class DeclKind : std::uint8_t { Value, Pointer, Other };
+struct Decl {
+  std::size_t ci;  // the declared name
+  DeclKind kind;
+};
+
+// Every declaration of a name in `v`, in file order: CUdeviceptr values and pointers, and names
+// declared with any other type (as far as tokens tell; such a name is never rewritten).
+std::vector<Decl> declarations(const lex::CodeView& v) {
+  std::vector<Decl> out;
+  std::unordered_set<std::size_t> declared;
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+    if (!is_deviceptr_type(v, ci) || v.in_directive(ci) || v.is_member_or_qualified(ci)) continue;
+    if (ci > 0 && (v.is(ci - 1, "<") || v.is(ci - 1, "typedef") || (v.is(ci - 1, "(") && v.is(ci + 1, ")")))) continue;
+    bool pointer = false;
+    std::size_t name = declarator_at(v, ci + 1, pointer);
+    if (name == npos) continue;
+    // `CUdeviceptr a = x, *b;` at statement level declares several names; in a parameter list a
+    // comma starts the next parameter.
+    std::size_t s = ci;
+    while (s > 0 && (v.is(s - 1, "static") || v.is(s - 1, "const") || v.is(s - 1, "extern") || v.is(s - 1, "volatile")))
+      --s;
+    const bool statement = s == 0 || v.is(s - 1, ";") || v.is(s - 1, "{") || v.is(s - 1, "}") || v.is(s - 1, ":");
+    while (name != npos) {
+      out.push_back({name, pointer ? DeclKind::Pointer : DeclKind::Value});
+      declared.insert(name);
+      if (!statement) break;
+      std::size_t j = name + 1;
+      while (j < v.code_size() && !v.is(j, ",") && !v.is(j, ";")) {
+        const std::size_t p = v.partner(j);
+        j = (p != npos && p > j) ? p + 1 : j + 1;
+      }
+      if (!v.is(j, ",")) break;
+      pointer = false;
+      name = declarator_at(v, j + 1, pointer);
+    }
+  }
+  for (std::size_t ci = 1; ci < v.code_size(); ++ci) {
+    if (!v.is_identifier(ci) || declared.contains(ci)) continue;
+    bool other = is_declared_name(v, ci);
+    // `Foo *p = ...`, `Foo &r;`: a declaration with a type we cannot name (is_declared_name takes
+    // built-in types only there).
+    if (!other && ci >= 2 && (v.is(ci - 1, "*") || v.is(ci - 1, "&")) && v.is_identifier(ci - 2) &&
+        !is_expression_keyword(v.text(ci - 2)) && !is_deviceptr_type(v, ci - 2)) {
+      const std::string_view next = v.text(ci + 1);
+      other = next == "=" || next == ";" || next == "," || next == ")" || next == "[";
+    }
+    if (other) out.push_back({ci, DeclKind::Other});
+  }
+  std::sort(out.begin(), out.end(), [](const Decl& a, const Decl& b) { return a.ci < b.ci; });
+  return out;
+}
+
+// The `#include "..."` names of `text`, as written.
+std::vector<std::string> quoted_includes(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    std::string_view line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    const std::size_t hash = line.find_first_not_of(" \t");
+    if (hash == std::string_view::npos || line[hash] != '#') continue;
+    line.remove_prefix(hash + 1);
+    line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
+    if (!line.starts_with("include")) continue;
+    const std::size_t q = line.find('"');
+    const std::size_t e = q == std::string_view::npos ? q : line.find('"', q + 1);
+    if (e != std::string_view::npos) out.emplace_back(line.substr(q + 1, e - q - 1));
+  }
+  return out;
+}
+
+FileDecls scan_file(const SourceView& f) {
+  FileDecls d;
+  d.includes = quoted_includes(f.text);
+  if (f.text.find("CUdeviceptr") == std::string_view::npos) return d;
+  const lex::CodeView v(f.text);
+  for (const Decl& decl : declarations(v)) {
+    const std::string name(v.text(decl.ci));
+    if (decl.kind == DeclKind::Value) d.own.values.insert(name);
+    else if (decl.kind == DeclKind::Pointer) d.own.pointers.insert(name);
+    else d.others.insert(name);
+  }
+  return d;
+}
+
+std::string normal(const std::filesystem::path& p) { return p.lexically_normal().generic_string(); }
+
+// The tree files `inc` (as written in `from`) may name: beside `from`, else any tree file whose
+// path ends with it (a header found through -I).
+std::vector<std::size_t> resolve_include(const std::string& from, const std::string& inc,
+                                         const std::unordered_map<std::string, std::size_t>& by_path) {
+  const std::string beside = normal(std::filesystem::path(from).parent_path() / inc);
+  if (const auto it = by_path.find(beside); it != by_path.end()) return {it->second};
+  std::vector<std::size_t> hits;
+  const std::string tail = normal(std::filesystem::path(inc));
+  for (const auto& [path, index] : by_path)
+    if (path == tail ||
+        (path.size() > tail.size() && path.ends_with(tail) && path[path.size() - tail.size() - 1] == '/'))
+      hits.push_back(index);
+  return hits;
+}
+
+// ----- the pass -----
+
+struct Use {
+  std::size_t first;
+  std::size_t last;
+  bool ambiguous;
+};
+
+// Last code index of the unary expression that starts at `i` (prefix operators, casts, a primary
+// and its postfix chain); npos when none starts there.
+std::size_t unary_end(const lex::CodeView& v, std::size_t i) {
+  const std::size_t n = v.code_size();
+  while (i < n && (v.is(i, "*") || v.is(i, "&") || v.is(i, "-") || v.is(i, "+") || v.is(i, "!") || v.is(i, "~") ||
+                   v.is(i, "++") || v.is(i, "--")))
+    ++i;
+  if (i >= n) return npos;
+  std::size_t e;
+  if (v.is(i, "(")) {
+    const std::size_t p = v.partner(i);
+    if (p == npos) return npos;
+    // `(T)x`: a cast when an operand follows the group.
+    if (p + 1 < n && (v.is_identifier(p + 1) || v.is_number(p + 1)) && !is_expression_keyword(v.text(p + 1)))
+      return unary_end(v, p + 1);
+    e = p;
+  } else if (v.is_identifier(i) || v.is_number(i) || v.code(i).kind == lex::Kind::String) {
+    e = i;
+    if ((v.is(i, "static_cast") || v.is(i, "reinterpret_cast") || v.is(i, "const_cast")) && v.is(i + 1, "<")) {
+      std::size_t j = i + 2;
+      int depth = 1;
+      while (j < n && depth > 0) {
+        if (v.is(j, "<")) ++depth;
+        if (v.is(j, ">")) --depth;
+        ++j;
+      }
+      if (!v.is(j, "(") || v.partner(j) == npos) return npos;
+      e = v.partner(j);
+    }
+    while (v.is(e + 1, "::") && v.is_identifier(e + 2)) e += 2;
+  } else {
+    return npos;
+  }
+  for (;;) {
+    if ((v.is(e + 1, "(") || v.is(e + 1, "[")) && v.partner(e + 1) != npos) e = v.partner(e + 1);
+    else if ((v.is(e + 1, ".") || v.is(e + 1, "->")) && v.is_identifier(e + 2)) e += 2;
+    else break;
+  }
+  return e;
+}
+
+// First code index of the postfix expression that ends at `e` (`a.b[i]->c`, `f(x)`).
+std::size_t postfix_start(const lex::CodeView& v, std::size_t e) {
+  std::size_t s = e;
+  for (;;) {
+    if (v.is(s, ")") || v.is(s, "]")) {
+      const std::size_t p = v.partner(s);
+      if (p == npos) return s;
+      s = p;
+      if (s > 0 && (v.is_identifier(s - 1) && !is_expression_keyword(v.text(s - 1)))) {
+        --s;  // a call or a subscript
+      } else if (s > 0 && v.is(s - 1, ">")) {
+        std::size_t j = s - 1;  // static_cast<T>(x)
+        int depth = 1;
+        while (j > 0 && depth > 0) {
+          --j;
+          if (v.is(j, ">")) ++depth;
+          if (v.is(j, "<")) --depth;
+        }
+        if (j > 0 && v.is_identifier(j - 1)) s = j - 1;
+      }
+    }
+    if (s >= 2 && (v.is(s - 1, ".") || v.is(s - 1, "->") || v.is(s - 1, "::")) &&
+        (v.is_identifier(s - 2) || v.is(s - 2, ")") || v.is(s - 2, "]"))) {
+      s -= 2;
+      continue;
+    }
+    break;
+  }
+  return s;
+}
+
+// First code index of the unary expression that ends at `e`: the postfix expression, casts and
+// prefix operators before it.
+std::size_t unary_start(const lex::CodeView& v, std::size_t e) {
+  std::size_t s = postfix_start(v, e);
+  while (s > 0) {
+    const std::size_t p = s - 1;
+    if ((v.is(p, "*") || v.is(p, "&") || v.is(p, "-") || v.is(p, "!") || v.is(p, "~")) && !is_binary_at(v, p)) {
+      s = p;
+    } else if (is_cast_paren(v, p)) {
+      s = v.partner(p);  // (T)x
+    } else {
+      break;
+    }
+  }
+  return s;
+}
+
+bool is_mul_op(const lex::CodeView& v, std::size_t ci) {
+  return (v.is(ci, "*") || v.is(ci, "/") || v.is(ci, "%")) && is_binary_at(v, ci);
+}
+bool is_add_op(const lex::CodeView& v, std::size_t ci) {
+  return (v.is(ci, "+") || v.is(ci, "-")) && is_binary_at(v, ci);
+}
+
+// A multiplicative term around the unary expression [s, e]: extends over `*`, `/`, `%`.
+std::pair<std::size_t, std::size_t> term_around(const lex::CodeView& v, std::size_t s, std::size_t e) {
+  while (s > 1 && is_mul_op(v, s - 1)) s = unary_start(v, s - 2);
+  while (is_mul_op(v, e + 1)) {
+    const std::size_t ne = unary_end(v, e + 2);
+    if (ne == npos) break;
+    e = ne;
+  }
+  return {s, e};
+}
+
+bool null_literal(const lex::CodeView& v, std::size_t first, std::size_t last) {
+  if (first != last) return false;
+  const std::string_view t = v.text(first);
+  return t == "NULL" || t == "nullptr" || t == "0" || t == "0U" || t == "0u" || t == "0ULL" || t == "0ull" ||
+         t == "0UL" || t == "0ul" || t == "0L" || t == "0LL";
+}
+
+bool is_assign(const lex::CodeView& v, std::size_t ci) { return v.is(ci, "="); }
+bool is_compare(const lex::CodeView& v, std::size_t ci) {
+  return v.is(ci, "<") || v.is(ci, ">") || v.is(ci, "<=") || v.is(ci, ">=") || v.is(ci, "==") || v.is(ci, "!=");
+}
+bool is_int_op(const lex::CodeView& v, std::size_t ci) {
+  if (v.is(ci, "%") || v.is(ci, "/") || v.is(ci, "<<") || v.is(ci, ">>") || v.is(ci, "|") || v.is(ci, "^") ||
+      v.is(ci, "%=") || v.is(ci, "&=") || v.is(ci, "|=") || v.is(ci, "^=") || v.is(ci, "*=") || v.is(ci, "/=") ||
+      v.is(ci, "<<=") || v.is(ci, ">>="))
+    return true;
+  return (v.is(ci, "*") || v.is(ci, "&")) && is_binary_at(v, ci);
+}
+
+// The innermost `(`, `[` or `{` that holds code token `ci`, or npos.
+std::size_t enclosing_open(const lex::CodeView& v, std::size_t ci) {
+  std::size_t i = ci;
+  while (i > 0) {
+    --i;
+    if (v.is(i, ")") || v.is(i, "]") || v.is(i, "}")) {
+      const std::size_t p = v.partner(i);
+      if (p == npos) return npos;
+      i = p;
+      continue;
+    }
+    if (v.is(i, "(") || v.is(i, "[") || v.is(i, "{")) return i;
+    if (v.is(i, ";")) return npos;
+  }
+  return npos;
+}
+
+enum class Context { Address, Integer, Compare, Printf, Other };
+
+bool is_printf(std::string_view f) {
+  return f == "printf" || f == "fprintf" || f == "sprintf" || f == "snprintf" || f == "printf_s";
+}
+
+// The printf conversion (its letter) that argument `arg` of the call at `open` (a printf-family
+// call) consumes; 0 when the format cannot be read.
+char printf_conversion(const lex::CodeView& v, std::size_t open, std::size_t arg) {
+  const std::string_view f = v.text(open - 1);
+  const std::size_t fmt_arg = f == "printf" ? 0 : (f == "snprintf" ? 2 : 1);
+  const std::vector<lex::ArgRange> args = v.call_args(open);
+  if (fmt_arg >= args.size() || arg <= fmt_arg) return 0;
+  std::string fmt;
+  for (std::size_t i = args[fmt_arg].first; i <= args[fmt_arg].last; ++i) {
+    if (v.code(i).kind != lex::Kind::String) return 0;
+    const std::string_view s = v.text(i);
+    const std::size_t q = s.find('"');
+    if (q == std::string_view::npos || s.size() < q + 2) return 0;
+    fmt += s.substr(q + 1, s.size() - q - 2);
+  }
+  std::size_t want = arg - fmt_arg - 1;
+  for (std::size_t i = 0; i < fmt.size(); ++i) {
+    if (fmt[i] != '%') continue;
+    if (i + 1 < fmt.size() && fmt[i + 1] == '%') {
+      ++i;
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < fmt.size() && std::string_view("-+ #0123456789.*hlLjzt").find(fmt[j]) != std::string_view::npos) {
+      if (fmt[j] == '*') {
+        if (want == 0) return 0;  // a width argument
+        --want;
+      }
+      ++j;
+    }
+    if (j >= fmt.size()) return 0;
+    if (want == 0) return fmt[j];
+    --want;
+    i = j;
+  }
+  return 0;
+}
+
+class DeviceptrRewriter {
+ public:
+  DeviceptrRewriter(migrate::FileMigration& file, const Names& names) : f_(file), names_(names) {}
+
+  void run() {
+    for (const Decl& d : declarations(f_)) local_[std::string(f_.text(d.ci))].push_back(d);
+    find_uses();
+    for (std::size_t k = 0; k < uses_.size(); ++k)
+      if (!done_[k]) rewrite(k);
+  }
+
+ private:
+  void find_uses() {
+    const std::size_t n = f_.code_size();
+    for (std::size_t ci = 0; ci < n; ++ci) {
+      if (f_.in_directive(ci) || f_.excluded(ci)) continue;
+      // *(reinterpret_cast<CUdeviceptr *>(p)), *(CUdeviceptr *)p
+      if (f_.is(ci, "*") && !is_binary_at(f_, ci)) {
+        std::size_t j = ci + 1;
+        const bool paren = f_.is(j, "(");
+        if (paren) ++j;
+        bool cast = false;
+        if (f_.is(j, "reinterpret_cast") && f_.is(j + 1, "<") && is_deviceptr_type(f_, j + 2) && f_.is(j + 3, "*") &&
+            f_.is(j + 4, ">"))
+          cast = true;
+        if (f_.is(j, "(") && is_deviceptr_type(f_, j + 1) && f_.is(j + 2, "*") && f_.is(j + 3, ")")) cast = true;
+        if (cast) {
+          std::size_t e = paren ? f_.partner(ci + 1) : unary_end(f_, j);
+          if (e == npos) continue;
+          if (!paren) e = unary_end(f_, j);
+          add(ci, e, false);
+          ci = e;
+          continue;
+        }
+      }
+      // (CUdeviceptr)x
+      if (f_.is(ci, "(") && is_deviceptr_type(f_, ci + 1) && f_.is(ci + 2, ")") &&
+          !(ci > 0 && (f_.is(ci - 1, "sizeof") || f_.is(ci - 1, "alignof") || f_.is(ci - 1, ">") ||
+                       (f_.is_identifier(ci - 1) && !is_expression_keyword(f_.text(ci - 1)))))) {
+        const std::size_t e = unary_end(f_, ci + 3);
+        if (e != npos) add(ci, e, false);
+        ci += 2;
+        continue;
+      }
+      if (!f_.is_identifier(ci)) continue;
+      const std::string name(f_.text(ci));
+      // The nearest declaration of the name above the use in this file decides (a parameter or
+      // local of the function, mostly); without one, what the translation unit declares.
+      bool value = names_.values.contains(name), pointer = names_.pointers.contains(name);
+      bool ambiguous = names_.ambiguous.contains(name);
+      if (const auto it = local_.find(name); it != local_.end()) {
+        const Decl* nearest = nullptr;
+        for (const Decl& d : it->second)
+          if (d.ci <= ci) nearest = &d;
+        if (nearest) {
+          value = nearest->kind == DeclKind::Value;
+          pointer = nearest->kind == DeclKind::Pointer;
+          ambiguous = false;
+        }
+      }
+      if (value || ambiguous) {
+        if (ci > 0 && f_.is(ci - 1, "::")) continue;
+        if (f_.is(ci + 1, "::")) continue;
+        std::size_t s = ci, e = ci;
+        if (f_.is_member_name(ci)) s = postfix_start(f_, ci);
+        if (f_.is(e + 1, "(") && f_.partner(e + 1) != npos) e = f_.partner(e + 1);  // a function returning one
+        add(s, e, ambiguous);
+        continue;
+      }
+      if (pointer && !f_.is_member_or_qualified(ci)) {
+        if (ci > 0 && f_.is(ci - 1, "*") && !is_binary_at(f_, ci - 1)) {
+          add(ci - 1, ci, false);
+        } else if (f_.is(ci + 1, "[") && f_.partner(ci + 1) != npos && !(ci > 0 && is_deviceptr_type(f_, ci - 1))) {
+          add(ci, f_.partner(ci + 1), false);
+          ci = f_.partner(ci + 1);
+        }
+      }
+    }
+    done_.assign(uses_.size(), false);
+  }
+
+  void add(std::size_t s, std::size_t e, bool ambiguous) { uses_.push_back({s, e, ambiguous}); }
+
+  std::size_t use_at(std::size_t s, std::size_t e) const {
+    for (std::size_t k = 0; k < uses_.size(); ++k)
+      if (uses_[k].first == s && uses_[k].last == e) return k;
+    return npos;
+  }
+
+  // What the expression [s, e] is used as; peels parentheses around it.
+  Context context_of(std::size_t s, std::size_t e, std::size_t* other = nullptr) const {
+    while (s > 0 && f_.is(s - 1, "(") && f_.is(e + 1, ")") && f_.partner(s - 1) == e + 1) {
+      const std::size_t b = s - 1;
+      if (b > 0 && ((f_.is_identifier(b - 1) && !is_expression_keyword(f_.text(b - 1))) || f_.is(b - 1, ">"))) break;
+      --s;
+      ++e;
+    }
+    const std::size_t l = s - 1;  // wraps for s == 0: every is() is false then
+    const std::size_t r = e + 1;
+    if (s > 0 && (is_int_op(f_, l) || ((f_.is(l, "-") || f_.is(l, "~")) && !is_binary_at(f_, l))))
+      return Context::Integer;
+    if (is_int_op(f_, r)) return Context::Integer;
+    if (s > 0 && is_compare(f_, l)) {
+      if (other) *other = l;
+      return Context::Compare;
+    }
+    if (is_compare(f_, r)) {
+      if (other) *other = r;
+      return Context::Compare;
+    }
+    if (s > 0 && (f_.is(l, "(") || f_.is(l, ","))) {
+      const std::size_t open = f_.is(l, "(") ? l : enclosing_open(f_, l);
+      if (open != npos && open > 0 && f_.is(open, "(")) {
+        if (f_.is_identifier(open - 1) && is_printf(f_.text(open - 1))) return Context::Printf;
+        if (f_.is(open - 1, ">")) {
+          // static_cast<T>(x) with T an integer type
+          std::size_t j = open - 1;
+          bool star = false;
+          while (j > 0 && !f_.is(j, "<")) {
+            if (f_.is(j, "*")) star = true;
+            --j;
+          }
+          if (j > 0 && f_.is(j - 1, "static_cast") && !star) return Context::Integer;
+        }
+      }
+    }
+    // `x = d + n` where x is declared with another type
+    if (s > 0 && is_assign(f_, l) && l > 0 && f_.is_identifier(l - 1)) {
+      const std::string lhs(f_.text(l - 1));
+      if (!names_.values.contains(lhs) && !names_.ambiguous.contains(lhs) && l >= 2 &&
+          is_builtin_type_word(f_.text(l - 2)))
+        return Context::Integer;
+      if (!names_.values.contains(lhs) && !names_.ambiguous.contains(lhs) && l >= 2 &&
+          (f_.is(l - 2, "size_t") || f_.is(l - 2, "uintptr_t") || f_.is(l - 2, "uint64_t") ||
+           f_.is(l - 2, "intptr_t") || f_.is(l - 2, "ptrdiff_t") || f_.is(l - 2, "int64_t")))
+        return Context::Integer;
+    }
+    return Context::Address;
+  }
+
+  // How a message names the use that ends at `ci`: the name, or the whole use when it is a form.
+  std::string shown(std::size_t ci) const {
+    for (const Use& u : uses_)
+      if (u.last == ci && u.first != ci) {
+        std::string t(f_.span_text(u.first, u.last));
+        return t.size() > 60 ? t.substr(0, 57) + "..." : t;
+      }
+    return std::string(f_.text(ci));
+  }
+  void note(std::size_t ci, const std::string& what) {
+    f_.count_converted("deviceptr");
+    f_.diag(Diag::DeviceptrIntegerUse, ci,
+            "'" + shown(ci) + "' is a CUdeviceptr, an integer in CUDA and a void* in HIP (hipDeviceptr_t): " + what,
+            "nothing to do; the arithmetic stays in bytes, as CUDA's");
+  }
+  void warn(std::size_t ci, const std::string& what) {
+    f_.count_unconverted("deviceptr");
+    f_.diag(
+        Diag::DeviceptrIntegerUseLeft, ci,
+        "'" + shown(ci) + "' is a CUdeviceptr (a void* in HIP) used as an integer here; " + what + ": left as written",
+        "cast it: (hipDeviceptr_t)((char*)d + n) for an address, (uintptr_t)d for an integer");
+  }
+
+  bool ins(std::size_t ci, const std::string& text) { return f_.insert_before(ci, text); }
+  bool ins_after(std::size_t ci, const std::string& text) {
+    return f_.replace_bytes(f_.code(ci).end, f_.code(ci).end, text);
+  }
+
+  void rewrite(std::size_t k) {
+    const Use u = uses_[k];
+    done_[k] = true;
+    const std::size_t s = u.first, e = u.last;
+    const std::size_t name = e;  // for messages: the last token (the name in most forms)
+    // Already converted: a cast of the value (`(char*)d`, `(uintptr_t)d`, what the way back writes).
+    if (s > 0 && is_cast_paren(f_, s - 1)) return;
+    if (f_.is(e + 1, "++") || f_.is(e + 1, "--") || (s > 0 && (f_.is(s - 1, "++") || f_.is(s - 1, "--")))) {
+      warn(name, "incremented or decremented (CUDA steps one byte)");
+      return;
+    }
+    if (f_.is(e + 1, "+=") || f_.is(e + 1, "-=")) {
+      compound(k);
+      return;
+    }
+    if (f_.is(e + 1, "=")) {
+      assignment(k);
+      return;
+    }
+    // In a sum or difference.
+    const auto [ts, te] = term_around(f_, s, e);
+    if ((ts == s && te == e) && ((ts > 0 && is_add_op(f_, ts - 1)) || is_add_op(f_, te + 1))) {
+      sum(ts, te);
+      return;
+    }
+    std::size_t other = npos;
+    const Context c = context_of(s, e, &other);
+    if (c == Context::Address || c == Context::Other) return;
+    if (u.ambiguous) {
+      warn(name, "the name is also declared with another type");
+      return;
+    }
+    if (c == Context::Compare) {
+      // With a null pointer constant or another CUdeviceptr the pointer comparison is CUDA's.
+      const bool right = other > e;
+      const std::size_t os = right ? other + 1 : unary_start(f_, other - 1);
+      const std::size_t oe = right ? unary_end(f_, other + 1) : other - 1;
+      if (os != npos && oe != npos && (null_literal(f_, os, oe) || use_at(os, oe) != npos)) return;
+      if (ins(s, "(uintptr_t)")) note(name, "compared with an integer as (uintptr_t)");
+      return;
+    }
+    if (c == Context::Printf) {
+      const std::size_t open = enclosing_open(f_, s);
+      const std::vector<lex::ArgRange> args = f_.call_args(open);
+      std::size_t arg = npos;
+      for (std::size_t a = 0; a < args.size(); ++a)
+        if (args[a].first <= s && e <= args[a].last) arg = a;
+      const char conv = arg == npos ? 0 : printf_conversion(f_, open, arg);
+      if (conv == 'p' || conv == 's') return;
+      if (conv == 0) {
+        warn(name, "printed with a format Ferry cannot read");
+        return;
+      }
+      if (ins(s, "(unsigned long long)")) note(name, "printed as (unsigned long long)");
+      return;
+    }
+    if (ins(s, "(uintptr_t)")) note(name, "used as an integer, as (uintptr_t)");
+  }
+
+  // d + n, n + d - e, ...: the additive expression that holds the term [ts, te].
+  void sum(std::size_t ts, std::size_t te) {
+    std::vector<std::pair<std::size_t, std::size_t>> terms = {{ts, te}};
+    std::size_t a = ts, b = te;
+    while (a > 1 && is_add_op(f_, a - 1)) {
+      const auto [s2, e2] = term_around(f_, unary_start(f_, a - 2), a - 2);
+      terms.insert(terms.begin(), {s2, e2});
+      a = s2;
+    }
+    while (is_add_op(f_, b + 1)) {
+      const std::size_t ue = unary_end(f_, b + 2);
+      if (ue == npos) break;
+      const auto [s2, e2] = term_around(f_, b + 2, ue);
+      terms.push_back({s2, e2});
+      b = e2;
+    }
+    // The first term is added; each later one has the sign of the operator before it.
+    std::vector<int> signs(terms.size(), 1);
+    for (std::size_t i = 1; i < terms.size(); ++i) signs[i] = f_.is(terms[i].first - 1, "-") ? -1 : 1;
+    int net = 0;
+    std::vector<std::size_t> ptr_terms;
+    bool ambiguous = false;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+      const std::size_t k = use_at(terms[i].first, terms[i].second);
+      if (k == npos) continue;
+      done_[k] = true;
+      ambiguous = ambiguous || uses_[k].ambiguous;
+      net += signs[i];
+      ptr_terms.push_back(i);
+    }
+    if (ptr_terms.empty()) return;
+    const std::size_t name = terms[ptr_terms.front()].second;
+    if (ambiguous) {
+      warn(name, "in a sum, and the name is also declared with another type");
+      return;
+    }
+    const Context c = context_of(a, b);
+    const bool address = net == 1 && c != Context::Integer && c != Context::Compare && c != Context::Printf;
+    if (!address && net != 0 && c != Context::Integer && c != Context::Compare) {
+      warn(name, "in a sum whose value is neither an address nor a difference");
+      return;
+    }
+    // The wrap first: insertions at one offset keep their order.
+    bool ok = !address || ins(a, "(hipDeviceptr_t)(");
+    bool first_plus = address;
+    for (const std::size_t i : ptr_terms) {
+      if (first_plus && signs[i] == 1) {
+        ok = ins(terms[i].first, "(char*)") && ok;
+        first_plus = false;
+      } else {
+        ok = ins(terms[i].first, "(uintptr_t)") && ok;
+      }
+    }
+    if (address) ok = ins_after(b, ")") && ok;
+    if (!ok) return;
+    note(name, address ? "the sum is an address in bytes: (hipDeviceptr_t)((char*)d + n)"
+                       : "computed as an integer: (uintptr_t)d");
+  }
+
+  // Last code index of the assignment's right-hand side that starts at `r`.
+  std::size_t rhs_end(std::size_t r) const {
+    std::size_t j = r;
+    while (j < f_.code_size()) {
+      if (f_.is(j, ";") || f_.is(j, ",") || f_.is(j, ")") || f_.is(j, "]") || f_.is(j, "}")) return j - 1;
+      const std::size_t p = f_.partner(j);
+      j = (p != npos && p > j) ? p + 1 : j + 1;
+    }
+    return npos;
+  }
+
+  // Does [r0, r1] hold a value HIP takes as a hipDeviceptr_t as written?
+  bool pointer_valued(std::size_t r0, std::size_t r1) const {
+    if (null_literal(f_, r0, r1)) return true;
+    for (std::size_t j = r0; j <= r1;) {
+      for (const Use& u : uses_)
+        if (u.first == j) return true;  // a CUdeviceptr term: the sum pass makes it an address
+      const std::size_t p = f_.partner(j);
+      j = (p != npos && p > j) ? p + 1 : j + 1;
+    }
+    // (hipDeviceptr_t)..., reinterpret_cast<...>: what the way back wrote, or a pointer cast
+    if (f_.is(r0, "(") && (f_.is(r0 + 1, "hipDeviceptr_t") || f_.is(r0 + 1, "void"))) return true;
+    return false;
+  }
+
+  // d = n (or `CUdeviceptr d = n;`): an integer value becomes (hipDeviceptr_t)(uintptr_t)(n).
+  void assignment(std::size_t k) {
+    const Use u = uses_[k];
+    const std::size_t r0 = u.last + 2;
+    const std::size_t r1 = rhs_end(r0);
+    if (r1 == npos || r1 < r0 || pointer_valued(r0, r1)) return;
+    if (u.ambiguous) {
+      warn(u.last, "assigned a value, and the name is also declared with another type");
+      return;
+    }
+    if (ins(r0, "(hipDeviceptr_t)(uintptr_t)(") && ins_after(r1, ")"))
+      note(u.last, "assigned an integer, as (hipDeviceptr_t)(uintptr_t)(n)");
+  }
+
+  // d += n -> d = (hipDeviceptr_t)((char*)d + (n)), for an lvalue of names only.
+  void compound(std::size_t k) {
+    const Use u = uses_[k];
+    for (std::size_t j = u.first; j <= u.last; ++j)
+      if (!(f_.is_identifier(j) || f_.is(j, ".") || f_.is(j, "->") || f_.is(j, "*")) || is_deviceptr_type(f_, j)) {
+        warn(u.last, "advanced in place through an expression Ferry does not repeat");
+        return;
+      }
+    if (u.ambiguous) {
+      warn(u.last, "advanced in place, and the name is also declared with another type");
+      return;
+    }
+    const std::size_t op = u.last + 1;
+    const std::size_t r1 = rhs_end(op + 1);
+    if (r1 == npos || r1 <= op) return;
+    const std::string lvalue(f_.span_text(u.first, u.last));
+    const std::string sign = f_.is(op, "+=") ? " + (" : " - (";
+    if (f_.replace_bytes(f_.code(op).begin, f_.code(op + 1).begin, "= (hipDeviceptr_t)((char*)" + lvalue + sign) &&
+        ins_after(r1, "))"))
+      note(u.last, "advanced in bytes: d = (hipDeviceptr_t)((char*)d + (n))");
+  }
+
+  migrate::FileMigration& f_;
+  const Names& names_;
+  std::vector<Use> uses_;
+  std::vector<bool> done_;
+  std::unordered_map<std::string, std::vector<Decl>> local_;  // this file's declarations, by name
+};
+
+}  // namespace
+
+void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContext& ctx) {
+  std::vector<FileDecls> decls;
+  decls.reserve(files.size());
+  bool any = false;
+  for (const SourceView& f : files) {
+    any = any || f.text.find("CUdeviceptr") != std::string_view::npos;
+    decls.push_back(scan_file(f));
+  }
+  if (!any) return;
+  std::unordered_map<std::string, std::size_t> by_path;
+  for (std::size_t i = 0; i < files.size(); ++i) by_path[normal(files[i].path)] = i;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    // The tree headers the file includes, transitively.
+    std::vector<std::size_t> todo = {i};
+    std::unordered_set<std::size_t> seen = {i};
+    Names headers;
+    std::unordered_set<std::string> header_others;
+    while (!todo.empty()) {
+      const std::size_t at = todo.back();
+      todo.pop_back();
+      for (const std::string& inc : decls[at].includes)
+        for (const std::size_t h : resolve_include(files[at].path, inc, by_path))
+          if (seen.insert(h).second) {
+            todo.push_back(h);
+            headers.values.insert(decls[h].own.values.begin(), decls[h].own.values.end());
+            headers.pointers.insert(decls[h].own.pointers.begin(), decls[h].own.pointers.end());
+            header_others.insert(decls[h].others.begin(), decls[h].others.end());
+          }
+    }
+    const FileDecls& own = decls[i];
+    Names out;
+    auto take = [&](const std::unordered_set<std::string>& from, std::unordered_set<std::string>& to,
+                    const std::unordered_set<std::string>& conflicts_a,
+                    const std::unordered_set<std::string>* conflicts_b) {
+      for (const std::string& n : from) {
+        if (conflicts_a.contains(n) || (conflicts_b && conflicts_b->contains(n))) out.ambiguous.insert(n);
+        else to.insert(n);
+      }
+    };
+    take(own.own.values, out.values, own.others, nullptr);
+    take(own.own.pointers, out.pointers, own.others, nullptr);
+    take(headers.values, out.values, own.others, &header_others);
+    take(headers.pointers, out.pointers, own.others, &header_others);
+    // A name declared both ways among the CUdeviceptr declarations (value here, pointer there).
+    for (const std::string& n : out.values)
+      if (out.pointers.contains(n)) out.ambiguous.insert(n);
+    for (const std::string& n : out.ambiguous) {
+      out.values.erase(n);
+      out.pointers.erase(n);
+    }
+    if (out.values.empty() && out.pointers.empty() && out.ambiguous.empty()) continue;
+    ctx.deviceptr_names[files[i].path] = std::move(out);
+  }
+}
+
+void deviceptr_pass(migrate::FileMigration& file) {
+  const auto& all = file.project().deviceptr_names;
+  static const Names kNone;
+  const Names* names = &kNone;
+  const std::string path(file.path());
+  if (const auto it = all.find(path); it != all.end()) names = &it->second;
+  else if (file.project().single_file)
+    for (const auto& [key, n] : all)  // a single file is collected under its name
+      if (path.size() > key.size() && path.ends_with(key) && path[path.size() - key.size() - 1] == '/') names = &n;
+  if (file.source().find("CUdeviceptr") == std::string_view::npos && names == &kNone) return;
+  DeviceptrRewriter(file, *names).run();
+}
+
+}  // namespace ferry::targets::hip

@@ -1,0 +1,56 @@
+// CUdeviceptr is an integer in CUDA: virtual-memory code computes with it. Reduced from the
+// driver API samples' shapes (a reserved range split in chunks, a kernel argument buffer).
+#include <hip/hip_runtime.h> /* ferry-cuda: <cuda.h> */
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+struct Chunk {
+  hipDeviceptr_t base;
+  size_t size;
+};
+
+static hipError_t map_chunks(hipDeviceptr_t *dptr, size_t size, size_t chunk, hipMemGenericAllocationHandle_t h) {
+  hipError_t status = hipMemAddressReserve(dptr, size, 0, 0, 0);
+  if (status != hipSuccess) return status;
+  for (size_t i = 0; i * chunk < size; ++i) {
+    status = hipMemMap((hipDeviceptr_t)((char*)*dptr + (i * chunk)), chunk, 0, h, 0);
+    if (status != hipSuccess) return status;
+  }
+  return hipSuccess;
+}
+
+static size_t misalignment(hipDeviceptr_t d, size_t align) { return (uintptr_t)d % align; }
+
+int run(hipMemGenericAllocationHandle_t h, size_t size, size_t align) {
+  hipDeviceptr_t d_ptr = 0ULL;
+  if (map_chunks(&d_ptr, size, size / 4, h) != hipSuccess) return 1;
+  hipDeviceptr_t second = (hipDeviceptr_t)((char*)d_ptr + size / 4);
+  hipDeviceptr_t third = (hipDeviceptr_t)(size / 2 + (char*)d_ptr);
+  size_t distance = (uintptr_t)third - (uintptr_t)second;
+  Chunk c = {second, size / 4};
+  c.base = (hipDeviceptr_t)((char*)c.base + (16));
+  hipDeviceptr_t end = d_ptr;
+  end = (hipDeviceptr_t)((char*)end + size - 1);
+  if ((uintptr_t)end < 4096) return 2;
+  if (d_ptr == 0) return 3;
+  printf("base %llx, misaligned by %zu, distance %zu\n", (unsigned long long)d_ptr, misalignment(d_ptr, align), distance);
+  printf("chunk at %p\n", (void *)c.base);
+
+  // Kernel arguments packed by hand: each slot holds CUdeviceptr-sized bytes.
+  char argBuffer[64];
+  int offset = 0;
+  size_t width = 128;
+  *(reinterpret_cast<hipDeviceptr_t *>(&argBuffer[offset])) = d_ptr;
+  offset += sizeof(d_ptr);
+  *(reinterpret_cast<hipDeviceptr_t *>(&argBuffer[offset])) = (hipDeviceptr_t)(uintptr_t)(width);
+  offset += sizeof(width);
+
+  float *host_view = (float *)third;
+  (void)host_view;
+#ifdef GOLDEN_NOT_COMPILED  // left as written (FRY4111): HIP rejects it, so the compile check skips it
+  hipDeviceptr_t p = d_ptr;
+  p++;
+#endif
+  return hipMemUnmap(d_ptr, size) == hipSuccess ? 0 : 4;
+}
