@@ -5,7 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "lex/lexer.h"
+
 namespace ferry::targets {
+
+void collect_includes(const std::vector<SourceView>& files, ProjectContext& ctx) {
+  for (const SourceView& f : files) {
+    std::vector<std::string>& inc = ctx.includes[f.path];
+    for (const lex::Token& t : lex::tokenize(f.text))
+      if (t.kind == lex::Kind::HeaderName) inc.emplace_back(f.text.substr(t.begin, t.end - t.begin));
+  }
+}
+
 namespace {
 
 std::string or_list(std::string_view comma_separated) {

@@ -78,8 +78,9 @@ struct ProjectContext {
   // One file migrated on its own (its path is not relative to a tree root): files a pass writes
   // for the whole tree (hip: ferry/compat/) go beside it.
   bool single_file = false;
-  // The cuda target: per source file (relative path), the headers it includes as written
-  // ("<cstdio>", "\"util/common.h\""), so a pass can see what a file gets through its own headers.
+  // Per source file (relative path), the headers it includes as written ("<cstdio>",
+  // "\"util/common.h\""), so a pass can see what a file gets through its own headers. Filled by
+  // collect_includes in the prepare_project of the targets that read it (cuda, hip).
   std::unordered_map<std::string, std::vector<std::string>> includes;
   // The hip target: per source file (relative path), the names its translation unit (the file and
   // the tree's headers it includes) declares as CUDA's integer CUdeviceptr, which HIP's
@@ -91,6 +92,9 @@ struct ProjectContext {
   };
   std::unordered_map<std::string, DeviceptrNames> deviceptr_names;
 };
+
+// Fills ctx.includes: the header names of each file's #include lines, as the lexer reads them.
+void collect_includes(const std::vector<SourceView>& files, ProjectContext& ctx);
 
 class Target;
 

@@ -37,11 +37,7 @@ class CudaTarget final : public Target {
 
   // Which headers each file includes (implicit_headers_pass follows the project's own headers).
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
-    for (const SourceView& f : files) {
-      std::vector<std::string>& inc = ctx.includes[f.path];
-      for (const lex::Token& t : lex::tokenize(f.text))
-        if (t.kind == lex::Kind::HeaderName) inc.emplace_back(f.text.substr(t.begin, t.end - t.begin));
-    }
+    collect_includes(files, ctx);
   }
 
   void run_passes(migrate::FileMigration& file) const override {

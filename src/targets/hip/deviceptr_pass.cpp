@@ -69,7 +69,6 @@ bool is_cast_paren(const lex::CodeView& v, std::size_t close) {
 struct FileDecls {
   Names own;
   std::unordered_set<std::string> others;  // names declared with another type
-  std::vector<std::string> includes;       // "x.h" as written
 };
 
 // The declarator after a CUdeviceptr type word at `ci`: returns the name's code index (npos when
@@ -142,30 +141,8 @@ std::vector<Decl> declarations(const lex::CodeView& v) {
   return out;
 }
 
-// The `#include "..."` names of `text`, as written.
-std::vector<std::string> quoted_includes(std::string_view text) {
-  std::vector<std::string> out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) nl = text.size();
-    std::string_view line = text.substr(pos, nl - pos);
-    pos = nl + 1;
-    const std::size_t hash = line.find_first_not_of(" \t");
-    if (hash == std::string_view::npos || line[hash] != '#') continue;
-    line.remove_prefix(hash + 1);
-    line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
-    if (!line.starts_with("include")) continue;
-    const std::size_t q = line.find('"');
-    const std::size_t e = q == std::string_view::npos ? q : line.find('"', q + 1);
-    if (e != std::string_view::npos) out.emplace_back(line.substr(q + 1, e - q - 1));
-  }
-  return out;
-}
-
 FileDecls scan_file(const SourceView& f) {
   FileDecls d;
-  d.includes = quoted_includes(f.text);
   if (f.text.find("CUdeviceptr") == std::string_view::npos) return d;
   const lex::CodeView v(f.text);
   for (const Decl& decl : declarations(v)) {
@@ -765,7 +742,11 @@ void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContex
     while (!todo.empty()) {
       const std::size_t at = todo.back();
       todo.pop_back();
-      for (const std::string& inc : decls[at].includes)
+      const auto inc_it = ctx.includes.find(files[at].path);
+      if (inc_it == ctx.includes.end()) continue;
+      for (const std::string& written : inc_it->second) {
+        if (written.size() < 2 || written.front() != '"') continue;  // "x.h": a tree header
+        const std::string inc = written.substr(1, written.size() - 2);
         for (const std::size_t h : resolve_include(files[at].path, inc, by_path))
           if (seen.insert(h).second) {
             todo.push_back(h);
@@ -773,6 +754,7 @@ void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContex
             headers.pointers.insert(decls[h].own.pointers.begin(), decls[h].own.pointers.end());
             header_others.insert(decls[h].others.begin(), decls[h].others.end());
           }
+      }
     }
     const FileDecls& own = decls[i];
     Names out;

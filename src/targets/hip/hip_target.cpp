@@ -119,6 +119,7 @@ class HipTarget final : public Target {
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
     collect_name_clashes(reserved_, api_names_, provided_, rules_, files, ctx);
     collect_user_compat_definitions(files, ctx);
+    collect_includes(files, ctx);
     collect_deviceptr_names(files, ctx);
     if (!flag("no-wave64-fix")) collect_wave64_fixes(files, *this, options_, ctx);
   }
