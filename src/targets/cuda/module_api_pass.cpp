@@ -42,6 +42,8 @@ constexpr DriverName kDriverResults[] = {
     {"hipError_t", "CUresult"},
     {"hipSuccess", "CUDA_SUCCESS"},
     {"hipDevice_t", "CUdevice"},
+    {"hipOccupancyDefault", "CU_OCCUPANCY_DEFAULT"},
+    {"hipOccupancyDisableCachingOverride", "CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE"},
 };
 
 bool driver_style(const migrate::FileMigration& f) {
@@ -60,9 +62,26 @@ bool driver_style(const migrate::FileMigration& f) {
   return false;
 }
 
+// hipModuleOccupancyMaxPotentialBlockSize(&grid, &block, f, smem, limit[, flags]) has no
+// block-size-to-shared-memory callback; CUDA's cuOccupancyMaxPotentialBlockSize takes one before
+// smem. A null callback (0) gives CUDA's answer for a fixed smem, which is HIP's.
+void occupancy_callback_arg(migrate::FileMigration& file) {
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    const bool plain = file.is(ci, "hipModuleOccupancyMaxPotentialBlockSize");
+    if ((!plain && !file.is(ci, "hipModuleOccupancyMaxPotentialBlockSizeWithFlags")) || !file.is(ci + 1, "(") ||
+        file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci) || file.code(ci).in_directive)
+      continue;
+    const std::vector<migrate::ArgRange> args = file.call_args(ci + 1);
+    if (args.size() != (plain ? 5u : 6u) || args[3].empty()) continue;
+    const std::uint32_t at = file.code(args[3].first).begin;
+    if (!file.edits().overlaps(at, at)) file.replace_bytes(at, at, "0, ");
+  }
+}
+
 }  // namespace
 
 void module_api_pass(migrate::FileMigration& file) {
+  occupancy_callback_arg(file);
   bool checked = false, driver = false;
   const bool was_driver_code = file.source().find("/* ferry-cuda: <cuda.h> */") != std::string_view::npos;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {

@@ -272,6 +272,37 @@ void ctx_create_args(FileMigration& file) {
   }
 }
 
+// cuOccupancyMaxPotentialBlockSize(&minGrid, &block, func, b2d, dynSmem, limit[, flags]) ->
+// hipModuleOccupancyMaxPotentialBlockSize(&minGrid, &block, func, dynSmem, limit[, flags]):
+// HIP has no block-size-to-shared-memory callback (b2d). Without one (a null constant) CUDA uses
+// dynSmem for every block size, which is what HIP computes, so the argument is dropped. A real
+// callback has no HIP counterpart: FRY1001 at the call.
+void occupancy_args(FileMigration& file) {
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    const bool plain = file.is(ci, "cuOccupancyMaxPotentialBlockSize");
+    if ((!plain && !file.is(ci, "cuOccupancyMaxPotentialBlockSizeWithFlags")) || !file.is(ci + 1, "(") ||
+        file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci) || file.code(ci).in_directive)
+      continue;
+    const std::vector<ArgRange> args = file.call_args(ci + 1);
+    if (args.size() != (plain ? 6u : 7u) || args[3].empty() || args[4].empty()) continue;
+    const ArgRange& b2d = args[3];
+    const bool none = b2d.first == b2d.last &&
+                      (file.is(b2d.first, "NULL") || file.is(b2d.first, "nullptr") || file.is(b2d.first, "0"));
+    if (!none) {
+      file.diag(Diag::ApiUnsupported, ci,
+                "'" + std::string(file.text(ci)) +
+                    "' with a block-size-to-dynamic-shared-memory callback: HIP's "
+                    "hipModuleOccupancyMaxPotentialBlockSize takes one shared memory size for every block size",
+                "pass the shared memory size of the block size you launch with (call the callback yourself) "
+                "and drop the callback argument");
+      continue;
+    }
+    const std::uint32_t from = file.code(b2d.first).begin, to = file.code(args[4].first).begin;
+    if (file.edits().overlaps(from, to)) continue;
+    file.replace_bytes(from, to, "");
+  }
+}
+
 }  // namespace
 
 // Whether the file declares `name` as `const char* name[...]` or `const char** name`.
@@ -310,6 +341,7 @@ void call_args_pass(FileMigration& file) {
   default_args(file);
   rtc_option_args(file);
   ctx_create_args(file);
+  occupancy_args(file);
   std::unordered_set<std::string_view> vars;
   bool vars_known = false;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
