@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "analysis/hazards.h"
+#include "core/split.h"
 #include "migrate/file_migration.h"
 #include "rules/builtin.h"
 #include "targets/hip/compat.h"
@@ -26,21 +27,16 @@ std::vector<HipMember> load_hip_members() {
   std::vector<HipMember> out;
   for (const rules::EmbeddedTable& t : rules::builtin_tables()) {
     if (t.path != "hip_members.tsv") continue;
-    std::size_t pos = 0, line_no = 0;
-    while (pos < t.text.size()) {
-      std::size_t nl = t.text.find('\n', pos);
-      if (nl == std::string_view::npos) nl = t.text.size();
-      std::string_view line = t.text.substr(pos, nl - pos);
-      pos = nl + 1;
-      ++line_no;
+    const std::vector<std::string_view> lines = split(t.text, '\n');
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      std::string_view line = lines[i];
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       if (line.empty() || line.front() == '#') continue;
-      const std::size_t t1 = line.find('\t');
-      const std::size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
-      const auto since = t2 == std::string_view::npos ? std::nullopt : rules::Version::parse(line.substr(t2 + 1));
+      const std::vector<std::string_view> f = split(line, '\t');
+      const auto since = f.size() == 3 ? rules::Version::parse(f[2]) : std::nullopt;
       if (!since)
-        throw std::runtime_error("rules/hip_members.tsv:" + std::to_string(line_no) + ": expected type, member, since");
-      out.push_back({std::string(line.substr(0, t1)), std::string(line.substr(t1 + 1, t2 - t1 - 1)), *since});
+        throw std::runtime_error("rules/hip_members.tsv:" + std::to_string(i + 1) + ": expected type, member, since");
+      out.push_back({std::string(f[0]), std::string(f[1]), *since});
     }
   }
   return out;
