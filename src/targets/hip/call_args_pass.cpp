@@ -228,6 +228,11 @@ void default_args(FileMigration& file) {
   }
 }
 
+// An argument that is a null constant on its own: 0, NULL or nullptr.
+bool null_constant(const FileMigration& file, const ArgRange& a) {
+  return a.first == a.last && (file.is(a.first, "NULL") || file.is(a.first, "nullptr") || file.is(a.first, "0"));
+}
+
 // Variables the file declares `CUctxCreateParams v = {};` or `CUctxCreateParams v{};`.
 std::unordered_set<std::string_view> empty_ctx_params(const FileMigration& file) {
   std::unordered_set<std::string_view> out;
@@ -251,7 +256,7 @@ void ctx_create_args(FileMigration& file) {
     const std::vector<ArgRange> args = file.call_args(ci + 1);
     if (args.size() != 4 || args[1].empty() || args[2].empty()) continue;
     const ArgRange& p = args[1];
-    bool none = p.first == p.last && (file.is(p.first, "NULL") || file.is(p.first, "nullptr") || file.is(p.first, "0"));
+    bool none = null_constant(file, p);
     if (!none && file.is(p.first, "&") && p.last == p.first + 1 && file.is_identifier(p.last)) {
       if (!known) {
         empty = empty_ctx_params(file);
@@ -286,8 +291,7 @@ void occupancy_args(FileMigration& file) {
     const std::vector<ArgRange> args = file.call_args(ci + 1);
     if (args.size() != (plain ? 6u : 7u) || args[3].empty() || args[4].empty()) continue;
     const ArgRange& b2d = args[3];
-    const bool none = b2d.first == b2d.last &&
-                      (file.is(b2d.first, "NULL") || file.is(b2d.first, "nullptr") || file.is(b2d.first, "0"));
+    const bool none = null_constant(file, b2d);
     if (!none) {
       file.diag(Diag::ApiUnsupported, ci,
                 "'" + std::string(file.text(ci)) +
@@ -324,8 +328,7 @@ void rtc_option_args(FileMigration& file) {
     const std::vector<ArgRange> args = file.call_args(ci + 1);
     if (args.size() != 3 || args[2].empty()) continue;
     const ArgRange& o = args[2];
-    if (o.first == o.last && (file.is(o.first, "nullptr") || file.is(o.first, "NULL") || file.is(o.first, "0")))
-      continue;                                                             // no options
+    if (null_constant(file, o)) continue;                                   // no options
     if (file.is(o.first, "const_cast") || file.is(o.first, "(")) continue;  // a cast (or parenthesised) as written
     if (o.first == o.last && file.is_identifier(o.first) && declared_const_strings(file, file.text(o.first)))
       continue;  // `const char* opts[]` or `const char** opts`: already what HIP takes
