@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include <stdlib.h>
+
 #include "rules/hipify_tables.h"
 #include "rules/rule_set.h"
 
@@ -18,9 +20,10 @@ namespace {
 class HipifyTables : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("ferry-hipify-tables-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
-    fs::create_directories(dir_);
+    // A directory of its own per test process: CTest runs this suite's tests in parallel.
+    std::string tmpl = (fs::temp_directory_path() / "ferry-hipify-tables-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
   }
   void TearDown() override { fs::remove_all(dir_); }
   void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
