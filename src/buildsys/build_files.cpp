@@ -340,6 +340,7 @@ std::string map_flag_text(const std::string& text, char sep, const Options& o, c
   }
   if (!cur.empty()) words.push_back(cur);
   const auto mapped = map_nvcc_words(words, o, rel, line, diags);
+  if (mapped == words) return text;  // nothing to map: the text keeps its own spacing
   std::string out;
   for (const auto& m : mapped)
     if (!m.empty()) out += (out.empty() ? "" : std::string(1, sep)) + m;
@@ -398,12 +399,19 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
   }
   for (const auto& c : cmds)
     for (const auto& a : c.args) uses_cuda = uses_cuda || a.text.ends_with(".cu");
-  // Already on HIP (a migrated file migrated again, or a HIP project): nothing to do.
-  for (const auto& c : cmds)
-    if (c.name == "find_package" && !c.args.empty() && arg_is(c.args[0], "hip")) {
+  // Already on HIP (a migrated file migrated again, or a HIP project): nothing to do. A file finds
+  // the hip package, or -- a subdirectory's file, whose parent finds it -- links HIP's own targets.
+  for (const auto& c : cmds) {
+    const bool finds_hip = c.name == "find_package" && !c.args.empty() && arg_is(c.args[0], "hip");
+    const bool links_hip = c.name == "target_link_libraries" &&
+                           std::any_of(c.args.begin(), c.args.end(), [&](const CMakeArg& a) {
+                             return arg_is(a, "hip::device") || arg_is(a, "hip::host");
+                           });
+    if (finds_hip || links_hip) {
       r.output = std::string(text);
       return r;
     }
+  }
 
   std::vector<Edit> edits;
   auto note = [&](std::uint32_t line, std::string msg) {
@@ -485,15 +493,34 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
       note(c.line, c.name + " (FindCUDA) -> " + (c.name == "cuda_add_executable" ? "add_executable" : "add_library"));
     }
     if (c.name == "set_target_properties" || c.name == "set_property") {
-      for (std::size_t k = 0; k + 1 < c.args.size(); ++k)
+      // Property names follow PROPERTIES (set_target_properties: name value pairs) or PROPERTY
+      // (set_property: one name, then its values).
+      std::size_t first = c.args.size(), names = 0, dropped = 0;
+      for (std::size_t k = 0; k < c.args.size(); ++k)
+        if (arg_is(c.args[k], "PROPERTIES") || arg_is(c.args[k], "PROPERTY")) {
+          first = k + 1;
+          break;
+        }
+      std::vector<Edit> drops;
+      const bool pairs = c.name == "set_target_properties";
+      for (std::size_t k = first; k + 1 < c.args.size(); k += pairs ? 2 : c.args.size()) {
+        ++names;
         if (arg_is(c.args[k], "CUDA_ARCHITECTURES") || arg_is(c.args[k], "CUDA_SEPARABLE_COMPILATION") ||
             arg_is(c.args[k], "CUDA_RESOLVE_DEVICE_SYMBOLS")) {
-          edits.push_back({c.args[k].begin, c.args[k + 1].end, ""});
+          ++dropped;
+          drops.push_back({c.args[k].begin, (pairs ? c.args[k + 1] : c.args.back()).end, ""});
           r.diagnostics.push_back(
               diag(Diag::BuildNvccFlagDropped, rel, c.line, "CUDA target property " + c.args[k].text + " dropped",
                    c.args[k].text == "CUDA_ARCHITECTURES" ? "GPU_TARGETS sets the architectures"
                                                           : "for relocatable device code add -fgpu-rdc"));
         }
+      }
+      // A command left with no property is a CMake error: it goes as a whole.
+      if (dropped > 0 && dropped == names) {
+        edits.push_back({c.begin, c.end, line_comment + c.name + "(...) removed: it set only CUDA properties"});
+        continue;
+      }
+      edits.insert(edits.end(), drops.begin(), drops.end());
     }
     // Sources: mark .cu files as C++ (hipcc compiles them as HIP through hip::device's -x hip).
     if ((c.name == "add_executable" || c.name == "add_library" || c.name == "cuda_add_executable" ||
@@ -552,7 +579,7 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
           const std::string flags =
               map_flag_text(body.substr(gx.size(), body.size() - gx.size() - 1), ';', o, rel, c.line, r.diagnostics);
           repl = flags.empty() ? "" : "$<$<COMPILE_LANGUAGE:CXX>:" + flags + ">";
-        } else if (!starts_with(body, "$<") && !starts_with(body, "${")) {
+        } else if (!starts_with(body, "$<")) {  // "${CMAKE_CUDA_FLAGS} -rdc=true": ${...} words stay
           repl = map_flag_text(body, a.quoted ? ' ' : ';', o, rel, c.line, r.diagnostics);
           if (a.quoted) repl = "\"" + repl + "\"";
         }
