@@ -403,10 +403,10 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
   // the hip package, or -- a subdirectory's file, whose parent finds it -- links HIP's own targets.
   for (const auto& c : cmds) {
     const bool finds_hip = c.name == "find_package" && !c.args.empty() && arg_is(c.args[0], "hip");
-    const bool links_hip = c.name == "target_link_libraries" &&
-                           std::any_of(c.args.begin(), c.args.end(), [&](const CMakeArg& a) {
-                             return arg_is(a, "hip::device") || arg_is(a, "hip::host");
-                           });
+    const bool links_hip =
+        c.name == "target_link_libraries" && std::any_of(c.args.begin(), c.args.end(), [&](const CMakeArg& a) {
+          return arg_is(a, "hip::device") || arg_is(a, "hip::host");
+        });
     if (finds_hip || links_hip) {
       r.output = std::string(text);
       return r;
