@@ -190,6 +190,15 @@ class Lexer {
     return Kind::Identifier;
   }
 
+  // A user-defined-literal suffix after a closing quote at `p`: its end, or `p` when there is none.
+  // A name starting with "__" is reserved, so it is never a suffix: `extern "C"__global__` is two
+  // tokens, as nvcc reads it (clang rejects the text; the hip target inserts a space).
+  std::size_t literal_suffix_end(std::size_t p) const {
+    if (src_.substr(p, 2) == "__") return p;
+    while (p < src_.size() && is_ident_cont(static_cast<unsigned char>(src_[p]))) ++p;
+    return p;
+  }
+
   // A quoted literal whose opening quote is at `open`; ends at the closing quote, or before the
   // newline of an unterminated literal. Absorbs a user-defined-literal suffix.
   Kind quoted(std::size_t open, char quote, Kind kind) {
@@ -201,10 +210,7 @@ class Lexer {
         ++p;
       }
     }
-    if (p < src_.size() && src_[p] == quote) {
-      ++p;
-      while (p < src_.size() && is_ident_cont(static_cast<unsigned char>(src_[p]))) ++p;
-    }
+    if (p < src_.size() && src_[p] == quote) p = literal_suffix_end(p + 1);
     advance_to(p);
     return kind;
   }
@@ -218,8 +224,7 @@ class Lexer {
     closing.append(src_.substr(quote + 1, paren - quote - 1));
     closing.push_back('"');
     const std::size_t close = src_.find(closing, paren + 1);
-    std::size_t p = close == std::string_view::npos ? src_.size() : close + closing.size();
-    while (p < src_.size() && is_ident_cont(static_cast<unsigned char>(src_[p]))) ++p;
+    const std::size_t p = close == std::string_view::npos ? src_.size() : literal_suffix_end(close + closing.size());
     advance_to(p);
     return Kind::RawString;
   }

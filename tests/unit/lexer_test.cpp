@@ -107,6 +107,19 @@ TEST(Lexer, RawStringsWithDelimiters) {
   EXPECT_EQ(toks[5].second, "next");
 }
 
+TEST(Lexer, LiteralSuffixesButNotReservedNames) {
+  // "x"_km is one user-defined literal; a reserved name after a literal is a token of its own, as
+  // nvcc reads `extern "C"__global__`.
+  const auto toks = code_tokens("\"x\"_km extern \"C\"__global__ R\"(r)\"__device__ 'c'_ch");
+  ASSERT_EQ(toks.size(), 7u);
+  EXPECT_EQ(toks[0], std::make_pair(Kind::String, std::string("\"x\"_km")));
+  EXPECT_EQ(toks[2], std::make_pair(Kind::String, std::string("\"C\"")));
+  EXPECT_EQ(toks[3], std::make_pair(Kind::Identifier, std::string("__global__")));
+  EXPECT_EQ(toks[4], std::make_pair(Kind::RawString, std::string("R\"(r)\"")));
+  EXPECT_EQ(toks[5], std::make_pair(Kind::Identifier, std::string("__device__")));
+  EXPECT_EQ(toks[6], std::make_pair(Kind::Char, std::string("'c'_ch")));
+}
+
 TEST(Lexer, NumbersWithSeparatorsExponentsAndSuffixes) {
   const auto toks = code_tokens("1'000'000 1.5e-3f 0x1p+4 .5 3.f 0xffffffffu");
   ASSERT_EQ(toks.size(), 6u);

@@ -11,6 +11,10 @@
 // except in directives (a project's own `#define CUDART_CB`). So is `__grid_constant__` on a
 // `const` kernel parameter (CUDA 11.7: pass by reference into constant memory), which HIP lacks;
 // the parameter stays `const`, so the kernel means the same.
+//
+// A string literal written against a reserved name, `extern "C"__global__`, is two tokens for
+// nvcc and the lexer, but clang reads a user-defined literal and rejects it: a space goes
+// between them (FRY5202's family, no diagnostic: nothing changes in meaning).
 #include <string>
 
 #include "targets/hip/passes.h"
@@ -42,6 +46,14 @@ void dialect_pass(migrate::FileMigration& file) {
     std::uint32_t end = file.code(ci).end;
     while (end < src.size() && (src[end] == ' ' || src[end] == '\t')) ++end;
     if (file.replace_bytes(file.code(ci).begin, end, "")) file.count_converted("dialect");
+  }
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    const auto& lit = file.code(ci);
+    const auto& next = file.code(ci + 1);
+    if (lit.end != next.begin || (lit.kind != lex::Kind::String && lit.kind != lex::Kind::RawString) ||
+        !src.substr(next.begin, 2).starts_with("__") || lit.in_directive || file.excluded(ci + 1))
+      continue;
+    if (file.replace_bytes(next.begin, next.begin, " ")) file.count_converted("dialect");
   }
   if (is_c_file(file.path())) return;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
