@@ -126,6 +126,7 @@ std::string known_missing_library(std::string_view header) {
       {"rocsolver/", "rocSOLVER"},
       {"roctracer/", "roctracer (roctx)"},
       {"roctx.h", "roctracer (roctx)"},
+      {"rocm_smi/", "ROCm SMI (rocm-smi-lib)"},
       // PyTorch: its C++ headers (absent: no PyTorch, or Debian's python3-torch without
       // libtorch-dev), and the HIP parts only PyTorch for ROCm has.
       {"ATen/hip/", "PyTorch for ROCm"},

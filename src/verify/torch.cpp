@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/text.h"
+#include "verify/includes.h"
 
 namespace fs = std::filesystem;
 
@@ -25,26 +26,7 @@ std::string_view trim(std::string_view s) { return ferry::trim(s, " \t\r"); }
 
 }  // namespace
 
-std::string torch_include(std::string_view source) {
-  std::size_t pos = 0;
-  while (pos < source.size()) {
-    std::size_t nl = source.find('\n', pos);
-    if (nl == std::string_view::npos) nl = source.size();
-    std::string_view line = trim(source.substr(pos, nl - pos));
-    pos = nl + 1;
-    if (line.empty() || line.front() != '#') continue;
-    line = trim(line.substr(1));
-    if (line.substr(0, 7) != "include") continue;
-    line = trim(line.substr(7));
-    if (line.size() < 2 || (line.front() != '<' && line.front() != '"')) continue;
-    const char close = line.front() == '<' ? '>' : '"';
-    const std::size_t end = line.find(close, 1);
-    if (end == std::string_view::npos) continue;
-    const std::string_view header = line.substr(1, end - 1);
-    if (is_torch_header(header)) return std::string(header);
-  }
-  return {};
-}
+std::string torch_include(std::string_view source) { return std::string(find_include(source, is_torch_header)); }
 
 std::vector<std::string> default_pythons() {
   std::vector<std::string> out;

@@ -210,11 +210,21 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     } catch (const std::exception&) {
       continue;
     }
-    if (std::string h = torch_include(text); !h.empty()) {
-      r.torch_user = rel;
-      r.torch_header = std::move(h);
-      break;
-    }
+    if (r.torch_user.empty())
+      if (std::string h = torch_include(text); !h.empty()) {
+        r.torch_user = rel;
+        r.torch_header = std::move(h);
+      }
+    if (r.mpi_user.empty() && includes_mpi(text)) r.mpi_user = rel;
+    if (!r.torch_user.empty() && !r.mpi_user.empty()) break;
+  }
+  // MPI programs: the wrapper's include directory, as compiling through mpicxx gives it.
+  if (!r.mpi_user.empty()) {
+    r.mpi = find_mpi(runner);
+    if (r.mpi->usable())
+      r.notes.push_back("MPI (" + r.mpi->wrapper +
+                        " --showme:compile) is on the include path of every unit, for <mpi.h> in " + r.mpi_user);
+    else r.notes.push_back(r.mpi_user + " includes <mpi.h>, but " + r.mpi->problem + ": units are compiled without it");
   }
   if (!r.torch_user.empty()) {
     r.torch = find_torch(o.pythons.empty() ? default_pythons() : o.pythons, runner);
@@ -233,6 +243,9 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
       const std::vector<std::string> t = torch_flags(*r.torch, tu.rel, hip);
       f.insert(f.end(), t.begin(), t.end());
     }
+    if (r.mpi && r.mpi->usable() && tu.flag_source == "inferred")
+      for (const std::string& m : r.mpi->flags)
+        if (hip || m != "-pthread") f.push_back(m);  // nvcc takes host-only flags through -Xcompiler
     return f;
   };
 
@@ -488,6 +501,12 @@ nlohmann::json to_json(const VerifyResult& r) {
                   {"include_dirs", r.torch->include_dirs},
                   {"usable", r.torch->usable()},
                   {"problem", r.torch->problem}};
+  if (r.mpi)
+    j["mpi"] = {{"included_by", r.mpi_user},
+                {"wrapper", r.mpi->wrapper},
+                {"flags", r.mpi->flags},
+                {"usable", r.mpi->usable()},
+                {"problem", r.mpi->problem}};
   nlohmann::json originals = nlohmann::json::object();
   for (const auto& [rel, c] : r.originals) originals[rel] = check_to_json(c);
   j["summary"] = {{"translation_units", r.translation_units}, {"compiles", r.units.size()}, {"passed", passed},

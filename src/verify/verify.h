@@ -19,6 +19,7 @@
 
 #include "analysis/profile.h"
 #include "verify/classify.h"
+#include "verify/mpi.h"
 #include "verify/process.h"
 #include "verify/torch.h"
 
@@ -88,6 +89,10 @@ struct VerifyResult {
   // first such file and torch_header its include).
   std::optional<TorchHeaders> torch;
   std::string torch_user, torch_header;
+  // Set when a file of the tree includes <mpi.h> (mpi_user names the first): the MPI wrapper's
+  // compile flags every unit with inferred flags gets.
+  std::optional<MpiFlags> mpi;
+  std::string mpi_user;
   double seconds = 0;          // wall time of the whole verification
   double compile_seconds = 0;  // sum over compiles of the tree (original checks excluded)
 };

@@ -247,6 +247,72 @@ TEST(VerifyRun, PyTorchExtensionUnitsGetTorchsIncludePaths) {
   fs::remove_all(base);
 }
 
+namespace {
+
+// Answers `<wrapper> --showme:compile` for the wrappers it knows, every compile with success.
+class MpiRunner final : public ProcessRunner {
+ public:
+  std::map<std::string, std::string> wrappers;  // wrapper -> its --showme:compile output
+  ProcessResult run(const std::vector<std::string>& argv, const fs::path&, std::chrono::milliseconds) const override {
+    ProcessResult r;
+    r.exit_code = 0;
+    if (argv.size() == 2 && argv[1] == "--showme:compile") {
+      const auto it = wrappers.find(argv[0]);
+      if (it == wrappers.end()) r.launch_failed = true, r.exit_code = -1;
+      else r.output = it->second;
+    }
+    return r;
+  }
+};
+
+}  // namespace
+
+TEST(VerifyMpi, IncludesAndWrapperFlags) {
+  EXPECT_TRUE(includes_mpi("#include <stdio.h>\n  #  include \"mpi.h\"\n"));
+  EXPECT_TRUE(includes_mpi("#include <mpi.h>\n"));
+  EXPECT_FALSE(includes_mpi("// #include <mpi.h>\n#include <mpi_ext.h>\nMPI_Init(0, 0);\n"));
+  EXPECT_EQ(
+      parse_mpi_compile_flags("-I/usr/lib/x86_64-linux-gnu/openmpi/include -DOMPI_SKIP_MPICXX -O2 -pthread\n"),
+      (std::vector<std::string>{"-I/usr/lib/x86_64-linux-gnu/openmpi/include", "-DOMPI_SKIP_MPICXX", "-pthread"}));
+}
+
+TEST(VerifyRun, MpiUnitsGetTheWrappersIncludePath) {
+  const fs::path base = fs::temp_directory_path() / ("ferry-verify-mpirun-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  const fs::path out = base / "out";
+  write(out / "ring.cu", "#include <hip/hip_runtime.h>\n#include <mpi.h>\n");
+  write(out / "plain.cu", "int main() {}\n");
+  MpiRunner runner;
+  runner.wrappers["mpic++"] = "-I/opt/mpi/include -pthread\n";  // mpicxx is absent: the next answers
+  VerifyOptions o;
+  o.tree = out;
+  o.profiles = ferry::analysis::parse_profile_list("gfx906");
+  const VerifyResult r = run_verify(o, runner);
+  ASSERT_TRUE(r.mpi);
+  EXPECT_TRUE(r.mpi->usable()) << r.mpi->problem;
+  EXPECT_EQ(r.mpi->wrapper, "mpic++");
+  EXPECT_EQ(r.mpi_user, "ring.cu");
+  ASSERT_EQ(r.units.size(), 2u);
+  for (const UnitResult& u : r.units) {
+    EXPECT_NE(std::find(u.command.begin(), u.command.end(), "-I/opt/mpi/include"), u.command.end()) << u.rel;
+    EXPECT_NE(std::find(u.command.begin(), u.command.end(), "-pthread"), u.command.end()) << u.rel;
+  }
+  EXPECT_EQ(to_json(r)["mpi"]["wrapper"], "mpic++");
+
+  // No wrapper answers: a note says what to install; units compile without the flags.
+  runner.wrappers.clear();
+  const VerifyResult none = run_verify(o, runner);
+  ASSERT_TRUE(none.mpi);
+  EXPECT_FALSE(none.mpi->usable());
+  const std::string notes = text_summary(none);
+  EXPECT_NE(notes.find("ring.cu includes <mpi.h>, but no MPI compiler wrapper answered"), std::string::npos) << notes;
+
+  // A tree without <mpi.h> asks no wrapper.
+  fs::remove(out / "ring.cu");
+  EXPECT_FALSE(run_verify(o, runner).mpi);
+  fs::remove_all(base);
+}
+
 TEST(VerifyMap, LineMapsFromJsonAndMapping) {
   const LineMaps maps = line_maps_from_json(
       R"({"version":1,"files":{"src/a.cu":{"out_to_orig":[1,2,2,3,4],"changed_out_lines":[2,3],"flagged_orig_lines":[[4,"FRY1001"]]}}})");
