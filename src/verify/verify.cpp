@@ -135,6 +135,13 @@ const analysis::Profile* default_original_profile(std::string_view target) {
   return analysis::find_profile(t && !t->source_profile.empty() ? t->source_profile : "sm_90");
 }
 
+bool needs_relocatable_device_code(std::string_view output) {
+  const bool lld = output.find("undefined hidden symbol:") != std::string_view::npos &&
+                   output.find("amdgcn-link command failed") != std::string_view::npos;
+  const bool ptxas = output.find("Unresolved extern function") != std::string_view::npos;
+  return lld || ptxas;  // both come after the source compiled: nothing else failed
+}
+
 VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
   const auto t0 = std::chrono::steady_clock::now();
   std::error_code ec;
@@ -279,7 +286,16 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     const std::string obj = (tmp.path() / fmt::format("{}-{}.o", i, job.profile->name)).string();
     u.command = compile_command(compiler_for(o, *job.profile), *job.profile, job.tu->rel, job.tu->is_c,
                                 unit_flags(*job.tu, job.tu->flags, job.profile->toolchain != "nvcc"), obj);
-    const ProcessResult pr = runner.run(u.command, r.tree, o.timeout);
+    ProcessResult pr = runner.run(u.command, r.tree, o.timeout);
+    if (pr.exit_code != 0 && !pr.timed_out && !job.tu->is_c && needs_relocatable_device_code(pr.output)) {
+      std::vector<std::string> rdc = u.command;
+      rdc.insert(rdc.begin() + 1, job.profile->toolchain == "nvcc" ? "-rdc=true" : "-fgpu-rdc");
+      const double first = pr.seconds;
+      pr = runner.run(rdc, r.tree, o.timeout);
+      pr.seconds += first;
+      u.command = std::move(rdc);
+      u.relocatable = true;
+    }
     u.seconds = pr.seconds;
     u.timed_out = pr.timed_out;
     u.passed = pr.exit_code == 0 && !pr.timed_out && !pr.launch_failed;
@@ -290,6 +306,12 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     if (o.on_file_done) o.on_file_done(unit_bytes[i]);
   });
   for (const UnitResult& u : r.units) r.compile_seconds += u.seconds;
+  if (const auto n = std::count_if(r.units.begin(), r.units.end(), [](const UnitResult& u) { return u.relocatable; }))
+    r.notes.push_back(
+        fmt::format("{} unit(s) call a device function defined in another unit: compiled again as "
+                    "relocatable device code (-fgpu-rdc; nvcc -rdc=true), as a separate-compilation "
+                    "build compiles them",
+                    n));
 
   // Compile the original of each unit that failed for more than missing headers: once per unit,
   // whatever the number of profiles, and cached on disk across runs.
@@ -348,7 +370,11 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
       }
       const std::string obj = (tmp.path() / fmt::format("orig-{}.o", k)).string();
       cmd.insert(cmd.end(), {"-o", obj});
-      const ProcessResult pr = runner.run(cmd, *r.input, o.timeout);
+      ProcessResult pr = runner.run(cmd, *r.input, o.timeout);
+      if (pr.exit_code != 0 && !pr.timed_out && !tu.is_c && needs_relocatable_device_code(pr.output)) {
+        cmd.insert(cmd.begin() + 1, op->toolchain == "nvcc" ? "-rdc=true" : "-fgpu-rdc");
+        pr = runner.run(cmd, *r.input, o.timeout);
+      }
       fs::remove(obj, job_ec);
       OriginalCheck c;
       if (pr.launch_failed || pr.timed_out) {
@@ -463,6 +489,7 @@ nlohmann::json to_json(const VerifyResult& r) {
                          {"seconds", u.seconds},
                          {"flags_from", u.flag_source},
                          {"command", u.command}};
+    if (u.relocatable) ju["relocatable"] = true;
     if (!u.passed) {
       ju["class"] = class_name(u.cls);
       ju["timed_out"] = u.timed_out;

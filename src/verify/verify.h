@@ -70,8 +70,15 @@ struct UnitResult {
   double seconds = 0;
   FailureClass cls = FailureClass::None;
   std::vector<MappedError> errors;
-  std::string output;  // the compiler's output, trimmed to its first 8 KiB
+  std::string output;        // the compiler's output, trimmed to its first 8 KiB
+  bool relocatable = false;  // compiled again as relocatable device code (needs_relocatable_device_code)
 };
+
+// True when a whole-program device compile failed only because a device function the unit calls
+// is defined in another unit (lld's "undefined hidden symbol" at the AMDGPU device link; ptxas's
+// "Unresolved extern function"): the unit's build compiles it separately (nvcc -dc / -rdc=true,
+// hipcc -fgpu-rdc), and verify compiles it so again.
+[[nodiscard]] bool needs_relocatable_device_code(std::string_view output);
 
 struct VerifyResult {
   std::filesystem::path tree;

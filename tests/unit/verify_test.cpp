@@ -313,6 +313,58 @@ TEST(VerifyRun, MpiUnitsGetTheWrappersIncludePath) {
   fs::remove_all(base);
 }
 
+namespace {
+
+// A unit that links on the device only as relocatable code: fails whole-program, passes with the
+// relocatable flag of its toolchain.
+class RdcRunner final : public ProcessRunner {
+ public:
+  mutable std::mutex mu;
+  mutable std::vector<std::vector<std::string>> seen;
+  ProcessResult run(const std::vector<std::string>& argv, const fs::path&, std::chrono::milliseconds) const override {
+    {
+      std::lock_guard lock(mu);
+      seen.push_back(argv);
+    }
+    ProcessResult r;
+    const bool rdc = std::find(argv.begin(), argv.end(), "-fgpu-rdc") != argv.end();
+    const bool calls_out = argv[argv.size() - 3] == "main.cpp";
+    r.exit_code = calls_out && !rdc ? 1 : 0;
+    if (r.exit_code)
+      r.output =
+          "lld: error: undefined hidden symbol: particle::advance(float)\n"
+          ">>> referenced by /tmp/main-4c4829/main-gfx906.o:(advanceParticles(float, particle*, int))\n"
+          "clang: error: amdgcn-link command failed with exit code 1 (use -v to see invocation)\n";
+    return r;
+  }
+};
+
+}  // namespace
+
+TEST(VerifyRun, DeviceCallsAcrossUnitsCompileAsRelocatableCode) {
+  EXPECT_TRUE(needs_relocatable_device_code("ptxas fatal   : Unresolved extern function '_ZN1P3advEf'\n"));
+  EXPECT_FALSE(needs_relocatable_device_code("main.cpp:3:1: error: unknown type name 'foo'\n"));
+  const fs::path base = fs::temp_directory_path() / ("ferry-verify-rdc-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  write(base / "main.cpp", "__device__ void f();\n__global__ void k() { f(); }\n");
+  write(base / "particle.cpp", "__device__ void f() {}\n");
+  RdcRunner runner;
+  VerifyOptions o;
+  o.tree = base;
+  o.profiles = ferry::analysis::parse_profile_list("gfx906");
+  const VerifyResult r = run_verify(o, runner);
+  ASSERT_EQ(r.units.size(), 2u);
+  for (const UnitResult& u : r.units) {
+    EXPECT_TRUE(u.passed) << u.rel;
+    EXPECT_EQ(u.relocatable, u.rel == "main.cpp");
+    EXPECT_EQ(std::find(u.command.begin(), u.command.end(), "-fgpu-rdc") != u.command.end(), u.rel == "main.cpp");
+  }
+  EXPECT_EQ(runner.seen.size(), 3u);  // main.cpp twice
+  EXPECT_NE(text_summary(r).find("1 unit(s) call a device function defined in another unit"), std::string::npos);
+  EXPECT_EQ(to_json(r)["units"][0]["relocatable"], true);
+  fs::remove_all(base);
+}
+
 TEST(VerifyMap, LineMapsFromJsonAndMapping) {
   const LineMaps maps = line_maps_from_json(
       R"({"version":1,"files":{"src/a.cu":{"out_to_orig":[1,2,2,3,4],"changed_out_lines":[2,3],"flagged_orig_lines":[[4,"FRY1001"]]}}})");
