@@ -41,6 +41,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -114,6 +115,16 @@ struct Wave64FixOptions {
 
 [[nodiscard]] Wave64FixPlan plan_wave64_fixes(const std::vector<Wave64FixInput>& files, const Profile& profile,
                                               const WarpConstantUses& uses, const Wave64FixOptions& options = {});
+
+// How a WMMA component fixed in form (a) is described (the start of its fixed_how): only
+// `migrate --to hip` writes that form, never the CUDA output of `analyze --fix`.
+inline constexpr std::string_view kWmmaDoubledHow = "one CUDA warp per 64-lane wavefront";
+
+// Form (a) of WMMA components (docs/wave64.md, "WMMA"): the texts a launch's block argument
+// `original` takes when the block is doubled in x -- an integer, a dim3 variable, a dim3(...)
+// expression, in this order -- each followed in the output by ` /* ferry-cuda: ORIGINAL */`. The
+// planner recognises them in its own output; the cuda target writes ORIGINAL back.
+[[nodiscard]] std::vector<std::string> wmma_doubled_block_forms(std::string_view original);
 
 // Applies a file's planned edits. Returns false (and applies nothing) when one would overlap an
 // edit already proposed on the file.
