@@ -2122,6 +2122,15 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
         return "'" + std::string(s) + "' counts the doubled block's threads" + at;
       if (is_warp_op(s) && !one_of(s, {"__syncwarp", "__builtin_amdgcn_wave_barrier"}))
         return "the cross-lane operation '" + std::string(s) + "' would see the clone lanes" + at;
+      if (s == "warpSize") {
+        // CUDA's 32 (a stride of a lane loop, a count): every 32 keeps its CUDA meaning, recorded
+        // so that the way back writes warpSize. In HIP code it is the wavefront: not this form.
+        if (!cuda_wmma) return "'warpSize' in HIP code is the wavefront's 64" + at;
+        if (v.f.excluded(i)) return "a line to change is excluded from rewriting" + at;
+        edits.push_back(
+            {Diag::WarpWidthConstant, false, fn.file, v.at(i), {replace_token(v, i, std::string(kWarpSize32))}});
+        continue;
+      }
       if (clone_unsafe_macros_.count(std::string(s)) || warp_macros_.count(std::string(s)))
         return "the macro '" + std::string(s) + "' reads thread ids or works across lanes" + at;
       // (blockIdx.x * blockDim.x + threadIdx.x) / 32 and its orders: a warp index of the grid

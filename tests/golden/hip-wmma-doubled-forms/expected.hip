@@ -1,6 +1,7 @@
 // WMMA kernels in the one-warp-per-wavefront form (docs/wave64.md, WMMA), with the other ways
 // of writing a warp index, a lane and a block that the fixer rewrites: `>> 5`, `& 31`, a
-// dim3(...) block, a constexpr block size, launches as hipLaunchKernelGGL (args: --launch ggl).
+// dim3(...) block, a constexpr block size, CUDA's warpSize as a stride (it stays 32), launches as
+// hipLaunchKernelGGL (args: --launch ggl).
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #include <rocwmma/rocwmma.hpp>
@@ -10,13 +11,12 @@ namespace wmma = rocwmma;
 constexpr int kTile = 16;
 constexpr int kWarps = 4;
 
-// Warp w of the block copies row w of its bias tile (lane l: column l % 16) and owns tile w.
+// Warp w of the block copies its bias tile (lane l: elements l, l + 32, ...) and owns tile w.
 __global__ void bias_gemm(const half *a, const half *b, const float *bias, float *d, int k) {
   const int warp = threadIdx.x >> 6 /* ferry-cuda: 5 */;
   const int lane = threadIdx.x & 31;
   const int row0 = (blockIdx.x * kWarps + warp) * kTile;
-  if (lane < kTile)
-    for (int r = 0; r < kTile; ++r) d[(row0 + r) * kTile + lane] = bias[r * kTile + lane];
+  for (int c = lane; c < kTile * kTile; c += 32 /* ferry-cuda: warpSize */) d[row0 * kTile + c] = bias[c];
   rocwmma::fragment<rocwmma::matrix_a, kTile, kTile, kTile, half, rocwmma::row_major> fa;
   rocwmma::fragment<rocwmma::matrix_b, kTile, kTile, kTile, half, rocwmma::col_major> fb;
   rocwmma::fragment<rocwmma::accumulator, kTile, kTile, kTile, float> acc;
