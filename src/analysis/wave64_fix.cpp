@@ -2067,9 +2067,11 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
     bool cuda_wmma = false;
     for (std::size_t q = 0; q < v.size() && !cuda_wmma; ++q) cuda_wmma = v.is(q, "nvcuda");
     // `OP D` after a warp index: D must be 32 (or this form's own `64 /* ferry-cuda: D */`)
+    // Sets `last` to the divisor's last token.
+    std::size_t last = npos;
     const auto divisor = [&](std::size_t op, std::string& why) -> bool {
       const std::size_t d = op + 1;
-      const std::size_t last = detail::primary_last(v.f, d);
+      last = detail::primary_last(v.f, d);
       if (last == npos || last >= fi.body_close) return why = "a warp index Ferry cannot read" + at, false;
       const bool shift = v.is(op, ">>");
       if (d == last && v.is(d, shift ? "6" : "64") && recorded(v, d)) return true;  // doubled already
@@ -2147,7 +2149,7 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
           std::string why;
           if (!divisor(o + 13, why)) return why;
           for (std::size_t q = o + 1; q < o + 12; ++q) done.insert(q);
-          i = o + 13;
+          i = last;
           continue;
         }
       }
@@ -2158,13 +2160,13 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
         std::string why;
         if (v.is(op, "/") && loose_before(i - 1, true)) {
           if (!divisor(op, why)) return why;
-          i = op;
+          i = last;
           continue;
         }
         if (s == "threadIdx" && v.is(op, ">>") && loose_before(i - 1, false)) {
           if (!divisor(op, why)) return why;
-          if (!loose_after(detail::primary_last(v.f, op + 1) + 1)) return "a warp index Ferry cannot read" + at;
-          i = op;
+          if (!loose_after(last + 1)) return "a warp index Ferry cannot read" + at;
+          i = last;
           continue;
         }
         if (s == "threadIdx" && v.is(op, "%") && loose_before(i - 1, true)) {
@@ -2270,6 +2272,16 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
   for (std::size_t k : kernels)
     if (info(fns_[k]).is_kernel && !launched.count(k))
       return "'" + info(fns_[k]).name + "' is not launched in the project: its block cannot be doubled";
+  // Two edits of one token (a launch written twice through a macro?) could not both be applied.
+  std::map<std::size_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> spans;
+  for (const Site& site : edits)
+    for (const Wave64ByteEdit& e : site.edits) spans[site.file].push_back({e.begin, e.end});
+  for (auto& [file, list] : spans) {
+    std::sort(list.begin(), list.end());
+    for (std::size_t q = 1; q < list.size(); ++q)
+      if (list[q].first < list[q - 1].second || list[q] == list[q - 1])
+        return "two of its rewrites would overlap (" + in_[file].key + ")";
+  }
   // A kernel named anywhere but in its launches and declarations may be launched through a pointer.
   for (std::size_t k : kernels) {
     const FunctionInfo& kfi = info(fns_[k]);
