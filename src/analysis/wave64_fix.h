@@ -33,6 +33,12 @@
 // half, warpSize becomes 32). Right for any block size; see Planner::logical_mode and
 // docs/wave64.md.
 //
+// A component with WMMA calls takes neither form (a fragment belongs to the whole wavefront): it is
+// tried as one CUDA warp per wavefront instead -- every launch doubles the block in x, warp indices
+// divide by 64, lanes stay `% 32` so lanes 32-63 repeat lanes 0-31 -- when every thread id is a warp
+// index or a lane, nothing counts a clone twice and every launch is visible and fits; see
+// Planner::wmma_mode and docs/wave64.md ("WMMA").
+//
 // Functions without any warp operation in reach are not components: grouping threads by 32 is
 // plain arithmetic there (tile coordinates, work splits) and right on any wavefront.
 #pragma once
