@@ -2054,6 +2054,16 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
     for (std::size_t c : fns_[id].callees)
       if (reach.insert(c).second) todo.push_back(c);
   }
+  // Inline assembly first: code the port cannot carry at all (cp.async, PTX mma) is the reason.
+  for (std::size_t id : reach) {
+    const Fn& fn = fns_[id];
+    if (!fn.device) continue;
+    const FunctionInfo& fi = info(fn);
+    const Tokens v = tok(fn.file);
+    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i)
+      if (v.ident(i) && (one_of(v.t(i), {"asm", "__asm__", "__asm"}) || asm_macros_.count(std::string(v.t(i)))))
+        return "inline assembly sees the physical wavefront (" + in_[fn.file].key + ", '" + fi.name + "')";
+  }
   // (1) and (2): the device code
   for (std::size_t id : reach) {
     const Fn& fn = fns_[id];
