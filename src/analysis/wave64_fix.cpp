@@ -307,6 +307,8 @@ class Planner {
   std::set<std::string> asm_macros_;   // macros whose body has inline assembly
   // Macros whose body reads thread ids or has atomics or printf: form (a) cannot see their uses.
   std::set<std::string> clone_unsafe_macros_;
+  // Names a macro body calls (`NAME(`): functions the callee links of a component do not follow.
+  std::map<std::string, std::set<std::string>> macro_calls_;
   std::set<std::string> mask_helpers_;                           // functions returning a lane mask
   std::set<std::pair<std::size_t, std::size_t>> covered_masks_;  // (file, code index) of rewritten masks
   // Host warp counts (`blockDim.x / 32`) of the component being scanned: (file, byte offset of '/').
@@ -476,6 +478,7 @@ void Planner::collect_functions() {
         if (one_of(v.t(q), {"threadIdx", "blockDim", "printf", "__lane_id"}) || v.t(q).starts_with("atomic") ||
             v.t(q).starts_with("__atomic") || v.t(q).starts_with("__hip_atomic"))
           clone_unsafe_macros_.insert(std::string(v.t(ci + 2)));
+        if (v.is(q + 1, "(") && !v.member(q)) macro_calls_[std::string(v.t(ci + 2))].insert(std::string(v.t(q)));
         // A macro named like a warp intrinsic (`#define __any_sync(m, p) __any(p)`, a compat shim)
         // hides nothing: its uses are calls of that intrinsic, which the fixer sees and rewrites.
         if (is_warp_op(v.t(ci + 2))) continue;
@@ -2143,6 +2146,10 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
             {Diag::WarpWidthConstant, false, fn.file, v.at(i), {replace_token(v, i, std::string(kWarpSize32))}});
         continue;
       }
+      if (const auto mc = macro_calls_.find(std::string(s)); mc != macro_calls_.end())
+        for (const std::string& callee : mc->second)
+          if (!resolve_function(fn.file, callee).empty())
+            return "the macro '" + std::string(s) + "' calls '" + callee + "', which the fixer does not follow" + at;
       if (clone_unsafe_macros_.count(std::string(s)) || warp_macros_.count(std::string(s)))
         return "the macro '" + std::string(s) + "' reads thread ids or works across lanes" + at;
       // (blockIdx.x * blockDim.x + threadIdx.x) / 32 and its orders: a warp index of the grid

@@ -86,3 +86,20 @@ void run_counted(const half *a, const half *b, float *d, int *done) { counted_ge
 void run_shuffled(const half *a, const half *b, float *d, float *n) { shuffled_gemm<<<8, 128>>>(a, b, d, n); }
 void run_wide(const half *a, const half *b, float *d) { wide_gemm<<<1, 1024>>>(a, b, d); }
 void run_sized(const half *a, const half *b, float *d, int threads) { sized_gemm<<<1, threads>>>(a, b, d); }
+
+// (1) a thread id read in a helper that a macro calls: the fixer does not follow macro bodies.
+__device__ int stage_row() { return threadIdx.x / 8; }
+#define STAGE_ROW() stage_row()
+__global__ void macro_gemm(const half *a, const half *b, float *d) {
+  const int warp = threadIdx.x / 32;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  wmma::load_matrix_sync(fa, a + warp * 256, 16);
+  wmma::load_matrix_sync(fb, b, 16);
+  wmma::mma_sync(acc, fa, fb, acc);
+  wmma::store_matrix_sync(d + warp * 256, acc, 16, wmma::mem_row_major);
+  d[4096 + STAGE_ROW()] = 1.0f;
+}
+void run_macro(const half *a, const half *b, float *d) { macro_gemm<<<1, 128>>>(a, b, d); }
