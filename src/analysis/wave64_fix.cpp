@@ -2162,7 +2162,8 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
         const bool tid_first = is_dim(o + 1, "threadIdx") && v.is(o + 4, "+") && v.is(o + 8, "*") &&
                                ((is_dim(o + 5, "blockIdx") && is_dim(o + 9, "blockDim")) ||
                                 (is_dim(o + 5, "blockDim") && is_dim(o + 9, "blockIdx")));
-        if ((prod_first || tid_first) && v.is(o + 13, "/") && loose_before(o - 1, true)) {
+        // not the argument list of a call (`f(...)`, `f<T>(...)`) or a cast
+        if ((prod_first || tid_first) && v.is(o + 13, "/") && loose_before(o - 1, true) && !v.is(o - 1, ">")) {
           std::string why;
           if (!divisor(o + 13, why)) return why;
           for (std::size_t q = o + 1; q < o + 12; ++q) done.insert(q);
