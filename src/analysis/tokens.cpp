@@ -4,6 +4,7 @@
 #include <cctype>
 #include <climits>
 
+#include "analysis/wave64_fix.h"
 #include "lex/const_expr.h"
 
 namespace ferry::analysis::detail {
@@ -238,6 +239,8 @@ void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t c
     if (opt.fixed_sites_applied) {
       fixed = true;
       hint = "fixed (wave64 fix): " + hint;
+    } else if (hint.starts_with(kWmmaDoubledHow)) {
+      hint += "; fixable automatically with its whole component by 'ferry migrate --to hip' (64-lane wavefronts only)";
     } else {
       hint +=
           "; fixable automatically with its whole component ('ferry analyze --fix -o OUT', or "

@@ -261,6 +261,20 @@ class Planner {
   // its half, else why not.
   std::string logical_mode(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx,
                            std::vector<Site>& edits) const;
+  // Form (a) of a WMMA component (docs/wave64.md, "WMMA"): a wavefront does one CUDA warp's work,
+  // every launch doubles the block in x, warp indices count 64 threads, lanes stay `% 32`.
+  // Returns an empty string (and the edits) when the three soundness conditions hold, else why not.
+  std::string wmma_mode(const std::vector<std::size_t>& ids, const std::set<std::size_t>& kernels,
+                        std::vector<Site>& edits) const;
+  // The extents of a launch's block argument [a, b] in function `fid`: every x it can take, the
+  // largest y * z, and how the argument is written; `why` is non-empty when they are not known.
+  struct BlockExtents {
+    std::set<long long> x;
+    long long yz = 1;
+    int form = 0;  // the index into wmma_doubled_block_forms: 0 integer, 1 dim3 variable, 2 dim3(...)
+    std::string why;
+  };
+  BlockExtents block_extents(std::size_t fid, std::size_t a, std::size_t b) const;
   // The values a block-size expression of function `fid` can take (constants, both arms of a
   // ternary, every definition of a variable, range-for lists, the arguments at the call sites of
   // a parameter or template parameter); `multiple` when it is a multiple of a warp-width constant.
@@ -289,8 +303,12 @@ class Planner {
   // Names (macros, constants) derived from a warp-width constant, per file: name -> constant ids.
   std::map<std::string, std::map<std::size_t, std::vector<std::size_t>>> derived_;  // name -> file -> roots
   std::set<std::string> lane_macros_;
-  std::set<std::string> warp_macros_;                            // macros whose body has a warp operation or warpSize
-  std::set<std::string> asm_macros_;                             // macros whose body has inline assembly
+  std::set<std::string> warp_macros_;  // macros whose body has a warp operation or warpSize
+  std::set<std::string> asm_macros_;   // macros whose body has inline assembly
+  // Macros whose body reads thread ids or has atomics or printf: form (a) cannot see their uses.
+  std::set<std::string> clone_unsafe_macros_;
+  // Names a macro body calls (`NAME(`): functions the callee links of a component do not follow.
+  std::map<std::string, std::set<std::string>> macro_calls_;
   std::set<std::string> mask_helpers_;                           // functions returning a lane mask
   std::set<std::pair<std::size_t, std::size_t>> covered_masks_;  // (file, code index) of rewritten masks
   // Host warp counts (`blockDim.x / 32`) of the component being scanned: (file, byte offset of '/').
@@ -457,6 +475,10 @@ void Planner::collect_functions() {
       for (std::size_t q = ci + 3; q < j; ++q) {
         if (!v.ident(q)) continue;
         if (one_of(v.t(q), {"asm", "__asm__", "__asm"})) asm_macros_.insert(std::string(v.t(ci + 2)));
+        if (one_of(v.t(q), {"threadIdx", "blockDim", "printf", "__lane_id"}) || v.t(q).starts_with("atomic") ||
+            v.t(q).starts_with("__atomic") || v.t(q).starts_with("__hip_atomic"))
+          clone_unsafe_macros_.insert(std::string(v.t(ci + 2)));
+        if (v.is(q + 1, "(") && !v.member(q)) macro_calls_[std::string(v.t(ci + 2))].insert(std::string(v.t(q)));
         // A macro named like a warp intrinsic (`#define __any_sync(m, p) __any(p)`, a compat shim)
         // hides nothing: its uses are calls of that intrinsic, which the fixer sees and rewrites.
         if (is_warp_op(v.t(ci + 2))) continue;
@@ -1860,6 +1882,462 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
   return {};
 }
 
+// The extents of a launch's block argument (form (a) of WMMA components): x from values(), y and z
+// only from constants, so that the doubled block can be checked against 1024 threads.
+Planner::BlockExtents Planner::block_extents(std::size_t fid, std::size_t a, std::size_t b) const {
+  BlockExtents out;
+  const Fn& fn = fns_[fid];
+  const FunctionInfo& fi = info(fn);
+  const Tokens v = tok(fn.file);
+  while (a < b && v.is(a, "(") && v.partner(a) == b) ++a, --b;
+  const auto xs = [&](std::size_t p, std::size_t q) {
+    const Values r = values(fid, p, q, 0);
+    if (r.unknown || r.multiple || r.known.empty()) out.why = "its x extent is not known";
+    else out.x.insert(r.known.begin(), r.known.end());
+  };
+  // y and z of dim3(x, y, z) parts: constants only
+  const auto yz_of = [&](const std::vector<std::pair<std::size_t, std::size_t>>& parts) {
+    long long yz = 1;
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+      const auto n = eval_constant(v.f, v.facts, parts[k].first, parts[k].second, &fi);
+      if (!n || *n <= 0) {
+        out.why = "its y or z extent is not a constant";
+        return 1LL;
+      }
+      yz *= *n;
+    }
+    return yz;
+  };
+  if (const auto n = eval_constant(v.f, v.facts, a, b, &fi)) {
+    out.x.insert(*n);
+    return out;
+  }
+  if (v.is(a, "dim3") && v.is(a + 1, "(") && v.partner(a + 1) == b) {
+    out.form = 2;
+    const auto parts = split_commas(v, a + 2, b - 1);
+    if (parts.empty() || parts.size() > 3) {
+      out.why = "a dim3 Ferry cannot read";
+      return out;
+    }
+    xs(parts[0].first, parts[0].second);
+    out.yz = yz_of(parts);
+    return out;
+  }
+  if (a != b || !v.ident(a)) {
+    // an integer expression: its values
+    for (std::size_t q = a; q <= b; ++q)
+      if (v.is(q, "dim3") || v.is(q, "{") || v.is(q, ".")) {
+        out.why = "a block argument Ferry cannot read";
+        return out;
+      }
+    xs(a, b);
+    return out;
+  }
+  const std::string_view x = v.t(a);
+  // a parameter of type dim3: its y and z are not followed
+  const std::size_t popen = fi.name_ci + 1;
+  if (v.is(popen, "(") && v.partner(popen) != npos)
+    for (const auto& [p, q] : split_commas(v, popen + 1, v.partner(popen) - 1))
+      if (v.is(q, x))
+        for (std::size_t r = p; r < q; ++r)
+          if (v.is(r, "dim3")) {
+            out.why = "it is a dim3 parameter";
+            return out;
+          }
+  std::size_t decl = npos;
+  for (std::size_t q = fi.body_open + 1; q < a; ++q)
+    if (v.is(q, "dim3") && v.is(q + 1, x)) {
+      if (decl != npos) {
+        out.why = "'" + std::string(x) + "' is declared twice";
+        return out;
+      }
+      decl = q;
+    }
+  if (decl == npos) {  // an integer variable or constant
+    xs(a, b);
+    return out;
+  }
+  out.form = 1;
+  // the block the declaration and the launch share: member assignments there replace the extents
+  const auto enclosing = [&](std::size_t ci) {
+    int depth = 0;
+    for (std::size_t q = ci; q > fi.body_open; --q) {
+      if (v.is(q - 1, "}")) ++depth;
+      else if (v.is(q - 1, "{") && depth-- == 0) return q - 1;
+    }
+    return fi.body_open;
+  };
+  const std::size_t scope = enclosing(decl);
+  std::map<std::string, std::pair<std::size_t, std::size_t>> assigned;  // member -> value range
+  std::vector<std::pair<std::size_t, std::size_t>> parts;
+  if (v.is(decl + 2, "(") || v.is(decl + 2, "{")) {
+    if (v.partner(decl + 2) == npos) {
+      out.why = "a dim3 Ferry cannot read";
+      return out;
+    }
+    parts = split_commas(v, decl + 3, v.partner(decl + 2) - 1);
+  } else if (!v.is(decl + 2, ";")) {
+    out.why = "'" + std::string(x) + "' is initialised in a way Ferry does not follow";
+    return out;
+  }
+  for (std::size_t q = decl + 2; q < fi.body_close; ++q) {
+    if (!v.is(q, x) || v.member(q) || q == a) continue;
+    if (v.is(q + 1, ".") && one_of(v.t(q + 2), {"x", "y", "z"})) {
+      if (!v.is(q + 3, "=")) {
+        if (v.t(q + 3).size() == 2 && v.t(q + 3)[1] == '=' && !v.is(q + 3, "==")) {
+          out.why =
+              "'" + std::string(x) + "." + std::string(v.t(q + 2)) + "' is changed in a way Ferry does not follow";
+          return out;
+        }
+        continue;  // a read
+      }
+      if (q > a || enclosing(q) != scope) {
+        out.why =
+            "'" + std::string(x) + "." + std::string(v.t(q + 2)) + "' is assigned after the launch or in another block";
+        return out;
+      }
+      assigned[std::string(v.t(q + 2))] = {q + 4, expr_end(v, q + 4, fi.body_close)};
+      continue;
+    }
+    if (v.f.code(q - 1).kind == lex::Kind::LaunchOpen || v.is(q - 1, ",")) {
+      // another launch's argument is fine; anything else (`b = ...`, `f(b)`) is not followed
+      if (v.is(q + 1, ",") || v.is(q + 1, ">>>") || v.f.code(q + 1).kind == lex::Kind::LaunchClose) continue;
+    }
+    out.why = "'" + std::string(x) + "' is used in a way Ferry does not follow";
+    return out;
+  }
+  const char* names[] = {"x", "y", "z"};
+  long long yz = 1;
+  for (int k = 0; k < 3; ++k) {
+    std::pair<std::size_t, std::size_t> r{npos, npos};
+    if (auto it = assigned.find(names[k]); it != assigned.end()) r = it->second;
+    else if (static_cast<std::size_t>(k) < parts.size()) r = parts[k];
+    if (r.first == npos) {
+      if (k == 0) out.x.insert(1);
+      continue;
+    }
+    if (k == 0) {
+      xs(r.first, r.second);
+      continue;
+    }
+    const auto n = eval_constant(v.f, v.facts, r.first, r.second, &fi);
+    if (!n || *n <= 0) {
+      out.why = "its y or z extent is not a constant";
+      return out;
+    }
+    yz *= *n;
+  }
+  out.yz = yz;
+  return out;
+}
+
+// Form (a) of WMMA components (docs/wave64.md, "WMMA"): a 64-lane wavefront does one CUDA warp's
+// work. Every launch of the component's kernels gets twice the threads in x; a warp index
+// (`threadIdx.x / 32`, `(blockIdx.x * blockDim.x + threadIdx.x) / 32`, `blockDim.x / 32`) then
+// counts 64 threads, so a block still computes the tiles of its original number of warps, and
+// a lane stays `threadIdx.x % 32`: lanes 32-63 clone lanes 0-31 (the same loads, the same stores of
+// the same values), and every lane of a wavefront passes the same fragment and pointer. Sound when
+// (1) every threadIdx.x and blockDim.x of the device code is such a warp index or lane, (2) nothing
+// lets a clone count twice (atomics, cross-lane operations, block-wide counts, thread ranks,
+// printf), (3) every launch is visible, whole CUDA warps in x, and at most 1024 threads doubled.
+// Every 32 of the code keeps its CUDA meaning (WARP_SIZE-sized per-lane copies included), so the
+// only edits are the warp indices' divisors and the launches' block arguments, both recorded for
+// the way back.
+std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::set<std::size_t>& kernels,
+                               std::vector<Site>& edits) const {
+  // The clones repeat lanes 0-31 exactly because they are lanes of the same wavefront, in lock
+  // step: on 32-lane warps (NVIDIA, the CUDA output of `analyze --fix`) they would be other warps.
+  if (options_.cuda_output)
+    return "CUDA output would run the clones as separate 32-lane warps ('ferry migrate --to hip' applies it)";
+  if (profile_.wave_size != 64) return "the target's wavefront is not 64 lanes";
+  std::set<std::size_t> reach(ids.begin(), ids.end());
+  for (std::vector<std::size_t> todo(ids.begin(), ids.end()); !todo.empty();) {
+    const std::size_t id = todo.back();
+    todo.pop_back();
+    for (std::size_t c : fns_[id].callees)
+      if (reach.insert(c).second) todo.push_back(c);
+  }
+  // Inline assembly first: code the port cannot carry at all (cp.async, PTX mma) is the reason.
+  for (std::size_t id : reach) {
+    const Fn& fn = fns_[id];
+    if (!fn.device) continue;
+    const FunctionInfo& fi = info(fn);
+    const Tokens v = tok(fn.file);
+    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i)
+      if (v.ident(i) && (one_of(v.t(i), {"asm", "__asm__", "__asm"}) || asm_macros_.count(std::string(v.t(i)))))
+        return "inline assembly sees the physical wavefront (" + in_[fn.file].key + ", '" + fi.name + "')";
+  }
+  // (1) and (2): the device code
+  for (std::size_t id : reach) {
+    const Fn& fn = fns_[id];
+    if (!fn.device) continue;
+    const FunctionInfo& fi = info(fn);
+    const Tokens v = tok(fn.file);
+    const std::string at = " (" + in_[fn.file].key + ", '" + fi.name + "')";
+    if (fi.is_kernel && fi.launch_bounds_ci != npos)
+      return "'__launch_bounds__' of '" + fi.name + "' would not admit the doubled block";
+    std::set<std::size_t> done;  // thread-id tokens of recognised warp indices and lanes
+    bool cuda_wmma = false;
+    for (std::size_t q = 0; q < v.size() && !cuda_wmma; ++q) cuda_wmma = v.is(q, "nvcuda");
+    // `OP D` after a warp index: D must be 32 (or this form's own `64 /* ferry-cuda: D */`)
+    // Sets `last` to the divisor's last token.
+    std::size_t last = npos;
+    const auto divisor = [&](std::size_t op, std::string& why) -> bool {
+      const std::size_t d = op + 1;
+      last = detail::primary_last(v.f, d);
+      if (last == npos || last >= fi.body_close) return why = "a warp index Ferry cannot read" + at, false;
+      const bool shift = v.is(op, ">>");
+      if (d == last && v.is(d, shift ? "6" : "64") && recorded(v, d)) return true;  // doubled already
+      // CUDA's warpSize is 32 (a CUDA source: it names nvcuda; in HIP code warpSize is the wavefront)
+      const auto n = d == last && v.is(d, "warpSize") && cuda_wmma ? std::optional<long long>(32)
+                                                                   : eval_constant(v.f, v.facts, d, last, &fi);
+      if (!n || *n != (shift ? 5 : 32)) return why = "a thread id divided by something other than 32" + at, false;
+      const std::string text(v.f.source().substr(v.at(d), v.end(last) - v.at(d)));
+      if (text.find("*/") != std::string::npos || text.find('\n') != std::string::npos)
+        return why = "a warp index Ferry cannot record" + at, false;
+      for (std::size_t q = d; q <= last; ++q)
+        if (v.f.excluded(q)) return why = "a line to change is excluded from rewriting" + at, false;
+      edits.push_back({Diag::WarpIndex32,
+                       false,
+                       fn.file,
+                       v.at(d),
+                       {{v.at(d), v.end(last), std::string(shift ? "6" : "64") + " /* ferry-cuda: " + text + " */"}}});
+      return true;
+    };
+    // the token before a thread id must not bind it tighter than the operator after it
+    const auto loose_before = [&](std::size_t p, bool additive_ok) {
+      if (one_of(v.t(p), {"*", "/", "%", ".", "->", "::", "~", "!", "++", "--", ")", "]", "&"})) return false;
+      if (v.ident(p) && !one_of(v.t(p), {"return", "case"})) return false;
+      return additive_ok || !one_of(v.t(p), {"+", "-", "<<", ">>", "<", ">", "<=", ">=", "==", "!="});
+    };
+    const auto loose_after = [&](std::size_t p) {
+      return one_of(v.t(p),
+                    {")", ";", ",", "]", "}", "?", ":", "&&", "||", "==", "!=", "<", ">", "<=", ">=", "|", "^"});
+    };
+    const auto is_dim = [&](std::size_t q, std::string_view var) {
+      return v.is(q, var) && !v.member(q) && v.is(q + 1, ".") && v.is(q + 2, "x");
+    };
+    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {
+      if (!v.ident(i) || done.count(i)) continue;
+      const std::string_view s = v.t(i);
+      if (v.member(i)) {
+        if (is_tile_warp_member(s) && v.is(i + 1, "("))
+          return "the cross-lane call '." + std::string(s) + "()' would see the clone lanes" + at;
+        if (one_of(s, {"thread_rank", "meta_group_rank", "num_threads", "size"}) && v.is(i + 1, "("))
+          return "'." + std::string(s) + "()' counts the doubled block's threads" + at;
+        continue;
+      }
+      if (one_of(s, {"asm", "__asm__", "__asm"}) || asm_macros_.count(std::string(s)))
+        return "inline assembly sees the physical wavefront" + at;
+      if (s.starts_with("atomic") || s.starts_with("__atomic") || s.starts_with("__hip_atomic"))
+        return "'" + std::string(s) + "': a clone lane would apply it twice" + at;
+      if (s == "printf") return "'printf': a clone lane would print twice" + at;
+      if (s.starts_with("__syncthreads_") ||
+          one_of(s, {"this_thread_block", "tiled_partition", "this_grid", "coalesced_threads", "thread_rank"}))
+        return "'" + std::string(s) + "' counts the doubled block's threads" + at;
+      if (is_warp_op(s) && !one_of(s, {"__syncwarp", "__builtin_amdgcn_wave_barrier"}))
+        return "the cross-lane operation '" + std::string(s) + "' would see the clone lanes" + at;
+      if (s == "warpSize") {
+        // CUDA's 32 (a stride of a lane loop, a count): every 32 keeps its CUDA meaning, recorded
+        // so that the way back writes warpSize. In HIP code it is the wavefront: not this form.
+        if (!cuda_wmma) return "'warpSize' in HIP code is the wavefront's 64" + at;
+        if (v.f.excluded(i)) return "a line to change is excluded from rewriting" + at;
+        edits.push_back(
+            {Diag::WarpWidthConstant, false, fn.file, v.at(i), {replace_token(v, i, std::string(kWarpSize32))}});
+        continue;
+      }
+      if (const auto mc = macro_calls_.find(std::string(s)); mc != macro_calls_.end())
+        for (const std::string& callee : mc->second)
+          if (!resolve_function(fn.file, callee).empty())
+            return "the macro '" + std::string(s) + "' calls '" + callee + "', which the fixer does not follow" + at;
+      if (clone_unsafe_macros_.count(std::string(s)) || warp_macros_.count(std::string(s)))
+        return "the macro '" + std::string(s) + "' reads thread ids or works across lanes" + at;
+      // (blockIdx.x * blockDim.x + threadIdx.x) / 32 and its orders: a warp index of the grid
+      if (v.is(i - 1, "(") && v.partner(i - 1) == i + 11 && (s == "blockIdx" || s == "blockDim" || s == "threadIdx")) {
+        const std::size_t o = i - 1;
+        const bool prod_first = v.is(o + 4, "*") && v.is(o + 8, "+") &&
+                                ((is_dim(o + 1, "blockIdx") && is_dim(o + 5, "blockDim")) ||
+                                 (is_dim(o + 1, "blockDim") && is_dim(o + 5, "blockIdx"))) &&
+                                is_dim(o + 9, "threadIdx");
+        const bool tid_first = is_dim(o + 1, "threadIdx") && v.is(o + 4, "+") && v.is(o + 8, "*") &&
+                               ((is_dim(o + 5, "blockIdx") && is_dim(o + 9, "blockDim")) ||
+                                (is_dim(o + 5, "blockDim") && is_dim(o + 9, "blockIdx")));
+        // not the argument list of a call (`f(...)`, `f<T>(...)`) or a cast
+        if ((prod_first || tid_first) && v.is(o + 13, "/") && loose_before(o - 1, true) && !v.is(o - 1, ">")) {
+          std::string why;
+          if (!divisor(o + 13, why)) return why;
+          for (std::size_t q = o + 1; q < o + 12; ++q) done.insert(q);
+          i = last;
+          continue;
+        }
+      }
+      if (s == "threadIdx" || s == "blockDim") {
+        if (!v.is(i + 1, ".")) return "'" + std::string(s) + "' used as a whole" + at;
+        if (!v.is(i + 2, "x")) continue;  // y and z keep their meaning
+        const std::size_t op = i + 3;
+        std::string why;
+        if (v.is(op, "/") && loose_before(i - 1, true)) {
+          if (!divisor(op, why)) return why;
+          i = last;
+          continue;
+        }
+        if (s == "threadIdx" && v.is(op, ">>") && loose_before(i - 1, false)) {
+          if (!divisor(op, why)) return why;
+          if (!loose_after(last + 1)) return "a warp index Ferry cannot read" + at;
+          i = last;
+          continue;
+        }
+        if (s == "threadIdx" && v.is(op, "%") && loose_before(i - 1, true)) {
+          const std::size_t last = detail::primary_last(v.f, op + 1);
+          const auto n = last == npos ? std::nullopt : eval_constant(v.f, v.facts, op + 1, last, &fi);
+          if (n == 32) {
+            i = last;
+            continue;  // a lane: stays
+          }
+        }
+        if (s == "threadIdx" && v.is(op, "&") && loose_before(i - 1, false)) {
+          const std::size_t last = detail::primary_last(v.f, op + 1);
+          const auto n = last == npos ? std::nullopt : eval_constant(v.f, v.facts, op + 1, last, &fi);
+          if (n == 31 && loose_after(last + 1)) {
+            i = last;
+            continue;
+          }
+        }
+        return "'" + std::string(s) + ".x' at line " + std::to_string(v.line(i)) +
+               " is neither a warp index nor a lane: with a doubled block, lanes 32-63 would not clone lanes "
+               "0-31" +
+               at;
+      }
+    }
+  }
+  // (3): the launches
+  std::vector<Blocker> macro;
+  scan_macro_launches(kernels, macro);
+  if (!macro.empty()) return macro.front().reason;
+  std::set<std::size_t> launched;
+  for (std::size_t fid = 0; fid < fns_.size(); ++fid) {
+    const FunctionInfo& fi = info(fns_[fid]);
+    const Tokens v = tok(fns_[fid].file);
+    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {
+      std::size_t k = npos, a = npos, b = npos;
+      if (v.f.code(i).kind == lex::Kind::LaunchOpen) {
+        k = launched_name(v, i, fi.body_open);
+        if (k == npos) continue;
+        const std::vector<migrate::ArgRange> args = detail::launch_args(v.f, i);
+        if (args.size() >= 2) a = args[1].first, b = args[1].last;
+      } else if (v.is(i, "hipLaunchKernelGGL") && v.is(i + 1, "(") && !v.member(i)) {
+        k = i + 2;
+        if (v.is(k, "HIP_KERNEL_NAME") && v.is(k + 1, "(")) k += 2;
+        if (!v.ident(k)) continue;
+        const auto args = v.f.call_args(i + 1);
+        if (args.size() >= 3 && !args[2].empty()) a = args[2].first, b = args[2].last;
+      } else {
+        continue;
+      }
+      bool ours = false;
+      for (std::size_t c : resolve_function(fns_[fid].file, v.t(k)))
+        if (kernels.count(c)) ours = true, launched.insert(c);
+      if (!ours) continue;
+      const std::string where_launch = " (" + where(fns_[fid].file, v.line(i)) + ")";
+      if (a == npos) return "a launch whose block argument Ferry cannot read" + where_launch;
+      for (std::size_t q = a; q <= b; ++q)
+        if (v.f.excluded(q)) return "a launch to change is excluded from rewriting" + where_launch;
+      // this form's own doubled block (a second migration): the original is the record
+      std::size_t oa = a, ob = b;
+      bool own = false;
+      if (recorded(v, b)) {
+        const auto& toks = v.f.tokens();
+        std::size_t c = v.f.token_index(b) + 1;
+        while (c < toks.size() && toks[c].kind == lex::Kind::Whitespace) ++c;
+        const std::string_view comment = toks[c].text(v.f.source());
+        const std::string_view rec = comment.substr(15, comment.size() - 18);
+        const std::string_view written = v.f.source().substr(v.at(a), v.end(b) - v.at(a));
+        const std::vector<std::string> forms = wmma_doubled_block_forms(rec);
+        if (written == forms[0]) own = true, oa = a + 3, ob = b - 1;
+        else if (written == forms[1]) own = true, oa = ob = a + 4;
+        else if (written == forms[2]) {
+          // the original dim3(X, ...) is gone from the tokens: its extents are the doubled ones halved
+          const BlockExtents d = block_extents(fid, a, b);
+          if (!d.why.empty()) return "a launch's block: " + d.why + where_launch;
+          for (long long x : d.x)
+            if (x % 64 != 0) return "a doubled block Ferry cannot read" + where_launch;
+          if (*d.x.rbegin() * d.yz > 1024) return "a launch's doubled block has more than 1024 threads" + where_launch;
+          continue;
+        }
+      }
+      const BlockExtents e = block_extents(fid, oa, ob);
+      if (!e.why.empty()) return "a launch's block: " + e.why + where_launch;
+      for (long long x : e.x)
+        if (x <= 0 || x % 32 != 0)
+          return "a launch's block is " + std::to_string(x) + " threads wide, not whole 32-thread warps" + where_launch;
+      const long long doubled = 2 * *e.x.rbegin() * e.yz;
+      if (doubled > 1024)
+        return "a launch's doubled block would have " + std::to_string(doubled) + " threads, more than 1024" +
+               where_launch;
+      if (own) continue;
+      const std::string text(v.f.source().substr(v.at(a), v.end(b) - v.at(a)));
+      if (text.find("*/") != std::string::npos || text.find('\n') != std::string::npos)
+        return "a launch's block argument Ferry cannot record" + where_launch;
+      edits.push_back(
+          {Diag::WarpIndex32,
+           false,
+           fns_[fid].file,
+           v.at(a),
+           {{v.at(a), v.end(b),
+             wmma_doubled_block_forms(text)[static_cast<std::size_t>(e.form)] + " /* ferry-cuda: " + text + " */"}}});
+    }
+  }
+  for (std::size_t k : kernels)
+    if (info(fns_[k]).is_kernel && !launched.count(k))
+      return "'" + info(fns_[k]).name + "' is not launched in the project: its block cannot be doubled";
+  // Two edits of one token (a launch written twice through a macro?) could not both be applied.
+  std::map<std::size_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> spans;
+  for (const Site& site : edits)
+    for (const Wave64ByteEdit& e : site.edits) spans[site.file].push_back({e.begin, e.end});
+  for (auto& [file, list] : spans) {
+    std::sort(list.begin(), list.end());
+    for (std::size_t q = 1; q < list.size(); ++q)
+      if (list[q].first < list[q - 1].second || list[q] == list[q - 1])
+        return "two of its rewrites would overlap (" + in_[file].key + ")";
+  }
+  // A kernel named anywhere but in its launches and declarations may be launched through a pointer.
+  for (std::size_t k : kernels) {
+    const FunctionInfo& kfi = info(fns_[k]);
+    if (!kfi.is_kernel) continue;
+    for (std::size_t f = 0; f < in_.size(); ++f) {
+      if (tu_rank(f, fns_[k].file) > 2 && tu_rank(fns_[k].file, f) > 2) continue;
+      const Tokens v = tok(f);
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (!v.is(i, kfi.name) || v.member(i) || v.f.code(i).in_directive) continue;
+        if (f == fns_[k].file && i == kfi.name_ci) continue;
+        if (v.is(i - 1, "void")) continue;  // a declaration
+        std::size_t n = i + 1;
+        if (v.is(n, "<")) {  // template arguments
+          int d = 0;
+          for (; n < v.size(); ++n) {
+            if (v.is(n, "<")) ++d;
+            else if (v.is(n, ">") && --d == 0) break;
+            else if (v.is(n, ";")) break;
+          }
+          ++n;
+        }
+        if (v.f.code(n).kind == lex::Kind::LaunchOpen) continue;
+        if (v.is(i - 2, "hipLaunchKernelGGL") || (v.is(i - 2, "HIP_KERNEL_NAME") && v.is(i - 4, "hipLaunchKernelGGL")))
+          continue;
+        // cudaFuncSetAttribute(k, ...): the shared-memory limit, not a launch
+        std::size_t c = i - 1;
+        while (c > 0 && one_of(v.t(c), {"(", ")", "void", "const", "*", "<", ">"})) --c;
+        if (one_of(v.t(c), {"cudaFuncSetAttribute", "hipFuncSetAttribute", "cudaFuncGetAttributes",
+                            "hipFuncGetAttributes", "reinterpret_cast"}))
+          continue;
+        return "'" + kfi.name + "' is named outside its launches (" + where(f, v.line(i)) +
+               "): it may be launched where its block cannot be doubled";
+      }
+    }
+  }
+  return {};
+}
+
 Wave64FixPlan Planner::run() {
   Wave64FixPlan plan;
   collect_includes();
@@ -2037,6 +2515,32 @@ Wave64FixPlan Planner::run() {
       const Blocker& b = *std::find_if(blockers.begin(), blockers.end(), [&](const Blocker& x) {
         return !wmma || x.reason.starts_with("a WMMA fragment");
       });
+      // WMMA: form (a), a wavefront per CUDA warp with the block doubled
+      std::string not_doubled;
+      if (wmma) {
+        std::vector<Site> wmma_edits;
+        not_doubled = wmma_mode(ids, kernels, wmma_edits);
+        if (not_doubled.empty()) {
+          ++plan.stats.fixed_components;
+          plan.stats.fixed_sites += static_cast<int>(anchors.size());
+          const std::string how =
+              std::string(kWmmaDoubledHow) +
+              " (docs/wave64.md, WMMA): every launch doubles the block in x, warp "
+              "indices count 64 threads (`/ 64`), lanes stay `threadIdx.x % 32` so lanes 32-63 repeat lanes 0-31, "
+              "and every 32 keeps its CUDA meaning; the host's grid arithmetic counts the original warps and stays";
+          for (const auto& [file, key] : anchors) {
+            plan.files[in_[file].key].fixed.insert(key);
+            plan.files[in_[file].key].fixed_how.emplace(key, how);
+          }
+          for (const auto& [file, at] : host_counts_) {
+            plan.files[in_[file].key].fixed.insert({Diag::WarpIndex32, at});
+            plan.files[in_[file].key].fixed_how.emplace(std::make_pair(Diag::WarpIndex32, at), how);
+          }
+          for (const Site& s : wmma_edits)
+            for (const Wave64ByteEdit& e : s.edits) plan.files[in_[s.file].key].edits.push_back(e);
+          continue;
+        }
+      }
       std::vector<Site> logical_edits;
       const std::string not_logical =
           wmma ? "a WMMA fragment cannot be split into two 32-lane halves" : logical_mode(ids, lane_ctx, logical_edits);
@@ -2064,8 +2568,10 @@ Wave64FixPlan Planner::run() {
         }
         continue;
       }
-      const std::string why = where(b.file, b.line) + ": " + b.reason +
-                              (wmma ? std::string(" (docs/wave64.md, WMMA)") : "; as 32-lane halves: " + not_logical);
+      const std::string why =
+          where(b.file, b.line) + ": " + b.reason +
+          (wmma ? "; as one warp per wavefront with a doubled block: " + not_doubled + " (docs/wave64.md, WMMA)"
+                : "; as 32-lane halves: " + not_logical);
       plan.blocked.push_back(why);
       for (const auto& [file, key] : anchors) plan.files[in_[file].key].unfixed.emplace(key, why);
       // With WMMA the host's warps-per-block counts are the same hazard (the hint `/ warpSize` is
@@ -2104,6 +2610,26 @@ Wave64FixPlan plan_wave64_fixes(const std::vector<Wave64FixInput>& files, const 
                                 const WarpConstantUses& uses, const Wave64FixOptions& options) {
   Planner p(files, profile, uses, options);
   return p.run();
+}
+
+std::vector<std::string> wmma_doubled_block_forms(std::string_view original) {
+  const std::string o(original);
+  // dim3(X, Y, Z) -> dim3(2 * (X), Y, Z): X ends at the first comma outside brackets
+  std::string expr = "dim3(2 * dim3(" + o + ").x, dim3(" + o + ").y, dim3(" + o + ").z)";
+  if (o.starts_with("dim3(") && o.ends_with(")")) {
+    int depth = 0;
+    std::size_t x_end = o.size() - 1;
+    for (std::size_t i = 5; i + 1 < o.size(); ++i) {
+      if (o[i] == '(' || o[i] == '[' || o[i] == '{') ++depth;
+      else if (o[i] == ')' || o[i] == ']' || o[i] == '}') --depth;
+      else if (o[i] == ',' && depth == 0) {
+        x_end = i;
+        break;
+      }
+    }
+    expr = "dim3(2 * (" + o.substr(5, x_end - 5) + ")" + o.substr(x_end);
+  }
+  return {"2 * (" + o + ")", "dim3(2 * " + o + ".x, " + o + ".y, " + o + ".z)", expr};
 }
 
 bool apply_wave64_fixes(FileMigration& file, const Wave64FilePlan& plan) {

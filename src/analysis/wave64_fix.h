@@ -33,6 +33,12 @@
 // half, warpSize becomes 32). Right for any block size; see Planner::logical_mode and
 // docs/wave64.md.
 //
+// A component with WMMA calls takes neither form (a fragment belongs to the whole wavefront): it is
+// tried as one CUDA warp per wavefront instead -- every launch doubles the block in x, warp indices
+// divide by 64, lanes stay `% 32` so lanes 32-63 repeat lanes 0-31 -- when every thread id is a warp
+// index or a lane, nothing counts a clone twice and every launch is visible and fits; see
+// Planner::wmma_mode and docs/wave64.md ("WMMA").
+//
 // Functions without any warp operation in reach are not components: grouping threads by 32 is
 // plain arithmetic there (tile coordinates, work splits) and right on any wavefront.
 #pragma once
@@ -41,6 +47,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -114,6 +121,16 @@ struct Wave64FixOptions {
 
 [[nodiscard]] Wave64FixPlan plan_wave64_fixes(const std::vector<Wave64FixInput>& files, const Profile& profile,
                                               const WarpConstantUses& uses, const Wave64FixOptions& options = {});
+
+// How a WMMA component fixed in form (a) is described (the start of its fixed_how): only
+// `migrate --to hip` writes that form, never the CUDA output of `analyze --fix`.
+inline constexpr std::string_view kWmmaDoubledHow = "one CUDA warp per 64-lane wavefront";
+
+// Form (a) of WMMA components (docs/wave64.md, "WMMA"): the texts a launch's block argument
+// `original` takes when the block is doubled in x -- an integer, a dim3 variable, a dim3(...)
+// expression, in this order -- each followed in the output by ` /* ferry-cuda: ORIGINAL */`. The
+// planner recognises them in its own output; the cuda target writes ORIGINAL back.
+[[nodiscard]] std::vector<std::string> wmma_doubled_block_forms(std::string_view original);
 
 // Applies a file's planned edits. Returns false (and applies nothing) when one would overlap an
 // edit already proposed on the file.

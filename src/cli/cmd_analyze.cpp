@@ -119,7 +119,9 @@ int run_analyze(const AnalyzeArgs& a) {
     for (std::size_t i = 0; i < files.size(); ++i) fix_inputs.push_back({inputs[i].display, files[i].get(), &facts[i]});
     analysis::Wave64FixOptions fopt;
     fopt.fix_masks = true;  // the output is CUDA: its _sync intrinsics keep their masks
-    fopt.cuda_output = true;
+    // The hints without --fix say what `migrate --to hip` does: the one-warp-per-wavefront form of
+    // WMMA code is for 64-lane wavefronts only, never written into CUDA output.
+    fopt.cuda_output = a.fix;
     plan = analysis::plan_wave64_fixes(fix_inputs, *profile, uses, fopt);
   }
   hopt.fixed_sites_applied = a.fix;

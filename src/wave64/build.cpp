@@ -112,7 +112,7 @@ bool is_cuda_header(std::string_view n) {
 }
 bool is_hip_header(std::string_view n) {
   return starts_with_any(n, {"hip/", "hipblas", "hipcub", "hiprand", "hipfft", "hipsparse", "hipsolver", "rocblas",
-                             "rocprim", "rocrand", "rccl", "miopen"});
+                             "rocprim", "rocrand", "rccl", "miopen", "rocwmma"});
 }
 
 // The sources and every project header they reach, in a stable order.

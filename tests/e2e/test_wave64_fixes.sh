@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The wave64 lane-math fixes of `migrate --to hip`, proven by running: tests/wave64/fixes/kinds.cu
-# and logical.cu
+# The wave64 lane-math fixes of `migrate --to hip`, proven by running: tests/wave64/fixes/kinds.cu,
+# logical.cu and wmma.cu
 # (one kernel per fix kind, each warp-size-generic except for the 32-lane assumption it is named
 # after) runs on the wave64 CPU runtime as CUDA with 32-lane warps (the reference), then migrated
 # to HIP without the fixes (--no-wave64-fix) and with them (the default), with 64-lane wavefronts.
 # Every "K<code>" line must differ from the reference without the fixes (the test program really
 # has the bug on wave64) and equal it with them (the fix repairs it); at wave 32 the unfixed port
 # equals the reference too (the bug is the wavefront width, not the migration), and for the
-# logical-warp cases so does the fixed port at wave 32.
+# logical-warp and WMMA cases so does the fixed port at wave 32. wmma.cu runs on the runtime's
+# collective model of WMMA fragments (runtime/wave64/include/wave64/wmma.h).
 set -u
 FERRY=${FERRY:?set FERRY to the ferry binary}
 SRC=$(cd "$(dirname "$0")/../wave64/fixes" && pwd)
@@ -27,9 +28,10 @@ run() {  # run NAME FILE [args]: the program's K lines
   grep '^K' <<<"$out"
 }
 # kinds.cu: one kernel per fix kind of the warpSize form; logical.cu: components fixed as logical
-# 32-lane warps (analysis/wave64_fix.h).
+# 32-lane warps (analysis/wave64_fix.h); wmma.cu: WMMA components fixed as one CUDA warp per
+# wavefront with doubled blocks.
 # Each is migrated as a project of its own.
-for prog in kinds:10 logical:4; do
+for prog in kinds:10 logical:4 wmma:2; do
   base=${prog%%:*}
   want=${prog##*:}
   w=$work/$base
@@ -43,6 +45,9 @@ for prog in kinds:10 logical:4; do
   if [[ $base == logical ]] && ! grep -q 'kept as 32-lane logical warps' "$w/fixed.log"; then
     fail "logical: not fixed as logical warps"
   fi
+  if [[ $base == wmma ]] && ! grep -q 'one CUDA warp per 64-lane wavefront' "$w/fixed.log"; then
+    fail "wmma: not fixed as one warp per wavefront"
+  fi
   # Every lane-math hazard of the file was fixed: none is left as a warning.
   if grep -E 'warning: .*\[FRY22[0-9][0-9]\]' "$w/fixed.log"; then fail "$base: hazards left as warnings after the fixes"; fi
   ref=$(run "$base.ref" "$w/cuda/$base.cu")
@@ -53,7 +58,7 @@ for prog in kinds:10 logical:4; do
   # logical warps keep NVIDIA's semantics at any wave size; the warpSize form's constants are
   # the gfx906 profile's 64 under __HIP_PLATFORM_AMD__ (kinds.cu's K2204 would differ at 32)
   fixed32=$f_ref
-  [[ $base == logical ]] && fixed32=$(run "$base.fixed32" "$w/fixed/$base.cu" --wave 32)
+  [[ $base == logical || $base == wmma ]] && fixed32=$(run "$base.fixed32" "$w/fixed/$base.cu" --wave 32)
   [[ $(wc -l <<<"$ref") -eq $want ]] || fail "$base reference: want $want K lines, got: $ref"
   for k in $(awk '{print $1}' <<<"$ref"); do
     r=$(grep "^$k " <<<"$ref")

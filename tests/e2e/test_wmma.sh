@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CUDA WMMA -> rocWMMA (the hip target's wmma pass, rules/cuda2hip/wmma.tsv, rules/rocwmma_blocks.tsv):
 #   1. the diagnostics: FRY1401 for fragments rocWMMA has no block for on gfx908/gfx90a, FRY4109 for
-#      TF32/bf16 element types, the WMMA component's lane math left as warnings (not notes: a
-#      fragment belongs to the wavefront);
+#      TF32/bf16 element types; the WMMA component's lane math fixed in the one-warp-per-wavefront
+#      form (docs/wave64.md, WMMA: blocks doubled in x, warp indices `/ 64`) where its three
+#      conditions hold, and left as warnings with the failing condition where one does not;
 #   2. migrating the HIP output again changes nothing; HIP -> CUDA -> HIP comes back to the same text;
 #      rocWMMA code -> CUDA -> rocWMMA too;
 #   3. with hipcc: verify reports the missing rocWMMA headers as a missing dependency (Debian has no
@@ -13,6 +14,7 @@ G="$ROOT/tests/golden"
 mkdir -p "$WORK/in"
 cp "$G/hip-wmma-types/input.cu" "$WORK/in/types.cu"
 cp "$G/hip-wmma-gemm/input.cu" "$WORK/in/gemm.cu"
+cp "$G/hip-wmma-doubled-blocked/input.cu" "$WORK/in/blocked.cu"
 "$FERRY" migrate "$WORK/in" -o "$WORK/hip" --to hip --hip-version 6.0 --report "$WORK/m.json" >"$WORK/m.txt" 2>&1 ||
   [ $? -eq 1 ] || fail "migrate failed: $(cat "$WORK/m.txt")"
 
@@ -30,13 +32,31 @@ assert "8x8x4 of f64" in msgs and "16x16x16 of u8" in msgs and "32x8x16 of half"
 assert not any("16x16x16 of s8" in d["message"] for d in lacks), msgs
 changed = codes("types.cu", "FRY4109")
 assert any("TF32" in d["message"] for d in changed) and any("bf16" in d["message"] for d in changed), changed
-# WARP_SIZE counts the warps that own fragments: a warning that names the WMMA reason, never a
-# harmless note (WMMA calls are collective: the kernels are warp code)
-w2204 = codes("gemm.cu", "FRY2204", "warning")
-assert len(w2204) == 1 and "WMMA fragment belongs to a whole wavefront" in w2204[0]["hint"], w2204
-assert not codes("gemm.cu", "FRY2204", "note"), codes("gemm.cu", "FRY2204", "note")
-assert len(codes("gemm.cu", "FRY2202", "warning")) == 2, codes("gemm.cu", "FRY2202")
+# WARP_SIZE counts the warps that own fragments: fixed in the one-warp-per-wavefront form (a note
+# that says so, never the harmless "no warp operation" note: WMMA calls are collective)
+n2204 = codes("gemm.cu", "FRY2204", "note")
+assert len(n2204) == 1 and n2204[0]["hint"].startswith("fixed (wave64 fix): one CUDA warp per 64-lane wavefront"), n2204
+n2202 = codes("gemm.cu", "FRY2202", "note")
+assert len(n2202) == 2 and all("one CUDA warp per 64-lane wavefront" in d["hint"] for d in n2202), n2202
+assert not codes("gemm.cu", "FRY2204", "warning") and not codes("gemm.cu", "FRY2202", "warning")
+# each failing condition keeps the warnings, with the WMMA reason and the condition that failed
+why = {13: "'threadIdx.x' at line 14 is neither a warp index nor a lane",
+       28: "'atomicAdd': a clone lane would apply it twice",
+       43: "the cross-lane operation '__shfl_xor_sync' would see the clone lanes",
+       60: "a launch's doubled block would have 2048 threads, more than 1024",
+       73: "a launch's block: its x extent is not known",
+       94: "the macro 'STAGE_ROW' calls 'stage_row', which the fixer does not follow"}
+left = {d["line"]: d for d in codes("blocked.cu", "FRY2202", "warning")}
+assert sorted(left) == sorted(why), sorted(left)
+for line, reason in why.items():
+    h = left[line]["hint"]
+    assert "WMMA fragment belongs to a whole wavefront" in h and reason in h, (line, h)
+assert not [d for d in r["diagnostics"] if d["file"].endswith("blocked.cu") and d["code"].startswith("FRY22")
+            and d["severity"] == "note"]
 PY
+grep -q 'threadIdx.x / 64 /\* ferry-cuda: WARP_SIZE \*/' "$WORK/hip/gemm.cu" || fail "warp index not counted in wavefronts"
+grep -q '2 \* (THREADS_PER_BLOCK) /\* ferry-cuda: THREADS_PER_BLOCK \*/' "$WORK/hip/gemm.cu" || fail "block not doubled"
+! grep -q 'ferry-cuda' "$WORK/hip/blocked.cu" || fail "a blocked WMMA component was rewritten"
 
 hip="$WORK/hip/gemm.cu"
 grep -q '#include <rocwmma/rocwmma.hpp>' "$hip" || fail "no rocWMMA include in $hip"
@@ -45,15 +65,19 @@ grep -q 'namespace wmma = rocwmma;' "$hip" || fail "using namespace nvcuda not p
 
 # fixed point: the HIP output migrated again is unchanged
 "$FERRY" migrate "$WORK/hip" -o "$WORK/hip2" --to hip --hip-version 6.0 -q >/dev/null 2>&1 || [ $? -eq 1 ]
-for f in gemm.cu types.cu; do
+for f in gemm.cu types.cu blocked.cu; do
   diff -u "$WORK/hip/$f" "$WORK/hip2/$f" || fail "re-migrating $f changed it"
 done
 # round trip: HIP -> CUDA -> HIP comes back
 "$FERRY" migrate "$WORK/hip" -o "$WORK/cuda" --to cuda -q >/dev/null 2>&1 || [ $? -eq 1 ]
 grep -q 'using namespace nvcuda;' "$WORK/cuda/gemm.cu" || fail "the way back lost using namespace nvcuda"
 grep -q 'precision::tf32' "$WORK/cuda/types.cu" || fail "the way back lost the TF32 fragments"
+# the doubled blocks and wavefront warp indices are undone: the CUDA launches and 32s are back
+! grep -q 'ferry-cuda\|/ 64' "$WORK/cuda/gemm.cu" || fail "the way back kept the one-warp-per-wavefront form"
+grep -q 'block_gemm<<<m / (WARPS_PER_BLOCK \* TILE), THREADS_PER_BLOCK>>>' "$WORK/cuda/gemm.cu" ||
+  fail "the way back did not restore the launch"
 "$FERRY" migrate "$WORK/cuda" -o "$WORK/hip3" --to hip --hip-version 6.0 -q >/dev/null 2>&1 || [ $? -eq 1 ]
-for f in gemm.cu types.cu; do
+for f in gemm.cu types.cu blocked.cu; do
   diff -u "$WORK/hip/$f" "$WORK/hip3/$f" || fail "HIP -> CUDA -> HIP changed $f"
 done
 

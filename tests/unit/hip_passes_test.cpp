@@ -321,5 +321,66 @@ TEST(HipWmma, ShapesPerArchitectureAndWavefrontFragments) {
   EXPECT_TRUE(width_warning);
 }
 
+// The one-warp-per-wavefront form of WMMA code (docs/wave64.md, WMMA): how each way of writing a
+// launch's block is doubled, or why it is not (condition 3).
+TEST(HipWmma, DoubledBlocksOrTheReasonNot) {
+  const auto run = [](const std::string& host) {
+    return migrate_project({{"g.cu",
+                             "#include <mma.h>\n"
+                             "using namespace nvcuda;\n"
+                             "__global__ void k(const half* a, float* d) {\n"
+                             "  const int warp = threadIdx.x / 32;\n"
+                             "  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;\n"
+                             "  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;\n"
+                             "  wmma::fill_fragment(acc, 0.0f);\n"
+                             "  wmma::load_matrix_sync(fa, a + warp * 256, 16);\n"
+                             "  wmma::store_matrix_sync(d + warp * 256, acc, 16, wmma::mem_row_major);\n"
+                             "}\n" +
+                                 host}});
+  };
+  const auto hint = [](const Migrated& m) {
+    for (const auto& d : m.diags)
+      if (to_string(d.code) == "FRY2202") return d.severity == Severity::Note ? "fixed: " + d.hint : d.hint;
+    return std::string("no FRY2202");
+  };
+  struct Case {
+    const char* host;
+    const char* want;  // in the output when fixed, in the hint when not
+    bool fixed;
+  };
+  const Case cases[] = {
+      {"void f(const half* a, float* d) { dim3 b(64, 4); k<<<1, b>>>(a, d); }",
+       "k<<<1, dim3(2 * b.x, b.y, b.z) /* ferry-cuda: b */>>>", true},
+      {"void f(const half* a, float* d) { k<<<1, dim3(64, 2)>>>(a, d); }",
+       "k<<<1, dim3(2 * (64), 2) /* ferry-cuda: dim3(64, 2) */>>>", true},
+      {"void f(const half* a, float* d) { int t = 96; k<<<1, t>>>(a, d); }", "k<<<1, 2 * (t) /* ferry-cuda: t */>>>",
+       true},
+      {"void f(const half* a, float* d) { dim3 b(64, 16); k<<<1, b>>>(a, d); }",
+       "would have 2048 threads, more than 1024", false},
+      {"void f(const half* a, float* d, bool w) { dim3 b(64); if (w) { b.x = 128; } k<<<1, b>>>(a, d); }",
+       "'b.x' is assigned after the launch or in another block", false},
+      {"void f(const half* a, float* d) { dim3 b(64); k<<<1, b>>>(a, d); b.x = 128; k<<<1, b>>>(a, d); }",
+       "'b.x' is assigned after the launch or in another block", false},
+      {"void f(const half* a, float* d) { k<<<1, 48>>>(a, d); }", "is 48 threads wide, not whole 32-thread warps",
+       false},
+      {"void f(const half* a, float* d, dim3 b) { k<<<1, b>>>(a, d); }", "it is a dim3 parameter", false},
+      {"void f(const half* a, float* d) { int n; cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, 128, 0);\n"
+       "  k<<<1, 128>>>(a, d); }",
+       "'k' is named outside its launches", false},
+  };
+  for (const Case& c : cases) {
+    const Migrated m = run(c.host);
+    if (c.fixed) {
+      EXPECT_NE(m.outputs[0].find(c.want), std::string::npos) << c.host << "\n" << m.outputs[0];
+      EXPECT_NE(m.outputs[0].find("threadIdx.x / 64 /* ferry-cuda: 32 */"), std::string::npos) << m.outputs[0];
+      EXPECT_TRUE(hint(m).starts_with("fixed: ")) << c.host << "\n" << hint(m);
+      expect_fixed_point({{"g.cu", std::string()}}, m);
+    } else {
+      EXPECT_EQ(m.outputs[0].find("/ 64"), std::string::npos) << c.host << "\n" << m.outputs[0];
+      EXPECT_NE(hint(m).find(c.want), std::string::npos) << c.host << "\n" << hint(m);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ferry::targets

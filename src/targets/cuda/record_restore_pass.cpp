@@ -3,11 +3,13 @@
 // for a header the way back would not restore (<cuda.h>, <cuda/std/type_traits>, ...),
 // `/* ferry-cuda: (none) */` on an include it added, and `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v, 0)`
 // for a warp-call mask HIP 5.2 cannot express, `32 /* ferry-cuda: warpSize */` where the wave64
-// fix's logical warps needed CUDA's warp size as 32. This pass puts the CUDA text back, first, so that
+// fix's logical warps needed CUDA's warp size as 32, and the doubled blocks and `/ 64` warp indices of its
+// one-warp-per-wavefront form of WMMA code. This pass puts the CUDA text back, first, so that
 // CUDA -> HIP -> CUDA gives the original text.
 #include <optional>
 #include <string>
 
+#include "analysis/wave64_fix.h"
 #include "targets/cuda/passes.h"
 
 namespace ferry::targets::cuda {
@@ -64,6 +66,33 @@ void record_restore_pass(FileMigration& file) {
       }
       if (!(rec->starts_with('<') || rec->starts_with('"'))) continue;
       if (file.replace_bytes(file.code(ci).begin, toks[c].end, std::string(*rec))) file.count_converted("headers");
+      continue;
+    }
+    if (file.is(ci, "64") || file.is(ci, "6")) {
+      // `threadIdx.x / 64 /* ferry-cuda: WARP_SIZE */` (`>> 6 /* ferry-cuda: 5 */`): a warp index
+      // of a WMMA component in one-warp-per-wavefront form (docs/wave64.md, WMMA)
+      const std::size_t c = comment_after(ti);
+      if (c == SIZE_MAX) continue;
+      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      if (rec && *rec != "(none)" && (ci > 0 && (file.is(ci - 1, "/") || file.is(ci - 1, ">>"))) &&
+          file.replace_bytes(file.code(ci).begin, toks[c].end, std::string(*rec)))
+        file.count_converted("device");
+      continue;
+    }
+    if (file.is(ci, ")")) {
+      // a launch's block doubled for the same form: `2 * (B) /* ferry-cuda: B */`, `dim3(2 * b.x, b.y,
+      // b.z) /* ferry-cuda: b */`, `dim3(2 * dim3(B).x, ...) /* ferry-cuda: B */`
+      const std::size_t c = comment_after(ti);
+      if (c == SIZE_MAX) continue;
+      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      if (!rec) continue;
+      const std::uint32_t end = file.code(ci).end;
+      for (const std::string& form : analysis::wmma_doubled_block_forms(*rec)) {
+        if (form.size() > end || src.substr(end - form.size(), form.size()) != form) continue;
+        if (file.replace_bytes(static_cast<std::uint32_t>(end - form.size()), toks[c].end, std::string(*rec)))
+          file.count_converted("launch");
+        break;
+      }
       continue;
     }
     if (file.is(ci, "32")) {

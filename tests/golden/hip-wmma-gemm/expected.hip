@@ -14,7 +14,7 @@ namespace wmma = rocwmma;
 
 // One warp per 16x16 output tile; a block of blockDim.x threads covers blockDim.x / 32 tiles in M.
 __global__ void tile_gemm(const half *a, const half *b, float *d, int m, int n, int k) {
-  const int warp_m = (blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE;
+  const int warp_m = (blockIdx.x * blockDim.x + threadIdx.x) / 64 /* ferry-cuda: WARP_SIZE */;
   const int warp_n = blockIdx.y * blockDim.y + threadIdx.y;
   rocwmma::fragment<rocwmma::matrix_a, TILE, TILE, TILE, half, rocwmma::row_major> fa;
   rocwmma::fragment<rocwmma::matrix_b, TILE, TILE, TILE, half, rocwmma::col_major> fb;
@@ -31,7 +31,7 @@ __global__ void tile_gemm(const half *a, const half *b, float *d, int m, int n, 
 
 // Each warp of a 128-thread block owns one tile of a 64x16 block tile; its lanes copy C rows.
 __global__ void block_gemm(const half *a, const half *b, const float *c, float *d, int k) {
-  const unsigned warp_id = threadIdx.x / WARP_SIZE;
+  const unsigned warp_id = threadIdx.x / 64 /* ferry-cuda: WARP_SIZE */;
   const unsigned lane_id = threadIdx.x % WARP_SIZE;
   const int row0 = (blockIdx.x * WARPS_PER_BLOCK + warp_id) * TILE;
   for (int r = 0; r < TILE; r++)
@@ -61,8 +61,8 @@ int main() {
   blockDim.y = 4;
   gridDim.x = (m + (TILE * blockDim.x / 32 - 1)) / (TILE * blockDim.x / 32);
   gridDim.y = (n + TILE * blockDim.y - 1) / (TILE * blockDim.y);
-  tile_gemm<<<gridDim, blockDim>>>(a, b, d, m, n, k);
-  block_gemm<<<m / (WARPS_PER_BLOCK * TILE), THREADS_PER_BLOCK>>>(a, b, d, d, k);
+  tile_gemm<<<gridDim, dim3(2 * blockDim.x, blockDim.y, blockDim.z) /* ferry-cuda: blockDim */>>>(a, b, d, m, n, k);
+  block_gemm<<<m / (WARPS_PER_BLOCK * TILE), 2 * (THREADS_PER_BLOCK) /* ferry-cuda: THREADS_PER_BLOCK */>>>(a, b, d, d, k);
   hipDeviceSynchronize();
   printf("%d warps per block\n", blockDim.x * blockDim.y / WARP_SIZE);
   hipFree(a);
