@@ -12,6 +12,10 @@
 // `const` kernel parameter (CUDA 11.7: pass by reference into constant memory), which HIP lacks;
 // the parameter stays `const`, so the kernel means the same.
 //
+// clang 15's AMDGPU printf rejects HIP's `threadIdx.x`, `blockIdx.y`, ... as a variadic argument
+// ("cannot compile this non-scalar arg to printf yet": they are property objects, where CUDA's
+// are unsigned ints). Such an argument of printf gets `(unsigned int)`, CUDA's own type.
+//
 // A string literal written against a reserved name, `extern "C"__global__`, is two tokens for
 // nvcc and the lexer, but clang reads a user-defined literal and rejects it: a space goes
 // between them (FRY5202's family, no diagnostic: nothing changes in meaning).
@@ -54,6 +58,19 @@ void dialect_pass(migrate::FileMigration& file) {
         !src.substr(next.begin, 2).starts_with("__") || lit.in_directive || file.excluded(ci + 1))
       continue;
     if (file.replace_bytes(next.begin, next.begin, " ")) file.count_converted("dialect");
+  }
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is(ci, "printf") || !file.is(ci + 1, "(") || file.code(ci).in_directive ||
+        (file.is_member_or_qualified(ci) && !(ci > 0 && file.is(ci - 1, "::") && file.is(ci - 2, "std"))))
+      continue;
+    for (const lex::ArgRange& a : file.call_args(ci + 1)) {
+      if (a.last != a.first + 2 || !file.is(a.first + 1, ".") || file.excluded(a.first) || file.touched(a.first))
+        continue;
+      const bool builtin = file.is(a.first, "threadIdx") || file.is(a.first, "blockIdx") ||
+                           file.is(a.first, "blockDim") || file.is(a.first, "gridDim");
+      const bool axis = file.is(a.last, "x") || file.is(a.last, "y") || file.is(a.last, "z");
+      if (builtin && axis && file.insert_before(a.first, "(unsigned int)")) file.count_converted("dialect");
+    }
   }
   if (is_c_file(file.path())) return;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
