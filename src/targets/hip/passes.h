@@ -95,6 +95,10 @@ void same_signature_pass(migrate::FileMigration& file);
 // `d = (hipDeviceptr_t)(uintptr_t)(n)`, `d += n`, printf arguments — FRY4110; FRY4111 where the
 // form cannot be proved (deviceptr_pass.cpp).
 void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContext& ctx);
+// A tree header that stands in for cuda.h (declares at least 50 names the rules map, half of its
+// declarations): FRY1410 on it and on the #include lines that name it (stand_in_pass.cpp).
+void collect_cuda_stand_ins(const rules::RuleSet& rules, const std::vector<SourceView>& files, ProjectContext& ctx);
+void stand_in_pass(migrate::FileMigration& file, const rules::RuleSet& rules);
 void deviceptr_pass(migrate::FileMigration& file);
 
 // HIP type name -> the elaborated keywords that cannot precede it ("struct,union,enum" for
