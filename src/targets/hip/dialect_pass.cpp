@@ -66,9 +66,8 @@ bool names_parameter(const migrate::FileMigration& file, std::size_t open, std::
 
 // Element types whose value-initialization is all-zero bytes, by the words of the declaration.
 bool zero_bytes_type(const migrate::FileMigration& file, std::size_t first, std::size_t name) {
-  static constexpr std::string_view kWords[] = {"const",  "unsigned", "signed", "int",    "long",
-                                                "short",  "char",     "float",  "double", "bool",
-                                                "size_t", "static",   "__half", "half"};
+  static constexpr std::string_view kWords[] = {"const", "unsigned", "signed", "int",    "long",   "short",  "char",
+                                                "float", "double",   "bool",   "size_t", "static", "__half", "half"};
   bool any = false;
   for (std::size_t i = first; i < name; ++i) {
     if (file.is(i, "*")) return true;
