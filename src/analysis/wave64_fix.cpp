@@ -51,7 +51,8 @@ std::optional<long long> int_value(std::string_view t) {
 bool narrow_literal(std::string_view t) { return t.find_first_of("lL") == std::string_view::npos; }
 
 bool is_warp_op(std::string_view s) {
-  return s.starts_with("__shfl") || s.starts_with("__ballot") ||
+  // ferry_tile_shfl*: compat/tile_shfl.h's form of a tile shuffle of a vector value.
+  return s.starts_with("__shfl") || s.starts_with("__ballot") || s.starts_with("ferry_tile_shfl") ||
          one_of(s,
                 {"__any", "__all", "__any_sync", "__all_sync", "__uni_sync", "__activemask", "__syncwarp", "__lane_id",
                  "__builtin_amdgcn_wave_barrier", "__builtin_amdgcn_ds_bpermute", "__builtin_amdgcn_ds_swizzle"}) ||

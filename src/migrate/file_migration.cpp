@@ -194,6 +194,40 @@ std::vector<TemplatePart> parse_template(std::string_view t) {
   return parts;
 }
 
+// The number of arguments a template names ($0..$N), or npos when it takes a rest (`$N...`).
+std::size_t template_arity(const std::vector<TemplatePart>& parts) {
+  std::size_t n = 0;
+  for (const TemplatePart& p : parts) {
+    if (p.arg == npos) continue;
+    if (p.rest) return npos;
+    n = std::max(n, p.arg + 1);
+  }
+  return n;
+}
+
+// `f(a, k<T, U>)` splits into three arguments at the comma of the template argument list. When
+// the call has more arguments than the template names, arguments whose `name<` is still open are
+// joined with those that follow until it closes; the joined list is used when it has the
+// template's arity (a template that drops a trailing argument keeps doing so, and a comparison
+// `a < b, c > d` that happens to match stays a rare guess the count confirms).
+std::vector<ArgRange> join_template_commas(const FileMigration& file, const std::vector<ArgRange>& args,
+                                           std::size_t arity) {
+  if (arity == npos || args.size() <= arity) return args;
+  std::vector<ArgRange> joined;
+  int open_angles = 0;
+  for (const ArgRange& a : args) {
+    if (open_angles > 0 && !joined.empty()) joined.back().last = a.last;
+    else joined.push_back(a);
+    if (a.empty()) continue;
+    for (std::size_t i = a.first; i <= a.last; ++i) {
+      if (file.is(i, "<") && i > a.first && file.code(i - 1).kind == lex::Kind::Identifier) ++open_angles;
+      else if (file.is(i, ">") && open_angles > 0) --open_angles;
+      else if (file.is(i, ">>") && open_angles > 0) open_angles = std::max(0, open_angles - 2);
+    }
+  }
+  return open_angles == 0 && joined.size() == arity ? joined : args;
+}
+
 // Rewrites a call `name(args)` at `ci` by its template. When the template keeps the arguments in
 // their original order it edits only the glue between them, so renames inside the arguments
 // still apply; otherwise it rewrites the call as a whole from the arguments' text.
@@ -202,8 +236,8 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
   if (!file.is(open, "(")) return false;
   const std::size_t close = file.match_bracket(open);
   if (close == npos) return false;
-  const std::vector<ArgRange> args = file.call_args(open);
   std::vector<TemplatePart> parts = parse_template(r.to);
+  const std::vector<ArgRange> args = join_template_commas(file, file.call_args(open), template_arity(parts));
   // An argument the template wraps (`reinterpret_cast<const void*>($0)`, `HIP_SYMBOL($0)`) that
   // is already wrapped so is left as it is: code migrated before, or converted back and forth,
   // must not gain a second wrapper.

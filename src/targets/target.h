@@ -91,6 +91,9 @@ struct ProjectContext {
     std::unordered_set<std::string> ambiguous;  // declared CUdeviceptr and as something else too
   };
   std::unordered_map<std::string, DeviceptrNames> deviceptr_names;
+  // The hip target: tree headers that stand in for cuda.h (relative path, normalised) and the
+  // number of CUDA API names each declares (targets/hip/stand_in_pass.cpp).
+  std::unordered_map<std::string, std::size_t> cuda_stand_ins;
 };
 
 // Fills ctx.includes: the header names of each file's #include lines, as the lexer reads them.

@@ -29,9 +29,11 @@ bool reports_not_migrated(std::string_view code) {
   // FRY1001 no equivalent, 1003 inline assembly, 1101/1102 warp intrinsics HIP 5.2 lacks, 1206
   // texture references, 1207 a WMMA shape, 1208 rocPRIM with no CUB form, 1301 a name the release
   // lacks, 4105 a memory location not converted, 4106 a clashing name kept, 4202 a removed device
-  // property on an object of unknown type: each says the line was left for the user.
+  // property on an object of unknown type, 5204 a variable-length array's initializer: each says
+  // the line was left for the user. (1410, a header standing in for cuda.h, covers its whole
+  // file: classify.)
   static constexpr std::string_view kCodes[] = {"FRY1001", "FRY1003", "FRY1101", "FRY1102", "FRY1206", "FRY1207",
-                                                "FRY1208", "FRY1301", "FRY4105", "FRY4106", "FRY4202"};
+                                                "FRY1208", "FRY1301", "FRY4105", "FRY4106", "FRY4202", "FRY5204"};
   return std::find(std::begin(kCodes), std::end(kCodes), code) != std::end(kCodes);
 }
 
@@ -230,6 +232,18 @@ void classify(MappedError& e, const ClassifyContext& ctx) {
     e.reason = "the original fails on the same line: " + orig->first_error;
     return;
   }
+  // A header that stands in for cuda.h (FRY1410 anywhere in it): its declarations collide with
+  // HIP's, which the migration reported for the whole file.
+  if (o && ctx.maps)
+    if (const FileLineMap* fm = ctx.maps->find(o->rel))
+      for (const auto& [line, codes] : fm->flagged)
+        if (std::find(codes.begin(), codes.end(), "FRY1410") != codes.end()) {
+          e.cls = FailureClass::Diagnosed;
+          e.stand_in = true;
+          e.reason = "in a header the migration reported as standing in for cuda.h (FRY1410 at line " +
+                     std::to_string(line) + ")";
+          return;
+        }
   // The migration said at this line that it could not port something: a known, reported gap.
   if (o) {
     std::string codes;
@@ -288,6 +302,9 @@ void classify(MappedError& e, const ClassifyContext& ctx) {
 
 FailureClass unit_class(const std::vector<MappedError>& errors) {
   if (errors.empty()) return FailureClass::Unknown;
+  // The first error lies in a header that stands in for cuda.h: what follows in the unit (the
+  // loader's definitions, calls to its own wrappers) can only be judged once it is ported.
+  if (errors.front().stand_in) return FailureClass::Diagnosed;
   for (FailureClass c : {FailureClass::MigrationDefect, FailureClass::MissingDependency, FailureClass::PreExisting,
                          FailureClass::Diagnosed, FailureClass::TargetGap})
     if (std::any_of(errors.begin(), errors.end(), [c](const MappedError& e) { return e.cls == c; })) return c;

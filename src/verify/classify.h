@@ -88,6 +88,9 @@ struct MappedError {
   FailureClass cls = FailureClass::Unknown;
   std::string reason;
   std::string library;  // for missing-dependency: the library that provides the header
+  // Raised in a header migrate reported as standing in for cuda.h (FRY1410): when it is the
+  // unit's first error, the unit is classed by it (unit_class).
+  bool stand_in = false;
 };
 
 // Turns a path printed by a compiler (relative to `cwd` or absolute) into a path relative to
@@ -108,8 +111,9 @@ struct ClassifyContext {
 [[nodiscard]] MappedError map_error(const CompilerError& e, const ClassifyContext& ctx);
 void classify(MappedError& e, const ClassifyContext& ctx);
 
-// The class of a failed unit: migration-defect if any error is one, else missing-dependency,
-// else pre-existing, else diagnosed, else target-gap, else unknown.
+// The class of a failed unit: diagnosed when its first error lies in a header standing in for
+// cuda.h (FRY1410); else migration-defect if any error is one, else missing-dependency, else
+// pre-existing, else diagnosed, else target-gap, else unknown.
 [[nodiscard]] FailureClass unit_class(const std::vector<MappedError>& errors);
 
 // True when every error is a missing header: compiling the original then proves nothing.

@@ -383,4 +383,78 @@ TEST(HipWmma, DoubledBlocksOrTheReasonNot) {
 }
 
 }  // namespace
+// A header that declares the driver API itself (a loader fills the pointers from libcuda):
+// FRY1410 on it and on the include line that names it; a header with a few such names is not one.
+TEST(HipStandIn, HeaderThatDeclaresTheDriverApiIsReported) {
+  std::string stand_in = "#pragma once\ntypedef int CUresult;\n";
+  for (const char* n : {"cuInit",
+                        "cuDriverGetVersion",
+                        "cuDeviceGet",
+                        "cuDeviceGetCount",
+                        "cuDeviceGetName",
+                        "cuDeviceTotalMem",
+                        "cuDeviceGetAttribute",
+                        "cuDeviceComputeCapability",
+                        "cuDeviceGetPCIBusId",
+                        "cuDeviceGetByPCIBusId",
+                        "cuDeviceGetP2PAttribute",
+                        "cuDeviceCanAccessPeer",
+                        "cuDevicePrimaryCtxRetain",
+                        "cuDevicePrimaryCtxRelease",
+                        "cuDevicePrimaryCtxReset",
+                        "cuDevicePrimaryCtxGetState",
+                        "cuDevicePrimaryCtxSetFlags",
+                        "cuCtxCreate",
+                        "cuCtxDestroy",
+                        "cuCtxGetCurrent",
+                        "cuCtxSetCurrent",
+                        "cuCtxPushCurrent",
+                        "cuCtxPopCurrent",
+                        "cuCtxGetDevice",
+                        "cuCtxSynchronize",
+                        "cuCtxGetApiVersion",
+                        "cuCtxGetCacheConfig",
+                        "cuCtxSetCacheConfig",
+                        "cuCtxGetSharedMemConfig",
+                        "cuCtxSetSharedMemConfig",
+                        "cuCtxGetFlags",
+                        "cuCtxEnablePeerAccess",
+                        "cuCtxDisablePeerAccess",
+                        "cuCtxGetLimit",
+                        "cuCtxSetLimit",
+                        "cuCtxGetStreamPriorityRange",
+                        "cuModuleLoad",
+                        "cuModuleLoadData",
+                        "cuModuleLoadDataEx",
+                        "cuModuleUnload",
+                        "cuModuleGetFunction",
+                        "cuModuleGetGlobal",
+                        "cuModuleGetTexRef",
+                        "cuLaunchKernel",
+                        "cuLaunchCooperativeKernel",
+                        "cuMemAlloc",
+                        "cuMemFree",
+                        "cuMemcpyHtoD",
+                        "cuMemcpyDtoH",
+                        "cuMemsetD8",
+                        "cuStreamCreate",
+                        "cuStreamDestroy"})
+    stand_in += "extern void *" + std::string(n) + ";\n";
+  const std::vector<std::pair<std::string, std::string>> tree = {
+      {"inc/drvapi.h", stand_in},
+      {"few.h", "#pragma once\ntypedef int CUresult;\nextern void *cuInit;\nint mine;\n"},
+      {"loader.c", "#include \"inc/drvapi.h\"\n#include \"few.h\"\nvoid *cuInit;\n"},
+      {"main.cpp", "#include \"drvapi.h\"\nint main() { return 0; }\n"},
+  };
+  const Migrated m = migrate_project(tree);
+  ASSERT_EQ(m.ctx.cuda_stand_ins.size(), 1u);
+  EXPECT_EQ(m.ctx.cuda_stand_ins.count("inc/drvapi.h"), 1u);
+  std::vector<std::string> at;
+  for (const Diagnostic& d : m.diags)
+    if (to_string(d.code) == "FRY1410") at.push_back(d.file + ":" + std::to_string(d.line));
+  // The header's first mapped declaration, loader.c's include beside it, main.cpp's through -I.
+  EXPECT_EQ(at, (std::vector<std::string>{"inc/drvapi.h:2", "loader.c:1", "main.cpp:1"}));
+  expect_fixed_point(tree, m);
+}
+
 }  // namespace ferry::targets

@@ -433,6 +433,36 @@ TEST(VerifyClassify, DiagnosedOnlyForCodesThatSayNotMigrated) {
   EXPECT_EQ(p.cls, FailureClass::PreExisting);
 }
 
+TEST(VerifyClassify, HeaderStandingInForCudaH) {
+  // stand.h carries FRY1410 (one line of it); loader.c includes it and fails after it.
+  LineMaps maps = one_map("stand.h", {1, 2, 3, 4}, {2, 3, 4}, {{1, {"FRY1410"}}});
+  maps.files.emplace("loader.c", one_map("loader.c", {1, 2, 3}, {2, 3}, {}).files.at("loader.c"));
+  maps.files.emplace("other.cu", one_map("other.cu", {1, 2}, {2}, {}).files.at("other.cu"));
+  ClassifyContext ctx;
+  ctx.root = "/t";
+  ctx.cwd = "/t";
+  ctx.maps = &maps;
+  auto errs = parse_compiler_output(
+      "In file included from loader.c:1:\n"
+      "./stand.h:3:1: error: typedef redefinition with different types ('unsigned long long' vs 'void *')\n"
+      "loader.c:2:1: error: redefinition of 'hipInit' as different kind of symbol\n"
+      "other.cu:2:1: error: use of undeclared identifier 'hipFoo'\n");
+  ASSERT_EQ(errs.size(), 3u);
+  std::vector<MappedError> m;
+  for (const CompilerError& e : errs) {
+    m.push_back(map_error(e, ctx));
+    classify(m.back(), ctx);
+  }
+  EXPECT_EQ(m[0].cls, FailureClass::Diagnosed);  // any line of the stand-in
+  EXPECT_TRUE(m[0].stand_in);
+  EXPECT_EQ(m[1].cls, FailureClass::MigrationDefect);  // by itself, a changed line
+  EXPECT_FALSE(m[1].stand_in);
+  // Classed by its first error, which lies in the stand-in.
+  EXPECT_EQ(unit_class({m[0], m[1]}), FailureClass::Diagnosed);
+  // A unit whose first error is elsewhere keeps its migration defect.
+  EXPECT_EQ(unit_class({m[2], m[0]}), FailureClass::MigrationDefect);
+}
+
 TEST(VerifyClassify, QuotedNames) {
   EXPECT_EQ(quoted_name("use of undeclared identifier 'atomicInc_system'; did you mean 'atomicAnd_system'?").name,
             "atomicInc_system");

@@ -19,12 +19,23 @@
 // A string literal written against a reserved name, `extern "C"__global__`, is two tokens for
 // nvcc and the lexer, but clang reads a user-defined literal and rejects it: a space goes
 // between them (FRY5202's family, no diagnostic: nothing changes in meaning).
+//
+// A variable-length array with an initializer (`T a[n] = {0};`, n a parameter of the enclosing
+// function): GCC, nvcc's host compiler, accepts it as an extension; clang rejects it ("variable-
+// sized object may not be initialized"). `= {0}` and `= {}` zero the array; for arithmetic
+// types, pointers and `_t` typedefs (handles, C structs) that is all-zero bytes, so the
+// initializer becomes `__builtin_memset(a, 0, sizeof(a))` after the declaration (FRY5203). Other
+// element types, and other initializers, are left with FRY5204 (a warning: it will not compile).
+#include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
 namespace {
+
+using lex::npos;
 
 bool is_c_file(std::string_view path) {
   return path.size() >= 2 && (path.ends_with(".c") || path.ends_with(".C")) && !path.ends_with(".cc");
@@ -37,6 +48,77 @@ bool has_asm_label(const migrate::FileMigration& file, std::size_t ci) {
     if (file.is(i, "asm") || file.is(i, "__asm__") || file.is(i, "__asm")) return true;
   }
   return false;
+}
+
+// The `{` of the function body around `ci` and so its parameter list: the `(` whose `)` comes
+// right before that `{`. npos when `ci` is not inside a function body.
+std::size_t enclosing_parameters(const migrate::FileMigration& file, std::size_t ci) {
+  for (std::size_t i = ci; i-- > 0;) {
+    if (!file.is(i, "{")) continue;
+    const std::size_t close = file.match_bracket(i);
+    if (close == npos || close < ci) continue;
+    std::size_t r = i;
+    while (r > 0 && (file.is(r - 1, "const") || file.is(r - 1, "noexcept") || file.is(r - 1, "override"))) --r;
+    if (r > 0 && file.is(r - 1, ")")) return file.partner(r - 1);
+  }
+  return npos;
+}
+
+bool names_parameter(const migrate::FileMigration& file, std::size_t open, std::string_view name) {
+  const std::size_t close = file.match_bracket(open);
+  if (close == npos) return false;
+  for (std::size_t i = open + 1; i < close; ++i)
+    if (file.is_identifier(i) && file.text(i) == name && (file.is(i + 1, ",") || file.is(i + 1, ")"))) return true;
+  return false;
+}
+
+// Element types whose value-initialization is all-zero bytes, by the words of the declaration.
+bool zero_bytes_type(const migrate::FileMigration& file, std::size_t first, std::size_t name) {
+  static constexpr std::string_view kWords[] = {"const", "unsigned", "signed", "int",    "long",   "short",  "char",
+                                                "float", "double",   "bool",   "size_t", "static", "__half", "half"};
+  bool any = false;
+  for (std::size_t i = first; i < name; ++i) {
+    if (file.is(i, "*")) return true;
+    if (!file.is_identifier(i)) return false;
+    const std::string_view w = file.text(i);
+    if (std::find(std::begin(kWords), std::end(kWords), w) == std::end(kWords) && !w.ends_with("_t")) return false;
+    any = true;
+  }
+  return any;
+}
+
+// `T name[bound] = {...};` in a function body, `bound` one of its parameters.
+void initialized_vla(migrate::FileMigration& file) {
+  for (std::size_t ci = 1; ci + 5 < file.code_size(); ++ci) {
+    if (!file.is(ci, "[") || !file.is_identifier(ci - 1) || !file.is_identifier(ci + 1) || !file.is(ci + 2, "]") ||
+        !file.is(ci + 3, "=") || !file.is(ci + 4, "{") || file.code(ci).in_directive || file.excluded(ci))
+      continue;
+    const std::size_t brace_end = file.match_bracket(ci + 4);
+    if (brace_end == npos || !file.is(brace_end + 1, ";")) continue;
+    const std::size_t params = enclosing_parameters(file, ci);
+    if (params == npos || !names_parameter(file, params, file.text(ci + 1))) continue;
+    // The start of the declaration.
+    std::size_t first = ci - 1;
+    while (first > 0 && !file.is(first - 1, ";") && !file.is(first - 1, "{") && !file.is(first - 1, "}")) --first;
+    const std::string name(file.text(ci - 1));
+    const bool zero = brace_end == ci + 5 || (brace_end == ci + 6 && file.is(ci + 5, "0"));
+    if (zero && first < ci - 1 && zero_bytes_type(file, first, ci - 1) &&
+        file.replace_bytes(file.code(ci + 2).end, file.code(brace_end + 1).end,
+                           "; __builtin_memset(" + name + ", 0, sizeof(" + name + "));")) {
+      file.count_converted("dialect");
+      file.diag(Diag::VlaInitializerMoved, ci - 1,
+                "'" + name + "' is a variable-length array (its bound '" + std::string(file.text(ci + 1)) +
+                    "' is a parameter): clang rejects an initializer on it, nvcc's host compiler accepts it; "
+                    "the zero initializer became a memset after the declaration",
+                "nothing to do; or give the array a constant bound or a std::vector in the CUDA source too");
+      continue;
+    }
+    file.diag(Diag::VlaInitializerLeft, ci - 1,
+              "'" + name + "' is a variable-length array (its bound '" + std::string(file.text(ci + 1)) +
+                  "' is a parameter) with an initializer: clang rejects it, nvcc's host compiler accepts it; left "
+                  "unchanged",
+              "give the array a constant bound or use a std::vector, or assign the elements after the declaration");
+  }
 }
 
 }  // namespace
@@ -73,6 +155,7 @@ void dialect_pass(migrate::FileMigration& file) {
     }
   }
   if (is_c_file(file.path())) return;
+  initialized_vla(file);
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is(ci, "register") || file.code(ci).in_directive || file.excluded(ci) || file.touched(ci)) continue;
     if (has_asm_label(file, ci)) continue;

@@ -117,6 +117,7 @@ class HipTarget final : public Target {
     collect_user_compat_definitions(files, ctx);
     collect_includes(files, ctx);
     collect_deviceptr_names(files, ctx);
+    collect_cuda_stand_ins(rules_, files, ctx);
     if (!flag("no-wave64-fix")) collect_wave64_fixes(files, *this, options_, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
@@ -126,6 +127,7 @@ class HipTarget final : public Target {
     const analysis::Wave64FilePlan* fixes = wave64_fix_pass(file);
     // Then: it may move a runtime include up, and must claim that line before the renamer.
     runtime_header_pass(file);
+    stand_in_pass(file, rules_);                // diagnostics only: a header that stands in for cuda.h
     hip_provided_pass(file, provided_);         // before the renamer: it never renames these names
     same_signature_pass(file);                  // overloads the renames make identical: the later guarded
     elaborated_type_pass(file, typedef_tags_);  // `struct X` where HIP's X is a typedef only
@@ -138,7 +140,8 @@ class HipTarget final : public Target {
     solver_args_pass(file);                     // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
     warp_intrinsics_pass(file);
-    call_args_pass(file);  // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
+    tile_shuffle_pass(file);  // cooperative-groups tile shuffles of vector values
+    call_args_pass(file);     // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
     launch_pass(file);
     inline_asm_pass(file);
     warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant

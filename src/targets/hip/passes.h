@@ -95,6 +95,13 @@ void same_signature_pass(migrate::FileMigration& file);
 // `d = (hipDeviceptr_t)(uintptr_t)(n)`, `d += n`, printf arguments — FRY4110; FRY4111 where the
 // form cannot be proved (deviceptr_pass.cpp).
 void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContext& ctx);
+// A tree header that stands in for cuda.h (declares at least 50 names the rules map, half of its
+// declarations): FRY1410 on it and on the #include lines that name it (stand_in_pass.cpp).
+void collect_cuda_stand_ins(const rules::RuleSet& rules, const std::vector<SourceView>& files, ProjectContext& ctx);
+void stand_in_pass(migrate::FileMigration& file, const rules::RuleSet& rules);
+// `tile.shfl_xor(v, m)` with `v` declared as a CUDA vector type (HIP's tile shuffles take scalars
+// only) -> `ferry_tile_shfl_xor(tile, v, m)` from the compat header tile_shfl.h.
+void tile_shuffle_pass(migrate::FileMigration& file);
 void deviceptr_pass(migrate::FileMigration& file);
 
 // HIP type name -> the elaborated keywords that cannot precede it ("struct,union,enum" for
