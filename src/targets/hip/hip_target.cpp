@@ -140,6 +140,7 @@ class HipTarget final : public Target {
     warp_intrinsics_pass(file);
     call_args_pass(file);  // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
     launch_pass(file);
+    dynamic_parallelism_pass(file);  // launches and runtime calls in device code: HIP has no device runtime
     inline_asm_pass(file);
     warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
     dialect_pass(file);                                    // nvcc-isms clang's C++17 rejects (register)

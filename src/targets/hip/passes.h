@@ -1,8 +1,8 @@
 // Semantic passes of the CUDA → HIP target. Each pass is one function over a FileMigration,
 // lives in its own file and has golden tests under tests/golden/hip-<pass>-*/.
 // Order (HipTarget::run_passes): runtime_header, hip_provided, same_signature, elaborated_type, compat_header,
-// cuda_compat, cuda_record, name_clash, solver_args, warp_intrinsics, launch, inline_asm, warp_size; edits of an
-// earlier pass win over later ones and over the rule tables.
+// cuda_compat, cuda_record, name_clash, solver_args, warp_intrinsics, launch, dynamic_parallelism, inline_asm,
+// warp_size; edits of an earlier pass win over later ones and over the rule tables.
 #pragma once
 
 #include <string>
@@ -70,6 +70,10 @@ void dialect_pass(migrate::FileMigration& file);
 
 // Under --rewrite-strings: API names the rules rename, inside string literals (strings_pass.cpp).
 void strings_pass(migrate::FileMigration& file);
+
+// CUDA dynamic parallelism: kernel launches and runtime API calls inside __global__ / __device__
+// functions, which HIP cannot compile (FRY1402; diagnostics only).
+void dynamic_parallelism_pass(migrate::FileMigration& file);
 
 // Under --launch=ggl: `k<<<g, b, shm, s>>>(args)` → `hipLaunchKernelGGL(k, g, b, shm, s, args)`.
 void launch_pass(migrate::FileMigration& file);
