@@ -92,12 +92,14 @@ void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& tab
 // itself, the later ones are compiled only without it (`#if !defined(FERRY_HAVE_...)`), FRY4107.
 void same_signature_pass(migrate::FileMigration& file);
 
-// CUDA's CUdeviceptr is an integer, HIP's hipDeviceptr_t a void*: the integer uses of names the
-// translation unit declares CUdeviceptr (ProjectContext::deviceptr_names, filled by
-// collect_deviceptr_names in prepare_project) are rewritten in bytes — `d + n` ->
-// `(hipDeviceptr_t)((char*)d + n)`, `d % a` -> `(uintptr_t)d % a`, `d = n` ->
-// `d = (hipDeviceptr_t)(uintptr_t)(n)`, `d += n`, printf arguments — FRY4110; FRY4111 where the
-// form cannot be proved (deviceptr_pass.cpp).
+// CUDA's integer handles whose HIP types are pointers (CUdeviceptr -> hipDeviceptr_t, a void*;
+// cudaTextureObject_t / CUtexObject and cudaSurfaceObject_t / CUsurfObject -> hipTextureObject_t,
+// hipSurfaceObject_t): the integer uses of names the translation unit declares with one
+// (ProjectContext::integer_handle_names, filled by collect_deviceptr_names in prepare_project)
+// are rewritten — `d + n` -> `(hipDeviceptr_t)((char*)d + n)` (a CUdeviceptr is an address in
+// bytes), `t >> 32` -> `(uintptr_t)t >> 32`, `d = n` -> `d = (hipDeviceptr_t)(uintptr_t)(n)`,
+// `d += n`, an integer returned as a handle, printf arguments — FRY4110; FRY4111 where the form
+// cannot be proved (deviceptr_pass.cpp).
 void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContext& ctx);
 void deviceptr_pass(migrate::FileMigration& file);
 
