@@ -61,7 +61,9 @@ void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64Fi
 // enum, __launch_bounds__). Does nothing when `warp_size_constexpr`.
 void warp_size_pass(migrate::FileMigration& file, bool warp_size_constexpr);
 // CUDA 13's cudaMemLocation arguments of cudaMemPrefetchAsync / cudaMemAdvise → HIP's device
-// id (FRY4104), or FRY4105 when the location cannot be read.
+// id (FRY4104), or FRY4105 when the location cannot be read; CUDA 13's graph edge-data arguments
+// dropped when null (FRY4112) or left (FRY4113); other argument-level differences
+// (call_args_pass.cpp).
 void call_args_pass(migrate::FileMigration& file);
 
 // What nvcc accepts and clang's C++17 rejects: the `register` storage class is dropped
