@@ -86,6 +86,7 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
   }
 }
 
+// `facts`: its constants (if any) evaluate __launch_bounds__ arguments.
 void collect_functions(const CodeView& v, FileFacts& facts) {
   for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
     if (v.in_directive(ci) || !v.is(ci, "{")) continue;
@@ -111,7 +112,9 @@ void collect_functions(const CodeView& v, FileFacts& facts) {
     for (std::size_t d = open - 1; d > 0; --d) {
       const std::size_t p = d - 1;
       if (v.in_directive(p) || v.is(p, ";") || v.is(p, "}") || v.is(p, "{")) break;
-      if (v.is(p, "__global__")) fn.is_kernel = true;
+      if (v.is(p, "__global__")) fn.is_kernel = fn.is_device = true;
+      if (v.is(p, "__device__")) fn.is_device = true;
+      if (v.is(p, "__host__")) fn.is_host = true;
       if (v.is(p, "__launch_bounds__") && v.is(p + 1, "(")) {
         const auto args = v.call_args(p + 1);
         if (!args.empty() && !args[0].empty()) {
@@ -126,6 +129,12 @@ void collect_functions(const CodeView& v, FileFacts& facts) {
 }
 
 }  // namespace
+
+std::vector<FunctionInfo> function_definitions(const CodeView& v) {
+  FileFacts facts;
+  collect_functions(v, facts);
+  return std::move(facts.functions);
+}
 
 std::size_t FileFacts::function_at(std::size_t ci) const {
   for (std::size_t i = 0; i < functions.size(); ++i)

@@ -32,6 +32,8 @@ struct FunctionInfo {
   std::size_t body_open = 0;               // '{'
   std::size_t body_close = 0;              // '}'
   bool is_kernel = false;                  // declared __global__
+  bool is_device = false;                  // declared __device__ or __global__: compiled for the GPU
+  bool is_host = false;                    // declared __host__ (with __device__: compiled for both sides)
   std::optional<long long> launch_bounds;  // first argument of __launch_bounds__, when constant
   std::size_t launch_bounds_ci = migrate::npos;
   // Dataflow over the body (flow-insensitive, to a fixpoint):
@@ -70,6 +72,12 @@ struct FileFacts {
   // Index into `functions` of the function whose body contains `ci`, or npos.
   [[nodiscard]] std::size_t function_at(std::size_t ci) const;
 };
+
+// The function definitions of a buffer in source order (FileFacts::functions without the
+// dataflow): what a pass that only asks "is this code inside a kernel or device function?" reads.
+// A definition's execution space is what its declaration spells (`__global__`, `__device__`,
+// `__host__`), not a macro that expands to it.
+[[nodiscard]] std::vector<FunctionInfo> function_definitions(const lex::CodeView& v);
 
 // Computes the facts of one file (no diagnostics). `project_constants`: see FileFacts.
 [[nodiscard]] FileFacts collect_facts(const migrate::FileMigration& file,

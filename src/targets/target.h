@@ -83,14 +83,16 @@ struct ProjectContext {
   // collect_includes in the prepare_project of the targets that read it (cuda, hip).
   std::unordered_map<std::string, std::vector<std::string>> includes;
   // The hip target: per source file (relative path), the names its translation unit (the file and
-  // the tree's headers it includes) declares as CUDA's integer CUdeviceptr, which HIP's
-  // hipDeviceptr_t turns into a void* (targets/hip/deviceptr_pass.cpp).
-  struct DeviceptrNames {
-    std::unordered_set<std::string> values;     // `CUdeviceptr d`: d is one
-    std::unordered_set<std::string> pointers;   // `CUdeviceptr *p`, `CUdeviceptr a[3]`: *p, p[i] are
-    std::unordered_set<std::string> ambiguous;  // declared CUdeviceptr and as something else too
+  // the tree's headers it includes) declares with one of CUDA's integer handle types that HIP
+  // makes a pointer: CUdeviceptr (hipDeviceptr_t, a void*), cudaTextureObject_t / CUtexObject
+  // and cudaSurfaceObject_t / CUsurfObject (targets/hip/deviceptr_pass.cpp). Each name maps to
+  // the HIP type of its handle.
+  struct IntegerHandleNames {
+    std::unordered_map<std::string, std::string> values;    // `CUdeviceptr d`: d is one
+    std::unordered_map<std::string, std::string> pointers;  // `CUdeviceptr *p`, `CUdeviceptr a[3]`: *p, p[i] are
+    std::unordered_set<std::string> ambiguous;              // declared a handle and as something else too
   };
-  std::unordered_map<std::string, DeviceptrNames> deviceptr_names;
+  std::unordered_map<std::string, IntegerHandleNames> integer_handle_names;
   // The hip target: tree headers that stand in for cuda.h (relative path, normalised) and the
   // number of CUDA API names each declares (targets/hip/stand_in_pass.cpp).
   std::unordered_map<std::string, std::size_t> cuda_stand_ins;

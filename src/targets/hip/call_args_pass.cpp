@@ -23,6 +23,18 @@
 // get the `0` written out; `cudaEventCreate(&e, flags)` (CUDA's C++ overload) becomes
 // `hipEventCreateWithFlags(&e, flags)`. Calls written in full are left to the tables.
 //
+// CUDA 13 gave the graph calls that take or return dependencies an edge-data argument
+// (`const cudaGraphEdgeData*`, or `**` for an output); HIP has no edge data and takes the CUDA 12
+// form. In CUDA 13's arity (kEdgeDataCalls) a null edge-data argument (0, NULL, nullptr: default
+// edges, or edge data not wanted) is dropped, FRY4112; any other is left with FRY4113:
+//   cudaStreamGetCaptureInfo(s, &st, NULL, &g, &deps, NULL, &n)  ->  hipStreamGetCaptureInfo_v2(s, &st, NULL, &g,
+//   &deps, &n) cudaGraphAddDependencies(g, from, to, NULL, n)               ->  hipGraphAddDependencies(g, from, to, n)
+// cudaStreamGetCaptureInfo's CUDA 12 form (2 to 6 arguments, the last four defaulted) is
+// hipStreamGetCaptureInfo_v2's; the tables' hipStreamGetCaptureInfo is CUDA 11's 3-argument
+// form, kept for 3 arguments. A 6-argument call is read as CUDA 12's (numDependencies last), and
+// cudaStreamUpdateCaptureDependencies with 4 arguments is left to the tables (CUDA 12's flags or
+// CUDA 13's edge data: the types would tell, the tokens do not).
+//
 // NVRTC takes its option strings as `const char* const*`, so CUDA code passes a `char**` (or a
 // `char* opts[]`); hiprtcCompileProgram takes `const char**`, which neither converts to. The
 // argument gets `const_cast<const char**>(...)`, a compile error (not a silent reinterpretation)
@@ -307,6 +319,82 @@ void occupancy_args(FileMigration& file) {
   }
 }
 
+// CUDA 13's calls with an edge-data argument.
+struct EdgeDataCall {
+  std::string_view cuda;
+  std::size_t arity;         // CUDA 13's argument count (every argument written)
+  std::size_t edge;          // the edge-data argument
+  std::string_view hip;      // the HIP call, CUDA 12's form
+  std::string_view release;  // the CUDA name whose rule says which HIP release has `hip`
+};
+
+constexpr EdgeDataCall kEdgeDataCalls[] = {
+    {"cudaStreamGetCaptureInfo", 7, 5, "hipStreamGetCaptureInfo_v2", "cudaStreamGetCaptureInfo_v2"},
+    {"cudaStreamGetCaptureInfo_v3", 7, 5, "hipStreamGetCaptureInfo_v2", "cudaStreamGetCaptureInfo_v2"},
+    {"cudaStreamUpdateCaptureDependencies", 5, 2, "hipStreamUpdateCaptureDependencies",
+     "cudaStreamUpdateCaptureDependencies"},
+    {"cudaStreamUpdateCaptureDependencies_v2", 5, 2, "hipStreamUpdateCaptureDependencies",
+     "cudaStreamUpdateCaptureDependencies"},
+    {"cudaGraphAddDependencies", 5, 3, "hipGraphAddDependencies", "cudaGraphAddDependencies"},
+    {"cudaGraphAddDependencies_v2", 5, 3, "hipGraphAddDependencies", "cudaGraphAddDependencies"},
+    {"cudaGraphRemoveDependencies", 5, 3, "hipGraphRemoveDependencies", "cudaGraphRemoveDependencies"},
+    {"cudaGraphRemoveDependencies_v2", 5, 3, "hipGraphRemoveDependencies", "cudaGraphRemoveDependencies"},
+    {"cudaGraphGetEdges", 5, 3, "hipGraphGetEdges", "cudaGraphGetEdges"},
+    {"cudaGraphGetEdges_v2", 5, 3, "hipGraphGetEdges", "cudaGraphGetEdges"},
+    {"cudaGraphNodeGetDependencies", 4, 2, "hipGraphNodeGetDependencies", "cudaGraphNodeGetDependencies"},
+    {"cudaGraphNodeGetDependencies_v2", 4, 2, "hipGraphNodeGetDependencies", "cudaGraphNodeGetDependencies"},
+    {"cudaGraphNodeGetDependentNodes", 4, 2, "hipGraphNodeGetDependentNodes", "cudaGraphNodeGetDependentNodes"},
+    {"cudaGraphNodeGetDependentNodes_v2", 4, 2, "hipGraphNodeGetDependentNodes", "cudaGraphNodeGetDependentNodes"},
+};
+
+// Whether the target release has what the rule of `cuda` maps it to.
+bool release_has(const FileMigration& file, std::string_view cuda) {
+  const rules::Rule* r = file.target().rules().find_identifier(cuda);
+  return r && r->has_replacement() && r->availability == rules::Availability::Available;
+}
+
+void edge_data_args(FileMigration& file) {
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
+        file.is_member_or_qualified(ci) || file.code(ci).in_directive)
+      continue;
+    const EdgeDataCall* d = nullptr;
+    for (const EdgeDataCall& k : kEdgeDataCalls)
+      if (file.is(ci, k.cuda)) d = &k;
+    if (!d) continue;
+    const std::vector<ArgRange> args = file.call_args(ci + 1);
+    const bool capture_info = d->cuda == "cudaStreamGetCaptureInfo";
+    if (args.size() != d->arity) {
+      // CUDA 12's cudaStreamGetCaptureInfo: 2, 4, 5 or 6 arguments, HIP's _v2.
+      if (capture_info && args.size() >= 2 && args.size() <= 6 && args.size() != 3 && !args.back().empty() &&
+          release_has(file, d->release) && file.replace(ci, ci, std::string(d->hip)))
+        file.count_converted("graph");
+      continue;
+    }
+    const ArgRange& e = args[d->edge];
+    if (e.empty() || !release_has(file, d->release)) continue;
+    if (!null_constant(file, e)) {
+      file.count_unconverted("graph");
+      file.diag(Diag::EdgeDataNotConverted, ci,
+                "'" + std::string(file.text(ci)) + "' is written in CUDA 13's form with edge data (argument " +
+                    std::to_string(d->edge + 1) + ", '" + std::string(file.span_text(e.first, e.last)) + "'); HIP's " +
+                    std::string(d->hip) + " has no edge data",
+                "drop the edge-data argument when every edge is a default one (HIP's graphs have only those); "
+                "otherwise restructure the graph without edge types or ports");
+      continue;
+    }
+    // The argument and the comma after it (every edge-data argument has one after it).
+    const std::uint32_t from = file.code(e.first).begin, to = file.code(args[d->edge + 1].first).begin;
+    if (file.edits().overlaps(from, to) || !file.replace(ci, ci, std::string(d->hip))) continue;
+    file.replace_bytes(from, to, "");
+    file.count_converted("graph");
+    file.diag(Diag::EdgeDataDropped, ci,
+              "'" + std::string(file.text(ci)) + "' in CUDA 13's form: its null edge-data argument was dropped, as " +
+                  std::string(d->hip) + " takes CUDA 12's form",
+              "nothing to do; a null edge-data argument means default edges, the only ones HIP's graphs have");
+  }
+}
+
 }  // namespace
 
 // Whether the file declares `name` as `const char* name[...]` or `const char** name`.
@@ -345,6 +433,7 @@ void call_args_pass(FileMigration& file) {
   rtc_option_args(file);
   ctx_create_args(file);
   occupancy_args(file);
+  edge_data_args(file);
   std::unordered_set<std::string_view> vars;
   bool vars_known = false;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {

@@ -1,20 +1,28 @@
-// CUDA's CUdeviceptr is an integer (`unsigned long long`); the rules map it to HIP's
-// hipDeviceptr_t, a `void*`. Every use of a CUdeviceptr value as an integer then stops compiling
-// (arithmetic on a pointer to void, integer to pointer assignment, ordered comparison with an
-// integer) — cuda-samples' driver and VMM samples do all of these. The project-wide half
-// (collect_deviceptr_names) finds the names each translation unit declares CUdeviceptr (locals,
-// parameters, members, globals, `CUdeviceptr *` outputs and arrays; in the file and in the tree's
-// headers it includes); the pass rewrites the integer uses of those names, and of
-// `*(CUdeviceptr *)...` and `(CUdeviceptr)x`, in the byte units CUDA computes in:
+// CUDA has integer handle types whose HIP twins are pointers: CUdeviceptr (`unsigned long long`;
+// HIP's hipDeviceptr_t is a `void*`), cudaTextureObject_t / CUtexObject and cudaSurfaceObject_t /
+// CUsurfObject (`unsigned long long`; HIP's hipTextureObject_t and hipSurfaceObject_t point to
+// opaque structs). The rules map the names; every use of such a value as an integer then stops
+// compiling (arithmetic on a pointer, integer to pointer assignment, ordered comparison with an
+// integer, bit operations) — cuda-samples' driver and VMM samples do these with CUdeviceptr,
+// bindlessTexture packs texture objects into two 32-bit words. The handles are one table,
+// kHandles; the pass is the same for all of them, except that a CUdeviceptr is an address (a sum
+// stays an address in bytes) and a texture or surface object only an opaque value.
+// The project-wide half (collect_deviceptr_names) finds the names each translation unit declares
+// with a handle type (locals, parameters, members, globals, `CUdeviceptr *` outputs and arrays;
+// in the file and in the tree's headers it includes); the pass rewrites the integer uses of those
+// names, and of `*(CUdeviceptr *)...` and `(CUdeviceptr)x`, in the units CUDA computes in:
 //   d + n, n + d, d - n        -> (hipDeviceptr_t)((char*)d + n)   (the sum is an address)
 //   d - e, (d + n) % a, d < n  -> (uintptr_t)d - (uintptr_t)e ...   (the result is an integer)
+//   t & 0xFFFFFFFF, t >> 32    -> (uintptr_t)t & 0xFFFFFFFF          (any handle's bits)
+//   (cudaTextureObject_t)w << 32 -> (uintptr_t)w << 32               (a cast to the handle, used as an integer)
 //   d += n                     -> d = (hipDeviceptr_t)((char*)d + (n))
 //   d = n (an integer)         -> d = (hipDeviceptr_t)(uintptr_t)(n)
+//   return n; (an integer, in a function returning a handle) -> return (hipTextureObject_t)(uintptr_t)(n);
 //   printf("%llx", d)          -> printf("%llx", (unsigned long long)d)
 // FRY4110 (note) at each rewritten use; FRY4111 (warning) where the form cannot be proved (++d, a
-// name declared CUdeviceptr and as something else, a format Ferry cannot read). The rewritten
-// forms read back to CUDA as casts CUDA accepts, and the pass leaves a cast use alone, so
-// CUDA -> HIP -> CUDA -> HIP is a fixed point.
+// name declared a handle and as something else, a format Ferry cannot read, a sum of texture
+// objects). The rewritten forms read back to CUDA as casts CUDA accepts, and the pass leaves a
+// cast use alone, so CUDA -> HIP -> CUDA -> HIP is a fixed point.
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -22,17 +30,62 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analysis/facts.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
 namespace {
 
-using Names = ProjectContext::DeviceptrNames;
+using Names = ProjectContext::IntegerHandleNames;
 using lex::npos;
 
-bool is_deviceptr_type(const lex::CodeView& v, std::size_t ci) {
-  return v.is(ci, "CUdeviceptr") || v.is(ci, "CUdeviceptr_v2") || v.is(ci, "CUdeviceptr_v1");
+// One CUDA integer handle type whose HIP twin is a pointer.
+struct IntegerHandle {
+  std::string_view hip;      // HIP's type (what the rules map the CUDA names to)
+  std::string_view what;     // in messages: "a CUdeviceptr"
+  std::string_view hip_is;   // in messages: what HIP's type is ("a void*")
+  bool address;              // values are byte addresses: a sum of one and an integer is an address
+  std::string_view cuda[3];  // CUDA's names of the type
+};
+
+constexpr IntegerHandle kHandles[] = {
+    {"hipDeviceptr_t", "a CUdeviceptr", "a void*", true, {"CUdeviceptr", "CUdeviceptr_v2", "CUdeviceptr_v1"}},
+    {"hipTextureObject_t",
+     "a texture object",
+     "a pointer",
+     false,
+     {"cudaTextureObject_t", "CUtexObject", "CUtexObject_v1"}},
+    {"hipSurfaceObject_t",
+     "a surface object",
+     "a pointer",
+     false,
+     {"cudaSurfaceObject_t", "CUsurfObject", "CUsurfObject_v1"}},
+};
+
+// The handle whose CUDA type name is the token at `ci`, or null.
+const IntegerHandle* handle_at(const lex::CodeView& v, std::size_t ci) {
+  if (!v.is_identifier(ci)) return nullptr;
+  for (const IntegerHandle& h : kHandles)
+    for (std::string_view n : h.cuda)
+      if (v.is(ci, n)) return &h;
+  return nullptr;
+}
+bool is_handle_type(const lex::CodeView& v, std::size_t ci) { return handle_at(v, ci) != nullptr; }
+
+// The handle whose HIP type is `hip`, or null.
+const IntegerHandle* handle_named(std::string_view hip) {
+  for (const IntegerHandle& h : kHandles)
+    if (h.hip == hip) return &h;
+  return nullptr;
+}
+
+// Whether `text` names any handle type (a cheap test before lexing a file).
+bool mentions_handle(std::string_view text) {
+  for (const IntegerHandle& h : kHandles)
+    for (std::string_view n : h.cuda)
+      if (text.find(n) != std::string_view::npos) return true;
+  return false;
 }
 
 // An operand ends at code token `ci` (so a `+`, `-`, `*`, `&` after it is binary).
@@ -92,6 +145,7 @@ enum class DeclKind : std::uint8_t { Value, Pointer, Other };
 struct Decl {
   std::size_t ci;  // the declared name
   DeclKind kind;
+  const IntegerHandle* handle = nullptr;  // Value and Pointer: its type
 };
 
 // Every declaration of a name in `v`, in file order: CUdeviceptr values and pointers, and names
@@ -100,7 +154,8 @@ std::vector<Decl> declarations(const lex::CodeView& v) {
   std::vector<Decl> out;
   std::unordered_set<std::size_t> declared;
   for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
-    if (!is_deviceptr_type(v, ci) || v.in_directive(ci) || v.is_member_or_qualified(ci)) continue;
+    const IntegerHandle* handle = handle_at(v, ci);
+    if (!handle || v.in_directive(ci) || v.is_member_or_qualified(ci)) continue;
     if (ci > 0 && (v.is(ci - 1, "<") || v.is(ci - 1, "typedef") || (v.is(ci - 1, "(") && v.is(ci + 1, ")")))) continue;
     bool pointer = false;
     std::size_t name = declarator_at(v, ci + 1, pointer);
@@ -112,7 +167,7 @@ std::vector<Decl> declarations(const lex::CodeView& v) {
       --s;
     const bool statement = s == 0 || v.is(s - 1, ";") || v.is(s - 1, "{") || v.is(s - 1, "}") || v.is(s - 1, ":");
     while (name != npos) {
-      out.push_back({name, pointer ? DeclKind::Pointer : DeclKind::Value});
+      out.push_back({name, pointer ? DeclKind::Pointer : DeclKind::Value, handle});
       declared.insert(name);
       if (!statement) break;
       std::size_t j = name + 1;
@@ -131,11 +186,11 @@ std::vector<Decl> declarations(const lex::CodeView& v) {
     // `Foo *p = ...`, `Foo &r;`: a declaration with a type we cannot name (is_declared_name takes
     // built-in types only there).
     if (!other && ci >= 2 && (v.is(ci - 1, "*") || v.is(ci - 1, "&")) && v.is_identifier(ci - 2) &&
-        !is_expression_keyword(v.text(ci - 2)) && !is_deviceptr_type(v, ci - 2)) {
+        !is_expression_keyword(v.text(ci - 2)) && !is_handle_type(v, ci - 2)) {
       const std::string_view next = v.text(ci + 1);
       other = next == "=" || next == ";" || next == "," || next == ")" || next == "[";
     }
-    if (other) out.push_back({ci, DeclKind::Other});
+    if (other) out.push_back({ci, DeclKind::Other, nullptr});
   }
   std::sort(out.begin(), out.end(), [](const Decl& a, const Decl& b) { return a.ci < b.ci; });
   return out;
@@ -143,13 +198,17 @@ std::vector<Decl> declarations(const lex::CodeView& v) {
 
 FileDecls scan_file(const SourceView& f) {
   FileDecls d;
-  if (f.text.find("CUdeviceptr") == std::string_view::npos) return d;
+  if (!mentions_handle(f.text)) return d;
   const lex::CodeView v(f.text);
   for (const Decl& decl : declarations(v)) {
-    const std::string name(v.text(decl.ci));
-    if (decl.kind == DeclKind::Value) d.own.values.insert(name);
-    else if (decl.kind == DeclKind::Pointer) d.own.pointers.insert(name);
-    else d.others.insert(name);
+    std::string name(v.text(decl.ci));
+    if (decl.kind == DeclKind::Other) {
+      d.others.insert(std::move(name));
+      continue;
+    }
+    auto& to = decl.kind == DeclKind::Value ? d.own.values : d.own.pointers;
+    const auto [it, added] = to.emplace(name, decl.handle->hip);
+    if (!added && it->second != decl.handle->hip) d.own.ambiguous.insert(name);  // two handle types
   }
   return d;
 }
@@ -177,6 +236,7 @@ struct Use {
   std::size_t first;
   std::size_t last;
   bool ambiguous;
+  const IntegerHandle* handle;  // null when ambiguous
 };
 
 // Last code index of the unary expression that starts at `i` (prefix operators, casts, a primary
@@ -373,6 +433,7 @@ class DeviceptrRewriter {
   void run() {
     for (const Decl& d : declarations(f_)) local_[std::string(f_.text(d.ci))].push_back(d);
     find_uses();
+    returns();  // first: its wrap goes before a use's own cast at the same offset
     for (std::size_t k = 0; k < uses_.size(); ++k)
       if (!done_[k]) rewrite(k);
   }
@@ -387,26 +448,27 @@ class DeviceptrRewriter {
         std::size_t j = ci + 1;
         const bool paren = f_.is(j, "(");
         if (paren) ++j;
-        bool cast = false;
-        if (f_.is(j, "reinterpret_cast") && f_.is(j + 1, "<") && is_deviceptr_type(f_, j + 2) && f_.is(j + 3, "*") &&
+        const IntegerHandle* cast = nullptr;
+        if (f_.is(j, "reinterpret_cast") && f_.is(j + 1, "<") && is_handle_type(f_, j + 2) && f_.is(j + 3, "*") &&
             f_.is(j + 4, ">"))
-          cast = true;
-        if (f_.is(j, "(") && is_deviceptr_type(f_, j + 1) && f_.is(j + 2, "*") && f_.is(j + 3, ")")) cast = true;
+          cast = handle_at(f_, j + 2);
+        if (f_.is(j, "(") && is_handle_type(f_, j + 1) && f_.is(j + 2, "*") && f_.is(j + 3, ")"))
+          cast = handle_at(f_, j + 1);
         if (cast) {
           std::size_t e = paren ? f_.partner(ci + 1) : unary_end(f_, j);
           if (e == npos) continue;
           if (!paren) e = unary_end(f_, j);
-          add(ci, e, false);
+          add(ci, e, false, cast);
           ci = e;
           continue;
         }
       }
       // (CUdeviceptr)x
-      if (f_.is(ci, "(") && is_deviceptr_type(f_, ci + 1) && f_.is(ci + 2, ")") &&
+      if (f_.is(ci, "(") && is_handle_type(f_, ci + 1) && f_.is(ci + 2, ")") &&
           !(ci > 0 && (f_.is(ci - 1, "sizeof") || f_.is(ci - 1, "alignof") || f_.is(ci - 1, ">") ||
                        (f_.is_identifier(ci - 1) && !is_expression_keyword(f_.text(ci - 1)))))) {
         const std::size_t e = unary_end(f_, ci + 3);
-        if (e != npos) add(ci, e, false);
+        if (e != npos) add(ci, e, false, handle_at(f_, ci + 1));
         ci += 2;
         continue;
       }
@@ -414,8 +476,12 @@ class DeviceptrRewriter {
       const std::string name(f_.text(ci));
       // The nearest declaration of the name above the use in this file decides (a parameter or
       // local of the function, mostly); without one, what the translation unit declares.
-      bool value = names_.values.contains(name), pointer = names_.pointers.contains(name);
+      const auto value_it = names_.values.find(name), pointer_it = names_.pointers.find(name);
+      bool value = value_it != names_.values.end(), pointer = pointer_it != names_.pointers.end();
       bool ambiguous = names_.ambiguous.contains(name);
+      const IntegerHandle* handle = value     ? handle_named(value_it->second)
+                                    : pointer ? handle_named(pointer_it->second)
+                                              : nullptr;
       if (const auto it = local_.find(name); it != local_.end()) {
         const Decl* nearest = nullptr;
         for (const Decl& d : it->second)
@@ -423,6 +489,7 @@ class DeviceptrRewriter {
         if (nearest) {
           value = nearest->kind == DeclKind::Value;
           pointer = nearest->kind == DeclKind::Pointer;
+          handle = nearest->handle;
           ambiguous = false;
         }
       }
@@ -432,14 +499,14 @@ class DeviceptrRewriter {
         std::size_t s = ci, e = ci;
         if (f_.is_member_name(ci)) s = postfix_start(f_, ci);
         if (f_.is(e + 1, "(") && f_.partner(e + 1) != npos) e = f_.partner(e + 1);  // a function returning one
-        add(s, e, ambiguous);
+        add(s, e, ambiguous, ambiguous ? nullptr : handle);
         continue;
       }
       if (pointer && !f_.is_member_or_qualified(ci)) {
         if (ci > 0 && f_.is(ci - 1, "*") && !is_binary_at(f_, ci - 1)) {
-          add(ci - 1, ci, false);
-        } else if (f_.is(ci + 1, "[") && f_.partner(ci + 1) != npos && !(ci > 0 && is_deviceptr_type(f_, ci - 1))) {
-          add(ci, f_.partner(ci + 1), false);
+          add(ci - 1, ci, false, handle);
+        } else if (f_.is(ci + 1, "[") && f_.partner(ci + 1) != npos && !(ci > 0 && is_handle_type(f_, ci - 1))) {
+          add(ci, f_.partner(ci + 1), false, handle);
           ci = f_.partner(ci + 1);
         }
       }
@@ -447,7 +514,9 @@ class DeviceptrRewriter {
     done_.assign(uses_.size(), false);
   }
 
-  void add(std::size_t s, std::size_t e, bool ambiguous) { uses_.push_back({s, e, ambiguous}); }
+  void add(std::size_t s, std::size_t e, bool ambiguous, const IntegerHandle* handle) {
+    uses_.push_back({s, e, ambiguous || !handle, handle});
+  }
 
   std::size_t use_at(std::size_t s, std::size_t e) const {
     for (std::size_t k = 0; k < uses_.size(); ++k)
@@ -515,21 +584,34 @@ class DeviceptrRewriter {
       }
     return std::string(f_.text(ci));
   }
-  void note(std::size_t ci, const std::string& what) {
+  void note(std::size_t ci, const IntegerHandle& h, const std::string& what) {
     f_.count_converted("deviceptr");
     f_.diag(Diag::DeviceptrIntegerUse, ci,
-            "'" + shown(ci) + "' is a CUdeviceptr, an integer in CUDA and a void* in HIP (hipDeviceptr_t): " + what,
-            "nothing to do; the arithmetic stays in bytes, as CUDA's");
+            "'" + shown(ci) + "' is " + std::string(h.what) + ", an integer in CUDA and " + std::string(h.hip_is) +
+                " in HIP (" + std::string(h.hip) + "): " + what,
+            h.address ? "nothing to do; the arithmetic stays in bytes, as CUDA's"
+                      : "nothing to do; the handle's bits are CUDA's");
   }
-  void warn(std::size_t ci, const std::string& what) {
+  // `h` is null for a name declared with two types.
+  void warn(std::size_t ci, const IntegerHandle* h, const std::string& what) {
     f_.count_unconverted("deviceptr");
-    f_.diag(
-        Diag::DeviceptrIntegerUseLeft, ci,
-        "'" + shown(ci) + "' is a CUdeviceptr (a void* in HIP) used as an integer here; " + what + ": left as written",
-        "cast it: (hipDeviceptr_t)((char*)d + n) for an address, (uintptr_t)d for an integer");
+    const std::string is = h ? std::string(h->what) + " (" + std::string(h->hip_is) + " in HIP)"
+                             : std::string("declared with a CUDA integer handle type (a pointer in HIP)");
+    f_.diag(Diag::DeviceptrIntegerUseLeft, ci,
+            "'" + shown(ci) + "' is " + is + " used as an integer here; " + what + ": left as written",
+            !h || h->address ? "cast it: (hipDeviceptr_t)((char*)d + n) for an address, (uintptr_t)d for an integer"
+                             : "cast it: (uintptr_t)t for its bits, (" + std::string(h->hip) +
+                                   ")(uintptr_t)(n) for a handle made of bits");
   }
 
   bool ins(std::size_t ci, const std::string& text) { return f_.insert_before(ci, text); }
+  // The use read as an integer of `type`: `(type)d`; a cast to the handle, `(cudaTextureObject_t)w`,
+  // becomes `(type)w` (CUDA's cast is an integer conversion too).
+  bool as_integer(const Use& u, std::string_view type) {
+    if (f_.is(u.first, "(") && is_handle_type(f_, u.first + 1) && f_.is(u.first + 2, ")"))
+      return f_.replace(u.first + 1, u.first + 1, std::string(type));
+    return ins(u.first, "(" + std::string(type) + ")");
+  }
   bool ins_after(std::size_t ci, const std::string& text) {
     return f_.replace_bytes(f_.code(ci).end, f_.code(ci).end, text);
   }
@@ -542,7 +624,7 @@ class DeviceptrRewriter {
     // Already converted: a cast of the value (`(char*)d`, `(uintptr_t)d`, what the way back writes).
     if (s > 0 && is_cast_paren(f_, s - 1)) return;
     if (f_.is(e + 1, "++") || f_.is(e + 1, "--") || (s > 0 && (f_.is(s - 1, "++") || f_.is(s - 1, "--")))) {
-      warn(name, "incremented or decremented (CUDA steps one byte)");
+      warn(name, u.handle, "incremented or decremented (CUDA steps one byte)");
       return;
     }
     if (f_.is(e + 1, "+=") || f_.is(e + 1, "-=")) {
@@ -563,7 +645,7 @@ class DeviceptrRewriter {
     const Context c = context_of(s, e, &other);
     if (c == Context::Address || c == Context::Other) return;
     if (u.ambiguous) {
-      warn(name, "the name is also declared with another type");
+      warn(name, u.handle, "the name is also declared with another type");
       return;
     }
     if (c == Context::Compare) {
@@ -572,7 +654,7 @@ class DeviceptrRewriter {
       const std::size_t os = right ? other + 1 : unary_start(f_, other - 1);
       const std::size_t oe = right ? unary_end(f_, other + 1) : other - 1;
       if (os != npos && oe != npos && (null_literal(f_, os, oe) || use_at(os, oe) != npos)) return;
-      if (ins(s, "(uintptr_t)")) note(name, "compared with an integer as (uintptr_t)");
+      if (as_integer(u, "uintptr_t")) note(name, *u.handle, "compared with an integer as (uintptr_t)");
       return;
     }
     if (c == Context::Printf) {
@@ -584,13 +666,13 @@ class DeviceptrRewriter {
       const char conv = arg == npos ? 0 : printf_conversion(f_, open, arg);
       if (conv == 'p' || conv == 's') return;
       if (conv == 0) {
-        warn(name, "printed with a format Ferry cannot read");
+        warn(name, u.handle, "printed with a format Ferry cannot read");
         return;
       }
-      if (ins(s, "(unsigned long long)")) note(name, "printed as (unsigned long long)");
+      if (as_integer(u, "unsigned long long")) note(name, *u.handle, "printed as (unsigned long long)");
       return;
     }
-    if (ins(s, "(uintptr_t)")) note(name, "used as an integer, as (uintptr_t)");
+    if (as_integer(u, "uintptr_t")) note(name, *u.handle, "used as an integer, as (uintptr_t)");
   }
 
   // d + n, n + d - e, ...: the additive expression that holds the term [ts, te].
@@ -613,7 +695,7 @@ class DeviceptrRewriter {
     std::vector<int> signs(terms.size(), 1);
     for (std::size_t i = 1; i < terms.size(); ++i) signs[i] = f_.is(terms[i].first - 1, "-") ? -1 : 1;
     int net = 0;
-    std::vector<std::size_t> ptr_terms;
+    std::vector<std::pair<std::size_t, std::size_t>> ptr_terms;  // (term, use)
     bool ambiguous = false;
     for (std::size_t i = 0; i < terms.size(); ++i) {
       const std::size_t k = use_at(terms[i].first, terms[i].second);
@@ -621,35 +703,41 @@ class DeviceptrRewriter {
       done_[k] = true;
       ambiguous = ambiguous || uses_[k].ambiguous;
       net += signs[i];
-      ptr_terms.push_back(i);
+      ptr_terms.emplace_back(i, k);
     }
     if (ptr_terms.empty()) return;
-    const std::size_t name = terms[ptr_terms.front()].second;
+    const std::size_t name = terms[ptr_terms.front().first].second;
+    const IntegerHandle* h = uses_[ptr_terms.front().second].handle;
     if (ambiguous) {
-      warn(name, "in a sum, and the name is also declared with another type");
+      warn(name, h, "in a sum, and the name is also declared with another type");
       return;
     }
     const Context c = context_of(a, b);
     const bool address = net == 1 && c != Context::Integer && c != Context::Compare && c != Context::Printf;
     if (!address && net != 0 && c != Context::Integer && c != Context::Compare) {
-      warn(name, "in a sum whose value is neither an address nor a difference");
+      warn(name, h, "in a sum whose value is neither an address nor a difference");
+      return;
+    }
+    if (address && !h->address) {
+      warn(name, h, "in a sum, and a handle is no address");
       return;
     }
     // The wrap first: insertions at one offset keep their order.
-    bool ok = !address || ins(a, "(hipDeviceptr_t)(");
+    bool ok = !address || ins(a, "(" + std::string(h->hip) + ")(");
     bool first_plus = address;
-    for (const std::size_t i : ptr_terms) {
+    for (const auto& [i, k] : ptr_terms) {
       if (first_plus && signs[i] == 1) {
         ok = ins(terms[i].first, "(char*)") && ok;
         first_plus = false;
       } else {
-        ok = ins(terms[i].first, "(uintptr_t)") && ok;
+        ok = as_integer(uses_[k], "uintptr_t") && ok;
       }
     }
     if (address) ok = ins_after(b, ")") && ok;
     if (!ok) return;
-    note(name, address ? "the sum is an address in bytes: (hipDeviceptr_t)((char*)d + n)"
-                       : "computed as an integer: (uintptr_t)d");
+    note(name, *h,
+         address ? "the sum is an address in bytes: (" + std::string(h->hip) + ")((char*)d + n)"
+                 : std::string("computed as an integer: (uintptr_t)d"));
   }
 
   // Last code index of the assignment's right-hand side that starts at `r`.
@@ -663,9 +751,34 @@ class DeviceptrRewriter {
     return npos;
   }
 
-  // Does [r0, r1] hold a value HIP takes as a hipDeviceptr_t as written?
+  // Is [r0, r1] an integer by its operator: outside any parentheses, a bit operation or shift
+  // (`(t << 32) | w`, `(d + a - 1) & ~(a - 1)`), or a product or remainder that is not inside a sum
+  // (`n * 4`, not `d + n * 4`, which the sum rewrite makes an address)?
+  bool integer_valued(std::size_t r0, std::size_t r1) const {
+    while (f_.is(r0, "(") && f_.partner(r0) == r1 && r1 > r0 + 1) {
+      ++r0;
+      --r1;
+    }
+    bool bits = false, product = false, sum = false;
+    for (std::size_t j = r0; j <= r1;) {
+      if (j > r0) {
+        if (f_.is(j, "?") || f_.is(j, "=") || is_compare(f_, j)) return false;
+        if (f_.is(j, "|") || f_.is(j, "^") || f_.is(j, "<<") || f_.is(j, ">>") ||
+            (f_.is(j, "&") && is_binary_at(f_, j)))
+          bits = true;
+        else if (is_mul_op(f_, j)) product = true;
+        else if (is_add_op(f_, j)) sum = true;
+      }
+      const std::size_t p = f_.partner(j);
+      j = (p != npos && p > j) ? p + 1 : j + 1;
+    }
+    return bits || (product && !sum);
+  }
+
+  // Does [r0, r1] hold a value HIP takes as the handle's type as written?
   bool pointer_valued(std::size_t r0, std::size_t r1) const {
     if (null_literal(f_, r0, r1)) return true;
+    if (integer_valued(r0, r1)) return false;
     for (std::size_t j = r0; j <= r1;) {
       for (const Use& u : uses_)
         if (u.first == j) return true;  // a CUdeviceptr term: the sum pass makes it an address
@@ -673,7 +786,7 @@ class DeviceptrRewriter {
       j = (p != npos && p > j) ? p + 1 : j + 1;
     }
     // (hipDeviceptr_t)..., reinterpret_cast<...>: what the way back wrote, or a pointer cast
-    if (f_.is(r0, "(") && (f_.is(r0 + 1, "hipDeviceptr_t") || f_.is(r0 + 1, "void"))) return true;
+    if (f_.is(r0, "(") && (handle_named(f_.text(r0 + 1)) || f_.is(r0 + 1, "void"))) return true;
     return false;
   }
 
@@ -684,23 +797,49 @@ class DeviceptrRewriter {
     const std::size_t r1 = rhs_end(r0);
     if (r1 == npos || r1 < r0 || pointer_valued(r0, r1)) return;
     if (u.ambiguous) {
-      warn(u.last, "assigned a value, and the name is also declared with another type");
+      warn(u.last, u.handle, "assigned a value, and the name is also declared with another type");
       return;
     }
-    if (ins(r0, "(hipDeviceptr_t)(uintptr_t)(") && ins_after(r1, ")"))
-      note(u.last, "assigned an integer, as (hipDeviceptr_t)(uintptr_t)(n)");
+    const std::string cast = "(" + std::string(u.handle->hip) + ")(uintptr_t)(";
+    if (ins(r0, cast) && ins_after(r1, ")")) note(u.last, *u.handle, "assigned an integer, as " + cast + "n)");
+  }
+
+  // `return n;` of an integer in a function declared to return a handle: (hipTextureObject_t)(uintptr_t)(n).
+  void returns() {
+    for (const analysis::FunctionInfo& fn : analysis::function_definitions(f_)) {
+      const IntegerHandle* h = fn.name_ci > 0 ? handle_at(f_, fn.name_ci - 1) : nullptr;
+      if (!h) continue;
+      for (std::size_t ci = fn.body_open + 1; ci < fn.body_close; ++ci) {
+        if (!f_.is(ci, "return") || f_.excluded(ci)) continue;
+        const std::size_t r0 = ci + 1, r1 = rhs_end(r0);
+        if (r1 == npos || r1 < r0 || !f_.is(r1 + 1, ";") || !integer_valued(r0, r1)) continue;
+        const std::string cast = "(" + std::string(h->hip) + ")(uintptr_t)(";
+        if (!ins(r0, cast) || !ins_after(r1, ")")) continue;
+        f_.count_converted("deviceptr");
+        f_.diag(Diag::DeviceptrIntegerUse, ci,
+                "'" + fn.name + "' returns " + std::string(h->what) + ", an integer in CUDA and " +
+                    std::string(h->hip_is) + " in HIP (" + std::string(h->hip) + "): the integer it returns is " +
+                    "converted as " + cast + "n)",
+                h->address ? "nothing to do; the arithmetic stays in bytes, as CUDA's"
+                           : "nothing to do; the handle's bits are CUDA's");
+      }
+    }
   }
 
   // d += n -> d = (hipDeviceptr_t)((char*)d + (n)), for an lvalue of names only.
   void compound(std::size_t k) {
     const Use u = uses_[k];
     for (std::size_t j = u.first; j <= u.last; ++j)
-      if (!(f_.is_identifier(j) || f_.is(j, ".") || f_.is(j, "->") || f_.is(j, "*")) || is_deviceptr_type(f_, j)) {
-        warn(u.last, "advanced in place through an expression Ferry does not repeat");
+      if (!(f_.is_identifier(j) || f_.is(j, ".") || f_.is(j, "->") || f_.is(j, "*")) || is_handle_type(f_, j)) {
+        warn(u.last, u.handle, "advanced in place through an expression Ferry does not repeat");
         return;
       }
     if (u.ambiguous) {
-      warn(u.last, "advanced in place, and the name is also declared with another type");
+      warn(u.last, u.handle, "advanced in place, and the name is also declared with another type");
+      return;
+    }
+    if (!u.handle->address) {
+      warn(u.last, u.handle, "advanced in place, and a handle is no address");
       return;
     }
     const std::size_t op = u.last + 1;
@@ -708,9 +847,10 @@ class DeviceptrRewriter {
     if (r1 == npos || r1 <= op) return;
     const std::string lvalue(f_.span_text(u.first, u.last));
     const std::string sign = f_.is(op, "+=") ? " + (" : " - (";
-    if (f_.replace_bytes(f_.code(op).begin, f_.code(op + 1).begin, "= (hipDeviceptr_t)((char*)" + lvalue + sign) &&
+    const std::string hip(u.handle->hip);
+    if (f_.replace_bytes(f_.code(op).begin, f_.code(op + 1).begin, "= (" + hip + ")((char*)" + lvalue + sign) &&
         ins_after(r1, "))"))
-      note(u.last, "advanced in bytes: d = (hipDeviceptr_t)((char*)d + (n))");
+      note(u.last, *u.handle, "advanced in bytes: d = (" + hip + ")((char*)d + (n))");
   }
 
   migrate::FileMigration& f_;
@@ -727,8 +867,8 @@ void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContex
   decls.reserve(files.size());
   bool any = false;
   for (const SourceView& f : files) {
-    any = any || f.text.find("CUdeviceptr") != std::string_view::npos;
     decls.push_back(scan_file(f));
+    any = any || !decls.back().own.values.empty() || !decls.back().own.pointers.empty();
   }
   if (!any) return;
   std::unordered_map<std::string, std::size_t> by_path;
@@ -737,7 +877,7 @@ void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContex
     // The tree headers the file includes, transitively.
     std::vector<std::size_t> todo = {i};
     std::unordered_set<std::size_t> seen = {i};
-    Names headers;
+    std::vector<std::size_t> headers;
     std::unordered_set<std::string> header_others;
     while (!todo.empty()) {
       const std::size_t at = todo.back();
@@ -750,40 +890,45 @@ void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContex
         for (const std::size_t h : resolve_include(files[at].path, inc, by_path))
           if (seen.insert(h).second) {
             todo.push_back(h);
-            headers.values.insert(decls[h].own.values.begin(), decls[h].own.values.end());
-            headers.pointers.insert(decls[h].own.pointers.begin(), decls[h].own.pointers.end());
+            headers.push_back(h);
             header_others.insert(decls[h].others.begin(), decls[h].others.end());
           }
       }
     }
     const FileDecls& own = decls[i];
     Names out;
-    auto take = [&](const std::unordered_set<std::string>& from, std::unordered_set<std::string>& to,
-                    const std::unordered_set<std::string>& conflicts_a,
+    // A name is ambiguous when it is also declared with another type, or with two handle types.
+    auto take = [&](const Names& from, const std::unordered_set<std::string>& conflicts_a,
                     const std::unordered_set<std::string>* conflicts_b) {
-      for (const std::string& n : from) {
-        if (conflicts_a.contains(n) || (conflicts_b && conflicts_b->contains(n))) out.ambiguous.insert(n);
-        else to.insert(n);
+      out.ambiguous.insert(from.ambiguous.begin(), from.ambiguous.end());
+      for (const auto* part : {&from.values, &from.pointers}) {
+        auto& to = part == &from.values ? out.values : out.pointers;
+        for (const auto& [n, type] : *part) {
+          if (conflicts_a.contains(n) || (conflicts_b && conflicts_b->contains(n))) {
+            out.ambiguous.insert(n);
+            continue;
+          }
+          const auto [it, added] = to.emplace(n, type);
+          if (!added && it->second != type) out.ambiguous.insert(n);
+        }
       }
     };
-    take(own.own.values, out.values, own.others, nullptr);
-    take(own.own.pointers, out.pointers, own.others, nullptr);
-    take(headers.values, out.values, own.others, &header_others);
-    take(headers.pointers, out.pointers, own.others, &header_others);
-    // A name declared both ways among the CUdeviceptr declarations (value here, pointer there).
-    for (const std::string& n : out.values)
+    take(own.own, own.others, nullptr);
+    for (const std::size_t h : headers) take(decls[h].own, own.others, &header_others);
+    // A name declared both ways among the handle declarations (value here, pointer there).
+    for (const auto& [n, type] : out.values)
       if (out.pointers.contains(n)) out.ambiguous.insert(n);
     for (const std::string& n : out.ambiguous) {
       out.values.erase(n);
       out.pointers.erase(n);
     }
     if (out.values.empty() && out.pointers.empty() && out.ambiguous.empty()) continue;
-    ctx.deviceptr_names[files[i].path] = std::move(out);
+    ctx.integer_handle_names[files[i].path] = std::move(out);
   }
 }
 
 void deviceptr_pass(migrate::FileMigration& file) {
-  const auto& all = file.project().deviceptr_names;
+  const auto& all = file.project().integer_handle_names;
   static const Names kNone;
   const Names* names = &kNone;
   const std::string path(file.path());
@@ -791,7 +936,7 @@ void deviceptr_pass(migrate::FileMigration& file) {
   else if (file.project().single_file)
     for (const auto& [key, n] : all)  // a single file is collected under its name
       if (path.size() > key.size() && path.ends_with(key) && path[path.size() - key.size() - 1] == '/') names = &n;
-  if (file.source().find("CUdeviceptr") == std::string_view::npos && names == &kNone) return;
+  if (names == &kNone && !mentions_handle(file.source())) return;
   DeviceptrRewriter(file, *names).run();
 }
 

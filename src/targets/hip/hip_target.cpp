@@ -131,7 +131,7 @@ class HipTarget final : public Target {
     hip_provided_pass(file, provided_);         // before the renamer: it never renames these names
     same_signature_pass(file);                  // overloads the renames make identical: the later guarded
     elaborated_type_pass(file, typedef_tags_);  // `struct X` where HIP's X is a typedef only
-    deviceptr_pass(file);                       // CUdeviceptr's integer uses: HIP's is a void*
+    deviceptr_pass(file);                       // integer uses of CUdeviceptr, texture objects: HIP's are pointers
     compat_header_pass(file);                   // includes of CUDA headers the release lacks: Ferry's compat header
     cuda_compat_pass(file);                     // Ferry's own compat constructs, before anything renames them
     cuda_record_pass(file);                     // before the rules rewrite the includes it records
@@ -143,6 +143,7 @@ class HipTarget final : public Target {
     tile_shuffle_pass(file);  // cooperative-groups tile shuffles of vector values
     call_args_pass(file);     // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
     launch_pass(file);
+    dynamic_parallelism_pass(file);  // launches and runtime calls in device code: HIP has no device runtime
     inline_asm_pass(file);
     warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
     dialect_pass(file);                                    // nvcc-isms clang's C++17 rejects (register)

@@ -7,49 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
-namespace {
-
 using migrate::FileMigration;
 using migrate::npos;
-
-// First code index of the kernel expression that ends at `last` (the token before `<<<`), and
-// whether it carries template arguments. npos when it is not a name we understand.
-std::size_t kernel_start(const FileMigration& f, std::size_t last, bool& templated) {
-  templated = false;
-  std::size_t i = last;
-  if (f.is(i, ">")) {
-    int depth = 0;
-    for (;; --i) {
-      if (f.is(i, ">")) ++depth;
-      else if (f.is(i, ">>")) depth += 2;
-      else if (f.is(i, "<")) --depth;
-      else if (f.is(i, ";") || f.is(i, "{") || f.is(i, "}")) return npos;
-      if (depth == 0 || i == 0) break;
-    }
-    if (depth != 0 || i == 0) return npos;
-    templated = true;
-    --i;
-  } else if (f.is(i, ")")) {
-    // (*fn)<<<...>>> or (kernel_table[i])<<<...>>>: the parenthesized expression.
-    int depth = 0;
-    for (;; --i) {
-      if (f.is(i, ")")) ++depth;
-      else if (f.is(i, "(")) --depth;
-      if (depth == 0 || i == 0) break;
-    }
-    return depth == 0 ? i : npos;
-  }
-  if (!f.is_identifier(i)) return npos;
-  // Qualified names: ns::k, ::k, obj.k, p->k.
-  while (i >= 2 && (f.is(i - 1, "::") || f.is(i - 1, ".") || f.is(i - 1, "->")) && f.is_identifier(i - 2)) i -= 2;
-  if (i >= 1 && f.is(i - 1, "::")) --i;
-  return i;
-}
-
-}  // namespace
 
 void launch_pass(FileMigration& f) {
   if (f.target().option("launch") != "ggl") return;
@@ -75,7 +38,7 @@ void launch_pass(FileMigration& f) {
     const std::size_t args_close = f.match_bracket(close + 1);
     if (args_close == npos) continue;
     bool templated = false;
-    const std::size_t start = kernel_start(f, ci - 1, templated);
+    const std::size_t start = launch_kernel_start(f, ci - 1, templated);
     if (start == npos) continue;
 
     // Launch parameters: top-level commas between <<< and >>>.

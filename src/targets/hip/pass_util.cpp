@@ -98,4 +98,37 @@ bool only_blanks(std::string_view s) {
   return true;
 }
 
+std::size_t launch_kernel_start(const lex::CodeView& f, std::size_t last, bool& templated) {
+  using lex::npos;
+  templated = false;
+  std::size_t i = last;
+  if (f.is(i, ">")) {
+    int depth = 0;
+    for (;; --i) {
+      if (f.is(i, ">")) ++depth;
+      else if (f.is(i, ">>")) depth += 2;
+      else if (f.is(i, "<")) --depth;
+      else if (f.is(i, ";") || f.is(i, "{") || f.is(i, "}")) return npos;
+      if (depth == 0 || i == 0) break;
+    }
+    if (depth != 0 || i == 0) return npos;
+    templated = true;
+    --i;
+  } else if (f.is(i, ")")) {
+    // (*fn)<<<...>>> or (kernel_table[i])<<<...>>>: the parenthesized expression.
+    int depth = 0;
+    for (;; --i) {
+      if (f.is(i, ")")) ++depth;
+      else if (f.is(i, "(")) --depth;
+      if (depth == 0 || i == 0) break;
+    }
+    return depth == 0 ? i : npos;
+  }
+  if (!f.is_identifier(i)) return npos;
+  // Qualified names: ns::k, ::k, obj.k, p->k.
+  while (i >= 2 && (f.is(i - 1, "::") || f.is(i - 1, ".") || f.is(i - 1, "->")) && f.is_identifier(i - 2)) i -= 2;
+  if (i >= 1 && f.is(i - 1, "::")) --i;
+  return i;
+}
+
 }  // namespace ferry::targets::hip

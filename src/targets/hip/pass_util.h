@@ -32,6 +32,11 @@ enum class IntWidth : std::uint8_t { None, Narrow, Wide, Unknown };
 // precedes it (a use, not a declaration); Unknown for other types (a typedef, a class).
 [[nodiscard]] IntWidth declared_width(const lex::CodeView& v, std::size_t ci);
 
+// First code index of the kernel expression of a launch that ends at `last` (the token before
+// `<<<`): `k`, `ns::k`, `obj.k`, `k<T, N>` (`templated`), `(*fn)`. npos when it is not a name
+// we understand.
+[[nodiscard]] std::size_t launch_kernel_start(const lex::CodeView& v, std::size_t last, bool& templated);
+
 // Byte offset of the start of the line that holds `offset` in `src`.
 [[nodiscard]] std::uint32_t line_start(std::string_view src, std::uint32_t offset);
 // True when `s` holds only spaces, tabs and carriage returns.

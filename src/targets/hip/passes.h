@@ -1,8 +1,8 @@
 // Semantic passes of the CUDA → HIP target. Each pass is one function over a FileMigration,
 // lives in its own file and has golden tests under tests/golden/hip-<pass>-*/.
 // Order (HipTarget::run_passes): runtime_header, hip_provided, same_signature, elaborated_type, compat_header,
-// cuda_compat, cuda_record, name_clash, solver_args, warp_intrinsics, launch, inline_asm, warp_size; edits of an
-// earlier pass win over later ones and over the rule tables.
+// cuda_compat, cuda_record, name_clash, solver_args, warp_intrinsics, launch, dynamic_parallelism, inline_asm,
+// warp_size; edits of an earlier pass win over later ones and over the rule tables.
 #pragma once
 
 #include <string>
@@ -61,7 +61,9 @@ void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64Fi
 // enum, __launch_bounds__). Does nothing when `warp_size_constexpr`.
 void warp_size_pass(migrate::FileMigration& file, bool warp_size_constexpr);
 // CUDA 13's cudaMemLocation arguments of cudaMemPrefetchAsync / cudaMemAdvise → HIP's device
-// id (FRY4104), or FRY4105 when the location cannot be read.
+// id (FRY4104), or FRY4105 when the location cannot be read; CUDA 13's graph edge-data arguments
+// dropped when null (FRY4112) or left (FRY4113); other argument-level differences
+// (call_args_pass.cpp).
 void call_args_pass(migrate::FileMigration& file);
 
 // What nvcc accepts and clang's C++17 rejects: the `register` storage class is dropped
@@ -70,6 +72,10 @@ void dialect_pass(migrate::FileMigration& file);
 
 // Under --rewrite-strings: API names the rules rename, inside string literals (strings_pass.cpp).
 void strings_pass(migrate::FileMigration& file);
+
+// CUDA dynamic parallelism: kernel launches and runtime API calls inside __global__ / __device__
+// functions, which HIP cannot compile (FRY1402; diagnostics only).
+void dynamic_parallelism_pass(migrate::FileMigration& file);
 
 // Under --launch=ggl: `k<<<g, b, shm, s>>>(args)` → `hipLaunchKernelGGL(k, g, b, shm, s, args)`.
 void launch_pass(migrate::FileMigration& file);
@@ -88,12 +94,14 @@ void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& tab
 // itself, the later ones are compiled only without it (`#if !defined(FERRY_HAVE_...)`), FRY4107.
 void same_signature_pass(migrate::FileMigration& file);
 
-// CUDA's CUdeviceptr is an integer, HIP's hipDeviceptr_t a void*: the integer uses of names the
-// translation unit declares CUdeviceptr (ProjectContext::deviceptr_names, filled by
-// collect_deviceptr_names in prepare_project) are rewritten in bytes — `d + n` ->
-// `(hipDeviceptr_t)((char*)d + n)`, `d % a` -> `(uintptr_t)d % a`, `d = n` ->
-// `d = (hipDeviceptr_t)(uintptr_t)(n)`, `d += n`, printf arguments — FRY4110; FRY4111 where the
-// form cannot be proved (deviceptr_pass.cpp).
+// CUDA's integer handles whose HIP types are pointers (CUdeviceptr -> hipDeviceptr_t, a void*;
+// cudaTextureObject_t / CUtexObject and cudaSurfaceObject_t / CUsurfObject -> hipTextureObject_t,
+// hipSurfaceObject_t): the integer uses of names the translation unit declares with one
+// (ProjectContext::integer_handle_names, filled by collect_deviceptr_names in prepare_project)
+// are rewritten — `d + n` -> `(hipDeviceptr_t)((char*)d + n)` (a CUdeviceptr is an address in
+// bytes), `t >> 32` -> `(uintptr_t)t >> 32`, `d = n` -> `d = (hipDeviceptr_t)(uintptr_t)(n)`,
+// `d += n`, an integer returned as a handle, printf arguments — FRY4110; FRY4111 where the form
+// cannot be proved (deviceptr_pass.cpp).
 void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContext& ctx);
 // A tree header that stands in for cuda.h (declares at least 50 names the rules map, half of its
 // declarations): FRY1410 on it and on the #include lines that name it (stand_in_pass.cpp).
