@@ -189,6 +189,16 @@ std::vector<Decl> declarations(const lex::CodeView& v) {
         !is_expression_keyword(v.text(ci - 2)) && !is_handle_type(v, ci - 2)) {
       const std::string_view next = v.text(ci + 1);
       other = next == "=" || next == ";" || next == "," || next == ")" || next == "[";
+      // `T *getPointer() const {`: a function declared to return another type (cuda-vmm's
+      // cuvector.h, beside allocators whose getPointer returns a CUdeviceptr). What follows the
+      // parameter list tells a declarator from a product with a call; `;` only at a statement's start.
+      if (next == "(" && v.partner(ci + 1) != npos) {
+        const std::size_t after = v.partner(ci + 1) + 1;
+        const bool statement_start =
+            ci < 3 || v.is(ci - 3, ";") || v.is(ci - 3, "{") || v.is(ci - 3, "}") || v.is(ci - 3, ":");
+        other = v.is(after, "const") || v.is(after, "{") || v.is(after, "noexcept") || v.is(after, "override") ||
+                v.is(after, "final") || v.is(after, "->") || (v.is(after, ";") && statement_start);
+      }
     }
     if (other) out.push_back({ci, DeclKind::Other, nullptr});
   }
