@@ -138,7 +138,10 @@ const analysis::Profile* default_original_profile(std::string_view target) {
 bool needs_relocatable_device_code(std::string_view output) {
   const bool lld = output.find("undefined hidden symbol:") != std::string_view::npos &&
                    output.find("amdgcn-link command failed") != std::string_view::npos;
-  const bool ptxas = output.find("Unresolved extern function") != std::string_view::npos;
+  // ptxas's unresolved device function; nvcc's own refusal of a launch from device code
+  // (dynamic parallelism) without separate compilation.
+  const bool ptxas = output.find("Unresolved extern function") != std::string_view::npos ||
+                     output.find("requires separate compilation mode") != std::string_view::npos;
   return lld || ptxas;  // both come after the source compiled: nothing else failed
 }
 

@@ -76,7 +76,8 @@ struct UnitResult {
 
 // True when a whole-program device compile failed only because a device function the unit calls
 // is defined in another unit (lld's "undefined hidden symbol" at the AMDGPU device link; ptxas's
-// "Unresolved extern function"): the unit's build compiles it separately (nvcc -dc / -rdc=true,
+// "Unresolved extern function"), or nvcc refused a kernel launch from device code ("requires
+// separate compilation mode"): the unit's build compiles it separately (nvcc -dc / -rdc=true,
 // hipcc -fgpu-rdc), and verify compiles it so again.
 [[nodiscard]] bool needs_relocatable_device_code(std::string_view output);
 

@@ -343,6 +343,8 @@ class RdcRunner final : public ProcessRunner {
 
 TEST(VerifyRun, DeviceCallsAcrossUnitsCompileAsRelocatableCode) {
   EXPECT_TRUE(needs_relocatable_device_code("ptxas fatal   : Unresolved extern function '_ZN1P3advEf'\n"));
+  EXPECT_TRUE(needs_relocatable_device_code(
+      "cdp.cu(2): error: kernel launch from __device__ or __global__ functions requires separate compilation mode\n"));
   EXPECT_FALSE(needs_relocatable_device_code("main.cpp:3:1: error: unknown type name 'foo'\n"));
   const fs::path base = fs::temp_directory_path() / ("ferry-verify-rdc-" + std::to_string(::getpid()));
   fs::remove_all(base);
