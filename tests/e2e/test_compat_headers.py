@@ -17,7 +17,9 @@
    run on Ferry's CPU wave64 runtime (`ferry wave64 run`, 64-lane wavefronts, blocks on parallel OS
    threads): every thread of every block adds into the same halves, compared with a host reference,
    and every old value a counter returns is seen exactly once; the directed-rounding intrinsics
-   (__fadd_rd ... __dsqrt_rz) against an exact rational oracle (Python fractions), bit for bit.
+   (__fadd_rd ... __dsqrt_rz) against an exact rational oracle (Python fractions), bit for bit;
+   the tile shuffles of vector and struct values (tile_shfl.h) on the wave64 runtime, every lane
+   against the source lane CUDA's thread_block_tile::shfl* reads.
 Skips (77) without hipcc."""
 import bisect
 import functools
@@ -57,6 +59,7 @@ __global__ void mm(unsigned* p, unsigned rem) { p[0] = umin(rem, p[1]) + min(rem
 __global__ void acc(__half* x, __half2* y) { atomicAdd(x, x[1]); atomicAdd(y, y[1]); }
 CUcontext ctx(CUdevice d) { CUctxCreateParams prm = {}; CUcontext c; cuCtxCreate(&c, &prm, 0, d); return c; }
 __global__ void iv(float* lo, double* hi) { lo[0] = __fadd_rd(lo[1], lo[2]); hi[0] = __dmul_ru(hi[1], hi[2]); }
+__global__ void ts(float2* v) { auto t = cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block()); float2 x = v[0]; v[1] = t.shfl_xor(x, 1); }
 """
 
 SIMD_UNARY = {"__vabs2", "__vabs4", "__vabsss2", "__vabsss4", "__vneg2", "__vneg4", "__vnegss2", "__vnegss4"}
@@ -1076,6 +1079,75 @@ int main() {
 """
 
 
+TILE_SHFL_RUN = r"""#include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
+#include <cstdio>
+#include "ferry/compat/tile_shfl.h"
+namespace cg = cooperative_groups;
+#define BLOCKS 3
+#define THREADS 128
+struct pair16 { short a, b; int c; };
+// Every shuffle of ferry/compat/tile_shfl.h on tiles of 32 and 16 lanes, with values of 16
+// (uint4), 8 (float2) and 8 (a struct) bytes; the host checks every lane against the source lane
+// CUDA's thread_block_tile::shfl* would read (its rank arithmetic, written out below).
+__host__ __device__ uint4 u4(unsigned t) { return make_uint4(t, t * 3u, ~t, t ^ 0x5a5au); }
+__global__ void k(uint4* a, float2* b, uint4* c, pair16* d) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  const auto block = cg::this_thread_block();
+  const auto t32 = cg::tiled_partition<32>(block);
+  const auto t16 = cg::tiled_partition<16>(block);
+  a[t] = ferry_tile_shfl_xor(t32, u4(t), 5u);
+  b[t] = ferry_tile_shfl_down(t16, make_float2(t * 0.5f, -(float)t), 3u);
+  c[t] = ferry_tile_shfl_up(t32, u4(t), 7u);
+  pair16 p = {(short)t, (short)-t, (int)(t * 7u)};
+  d[t] = ferry_tile_shfl(t16, p, 9);
+}
+bool same(uint4 x, unsigned s) { uint4 w = u4(s); return x.x == w.x && x.y == w.y && x.z == w.z && x.w == w.w; }
+int main() {
+  const unsigned n = BLOCKS * THREADS;
+  uint4 *a, *c; float2* b; pair16* d;
+  hipMalloc(&a, n * sizeof(uint4)); hipMalloc(&b, n * sizeof(float2)); hipMalloc(&c, n * sizeof(uint4));
+  hipMalloc(&d, n * sizeof(pair16));
+  k<<<BLOCKS, THREADS>>>(a, b, c, d);
+  hipDeviceSynchronize();
+  uint4* ha = new uint4[n]; float2* hb = new float2[n]; uint4* hc = new uint4[n]; pair16* hd = new pair16[n];
+  hipMemcpy(ha, a, n * sizeof(uint4), hipMemcpyDeviceToHost); hipMemcpy(hb, b, n * sizeof(float2), hipMemcpyDeviceToHost);
+  hipMemcpy(hc, c, n * sizeof(uint4), hipMemcpyDeviceToHost); hipMemcpy(hd, d, n * sizeof(pair16), hipMemcpyDeviceToHost);
+  unsigned bad = 0;
+  for (unsigned t = 0; t < n; ++t) {
+    const unsigned r32 = t % 32, r16 = t % 16, base32 = t - r32, base16 = t - r16;
+    bad += !same(ha[t], base32 + (r32 ^ 5u));
+    const unsigned sb = r16 + 3 < 16 ? t + 3 : t;
+    bad += !(hb[t].x == sb * 0.5f && hb[t].y == -(float)sb);
+    bad += !same(hc[t], r32 >= 7 ? t - 7 : t);
+    const unsigned sd = base16 + 9;
+    bad += !(hd[t].a == (short)sd && hd[t].b == (short)-sd && hd[t].c == (int)(sd * 7u));
+  }
+  printf("%u %u\n", n, bad);
+  return 0;
+}
+"""
+
+
+def test_tile_shfl(hipcc, inc, tmp):
+    """ferry_tile_shfl* (a tile shuffle of a vector or struct value, which HIP's member refuses):
+    the migrated call compiles for gfx906, and every shuffle runs on the CPU wave64 runtime with
+    the lanes CUDA's member reads, on tiles of 32 and 16 of 64-lane wavefronts."""
+    migrated = (inc / "needs_all.cu").read_text()
+    if '#include "ferry/compat/tile_shfl.h"' not in migrated or "ferry_tile_shfl_xor(t, x, 1)" not in migrated:
+        raise SystemExit("FAIL: a tile shuffle of a float2 did not become ferry_tile_shfl_xor from ferry/compat/tile_shfl.h")
+    src = tmp / "tile_shfl_run.hip"
+    src.write_text(TILE_SHFL_RUN)
+    hip_compile(hipcc, src, inc, tmp / "tile_shfl_run.o", link=False)
+    p = run([FERRY, "wave64", "run", str(src), "-I", str(inc)], timeout=600)
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: ferry wave64 run tile_shfl_run.hip exited {p.returncode}:\n{p.stdout}\n{p.stderr[-4000:]}")
+    n, bad = (int(x) for x in p.stdout.split())
+    if n != 3 * 128 or bad != 0:
+        raise SystemExit(f"FAIL: tile shuffles on wave64: {bad} wrong lane results of {n} threads x 4")
+    print(f"tile_shfl: {n} threads x 4 shuffles (uint4, float2, struct; tiles of 32 and 16) match CUDA's lanes on wave64")
+
+
 def test_fp16_atomic(hipcc, inc, tmp):
     """atomicAdd(__half*) / atomicAdd(__half2*): compiles for gfx906 beside HIP's own atomicAdd
     overloads, and runs on the CPU wave64 runtime with CUDA's results (the old value returned,
@@ -1144,6 +1216,7 @@ def main() -> int:
         test_ctx_params(hipcc, inc, tmp, table["ctx_params"])
         test_gl_interop(hipcc, inc, tmp)
         test_fp16_atomic(hipcc, inc, tmp)
+        test_tile_shfl(hipcc, inc, tmp)
         test_rounding(hipcc, inc, tmp, table["rounding"])
     print("PASS")
     return 0

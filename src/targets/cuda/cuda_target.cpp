@@ -46,6 +46,7 @@ class CudaTarget final : public Target {
     logical_warp_pass(file);
     module_api_pass(file);
     syncwarp_pass(file);
+    printf_cast_pass(file);
     launch_pass(file);
     ballot_pass(file);
     device_prop_pass(file);

@@ -5,7 +5,9 @@
 //   #include "ferry/compat/fp8.h"             #include <cuda_fp8.h>
 //   #include "ferry/compat/minmax.h"          removed (with whatever path prefix it was given)
 // HIP -> CUDA -> HIP then writes the same include again (a fixed point), and nvcc never looks for
-// a header that only the HIP output tree has.
+// a header that only the HIP output tree has. The calls a compat header exists for under a name of
+// its own go back to CUDA's form: `ferry_tile_shfl_xor(tile, v, 1)` (tile_shfl.h, a tile shuffle
+// of a vector value, which CUDA's member takes) -> `tile.shfl_xor(v, 1)`.
 #include <string>
 #include <string_view>
 
@@ -25,9 +27,28 @@ const std::string* replaced_header(std::string_view name) {
   return nullptr;
 }
 
+// `ferry_tile_shfl*(tile, ` -> `tile.shfl*(` (the hip target's tile_shuffle_pass, undone).
+void tile_shuffle_back(migrate::FileMigration& file) {
+  constexpr std::string_view kPrefix = "ferry_tile_";
+  for (std::size_t ci = 0; ci + 3 < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || file.excluded(ci) || file.code(ci).in_directive) continue;
+    const std::string_view fn = file.text(ci);
+    if (!fn.starts_with(kPrefix)) continue;
+    const std::string_view member = fn.substr(kPrefix.size());
+    if (member != "shfl" && member != "shfl_up" && member != "shfl_down" && member != "shfl_xor") continue;
+    if (!file.is(ci + 1, "(") || !file.is_identifier(ci + 2) || !file.is(ci + 3, ",")) continue;
+    // The one blank the forward pass writes after the comma goes too.
+    std::uint32_t end = file.code(ci + 3).end;
+    if (end < file.source().size() && file.source()[end] == ' ') ++end;
+    if (file.replace_bytes(file.code(ci).begin, end, std::string(file.text(ci + 2)) + "." + std::string(member) + "("))
+      file.count_converted("warp");
+  }
+}
+
 }  // namespace
 
 void hip_compat_include_pass(migrate::FileMigration& file) {
+  tile_shuffle_back(file);
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (file.code(ci).kind != lex::Kind::HeaderName || file.excluded(ci)) continue;
     const std::string_view h = file.text(ci);

@@ -1,6 +1,6 @@
 // Semantic passes of the HIP → CUDA target. Order (CudaTarget::run_passes): record_restore,
-// logical_warp, module_api, syncwarp, launch, ballot, device_prop, cccl, rocprim, vector_ctor, atomic_fp, texture_ref,
-// wmma, amd_only, implicit_headers; edits of an earlier pass win over later ones and over the
+// hip_compat_include, logical_warp, module_api, syncwarp, printf_cast, launch, ballot, device_prop,
+// cccl, rocprim, vector_ctor, atomic_fp, texture_ref, wmma, amd_only, implicit_headers; edits of an earlier pass win over later ones and over the
 // rule tables. Then the rules, then the finishing step (compat header, runtime header).
 // Golden tests: tests/golden/cuda-<pass>-*/.
 #pragma once
@@ -27,6 +27,10 @@ void module_api_pass(migrate::FileMigration& file);
 // barrier and an acquire fence in one comma expression) comes back as `__syncwarp()`, and a lone
 // `__builtin_amdgcn_wave_barrier()` too, so CUDA → HIP → CUDA round-trips.
 void syncwarp_pass(migrate::FileMigration& file);
+
+// `printf("%u", (unsigned int)threadIdx.x)` (the CUDA -> HIP target's cast of a built-in index
+// for clang's AMDGPU printf) -> `printf("%u", threadIdx.x)`: CUDA's are unsigned ints.
+void printf_cast_pass(migrate::FileMigration& file);
 
 // `hipLaunchKernelGGL(k, g, b, shm, stream, args...)` → `k<<<g, b, shm, stream>>>(args...)`;
 // `HIP_KERNEL_NAME(k<T>)` and `(k<T>)` are unwrapped. Only the glue is edited, so renames inside

@@ -1,8 +1,18 @@
 // HIP written by Ferry for HIP 5.2 includes Ferry's own compat headers. The way back to CUDA
 // gives the CUDA header a compat header stood for (fp8.h: cuda_fp8.h) and drops the ones added
 // for names alone (minmax.h: CUDA's own min/max/umin), so nvcc needs nothing from the HIP tree.
+// The calls of tile_shfl.h (a tile shuffle of a vector value) go back to the tile's member.
 #include <cuda_runtime.h>
+#include <cooperative_groups.h>
 #include <cuda_fp8.h>
+namespace cg = cooperative_groups;
+
+__global__ void rotate(float2* v) {
+  const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  float2 x = v[threadIdx.x];
+  x = tile.shfl_down(x, 1);
+  v[threadIdx.x] = tile.shfl(tile.shfl_xor(x, 2), 0);
+}
 
 __global__ void quantize(const float* in, __nv_fp8_storage_t* out, unsigned n) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
