@@ -1,7 +1,7 @@
 // Semantic passes of the HIP → CUDA target. Order (CudaTarget::run_passes): record_restore,
 // hip_compat_include, logical_warp, module_api, syncwarp, printf_cast, launch, ballot, device_prop,
-// cccl, rocprim, vector_ctor, atomic_fp, texture_ref, wmma, amd_only, implicit_headers; edits of an earlier pass win over later ones and over the
-// rule tables. Then the rules, then the finishing step (compat header, runtime header).
+// cccl, rocprim, vector_ctor, atomic_fp, texture_ref, wmma, amd_only, implicit_headers; edits of an earlier pass win
+// over later ones and over the rule tables. Then the rules, then the finishing step (compat header, runtime header).
 // Golden tests: tests/golden/cuda-<pass>-*/.
 #pragma once
 

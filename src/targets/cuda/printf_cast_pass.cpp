@@ -19,8 +19,8 @@ void printf_cast_pass(migrate::FileMigration& file) {
           !file.is(a.first + 2, "int") || !file.is(a.first + 3, ")") || !file.is(a.first + 5, "."))
         continue;
       const std::size_t b = a.first + 4;
-      const bool builtin = file.is(b, "threadIdx") || file.is(b, "blockIdx") || file.is(b, "blockDim") ||
-                           file.is(b, "gridDim");
+      const bool builtin =
+          file.is(b, "threadIdx") || file.is(b, "blockIdx") || file.is(b, "blockDim") || file.is(b, "gridDim");
       const bool axis = file.is(a.last, "x") || file.is(a.last, "y") || file.is(a.last, "z");
       if (!builtin || !axis || file.touched(a.first)) continue;
       if (file.replace_bytes(file.code(a.first).begin, file.code(b).begin, "")) file.count_converted("dialect");
