@@ -496,6 +496,8 @@ class DeviceptrRewriter {
         const Decl* nearest = nullptr;
         for (const Decl& d : it->second)
           if (d.ci <= ci) nearest = &d;
+        // `cudaTextureObject_t &texObj`: the `&` of a reference declarator is no operator.
+        if (nearest && nearest->ci == ci && ci > 0 && f_.is(ci - 1, "&")) continue;
         if (nearest) {
           value = nearest->kind == DeclKind::Value;
           pointer = nearest->kind == DeclKind::Pointer;
