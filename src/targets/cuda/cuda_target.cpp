@@ -8,6 +8,7 @@
 #include "targets/cuda/compat_header.h"
 #include "targets/cuda/passes.h"
 #include "targets/cuda/reverse_rules.h"
+#include "targets/member_renames.h"
 
 namespace ferry::targets::cuda {
 namespace {
@@ -47,6 +48,7 @@ class CudaTarget final : public Target {
     module_api_pass(file);
     syncwarp_pass(file);
     printf_cast_pass(file);
+    rename_members(file, false);  // rules/member_renames.tsv, right to left
     launch_pass(file);
     ballot_pass(file);
     device_prop_pass(file);

@@ -13,6 +13,7 @@
 #include "targets/hip/compat.h"
 #include "targets/hip/passes.h"
 #include "targets/hip/toolchain.h"
+#include "targets/member_renames.h"
 
 namespace ferry::targets::hip {
 namespace {
@@ -140,8 +141,9 @@ class HipTarget final : public Target {
     solver_args_pass(file);                     // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
     warp_intrinsics_pass(file);
-    tile_shuffle_pass(file);  // cooperative-groups tile shuffles of vector values
-    call_args_pass(file);     // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
+    tile_shuffle_pass(file);     // cooperative-groups tile shuffles of vector values
+    call_args_pass(file);        // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
+    rename_members(file, true);  // rules/member_renames.tsv: requestedHandleTypes -> requestedHandleType
     launch_pass(file);
     dynamic_parallelism_pass(file);  // launches and runtime calls in device code: HIP has no device runtime
     inline_asm_pass(file);
