@@ -35,6 +35,9 @@
 // cudaStreamUpdateCaptureDependencies with 4 arguments is left to the tables (CUDA 12's flags or
 // CUDA 13's edge data: the types would tell, the tokens do not).
 //
+// The GL interop registrations take a register flag; CUDA code often passes a map flag of the same
+// value (`cudaGraphicsMapFlagsWriteDiscard`), which becomes HIP's register flag there.
+//
 // NVRTC takes its option strings as `const char* const*`, so CUDA code passes a `char**` (or a
 // `char* opts[]`); hiprtcCompileProgram takes `const char**`, which neither converts to. The
 // argument gets `const_cast<const char**>(...)`, a compile error (not a silent reinterpretation)
@@ -43,6 +46,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "targets/hip/hip_provided.h"
 #include "targets/hip/passes.h"
@@ -240,6 +244,41 @@ void default_args(FileMigration& file) {
   }
 }
 
+// CUDA code passes a map flag where the GL interop registration takes a register flag:
+// `cudaGraphicsGLRegisterBuffer(&r, vbo, cudaGraphicsMapFlagsWriteDiscard)` (cuda-samples: 30
+// calls). CUDA's two enums have the same values for these three (driver_types.h: None 0,
+// ReadOnly 1, WriteDiscard 2) and C converts; HIP has no map-flag enum, so inside the flags
+// argument the enumerator becomes HIP's register flag of that value. Elsewhere (the map-flag
+// calls, which HIP lacks) the tables report it unsupported.
+void register_flags_args(FileMigration& file) {
+  struct Call {
+    std::string_view cuda;
+    std::size_t flags;  // the flags argument's index
+  };
+  static constexpr Call kCalls[] = {{"cudaGraphicsGLRegisterBuffer", 2}, {"cudaGraphicsGLRegisterImage", 3}};
+  static constexpr std::pair<std::string_view, std::string_view> kFlags[] = {
+      {"cudaGraphicsMapFlagsNone", "hipGraphicsRegisterFlagsNone"},
+      {"cudaGraphicsMapFlagsReadOnly", "hipGraphicsRegisterFlagsReadOnly"},
+      {"cudaGraphicsMapFlagsWriteDiscard", "hipGraphicsRegisterFlagsWriteDiscard"},
+  };
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || file.is_member_or_qualified(ci) ||
+        file.code(ci).in_directive)
+      continue;
+    const Call* c = nullptr;
+    for (const Call& k : kCalls)
+      if (file.is(ci, k.cuda)) c = &k;
+    if (!c) continue;
+    const std::vector<ArgRange> args = file.call_args(ci + 1);
+    if (args.size() != c->flags + 1 || args[c->flags].empty()) continue;
+    for (std::size_t t = args[c->flags].first; t <= args[c->flags].last; ++t) {
+      if (file.excluded(t) || file.touched(t) || file.is_member_or_qualified(t)) continue;
+      for (const auto& [cuda, hip] : kFlags)
+        if (file.is(t, cuda) && file.replace(t, t, std::string(hip))) file.count_converted("runtime");
+    }
+  }
+}
+
 // An argument that is a null constant on its own: 0, NULL or nullptr.
 bool null_constant(const FileMigration& file, const ArgRange& a) {
   return a.first == a.last && (file.is(a.first, "NULL") || file.is(a.first, "nullptr") || file.is(a.first, "0"));
@@ -430,6 +469,7 @@ void rtc_option_args(FileMigration& file) {
 void call_args_pass(FileMigration& file) {
   ffs_args(file);
   default_args(file);
+  register_flags_args(file);
   rtc_option_args(file);
   ctx_create_args(file);
   occupancy_args(file);
