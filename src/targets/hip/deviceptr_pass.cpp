@@ -662,9 +662,15 @@ class DeviceptrRewriter {
     }
     if (c == Context::Compare) {
       // With a null pointer constant or another CUdeviceptr the pointer comparison is CUDA's.
+      // The other operand is the whole sum beside the operator (`new_ptr != d_p + n`: an integer,
+      // since the sum of a handle compared is computed as one).
       const bool right = other > e;
-      const std::size_t os = right ? other + 1 : unary_start(f_, other - 1);
-      const std::size_t oe = right ? unary_end(f_, other + 1) : other - 1;
+      std::size_t os = right ? other + 1 : unary_start(f_, other - 1);
+      std::size_t oe = right ? unary_end(f_, other + 1) : other - 1;
+      if (right)
+        while (oe != npos && is_add_op(f_, oe + 1)) oe = unary_end(f_, oe + 2);
+      else
+        while (os != npos && os > 1 && is_add_op(f_, os - 1)) os = unary_start(f_, os - 2);
       if (os != npos && oe != npos && (null_literal(f_, os, oe) || use_at(os, oe) != npos)) return;
       if (as_integer(u, "uintptr_t")) note(name, *u.handle, "compared with an integer as (uintptr_t)");
       return;

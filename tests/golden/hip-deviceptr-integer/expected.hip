@@ -34,6 +34,7 @@ int run(hipMemGenericAllocationHandle_t h, size_t size, size_t align) {
   end = (hipDeviceptr_t)((char*)end + size - 1);
   if ((uintptr_t)end < 4096) return 2;
   if (d_ptr == 0) return 3;
+  if ((uintptr_t)third != (uintptr_t)d_ptr + size / 2 || (uintptr_t)d_ptr + size / 4 != (uintptr_t)second) return 5;  // a handle against a sum
   printf("base %llx, misaligned by %zu, distance %zu\n", (unsigned long long)d_ptr, misalignment(d_ptr, align), distance);
   printf("chunk at %p\n", (void *)c.base);
 

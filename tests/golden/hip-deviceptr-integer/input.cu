@@ -34,6 +34,7 @@ int run(CUmemGenericAllocationHandle h, size_t size, size_t align) {
   end = end + size - 1;
   if (end < 4096) return 2;
   if (d_ptr == 0) return 3;
+  if (third != d_ptr + size / 2 || d_ptr + size / 4 != second) return 5;  // a handle against a sum
   printf("base %llx, misaligned by %zu, distance %zu\n", d_ptr, misalignment(d_ptr, align), distance);
   printf("chunk at %p\n", (void *)c.base);
 
