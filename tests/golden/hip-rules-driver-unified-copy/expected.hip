@@ -1,0 +1,10 @@
+// The driver API's unified-address copies take no direction: cuMemcpy(dst, src, n) and
+// cuMemcpyAsync(dst, src, n, stream) (NVIDIA-developer-blog cuda-vmm). HIP's hipMemcpy with
+// hipMemcpyDefault infers the direction from the pointers the same way.
+#include <hip/hip_runtime.h> /* ferry-cuda: <cuda.h> */
+
+hipError_t copy_twice(hipDeviceptr_t dst, hipDeviceptr_t src, size_t bytes, hipStream_t stream) {
+  hipError_t status = hipMemcpy(dst, src, bytes, hipMemcpyDefault);
+  if (status != hipSuccess) return status;
+  return hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, stream);
+}
