@@ -88,6 +88,13 @@ QuotedName quoted_name(std::string_view m) {
   return q;
 }
 
+std::optional<std::string> nvcc_undefined_name(std::string_view message) {
+  constexpr std::string_view kLead = "identifier \"", kTail = "\" is undefined";
+  if (!message.starts_with(kLead) || !message.ends_with(kTail) || message.size() <= kLead.size() + kTail.size())
+    return std::nullopt;
+  return std::string(message.substr(kLead.size(), message.size() - kLead.size() - kTail.size()));
+}
+
 const FileLineMap* LineMaps::find(const std::string& rel) const {
   const auto it = files.find(rel);
   return it == files.end() ? nullptr : &it->second;
@@ -232,6 +239,17 @@ void classify(MappedError& e, const ClassifyContext& ctx) {
     e.cls = FailureClass::PreExisting;
     e.reason = "the original fails on the same line: " + orig->first_error;
     return;
+  }
+  // nvcc reports an undefined name once per file (`identifier "FIXME" is undefined`); clang at
+  // every use. The same name undeclared in the port is the original's error, wherever it is.
+  if (orig_fails && o) {
+    const QuotedName q = quoted_name(e.raw.message);
+    if (!q.name.empty() && q.scope.empty() && e.raw.message.starts_with("use of undeclared identifier") &&
+        orig->undefined_names.count(q.name)) {
+      e.cls = FailureClass::PreExisting;
+      e.reason = "the original fails on the same undeclared name '" + q.name + "': " + orig->first_error;
+      return;
+    }
   }
   // A header that stands in for cuda.h (FRY1410 anywhere in it): its declarations collide with
   // HIP's, which the migration reported for the whole file.

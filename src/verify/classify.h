@@ -44,6 +44,8 @@ struct QuotedName {
   std::string scope;  // set for a member of a type
 };
 [[nodiscard]] QuotedName quoted_name(std::string_view message);
+// The name in nvcc's `identifier "X" is undefined`, or nullopt for any other message.
+[[nodiscard]] std::optional<std::string> nvcc_undefined_name(std::string_view message);
 
 // One migrated file: rewrite::LineMap plus the original lines migrate raised diagnostics on.
 struct FileLineMap {
@@ -66,8 +68,11 @@ struct OriginalCheck {
   enum class State { NotRun, Compiles, Fails, Inconclusive } state = State::NotRun;
   std::set<std::pair<std::string, std::uint32_t>> error_lines;  // (rel, line) in the input tree
   std::string first_error;                                      // "rel:line: message"
-  std::string note;                                             // why NotRun/Inconclusive
-  bool cached = false;                                          // taken from the cache of an earlier run
+  // Names nvcc reports undefined (`identifier "FIXME" is undefined`): it reports each name once
+  // per file, so a later use of the same name in the port is the same, pre-existing error.
+  std::set<std::string> undefined_names;
+  std::string note;     // why NotRun/Inconclusive
+  bool cached = false;  // taken from the cache of an earlier run
 };
 
 // The first place inside the tree an error belongs to: the error itself when it is in the tree,

@@ -85,8 +85,8 @@ nlohmann::json check_to_json(const OriginalCheck& c) {
                                                                       : "not-run";
   nlohmann::json lines = nlohmann::json::array();
   for (const auto& [rel, line] : c.error_lines) lines.push_back({rel, line});
-  return {
-      {"state", state}, {"error_lines", lines}, {"first_error", c.first_error}, {"note", c.note}, {"cached", c.cached}};
+  return {{"state", state}, {"error_lines", lines}, {"first_error", c.first_error},
+          {"note", c.note}, {"cached", c.cached},   {"undefined_names", c.undefined_names}};
 }
 
 OriginalCheck check_from_json(const nlohmann::json& j) {
@@ -100,6 +100,8 @@ OriginalCheck check_from_json(const nlohmann::json& j) {
     c.error_lines.insert({l.at(0).get<std::string>(), l.at(1).get<std::uint32_t>()});
   c.first_error = j.value("first_error", "");
   c.note = j.value("note", "");
+  if (j.contains("undefined_names"))
+    for (const auto& n : j.at("undefined_names")) c.undefined_names.insert(n.get<std::string>());
   return c;
 }
 
@@ -396,6 +398,7 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
             if (auto rel = tree_relative(*r.input, e.at.file, *r.input)) {
               c.error_lines.insert({*rel, e.at.line});
               if (c.first_error.empty()) c.first_error = fmt::format("{}:{}: {}", *rel, e.at.line, e.message);
+              if (const auto name = nvcc_undefined_name(e.message)) c.undefined_names.insert(*name);
             }
           }
           if (c.first_error.empty()) c.first_error = errs.front().message;

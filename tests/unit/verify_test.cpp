@@ -435,6 +435,35 @@ TEST(VerifyClassify, DiagnosedOnlyForCodesThatSayNotMigrated) {
   EXPECT_EQ(p.cls, FailureClass::PreExisting);
 }
 
+TEST(VerifyClassify, SameUndefinedNameAsTheOriginal) {
+  // nvcc names an undefined identifier once per file; clang at every use. A use on a changed line
+  // of a name the original also lacks is the original's error (olcf hw13's FIXME exercises).
+  EXPECT_EQ(nvcc_undefined_name("identifier \"FIXME\" is undefined"), "FIXME");
+  EXPECT_EQ(nvcc_undefined_name("expected a \";\""), std::nullopt);
+  const LineMaps maps = one_map("a.cu", {1, 2, 3, 4}, {3, 4}, {{3, {"FRY4001"}}});
+  ClassifyContext ctx;
+  ctx.root = "/t";
+  ctx.cwd = "/t";
+  ctx.maps = &maps;
+  OriginalCheck orig;
+  orig.state = OriginalCheck::State::Fails;
+  orig.error_lines.insert({"a.cu", 1});
+  orig.first_error = "a.cu:1: identifier \"FIXME\" is undefined";
+  orig.undefined_names.insert("FIXME");
+  ctx.original = &orig;
+  auto errs = parse_compiler_output(
+      "a.cu:3:1: error: use of undeclared identifier 'FIXME'\n"
+      "a.cu:4:1: error: use of undeclared identifier 'hipGraphFoo'\n");
+  ASSERT_EQ(errs.size(), 2u);
+  MappedError same = map_error(errs[0], ctx);
+  classify(same, ctx);
+  EXPECT_EQ(same.cls, FailureClass::PreExisting);
+  EXPECT_NE(same.reason.find("same undeclared name 'FIXME'"), std::string::npos);
+  MappedError other = map_error(errs[1], ctx);
+  classify(other, ctx);
+  EXPECT_EQ(other.cls, FailureClass::MigrationDefect);  // a name only the port lacks
+}
+
 TEST(VerifyClassify, HeaderStandingInForCudaH) {
   // stand.h carries FRY1410 (one line of it); loader.c includes it and fails after it.
   LineMaps maps = one_map("stand.h", {1, 2, 3, 4}, {2, 3, 4}, {{1, {"FRY1410"}}});
