@@ -2118,9 +2118,69 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
     const auto is_dim = [&](std::size_t q, std::string_view var) {
       return v.is(q, var) && !v.member(q) && v.is(q + 1, ".") && v.is(q + 2, "x");
     };
+    // Cooperative groups (dmmaTensorCoreGemm): `auto cta = cg::this_thread_block();` and tiles of
+    // at most 32 threads of it, `auto t = cg::tiled_partition<32>(cta);`. A tile never crosses a
+    // CUDA warp, so the clones (lanes 32-63) form tiles of their own with their originals' ranks,
+    // sizes, shuffles and copies; the block group is only waited on or synchronised, which the
+    // doubled block does alike. Anything else of the block (its ranks and sizes, other uses of the
+    // name) and a tile's meta_group_rank (it counts the doubled block's tiles) stay refused below.
+    std::set<std::string_view> block_groups, tiles;
+    std::set<std::size_t> group_ok;  // tokens of those declarations
+    const auto group_call = [&](std::size_t j, std::string_view fn) {
+      while (v.ident(j) && v.is(j + 1, "::")) j += 2;  // cg::, cooperative_groups::
+      return v.is(j, fn) ? j : npos;
+    };
+    for (std::size_t i = fi.body_open + 1; i + 2 < fi.body_close; ++i) {
+      if (!v.ident(i) || v.member(i) || !v.is(i + 1, "=")) continue;
+      if (const std::size_t j = group_call(i + 2, "this_thread_block");
+          j != npos && v.is(j + 1, "(") && v.is(j + 2, ")")) {
+        block_groups.insert(v.t(i));
+        group_ok.insert(i);
+        group_ok.insert(j);
+        continue;
+      }
+      const std::size_t j = group_call(i + 2, "tiled_partition");
+      if (j == npos || !v.is(j + 1, "<")) continue;
+      std::size_t k = j + 2;
+      while (k < fi.body_close && !v.is(k, ">") && !v.is(k, ";")) ++k;
+      if (!v.is(k, ">") || k == j + 2 || !v.is(k + 1, "(")) continue;
+      const auto n = eval_constant(v.f, v.facts, j + 2, k - 1, &fi);
+      const std::size_t close = v.partner(k + 1);
+      if (!n || *n < 1 || *n > 32 || close == npos) continue;
+      // of a block group by name, or of `cg::this_thread_block()` itself
+      const std::size_t b = group_call(k + 2, "this_thread_block");
+      const bool of_block = (close == k + 3 && v.ident(k + 2) && block_groups.count(v.t(k + 2))) ||
+                            (b != npos && v.is(b + 1, "(") && v.is(b + 2, ")") && close == b + 3);
+      if (!of_block) continue;
+      tiles.insert(v.t(i));
+      group_ok.insert(i);
+      group_ok.insert(j);
+      group_ok.insert(k + 2);
+      if (b != npos) group_ok.insert(b);
+    }
     for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {
-      if (!v.ident(i) || done.count(i)) continue;
+      if (!v.ident(i) || done.count(i) || group_ok.count(i)) continue;
       const std::string_view s = v.t(i);
+      if (v.member(i) && v.is(i - 1, ".") && v.ident(i - 2) && v.is(i + 1, "(")) {
+        const std::string_view obj = v.t(i - 2);
+        if (tiles.count(obj) && (is_tile_warp_member(s) || one_of(s, {"thread_rank", "size", "num_threads", "sync"})))
+          continue;
+        if (block_groups.count(obj) && s == "sync") continue;
+      }
+      if (block_groups.count(s) && !v.member(i)) {
+        // `cg::wait(cta)`, `cg::sync(cta)`, `cg::wait_prior<N>(cta)`: a whole argument
+        const std::size_t open = i - 1;
+        std::size_t f = open == 0 ? npos : open - 1;
+        if (f != npos && v.is(f, ">")) {  // wait_prior<N>
+          while (f > fi.body_open && !v.is(f, "<")) --f;
+          f = f > fi.body_open ? f - 1 : npos;
+        }
+        if (v.is(open, "(") && v.is(i + 1, ")") && f != npos &&
+            (v.is(f, "wait") || v.is(f, "sync") || v.is(f, "wait_prior")) && !v.member(f))
+          continue;
+        if (v.is(i + 1, ".") && v.is(i + 2, "sync")) continue;  // checked as a member above
+        return "the block group '" + std::string(s) + "' is used other than waited on or synchronised" + at;
+      }
       if (v.member(i)) {
         if (is_tile_warp_member(s) && v.is(i + 1, "("))
           return "the cross-lane call '." + std::string(s) + "()' would see the clone lanes" + at;

@@ -147,6 +147,7 @@ std::vector<fs::path> closure(const std::vector<fs::path>& sources, const std::v
 Api detect_api(const std::vector<fs::path>& files) {
   bool hip = false;
   bool cuda = false;
+  bool hip_runtime = false;  // hip/hip_runtime.h: a HIP program (a port that kept a CUDA header too)
   bool cu_file = false;
   for (const fs::path& f : files) {
     cu_file |= f.extension() == ".cu" || f.extension() == ".cuh";
@@ -159,8 +160,13 @@ Api detect_api(const std::vector<fs::path>& files) {
     for (const Include& inc : includes_of(text)) {
       if (is_hip_header(inc.name)) hip = true;
       else if (is_cuda_header(inc.name)) cuda = true;
+      hip_runtime |= inc.name == "hip/hip_runtime.h" || inc.name == "hip/hip_runtime_api.h";
     }
   }
+  // A port often keeps a CUDA header it could not convert (cooperative_groups/memcpy_async.h,
+  // FRY1001) beside HIP's runtime header, which no CUDA program includes: HIP, and the runtime
+  // serves that header's names too where it models them.
+  if (hip_runtime) return Api::Hip;
   if (hip && cuda)
     throw std::invalid_argument(
         "the program includes both HIP and CUDA headers; say which API to build with --api hip or --api cuda");

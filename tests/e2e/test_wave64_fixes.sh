@@ -31,7 +31,7 @@ run() {  # run NAME FILE [args]: the program's K lines
 # 32-lane warps (analysis/wave64_fix.h); wmma.cu: WMMA components fixed as one CUDA warp per
 # wavefront with doubled blocks.
 # Each is migrated as a project of its own.
-for prog in kinds:10 logical:4 wmma:2; do
+for prog in kinds:10 logical:4 wmma:3; do
   base=${prog%%:*}
   want=${prog##*:}
   w=$work/$base

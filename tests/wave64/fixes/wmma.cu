@@ -6,11 +6,13 @@
 // wmma.h): as CUDA at warp 32 (the reference), migrated without the fixes at wave 64 (must
 // differ: two CUDA warps share a wavefront and mix their tiles) and at wave 32 (must match), and
 // with the fixes at wave 64 and 32 (must match).
+#include <cooperative_groups.h>
 #include <cstdio>
 #include <cuda_fp16.h>
 #include <mma.h>
 
 using namespace nvcuda;
+namespace cg = cooperative_groups;
 
 #define WARP_SIZE 32
 #define WARPS_PER_BLOCK 4
@@ -57,6 +59,32 @@ __global__ void simple_wmma_gemm(const half *a, const half *b, float *d) {
   wmma::store_matrix_sync(d + warpM * TILE * N + warpN * TILE, acc, N, wmma::mem_row_major);
 }
 
+// KW3: dmmaTensorCoreGemm's cooperative groups: the block group, synchronised, and a 32-thread tile
+// per warp whose ranks stage the warp's A rows and C tile in shared memory (dmma does it with
+// cg::memcpy_async over the tile, which HIP lacks); the fragments are loaded from the staged copies.
+__global__ void staged_gemm(const half *a, const half *b, const float *c, float *d) {
+  __shared__ float stage_c[WARPS_PER_BLOCK][TILE * TILE];
+  __shared__ half stage_a[WARPS_PER_BLOCK][TILE * K];
+  auto cta = cg::this_thread_block();
+  auto tile32 = cg::tiled_partition<32>(cta);
+  const unsigned int warpId = threadIdx.x / WARP_SIZE;
+  const int row0 = (blockIdx.x * WARPS_PER_BLOCK + warpId) * TILE;
+  for (int i = tile32.thread_rank(); i < TILE * TILE; i += tile32.size()) stage_c[warpId][i] = c[row0 * TILE + i];
+  tile32.sync();
+  for (int i = tile32.thread_rank(); i < TILE * K; i += tile32.size()) stage_a[warpId][i] = a[row0 * K + i];
+  cg::sync(cta);
+  wmma::fragment<wmma::matrix_a, TILE, TILE, TILE, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, TILE, TILE, TILE, half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, TILE, TILE, TILE, float> acc;
+  wmma::load_matrix_sync(acc, stage_c[warpId], TILE, wmma::mem_row_major);
+  for (int kk = 0; kk < K; kk += TILE) {
+    wmma::load_matrix_sync(fa, stage_a[warpId] + kk, K);
+    wmma::load_matrix_sync(fb, b + kk, K);
+    wmma::mma_sync(acc, fa, fb, acc);
+  }
+  wmma::store_matrix_sync(d + row0 * TILE, acc, TILE, wmma::mem_row_major);
+}
+
 // A weighted sum of D (small integers: exact in float) and its mismatches against the host's.
 static void report(const char *name, const float *d, const float *want, int n) {
   double sum = 0;
@@ -70,7 +98,7 @@ static void report(const char *name, const float *d, const float *want, int n) {
 
 int main() {
   static half ha[M * K], hb[N * K];
-  static float hc[M * TILE], want1[M * TILE], want2[M * N], out1[M * TILE], out2[M * N];
+  static float hc[M * TILE], want1[M * TILE], want2[M * N], out1[M * TILE], out2[M * N], out3[M * TILE];
   for (int i = 0; i < M; ++i)
     for (int k = 0; k < K; ++k) ha[i * K + k] = static_cast<float>((i * 3 + k) % 5 - 2);
   for (int j = 0; j < N; ++j)  // B is K x N, column-major: element (k, j) at j * K + k
@@ -84,19 +112,22 @@ int main() {
       if (j < TILE) want1[i * TILE + j] = s + hc[i * TILE + j];
     }
   half *a, *b;
-  float *c, *d1, *d2;
+  float *c, *d1, *d2, *d3;
   cudaMalloc(&a, sizeof(ha));
   cudaMalloc(&b, sizeof(hb));
   cudaMalloc(&c, sizeof(hc));
   cudaMalloc(&d1, sizeof(out1));
   cudaMalloc(&d2, sizeof(out2));
+  cudaMalloc(&d3, sizeof(out3));
   cudaMemcpy(a, ha, sizeof(ha), cudaMemcpyHostToDevice);
   cudaMemcpy(b, hb, sizeof(hb), cudaMemcpyHostToDevice);
   cudaMemcpy(c, hc, sizeof(hc), cudaMemcpyHostToDevice);
   cudaMemset(d1, 0, sizeof(out1));
   cudaMemset(d2, 0, sizeof(out2));
+  cudaMemset(d3, 0, sizeof(out3));
 
   block_gemm<<<M / (WARPS_PER_BLOCK * TILE), THREADS_PER_BLOCK>>>(a, b, c, d1);
+  staged_gemm<<<M / (WARPS_PER_BLOCK * TILE), THREADS_PER_BLOCK>>>(a, b, c, d3);
 
   // cuda-samples names these gridDim and blockDim; the runtime's device built-ins have those names
   dim3 grid;
@@ -110,7 +141,9 @@ int main() {
 
   cudaMemcpy(out1, d1, sizeof(out1), cudaMemcpyDeviceToHost);
   cudaMemcpy(out2, d2, sizeof(out2), cudaMemcpyDeviceToHost);
+  cudaMemcpy(out3, d3, sizeof(out3), cudaMemcpyDeviceToHost);
   report("KW1", out1, want1, M * TILE);
   report("KW2", out2, want2, M * N);
+  report("KW3", out3, want1, M * TILE);
   return 0;
 }

@@ -1,0 +1,48 @@
+// Cooperative groups in WMMA kernels fixed as one CUDA warp per wavefront (docs/wave64.md, WMMA):
+// the block group only synchronised or waited on, and tiles of at most 32 threads of it (their
+// ranks, sizes, syncs and shuffles), as in cuda-samples' dmmaTensorCoreGemm, keep the form sound: a
+// tile never crosses a CUDA warp, so the clones form tiles of their own that mirror the originals.
+// The block's own ranks count the doubled block: that kernel is left with its warnings. Each
+// kernel has its own launcher and literal 32s, so each is a component of its own.
+#include <cooperative_groups.h>
+#include <cuda_fp16.h>
+#include <mma.h>
+
+using namespace nvcuda;
+namespace cg = cooperative_groups;
+
+__global__ void tiled_gemm(const half *a, const half *b, float *d, int k) {
+  __shared__ half stage[4][16 * 16];
+  auto cta = cg::this_thread_block();
+  cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);
+  const int warp = threadIdx.x / 32;
+  for (int i = tile32.thread_rank(); i < 16 * 16; i += tile32.size()) stage[warp][i] = a[(blockIdx.x * 4 + warp) * 256 + i];
+  tile32.sync();
+  cg::sync(cta);
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  wmma::load_matrix_sync(fa, stage[warp], 16);
+  wmma::load_matrix_sync(fb, b, k);
+  wmma::mma_sync(acc, fa, fb, acc);
+  wmma::store_matrix_sync(d + (blockIdx.x * 4 + warp) * 256, acc, 16, wmma::mem_row_major);
+}
+
+// The block's thread_rank() counts the doubled block's threads: left as written.
+__global__ void ranked_gemm(const half *a, const half *b, float *d, int *first) {
+  auto block = cg::this_thread_block();
+  const int warp = threadIdx.x / 32;
+  if (block.thread_rank() == 0) first[blockIdx.x] = warp;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  wmma::load_matrix_sync(fa, a + (blockIdx.x * 4 + warp) * 256, 16);
+  wmma::load_matrix_sync(fb, b, 16);
+  wmma::mma_sync(acc, fa, fb, acc);
+  wmma::store_matrix_sync(d + (blockIdx.x * 4 + warp) * 256, acc, 16, wmma::mem_row_major);
+}
+
+void run_tiled(const half *a, const half *b, float *d, int k) { tiled_gemm<<<8, 128>>>(a, b, d, k); }
+void run_ranked(const half *a, const half *b, float *d, int *first) { ranked_gemm<<<8, 128>>>(a, b, d, first); }
