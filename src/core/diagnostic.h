@@ -56,6 +56,9 @@ struct Diagnostic {
   std::uint32_t col = 0;
   std::string message;
   std::string hint;
+  // The last line of the construct it is about, when that spans lines (an asm statement whose
+  // constraints follow its template): verify counts an error on any of them as reported. 0: `line`.
+  std::uint32_t end_line = 0;
 
   // "path:line:col: warning: message [FRY2001]" and, when there is a hint, an indented note.
   [[nodiscard]] std::string format() const;

@@ -80,6 +80,11 @@ class FileMigration : public lex::CodeView {
     diag(code, info(code).severity, ci, std::move(message), std::move(hint));
   }
   void diag(Diag code, Severity sev, std::size_t ci, std::string message, std::string hint);
+  // A diagnostic about the construct from code token `ci` to `last` (its lines all count as reported).
+  void diag_span(Diag id, std::size_t ci, std::size_t last, std::string message, std::string hint) {
+    diag(id, ci, std::move(message), std::move(hint));
+    if (last < code_size() && code(last).line > code(ci).line) diags_.back().end_line = code(last).line;
+  }
   void diag_at_line(Diag code, std::uint32_t line, std::uint32_t col, std::string message, std::string hint) {
     diag_at_line(code, info(code).severity, line, col, std::move(message), std::move(hint));
   }

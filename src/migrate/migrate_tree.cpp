@@ -1,5 +1,6 @@
 #include "migrate/migrate_tree.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -157,7 +158,9 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
           it.report.action = "migrated";
           nlohmann::json flagged = nlohmann::json::array();
           for (const Diagnostic& d : diags)
-            if (d.line > 0) flagged.push_back({d.line, to_string(d.code)});
+            if (d.line > 0)
+              for (std::uint32_t l = d.line; l <= std::max(d.line, d.end_line); ++l)
+                flagged.push_back({l, to_string(d.code)});
           nlohmann::json map = {{"out_to_orig", r.line_map.out_to_orig},
                                 {"changed_out_lines", r.line_map.changed_out_lines},
                                 {"flagged_orig_lines", std::move(flagged)}};

@@ -6,12 +6,15 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "migrate/migrate_tree.h"
+#include "targets/target.h"
 #include "verify/classify.h"
 #include "verify/compiler_output.h"
 #include "verify/plan.h"
@@ -668,6 +671,36 @@ class CannedRunner final : public ProcessRunner {
 };
 
 }  // namespace
+
+// An asm statement spans lines (its template, then the constraints clang rejects, `"l"(ptr)`): the
+// migration's FRY1003 covers all of them in linemaps.json, so verify counts an error on the
+// constraint line as reported (how-to-optim-algorithm-in-cuda's YHs_Sample: unknown before).
+TEST(VerifyRun, MultiLineAsmIsFlaggedOnEveryLine) {
+  const fs::path base = fs::temp_directory_path() / ("ferry-verify-asm-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  write(base / "in/k.cu",
+        "__device__ unsigned smem_addr(const void* p) {\n"
+        "  unsigned a;\n"
+        "  asm(\"{.reg .u64 u;\\n\"\n"
+        "      \" cvta.to.shared.u64 u, %1;\\n\"\n"
+        "      \" cvt.u32.u64 %0, u;}\\n\"\n"
+        "      : \"=r\"(a)\n"
+        "      : \"l\"(p));\n"
+        "  return a;\n"
+        "}\n");
+  ferry::migrate::TreeOptions tree;
+  tree.input = base / "in";
+  tree.output = base / "out";
+  const ferry::targets::Options defaults;
+  (void)ferry::migrate::migrate_tree(*ferry::targets::make_target("hip", defaults), defaults, tree);
+  std::ifstream in(base / "out/.ferry/linemaps.json");
+  const nlohmann::json maps = nlohmann::json::parse(in);
+  std::set<std::uint32_t> lines;
+  for (const auto& f : maps.at("files").at("k.cu").at("flagged_orig_lines"))
+    if (f.at(1) == "FRY1003") lines.insert(f.at(0).get<std::uint32_t>());
+  EXPECT_EQ(lines, (std::set<std::uint32_t>{3, 4, 5, 6, 7}));
+  fs::remove_all(base);
+}
 
 TEST(VerifyRun, ClassifiesEveryUnitOfATree) {
   const fs::path base = fs::temp_directory_path() / ("ferry-verify-unit-" + std::to_string(::getpid()));

@@ -58,11 +58,12 @@ void inline_asm_pass(migrate::FileMigration& file) {
     if (is_gcn_asm(body)) continue;  // AMD's own assembly: nothing to port
     const bool ptx = body.find('%') != std::string::npos || body.find('.') != std::string::npos;
     file.count_unconverted("device");
-    file.diag(Diag::InlineAsm, ci,
-              std::string("inline assembly") + (ptx ? " (PTX)" : "") + " cannot run on AMDGPU; left unchanged" +
-                  (body.empty() ? "" : ": " + body),
-              "replace it with the CUDA/HIP intrinsic it implements (e.g. __shfl_*, __ballot, "
-              "__builtin_amdgcn_* for GCN), or guard it with #ifdef __HIP_PLATFORM_AMD__");
+    const std::size_t close = file.match_bracket(open);
+    file.diag_span(Diag::InlineAsm, ci, close == migrate::npos ? ci : close,
+                   std::string("inline assembly") + (ptx ? " (PTX)" : "") + " cannot run on AMDGPU; left unchanged" +
+                       (body.empty() ? "" : ": " + body),
+                   "replace it with the CUDA/HIP intrinsic it implements (e.g. __shfl_*, __ballot, "
+                   "__builtin_amdgcn_* for GCN), or guard it with #ifdef __HIP_PLATFORM_AMD__");
   }
 }
 
