@@ -2130,6 +2130,36 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
       while (v.ident(j) && v.is(j + 1, "::")) j += 2;  // cg::, cooperative_groups::
       return v.is(j, fn) ? j : npos;
     };
+    // An upper bound of a tile size [a, b]: its value, or for `P / Q` P's bound (Q < 1 does not
+    // compile: a division by zero or a negative size), or a local `constexpr` name's initializer's
+    // (dmma: `constexpr int n = WARP_SIZE / CHUNK_COPY_LINES_PER_WARP;`, whose divisor has two
+    // definitions under #if).
+    std::function<std::optional<long long>(std::size_t, std::size_t, int)> tile_bound;
+    tile_bound = [&](std::size_t a, std::size_t b, int depth) -> std::optional<long long> {
+      if (depth > 4 || a > b) return std::nullopt;
+      if (const auto n = eval_constant(v.f, v.facts, a, b, &fi)) return n;
+      while (v.is(a, "(") && v.partner(a) == b && b > a + 1) ++a, --b;
+      for (std::size_t q = a; q <= b; ++q) {
+        // `P / Q` with Q one name, number or parenthesised group (not `P / Q * R`)
+        if (v.is(q, "/") && q > a)
+          return q + 1 == b || (v.is(q + 1, "(") && v.partner(q + 1) == b) ? tile_bound(a, q - 1, depth + 1)
+                                                                           : std::nullopt;
+        if (!(v.ident(q) || v.number(q) || v.is(q, "::"))) break;  // a name or a number, then `/`
+      }
+      if (a != b || !v.ident(a)) return std::nullopt;
+      // `constexpr <type words> NAME = init;` in the body, before the use
+      for (std::size_t d = fi.body_open + 1; d + 1 < a; ++d) {
+        if (!v.is(d, "constexpr")) continue;
+        std::size_t e = d + 1;
+        while (e < a && v.ident(e) && !v.is(e, v.t(a))) ++e;
+        if (!v.is(e, v.t(a)) || !v.is(e + 1, "=")) continue;
+        std::size_t end = e + 2;
+        while (end < a && !v.is(end, ";")) ++end;
+        if (!v.is(end, ";") || end == e + 2) continue;
+        return tile_bound(e + 2, end - 1, depth + 1);
+      }
+      return std::nullopt;
+    };
     for (std::size_t i = fi.body_open + 1; i + 2 < fi.body_close; ++i) {
       if (!v.ident(i) || v.member(i) || !v.is(i + 1, "=")) continue;
       if (const std::size_t j = group_call(i + 2, "this_thread_block");
@@ -2144,7 +2174,7 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
       std::size_t k = j + 2;
       while (k < fi.body_close && !v.is(k, ">") && !v.is(k, ";")) ++k;
       if (!v.is(k, ">") || k == j + 2 || !v.is(k + 1, "(")) continue;
-      const auto n = eval_constant(v.f, v.facts, j + 2, k - 1, &fi);
+      const auto n = tile_bound(j + 2, k - 1, 0);
       const std::size_t close = v.partner(k + 1);
       if (!n || *n < 1 || *n > 32 || close == npos) continue;
       // of a block group by name, or of `cg::this_thread_block()` itself
@@ -2184,7 +2214,7 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
       if (v.member(i)) {
         if (is_tile_warp_member(s) && v.is(i + 1, "("))
           return "the cross-lane call '." + std::string(s) + "()' would see the clone lanes" + at;
-        if (one_of(s, {"thread_rank", "meta_group_rank", "num_threads", "size"}) && v.is(i + 1, "("))
+        if (one_of(s, {"thread_rank", "meta_group_rank", "meta_group_size", "num_threads", "size"}) && v.is(i + 1, "("))
           return "'." + std::string(s) + "()' counts the doubled block's threads" + at;
         continue;
       }

@@ -11,12 +11,23 @@
 using namespace nvcuda;
 namespace cg = cooperative_groups;
 
+#if SMALL_COPIES
+#define COPY_LINES 4
+#else
+#define COPY_LINES 2
+#endif
+
 __global__ void tiled_gemm(const half *a, const half *b, float *d, int k) {
   __shared__ half stage[4][16 * 16];
   auto cta = cg::this_thread_block();
   cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);
+  // a tile size Ferry bounds without its value: 32 / COPY_LINES (two definitions) is at most 32
+  constexpr int copy_size = 32 / COPY_LINES;
+  auto copy_tile = cg::tiled_partition<copy_size>(cta);
   const int warp = threadIdx.x / 32;
-  for (int i = tile32.thread_rank(); i < 16 * 16; i += tile32.size()) stage[warp][i] = a[(blockIdx.x * 4 + warp) * 256 + i];
+  for (int i = tile32.thread_rank(); i < 16 * 8; i += tile32.size()) stage[warp][i] = a[(blockIdx.x * 4 + warp) * 256 + i];
+  for (int i = 16 * 8 + copy_tile.thread_rank(); i < 16 * 16; i += copy_tile.size())
+    stage[warp][i] = a[(blockIdx.x * 4 + warp) * 256 + i];
   tile32.sync();
   cg::sync(cta);
   wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
