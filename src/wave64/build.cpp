@@ -164,8 +164,8 @@ Api detect_api(const std::vector<fs::path>& files) {
     }
   }
   // A port often keeps a CUDA header it could not convert (cooperative_groups/memcpy_async.h,
-  // FRY1001) beside HIP's runtime header, which no CUDA program includes: HIP, and the runtime
-  // serves that header's names too where it models them.
+  // FRY1001) beside HIP's runtime header, which no CUDA program includes: HIP. The kept header is
+  // then not found, as with HIP itself: a compile error that names it.
   if (hip_runtime) return Api::Hip;
   if (hip && cuda)
     throw std::invalid_argument(

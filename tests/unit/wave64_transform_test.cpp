@@ -1,10 +1,15 @@
 // The wave64 driver's source transformation: launches, extern __shared__, inline assembly, and
 // that every line stays where it was (compiler messages point at the original lines).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
 #include <string>
 
+#include "wave64/build.h"
 #include "wave64/transform.h"
 
 namespace ferry::wave64 {
@@ -76,6 +81,25 @@ TEST(Wave64Transform, UnknownExternSharedFormIsReported) {
   const Transformed t = transform_source("__global__ void k() { extern __shared__ float a[], b[]; }\n", "k.cu");
   ASSERT_EQ(t.diagnostics.size(), 1u);
   EXPECT_EQ(t.diagnostics[0].code, Diag::Wave64ExternShared);
+}
+
+// The API of a program: a HIP port that kept a CUDA header it could not convert (FRY1001) is HIP,
+// since no CUDA program includes hip/hip_runtime.h; HIP and CUDA library headers without HIP's
+// runtime header stay ambiguous.
+TEST(Wave64Build, DetectsTheApiOfAPortThatKeptACudaHeader) {
+  const auto dir = std::filesystem::temp_directory_path() / ("ferry-w64-api-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto put = [&](const char* name, const char* text) {
+    std::ofstream(dir / name) << text;
+    return dir / name;
+  };
+  const auto port = put("port.cu", "#include <hip/hip_runtime.h>\n#include <cooperative_groups/memcpy_async.h>\n");
+  const auto cuda = put("orig.cu", "#include <cuda_runtime.h>\n");
+  const auto mixed = put("mixed.cpp", "#include <hipblas/hipblas.h>\n#include <cublas_v2.h>\n");
+  EXPECT_EQ(detect_api({port}), Api::Hip);
+  EXPECT_EQ(detect_api({cuda}), Api::Cuda);
+  EXPECT_THROW((void)detect_api({mixed}), std::invalid_argument);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
