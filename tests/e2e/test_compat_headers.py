@@ -19,7 +19,8 @@
    and every old value a counter returns is seen exactly once; the directed-rounding intrinsics
    (__fadd_rd ... __dsqrt_rz) against an exact rational oracle (Python fractions), bit for bit;
    the tile shuffles of vector and struct values (tile_shfl.h) on the wave64 runtime, every lane
-   against the source lane CUDA's thread_block_tile::shfl* reads.
+   against the source lane CUDA's thread_block_tile::shfl* reads; device_prop.h's attribute reads
+   linked against the real HIP runtime (no device here: 0, reported once).
 Skips (77) without hipcc."""
 import bisect
 import functools
@@ -59,6 +60,7 @@ __global__ void mm(unsigned* p, unsigned rem) { p[0] = umin(rem, p[1]) + min(rem
 __global__ void acc(__half* x, __half2* y) { atomicAdd(x, x[1]); atomicAdd(y, y[1]); }
 CUcontext ctx(CUdevice d) { CUctxCreateParams prm = {}; CUcontext c; cuCtxCreate(&c, &prm, 0, d); return c; }
 __global__ void iv(float* lo, double* hi) { lo[0] = __fadd_rd(lo[1], lo[2]); hi[0] = __dmul_ru(hi[1], hi[2]); }
+int engines(cudaDeviceProp p) { return p.asyncEngineCount; }
 __global__ void ts(float2* v) { auto t = cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block()); float2 x = v[0]; v[1] = t.shfl_xor(x, 1); }
 """
 
@@ -1148,6 +1150,47 @@ def test_tile_shfl(hipcc, inc, tmp):
     print(f"tile_shfl: {n} threads x 4 shuffles (uint4, float2, struct; tiles of 32 and 16) match CUDA's lanes on wave64")
 
 
+DEVICE_PROP_RUN = r"""#include <hip/hip_runtime.h>
+#include <cstdio>
+#include "ferry/compat/device_prop.h"
+int main() {
+  hipDeviceProp_t prop = {};
+  int count = 0;
+  const bool gpu = hipGetDeviceCount(&count) == hipSuccess && count > 0;
+  if (gpu) (void)hipGetDeviceProperties(&prop, 0);
+  printf("%d %d %d %d\n", gpu ? 1 : 0, ferry_device_attribute(prop, hipDeviceAttributeAsyncEngineCount),
+         ferry_device_attribute(prop, hipDeviceAttributeUnifiedAddressing),
+         ferry_device_attribute(prop, hipDeviceAttributeSharedMemPerBlockOptin));
+  return 0;
+}
+"""
+
+
+def test_device_prop(hipcc, inc, tmp):
+    """ferry_device_attribute (cudaDeviceProp members HIP 5.2's hipDeviceProp_t lacks, read through
+    the device attribute): the migrated read compiles for gfx906; linked against the real HIP
+    runtime and run here, where HIP finds no device, every read is 0 and the refusal is reported
+    on stderr once. With a GPU, the values are whatever HIP answers."""
+    migrated = (inc / "needs_all.cu").read_text()
+    if "ferry_device_attribute(p, hipDeviceAttributeAsyncEngineCount)" not in migrated:
+        raise SystemExit("FAIL: p.asyncEngineCount for HIP 5.2 did not become ferry_device_attribute(...)")
+    src = tmp / "device_prop_run.hip"
+    src.write_text(DEVICE_PROP_RUN)
+    exe = tmp / "device_prop_run"
+    hip_compile(hipcc, src, inc, exe, link=True)
+    p = run([str(exe)], timeout=120)
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: device_prop_run exited {p.returncode}:\n{p.stdout}\n{p.stderr[-2000:]}")
+    gpu, *values = (int(x) for x in p.stdout.split())
+    if gpu:
+        print(f"device_prop: a GPU answered {values}")
+        return
+    reports = [l for l in p.stderr.splitlines() if l.startswith("ferry/compat/device_prop.h:")]
+    if values != [0, 0, 0] or len(reports) != 1:
+        raise SystemExit(f"FAIL: device_prop without a device: values {values}, stderr reports {reports}")
+    print("device_prop: compiles for gfx906; without a device every read is 0, reported once on stderr")
+
+
 def test_fp16_atomic(hipcc, inc, tmp):
     """atomicAdd(__half*) / atomicAdd(__half2*): compiles for gfx906 beside HIP's own atomicAdd
     overloads, and runs on the CPU wave64 runtime with CUDA's results (the old value returned,
@@ -1217,6 +1260,7 @@ def main() -> int:
         test_gl_interop(hipcc, inc, tmp)
         test_fp16_atomic(hipcc, inc, tmp)
         test_tile_shfl(hipcc, inc, tmp)
+        test_device_prop(hipcc, inc, tmp)
         test_rounding(hipcc, inc, tmp, table["rounding"])
     print("PASS")
     return 0

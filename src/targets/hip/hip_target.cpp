@@ -18,10 +18,12 @@
 namespace ferry::targets::hip {
 namespace {
 
-// rules/hip_members.tsv: type, member, first ROCm release whose HIP has it.
+// rules/hip_members.tsv: type, member, first ROCm release whose HIP has it[, the device
+// attribute that reads it in older releases, CUDA's type of the member].
 struct HipMember {
   std::string type, member;
   rules::Version since;
+  std::string attribute, cuda_type;
 };
 
 std::vector<HipMember> load_hip_members() {
@@ -34,10 +36,12 @@ std::vector<HipMember> load_hip_members() {
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       if (line.empty() || line.front() == '#') continue;
       const std::vector<std::string_view> f = split(line, '\t');
-      const auto since = f.size() == 3 ? rules::Version::parse(f[2]) : std::nullopt;
+      const auto since = f.size() == 3 || f.size() == 5 ? rules::Version::parse(f[2]) : std::nullopt;
       if (!since)
-        throw std::runtime_error("rules/hip_members.tsv:" + std::to_string(i + 1) + ": expected type, member, since");
-      out.push_back({std::string(f[0]), std::string(f[1]), *since});
+        throw std::runtime_error("rules/hip_members.tsv:" + std::to_string(i + 1) +
+                                 ": expected type, member, since[, attribute, cuda_type]");
+      out.push_back({std::string(f[0]), std::string(f[1]), *since, f.size() == 5 ? std::string(f[3]) : "",
+                     f.size() == 5 ? std::string(f[4]) : ""});
     }
   }
   return out;
@@ -78,6 +82,9 @@ class HipTarget final : public Target {
     provided_ = load_hip_provided();
     typedef_tags_ = load_hip_typedef_tags();
     api_names_ = load_api_names(rules_);
+    for (const HipMember& m : load_hip_members())
+      if (m.type == "hipDeviceProp_t" && toolchain_.hip.known() && toolchain_.hip < m.since)
+        prop_members_.push_back({m.member, m.since.str(), m.attribute, m.cuda_type});
   }
 
   const rules::RuleSet& rules() const override { return rules_; }
@@ -141,8 +148,9 @@ class HipTarget final : public Target {
     solver_args_pass(file);                     // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
     warp_intrinsics_pass(file);
-    tile_shuffle_pass(file);     // cooperative-groups tile shuffles of vector values
-    call_args_pass(file);        // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
+    tile_shuffle_pass(file);                           // cooperative-groups tile shuffles of vector values
+    call_args_pass(file);                              // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
+    device_prop_pass(file, prop_members_, release());  // ROCm 6.0's hipDeviceProp_t members, older releases
     rename_members(file, true);  // rules/member_renames.tsv: requestedHandleTypes -> requestedHandleType
     launch_pass(file);
     dynamic_parallelism_pass(file);  // launches and runtime calls in device code: HIP has no device runtime
@@ -165,7 +173,8 @@ class HipTarget final : public Target {
   std::unordered_set<std::string> reserved_;
   HipProvidedTable provided_;
   HipTypedefTags typedef_tags_;
-  std::unordered_set<std::string> api_names_;  // never user clashes (load_api_names)
+  std::unordered_set<std::string> api_names_;   // never user clashes (load_api_names)
+  std::vector<DevicePropMember> prop_members_;  // hipDeviceProp_t members the release lacks
 };
 
 }  // namespace

@@ -94,6 +94,16 @@ void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& tab
 // itself, the later ones are compiled only without it (`#if !defined(FERRY_HAVE_...)`), FRY4107.
 void same_signature_pass(migrate::FileMigration& file);
 
+// cudaDeviceProp members hipDeviceProp_t has only from ROCm 6.0 (rules/hip_members.tsv), read on
+// a variable the file declares as device properties: through the device attribute, from compat
+// header device_prop.h (`ferry_device_attribute(prop, hipDeviceAttributeAsyncEngineCount)`), or
+// FRY1301 where there is no attribute or the member is written.
+struct DevicePropMember {
+  std::string member, since, attribute, cuda_type;  // attribute empty: none in the release
+};
+void device_prop_pass(migrate::FileMigration& file, const std::vector<DevicePropMember>& members,
+                      std::string_view release);
+
 // CUDA's integer handles whose HIP types are pointers (CUdeviceptr -> hipDeviceptr_t, a void*;
 // cudaTextureObject_t / CUtexObject and cudaSurfaceObject_t / CUsurfObject -> hipTextureObject_t,
 // hipSurfaceObject_t): the integer uses of names the translation unit declares with one

@@ -1,0 +1,110 @@
+// Members of cudaDeviceProp that hipDeviceProp_t gained in ROCm 6.0 (asyncEngineCount,
+// unifiedAddressing, sharedMemPerBlockOptin, ...; rules/hip_members.tsv). For an older target
+// release, a read of such a member of a variable the file declares as a device-properties struct
+// goes through the device attribute HIP already has, from compat header device_prop.h:
+//   prop.asyncEngineCount            ->  ferry_device_attribute(prop, hipDeviceAttributeAsyncEngineCount)
+//   p->sharedMemPerBlockOptin        ->  static_cast<size_t>(ferry_device_attribute(*p,
+//   hipDeviceAttributeSharedMemPerBlockOptin)) props[d].unifiedAddressing       ->  ferry_device_attribute(props[d],
+//   hipDeviceAttributeUnifiedAddressing)
+// A member without such an attribute (an array such as maxTexture1DLayered, uuid), or one that is
+// written, keeps its text and gets FRY1301, so the output never holds an unreported name HIP lacks.
+// Only the punctuation and the call around the object are written: the object's own tokens stay
+// for the rules (`props[cudaCpuDeviceId]`).
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "targets/hip/passes.h"
+
+namespace ferry::targets::hip {
+namespace {
+
+bool is_prop_type(const migrate::FileMigration& file, std::size_t ci) {
+  return (file.is(ci, "cudaDeviceProp") || file.is(ci, "hipDeviceProp_t")) && !file.is_member_or_qualified(ci);
+}
+
+// Names the file declares with a device-properties type: `cudaDeviceProp prop;`,
+// `const cudaDeviceProp &p`, `cudaDeviceProp *props = ...`, `cudaDeviceProp a, b[4];`.
+std::unordered_set<std::string_view> prop_names(const migrate::FileMigration& file) {
+  std::unordered_set<std::string_view> names;
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!is_prop_type(file, ci)) continue;
+    std::size_t j = ci + 1;
+    for (;;) {
+      while (file.is(j, "*") || file.is(j, "&") || file.is(j, "const") || file.is(j, "__restrict__")) ++j;
+      if (!file.is_identifier(j)) break;
+      const std::string_view next = file.text(j + 1);
+      if (!(next == ";" || next == "," || next == ")" || next == "=" || next == "[" || next == "{")) break;
+      names.insert(file.text(j));
+      // `a[8] = {...}, b`: the next declarator, only where the declaration is a statement (not a
+      // parameter list)
+      if (ci > 0 && (file.is(ci - 1, "(") || file.is(ci - 1, ","))) break;
+      std::size_t k = j + 1;
+      while (k < file.code_size() && !file.is(k, ",") && !file.is(k, ";") && !file.is(k, ")")) {
+        const std::size_t p = file.match_bracket(k);
+        k = (p != migrate::npos && p > k) ? p + 1 : k + 1;
+      }
+      if (!file.is(k, ",")) break;
+      j = k + 1;
+    }
+  }
+  return names;
+}
+
+bool is_assignment(std::string_view t) {
+  return t == "=" || t == "+=" || t == "-=" || t == "*=" || t == "/=" || t == "%=" || t == "&=" || t == "|=" ||
+         t == "^=" || t == "<<=" || t == ">>=" || t == "++" || t == "--";
+}
+
+}  // namespace
+
+void device_prop_pass(migrate::FileMigration& file, const std::vector<DevicePropMember>& members,
+                      std::string_view release) {
+  if (members.empty()) return;
+  std::unordered_map<std::string_view, const DevicePropMember*> by_name;
+  for (const DevicePropMember& m : members) by_name.emplace(m.member, &m);
+  bool names_known = false;
+  std::unordered_set<std::string_view> names;
+  for (std::size_t ci = 2; ci < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || !(file.is(ci - 1, ".") || file.is(ci - 1, "->"))) continue;
+    const auto it = by_name.find(file.text(ci));
+    if (it == by_name.end() || file.excluded(ci) || file.touched(ci) || file.code(ci).in_directive) continue;
+    if (!names_known) {
+      names = prop_names(file);
+      names_known = true;
+    }
+    // The object: NAME or NAME[...], NAME not itself a member or qualified.
+    std::size_t s = ci - 2;
+    if (file.is(s, "]")) {
+      const std::size_t open = file.partner(s);
+      if (open == migrate::npos || open == 0) continue;
+      s = open - 1;
+    }
+    if (!file.is_identifier(s) || !names.contains(file.text(s)) || file.is_member_or_qualified(s)) continue;
+    const DevicePropMember& m = *it->second;
+    const bool arrow = file.is(ci - 1, "->");
+    const bool written = is_assignment(file.text(ci + 1)) ||
+                         (s > 0 && (file.is(s - 1, "++") || file.is(s - 1, "--"))) ||
+                         (s > 0 && file.is(s - 1, "&") &&
+                          !(s > 1 && (file.is_identifier(s - 2) || file.is(s - 2, ")") || file.is(s - 2, "]"))));
+    if (m.attribute.empty() || written) {
+      file.diag(Diag::ReleaseLacksName, ci,
+                "hipDeviceProp_t::" + m.member + " is in HIP from ROCm " + m.since + "; " + std::string(release) +
+                    " lacks it" + (written ? " (and the member is written here)" : "") + "; left unchanged",
+                m.attribute.empty() ? "read it with hipDeviceGetAttribute where HIP has an attribute for it, or target "
+                                      "ROCm " +
+                                          m.since + " or later (--hip-version)"
+                                    : "target ROCm " + m.since + " or later (--hip-version)");
+      continue;
+    }
+    const bool cast = m.cuda_type != "int";
+    std::string open = cast ? "static_cast<" + m.cuda_type + ">(ferry_device_attribute(" : "ferry_device_attribute(";
+    if (arrow) open += "*";
+    if (!file.insert_before(s, open)) continue;
+    if (!file.replace(ci - 1, ci, ", " + m.attribute + (cast ? "))" : ")"))) continue;
+    file.count_converted("runtime");
+    file.require_compat("device_prop", "ferry_device_attribute", ci);
+  }
+}
+
+}  // namespace ferry::targets::hip
