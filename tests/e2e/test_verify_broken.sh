@@ -5,9 +5,9 @@
 #   examples/broken/typo                 -> pre-existing, original line 16
 #   examples/broken/no_hip_equivalent    -> diagnosed, original line 19 (__nanosleep, which
 #                                           migrate reported FRY1001 and left as is)
-#   verify_cases/target_gap              -> target-gap, original line 12
+#   verify_cases/target_gap              -> target-gap, original line 13
 #                                           (thread_block_tile::meta_group_rank, ROCm 5.7) and
-#                                           line 18 (hipDeviceProp_t::unifiedAddressing, ROCm 6.0)
+#                                           line 23 (hipDeviceProp_t::unifiedAddressing, ROCm 6.0)
 #   verify_cases/defect (--rules with a wrong mapping) -> migration-defect, src/saxpy.cu:27
 #   verify_cases/unknown                 -> unknown, original line 6
 # A second run must reuse the cached original checks and classify identically.
@@ -63,10 +63,10 @@ e = check(b["no_hip_equivalent/kernel.cu"], "diagnosed", 19, f"{w}/in", "__nanos
 assert "FRY1001" in e["original"]["flagged"] and not e["original"]["via_include"], e
 assert e["reason"].startswith("the migration reported it at this line: FRY1001"), e
 u = b["target_gap/kernel.cu"]
-e = check(u, "target-gap", 12, f"{w}/in", "meta_group_rank")
+e = check(u, "target-gap", 13, f"{w}/in", "meta_group_rank")
 assert "ROCm 5.7" in e["reason"], e
 gaps = {x["original"]["line"]: x for x in u["errors"] if x["class"] == "target-gap"}
-assert 18 in gaps and "unifiedAddressing" in gaps[18]["message"] and "ROCm 6.0" in gaps[18]["reason"], u["errors"]
+assert 23 in gaps and "unifiedAddressing" in gaps[23]["message"] and "ROCm 6.0" in gaps[23]["reason"], u["errors"]
 assert not any(x["class"] == "migration-defect" for x in u["errors"]), u["errors"]
 assert json.load(open(f"{w}/broken.json"))["release"] == "HIP 5.2 (rocm-5.2)"
 check(b["unknown/kernel.cu"], "unknown", 6, f"{w}/in", "#error")

@@ -83,10 +83,11 @@ void device_prop_pass(migrate::FileMigration& file, const std::vector<DeviceProp
     if (!file.is_identifier(s) || !names.contains(file.text(s)) || file.is_member_or_qualified(s)) continue;
     const DevicePropMember& m = *it->second;
     const bool arrow = file.is(ci - 1, "->");
-    const bool written = is_assignment(file.text(ci + 1)) ||
-                         (s > 0 && (file.is(s - 1, "++") || file.is(s - 1, "--"))) ||
-                         (s > 0 && file.is(s - 1, "&") &&
-                          !(s > 1 && (file.is_identifier(s - 2) || file.is(s - 2, ")") || file.is(s - 2, "]"))));
+    const bool written =
+        is_assignment(file.text(ci + 1)) || (s > 0 && (file.is(s - 1, "++") || file.is(s - 1, "--"))) ||
+        (s > 0 && file.is(s - 1, "&") &&
+         !(s > 1 &&
+           ((file.is_identifier(s - 2) && !file.is(s - 2, "return")) || file.is(s - 2, ")") || file.is(s - 2, "]"))));
     if (m.attribute.empty() || written) {
       file.diag(Diag::ReleaseLacksName, ci,
                 "hipDeviceProp_t::" + m.member + " is in HIP from ROCm " + m.since + "; " + std::string(release) +
@@ -100,8 +101,9 @@ void device_prop_pass(migrate::FileMigration& file, const std::vector<DeviceProp
     const bool cast = m.cuda_type != "int";
     std::string open = cast ? "static_cast<" + m.cuda_type + ">(ferry_device_attribute(" : "ferry_device_attribute(";
     if (arrow) open += "*";
-    if (!file.insert_before(s, open)) continue;
+    // The member first: an insertion at the object's start does not collide with other edits.
     if (!file.replace(ci - 1, ci, ", " + m.attribute + (cast ? "))" : ")"))) continue;
+    file.insert_before(s, open);
     file.count_converted("runtime");
     file.require_compat("device_prop", "ferry_device_attribute", ci);
   }

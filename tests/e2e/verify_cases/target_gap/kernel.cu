@@ -1,5 +1,6 @@
 // Valid CUDA that reads what HIP 5.2 lacks and migration leaves as written: a device property
-// member (hipDeviceProp_t::unifiedAddressing, ROCm 6.0 on) and a cooperative-groups tile member
+// member (hipDeviceProp_t::unifiedAddressing, ROCm 6.0 on) of a struct's member, which the
+// device_prop pass does not follow (it rewrites a variable's), and a cooperative-groups tile member
 // (thread_block_tile::meta_group_rank, ROCm 5.7 on). verify: target-gap, not migration-defect.
 #include <cooperative_groups.h>
 #include <cstdio>
@@ -12,10 +13,14 @@ __global__ void tile_ids(unsigned* out) {
   out[threadIdx.x] = tile.meta_group_rank();
 }
 
-int main() {
+struct Device {
   cudaDeviceProp prop;
-  cudaGetDeviceProperties(&prop, 0);
-  std::printf("unified addressing: %d\n", prop.unifiedAddressing);
+};
+
+int main() {
+  Device d;
+  cudaGetDeviceProperties(&d.prop, 0);
+  std::printf("unified addressing: %d\n", d.prop.unifiedAddressing);
   unsigned* out = nullptr;
   cudaMalloc(&out, 64 * sizeof(unsigned));
   tile_ids<<<1, 64>>>(out);
