@@ -85,6 +85,8 @@ class HipTarget final : public Target {
     for (const HipMember& m : load_hip_members())
       if (m.type == "hipDeviceProp_t" && toolchain_.hip.known() && toolchain_.hip < m.since)
         prop_members_.push_back({m.member, m.since.str(), m.attribute, m.cuda_type});
+      else if (m.type == "thread_block_tile" && toolchain_.hip.known() && toolchain_.hip < m.since)
+        tile_meta_missing_ = true;
   }
 
   const rules::RuleSet& rules() const override { return rules_; }
@@ -151,6 +153,7 @@ class HipTarget final : public Target {
     tile_shuffle_pass(file);                           // cooperative-groups tile shuffles of vector values
     call_args_pass(file);                              // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
     device_prop_pass(file, prop_members_, release());  // ROCm 6.0's hipDeviceProp_t members, older releases
+    if (tile_meta_missing_) tile_meta_pass(file);      // ROCm 5.7's meta_group_rank/size, older releases
     rename_members(file, true);  // rules/member_renames.tsv: requestedHandleTypes -> requestedHandleType
     launch_pass(file);
     dynamic_parallelism_pass(file);  // launches and runtime calls in device code: HIP has no device runtime
@@ -175,6 +178,7 @@ class HipTarget final : public Target {
   HipTypedefTags typedef_tags_;
   std::unordered_set<std::string> api_names_;   // never user clashes (load_api_names)
   std::vector<DevicePropMember> prop_members_;  // hipDeviceProp_t members the release lacks
+  bool tile_meta_missing_ = false;              // the release lacks thread_block_tile::meta_group_rank
 };
 
 }  // namespace

@@ -94,6 +94,11 @@ void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& tab
 // itself, the later ones are compiled only without it (`#if !defined(FERRY_HAVE_...)`), FRY4107.
 void same_signature_pass(migrate::FileMigration& file);
 
+// thread_block_tile::meta_group_rank() / meta_group_size() (HIP: ROCm 5.7) on a tile the function
+// makes of a thread block: `(cta.thread_rank() / (N))`, `((cta.size() + (N) - 1) / (N))`. The hip
+// target runs it for releases that lack them.
+void tile_meta_pass(migrate::FileMigration& file);
+
 // cudaDeviceProp members hipDeviceProp_t has only from ROCm 6.0 (rules/hip_members.tsv), read on
 // a variable the file declares as device properties: through the device attribute, from compat
 // header device_prop.h (`ferry_device_attribute(prop, hipDeviceAttributeAsyncEngineCount)`), or

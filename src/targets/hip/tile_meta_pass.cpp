@@ -1,0 +1,105 @@
+// Cooperative groups' thread_block_tile::meta_group_rank() and meta_group_size(): HIP has them
+// from ROCm 5.7 (rules/hip_members.tsv). For an older release, on a tile the function makes of a
+// thread block, `auto tile = cg::tiled_partition<N>(cta)` with `cta` a `thread_block` (declared so,
+// a parameter, or `auto cta = cg::this_thread_block()`), they are what CUDA defines them to be:
+//   tile.meta_group_rank()   ->  (cta.thread_rank() / (N))           the tile's index in the block
+//   tile.meta_group_size()   ->  ((cta.size() + (N) - 1) / (N))      the number of tiles
+// (cuda-samples reduction, shfl_scan, conjugateGradientMultiBlockCG/MultiDeviceCG). A tile of
+// another tile, or one whose parent Ferry cannot read, keeps the call (verify: target-gap).
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "targets/hip/passes.h"
+
+namespace ferry::targets::hip {
+namespace {
+
+using lex::npos;
+
+// `cg::X`, `cooperative_groups::X`, `X`: the index of X, or npos.
+std::size_t group_name(const migrate::FileMigration& file, std::size_t j, std::string_view name) {
+  while (file.is_identifier(j) && file.is(j + 1, "::")) j += 2;
+  return file.is(j, name) ? j : npos;
+}
+
+struct Tile {
+  std::size_t decl;    // the tile's name at its declaration
+  std::string parent;  // the block expression, as written
+  std::string size;    // N, as written
+  std::size_t block;   // the top-level brace block (function body) it is declared in
+};
+
+}  // namespace
+
+void tile_meta_pass(migrate::FileMigration& file) {
+  // Top-level block of every code token: 0 outside any function body.
+  std::vector<std::size_t> block(file.code_size(), 0);
+  std::size_t depth = 0, current = 0, next_block = 0;
+  bool any = false;
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (file.is(ci, "{") && depth++ == 0) current = ++next_block;
+    block[ci] = depth == 0 ? 0 : current;
+    if (file.is(ci, "}") && depth > 0 && --depth == 0) current = 0;
+    any = any || file.is(ci, "meta_group_rank") || file.is(ci, "meta_group_size");
+  }
+  if (!any) return;
+  // Names of thread blocks: `[cg::]thread_block [const] [&] NAME` and `NAME = [cg::]this_thread_block()`.
+  std::unordered_set<std::string_view> blocks;
+  for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {
+    if (file.is(ci, "thread_block") && !file.is(ci + 1, "(")) {
+      std::size_t j = ci + 1;
+      while (file.is(j, "const") || file.is(j, "&")) ++j;
+      if (file.is_identifier(j) &&
+          (file.is(j + 1, "=") || file.is(j + 1, ";") || file.is(j + 1, ",") || file.is(j + 1, ")")))
+        blocks.insert(file.text(j));
+    }
+    if (file.is_identifier(ci) && file.is(ci + 1, "=")) {
+      const std::size_t j = group_name(file, ci + 2, "this_thread_block");
+      if (j != npos && file.is(j + 1, "(") && file.is(j + 2, ")")) blocks.insert(file.text(ci));
+    }
+  }
+  // Tiles of a block: `NAME = [cg::]tiled_partition<N>(BLOCK)`.
+  std::unordered_map<std::string_view, std::vector<Tile>> tiles;
+  for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || !file.is(ci + 1, "=") || file.is_member_or_qualified(ci)) continue;
+    const std::size_t j = group_name(file, ci + 2, "tiled_partition");
+    if (j == npos || !file.is(j + 1, "<")) continue;
+    std::size_t k = j + 2;
+    while (k < file.code_size() && !file.is(k, ">") && !file.is(k, ";")) ++k;
+    if (!file.is(k, ">") || k == j + 2 || !file.is(k + 1, "(")) continue;
+    const std::size_t close = file.match_bracket(k + 1);
+    if (close == npos) continue;
+    std::string parent;
+    if (close == k + 3 && file.is_identifier(k + 2) && blocks.contains(file.text(k + 2))) {
+      parent = std::string(file.text(k + 2));
+    } else if (const std::size_t b = group_name(file, k + 2, "this_thread_block");
+               b != npos && file.is(b + 1, "(") && file.is(b + 2, ")") && close == b + 3) {
+      parent = std::string(file.source().substr(file.code(k + 2).begin, file.code(b + 2).end - file.code(k + 2).begin));
+    } else {
+      continue;
+    }
+    std::string size(file.source().substr(file.code(j + 2).begin, file.code(k - 1).end - file.code(j + 2).begin));
+    if (k - 1 != j + 2) size = "(" + size + ")";
+    tiles[file.text(ci)].push_back({ci, parent, size, block[ci]});
+  }
+  for (std::size_t ci = 2; ci + 2 < file.code_size(); ++ci) {
+    const bool rank = file.is(ci, "meta_group_rank"), count = file.is(ci, "meta_group_size");
+    if ((!rank && !count) || !file.is(ci - 1, ".") || !file.is_identifier(ci - 2) || !file.is(ci + 1, "(") ||
+        !file.is(ci + 2, ")") || file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci - 2))
+      continue;
+    const auto it = tiles.find(file.text(ci - 2));
+    if (it == tiles.end()) continue;
+    // The nearest declaration before the use, in the same function.
+    const Tile* tile = nullptr;
+    for (const Tile& t : it->second)
+      if (t.decl < ci && t.block == block[ci] && t.block != 0) tile = &t;
+    if (!tile) continue;
+    const std::string text = rank ? "(" + tile->parent + ".thread_rank() / " + tile->size + ")"
+                                  : "((" + tile->parent + ".size() + " + tile->size + " - 1) / " + tile->size + ")";
+    if (file.replace(ci - 2, ci + 2, text)) file.count_converted("device");
+  }
+}
+
+}  // namespace ferry::targets::hip

@@ -1,0 +1,36 @@
+// thread_block_tile::meta_group_rank() and meta_group_size() (HIP: ROCm 5.7 on) on tiles a
+// function makes of its thread block (cuda-samples reduction, shfl_scan, conjugateGradient*CG):
+// for HIP 5.2 they become the block's rank over the tile size and the tile count, which is what
+// CUDA defines them to be.
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+#define TILE 16
+
+__device__ float block_sum(const cg::thread_block &cta, float *partial, float v) {
+  cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);
+  for (int i = tile32.size() / 2; i > 0; i /= 2) v += tile32.shfl_down(v, i);
+  if (tile32.thread_rank() == 0) partial[tile32.meta_group_rank()] = v;
+  cg::sync(cta);
+  if (tile32.meta_group_rank() == 0) {
+    v = tile32.thread_rank() < tile32.meta_group_size() ? partial[tile32.thread_rank()] : 0.0f;
+    for (int i = tile32.size() / 2; i > 0; i /= 2) v += tile32.shfl_down(v, i);
+  }
+  return v;
+}
+
+__global__ void tiles(unsigned *rank, unsigned *count) {
+  const auto cta = cg::this_thread_block();
+  const auto tile = cg::tiled_partition<TILE * 2>(cta);
+  auto direct = cg::tiled_partition<TILE>(cg::this_thread_block());
+  rank[threadIdx.x] = tile.meta_group_rank() * 100 + direct.meta_group_rank();
+  count[threadIdx.x] = tile.meta_group_size() * 100 + direct.meta_group_size();
+}
+
+__global__ void sum(const float *in, float *out) {
+  __shared__ float partial[32];
+  cg::thread_block cta = cg::this_thread_block();
+  const float v = block_sum(cta, partial, in[blockIdx.x * blockDim.x + threadIdx.x]);
+  if (cta.thread_rank() == 0) out[blockIdx.x] = v;
+}
