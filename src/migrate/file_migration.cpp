@@ -344,6 +344,13 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
   std::unordered_set<std::string_view> user_macros;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci)
     if (file.code(ci).kind == lex::Kind::Identifier && defines_macro(file, ci)) user_macros.insert(file.text(ci));
+  // `cooperative_groups` and the aliases the file gives it (`namespace cg = cooperative_groups;`):
+  // the coop_groups rules apply to the names they qualify (`cg::binary_partition` is reported).
+  std::unordered_set<std::string_view> cg_scopes = {"cooperative_groups"};
+  for (std::size_t ci = 1; ci + 3 < file.code_size(); ++ci)
+    if (file.is(ci - 1, "namespace") && file.is_identifier(ci) && file.is(ci + 1, "=") &&
+        file.is(ci + 2, "cooperative_groups") && file.is(ci + 3, ";"))
+      cg_scopes.insert(file.text(ci));
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const lex::Token& t = file.code(ci);
     if (t.in_directive && file.is(ci, "#") && ci + 1 < file.code_size()) {
@@ -428,7 +435,10 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
                               const rules::Rule* q = rules.find_identifier(file.text(ci - 2));
                               return q && q->kind == rules::RuleKind::Type && q->has_replacement();
                             }();
-    if (file.is_member_or_qualified(ci) && !enum_scope) continue;
+    const bool cg_scope = r->family == "coop_groups" && ci >= 2 && file.is(ci - 1, "::") &&
+                          file.is_identifier(ci - 2) && cg_scopes.contains(file.text(ci - 2)) &&
+                          !file.is_member_or_qualified(ci - 2);
+    if (file.is_member_or_qualified(ci) && !enum_scope && !cg_scope) continue;
     if (r->availability == rules::Availability::Missing) {
       report_missing(file, ci, *r);
       continue;
