@@ -7,7 +7,7 @@
 #                                           migrate reported FRY1001 and left as is)
 #   verify_cases/target_gap              -> target-gap, original line 13
 #                                           (thread_block_tile::meta_group_rank, ROCm 5.7) and
-#                                           line 23 (hipDeviceProp_t::unifiedAddressing, ROCm 6.0)
+#                                           line 24 (hipDeviceProp_t::unifiedAddressing, ROCm 6.0)
 #   verify_cases/defect (--rules with a wrong mapping) -> migration-defect, src/saxpy.cu:27
 #   verify_cases/unknown                 -> unknown, original line 6
 # A second run must reuse the cached original checks and classify identically.
@@ -66,7 +66,7 @@ u = b["target_gap/kernel.cu"]
 e = check(u, "target-gap", 13, f"{w}/in", "meta_group_rank")
 assert "ROCm 5.7" in e["reason"], e
 gaps = {x["original"]["line"]: x for x in u["errors"] if x["class"] == "target-gap"}
-assert 23 in gaps and "unifiedAddressing" in gaps[23]["message"] and "ROCm 6.0" in gaps[23]["reason"], u["errors"]
+assert 24 in gaps and "unifiedAddressing" in gaps[24]["message"] and "ROCm 6.0" in gaps[24]["reason"], u["errors"]
 assert not any(x["class"] == "migration-defect" for x in u["errors"]), u["errors"]
 assert json.load(open(f"{w}/broken.json"))["release"] == "HIP 5.2 (rocm-5.2)"
 check(b["unknown/kernel.cu"], "unknown", 6, f"{w}/in", "#error")

@@ -34,14 +34,23 @@ struct Tile {
 }  // namespace
 
 void tile_meta_pass(migrate::FileMigration& file) {
-  // Top-level block of every code token: 0 outside any function body.
+  // The function body of every code token: the outermost `{` after a `)` (not a namespace's or a
+  // class's), 0 outside any.
   std::vector<std::size_t> block(file.code_size(), 0);
-  std::size_t depth = 0, current = 0, next_block = 0;
+  std::vector<std::size_t> open_braces;  // for each open `{`: its body id, or 0
+  std::size_t next_block = 0, current = 0;
   bool any = false;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (file.is(ci, "{") && depth++ == 0) current = ++next_block;
-    block[ci] = depth == 0 ? 0 : current;
-    if (file.is(ci, "}") && depth > 0 && --depth == 0) current = 0;
+    if (file.is(ci, "{")) {
+      std::size_t id = 0;
+      if (current == 0 && ci > 0 && file.is(ci - 1, ")")) id = current = ++next_block;
+      open_braces.push_back(id);
+    }
+    block[ci] = current;
+    if (file.is(ci, "}") && !open_braces.empty()) {
+      if (open_braces.back() != 0 && open_braces.back() == current) current = 0;
+      open_braces.pop_back();
+    }
     any = any || file.is(ci, "meta_group_rank") || file.is(ci, "meta_group_size");
   }
   if (!any) return;

@@ -35,3 +35,18 @@ __global__ void sum(const float *in, float *out) {
   const float v = block_sum(cta, partial, in[blockIdx.x * blockDim.x + threadIdx.x]);
   if (cta.thread_rank() == 0) out[blockIdx.x] = v;
 }
+
+// In a namespace: each function's own tiles. A tile parameter's parent is unknown, so its call is
+// left as written (HIP 5.2 lacks it: verify's target-gap).
+namespace detail {
+__device__ unsigned first(const cg::thread_block &cta) {
+  auto t = cg::tiled_partition<32>(cta);
+  return (cta.thread_rank() / 32);
+}
+__device__ unsigned second(const cg::thread_block_tile<32> &t) {
+#ifdef GOLDEN_NOT_COMPILED
+  return t.meta_group_rank();
+#endif
+  return 0;
+}
+}  // namespace detail
