@@ -28,7 +28,7 @@ struct Tile {
   std::size_t decl;    // the tile's name at its declaration
   std::string parent;  // the block expression, as written
   std::string size;    // N, as written
-  std::size_t block;   // the top-level brace block (function body) it is declared in
+  std::size_t block;   // the function body it is declared in
 };
 
 }  // namespace
