@@ -262,6 +262,11 @@ class Planner {
   // its half, else why not.
   std::string logical_mode(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx,
                            std::vector<Site>& edits) const;
+  // The functions `ids` call, directly or not, with `ids` themselves.
+  std::set<std::size_t> reach_of(const std::vector<std::size_t>& ids) const;
+  // Why inline assembly in a device function of `reach` (a PTX mma, cp.async, ldmatrix: code the
+  // port cannot carry, which sees the physical wavefront) stops a form, or "" when there is none.
+  std::string inline_asm_reason(const std::set<std::size_t>& reach) const;
   // Form (a) of a WMMA component (docs/wave64.md, "WMMA"): a wavefront does one CUDA warp's work,
   // every launch doubles the block in x, warp indices count 64 threads, lanes stay `% 32`.
   // Returns an empty string (and the edits) when the three soundness conditions hold, else why not.
@@ -1708,6 +1713,30 @@ bool Planner::row_mode(const std::vector<std::size_t>& ids, const std::vector<bo
   return true;
 }
 
+std::set<std::size_t> Planner::reach_of(const std::vector<std::size_t>& ids) const {
+  std::set<std::size_t> reach(ids.begin(), ids.end());
+  for (std::vector<std::size_t> todo(ids.begin(), ids.end()); !todo.empty();) {
+    const std::size_t id = todo.back();
+    todo.pop_back();
+    for (std::size_t c : fns_[id].callees)
+      if (reach.insert(c).second) todo.push_back(c);
+  }
+  return reach;
+}
+
+std::string Planner::inline_asm_reason(const std::set<std::size_t>& reach) const {
+  for (std::size_t id : reach) {
+    const Fn& fn = fns_[id];
+    if (!fn.device) continue;
+    const FunctionInfo& fi = info(fn);
+    const Tokens v = tok(fn.file);
+    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i)
+      if (v.ident(i) && (one_of(v.t(i), {"asm", "__asm__", "__asm"}) || asm_macros_.count(std::string(v.t(i)))))
+        return "inline assembly sees the physical wavefront (" + in_[fn.file].key + ", '" + fi.name + "')";
+  }
+  return {};
+}
+
 // Logical 32-lane warps (the second sound form, docs/wave64-fixes.md): the component keeps every
 // 32-lane assumption (lane = t % 32, warp = t / 32, blockDim / 32 slots, reductions from 16), and
 // each half of a 64-lane wavefront acts as one CUDA warp. A wavefront is cut from the block's
@@ -1725,22 +1754,7 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
   const std::string half(options_.cuda_output ? kCudaHalf : kHipHalf);
   // Inline assembly anywhere in reach (helpers without warp operations included: a PTX mma or
   // ldmatrix is a warp-wide instruction) is code the port cannot carry.
-  std::set<std::size_t> reach(ids.begin(), ids.end());
-  for (std::vector<std::size_t> todo(ids.begin(), ids.end()); !todo.empty();) {
-    const std::size_t id = todo.back();
-    todo.pop_back();
-    for (std::size_t c : fns_[id].callees)
-      if (reach.insert(c).second) todo.push_back(c);
-  }
-  for (std::size_t id : reach) {
-    const Fn& fn = fns_[id];
-    if (!fn.device) continue;
-    const FunctionInfo& fi = info(fn);
-    const Tokens v = tok(fn.file);
-    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i)
-      if (v.ident(i) && (one_of(v.t(i), {"asm", "__asm__", "__asm"}) || asm_macros_.count(std::string(v.t(i)))))
-        return "inline assembly sees the physical wavefront (" + in_[fn.file].key + ", '" + fi.name + "')";
-  }
+  if (std::string why = inline_asm_reason(reach_of(ids)); !why.empty()) return why;
   for (std::size_t id : ids) {
     if (!lane_ctx[id]) continue;
     const Fn& fn = fns_[id];
@@ -2051,23 +2065,9 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
   if (options_.cuda_output)
     return "CUDA output would run the clones as separate 32-lane warps ('ferry migrate --to hip' applies it)";
   if (profile_.wave_size != 64) return "the target's wavefront is not 64 lanes";
-  std::set<std::size_t> reach(ids.begin(), ids.end());
-  for (std::vector<std::size_t> todo(ids.begin(), ids.end()); !todo.empty();) {
-    const std::size_t id = todo.back();
-    todo.pop_back();
-    for (std::size_t c : fns_[id].callees)
-      if (reach.insert(c).second) todo.push_back(c);
-  }
+  const std::set<std::size_t> reach = reach_of(ids);
   // Inline assembly first: code the port cannot carry at all (cp.async, PTX mma) is the reason.
-  for (std::size_t id : reach) {
-    const Fn& fn = fns_[id];
-    if (!fn.device) continue;
-    const FunctionInfo& fi = info(fn);
-    const Tokens v = tok(fn.file);
-    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i)
-      if (v.ident(i) && (one_of(v.t(i), {"asm", "__asm__", "__asm"}) || asm_macros_.count(std::string(v.t(i)))))
-        return "inline assembly sees the physical wavefront (" + in_[fn.file].key + ", '" + fi.name + "')";
-  }
+  if (std::string why = inline_asm_reason(reach); !why.empty()) return why;
   // (1) and (2): the device code
   for (std::size_t id : reach) {
     const Fn& fn = fns_[id];
