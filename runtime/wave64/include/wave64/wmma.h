@@ -144,4 +144,21 @@ inline void mma_sync_as(fragment<accumulator, M, N, K, TD, void>& d, const fragm
   }
 }
 
+// The names both public APIs (nvcuda::wmma in cuda/mma.h, rocwmma in hip/rocwmma/rocwmma.hpp)
+// take as they are; each adds its own mma_sync, which shuffles as its API does.
+namespace api {
+using ::w64::wmma::accumulator;
+using ::w64::wmma::col_major;
+using ::w64::wmma::fill_fragment;
+using ::w64::wmma::fragment;
+using ::w64::wmma::layout_t;
+using ::w64::wmma::load_matrix_sync;
+using ::w64::wmma::matrix_a;
+using ::w64::wmma::matrix_b;
+using ::w64::wmma::mem_col_major;
+using ::w64::wmma::mem_row_major;
+using ::w64::wmma::row_major;
+using ::w64::wmma::store_matrix_sync;
+}  // namespace api
+
 }  // namespace w64::wmma
