@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "analysis/coop_groups.h"
 #include "analysis/taint.h"
 #include "analysis/tokens.h"
 
@@ -2126,10 +2127,6 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
     // name) and a tile's meta_group_rank (it counts the doubled block's tiles) stay refused below.
     std::set<std::string_view> block_groups, tiles;
     std::set<std::size_t> group_ok;  // tokens of those declarations
-    const auto group_call = [&](std::size_t j, std::string_view fn) {
-      while (v.ident(j) && v.is(j + 1, "::")) j += 2;  // cg::, cooperative_groups::
-      return v.is(j, fn) ? j : npos;
-    };
     // An upper bound of a tile size [a, b]: its value, or for `P / Q` P's bound (Q < 1 does not
     // compile: a division by zero or a negative size), or a local `constexpr` name's initializer's
     // (dmma: `constexpr int n = WARP_SIZE / CHUNK_COPY_LINES_PER_WARP;`, whose divisor has two
@@ -2162,30 +2159,26 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
     };
     for (std::size_t i = fi.body_open + 1; i + 2 < fi.body_close; ++i) {
       if (!v.ident(i) || v.member(i) || !v.is(i + 1, "=")) continue;
-      if (const std::size_t j = group_call(i + 2, "this_thread_block");
-          j != npos && v.is(j + 1, "(") && v.is(j + 2, ")")) {
+      if (const std::size_t j = this_thread_block_at(v.f, i + 2); j != npos) {
         block_groups.insert(v.t(i));
         group_ok.insert(i);
         group_ok.insert(j);
         continue;
       }
-      const std::size_t j = group_call(i + 2, "tiled_partition");
-      if (j == npos || !v.is(j + 1, "<")) continue;
-      std::size_t k = j + 2;
-      while (k < fi.body_close && !v.is(k, ">") && !v.is(k, ";")) ++k;
-      if (!v.is(k, ">") || k == j + 2 || !v.is(k + 1, "(")) continue;
-      const auto n = tile_bound(j + 2, k - 1, 0);
-      const std::size_t close = v.partner(k + 1);
-      if (!n || *n < 1 || *n > 32 || close == npos) continue;
+      const auto tp = tiled_partition_at(v.f, i + 2, fi.body_close);
+      if (!tp) continue;
+      const auto n = tile_bound(tp->size_first, tp->size_last, 0);
+      if (!n || *n < 1 || *n > 32) continue;
       // of a block group by name, or of `cg::this_thread_block()` itself
-      const std::size_t b = group_call(k + 2, "this_thread_block");
-      const bool of_block = (close == k + 3 && v.ident(k + 2) && block_groups.count(v.t(k + 2))) ||
-                            (b != npos && v.is(b + 1, "(") && v.is(b + 2, ")") && close == b + 3);
+      const std::size_t a = tp->open + 1;
+      const std::size_t b = this_thread_block_at(v.f, a);
+      const bool of_block =
+          (tp->close == a + 1 && v.ident(a) && block_groups.count(v.t(a))) || (b != npos && tp->close == b + 3);
       if (!of_block) continue;
       tiles.insert(v.t(i));
       group_ok.insert(i);
-      group_ok.insert(j);
-      group_ok.insert(k + 2);
+      group_ok.insert(tp->fn);
+      group_ok.insert(a);
       if (b != npos) group_ok.insert(b);
     }
     for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {

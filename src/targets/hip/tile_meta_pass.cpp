@@ -11,18 +11,13 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analysis/coop_groups.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
 namespace {
 
 using lex::npos;
-
-// `cg::X`, `cooperative_groups::X`, `X`: the index of X, or npos.
-std::size_t group_name(const migrate::FileMigration& file, std::size_t j, std::string_view name) {
-  while (file.is_identifier(j) && file.is(j + 1, "::")) j += 2;
-  return file.is(j, name) ? j : npos;
-}
 
 struct Tile {
   std::size_t decl;    // the tile's name at its declaration
@@ -64,33 +59,27 @@ void tile_meta_pass(migrate::FileMigration& file) {
           (file.is(j + 1, "=") || file.is(j + 1, ";") || file.is(j + 1, ",") || file.is(j + 1, ")")))
         blocks.insert(file.text(j));
     }
-    if (file.is_identifier(ci) && file.is(ci + 1, "=")) {
-      const std::size_t j = group_name(file, ci + 2, "this_thread_block");
-      if (j != npos && file.is(j + 1, "(") && file.is(j + 2, ")")) blocks.insert(file.text(ci));
-    }
+    if (file.is_identifier(ci) && file.is(ci + 1, "=") && analysis::this_thread_block_at(file, ci + 2) != npos)
+      blocks.insert(file.text(ci));
   }
   // Tiles of a block: `NAME = [cg::]tiled_partition<N>(BLOCK)`.
   std::unordered_map<std::string_view, std::vector<Tile>> tiles;
   for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || !file.is(ci + 1, "=") || file.is_member_or_qualified(ci)) continue;
-    const std::size_t j = group_name(file, ci + 2, "tiled_partition");
-    if (j == npos || !file.is(j + 1, "<")) continue;
-    std::size_t k = j + 2;
-    while (k < file.code_size() && !file.is(k, ">") && !file.is(k, ";")) ++k;
-    if (!file.is(k, ">") || k == j + 2 || !file.is(k + 1, "(")) continue;
-    const std::size_t close = file.match_bracket(k + 1);
-    if (close == npos) continue;
+    const auto tp = analysis::tiled_partition_at(file, ci + 2, file.code_size());
+    if (!tp) continue;
+    const std::size_t a = tp->open + 1;  // the parent's first token
     std::string parent;
-    if (close == k + 3 && file.is_identifier(k + 2) && blocks.contains(file.text(k + 2))) {
-      parent = std::string(file.text(k + 2));
-    } else if (const std::size_t b = group_name(file, k + 2, "this_thread_block");
-               b != npos && file.is(b + 1, "(") && file.is(b + 2, ")") && close == b + 3) {
-      parent = std::string(file.source().substr(file.code(k + 2).begin, file.code(b + 2).end - file.code(k + 2).begin));
+    if (tp->close == a + 1 && file.is_identifier(a) && blocks.contains(file.text(a))) {
+      parent = std::string(file.text(a));
+    } else if (const std::size_t b = analysis::this_thread_block_at(file, a); b != npos && tp->close == b + 3) {
+      parent = std::string(file.source().substr(file.code(a).begin, file.code(b + 2).end - file.code(a).begin));
     } else {
       continue;
     }
-    std::string size(file.source().substr(file.code(j + 2).begin, file.code(k - 1).end - file.code(j + 2).begin));
-    if (k - 1 != j + 2) size = "(" + size + ")";
+    std::string size(file.source().substr(file.code(tp->size_first).begin,
+                                          file.code(tp->size_last).end - file.code(tp->size_first).begin));
+    if (tp->size_last != tp->size_first) size = "(" + size + ")";
     tiles[file.text(ci)].push_back({ci, parent, size, block[ci]});
   }
   for (std::size_t ci = 2; ci + 2 < file.code_size(); ++ci) {
