@@ -196,7 +196,14 @@ try:
 
     # ---- jobs: cap, cancel, argv ---------------------------------------------------------
     if shutil.which("hipcc") or os.path.exists("/usr/bin/hipcc"):
-        st, body, _ = api("POST", "/api/jobs", body=json.dumps({"kind": "verify", "path": "src/main.cu"}))
+        # The job to cancel must still be running when the cancel arrives: a unit that takes hipcc
+        # tens of seconds (1500 kernels), not one that a fast machine finishes in under a second.
+        with open(os.path.join(OUT, "src", "slow_to_build.cu"), "w") as f:
+            f.write("#include <hip/hip_runtime.h>\n")
+            for i in range(1500):
+                f.write(f"__global__ void k{i}(float* p, int n) {{ for (int j = threadIdx.x; j < n; "
+                        f"j += blockDim.x) p[j] = sinf(p[j] * {i}.5f) + cosf(p[j]); }}\n")
+        st, body, _ = api("POST", "/api/jobs", body=json.dumps({"kind": "verify", "path": "src/slow_to_build.cu"}))
         job = json.loads(body)
         check(st == 202 and job["state"] in ("queued", "running"), f"a verify job is accepted: {st}")
         st, _, _ = api("POST", "/api/jobs", body=json.dumps({"kind": "verify"}))
