@@ -6,7 +6,8 @@
 //   p->sharedMemPerBlockOptin        ->  static_cast<size_t>(ferry_device_attribute(*p,
 //   hipDeviceAttributeSharedMemPerBlockOptin)) props[d].unifiedAddressing       ->  ferry_device_attribute(props[d],
 //   hipDeviceAttributeUnifiedAddressing)
-// A member without such an attribute (an array such as maxTexture1DLayered, uuid), or one that is
+// A member without such an attribute (an array such as maxTexture1DLayered, uuid; hipMemAllocationProp's
+// allocFlags before ROCm 5.3 where rules/member_renames.tsv has no spelling for it), or one that is
 // written, keeps its text and gets FRY1301, so the output never holds an unreported name HIP lacks.
 // Only the punctuation and the call around the object are written: the object's own tokens stay
 // for the rules (`props[cudaCpuDeviceId]`).
@@ -19,16 +20,19 @@
 namespace ferry::targets::hip {
 namespace {
 
-bool is_prop_type(const migrate::FileMigration& file, std::size_t ci) {
-  return (file.is(ci, "cudaDeviceProp") || file.is(ci, "hipDeviceProp_t")) && !file.is_member_or_qualified(ci);
+bool is_type_name(const migrate::FileMigration& file, std::size_t ci, const std::vector<std::string>& type_names) {
+  for (const std::string& t : type_names)
+    if (file.is(ci, t)) return !file.is_member_or_qualified(ci);
+  return false;
 }
 
-// Names the file declares with a device-properties type: `cudaDeviceProp prop;`,
-// `const cudaDeviceProp &p`, `cudaDeviceProp *props = ...`, `cudaDeviceProp a, b[4];`.
-std::unordered_set<std::string_view> prop_names(const migrate::FileMigration& file) {
+// Names the file declares with one of `type_names`: `cudaDeviceProp prop;`, `const cudaDeviceProp &p`,
+// `cudaDeviceProp *props = ...`, `cudaDeviceProp a, b[4];`.
+std::unordered_set<std::string_view> declared_names(const migrate::FileMigration& file,
+                                                    const std::vector<std::string>& type_names) {
   std::unordered_set<std::string_view> names;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
-    if (!is_prop_type(file, ci)) continue;
+    if (!is_type_name(file, ci, type_names)) continue;
     std::size_t j = ci + 1;
     for (;;) {
       while (file.is(j, "*") || file.is(j, "&") || file.is(j, "const") || file.is(j, "__restrict__")) ++j;
@@ -61,18 +65,14 @@ bool is_assignment(std::string_view t) {
 void device_prop_pass(migrate::FileMigration& file, const std::vector<DevicePropMember>& members,
                       std::string_view release) {
   if (members.empty()) return;
-  std::unordered_map<std::string_view, const DevicePropMember*> by_name;
+  std::unordered_multimap<std::string_view, const DevicePropMember*> by_name;
   for (const DevicePropMember& m : members) by_name.emplace(m.member, &m);
-  bool names_known = false;
-  std::unordered_set<std::string_view> names;
+  // The names declared with each struct type, read once per type on its first member access.
+  std::unordered_map<std::string_view, std::unordered_set<std::string_view>> names_of;
   for (std::size_t ci = 2; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || !(file.is(ci - 1, ".") || file.is(ci - 1, "->"))) continue;
-    const auto it = by_name.find(file.text(ci));
-    if (it == by_name.end() || file.excluded(ci) || file.touched(ci) || file.code(ci).in_directive) continue;
-    if (!names_known) {
-      names = prop_names(file);
-      names_known = true;
-    }
+    const auto [first, end] = by_name.equal_range(file.text(ci));
+    if (first == end || file.excluded(ci) || file.touched(ci) || file.code(ci).in_directive) continue;
     // The object: NAME or NAME[...], NAME not itself a member or qualified.
     std::size_t s = ci - 2;
     if (file.is(s, "]")) {
@@ -80,8 +80,16 @@ void device_prop_pass(migrate::FileMigration& file, const std::vector<DeviceProp
       if (open == migrate::npos || open == 0) continue;
       s = open - 1;
     }
-    if (!file.is_identifier(s) || !names.contains(file.text(s)) || file.is_member_or_qualified(s)) continue;
-    const DevicePropMember& m = *it->second;
+    if (!file.is_identifier(s) || file.is_member_or_qualified(s)) continue;
+    const DevicePropMember* found = nullptr;
+    for (auto it = first; it != end && !found; ++it) {
+      const DevicePropMember& m = *it->second;
+      auto known = names_of.find(m.type);
+      if (known == names_of.end()) known = names_of.emplace(m.type, declared_names(file, m.type_names)).first;
+      if (known->second.contains(file.text(s))) found = &m;
+    }
+    if (!found) continue;
+    const DevicePropMember& m = *found;
     const bool arrow = file.is(ci - 1, "->");
     const bool written =
         is_assignment(file.text(ci + 1)) || (s > 0 && (file.is(s - 1, "++") || file.is(s - 1, "--"))) ||
@@ -89,13 +97,15 @@ void device_prop_pass(migrate::FileMigration& file, const std::vector<DeviceProp
          !(s > 1 &&
            ((file.is_identifier(s - 2) && !file.is(s - 2, "return")) || file.is(s - 2, ")") || file.is(s - 2, "]"))));
     if (m.attribute.empty() || written) {
+      const bool props = m.type == "hipDeviceProp_t";
       file.diag(Diag::ReleaseLacksName, ci,
-                "hipDeviceProp_t::" + m.member + " is in HIP from ROCm " + m.since + "; " + std::string(release) +
+                m.type + "::" + m.member + " is in HIP from ROCm " + m.since + "; " + std::string(release) +
                     " lacks it" + (written ? " (and the member is written here)" : "") + "; left unchanged",
-                m.attribute.empty() ? "read it with hipDeviceGetAttribute where HIP has an attribute for it, or target "
-                                      "ROCm " +
-                                          m.since + " or later (--hip-version)"
-                                    : "target ROCm " + m.since + " or later (--hip-version)");
+                m.attribute.empty() && props
+                    ? "read it with hipDeviceGetAttribute where HIP has an attribute for it, or target ROCm " +
+                          m.since + " or later (--hip-version)"
+                    : "target ROCm " + m.since + " or later (--hip-version)" +
+                          (props ? "" : ", or leave the member out where the release has no counterpart"));
       continue;
     }
     const bool cast = m.cuda_type != "int";

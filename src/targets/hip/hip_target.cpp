@@ -82,11 +82,17 @@ class HipTarget final : public Target {
     provided_ = load_hip_provided();
     typedef_tags_ = load_hip_typedef_tags();
     api_names_ = load_api_names(rules_);
-    for (const HipMember& m : load_hip_members())
-      if (m.type == "hipDeviceProp_t" && toolchain_.hip.known() && toolchain_.hip < m.since)
-        prop_members_.push_back({m.member, m.since.str(), m.attribute, m.cuda_type});
-      else if (m.type == "thread_block_tile" && toolchain_.hip.known() && toolchain_.hip < m.since)
+    for (const HipMember& m : load_hip_members()) {
+      if (!toolchain_.hip.known() || !(toolchain_.hip < m.since)) continue;
+      if (m.type == "thread_block_tile") {
         tile_meta_missing_ = true;
+      } else if (m.type.starts_with("hip")) {  // a struct: its spellings are HIP's and the CUDA types mapped to it
+        std::vector<std::string> type_names = {m.type};
+        for (const auto& r : rules_.all())
+          if (r->kind == rules::RuleKind::Type && r->to == m.type) type_names.push_back(r->from);
+        prop_members_.push_back({m.type, std::move(type_names), m.member, m.since.str(), m.attribute, m.cuda_type});
+      }
+    }
   }
 
   const rules::RuleSet& rules() const override { return rules_; }
@@ -150,11 +156,13 @@ class HipTarget final : public Target {
     solver_args_pass(file);                     // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
     warp_intrinsics_pass(file);
-    tile_shuffle_pass(file);                           // cooperative-groups tile shuffles of vector values
-    call_args_pass(file);                              // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
-    device_prop_pass(file, prop_members_, release());  // ROCm 6.0's hipDeviceProp_t members, older releases
+    tile_shuffle_pass(file);  // cooperative-groups tile shuffles of vector values
+    call_args_pass(file);     // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
+    // rules/member_renames.tsv: requestedHandleTypes -> requestedHandleType; HIP 5.2's compressionType.
+    // Before device_prop_pass, which reports the members the release lacks that no row renames.
+    rename_members(file, true, toolchain_.hip);
+    device_prop_pass(file, prop_members_, release());  // struct members the release lacks (hip_members.tsv)
     if (tile_meta_missing_) tile_meta_pass(file);      // ROCm 5.7's meta_group_rank/size, older releases
-    rename_members(file, true);  // rules/member_renames.tsv: requestedHandleTypes -> requestedHandleType
     launch_pass(file);
     dynamic_parallelism_pass(file);  // launches and runtime calls in device code: HIP has no device runtime
     inline_asm_pass(file);
@@ -177,7 +185,7 @@ class HipTarget final : public Target {
   HipProvidedTable provided_;
   HipTypedefTags typedef_tags_;
   std::unordered_set<std::string> api_names_;   // never user clashes (load_api_names)
-  std::vector<DevicePropMember> prop_members_;  // hipDeviceProp_t members the release lacks
+  std::vector<DevicePropMember> prop_members_;  // struct members the release lacks
   bool tile_meta_missing_ = false;              // the release lacks thread_block_tile::meta_group_rank
 };
 

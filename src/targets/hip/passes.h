@@ -99,11 +99,14 @@ void same_signature_pass(migrate::FileMigration& file);
 // target runs it for releases that lack them.
 void tile_meta_pass(migrate::FileMigration& file);
 
-// cudaDeviceProp members hipDeviceProp_t has only from ROCm 6.0 (rules/hip_members.tsv), read on
-// a variable the file declares as device properties: through the device attribute, from compat
-// header device_prop.h (`ferry_device_attribute(prop, hipDeviceAttributeAsyncEngineCount)`), or
-// FRY1301 where there is no attribute or the member is written.
+// Struct members a HIP release lacks (rules/hip_members.tsv: cudaDeviceProp members hipDeviceProp_t
+// has only from ROCm 6.0, CUmemAllocationProp's allocFlags before ROCm 5.3), read on a variable the
+// file declares with the struct's type (CUDA's or HIP's spelling): through the device attribute,
+// from compat header device_prop.h (`ferry_device_attribute(prop, hipDeviceAttributeAsyncEngineCount)`),
+// or FRY1301 where there is no attribute or the member is written.
 struct DevicePropMember {
+  std::string type;                                 // HIP's struct, hipDeviceProp_t
+  std::vector<std::string> type_names;              // its spellings in code: HIP's and CUDA's (cudaDeviceProp)
   std::string member, since, attribute, cuda_type;  // attribute empty: none in the release
 };
 void device_prop_pass(migrate::FileMigration& file, const std::vector<DevicePropMember>& members,
