@@ -2,6 +2,8 @@
 // <string>, <memory>, <array>, <tuple>, <complex>, <chrono>, <sstream>: measured with hipcc 5.2
 // against nvcc 13, docs/targets.md); <cuda_runtime.h> does not. A HIP file that uses those names
 // without including their header compiles with hipcc and fails with nvcc ("printf is undefined").
+// The same holds for the driver API: hip_runtime.h declares hipMemAllocationProp and hipMemCreate,
+// whose CUDA names (CUmemAllocationProp, cuMemCreate) are in <cuda.h>, not <cuda_runtime.h>.
 #include <set>
 #include <string>
 #include <vector>
@@ -19,23 +21,59 @@ struct Provided {
   std::string_view header;
 };
 constexpr Provided kProvided[] = {
-    {"printf", false, "cstdio"},        {"fprintf", false, "cstdio"},      {"sprintf", false, "cstdio"},
-    {"snprintf", false, "cstdio"},      {"vprintf", false, "cstdio"},      {"vfprintf", false, "cstdio"},
-    {"puts", false, "cstdio"},          {"fputs", false, "cstdio"},        {"fflush", false, "cstdio"},
-    {"fopen", false, "cstdio"},         {"fclose", false, "cstdio"},       {"fread", false, "cstdio"},
-    {"fwrite", false, "cstdio"},        {"fgets", false, "cstdio"},        {"perror", false, "cstdio"},
-    {"stderr", false, "cstdio"},        {"stdout", false, "cstdio"},       {"FILE", false, "cstdio"},
-    {"sscanf", false, "cstdio"},        {"fscanf", false, "cstdio"},       {"printf", true, "cstdio"},
-    {"fprintf", true, "cstdio"},        {"snprintf", true, "cstdio"},      {"uint8_t", true, "cstdint"},
-    {"uint16_t", true, "cstdint"},      {"uint32_t", true, "cstdint"},     {"uint64_t", true, "cstdint"},
-    {"int8_t", true, "cstdint"},        {"int16_t", true, "cstdint"},      {"int32_t", true, "cstdint"},
-    {"int64_t", true, "cstdint"},       {"uintptr_t", true, "cstdint"},    {"assert", false, "cassert"},
-    {"string", true, "string"},         {"to_string", true, "string"},     {"stoi", true, "string"},
-    {"stof", true, "string"},           {"unique_ptr", true, "memory"},    {"shared_ptr", true, "memory"},
-    {"make_unique", true, "memory"},    {"make_shared", true, "memory"},   {"array", true, "array"},
-    {"tuple", true, "tuple"},           {"make_tuple", true, "tuple"},     {"tie", true, "tuple"},
-    {"complex", true, "complex"},       {"chrono", true, "chrono"},        {"ostringstream", true, "sstream"},
-    {"istringstream", true, "sstream"}, {"stringstream", true, "sstream"},
+    {"printf", false, "cstdio"},
+    {"fprintf", false, "cstdio"},
+    {"sprintf", false, "cstdio"},
+    {"snprintf", false, "cstdio"},
+    {"vprintf", false, "cstdio"},
+    {"vfprintf", false, "cstdio"},
+    {"puts", false, "cstdio"},
+    {"fputs", false, "cstdio"},
+    {"fflush", false, "cstdio"},
+    {"fopen", false, "cstdio"},
+    {"fclose", false, "cstdio"},
+    {"fread", false, "cstdio"},
+    {"fwrite", false, "cstdio"},
+    {"fgets", false, "cstdio"},
+    {"perror", false, "cstdio"},
+    {"stderr", false, "cstdio"},
+    {"stdout", false, "cstdio"},
+    {"FILE", false, "cstdio"},
+    {"sscanf", false, "cstdio"},
+    {"fscanf", false, "cstdio"},
+    {"printf", true, "cstdio"},
+    {"fprintf", true, "cstdio"},
+    {"snprintf", true, "cstdio"},
+    {"uint8_t", true, "cstdint"},
+    {"uint16_t", true, "cstdint"},
+    {"uint32_t", true, "cstdint"},
+    {"uint64_t", true, "cstdint"},
+    {"int8_t", true, "cstdint"},
+    {"int16_t", true, "cstdint"},
+    {"int32_t", true, "cstdint"},
+    {"int64_t", true, "cstdint"},
+    {"uintptr_t", true, "cstdint"},
+    {"assert", false, "cassert"},
+    {"string", true, "string"},
+    {"to_string", true, "string"},
+    {"stoi", true, "string"},
+    {"stof", true, "string"},
+    {"unique_ptr", true, "memory"},
+    {"shared_ptr", true, "memory"},
+    {"make_unique", true, "memory"},
+    {"make_shared", true, "memory"},
+    {"array", true, "array"},
+    {"tuple", true, "tuple"},
+    {"make_tuple", true, "tuple"},
+    {"tie", true, "tuple"},
+    {"complex", true, "complex"},
+    {"chrono", true, "chrono"},
+    {"ostringstream", true, "sstream"},
+    {"istringstream", true, "sstream"},
+    {"stringstream", true, "sstream"},
+    // hip_runtime_api.h declares the profiler range; CUDA's cudaProfilerStart is in its own header.
+    {"hipProfilerStart", false, "cuda_profiler_api.h"},
+    {"hipProfilerStop", false, "cuda_profiler_api.h"},
 };
 
 // The C header spellings of the same headers also count as included.
@@ -73,6 +111,14 @@ void through_project_headers(const targets::ProjectContext& ctx, const std::stri
   }
 }
 
+// A name <cuda.h> declares (the driver API: CUmemAllocationProp, CU_MEM_LOCATION_TYPE_DEVICE,
+// cuMemCreate, CUDA_ARRAY3D_DESCRIPTOR), not <cuda_runtime.h> (cudaMalloc, CUDART_VERSION).
+bool is_cuda_h_name(std::string_view n) {
+  if (n.starts_with("CUDART")) return false;
+  if (n.starts_with("CU")) return true;
+  return n.size() > 2 && n.starts_with("cu") && n[2] >= 'A' && n[2] <= 'Z';
+}
+
 }  // namespace
 
 void implicit_headers_pass(FileMigration& file) {
@@ -99,11 +145,36 @@ void implicit_headers_pass(FileMigration& file) {
   std::set<std::string> seen;
   through_project_headers(file.project(), std::string(file.path()), seen, have);
   std::vector<std::string_view> added;
+  // Headers the forward migration recorded (`/* ferry-cuda: <cuda.h> */`, `/* ferry-cuda: #include
+  // <cuda_profiler_api.h> */`): record_restore_pass puts them back, so they count as included.
+  std::vector<std::string> restored;
+  for (const lex::Token& t : toks) {
+    if (t.kind != lex::Kind::BlockComment) continue;
+    std::string_view c = file.source().substr(t.begin, t.end - t.begin);
+    if (!c.starts_with("/* ferry-cuda: ")) continue;
+    c.remove_prefix(15);
+    if (c.starts_with("#include ")) c.remove_prefix(9);
+    if (c.size() < 2 || (c[0] != '<' && c[0] != '"')) continue;
+    const std::size_t close = c.find(c[0] == '<' ? '>' : '"', 1);
+    if (close != std::string_view::npos) restored.emplace_back(c.substr(1, close - 1));
+  }
+  for (const std::string& h : restored) have.push_back(h);
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.code(ci).in_directive) continue;
     const std::string_view name = file.text(ci);
     const bool qualified = ci >= 2 && file.is(ci - 1, "::") && file.is(ci - 2, "std");
     if (!qualified && (file.is_member_or_qualified(ci) || (ci > 0 && file.is(ci - 1, "::")))) continue;
+    if (!qualified && !includes(have, "cuda.h") && !includes(added, "cuda.h"))
+      if (const rules::Rule* r = file.target().rules().find_identifier(name);
+          r && r->family == "driver" && r->has_replacement() && is_cuda_h_name(r->to)) {
+        added.push_back("cuda.h");
+        file.insert_line_at_top("#include <cuda.h>\n");
+        file.count_converted("headers");
+        file.diag(Diag::ImplicitHeaderAdded, Severity::Note, ci,
+                  "<cuda.h> added: the file uses '" + std::string(name) + "' (CUDA's " + r->to +
+                      "), which <hip/hip_runtime.h> declared for it and <cuda_runtime.h> does not",
+                  "");
+      }
     for (const Provided& p : kProvided) {
       if (p.name != name || p.std_qualified != qualified) continue;
       if (includes(have, p.header) || includes(added, p.header)) break;

@@ -163,6 +163,16 @@ void build_reverse_rules(RuleSet& out, ReverseStats* stats, const rules::CudaVer
           if (bases.size() == 1) pick = bases[0], how = "v2-alias";
         }
         if (how.empty()) {
+          // HIP's runtime names take the runtime's types (hipStream_t is cudaStream_t, hipError_t is
+          // cudaError_t): a driver spelling (CUstream, CUresult) would not type-check, changed or not.
+          std::vector<std::size_t> runtime;
+          bool others_driver = true;
+          for (std::size_t i = 0; i < g.candidates.size(); ++i)
+            if (g.families[i] == "runtime") runtime.push_back(i);
+            else others_driver = others_driver && g.families[i] == "driver";
+          if (runtime.size() == 1 && others_driver) pick = runtime[0], how = "runtime-over-driver";
+        }
+        if (how.empty()) {
           std::vector<std::size_t> supported;
           for (std::size_t i = 0; i < g.candidates.size(); ++i)
             if (g.candidates[i].status == Status::Supported) supported.push_back(i);

@@ -8,7 +8,8 @@
 //
 // A HIP name reached from several CUDA names is decided, in this order, by: an explicit row; the
 // candidate spelled like the HIP name itself (the name exists in CUDA too); the one candidate
-// that is not a `_v2`/`_v2_64` alias of another; the one supported candidate. Anything else is
+// that is not a `_v2`/`_v2_64` alias of another; the one runtime-API candidate among driver-API
+// ones (HIP's runtime types are the CUDA runtime's); the one supported candidate. Anything else is
 // *unresolved*: the first supported candidate in table order is used, and the unit test
 // (tests/unit/cuda_target_test.cpp) fails so that someone adds an override.
 #pragma once
@@ -32,7 +33,7 @@ struct ManyToOne {
   std::string hip;
   std::vector<ReverseCandidate> candidates;
   std::string chosen;
-  std::string how;  // "explicit", "identity", "v2-alias", "only-supported", "unresolved"
+  std::string how;  // "explicit", "identity", "v2-alias", "runtime-over-driver", "only-supported", "unresolved"
 };
 
 struct ReverseStats {
