@@ -3,7 +3,7 @@
 // wrapped in HIP_KERNEL_NAME(...), since the preprocessor would split `k<T, N>` at its comma.
 // Only the glue between the pieces is edited, so renames inside the launch parameters and the
 // arguments (streams, symbols) still apply. The default (--launch=chevron) keeps `<<<>>>`,
-// which hipcc accepts as is.
+// which hipcc accepts as is, except a braced grid or block (below), in both forms.
 #include <string>
 #include <vector>
 
@@ -14,26 +14,69 @@ namespace ferry::targets::hip {
 using migrate::FileMigration;
 using migrate::npos;
 
+namespace {
+
+// The launch's `>>>`, matching the `<<<` at `open`; npos when unmatched.
+std::size_t launch_close(const FileMigration& f, std::size_t open) {
+  int depth = 0;
+  for (std::size_t i = open + 1; i < f.code_size(); ++i) {
+    const lex::Token& t = f.code(i);
+    if (t.kind == lex::Kind::LaunchClose) {
+      if (depth == 0) return i;
+    } else if (f.is(i, "(") || f.is(i, "[") || f.is(i, "{")) {
+      ++depth;
+    } else if (f.is(i, ")") || f.is(i, "]") || f.is(i, "}")) {
+      if (--depth < 0) return npos;
+    }
+  }
+  return npos;
+}
+
+// nvcc takes a braced list for the grid or block of a launch (`k<<<g, {32, 8, 1}>>>`: a dim3
+// initialised from it); clang's parser wants an expression there ("expected expression"), in
+// both launch forms. The list becomes `dim3(...)`, which is what nvcc built from it (parentheses,
+// not braces: `dim3{n, 1}` with an int `n` would be a narrowing error). Seen in NVIDIA's
+// multi-gpu-programming-models (golden hip-dialect-launch-braced-dims).
+void braced_launch_dims(FileMigration& f) {
+  for (std::size_t ci = 1; ci < f.code_size(); ++ci) {
+    if (f.code(ci).kind != lex::Kind::LaunchOpen || f.excluded(ci) || f.code(ci).in_directive) continue;
+    const std::size_t close = launch_close(f, ci);
+    if (close == npos) continue;
+    // The first two parameters (grid, block): a parameter that is one braced list, no nested braces.
+    std::size_t first = ci + 1;
+    for (int param = 0; param < 2 && first < close; ++param) {
+      if (f.is(first, "{")) {
+        const std::size_t rbrace = f.match_bracket(first);
+        bool nested = false;
+        for (std::size_t i = first + 1; rbrace != npos && i < rbrace; ++i) nested = nested || f.is(i, "{");
+        if (rbrace != npos && !nested && (rbrace + 1 == close || f.is(rbrace + 1, ",")) && !f.touched(first) &&
+            !f.touched(rbrace) && f.replace_bytes(f.code(first).begin, f.code(first).end, "dim3(")) {
+          f.replace_bytes(f.code(rbrace).begin, f.code(rbrace).end, ")");
+          f.count_converted("dialect");
+        }
+      }
+      // The next top-level comma.
+      int depth = 0;
+      std::size_t i = first;
+      for (; i < close; ++i) {
+        if (f.is(i, "(") || f.is(i, "[") || f.is(i, "{")) ++depth;
+        else if (f.is(i, ")") || f.is(i, "]") || f.is(i, "}")) --depth;
+        else if (depth == 0 && f.is(i, ",")) break;
+      }
+      first = i + 1;
+    }
+  }
+}
+
+}  // namespace
+
 void launch_pass(FileMigration& f) {
+  braced_launch_dims(f);
   if (f.target().option("launch") != "ggl") return;
   for (std::size_t ci = 1; ci < f.code_size(); ++ci) {
     if (f.code(ci).kind != lex::Kind::LaunchOpen || f.excluded(ci)) continue;
-    // The matching >>>.
-    std::size_t close = npos;
+    const std::size_t close = launch_close(f, ci);
     int depth = 0;
-    for (std::size_t i = ci + 1; i < f.code_size(); ++i) {
-      const lex::Token& t = f.code(i);
-      if (t.kind == lex::Kind::LaunchClose) {
-        if (depth == 0) {
-          close = i;
-          break;
-        }
-      } else if (f.is(i, "(") || f.is(i, "[") || f.is(i, "{")) {
-        ++depth;
-      } else if (f.is(i, ")") || f.is(i, "]") || f.is(i, "}")) {
-        if (--depth < 0) break;
-      }
-    }
     if (close == npos || close == ci + 1 || !f.is(close + 1, "(")) continue;
     const std::size_t args_close = f.match_bracket(close + 1);
     if (args_close == npos) continue;
