@@ -334,6 +334,20 @@ bool is_declarator(const FileMigration& file, std::size_t ci) {
          file.is(after, "override") || file.is(after, "->");
 }
 
+// The name of a variable, member or parameter being declared: a type word before it (`int NAME;`,
+// `float NAME = 0`, `f(int NAME)`), not an expression's operand (`return NAME;`).
+bool declares_variable(const FileMigration& file, std::size_t ci) {
+  if (ci == 0 || ci + 1 >= file.code_size() || file.code(ci - 1).kind != lex::Kind::Identifier) return false;
+  static constexpr std::string_view kNotTypes[] = {"return", "case",   "else", "do",        "throw",    "new",
+                                                   "delete", "sizeof", "goto", "co_return", "co_yield", "co_await",
+                                                   "typeid", "not",    "and",  "or"};
+  for (std::string_view k : kNotTypes)
+    if (file.is(ci - 1, k)) return false;
+  for (std::string_view next : {";", "=", ",", "[", ")", "{", ":"})
+    if (file.is(ci + 1, next)) return true;
+  return false;
+}
+
 }  // namespace
 
 void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
@@ -427,7 +441,24 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       }
     }
     const rules::Rule* r = rules.find_identifier(name);
-    if (!r) continue;
+    if (!r) {
+      // A name CUDA's headers declare that no rule maps: reported, not passed on in silence. A
+      // project's own macro, type, enumerator, function or variable of that name is the user's.
+      if (const std::string* where = file.target().unmapped_api_name(name);
+          where && !file.is_member_or_qualified(ci) && !file.code(ci).in_directive && !user_macros.contains(name) &&
+          !file.project().defined_macros.contains(std::string(name)) &&
+          !file.project().declared_api_names.contains(std::string(name)) && !is_declarator(file, ci) &&
+          !declares_variable(file, ci)) {
+        file.count_unconverted(where->substr(0, where->find(' ')));
+        file.diag(Diag::ApiUnmapped, ci,
+                  "'" + std::string(name) + "' (CUDA " + *where + ") has no rule for " +
+                      std::string(file.target().name()) + "; left unchanged",
+                  "look for an equivalent in the target's API; if there is one, map it with --rules FILE (a "
+                  "row: kind, CUDA name, target name, family, supported), else rewrite this use or keep it "
+                  "under #ifdef __HIP_PLATFORM_NVIDIA__");
+      }
+      continue;
+    }
     // An enumerator qualified by its own enum type, which a rule renames too
     // (`hipfftType::HIPFFT_D2Z` → `cufftType::CUFFT_D2Z`): the qualifier is not a scope we keep.
     const bool enum_scope = r->kind == rules::RuleKind::Enum && ci >= 2 && file.is(ci - 1, "::") &&
