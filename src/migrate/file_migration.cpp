@@ -442,20 +442,23 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     }
     const rules::Rule* r = rules.find_identifier(name);
     if (!r) {
-      // A name CUDA's headers declare that no rule maps: reported, not passed on in silence. A
-      // project's own macro, type, enumerator, function or variable of that name is the user's.
-      if (const std::string* where = file.target().unmapped_api_name(name);
-          where && !file.is_member_or_qualified(ci) && !file.code(ci).in_directive && !user_macros.contains(name) &&
+      // A name the source dialect's headers declare that no rule maps: reported, not passed on in
+      // silence. A project's own macro, type, enumerator, function or variable of that name is the user's.
+      if (const targets::UnmappedApiName* api = file.target().unmapped_api_name(name);
+          api && !file.is_member_or_qualified(ci) && !file.code(ci).in_directive && !user_macros.contains(name) &&
           !file.project().defined_macros.contains(std::string(name)) &&
           !file.project().declared_api_names.contains(std::string(name)) && !is_declarator(file, ci) &&
           !declares_variable(file, ci)) {
-        file.count_unconverted(where->substr(0, where->find(' ')));
+        file.count_unconverted(api->family);
+        const bool from_cuda = file.target().source_dialect() == "cuda";
         file.diag(Diag::ApiUnmapped, ci,
-                  "'" + std::string(name) + "' (CUDA " + *where + ") has no rule for " +
+                  "'" + std::string(name) + "' (" + api->where + ") has no rule for " +
                       std::string(file.target().name()) + "; left unchanged",
-                  "look for an equivalent in the target's API; if there is one, map it with --rules FILE (a "
-                  "row: kind, CUDA name, target name, family, supported), else rewrite this use or keep it "
-                  "under #ifdef __HIP_PLATFORM_NVIDIA__");
+                  std::string("look for an equivalent in the target's API; if there is one, map it with --rules FILE "
+                              "(a row: kind, name, target name, family, supported), else rewrite this use or keep it "
+                              "for ") +
+                      (from_cuda ? "NVIDIA builds (#ifdef __HIP_PLATFORM_NVIDIA__)"
+                                 : "AMD builds (#ifdef __HIP_PLATFORM_AMD__)"));
       }
       continue;
     }

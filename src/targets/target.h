@@ -96,9 +96,9 @@ struct ProjectContext {
   // The hip target: tree headers that stand in for cuda.h (relative path, normalised) and the
   // number of CUDA API names each declares (targets/hip/stand_in_pass.cpp).
   std::unordered_map<std::string, std::size_t> cuda_stand_ins;
-  // The hip target: names of rules/cuda_api_names.tsv that a file of the tree declares itself (an
-  // enumerator, typedef, struct/enum tag or alias, as a stand-in for cuda.h does): the user's,
-  // never reported as a CUDA name with no rule (FRY1004).
+  // Names of rules/cuda_api_names.tsv (hip_api_names.tsv for the cuda target) that a file of the tree declares itself
+  // (an enumerator, typedef, struct/enum tag or alias, as a stand-in for cuda.h does): the user's, never reported as a
+  // CUDA name with no rule (FRY1004).
   std::unordered_set<std::string> declared_api_names;
 };
 
@@ -129,6 +129,13 @@ struct TargetInfo {
   std::unique_ptr<Target> (*make)(const Options& options);
 };
 
+// A name of the source dialect's API that no rule maps: its family ("driver") and where it comes
+// from, for messages ("CUDA driver API, cuda.h").
+struct UnmappedApiName {
+  std::string family;
+  std::string where;
+};
+
 class Target {
  public:
   // Checks `options.values` against info.options (unknown names, values outside the choices:
@@ -156,10 +163,10 @@ class Target {
   // Names and members the release lacks, from the rules' version model and the target's own
   // tables; empty for a target without a version model.
   [[nodiscard]] virtual std::vector<KnownGap> known_gaps() const { return {}; }
-  // A name of the source dialect's API (declared by its own headers) that no rule maps, and
-  // where it comes from ("driver API, cuda.h"); nullptr for any other name. The generic rule
-  // pass reports such a use (FRY1004) instead of leaving it silently.
-  [[nodiscard]] virtual const std::string* unmapped_api_name(std::string_view /*name*/) const { return nullptr; }
+  // A name of the source dialect's API (declared by its own headers) that no rule maps
+  // (targets/unmapped_names.h); nullptr for any other name. The generic rule pass reports such a
+  // use (FRY1004) instead of leaving it silently.
+  [[nodiscard]] virtual const UnmappedApiName* unmapped_api_name(std::string_view /*name*/) const { return nullptr; }
   // Which files of a tree this target rewrites (the others are copied): C-family sources by
   // default; the torch_npu target takes Python instead.
   [[nodiscard]] virtual bool migrates(project::FileKind kind) const { return project::is_c_family(kind); }

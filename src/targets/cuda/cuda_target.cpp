@@ -9,6 +9,7 @@
 #include "targets/cuda/passes.h"
 #include "targets/cuda/reverse_rules.h"
 #include "targets/member_renames.h"
+#include "targets/unmapped_names.h"
 
 namespace ferry::targets::cuda {
 namespace {
@@ -39,7 +40,9 @@ class CudaTarget final : public Target {
   // Which headers each file includes (implicit_headers_pass follows the project's own headers).
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
     collect_includes(files, ctx);
+    unmapped_.collect_declared(files, ctx.declared_api_names);
   }
+  const UnmappedApiName* unmapped_api_name(std::string_view name) const override { return unmapped_.find(name); }
 
   void run_passes(migrate::FileMigration& file) const override {
     record_restore_pass(file);
@@ -76,6 +79,7 @@ class CudaTarget final : public Target {
 
   rules::CudaVersion version_;
   rules::RuleSet rules_;
+  UnmappedNames unmapped_{"hip_api_names.tsv", "HIP", {"hip", "HIP"}};  // FRY1004
 };
 
 }  // namespace

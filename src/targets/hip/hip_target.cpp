@@ -1,22 +1,20 @@
 #include "targets/hip/hip_target.h"
 
 #include <array>
-#include <cctype>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "analysis/hazards.h"
 #include "core/split.h"
-#include "lex/lexer.h"
 #include "migrate/file_migration.h"
 #include "rules/builtin.h"
 #include "targets/hip/compat.h"
 #include "targets/hip/passes.h"
 #include "targets/hip/toolchain.h"
 #include "targets/member_renames.h"
+#include "targets/unmapped_names.h"
 
 namespace ferry::targets::hip {
 namespace {
@@ -67,85 +65,6 @@ constexpr OptionSpec kOptions[] = {
     {"rewrite-strings", "also rename API names inside string literals (messages), as hipify-clang can", "", "", true},
 };
 
-// rules/cuda_api_names.tsv (rules/make_cuda_api_names.py): the CUDA headers' names no table maps,
-// with "<family> API, <header>" for the message.
-struct NameHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-using UnmappedNames = std::unordered_map<std::string, std::string, NameHash, std::equal_to<>>;
-
-UnmappedNames load_unmapped_api_names() {
-  UnmappedNames out;
-  for (const rules::EmbeddedTable& t : rules::builtin_tables()) {
-    if (t.path != "cuda_api_names.tsv") continue;
-    for (std::string_view line : split(t.text, '\n')) {
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (line.empty() || line.front() == '#') continue;
-      const std::vector<std::string_view> f = split(line, '\t');
-      if (f.size() != 3) throw std::runtime_error("rules/cuda_api_names.tsv: expected name, family, header");
-      out.emplace(std::string(f[0]), std::string(f[1]) + " API, " + std::string(f[2]));
-    }
-  }
-  return out;
-}
-
-// The names of `unmapped` that `text` declares: enumerators of an `enum {...}`, the name a
-// `typedef ... NAME;` or `typedef R (*NAME)(...);` introduces, `struct|union|enum NAME {` or `;`
-// (and the tag of `typedef struct NAME_st *NAME;`),
-// and `using NAME =`.
-void collect_declared_api_names(std::string_view text, const UnmappedNames& unmapped,
-                                std::unordered_set<std::string>& out) {
-  if (text.find("cu") == std::string_view::npos && text.find("CU") == std::string_view::npos &&
-      text.find("nccl") == std::string_view::npos && text.find("NCCL") == std::string_view::npos)
-    return;
-  std::vector<std::string_view> code;  // code tokens outside directives
-  for (const lex::Token& t : lex::tokenize(text))
-    if (!lex::is_trivia(t.kind) && t.kind != lex::Kind::Newline && !t.in_directive) code.push_back(t.text(text));
-  auto ident = [](std::string_view w) {
-    return !w.empty() && (std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_');
-  };
-  auto add = [&](std::string_view w) {
-    if (ident(w) && unmapped.contains(w)) out.emplace(w);
-  };
-  for (std::size_t i = 0; i < code.size(); ++i) {
-    const std::string_view w = code[i];
-    if ((w == "struct" || w == "union" || w == "enum" || w == "class") && i + 2 < code.size() &&
-        (code[i + 2] == "{" || code[i + 2] == ";" || (i > 0 && code[i - 1] == "typedef")))
-      add(code[i + 1]);  // a definition, a forward declaration, or `typedef struct X_st *X;`
-    if (w == "using" && i + 2 < code.size() && code[i + 2] == "=") add(code[i + 1]);
-    if (w == "enum") {  // enumerators: names after `{` or `,` at the body's own depth
-      std::size_t b = i + 1;
-      while (b < code.size() && code[b] != "{" && code[b] != ";") ++b;
-      if (b >= code.size() || code[b] != "{") continue;
-      int depth = 0;
-      for (std::size_t k = b; k < code.size(); ++k) {
-        if (code[k] == "{" || code[k] == "(") ++depth;
-        else if (code[k] == "}" || code[k] == ")") {
-          if (--depth == 0) break;
-        } else if (depth == 1 && (code[k - 1] == "{" || code[k - 1] == ",")) add(code[k]);
-      }
-    }
-    if (w == "typedef") {  // the last name before the `;` at the typedef's own depth
-      int depth = 0;
-      std::string_view last;
-      for (std::size_t k = i + 1; k < code.size(); ++k) {
-        if (code[k] == "{" || code[k] == "(" || code[k] == "[") {
-          if (code[k] == "(" && depth == 0 && k + 2 < code.size() && code[k + 1] == "*") add(code[k + 2]);
-          ++depth;
-        } else if (code[k] == "}" || code[k] == ")" || code[k] == "]") {
-          --depth;
-        } else if (depth == 0 && (code[k] == ";" || code[k] == ",")) {
-          add(last);
-          if (code[k] == ";") break;
-        } else if (depth == 0 && ident(code[k])) {
-          last = code[k];
-        }
-      }
-    }
-  }
-}
-
 class HipTarget final : public Target {
  public:
   explicit HipTarget(const Options& options)
@@ -164,8 +83,8 @@ class HipTarget final : public Target {
     provided_ = load_hip_provided();
     typedef_tags_ = load_hip_typedef_tags();
     api_names_ = load_api_names(rules_);
-    unmapped_ = load_unmapped_api_names();
-    for (const auto& [name, where] : unmapped_) api_names_.insert(name);  // CUDA's own names: never user clashes
+    unmapped_ = UnmappedNames("cuda_api_names.tsv", "CUDA", {"cu", "CU", "nccl", "NCCL"});
+    for (const std::string& name : unmapped_.names()) api_names_.insert(name);  // CUDA's own: never user clashes
     for (const HipMember& m : load_hip_members()) {
       if (!toolchain_.hip.known() || !(toolchain_.hip < m.since)) continue;
       if (m.type == "thread_block_tile") {
@@ -218,7 +137,7 @@ class HipTarget final : public Target {
     collect_includes(files, ctx);
     collect_deviceptr_names(files, ctx);
     collect_cuda_stand_ins(rules_, files, ctx);
-    for (const SourceView& f : files) collect_declared_api_names(f.text, unmapped_, ctx.declared_api_names);
+    unmapped_.collect_declared(files, ctx.declared_api_names);
     if (!flag("no-wave64-fix")) collect_wave64_fixes(files, *this, options_, ctx);
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
@@ -261,12 +180,7 @@ class HipTarget final : public Target {
     if (fixes) mark_widened_ballots(file, *fixes);
   }
   void finish_file(migrate::FileMigration& file) const override { compat_finish(file); }
-  const std::string* unmapped_api_name(std::string_view name) const override {
-    if (!name.starts_with("cu") && !name.starts_with("CU") && !name.starts_with("nccl") && !name.starts_with("NCCL"))
-      return nullptr;
-    const auto it = unmapped_.find(name);
-    return it == unmapped_.end() ? nullptr : &it->second;
-  }
+  const UnmappedApiName* unmapped_api_name(std::string_view name) const override { return unmapped_.find(name); }
 
  private:
   Options options_;  // the wave64 pre-pass migrates every file once more with them
@@ -276,7 +190,7 @@ class HipTarget final : public Target {
   HipProvidedTable provided_;
   HipTypedefTags typedef_tags_;
   std::unordered_set<std::string> api_names_;   // never user clashes (load_api_names)
-  UnmappedNames unmapped_;                      // rules/cuda_api_names.tsv
+  UnmappedNames unmapped_;                      // rules/cuda_api_names.tsv: FRY1004
   std::vector<DevicePropMember> prop_members_;  // struct members the release lacks
   bool tile_meta_missing_ = false;              // the release lacks thread_block_tile::meta_group_rank
 };

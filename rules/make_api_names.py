@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Writes rules/cuda_api_names.tsv: the names CUDA's own headers declare (functions, types, struct
-and enum tags, enumerators, macros) that no table of rules/cuda2hip/ maps and no pass of src/
-handles. `ferry migrate --to hip` reports a use of one of them with FRY1004 instead of leaving it
-silently (docs/diagnostics.md). Names only, read from the installed toolkit's headers.
+"""Writes rules/cuda_api_names.tsv or rules/hip_api_names.tsv: the names CUDA's (or HIP's) own
+headers declare (functions, types, struct and enum tags, enumerators, macros) that no rule table
+maps and no pass of src/ handles. `ferry migrate` reports a use of one of them with FRY1004 instead
+of leaving it silently (docs/diagnostics.md). Names only, read from the installed headers.
 
-    python3 rules/make_cuda_api_names.py [CUDA_INCLUDE_DIR] > rules/cuda_api_names.tsv
+    python3 rules/make_api_names.py cuda [/usr/local/cuda/include] > rules/cuda_api_names.tsv
+    python3 rules/make_api_names.py hip [/usr/include] > rules/hip_api_names.tsv
 
-Re-run it after adding rows to rules/cuda2hip/ or moving to a newer toolkit (the header line
-records the toolkit it was made from)."""
+Re-run it after adding rule rows or moving to newer headers (the header line records the release
+it was made from)."""
 import glob
 import os
 import re
@@ -15,10 +16,18 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-INC = sys.argv[1] if len(sys.argv) > 1 else "/usr/local/cuda/include"
+DIALECT = sys.argv[1] if len(sys.argv) > 1 else "cuda"
+if DIALECT not in ("cuda", "hip"):
+    sys.exit("usage: make_api_names.py cuda|hip [INCLUDE_DIR]")
+INC = sys.argv[2] if len(sys.argv) > 2 else ("/usr/local/cuda/include" if DIALECT == "cuda" else "/usr/include")
 
 # family (as in rules/cuda2hip): headers, the prefix of its names
-FAMILIES = [
+HIP_FAMILIES = [
+    ("runtime", ["hip/hip_runtime_api.h", "hip/driver_types.h", "hip/texture_types.h", "hip/surface_types.h",
+                 "hip/library_types.h", "hip/hip_ext.h"], r"hip(?!Ext)[A-Z][A-Za-z0-9_]*|HIP_[A-Z0-9_]+"),
+    ("nvrtc", ["hip/hiprtc.h"], r"hiprtc[A-Z][A-Za-z0-9_]*|HIPRTC_[A-Z0-9_]+"),
+]
+CUDA_FAMILIES = [
     ("driver", ["cuda.h"], r"CU_[A-Z0-9_]+|CUDA_[A-Z0-9_]+|CU[a-z][A-Za-z0-9_]*|cu[A-Z][A-Za-z0-9_]*"),
     ("runtime", ["cuda_runtime_api.h", "driver_types.h"], r"cuda[A-Z][A-Za-z0-9_]*|CUDART_[A-Z0-9_]+"),
     ("cublas", ["cublas_api.h", "cublasLt.h"], r"cublas[A-Za-z0-9_]+|CUBLAS[A-Z0-9_]*"),
@@ -53,16 +62,31 @@ def declared(text, name):
     return {x for x in out if not SKIP.search(x)}
 
 
-def mapped():
-    names = set()
-    for path in glob.glob(os.path.join(ROOT, "rules", "**", "*.tsv"), recursive=True):
-        if os.path.basename(path) == "cuda_api_names.tsv":
-            continue
+FAMILIES = CUDA_FAMILIES if DIALECT == "cuda" else HIP_FAMILIES
+
+
+def rows(pattern):
+    for path in glob.glob(os.path.join(ROOT, "rules", pattern), recursive=True):
         with open(path, encoding="utf-8") as f:
             for line in f:
-                if line.startswith("#") or not line.strip():
-                    continue
-                names.update(line.rstrip("\n").split("\t")[:3])
+                if not line.startswith("#") and line.strip():
+                    yield line.rstrip("\n").split("\t")
+
+
+def mapped():
+    names = set()
+    if DIALECT == "cuda":  # any name of a table (rows of every status: unsupported ones get FRY1001)
+        for path in glob.glob(os.path.join(ROOT, "rules", "**", "*.tsv"), recursive=True):
+            if os.path.basename(path) in ("cuda_api_names.tsv", "hip_api_names.tsv"):
+                continue
+            for cols in rows(os.path.relpath(path, os.path.join(ROOT, "rules"))):
+                names.update(cols[:3])
+    else:  # what the HIP -> CUDA table holds: inverted forward rows, explicit rows
+        for cols in rows("cuda2hip/**/*.tsv"):
+            if len(cols) > 4 and cols[4] in ("supported", "changed"):
+                names.add(re.match(r"[A-Za-z0-9_]*", cols[2]).group(0))
+        for cols in rows("hip2cuda/*.tsv"):
+            names.update(cols[1:2])
     # Names a pass handles by itself (CUDART_CB, __CUDA_ARCH__, cudaLaunchKernelEx...).
     for path in glob.glob(os.path.join(ROOT, "src", "**", "*.[ch]*"), recursive=True):
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -72,22 +96,27 @@ def mapped():
 
 def main():
     known = mapped()
-    nvcc = subprocess.run(["sh", "-c", f"'{INC}/../bin/nvcc' --version 2>/dev/null | grep -o 'release [0-9.]*'"],
-                          capture_output=True, text=True).stdout.strip() or "unknown release"
+    if DIALECT == "cuda":
+        cmd = f"'{INC}/../bin/nvcc' --version 2>/dev/null | grep -o 'release [0-9.]*'"
+    else:
+        cmd = f"grep -h '#define HIP_VERSION_M[AI]' '{INC}/hip/hip_version.h' | awk '{{print $3}}' | paste -sd."
+    release = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True).stdout.strip() or "unknown release"
     rows = {}
     for family, headers, pattern in FAMILIES:
         for h in headers:
             path = os.path.join(INC, h)
             if not os.path.exists(path):
-                print(f"make_cuda_api_names: {path} not found; family {family} incomplete", file=sys.stderr)
+                print(f"make_api_names: {path} not found; family {family} incomplete", file=sys.stderr)
                 continue
             with open(path, encoding="utf-8", errors="replace") as f:
                 for name in declared(f.read(), pattern):
                     if name not in known:
                         rows.setdefault(name, (family, h))
-    print("# CUDA API names that no table of rules/cuda2hip/ maps and no pass handles: a use gets FRY1004")
-    print(f"# (ferry migrate --to hip). Generated by rules/make_cuda_api_names.py from {INC} (CUDA {nvcc},")
-    print("# cuDNN 9, NCCL); do not edit by hand: add a rule row, then re-run the script.")
+    what = f"CUDA {release}, cuDNN 9, NCCL" if DIALECT == "cuda" else f"HIP {release}"
+    to = "hip" if DIALECT == "cuda" else "cuda"
+    print(f"# {DIALECT.upper()} API names that no rule table maps and no pass handles: a use gets FRY1004")
+    print(f"# (ferry migrate --to {to}). Generated by rules/make_api_names.py {DIALECT} from {INC} ({what});")
+    print("# do not edit by hand: add a rule row, then re-run the script.")
     print("# name<TAB>family<TAB>header")
     for name in sorted(rows):
         print(f"{name}\t{rows[name][0]}\t{rows[name][1]}")

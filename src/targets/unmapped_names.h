@@ -1,0 +1,42 @@
+// API names of the source dialect that no rule maps (rules/cuda_api_names.tsv for CUDA → HIP,
+// rules/hip_api_names.tsv for HIP → CUDA; both made from the installed headers by
+// rules/make_api_names.py). The generic rule pass reports a use of one of them (FRY1004) instead
+// of leaving it in silence; a project's own declaration of such a name is the user's.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "targets/target.h"
+
+namespace ferry::targets {
+
+class UnmappedNames {
+ public:
+  UnmappedNames() = default;
+  // `table`: the embedded rules/<table> (name, family, header); `dialect` names it in messages
+  // ("CUDA"); `prefixes`: every name starts with one of them (a cheap first test).
+  UnmappedNames(std::string_view table, std::string_view dialect, std::vector<std::string> prefixes);
+
+  [[nodiscard]] const UnmappedApiName* find(std::string_view name) const;
+  [[nodiscard]] std::vector<std::string> names() const;
+  // The table's names that the files declare themselves: enumerators of an `enum {...}`, the name
+  // a `typedef ... NAME;` or `typedef R (*NAME)(...);` introduces, `struct|union|enum NAME {` or
+  // `;` (and the tag of `typedef struct NAME_st *NAME;`), `using NAME =`.
+  void collect_declared(const std::vector<SourceView>& files, std::unordered_set<std::string>& out) const;
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  [[nodiscard]] bool has_prefix(std::string_view text) const;
+  std::unordered_map<std::string, UnmappedApiName, Hash, std::equal_to<>> names_;
+  std::vector<std::string> prefixes_;
+};
+
+}  // namespace ferry::targets
