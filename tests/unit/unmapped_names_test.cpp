@@ -1,0 +1,48 @@
+// targets/unmapped_names: the CUDA and HIP header names no rule maps (FRY1004), and which of them
+// a project declares itself.
+#include "targets/unmapped_names.h"
+
+#include <gtest/gtest.h>
+
+namespace ferry::targets {
+namespace {
+
+UnmappedNames cuda_names() { return UnmappedNames("cuda_api_names.tsv", "CUDA", {"cu", "CU", "nccl", "NCCL"}); }
+
+TEST(UnmappedNames, ListsHeaderNamesWithoutRulesOnly) {
+  const UnmappedNames names = cuda_names();
+  const UnmappedApiName* fabric = names.find("CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED");
+  ASSERT_NE(fabric, nullptr);
+  EXPECT_EQ(fabric->family, "driver");
+  EXPECT_EQ(fabric->where, "CUDA driver API, cuda.h");
+  EXPECT_EQ(names.find("cudaMalloc"), nullptr);                 // a rule maps it
+  EXPECT_EQ(names.find("CU_MEM_HANDLE_TYPE_FABRIC"), nullptr);  // an unsupported row reports it (FRY1001)
+  EXPECT_EQ(names.find("CUDART_CB"), nullptr);                  // a pass removes it
+  EXPECT_EQ(names.find("myCudaThing"), nullptr);
+  const UnmappedNames hip("hip_api_names.tsv", "HIP", {"hip", "HIP"});
+  ASSERT_NE(hip.find("hipGetStreamDeviceId"), nullptr);
+  EXPECT_EQ(hip.find("hipMalloc"), nullptr);
+  EXPECT_EQ(hip.find("hipExtMallocWithFlags"), nullptr);  // hipExt* is FRY1202's
+}
+
+TEST(UnmappedNames, TheProjectsOwnDeclarationsAreCollected) {
+  const std::string text =
+      "typedef struct CUsurfref_st *CUsurfref;\n"
+      "typedef enum CUjit_target_enum { CU_TARGET_COMPUTE_30 = 30, CU_TARGET_COMPUTE_32 } CUjit_target;\n"
+      "typedef void (*cudaLogsCallback_t)(void *, int);\n"
+      "using cudaLogLevel = int;\n"
+      "struct cudaAsyncCallbackEntry;\n"
+      "void use() { int x = CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED; }\n"
+      "#define CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED 132\n";
+  std::unordered_set<std::string> declared;
+  cuda_names().collect_declared({SourceView{"stand_in.h", text}}, declared);
+  for (const char* name :
+       {"CUsurfref_st", "CUsurfref", "CUjit_target_enum", "CU_TARGET_COMPUTE_30", "CU_TARGET_COMPUTE_32",
+        "CUjit_target", "cudaLogsCallback_t", "cudaLogLevel", "cudaAsyncCallbackEntry"})
+    EXPECT_TRUE(declared.contains(name)) << name;
+  EXPECT_FALSE(declared.contains("CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED"));  // a use, not a declaration
+  EXPECT_FALSE(declared.contains("CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED"));           // macros: defined_macros' job
+}
+
+}  // namespace
+}  // namespace ferry::targets
