@@ -23,6 +23,10 @@ void logical_warp_pass(migrate::FileMigration& file);
 // driver API (cuModuleLoad, cuLaunchKernel, CUmodule, CUfunction).
 void module_api_pass(migrate::FileMigration& file);
 
+// A file that calls the driver-only virtual memory API (hipMemCreate, hipMemSetAccess...) and not
+// the memory-pool API: the VMM structs and enums take the driver's spelling (CUmemAccessDesc).
+void vmm_pass(migrate::FileMigration& file);
+
 // What the CUDA → HIP target writes for `__syncwarp()` (a wavefront release fence, a wave
 // barrier and an acquire fence in one comma expression) comes back as `__syncwarp()`, and a lone
 // `__builtin_amdgcn_wave_barrier()` too, so CUDA → HIP → CUDA round-trips.
