@@ -20,6 +20,7 @@ struct Provided {
   bool std_qualified;  // std::name (C++ names), else the bare C name
   std::string_view header;
 };
+// (hip_runtime_api.h also declares the profiler range; CUDA's cudaProfilerStart is in its own header.)
 constexpr Provided kProvided[] = {
     {"printf", false, "cstdio"},
     {"fprintf", false, "cstdio"},
@@ -71,7 +72,6 @@ constexpr Provided kProvided[] = {
     {"ostringstream", true, "sstream"},
     {"istringstream", true, "sstream"},
     {"stringstream", true, "sstream"},
-    // hip_runtime_api.h declares the profiler range; CUDA's cudaProfilerStart is in its own header.
     {"hipProfilerStart", false, "cuda_profiler_api.h"},
     {"hipProfilerStop", false, "cuda_profiler_api.h"},
 };
@@ -145,19 +145,8 @@ void implicit_headers_pass(FileMigration& file) {
   std::set<std::string> seen;
   through_project_headers(file.project(), std::string(file.path()), seen, have);
   std::vector<std::string_view> added;
-  // Headers the forward migration recorded (`/* ferry-cuda: <cuda.h> */`, `/* ferry-cuda: #include
-  // <cuda_profiler_api.h> */`): record_restore_pass puts them back, so they count as included.
-  std::vector<std::string> restored;
-  for (const lex::Token& t : toks) {
-    if (t.kind != lex::Kind::BlockComment) continue;
-    std::string_view c = file.source().substr(t.begin, t.end - t.begin);
-    if (!c.starts_with("/* ferry-cuda: ")) continue;
-    c.remove_prefix(15);
-    if (c.starts_with("#include ")) c.remove_prefix(9);
-    if (c.size() < 2 || (c[0] != '<' && c[0] != '"')) continue;
-    const std::size_t close = c.find(c[0] == '<' ? '>' : '"', 1);
-    if (close != std::string_view::npos) restored.emplace_back(c.substr(1, close - 1));
-  }
+  // Headers the forward migration recorded: record_restore_pass puts them back.
+  const std::vector<std::string> restored = recorded_headers(file);
   for (const std::string& h : restored) have.push_back(h);
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.code(ci).in_directive) continue;

@@ -5,6 +5,9 @@
 // Golden tests: tests/golden/cuda-<pass>-*/.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "migrate/file_migration.h"
 
 namespace ferry::targets::cuda {
@@ -12,6 +15,10 @@ namespace ferry::targets::cuda {
 // Puts back what the CUDA → HIP target recorded in `/* ferry-cuda: ... */` comments (headers it
 // changed or added, warp-call masks HIP 5.2 cannot take), so CUDA → HIP → CUDA is exact.
 void record_restore_pass(migrate::FileMigration& file);
+// The headers the forward migration's records name (`/* ferry-cuda: <cuda.h> */` after an include,
+// `/* ferry-cuda: #include <cuda_profiler_api.h> */` for a dropped duplicate): record_restore_pass
+// puts them back, so they count as included.
+[[nodiscard]] std::vector<std::string> recorded_headers(const migrate::FileMigration& file);
 
 // The wave64 fix's logical 32-lane warps (ballots and votes of a wavefront's half, shuffle widths
 // it added with a `/* ferry-cuda: (none) */` record) come back as CUDA's full-warp calls, so

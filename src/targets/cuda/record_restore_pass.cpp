@@ -8,6 +8,7 @@
 // CUDA -> HIP -> CUDA gives the original text.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/wave64_fix.h"
 #include "targets/cuda/passes.h"
@@ -28,6 +29,21 @@ std::optional<std::string_view> record(std::string_view comment) {
 }
 
 }  // namespace
+
+std::vector<std::string> recorded_headers(const FileMigration& file) {
+  std::vector<std::string> out;
+  const std::string_view src = file.source();
+  for (const lex::Token& t : file.tokens()) {
+    if (t.kind != lex::Kind::BlockComment) continue;
+    std::optional<std::string_view> rec = record(src.substr(t.begin, t.end - t.begin));
+    if (!rec) continue;
+    if (rec->starts_with("#include ")) rec->remove_prefix(9);
+    if (rec->size() < 2 || (rec->front() != '<' && rec->front() != '"')) continue;
+    const std::size_t close = rec->find(rec->front() == '<' ? '>' : '"', 1);
+    if (close != std::string_view::npos) out.emplace_back(rec->substr(1, close - 1));
+  }
+  return out;
+}
 
 void record_restore_pass(FileMigration& file) {
   const auto& toks = file.tokens();
