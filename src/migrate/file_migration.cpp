@@ -317,16 +317,22 @@ bool defines_macro(const FileMigration& file, std::size_t ci) {
          file.code(ci - 2).line == file.code(ci).line;
 }
 
+// A type word before code token ci (`float NAME`), not a keyword that starts an expression
+// (`return NAME`, `case NAME`, `sizeof NAME`).
+bool after_type_word(const FileMigration& file, std::size_t ci) {
+  if (ci == 0 || file.code(ci - 1).kind != lex::Kind::Identifier || file.code(ci - 1).in_directive) return false;
+  static constexpr std::string_view kNotTypes[] = {"return",   "else",   "case",      "do",       "throw",    "new",
+                                                   "delete",   "sizeof", "co_return", "co_yield", "co_await", "typeid",
+                                                   "decltype", "not",    "and",       "or",       "goto"};
+  for (std::string_view k : kNotTypes)
+    if (file.is(ci - 1, k)) return false;
+  return true;
+}
+
 // The name of a function being declared or defined: a type word before it (`float NAME(`,
 // not `return NAME(`), and `{`, `;` or a qualifier after its parameter list.
 bool is_declarator(const FileMigration& file, std::size_t ci) {
-  if (ci == 0 || !file.is(ci + 1, "(") || file.code(ci).in_directive) return false;
-  if (file.code(ci - 1).kind != lex::Kind::Identifier || file.code(ci - 1).in_directive) return false;
-  static constexpr std::string_view kNotTypes[] = {"return",   "else",   "case",      "do",       "throw",    "new",
-                                                   "delete",   "sizeof", "co_return", "co_yield", "co_await", "typeid",
-                                                   "decltype", "not",    "and",       "or"};
-  for (std::string_view k : kNotTypes)
-    if (file.is(ci - 1, k)) return false;
+  if (!file.is(ci + 1, "(") || file.code(ci).in_directive || !after_type_word(file, ci)) return false;
   const std::size_t close = file.match_bracket(ci + 1);
   if (close == npos || close + 1 >= file.code_size()) return false;
   const std::size_t after = close + 1;
@@ -337,12 +343,7 @@ bool is_declarator(const FileMigration& file, std::size_t ci) {
 // The name of a variable, member or parameter being declared: a type word before it (`int NAME;`,
 // `float NAME = 0`, `f(int NAME)`), not an expression's operand (`return NAME;`).
 bool declares_variable(const FileMigration& file, std::size_t ci) {
-  if (ci == 0 || ci + 1 >= file.code_size() || file.code(ci - 1).kind != lex::Kind::Identifier) return false;
-  static constexpr std::string_view kNotTypes[] = {"return", "case",   "else", "do",        "throw",    "new",
-                                                   "delete", "sizeof", "goto", "co_return", "co_yield", "co_await",
-                                                   "typeid", "not",    "and",  "or"};
-  for (std::string_view k : kNotTypes)
-    if (file.is(ci - 1, k)) return false;
+  if (ci + 1 >= file.code_size() || !after_type_word(file, ci)) return false;
   for (std::string_view next : {";", "=", ",", "[", ")", "{", ":"})
     if (file.is(ci + 1, next)) return true;
   return false;
