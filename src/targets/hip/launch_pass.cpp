@@ -32,6 +32,19 @@ std::size_t launch_close(const FileMigration& f, std::size_t open) {
   return npos;
 }
 
+// The first code token of each launch parameter between `<<<` at `open` and `>>>` at `close`
+// (split at top-level commas).
+std::vector<std::size_t> launch_params(const FileMigration& f, std::size_t open, std::size_t close) {
+  std::vector<std::size_t> firsts = {open + 1};
+  int depth = 0;
+  for (std::size_t i = open + 1; i < close; ++i) {
+    if (f.is(i, "(") || f.is(i, "[") || f.is(i, "{")) ++depth;
+    else if (f.is(i, ")") || f.is(i, "]") || f.is(i, "}")) --depth;
+    else if (depth == 0 && f.is(i, ",")) firsts.push_back(i + 1);
+  }
+  return firsts;
+}
+
 // nvcc takes a braced list for the grid or block of a launch (`k<<<g, {32, 8, 1}>>>`: a dim3
 // initialised from it); clang's parser wants an expression there ("expected expression"), in
 // both launch forms. The list becomes `dim3(...)`, which is what nvcc built from it (parentheses,
@@ -43,27 +56,18 @@ void braced_launch_dims(FileMigration& f) {
     const std::size_t close = launch_close(f, ci);
     if (close == npos) continue;
     // The first two parameters (grid, block): a parameter that is one braced list, no nested braces.
-    std::size_t first = ci + 1;
-    for (int param = 0; param < 2 && first < close; ++param) {
-      if (f.is(first, "{")) {
-        const std::size_t rbrace = f.match_bracket(first);
-        bool nested = false;
-        for (std::size_t i = first + 1; rbrace != npos && i < rbrace; ++i) nested = nested || f.is(i, "{");
-        if (rbrace != npos && !nested && (rbrace + 1 == close || f.is(rbrace + 1, ",")) && !f.touched(first) &&
-            !f.touched(rbrace) && f.replace_bytes(f.code(first).begin, f.code(first).end, "dim3(")) {
-          f.replace_bytes(f.code(rbrace).begin, f.code(rbrace).end, ")");
-          f.count_converted("dialect");
-        }
+    const std::vector<std::size_t> params = launch_params(f, ci, close);
+    for (std::size_t p = 0; p < 2 && p < params.size(); ++p) {
+      const std::size_t first = params[p];
+      if (first >= close || !f.is(first, "{")) continue;
+      const std::size_t rbrace = f.match_bracket(first);
+      bool nested = false;
+      for (std::size_t i = first + 1; rbrace != npos && i < rbrace; ++i) nested = nested || f.is(i, "{");
+      if (rbrace != npos && !nested && (rbrace + 1 == close || f.is(rbrace + 1, ",")) && !f.touched(first) &&
+          !f.touched(rbrace) && f.replace_bytes(f.code(first).begin, f.code(first).end, "dim3(")) {
+        f.replace_bytes(f.code(rbrace).begin, f.code(rbrace).end, ")");
+        f.count_converted("dialect");
       }
-      // The next top-level comma.
-      int depth = 0;
-      std::size_t i = first;
-      for (; i < close; ++i) {
-        if (f.is(i, "(") || f.is(i, "[") || f.is(i, "{")) ++depth;
-        else if (f.is(i, ")") || f.is(i, "]") || f.is(i, "}")) --depth;
-        else if (depth == 0 && f.is(i, ",")) break;
-      }
-      first = i + 1;
     }
   }
 }
@@ -76,7 +80,6 @@ void launch_pass(FileMigration& f) {
   for (std::size_t ci = 1; ci < f.code_size(); ++ci) {
     if (f.code(ci).kind != lex::Kind::LaunchOpen || f.excluded(ci)) continue;
     const std::size_t close = launch_close(f, ci);
-    int depth = 0;
     if (close == npos || close == ci + 1 || !f.is(close + 1, "(")) continue;
     const std::size_t args_close = f.match_bracket(close + 1);
     if (args_close == npos) continue;
@@ -84,14 +87,7 @@ void launch_pass(FileMigration& f) {
     const std::size_t start = launch_kernel_start(f, ci - 1, templated);
     if (start == npos) continue;
 
-    // Launch parameters: top-level commas between <<< and >>>.
-    std::size_t params = 1;
-    depth = 0;
-    for (std::size_t i = ci + 1; i < close; ++i) {
-      if (f.is(i, "(") || f.is(i, "[") || f.is(i, "{")) ++depth;
-      else if (f.is(i, ")") || f.is(i, "]") || f.is(i, "}")) --depth;
-      else if (depth == 0 && f.is(i, ",")) ++params;
-    }
+    const std::size_t params = launch_params(f, ci, close).size();
     if (params < 2 || params > 4) continue;
     const bool has_args = args_close > close + 2;
 
