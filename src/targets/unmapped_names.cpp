@@ -56,11 +56,11 @@ void UnmappedNames::collect_declared(const std::vector<SourceView>& files, std::
     std::vector<std::string_view> code;  // code tokens outside directives
     for (const lex::Token& t : lex::tokenize(text))
       if (!lex::is_trivia(t.kind) && t.kind != lex::Kind::Newline && !t.in_directive) code.push_back(t.text(text));
-    auto add = [&](std::string_view w) {
-      if (!w.empty() && (std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_') && find(w)) out.emplace(w);
-    };
     auto ident = [](std::string_view w) {
       return !w.empty() && (std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_');
+    };
+    auto add = [&](std::string_view w) {
+      if (ident(w) && find(w)) out.emplace(w);
     };
     for (std::size_t i = 0; i < code.size(); ++i) {
       const std::string_view w = code[i];

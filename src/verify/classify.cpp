@@ -26,7 +26,7 @@ std::string_view class_name(FailureClass c) {
 }
 
 bool reports_not_migrated(std::string_view code) {
-  // FRY1001 no equivalent, 1003 inline assembly, 1004 a CUDA name with no rule, 1101/1102 warp intrinsics HIP 5.2
+  // FRY1001 no equivalent, 1003 inline assembly, 1004 an API name with no rule, 1101/1102 warp intrinsics HIP 5.2
   // lacks, 1206 texture references, 1207 a WMMA shape, 1208 rocPRIM with no CUB form, 1301 a name the release lacks,
   // 1402 dynamic parallelism, 4105 a memory location not converted, 4106 a clashing name kept, 4113 graph edge data,
   // 4202 a removed device property on an object of unknown type, 5204 a variable-length array's initializer: each says
