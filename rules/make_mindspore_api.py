@@ -33,7 +33,8 @@ ROOTS = [
     "mindspore", "mindspore.nn", "mindspore.ops", "mindspore.ops.functional",
     "mindspore.mint", "mindspore.mint.nn", "mindspore.mint.nn.functional", "mindspore.mint.optim",
     "mindspore.mint.linalg", "mindspore.mint.special", "mindspore.mint.distributed",
-    "mindspore.dataset", "mindspore.dataset.transforms", "mindspore.dataset.vision",
+    "mindspore.dataset", "mindspore.dataset.transforms", "mindspore.dataset.vision", "mindspore.dataset.audio",
+    "mindspore.dataset.text",
     "mindspore.train", "mindspore.amp", "mindspore.communication", "mindspore.communication.comm_func",
     "mindspore.experimental.optim", "mindspore.experimental.optim.lr_scheduler",
     "mindspore.common.initializer", "mindspore.runtime", "mindspore.device_context",
@@ -349,12 +350,14 @@ class Api:
         return sorted(self.star_names(modname))
 
     def exported_names(self, modname):
-        """What a user reaches as modname.X: __all__ plus the module's own non-underscore defs,
-        classes and explicit re-exports from mindspore (MindSpore documents several names, e.g.
-        mindspore.value_and_grad and mindspore.mint.nn.Dropout, that only such an import makes
-        public)."""
+        """What a user reaches as modname.X: __all__ plus, for a package, its __init__.py's own
+        non-underscore defs, classes and explicit re-exports from mindspore (MindSpore documents
+        several names, e.g. mindspore.value_and_grad and mindspore.mint.nn.Dropout, that only such
+        an import makes public)."""
         names = self.public_names(modname)
         m = self.module(modname)
+        if not (self.file_of(modname) or "").endswith("__init__.py"):
+            return names
         for n, s in m.syms.items():
             if n.startswith("_") or s.kind in ("ext", "attr"):
                 continue
