@@ -142,9 +142,11 @@ def print_table(title, counts):
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     # direction folders are named SRC2DST (cuda2hip, hip2cuda, ...); other folders
-    # under rules/ (e.g. profiles/) hold other kinds of data
+    # under rules/ (e.g. profiles/) hold other kinds of data; torch2mindspore/ has another format,
+    # checked by rules/check_mindspore_rules.py
     dirs = argv[1:] or [os.path.join(here, x) for x in sorted(os.listdir(here))
-                        if os.path.isdir(os.path.join(here, x)) and re.match(r'^[a-z0-9]+2[a-z0-9]+$', x)]
+                        if os.path.isdir(os.path.join(here, x)) and re.match(r'^[a-z0-9]+2[a-z0-9]+$', x)
+                        and x != 'torch2mindspore']
     problems = []
     for d in dirs:
         for path, counts in check_direction(d, problems):
