@@ -32,6 +32,38 @@ Totals totals(const Inventory& inv) {
 
 }  // namespace
 
+namespace {
+
+// PyTorch -> MindSpore coverage (docs/scan.md, "Framework coverage").
+nlohmann::json framework_to_json(const FrameworkCoverage& c) {
+  using nlohmann::json;
+  const double n = static_cast<double>(c.uses);
+  json unmapped = json::array();
+  std::vector<std::pair<std::string, std::size_t>> names(c.unmapped_names.begin(), c.unmapped_names.end());
+  std::stable_sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  for (const auto& [name, k] : names) unmapped.push_back({{"name", name}, {"uses", k}});
+  json uses = json::array();
+  for (const FrameworkUse& u : c.list) {
+    json x{{"file", u.file}, {"line", u.line}, {"col", u.col},
+           {"name", u.name}, {"kind", u.kind}, {"status", u.status}};
+    if (!u.mindspore.empty()) x["mindspore"] = u.mindspore;
+    uses.push_back(std::move(x));
+  }
+  return json{{"from", c.from},
+              {"to", c.to},
+              {"files", c.files},
+              {"uses", c.uses},
+              {"mapped", c.same},
+              {"mapped_with_differences", c.diff},
+              {"unmapped", c.unmapped},
+              {"automatic_share", c.uses ? static_cast<double>(c.same + c.diff) / n : 0.0},
+              {"effort", {{"hours", c.effort.hours}, {"level", c.effort.level}}},
+              {"unmapped_apis", unmapped},
+              {"api_uses", uses}};
+}
+
+}  // namespace
+
 nlohmann::json inventory_to_json(const Inventory& inv) {
   using nlohmann::json;
   json j;
@@ -110,6 +142,7 @@ nlohmann::json inventory_to_json(const Inventory& inv) {
   }
   j["uses"] = uses;
   j["problems"] = to_json(inv.problems);
+  j["framework"] = framework_to_json(inv.framework);
   return j;
 }
 
@@ -233,6 +266,23 @@ std::string inventory_summary(const Inventory& inv, bool list_uses, bool all_fil
       o << fmt::format("  {:<40} {:<12}{:>6}{:>6}{:>6}{:>5}{:>8}{:>8.1f}  {}\n", f.rel, f.kind, f.uses, f.kernels,
                        f.warp_intrinsics, f.inline_asm, unsup, e.hours, e.level);
     }
+  }
+  if (const FrameworkCoverage& c = inv.framework; c.uses > 0) {
+    const double n = static_cast<double>(c.uses);
+    auto pct = [&](std::size_t k) { return 100.0 * static_cast<double>(k) / n; };
+    o << fmt::format("\nPyTorch -> MindSpore coverage: {} API uses in {} Python file{}\n", c.uses, c.files,
+                     c.files == 1 ? "" : "s");
+    o << fmt::format("  mapped {} ({:.1f}%), mapped with differences {} ({:.1f}%), unmapped {} ({:.1f}%)\n", c.same,
+                     pct(c.same), c.diff, pct(c.diff), c.unmapped, pct(c.unmapped));
+    o << fmt::format("  converted automatically: {:.1f}%; effort left: {} ({:.1f} h)\n", pct(c.same + c.diff),
+                     c.effort.level, c.effort.hours);
+    std::vector<std::pair<std::string, std::size_t>> names(c.unmapped_names.begin(), c.unmapped_names.end());
+    std::stable_sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string top;
+    for (std::size_t i = 0; i < names.size() && i < 8; ++i)
+      top += fmt::format("{}{} x{}", i ? ", " : "", names[i].first, names[i].second);
+    if (names.size() > 8) top += fmt::format(", ... ({} names)", names.size());
+    if (!top.empty()) o << "  unmapped: " << top << "\n";
   }
   o << "\nMigration effort:";
   for (const std::string& t : inv.targets) {

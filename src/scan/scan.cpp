@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -71,8 +72,10 @@ void scan_into(const std::string& rel, const std::string& kind, std::string_view
                const std::vector<const targets::Target*>& targets, FileScan& out) {
   if (targets.empty()) throw std::invalid_argument("scanning needs at least one target");
   Scanner sc(rel, text, targets, out);
-  if (kind == "python") sc.scan_python(false);
-  else if (kind == "bazel") sc.scan_python(true);
+  if (kind == "python") {
+    sc.scan_python(false);
+    out.framework = framework_uses(rel, text);
+  } else if (kind == "bazel") sc.scan_python(true);
   else if (kind == "cmake") sc.scan_cmake();
   else if (kind == "makefile") sc.scan_make();
   else sc.scan_c_family();
@@ -265,7 +268,9 @@ Inventory scan_project(const fs::path& path, const ScanOptions& options) {
   std::set<std::string> project_macros;  // names the project #defines: the user's, not CUDA's
   for (const FileScan& s : scans) project_macros.insert(s.defined_macros.begin(), s.defined_macros.end());
   std::map<std::string, std::map<std::string, std::vector<Diagnostic>>> build_left;  // file -> target
+  std::vector<FrameworkUse> framework;
   for (FileScan& s : scans) {
+    std::move(s.framework.begin(), s.framework.end(), std::back_inserter(framework));
     if (!s.build_left.empty()) build_left[s.file.rel] = std::move(s.build_left);
     for (auto& d : s.problems) inv.problems.push_back(std::move(d));
     for (auto& b : s.builds) inv.build_systems.push_back(std::move(b));
@@ -338,6 +343,7 @@ Inventory scan_project(const fs::path& path, const ScanOptions& options) {
   for (const std::string& t : inv.targets) inv.effort[t].level = overall_level(inv.effort[t].hours);
 
   inv.libraries = detail::library_uses(inv.uses);
+  inv.framework = framework_coverage(std::move(framework));
   sort_diagnostics(inv.problems);
   inv.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return inv;

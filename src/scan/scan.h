@@ -100,6 +100,29 @@ struct LibraryUse {
   std::string first;  // "file:line:col" of the first evidence
 };
 
+// Framework coverage (docs/scan.md, "Framework coverage"): a PyTorch API use in a Python file
+// and what the PyTorch -> MindSpore mapping tables (rules/torch2mindspore/) say of it.
+struct FrameworkUse {
+  std::string file;
+  std::uint32_t line = 0;
+  std::uint32_t col = 0;
+  std::string name;       // fully qualified PyTorch name: "torch.nn.Linear", "torch.Tensor.view"
+  std::string kind;       // "api" (a torch.* name, however imported) or "method" (a .name(...) call
+                          // that only the Tensor/Module/Optimizer tables know: its receiver's type is
+                          // not known to scan)
+  std::string status;     // "same" | "diff" | "unmapped" (a row says unsupported, or there is none)
+  std::string mindspore;  // the mapped name, empty when unmapped
+};
+
+struct FrameworkCoverage {
+  std::string from = "pytorch", to = "mindspore";
+  std::size_t uses = 0, same = 0, diff = 0, unmapped = 0;
+  std::size_t files = 0;                              // Python files with at least one use
+  std::map<std::string, std::size_t> unmapped_names;  // name -> uses
+  Effort effort;
+  std::vector<FrameworkUse> list;  // sorted by file, line, col
+};
+
 struct ScanOptions {
   std::vector<std::string> targets;  // empty: every registered target whose dialect is `from`
   std::string from = "cuda";
@@ -127,6 +150,7 @@ struct Inventory {
   std::map<std::string, std::size_t> automatic;
   std::map<std::string, std::size_t> judged;
   std::vector<Diagnostic> problems;  // FRY9xxx, sorted
+  FrameworkCoverage framework;       // PyTorch -> MindSpore coverage of the Python files
   std::uintmax_t bytes = 0;
   double seconds = 0;
   bool fatal = false;  // the input itself could not be scanned (missing,
@@ -142,6 +166,12 @@ struct Inventory {
 void scan_buffer(const std::string& rel, const std::string& kind, std::string_view text,
                  const std::vector<const targets::Target*>& targets, FileInventory& file, std::vector<ApiUse>& uses,
                  std::vector<BuildSystem>& builds);
+
+// The PyTorch API uses of one Python file with their MindSpore coverage (framework.cpp; aliases
+// from `import torch.nn as nn`, `from torch import optim`, ... resolved per file).
+[[nodiscard]] std::vector<FrameworkUse> framework_uses(const std::string& rel, std::string_view python_text);
+// Totals, unmapped names and the effort left over `uses` (docs/scan.md, "Framework coverage").
+[[nodiscard]] FrameworkCoverage framework_coverage(std::vector<FrameworkUse> uses);
 
 [[nodiscard]] std::string library_name(std::string_view id);
 // Effort model (docs/scan.md): hours for one file's uses under one target, and

@@ -64,6 +64,7 @@ struct FileScan {
   // Build files with GPU settings: what converting the file for each target leaves (warnings
   // and errors); no entry for a target that does not convert build files.
   std::map<std::string, std::vector<Diagnostic>> build_left;
+  std::vector<FrameworkUse> framework;  // Python files: PyTorch uses and their MindSpore coverage
 };
 
 class Scanner {
