@@ -167,6 +167,17 @@ CURATED = [
     ("torch.optim.lr_scheduler.LRScheduler.step", "mindspore.experimental.optim.lr_scheduler.LRScheduler.step", "same", "-", ""),
     ("torch.optim.lr_scheduler.LRScheduler.get_last_lr", "mindspore.experimental.optim.lr_scheduler.LRScheduler.get_last_lr", "same", "-", ""),
     ("torch.nn.Module.apply", "mindspore.nn.Cell.apply", "same", "-", ""),
+    ("torch.LongTensor", "mindspore.Tensor", "diff", "+dtype=mindspore.int64", "legacy constructor: a Tensor with dtype int64"),
+    ("torch.FloatTensor", "mindspore.Tensor", "diff", "+dtype=mindspore.float32", "legacy constructor: a Tensor with dtype float32"),
+    ("torch.sparse_coo_tensor", "mindspore.COOTensor", "diff", "size->shape", "indices are laid out (nnz, ndim), the transpose of PyTorch's"),
+    ("torch.distributions.Categorical", "mindspore.nn.probability.distribution.Categorical", "diff", "-", "takes probs; no logits keyword"),
+    ("torch.cuda.current_device", "mindspore.get_current_device", "diff", "-", "returns the device (type and id), not an index"),
+    ("torch.nn.DataParallel", "-", "unsupported", "-", "data parallelism is configured with set_auto_parallel_context"),
+    ("torch.nn.parallel.DistributedDataParallel", "-", "unsupported", "-", "data parallelism is configured with set_auto_parallel_context"),
+    ("torch.multiprocessing.spawn", "-", "unsupported", "-", "start one process per device with MindSpore's msrun launcher"),
+    ("torch.backends.cuda.matmul.allow_tf32", "-", "unsupported", "-", "no TF32 switch; remove the assignment"),
+    ("torch.backends.cudnn.allow_tf32", "-", "unsupported", "-", "no TF32 switch; remove the assignment"),
+    ("torch.cuda.is_bf16_supported", "-", "unsupported", "-", "bfloat16 support depends on the Ascend device; no query"),
 ]
 
 # notes we write by hand for rows whose difference a generic note cannot say

@@ -215,7 +215,12 @@ std::vector<FrameworkUse> framework_uses(const std::string& rel, std::string_vie
     if (i + 1 < toks.size() && toks[i + 1].text == "=") continue;  // rebinding the alias
     std::size_t j = i;
     const std::string chain = dotted(toks, j);
-    const std::string full = a->second + chain.substr(tk.text.size());
+    std::string full = a->second + chain.substr(tk.text.size());
+    // torch.nn.modules.linear.Linear is torch.nn.Linear: the tables name the public path
+    if (constexpr std::string_view mods = "torch.nn.modules."; full.starts_with(mods)) {
+      const std::size_t dot = full.find('.', mods.size());
+      if (dot != std::string::npos) full = "torch.nn." + full.substr(dot + 1);
+    }
     i = j - 1;
     // the longest prefix a row knows; else the whole chain (unmapped), unless it names a module
     std::string name = full;

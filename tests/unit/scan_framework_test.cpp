@@ -92,6 +92,19 @@ TEST(ScanFramework, SchedulerStepIsNotTheOptimizers) {
   EXPECT_EQ(uses[1].status, "same");
 }
 
+TEST(ScanFramework, ModulesPathIsThePublicName) {
+  const std::string src =
+      "from torch.nn.modules.linear import Linear\n"
+      "import torch.nn.modules.rnn as rnn\n"
+      "a = Linear(2, 3)\n"
+      "b = rnn.LSTM(2, 3)\n";
+  const std::vector<FrameworkUse> uses = framework_uses("m.py", src);
+  ASSERT_EQ(uses.size(), 2u);
+  EXPECT_EQ(uses[0].name, "torch.nn.Linear");
+  EXPECT_EQ(uses[1].name, "torch.nn.LSTM");
+  EXPECT_EQ(uses[1].status, "diff");
+}
+
 TEST(ScanFramework, CoverageTotalsAndEffort) {
   std::vector<FrameworkUse> uses = {
       {"a.py", 1, 1, "torch.zeros", "api", "same", "mindspore.mint.zeros"},
