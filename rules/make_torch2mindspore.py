@@ -364,7 +364,7 @@ def main():
                 for k in GENERAL_DROPS:
                     if k not in params and k not in dropped:
                         add(f"{k}=drop")
-            elif fam in ("functions", "functional") and "out" not in params and api[ms][0] == "function":
+            elif fam == "functions" and "out" not in params and api[ms][0] == "function":
                 add("out=drop")
             if fam in ("nn", "functional") and ("Loss" in short or "loss" in short):
                 for k in ("size_average", "reduce"):
@@ -391,7 +391,9 @@ def main():
             note = "same behaviour; PyTorch-only keywords are dropped"
         rows[torch] = (ms, status, ";".join(ops) or "-", NOTES.get(torch, note))
     for torch, ms, status, args, note in CURATED:
-        rows.setdefault(torch, (ms, status, args, note))  # the documentation's row wins
+        # the documentation's row wins; ours only adds the keyword detail to the same target
+        if torch not in rows or (rows[torch][0] == ms and rows[torch][2] == "-"):
+            rows[torch] = (ms, status, args, note)
 
     out_dir = os.path.join(ROOT, "rules", "torch2mindspore")
     os.makedirs(out_dir, exist_ok=True)
