@@ -21,10 +21,12 @@ A name is public when its module's `__all__` lists it (or, without `__all__`, wh
 module level without a leading underscore and does not come from outside mindspore). The modules
 read are ROOTS below; class methods are listed for the classes in METHOD_CLASSES.
 Output: `name<TAB>kind<TAB>params`, sorted; kind is function|class|method|module|attribute; params
-are the parameter names in order (for a class, __init__'s without self), `*args`/`**kwargs`
+are the parameter names in order (for a class, __init__'s without self, or the names its docstring
+documents under "Args:" when the constructor is not Python), `*args`/`**kwargs`
 literally, `-` when not known. docs/rules.md ("The MindSpore API table") describes the format."""
 import ast
 import os
+import re
 import sys
 
 import yaml
@@ -87,6 +89,30 @@ def signature(fn, drop_first=False):
     if a.kwarg:
         names.append("**" + a.kwarg.arg)
     return names
+
+
+def docstring_args(cls):
+    """The parameter names a class documents under "Args:" (Google style), for a class whose
+    constructor is not Python (mindspore.Tensor's is C++); None when it documents none."""
+    doc = ast.get_docstring(cls) or ""
+    lines = doc.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() not in ("Args:", "Arguments:"):
+            continue
+        indent, names = None, []
+        for item in lines[i + 1:]:
+            if not item.strip():
+                continue
+            width = len(item) - len(item.lstrip())
+            if indent is None:
+                indent = width
+            if width < indent:
+                break
+            m = re.match(r"\s*(\*{0,2}[A-Za-z_][A-Za-z0-9_]*)\s*(\(|:)", item)
+            if width == indent and m:
+                names.append(m.group(1))
+        return names or None
+    return None
 
 
 def is_static(fn):
@@ -377,7 +403,7 @@ class Api:
                 p = self.class_init(base, depth + 1)
                 if p is not None:
                     return p
-        return None
+        return docstring_args(sym.node) if depth == 0 else None
 
     def bases(self, sym):
         out = []
