@@ -216,10 +216,15 @@ std::vector<FrameworkUse> framework_uses(const std::string& rel, std::string_vie
     std::size_t j = i;
     const std::string chain = dotted(toks, j);
     std::string full = a->second + chain.substr(tk.text.size());
-    // torch.nn.modules.linear.Linear is torch.nn.Linear: the tables name the public path
-    if (constexpr std::string_view mods = "torch.nn.modules."; full.starts_with(mods)) {
-      const std::size_t dot = full.find('.', mods.size());
-      if (dot != std::string::npos) full = "torch.nn." + full.substr(dot + 1);
+    // A class spelled through the private module that defines it is its public name:
+    // torch.nn.modules.linear.Linear is torch.nn.Linear, torch.utils.data.dataloader.DataLoader
+    // is torch.utils.data.DataLoader, torch.optim.adam.Adam is torch.optim.Adam.
+    for (std::string_view pkg : {"torch.nn.modules.", "torch.utils.data.", "torch.optim."}) {
+      if (!full.starts_with(pkg) || t.rows.contains(full)) continue;
+      const std::size_t dot = full.find('.', pkg.size());
+      if (dot == std::string::npos) continue;
+      std::string pub = std::string(pkg == "torch.nn.modules." ? "torch.nn." : pkg) + full.substr(dot + 1);
+      if (pkg == "torch.nn.modules." || t.rows.contains(pub)) full = std::move(pub);
     }
     i = j - 1;
     // the longest prefix a row knows; else the whole chain (unmapped), unless it names a module

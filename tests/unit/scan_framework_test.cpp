@@ -96,13 +96,21 @@ TEST(ScanFramework, ModulesPathIsThePublicName) {
   const std::string src =
       "from torch.nn.modules.linear import Linear\n"
       "import torch.nn.modules.rnn as rnn\n"
+      "from torch.utils.data.dataloader import DataLoader\n"
+      "import torch\n"
       "a = Linear(2, 3)\n"
-      "b = rnn.LSTM(2, 3)\n";
+      "b = rnn.LSTM(2, 3)\n"
+      "c = DataLoader(ds)\n"
+      "d = torch.optim.adam.Adam(p)\n"
+      "e = torch.optim.lr_scheduler.StepLR(o, 1)\n";
   const std::vector<FrameworkUse> uses = framework_uses("m.py", src);
-  ASSERT_EQ(uses.size(), 2u);
+  ASSERT_EQ(uses.size(), 5u);
   EXPECT_EQ(uses[0].name, "torch.nn.Linear");
   EXPECT_EQ(uses[1].name, "torch.nn.LSTM");
   EXPECT_EQ(uses[1].status, "diff");
+  EXPECT_EQ(uses[2].name, "torch.utils.data.DataLoader");
+  EXPECT_EQ(uses[3].name, "torch.optim.Adam");
+  EXPECT_EQ(uses[4].name, "torch.optim.lr_scheduler.StepLR");
 }
 
 TEST(ScanFramework, CoverageTotalsAndEffort) {
