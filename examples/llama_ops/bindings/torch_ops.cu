@@ -139,6 +139,63 @@ int llama_flash_forward(void* q, void* k, void* v, void* o, float* lse, const lo
     return why ? refuse(why) : 0;
 }
 
+// llama_flash_forward with grouped-query attention: k and v have kv_heads heads (dividing heads).
+int llama_flash_forward_gqa(void* q, void* k, void* v, void* o, float* lse, const long long* strides,
+                            int batch, int heads, int kv_heads, int seq_q, int seq_k, int head_dim,
+                            float scale, int causal, int bf16, void* stream) {
+    llama_ops::FlashFwdParams p;
+    p.q = tensor(q, strides);
+    p.k = tensor(k, strides + 3);
+    p.v = tensor(v, strides + 6);
+    p.o = tensor(o, strides + 9);
+    p.lse = lse;
+    p.batch = batch;
+    p.heads = heads;
+    p.kv_heads = kv_heads;
+    p.seq_q = seq_q;
+    p.seq_k = seq_k;
+    p.scale = scale;
+    p.causal = causal;
+    const char* why = llama_ops::flash_attention_forward(
+        p, head_dim, bf16 ? llama_ops::Float16Kind::bf16 : llama_ops::Float16Kind::f16,
+        as_stream(stream));
+    return why ? refuse(why) : 0;
+}
+
+// One query token per (batch, head) over a contiguous KV cache; strides: q, k, v, o (q and o: row
+// 0). work: llama_flash_decode_workspace(...) floats.
+long long llama_flash_decode_workspace(int batch, int heads, int seq_k, int head_dim) {
+    return llama_ops::flash_decode_workspace_floats(batch, heads, seq_k, head_dim);
+}
+
+int llama_flash_decode(void* q, void* k, void* v, void* o, float* lse, float* work,
+                       const long long* strides, int batch, int heads, int kv_heads, int seq_k,
+                       int head_dim, float scale, int bf16, void* stream) {
+    llama_ops::FlashDecodeParams p;
+    p.q = tensor(q, strides);
+    p.k = tensor(k, strides + 3);
+    p.v = tensor(v, strides + 6);
+    p.o = tensor(o, strides + 9);
+    p.lse = lse;
+    p.work = work;
+    p.batch = batch;
+    p.heads = heads;
+    p.kv_heads = kv_heads;
+    p.seq_k = seq_k;
+    p.scale = scale;
+    const char* why = llama_ops::flash_attention_decode(
+        p, head_dim, bf16 ? llama_ops::Float16Kind::bf16 : llama_ops::Float16Kind::f16,
+        as_stream(stream));
+    return why ? refuse(why) : 0;
+}
+
+// on = 0 forces the scalar forward kernel, 1 restores the default; returns 1 when the tensor-core
+// kernel is now in use (the library was built with LLAMA_OPS_WMMA=1), else 0.
+int llama_flash_use_wmma(int on) {
+    llama_ops::flash_attention_use_wmma(on != 0);
+    return on != 0 && llama_ops::flash_attention_wmma_built() ? 1 : 0;
+}
+
 // strides: q, k, v, o, dout, dq, dk, dv; delta: a [batch, heads, seq_q] float workspace.
 int llama_flash_backward(void* q, void* k, void* v, void* o, void* dout, void* dq, void* dk,
                          void* dv, const float* lse, float* delta, const long long* strides,

@@ -1,12 +1,21 @@
-// flash_attention.cu - launchers of the FlashAttention kernels (kernels/flash_attention.cuh).
+// flash_attention.cu - launchers of the FlashAttention kernels: kernels/flash_attention.cuh (scalar
+// forward and backward), kernels/flash_attention_wmma.cuh (tensor-core forward, LLAMA_OPS_WMMA),
+// kernels/flash_decode.cuh (decoding over a KV cache).
 #include <cstdint>
+#include <type_traits>
 
 #include "llama_ops/common.cuh"
 #include "llama_ops/flash_attention.h"
 #include "llama_ops/kernels/flash_attention.cuh"
+#include "llama_ops/kernels/flash_decode.cuh"
+#if LLAMA_OPS_WMMA
+#include "llama_ops/kernels/flash_attention_wmma.cuh"
+#endif
 
 namespace llama_ops {
 namespace {
+
+bool g_use_wmma = LLAMA_OPS_WMMA != 0;
 
 bool word_aligned(const AttnTensor& t) {
     return (reinterpret_cast<uintptr_t>(t.data) & 3u) == 0 && t.stride_batch % 2 == 0 &&
@@ -20,8 +29,51 @@ const char* check_shape(int head_dim, int batch, int heads, int seq_q, int seq_k
     return nullptr;
 }
 
+#if LLAMA_OPS_WMMA
+bool aligned16(const AttnTensor& t) {
+    return (reinterpret_cast<uintptr_t>(t.data) & 15u) == 0 && t.stride_batch % 8 == 0 &&
+           t.stride_head % 8 == 0 && t.stride_row % 8 == 0;
+}
+
+// The device's warp width (32 on NVIDIA, 64 on CDNA wavefronts): the WMMA kernel runs kWarps of
+// them.
+int warp_width() {
+    int dev = 0, width = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&width, cudaDevAttrWarpSize, dev));
+    return width;
+}
+
+template <class T, int D>
+void launch_forward_wmma(const FlashFwdParams& p, cudaStream_t stream) {
+    using Sh = flash_wmma::FwdShape<D>;
+    static const int width = warp_width();
+    static bool attr_set = false;
+    const size_t smem = Sh::smem_bytes;
+    if (!attr_set) {
+        CUDA_CHECK(cudaFuncSetAttribute(flash_wmma::flash_fwd_wmma_kernel<T, D>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        attr_set = true;
+    }
+    const dim3 grid(CEIL_DIV(p.seq_q, Sh::BM), p.batch * p.heads);
+    flash_wmma::flash_fwd_wmma_kernel<T, D><<<grid, Sh::kWarps * width, smem, stream>>>(p);
+    CUDA_CHECK_LAUNCH();
+}
+#endif
+
 template <class T, int D>
 void launch_forward(const FlashFwdParams& p, cudaStream_t stream) {
+#if LLAMA_OPS_WMMA
+    // bf16 has fragments unless the build says otherwise (LLAMA_OPS_WMMA_BF16=0)
+    if constexpr (LLAMA_OPS_WMMA_BF16 || !std::is_same<T, bf16>::value) {
+        static const int width = warp_width();  // the kernel knows 32- and 64-lane warps
+        if (g_use_wmma && (width == 32 || width == 64) && aligned16(p.q) && aligned16(p.k) &&
+            aligned16(p.v) && aligned16(p.o)) {
+            launch_forward_wmma<T, D>(p, stream);
+            return;
+        }
+    }
+#endif
     const dim3 grid(CEIL_DIV(p.seq_q, flash::FwdShape<D>::BM), p.batch * p.heads);
     flash::flash_fwd_kernel<T, D><<<grid, flash::kThreads, 0, stream>>>(p);
     CUDA_CHECK_LAUNCH();
@@ -41,13 +93,53 @@ void launch_backward(const FlashBwdParams& p, cudaStream_t stream) {
     CUDA_CHECK_LAUNCH();
 }
 
+template <class T, int D>
+void launch_decode(const FlashDecodeParams& p, cudaStream_t stream) {
+    const int splits = CEIL_DIV(p.seq_k, decode::kChunk);
+    const dim3 grid(splits, p.batch * p.kv_heads);
+    decode::flash_decode_split_kernel<T, D><<<grid, decode::kThreads, 0, stream>>>(p);
+    CUDA_CHECK_LAUNCH();
+    decode::flash_decode_combine_kernel<T, D><<<p.batch * p.heads, D, 0, stream>>>(p, splits);
+    CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
+
+long long flash_decode_workspace_floats(int batch, int heads, int seq_k, int head_dim) {
+    const long long splits = CEIL_DIV((long long)seq_k, (long long)decode::kChunk);
+    return (long long)batch * heads * splits * (head_dim + 2);
+}
+
+const char* flash_attention_decode(const FlashDecodeParams& p, int head_dim, Float16Kind kind,
+                                   cudaStream_t stream) {
+    if (const char* why = check_shape(head_dim, p.batch, p.heads, 1, p.seq_k)) return why;
+    if (!word_aligned(p.q) || !word_aligned(p.v) || !word_aligned(p.o))
+        return "tensors must be 4-byte aligned with even strides";
+    for (const AttnTensor* t : {&p.k, &p.v})
+        if ((reinterpret_cast<uintptr_t>(t->data) & 15u) != 0 || t->stride_batch % 8 != 0 ||
+            t->stride_head % 8 != 0 || t->stride_row % 8 != 0)
+            return "the KV cache must be 16-byte aligned with strides a multiple of 8";
+    if (p.kv_heads < 1 || p.heads % p.kv_heads != 0) return "kv_heads must divide heads";
+    if (p.heads / p.kv_heads > decode::kMaxGroup) return "more than 8 query heads per kv head";
+    if ((long long)p.batch * p.kv_heads > 65535) return "batch * kv_heads above 65535";
+    if (!p.work) return "decode needs a workspace (flash_decode_workspace_floats)";
+    if (kind == Float16Kind::f16) {
+        if (head_dim == 64) launch_decode<__half, 64>(p, stream);
+        else launch_decode<__half, 128>(p, stream);
+    } else {
+        if (head_dim == 64) launch_decode<bf16, 64>(p, stream);
+        else launch_decode<bf16, 128>(p, stream);
+    }
+    return nullptr;
+}
 
 const char* flash_attention_forward(const FlashFwdParams& p, int head_dim, Float16Kind kind,
                                     cudaStream_t stream) {
     if (const char* why = check_shape(head_dim, p.batch, p.heads, p.seq_q, p.seq_k)) return why;
     if (!word_aligned(p.q) || !word_aligned(p.k) || !word_aligned(p.v) || !word_aligned(p.o))
         return "tensors must be 4-byte aligned with even strides";
+    if (p.kv_heads < 0 || (p.kv_heads > 0 && p.heads % p.kv_heads != 0))
+        return "kv_heads must divide heads";
     if (kind == Float16Kind::f16) {
         if (head_dim == 64) launch_forward<__half, 64>(p, stream);
         else launch_forward<__half, 128>(p, stream);
@@ -73,5 +165,9 @@ const char* flash_attention_backward(const FlashBwdParams& p, int head_dim, Floa
     }
     return nullptr;
 }
+
+bool flash_attention_wmma_built() { return LLAMA_OPS_WMMA != 0; }
+
+void flash_attention_use_wmma(bool on) { g_use_wmma = on && LLAMA_OPS_WMMA != 0; }
 
 }  // namespace llama_ops

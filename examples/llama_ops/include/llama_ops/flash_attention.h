@@ -15,6 +15,21 @@
 
 #include <cuda_runtime.h>
 
+// The forward pass has two implementations, chosen when the library is built:
+//   LLAMA_OPS_WMMA=1  tensor cores through WMMA 16x16x16 fragments (kernels/flash_attention_wmma.cuh;
+//                     rocWMMA after `ferry migrate --to hip`: gfx908, gfx90a, gfx942)
+//   LLAMA_OPS_WMMA=0  scalar FMA (kernels/flash_attention.cuh), for targets without matrix cores
+//                     (gfx906, Hygon DCUs); also the kernel the backward pass recomputes with
+// Default: 1 for CUDA; 0 for HIP, where rocWMMA is a separate library that needs matrix cores
+// (build the port with -DLLAMA_OPS_WMMA=1 for gfx908/gfx90a/gfx942).
+#ifndef LLAMA_OPS_WMMA
+#if defined(__HIP_PLATFORM_AMD__)
+#define LLAMA_OPS_WMMA 0
+#else
+#define LLAMA_OPS_WMMA 1
+#endif
+#endif
+
 namespace llama_ops {
 
 enum class Float16Kind { f16, bf16 };
@@ -29,6 +44,7 @@ struct FlashFwdParams {
     AttnTensor o;        // written
     float* lse = nullptr;  // [B, H, seq_q] natural-log log-sum-exp of the scaled scores, or null
     int batch = 0, heads = 0, seq_q = 0, seq_k = 0;
+    int kv_heads = 0;  // grouped-query attention: heads of k and v (0: = heads); divides heads
     float scale = 1.f;
     int causal = 0;
 };
@@ -43,6 +59,18 @@ struct FlashBwdParams {
     int causal = 0;
 };
 
+// Decoding: one query row per (batch, head) against seq_k rows of a contiguous KV cache (q and o
+// index row 0 only). kv_heads divides heads (grouped-query attention; at most 8 query heads per
+// kv head). work: flash_decode_workspace_floats(...) floats of device memory.
+struct FlashDecodeParams {
+    AttnTensor q, k, v;  // read
+    AttnTensor o;        // written
+    float* lse = nullptr;  // [B, H] or null
+    float* work = nullptr;
+    int batch = 0, heads = 0, kv_heads = 0, seq_k = 0;
+    float scale = 1.f;
+};
+
 // Why a call was refused (nothing was launched), or null when it was enqueued.
 // Head dimensions 64 and 128; 16-bit elements in pairs, so data must be 4-byte aligned and
 // every stride even; sequences of at least one row; batch * heads < 65536.
@@ -50,5 +78,17 @@ const char* flash_attention_forward(const FlashFwdParams& p, int head_dim, Float
                                     cudaStream_t stream);
 const char* flash_attention_backward(const FlashBwdParams& p, int head_dim, Float16Kind kind,
                                      cudaStream_t stream);
+
+// Decoding (FlashDecodeParams); the KV cache must also be 16-byte aligned, strides multiples of 8.
+long long flash_decode_workspace_floats(int batch, int heads, int seq_k, int head_dim);
+const char* flash_attention_decode(const FlashDecodeParams& p, int head_dim, Float16Kind kind,
+                                   cudaStream_t stream);
+
+// Which forward kernel flash_attention_forward launches: the tensor-core one when the library is
+// built with LLAMA_OPS_WMMA=1 and the tensors are 16-byte aligned with strides multiples of 8,
+// else the scalar one. flash_attention_use_wmma(false) forces the scalar kernel (benchmarks,
+// checks); true restores the default.
+bool flash_attention_wmma_built();
+void flash_attention_use_wmma(bool on);
 
 }  // namespace llama_ops

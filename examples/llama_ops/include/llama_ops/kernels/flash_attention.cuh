@@ -118,8 +118,9 @@ __global__ void __launch_bounds__(kThreads) flash_fwd_kernel(FlashFwdParams p) {
     const int bh = blockIdx.y, b = bh / p.heads, h = bh % p.heads;
     const int q0 = blockIdx.x * BM;
     const unsigned short* q = slice(p.q, b, h);
-    const unsigned short* k = slice(p.k, b, h);
-    const unsigned short* v = slice(p.v, b, h);
+    const int group = p.heads / (p.kv_heads > 0 ? p.kv_heads : p.heads);  // query heads per kv head
+    const unsigned short* k = slice(p.k, b, h / group);
+    const unsigned short* v = slice(p.v, b, h / group);
 
     load_rows<BM, DW, LD>(sQ, q, p.q.stride_row, q0, p.seq_q);
     float o[TM][2 * NP];

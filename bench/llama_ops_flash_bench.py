@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""FlashAttention of examples/llama_ops against PyTorch's SDPA on one GPU (run by hand, not CI).
+
+Forward (tensor-core WMMA kernel and the scalar one of the same library), grouped-query attention
+and decoding (one query token over a KV cache) against torch's SDPA flash backend and the eager
+formula, in one process: each kernel is checked against a float32 reference (SDPA on upcast
+inputs; errors as ||out - ref|| / ||ref|| and max |out - ref|, SDPA flash's own error beside) and
+timed as a CUDA graph of `reps` calls (so Python and ctypes stay out of the numbers), median of
+several replays. TFLOP/s count 4*B*H*Sq*Sk*D (half of it causal).
+
+Usage: bench/llama_ops_flash_bench.py --lib build/libllama_ops_capi.so --out OUT_DIR [--quick]
+Writes OUT_DIR/flash_bench.{json,md}; exit 1 when a check fails.
+"""
+import argparse
+import ctypes
+import json
+import math
+import os
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+P, I, F32, LL = ctypes.c_void_p, ctypes.c_int, ctypes.c_float, ctypes.c_longlong
+
+
+def load(path):
+    lib = ctypes.CDLL(path)
+    sig = {
+        "llama_flash_forward_gqa": [P, P, P, P, P, P, I, I, I, I, I, I, F32, I, I, P],
+        "llama_flash_decode": [P, P, P, P, P, P, P, I, I, I, I, I, F32, I, P],
+        "llama_flash_use_wmma": [I],
+    }
+    for name, args in sig.items():
+        fn = getattr(lib, name)
+        fn.argtypes = args
+        fn.restype = I
+    lib.llama_flash_decode_workspace.argtypes = [I, I, I, I]
+    lib.llama_flash_decode_workspace.restype = LL
+    lib.llama_last_error.restype = ctypes.c_char_p
+    return lib
+
+
+def strides(*ts):
+    out = []
+    for t in ts:
+        s = t.stride()
+        out += [s[0], s[1], s[2]]
+    return (LL * len(out))(*out)
+
+
+def check(lib, rc):
+    if rc != 0:
+        raise RuntimeError(lib.llama_last_error().decode())
+
+
+def time_graph(fn, reps, replays=7):
+    """Median time of one call (ms), fn captured `reps` times into a CUDA graph."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(s)
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(reps):
+            fn()
+    g.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(replays):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        g.replay()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b) / reps)
+    return statistics.median(times)
+
+
+def err(out, ref):
+    d = (out.float() - ref.float())
+    return (d.norm() / ref.float().norm()).item(), d.abs().max().item()
+
+
+def reps_for(ms_guess):
+    return max(3, min(50, int(60.0 / max(ms_guess, 1e-3))))
+
+
+def fwd_case(lib, B, H, KVH, S, D, dtype, causal, do_scalar, ms_guess):
+    torch.manual_seed(B * 1000003 + H * 1009 + S * 7 + D + causal)
+    q = torch.randn(B, H, S, D, device="cuda", dtype=dtype)
+    k = torch.randn(B, KVH, S, D, device="cuda", dtype=dtype)
+    v = torch.randn(B, KVH, S, D, device="cuda", dtype=dtype)
+    o = torch.full_like(q, float("nan"))
+    lse = torch.empty(B, H, S, device="cuda", dtype=torch.float32)
+    scale = 1.0 / math.sqrt(D)
+    bf = 1 if dtype == torch.bfloat16 else 0
+    st = strides(q, k, v, o)
+
+    def ours():
+        check(lib, lib.llama_flash_forward_gqa(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), lse.data_ptr(), st,
+                                               B, H, KVH, S, S, D, scale, int(causal), bf,
+                                               torch.cuda.current_stream().cuda_stream))
+
+    group = H // KVH
+    ke = k.repeat_interleave(group, dim=1) if group > 1 else k
+    ve = v.repeat_interleave(group, dim=1) if group > 1 else v
+    ref = F.scaled_dot_product_attention(q.float(), ke.float(), ve.float(), is_causal=causal)
+    # lse of one (batch, head) slice in float64
+    s64 = (q[0, 0].double() @ ke[0, 0].double().T) * scale
+    if causal:
+        s64 = s64.masked_fill(torch.ones(S, S, device="cuda", dtype=torch.bool).triu(1), float("-inf"))
+    lse_ref = torch.logsumexp(s64, -1)
+
+    row = {"B": B, "H": H, "KVH": KVH, "S": S, "D": D, "dtype": str(dtype).split(".")[-1], "causal": int(causal)}
+    flops = 4.0 * B * H * S * S * D * (0.5 if causal else 1.0)
+
+    def sdpa():
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            return F.scaled_dot_product_attention(q, ke, ve, is_causal=causal)
+
+    o_sdpa = sdpa()
+    row["err_sdpa"], row["max_sdpa"] = err(o_sdpa, ref)
+    row["ms_sdpa"] = time_graph(sdpa, reps_for(ms_guess))
+    variants = [("wmma", 1)] + ([("scalar", 0)] if do_scalar else [])
+    for name, on in variants:
+        used = lib.llama_flash_use_wmma(on)
+        if on and not used:
+            row["wmma_built"] = 0
+            continue
+        o.fill_(float("nan"))
+        ours()
+        torch.cuda.synchronize()
+        row[f"nan_{name}"] = int(torch.isnan(o).any().item())
+        row[f"err_{name}"], row[f"max_{name}"] = err(o, ref)
+        row[f"lse_{name}"] = (lse[0, 0].double() - lse_ref).abs().max().item()
+        row[f"ms_{name}"] = time_graph(ours, reps_for(ms_guess * (8 if name == "scalar" else 1)))
+    lib.llama_flash_use_wmma(1)
+    for name in ("sdpa", "wmma", "scalar"):
+        if f"ms_{name}" in row:
+            row[f"tflops_{name}"] = flops / row[f"ms_{name}"] / 1e9
+    if "ms_wmma" in row:
+        row["ratio_wmma"] = row["ms_sdpa"] / row["ms_wmma"]  # SDPA's time / ours: >= 0.7 is the goal
+    if "ms_scalar" in row:
+        row["ratio_scalar"] = row["ms_sdpa"] / row["ms_scalar"]
+    tol = 1.5 * row["err_sdpa"] + 1e-4
+    row["pass"] = int(all(row.get(f"err_{n}", 0) <= tol and not row.get(f"nan_{n}", 0) and row.get(f"lse_{n}", 0) < 1e-3
+                          for n in ("wmma", "scalar")))
+    return row
+
+
+def decode_case(lib, B, H, KVH, L, D, dtype):
+    torch.manual_seed(L + H + D)
+    q = torch.randn(B, H, 1, D, device="cuda", dtype=dtype)
+    k = torch.randn(B, KVH, L, D, device="cuda", dtype=dtype)
+    v = torch.randn(B, KVH, L, D, device="cuda", dtype=dtype)
+    o = torch.full_like(q, float("nan"))
+    lse = torch.empty(B, H, device="cuda", dtype=torch.float32)
+    work = torch.empty(lib.llama_flash_decode_workspace(B, H, L, D), device="cuda", dtype=torch.float32)
+    scale = 1.0 / math.sqrt(D)
+    bf = 1 if dtype == torch.bfloat16 else 0
+    st = strides(q, k, v, o)
+
+    def ours():
+        check(lib, lib.llama_flash_decode(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), lse.data_ptr(),
+                                          work.data_ptr(), st, B, H, KVH, L, D, scale, bf,
+                                          torch.cuda.current_stream().cuda_stream))
+
+    group = H // KVH
+    ke = k.repeat_interleave(group, dim=1)
+    ve = v.repeat_interleave(group, dim=1)
+    ref = F.scaled_dot_product_attention(q.float(), ke.float(), ve.float())
+    row = {"B": B, "H": H, "KVH": KVH, "L": L, "D": D, "dtype": str(dtype).split(".")[-1]}
+    ours()
+    torch.cuda.synchronize()
+    row["nan"] = int(torch.isnan(o).any().item())
+    row["err_ours"], row["max_ours"] = err(o, ref)
+    row["ms_ours"] = time_graph(ours, 50)
+
+    def sdpa_gqa():  # what a model calls: SDPA on the cache as it is (enable_gqa), any backend
+        return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+
+    def sdpa_flash():  # the flash backend on the cache expanded to every query head
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            return F.scaled_dot_product_attention(q, ke, ve)
+
+    def eager():  # PyTorch's own decode path of an eager LLaMA: matmul, softmax, matmul
+        kk = k.repeat_interleave(group, dim=1)
+        vv = v.repeat_interleave(group, dim=1)
+        s = (q @ kk.transpose(-1, -2)) * scale
+        return torch.softmax(s.float(), -1).to(dtype) @ vv
+
+    for name, fn in (("sdpa", sdpa_gqa), ("sdpa_flash_expanded", sdpa_flash), ("eager", eager)):
+        try:
+            out = fn()
+            row[f"err_{name}"], _ = err(out, ref)
+            row[f"ms_{name}"] = time_graph(fn, 50)
+            row[f"ratio_{name}"] = row[f"ms_{name}"] / row["ms_ours"]
+        except Exception as e:  # a backend that refuses the shape
+            row[f"ms_{name}"] = None
+            row[f"why_{name}"] = str(e)[:120]
+    byts = 2.0 * B * KVH * L * D * q.element_size()
+    row["gbps_ours"] = byts / row["ms_ours"] / 1e6
+    row["pass"] = int(not row["nan"] and row["err_ours"] <= 1.5 * max(row.get("err_sdpa", 0) or 0, 2e-3) + 1e-4)
+    return row
+
+
+def profile(lib):
+    """One launch of each kernel, for `ncu -k regex:flash`: ours (WMMA), SDPA flash, decode."""
+    B, H, S, D = 1, 16, 4096, 128
+    q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=torch.float16) for _ in range(3))
+    o = torch.empty_like(q)
+    lse = torch.empty(B, H, S, device="cuda", dtype=torch.float32)
+    st = strides(q, k, v, o)
+    s0 = torch.cuda.current_stream().cuda_stream
+    for causal in (0, 1):
+        check(lib, lib.llama_flash_forward_gqa(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), lse.data_ptr(), st,
+                                               B, H, H, S, S, D, 1.0 / math.sqrt(D), causal, 0, s0))
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            F.scaled_dot_product_attention(q, k, v, is_causal=bool(causal))
+    B, H, KVH, L = 8, 32, 8, 4096
+    q = torch.randn(B, H, 1, D, device="cuda", dtype=torch.float16)
+    k, v = (torch.randn(B, KVH, L, D, device="cuda", dtype=torch.float16) for _ in range(2))
+    o = torch.empty_like(q)
+    work = torch.empty(lib.llama_flash_decode_workspace(B, H, L, D), device="cuda", dtype=torch.float32)
+    check(lib, lib.llama_flash_decode(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), None, work.data_ptr(),
+                                      strides(q, k, v, o), B, H, KVH, L, D, 1.0 / math.sqrt(D), 0, s0))
+    F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+    torch.cuda.synchronize()
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--no-scalar", action="store_true", help="skip timing the scalar kernel")
+    ap.add_argument("--variant", action="store_true",
+                    help="forward only, WMMA only, two shapes: for comparing builds of the kernel")
+    ap.add_argument("--profile", action="store_true",
+                    help="one call of each kernel at 1x16x4096x128 fp16 (forward) and 8x32(8)x4096x128 "
+                         "(decode), for ncu; no checks or timing")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    lib = load(os.path.abspath(a.lib))
+    if a.profile:
+        return profile(lib)
+    dev = torch.cuda.get_device_name()
+    print(f"device {dev}, torch {torch.__version__}, wmma built {lib.llama_flash_use_wmma(1)}", flush=True)
+    fwd_shapes = [  # B, H, KVH, S, D, ms guess of SDPA
+        (4, 16, 16, 1024, 64, 0.1), (4, 16, 16, 1024, 128, 0.15), (2, 16, 16, 2048, 128, 0.3),
+        (1, 16, 16, 4096, 64, 0.3), (1, 16, 16, 4096, 128, 0.45), (1, 16, 16, 8192, 64, 1.0),
+        (1, 16, 16, 8192, 128, 1.6), (2, 4, 4, 333, 64, 0.05), (1, 32, 8, 4096, 128, 0.9),
+    ]
+    if a.quick:
+        fwd_shapes = [fwd_shapes[0], fwd_shapes[7], fwd_shapes[8]]
+    if a.variant:
+        fwd_shapes = [fwd_shapes[0], fwd_shapes[4]]
+        a.no_scalar = True
+    fwd = []
+    for (B, H, KVH, S, D, g) in fwd_shapes:
+        for dtype in (torch.float16, torch.bfloat16):
+            for causal in (False, True):
+                scalar = not a.no_scalar and S <= 4096
+                r = fwd_case(lib, B, H, KVH, S, D, dtype, causal, scalar, g)
+                fwd.append(r)
+                print(json.dumps(r), flush=True)
+    dec_shapes = [(1, 32, 8, 4096, 128), (8, 32, 8, 4096, 128), (1, 32, 8, 8192, 128), (16, 32, 32, 2048, 128),
+                  (4, 32, 8, 1000, 64)]
+    if a.variant:
+        dec_shapes = []
+    dec = []
+    for (B, H, KVH, L, D) in dec_shapes:
+        for dtype in (torch.float16, torch.bfloat16):
+            r = decode_case(lib, B, H, KVH, L, D, dtype)
+            dec.append(r)
+            print(json.dumps(r), flush=True)
+    json.dump({"device": dev, "torch": torch.__version__, "forward": fwd, "decode": dec},
+              open(os.path.join(a.out, "flash_bench.json"), "w"), indent=1)
+
+    lines = [f"device: {dev}, torch {torch.__version__}", "",
+             "| B×H(kv)×S×D | dtype | causal | SDPA-flash ms | WMMA ms | scalar ms | SDPA TFLOP/s | WMMA TFLOP/s | SDPA/WMMA | SDPA/scalar | err WMMA | err scalar | err SDPA | check |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    f = lambda x, p=3: "—" if x is None else (f"{x:.{p}f}" if isinstance(x, float) else str(x))
+    for r in fwd:
+        lines.append(f"| {r['B']}×{r['H']}({r['KVH']})×{r['S']}×{r['D']} | {r['dtype']} | {r['causal']} | {f(r['ms_sdpa'])} | "
+                     f"{f(r.get('ms_wmma'))} | {f(r.get('ms_scalar'))} | {f(r['tflops_sdpa'], 0)} | {f(r.get('tflops_wmma'), 0)} | "
+                     f"{f(r.get('ratio_wmma'), 2)} | {f(r.get('ratio_scalar'), 2)} | {r.get('err_wmma', 0):.1e} | "
+                     f"{r.get('err_scalar', 0):.1e} | {r['err_sdpa']:.1e} | {'PASS' if r['pass'] else 'FAIL'} |")
+    lines += ["", "| decode B×H(kv)×L×D | dtype | ours µs | SDPA(enable_gqa) µs | SDPA-flash expanded µs | eager µs | SDPA/ours | eager/ours | ours GB/s | err ours | check |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    us = lambda x: "—" if x is None else f"{1000 * x:.1f}"
+    for r in dec:
+        lines.append(f"| {r['B']}×{r['H']}({r['KVH']})×{r['L']}×{r['D']} | {r['dtype']} | {us(r['ms_ours'])} | {us(r.get('ms_sdpa'))} | "
+                     f"{us(r.get('ms_sdpa_flash_expanded'))} | {us(r.get('ms_eager'))} | {f(r.get('ratio_sdpa'), 2)} | "
+                     f"{f(r.get('ratio_eager'), 2)} | {r['gbps_ours']:.0f} | {r['err_ours']:.1e} | {'PASS' if r['pass'] else 'FAIL'} |")
+    md = "\n".join(lines) + "\n"
+    open(os.path.join(a.out, "flash_bench.md"), "w").write(md)
+    print(md)
+    bad = [r for r in fwd + dec if not r["pass"]]
+    print(f"{len(fwd) + len(dec) - len(bad)} of {len(fwd) + len(dec)} checks passed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

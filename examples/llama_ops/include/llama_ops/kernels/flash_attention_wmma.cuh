@@ -1,0 +1,374 @@
+// kernels/flash_attention_wmma.cuh - the FlashAttention forward pass on tensor cores (WMMA
+// 16x16x16 fragments, f32 accumulation); host side in src/flash_attention.cu, selected at build
+// time by LLAMA_OPS_WMMA (flash_attention.h). `ferry migrate --to hip` carries it to rocWMMA.
+//
+// A block of kWarps warps owns BM = 16 * kWarps query rows of one (batch, head); each warp owns
+// 16 of them. Tiles of BN keys and values stream through shared memory. Per warp:
+//   S = Q K^T     Q as matrix_a fragments kept in registers, K as col_major matrix_b from
+//                 shared memory; S (f32) is stored to the warp's part of shared memory
+//   softmax       lanes read S back (G = warpSize / 16 lanes per row), mask, take the row max,
+//                 write P = exp2(S*c - m) as 16-bit to shared memory, keep the row sum
+//   O += P V      P loaded back as matrix_a fragments, V as row_major matrix_b, O in f32
+//                 accumulator fragments for the whole key loop
+// No fragment element is ever read or written by index: fragments only meet memory through
+// load_matrix_sync / store_matrix_sync, whose element-to-lane layout is the implementation's
+// (NVIDIA's and rocWMMA's differ). Everything a lane does by itself goes through shared memory
+// with the warp width read from `warpSize`, so the same source runs on 32-lane warps and on
+// 64-lane wavefronts; the host launches kWarps * warpSize threads.
+//
+// The running max is rescaled lazily: a row keeps the max `m` its exponentials are taken against
+// until a tile's max exceeds it by more than kRescale (log2 units, so P <= 2^kRescale, exact
+// enough in fp16/bf16 and far from their range). Only then are the warp's O fragments rescaled,
+// through shared memory (rare after the first tiles: random or trained scores settle).
+// Block barriers only around the K/V tiles; the S, P and O round trips are warp-private and
+// ordered with __syncwarp (a fenced wave barrier after `ferry migrate --to hip`).
+#pragma once
+
+#include <cuda_runtime.h>
+
+// bf16 fragments (LLAMA_OPS_WMMA_BF16, default 1) need cuda_bf16.h (hip_bf16.h / rocWMMA's
+// bfloat16_t after migration); with 0, bf16 runs the scalar kernel (a runtime or compiler whose
+// WMMA has no bf16, such as the wave64 CPU runtime's model).
+#ifndef LLAMA_OPS_WMMA_BF16
+#define LLAMA_OPS_WMMA_BF16 1
+#endif
+#if LLAMA_OPS_WMMA_BF16
+#include <cuda_bf16.h>
+#endif
+#include <cuda_fp16.h>
+#include <mma.h>
+
+#include "llama_ops/flash_attention.h"
+#include "llama_ops/portable.cuh"
+
+// The widest warp of the platform: bounds the block size at compile time (__launch_bounds__).
+#if defined(__HIP_PLATFORM_AMD__)
+#define LLAMA_OPS_MAX_WARP 64
+#else
+#define LLAMA_OPS_MAX_WARP 32
+#endif
+// Blocks per multiprocessor the compiler must fit in registers (2: at most 128 registers a thread
+// on NVIDIA, a few bytes spilled for d = 128; 1: no cap).
+#ifndef LLAMA_OPS_WMMA_MIN_BLOCKS
+#define LLAMA_OPS_WMMA_MIN_BLOCKS 2
+#endif
+
+namespace llama_ops {
+namespace flash_wmma {
+
+constexpr int kFrag = 16;  // WMMA 16x16x16
+constexpr float kLog2e = 1.4426950408889634f;
+constexpr float kRescale = 8.f;
+
+// The WMMA fragments of a 16-bit kind, with the element type written out in each (so that
+// `ferry migrate --to hip` gives rocWMMA's bfloat16_t to the bf16 ones), and the conversion of a
+// float to the kind's raw bits (tiles are kept as 16-bit words in shared memory).
+template <class T>
+struct Frags;
+template <>
+struct Frags<__half> {
+    using A =
+        nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major>;
+    using Bt =
+        nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half, nvcuda::wmma::col_major>;
+    using B =
+        nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half, nvcuda::wmma::row_major>;
+    static __device__ __forceinline__ unsigned short bits(float f) {
+        return __half_as_ushort(__float2half_rn(f));
+    }
+};
+#if LLAMA_OPS_WMMA_BF16
+template <>
+struct Frags<bf16> {
+    using A = nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __nv_bfloat16,
+                                     nvcuda::wmma::row_major>;
+    using Bt = nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __nv_bfloat16,
+                                      nvcuda::wmma::col_major>;
+    using B = nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __nv_bfloat16,
+                                     nvcuda::wmma::row_major>;
+    static __device__ __forceinline__ unsigned short bits(float f) {
+        return __bfloat16_as_ushort(__float2bfloat16_rn(f));
+    }
+};
+#endif
+using FragC = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>;
+
+// The element type of a fragment (what load_matrix_sync's pointer must point to).
+template <class F>
+struct ElemOf;
+template <class Use, auto M, auto N, auto K, class T, class L>
+struct ElemOf<nvcuda::wmma::fragment<Use, M, N, K, T, L>> {
+    using type = T;
+};
+
+// Warps per block and key-tile rows. NVIDIA: 128 query rows per block (88 KiB of shared memory
+// for d = 128, two blocks per SM); AMD has 64 KiB of LDS per workgroup: 64 rows.
+#if defined(LLAMA_OPS_WMMA_WARPS)
+constexpr int kFwdWarps = LLAMA_OPS_WMMA_WARPS;
+#elif defined(__HIP_PLATFORM_AMD__)
+constexpr int kFwdWarps = 4;
+#else
+constexpr int kFwdWarps = 8;
+#endif
+template <int D>
+struct FwdShape {
+    static constexpr int kWarps = kFwdWarps;
+    static constexpr int BM = kFrag * kWarps, BN = 64;
+    static constexpr int LDT = D + 8;   // 16-bit tile pitch (elements): rows 16-byte aligned
+    static constexpr int LDS = BN + 4;  // f32 score pitch
+    static constexpr int LDP = BN + 8;  // 16-bit probability pitch
+    static constexpr size_t tile_bytes = (size_t)BN * LDT * 2;
+    static constexpr size_t s_bytes = (size_t)kWarps * kFrag * LDS * 4;
+    static constexpr size_t p_bytes = (size_t)kWarps * kFrag * LDP * 2;
+    static constexpr size_t q_bytes = (size_t)BM * LDT * 2;  // staged once, over sS and sP
+    static constexpr size_t smem_bytes =
+        2 * tile_bytes + (s_bytes + p_bytes > q_bytes ? s_bytes + p_bytes : q_bytes);
+};
+
+__device__ __forceinline__ const unsigned short* slice(const AttnTensor& t, int b, int h) {
+    return static_cast<const unsigned short*>(t.data) + b * t.stride_batch + h * t.stride_head;
+}
+
+// Rows row0 .. row0+ROWS-1 of a slice into dst (pitch LD elements), 16 bytes a thread at a time;
+// rows >= n are zero.
+template <int ROWS, int D, int LD>
+__device__ __forceinline__ void load_tile(unsigned short* dst, const unsigned short* src,
+                                          long long stride, int row0, int n) {
+    constexpr int CH = D / 8;
+    for (int i = threadIdx.x; i < ROWS * CH; i += blockDim.x) {
+        const int r = i / CH, c = i % CH;
+        uint4 v = make_uint4(0u, 0u, 0u, 0u);
+        if (row0 + r < n) v = *reinterpret_cast<const uint4*>(src + (row0 + r) * stride + c * 8);
+        *reinterpret_cast<uint4*>(dst + r * LD + c * 8) = v;
+    }
+}
+
+// Sum over the g consecutive lanes of a row (g a power of two, all lanes calling).
+__device__ __forceinline__ float row_sum(float v, int g) {
+    for (int offset = g / 2; offset > 0; offset /= 2)
+        v += __shfl_xor_sync(LLAMA_OPS_ALL_LANES, v, offset, g);
+    return v;
+}
+
+// `typename`, not `class`: the wave64 runtime's source transform reads `class` before the
+// parameter list as a class scope and would not see `extern __shared__` as function-local.
+// One lane's share of a row of the online softmax, G lanes a row: S from the warp's score rows
+// (f32), P to its probability rows (16-bit), in chunks of 4 columns (16-byte loads, 8-byte stores)
+// interleaved over the G lanes, so that the lanes of a quarter-warp hit different banks. Columns
+// >= valid are masked. Updates the row's reference max m (log2 units) and this lane's sum l;
+// returns true when O must be rescaled by alpha (the max grew by more than kRescale).
+template <class T, int G, int BN>
+__device__ __forceinline__ bool softmax_part(const float* srow, unsigned short* prow, int part,
+                                             int valid, float c, float& m, float& l, float& alpha) {
+    constexpr int NCH = BN / 4 / G;
+    float tmax = -INFINITY;
+#pragma unroll
+    for (int q = 0; q < NCH; ++q) {
+        const int col = (q * G + part) * 4;
+        const float4 x = *reinterpret_cast<const float4*>(srow + col);
+        if (col < valid) tmax = fmaxf(tmax, x.x);
+        if (col + 1 < valid) tmax = fmaxf(tmax, x.y);
+        if (col + 2 < valid) tmax = fmaxf(tmax, x.z);
+        if (col + 3 < valid) tmax = fmaxf(tmax, x.w);
+    }
+#pragma unroll
+    for (int offset = G / 2; offset > 0; offset /= 2)
+        tmax = fmaxf(tmax, __shfl_xor_sync(LLAMA_OPS_ALL_LANES, tmax, offset, G));
+    tmax *= c;  // c > 0: the max of the scaled scores
+    bool rescale = false;
+    if (tmax > m + kRescale) {    // also the first tile with a key for this row
+        alpha = exp2f(m - tmax);  // 0 when m is -inf: nothing accumulated yet
+        rescale = m != -INFINITY;
+        m = tmax;
+        l *= alpha;
+    }
+    const float base = m == -INFINITY ? 0.f : m;
+#pragma unroll
+    for (int q = 0; q < NCH; ++q) {
+        const int col = (q * G + part) * 4;
+        const float4 x = *reinterpret_cast<const float4*>(srow + col);
+        const float p0 = col < valid ? exp2f(fmaf(x.x, c, -base)) : 0.f;
+        const float p1 = col + 1 < valid ? exp2f(fmaf(x.y, c, -base)) : 0.f;
+        const float p2 = col + 2 < valid ? exp2f(fmaf(x.z, c, -base)) : 0.f;
+        const float p3 = col + 3 < valid ? exp2f(fmaf(x.w, c, -base)) : 0.f;
+        l += (p0 + p1) + (p2 + p3);
+        uint2 w;
+        w.x = (unsigned)Frags<T>::bits(p0) | ((unsigned)Frags<T>::bits(p1) << 16);
+        w.y = (unsigned)Frags<T>::bits(p2) | ((unsigned)Frags<T>::bits(p3) << 16);
+        *reinterpret_cast<uint2*>(prow + col) = w;
+    }
+    return rescale;
+}
+
+template <typename T, int D>
+__global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_MIN_BLOCKS)
+    flash_fwd_wmma_kernel(FlashFwdParams p) {
+    using Sh = FwdShape<D>;
+    using FragA = typename Frags<T>::A;
+    using FragBt = typename Frags<T>::Bt;
+    using FragB = typename Frags<T>::B;
+    using E = typename ElemOf<FragA>::type;
+    constexpr int BM = Sh::BM, BN = Sh::BN, LDT = Sh::LDT, LDS = Sh::LDS, LDP = Sh::LDP;
+    constexpr int DF = D / kFrag, NF = BN / kFrag;
+
+    extern __shared__ float fa_smem[];
+    unsigned short* sK = reinterpret_cast<unsigned short*>(fa_smem);
+    unsigned short* sV = sK + BN * LDT;
+    float* sS = reinterpret_cast<float*>(sV + BN * LDT);
+    unsigned short* sP = reinterpret_cast<unsigned short*>(sS + Sh::kWarps * kFrag * LDS);
+    unsigned short* sQ = reinterpret_cast<unsigned short*>(sS);  // before the key loop only
+    __shared__ float sRow[BM];                                   // per-row factor (alpha, 1/l)
+
+    const int warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
+    const int g = warpSize / kFrag;  // lanes per row: 2 on 32-lane warps, 4 on wavefronts
+    const int r = lane / g, part = lane % g;
+    const int bh = blockIdx.y, b = bh / p.heads, h = bh % p.heads;
+    const int group = p.heads / (p.kv_heads > 0 ? p.kv_heads : p.heads);
+    const int q0 = blockIdx.x * BM, w0 = q0 + warp * kFrag;
+    const int qi = w0 + r;
+    float* sSw = sS + warp * kFrag * LDS;
+    unsigned short* sPw = sP + warp * kFrag * LDP;
+    const unsigned short* k = slice(p.k, b, h / group);
+    const unsigned short* v = slice(p.v, b, h / group);
+
+    load_tile<BM, D, LDT>(sQ, slice(p.q, b, h), p.q.stride_row, q0, p.seq_q);
+    __syncthreads();
+    FragA qf[DF];
+#pragma unroll
+    for (int kk = 0; kk < DF; ++kk)
+        nvcuda::wmma::load_matrix_sync(
+            qf[kk], reinterpret_cast<const E*>(sQ) + warp * kFrag * LDT + kk * kFrag, LDT);
+    FragC of[DF];
+#pragma unroll
+    for (int n = 0; n < DF; ++n) nvcuda::wmma::fill_fragment(of[n], 0.f);
+    __syncthreads();  // sQ is overwritten by sS and sP
+
+    const float c = p.scale * kLog2e;
+    float m = -INFINITY,
+          l = 0.f;  // this row's reference max (log2 units), this lane's part of the sum
+    int n_tiles = (p.seq_k + BN - 1) / BN;
+    if (p.causal) {
+        const int last = (q0 + BM - 1) / BN + 1;
+        n_tiles = last < n_tiles ? last : n_tiles;
+    }
+    for (int t = 0; t < n_tiles; ++t) {
+        const int k0 = t * BN;
+        load_tile<BN, D, LDT>(sK, k, p.k.stride_row, k0, p.seq_k);
+        load_tile<BN, D, LDT>(sV, v, p.v.stride_row, k0, p.seq_k);
+        __syncthreads();
+        // A warp whose rows all lie above this tile's first key sees none of it (causal).
+        const bool active = !(p.causal && k0 > w0 + kFrag - 1);
+        if (active) {
+#pragma unroll
+            for (int j = 0; j < NF; ++j) {
+                FragC sf;
+                nvcuda::wmma::fill_fragment(sf, 0.f);
+#pragma unroll
+                for (int kk = 0; kk < DF; ++kk) {
+                    FragBt kb;
+                    nvcuda::wmma::load_matrix_sync(
+                        kb, reinterpret_cast<const E*>(sK) + j * kFrag * LDT + kk * kFrag, LDT);
+                    nvcuda::wmma::mma_sync(sf, qf[kk], kb, sf);
+                }
+                nvcuda::wmma::store_matrix_sync(sSw + j * kFrag, sf, LDS,
+                                                nvcuda::wmma::mem_row_major);
+            }
+        }
+        __syncwarp();  // the warp's S rows, written through the fragments, are read by lane below
+
+        bool rescale = false;
+        if (active) {
+            // Keys of this tile the row may see: a prefix of `valid` columns (tail, causal).
+            int valid = p.seq_k - k0;
+            if (p.causal && qi - k0 + 1 < valid) valid = qi - k0 + 1;
+            float alpha = 1.f;
+            const float* srow = sSw + r * LDS;
+            unsigned short* prow = sPw + r * LDP;
+            if (g == 2)
+                rescale = softmax_part<T, 2, BN>(srow, prow, part, valid, c, m, l, alpha);
+            else
+                rescale = softmax_part<T, 4, BN>(srow, prow, part, valid, c, m, l, alpha);
+            if (part == 0) sRow[warp * kFrag + r] = alpha;
+        } else if (part == 0) {
+            sRow[warp * kFrag + r] = 1.f;
+        }
+        __syncwarp();  // P and the row factors are read by the whole warp below
+        if (__any_sync(LLAMA_OPS_ALL_LANES, rescale)) {
+            // O *= alpha per row, NF fragments at a time through the warp's score rows.
+            for (int n0 = 0; n0 < DF; n0 += NF) {
+#pragma unroll
+                for (int j = 0; j < NF; ++j)
+                    if (n0 + j < DF)
+                        nvcuda::wmma::store_matrix_sync(sSw + j * kFrag, of[n0 + j], LDS,
+                                                        nvcuda::wmma::mem_row_major);
+                __syncwarp();
+                for (int i = lane; i < kFrag * BN; i += warpSize) {
+                    const int rr = i / BN, cc = i % BN;
+                    sSw[rr * LDS + cc] *= sRow[warp * kFrag + rr];
+                }
+                __syncwarp();
+#pragma unroll
+                for (int j = 0; j < NF; ++j)
+                    if (n0 + j < DF)
+                        nvcuda::wmma::load_matrix_sync(of[n0 + j], sSw + j * kFrag, LDS,
+                                                       nvcuda::wmma::mem_row_major);
+                __syncwarp();
+            }
+        }
+        if (active) {
+            FragA pf[NF];
+#pragma unroll
+            for (int kk = 0; kk < NF; ++kk)
+                nvcuda::wmma::load_matrix_sync(pf[kk], reinterpret_cast<const E*>(sPw) + kk * kFrag,
+                                               LDP);
+#pragma unroll
+            for (int n = 0; n < DF; ++n) {
+#pragma unroll
+                for (int kk = 0; kk < NF; ++kk) {
+                    FragB vb;
+                    nvcuda::wmma::load_matrix_sync(
+                        vb, reinterpret_cast<const E*>(sV) + kk * kFrag * LDT + n * kFrag, LDT);
+                    nvcuda::wmma::mma_sync(of[n], pf[kk], vb, of[n]);
+                }
+            }
+        }
+        __syncthreads();  // sK, sV, sS and sP are refilled next
+    }
+
+    // O / l, written 16-bit: NF fragments at a time through the warp's score rows.
+    const float sum = row_sum(l, g);
+    if (part == 0) sRow[warp * kFrag + r] = 1.f / sum;
+    if (part == 0 && p.lse && qi < p.seq_q)
+        p.lse[(long long)bh * p.seq_q + qi] = (m + log2f(sum)) / kLog2e;
+    unsigned short* o =
+        static_cast<unsigned short*>(p.o.data) + b * p.o.stride_batch + h * p.o.stride_head;
+    for (int n0 = 0; n0 < DF; n0 += NF) {
+#pragma unroll
+        for (int j = 0; j < NF; ++j)
+            if (n0 + j < DF)
+                nvcuda::wmma::store_matrix_sync(sSw + j * kFrag, of[n0 + j], LDS,
+                                                nvcuda::wmma::mem_row_major);
+        __syncwarp();
+        constexpr int W = (D < BN ? D : BN);  // columns of this round
+        for (int i = lane; i < kFrag * W / 8; i += warpSize) {
+            const int rr = i / (W / 8), c8 = (i % (W / 8)) * 8;
+            const int row = w0 + rr;
+            if (row < p.seq_q) {
+                const float inv = sRow[warp * kFrag + rr];
+                unsigned short e[8];
+#pragma unroll
+                for (int x = 0; x < 8; ++x) e[x] = Frags<T>::bits(sSw[rr * LDS + c8 + x] * inv);
+                uint4 word;
+                word.x = e[0] | ((unsigned)e[1] << 16);
+                word.y = e[2] | ((unsigned)e[3] << 16);
+                word.z = e[4] | ((unsigned)e[5] << 16);
+                word.w = e[6] | ((unsigned)e[7] << 16);
+                *reinterpret_cast<uint4*>(o + row * p.o.stride_row + n0 * kFrag + c8) = word;
+            }
+        }
+        __syncwarp();
+    }
+}
+
+}  // namespace flash_wmma
+}  // namespace llama_ops

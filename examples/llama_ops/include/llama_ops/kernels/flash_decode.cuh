@@ -1,0 +1,192 @@
+// kernels/flash_decode.cuh - attention of one new query token per (batch, head) over a contiguous
+// KV cache (LLaMA decoding), split over the keys ("flash decoding"); host side in
+// src/flash_attention.cu.
+//
+// Decoding is bound by reading the cache, not by arithmetic, so these kernels use no tensor cores
+// and run unchanged on every target. Grouped-query attention reads each kv head's keys and values
+// once for all the query heads that share it.
+//   split kernel    grid (splits, batch * kv_heads), kThreads threads: one chunk of kChunk keys
+//                   for the `group` query heads of one kv head. Scores (8 lanes a key, width-8
+//                   shuffles), the chunk's max and sum per head (8 lanes a head), the unnormalised
+//                   P V; writes o, m, l of the chunk to a float workspace
+//   combine kernel  grid batch * heads, head_dim threads: o = sum_s e^(m_s - M) o_s / sum_s e^(m_s
+//   - M) l_s
+// Like flash_attention.cuh, nothing depends on the warp width: groups of 8 lanes and whole-block
+// barriers only.
+#pragma once
+
+#include "llama_ops/flash_attention.h"
+#include "llama_ops/portable.cuh"
+
+namespace llama_ops {
+namespace decode {
+
+constexpr int kThreads = 128;
+constexpr int kGroup = 8;     // lanes per key (scores) and per head (statistics)
+constexpr int kChunk = 64;    // keys per split: many blocks even for one sequence
+constexpr int kMaxGroup = 8;  // query heads per kv head (LLaMA-class GQA: 4 or 8)
+constexpr float kLog2e = 1.4426950408889634f;
+
+__device__ __forceinline__ const unsigned short* slice(const AttnTensor& t, int b, int h) {
+    return static_cast<const unsigned short*>(t.data) + b * t.stride_batch + h * t.stride_head;
+}
+
+// Workspace floats per (batch, head, split): head_dim for o, then m and l.
+template <class T, int D>
+__global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecodeParams p) {
+    constexpr int DW = D / 2;            // 32-bit words of a row
+    constexpr int CPR = D / 8;           // 16-byte chunks of a row
+    constexpr int KPP = kThreads / CPR;  // keys in flight in the P V phase (8 for d=128, 16 for 64)
+    __shared__ float sQ[kMaxGroup][D];
+    __shared__ float sS[kMaxGroup][kChunk];
+    __shared__ float sO[KPP][kMaxGroup][D];
+
+    const int split = blockIdx.x, bk = blockIdx.y;
+    const int b = bk / p.kv_heads, hk = bk % p.kv_heads;
+    const int group = p.heads / p.kv_heads;
+    const int j0 = split * kChunk;
+    const int n = p.seq_k - j0 < kChunk ? p.seq_k - j0 : kChunk;
+    const unsigned short* k = slice(p.k, b, hk);
+    const unsigned short* v = slice(p.v, b, hk);
+
+    for (int i = threadIdx.x; i < group * DW; i += kThreads) {
+        const int hq = i / DW, w = i % DW;
+        const unsigned* qrow = reinterpret_cast<const unsigned*>(slice(p.q, b, hk * group + hq));
+        const float2 x = Pair16<T>::unpack(qrow[w]);
+        sQ[hq][2 * w] = x.x * p.scale * kLog2e;
+        sQ[hq][2 * w + 1] = x.y * p.scale * kLog2e;
+    }
+    __syncthreads();
+
+    // Scores (log2 units): key j by the 8 lanes of row group threadIdx.x / 8, each lane 16 bytes
+    // (8 elements) at a time: chunks tx + 8i of the row.
+    const int tx = threadIdx.x % kGroup, ty = threadIdx.x / kGroup;
+    constexpr int VPL = D / 8 / kGroup;  // 16-byte chunks per lane: 2 for d=128, 1 for 64
+    for (int j = ty; j < kChunk; j += kThreads / kGroup) {
+        float kv[8 * VPL];
+        const uint4* krow =
+            reinterpret_cast<const uint4*>(k + (long long)(j0 + j) * p.k.stride_row);
+#pragma unroll
+        for (int i = 0; i < VPL; ++i) {
+            const uint4 c = j < n ? krow[tx + kGroup * i] : make_uint4(0u, 0u, 0u, 0u);
+            const unsigned w[4] = {c.x, c.y, c.z, c.w};
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const float2 x = Pair16<T>::unpack(w[e]);
+                kv[8 * i + 2 * e] = x.x;
+                kv[8 * i + 2 * e + 1] = x.y;
+            }
+        }
+#pragma unroll
+        for (int hq = 0; hq < kMaxGroup; ++hq) {
+            if (hq < group) {  // the same for the whole block: every lane reaches the shuffles
+                float s = 0.f;
+#pragma unroll
+                for (int i = 0; i < VPL; ++i)
+#pragma unroll
+                    for (int e = 0; e < 8; ++e)
+                        s = fmaf(kv[8 * i + e], sQ[hq][8 * (tx + kGroup * i) + e], s);
+                s = group_sum<kGroup>(s);
+                if (tx == 0) sS[hq][j] = j < n ? s : -INFINITY;
+            }
+        }
+    }
+    __syncthreads();
+
+    // Max and sum of each head over the chunk (8 lanes a head); P in place of S.
+    __shared__ float sM[kMaxGroup], sL[kMaxGroup];
+    {
+        const int hq = ty;
+        float mx = -INFINITY;
+        if (hq < group)
+            for (int j = tx; j < kChunk; j += kGroup) mx = fmaxf(mx, sS[hq][j]);
+        mx = group_max<kGroup>(mx);
+        float sum = 0.f;
+        if (hq < group)
+            for (int j = tx; j < kChunk; j += kGroup) {
+                const float e = exp2f(sS[hq][j] - mx);
+                sS[hq][j] = e;
+                sum += e;
+            }
+        sum = group_sum<kGroup>(sum);
+        if (hq < group && tx == 0) {
+            sM[hq] = mx;
+            sL[hq] = sum;
+        }
+    }
+    __syncthreads();
+
+    // P V: thread (slot, ch) sums keys slot, slot + KPP, ... into columns 8ch .. 8ch+7 of every
+    // head, reading 16 bytes of a value row at a time.
+    const int ch = threadIdx.x % CPR, slot = threadIdx.x / CPR;
+    float acc[kMaxGroup][8];
+#pragma unroll
+    for (int hq = 0; hq < kMaxGroup; ++hq)
+#pragma unroll
+        for (int e = 0; e < 8; ++e) acc[hq][e] = 0.f;
+#pragma unroll 2
+    for (int j = slot; j < n; j += KPP) {
+        const uint4 c =
+            reinterpret_cast<const uint4*>(v + (long long)(j0 + j) * p.v.stride_row)[ch];
+        const unsigned w[4] = {c.x, c.y, c.z, c.w};
+        float x[8];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const float2 f = Pair16<T>::unpack(w[e]);
+            x[2 * e] = f.x;
+            x[2 * e + 1] = f.y;
+        }
+#pragma unroll
+        for (int hq = 0; hq < kMaxGroup; ++hq) {
+            if (hq < group) {
+                const float pj = sS[hq][j];
+#pragma unroll
+                for (int e = 0; e < 8; ++e) acc[hq][e] = fmaf(pj, x[e], acc[hq][e]);
+            }
+        }
+    }
+#pragma unroll
+    for (int hq = 0; hq < kMaxGroup; ++hq) {
+        if (hq < group) {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) sO[slot][hq][8 * ch + e] = acc[hq][e];
+        }
+    }
+    __syncthreads();
+    const int splits = gridDim.x;
+    for (int i = threadIdx.x; i < group * D; i += kThreads) {
+        const int hq = i / D, d = i % D;
+        float o = 0.f;
+#pragma unroll
+        for (int s = 0; s < KPP; ++s) o += sO[s][hq][d];
+        const long long row = ((long long)b * p.heads + hk * group + hq) * splits + split;
+        p.work[row * (D + 2) + d] = o;
+        if (d == 0) {
+            p.work[row * (D + 2) + D] = sM[hq];
+            p.work[row * (D + 2) + D + 1] = sL[hq];
+        }
+    }
+}
+
+template <class T, int D>
+__global__ void __launch_bounds__(D) flash_decode_combine_kernel(FlashDecodeParams p, int splits) {
+    const int bh = blockIdx.x, b = bh / p.heads, h = bh % p.heads, d = threadIdx.x;
+    const float* rows = p.work + (long long)bh * splits * (D + 2);
+    float mx = -INFINITY;
+    for (int s = 0; s < splits; ++s) mx = fmaxf(mx, rows[s * (D + 2) + D]);
+    float o = 0.f, l = 0.f;
+    for (int s = 0; s < splits; ++s) {
+        const float f = exp2f(rows[s * (D + 2) + D] - mx);
+        o = fmaf(f, rows[s * (D + 2) + d], o);
+        l = fmaf(f, rows[s * (D + 2) + D + 1], l);
+    }
+    unsigned short* out =
+        static_cast<unsigned short*>(p.o.data) + b * p.o.stride_batch + h * p.o.stride_head;
+    const float val = o / l;
+    const unsigned pair = Pair16<T>::pack(val, 0.f);
+    out[d] = (unsigned short)(pair & 0xffffu);
+    if (d == 0 && p.lse) p.lse[bh] = (mx + log2f(l)) / kLog2e;
+}
+
+}  // namespace decode
+}  // namespace llama_ops
