@@ -210,13 +210,17 @@ std::size_t template_arity(const std::vector<TemplatePart>& parts) {
 // joined with those that follow until it closes; the joined list is used when it has the
 // template's arity (a template that drops a trailing argument keeps doing so, and a comparison
 // `a < b, c > d` that happens to match stays a rare guess the count confirms).
+// A template with `$N...` has no arity to confirm the join: there an argument is joined only when
+// the angle bracket closes on the last token of a later argument (`kernel<T, D>` as the kernel of
+// `cudaFuncSetAttribute(kernel<T, D>, attr, v)`), which a comparison `a < b, c > d` never does.
 std::vector<ArgRange> join_template_commas(const FileMigration& file, const std::vector<ArgRange>& args,
                                            std::size_t arity) {
-  if (arity == npos || args.size() <= arity) return args;
+  if (arity != npos && args.size() <= arity) return args;
   std::vector<ArgRange> joined;
   int open_angles = 0;
   for (const ArgRange& a : args) {
-    if (open_angles > 0 && !joined.empty()) joined.back().last = a.last;
+    const bool continues = open_angles > 0 && !joined.empty();
+    if (continues) joined.back().last = a.last;
     else joined.push_back(a);
     if (a.empty()) continue;
     for (std::size_t i = a.first; i <= a.last; ++i) {
@@ -224,8 +228,10 @@ std::vector<ArgRange> join_template_commas(const FileMigration& file, const std:
       else if (file.is(i, ">") && open_angles > 0) --open_angles;
       else if (file.is(i, ">>") && open_angles > 0) open_angles = std::max(0, open_angles - 2);
     }
+    if (arity == npos && continues && open_angles == 0 && !file.is(a.last, ">") && !file.is(a.last, ">>")) return args;
   }
-  return open_angles == 0 && joined.size() == arity ? joined : args;
+  if (open_angles != 0) return args;
+  return arity == npos || joined.size() == arity ? joined : args;
 }
 
 // Rewrites a call `name(args)` at `ci` by its template. When the template keeps the arguments in
