@@ -243,6 +243,7 @@ def main():
     ap.add_argument("--no-scalar", action="store_true", help="skip timing the scalar kernel")
     ap.add_argument("--variant", action="store_true",
                     help="forward only, WMMA only, two shapes: for comparing builds of the kernel")
+    ap.add_argument("--decode-only", action="store_true", help="the decode cases only")
     ap.add_argument("--profile", action="store_true",
                     help="one call of each kernel at 1x16x4096x128 fp16 (forward) and 8x32(8)x4096x128 "
                          "(decode), for ncu; no checks or timing")
@@ -263,6 +264,8 @@ def main():
     if a.variant:
         fwd_shapes = [fwd_shapes[0], fwd_shapes[4]]
         a.no_scalar = True
+    if a.decode_only:
+        fwd_shapes = []
     fwd = []
     for (B, H, KVH, S, D, g) in fwd_shapes:
         for dtype in (torch.float16, torch.bfloat16):
