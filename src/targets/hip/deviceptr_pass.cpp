@@ -25,6 +25,7 @@
 // cast use alone, so CUDA -> HIP -> CUDA -> HIP is a fixed point.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -493,9 +494,10 @@ class DeviceptrRewriter {
                                     : pointer ? handle_named(pointer_it->second)
                                               : nullptr;
       if (const auto it = local_.find(name); it != local_.end()) {
-        const Decl* nearest = nullptr;
-        for (const Decl& d : it->second)
-          if (d.ci <= ci) nearest = &d;
+        // The declarations of a name are in file order: the nearest is the last at or above ci.
+        const auto above = std::upper_bound(it->second.begin(), it->second.end(), ci,
+                                            [](std::size_t at, const Decl& d) { return at < d.ci; });
+        const Decl* nearest = above == it->second.begin() ? nullptr : &*std::prev(above);
         // `cudaTextureObject_t &texObj`: the `&` of a reference declarator is no operator.
         if (nearest && nearest->ci == ci && ci > 0 && f_.is(ci - 1, "&")) continue;
         if (nearest) {
@@ -524,6 +526,7 @@ class DeviceptrRewriter {
       }
     }
     done_.assign(uses_.size(), false);
+    for (std::size_t k = 0; k < uses_.size(); ++k) use_index_.emplace(std::make_pair(uses_[k].first, uses_[k].last), k);
   }
 
   void add(std::size_t s, std::size_t e, bool ambiguous, const IntegerHandle* handle) {
@@ -531,9 +534,8 @@ class DeviceptrRewriter {
   }
 
   std::size_t use_at(std::size_t s, std::size_t e) const {
-    for (std::size_t k = 0; k < uses_.size(); ++k)
-      if (uses_[k].first == s && uses_[k].last == e) return k;
-    return npos;
+    const auto it = use_index_.find({s, e});
+    return it == use_index_.end() ? npos : it->second;
   }
 
   // What the expression [s, e] is used as; peels parentheses around it.
@@ -875,7 +877,8 @@ class DeviceptrRewriter {
   const Names& names_;
   std::vector<Use> uses_;
   std::vector<bool> done_;
-  std::unordered_map<std::string, std::vector<Decl>> local_;  // this file's declarations, by name
+  std::unordered_map<std::string, std::vector<Decl>> local_;              // this file's declarations, by name
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> use_index_;  // (first, last) -> the first use there
 };
 
 }  // namespace
