@@ -1,5 +1,7 @@
 #include "analysis/facts.h"
 
+#include <algorithm>
+
 #include "analysis/const_eval.h"
 #include "analysis/taint.h"
 #include "analysis/tokens.h"
@@ -137,9 +139,13 @@ std::vector<FunctionInfo> function_definitions(const CodeView& v) {
 }
 
 std::size_t FileFacts::function_at(std::size_t ci) const {
-  for (std::size_t i = 0; i < functions.size(); ++i)
-    if (ci > functions[i].body_open && ci < functions[i].body_close) return i;
-  return npos;
+  // Functions are in source order and never nest (collect_functions resumes after a body): the
+  // only candidate is the last one whose body opens before `ci`.
+  const auto after = std::partition_point(functions.begin(), functions.end(),
+                                          [ci](const FunctionInfo& f) { return f.body_open < ci; });
+  if (after == functions.begin()) return npos;
+  const std::size_t i = static_cast<std::size_t>(after - functions.begin()) - 1;
+  return ci < functions[i].body_close ? i : npos;
 }
 
 FileFacts collect_facts(const FileMigration& file, const std::map<std::string, long long>* project_constants) {

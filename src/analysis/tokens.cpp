@@ -4,7 +4,7 @@
 #include <cctype>
 #include <climits>
 
-#include "analysis/wave64_fix.h"
+#include "analysis/wave64_fix/hints.h"
 #include "lex/const_expr.h"
 
 namespace ferry::analysis::detail {

@@ -41,6 +41,9 @@
 //
 // Functions without any warp operation in reach are not components: grouping threads by 32 is
 // plain arithmetic there (tile coordinates, work splits) and right on any wavefront.
+//
+// The planner is built of units under analysis/wave64_fix/ (planner.h lists them and holds the
+// state they share); this header is its whole interface.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +56,7 @@
 
 #include "analysis/hazards.h"
 #include "analysis/profile.h"
+#include "analysis/wave64_fix/hints.h"
 #include "migrate/file_migration.h"
 
 namespace ferry::analysis {
@@ -121,10 +125,6 @@ struct Wave64FixOptions {
 
 [[nodiscard]] Wave64FixPlan plan_wave64_fixes(const std::vector<Wave64FixInput>& files, const Profile& profile,
                                               const WarpConstantUses& uses, const Wave64FixOptions& options = {});
-
-// How a WMMA component fixed in form (a) is described (the start of its fixed_how): only
-// `migrate --to hip` writes that form, never the CUDA output of `analyze --fix`.
-inline constexpr std::string_view kWmmaDoubledHow = "one CUDA warp per 64-lane wavefront";
 
 // Form (a) of WMMA components (docs/wave64.md, "WMMA"): the texts a launch's block argument
 // `original` takes when the block is doubled in x -- an integer, a dim3 variable, a dim3(...)

@@ -2,6 +2,7 @@
 
 #include "buildsys/make_syntax.h"
 #include "buildsys/roundtrip_record.h"
+#include "buildsys/text_edits.h"
 #include "rules/libraries.h"
 
 #include <algorithm>
@@ -273,24 +274,7 @@ std::vector<CMakeCommand> parse_cmake(std::string_view s) {
 
 namespace {
 
-struct Edit {
-  std::size_t begin, end;
-  std::string text;
-};
-
-std::string apply_edits(std::string_view s, std::vector<Edit> edits) {
-  std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
-  std::string out;
-  std::size_t pos = 0;
-  for (const Edit& e : edits) {
-    if (e.begin < pos) continue;  // overlapping: first wins
-    out.append(s.substr(pos, e.begin - pos));
-    out += e.text;
-    pos = e.end;
-  }
-  out.append(s.substr(pos));
-  return out;
-}
+using Edit = TextEdit;
 
 // Variable names renamed wherever they appear as a name (set(X ...), ${X}, if(DEFINED X)).
 const std::map<std::string, std::string>& cmake_var_renames() {
@@ -598,7 +582,7 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
     r.output = std::string(text);
     return r;
   }
-  r.output = apply_edits(text, std::move(edits));
+  r.output = apply_text_edits(text, std::move(edits));
   if (uses_cuda)
     r.diagnostics.push_back(
         diag(Diag::BuildMovedToolchain, rel, 0,

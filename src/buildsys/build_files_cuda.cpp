@@ -9,6 +9,7 @@
 #include "buildsys/build_files.h"
 #include "buildsys/make_syntax.h"
 #include "buildsys/roundtrip_record.h"
+#include "buildsys/text_edits.h"
 #include "rules/cuda_version.h"
 
 namespace ferry::buildsys {
@@ -683,24 +684,7 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
 // ------------------------------------------------------------------------------------------
 namespace {
 
-struct CEdit {
-  std::size_t begin, end;
-  std::string text;
-};
-
-std::string apply_cmake_edits(std::string_view s, std::vector<CEdit> edits) {
-  std::stable_sort(edits.begin(), edits.end(), [](const CEdit& a, const CEdit& b) { return a.begin < b.begin; });
-  std::string out;
-  std::size_t pos = 0;
-  for (const CEdit& e : edits) {
-    if (e.begin < pos) continue;
-    out.append(s.substr(pos, e.begin - pos));
-    out += e.text;
-    pos = e.end;
-  }
-  out.append(s.substr(pos));
-  return out;
-}
+using CEdit = TextEdit;
 
 std::string unquote(const CMakeArg& a) { return a.quoted ? a.text.substr(1, a.text.size() - 2) : a.text; }
 bool arg_is(const CMakeArg& a, std::string_view v) { return !a.bracket && unquote(a) == v; }
@@ -1053,7 +1037,7 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
     }
   }
   changed = !edits.empty();
-  r.output = changed ? apply_cmake_edits(src, std::move(edits)) : src;
+  r.output = changed ? apply_text_edits(src, std::move(edits)) : src;
   if (changed || !restored.restored.empty())
     r.diagnostics.push_back(diag(Diag::BuildMovedToolchain, Severity::Note, rel, 0,
                                  "CMake project moved to the CUDA toolchain (CUDA language, CUDAToolkit, "

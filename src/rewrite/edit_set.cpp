@@ -21,8 +21,7 @@ bool LineMap::is_changed(std::uint32_t out_line) const {
 
 bool EditSet::overlaps(std::uint32_t begin, std::uint32_t end) const {
   // Edits are sorted by begin; only those starting before `end` can overlap.
-  auto it = std::lower_bound(edits_.begin(), edits_.end(), end + 1,
-                             [](const Edit& e, std::uint32_t v) { return e.begin < v; });
+  auto it = edits_.lower_bound(Edit{end + 1, 0, {}, 0});
   while (it != edits_.begin()) {
     --it;
     if (ranges_overlap(begin, end, it->begin, it->end)) return true;
@@ -35,14 +34,17 @@ bool EditSet::overlaps(std::uint32_t begin, std::uint32_t end) const {
 
 bool EditSet::replace(std::uint32_t begin, std::uint32_t end, std::string text) {
   if (end < begin || overlaps(begin, end)) return false;
-  Edit e{begin, end, std::move(text), next_seq_++};
-  auto it = std::upper_bound(edits_.begin(), edits_.end(), e, [](const Edit& a, const Edit& b) {
-    if (a.begin != b.begin) return a.begin < b.begin;
-    if (a.end != b.end) return a.end < b.end;  // insertions before a replacement at the same start
-    return a.seq < b.seq;
-  });
-  edits_.insert(it, std::move(e));
+  edits_.insert(Edit{begin, end, std::move(text), next_seq_++});
+  stale_ = true;
   return true;
+}
+
+const std::vector<Edit>& EditSet::edits() const {
+  if (stale_) {
+    sorted_.assign(edits_.begin(), edits_.end());
+    stale_ = false;
+  }
+  return sorted_;
 }
 
 std::string EditSet::apply(std::string_view src, LineMap* map) const {

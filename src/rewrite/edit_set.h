@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,13 +45,24 @@ class EditSet {
   [[nodiscard]] bool overlaps(std::uint32_t begin, std::uint32_t end) const;
   [[nodiscard]] bool empty() const { return edits_.empty(); }
   [[nodiscard]] std::size_t size() const { return edits_.size(); }
-  [[nodiscard]] const std::vector<Edit>& edits() const { return edits_; }  // sorted
+  [[nodiscard]] const std::vector<Edit>& edits() const;  // sorted
 
   // Applies the edits to `src` (the buffer they were computed on). Fills `map` if given.
   [[nodiscard]] std::string apply(std::string_view src, LineMap* map = nullptr) const;
 
  private:
-  std::vector<Edit> edits_;  // sorted by (begin, end, seq)
+  struct Order {
+    bool operator()(const Edit& a, const Edit& b) const {
+      if (a.begin != b.begin) return a.begin < b.begin;
+      if (a.end != b.end) return a.end < b.end;  // insertions before a replacement at the same start
+      return a.seq < b.seq;
+    }
+  };
+  // Ordered by (begin, end, seq). A tree, not a sorted vector: passes add edits all over a file,
+  // and a vector's insert in the middle made a large file's migration quadratic.
+  std::set<Edit, Order> edits_;
+  mutable std::vector<Edit> sorted_;  // edits() as a vector, rebuilt when stale
+  mutable bool stale_ = false;
   std::uint32_t next_seq_ = 0;
 };
 

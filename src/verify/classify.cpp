@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/diagnostic.h"
 #include "project/project.h"
 
 namespace fs = std::filesystem;
@@ -26,15 +27,29 @@ std::string_view class_name(FailureClass c) {
 }
 
 bool reports_not_migrated(std::string_view code) {
-  // FRY1001 no equivalent, 1003 inline assembly, 1004 an API name with no rule, 1101/1102 warp intrinsics HIP 5.2
-  // lacks, 1206 texture references, 1207 a WMMA shape, 1208 rocPRIM with no CUB form, 1301 a name the release lacks,
-  // 1402 dynamic parallelism, 4105 a memory location not converted, 4106 a clashing name kept, 4113 graph edge data,
-  // 4202 a removed device property on an object of unknown type, 5204 a variable-length array's initializer: each says
-  // the line was left for the user. (1410, a header standing in for cuda.h, covers its whole file: classify.)
-  static constexpr std::string_view kCodes[] = {"FRY1001", "FRY1003", "FRY1004", "FRY1101", "FRY1102",
-                                                "FRY1206", "FRY1207", "FRY1208", "FRY1301", "FRY1402",
-                                                "FRY4105", "FRY4106", "FRY4113", "FRY4202", "FRY5204"};
-  return std::find(std::begin(kCodes), std::end(kCodes), code) != std::end(kCodes);
+  // Each of these says the line was left for the user: no equivalent, inline assembly, an API name
+  // with no rule, warp intrinsics HIP 5.2 lacks, texture references, a WMMA shape, rocPRIM with no
+  // CUB form, a name the release lacks, dynamic parallelism, a memory location not converted, a
+  // clashing name kept, graph edge data, a removed device property on an object of unknown type, a
+  // variable-length array's initializer. (CudaStandInHeader, a header standing in for cuda.h, covers
+  // its whole file: classify.) Named by enumerator, so the compiler checks each against the table.
+  static constexpr Diag kLeftForTheUser[] = {Diag::ApiUnsupported,
+                                             Diag::InlineAsm,
+                                             Diag::ApiUnmapped,
+                                             Diag::MatchSyncUnsupported,
+                                             Diag::ReduceSyncUnsupported,
+                                             Diag::TextureReference,
+                                             Diag::WmmaShapeMissing,
+                                             Diag::RocprimNoCub,
+                                             Diag::ReleaseLacksName,
+                                             Diag::DynamicParallelism,
+                                             Diag::MemLocationNotConverted,
+                                             Diag::HipNameClashKept,
+                                             Diag::EdgeDataNotConverted,
+                                             Diag::DevicePropUnknownObject,
+                                             Diag::VlaInitializerLeft};
+  const std::optional<Diag> d = parse_diag(code);
+  return d && std::find(std::begin(kLeftForTheUser), std::end(kLeftForTheUser), *d) != std::end(kLeftForTheUser);
 }
 
 namespace {
@@ -255,7 +270,7 @@ void classify(MappedError& e, const ClassifyContext& ctx) {
   if (o && ctx.maps)
     if (const FileLineMap* fm = ctx.maps->find(o->rel))
       for (const auto& [line, codes] : fm->flagged)
-        if (std::find(codes.begin(), codes.end(), "FRY1410") != codes.end()) {
+        if (std::find(codes.begin(), codes.end(), to_string(Diag::CudaStandInHeader)) != codes.end()) {
           e.cls = FailureClass::Diagnosed;
           e.stand_in = true;
           e.reason = "in a header the migration reported as standing in for cuda.h (FRY1410 at line " +

@@ -22,223 +22,27 @@
 // FRY4110 (note) at each rewritten use; FRY4111 (warning) where the form cannot be proved (++d, a
 // name declared a handle and as something else, a format Ferry cannot read, a sum of texture
 // objects). The rewritten forms read back to CUDA as casts CUDA accepts, and the pass leaves a
-// cast use alone, so CUDA -> HIP -> CUDA -> HIP is a fixed point.
+// cast use alone, so CUDA -> HIP -> CUDA -> HIP is a fixed point. The declarations and the handle
+// table are in deviceptr_decls.{h,cpp}.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "analysis/facts.h"
+#include "targets/hip/deviceptr_decls.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
 namespace {
 
+using namespace deviceptr;
 using Names = ProjectContext::IntegerHandleNames;
 using lex::npos;
-
-// One CUDA integer handle type whose HIP twin is a pointer.
-struct IntegerHandle {
-  std::string_view hip;      // HIP's type (what the rules map the CUDA names to)
-  std::string_view what;     // in messages: "a CUdeviceptr"
-  std::string_view hip_is;   // in messages: what HIP's type is ("a void*")
-  bool address;              // values are byte addresses: a sum of one and an integer is an address
-  std::string_view cuda[3];  // CUDA's names of the type
-};
-
-constexpr IntegerHandle kHandles[] = {
-    {"hipDeviceptr_t", "a CUdeviceptr", "a void*", true, {"CUdeviceptr", "CUdeviceptr_v2", "CUdeviceptr_v1"}},
-    {"hipTextureObject_t",
-     "a texture object",
-     "a pointer",
-     false,
-     {"cudaTextureObject_t", "CUtexObject", "CUtexObject_v1"}},
-    {"hipSurfaceObject_t",
-     "a surface object",
-     "a pointer",
-     false,
-     {"cudaSurfaceObject_t", "CUsurfObject", "CUsurfObject_v1"}},
-};
-
-// The handle whose CUDA type name is the token at `ci`, or null.
-const IntegerHandle* handle_at(const lex::CodeView& v, std::size_t ci) {
-  if (!v.is_identifier(ci)) return nullptr;
-  for (const IntegerHandle& h : kHandles)
-    for (std::string_view n : h.cuda)
-      if (v.is(ci, n)) return &h;
-  return nullptr;
-}
-bool is_handle_type(const lex::CodeView& v, std::size_t ci) { return handle_at(v, ci) != nullptr; }
-
-// The handle whose HIP type is `hip`, or null.
-const IntegerHandle* handle_named(std::string_view hip) {
-  for (const IntegerHandle& h : kHandles)
-    if (h.hip == hip) return &h;
-  return nullptr;
-}
-
-// Whether `text` names any handle type (a cheap test before lexing a file).
-bool mentions_handle(std::string_view text) {
-  for (const IntegerHandle& h : kHandles)
-    for (std::string_view n : h.cuda)
-      if (text.find(n) != std::string_view::npos) return true;
-  return false;
-}
-
-// An operand ends at code token `ci` (so a `+`, `-`, `*`, `&` after it is binary).
-bool ends_operand(const lex::CodeView& v, std::size_t ci) {
-  if (ci >= v.code_size()) return false;
-  const lex::Kind k = v.code(ci).kind;
-  if (k == lex::Kind::Identifier) return !is_expression_keyword(v.text(ci));
-  if (k == lex::Kind::Number || k == lex::Kind::String || k == lex::Kind::Char) return true;
-  return v.is(ci, ")") || v.is(ci, "]");
-}
-
-bool is_cast_paren(const lex::CodeView& v, std::size_t close);
-
-// The operator at `ci` is binary: an operand ends before it (a cast's `)` does not: `(void *)&x`).
-bool is_binary_at(const lex::CodeView& v, std::size_t ci) {
-  return ci > 0 && ends_operand(v, ci - 1) && !(v.is(ci - 1, ")") && is_cast_paren(v, ci - 1));
-}
-
-// The `)` at `close` ends a C cast `(T)` (of what follows it): the group holds a type (it ends in
-// a name, `*` or `&`) and nothing before it makes it a call, a condition or an operand.
-bool is_cast_paren(const lex::CodeView& v, std::size_t close) {
-  const std::size_t open = v.partner(close);
-  if (open == lex::npos || open + 1 >= close || !v.is(close, ")")) return false;
-  if (!(v.is_identifier(close - 1) || v.is(close - 1, "*") || v.is(close - 1, "&"))) return false;
-  if (open == 0) return true;
-  const std::size_t p = open - 1;
-  if (v.is(p, "if") || v.is(p, "while") || v.is(p, "for") || v.is(p, "switch") || v.is(p, "sizeof") ||
-      v.is(p, "alignof") || v.is(p, "decltype"))
-    return false;
-  return !ends_operand(v, p) && !v.is(p, ">");
-}
-
-// What one translation unit's file declares.
-struct FileDecls {
-  Names own;
-  std::unordered_set<std::string> others;  // names declared with another type
-};
-
-// The declarator after a CUdeviceptr type word at `ci`: returns the name's code index (npos when
-// none) and whether it is a pointer or array.
-std::size_t declarator_at(const lex::CodeView& v, std::size_t j, bool& pointer) {
-  std::size_t stars = 0;
-  while (v.is(j, "const") || v.is(j, "volatile") || v.is(j, "*") || v.is(j, "&") || v.is(j, "__restrict__")) {
-    if (v.is(j, "*")) ++stars;
-    ++j;
-  }
-  if (!v.is_identifier(j) || stars > 1) return npos;
-  const std::string_view next = v.text(j + 1);
-  if (!(next == ";" || next == "," || next == "=" || next == ")" || next == "[" || next == "(" || next == "{" ||
-        next == ":"))
-    return npos;
-  pointer = stars == 1 || next == "[";
-  return j;
-}
-
-enum class DeclKind : std::uint8_t { Value, Pointer, Other };
-struct Decl {
-  std::size_t ci;  // the declared name
-  DeclKind kind;
-  const IntegerHandle* handle = nullptr;  // Value and Pointer: its type
-};
-
-// Every declaration of a name in `v`, in file order: CUdeviceptr values and pointers, and names
-// declared with any other type (as far as tokens tell; such a name is never rewritten).
-std::vector<Decl> declarations(const lex::CodeView& v) {
-  std::vector<Decl> out;
-  std::unordered_set<std::size_t> declared;
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
-    const IntegerHandle* handle = handle_at(v, ci);
-    if (!handle || v.in_directive(ci) || v.is_member_or_qualified(ci)) continue;
-    if (ci > 0 && (v.is(ci - 1, "<") || v.is(ci - 1, "typedef") || (v.is(ci - 1, "(") && v.is(ci + 1, ")")))) continue;
-    bool pointer = false;
-    std::size_t name = declarator_at(v, ci + 1, pointer);
-    if (name == npos) continue;
-    // `CUdeviceptr a = x, *b;` at statement level declares several names; in a parameter list a
-    // comma starts the next parameter.
-    std::size_t s = ci;
-    while (s > 0 && (v.is(s - 1, "static") || v.is(s - 1, "const") || v.is(s - 1, "extern") || v.is(s - 1, "volatile")))
-      --s;
-    const bool statement = s == 0 || v.is(s - 1, ";") || v.is(s - 1, "{") || v.is(s - 1, "}") || v.is(s - 1, ":");
-    while (name != npos) {
-      out.push_back({name, pointer ? DeclKind::Pointer : DeclKind::Value, handle});
-      declared.insert(name);
-      if (!statement) break;
-      std::size_t j = name + 1;
-      while (j < v.code_size() && !v.is(j, ",") && !v.is(j, ";")) {
-        const std::size_t p = v.partner(j);
-        j = (p != npos && p > j) ? p + 1 : j + 1;
-      }
-      if (!v.is(j, ",")) break;
-      pointer = false;
-      name = declarator_at(v, j + 1, pointer);
-    }
-  }
-  for (std::size_t ci = 1; ci < v.code_size(); ++ci) {
-    if (!v.is_identifier(ci) || declared.contains(ci)) continue;
-    bool other = is_declared_name(v, ci);
-    // `Foo *p = ...`, `Foo &r;`: a declaration with a type we cannot name (is_declared_name takes
-    // built-in types only there).
-    if (!other && ci >= 2 && (v.is(ci - 1, "*") || v.is(ci - 1, "&")) && v.is_identifier(ci - 2) &&
-        !is_expression_keyword(v.text(ci - 2)) && !is_handle_type(v, ci - 2)) {
-      const std::string_view next = v.text(ci + 1);
-      other = next == "=" || next == ";" || next == "," || next == ")" || next == "[";
-      // `T *getPointer() const {`: a function declared to return another type (cuda-vmm's
-      // cuvector.h, beside allocators whose getPointer returns a CUdeviceptr). What follows the
-      // parameter list tells a declarator from a product with a call; `;` only at a statement's start.
-      if (next == "(" && v.partner(ci + 1) != npos) {
-        const std::size_t after = v.partner(ci + 1) + 1;
-        const bool statement_start =
-            ci < 3 || v.is(ci - 3, ";") || v.is(ci - 3, "{") || v.is(ci - 3, "}") || v.is(ci - 3, ":");
-        other = v.is(after, "const") || v.is(after, "{") || v.is(after, "noexcept") || v.is(after, "override") ||
-                v.is(after, "final") || v.is(after, "->") || (v.is(after, ";") && statement_start);
-      }
-    }
-    if (other) out.push_back({ci, DeclKind::Other, nullptr});
-  }
-  std::sort(out.begin(), out.end(), [](const Decl& a, const Decl& b) { return a.ci < b.ci; });
-  return out;
-}
-
-FileDecls scan_file(const SourceView& f) {
-  FileDecls d;
-  if (!mentions_handle(f.text)) return d;
-  const lex::CodeView v(f.text);
-  for (const Decl& decl : declarations(v)) {
-    std::string name(v.text(decl.ci));
-    if (decl.kind == DeclKind::Other) {
-      d.others.insert(std::move(name));
-      continue;
-    }
-    auto& to = decl.kind == DeclKind::Value ? d.own.values : d.own.pointers;
-    const auto [it, added] = to.emplace(name, decl.handle->hip);
-    if (!added && it->second != decl.handle->hip) d.own.ambiguous.insert(name);  // two handle types
-  }
-  return d;
-}
-
-std::string normal(const std::filesystem::path& p) { return p.lexically_normal().generic_string(); }
-
-// The tree files `inc` (as written in `from`) may name: beside `from`, else any tree file whose
-// path ends with it (a header found through -I).
-std::vector<std::size_t> resolve_include(const std::string& from, const std::string& inc,
-                                         const std::unordered_map<std::string, std::size_t>& by_path) {
-  const std::string beside = normal(std::filesystem::path(from).parent_path() / inc);
-  if (const auto it = by_path.find(beside); it != by_path.end()) return {it->second};
-  std::vector<std::size_t> hits;
-  const std::string tail = normal(std::filesystem::path(inc));
-  for (const auto& [path, index] : by_path)
-    if (path == tail ||
-        (path.size() > tail.size() && path.ends_with(tail) && path[path.size() - tail.size() - 1] == '/'))
-      hits.push_back(index);
-  return hits;
-}
 
 // ----- the pass -----
 
@@ -493,9 +297,10 @@ class DeviceptrRewriter {
                                     : pointer ? handle_named(pointer_it->second)
                                               : nullptr;
       if (const auto it = local_.find(name); it != local_.end()) {
-        const Decl* nearest = nullptr;
-        for (const Decl& d : it->second)
-          if (d.ci <= ci) nearest = &d;
+        // The declarations of a name are in file order: the nearest is the last at or above ci.
+        const auto above = std::upper_bound(it->second.begin(), it->second.end(), ci,
+                                            [](std::size_t at, const Decl& d) { return at < d.ci; });
+        const Decl* nearest = above == it->second.begin() ? nullptr : &*std::prev(above);
         // `cudaTextureObject_t &texObj`: the `&` of a reference declarator is no operator.
         if (nearest && nearest->ci == ci && ci > 0 && f_.is(ci - 1, "&")) continue;
         if (nearest) {
@@ -524,6 +329,7 @@ class DeviceptrRewriter {
       }
     }
     done_.assign(uses_.size(), false);
+    for (std::size_t k = 0; k < uses_.size(); ++k) use_index_.emplace(std::make_pair(uses_[k].first, uses_[k].last), k);
   }
 
   void add(std::size_t s, std::size_t e, bool ambiguous, const IntegerHandle* handle) {
@@ -531,9 +337,8 @@ class DeviceptrRewriter {
   }
 
   std::size_t use_at(std::size_t s, std::size_t e) const {
-    for (std::size_t k = 0; k < uses_.size(); ++k)
-      if (uses_[k].first == s && uses_[k].last == e) return k;
-    return npos;
+    const auto it = use_index_.find({s, e});
+    return it == use_index_.end() ? npos : it->second;
   }
 
   // What the expression [s, e] is used as; peels parentheses around it.
@@ -875,75 +680,11 @@ class DeviceptrRewriter {
   const Names& names_;
   std::vector<Use> uses_;
   std::vector<bool> done_;
-  std::unordered_map<std::string, std::vector<Decl>> local_;  // this file's declarations, by name
+  std::unordered_map<std::string, std::vector<Decl>> local_;              // this file's declarations, by name
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> use_index_;  // (first, last) -> the first use there
 };
 
 }  // namespace
-
-void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContext& ctx) {
-  std::vector<FileDecls> decls;
-  decls.reserve(files.size());
-  bool any = false;
-  for (const SourceView& f : files) {
-    decls.push_back(scan_file(f));
-    any = any || !decls.back().own.values.empty() || !decls.back().own.pointers.empty();
-  }
-  if (!any) return;
-  std::unordered_map<std::string, std::size_t> by_path;
-  for (std::size_t i = 0; i < files.size(); ++i) by_path[normal(files[i].path)] = i;
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    // The tree headers the file includes, transitively.
-    std::vector<std::size_t> todo = {i};
-    std::unordered_set<std::size_t> seen = {i};
-    std::vector<std::size_t> headers;
-    std::unordered_set<std::string> header_others;
-    while (!todo.empty()) {
-      const std::size_t at = todo.back();
-      todo.pop_back();
-      const auto inc_it = ctx.includes.find(files[at].path);
-      if (inc_it == ctx.includes.end()) continue;
-      for (const std::string& written : inc_it->second) {
-        if (written.size() < 2 || written.front() != '"') continue;  // "x.h": a tree header
-        const std::string inc = written.substr(1, written.size() - 2);
-        for (const std::size_t h : resolve_include(files[at].path, inc, by_path))
-          if (seen.insert(h).second) {
-            todo.push_back(h);
-            headers.push_back(h);
-            header_others.insert(decls[h].others.begin(), decls[h].others.end());
-          }
-      }
-    }
-    const FileDecls& own = decls[i];
-    Names out;
-    // A name is ambiguous when it is also declared with another type, or with two handle types.
-    auto take = [&](const Names& from, const std::unordered_set<std::string>& conflicts_a,
-                    const std::unordered_set<std::string>* conflicts_b) {
-      out.ambiguous.insert(from.ambiguous.begin(), from.ambiguous.end());
-      for (const auto* part : {&from.values, &from.pointers}) {
-        auto& to = part == &from.values ? out.values : out.pointers;
-        for (const auto& [n, type] : *part) {
-          if (conflicts_a.contains(n) || (conflicts_b && conflicts_b->contains(n))) {
-            out.ambiguous.insert(n);
-            continue;
-          }
-          const auto [it, added] = to.emplace(n, type);
-          if (!added && it->second != type) out.ambiguous.insert(n);
-        }
-      }
-    };
-    take(own.own, own.others, nullptr);
-    for (const std::size_t h : headers) take(decls[h].own, own.others, &header_others);
-    // A name declared both ways among the handle declarations (value here, pointer there).
-    for (const auto& [n, type] : out.values)
-      if (out.pointers.contains(n)) out.ambiguous.insert(n);
-    for (const std::string& n : out.ambiguous) {
-      out.values.erase(n);
-      out.pointers.erase(n);
-    }
-    if (out.values.empty() && out.pointers.empty() && out.ambiguous.empty()) continue;
-    ctx.integer_handle_names[files[i].path] = std::move(out);
-  }
-}
 
 void deviceptr_pass(migrate::FileMigration& file) {
   const auto& all = file.project().integer_handle_names;

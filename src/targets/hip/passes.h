@@ -1,8 +1,8 @@
 // Semantic passes of the CUDA → HIP target. Each pass is one function over a FileMigration,
 // lives in its own file and has golden tests under tests/golden/hip-<pass>-*/.
-// Order (HipTarget::run_passes): runtime_header, hip_provided, same_signature, elaborated_type, compat_header,
-// cuda_compat, cuda_record, name_clash, solver_args, warp_intrinsics, launch, dynamic_parallelism, inline_asm,
-// warp_size; edits of an earlier pass win over later ones and over the rule tables.
+// Order: HipTarget::run_passes in hip_target.cpp is the one list, each call with the reason for its
+// place (not repeated here, where it went stale); edits of an earlier pass win over later ones and
+// over the rule tables.
 #pragma once
 
 #include <string>

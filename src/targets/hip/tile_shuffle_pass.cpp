@@ -66,17 +66,18 @@ std::string_view type_of_declarator(const migrate::FileMigration& file, std::siz
 // preceded by a type word, `&`, `*` or `,`. The last such before `to`.
 std::size_t find_declarator(const migrate::FileMigration& file, std::size_t from, std::size_t to,
                             std::string_view name) {
-  std::size_t found = npos;
-  for (std::size_t i = from + 1; i < to; ++i) {
+  // Backwards from `to`: the nearest declaration is usually a few lines up, so a file with many
+  // tile shuffles is not read from its start once per shuffle.
+  for (std::size_t i = to; i-- > from + 1;) {
     if (!file.is_identifier(i) || file.text(i) != name || file.code(i).in_directive) continue;
     if (!(file.is(i + 1, ";") || file.is(i + 1, ",") || file.is(i + 1, "=") || file.is(i + 1, ")") ||
           file.is(i + 1, "[")))
       continue;
     if (!(file.is_identifier(i - 1) || file.is(i - 1, "&") || file.is(i - 1, "*") || file.is(i - 1, ","))) continue;
     if (file.is(i - 1, "return")) continue;
-    found = i;
+    return i;
   }
-  return found;
+  return npos;
 }
 
 // The type of `v` or `v.m` (tokens [first, last]) by the file's declarations; empty when unknown.

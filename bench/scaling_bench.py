@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Migration time against input size: the same CUDA text at 1x, 2x, 4x and 8x, as one file and as a tree.
+
+    bench/scaling_bench.py FERRY [SOURCE_DIR] [--reps N] [--sizes 1,2,4,8]
+
+SOURCE_DIR (default: the repository's examples/) gives the text: every .cu/.cuh/.cu.h/.h file under
+it. A public checkout can be named instead (the figures in bench/results/ name the one used); a
+missing SOURCE_DIR is a clean skip. For each size it prints, measured in the same run:
+  - single file: the sources joined into one file, repeated N times; `ferry migrate FILE --to hip`
+    (output to a file) against raw copying of the same bytes (read + write);
+  - tree: the sources copied N times into copy0/ .. copyN-1/; `ferry migrate TREE --jobs 1`
+    against copying the tree file by file; the peak resident memory of ferry.
+Columns: MB/s of ferry, ferry's time / raw copying's time, and time / (N x the 1x time): 1.00 is
+linear, the goal is <= 1.12 at 8x (8x the input in at most 9x the time). Times are CPU seconds
+(ferry's as a child process, raw copying's in this process), the best of --reps runs.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+EXTS = (".cu", ".cuh", ".h", ".hpp", ".cpp")
+
+
+def run(cmd, out_path=None):
+    """Runs cmd, returns (CPU seconds, peak RSS of the child in KiB); fails loudly.
+
+    CPU time (user + system of the child), not wall time: ferry runs one thread here (--jobs 1 or a
+    single file), so its CPU time is its cost per core, and it does not change when other work
+    shares the machine (a 2-core CI box, a developer's build)."""
+    with open(out_path or os.devnull, "wb") as stdout:
+        p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)  # wait4: this child's own CPU time and peak RSS
+    rc = os.waitstatus_to_exitcode(status)
+    if rc not in (0, 1):  # 1: diagnostics were reported, the output is written
+        sys.exit(f"scaling_bench: {' '.join(cmd)} exited {rc}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def copy_bytes(src, dst):
+    t0 = time.process_time()
+    with open(src, "rb") as f:
+        data = f.read()
+    with open(dst, "wb") as f:
+        f.write(data)
+    return time.process_time() - t0
+
+
+def copy_tree(src, dst):
+    t0 = time.process_time()
+    for root, _, files in os.walk(src):
+        rel = os.path.relpath(root, src)
+        os.makedirs(os.path.join(dst, rel), exist_ok=True)
+        for name in files:
+            with open(os.path.join(root, name), "rb") as f:
+                data = f.read()
+            with open(os.path.join(dst, rel, name), "wb") as f:
+                f.write(data)
+    return time.process_time() - t0
+
+
+def best(reps, fn):
+    results = [fn() for _ in range(reps)]
+    return min(results, key=lambda r: r[0] if isinstance(r, tuple) else r)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("ferry")
+    ap.add_argument("source", nargs="?")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--sizes", default="1,2,4,8")
+    a = ap.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    src = a.source or os.path.join(root, "examples")
+    if not os.path.isdir(src):
+        print(f"scaling_bench: skipped: no source tree at {src}")
+        return 0
+    files = sorted(
+        os.path.join(r, f) for r, _, fs in os.walk(src) for f in fs if f.endswith(EXTS) and "/build" not in r
+    )
+    if not files:
+        print(f"scaling_bench: skipped: no C-family sources under {src}")
+        return 0
+    sizes = [int(s) for s in a.sizes.split(",")]
+    text = b"".join(open(f, "rb").read() + b"\n" for f in files)
+    work = tempfile.mkdtemp(prefix="ferry-scaling-")
+    try:
+        print(f"source: {src} ({len(files)} files, {len(text) / 1e6:.2f} MB joined)")
+        print("single file: ferry migrate FILE --to hip")
+        print(f"{'size':>5} {'MB':>7} {'cpu s':>8} {'MB/s':>7} {'raw s':>7} {'x raw':>7} {'linear':>7}")
+        base = None
+        for n in sizes:
+            f = os.path.join(work, f"x{n}.cu")
+            with open(f, "wb") as out:
+                for _ in range(n):
+                    out.write(text)
+            mb = os.path.getsize(f) / 1e6
+            t, _ = best(a.reps, lambda: run([a.ferry, "migrate", f, "--to", "hip", "-q", "--max-file-size", "4096"], f + ".hip"))
+            raw = best(a.reps, lambda: copy_bytes(f, f + ".raw"))
+            base = base or t / n
+            print(f"{n:>4}x {mb:7.2f} {t:8.3f} {mb / t:7.1f} {raw:7.3f} {t / max(raw, 1e-6):7.0f} {t / (n * base):7.2f}")
+            os.remove(f)
+        print("tree: ferry migrate TREE --to hip --jobs 1 (peak RSS of ferry)")
+        print(f"{'size':>5} {'MB':>7} {'cpu s':>8} {'MB/s':>7} {'raw s':>7} {'x raw':>7} {'linear':>7} {'RSS MB':>7}")
+        base = None
+        for n in sizes:
+            tree = os.path.join(work, f"tree{n}")
+            for c in range(n):  # the sources only: the bench measures migration, not copying data files
+                for f in files:
+                    dst = os.path.join(tree, f"copy{c}", os.path.relpath(f, src))
+                    os.makedirs(os.path.dirname(dst), exist_ok=True)
+                    shutil.copyfile(f, dst)
+            mb = sum(os.path.getsize(os.path.join(r, x)) for r, _, fs in os.walk(tree) for x in fs) / 1e6
+
+            def once():
+                shutil.rmtree(tree + ".out", ignore_errors=True)
+                return run([a.ferry, "migrate", tree, "--to", "hip", "-o", tree + ".out", "--jobs", "1", "-q"])
+
+            t, rss = best(a.reps, once)
+
+            def raw_once():
+                shutil.rmtree(tree + ".raw", ignore_errors=True)
+                return copy_tree(tree, tree + ".raw")
+
+            raw = best(a.reps, raw_once)
+            base = base or t / n
+            print(f"{n:>4}x {mb:7.2f} {t:8.3f} {mb / t:7.1f} {raw:7.3f} {t / max(raw, 1e-6):7.0f} {t / (n * base):7.2f} {rss / 1024:7.0f}")
+            shutil.rmtree(tree, ignore_errors=True)
+            shutil.rmtree(tree + ".out", ignore_errors=True)
+            shutil.rmtree(tree + ".raw", ignore_errors=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,276 @@
+// The project as the planner sees it: translation units, functions, warp-width constants, links.
+#include "analysis/wave64_fix/planner.h"
+
+#include <filesystem>
+
+namespace ferry::analysis::wave64_plan {
+
+// A name called or launched in `file` means a definition the compiler sees there: in the file,
+// else in what it includes, else (a header's call) in the files that include it. Only when none
+// of those defines it can the definition be in another translation unit (a kernel launched
+// through a declaration), and then every definition elsewhere counts. Corpora of standalone
+// programs define the same helper and constant names in many .cu files; without this order they
+// all become one component, and one unfixable file blocks every other.
+int Planner::tu_rank(std::size_t file, std::size_t other) const {
+  if (other == file) return 0;
+  if (includes_[file].count(other)) return 1;
+  if (includers_[file].count(other)) return 2;
+  return 3;
+}
+
+std::vector<std::size_t> Planner::resolve_function(std::size_t file, std::string_view name) const {
+  std::vector<std::size_t> best;
+  int best_rank = 4;
+  const auto [lo, hi] = fn_by_name_.equal_range(std::string(name));
+  for (auto it = lo; it != hi; ++it) {
+    const int r = tu_rank(file, fns_[it->second].file);
+    if (r < best_rank) best.clear(), best_rank = r;
+    if (r == best_rank) best.push_back(it->second);
+  }
+  return best;
+}
+
+std::vector<std::size_t> Planner::resolve_constant(std::size_t file, std::string_view name) const {
+  std::vector<std::size_t> best;
+  int best_rank = 4;
+  const auto [lo, hi] = const_by_name_.equal_range(std::string(name));
+  for (auto it = lo; it != hi; ++it) {
+    const int r = tu_rank(file, consts_[it->second].file);
+    if (r == 3 && !is_header_key(in_[consts_[it->second].file].key)) continue;
+    if (r < best_rank) best.clear(), best_rank = r;
+    if (r == best_rank) best.push_back(it->second);
+  }
+  if (!best.empty()) return best;
+  const auto d = derived_.find(std::string(name));
+  if (d == derived_.end()) return {};
+  for (const auto& [f, roots] : d->second) {
+    const int r = tu_rank(file, f);
+    if (r == 3 && !is_header_key(in_[f].key)) continue;
+    if (r < best_rank) best.clear(), best_rank = r;
+    if (r == best_rank) best.insert(best.end(), roots.begin(), roots.end());
+  }
+  return best;
+}
+
+void Planner::collect_includes() {
+  namespace fs = std::filesystem;
+  std::map<std::string, std::size_t> by_key;
+  std::multimap<std::string, std::size_t> by_name;  // file name -> files
+  for (std::size_t f = 0; f < in_.size(); ++f) {
+    const fs::path k = fs::path(in_[f].key).lexically_normal();
+    by_key.emplace(k.generic_string(), f);
+    by_name.emplace(k.filename().string(), f);
+  }
+  std::vector<std::set<std::size_t>> direct(in_.size());
+  for (std::size_t f = 0; f < in_.size(); ++f) {
+    const Tokens v = tok(f);
+    const fs::path dir = fs::path(in_[f].key).lexically_normal().parent_path();
+    for (std::size_t ci = 0; ci < v.size(); ++ci) {
+      if (v.f.code(ci).kind != lex::Kind::HeaderName) continue;
+      const std::string_view h = v.t(ci);
+      if (h.size() < 3 || h.front() != '"') continue;
+      const fs::path inc = fs::path(std::string(h.substr(1, h.size() - 2))).lexically_normal();
+      // next to the file, else under the project root, else every project file with that path
+      // ending (found through an -I folder: "utils.h" from kernels/flash-attn/utils/)
+      std::vector<std::size_t> hits;
+      for (const fs::path& c : {(dir / inc).lexically_normal(), inc})
+        if (const auto it = by_key.find(c.generic_string()); it != by_key.end()) {
+          hits.push_back(it->second);
+          break;
+        }
+      if (hits.empty()) {
+        const std::string tail = "/" + inc.generic_string();
+        const auto [lo, hi] = by_name.equal_range(inc.filename().string());
+        for (auto it = lo; it != hi; ++it) {
+          const std::string k = "/" + fs::path(in_[it->second].key).lexically_normal().generic_string();
+          if (k.size() >= tail.size() && k.compare(k.size() - tail.size(), tail.size(), tail) == 0)
+            hits.push_back(it->second);
+        }
+      }
+      for (std::size_t t : hits)
+        if (t != f) direct[f].insert(t);
+    }
+  }
+  includes_.assign(in_.size(), {});
+  includers_.assign(in_.size(), {});
+  for (std::size_t f = 0; f < in_.size(); ++f) {
+    std::vector<std::size_t> todo(direct[f].begin(), direct[f].end());
+    while (!todo.empty()) {
+      const std::size_t t = todo.back();
+      todo.pop_back();
+      if (t == f || !includes_[f].insert(t).second) continue;
+      for (std::size_t n : direct[t]) todo.push_back(n);
+    }
+    for (std::size_t t : includes_[f]) includers_[t].insert(f);
+  }
+}
+
+void Planner::collect_functions() {
+  for (std::size_t f = 0; f < in_.size(); ++f) {
+    const FileFacts& facts = *in_[f].facts;
+    const Tokens v = tok(f);
+    for (std::size_t i = 0; i < facts.functions.size(); ++i) {
+      Fn fn;
+      fn.file = f;
+      fn.index = i;
+      const FunctionInfo& fi = facts.functions[i];
+      fn.device = fi.is_kernel || declared_device(v, fi.name_ci);
+      for (std::size_t ci = fi.body_open + 1; ci < fi.body_close; ++ci) {
+        if (!v.ident(ci)) continue;
+        // warpSize counts too: values derived from it grow to 63 on wave64, where 32-lane
+        // structures beside them no longer fit
+        if (v.member(ci) ? is_tile_warp_member(v.t(ci)) && v.is(ci + 1, "(")
+                         : is_warp_op(v.t(ci)) || v.is(ci, "warpSize"))
+          fn.direct_warp = true;
+        if (!v.member(ci) && is_wmma_op(v.t(ci)) && v.is(ci + 1, "(")) {
+          fn.direct_warp = true;
+          if (fn.wmma_line == 0) fn.wmma_line = v.line(ci);
+        }
+      }
+      fn_by_name_.emplace(fi.name, fns_.size());
+      fns_.push_back(std::move(fn));
+    }
+    std::vector<std::size_t>& launches = macro_launches_.emplace_back();
+    for (std::size_t ci = 0; ci < v.size(); ++ci)
+      if (v.f.code(ci).kind == lex::Kind::LaunchOpen && v.f.code(ci).in_directive) launches.push_back(ci);
+    // Macros that hide lane math: `#define LANE (threadIdx.x & 31)`.
+    for (std::size_t ci = 0; ci + 2 < v.size(); ++ci) {
+      if (!(v.f.code(ci).in_directive && v.is(ci, "#") && v.is(ci + 1, "define") && v.ident(ci + 2))) continue;
+      const std::uint32_t line = v.line(ci);
+      bool thread = false, lane = false;
+      std::size_t j = ci + 3;
+      for (; j < v.size() && v.f.code(j).in_directive && v.line(j) >= line && !(v.is(j, "#") && j > ci); ++j) {
+        thread |= v.is(j, "threadIdx") || v.is(j, "__lane_id");
+        if (v.number(j)) {
+          const auto val = parse_int(v.t(j));
+          if ((val == 31 && v.is(j - 1, "&")) || (val == 32 && (v.is(j - 1, "%") || v.is(j - 1, "/"))) ||
+              (val == 5 && v.is(j - 1, ">>")))
+            lane = true;
+        }
+      }
+      if (thread && lane) lane_macros_.insert(std::string(v.t(ci + 2)));
+      for (std::size_t q = ci + 3; q < j; ++q) {
+        if (!v.ident(q)) continue;
+        if (is_one_of(v.t(q), {"asm", "__asm__", "__asm"})) asm_macros_.insert(std::string(v.t(ci + 2)));
+        if (is_one_of(v.t(q), {"threadIdx", "blockDim", "printf", "__lane_id"}) || v.t(q).starts_with("atomic") ||
+            v.t(q).starts_with("__atomic") || v.t(q).starts_with("__hip_atomic"))
+          clone_unsafe_macros_.insert(std::string(v.t(ci + 2)));
+        if (v.is(q + 1, "(") && !v.member(q)) macro_calls_[std::string(v.t(ci + 2))].insert(std::string(v.t(q)));
+        // A macro named like a warp intrinsic (`#define __any_sync(m, p) __any(p)`, a compat shim)
+        // hides nothing: its uses are calls of that intrinsic, which the fixer sees and rewrites.
+        if (is_warp_op(v.t(ci + 2))) continue;
+        if (is_warp_op(v.t(q)) || v.is(q, "warpSize") || (v.member(q) && is_tile_warp_member(v.t(q))))
+          warp_macros_.insert(std::string(v.t(ci + 2)));
+      }
+      ci = j - 1;
+    }
+  }
+}
+
+void Planner::collect_constants() {
+  for (std::size_t f = 0; f < in_.size(); ++f) {
+    const FileFacts& facts = *in_[f].facts;
+    for (const auto& [name, c] : facts.constants) {
+      if (c.value != 32 || !is_warp_width_name(name)) continue;
+      const_by_name_.emplace(name, consts_.size());
+      consts_.push_back({f, name, &c});
+    }
+  }
+  // Constants and macros defined from a warp-width constant follow it.
+  for (std::size_t f = 0; f < in_.size(); ++f) {
+    const Tokens v = tok(f);
+    for (const auto& [name, c] : in_[f].facts->constants) {
+      if (const_by_name_.count(name)) continue;
+      std::vector<std::size_t> roots;
+      for (std::size_t j = c.first_ci; j <= c.last_ci && j < v.size(); ++j)
+        if (v.ident(j) && v.t(j) != name)
+          for (std::size_t r : resolve_constant(f, v.t(j))) roots.push_back(r);
+      if (!roots.empty()) derived_[name][f] = roots;
+    }
+  }
+}
+
+void Planner::link() {
+  for (std::size_t id = 0; id < fns_.size(); ++id) {
+    Fn& fn = fns_[id];
+    const Tokens v = tok(fn.file);
+    const FunctionInfo& fi = info(fn);
+    // Defaults of its template parameters, `template <int W = WARP_SIZE>`: constants it uses.
+    for (std::size_t ci = fi.name_ci; ci > 0;) {
+      --ci;
+      if (v.is(ci, ";") || v.is(ci, "{") || v.is(ci, "}")) break;
+      if (v.ident(ci) && v.is(ci - 1, "=") && (v.is(ci + 1, ">") || v.is(ci + 1, ",")))
+        for (std::size_t c : resolve_constant(fn.file, v.t(ci))) fn.constants.push_back(c);
+    }
+    for (std::size_t ci = fi.body_open + 1; ci < fi.body_close; ++ci) {
+      if (v.f.code(ci).kind == lex::Kind::LaunchOpen) {
+        const std::size_t k = launched_name(v, ci, fi.body_open);
+        if (k != npos)
+          for (std::size_t c : resolve_function(fn.file, v.t(k))) fn.launched.push_back(c);
+        continue;
+      }
+      if (!v.ident(ci) || v.member(ci)) continue;
+      const std::string_view name = v.t(ci);
+      if (name == "hipLaunchKernelGGL" && v.is(ci + 1, "(")) {
+        std::size_t k = ci + 2;
+        if (v.is(k, "HIP_KERNEL_NAME") && v.is(k + 1, "(")) k += 2;
+        if (v.ident(k))
+          for (std::size_t c : resolve_function(fn.file, v.t(k))) fn.launched.push_back(c);
+        continue;
+      }
+      bool call = v.is(ci + 1, "(");
+      if (!call && v.is(ci + 1, "<")) {  // f<T, N>(...)
+        int depth = 0;
+        for (std::size_t j = ci + 1; j < fi.body_close; ++j) {
+          if (v.is(j, "<")) ++depth;
+          else if (v.is(j, ">")) {
+            if (--depth == 0) {
+              call = v.is(j + 1, "(");
+              break;
+            }
+          } else if (v.is(j, ">>")) {
+            depth -= 2;
+            if (depth <= 0) {
+              call = depth == 0 && v.is(j + 1, "(");
+              break;
+            }
+          } else if (v.is(j, ";") || v.is(j, "{") || v.is(j, ")")) {
+            break;
+          }
+        }
+      }
+      if (call) {
+        // A qualified call (`cg::sync(cta)`) with no definition in its translation unit is a
+        // library's: another program's function of that name is not it.
+        const bool qualified = ci > 0 && v.is(ci - 1, "::");
+        for (std::size_t c : resolve_function(fn.file, name))
+          if (c != id && !(qualified && tu_rank(fn.file, fns_[c].file) == 3)) fn.callees.push_back(c);
+        continue;
+      }
+      for (std::size_t c : resolve_constant(fn.file, name)) fn.constants.push_back(c);
+      if (lane_macros_.count(std::string(name))) fn.macros.emplace_back(name);
+    }
+  }
+  callers_.assign(fns_.size(), {});
+  for (std::size_t id = 0; id < fns_.size(); ++id) {
+    std::set<std::size_t> targets(fns_[id].callees.begin(), fns_[id].callees.end());
+    targets.insert(fns_[id].launched.begin(), fns_[id].launched.end());
+    for (std::size_t t : targets) callers_[t].push_back(id);
+  }
+  // A function calling one with a warp operation works with warps too.
+  for (Fn& fn : fns_) fn.warp = fn.direct_warp;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Fn& fn : fns_) {
+      if (fn.warp) continue;
+      for (std::size_t c : fn.callees)
+        if (fns_[c].warp) {
+          fn.warp = true;
+          changed = true;
+          break;
+        }
+    }
+  }
+}
+
+}  // namespace ferry::analysis::wave64_plan

@@ -1,0 +1,191 @@
+// Lane masks kept in 32-bit integers: ballots, lane bits and the helpers returning them.
+#include "analysis/wave64_fix/planner.h"
+
+#include "analysis/const_eval.h"
+#include "analysis/tokens.h"
+
+namespace ferry::analysis::wave64_plan {
+
+// Lane masks (ballots, lane bits, helpers returning them) kept in 32-bit integers.
+void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& sites, std::vector<Blocker>& blockers) {
+  const Fn& fn = fns_[fid];
+  if (!warp_ctx) return;
+  const FunctionInfo& fi = info(fn);
+  const Tokens v = tok(fn.file);
+  const std::size_t lo = fi.body_open + 1, hi = fi.body_close;
+  auto is_mask_source = [&](std::size_t q) {
+    if (!v.ident(q) || v.member(q)) return false;
+    const std::string_view s = v.t(q);
+    if (is_one_of(s, {"__ballot_sync", "__ballot", "__ballot64", "__activemask"}) && v.is(q + 1, "(")) return true;
+    if (mask_helpers_.count(std::string(s)) && v.is(q + 1, "(")) return true;
+    return false;
+  };
+  // `1 << lane`: a lane bit only when the shift count is a lane or thread id.
+  auto lane_bit_at = [&](std::size_t q) {
+    if (!(v.is(q, "<<") && v.number(q - 1) && parse_int(v.t(q - 1)) == 1)) return false;
+    const std::size_t rl = detail::primary_last(v.f, q + 1);
+    return rl != npos && (taint_of(v, fi, q + 1, rl) & 3) != 0;
+  };
+  // Mask variables of the function, to a fixpoint over its definitions.
+  std::set<std::string_view> masks;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const VarDef& d : fi.defs) {
+      if (masks.count(d.name)) continue;
+      bool m = false;
+      for (std::size_t q = d.at + 1; q < hi && !v.is(q, ";"); ++q) {
+        // a count of a mask (__popc(m & lt)) is a number, not a mask; neither is what a shuffle
+        // or vote returns, whatever its mask argument
+        const std::string_view tq = v.t(q);
+        const bool counts = is_one_of(tq, {"__popc", "__popcll", "__ffs", "__ffsll", "__clz", "__clzll"});
+        const bool other_warp_op =
+            is_warp_op(tq) && !is_one_of(tq, {"__ballot_sync", "__ballot", "__ballot64", "__activemask"});
+        if ((counts || other_warp_op) && v.is(q + 1, "(") && v.partner(q + 1) != npos) {
+          q = v.partner(q + 1);
+          continue;
+        }
+        if (is_mask_source(q) || lane_bit_at(q)) m = true;
+        if (v.ident(q) && !v.member(q) && masks.count(v.t(q)) && !v.is(q + 1, "(")) m = true;
+        if (v.is(q, "(") || v.is(q, "[")) {  // stay in this definition's expression
+          if (v.partner(q) == npos) break;
+        }
+        if (v.is(q, ",") && !v.is(q - 1, ")")) {
+          // a comma ends the definition only at depth 0; call arguments are inside brackets
+        }
+      }
+      if (m) {
+        masks.insert(d.name);
+        changed = true;
+      }
+    }
+  }
+  bool returns_mask = false;
+  for (std::size_t q = lo; q < hi; ++q) {
+    if (!v.is(q, "return")) continue;
+    for (std::size_t r = q + 1; r < hi && !v.is(r, ";"); ++r)
+      if (is_mask_source(r) || lane_bit_at(r) || (v.ident(r) && masks.count(v.t(r)))) returns_mask = true;
+  }
+  if (masks.empty() && !returns_mask) {
+    // __popc/__ffs of a ballot call written inline
+    for (std::size_t q = lo; q < hi; ++q) {
+      if (!(v.is(q, "__popc") || v.is(q, "__ffs")) || !v.is(q + 1, "(") || v.partner(q + 1) == npos) continue;
+      bool mask_arg = false;
+      for (std::size_t r = q + 2; r < v.partner(q + 1); ++r)
+        if (is_mask_source(r) || lane_bit_at(r)) mask_arg = true;
+      if (!mask_arg) continue;
+      Site s{Diag::BallotPopc32, true, fn.file, v.at(q), {replace_token(v, q, std::string(v.t(q)) + "ll")}};
+      s.widened_call = v.at(q);
+      sites.push_back(std::move(s));
+    }
+    return;
+  }
+  // Widen each mask variable's declaration.
+  for (const std::string_view name : masks) {
+    std::vector<std::size_t> decls;  // every declaration of the name in the function (scopes)
+    for (std::size_t q = lo; q < hi; ++q)
+      if (v.is(q, name) && !v.member(q) && (v.is(q + 1, "=") || v.is(q + 1, ";") || v.is(q + 1, ",")) && q > lo &&
+          (v.ident(q - 1) && (is_int_type_word(v.t(q - 1)) || v.is(q - 1, "auto") || v.is(q - 1, "const"))))
+        decls.push_back(q);
+    if (decls.empty()) {
+      bool param = false;
+      for (std::size_t q = fi.name_ci; q < fi.body_open; ++q) param |= v.is(q, name);
+      blockers.push_back({fn.file, v.line(lo),
+                          "the lane mask '" + std::string(name) + "' is " +
+                              (param ? "a parameter" : "declared where the fixer cannot widen it")});
+      continue;
+    }
+    for (const std::size_t decl : decls) {
+      std::size_t w = decl;
+      std::vector<std::string_view> words;
+      while (w > lo && v.ident(w - 1) &&
+             (is_int_type_word(v.t(w - 1)) ||
+              is_one_of(v.t(w - 1), {"const", "volatile", "auto", "register", "static"}))) {
+        --w;
+        if (!is_one_of(v.t(w), {"const", "volatile", "register", "static"})) words.insert(words.begin(), v.t(w));
+      }
+      if (is_64bit_type(words)) continue;
+      if (!is_32bit_type(words)) {
+        blockers.push_back(
+            {fn.file, v.line(decl), "the lane mask '" + std::string(name) + "' has a type the fixer does not widen"});
+        continue;
+      }
+      // the integer words as one range
+      std::size_t a = decl, b = 0;
+      for (std::size_t q = w; q < decl; ++q)
+        if (is_int_type_word(v.t(q))) {
+          a = std::min(a, q);
+          b = q;
+        }
+      Site s{Diag::BallotResult32, true, fn.file, v.at(decl), {{v.at(a), v.end(b), "unsigned long long"}}};
+      s.widened_var = v.at(decl);
+      sites.push_back(std::move(s));
+    }
+  }
+  // Uses of masks: bit functions get their 64-bit forms; anything else 32-bit blocks.
+  for (std::size_t q = lo; q < hi; ++q) {
+    if (!v.ident(q) || v.member(q)) continue;
+    const std::string_view s = v.t(q);
+    if ((s == "__popc" || s == "__ffs" || s == "__clz" || s == "__brev") && v.is(q + 1, "(") &&
+        v.partner(q + 1) != npos) {
+      bool mask_arg = false;
+      for (std::size_t r = q + 2; r < v.partner(q + 1); ++r)
+        if (is_mask_source(r) || lane_bit_at(r) || (v.ident(r) && masks.count(v.t(r)))) mask_arg = true;
+      if (!mask_arg) continue;
+      if (s == "__clz" || s == "__brev") {
+        blockers.push_back({fn.file, v.line(q), std::string(s) + " of a lane mask counts from bit 31"});
+        continue;
+      }
+      Site site{Diag::BallotPopc32, true, fn.file, v.at(q), {replace_token(v, q, std::string(s) + "ll")}};
+      site.widened_call = v.at(q);
+      sites.push_back(std::move(site));
+      continue;
+    }
+    if (!masks.count(s) || v.is(q + 1, "(")) continue;
+    // stored into an array element, passed to a call, compared with a 32-bit literal
+    if (v.is(q - 1, "=") && q >= 2 && v.is(q - 2, "]")) {
+      blockers.push_back({fn.file, v.line(q), "the lane mask '" + std::string(s) + "' is stored in an array"});
+      continue;
+    }
+    for (std::size_t r = q + 1; r < hi && !v.is(r, ";") && !v.is(r, ")"); ++r) {
+      if (v.number(r) && parse_int(v.t(r)) == 0xffffffffLL) {
+        blockers.push_back(
+            {fn.file, v.line(q), "the lane mask '" + std::string(s) + "' is compared with a 32-bit value"});
+        break;
+      }
+      if (v.is(r, ",") || v.is(r, "=")) break;
+    }
+  }
+  if (returns_mask) {
+    // the helper's return type
+    std::size_t w = fi.name_ci;
+    std::vector<std::string_view> words;
+    std::size_t a = npos, b = 0;
+    while (
+        w > 0 && v.ident(w - 1) &&
+        (is_int_type_word(v.t(w - 1)) || is_one_of(v.t(w - 1), {"const", "inline", "static", "__device__", "__host__",
+                                                                "__forceinline__", "constexpr", "__inline__"}))) {
+      --w;
+      if (is_int_type_word(v.t(w))) {
+        words.insert(words.begin(), v.t(w));
+        a = std::min(a, w);
+        b = std::max(b, w);
+      }
+    }
+    if (is_64bit_type(words)) return;
+    if (!is_32bit_type(words) || a == npos) {
+      blockers.push_back(
+          {fn.file, v.line(fi.name_ci), "'" + fi.name + "' returns a lane mask in a type the fixer does not widen"});
+      return;
+    }
+    // another declaration of the helper (a prototype) would no longer match
+    const auto [l, h] = fn_by_name_.equal_range(fi.name);
+    int defs = 0;
+    for (auto it = l; it != h; ++it) ++defs;
+    Site s{Diag::BallotResult32, false, fn.file, v.at(fi.name_ci), {{v.at(a), v.end(b), "unsigned long long"}}};
+    s.widened_var = v.at(fi.name_ci);
+    sites.push_back(std::move(s));
+    if (defs > 1) blockers.push_back({fn.file, v.line(fi.name_ci), "'" + fi.name + "' is defined more than once"});
+  }
+}
+
+}  // namespace ferry::analysis::wave64_plan

@@ -1,0 +1,333 @@
+// The wave64 planner's shared model (internal to src/analysis/wave64_fix/): the project read as
+// files, functions and warp-width constants; the sites a fix rewrites; what blocks a component; and
+// the Planner whose methods the units of this folder define. The public interface is
+// analysis/wave64_fix.h; docs/wave64.md says what the planner does and why.
+//
+// The units, one concern each:
+//   token_helpers.cpp  word tests and statement readers over a file's tokens
+//   graph.cpp          the project: includes (translation units), functions, constants, call/launch links
+//   sites.cpp          hazard sites of a component's functions and constants (the warpSize form's edits)
+//   masks.cpp          lane masks kept in 32-bit integers (ballots, lane bits, mask helpers)
+//   shuffle_loop.cpp   reduction loops and unrolled butterfly steps around shuffles
+//   block_values.cpp   the values a block size or a launch's block argument can take
+//   host_launches.cpp  host code that launches a component's kernels, and launches inside macros
+//   form_rows.cpp      the rows-of-32 form
+//   form_logical.cpp   the logical 32-lane form
+//   form_wmma.cpp      form (a) of WMMA components (one CUDA warp per wavefront)
+//   policy.cpp         components, the order the forms are tried in, the plan
+//   hints.h            the texts users read about a fix
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "analysis/facts.h"
+#include "analysis/tokens.h"
+#include "analysis/wave64_fix.h"
+
+namespace ferry::analysis::wave64_plan {
+
+using detail::is_one_of;
+using detail::is_warp_width_name;
+using detail::parse_int;
+using migrate::FileMigration;
+using migrate::npos;
+
+// ---- word tests (token_helpers.cpp) ---------------------------------------------------------
+
+[[nodiscard]] bool narrow_literal(std::string_view t);
+
+[[nodiscard]] bool is_warp_op(std::string_view s);
+
+// WMMA calls (nvcuda::wmma, rocwmma): the whole warp -- a whole wavefront with rocWMMA -- runs
+// each one on the fragment it shares.
+[[nodiscard]] bool is_wmma_op(std::string_view s);
+
+// Member calls of cooperative-groups tiles that move data between lanes.
+[[nodiscard]] bool is_tile_warp_member(std::string_view s);
+
+[[nodiscard]] bool is_int_type_word(std::string_view s);
+
+// The integer type words of a declaration that are 32 bits wide: "unsigned", "unsigned int",
+// "int", "uint32_t", "uint", "int32_t".
+[[nodiscard]] bool is_32bit_type(const std::vector<std::string_view>& w);
+
+[[nodiscard]] bool is_64bit_type(const std::vector<std::string_view>& w);
+
+// One file as the planner reads it: its lex::CodeView (the FileMigration) under short names, all
+// safe past the end as CodeView's are, plus the file's facts and two statement-level readers.
+struct Tokens {
+  const FileMigration& f;
+  const FileFacts& facts;
+  [[nodiscard]] std::size_t size() const { return f.code_size(); }
+  [[nodiscard]] bool is(std::size_t ci, std::string_view s) const { return f.is(ci, s); }
+  [[nodiscard]] std::string_view t(std::size_t ci) const { return f.text(ci); }
+  [[nodiscard]] bool ident(std::size_t ci) const { return f.is_identifier(ci); }
+  [[nodiscard]] bool number(std::size_t ci) const { return f.is_number(ci); }
+  [[nodiscard]] std::size_t partner(std::size_t ci) const { return f.partner(ci); }
+  [[nodiscard]] bool member(std::size_t ci) const { return f.is_member_name(ci); }
+  [[nodiscard]] std::uint32_t at(std::size_t ci) const { return f.code(ci).begin; }
+  [[nodiscard]] std::uint32_t end(std::size_t ci) const { return f.code(ci).end; }
+  [[nodiscard]] std::uint32_t line(std::size_t ci) const { return f.code(ci).line; }
+  // The first code token that begins at or after byte `offset` (code tokens are in source order).
+  [[nodiscard]] std::size_t first_at(std::uint32_t offset) const {
+    std::size_t lo = 0, hi = size();
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (at(mid) < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  [[nodiscard]] bool ends_operand(std::size_t ci) const {
+    if (ci >= size()) return false;
+    const lex::Kind k = f.code(ci).kind;
+    if (k == lex::Kind::Identifier)
+      return !is_one_of(t(ci), {"return", "case", "sizeof", "else", "do", "const", "int", "unsigned", "auto", "long"});
+    return k == lex::Kind::Number || is(ci, ")") || is(ci, "]");
+  }
+  // The statement around `ci` inside [lo, hi]: after the previous ';', '{' or '}' up to the next
+  // one; a `for (...)` header counts as one statement.
+  [[nodiscard]] std::pair<std::size_t, std::size_t> statement(std::size_t ci, std::size_t lo, std::size_t hi) const {
+    std::size_t a = ci;
+    int depth = 0;
+    while (a > lo) {
+      const std::size_t p = a - 1;
+      if (is(p, ")") || is(p, "]")) ++depth;
+      else if (is(p, "(") || is(p, "[")) {
+        if (depth == 0 && p > lo && is(p - 1, "for")) {
+          a = p - 1;
+          break;
+        }
+        if (depth > 0) --depth;
+      } else if (depth == 0 && (is(p, ";") || is(p, "{") || is(p, "}"))) break;
+      a = p;
+    }
+    std::size_t b = ci;
+    if (is(a, "for") && is(a + 1, "(") && partner(a + 1) != npos) b = partner(a + 1);
+    else
+      while (b + 1 < hi && !is(b + 1, ";") && !is(b + 1, "{") && !is(b + 1, "}")) ++b;
+    return {a, b};
+  }
+};
+
+// ---- the project model -----------------------------------------------------------------------
+
+struct Fn {
+  std::size_t file = 0;
+  std::size_t index = 0;  // in FileFacts::functions
+  bool device = false;
+  bool direct_warp = false;
+  std::uint32_t wmma_line = 0;  // line of its first WMMA call (a fragment is the wavefront's), 0: none
+  bool warp = false;
+  std::vector<std::size_t> callees;
+  std::vector<std::size_t> launched;   // kernels this function launches
+  std::vector<std::size_t> constants;  // warp-width constant ids it uses
+  std::vector<std::string> macros;     // lane-math macros it uses
+};
+
+struct Constant {
+  std::size_t file;
+  std::string name;
+  const ConstantInfo* info;
+};
+
+struct Site {
+  Diag code;
+  bool anchored = true;  // a hazard the checks report (else a role edit that comes with them)
+  std::size_t file;
+  std::uint32_t anchor;  // byte offset of the reported token
+  std::vector<Wave64ByteEdit> edits;
+  std::uint32_t widened_var = UINT32_MAX;
+  std::uint32_t widened_call = UINT32_MAX;
+};
+
+struct Blocker {
+  std::size_t file;
+  std::uint32_t line;
+  std::string reason;
+};
+
+// ---- statement readers and site helpers (token_helpers.cpp) ---------------------------------
+
+// Splits [a, b] at top-level commas.
+[[nodiscard]] std::vector<std::pair<std::size_t, std::size_t>> split_commas(const Tokens& v, std::size_t a,
+                                                                            std::size_t b);
+
+// End of the expression that starts at `a` (before `;`, or `,`/`)` at depth 0).
+[[nodiscard]] std::size_t expr_end(const Tokens& v, std::size_t a, std::size_t limit);
+
+// The code index of the kernel name before a `<<<` at `open` (back over template arguments).
+[[nodiscard]] std::size_t launched_name(const Tokens& v, std::size_t open, std::size_t lo);
+
+[[nodiscard]] bool declared_device(const Tokens& v, std::size_t name_ci);
+
+// A constant the file neither defines nor reaches through its includes can still come from a
+// header found through an -I folder or an angle include, never from another source file.
+[[nodiscard]] bool is_header_key(const std::string& key);
+
+[[nodiscard]] Wave64ByteEdit replace_token(const Tokens& v, std::size_t ci, std::string text);
+
+// What the row and logical forms write where the CUDA had nothing or something else, recorded for
+// the way back (the cuda target's record_restore and logical_warp passes, docs/wave64.md "Round
+// trips"): a shuffle width they add, and CUDA's warpSize where a logical warp needs 32.
+constexpr std::string_view kAddedWidth = ", 32 /* ferry-cuda: (none) */";
+constexpr std::string_view kWarpSize32 = "32 /* ferry-cuda: warpSize */";
+// The half of the wavefront a lane is in, as a shift: 0 or 32 on AMD, 0 on NVIDIA. HIP output
+// can ask __lane_id(); CUDA output (analyze --fix, to be ported later) needs a form both have.
+constexpr std::string_view kHipHalf = "(__lane_id() & 32)";
+constexpr std::string_view kCudaHalf =
+    "(((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) % warpSize & 32)";
+
+// A code token followed (on its line, whitespace between) by a `/* ferry-cuda: ... */` record.
+[[nodiscard]] bool recorded(const Tokens& v, std::size_t ci);
+
+// The logical form's half of a ballot, as written at the `__ballot`/`__ballot_sync` token `i`:
+// `(unsigned)(__ballot(P) >> HALF)` with HALF `(__lane_id() & 32)` (or, in CUDA output, the
+// linear thread id form). Returns the index of the closing `)` of `(unsigned)(...)`, or npos.
+[[nodiscard]] std::size_t ballot_half_end(const Tokens& v, std::size_t i, std::string_view half);
+
+// Is the value of code range [first, last] lane-, warp- or thread-derived?
+[[nodiscard]] unsigned taint_of(const Tokens& v, const FunctionInfo& fi, std::size_t first, std::size_t last);
+
+// Variables of `fi` holding a warp index: defined with `>> 5`, `/ 32`, `/ warpSize` or the
+// division by a warp-width constant.
+[[nodiscard]] std::set<std::string_view> warp_index_vars(const Tokens& v, const FunctionInfo& fi);
+
+// ---- shuffle loops (shuffle_loop.cpp) -------------------------------------------------------
+
+// A width guard of an unrolled butterfly: `if (W >= 32) v += __shfl_down_sync(m, v, 16);` with `i`
+// the guard's number 2k and W a value that is no lane or thread id (a template width, a
+// constant). Returns the step's offset token k, or npos.
+[[nodiscard]] std::size_t guarded_shuffle_step(const Tokens& v, const FunctionInfo& fi, std::size_t sa, std::size_t sb,
+                                               std::size_t i);
+
+struct LoopInfo {
+  std::size_t hit = npos;  // the literal the check reports
+  bool halving = false;
+  bool safe = false;
+  std::string why;                    // when not safe
+  std::vector<Wave64ByteEdit> edits;  // when safe
+};
+
+// `for (int o = 16; o > 0; o >>= 1) v += __shfl_xor(v, o);` and the ascending form.
+[[nodiscard]] LoopInfo shuffle_loop(const Tokens& v, std::size_t ci);
+
+class UnionFind {
+ public:
+  explicit UnionFind(std::size_t n) : p_(n) { std::iota(p_.begin(), p_.end(), 0); }
+  std::size_t find(std::size_t x) { return p_[x] == x ? x : p_[x] = find(p_[x]); }
+  void unite(std::size_t a, std::size_t b) { p_[find(a)] = find(b); }
+
+ private:
+  std::vector<std::size_t> p_;
+};
+
+class Planner {
+ public:
+  Planner(const std::vector<Wave64FixInput>& in, const Profile& p, const WarpConstantUses& uses,
+          const Wave64FixOptions& options)
+      : in_(in), profile_(p), uses_(uses), options_(options) {}
+
+  Wave64FixPlan run();
+
+ private:
+  Tokens tok(std::size_t file) const { return Tokens{*in_[file].file, *in_[file].facts}; }
+  const FunctionInfo& info(const Fn& fn) const { return in_[fn.file].facts->functions[fn.index]; }
+  std::string where(std::size_t file, std::uint32_t line) const { return in_[file].key + ":" + std::to_string(line); }
+
+  void collect_includes();
+  void collect_functions();
+  void collect_constants();
+  void link();
+  int tu_rank(std::size_t file, std::size_t other) const;
+  std::vector<std::size_t> resolve_function(std::size_t file, std::string_view name) const;
+  std::vector<std::size_t> resolve_constant(std::size_t file, std::string_view name) const;
+
+  // Per member function of a component: its sites, and what blocks the component.
+  void scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& sites, std::vector<Blocker>& blockers);
+  void scan_host_launcher(std::size_t fid, const std::set<std::size_t>& kernels, std::vector<Blocker>& blockers);
+  void scan_macro_launches(const std::set<std::size_t>& kernels, std::vector<Blocker>& blockers) const;
+  bool row_mode(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx,
+                const std::set<std::size_t>& kernels, std::vector<Site>& edits) const;
+  // The logical-warp form: the component keeps its 32-lane warps, each half of a wavefront one.
+  // Returns an empty string (and the edits) when every cross-lane operation can be confined to
+  // its half, else why not.
+  std::string logical_mode(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx,
+                           std::vector<Site>& edits) const;
+  // The functions `ids` call, directly or not, with `ids` themselves.
+  std::set<std::size_t> reach_of(const std::vector<std::size_t>& ids) const;
+  // Why inline assembly in a device function of `reach` (a PTX mma, cp.async, ldmatrix: code the
+  // port cannot carry, which sees the physical wavefront) stops a form, or "" when there is none.
+  std::string inline_asm_reason(const std::set<std::size_t>& reach) const;
+  // Form (a) of a WMMA component (docs/wave64.md, "WMMA"): a wavefront does one CUDA warp's work,
+  // every launch doubles the block in x, warp indices count 64 threads, lanes stay `% 32`.
+  // Returns an empty string (and the edits) when the three soundness conditions hold, else why not.
+  std::string wmma_mode(const std::vector<std::size_t>& ids, const std::set<std::size_t>& kernels,
+                        std::vector<Site>& edits) const;
+  // The extents of a launch's block argument [a, b] in function `fid`: every x it can take, the
+  // largest y * z, and how the argument is written; `why` is non-empty when they are not known.
+  struct BlockExtents {
+    std::set<long long> x;
+    long long yz = 1;
+    int form = 0;  // the index into wmma_doubled_block_forms: 0 integer, 1 dim3 variable, 2 dim3(...)
+    std::string why;
+  };
+  BlockExtents block_extents(std::size_t fid, std::size_t a, std::size_t b) const;
+  // The values a block-size expression of function `fid` can take (constants, both arms of a
+  // ternary, every definition of a variable, range-for lists, the arguments at the call sites of
+  // a parameter or template parameter); `multiple` when it is a multiple of a warp-width constant.
+  struct Values {
+    std::set<long long> known;
+    bool unknown = false;
+    bool multiple = false;
+  };
+  Values values(std::size_t fid, std::size_t a, std::size_t b, int depth) const;
+  Values values_uncached(std::size_t fid, std::size_t a, std::size_t b, int depth) const;
+  void call_site_values(std::size_t fid, std::size_t param, bool template_arg, int depth, Values& out) const;
+  void scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& sites, std::vector<Blocker>& blockers);
+  void constant_site(std::size_t cid, std::vector<Site>& sites, std::vector<Blocker>& blockers);
+
+  const std::vector<Wave64FixInput>& in_;
+  const Profile& profile_;
+  const WarpConstantUses& uses_;
+  const Wave64FixOptions options_;
+  std::vector<Fn> fns_;
+  std::multimap<std::string, std::size_t> fn_by_name_;
+  // values() of (function, first, last, depth): read-only state, so each is computed once.
+  mutable std::map<std::tuple<std::size_t, std::size_t, std::size_t, int>, Values> values_memo_;
+  // Per function: the functions that call or launch it, in id order, each once.
+  std::vector<std::vector<std::size_t>> callers_;
+  // Per file: the files of the project it includes, directly or not (its translation unit when
+  // it is a source), and the files that include it.
+  std::vector<std::set<std::size_t>> includes_;
+  std::vector<std::set<std::size_t>> includers_;
+  std::vector<Constant> consts_;
+  std::multimap<std::string, std::size_t> const_by_name_;
+  // Names (macros, constants) derived from a warp-width constant, per file: name -> constant ids.
+  std::map<std::string, std::map<std::size_t, std::vector<std::size_t>>> derived_;  // name -> file -> roots
+  std::set<std::string> lane_macros_;
+  // Per file: the code indices of the kernel launches written inside #define bodies.
+  std::vector<std::vector<std::size_t>> macro_launches_;
+  std::set<std::string> warp_macros_;  // macros whose body has a warp operation or warpSize
+  std::set<std::string> asm_macros_;   // macros whose body has inline assembly
+  // Macros whose body reads thread ids or has atomics or printf: form (a) cannot see their uses.
+  std::set<std::string> clone_unsafe_macros_;
+  // Names a macro body calls (`NAME(`): functions the callee links of a component do not follow.
+  std::map<std::string, std::set<std::string>> macro_calls_;
+  std::set<std::string> mask_helpers_;                           // functions returning a lane mask
+  std::set<std::pair<std::size_t, std::size_t>> covered_masks_;  // (file, code index) of rewritten masks
+  // Host warp counts (`blockDim.x / 32`) of the component being scanned: (file, byte offset of '/').
+  std::vector<std::pair<std::size_t, std::uint32_t>> host_counts_;
+};
+
+}  // namespace ferry::analysis::wave64_plan

@@ -1,0 +1,287 @@
+// The plan: components, the order in which the forms are tried, and applying a file's edits.
+#include "analysis/wave64_fix/planner.h"
+
+#include <algorithm>
+
+#include "analysis/tokens.h"
+#include "analysis/wave64_fix/hints.h"
+
+namespace ferry::analysis::wave64_plan {
+
+Wave64FixPlan Planner::run() {
+  Wave64FixPlan plan;
+  collect_includes();
+  collect_functions();
+  collect_constants();
+  link();
+  // Which functions a lane-math fix concerns: those with warp operations in reach, lane helpers
+  // they call, the host functions that launch them, and every user of a warp-width constant.
+  const std::size_t n = fns_.size();
+  UnionFind uf(n + consts_.size());
+  std::vector<bool> member(n, false);
+  std::vector<bool> used_const(consts_.size(), false);
+  for (std::size_t id = 0; id < n; ++id) {
+    const Fn& fn = fns_[id];
+    if (fn.warp) member[id] = true;
+    for (std::size_t c : fn.constants) {
+      member[id] = true;
+      used_const[c] = true;
+      uf.unite(id, n + c);
+    }
+  }
+  // Lane helpers (functions returning a lane id) called from warp code work in its terms.
+  std::vector<bool> lane_ctx(n, false);
+  for (std::size_t id = 0; id < n; ++id) lane_ctx[id] = fns_[id].warp;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t id = 0; id < n; ++id) {
+      if (!lane_ctx[id]) continue;
+      for (std::size_t c : fns_[id].callees) {
+        const Fn& callee = fns_[c];
+        if (lane_ctx[c] || !in_[callee.file].facts->lane_helpers.count(info(callee).name)) continue;
+        lane_ctx[c] = true;
+        changed = true;
+      }
+    }
+  }
+  for (std::size_t id = 0; id < n; ++id) {
+    if (!lane_ctx[id]) continue;
+    member[id] = true;
+    for (std::size_t c : fns_[id].callees)
+      if (lane_ctx[c]) uf.unite(id, c);
+  }
+  for (std::size_t id = 0; id < n; ++id)
+    for (std::size_t k : fns_[id].launched)
+      if (member[k] && fns_[k].warp) {
+        member[id] = true;
+        uf.unite(id, k);
+      }
+  // Mask helpers: functions that return a ballot or a lane bit.
+  for (std::size_t id = 0; id < n; ++id) {
+    if (!member[id]) continue;
+    const FunctionInfo& fi = info(fns_[id]);
+    const Tokens v = tok(fns_[id].file);
+    for (std::size_t q = fi.body_open + 1; q < fi.body_close; ++q) {
+      if (!v.is(q, "return")) continue;
+      for (std::size_t r = q + 1; r < fi.body_close && !v.is(r, ";"); ++r) {
+        bool bit = false;
+        if (v.is(r, "<<") && v.number(r - 1) && parse_int(v.t(r - 1)) == 1) {
+          const std::size_t rl = detail::primary_last(v.f, r + 1);
+          bit = rl != npos && (taint_of(v, fi, r + 1, rl) & 3) != 0;
+        }
+        if (bit || is_one_of(v.t(r), {"__ballot_sync", "__ballot", "__activemask"})) mask_helpers_.insert(fi.name);
+      }
+    }
+  }
+
+  // Lane math in device code no warp operation reaches: harmless, reported as notes.
+  for (std::size_t id = 0; id < n; ++id) {
+    if (lane_ctx[id] || !fns_[id].device) continue;
+    std::vector<Site> would;
+    std::vector<Blocker> ignored;
+    scan_function(id, true, would, ignored);
+    for (const Site& s : would)
+      if (s.anchored && s.code != Diag::WarpWidthConstant) {
+        plan.files[in_[s.file].key].harmless.insert({s.code, s.anchor});
+        ++plan.stats.harmless_sites;
+      }
+  }
+  // A warp-width constant only code without warp operations uses is harmless too.
+  std::vector<bool> warp_const(consts_.size(), false);
+  for (std::size_t id = 0; id < n; ++id)
+    if (lane_ctx[id])
+      for (std::size_t c : fns_[id].constants) warp_const[c] = true;
+  for (std::size_t c = 0; c < consts_.size(); ++c)
+    if (!warp_const[c]) {
+      const Tokens v = tok(consts_[c].file);
+      plan.files[in_[consts_[c].file].key].harmless.insert({Diag::WarpWidthConstant, v.at(consts_[c].info->name_ci)});
+      ++plan.stats.harmless_sites;
+    }
+
+  std::map<std::size_t, std::vector<std::size_t>> groups;  // root -> function ids
+  for (std::size_t id = 0; id < n; ++id)
+    if (member[id]) groups[uf.find(id)].push_back(id);
+  for (auto& [root, ids] : groups) {
+    std::vector<Site> sites;
+    std::vector<Blocker> blockers;
+    std::set<std::size_t> kernels;
+    for (std::size_t id : ids)
+      if (fns_[id].warp) kernels.insert(id);
+    bool warp_code = false;
+    host_counts_.clear();
+    for (std::size_t id : ids) {
+      warp_code |= lane_ctx[id];
+      if (fns_[id].device || fns_[id].warp) scan_function(id, lane_ctx[id], sites, blockers);
+      else scan_host_launcher(id, kernels, blockers);
+    }
+    if (!warp_code) continue;  // only a constant shared by code without warp operations: harmless
+    // WMMA: a fragment belongs to the whole wavefront, so a warp index that picks the warp's
+    // tiles must count wavefronts, and then a block of N threads computes the tiles of N / 64
+    // warps, not N / 32 (docs/wave64.md, "WMMA"). Neither the warpSize form (it halves the tiles
+    // a block covers) nor the row or logical forms (two 32-lane halves cannot hold two
+    // fragments) is sound; the component keeps its diagnostics.
+    bool wmma = false;
+    for (std::size_t id : ids)
+      if (fns_[id].wmma_line != 0 && !wmma) {
+        wmma = true;
+        blockers.push_back({fns_[id].file, fns_[id].wmma_line,
+                            "a WMMA fragment belongs to a whole wavefront (64 lanes on gfx9): the tiles a block "
+                            "computes are counted in 32-lane warps, and Ferry does not re-tile them"});
+      }
+    scan_macro_launches(kernels, blockers);
+    for (std::size_t c = 0; c < consts_.size(); ++c)
+      if (used_const[c] && uf.find(n + c) == root) constant_site(c, sites, blockers);
+    // Edits the file cannot take (excluded lines) block the component.
+    for (const Site& s : sites) {
+      const Tokens v = tok(s.file);
+      for (const Wave64ByteEdit& e : s.edits) {
+        for (std::size_t ci = v.first_at(e.begin); ci < v.size() && v.at(ci) < std::max(e.end, e.begin + 1); ++ci)
+          if (v.f.excluded(ci)) {
+            blockers.push_back({s.file, v.line(ci), "a line to change is excluded from rewriting"});
+            break;
+          }
+      }
+    }
+    std::set<std::pair<std::size_t, std::pair<Diag, std::uint32_t>>> anchors;
+    for (const Site& s : sites)
+      if (s.anchored) anchors.insert({s.file, {s.code, s.anchor}});
+    // The component's warp-width constants are its hazards too, also when their definition
+    // could not be rewritten (constant_site then left a blocker and no site).
+    for (std::size_t c = 0; c < consts_.size(); ++c)
+      if (used_const[c] && warp_const[c] && uf.find(n + c) == root)
+        anchors.insert({consts_[c].file, {Diag::WarpWidthConstant, tok(consts_[c].file).at(consts_[c].info->name_ci)}});
+    if (anchors.empty()) continue;  // nothing 32-lane here
+    // Code this fixer already kept as logical 32-lane warps (a second migration of its output):
+    // its 32s are right only with the halves, so the warpSize form must not take it.
+    for (std::size_t id : ids) {
+      if (!lane_ctx[id]) continue;
+      const FunctionInfo& fi = info(fns_[id]);
+      const Tokens v = tok(fns_[id].file);
+      const std::string_view half = options_.cuda_output ? kCudaHalf : kHipHalf;
+      for (std::size_t q = fi.body_open + 1; q < fi.body_close; ++q)
+        if ((v.number(q) && v.is(q, "32") && recorded(v, q)) ||
+            (v.ident(q) && is_one_of(v.t(q), {"__ballot", "__ballot_sync", "__activemask"}) &&
+             ballot_half_end(v, q, half) != npos)) {
+          blockers.push_back({fns_[id].file, v.line(q), "it is in the logical 32-lane form already"});
+          break;
+        }
+    }
+    ++plan.stats.components;
+    plan.stats.sites += static_cast<int>(anchors.size());
+    if (!blockers.empty()) {
+      std::vector<Site> row_edits;
+      if (!wmma && row_mode(ids, lane_ctx, kernels, row_edits)) {
+        // Rows of 32: the anchors are right as they are once the shuffles stay in their row.
+        ++plan.stats.fixed_components;
+        plan.stats.fixed_sites += static_cast<int>(anchors.size());
+        for (const auto& [file, key] : anchors) plan.files[in_[file].key].fixed.insert(key);
+        for (const Site& s : row_edits)
+          for (const Wave64ByteEdit& e : s.edits) plan.files[in_[s.file].key].edits.push_back(e);
+        continue;
+      }
+      std::sort(blockers.begin(), blockers.end(),
+                [](const Blocker& a, const Blocker& b) { return std::tie(a.file, a.line) < std::tie(b.file, b.line); });
+      // With WMMA the fragment is the reason; other blockers follow it.
+      const Blocker& b = *std::find_if(blockers.begin(), blockers.end(), [&](const Blocker& x) {
+        return !wmma || x.reason.starts_with("a WMMA fragment");
+      });
+      // WMMA: form (a), a wavefront per CUDA warp with the block doubled
+      std::string not_doubled;
+      if (wmma) {
+        std::vector<Site> wmma_edits;
+        not_doubled = wmma_mode(ids, kernels, wmma_edits);
+        if (not_doubled.empty()) {
+          ++plan.stats.fixed_components;
+          plan.stats.fixed_sites += static_cast<int>(anchors.size());
+          const std::string how = wave64_hints::wmma_doubled();
+          for (const auto& [file, key] : anchors) {
+            plan.files[in_[file].key].fixed.insert(key);
+            plan.files[in_[file].key].fixed_how.emplace(key, how);
+          }
+          for (const auto& [file, at] : host_counts_) {
+            plan.files[in_[file].key].fixed.insert({Diag::WarpIndex32, at});
+            plan.files[in_[file].key].fixed_how.emplace(std::make_pair(Diag::WarpIndex32, at), how);
+          }
+          for (const Site& s : wmma_edits)
+            for (const Wave64ByteEdit& e : s.edits) plan.files[in_[s.file].key].edits.push_back(e);
+          continue;
+        }
+      }
+      std::vector<Site> logical_edits;
+      const std::string not_logical =
+          wmma ? "a WMMA fragment cannot be split into two 32-lane halves" : logical_mode(ids, lane_ctx, logical_edits);
+      if (not_logical.empty()) {
+        // 32-lane halves: the anchors are right as they are once cross-lane work stays in its half.
+        ++plan.stats.fixed_components;
+        ++plan.stats.logical_components;
+        plan.stats.fixed_sites += static_cast<int>(anchors.size());
+        plan.stats.logical_sites += static_cast<int>(anchors.size());
+        const std::string how = wave64_hints::logical(where(b.file, b.line) + ": " + b.reason);
+        for (const auto& [file, key] : anchors) {
+          plan.files[in_[file].key].fixed.insert(key);
+          plan.files[in_[file].key].fixed_how.emplace(key, how);
+        }
+        for (const Site& s : logical_edits) {
+          Wave64FilePlan& fp = plan.files[in_[s.file].key];
+          if (s.widened_var != UINT32_MAX) fp.halved_vars.insert(s.widened_var);
+          if (s.widened_call != UINT32_MAX) fp.halved_calls.insert(s.widened_call);
+          for (const Wave64ByteEdit& e : s.edits) fp.edits.push_back(e);
+        }
+        continue;
+      }
+      const std::string why =
+          wave64_hints::blocked(where(b.file, b.line) + ": " + b.reason, wmma, not_doubled, not_logical);
+      plan.blocked.push_back(why);
+      for (const auto& [file, key] : anchors) plan.files[in_[file].key].unfixed.emplace(key, why);
+      // With WMMA the host's warps-per-block counts are the same hazard (the hint `/ warpSize` is
+      // wrong there: host code, and the tiles would not be covered).
+      if (wmma)
+        for (const auto& [file, at] : host_counts_)
+          plan.files[in_[file].key].unfixed.emplace(std::make_pair(Diag::WarpIndex32, at), why);
+      continue;
+    }
+    ++plan.stats.fixed_components;
+    plan.stats.fixed_sites += static_cast<int>(anchors.size());
+    for (const Site& s : sites) {
+      Wave64FilePlan& fp = plan.files[in_[s.file].key];
+      if (s.anchored) fp.fixed.insert({s.code, s.anchor});
+      if (s.widened_var != UINT32_MAX) fp.widened_vars.insert(s.widened_var);
+      if (s.widened_call != UINT32_MAX) fp.widened_calls.insert(s.widened_call);
+      for (const Wave64ByteEdit& e : s.edits) fp.edits.push_back(e);
+    }
+  }
+  // Sort and drop duplicates (a token two sites rewrite the same way).
+  for (auto& [key, fp] : plan.files) {
+    std::sort(fp.edits.begin(), fp.edits.end(), [](const Wave64ByteEdit& a, const Wave64ByteEdit& b) {
+      return std::tie(a.begin, a.end, a.text) < std::tie(b.begin, b.end, b.text);
+    });
+    fp.edits.erase(std::unique(fp.edits.begin(), fp.edits.end(),
+                               [](const Wave64ByteEdit& a, const Wave64ByteEdit& b) {
+                                 return a.begin == b.begin && a.end == b.end && a.text == b.text;
+                               }),
+                   fp.edits.end());
+    plan.stats.edits += static_cast<int>(fp.edits.size());
+  }
+  return plan;
+}
+
+}  // namespace ferry::analysis::wave64_plan
+
+namespace ferry::analysis {
+
+Wave64FixPlan plan_wave64_fixes(const std::vector<Wave64FixInput>& files, const Profile& profile,
+                                const WarpConstantUses& uses, const Wave64FixOptions& options) {
+  wave64_plan::Planner p(files, profile, uses, options);
+  return p.run();
+}
+
+bool apply_wave64_fixes(migrate::FileMigration& file, const Wave64FilePlan& plan) {
+  for (const Wave64ByteEdit& e : plan.edits)
+    if (file.edits().overlaps(e.begin, e.end)) return false;
+  for (std::size_t i = 0; i + 1 < plan.edits.size(); ++i)
+    if (plan.edits[i].end > plan.edits[i + 1].begin) return false;
+  for (const Wave64ByteEdit& e : plan.edits) file.replace_bytes(e.begin, e.end, e.text);
+  return true;
+}
+
+}  // namespace ferry::analysis

@@ -1,0 +1,272 @@
+// Unit tests of the wave64 planner's units (src/analysis/wave64_fix/): the token helpers, the
+// shuffle-loop reader, the project graph (which definition a call means), the block-size values,
+// the three forms and the hint texts. The goldens and e2e/test_wave64_fixes.sh prove the whole
+// fixer by running; these pin each unit's contract where it is decided.
+#include "analysis/wave64_fix/planner.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/hazards.h"
+#include "analysis/wave64_fix/hints.h"
+#include "targets/target.h"
+
+namespace ferry::analysis::wave64_plan {
+namespace {
+
+using Sources = std::vector<std::pair<std::string, std::string>>;
+
+// A project of files as the planner reads them: each with its FileMigration and facts.
+struct Project {
+  explicit Project(Sources sources) : srcs(std::move(sources)) {
+    target = targets::make_target("hip", options);
+    for (const auto& [name, text] : srcs)
+      files.push_back(std::make_unique<migrate::FileMigration>(name, text, *target, options, ctx));
+    std::map<std::string, long long> constants;
+    std::set<std::string> conflicting;
+    for (const auto& f : files) {
+      const FileFacts facts = collect_facts(*f);
+      merge_project_constants(facts, constants, conflicting);
+      record_warp_constant_uses(*f, facts, uses);
+    }
+    for (const auto& f : files) facts.push_back(collect_facts(*f, &constants));
+  }
+  Wave64FixPlan plan(const Wave64FixOptions& o = {}) {
+    std::vector<Wave64FixInput> in;
+    for (std::size_t i = 0; i < files.size(); ++i) in.push_back({srcs[i].first, files[i].get(), &facts[i]});
+    return plan_wave64_fixes(in, *find_profile("gfx906"), uses, o);
+  }
+  // The text of file `i` with its planned edits applied.
+  std::string fixed(const Wave64FixPlan& p, std::size_t i) {
+    const auto fp = p.files.find(srcs[i].first);
+    if (fp == p.files.end()) return srcs[i].second;
+    migrate::FileMigration f(srcs[i].first, srcs[i].second, *target, options, ctx);
+    EXPECT_TRUE(apply_wave64_fixes(f, fp->second));
+    return f.edits().apply(f.source());
+  }
+  Tokens tokens(std::size_t i) const { return Tokens{*files[i], facts[i]}; }
+  std::size_t find(std::size_t i, std::string_view text, std::size_t from = 0) const {
+    for (std::size_t ci = from; ci < files[i]->code_size(); ++ci)
+      if (files[i]->text(ci) == text) return ci;
+    return npos;
+  }
+
+  std::vector<std::pair<std::string, std::string>> srcs;
+  targets::Options options;
+  targets::ProjectContext ctx;
+  std::unique_ptr<targets::Target> target;
+  std::vector<std::unique_ptr<migrate::FileMigration>> files;
+  std::vector<FileFacts> facts;
+  WarpConstantUses uses;
+};
+
+// ---- token_helpers.cpp --------------------------------------------------------------------------
+
+TEST(Wave64PlanTokens, SplitCommasKeepsNestedGroupsWhole) {
+  Project p(Sources{{"t.cu", "void f() { g(a, h(b, c), {d, e}, x[1, 2]); }"}});
+  const Tokens v = p.tokens(0);
+  const std::size_t open = p.find(0, "g") + 1;
+  const auto parts = split_commas(v, open + 1, v.partner(open) - 1);
+  ASSERT_EQ(parts.size(), 4u);
+  EXPECT_EQ(v.t(parts[1].first), "h");
+  EXPECT_EQ(v.t(parts[1].second), ")");
+  EXPECT_EQ(v.t(parts[2].first), "{");
+  EXPECT_EQ(v.t(parts[3].first), "x");
+}
+
+TEST(Wave64PlanTokens, LaunchedNameReadsBackOverTemplateArguments) {
+  Project p(Sources{{"t.cu", "void h() { reduce<float, 4><<<1, 64>>>(p); plain<<<1, 32>>>(); }"}});
+  const Tokens v = p.tokens(0);
+  std::vector<std::string_view> names;
+  for (std::size_t ci = 0; ci < v.size(); ++ci)
+    if (v.f.code(ci).kind == lex::Kind::LaunchOpen) names.push_back(v.t(launched_name(v, ci, 0)));
+  EXPECT_EQ(names, (std::vector<std::string_view>{"reduce", "plain"}));
+}
+
+TEST(Wave64PlanTokens, WarpIndexVariablesAreDividedByTheWarpWidth) {
+  Project p(Sources{{"t.cu", R"(
+__global__ void k() {
+  int warp = threadIdx.x / 32;
+  int w2 = threadIdx.x >> 5;
+  int row = threadIdx.x / 16;
+}
+)"}});
+  const auto vars = warp_index_vars(p.tokens(0), p.facts[0].functions.at(0));
+  EXPECT_EQ(vars, (std::set<std::string_view>{"warp", "w2"}));
+}
+
+TEST(Wave64PlanTokens, FirstAtFindsTheTokenAtOrAfterAnOffset) {
+  Project p(Sources{{"t.cu", "int a = 1;  int b;"}});
+  const Tokens v = p.tokens(0);
+  EXPECT_EQ(v.first_at(0), 0u);
+  EXPECT_EQ(v.t(v.first_at(v.at(3) + 1)), ";");  // inside `1`: the next token
+  EXPECT_EQ(v.t(v.first_at(v.end(4))), "int");  // inside the whitespace after `;`
+  EXPECT_EQ(v.first_at(10000), v.size());
+}
+
+// ---- shuffle_loop.cpp ---------------------------------------------------------------------------
+
+TEST(Wave64PlanShuffleLoop, HalvingLoopFrom16StartsAtHalfTheWarp) {
+  Project p(Sources{{"t.cu", R"(
+__device__ float sum(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o, 32);
+  return v;
+}
+)"}});
+  const LoopInfo L = shuffle_loop(p.tokens(0), p.find(0, "for"));
+  ASSERT_NE(L.hit, npos);
+  EXPECT_TRUE(L.halving);
+  ASSERT_TRUE(L.safe) << L.why;
+  ASSERT_EQ(L.edits.size(), 2u);
+  EXPECT_EQ(L.edits[0].text, "warpSize / 2");
+  EXPECT_EQ(L.edits[1].text, "warpSize");  // the explicit width 32
+}
+
+TEST(Wave64PlanShuffleLoop, AnOffsetThatIsNotTheLoopVariableIsNotRewritten) {
+  Project p(Sources{{"t.cu", R"(
+__device__ float sum(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o * 2);
+  return v;
+}
+)"}});
+  const LoopInfo L = shuffle_loop(p.tokens(0), p.find(0, "for"));
+  ASSERT_NE(L.hit, npos);
+  EXPECT_FALSE(L.safe);
+  EXPECT_EQ(L.why, "the shuffle offset is not the loop variable alone");
+  EXPECT_TRUE(L.edits.empty());
+}
+
+TEST(Wave64PlanShuffleLoop, GuardedUnrolledStepIsFound) {
+  Project p(Sources{{"t.cu", R"(
+template <int W> __device__ float sum(float v) {
+  if (W >= 32) v += __shfl_down_sync(0xffffffff, v, 16);
+  return v;
+}
+)"}});
+  const Tokens v = p.tokens(0);
+  const FunctionInfo& fi = p.facts[0].functions.at(0);
+  const std::size_t sa = p.find(0, "if");
+  const auto [a, b] = v.statement(sa + 5, fi.body_open + 1, fi.body_close);
+  const std::size_t k = guarded_shuffle_step(v, fi, a, b, sa + 4);
+  ASSERT_NE(k, npos);
+  EXPECT_EQ(v.t(k), "16");
+}
+
+// ---- graph.cpp: which definition a call means, and components across files ----------------------
+
+constexpr std::string_view kReduceHeader = R"(#pragma once
+__device__ float warp_sum(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  return v;
+}
+)";
+
+TEST(Wave64PlanGraph, AHelperInAnIncludedHeaderIsFixedWithItsCaller) {
+  Project p(Sources{{"src/reduce.cuh", std::string(kReduceHeader)}, {"src/main.cu", R"(#include "reduce.cuh"
+__global__ void k(float* x) { x[threadIdx.x] = warp_sum(x[threadIdx.x]); }
+void run(float* x) { k<<<1, 256>>>(x); }
+)"}});
+  const Wave64FixPlan plan = p.plan();
+  EXPECT_EQ(plan.stats.components, 1);
+  EXPECT_EQ(plan.stats.fixed_components, 1);
+  EXPECT_NE(p.fixed(plan, 0).find("int o = warpSize / 2;"), std::string::npos);
+}
+
+TEST(Wave64PlanGraph, ProgramsThatDefineTheSameHelperAreSeparateComponents) {
+  // Two standalone programs, each with its own warp_sum: an unfixable one (a shuffle width of 16)
+  // must not block the other.
+  Project p(Sources{{"a/main.cu", std::string(kReduceHeader) + R"(
+__global__ void k(float* x) { x[threadIdx.x] = warp_sum(x[threadIdx.x]); }
+void run(float* x) { k<<<1, 256>>>(x); }
+)"},
+                    {"b/main.cu", R"(
+__device__ float warp_sum(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o, 16);
+  return v;
+}
+__global__ void k(float* x) { x[threadIdx.x] = warp_sum(x[threadIdx.x]) + (threadIdx.x & 31); }
+void run(float* x) { k<<<1, 256>>>(x); }
+)"}});
+  const Wave64FixPlan plan = p.plan();
+  EXPECT_EQ(plan.stats.components, 2);
+  EXPECT_NE(p.fixed(plan, 0).find("int o = warpSize / 2;"), std::string::npos);
+  ASSERT_TRUE(plan.files.count("b/main.cu"));
+  EXPECT_TRUE(plan.files.at("b/main.cu").fixed.empty() || !plan.files.at("b/main.cu").fixed_how.empty());
+}
+
+// ---- block_values.cpp ---------------------------------------------------------------------------
+
+TEST(Wave64PlanBlockValues, ABlockSizeThroughALauncherParameterIsEvaluatedAtItsCallSites) {
+  // 96 threads is not a whole number of 64-lane wavefronts: the warpSize form cannot take the
+  // kernel (a wavefront would straddle two CUDA rows), so the logical form does.
+  const std::string kernel = R"(
+__global__ void k(float* x) {
+  float v = x[threadIdx.x];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  if ((threadIdx.x & 31) == 0) x[threadIdx.x / 32] = v;
+}
+void launch(float* x, int threads) { k<<<1, threads>>>(x); }
+)";
+  Project odd(Sources{{"t.cu", kernel + "void run(float* x) { launch(x, 96); }\n"}});
+  const Wave64FixPlan p96 = odd.plan();
+  EXPECT_EQ(p96.stats.fixed_components, 1);
+  EXPECT_EQ(p96.stats.logical_components, 1);
+  Project even(Sources{{"t.cu", kernel + "void run(float* x) { launch(x, 128); launch(x, 256); }\n"}});
+  const Wave64FixPlan p128 = even.plan();
+  EXPECT_EQ(p128.stats.fixed_components, 1);
+  EXPECT_EQ(p128.stats.logical_components, 0);
+  EXPECT_NE(even.fixed(p128, 0).find("threadIdx.x & (warpSize - 1)"), std::string::npos);
+}
+
+// ---- the forms and the policy -------------------------------------------------------------------
+
+TEST(Wave64PlanForms, LogicalFormKeepsThe32sAndSaysWhy) {
+  Project p(Sources{{"t.cu", R"(
+__global__ void k(float* x, int n) {
+  float v = x[threadIdx.x];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  if ((threadIdx.x & 31) == 0) x[threadIdx.x / 32] = v;
+}
+void run(float* x, int n) { k<<<1, 96>>>(x, n); }
+)"}});
+  // 96 threads: a 64-lane wavefront would hold lanes of two CUDA warps, so the warpSize form is out.
+  const Wave64FixPlan plan = p.plan();
+  ASSERT_EQ(plan.stats.logical_components, 1);
+  const Wave64FilePlan& fp = plan.files.at("t.cu");
+  ASSERT_FALSE(fp.fixed_how.empty());
+  EXPECT_TRUE(fp.fixed_how.begin()->second.starts_with("kept as 32-lane logical warps"));
+  const std::string out = p.fixed(plan, 0);
+  EXPECT_NE(out.find("o = 16"), std::string::npos);     // the loop keeps its 32-lane start
+  EXPECT_NE(out.find(kAddedWidth), std::string::npos);  // and its shuffle the width 32, recorded
+}
+
+TEST(Wave64PlanForms, AnExcludedLineBlocksItsComponent) {
+  Project p(Sources{{"t.cu", R"(
+__global__ void k(float* x) {
+  float v = x[threadIdx.x];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);  // ferry: ignore
+  x[threadIdx.x] = v;
+}
+void run(float* x) { k<<<1, 256>>>(x); }
+)"}});
+  const Wave64FixPlan plan = p.plan();
+  EXPECT_EQ(plan.stats.fixed_components, 0);
+  ASSERT_EQ(plan.blocked.size(), 1u);
+  EXPECT_NE(plan.blocked[0].find("a line to change is excluded from rewriting"), std::string::npos);
+  EXPECT_EQ(p.fixed(plan, 0), p.srcs[0].second);
+}
+
+// ---- hints.h ------------------------------------------------------------------------------------
+
+TEST(Wave64PlanHints, TheWmmaFormIsToldApartByItsStart) {
+  EXPECT_TRUE(wave64_hints::wmma_doubled().starts_with(kWmmaDoubledHow));
+  EXPECT_NE(wave64_hints::logical("a.cu:3: why").find("because a.cu:3: why;"), std::string::npos);
+  EXPECT_EQ(wave64_hints::blocked("a.cu:3: why", false, "", "no"), "a.cu:3: why; as 32-lane halves: no");
+  EXPECT_NE(wave64_hints::blocked("a.cu:3: why", true, "d", "").find("with a doubled block: d"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ferry::analysis::wave64_plan
