@@ -1,4 +1,4 @@
-// The logical 32-lane warps of the CUDA -> HIP target's wave64 fixes (src/analysis/wave64_fix.cpp,
+// The logical 32-lane warps of the CUDA -> HIP target's wave64 fixes (src/analysis/wave64_fix/form_logical.cpp,
 // docs/wave64.md "Round trips") come back as the CUDA that they were written from:
 //   ((unsigned)(__ballot(P) >> (__lane_id() & 32)))        -> __ballot_sync(0xffffffff, P)
 //   ((unsigned)(__ballot(1) >> (__lane_id() & 32)))        -> __activemask()
