@@ -1,0 +1,39 @@
+import mindspore as ms
+from mindspore import ops
+
+
+def train_epoch(model, loader, optimizer, log):
+    model.set_train(mode=True)
+    total = 0.0
+    def forward_fn(inputs, labels):
+        logits = model(inputs)
+        loss = ops.cross_entropy(logits, labels)
+        return loss, logits
+    grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
+    for step, (inputs, labels) in enumerate(loader):
+        (loss, logits), grads = grad_fn(inputs, labels)
+        optimizer(grads)
+        total += loss.item()
+        if step % 10 == 0:
+            log(step, loss.item(), logits.argmax(dim=1))
+    return total
+
+
+def evaluate(model, loader):
+    model.set_train(mode=False)
+    correct = 0
+    for inputs, labels in loader:
+        pred = model(inputs).argmax(dim=1)
+        correct += pred.eq(labels).sum().item()
+    return correct
+
+
+def predict(model, x):
+    return model(x)
+
+
+def accumulate(model, batches, optimizer):
+    for x, y in batches:
+        loss = ops.mse_loss(model(x), y)
+        loss.backward()
+    optimizer.step()

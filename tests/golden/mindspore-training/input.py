@@ -1,0 +1,40 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def train_epoch(model, loader, optimizer, log):
+    model.train()
+    total = 0.0
+    for step, (inputs, labels) in enumerate(loader):
+        optimizer.zero_grad()
+        logits = model(inputs)
+        loss = F.cross_entropy(logits, labels)
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+        if step % 10 == 0:
+            log(step, loss.item(), logits.argmax(dim=1))
+    return total
+
+
+def evaluate(model, loader):
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for inputs, labels in loader:
+            pred = model(inputs).argmax(dim=1)
+            correct += pred.eq(labels).sum().item()
+    return correct
+
+
+@torch.no_grad()
+def predict(model, x):
+    return model(x)
+
+
+def accumulate(model, batches, optimizer):
+    for x, y in batches:
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+    optimizer.step()
