@@ -69,10 +69,12 @@ class Converter {
     plan_training(t_.root());
     visit(t_.root());
     drop_self_assignments(t_.root());
+    finish_blocks();  // before the structural passes render these blocks into their own edits
     apply_training();
     apply_no_grad();
     set_device_context();
     finish_imports();
+    finish_blocks();
     commit();
   }
 
@@ -168,6 +170,30 @@ class Converter {
     return std::make_pair(ls, e);
   }
 
+  // Removes statement `n` (its whole lines). A block whose statements all go keeps a `pass`
+  // (finish_blocks). `region`: drop the edits inside it (they were rendered nowhere else).
+  bool remove_statement(int n, bool region) {
+    const auto lines = whole_lines(n);
+    if (!lines) return false;
+    const std::uint32_t id = seq_;
+    if (!(region ? replace_region(lines->first, lines->second, "") : add(lines->first, lines->second, "")))
+      return false;
+    const int p = t_.at(n).parent;
+    if (p >= 0 && type(p) == "block") removed_[p].push_back(id);
+    return true;
+  }
+  void finish_blocks() {
+    for (auto& [block, ids] : removed_) {
+      if (ids.empty()) continue;
+      std::size_t count = 0;
+      for (int c : t_.named_children(block)) count += type(c) != "comment";
+      if (ids.size() < count) continue;
+      for (LocalEdit& e : edits_)
+        if (e.seq == ids.front()) e.text = indent_of(e.begin) + "pass\n";
+      ids.clear();
+    }
+  }
+
   void excluded_lines() {
     for (std::size_t i = 0; i < t_.size(); ++i) {
       const int n = static_cast<int>(i);
@@ -210,6 +236,7 @@ class Converter {
           q = alias;  // `import torch.nn` binds torch
         }
         if (!torch_module(q)) {
+          import_identifiers_.insert(alias);  // a name the file binds to another module
           if (!st.aliases.empty() || torch_module(std::string(text(c)))) st.aliases.push_back("");
           continue;
         }
@@ -221,7 +248,14 @@ class Converter {
     }
     if (ty == "import_from_statement") {
       const int mod = t_.child(n, "module_name");
-      if (mod < 0 || type(mod) != "dotted_name" || !torch_module(text(mod))) return;
+      if (mod < 0 || type(mod) != "dotted_name" || !torch_module(text(mod))) {
+        for (int c : t_.children(n)) {
+          if (t_.at(c).field != "name") continue;
+          const int bound = type(c) == "aliased_import" ? t_.child(c, "alias") : c;
+          import_identifiers_.insert(std::string(text(bound)));
+        }
+        return;
+      }
       ImportStmt st{n, {}};
       for (int c : t_.children(n)) {
         if (t_.at(c).field != "name") continue;
@@ -251,7 +285,6 @@ class Converter {
         const std::string id(text(n));
         if (!aliases_.count(id)) other_identifiers_.insert(id);
       }
-      if (imp && type(n) == "identifier") import_identifiers_.insert(std::string(text(n)));
       for (int c : t_.children(n)) walk(c, imp);
     };
     walk(t_.root(), false);
@@ -469,13 +502,21 @@ class Converter {
     }
     return a;
   }
-  // Removes argument `arg` of the list with its comma.
-  bool drop_argument(const Args& a, int arg) {
-    const auto it = std::find(a.all.begin(), a.all.end(), arg);
-    const std::size_t i = static_cast<std::size_t>(it - a.all.begin());
-    if (a.all.size() == 1) return add(t_.at(arg).begin, t_.at(arg).end, "");
-    if (i + 1 < a.all.size()) return add(t_.at(arg).begin, t_.at(a.all[i + 1]).begin, "");
-    return add(t_.at(a.all[i - 1]).end, t_.at(arg).end, "");
+  // Removes the arguments `gone` of the list with their commas: each run of neighbours at once.
+  void drop_arguments(const Args& a, const std::set<int>& gone) {
+    const std::size_t n = a.all.size();
+    for (std::size_t i = 0; i < n;) {
+      if (!gone.count(a.all[i])) {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j + 1 < n && gone.count(a.all[j + 1])) ++j;
+      if (j + 1 < n) add(t_.at(a.all[i]).begin, t_.at(a.all[j + 1]).begin, "");
+      else if (i > 0) add(t_.at(a.all[i - 1]).end, t_.at(a.all[j]).end, "");
+      else add(t_.at(a.all[i]).begin, t_.at(a.all[j]).end, "");
+      i = j + 1;
+    }
   }
   std::string expand(const std::string& expr, const Args& a) const {
     std::string out;
@@ -587,7 +628,9 @@ class Converter {
     std::set<std::string> produced;
     for (const ArgOp& op : m.ops) produced.insert(op.kind == ArgOp::Kind::Add ? op.from : op.to);
     const ApiEntry* api = tab_.api(ms);
-    if (api)
+    const bool wrapper = api && std::all_of(api->params.begin(), api->params.end(),
+                                            [](const std::string& p) { return p.rfind('*', 0) == 0; });
+    if (api && !wrapper)
       for (const std::string& k : final_kw) {
         const bool named = std::find(api->params.begin(), api->params.end(), k) != api->params.end();
         if (!api->takes(k) || (!produced.count(k) && api->params_known && !named))
@@ -602,7 +645,7 @@ class Converter {
     if (a.splat && !m.ops.empty())
       diag(Diag::MsArguments, call_node, m.torch + ": arguments passed with * or ** are not checked",
            "their keywords may need the renames of " + m.where + " by hand");
-    for (int d : dropped) drop_argument(a, d);
+    drop_arguments(a, dropped);
     for (Planned& p : plan) add(p.b, p.e, std::move(p.text));
     return true;
   }
@@ -1112,8 +1155,7 @@ class Converter {
           std::string r = render(right), l(text(left));
           std::erase(r, ' ');
           std::erase(l, ' ');
-          if (r == l && render(right) != text(right))
-            if (auto lines = whole_lines(n)) replace_region(lines->first, lines->second, "");
+          if (r == l && render(right) != text(right)) remove_statement(n, true);
         }
       }
       return;
@@ -1224,8 +1266,8 @@ class Converter {
       for (const std::string& n : needed)
         if (prefix_of(sp.prefix, n) && best_prefix(n) == sp.prefix) used = true;
       if (!used) continue;
-      const bool clash = other_identifiers_.count(sp.alias) || still_bound.count(sp.alias) ||
-                         (import_identifiers_.count(sp.alias) && !aliases_.count(sp.alias));
+      const bool clash =
+          other_identifiers_.count(sp.alias) || still_bound.count(sp.alias) || import_identifiers_.count(sp.alias);
       short_[sp.prefix] = !clash;
       lines.push_back(clash ? sp.fallback_import : sp.import_line);
     }
@@ -1253,6 +1295,7 @@ class Converter {
       std::string text_block;
       if (!placed && at_module)
         for (const std::string& l : block) text_block += ind + l + "\n";
+      if (removable.count(st.node) && text_block.empty() && remove_statement(st.node, false)) continue;
       if (removable.count(st.node)) {
         if (auto lines = whole_lines(st.node)) {
           if (add(lines->first, lines->second, text_block)) {
@@ -1330,6 +1373,7 @@ class Converter {
   std::vector<std::pair<int, std::string>> step_failures_;
   bool device_used_ = false;
   std::map<std::string, bool> short_;
+  std::map<int, std::vector<std::uint32_t>> removed_;  // block -> removal edits (seq) of its statements
 };
 
 }  // namespace

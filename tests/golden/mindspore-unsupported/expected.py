@@ -6,12 +6,12 @@ import torch.nn as nn
 class Odd(mindspore.nn.Cell):
     def __init__(self):
         super().__init__()
-        self.rnn = nn.GRU(8, 16, batch_first=True)
+        self.mix = nn.Bilinear(8, 8, 16)
         self.lin = mindspore.nn.Dense(16, 4)
         self.act = mindspore.nn.LeakyReLU(alpha=0.2)
 
     def construct(self, x):
-        y, _ = self.rnn(x)
+        y = self.mix(x, x)
         return torch.fft.rfft(self.act(self.lin(y)))
 
 
