@@ -653,6 +653,7 @@ class Converter {
   // ----- calls ------------------------------------------------------------------------------
   void call(int n) {
     const int fn = t_.child(n, "function");
+    if (consumed_.count(n) && !resolve(fn).empty()) return;  // clip_grad_norm_ inside a converted step
     const std::string r = resolve(fn);
     if (!r.empty()) return reference(fn, r, n);
     if (type(fn) == "attribute") {
@@ -908,7 +909,31 @@ class Converter {
     int zero, first, backward, step;  // statements
     std::vector<int> forward;         // statements between zero_grad and backward
     std::string loss, optimizer;
+    int clip = -1;  // clip_grad_norm_(params, max_norm) between backward and step
+    std::string max_norm;
   };
+
+  // A statement between backward() and step() that the step can keep: it neither reads gradients
+  // nor steps; clip_grad_norm_(params, max_norm) is recognised (it becomes clip_by_global_norm).
+  bool between_statement(int st, int& clip, std::string& max_norm) const {
+    if (type(st) != "expression_statement") return false;
+    const std::vector<int> k = t_.named_children(st);
+    if (k.size() == 1 && type(k[0]) == "call" &&
+        resolve(t_.child(k[0], "function")) == "torch.nn.utils.clip_grad_norm_" && clip < 0) {
+      const Args a = arguments(k[0]);
+      if (a.splat) return false;
+      if (a.positional.size() >= 2) max_norm = std::string(text(a.positional[1]));
+      else if (auto it = a.keywords.find("max_norm"); it != a.keywords.end())
+        max_norm = std::string(text(t_.child(it->second, "value")));
+      if (max_norm.empty() || a.positional.size() > 2 || a.keywords.size() > (a.positional.size() >= 2 ? 0u : 1u))
+        return false;
+      clip = st;
+      return true;
+    }
+    const std::string_view x = text(st);
+    return x.find("grad") == std::string_view::npos && x.find(".step(") == std::string_view::npos &&
+           x.find("backward") == std::string_view::npos;
+  }
 
   // "opt.zero_grad()" etc.: the call of an expression statement, its receiver and method name.
   bool stmt_method(int st, std::string& receiver, std::string& method, int* call_out = nullptr) const {
@@ -968,14 +993,20 @@ class Converter {
     else if (z > b) why = "zero_grad() comes after backward()";
     else if (s < 0)
       why = "no " + (opt.empty() ? std::string("optimizer") : opt) + ".step() after loss.backward() in the same block";
-    else if (s != b + 1) why = "statements between loss.backward() and " + opt + ".step()";
-    else if (b == z + 1) why = "no forward computation between zero_grad() and backward()";
+    int clip = -1;
+    std::string max_norm;
+    if (why.empty())
+      for (int i = b + 1; i < s; ++i)
+        if (!between_statement(stmts[static_cast<std::size_t>(i)], clip, max_norm))
+          why = "a statement between loss.backward() and " + opt + ".step() that reads or changes gradients";
+    if (why.empty() && b == z + 1) why = "no forward computation between zero_grad() and backward()";
     if (why.empty() && !std::all_of(loss.begin(), loss.end(),
                                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
       why = "backward() is called on an expression, not on a name";
     Step st{block, -1,     z >= 0 ? stmts[static_cast<std::size_t>(z)] : -1,
             -1,    stmt_b, s >= 0 ? stmts[static_cast<std::size_t>(s)] : -1,
-            {},    loss,   opt};
+            {},    loss,   opt,
+            -1,    {}};
     if (why.empty()) {
       for (int i = z + 1; i < b; ++i) {
         const int x = stmts[static_cast<std::size_t>(i)];
@@ -989,15 +1020,36 @@ class Converter {
           if (nm == loss) assigns_loss = true;
       if (why.empty() && !assigns_loss)
         why = "the loss '" + loss + "' is not computed between zero_grad() and backward()";
+      // value_and_grad differentiates what forward_fn computes: the model must run inside it
+      bool model_call = false;
+      std::function<void(int)> calls = [&](int x) {
+        if (type(x) == "call") {
+          const int fn = t_.child(x, "function");
+          const bool torch_fn = !resolve(fn).empty();
+          const bool tensor_method = type(fn) == "attribute" && method_row(text(t_.child(fn, "attribute"))) != nullptr;
+          if (!torch_fn && !tensor_method) model_call = true;
+        }
+        for (int c : t_.children(x)) calls(c);
+      };
+      for (int x : st.forward) calls(x);
+      if (why.empty() && !model_call)
+        why =
+            "no model call between zero_grad() and backward(): the forward computation happens earlier, outside "
+            "what value_and_grad can differentiate";
     }
     if (!why.empty()) {
       step_failures_.push_back({stmt_b, why});
-      consumed_.insert(t_.named_children(stmt_b)[0]);  // reported once, by apply_training
+      // reported once, by apply_training
+      for (int i : {z, b, s})
+        if (i >= 0) consumed_.insert(t_.named_children(stmts[static_cast<std::size_t>(i)])[0]);
       return;
     }
     const int parent = t_.at(block).parent;
     if (parent >= 0 && (type(parent) == "for_statement" || type(parent) == "while_statement")) st.loop = parent;
     st.first = st.forward.front();
+    st.clip = clip;
+    st.max_norm = max_norm;
+    if (clip >= 0) consumed_.insert(t_.named_children(clip)[0]);
     for (int x : {st.zero, st.backward, st.step}) consumed_.insert(t_.named_children(x)[0]);
     steps_.push_back(st);
   }
@@ -1129,13 +1181,31 @@ class Converter {
       const std::uint32_t at = t_.at(anchor).begin;
       std::string use = (aux.empty() ? st.loss : "(" + outs + ")") + ", " + grads + " = " + grad + "(" + args + ")";
       bool ok = true;
-      // zero_grad goes (its whole line)
-      if (auto lines = whole_lines(st.zero)) ok = add(lines->first, lines->second, "") && ok;
-      else ok = replace_node(st.zero, "pass") && ok;
+      const std::vector<LocalEdit> before = edits_;
+      if (st.loop >= 0) {
+        // zero_grad goes (its whole line); the definition goes before the loop
+        if (auto lines = whole_lines(st.zero)) ok = add(lines->first, lines->second, "") && ok;
+        else ok = replace_node(st.zero, "pass") && ok;
+        ok = add(at, at, def) && ok;
+      } else {
+        // no loop: the definition takes zero_grad's place
+        ok = replace_node(st.zero, def.substr(0, def.size() - def_indent.size() - 1)) && ok;
+      }
       ok = replace_region(t_.at(st.first).begin, t_.at(st.backward).end, use) && ok;
       ok = replace_region(t_.at(st.step).begin, t_.at(st.step).end, st.optimizer + "(" + grads + ")") && ok;
-      ok = add(at, at, def) && ok;
+      if (st.clip >= 0)
+        ok = replace_region(
+                 t_.at(st.clip).begin, t_.at(st.clip).end,
+                 grads + " = " + emit("mindspore.ops.clip_by_global_norm") + "(" + grads + ", " + st.max_norm + ")") &&
+             ok;
       (void)block_begin;
+      if (!ok) {  // all or nothing: the step stays as written
+        edits_ = before;
+        diag(Diag::MsTrainingStep, st.backward, "training step not converted: its edits overlap others",
+             "convert it by hand (see FRY1702)");
+        unconverted("training");
+        continue;
+      }
       f_.count_converted("diff");
       diag(Diag::MsTrainingStepConverted, st.backward,
            "training step → " + fwd + " + ms.value_and_grad + " + st.optimizer + "(" + grads + ")",

@@ -50,6 +50,7 @@ constexpr EmittedName kPassNames[] = {
     {"mindspore.load_param_into_net", {}},
     {"mindspore.Tensor.astype", {}},
     {"mindspore.ops.stop_gradient", {}},
+    {"mindspore.ops.clip_by_global_norm", {}},
     {"mindspore.Tensor.shape", {}},
 };
 

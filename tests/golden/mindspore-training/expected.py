@@ -37,3 +37,35 @@ def accumulate(model, batches, optimizer):
         loss = ops.mse_loss(model(x), y)
         loss.backward()
     optimizer.step()
+
+
+def train_clipped(model, loader, optimizer, clip):
+    seen = 0
+    def forward_fn_2(inputs, labels):
+        loss = ops.cross_entropy(model(inputs), labels)
+        return loss
+    grad_fn_2 = ms.value_and_grad(forward_fn_2, None, optimizer.parameters)
+    for inputs, labels in loader:
+        loss, grads_2 = grad_fn_2(inputs, labels)
+        seen += inputs.shape[0]
+        grads_2 = ops.clip_by_global_norm(grads_2, clip)
+        optimizer(grads_2)
+    return seen
+
+
+def step_once(model, x, y, optimizer):
+    def forward_fn_3():
+        out = model(x)
+        loss = ops.mse_loss(out, y)
+        return loss, out
+    grad_fn_3 = ms.value_and_grad(forward_fn_3, None, optimizer.parameters, has_aux=True)
+    (loss, out), grads_3 = grad_fn_3()
+    optimizer(grads_3)
+    return loss.item(), out
+
+
+def policy_update(log_probs, optimizer):
+    optimizer.zero_grad()
+    loss = ops.cat(log_probs).sum()
+    loss.backward()
+    optimizer.step()

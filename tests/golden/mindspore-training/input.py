@@ -38,3 +38,31 @@ def accumulate(model, batches, optimizer):
         loss = F.mse_loss(model(x), y)
         loss.backward()
     optimizer.step()
+
+
+def train_clipped(model, loader, optimizer, clip):
+    seen = 0
+    for inputs, labels in loader:
+        optimizer.zero_grad()
+        loss = F.cross_entropy(model(inputs), labels)
+        loss.backward()
+        seen += inputs.size(0)
+        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+        optimizer.step()
+    return seen
+
+
+def step_once(model, x, y, optimizer):
+    optimizer.zero_grad()
+    out = model(x)
+    loss = F.mse_loss(out, y)
+    loss.backward()
+    optimizer.step()
+    return loss.item(), out
+
+
+def policy_update(log_probs, optimizer):
+    optimizer.zero_grad()
+    loss = torch.cat(log_probs).sum()
+    loss.backward()
+    optimizer.step()
