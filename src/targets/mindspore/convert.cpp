@@ -282,8 +282,11 @@ class Converter {
     std::function<void(int, bool)> walk = [&](int n, bool in_import) {
       const bool imp = in_import || type(n) == "import_statement" || type(n) == "import_from_statement";
       if (type(n) == "identifier" && !imp) {
+        const int p = t_.at(n).parent;
+        const bool member = type(p) == "attribute" && t_.child(p, "attribute") == n;  // x.nn is no binding
+        const bool keyword = type(p) == "keyword_argument" && t_.child(p, "name") == n;
         const std::string id(text(n));
-        if (!aliases_.count(id)) other_identifiers_.insert(id);
+        if (!aliases_.count(id) && !member && !keyword) other_identifiers_.insert(id);
       }
       for (int c : t_.children(n)) walk(c, imp);
     };
@@ -364,9 +367,11 @@ class Converter {
     if (ty == "function_definition") {
       for (int c : t_.children(n)) {
         if (t_.at(c).field == "name") continue;
-        if (t_.at(c).field == "parameters") {
-          for (int p : t_.named_children(c))
+        if (t_.at(c).field == "parameters") {  // default values and annotations (evaluated at def time)
+          for (int p : t_.named_children(c)) {
             if (type(p) == "default_parameter" || type(p) == "typed_default_parameter") visit(t_.child(p, "value"));
+            if (type(p) == "typed_parameter" || type(p) == "typed_default_parameter") visit(t_.child(p, "type"));
+          }
           continue;
         }
         visit(c);
@@ -512,7 +517,9 @@ class Converter {
       }
       std::size_t j = i;
       while (j + 1 < n && gone.count(a.all[j + 1])) ++j;
-      if (j + 1 < n) add(t_.at(a.all[i]).begin, t_.at(a.all[j + 1]).begin, "");
+      if (i == 0 && j + 1 == n)
+        add(t_.at(a.list).begin + 1, t_.at(a.list).end - 1, "");  // all of them, trailing comma too
+      else if (j + 1 < n) add(t_.at(a.all[i]).begin, t_.at(a.all[j + 1]).begin, "");
       else if (i > 0) add(t_.at(a.all[i - 1]).end, t_.at(a.all[j]).end, "");
       else add(t_.at(a.all[i]).begin, t_.at(a.all[j]).end, "");
       i = j + 1;

@@ -1,5 +1,6 @@
 import os
 import mindspore as ms
+from mindspore import nn
 import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
@@ -20,3 +21,8 @@ def autocast_step(model, x):
     with torch.autocast(device_type="cuda", dtype=ms.bfloat16):
         y = model(x)
     return scaler, y
+
+
+def count(model: nn.Cell, url: str = "env://") -> int:
+    ms.communication.init()
+    return sum(p.numel() for p in model.trainable_params())

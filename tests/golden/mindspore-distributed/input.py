@@ -19,3 +19,11 @@ def autocast_step(model, x):
     with torch.autocast(device_type="cuda", dtype=torch.bfloat16):
         y = model(x)
     return scaler, y
+
+
+def count(model: torch.nn.Module, url: str = "env://") -> int:
+    torch.distributed.init_process_group(
+        backend="nccl",
+        init_method=url,
+    )
+    return sum(p.numel() for p in model.parameters())
