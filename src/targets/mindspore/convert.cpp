@@ -346,7 +346,18 @@ class Converter {
   void visit(int n) {
     if (n < 0) return;
     const std::string_view ty = type(n);
-    if (ty == "import_statement" || ty == "import_from_statement" || ty == "comment" || ty == "string") return;
+    if (ty == "import_statement" || ty == "import_from_statement" || ty == "comment") return;
+    if (ty == "string") {  // only an f-string's interpolations hold code
+      const std::string_view t = text(n);
+      const std::size_t q = t.find_first_of("'\"");
+      const char saved = quote_;
+      // before Python 3.12 a string inside an interpolation must use the other quote
+      if (q != std::string_view::npos) quote_ = t[q] == '"' ? '\'' : '"';
+      for (int c : t_.named_children(n))
+        if (type(c) == "interpolation") visit(c);
+      quote_ = saved;
+      return;
+    }
     if (excluded(n) && (ty == "call" || ty == "attribute" || ty == "identifier")) return;
     if (ty == "call") return call(n);
     if (ty == "attribute" || ty == "identifier") {
@@ -783,12 +794,14 @@ class Converter {
     return true;
   }
 
+  // A string literal in the quote the current context allows.
+  std::string quoted(const std::string& s) const { return quote_ + s + quote_; }
   std::string device_literal(int arg) const {
     if (arg >= 0 && type(arg) == "string") {
       const std::string_view s = text(arg);
-      if (s.find("cpu") != std::string_view::npos) return "\"CPU\"";
+      if (s.find("cpu") != std::string_view::npos) return quoted("CPU");
     }
-    return "\"" + s_.device_target + "\"";
+    return quoted(s_.device_target);
   }
 
   // Calls whose conversion is structural; true when handled (converted or diagnosed).
@@ -895,8 +908,8 @@ class Converter {
     std::string shuffle = value(2, "shuffle");
     const std::string workers = value(99, "num_workers");
     const std::string drop = value(99, "drop_last");
-    std::string out = emit("mindspore.dataset.GeneratorDataset") + "(" + dataset +
-                      ", column_names=[\"data\", \"label\"], shuffle=" + (shuffle.empty() ? "False" : shuffle);
+    std::string out = emit("mindspore.dataset.GeneratorDataset") + "(" + dataset + ", column_names=[" + quoted("data") +
+                      ", " + quoted("label") + "], shuffle=" + (shuffle.empty() ? "False" : shuffle);
     if (!workers.empty() && workers != "0") out += ", num_parallel_workers=" + workers;
     out += ").batch(" + (batch.empty() ? std::string("1") : batch);
     if (!drop.empty()) out += ", drop_remainder=" + drop;
@@ -1449,6 +1462,7 @@ class Converter {
   std::vector<Step> steps_;
   std::vector<std::pair<int, std::string>> step_failures_;
   bool device_used_ = false;
+  char quote_ = '"';  // the quote a string literal written now uses
   std::map<std::string, bool> short_;
   std::map<int, std::vector<std::uint32_t>> removed_;  // block -> removal edits (seq) of its statements
 };

@@ -13,3 +13,7 @@ if __name__ == "__main__":
     ms.set_device("Ascend")
     net = nn.Dense(4, 2)
     print(run(net, ops.randn(3, 4)))
+
+
+def describe():
+    return f"accelerator available: {ms.hal.is_available('Ascend')}"

@@ -14,3 +14,7 @@ def run(model, batch):
 if __name__ == "__main__":
     net = nn.Linear(4, 2)
     print(run(net, torch.randn(3, 4)))
+
+
+def describe():
+    return f"accelerator available: {torch.cuda.is_available()}"
