@@ -13,7 +13,8 @@ APT_PACKAGES := build-essential cmake ninja-build python3 pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
   hipcc libamdhip64-dev librocrand-dev libhiprand-dev libhipsparse-dev librocsparse-dev librocprim-dev \
   libopenmpi-dev openmpi-bin libzfp-dev libzstd-dev iproute2 python3-dev python3-torch pybind11-dev python3-pybind11 python3-matplotlib libopenblas0-pthread \
-  python3-jsonschema chromium libcpp-httplib-dev libboost-context-dev clang libclang-rt-14-dev clang-format-14
+  python3-jsonschema chromium libcpp-httplib-dev libboost-context-dev clang libclang-rt-14-dev clang-format-14 \
+  libtree-sitter-dev
 
 CMAKE_FLAGS ?=
 ifeq ($(CI),true)

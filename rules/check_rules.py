@@ -20,6 +20,7 @@ STATUSES = ['supported', 'unsupported', 'deprecated', 'changed']
 IDENT = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
 HEADER = re.compile(r'^[A-Za-z0-9_./+-]+$')
 SINCE = re.compile(r'^(-|none|\d+\.\d+)$')
+OTHER_FORMATS = {'torch2mindspore'}
 TARGET = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$')
 
 
@@ -142,11 +143,13 @@ def print_table(title, counts):
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     # direction folders are named SRC2DST (cuda2hip, hip2cuda, ...); other folders
-    # under rules/ (e.g. profiles/) hold other kinds of data; torch2mindspore/ has another format,
-    # checked by rules/check_mindspore_rules.py
+    # under rules/ (e.g. profiles/) hold other kinds of data
+    # torch2mindspore/ is a mapping of Python names in its own format (torch, mindspore, status, args,
+    # note), read by src/targets/mindspore/mapping.cpp and checked by rules/check_mindspore_rules.py and
+    # tests/unit/mindspore_test.cpp
     dirs = argv[1:] or [os.path.join(here, x) for x in sorted(os.listdir(here))
                         if os.path.isdir(os.path.join(here, x)) and re.match(r'^[a-z0-9]+2[a-z0-9]+$', x)
-                        and x != 'torch2mindspore']
+                        and x not in OTHER_FORMATS]
     problems = []
     for d in dirs:
         for path, counts in check_direction(d, problems):

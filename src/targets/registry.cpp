@@ -6,6 +6,7 @@
 #include "targets/cann/cann_target.h"
 #include "targets/cuda/cuda_target.h"
 #include "targets/hip/hip_target.h"
+#include "targets/mindspore/mindspore_target.h"
 #include "targets/target.h"
 #include "targets/torch_npu/torch_npu_target.h"
 
@@ -13,10 +14,7 @@ namespace ferry::targets {
 namespace {
 
 const TargetInfo* const kRegistry[] = {
-    &hip::kTarget,
-    &cuda::kTarget,
-    &cann::kTarget,
-    &torch_npu::kTarget,
+    &hip::kTarget, &cuda::kTarget, &cann::kTarget, &torch_npu::kTarget, &mindspore::kTarget,
 };
 
 }  // namespace

@@ -1,0 +1,199 @@
+#include "targets/mindspore/mapping.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include "core/split.h"
+#include "core/text.h"
+#include "rules/builtin.h"
+
+namespace ferry::targets::mindspore {
+namespace {
+
+std::string_view trim_sv(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool is_ident(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s.front()))) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+constexpr std::string_view kSetTrain[] = {"mode"};
+constexpr std::string_view kValueAndGrad[] = {"has_aux"};
+constexpr std::string_view kGenerator[] = {"column_names", "shuffle", "num_parallel_workers"};
+constexpr std::string_view kBatch[] = {"drop_remainder"};
+constexpr std::string_view kSetContext[] = {"device_target"};
+constexpr std::string_view kNone[] = {""};
+
+// Every name the passes of targets/mindspore/ write without a table row (convert.cpp spells them
+// through emit(), which asserts membership here).
+constexpr EmittedName kPassNames[] = {
+    {"mindspore", {}},
+    {"mindspore.nn", {}},
+    {"mindspore.ops", {}},
+    {"mindspore.dataset", {}},
+    {"mindspore.value_and_grad", kValueAndGrad},
+    {"mindspore.nn.Optimizer.parameters", {}},
+    {"mindspore.nn.Cell.set_train", kSetTrain},
+    {"mindspore.nn.Cell.construct", {}},
+    {"mindspore.dataset.GeneratorDataset", kGenerator},
+    {"mindspore.dataset.GeneratorDataset.batch", kBatch},
+    {"mindspore.set_context", kSetContext},
+    {"mindspore.set_device", {}},
+    {"mindspore.hal.is_available", {}},
+    {"mindspore.save_checkpoint", {}},
+    {"mindspore.load_checkpoint", {}},
+    {"mindspore.load_param_into_net", {}},
+    {"mindspore.Tensor.astype", {}},
+    {"mindspore.ops.stop_gradient", {}},
+    {"mindspore.ops.clip_by_global_norm", {}},
+    {"mindspore.Tensor.shape", {}},
+};
+
+}  // namespace
+
+bool ApiEntry::takes(std::string_view keyword) const {
+  if (!params_known) return true;
+  for (const std::string& p : params)
+    if (p == keyword || p == "**kwargs" || (p.size() > 2 && p.rfind("**", 0) == 0)) return true;
+  return false;
+}
+
+std::vector<ArgOp> parse_arg_ops(std::string_view text, std::string* error) {
+  std::vector<ArgOp> out;
+  text = trim_sv(text);
+  if (text.empty() || text == "-") return out;
+  for (std::string_view part : split(text, ';')) {
+    part = trim_sv(part);
+    if (part.empty()) continue;
+    ArgOp op;
+    bool ok = false;
+    if (part.front() == '+') {
+      const std::size_t eq = part.find('=');
+      if (eq != std::string_view::npos) {
+        op.kind = ArgOp::Kind::Add;
+        op.from = std::string(part.substr(1, eq - 1));
+        op.to = std::string(part.substr(eq + 1));
+        ok = is_ident(op.from) && !op.to.empty();
+      }
+    } else if (part.front() == '@') {
+      const std::size_t arrow = part.find("->");
+      if (arrow != std::string_view::npos) {
+        op.kind = ArgOp::Kind::Positional;
+        const std::string_view n = part.substr(1, arrow - 1);
+        ok = !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (ok) op.position = std::stoi(std::string(n));
+        op.to = std::string(part.substr(arrow + 2));
+        ok = ok && is_ident(op.to);
+      }
+    } else if (const std::size_t arrow = part.find("->"); arrow != std::string_view::npos) {
+      op.kind = ArgOp::Kind::Rename;
+      op.from = std::string(part.substr(0, arrow));
+      op.to = std::string(part.substr(arrow + 2));
+      ok = is_ident(op.from) && is_ident(op.to);
+    } else if (part.size() > 5 && part.substr(part.size() - 5) == "=drop") {
+      op.kind = ArgOp::Kind::Drop;
+      op.from = std::string(part.substr(0, part.size() - 5));
+      ok = is_ident(op.from);
+    }
+    if (!ok) {
+      if (error) *error += (error->empty() ? "" : "; ") + std::string("cannot read '") + std::string(part) + "'";
+      continue;
+    }
+    out.push_back(std::move(op));
+  }
+  return out;
+}
+
+Tables Tables::from_text(const std::vector<std::pair<std::string, std::string_view>>& mapping_files,
+                         std::string_view api_text) {
+  Tables t;
+  std::map<std::string, bool, std::less<>> from_core;
+  for (const auto& [path, text] : mapping_files) {
+    const bool core = path.size() >= 8 && path.substr(path.size() - 8) == "core.tsv";
+    std::size_t no = 0;
+    for (std::string_view line : split_lines(text)) {
+      ++no;
+      while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+      if (trim_sv(line).empty() || line.front() == '#') continue;
+      const std::string where = path + ":" + std::to_string(no);
+      const std::vector<std::string_view> f = split(line, '\t');
+      if (f.size() != 5) {
+        t.problems_.push_back(where + ": expected 5 TAB-separated fields, got " + std::to_string(f.size()));
+        continue;
+      }
+      Mapping m;
+      m.torch = std::string(trim_sv(f[0]));
+      m.ms = trim_sv(f[1]) == "-" ? "" : std::string(trim_sv(f[1]));
+      const std::string_view st = trim_sv(f[2]);
+      if (st == "same") m.status = Status::Same;
+      else if (st == "diff") m.status = Status::Diff;
+      else if (st == "unsupported") m.status = Status::Unsupported;
+      else {
+        t.problems_.push_back(where + ": status '" + std::string(st) + "' is not same, diff or unsupported");
+        continue;
+      }
+      std::string err;
+      m.ops = parse_arg_ops(f[3], &err);
+      if (!err.empty()) t.problems_.push_back(where + ": args: " + err);
+      m.note = trim_sv(f[4]) == "-" ? "" : std::string(trim_sv(f[4]));
+      m.where = where;
+      if (m.torch.rfind("torch", 0) != 0) t.problems_.push_back(where + ": '" + m.torch + "' is not a torch name");
+      auto it = t.rows_.find(m.torch);
+      if (it != t.rows_.end()) {
+        if (core && !from_core[m.torch]) {
+          it->second = std::move(m);
+          from_core[it->first] = true;
+        } else if (!from_core[m.torch] || core) {
+          t.duplicates_.push_back(where + ": " + m.torch + " (first at " + it->second.where + ")");
+        }
+        continue;
+      }
+      from_core[m.torch] = core;
+      t.rows_.emplace(m.torch, std::move(m));
+    }
+  }
+  for (std::string_view line : split_lines(api_text)) {
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    if (trim_sv(line).empty() || line.front() == '#') continue;
+    const std::vector<std::string_view> f = split(line, '\t');
+    if (f.size() < 2) continue;
+    ApiEntry e;
+    e.kind = std::string(f[1]);
+    const std::string_view params = f.size() > 2 ? trim_sv(f[2]) : std::string_view();
+    e.params_known = params != "-";
+    if (e.params_known && !params.empty())
+      for (std::string_view p : split(params, ',')) e.params.emplace_back(trim_sv(p));
+    t.api_.emplace(std::string(f[0]), std::move(e));
+  }
+  return t;
+}
+
+const Tables& Tables::builtin() {
+  static const Tables tables = [] {
+    std::vector<std::pair<std::string, std::string_view>> files;
+    for (const rules::EmbeddedTable& e : rules::builtin_tables())
+      if (e.path.rfind("torch2mindspore/", 0) == 0) files.emplace_back(std::string(e.path), e.text);
+    std::sort(files.begin(), files.end());
+    return from_text(files, rules::builtin_table("mindspore/api.tsv"));
+  }();
+  return tables;
+}
+
+const Mapping* Tables::find(std::string_view torch) const {
+  auto it = rows_.find(torch);
+  return it == rows_.end() ? nullptr : &it->second;
+}
+
+const ApiEntry* Tables::api(std::string_view name) const {
+  auto it = api_.find(name);
+  return it == api_.end() ? nullptr : &it->second;
+}
+
+std::span<const EmittedName> pass_emitted_names() { return kPassNames; }
+
+}  // namespace ferry::targets::mindspore
