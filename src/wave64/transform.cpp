@@ -148,6 +148,65 @@ void rewrite_extern_shared(FileMigration& f, Transformed& out) {
   }
 }
 
+// The declaration specifiers next to `ci` (a `__shared__` or `__forceinline__`), as code
+// indices: the words and attributes before and after it up to the declared type or name.
+bool is_specifier_word(const FileMigration& f, std::size_t i) {
+  static constexpr std::string_view kWords[] = {
+      "static",       "inline",      "__inline__",      "__inline",     "volatile",     "const",
+      "constexpr",    "extern",      "__device__",      "__host__",     "__global__",   "__shared__",
+      "__constant__", "__managed__", "__forceinline__", "__noinline__", "thread_local", "__restrict__"};
+  for (std::string_view w : kWords)
+    if (f.is(i, w)) return true;
+  return false;
+}
+
+std::vector<std::size_t> specifier_run(const FileMigration& f, std::size_t ci) {
+  std::vector<std::size_t> run;
+  // Backwards over words and attributes (`__align__(16)`: skip the parenthesised part).
+  std::size_t i = ci;
+  while (i > 0) {
+    std::size_t p = i - 1;
+    if (f.code(p).in_directive) break;
+    if (f.is(p, ")")) {
+      const std::size_t open = f.partner(p);
+      if (open == npos || open == 0 || !is_attribute_start(f, open - 1)) break;
+      p = open - 1;
+    } else if (!is_specifier_word(f, p)) {
+      break;
+    }
+    i = p;
+    run.push_back(p);
+  }
+  for (std::size_t j = ci + 1; j < f.code_size() && !f.code(j).in_directive; ++j) {
+    if (is_attribute_start(f, j) && f.is(j + 1, "(")) {
+      const std::size_t close = f.match_bracket(j + 1);
+      if (close == npos) break;
+      j = close;
+      continue;
+    }
+    if (!is_specifier_word(f, j)) break;
+    run.push_back(j);
+  }
+  return run;
+}
+
+// The runtime's qualifiers are macros: `__shared__` is `static thread_local` and
+// `__forceinline__` is `inline __attribute__((always_inline))`. CUDA code writes `static
+// __shared__ T s[32];` (in templates), `__shared__ static int n;` and `__forceinline__ inline`,
+// which would reach the compiler as a second `static` or `inline` ("conflicting specifiers",
+// "duplicate inline"). The word the macro already supplies is dropped from the declaration.
+void drop_duplicate_specifiers(FileMigration& f) {
+  for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
+    const bool shared = f.is(ci, "__shared__");
+    if ((!shared && !f.is(ci, "__forceinline__")) || f.code(ci).in_directive || f.excluded(ci) || f.touched(ci))
+      continue;
+    for (const std::size_t j : specifier_run(f, ci)) {
+      const bool dup = shared ? f.is(j, "static") : (f.is(j, "inline") || f.is(j, "__inline__") || f.is(j, "__inline"));
+      if (dup && !f.touched(j)) f.replace(j, j, "");
+    }
+  }
+}
+
 }  // namespace
 
 Transformed transform_source(std::string_view src, const std::string& display_path) {
@@ -163,6 +222,7 @@ Transformed transform_source(std::string_view src, const std::string& display_pa
 
   targets::hip::launch_pass(f);
   rewrite_extern_shared(f, out);
+  drop_duplicate_specifiers(f);
   check_inline_asm(f);
 
   // Launches the pass could not rewrite would reach the compiler as `<<<`: say so here.

@@ -24,9 +24,9 @@ check() {  # check NAME EXPECTED_RC PATTERN FILE [ferry wave64 build args...]
 
 cat > "$work/graph.hip" <<'X'
 #include <hip/hip_runtime.h>
-int main() { void* g = nullptr; hipGraphCreate(&g, 0); }
+int main() { hipGraph_t g = nullptr; hipGraphCreate(&g, 0); hipGraphAddKernelNode(nullptr, g, nullptr, 0, nullptr); }
 X
-check unsupported-api 1 'wave64 CPU runtime: hipGraphCreate is not supported \(graphs\)' graph.hip
+check unsupported-api 1 'wave64 CPU runtime: hipGraphAddKernelNode is not supported \(graph nodes built by hand' graph.hip
 
 cat > "$work/cub.hip" <<'X'
 #include <hip/hip_runtime.h>

@@ -14,6 +14,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+// Before the qualifier macros below: libstdc++'s shared_ptr_base.h spells
+// __attribute__((__noinline__)), which the `__noinline__` macro would break when a program
+// includes <memory> after cuda_runtime.h (nvcc treats the word as a keyword instead).
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -449,9 +454,27 @@ template <class Call, class Args>
 struct KernelCall {
   Call call;
   Args args;
+  // Runs lanes until none is left to start (core.h, LaneCursor): while no lane of the block has
+  // waited, as a plain loop with the kernel inlined; then through the scheduler.
   static void invoke(void* c) {
     auto* self = static_cast<KernelCall*>(c);
-    std::apply(self->call, self->args);
+    rt::LaneCursor& cur = *rt::t_cursor;
+    while (!cur.slow) {
+      if (cur.next >= cur.count) return;
+      rt::t_lane = reinterpret_cast<const rt::LaneInfo*>(cur.info_base + cur.next * cur.info_stride);
+      ++cur.next;
+      std::apply(self->call, self->args);
+      if (cur.slow) {
+        // A lane waited while this one ran (this one, or one started while it waited): from
+        // now on every lane is accounted for, this one first.
+        rt::finish_lane();
+        break;
+      }
+    }
+    while (rt::start_lane()) {
+      std::apply(self->call, self->args);
+      rt::finish_lane();
+    }
   }
 };
 template <class... T, std::size_t... I>
