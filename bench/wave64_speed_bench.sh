@@ -8,7 +8,7 @@
 # Usage: bench/wave64_speed_bench.sh [BUILD] [ELEMENTS] [STEPS]
 set -uo pipefail
 BUILD=${1:-build}
-N=${2:-4194304}
+N=${2:-1048576}
 STEPS=${3:-10}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mktemp -d)

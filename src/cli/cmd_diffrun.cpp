@@ -97,10 +97,12 @@ int run_suite_mode(DiffrunArgs& a, const CLI::App& sub, diffrun::Spec s) {
     if (!quiet) std::cerr << "diffrun: " << m << "\n";
   });
   const nlohmann::json j = diffrun::suite_json(o, entries);
-  project::write_atomically(o.results / "results.json", j.dump(2) + "\n");
+  project::write_atomically(o.results / "results.json",
+                            j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   project::write_atomically(o.results / "results.html", diffrun::suite_html(j));
-  if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
-  if (a.json) std::cout << j.dump(2) << "\n";
+  if (!a.report_file.empty())
+    project::write_atomically(a.report_file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (a.json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else {
     std::cout << diffrun::suite_table(entries);
     std::cout << "results: " << (o.results / "results.json").string() << ", " << (o.results / "results.html").string()
@@ -161,8 +163,9 @@ int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
     if (!quiet) std::cerr << "diffrun: " << m << "\n";
   });
   const nlohmann::json j = diffrun::to_json(s, o);
-  if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
-  if (a.json) std::cout << j.dump(2) << "\n";
+  if (!a.report_file.empty())
+    project::write_atomically(a.report_file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (a.json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else std::cout << diffrun::to_text(s, o);
   return o.same() ? kExitOk : kExitFindings;
 }

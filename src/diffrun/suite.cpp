@@ -233,68 +233,78 @@ std::vector<SuiteEntry> run_suite(const SuiteOptions& o, const std::function<voi
   fs::create_directories(o.results / "programs");
   std::atomic<std::size_t> next{0};
   std::mutex log_mutex;
+  auto run_one = [&](std::size_t i) {
+    const SuiteProgram& p = programs[i];
+    SuiteEntry& e = entries[i];
+    e.program = p;
+    const fs::path result_file = o.results / "programs" / (safe_name(p.name) + ".json");
+    std::error_code ec;
+    if (!o.force && fs::is_regular_file(result_file, ec)) {
+      try {
+        const nlohmann::json j = nlohmann::json::parse(project::read_file(result_file));
+        e.verdict = j.at("verdict").get<std::string>();
+        e.ref_s = j.value("ref_s", 0.0);
+        e.port_s = j.value("port_s", 0.0);
+        e.first_difference = j.value("first_difference", "");
+        e.detail = j.value("diffrun", nlohmann::json());
+        e.resumed = true;
+        return;
+      } catch (const std::exception&) {
+        // A damaged result is run again.
+      }
+    }
+    const fs::path ref_dir = (o.ref_root / p.dir).lexically_normal();
+    const fs::path port_dir = (o.port_root / p.dir).lexically_normal();
+    if (!fs::is_directory(port_dir, ec)) {
+      e.verdict = "not-runnable";
+      e.first_difference = "no port folder " + port_dir.string();
+    } else {
+      Spec s = o.base;
+      s.ref.dir = ref_dir.string();
+      s.port.dir = port_dir.string();
+      Wave64Sides w = o.w64;
+      w.sources = p.sources;
+      w.include_dirs = p.include_dirs;
+      w.args = p.args + (o.extra_args.empty() ? "" : (p.args.empty() ? "" : " ") + o.extra_args);
+      w.work = fs::absolute(o.results / "build" / safe_name(p.name)).string();
+      try {
+        apply_wave64(w, s);
+        const Outcome out = run_diff(s);
+        e.verdict = out.verdict;
+        e.ref_s = out.ref.median_s;
+        e.port_s = out.port.median_s;
+        e.first_difference = one_line(summarize(s, out));
+        e.detail = to_json(s, out);
+      } catch (const std::exception& ex) {
+        e.verdict = "not-runnable";
+        e.first_difference = one_line(ex.what());
+      }
+    }
+    const nlohmann::json j = {{"program", p.name},
+                              {"verdict", e.verdict},
+                              {"ref_s", e.ref_s},
+                              {"port_s", e.port_s},
+                              {"first_difference", e.first_difference},
+                              {"args", p.args},
+                              {"args_from", p.args_from},
+                              {"sources", p.sources},
+                              {"diffrun", e.detail}};
+    project::write_atomically(result_file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    if (log) {
+      const std::lock_guard<std::mutex> lock(log_mutex);
+      log(fmt::format("{}: {}{}", p.name, e.verdict,
+                      e.first_difference.empty() ? "" : " (" + e.first_difference + ")"));
+    }
+  };
   auto work = [&] {
     for (std::size_t i = next++; i < programs.size(); i = next++) {
-      const SuiteProgram& p = programs[i];
-      SuiteEntry& e = entries[i];
-      e.program = p;
-      const fs::path result_file = o.results / "programs" / (safe_name(p.name) + ".json");
-      std::error_code ec;
-      if (!o.force && fs::is_regular_file(result_file, ec)) {
-        try {
-          const nlohmann::json j = nlohmann::json::parse(project::read_file(result_file));
-          e.verdict = j.at("verdict").get<std::string>();
-          e.ref_s = j.value("ref_s", 0.0);
-          e.port_s = j.value("port_s", 0.0);
-          e.first_difference = j.value("first_difference", "");
-          e.detail = j.value("diffrun", nlohmann::json());
-          e.resumed = true;
-          continue;
-        } catch (const std::exception&) {
-          // A damaged result is run again.
-        }
-      }
-      const fs::path ref_dir = (o.ref_root / p.dir).lexically_normal();
-      const fs::path port_dir = (o.port_root / p.dir).lexically_normal();
-      if (!fs::is_directory(port_dir, ec)) {
-        e.verdict = "not-runnable";
-        e.first_difference = "no port folder " + port_dir.string();
-      } else {
-        Spec s = o.base;
-        s.ref.dir = ref_dir.string();
-        s.port.dir = port_dir.string();
-        Wave64Sides w = o.w64;
-        w.sources = p.sources;
-        w.include_dirs = p.include_dirs;
-        w.args = p.args + (o.extra_args.empty() ? "" : (p.args.empty() ? "" : " ") + o.extra_args);
-        w.work = fs::absolute(o.results / "build" / safe_name(p.name)).string();
-        try {
-          apply_wave64(w, s);
-          const Outcome out = run_diff(s);
-          e.verdict = out.verdict;
-          e.ref_s = out.ref.median_s;
-          e.port_s = out.port.median_s;
-          e.first_difference = one_line(summarize(s, out));
-          e.detail = to_json(s, out);
-        } catch (const std::exception& ex) {
-          e.verdict = "not-runnable";
-          e.first_difference = one_line(ex.what());
-        }
-      }
-      const nlohmann::json j = {{"program", p.name},
-                                {"verdict", e.verdict},
-                                {"ref_s", e.ref_s},
-                                {"port_s", e.port_s},
-                                {"first_difference", e.first_difference},
-                                {"args", p.args},
-                                {"args_from", p.args_from},
-                                {"sources", p.sources},
-                                {"diffrun", e.detail}};
-      project::write_atomically(result_file, j.dump(2) + "\n");
-      if (log) {
-        const std::lock_guard<std::mutex> lock(log_mutex);
-        log(fmt::format("{}: {}{}", p.name, e.verdict,
-                        e.first_difference.empty() ? "" : " (" + e.first_difference + ")"));
+      try {
+        run_one(i);
+      } catch (const std::exception& ex) {
+        // One program's trouble (its result file, its output) is its own verdict, never the suite's end.
+        entries[i].program = programs[i];
+        entries[i].verdict = "not-runnable";
+        entries[i].first_difference = one_line(std::string("internal: ") + ex.what());
       }
     }
   };

@@ -107,6 +107,7 @@ struct Wave {
 
 struct Worker : Ctx {
   std::vector<Lane> lanes;
+  std::vector<LaneInfo> infos;  // the lanes' LaneInfo again, packed, for the plain-call loop
   std::vector<Wave> waves;
   BlockInfo block{};
   const Launch* launch = nullptr;
@@ -520,6 +521,7 @@ void wait(Worker& w, Lane* self) { run_next(w, self); }
 void leave_fast_path(Worker& w, unsigned running) {
   if (w.cursor.slow) return;
   w.cursor.slow = true;
+  w.cursor.next = running + 1;  // the plain-call loop does not store it per lane
   for (unsigned i = 0; i < running; ++i) {
     Lane& l = w.lanes[i];
     l.state = State::Done;
@@ -613,12 +615,14 @@ void setup_launch(Worker& w, const Launch& l) {
   const dim3 b = l.block;
   w.nlanes = b.x * b.y * b.z;
   if (w.lanes.size() < w.nlanes) w.lanes.resize(w.nlanes);
+  if (w.infos.size() < w.nlanes) w.infos.resize(w.nlanes);
   for (unsigned i = 0; i < w.nlanes; ++i) {
     LaneInfo& li = w.lanes[i].info;
     li.tid = uint3{i % b.x, (i / b.x) % b.y, i / (b.x * b.y)};
     li.linear = i;
     li.lane = i % l.wave;
     li.wave = i / l.wave;
+    w.infos[i] = li;
   }
   const unsigned nwaves = (w.nlanes + l.wave - 1) / l.wave;
   w.waves.assign(nwaves, Wave{});
@@ -657,8 +661,8 @@ void run_block(Worker& w, std::uint64_t b) {
   w.cursor.next = 0;
   w.cursor.count = w.nlanes;
   w.cursor.slow = false;
-  w.cursor.info_base = reinterpret_cast<const unsigned char*>(&w.lanes[0].info);
-  w.cursor.info_stride = sizeof(Lane);
+  w.cursor.info_base = reinterpret_cast<const unsigned char*>(w.infos.data());
+  w.cursor.info_stride = sizeof(LaneInfo);
   t_cursor = &w.cursor;
   w.cur = nullptr;
   w.fibers = 0;

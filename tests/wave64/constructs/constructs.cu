@@ -207,6 +207,10 @@ int main() {
   check(cudaEventElapsedTime(&ms, a, b) == cudaSuccess && ms >= 0, "event timing");
   check(res[0] == 7, "stream order through an event");
 
+  // The typed min/max of CUDA's device math (mergeSort's umin).
+  check(umin(3u, 5u) == 3u && umax(3u, 5u) == 5u && llmin(-2, 4) == -2 && ullmax(1ull, 2ull) == 2ull,
+        "umin/umax/llmin/ullmax");
+
   // A host helper from helper.cpp (linked with the kernels).
   check(helper_checksum(res.data(), 4) == 28, "helper.cpp linked");
 

@@ -140,6 +140,13 @@ inline void __stwt(T* p, T v) {
 }
 
 // ---- integer intrinsics ---------------------------------------------------------------------
+// The typed min/max of CUDA's and HIP's device math (cuda-samples' mergeSort calls umin).
+inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 inline int __popc(unsigned int x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
@@ -459,16 +466,25 @@ struct KernelCall {
   static void invoke(void* c) {
     auto* self = static_cast<KernelCall*>(c);
     rt::LaneCursor& cur = *rt::t_cursor;
-    while (!cur.slow) {
-      if (cur.next >= cur.count) return;
-      rt::t_lane = reinterpret_cast<const rt::LaneInfo*>(cur.info_base + cur.next * cur.info_stride);
-      ++cur.next;
-      std::apply(self->call, self->args);
-      if (cur.slow) {
-        // A lane waited while this one ran (this one, or one started while it waited): from
-        // now on every lane is accounted for, this one first.
-        rt::finish_lane();
-        break;
+    if (!cur.slow) {
+      // The cursor's fields in registers; `next` is not stored per lane: a lane that waits is the
+      // last one started, and the scheduler takes the next from its index (leave_fast_path).
+      const unsigned count = cur.count;
+      const unsigned char* const base = cur.info_base;
+      const std::size_t stride = cur.info_stride;
+      for (unsigned i = cur.next; i < count; ++i) {
+        rt::t_lane = reinterpret_cast<const rt::LaneInfo*>(base + i * stride);
+        std::apply(self->call, self->args);
+        if (cur.slow) {
+          // A lane waited while this one ran (this one, or one started while it waited): from
+          // now on every lane is accounted for, this one first.
+          rt::finish_lane();
+          break;
+        }
+      }
+      if (!cur.slow) {
+        cur.next = count;
+        return;
       }
     }
     while (rt::start_lane()) {
