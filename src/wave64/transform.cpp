@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <regex>
 
 #include "migrate/file_migration.h"
 #include "targets/hip/passes.h"
@@ -72,12 +73,30 @@ bool is_device_function(const FileMigration& f, std::size_t body_open) {
   return false;
 }
 
+// `asm("mov.u32 %0, %%laneid;" : "=r"(x));` and the other reads of a PTX special register
+// (%laneid, %lanemask_*, %warpid, %nwarpid, %smid, %nsmid, %clock, %clock64, %globaltimer) are
+// the inline assembly CUDA code uses most; each has a C++ meaning on the runtime
+// (::w64::ptx_sreg_*, device.h), so the statement becomes `(x) = ::w64::ptx_sreg_laneid()`.
+// Returns whether it rewrote the statement at `ci`; anything else stays for FRY5601.
+bool rewrite_special_register_read(FileMigration& f, std::size_t ci, std::size_t open) {
+  const std::size_t close = f.match_bracket(open);
+  if (close == npos) return false;
+  const std::string_view src = f.source();
+  const std::string_view inside = src.substr(f.code(open).end, f.code(close).begin - f.code(open).end);
+  static const std::regex kRead(
+      R"re(^\s*"\s*mov\.(u32|u64|s32|b32|b64)\s+%0\s*,\s*%%(laneid|lanemask_lt|lanemask_le|lanemask_eq|lanemask_ge|lanemask_gt|warpid|nwarpid|smid|nsmid|clock|clock64|globaltimer)\s*;?\s*"\s*:\s*"=[rl]"\s*\(([^;]+)\)\s*$)re");
+  std::match_results<std::string_view::const_iterator> m;
+  if (!std::regex_match(inside.begin(), inside.end(), m, kRead)) return false;
+  return f.replace(ci, close, "(" + m[3].str() + ") = ::w64::ptx_sreg_" + m[2].str() + "()");
+}
+
 void check_inline_asm(FileMigration& f) {
   for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
     if (!f.is(ci, "asm") && !f.is(ci, "__asm__") && !f.is(ci, "__asm")) continue;
     std::size_t open = ci + 1;
     while (f.is(open, "volatile") || f.is(open, "__volatile__") || f.is(open, "goto") || f.is(open, "inline")) ++open;
     if (!f.is(open, "(") || f.excluded(ci)) continue;
+    if (rewrite_special_register_read(f, ci, open)) continue;
     const std::vector<migrate::ArgRange> args = f.call_args(open);
     std::string_view body;
     if (!args.empty() && !args[0].empty()) body = f.text(args[0].first);

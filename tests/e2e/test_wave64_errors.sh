@@ -37,9 +37,9 @@ check library-header 1 'hipcub/hipcub.hpp> \(hipCUB\) is not supported' cub.hip
 
 cat > "$work/asm.cu" <<'X'
 __global__ void k(int* out) {
-  int lane;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
-  out[threadIdx.x] = lane;
+  int field;
+  asm volatile("bfe.u32 %0, %1, 4, 8;" : "=r"(field) : "r"(threadIdx.x));
+  out[threadIdx.x] = field;
 }
 void host_barrier() { asm volatile("" ::: "memory"); }
 int main() { int* p; cudaMalloc(&p, 4); k<<<1, 32>>>(p); }

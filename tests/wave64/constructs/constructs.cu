@@ -82,6 +82,24 @@ __global__ void legacy_warp(int* out) {
   }
 }
 
+// Reads of PTX special registers, the inline assembly CUDA code uses most: the driver turns
+// them into the runtime's values.
+__global__ void special_registers(unsigned* out) {
+  unsigned lane, lt, le, gt, eq;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(lt));
+  asm volatile("mov.u32 %0, %%lanemask_le;" : "=r"(le));
+  asm volatile("mov.u32 %0, %%lanemask_gt;" : "=r"(gt));
+  asm volatile("mov.u32 %0, %%lanemask_eq;" : "=r"(eq));
+  long long t;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+  out[threadIdx.x * 5 + 0] = lane;
+  out[threadIdx.x * 5 + 1] = lt;
+  out[threadIdx.x * 5 + 2] = le;
+  out[threadIdx.x * 5 + 3] = gt;
+  out[threadIdx.x * 5 + 4] = eq + (t > 0 ? 0u : 1000u);
+}
+
 __global__ void print_and_assert(int* flag) {
   assert(blockDim.x == 2);
   if (threadIdx.x == 1) printf("kernel printf: block %d thread %d value %.2f\n", blockIdx.x, threadIdx.x, 1.5);
@@ -143,6 +161,19 @@ int main() {
   cudaMemcpyFromSymbol(&dev_vals[0], s_static_device, sizeof(int));
   cudaMemcpyFromSymbol(&dev_vals[1], s_device_static, sizeof(int));
   check(dev_vals[0] == 7 && dev_vals[1] == 8, "static __device__ / __device__ static");
+
+  // PTX special registers.
+  unsigned* d_sr;
+  cudaMalloc(&d_sr, 64 * 5 * sizeof(unsigned));
+  special_registers<<<1, 64>>>(d_sr);
+  std::vector<unsigned> sr(64 * 5);
+  cudaMemcpy(sr.data(), d_sr, sr.size() * sizeof(unsigned), cudaMemcpyDeviceToHost);
+  for (unsigned t = 0; t < 64; ++t) {
+    const unsigned lane = t % 32, eq = 1u << lane;
+    check(sr[t * 5 + 0] == lane, "%laneid");
+    check(sr[t * 5 + 1] == eq - 1u && sr[t * 5 + 2] == (eq | (eq - 1u)), "%lanemask_lt / %lanemask_le");
+    check(sr[t * 5 + 3] == ~(eq | (eq - 1u)) && sr[t * 5 + 4] == eq, "%lanemask_gt / %lanemask_eq, %clock64");
+  }
 
   // printf and assert in a kernel.
   int* d_flag;

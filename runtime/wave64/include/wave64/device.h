@@ -139,6 +139,31 @@ inline void __stwt(T* p, T v) {
   *p = v;
 }
 
+// ---- PTX special registers ------------------------------------------------------------------
+// What `asm("mov.u32 %0, %%laneid;" : "=r"(x))` and its kin read; the driver rewrites such a
+// statement into a call of these (src/wave64/transform.cpp). PTX registers describe 32-lane
+// warps: the lane masks are of the lane's position in its 32-lane half on a wider wavefront.
+namespace w64 {
+inline unsigned ptx_sreg_laneid() { return rt::t_lane->lane; }
+inline unsigned ptx_lane32() { return rt::t_lane->lane & 31u; }
+inline unsigned ptx_sreg_lanemask_eq() { return 1u << ptx_lane32(); }
+inline unsigned ptx_sreg_lanemask_lt() { return (1u << ptx_lane32()) - 1u; }
+inline unsigned ptx_sreg_lanemask_le() { return ptx_sreg_lanemask_lt() | ptx_sreg_lanemask_eq(); }
+inline unsigned ptx_sreg_lanemask_gt() { return ~ptx_sreg_lanemask_le(); }
+inline unsigned ptx_sreg_lanemask_ge() { return ~ptx_sreg_lanemask_lt(); }
+inline unsigned ptx_sreg_warpid() { return rt::t_lane->wave; }
+inline unsigned ptx_sreg_nwarpid() { return 64; }
+inline unsigned ptx_sreg_smid() { return 0; }
+inline unsigned ptx_sreg_nsmid() { return 1; }
+inline unsigned ptx_sreg_clock() { return static_cast<unsigned>(clock64()); }
+inline unsigned long long ptx_sreg_clock64() { return static_cast<unsigned long long>(clock64()); }
+inline unsigned long long ptx_sreg_globaltimer() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<unsigned long long>(ts.tv_sec) * 1000000000ull + static_cast<unsigned long long>(ts.tv_nsec);
+}
+}  // namespace w64
+
 // ---- integer intrinsics ---------------------------------------------------------------------
 // The typed min/max of CUDA's and HIP's device math (cuda-samples' mergeSort calls umin).
 inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
