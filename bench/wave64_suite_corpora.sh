@@ -30,14 +30,14 @@ main = re.compile(r"(^|[^\w:.])(int|void|auto)\s+main\s*\(")
 for d, dirs, files in sorted(os.walk(root)):
     dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x != "build")
     srcs = [f for f in files if f.endswith((".cu", ".hip", ".cpp", ".cc", ".c", ".cuh", ".h", ".hpp"))]
-    if not any(f.endswith((".cu", ".hip")) for f in srcs):
-        continue
     text = ""
     for f in srcs:
         try:
             text += open(os.path.join(d, f), errors="replace").read()
         except OSError:
             pass
+    if not any(f.endswith((".cu", ".hip")) for f in srcs) and "__global__" not in text:
+        continue
     if main.search(text) and warp.search(text):
         print(os.path.relpath(d, root))
 PY

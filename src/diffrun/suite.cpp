@@ -23,7 +23,16 @@ bool is_source(const fs::path& p) {
   static const std::set<std::string> kExt = {".cu", ".hip", ".cpp", ".cc", ".cxx", ".c"};
   return kExt.contains(p.extension().string());
 }
-bool is_kernel_source(const fs::path& p) { return p.extension() == ".cu" || p.extension() == ".hip"; }
+// .cu and .hip files, and C++ files that hold kernels (HIP corpora name them .cpp).
+bool is_kernel_source(const fs::path& p) {
+  if (p.extension() == ".cu" || p.extension() == ".hip") return true;
+  try {
+    const std::string text = project::read_file(p);
+    return text.find("__global__") != std::string::npos || text.find("hip/hip_runtime.h") != std::string::npos;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
 
 bool defines_main(const fs::path& p) {
   static const std::regex kMain(R"((^|[^\w:.])(int|void|auto)\s+main\s*\()");

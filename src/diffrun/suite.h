@@ -1,8 +1,8 @@
 // `ferry diffrun --wave64 --suite DIR`: every program of a tree, reference and port, on the wave64
 // CPU runtime; one verdict per program (diffrun.h), a table, JSON and an HTML page.
 //
-// A program is a folder with a Makefile or CMakeLists.txt and .cu/.hip sources, one of which
-// defines main(); its sources are every C/C++/CUDA/HIP file of that folder (so .cpp helpers link),
+// A program is a folder with .cu/.hip sources (or C++ files holding kernels, as HIP corpora
+// name them), one of which defines main() (a Makefile or CMakeLists.txt is usual); its sources are every C/C++/CUDA/HIP file of that folder (so .cpp helpers link),
 // its include folders the folder itself and the Common/common/include/inc folders beside it or
 // above it up to the suite root, its arguments those of the Makefile's `run` target (or a CMake
 // add_test COMMAND) where present. A list file names programs instead: one per line,
