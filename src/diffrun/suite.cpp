@@ -78,6 +78,19 @@ std::string cmake_test_args(const std::string& text) {
   return a.find("${") == std::string::npos ? a : std::string();
 }
 
+std::string read_or_empty(const fs::path& p);
+
+// C++20 when a CMakeLists.txt of the folder or above it (up to the root) asks for it
+// (rocm-examples use std::span and ranges).
+std::string cxx_std_for(const fs::path& dir, const fs::path& root) {
+  static const std::regex k20(R"((CXX_STANDARD\s+2[0-9])|(cxx_std_2[0-9]))");
+  for (fs::path a = dir;; a = a.parent_path()) {
+    if (std::regex_search(read_or_empty(a / "CMakeLists.txt"), k20)) return "gnu++20";
+    if (a == root || !a.has_parent_path() || a.parent_path() == a || rel(a, root).starts_with("..")) break;
+  }
+  return {};
+}
+
 std::string read_or_empty(const fs::path& p) {
   std::error_code ec;
   if (!fs::is_regular_file(p, ec)) return {};
@@ -191,6 +204,7 @@ std::vector<SuiteProgram> find_programs(const fs::path& root_in, const fs::path&
       p.sources.push_back(m.filename().string());
       for (const fs::path& o : others) p.sources.push_back(o.filename().string());
       p.include_dirs = include_dirs_for(d, root);
+      p.cxx_std = cxx_std_for(d, root);
       p.args = args;
       p.args_from = from;
       out.push_back(std::move(p));
@@ -274,6 +288,7 @@ std::vector<SuiteEntry> run_suite(const SuiteOptions& o, const std::function<voi
       Wave64Sides w = o.w64;
       w.sources = p.sources;
       w.include_dirs = p.include_dirs;
+      if (!p.cxx_std.empty()) w.build_flags.push_back("--std=" + p.cxx_std);
       w.args = p.args + (o.extra_args.empty() ? "" : (p.args.empty() ? "" : " ") + o.extra_args);
       w.work = fs::absolute(o.results / "build" / safe_name(p.name)).string();
       try {

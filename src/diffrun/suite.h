@@ -2,9 +2,9 @@
 // CPU runtime; one verdict per program (diffrun.h), a table, JSON and an HTML page.
 //
 // A program is a folder with .cu/.hip sources (or C++ files holding kernels, as HIP corpora
-// name them), one of which defines main() (a Makefile or CMakeLists.txt is usual); its sources are every C/C++/CUDA/HIP file of that folder (so .cpp helpers link),
-// its include folders the folder itself and the Common/common/include/inc folders beside it or
-// above it up to the suite root, its arguments those of the Makefile's `run` target (or a CMake
+// name them), one of which defines main() (a Makefile or CMakeLists.txt is usual); its sources are every C/C++/CUDA/HIP
+// file of that folder (so .cpp helpers link), its include folders the folder itself and the Common/common/include/inc
+// folders beside it or above it up to the suite root, its arguments those of the Makefile's `run` target (or a CMake
 // add_test COMMAND) where present. A list file names programs instead: one per line,
 // `FOLDER [ARGS...]` relative to the suite root, `#` comments.
 //
@@ -31,6 +31,7 @@ struct SuiteProgram {
   std::vector<std::string> include_dirs;  // relative to the program's folder
   std::string args;                       // shell words
   std::string args_from;                  // "Makefile run target", "CMake add_test", "list file", ""
+  std::string cxx_std;                    // "gnu++20" when its CMake asks for C++20; empty: the driver's
 };
 
 // Finds the programs of `root` (or reads `list_file` when not empty). Sorted by name.

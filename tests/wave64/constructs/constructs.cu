@@ -229,14 +229,15 @@ int main() {
   cudaEventCreate(&a);
   cudaEventCreate(&b);
   cudaEventRecord(a, s2);
-  add_one<<<(n + 255) / 256, 256, 0, s2>>>(d_v, n);
+  add_one<<<(n + 255) / 256, 256, 0, cudaStreamDefault>>>(d_v, n);  // the flag 0 as the null stream
+  times_two<<<(n + 255) / 256, 256, 0, s2>>>(d_v, n);
   cudaEventRecord(b, s2);
   cudaStreamWaitEvent(s1, b, 0);
   cudaMemcpyAsync(res.data(), d_v, n * sizeof(int), cudaMemcpyDeviceToHost, s1);
   cudaStreamSynchronize(s1);
   float ms = -1;
   check(cudaEventElapsedTime(&ms, a, b) == cudaSuccess && ms >= 0, "event timing");
-  check(res[0] == 7, "stream order through an event");
+  check(res[0] == 14, "stream order through an event");
 
   // The typed min/max of CUDA's device math (mergeSort's umin).
   check(umin(3u, 5u) == 3u && umax(3u, 5u) == 5u && llmin(-2, 4) == -2 && ullmax(1ull, 2ull) == 2ull,

@@ -170,7 +170,6 @@ enum W64_N(cudaLimit, hipLimit_t) {
 };
 
 #define W64_FLAG(cuda_name, hip_name, value) constexpr unsigned int W64_N(cuda_name, hip_name) = value;
-W64_FLAG(cudaStreamDefault, hipStreamDefault, 0)
 W64_FLAG(cudaStreamNonBlocking, hipStreamNonBlocking, 1)
 W64_FLAG(cudaEventDefault, hipEventDefault, 0)
 W64_FLAG(cudaEventBlockingSync, hipEventBlockingSync, 1)
@@ -190,6 +189,13 @@ W64_FLAG(cudaDeviceScheduleYield, hipDeviceScheduleYield, 2)
 W64_FLAG(cudaDeviceScheduleBlockingSync, hipDeviceScheduleBlockingSync, 4)
 W64_FLAG(cudaDeviceMapHost, hipDeviceMapHost, 8)
 #undef W64_FLAG
+// A macro, as in CUDA's and HIP's headers: code passes the flag 0 as a stream (the null stream),
+// which only a literal 0 can be (rocm-examples: `k<<<g, b, 0, hipStreamDefault>>>`).
+#if defined(W64_API_HIP)
+#define hipStreamDefault 0x00
+#else
+#define cudaStreamDefault 0x00
+#endif
 #define W64_N_STREAM_PER_THREAD reinterpret_cast<W64_STREAM>(0x2)
 #if defined(W64_API_HIP)
 #define hipStreamPerThread W64_N_STREAM_PER_THREAD
