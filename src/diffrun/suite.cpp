@@ -21,6 +21,9 @@ namespace {
 
 bool is_source(const fs::path& p) {
   static const std::set<std::string> kExt = {".cu", ".hip", ".cpp", ".cc", ".cxx", ".c"};
+  // A licence or readme named like a source (NVIDIA's code-samples: LICENSE.gups.cu) is not one.
+  const std::string n = p.filename().string();
+  if (n.starts_with("LICENSE") || n.starts_with("README") || n.starts_with("COPYING")) return false;
   return kExt.contains(p.extension().string());
 }
 // .cu and .hip files, and C++ files that hold kernels (HIP corpora name them .cpp).
