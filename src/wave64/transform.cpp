@@ -90,6 +90,19 @@ bool rewrite_special_register_read(FileMigration& f, std::size_t ci, std::size_t
   return f.replace(ci, close, "(" + m[3].str() + ") = ::w64::ptx_sreg_" + m[2].str() + "()");
 }
 
+// `clock()` in device code is the SM's cycle counter (programs spin on it: cuda-samples'
+// simpleHyperQ waits clockRate * ms cycles); on the host it is libc's CPU time in microseconds,
+// which would make such a wait last a thousand times longer. Device code gets the cycle counter.
+void rewrite_device_clock(FileMigration& f) {
+  for (std::size_t ci = 0; ci + 2 < f.code_size(); ++ci) {
+    if (!f.is(ci, "clock") || !f.is(ci + 1, "(") || !f.is(ci + 2, ")") || f.excluded(ci) || f.touched(ci)) continue;
+    if (ci > 0 && (f.is(ci - 1, "::") || f.is(ci - 1, ".") || f.is(ci - 1, "->"))) continue;
+    const std::size_t body = function_body(f, ci);
+    if (body == npos || !is_device_function(f, body)) continue;
+    f.replace(ci, ci + 2, "::w64::device_clock()");
+  }
+}
+
 void check_inline_asm(FileMigration& f) {
   for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
     if (!f.is(ci, "asm") && !f.is(ci, "__asm__") && !f.is(ci, "__asm")) continue;
@@ -242,6 +255,7 @@ Transformed transform_source(std::string_view src, const std::string& display_pa
   targets::hip::launch_pass(f);
   rewrite_extern_shared(f, out);
   drop_duplicate_specifiers(f);
+  rewrite_device_clock(f);
   check_inline_asm(f);
 
   // Launches the pass could not rewrite would reach the compiler as `<<<`: say so here.

@@ -93,6 +93,11 @@ __global__ void special_registers(unsigned* out) {
   asm volatile("mov.u32 %0, %%lanemask_eq;" : "=r"(eq));
   long long t;
   asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+  // clock() in device code is a cycle counter: a 100000-cycle spin takes microseconds, not the
+  // 0.1 s of CPU time libc's clock() would count.
+  const clock_t c0 = clock();
+  while (clock() - c0 < 100000) {
+  }
   out[threadIdx.x * 5 + 0] = lane;
   out[threadIdx.x * 5 + 1] = lt;
   out[threadIdx.x * 5 + 2] = le;

@@ -95,6 +95,10 @@ inline long long clock64() {
 }
 #endif
 inline long long wall_clock64() { return clock64(); }
+namespace w64 {
+// What `clock()` in device code becomes (the driver rewrites it): the cycle counter, as on a GPU.
+inline clock_t device_clock() { return static_cast<clock_t>(clock64()); }
+}  // namespace w64
 inline void __nanosleep(unsigned) {}
 [[noreturn]] inline void __trap() { ::w64::trap("__trap()"); }
 inline void __brkpt() {}
