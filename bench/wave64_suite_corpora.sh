@@ -44,7 +44,8 @@ PY
   hip=${HIP:-}
   [[ -z $hip && ( $name == *rocm* || $name == *HIP* ) ]] && hip=1
   extra=()
-  [[ -n $hip ]] && extra=(--ref-api hip --ref-wave 32)
+  # HIP corpora (rocm-examples) are written for C++20 (std::span, ranges), set in their CMake.
+  [[ -n $hip ]] && extra=(--ref-api hip --ref-wave 32 --wave64-flag=--std=gnu++20)
   start=$(date +%s)
   "$FERRY" diffrun --wave64 --suite "$c" --list "$OUT/$name/list.txt" --results "$OUT/$name" -j "$JOBS" \
     --timeout "$TIMEOUT" --ignore "$IGNORE" -q "${extra[@]}" \

@@ -225,11 +225,16 @@ std::string one_line(std::string s, std::size_t max = 140) {
   return s.size() > max ? s.substr(0, max) + "..." : s;
 }
 
+// The line that says why a build failed: the runtime's own message naming what it cannot run
+// (`wave64 CPU runtime: ... is not supported`) where there is one, else the first error.
 std::string first_error_line(const std::string& text) {
   std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.find("error") != std::string::npos) return line;
+  std::string line, first;
+  while (std::getline(in, line)) {
+    if (line.find("wave64 CPU runtime:") != std::string::npos && line.find("error") != std::string::npos) return line;
+    if (first.empty() && line.find("error") != std::string::npos) first = line;
+  }
+  if (!first.empty()) return first;
   return text.empty() ? "" : text.substr(0, text.find('\n'));
 }
 
