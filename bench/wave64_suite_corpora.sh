@@ -16,7 +16,7 @@ mkdir -p "$OUT"
 [[ -f $OUT/summary.tsv ]] || printf 'corpus\tprograms\tsame\tdifferent\tboth_failed\ttimeout\tbuild_failed\tnot_runnable\tseconds\n' > "$OUT/summary.tsv"
 # Timings, and the lines that describe the device: the reference runs on the runtime's sm_90 model
 # (132 SMs), the port on its gfx906 model (60 CUs), so device queries and occupancy differ by design.
-IGNORE=${IGNORE:-'[Tt]ime|[Mm]s\b|msec|usec|GB/s|GFLOP|[Bb]andwidth|[Tt]hroughput|[Ss]peed|sec\b|[Dd]evice|GPU|Multi-?[Pp]rocessor|SM [0-9]|[Cc]ompute [Cc]apability|[Oo]ccupancy|[Cc]lock'}
+IGNORE=${IGNORE:-'[Tt]ime|/s\b|[Mm]s\b|msec|usec|GB/s|GFLOP|[Bb]andwidth|[Tt]hroughput|[Ss]peed|sec\b|[Dd]evice|GPU|Multi-?[Pp]rocessor|SM [0-9]|[Cc]ompute [Cc]apability|[Oo]ccupancy|[Cc]lock'}
 warp='__shfl|__ballot|__any(_sync)?\(|__all(_sync)?\(|__activemask|__syncwarp|warpSize|cooperative_groups|__reduce_[a-z]+_sync|__match_'
 for c in "$@"; do
   [[ -d $c ]] || { echo "skip: $c is absent"; continue; }

@@ -120,7 +120,7 @@ __global__ void times_two(int* v, int n) {
   if (i < n) v[i] *= 2;
 }
 
-static void host_note(void* data) { ++*static_cast<int*>(data); }
+static void CUDART_CB host_note(void* data) { ++*static_cast<int*>(data); }
 
 int main() {
   // Block sums through static __shared__ in a template, legacy __shfl_down.

@@ -889,6 +889,11 @@ inline W64_ERR W64_N(cudaGraphGetNodes, hipGraphGetNodes)(W64_N(cudaGraph_t, hip
   return W64_N(cudaSuccess, hipSuccess);
 }
 
+// The calling-convention marker of host callbacks (`void CUDART_CB f(void*)`): nothing on the CPU.
+#if !defined(CUDART_CB)
+#define CUDART_CB
+#endif
+
 // Host functions in a stream run in issue order like everything else (or join a capture).
 using W64_N(cudaHostFn_t, hipHostFn_t) = void (*)(void*);
 inline W64_ERR W64_N(cudaLaunchHostFunc, hipLaunchHostFunc)(W64_STREAM s, W64_N(cudaHostFn_t, hipHostFn_t) fn,
