@@ -123,6 +123,8 @@ enum W64_N(cudaDeviceAttr, hipDeviceAttribute_t) {
   W64_N(cudaDevAttrMultiProcessorCount, hipDeviceAttributeMultiprocessorCount),
   W64_N(cudaDevAttrConcurrentKernels, hipDeviceAttributeConcurrentKernels),
   W64_N(cudaDevAttrPciBusId, hipDeviceAttributePciBusId),
+  W64_N(cudaDevAttrPciDeviceId, hipDeviceAttributePciDeviceId),
+  W64_N(cudaDevAttrPciDomainId, hipDeviceAttributePciDomainID),
   W64_N(cudaDevAttrMemoryClockRate, hipDeviceAttributeMemoryClockRate),
   W64_N(cudaDevAttrGlobalMemoryBusWidth, hipDeviceAttributeMemoryBusWidth),
   W64_N(cudaDevAttrL2CacheSize, hipDeviceAttributeL2CacheSize),
@@ -359,6 +361,8 @@ inline int attribute(int a) {
     case W64_N(cudaDevAttrMultiProcessorCount, hipDeviceAttributeMultiprocessorCount): return p.multiProcessorCount;
     case W64_N(cudaDevAttrConcurrentKernels, hipDeviceAttributeConcurrentKernels): return 1;
     case W64_N(cudaDevAttrPciBusId, hipDeviceAttributePciBusId): return 0;
+    case W64_N(cudaDevAttrPciDeviceId, hipDeviceAttributePciDeviceId): return 0;
+    case W64_N(cudaDevAttrPciDomainId, hipDeviceAttributePciDomainID): return 0;
     case W64_N(cudaDevAttrMemoryClockRate, hipDeviceAttributeMemoryClockRate): return p.memoryClockRate;
     case W64_N(cudaDevAttrGlobalMemoryBusWidth, hipDeviceAttributeMemoryBusWidth): return p.memoryBusWidth;
     case W64_N(cudaDevAttrL2CacheSize, hipDeviceAttributeL2CacheSize): return p.l2CacheSize;
