@@ -103,6 +103,40 @@ void rewrite_device_clock(FileMigration& f) {
   }
 }
 
+// `hipLaunchKernelGGL(kernel<A, B>, grid, ...)`: the preprocessor splits the template's
+// arguments into macro arguments (rocm-examples launch `kernel<BlockSize, WarpSize>` so). The
+// kernel expression is parenthesised, which the runtime's macro takes as one argument.
+void protect_template_kernel_names(FileMigration& f) {
+  for (std::size_t ci = 0; ci + 1 < f.code_size(); ++ci) {
+    if (!f.is(ci, "hipLaunchKernelGGL") || !f.is(ci + 1, "(") || f.code(ci).in_directive || f.excluded(ci)) continue;
+    std::size_t i = ci + 2;
+    const std::size_t first = i;
+    while (f.is_identifier(i) && f.is(i + 1, "::")) i += 2;
+    if (!f.is_identifier(i) || !f.is(i + 1, "<")) continue;
+    // The matching `>` of the template's argument list, across nested brackets and `<...>`.
+    int angle = 0;
+    bool comma = false;
+    std::size_t j = i + 1;
+    for (; j < f.code_size(); ++j) {
+      if (f.is(j, "(") || f.is(j, "[") || f.is(j, "{")) {
+        const std::size_t close = f.match_bracket(j);
+        if (close == npos) break;
+        j = close;
+        continue;
+      }
+      if (f.is(j, "<")) ++angle;
+      else if (f.is(j, ">")) --angle;
+      else if (f.is(j, ">>")) angle -= 2;
+      else if (f.is(j, ",")) comma = true;
+      else if (f.is(j, ";") || f.is(j, ")")) break;
+      if (angle <= 0) break;
+    }
+    if (angle != 0 || !comma || !f.is(j + 1, ",") || f.touched(first) || f.touched(j)) continue;
+    f.insert_before(first, "(");
+    f.insert_before(j + 1, ")");
+  }
+}
+
 void check_inline_asm(FileMigration& f) {
   for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
     if (!f.is(ci, "asm") && !f.is(ci, "__asm__") && !f.is(ci, "__asm")) continue;
@@ -253,6 +287,7 @@ Transformed transform_source(std::string_view src, const std::string& display_pa
   FileMigration f(display_path, src, *hip, options, project);
 
   targets::hip::launch_pass(f);
+  protect_template_kernel_names(f);
   rewrite_extern_shared(f, out);
   drop_duplicate_specifiers(f);
   rewrite_device_clock(f);

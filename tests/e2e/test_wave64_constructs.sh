@@ -37,5 +37,33 @@ if [[ $rc -eq 0 ]] || ! grep -q 'wave64: error: __trap() in block (0,0,0) thread
 else
   echo "ok   __trap names the block and thread"
 fi
+# HIP: a template kernel whose arguments hold a comma, launched with hipLaunchKernelGGL (also
+# inside a generic lambda, as rocm-examples do): the driver parenthesises the kernel expression.
+cat > "$work/tk.hip" <<'X'
+#include <hip/hip_runtime.h>
+#include <cstdio>
+template <int A, int B>
+__global__ void k(int* p, int add) { p[threadIdx.x] = A * B + add + (int)threadIdx.x; }
+int main() {
+  int* p;
+  hipMalloc(&p, 64 * sizeof(int));
+  hipLaunchKernelGGL(k<2, 3>, dim3(1), dim3(64), 0, hipStreamDefault, p, 1);
+  auto launch = [&]<int W>() { hipLaunchKernelGGL(k<W, 2>, dim3(1), dim3(64), 0, 0, p, 0); };
+  launch.template operator()<5>();
+  int h[64];
+  hipMemcpy(h, p, sizeof h, hipMemcpyDeviceToHost);
+  printf("template launch %d %d\n", h[0], h[63]);
+  return !(h[0] == 10 && h[63] == 73);
+}
+X
+out=$(timeout 300 "$FERRY" wave64 run "$work/tk.hip" --std gnu++20 -o "$work/tk" --work "$work/tkw" 2>&1)
+rc=$?
+if [[ $rc -ne 0 ]] || ! grep -q 'template launch 10 73' <<<"$out"; then
+  echo "FAIL template kernel in hipLaunchKernelGGL (exit $rc):"
+  sed 's/^/    /' <<<"$out" | tail -10
+  fails=$((fails + 1))
+else
+  echo "ok   hipLaunchKernelGGL(k<A, B>, ...)"
+fi
 [[ $fails -eq 0 ]] && echo "all construct cases passed" || echo "$fails failed"
 exit $((fails > 0))
