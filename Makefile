@@ -1,7 +1,8 @@
 # Two commands do everything on a fresh Debian 12 machine:
 #   make run    install what is missing, build, migrate the bundled example to HIP, compile it for gfx906
 #   make test   install what is missing, build, run the whole test suite (CTest)
-# and: make bench (benchmarks), make build, make deps, make format-check (the style check).
+# and: make bench (benchmarks), make build, make deps, make format-check (the style check),
+#      make install PREFIX=DIR (a relocatable prefix: bin/ferry, lib/ferry/wave64, share/ferry).
 SHELL := /bin/bash
 BUILD ?= build
 JOBS ?= 2
@@ -21,7 +22,9 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DFERRY_WERROR=ON
 endif
 
-.PHONY: deps build run test bench format-check clean
+PREFIX ?= /usr/local
+
+.PHONY: deps build run test bench format-check clean install
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
@@ -44,6 +47,10 @@ test: build
 
 bench: build
 	@bash bench/run_all.sh $(BUILD)
+
+# Installs ferry, the wave64 runtime, the rule data and the docs into PREFIX (relocatable).
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 # clang-format-14 --dry-run -Werror over the sources .clang-format covers (scripts/format_check.sh);
 # also CTest style.clang_format.

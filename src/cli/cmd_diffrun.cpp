@@ -9,6 +9,8 @@
 
 #include "cli/commands.h"
 #include "diffrun/diffrun.h"
+#include "diffrun/runner.h"
+#include "diffrun/suite.h"
 #include "diffrun/wave64_sides.h"
 #include "project/project.h"
 
@@ -23,9 +25,17 @@ struct DiffrunArgs {
   bool no_stdout = false;
   bool ulp_float = false;
   bool nan_equal = false;
+  bool no_fail_check = false;
   std::string report_file;
   bool wave64 = false;
   diffrun::Wave64Sides w64;
+  // Suite mode (--suite DIR).
+  std::string suite;
+  std::string suite_list;
+  std::string suite_out;
+  std::string extra_args;
+  unsigned jobs = 1;
+  bool force = false;
 };
 
 std::string self_exe() {
@@ -33,6 +43,74 @@ std::string self_exe() {
   const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec) throw std::runtime_error("--wave64: cannot find the ferry binary (/proc/self/exe)");
   return p.string();
+}
+
+std::string default_work(const std::string& key) {
+  return (std::filesystem::temp_directory_path() / ("ferry-wave64-" + std::to_string(getuid())) /
+          ("diffrun-" + std::to_string(std::hash<std::string>{}(key))))
+      .string();
+}
+
+// --suite DIR: every program of DIR against its port (--port-dir, or DIR migrated to HIP into the
+// results folder, or DIR itself when the reference runs as HIP: a HIP corpus at wave 32 vs 64).
+int run_suite_mode(DiffrunArgs& a, const CLI::App& sub, diffrun::Spec s) {
+  namespace fs = std::filesystem;
+  auto given = [&](const char* opt) { return sub.count(opt) > 0; };
+  for (const char* opt : {"--ref", "--port", "--ref-build", "--port-build", "--sources", "--ref-dir", "--file"})
+    if (given(opt)) throw std::invalid_argument(std::string("--suite finds each program's sides itself; drop ") + opt);
+  diffrun::SuiteOptions o;
+  o.ref_root = fs::weakly_canonical(fs::absolute(a.suite));
+  if (!fs::is_directory(o.ref_root)) throw std::invalid_argument("--suite: '" + a.suite + "' is not a folder");
+  o.results = a.suite_out.empty() ? fs::path(default_work("suite|" + o.ref_root.string())) / "results"
+                                  : fs::absolute(a.suite_out);
+  fs::create_directories(o.results);
+  o.list_file = a.suite_list;
+  o.w64 = a.w64;
+  o.w64.ferry = self_exe();
+  // Suites are bounded: 120 s per run and 600 s per build unless told otherwise.
+  if (!given("--timeout")) s.timeout_s = 120;
+  if (!given("--build-timeout")) s.build_timeout_s = 600;
+  o.base = s;
+  o.extra_args = a.extra_args.empty() ? a.w64.args : a.extra_args;
+  o.jobs = a.jobs;
+  o.force = a.force;
+  const bool quiet = a.quiet || a.json;
+  if (given("--port-dir")) {
+    o.port_root = fs::weakly_canonical(fs::absolute(a.spec.port.dir));
+  } else if (a.w64.ref_api == "hip") {
+    o.port_root = o.ref_root;
+  } else {
+    // Migrate the originals once; a later run reuses the port unless --force.
+    o.port_root = o.results / "port";
+    if (a.force || !fs::exists(o.port_root / ".ferry")) {
+      if (!quiet)
+        std::cerr << "diffrun: migrating " << o.ref_root.string() << " to HIP in " << o.port_root.string() << "\n";
+      const diffrun::RunResult m = diffrun::run_command(
+          {diffrun::shell_quote(o.w64.ferry) + " migrate " + diffrun::shell_quote(o.ref_root.string()) +
+               " --to hip -q -o " + diffrun::shell_quote(o.port_root.string()),
+           ".", "", s.build_timeout_s});
+      if (!m.started || m.timed_out || m.signal != 0 || m.exit_code > 1)
+        throw std::runtime_error("--suite: ferry migrate failed (" + m.status() + "): " + m.err.substr(0, 2000));
+    }
+  }
+  const std::vector<diffrun::SuiteEntry> entries = diffrun::run_suite(o, [quiet](const std::string& m) {
+    if (!quiet) std::cerr << "diffrun: " << m << "\n";
+  });
+  const nlohmann::json j = diffrun::suite_json(o, entries);
+  project::write_atomically(o.results / "results.json",
+                            j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  project::write_atomically(o.results / "results.html", diffrun::suite_html(j));
+  if (!a.report_file.empty())
+    project::write_atomically(a.report_file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (a.json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  else {
+    std::cout << diffrun::suite_table(entries);
+    std::cout << "results: " << (o.results / "results.json").string() << ", " << (o.results / "results.html").string()
+              << "\n";
+  }
+  for (const diffrun::SuiteEntry& e : entries)
+    if (e.verdict != "same") return kExitFindings;
+  return kExitOk;
 }
 
 int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
@@ -59,6 +137,12 @@ int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
   if (given("--runs")) s.runs = c.runs;
   if (given("--timeout")) s.timeout_s = c.timeout_s;
   if (given("--build-timeout")) s.build_timeout_s = c.build_timeout_s;
+  if (given("--fail-pattern")) s.fail_patterns = c.fail_patterns;
+  if (a.no_fail_check) s.check_self_reports = false;
+  if (!a.suite.empty()) {
+    if (!a.wave64) throw std::invalid_argument("--suite runs programs on the wave64 CPU runtime: add --wave64");
+    return run_suite_mode(a, sub, s);
+  }
   if (a.wave64) {
     for (const char* opt : {"--ref", "--port", "--ref-build", "--port-build"})
       if (given(opt))
@@ -68,9 +152,7 @@ int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
     if (w.work.empty()) {
       const std::string key =
           std::filesystem::absolute(s.ref.dir).string() + "|" + std::filesystem::absolute(s.port.dir).string();
-      w.work = (std::filesystem::temp_directory_path() / ("ferry-wave64-" + std::to_string(getuid())) /
-                ("diffrun-" + std::to_string(std::hash<std::string>{}(key))))
-                   .string();
+      w.work = default_work(key);
     }
     w.work = std::filesystem::absolute(w.work).string();
     diffrun::apply_wave64(w, s);
@@ -81,8 +163,9 @@ int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
     if (!quiet) std::cerr << "diffrun: " << m << "\n";
   });
   const nlohmann::json j = diffrun::to_json(s, o);
-  if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
-  if (a.json) std::cout << j.dump(2) << "\n";
+  if (!a.report_file.empty())
+    project::write_atomically(a.report_file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (a.json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else std::cout << diffrun::to_text(s, o);
   return o.same() ? kExitOk : kExitFindings;
 }
@@ -94,7 +177,8 @@ std::function<int()> setup_diffrun(CLI::App& sub) {
   diffrun::Spec& s = a->spec;
   sub.footer(
       "Commands are shell text, run as /bin/sh -c CMD in the side's directory, stdin from --stdin "
-      "or /dev/null. Exit code: 0 same, 1 different (or a build/run failed), 2 bad arguments.");
+      "or /dev/null. Verdicts: SAME (both exit 0, no failed self-check, equal outputs), DIFFERENT, "
+      "BOTH FAILED, TIMEOUT (which side), BUILD FAILED. Exit code: 0 same, 1 anything else, 2 bad arguments.");
   sub.add_option("--spec", a->spec_file, "JSON spec file (see docs/diffrun.md); options override it");
   sub.add_option("--ref-build", s.ref.build, "command that builds the reference");
   sub.add_option("--ref", s.ref.run, "command that runs the reference");
@@ -121,6 +205,10 @@ std::function<int()> setup_diffrun(CLI::App& sub) {
   sub.add_option("--build-timeout", s.build_timeout_s, "seconds per build")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  sub.add_option("--fail-pattern", s.fail_patterns,
+                 "regex of an output line that reports a failed self-check, besides the built-in ones (repeatable)");
+  sub.add_flag("--no-fail-check", a->no_fail_check,
+               "do not read the outputs for failed self-checks ('Test FAILED', 'checksum mismatch')");
   sub.add_flag("--json", a->json, "print the JSON report");
   sub.add_option("--report", a->report_file, "also write the JSON report to this file");
   sub.add_flag("-q,--quiet", a->quiet, "no progress lines on stderr");
@@ -139,6 +227,16 @@ std::function<int()> setup_diffrun(CLI::App& sub) {
   w64->add_option("--port-api", a->w64.port_api, "API of the port: auto, cuda, hip")->capture_default_str();
   w64->add_option("--wave64-flag", a->w64.build_flags, "extra `ferry wave64 build` option (repeatable), e.g. -O2");
   w64->add_option("--wave64-work", a->w64.work, "folder for both builds (default: a cache folder in $TMPDIR)");
+  auto* suite = sub.add_option_group("suite", "every program of a tree (docs/diffrun.md, \"Suites\")");
+  suite->add_option("--suite", a->suite,
+                    "run every program of this tree (folders with .cu/.hip sources and a main) with --wave64: "
+                    "the originals against --port-dir, or against their HIP migration");
+  suite->add_option("--list", a->suite_list, "file naming the programs of --suite: `FOLDER [ARGS...]` per line");
+  suite->add_option("--results", a->suite_out,
+                    "folder of the suite's results (results.json, results.html, one JSON per program)");
+  suite->add_option("--size-args", a->extra_args, "arguments added to every program's own (e.g. a size option)");
+  suite->add_option("-j,--jobs", a->jobs, "programs run at once")->capture_default_str()->check(CLI::PositiveNumber);
+  suite->add_flag("--force", a->force, "run programs that have a recorded result again (and migrate again)");
   CLI::App* app = &sub;
   return [a, app] { return run_diffrun(*a, *app); };
 }

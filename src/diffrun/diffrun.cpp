@@ -33,7 +33,74 @@ std::string resolve(const fs::path& base, const std::string& p) {
   return (base / p).lexically_normal().string();
 }
 
+struct FailPattern {
+  const char* text;
+  bool icase;
+};
+
+// Self-check reports of test programs (cuda-samples "Test FAILED" / "Result = FAIL", "Test
+// failed!", "checksum mismatch", "wrong result"...). Counts of zero are excluded by the caller.
+constexpr FailPattern kFailPatterns[] = {
+    {R"(\bFAIL(ED|URE|S)?\b)", false},
+    {R"(\b(tests?|checks?|self-check|verification|validation|comparison|results?)\b.*\bfail(ed|s|ure)?\b)", true},
+    {R"(\bmismatch(es|ed)?\b)", true},
+    {R"(\bchecksums?\b.*\b(wrong|incorrect|differs?|does not match|doesn't match|not match))", true},
+    {R"(\b(incorrect|wrong)\s+(results?|answers?|outputs?|values?|sums?)\b)", true},
+    {R"(\bresults?\s*[:=]?\s*(incorrect|wrong|invalid)\b)", true},
+};
+
+const std::vector<std::regex>& default_fail_regexes() {
+  static const std::vector<std::regex> r = [] {
+    std::vector<std::regex> v;
+    for (const FailPattern& p : kFailPatterns)
+      v.emplace_back(p.text, p.icase ? std::regex::ECMAScript | std::regex::icase : std::regex::ECMAScript);
+    return v;
+  }();
+  return r;
+}
+
+// "FAILED: 0", "mismatches = 0", "0 mismatches", "no mismatch": a count of none.
+bool counts_none(const std::string& line, std::size_t begin, std::size_t end) {
+  static const std::regex after(R"(^\s*[:=]?\s*0+(\.0+)?\b)");
+  static const std::regex before(R"((^|\W)(0+|no|zero)\s+$)", std::regex::ECMAScript | std::regex::icase);
+  return std::regex_search(line.substr(end), after) || std::regex_search(line.substr(0, begin), before);
+}
+
 }  // namespace
+
+const std::vector<std::string>& default_fail_patterns() {
+  static const std::vector<std::string> v = [] {
+    std::vector<std::string> r;
+    for (const FailPattern& p : kFailPatterns) r.push_back(std::string(p.text) + (p.icase ? " (any case)" : ""));
+    return r;
+  }();
+  return v;
+}
+
+std::string find_self_reported_failure(const std::string& text, const std::vector<std::regex>& extra,
+                                       const std::vector<std::regex>& ignore) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    bool skip = false;
+    for (const std::regex& re : ignore) skip = skip || std::regex_search(line, re);
+    if (skip) continue;
+    for (const auto* set : {&default_fail_regexes(), &extra})
+      for (const std::regex& re : *set) {
+        std::smatch m;
+        if (!std::regex_search(line, m, re)) continue;
+        const auto b = static_cast<std::size_t>(m.position(0));
+        if (set == &extra || !counts_none(line, b, b + static_cast<std::size_t>(m.length(0))))
+          return line.size() > 160 ? line.substr(0, 160) + "..." : line;
+      }
+  }
+  return {};
+}
 
 Spec load_spec(const std::string& path) {
   std::string text;
@@ -68,6 +135,8 @@ Spec load_spec(const std::string& path) {
     s.runs = j.value("runs", s.runs);
     s.timeout_s = j.value("timeout", s.timeout_s);
     s.build_timeout_s = j.value("build_timeout", s.build_timeout_s);
+    s.check_self_reports = j.value("check_self_reports", s.check_self_reports);
+    s.fail_patterns = j.value("fail_patterns", s.fail_patterns);
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(path + ": " + e.what());
   }
@@ -93,6 +162,14 @@ Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>
       throw std::invalid_argument("--ignore '" + re + "': " + e.what());
     }
   }
+  std::vector<std::regex> fail_res;
+  for (const std::string& re : spec.fail_patterns) {
+    try {
+      fail_res.emplace_back(re, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw std::invalid_argument("--fail-pattern '" + re + "': " + e.what());
+    }
+  }
   auto say = [&](const std::string& m) {
     if (log) log(m);
   };
@@ -107,6 +184,7 @@ Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>
   }
   if (!o.ref.built || !o.port.built) {
     o.verdict = "build-failed";
+    o.build_failed_side = !o.ref.built && !o.port.built ? "both" : (!o.ref.built ? "reference" : "port");
     return o;
   }
 
@@ -144,6 +222,18 @@ Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>
 
   const RunResult& r = o.ref.runs.front();
   const RunResult& p = o.port.runs.front();
+  // Why each side failed, if it did: could not start, ran out of time, crashed, exited non-zero
+  // (a shell reports a crashed child as 128 + signal), or reported a failed self-check.
+  for (auto& [side, res] : sides) {
+    const RunResult& f = res->runs.front();
+    res->timed_out = f.timed_out;
+    if (!f.ok()) res->failure = f.status();
+    else if (spec.check_self_reports) {
+      std::string line = find_self_reported_failure(f.out, fail_res, copt.ignore);
+      if (line.empty()) line = find_self_reported_failure(f.err, fail_res, copt.ignore);
+      if (!line.empty()) res->failure = "printed '" + line + "'";
+    }
+  }
   const bool ran = r.started && p.started && !r.timed_out && !p.timed_out && r.signal == 0 && p.signal == 0;
   o.exit_codes_match = ran && r.exit_code == p.exit_code;
   bool same = o.exit_codes_match;
@@ -162,13 +252,23 @@ Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>
     same = same && fc.result.equal && fc.ref_exists;
     o.files.push_back(std::move(fc));
   }
-  o.verdict = !ran ? "run-failed" : (same ? "same" : "different");
+  if (o.ref.timed_out || o.port.timed_out) {
+    o.verdict = "timeout";
+    o.timeout_side = o.ref.timed_out && o.port.timed_out ? "both" : (o.ref.timed_out ? "reference" : "port");
+  } else if (!o.ref.failure.empty() && !o.port.failure.empty()) {
+    o.verdict = "both-failed";
+  } else if (!o.ref.failure.empty() || !o.port.failure.empty()) {
+    o.verdict = "different";
+  } else {
+    o.verdict = same ? "same" : "different";
+  }
   return o;
 }
 
 namespace {
 nlohmann::json side_json(const Side& s, const SideResult& r) {
   nlohmann::json j = {{"run", s.run}, {"dir", s.dir}, {"median_s", r.median_s}};
+  if (!r.failure.empty()) j["failure"] = r.failure;
   if (!s.build.empty()) {
     j["build"] = s.build;
     j["build_result"] = to_json(r.build, !r.built);
@@ -194,6 +294,8 @@ nlohmann::json to_json(const Spec& spec, const Outcome& o) {
                         {"ulp_float", spec.tol.ulp_float},
                         {"nan_equal", spec.tol.nan_equal}}},
                       {"runs", spec.runs}};
+  if (!o.timeout_side.empty()) j["timeout_side"] = o.timeout_side;
+  if (!o.build_failed_side.empty()) j["build_failed_side"] = o.build_failed_side;
   if (o.stdout_compared) j["stdout"] = to_json(o.out);
   nlohmann::json files = nlohmann::json::array();
   for (const FileComparison& f : o.files) {
@@ -224,9 +326,12 @@ std::string to_text(const Spec& spec, const Outcome& o) {
   };
   side("reference", spec.ref, o.ref);
   side("port     ", spec.port, o.port);
-  if (o.verdict == "build-failed") return s + "verdict: BUILD FAILED\n";
+  if (o.verdict == "build-failed") return s + "verdict: BUILD FAILED (" + o.build_failed_side + ")\n";
+  for (const auto& [name, r] : {std::pair<const char*, const SideResult*>{"reference", &o.ref}, {"port", &o.port}})
+    if (!r->failure.empty() && r->failure.starts_with("printed"))
+      s += fmt::format("{} failed its own check: {}\n", name, r->failure);
   if (o.ratio > 0) s += fmt::format("time ratio port/reference: {:.3f}\n", o.ratio);
-  if (!o.exit_codes_match && o.verdict != "run-failed")
+  if (o.ref.runs.front().status() != o.port.runs.front().status() && !o.ref.timed_out && !o.port.timed_out)
     s += fmt::format("exit codes differ: {} vs {}\n", o.ref.runs.front().status(), o.port.runs.front().status());
   auto report = [&](const std::string& what, const CompareResult& c) {
     if (c.equal) {
@@ -249,6 +354,12 @@ std::string to_text(const Spec& spec, const Outcome& o) {
   }
   std::string v = o.verdict;
   std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return c == '-' ? ' ' : std::toupper(c); });
+  if (o.verdict == "timeout")
+    v += " (" +
+         (o.timeout_side == "both" ? std::string("both sides")
+                                   : o.timeout_side + ", " + (o.timeout_side == "port" ? o.port : o.ref).failure) +
+         ")";
+  if (o.verdict == "both-failed") v += " (reference: " + o.ref.failure + "; port: " + o.port.failure + ")";
   return s + "verdict: " + v + "\n";
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,21 @@ struct Spec {
   int runs = 1;
   double timeout_s = 600;
   double build_timeout_s = 1800;
+  // A side whose output has a line matching one of these failed its own check (self-checks print
+  // "Test FAILED", "Result = FAIL", a checksum mismatch): the verdict cannot be SAME. Empty with
+  // check_self_reports = false: no such check.
+  bool check_self_reports = true;
+  std::vector<std::string> fail_patterns;  // more regexes (ECMAScript, case-sensitive)
 };
+
+// The lines the self-check looks for by default (docs/diffrun.md "Verdicts").
+[[nodiscard]] const std::vector<std::string>& default_fail_patterns();
+
+// The first line of `text` that reports a failed self-check (default patterns plus `extra`),
+// skipping lines that match `ignore`; empty when none. A count of zero ("FAILED: 0",
+// "0 mismatches") is no failure.
+[[nodiscard]] std::string find_self_reported_failure(const std::string& text, const std::vector<std::regex>& extra,
+                                                     const std::vector<std::regex>& ignore);
 
 // Reads a JSON spec: {"ref": {"build", "run", "dir"}, "port": {...}, "files": [...],
 // "stdin", "compare_stdout", "ignore": [...], "rtol", "atol", "ulp", "ulp_float", "nan_equal",
@@ -44,6 +59,10 @@ struct SideResult {
   bool built = true;
   std::vector<RunResult> runs;
   double median_s = 0;
+  // Why this side's first run failed, empty when it succeeded: "exit 1", "signal 11 (SIGSEGV)",
+  // "timed out after 150 s", "printed 'Test FAILED'".
+  std::string failure;
+  bool timed_out = false;
 };
 
 struct FileComparison {
@@ -60,8 +79,14 @@ struct Outcome {
   bool stdout_compared = false;
   CompareResult out;
   std::vector<FileComparison> files;
-  double ratio = 0;     // port median / reference median; 0 when unknown
-  std::string verdict;  // "same", "different", "build-failed", "run-failed"
+  double ratio = 0;  // port median / reference median; 0 when unknown
+  // "same": both ran to completion with exit 0, no self-reported failure, equal outputs.
+  // "different": one side failed (the other did not), or exit codes or outputs differ.
+  // "both-failed": both sides crashed, exited non-zero or reported a failed self-check.
+  // "timeout": a side ran out of time (timeout_side says which). "build-failed": a build failed.
+  std::string verdict;
+  std::string timeout_side;       // "reference", "port", "both" (verdict "timeout")
+  std::string build_failed_side;  // "reference", "port", "both" (verdict "build-failed")
   [[nodiscard]] bool same() const { return verdict == "same"; }
 };
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "migrate/rounds.h"
+#include "project/install_layout.h"
 #include "project/json_file.h"
 #include "project/project.h"
 #include "report/html.h"
@@ -171,7 +172,9 @@ std::string render_report(const fs::path& out, std::string_view format) {
   if (format == "json") return report.dump(2) + "\n";
   if (format == "sarif") {
     // Rule titles and anchors from the documentation of the Ferry that built this binary.
-    const fs::path docs = fs::path(FERRY_SOURCE_DIR) / "docs" / "diagnostics.md";
+    // Installed: PREFIX/share/doc/ferry/diagnostics.md; from a build: the checkout's docs/.
+    fs::path docs = project::installed_path("share/doc/ferry/diagnostics.md");
+    if (docs.empty()) docs = fs::path(FERRY_SOURCE_DIR) / "docs" / "diagnostics.md";
     std::map<std::string, RuleDoc> rule_docs;
     std::error_code ec;
     if (fs::exists(docs, ec)) rule_docs = parse_diagnostic_docs(project::read_file(docs));

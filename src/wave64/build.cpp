@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "lex/lexer.h"
+#include "project/install_layout.h"
 #include "project/project.h"
 #include "wave64/runtime_config.h"
 #include "wave64/transform.h"
@@ -43,14 +44,27 @@ RuntimeLocation locate_runtime() {
     r.hip = p / "hip";
     r.cuda = p / "cuda";
     r.library = p / "lib" / "libferry_wave64.a";
-  } else {
+  } else if (const fs::path inst = project::installed_path("lib/ferry/wave64"); !inst.empty()) {
+    // An installed ferry: PREFIX/bin/ferry and PREFIX/lib/ferry/wave64 (project/install_layout.h).
+    r.include = inst / "include";
+    r.hip = inst / "hip";
+    r.cuda = inst / "cuda";
+    r.library = inst / "lib" / "libferry_wave64.a";
+  } else if (project::build_tree_allowed()) {
     const fs::path src(kRuntimeSourceDir);
     r.include = src / "include";
     r.hip = src / "hip";
     r.cuda = src / "cuda";
     r.library = kRuntimeLibrary;
+  } else {
+    throw std::runtime_error("the wave64 runtime is not installed beside this ferry (" +
+                             (project::executable_dir().parent_path() / "lib/ferry/wave64").string() +
+                             ") and FERRY_IGNORE_BUILD_TREE=1 forbids the build tree's copy");
   }
-  r.link = {kBoostContextLibrary, "-pthread", "-lm"};
+  // The system's boost.context archive where it was found at configure time, else the linker's.
+  std::error_code ec;
+  r.link = {fs::is_regular_file(kBoostContextLibrary, ec) ? std::string(kBoostContextLibrary) : "-lboost_context",
+            "-pthread", "-lm"};
   if (!fs::is_regular_file(r.include / "wave64" / "core.h"))
     throw std::runtime_error("the wave64 runtime headers are not at " + r.include.string() +
                              " (set FERRY_WAVE64_ROOT to the folder that holds include/, hip/, cuda/, lib/)");

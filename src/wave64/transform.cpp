@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <regex>
 
 #include "migrate/file_migration.h"
 #include "targets/hip/passes.h"
@@ -72,12 +73,77 @@ bool is_device_function(const FileMigration& f, std::size_t body_open) {
   return false;
 }
 
+// `asm("mov.u32 %0, %%laneid;" : "=r"(x));` and the other reads of a PTX special register
+// (%laneid, %lanemask_*, %warpid, %nwarpid, %smid, %nsmid, %clock, %clock64, %globaltimer) are
+// the inline assembly CUDA code uses most; each has a C++ meaning on the runtime
+// (::w64::ptx_sreg_*, device.h), so the statement becomes `(x) = ::w64::ptx_sreg_laneid()`.
+// Returns whether it rewrote the statement at `ci`; anything else stays for FRY5601.
+bool rewrite_special_register_read(FileMigration& f, std::size_t ci, std::size_t open) {
+  const std::size_t close = f.match_bracket(open);
+  if (close == npos) return false;
+  const std::string_view src = f.source();
+  const std::string_view inside = src.substr(f.code(open).end, f.code(close).begin - f.code(open).end);
+  static const std::regex kRead(
+      R"re(^\s*"\s*mov\.(u32|u64|s32|b32|b64)\s+%0\s*,\s*%%(laneid|lanemask_lt|lanemask_le|lanemask_eq|lanemask_ge|lanemask_gt|warpid|nwarpid|smid|nsmid|clock|clock64|globaltimer)\s*;?\s*"\s*:\s*"=[rl]"\s*\(([^;]+)\)\s*$)re");
+  std::match_results<std::string_view::const_iterator> m;
+  if (!std::regex_match(inside.begin(), inside.end(), m, kRead)) return false;
+  return f.replace(ci, close, "(" + m[3].str() + ") = ::w64::ptx_sreg_" + m[2].str() + "()");
+}
+
+// `clock()` in device code is the SM's cycle counter (programs spin on it: cuda-samples'
+// simpleHyperQ waits clockRate * ms cycles); on the host it is libc's CPU time in microseconds,
+// which would make such a wait last a thousand times longer. Device code gets the cycle counter.
+void rewrite_device_clock(FileMigration& f) {
+  for (std::size_t ci = 0; ci + 2 < f.code_size(); ++ci) {
+    if (!f.is(ci, "clock") || !f.is(ci + 1, "(") || !f.is(ci + 2, ")") || f.excluded(ci) || f.touched(ci)) continue;
+    if (ci > 0 && (f.is(ci - 1, "::") || f.is(ci - 1, ".") || f.is(ci - 1, "->"))) continue;
+    const std::size_t body = function_body(f, ci);
+    if (body == npos || !is_device_function(f, body)) continue;
+    f.replace(ci, ci + 2, "::w64::device_clock()");
+  }
+}
+
+// `hipLaunchKernelGGL(kernel<A, B>, grid, ...)`: the preprocessor splits the template's
+// arguments into macro arguments (rocm-examples launch `kernel<BlockSize, WarpSize>` so). The
+// kernel expression is parenthesised, which the runtime's macro takes as one argument.
+void protect_template_kernel_names(FileMigration& f) {
+  for (std::size_t ci = 0; ci + 1 < f.code_size(); ++ci) {
+    if (!f.is(ci, "hipLaunchKernelGGL") || !f.is(ci + 1, "(") || f.code(ci).in_directive || f.excluded(ci)) continue;
+    std::size_t i = ci + 2;
+    const std::size_t first = i;
+    while (f.is_identifier(i) && f.is(i + 1, "::")) i += 2;
+    if (!f.is_identifier(i) || !f.is(i + 1, "<")) continue;
+    // The matching `>` of the template's argument list, across nested brackets and `<...>`.
+    int angle = 0;
+    bool comma = false;
+    std::size_t j = i + 1;
+    for (; j < f.code_size(); ++j) {
+      if (f.is(j, "(") || f.is(j, "[") || f.is(j, "{")) {
+        const std::size_t close = f.match_bracket(j);
+        if (close == npos) break;
+        j = close;
+        continue;
+      }
+      if (f.is(j, "<")) ++angle;
+      else if (f.is(j, ">")) --angle;
+      else if (f.is(j, ">>")) angle -= 2;
+      else if (f.is(j, ",")) comma = true;
+      else if (f.is(j, ";") || f.is(j, ")")) break;
+      if (angle <= 0) break;
+    }
+    if (angle != 0 || !comma || !f.is(j + 1, ",") || f.touched(first) || f.touched(j)) continue;
+    f.insert_before(first, "(");
+    f.insert_before(j + 1, ")");
+  }
+}
+
 void check_inline_asm(FileMigration& f) {
   for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
     if (!f.is(ci, "asm") && !f.is(ci, "__asm__") && !f.is(ci, "__asm")) continue;
     std::size_t open = ci + 1;
     while (f.is(open, "volatile") || f.is(open, "__volatile__") || f.is(open, "goto") || f.is(open, "inline")) ++open;
     if (!f.is(open, "(") || f.excluded(ci)) continue;
+    if (rewrite_special_register_read(f, ci, open)) continue;
     const std::vector<migrate::ArgRange> args = f.call_args(open);
     std::string_view body;
     if (!args.empty() && !args[0].empty()) body = f.text(args[0].first);
@@ -148,6 +214,65 @@ void rewrite_extern_shared(FileMigration& f, Transformed& out) {
   }
 }
 
+// The declaration specifiers next to `ci` (a `__shared__` or `__forceinline__`), as code
+// indices: the words and attributes before and after it up to the declared type or name.
+bool is_specifier_word(const FileMigration& f, std::size_t i) {
+  static constexpr std::string_view kWords[] = {
+      "static",       "inline",      "__inline__",      "__inline",     "volatile",     "const",
+      "constexpr",    "extern",      "__device__",      "__host__",     "__global__",   "__shared__",
+      "__constant__", "__managed__", "__forceinline__", "__noinline__", "thread_local", "__restrict__"};
+  for (std::string_view w : kWords)
+    if (f.is(i, w)) return true;
+  return false;
+}
+
+std::vector<std::size_t> specifier_run(const FileMigration& f, std::size_t ci) {
+  std::vector<std::size_t> run;
+  // Backwards over words and attributes (`__align__(16)`: skip the parenthesised part).
+  std::size_t i = ci;
+  while (i > 0) {
+    std::size_t p = i - 1;
+    if (f.code(p).in_directive) break;
+    if (f.is(p, ")")) {
+      const std::size_t open = f.partner(p);
+      if (open == npos || open == 0 || !is_attribute_start(f, open - 1)) break;
+      p = open - 1;
+    } else if (!is_specifier_word(f, p)) {
+      break;
+    }
+    i = p;
+    run.push_back(p);
+  }
+  for (std::size_t j = ci + 1; j < f.code_size() && !f.code(j).in_directive; ++j) {
+    if (is_attribute_start(f, j) && f.is(j + 1, "(")) {
+      const std::size_t close = f.match_bracket(j + 1);
+      if (close == npos) break;
+      j = close;
+      continue;
+    }
+    if (!is_specifier_word(f, j)) break;
+    run.push_back(j);
+  }
+  return run;
+}
+
+// The runtime's qualifiers are macros: `__shared__` is `static thread_local` and
+// `__forceinline__` is `inline __attribute__((always_inline))`. CUDA code writes `static
+// __shared__ T s[32];` (in templates), `__shared__ static int n;` and `__forceinline__ inline`,
+// which would reach the compiler as a second `static` or `inline` ("conflicting specifiers",
+// "duplicate inline"). The word the macro already supplies is dropped from the declaration.
+void drop_duplicate_specifiers(FileMigration& f) {
+  for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
+    const bool shared = f.is(ci, "__shared__");
+    if ((!shared && !f.is(ci, "__forceinline__")) || f.code(ci).in_directive || f.excluded(ci) || f.touched(ci))
+      continue;
+    for (const std::size_t j : specifier_run(f, ci)) {
+      const bool dup = shared ? f.is(j, "static") : (f.is(j, "inline") || f.is(j, "__inline__") || f.is(j, "__inline"));
+      if (dup && !f.touched(j)) f.replace(j, j, "");
+    }
+  }
+}
+
 }  // namespace
 
 Transformed transform_source(std::string_view src, const std::string& display_path) {
@@ -162,7 +287,10 @@ Transformed transform_source(std::string_view src, const std::string& display_pa
   FileMigration f(display_path, src, *hip, options, project);
 
   targets::hip::launch_pass(f);
+  protect_template_kernel_names(f);
   rewrite_extern_shared(f, out);
+  drop_duplicate_specifiers(f);
+  rewrite_device_clock(f);
   check_inline_asm(f);
 
   // Launches the pass could not rewrite would reach the compiler as `<<<`: say so here.

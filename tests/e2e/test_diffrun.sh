@@ -25,7 +25,11 @@ check same 0 'verdict: SAME' -- --ref 'echo 1.0 2.0' --port 'echo 1.0000001 2.0'
 check different 1 'line 1, col 5: 2.0 \(reference\) vs 2.5 \(port\)' -- --ref 'echo 1.0 2.0' --port 'echo 1.0 2.5'
 check rtol 0 'verdict: SAME' -- --ref 'echo 100' --port 'echo 101' --rtol 0.02
 check exit-code 1 'exit codes differ: exit 0 vs exit 3' -- --ref 'true' --port 'exit 3'
-check timeout 1 'timed out' -- --ref 'echo x' --port 'sleep 10' --timeout 1
+check timeout 1 'verdict: TIMEOUT \(port, timed out after' -- --ref 'echo x' --port 'sleep 10' --timeout 1
+check both-failed 1 'verdict: BOTH FAILED \(reference: exit 1; port: exit 1\)' -- --ref 'echo x; exit 1' --port 'echo x; exit 1'
+check both-crashed 1 'verdict: BOTH FAILED \(reference: signal 6' -- --ref 'kill -ABRT $$' --port 'kill -SEGV $$'
+check self-check 1 'port failed its own check: printed .Result = FAIL.' -- --ref 'echo sum 1' --port 'echo sum 1; echo "Result = FAIL" >&2'
+check self-check-off 0 'verdict: SAME' -- --ref 'echo Test FAILED' --port 'echo Test FAILED' --no-fail-check
 check crash 1 'signal 11 \(SIGSEGV\)' -- --ref 'echo x' --port 'kill -SEGV $$' --timeout 5
 check build-failed 1 'build failed' -- --ref 'true' --port 'true' --port-build 'echo broken >&2; exit 2'
 check nan 1 'NaN vs NaN' -- --ref 'echo nan' --port 'echo -nan'

@@ -24,9 +24,9 @@ check() {  # check NAME EXPECTED_RC PATTERN FILE [ferry wave64 build args...]
 
 cat > "$work/graph.hip" <<'X'
 #include <hip/hip_runtime.h>
-int main() { void* g = nullptr; hipGraphCreate(&g, 0); }
+int main() { hipGraph_t g = nullptr; hipGraphCreate(&g, 0); hipGraphAddKernelNode(nullptr, g, nullptr, 0, nullptr); }
 X
-check unsupported-api 1 'wave64 CPU runtime: hipGraphCreate is not supported \(graphs\)' graph.hip
+check unsupported-api 1 'wave64 CPU runtime: hipGraphAddKernelNode is not supported \(graph nodes built by hand' graph.hip
 
 cat > "$work/cub.hip" <<'X'
 #include <hip/hip_runtime.h>
@@ -37,9 +37,9 @@ check library-header 1 'hipcub/hipcub.hpp> \(hipCUB\) is not supported' cub.hip
 
 cat > "$work/asm.cu" <<'X'
 __global__ void k(int* out) {
-  int lane;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
-  out[threadIdx.x] = lane;
+  int field;
+  asm volatile("bfe.u32 %0, %1, 4, 8;" : "=r"(field) : "r"(threadIdx.x));
+  out[threadIdx.x] = field;
 }
 void host_barrier() { asm volatile("" ::: "memory"); }
 int main() { int* p; cudaMalloc(&p, 4); k<<<1, 32>>>(p); }

@@ -7,6 +7,7 @@
 #include "diffrun/compare.h"
 #include "diffrun/diffrun.h"
 #include "diffrun/runner.h"
+#include "diffrun/suite.h"
 
 namespace ferry::diffrun {
 namespace {
@@ -188,7 +189,84 @@ TEST(DiffrunRun, SameAndDifferent) {
   EXPECT_FALSE(o.exit_codes_match);
   EXPECT_FALSE(o.out.equal);
   s.port.build = "exit 7";
-  EXPECT_EQ(run_diff(s).verdict, "build-failed");
+  o = run_diff(s);
+  EXPECT_EQ(o.verdict, "build-failed");
+  EXPECT_EQ(o.build_failed_side, "port");
+}
+
+// Both sides failing the same way says nothing about the port: never SAME.
+TEST(DiffrunRun, BothFailedIsNeverSame) {
+  Spec s;
+  s.ref.run = "echo partial; exit 1";
+  s.port.run = "echo partial; exit 1";
+  Outcome o = run_diff(s);
+  EXPECT_EQ(o.verdict, "both-failed");
+  EXPECT_EQ(o.ref.failure, "exit 1");
+  EXPECT_FALSE(o.same());
+  s.ref.run = s.port.run = "kill -SEGV $$";
+  o = run_diff(s);
+  EXPECT_EQ(o.verdict, "both-failed");
+  EXPECT_EQ(o.port.failure, "signal 11 (SIGSEGV)");
+  // A shell reporting its crashed child (exit 134, 139) is a failure too.
+  s.ref.run = s.port.run = "exit 134";
+  EXPECT_EQ(run_diff(s).verdict, "both-failed");
+  EXPECT_NE(to_text(s, run_diff(s)).find("verdict: BOTH FAILED (reference: exit 134; port: exit 134)"),
+            std::string::npos);
+}
+
+TEST(DiffrunRun, SelfReportedFailureMakesItDifferent) {
+  Spec s;
+  s.ref.run = "echo 'sum 3'; echo 'Test passed'";
+  s.port.run = "echo 'sum 3'; echo 'Test passed'; echo 'Result = FAIL' >&2";
+  Outcome o = run_diff(s);
+  EXPECT_EQ(o.verdict, "different");
+  EXPECT_EQ(o.port.failure, "printed 'Result = FAIL'");
+  EXPECT_TRUE(o.out.equal);
+  s.ref.run = s.port.run = "echo 'checksum mismatch at 4'";
+  EXPECT_EQ(run_diff(s).verdict, "both-failed");
+  s.check_self_reports = false;
+  EXPECT_EQ(run_diff(s).verdict, "same");
+  s.check_self_reports = true;
+  s.ref.run = s.port.run = "echo 'bad news'";
+  s.fail_patterns = {"^bad"};
+  EXPECT_EQ(run_diff(s).verdict, "both-failed");
+}
+
+TEST(DiffrunRun, TimeoutSaysWhichSide) {
+  Spec s;
+  s.ref.run = "echo 1";
+  s.port.run = "sleep 10";
+  s.timeout_s = 0.5;
+  Outcome o = run_diff(s);
+  EXPECT_EQ(o.verdict, "timeout");
+  EXPECT_EQ(o.timeout_side, "port");
+  EXPECT_NE(to_text(s, o).find("verdict: TIMEOUT (port, timed out after"), std::string::npos);
+  s.ref.run = "sleep 10";
+  EXPECT_EQ(run_diff(s).timeout_side, "both");
+}
+
+TEST(DiffrunSelfCheck, FindsFailureLinesButNotZeroCounts) {
+  const std::vector<std::regex> none;
+  EXPECT_EQ(find_self_reported_failure("ok\nTest FAILED\n", none, none), "Test FAILED");
+  EXPECT_EQ(find_self_reported_failure("Test failed!\n", none, none), "Test failed!");
+  EXPECT_EQ(find_self_reported_failure("Verification failed at 3\n", none, none), "Verification failed at 3");
+  EXPECT_EQ(find_self_reported_failure("Checksum does not match\n", none, none), "Checksum does not match");
+  EXPECT_EQ(find_self_reported_failure("wrong result at 7\n", none, none), "wrong result at 7");
+  EXPECT_EQ(find_self_reported_failure("Mismatch at 12: 1 vs 2\n", none, none), "Mismatch at 12: 1 vs 2");
+  for (const char* fine : {"Test PASSED\n", "PASSED: 10 FAILED: 0\n", "mismatches = 0\n", "0 mismatches\n",
+                           "no mismatch\n", "return EXIT_FAILURE;\n", "cudaErrorLaunchFailure handled\n",
+                           "failure rate of the hash: 0.1\n", "Checking results... ok\n"})
+    EXPECT_EQ(find_self_reported_failure(fine, none, none), "") << fine;
+  const std::vector<std::regex> ignore{std::regex("^Test")};
+  EXPECT_EQ(find_self_reported_failure("Test FAILED\n", none, ignore), "");
+}
+
+TEST(DiffrunSuite, MakefileRunTargetArguments) {
+  EXPECT_EQ(makefile_run_args("all: app\n\nrun: app\n\t./app -n 4 --quick\n"), "-n 4 --quick");
+  EXPECT_EQ(makefile_run_args("run: build\n\t@echo go\n\tcd bin && ./app 128 > log.txt\n"), "128");
+  EXPECT_EQ(makefile_run_args("run:\n\t./$(EXE)\n"), "");
+  EXPECT_EQ(makefile_run_args("run:\n\t./app $(ARGS)\n"), "");  // unknown variables: no guess
+  EXPECT_EQ(makefile_run_args("app: a.cu\n\tnvcc a.cu\n"), "");
 }
 
 }  // namespace

@@ -67,7 +67,7 @@ TEST(Wave64Transform, ExternSharedAtFileScopeIsSetPerBlock) {
 
 TEST(Wave64Transform, OnlyDeviceAssemblyIsAnError) {
   const std::string src =
-      "__device__ int lane() { int l; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l)); return l; }\n"
+      "__device__ int bits(int x) { int l; asm(\"bfe.u32 %0, %1, 4, 8;\" : \"=r\"(l) : \"r\"(x)); return l; }\n"
       "__global__ void k() { asm volatile(\"\" ::: \"memory\"); }\n"
       "unsigned long long tsc() { unsigned lo, hi; asm volatile(\"rdtsc\" : \"=a\"(lo), \"=d\"(hi)); return lo; }\n";
   const Transformed t = transform_source(src, "k.cu");
@@ -75,6 +75,28 @@ TEST(Wave64Transform, OnlyDeviceAssemblyIsAnError) {
   EXPECT_EQ(t.diagnostics[0].code, Diag::Wave64InlineAsm);
   EXPECT_EQ(t.diagnostics[0].line, 1u);
   EXPECT_EQ(t.diagnostics[0].severity, Severity::Error);
+}
+
+// What CUDA code writes that the runtime's macros need help with (docs/wave64.md, "CUDA code as
+// written"): reads of PTX special registers, a static beside __shared__, inline beside
+// __forceinline__, clock() in device code, a template kernel with a comma in hipLaunchKernelGGL.
+TEST(Wave64Transform, RewritesWhatTheMacrosCannotTake) {
+  const std::string src =
+      "__device__ unsigned lane() { unsigned l; asm volatile(\"mov.u32 %0, %%lanemask_lt;\" : \"=r\"(l)); return l; }\n"
+      "template <class T> __device__ T f(T v) { static __shared__ T s[32]; __shared__ static T t; return v; }\n"
+      "__forceinline__ __device__ inline int g(int x) { return x; }\n"
+      "__global__ void k(long* o) { o[0] = clock(); }\n"
+      "long host() { return clock(); }\n"
+      "void launch(int* p) { hipLaunchKernelGGL(kk<1, 2>, dim3(1), dim3(1), 0, 0, p); }\n";
+  const Transformed t = transform_source(src, "k.cu");
+  EXPECT_TRUE(t.diagnostics.empty());
+  EXPECT_NE(t.text.find("(l) = ::w64::ptx_sreg_lanemask_lt();"), std::string::npos) << t.text;
+  EXPECT_EQ(t.text.find("static __shared__"), std::string::npos) << t.text;
+  EXPECT_EQ(t.text.find("__shared__ static"), std::string::npos) << t.text;
+  EXPECT_EQ(t.text.find("__device__ inline"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("o[0] = ::w64::device_clock();"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("long host() { return clock(); }"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("hipLaunchKernelGGL((kk<1, 2>), dim3(1)"), std::string::npos) << t.text;
 }
 
 TEST(Wave64Transform, UnknownExternSharedFormIsReported) {

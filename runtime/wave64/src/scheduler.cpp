@@ -1,8 +1,11 @@
 // The fiber scheduler of the wave64 runtime: blocks, wavefronts, barriers, warp operations.
 //
-// One Worker per OS thread runs whole blocks. A block's lanes are fibers (boost.context
-// fcontext: a jump is a register save/restore, no system call) that switch directly to the next
-// ready lane when they wait, so a barrier over N lanes costs N switches. A warp operation stores
+// One Worker per OS thread runs whole blocks. A block's lanes run on fibers (boost.context
+// fcontext: a jump is a register save/restore, no system call), started lazily: one fiber runs
+// lane after lane as plain calls, and only when a lane must wait (a barrier, a warp operation)
+// does it keep that fiber and a new one start the next lane. A kernel without barriers or warp
+// operations therefore runs a block as a loop over its lanes on one fiber; a barrier over N lanes
+// costs N switches. A warp operation stores
 // the lane's input, and the last lane of its group to arrive computes every member's result
 // (so nobody reads an input slot that a faster lane could overwrite) and makes them ready.
 #include <algorithm>
@@ -27,8 +30,9 @@
 
 namespace w64::rt {
 
-thread_local const LaneInfo* t_lane = nullptr;
-thread_local const BlockInfo* t_block = nullptr;
+__thread const LaneInfo* t_lane = nullptr;
+__thread const BlockInfo* t_block = nullptr;
+__thread LaneCursor* t_cursor = nullptr;
 
 namespace {
 
@@ -103,11 +107,14 @@ struct Wave {
 
 struct Worker : Ctx {
   std::vector<Lane> lanes;
+  std::vector<LaneInfo> infos;  // the lanes' LaneInfo again, packed, for the plain-call loop
   std::vector<Wave> waves;
   BlockInfo block{};
   const Launch* launch = nullptr;
   Lane* cur = nullptr;
   unsigned nlanes = 0;
+  LaneCursor cursor;    // cursor.next: lanes 0 .. next-1 have started
+  unsigned fibers = 0;  // fibers made for this block (each on its own stack)
   unsigned done = 0;
   unsigned bar_arrived = 0;
   unsigned tile_waiting = 0;  // lanes waiting at tile barriers
@@ -189,7 +196,7 @@ void switch_to(Worker& w, Ctx* self, Lane* next) {
   t_lane = &next->info;
   next->state = State::Running;
   const bctx::transfer_t t = bctx::jump_fcontext(next->fc, self);
-  static_cast<Ctx*>(t.data)->fc = t.fctx;
+  if (t.data) static_cast<Ctx*>(t.data)->fc = t.fctx;
 }
 
 // Copies of warp-operation values: the common sizes as fixed-size copies the compiler inlines.
@@ -479,7 +486,25 @@ Lane* resolve(Worker& w) {
         std::to_string(w.nlanes - w.done) + " live lanes)");
 }
 
-void wait(Worker& w, Lane* self) {
+void runner_entry(bctx::transfer_t t);
+
+// A new fiber that starts the next lane; returns when someone jumps back to `self`.
+void start_fiber(Worker& w, Ctx* self) {
+  if (w.fibers >= w.stack_tops.size()) fatal("internal: out of fiber stacks");
+  const bctx::fcontext_t fc = bctx::make_fcontext(w.stack_tops[w.fibers], w.stack_bytes - 61 * 320, runner_entry);
+  ++w.fibers;
+  w.cur = nullptr;
+  const bctx::transfer_t t = bctx::jump_fcontext(fc, self);
+  if (t.data) static_cast<Ctx*>(t.data)->fc = t.fctx;
+}
+
+// What runs after `self` waits or finishes: a lane not started yet (the order the lanes would
+// run in if each had been queued at the block's start), else a ready lane, else a diverged group.
+void run_next(Worker& w, Lane* self) {
+  if (w.cursor.next < w.nlanes) {
+    start_fiber(w, self);
+    return;
+  }
   Lane* next = pop_ready(w);
   if (!next) next = resolve(w);
   if (next == self) {
@@ -489,9 +514,30 @@ void wait(Worker& w, Lane* self) {
   switch_to(w, self, next);
 }
 
+void wait(Worker& w, Lane* self) { run_next(w, self); }
+
+// Lanes that ran as plain calls before the block's first wait (LaneCursor) finished without
+// the scheduler: account for them now, and for every lane from now on.
+void leave_fast_path(Worker& w, unsigned running) {
+  if (w.cursor.slow) return;
+  w.cursor.slow = true;
+  w.cursor.next = running + 1;  // the plain-call loop does not store it per lane
+  for (unsigned i = 0; i < running; ++i) {
+    Lane& l = w.lanes[i];
+    l.state = State::Done;
+    ++w.done;
+    w.waves[l.info.wave].live &= ~(1ull << l.info.lane);
+  }
+}
+
 inline Lane* current(const char* what) {
   Worker* w = t_worker;
-  if (!w || !w->cur) fatal(std::string(what) + " called outside a kernel");
+  if (!w || !t_lane) fatal(std::string(what) + " called outside a kernel");
+  if (!w->cursor.slow) {
+    leave_fast_path(*w, t_lane->linear);
+    w->cur = &w->lanes[t_lane->linear];
+    w->cur->state = State::Running;
+  }
   return w->cur;
 }
 
@@ -503,7 +549,8 @@ void arrive_wave(Worker& w, Lane* self) {
   wait(w, self);
 }
 
-[[noreturn]] void finish(Worker& w, Lane* self) {
+// A lane returned from the kernel: what waited on it may go on.
+void lane_finished(Worker& w, Lane* self) {
   self->state = State::Done;
   ++w.done;
   Wave& wv = w.waves[self->info.wave];
@@ -511,22 +558,14 @@ void arrive_wave(Worker& w, Lane* self) {
   if (wv.arrived && wv.arrived == wv.live) release_group(w, wv, nullptr);
   if (w.bar_arrived && w.bar_arrived + w.done == w.nlanes) release_block(w, nullptr);
   if (w.tile_waiting) release_tiles(w, nullptr);
-  if (w.done == w.nlanes) {
-    w.cur = nullptr;
-    t_lane = nullptr;
-    bctx::jump_fcontext(w.fc, self);
-  } else {
-    Lane* next = pop_ready(w);
-    if (!next) next = resolve(w);
-    switch_to(w, self, next);
-  }
-  fatal("internal: a finished lane was resumed");
 }
 
-void lane_entry(bctx::transfer_t t) {
+// A fiber runs lanes while there are lanes to start (KernelCall::invoke: plain calls until the
+// block's first wait); a lane that waits keeps the fiber (its stack holds the lane's frames) and
+// the next lane starts on a new one.
+void runner_entry(bctx::transfer_t t) {
   static_cast<Ctx*>(t.data)->fc = t.fctx;
   Worker& w = *t_worker;
-  Lane* self = w.cur;
   try {
     w.launch->invoke(w.launch->closure);
   } catch (const std::exception& e) {
@@ -534,8 +573,37 @@ void lane_entry(bctx::transfer_t t) {
   } catch (...) {
     fatal("exception in a kernel");
   }
-  finish(w, self);
+  if (!w.cursor.slow) {
+    // No lane waited: the whole block ran here as a loop.
+    w.done = w.nlanes;
+    w.cur = nullptr;
+  }
+  Lane* self = w.cur;
+  if (w.done == w.nlanes) {
+    w.cur = nullptr;
+    t_lane = nullptr;
+    bctx::jump_fcontext(w.fc, self);
+  } else {
+    run_next(w, self);
+  }
+  fatal("internal: a finished lane was resumed");
 }
+
+}  // namespace
+
+bool start_lane() {
+  Worker& w = *t_worker;
+  if (w.cursor.next >= w.nlanes) return false;
+  Lane* self = &w.lanes[w.cursor.next++];
+  w.cur = self;
+  t_lane = &self->info;
+  self->state = State::Running;
+  return true;
+}
+
+void finish_lane() { lane_finished(*t_worker, t_worker->cur); }
+
+namespace {
 
 std::vector<void** (*)()>& dyn_slots() {
   static std::vector<void** (*)()> v;
@@ -547,12 +615,14 @@ void setup_launch(Worker& w, const Launch& l) {
   const dim3 b = l.block;
   w.nlanes = b.x * b.y * b.z;
   if (w.lanes.size() < w.nlanes) w.lanes.resize(w.nlanes);
+  if (w.infos.size() < w.nlanes) w.infos.resize(w.nlanes);
   for (unsigned i = 0; i < w.nlanes; ++i) {
     LaneInfo& li = w.lanes[i].info;
     li.tid = uint3{i % b.x, (i / b.x) % b.y, i / (b.x * b.y)};
     li.linear = i;
     li.lane = i % l.wave;
     li.wave = i / l.wave;
+    w.infos[i] = li;
   }
   const unsigned nwaves = (w.nlanes + l.wave - 1) / l.wave;
   w.waves.assign(nwaves, Wave{});
@@ -587,13 +657,17 @@ void run_block(Worker& w, std::uint64_t b) {
     wv.live = wv.size == 64 ? ~0ull : (1ull << wv.size) - 1;
     wv.arrived = 0;
   }
-  for (unsigned i = 0; i < w.nlanes; ++i) {
-    Lane& l = w.lanes[i];
-    l.fc = bctx::make_fcontext(w.stack_tops[i], w.stack_bytes - 61 * 320, lane_entry);
-    push_ready(w, &l);
-  }
+  for (unsigned i = 0; i < w.nlanes; ++i) w.lanes[i].state = State::Ready;
+  w.cursor.next = 0;
+  w.cursor.count = w.nlanes;
+  w.cursor.slow = false;
+  w.cursor.info_base = reinterpret_cast<const unsigned char*>(w.infos.data());
+  w.cursor.info_stride = sizeof(LaneInfo);
+  t_cursor = &w.cursor;
+  w.cur = nullptr;
+  w.fibers = 0;
   t_block = &w.block;
-  switch_to(w, &w, pop_ready(w));
+  start_fiber(w, &w);
   t_block = nullptr;
 }
 
@@ -682,7 +756,7 @@ unsigned worker_threads() {
 DynSharedSlot::DynSharedSlot(void** (*slot)()) { dyn_slots().push_back(slot); }
 
 int launch(const Launch& l) {
-  if (t_worker && t_worker->cur) fatal("a kernel launched a kernel (dynamic parallelism is not supported)");
+  if (t_lane) fatal("a kernel launched a kernel (dynamic parallelism is not supported)");
   const dim3 g = l.grid;
   const dim3 b = l.block;
   if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0) return kInvalidConfiguration;
@@ -782,7 +856,7 @@ void tile_barrier(unsigned first, unsigned count) {
 
 void* lane_slot(unsigned linear) {
   Worker* w = t_worker;
-  if (!w || !w->cur) fatal("a cooperative-groups operation outside a kernel");
+  if (!w || !t_lane) fatal("a cooperative-groups operation outside a kernel");
   if (linear >= w->nlanes) fatal("internal: lane slot " + std::to_string(linear) + " out of the block");
   return w->lanes[linear].slot;
 }

@@ -10,6 +10,9 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <memory>
+#include <vector>
 
 #include "wave64/device.h"
 
@@ -23,15 +26,38 @@
 #endif
 
 namespace w64::api {
+struct Stream;
+// A graph is the work a captured stream would have run, in issue order (kernels, copies, sets,
+// host functions); launching it runs that work again. Every stream runs its work at once, so
+// issue order is a valid order of any graph's dependencies.
+struct Graph {
+  std::vector<std::function<int()>> nodes;
+  std::vector<Stream*> joined;  // streams that joined the capture through an event
+};
+struct GraphNode {};
 struct Stream {
   unsigned flags;
   int priority;
+  Graph* capture = nullptr;  // between BeginCapture and EndCapture
 };
 struct Event {
   unsigned flags;
   bool recorded;
-  double ms;  // steady clock at the last record
+  double ms;                 // steady clock at the last record
+  Graph* capture = nullptr;  // recorded on a capturing stream
 };
+inline bool is_object(const Stream* s) { return reinterpret_cast<std::uintptr_t>(s) > 0x10; }
+// The graph `s` is capturing into, or null: work issued there is recorded instead of run.
+inline Graph* capture_of(Stream* s) { return is_object(s) ? s->capture : nullptr; }
+// Runs `work` now, or records it when `s` is capturing.
+template <class F>
+int run_or_capture(Stream* s, F work) {
+  if (Graph* g = capture_of(s)) {
+    g->nodes.emplace_back(std::move(work));
+    return 0;
+  }
+  return work();
+}
 int& last_error();  // sticky until read by GetLastError, per host thread
 double now_ms();
 void set_dynamic_shared_limit(const void* kernel, std::size_t bytes);
@@ -97,6 +123,8 @@ enum W64_N(cudaDeviceAttr, hipDeviceAttribute_t) {
   W64_N(cudaDevAttrMultiProcessorCount, hipDeviceAttributeMultiprocessorCount),
   W64_N(cudaDevAttrConcurrentKernels, hipDeviceAttributeConcurrentKernels),
   W64_N(cudaDevAttrPciBusId, hipDeviceAttributePciBusId),
+  W64_N(cudaDevAttrPciDeviceId, hipDeviceAttributePciDeviceId),
+  W64_N(cudaDevAttrPciDomainId, hipDeviceAttributePciDomainID),
   W64_N(cudaDevAttrMemoryClockRate, hipDeviceAttributeMemoryClockRate),
   W64_N(cudaDevAttrGlobalMemoryBusWidth, hipDeviceAttributeMemoryBusWidth),
   W64_N(cudaDevAttrL2CacheSize, hipDeviceAttributeL2CacheSize),
@@ -144,7 +172,6 @@ enum W64_N(cudaLimit, hipLimit_t) {
 };
 
 #define W64_FLAG(cuda_name, hip_name, value) constexpr unsigned int W64_N(cuda_name, hip_name) = value;
-W64_FLAG(cudaStreamDefault, hipStreamDefault, 0)
 W64_FLAG(cudaStreamNonBlocking, hipStreamNonBlocking, 1)
 W64_FLAG(cudaEventDefault, hipEventDefault, 0)
 W64_FLAG(cudaEventBlockingSync, hipEventBlockingSync, 1)
@@ -164,6 +191,13 @@ W64_FLAG(cudaDeviceScheduleYield, hipDeviceScheduleYield, 2)
 W64_FLAG(cudaDeviceScheduleBlockingSync, hipDeviceScheduleBlockingSync, 4)
 W64_FLAG(cudaDeviceMapHost, hipDeviceMapHost, 8)
 #undef W64_FLAG
+// A macro, as in CUDA's and HIP's headers: code passes the flag 0 as a stream (the null stream),
+// which only a literal 0 can be (rocm-examples: `k<<<g, b, 0, hipStreamDefault>>>`).
+#if defined(W64_API_HIP)
+#define hipStreamDefault 0x00
+#else
+#define cudaStreamDefault 0x00
+#endif
 #define W64_N_STREAM_PER_THREAD reinterpret_cast<W64_STREAM>(0x2)
 #if defined(W64_API_HIP)
 #define hipStreamPerThread W64_N_STREAM_PER_THREAD
@@ -327,6 +361,8 @@ inline int attribute(int a) {
     case W64_N(cudaDevAttrMultiProcessorCount, hipDeviceAttributeMultiprocessorCount): return p.multiProcessorCount;
     case W64_N(cudaDevAttrConcurrentKernels, hipDeviceAttributeConcurrentKernels): return 1;
     case W64_N(cudaDevAttrPciBusId, hipDeviceAttributePciBusId): return 0;
+    case W64_N(cudaDevAttrPciDeviceId, hipDeviceAttributePciDeviceId): return 0;
+    case W64_N(cudaDevAttrPciDomainId, hipDeviceAttributePciDomainID): return 0;
     case W64_N(cudaDevAttrMemoryClockRate, hipDeviceAttributeMemoryClockRate): return p.memoryClockRate;
     case W64_N(cudaDevAttrGlobalMemoryBusWidth, hipDeviceAttributeMemoryBusWidth): return p.memoryBusWidth;
     case W64_N(cudaDevAttrL2CacheSize, hipDeviceAttributeL2CacheSize): return p.l2CacheSize;
@@ -358,15 +394,22 @@ inline void* device_alloc(std::size_t n) { return std::aligned_alloc(256, (n + 2
 class Launcher {
  public:
   Launcher(dim3 grid, dim3 block, std::size_t shared = 0, W64_STREAM stream = nullptr)
-      : grid_(grid), block_(block), shared_(shared) {
-    (void)stream;
-  }
+      : grid_(grid), block_(block), shared_(shared), stream_(stream) {}
   // `call` runs one lane: a lambda that calls the kernel by name with the stored arguments.
   template <class... P, class Call, class... A>
   W64_ERR launch_call(void (*kernel)(P...), Call call, A&&... args) const {
     static_assert(sizeof...(A) <= sizeof...(P),
                   "wave64 runtime: the kernel is launched with more arguments than it has parameters");
     using Args = ArgsPrefix<sizeof...(A), std::decay_t<P>...>;
+    if (capture_of(stream_)) {
+      // Captured: the graph keeps the converted arguments and launches them at each replay.
+      auto c = std::make_shared<KernelCall<Call, Args>>(KernelCall<Call, Args>{call, Args(std::forward<A>(args)...)});
+      const rt::Launch l{grid_,         block_,
+                         shared_,       dynamic_shared_limit(reinterpret_cast<const void*>(kernel), kSharedPerBlock),
+                         W64_WAVE_SIZE, &KernelCall<Call, Args>::invoke,
+                         c.get()};
+      return err(run_or_capture(stream_, [c, l] { return rt::launch(l); }));
+    }
     KernelCall<Call, Args> c{call, Args(std::forward<A>(args)...)};
     const rt::Launch l{grid_,
                        block_,
@@ -391,6 +434,7 @@ class Launcher {
   dim3 grid_;
   dim3 block_;
   std::size_t shared_;
+  W64_STREAM stream_;
 };
 }  // namespace w64::api
 
@@ -470,8 +514,9 @@ inline W64_ERR W64_N(cudaMemcpy, hipMemcpy)(void* dst, const void* src, size_t n
   return W64_N(cudaSuccess, hipSuccess);
 }
 inline W64_ERR W64_N(cudaMemcpyAsync, hipMemcpyAsync)(void* dst, const void* src, size_t n, W64_KIND k,
-                                                      W64_STREAM = nullptr) {
-  return W64_N(cudaMemcpy, hipMemcpy)(dst, src, n, k);
+                                                      W64_STREAM s = nullptr) {
+  return ::w64::api::err(
+      ::w64::api::run_or_capture(s, [=] { return static_cast<int>(W64_N(cudaMemcpy, hipMemcpy)(dst, src, n, k)); }));
 }
 inline W64_ERR W64_N(cudaMemcpyPeer, hipMemcpyPeer)(void* dst, int, const void* src, int, size_t n) {
   return W64_N(cudaMemcpy, hipMemcpy)(dst, src, n, W64_N(cudaMemcpyDefault, hipMemcpyDefault));
@@ -485,16 +530,19 @@ inline W64_ERR W64_N(cudaMemcpy2D, hipMemcpy2D)(void* dst, size_t dpitch, const 
 }
 inline W64_ERR W64_N(cudaMemcpy2DAsync, hipMemcpy2DAsync)(void* dst, size_t dpitch, const void* src, size_t spitch,
                                                           size_t width, size_t height, W64_KIND k,
-                                                          W64_STREAM = nullptr) {
-  return W64_N(cudaMemcpy2D, hipMemcpy2D)(dst, dpitch, src, spitch, width, height, k);
+                                                          W64_STREAM s = nullptr) {
+  return ::w64::api::err(::w64::api::run_or_capture(s, [=] {
+    return static_cast<int>(W64_N(cudaMemcpy2D, hipMemcpy2D)(dst, dpitch, src, spitch, width, height, k));
+  }));
 }
 inline W64_ERR W64_N(cudaMemset, hipMemset)(void* dst, int v, size_t n) {
   if (n && !dst) return ::w64::api::err(1);
   if (n) std::memset(dst, v, n);
   return W64_N(cudaSuccess, hipSuccess);
 }
-inline W64_ERR W64_N(cudaMemsetAsync, hipMemsetAsync)(void* dst, int v, size_t n, W64_STREAM = nullptr) {
-  return W64_N(cudaMemset, hipMemset)(dst, v, n);
+inline W64_ERR W64_N(cudaMemsetAsync, hipMemsetAsync)(void* dst, int v, size_t n, W64_STREAM s = nullptr) {
+  return ::w64::api::err(
+      ::w64::api::run_or_capture(s, [=] { return static_cast<int>(W64_N(cudaMemset, hipMemset)(dst, v, n)); }));
 }
 inline W64_ERR W64_N(cudaMemset2D, hipMemset2D)(void* dst, size_t pitch, int v, size_t width, size_t height) {
   for (size_t r = 0; r < height; ++r) std::memset(static_cast<char*>(dst) + r * pitch, v, width);
@@ -652,7 +700,13 @@ inline W64_ERR W64_N(cudaStreamDestroy, hipStreamDestroy)(W64_STREAM s) {
 }
 inline W64_ERR W64_N(cudaStreamSynchronize, hipStreamSynchronize)(W64_STREAM) { return W64_N(cudaSuccess, hipSuccess); }
 inline W64_ERR W64_N(cudaStreamQuery, hipStreamQuery)(W64_STREAM) { return W64_N(cudaSuccess, hipSuccess); }
-inline W64_ERR W64_N(cudaStreamWaitEvent, hipStreamWaitEvent)(W64_STREAM, W64_EVENT, unsigned int = 0) {
+// Waiting on an event recorded in a capture makes the waiting stream part of that capture (the
+// fork of a multi-stream capture); its work is recorded until the capture ends.
+inline W64_ERR W64_N(cudaStreamWaitEvent, hipStreamWaitEvent)(W64_STREAM s, W64_EVENT e, unsigned int = 0) {
+  if (e && e->capture && ::w64::api::is_object(s) && !s->capture) {
+    s->capture = e->capture;
+    e->capture->joined.push_back(s);
+  }
   return W64_N(cudaSuccess, hipSuccess);
 }
 inline W64_ERR W64_N(cudaEventCreateWithFlags, hipEventCreateWithFlags)(W64_EVENT* e, unsigned int flags) {
@@ -666,8 +720,10 @@ inline W64_ERR W64_N(cudaEventDestroy, hipEventDestroy)(W64_EVENT e) {
   delete e;
   return W64_N(cudaSuccess, hipSuccess);
 }
-inline W64_ERR W64_N(cudaEventRecord, hipEventRecord)(W64_EVENT e, W64_STREAM = nullptr) {
+inline W64_ERR W64_N(cudaEventRecord, hipEventRecord)(W64_EVENT e, W64_STREAM s = nullptr) {
   if (!e) return ::w64::api::err(400);
+  e->capture = ::w64::api::capture_of(s);
+  if (e->capture) return W64_N(cudaSuccess, hipSuccess);
   e->recorded = true;
   e->ms = ::w64::api::now_ms();
   return W64_N(cudaSuccess, hipSuccess);
@@ -742,15 +798,138 @@ inline W64_ERR W64_N(cudaLaunchKernel, hipLaunchKernel)(void (*kernel)(P...), di
                                        std::index_sequence_for<P...>{});
 }
 
+// ---- graphs (stream capture) --------------------------------------------------------------------
+typedef ::w64::api::Graph* W64_N(cudaGraph_t, hipGraph_t);
+typedef ::w64::api::Graph* W64_N(cudaGraphExec_t, hipGraphExec_t);
+typedef ::w64::api::GraphNode* W64_N(cudaGraphNode_t, hipGraphNode_t);
+enum W64_N(cudaStreamCaptureMode, hipStreamCaptureMode) {
+  W64_N(cudaStreamCaptureModeGlobal, hipStreamCaptureModeGlobal) = 0,
+  W64_N(cudaStreamCaptureModeThreadLocal, hipStreamCaptureModeThreadLocal) = 1,
+  W64_N(cudaStreamCaptureModeRelaxed, hipStreamCaptureModeRelaxed) = 2,
+};
+enum W64_N(cudaStreamCaptureStatus, hipStreamCaptureStatus) {
+  W64_N(cudaStreamCaptureStatusNone, hipStreamCaptureStatusNone) = 0,
+  W64_N(cudaStreamCaptureStatusActive, hipStreamCaptureStatusActive) = 1,
+  W64_N(cudaStreamCaptureStatusInvalidated, hipStreamCaptureStatusInvalidated) = 2,
+};
+constexpr unsigned long long W64_N(cudaGraphInstantiateFlagAutoFreeOnLaunch,
+                                   hipGraphInstantiateFlagAutoFreeOnLaunch) = 1;
+inline W64_ERR W64_N(cudaStreamBeginCapture, hipStreamBeginCapture)(
+    W64_STREAM s, W64_N(cudaStreamCaptureMode, hipStreamCaptureMode) = W64_N(cudaStreamCaptureModeGlobal,
+                                                                             hipStreamCaptureModeGlobal)) {
+  // The legacy default stream cannot be captured (cudaErrorStreamCaptureUnsupported in CUDA).
+  if (!::w64::api::is_object(s) || s->capture) return ::w64::api::err(1);
+  s->capture = new ::w64::api::Graph;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaStreamEndCapture, hipStreamEndCapture)(W64_STREAM s, W64_N(cudaGraph_t, hipGraph_t) * g) {
+  if (!::w64::api::is_object(s) || !s->capture || !g) return ::w64::api::err(1);
+  *g = s->capture;
+  for (::w64::api::Stream* j : s->capture->joined) j->capture = nullptr;
+  s->capture->joined.clear();
+  s->capture = nullptr;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaStreamIsCapturing,
+                     hipStreamIsCapturing)(W64_STREAM s,
+                                           W64_N(cudaStreamCaptureStatus, hipStreamCaptureStatus) * status) {
+  if (!status) return ::w64::api::err(1);
+  *status = ::w64::api::capture_of(s) ? W64_N(cudaStreamCaptureStatusActive, hipStreamCaptureStatusActive)
+                                      : W64_N(cudaStreamCaptureStatusNone, hipStreamCaptureStatusNone);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaGraphCreate, hipGraphCreate)(W64_N(cudaGraph_t, hipGraph_t) * g, unsigned int = 0) {
+  if (!g) return ::w64::api::err(1);
+  *g = new ::w64::api::Graph;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaGraphDestroy, hipGraphDestroy)(W64_N(cudaGraph_t, hipGraph_t) g) {
+  delete g;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaGraphInstantiateWithFlags,
+                     hipGraphInstantiateWithFlags)(W64_N(cudaGraphExec_t, hipGraphExec_t) * e,
+                                                   W64_N(cudaGraph_t, hipGraph_t) g, unsigned long long = 0) {
+  if (!e || !g) return ::w64::api::err(1);
+  *e = new ::w64::api::Graph{g->nodes, {}};
+  return W64_N(cudaSuccess, hipSuccess);
+}
+// CUDA 12's form (flags) and the older one (error node, log buffer): both exist in code.
+inline W64_ERR W64_N(cudaGraphInstantiate, hipGraphInstantiate)(W64_N(cudaGraphExec_t, hipGraphExec_t) * e,
+                                                                W64_N(cudaGraph_t, hipGraph_t) g,
+                                                                unsigned long long flags = 0) {
+  return W64_N(cudaGraphInstantiateWithFlags, hipGraphInstantiateWithFlags)(e, g, flags);
+}
+inline W64_ERR W64_N(cudaGraphInstantiate, hipGraphInstantiate)(W64_N(cudaGraphExec_t, hipGraphExec_t) * e,
+                                                                W64_N(cudaGraph_t, hipGraph_t) g,
+                                                                W64_N(cudaGraphNode_t, hipGraphNode_t) * error_node,
+                                                                char* log, size_t log_size) {
+  if (error_node) *error_node = nullptr;
+  if (log && log_size) log[0] = 0;
+  return W64_N(cudaGraphInstantiateWithFlags, hipGraphInstantiateWithFlags)(e, g, 0);
+}
+inline W64_ERR W64_N(cudaGraphExecDestroy, hipGraphExecDestroy)(W64_N(cudaGraphExec_t, hipGraphExec_t) e) {
+  delete e;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaGraphUpload, hipGraphUpload)(W64_N(cudaGraphExec_t, hipGraphExec_t), W64_STREAM) {
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaGraphLaunch, hipGraphLaunch)(W64_N(cudaGraphExec_t, hipGraphExec_t) e, W64_STREAM s) {
+  if (!e) return ::w64::api::err(400);
+  return ::w64::api::err(::w64::api::run_or_capture(s, [e] {
+    for (const auto& node : e->nodes)
+      if (const int r = node()) return r;
+    return 0;
+  }));
+}
+inline W64_ERR W64_N(cudaGraphGetNodes, hipGraphGetNodes)(W64_N(cudaGraph_t, hipGraph_t) g,
+                                                          W64_N(cudaGraphNode_t, hipGraphNode_t) * nodes,
+                                                          size_t* count) {
+  if (!g || !count) return ::w64::api::err(1);
+  if (nodes)
+    for (size_t i = 0; i < *count && i < g->nodes.size(); ++i) nodes[i] = nullptr;
+  *count = g->nodes.size();
+  return W64_N(cudaSuccess, hipSuccess);
+}
+
+// The calling-convention marker of host callbacks (`void CUDART_CB f(void*)`): nothing on the CPU.
+#if !defined(CUDART_CB)
+#define CUDART_CB
+#endif
+
+// Host functions in a stream run in issue order like everything else (or join a capture).
+using W64_N(cudaHostFn_t, hipHostFn_t) = void (*)(void*);
+inline W64_ERR W64_N(cudaLaunchHostFunc, hipLaunchHostFunc)(W64_STREAM s, W64_N(cudaHostFn_t, hipHostFn_t) fn,
+                                                            void* data) {
+  return ::w64::api::err(::w64::api::run_or_capture(s, [fn, data] {
+    fn(data);
+    return 0;
+  }));
+}
+using W64_N(cudaStreamCallback_t, hipStreamCallback_t) = void (*)(W64_STREAM, W64_ERR, void*);
+inline W64_ERR W64_N(cudaStreamAddCallback, hipStreamAddCallback)(W64_STREAM s,
+                                                                  W64_N(cudaStreamCallback_t, hipStreamCallback_t) cb,
+                                                                  void* data, unsigned int) {
+  cb(s, W64_N(cudaSuccess, hipSuccess), data);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+
 // ---- what the runtime does not model ------------------------------------------------------------
 #define W64_UNSUPPORTED_API(cuda_name, hip_name, why) W64_UNSUPPORTED(W64_N(cuda_name, hip_name), why)
 W64_UNSUPPORTED_API(cudaLaunchCooperativeKernel, hipLaunchCooperativeKernel,
                     "grid-wide synchronisation needs every block resident at once")
-W64_UNSUPPORTED_API(cudaGraphCreate, hipGraphCreate, "graphs")
-W64_UNSUPPORTED_API(cudaGraphLaunch, hipGraphLaunch, "graphs")
-W64_UNSUPPORTED_API(cudaGraphInstantiate, hipGraphInstantiate, "graphs")
-W64_UNSUPPORTED_API(cudaStreamBeginCapture, hipStreamBeginCapture, "graph capture")
-W64_UNSUPPORTED_API(cudaStreamEndCapture, hipStreamEndCapture, "graph capture")
+W64_UNSUPPORTED_API(cudaGraphAddKernelNode, hipGraphAddKernelNode,
+                    "graph nodes built by hand; capture a stream instead (cudaStreamBeginCapture)")
+W64_UNSUPPORTED_API(cudaGraphAddMemcpyNode, hipGraphAddMemcpyNode,
+                    "graph nodes built by hand; capture a stream instead (cudaStreamBeginCapture)")
+W64_UNSUPPORTED_API(cudaGraphAddMemsetNode, hipGraphAddMemsetNode,
+                    "graph nodes built by hand; capture a stream instead (cudaStreamBeginCapture)")
+W64_UNSUPPORTED_API(cudaGraphAddHostNode, hipGraphAddHostNode,
+                    "graph nodes built by hand; capture a stream instead (cudaStreamBeginCapture)")
+W64_UNSUPPORTED_API(cudaGraphAddDependencies, hipGraphAddDependencies, "graph nodes built by hand")
+W64_UNSUPPORTED_API(cudaGraphExecKernelNodeSetParams, hipGraphExecKernelNodeSetParams, "graph node updates")
+W64_UNSUPPORTED_API(cudaGraphExecUpdate, hipGraphExecUpdate, "graph updates")
 W64_UNSUPPORTED_API(cudaMallocArray, hipMallocArray, "CUDA arrays and textures")
 W64_UNSUPPORTED_API(cudaMalloc3DArray, hipMalloc3DArray, "CUDA arrays and textures")
 W64_UNSUPPORTED_API(cudaCreateTextureObject, hipCreateTextureObject, "textures")
@@ -761,6 +940,4 @@ W64_UNSUPPORTED_API(cudaMemcpy2DToArray, hipMemcpy2DToArray, "CUDA arrays")
 W64_UNSUPPORTED_API(cudaMemcpy3D, hipMemcpy3D, "3D copies")
 W64_UNSUPPORTED_API(cudaIpcGetMemHandle, hipIpcGetMemHandle, "inter-process memory")
 W64_UNSUPPORTED_API(cudaIpcOpenMemHandle, hipIpcOpenMemHandle, "inter-process memory")
-W64_UNSUPPORTED_API(cudaStreamAddCallback, hipStreamAddCallback, "stream callbacks")
-W64_UNSUPPORTED_API(cudaLaunchHostFunc, hipLaunchHostFunc, "host functions in streams")
 #undef W64_UNSUPPORTED_API

@@ -75,8 +75,27 @@ struct BlockInfo {
   unsigned char* dyn_shared;
   std::size_t dyn_bytes;
 };
-extern thread_local const LaneInfo* t_lane;
-extern thread_local const BlockInfo* t_block;
+// `__thread`, not `thread_local`: no dynamic initialisation, so a read is one load from the
+// thread pointer instead of a call of C++'s TLS wrapper (kernels read threadIdx a lot).
+extern __thread const LaneInfo* t_lane;
+extern __thread const BlockInfo* t_block;
+
+// The lanes of the running block still to start. Until a lane waits (a barrier, a warp
+// operation), lanes run as plain calls in one loop on one fiber (KernelCall::invoke in
+// device.h), with no scheduler call per lane; the first wait makes the block `slow`, and from
+// then on lanes start and finish through start_lane / finish_lane.
+struct LaneCursor {
+  unsigned next = 0;   // the next lane to start
+  unsigned count = 0;  // lanes in the block
+  bool slow = false;
+  const unsigned char* info_base = nullptr;  // LaneInfo of lane i at info_base + i * info_stride
+  std::size_t info_stride = 0;
+};
+extern __thread LaneCursor* t_cursor;
+// Slow path: starts the next lane (true), or there is none left to start (false).
+bool start_lane();
+// Slow path: the running lane returned from the kernel.
+void finish_lane();
 
 // Shuffle index rules: HIP 5.2 (ds_bpermute: index modulo the wavefront, inactive sources read
 // 0) or CUDA (srcLane modulo width, an inactive source gives the caller's own value).

@@ -14,6 +14,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+// Before the qualifier macros below: libstdc++'s shared_ptr_base.h spells
+// __attribute__((__noinline__)), which the `__noinline__` macro would break when a program
+// includes <memory> after cuda_runtime.h (nvcc treats the word as a keyword instead).
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -90,6 +95,10 @@ inline long long clock64() {
 }
 #endif
 inline long long wall_clock64() { return clock64(); }
+namespace w64 {
+// What `clock()` in device code becomes (the driver rewrites it): the cycle counter, as on a GPU.
+inline clock_t device_clock() { return static_cast<clock_t>(clock64()); }
+}  // namespace w64
 inline void __nanosleep(unsigned) {}
 [[noreturn]] inline void __trap() { ::w64::trap("__trap()"); }
 inline void __brkpt() {}
@@ -134,7 +143,39 @@ inline void __stwt(T* p, T v) {
   *p = v;
 }
 
+// ---- PTX special registers ------------------------------------------------------------------
+// What `asm("mov.u32 %0, %%laneid;" : "=r"(x))` and its kin read; the driver rewrites such a
+// statement into a call of these (src/wave64/transform.cpp). PTX registers describe 32-lane
+// warps: the lane masks are of the lane's position in its 32-lane half on a wider wavefront.
+namespace w64 {
+inline unsigned ptx_sreg_laneid() { return rt::t_lane->lane; }
+inline unsigned ptx_lane32() { return rt::t_lane->lane & 31u; }
+inline unsigned ptx_sreg_lanemask_eq() { return 1u << ptx_lane32(); }
+inline unsigned ptx_sreg_lanemask_lt() { return (1u << ptx_lane32()) - 1u; }
+inline unsigned ptx_sreg_lanemask_le() { return ptx_sreg_lanemask_lt() | ptx_sreg_lanemask_eq(); }
+inline unsigned ptx_sreg_lanemask_gt() { return ~ptx_sreg_lanemask_le(); }
+inline unsigned ptx_sreg_lanemask_ge() { return ~ptx_sreg_lanemask_lt(); }
+inline unsigned ptx_sreg_warpid() { return rt::t_lane->wave; }
+inline unsigned ptx_sreg_nwarpid() { return 64; }
+inline unsigned ptx_sreg_smid() { return 0; }
+inline unsigned ptx_sreg_nsmid() { return 1; }
+inline unsigned ptx_sreg_clock() { return static_cast<unsigned>(clock64()); }
+inline unsigned long long ptx_sreg_clock64() { return static_cast<unsigned long long>(clock64()); }
+inline unsigned long long ptx_sreg_globaltimer() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<unsigned long long>(ts.tv_sec) * 1000000000ull + static_cast<unsigned long long>(ts.tv_nsec);
+}
+}  // namespace w64
+
 // ---- integer intrinsics ---------------------------------------------------------------------
+// The typed min/max of CUDA's and HIP's device math (cuda-samples' mergeSort calls umin).
+inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 inline int __popc(unsigned int x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
@@ -449,9 +490,36 @@ template <class Call, class Args>
 struct KernelCall {
   Call call;
   Args args;
+  // Runs lanes until none is left to start (core.h, LaneCursor): while no lane of the block has
+  // waited, as a plain loop with the kernel inlined; then through the scheduler.
   static void invoke(void* c) {
     auto* self = static_cast<KernelCall*>(c);
-    std::apply(self->call, self->args);
+    rt::LaneCursor& cur = *rt::t_cursor;
+    if (!cur.slow) {
+      // The cursor's fields in registers; `next` is not stored per lane: a lane that waits is the
+      // last one started, and the scheduler takes the next from its index (leave_fast_path).
+      const unsigned count = cur.count;
+      const unsigned char* const base = cur.info_base;
+      const std::size_t stride = cur.info_stride;
+      for (unsigned i = cur.next; i < count; ++i) {
+        rt::t_lane = reinterpret_cast<const rt::LaneInfo*>(base + i * stride);
+        std::apply(self->call, self->args);
+        if (cur.slow) {
+          // A lane waited while this one ran (this one, or one started while it waited): from
+          // now on every lane is accounted for, this one first.
+          rt::finish_lane();
+          break;
+        }
+      }
+      if (!cur.slow) {
+        cur.next = count;
+        return;
+      }
+    }
+    while (rt::start_lane()) {
+      std::apply(self->call, self->args);
+      rt::finish_lane();
+    }
   }
 };
 template <class... T, std::size_t... I>

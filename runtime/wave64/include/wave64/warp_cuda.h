@@ -65,6 +65,35 @@ inline unsigned __match_all_sync(unsigned mask, T value, int* pred, W64_SITE_PAR
   ::w64::rt::check_mask(mask, w64_site);
   return static_cast<unsigned>(::w64::rt::match(&value, sizeof value, true, pred, w64_site));
 }
+
+// The pre-CUDA-9 forms without a mask (deprecated, removed for sm_70 and later by nvcc, still in
+// older programs): the same operations over the lanes that reach them.
+template <class T>
+inline T __shfl(T var, int src_lane, int width = warpSize, W64_SITE_PARAM) {
+  return ::w64::shuffle(var, ::w64::rt::Shfl::CudaIdx, src_lane, width, w64_site);
+}
+template <class T>
+inline T __shfl_up(T var, unsigned int delta, int width = warpSize, W64_SITE_PARAM) {
+  return ::w64::shuffle(var, ::w64::rt::Shfl::CudaUp, static_cast<int>(delta), width, w64_site);
+}
+template <class T>
+inline T __shfl_down(T var, unsigned int delta, int width = warpSize, W64_SITE_PARAM) {
+  return ::w64::shuffle(var, ::w64::rt::Shfl::CudaDown, static_cast<int>(delta), width, w64_site);
+}
+template <class T>
+inline T __shfl_xor(T var, int lane_mask, int width = warpSize, W64_SITE_PARAM) {
+  return ::w64::shuffle(var, ::w64::rt::Shfl::CudaXor, lane_mask, width, w64_site);
+}
+inline unsigned __ballot(int predicate, W64_SITE_PARAM) {
+  return static_cast<unsigned>(::w64::rt::vote(::w64::rt::Vote::Ballot, predicate, w64_site));
+}
+inline int __any(int predicate, W64_SITE_PARAM) {
+  return static_cast<int>(::w64::rt::vote(::w64::rt::Vote::Any, predicate, w64_site));
+}
+inline int __all(int predicate, W64_SITE_PARAM) {
+  return static_cast<int>(::w64::rt::vote(::w64::rt::Vote::All, predicate, w64_site));
+}
+
 #define W64_REDUCE(name, T, op)                                                                                   \
   inline T name(unsigned mask, T value, W64_SITE_PARAM) {                                                         \
     ::w64::rt::check_mask(mask, w64_site);                                                                        \

@@ -1,0 +1,96 @@
+// wave64 runtime speed against plain C++ in the same run (bench/wave64_speed_bench.sh): an elementwise
+// kernel (no warp operations: the runtime should run it as plain loops over lanes) and a block
+// reduction (__syncthreads and shuffles: the fiber switches are the cost), each beside the same
+// computation written as a C++ loop. Prints one line per case with both times and the ratio
+// C++ time / runtime time (the share of plain C++ speed the runtime reaches).
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <vector>
+
+__global__ void saxpy_steps(float* y, const float* x, float a, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+__global__ void block_reduce(const float* x, float* out, int n) {
+  __shared__ float warp_sums[32];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? x[i] : 0.f;
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+  if (threadIdx.x % warpSize == 0) warp_sums[threadIdx.x / warpSize] = v;
+  __syncthreads();
+  if (threadIdx.x < warpSize) {
+    v = threadIdx.x < blockDim.x / warpSize ? warp_sums[threadIdx.x] : 0.f;
+    for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+    if (threadIdx.x == 0) out[blockIdx.x] = v;
+  }
+}
+
+// CPU time of this thread (the machine may be shared: wall time would count other processes'
+// time); with W64_THREADS=1 the kernels run on this thread too. W64_SPEED_WALL=1: wall time
+// (kernels spread over several cores).
+static double now_s() {
+  static const bool wall = std::getenv("W64_SPEED_WALL") != nullptr;
+  timespec ts;
+  clock_gettime(wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+static double seconds_since(double t) { return now_s() - t; }
+
+// Keeps the compiler from folding the C++ loops away.
+static volatile float g_sink;
+
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : (1 << 22);
+  const int steps = argc > 2 ? std::atoi(argv[2]) : 10;
+  const int threads = 256, blocks = (n + threads - 1) / threads;
+  std::vector<float> hx(n), hy(n);
+  for (int i = 0; i < n; ++i) hx[i] = (i % 97) * 0.01f, hy[i] = 1.f;
+  float *x, *y, *partial;
+  cudaMalloc(&x, n * sizeof(float));
+  cudaMalloc(&y, n * sizeof(float));
+  cudaMalloc(&partial, blocks * sizeof(float));
+  cudaMemcpy(x, hx.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(y, hy.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+
+  double t = now_s();
+  for (int s = 0; s < steps; ++s) saxpy_steps<<<blocks, threads>>>(y, x, 0.5f, n);
+  cudaDeviceSynchronize();
+  const double rt_elem = seconds_since(t);
+  t = now_s();
+  for (int s = 0; s < steps; ++s)
+    for (int i = 0; i < n; ++i) hy[i] = 0.5f * hx[i] + hy[i];
+  g_sink = hy[n / 2];
+  const double cpp_elem = seconds_since(t);
+
+  t = now_s();
+  for (int s = 0; s < steps; ++s) block_reduce<<<blocks, threads>>>(x, partial, n);
+  cudaDeviceSynchronize();
+  const double rt_red = seconds_since(t);
+  std::vector<float> hp(blocks), cp(blocks);
+  cudaMemcpy(hp.data(), partial, blocks * sizeof(float), cudaMemcpyDeviceToHost);
+  t = now_s();
+  for (int s = 0; s < steps; ++s)
+    for (int b = 0; b < blocks; ++b) {
+      float acc = 0;
+      for (int i = b * threads; i < (b + 1) * threads && i < n; ++i) acc += hx[i];
+      cp[b] = acc;
+    }
+  g_sink = cp[0];
+  const double cpp_red = seconds_since(t);
+
+  std::vector<float> ry(n);
+  cudaMemcpy(ry.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost);
+  bool ok = true;
+  for (int i = 0; i < n; i += 4099) ok = ok && ry[i] == hy[i];
+  for (int b = 0; b < blocks; ++b) ok = ok && std::abs(hp[b] - cp[b]) <= 1e-3f * (1 + std::abs(cp[b]));
+  std::printf("case\telements\tsteps\truntime_s\tcpp_s\tcpp/runtime\n");
+  std::printf("elementwise\t%d\t%d\t%.3f\t%.3f\t%.3f\n", n, steps, rt_elem, cpp_elem, cpp_elem / rt_elem);
+  std::printf("block_reduce\t%d\t%d\t%.3f\t%.3f\t%.3f\n", n, steps, rt_red, cpp_red, cpp_red / rt_red);
+  std::printf("results %s\n", ok ? "match" : "DIFFER");
+  return ok ? 0 : 1;
+}

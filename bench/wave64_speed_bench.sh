@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# wave64 runtime speed against plain C++ in the same run (issue 31, "Speed"): an elementwise
+# kernel and a block reduction on the CPU runtime (CUDA side, warp 32, -O2), each beside the same
+# loop in C++ compiled into the same program. The last column is the share of plain C++ speed the
+# runtime reaches (goal: >= 0.25 for the elementwise kernel). W64_THREADS=1 compares one core with
+# one core in thread CPU time (a shared machine's load does not count); the second run uses every
+# core for the kernels in wall time (the C++ loop stays on one).
+# Usage: bench/wave64_speed_bench.sh [BUILD] [ELEMENTS] [STEPS]
+set -uo pipefail
+BUILD=${1:-build}
+N=${2:-1048576}
+STEPS=${3:-10}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$ROOT/$BUILD/ferry" wave64 build "$ROOT/bench/wave64_speed/speed.cu" -O2 -o "$out/speed" --work "$out/work" || exit 1
+echo "== one core (W64_THREADS=1), thread CPU time"
+W64_THREADS=1 "$out/speed" "$N" "$STEPS"
+echo "== every core (W64_THREADS=$(nproc)) for the kernels, wall time"
+W64_SPEED_WALL=1 "$out/speed" "$N" "$STEPS"

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# ferry diffrun --wave64 --suite over public corpora (issue 31): for each checkout given, the
+# programs whose sources use warp operations (shuffles, votes, ballots, warpSize, cooperative
+# groups, match/reduce) are listed, and the suite runs them: CUDA corpora as the original at
+# warp 32 against its HIP migration at wave 64; HIP corpora (a folder name containing "rocm" or
+# "HIP", or HIP=1) against themselves at wave 32 vs 64. Per corpus: OUT/NAME/results.{json,html}
+# and a line of counts in OUT/summary.tsv. A checkout that is absent is skipped.
+# Usage: bench/wave64_suite_corpora.sh FERRY OUT CORPUS...   (JOBS=2 TIMEOUT=120 by default)
+set -u
+FERRY=${1:?usage: wave64_suite_corpora.sh FERRY OUT CORPUS...}
+OUT=${2:?}
+shift 2
+JOBS=${JOBS:-2}
+TIMEOUT=${TIMEOUT:-120}
+mkdir -p "$OUT"
+[[ -f $OUT/summary.tsv ]] || printf 'corpus\tprograms\tsame\tdifferent\tboth_failed\ttimeout\tbuild_failed\tnot_runnable\tseconds\n' > "$OUT/summary.tsv"
+# Timings, and the lines that describe the device: the reference runs on the runtime's sm_90 model
+# (132 SMs), the port on its gfx906 model (60 CUs), so device queries and occupancy differ by design.
+IGNORE=${IGNORE:-'[Tt]ime|/s\b|[Mm]s\b|msec|usec|GB/s|GFLOP|[Bb]andwidth|[Tt]hroughput|[Ss]peed|sec\b|[Dd]evice|GPU|Multi-?[Pp]rocessor|SM [0-9]|[Cc]ompute [Cc]apability|[Oo]ccupancy|[Cc]lock'}
+warp='__shfl|__ballot|__any(_sync)?\(|__all(_sync)?\(|__activemask|__syncwarp|warpSize|cooperative_groups|__reduce_[a-z]+_sync|__match_'
+for c in "$@"; do
+  [[ -d $c ]] || { echo "skip: $c is absent"; continue; }
+  name=$(basename "$c")
+  mkdir -p "$OUT/$name"
+  # Program folders (a source with main) whose sources use a warp operation.
+  python3 - "$c" "$warp" > "$OUT/$name/list.txt" <<'PY'
+import os, re, sys
+root, warp = sys.argv[1], re.compile(sys.argv[2])
+main = re.compile(r"(^|[^\w:.])(int|void|auto)\s+main\s*\(")
+for d, dirs, files in sorted(os.walk(root)):
+    dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x != "build")
+    srcs = [f for f in files if f.endswith((".cu", ".hip", ".cpp", ".cc", ".c", ".cuh", ".h", ".hpp"))]
+    text = ""
+    for f in srcs:
+        try:
+            text += open(os.path.join(d, f), errors="replace").read()
+        except OSError:
+            pass
+    if not any(f.endswith((".cu", ".hip")) for f in srcs) and "__global__" not in text:
+        continue
+    if main.search(text) and warp.search(text):
+        print(os.path.relpath(d, root))
+PY
+  hip=${HIP:-}
+  [[ -z $hip && ( $name == *rocm* || $name == *HIP* ) ]] && hip=1
+  extra=()
+  # HIP corpora (rocm-examples) are written for C++20 (std::span, ranges), set in their CMake.
+  [[ -n $hip ]] && extra=(--ref-api hip --ref-wave 32 --wave64-flag=--std=gnu++20)
+  start=$(date +%s)
+  "$FERRY" diffrun --wave64 --suite "$c" --list "$OUT/$name/list.txt" --results "$OUT/$name" -j "$JOBS" \
+    --timeout "$TIMEOUT" --ignore "$IGNORE" -q "${extra[@]}" \
+    > "$OUT/$name/table.txt" 2> "$OUT/$name/stderr.txt"
+  secs=$(( $(date +%s) - start ))
+  python3 - "$OUT/$name/results.json" "$name" "$secs" >> "$OUT/summary.tsv" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+c = j["counts"]
+print("\t".join([sys.argv[2], str(len(j["programs"]))] + [str(c.get(k, 0)) for k in
+      ["same", "different", "both-failed", "timeout", "build-failed", "not-runnable"]] + [sys.argv[3]]))
+PY
+  tail -1 "$OUT/$name/table.txt"
+done
