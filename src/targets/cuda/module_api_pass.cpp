@@ -6,6 +6,7 @@
 // CUDA driver code, as the forward migration's record of <cuda.h> says) keeps the driver API.
 #include <string>
 
+#include "rewrite/roundtrip_record.h"
 #include "rules/cuda_version.h"
 #include "targets/cuda/passes.h"
 
@@ -48,7 +49,7 @@ constexpr DriverName kDriverResults[] = {
 
 bool driver_style(const migrate::FileMigration& f) {
   const std::string_view src = f.source();
-  if (src.find("/* ferry-cuda: <cuda.h> */") != std::string_view::npos) return true;
+  if (rewrite::record::records_header(f.tokens(), src, "cuda.h")) return true;
   for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
     if (!f.is_identifier(ci)) continue;
     const std::string_view t = f.text(ci);
@@ -83,7 +84,7 @@ void occupancy_callback_arg(migrate::FileMigration& file) {
 void module_api_pass(migrate::FileMigration& file) {
   occupancy_callback_arg(file);
   bool checked = false, driver = false;
-  const bool was_driver_code = file.source().find("/* ferry-cuda: <cuda.h> */") != std::string_view::npos;
+  const bool was_driver_code = rewrite::record::records_header(file.tokens(), file.source(), "cuda.h");
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci)) continue;
     const std::string_view t = file.text(ci);

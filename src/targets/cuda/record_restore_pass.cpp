@@ -1,49 +1,17 @@
-// What the CUDA -> HIP target could not say in HIP it leaves in a comment at the place
-// (docs/targets.md, "Round trips"): `#include <hip/hip_runtime.h> /* ferry-cuda: <cuda.h> */`
-// for a header the way back would not restore (<cuda.h>, <cuda/std/type_traits>, ...),
-// `/* ferry-cuda: (none) */` on an include it added, and `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v, 0)`
-// for a warp-call mask HIP 5.2 cannot express, `32 /* ferry-cuda: warpSize */` where the wave64
-// fix's logical warps needed CUDA's warp size as 32, and the doubled blocks and `/ 64` warp indices of its
-// one-warp-per-wavefront form of WMMA code. This pass puts the CUDA text back, first, so that
-// CUDA -> HIP -> CUDA gives the original text.
-#include <optional>
+// What the CUDA -> HIP target could not say in HIP it leaves in a comment at the place, the
+// round-trip record (rewrite/roundtrip_record.h states its forms and their restore rules). This
+// pass puts the CUDA text back, first, so that CUDA -> HIP -> CUDA gives the original text.
 #include <string>
 #include <vector>
 
 #include "analysis/wave64_fix.h"
+#include "rewrite/roundtrip_record.h"
 #include "targets/cuda/passes.h"
 
 namespace ferry::targets::cuda {
-namespace {
 
 using migrate::FileMigration;
-
-constexpr std::string_view kOpen = "/* ferry-cuda: ";
-constexpr std::string_view kClose = " */";
-
-// The recorded text of a comment token, or nullopt when it is not a record.
-std::optional<std::string_view> record(std::string_view comment) {
-  if (!comment.starts_with(kOpen) || !comment.ends_with(kClose) || comment.size() < kOpen.size() + kClose.size())
-    return std::nullopt;
-  return comment.substr(kOpen.size(), comment.size() - kOpen.size() - kClose.size());
-}
-
-}  // namespace
-
-std::vector<std::string> recorded_headers(const FileMigration& file) {
-  std::vector<std::string> out;
-  const std::string_view src = file.source();
-  for (const lex::Token& t : file.tokens()) {
-    if (t.kind != lex::Kind::BlockComment) continue;
-    std::optional<std::string_view> rec = record(src.substr(t.begin, t.end - t.begin));
-    if (!rec) continue;
-    if (rec->starts_with("#include ")) rec->remove_prefix(9);
-    if (rec->size() < 2 || (rec->front() != '<' && rec->front() != '"')) continue;
-    const std::size_t close = rec->find(rec->front() == '<' ? '>' : '"', 1);
-    if (close != std::string_view::npos) out.emplace_back(rec->substr(1, close - 1));
-  }
-  return out;
-}
+namespace record = rewrite::record;
 
 void record_restore_pass(FileMigration& file) {
   const auto& toks = file.tokens();
@@ -51,26 +19,20 @@ void record_restore_pass(FileMigration& file) {
   // A dropped duplicate include: `/* ferry-cuda: #include <cuda_runtime_api.h> */` alone at a line start.
   for (std::size_t t = 0; t < toks.size(); ++t) {
     if (toks[t].kind != lex::Kind::BlockComment || (toks[t].begin > 0 && src[toks[t].begin - 1] != '\n')) continue;
-    const auto rec = record(src.substr(toks[t].begin, toks[t].end - toks[t].begin));
+    const auto rec = record::parse(src.substr(toks[t].begin, toks[t].end - toks[t].begin));
     if (rec && rec->starts_with("#include") && file.replace_bytes(toks[t].begin, toks[t].end, std::string(*rec)))
       file.count_converted("headers");
   }
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const std::size_t ti = file.token_index(ci);
     // The first comment after code token `ci` on the same line (whitespace between allowed).
-    auto comment_after = [&](std::size_t t) -> std::size_t {
-      for (std::size_t k = t + 1; k < toks.size(); ++k) {
-        if (toks[k].kind == lex::Kind::Whitespace) continue;
-        return toks[k].kind == lex::Kind::BlockComment ? k : SIZE_MAX;
-      }
-      return SIZE_MAX;
-    };
+    auto comment_after = [&](std::size_t t) { return record::comment_after(toks, t); };
     if (file.code(ci).kind == lex::Kind::HeaderName) {
       const std::size_t c = comment_after(ti);
       if (c == SIZE_MAX) continue;
-      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
       if (!rec) continue;
-      if (*rec == "(none)") {  // added by the forward migration: the original did not have it
+      if (*rec == record::kNone) {  // added by the forward migration: the original did not have it
         // the whole line, from '#' to the newline
         std::uint32_t b = file.code(ci).begin;
         while (b > 0 && src[b - 1] != '\n') --b;
@@ -89,8 +51,8 @@ void record_restore_pass(FileMigration& file) {
       // of a WMMA component in one-warp-per-wavefront form (docs/wave64.md, WMMA)
       const std::size_t c = comment_after(ti);
       if (c == SIZE_MAX) continue;
-      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
-      if (rec && *rec != "(none)" && (ci > 0 && (file.is(ci - 1, "/") || file.is(ci - 1, ">>"))) &&
+      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      if (rec && *rec != record::kNone && (ci > 0 && (file.is(ci - 1, "/") || file.is(ci - 1, ">>"))) &&
           file.replace_bytes(file.code(ci).begin, toks[c].end, std::string(*rec)))
         file.count_converted("device");
       continue;
@@ -100,7 +62,7 @@ void record_restore_pass(FileMigration& file) {
       // b.z) /* ferry-cuda: b */`, `dim3(2 * dim3(B).x, ...) /* ferry-cuda: B */`
       const std::size_t c = comment_after(ti);
       if (c == SIZE_MAX) continue;
-      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
       if (!rec) continue;
       const std::uint32_t end = file.code(ci).end;
       for (const std::string& form : analysis::wmma_doubled_block_forms(*rec)) {
@@ -115,7 +77,7 @@ void record_restore_pass(FileMigration& file) {
       // `32 /* ferry-cuda: warpSize */`: the wave64 fix's logical warps needed CUDA's 32 there
       const std::size_t c = comment_after(ti);
       if (c == SIZE_MAX) continue;
-      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
       if (rec && *rec == "warpSize" && file.replace_bytes(file.code(ci).begin, toks[c].end, "warpSize"))
         file.count_converted("device");
       continue;
@@ -123,7 +85,7 @@ void record_restore_pass(FileMigration& file) {
     if (file.is_identifier(ci) && file.is(ci + 1, "(")) {
       const std::size_t c = comment_after(file.token_index(ci + 1));
       if (c == SIZE_MAX) continue;
-      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
       if (!rec || !rec->starts_with(file.text(ci).substr(0, 2))) continue;
       // `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v` : the comment and one space after it
       std::uint32_t e = toks[c].end;

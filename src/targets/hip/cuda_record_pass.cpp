@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "rewrite/roundtrip_record.h"
 #include "targets/cuda/reverse_rules.h"
 #include "targets/hip/passes.h"
 
@@ -15,6 +16,8 @@ namespace ferry::targets::hip {
 using migrate::npos;
 
 namespace {
+// A comment that mentions a record, anywhere in it (a record written by hand may not start it).
+constexpr std::string_view kMention = "ferry-cuda:";
 // The HIP -> CUDA table, built once: which CUDA header the way back writes for a HIP header.
 const rules::RuleSet& way_back() {
   static const rules::RuleSet table = [] {
@@ -31,7 +34,7 @@ bool already_recorded(const migrate::FileMigration& file, std::size_t ci) {
   const std::uint32_t line = file.code(ci).line;
   for (std::size_t ti = file.token_index(ci) + 1; ti < toks.size() && lex::is_trivia(toks[ti].kind); ++ti) {
     if (toks[ti].line != line) break;
-    if (lex::is_comment(toks[ti].kind) && toks[ti].text(file.source()).find("ferry-cuda:") != std::string_view::npos)
+    if (lex::is_comment(toks[ti].kind) && toks[ti].text(file.source()).find(kMention) != std::string_view::npos)
       return true;
   }
   return false;
@@ -56,8 +59,8 @@ void cuda_record_pass(migrate::FileMigration& file) {
     if (!rewritten || r->to == path || file.excluded(ci) || file.touched(ci) || already_recorded(file, ci)) continue;
     if (dup) {
       // The rules drop an include that becomes a duplicate; keep what it was.
-      if (ci >= 2 && file.is(ci - 2, "#") && file.is(ci - 1, "include") && std::string_view(raw).find("*/") == npos &&
-          file.replace(ci - 2, ci, "/* ferry-cuda: " + std::string(file.span_text(ci - 2, ci)) + " */"))
+      if (ci >= 2 && file.is(ci - 2, "#") && file.is(ci - 1, "include") && rewrite::record::recordable(raw) &&
+          file.replace(ci - 2, ci, rewrite::record::make(file.span_text(ci - 2, ci))))
         file.count_converted(r->family);
       continue;
     }
@@ -66,8 +69,7 @@ void cuda_record_pass(migrate::FileMigration& file) {
     const rules::Rule* back = way_back().find_header(r->to);
     if (back && back->has_replacement() && back->to == path) continue;
     // After the header, so the rules still rewrite (and report) the header itself.
-    if (raw.find("*/") == std::string_view::npos)
-      file.edits().insert(file.code(ci).end, " /* ferry-cuda: " + std::string(raw) + " */");
+    if (rewrite::record::recordable(raw)) file.edits().insert(file.code(ci).end, " " + rewrite::record::make(raw));
   }
 }
 

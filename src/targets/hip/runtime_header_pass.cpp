@@ -1,5 +1,6 @@
 #include <string>
 
+#include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
@@ -88,7 +89,7 @@ void runtime_header_pass(migrate::FileMigration& file) {
   if (!needs || has_include || file.code_size() == 0) return;
 
   // Recorded as added, so HIP -> CUDA leaves it out again (nvcc includes the runtime itself).
-  if (file.insert_line_at_top("#include <hip/hip_runtime.h> /* ferry-cuda: (none) */\n"))
+  if (file.insert_line_at_top("#include <hip/hip_runtime.h> " + std::string(rewrite::record::kAdded) + "\n"))
     file.count_converted("headers");
 }
 
