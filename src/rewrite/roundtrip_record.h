@@ -28,6 +28,11 @@
 //   spelling    `hipError_t /* ferry-cuda: CUresult */`: a name the rules mapped many-to-one (the
 //               way back would write another CUDA name): the name and the record become the
 //               recorded name.
+//   moved       `#include <hip/hip_runtime.h> /* ferry-cuda: (none) */` put before a HIP header
+//               that needs it, and `/* ferry-cuda: #include <cuda_runtime.h> */` where the CUDA
+//               include was (hip runtime_header pass): added and dropped, restored as above.
+//   guard       not a comment record: `#if !defined(FERRY_HAVE_X)  // ... [FRY4107]`, `#define
+//               FERRY_HAVE_X` and its `#endif` (hip same_signature pass) are Ferry's own lines and go.
 //   span        `(cta.thread_rank() / 32) /* ferry-cuda: warp.meta_group_rank() */`: an expression
 //               rewritten for a HIP release, always parenthesised: the parentheses, what they hold
 //               and the record become the recorded expression.

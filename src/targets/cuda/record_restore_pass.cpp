@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/wave64_fix.h"
+#include "core/text.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/cuda/passes.h"
 
@@ -13,7 +14,52 @@ namespace ferry::targets::cuda {
 using migrate::FileMigration;
 namespace record = rewrite::record;
 
+namespace {
+// The family a restored name is counted in: its HIP name's rule's, else runtime.
+std::string family_of(const FileMigration& file, std::string_view hip) {
+  const rules::Rule* r = file.target().rules().find_identifier(hip);
+  return r && !r->family.empty() ? r->family : "runtime";
+}
+
+// The same-signature guards of the hip target (same_signature_pass: `#if !defined(FERRY_HAVE_X)
+// ... [FRY4107]` before an overload the renames merged, `#define FERRY_HAVE_X` after each, `#endif`)
+// are Ferry's own lines: on the way back, where the overloads differ again, they go.
+void remove_same_signature_guards(FileMigration& file) {
+  const std::string_view src = file.source();
+  constexpr std::string_view kIf = "#if !defined(FERRY_HAVE_";
+  constexpr std::string_view kTag = "[FRY4107]";
+  constexpr std::string_view kDefine = "#define FERRY_HAVE_";
+  std::vector<std::string_view> open;  // markers of guards opened and not yet closed
+  bool pending_endif = false;          // the line after a guarded overload's #define
+  for (std::size_t b = 0; b < src.size();) {
+    std::size_t e = src.find('\n', b);
+    e = e == std::string_view::npos ? src.size() : e + 1;
+    std::string_view line = src.substr(b, e - b);
+    const std::string_view body = ferry::trim(line, " \t\r\n");
+    bool drop = false;
+    if (body.starts_with(kIf) && body.ends_with(kTag)) {
+      const std::size_t close = body.find(')');
+      if (close != std::string_view::npos) open.push_back(body.substr(13, close - 13));
+      drop = true;
+    } else if (body.starts_with(kDefine) && ferry::is_identifier(body.substr(8))) {
+      const std::string_view marker = body.substr(8);
+      pending_endif = !open.empty() && open.back() == marker;
+      if (pending_endif) open.pop_back();
+      drop = true;
+    } else if (pending_endif && body == "#endif") {
+      pending_endif = false;
+      drop = true;
+    } else {
+      pending_endif = false;
+    }
+    if (drop) file.replace_bytes(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), "");
+    b = e;
+  }
+}
+}  // namespace
+
 void record_restore_pass(FileMigration& file) {
+  remove_same_signature_guards(file);
   const auto& toks = file.tokens();
   const std::string_view src = file.source();
   // A dropped duplicate include: `/* ferry-cuda: #include <cuda_runtime_api.h> */` alone at a line start.
@@ -65,12 +111,22 @@ void record_restore_pass(FileMigration& file) {
       const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
       if (!rec) continue;
       const std::uint32_t end = file.code(ci).end;
+      bool block = false;
       for (const std::string& form : analysis::wmma_doubled_block_forms(*rec)) {
         if (form.size() > end || src.substr(end - form.size(), form.size()) != form) continue;
         if (file.replace_bytes(static_cast<std::uint32_t>(end - form.size()), toks[c].end, std::string(*rec)))
           file.count_converted("launch");
+        block = true;
         break;
       }
+      // a span: `(cta.thread_rank() / 32) /* ferry-cuda: warp.meta_group_rank() */`, the parentheses
+      // opened where no call, cast or operand of `*` is (those are the block forms above)
+      const std::size_t open = file.partner(ci);
+      if (block || *rec == record::kNone || open == migrate::npos ||
+          (open > 0 && (file.is_identifier(open - 1) || file.is(open - 1, ")") || file.is(open - 1, "]") ||
+                        file.is(open - 1, ">") || file.is(open - 1, "*"))))
+        continue;
+      if (file.replace_bytes(file.code(open).begin, toks[c].end, std::string(*rec))) file.count_converted("device");
       continue;
     }
     if (file.is(ci, "32")) {
@@ -81,6 +137,14 @@ void record_restore_pass(FileMigration& file) {
       if (rec && *rec == "warpSize" && file.replace_bytes(file.code(ci).begin, toks[c].end, "warpSize"))
         file.count_converted("device");
       continue;
+    }
+    if (file.is_identifier(ci)) {
+      // `hipError_t /* ferry-cuda: CUresult */`: the spelling the CUDA had, whatever the rules say
+      if (const auto rec = record::after(toks, src, ti); rec && ferry::is_identifier(rec->text)) {
+        if (file.replace_bytes(file.code(ci).begin, toks[rec->token].end, std::string(rec->text)))
+          file.count_converted(family_of(file, file.text(ci)));
+        continue;
+      }
     }
     if (file.is_identifier(ci) && file.is(ci + 1, "(")) {
       const std::size_t c = comment_after(file.token_index(ci + 1));
