@@ -32,7 +32,9 @@
 //               that needs it, and `/* ferry-cuda: #include <cuda_runtime.h> */` where the CUDA
 //               include was (hip runtime_header pass): added and dropped, restored as above.
 //   guard       not a comment record: `#if !defined(FERRY_HAVE_X)  // ... [FRY4107]`, `#define
-//               FERRY_HAVE_X` and its `#endif` (hip same_signature pass) are Ferry's own lines and go.
+//               FERRY_HAVE_X` and its `#endif` (hip same_signature pass), and `#if
+//               !defined(__HIP_PLATFORM_AMD__) // ... [FRY4103]` with its `#endif` (hip_provided
+//               pass) are Ferry's own lines and go.
 //   span        `(cta.thread_rank() / 32) /* ferry-cuda: warp.meta_group_rank() */`: an expression
 //               rewritten for a HIP release, always parenthesised: the parentheses, what they hold
 //               and the record become the recorded expression.

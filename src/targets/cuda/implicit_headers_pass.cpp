@@ -123,6 +123,9 @@ bool is_cuda_h_name(std::string_view n) {
 }  // namespace
 
 void implicit_headers_pass(FileMigration& file) {
+  // The way back of a round trip (the input tree is Ferry's CUDA -> HIP output): the CUDA originals
+  // compiled with the includes they had, and the records put back the ones HIP did not keep.
+  if (file.project().migrated_by == "hip") return;
   std::vector<std::string_view> have;
   bool relies_on_hip_runtime = false;
   const std::vector<lex::Token>& toks = file.tokens();

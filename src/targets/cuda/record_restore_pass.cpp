@@ -23,12 +23,19 @@ std::string family_of(const FileMigration& file, std::string_view hip) {
 
 // The same-signature guards of the hip target (same_signature_pass: `#if !defined(FERRY_HAVE_X)
 // ... [FRY4107]` before an overload the renames merged, `#define FERRY_HAVE_X` after each, `#endif`)
-// are Ferry's own lines: on the way back, where the overloads differ again, they go.
-void remove_same_signature_guards(FileMigration& file) {
+// are Ferry's own lines: on the way back, where the overloads differ again, they go. So do the
+// guards hip_provided_pass puts around definitions HIP's headers provide (FRY4103).
+void remove_ferry_guards(FileMigration& file) {
   const std::string_view src = file.source();
   constexpr std::string_view kIf = "#if !defined(FERRY_HAVE_";
   constexpr std::string_view kTag = "[FRY4107]";
   constexpr std::string_view kDefine = "#define FERRY_HAVE_";
+  // hip_provided_pass: `#if !defined(__HIP_PLATFORM_AMD__)  // HIP's headers define this [FRY4103]`
+  // around a definition HIP provides; CUDA needs the definition, so the guard and its #endif go.
+  constexpr std::string_view kProvided = "#if !defined(__HIP_PLATFORM_AMD__)  // HIP's headers define th";
+  constexpr std::string_view kProvidedTag = "[FRY4103]";
+  int depth = 0;                       // #if nesting before the current line
+  std::vector<int> provided;           // depth of each open provided-guard
   std::vector<std::string_view> open;  // markers of guards opened and not yet closed
   bool pending_endif = false;          // the line after a guarded overload's #define
   for (std::size_t b = 0; b < src.size();) {
@@ -37,7 +44,15 @@ void remove_same_signature_guards(FileMigration& file) {
     std::string_view line = src.substr(b, e - b);
     const std::string_view body = ferry::trim(line, " \t\r\n");
     bool drop = false;
-    if (body.starts_with(kIf) && body.ends_with(kTag)) {
+    const bool opens = body.starts_with("#if");  // #if, #ifdef, #ifndef
+    const bool closes = body.starts_with("#endif");
+    if (body.starts_with(kProvided) && body.ends_with(kProvidedTag)) {
+      provided.push_back(depth);
+      drop = true;
+    } else if (closes && !provided.empty() && provided.back() == depth - 1) {
+      provided.pop_back();
+      drop = true;
+    } else if (body.starts_with(kIf) && body.ends_with(kTag)) {
       const std::size_t close = body.find(')');
       if (close != std::string_view::npos) open.push_back(body.substr(13, close - 13));
       drop = true;
@@ -52,6 +67,8 @@ void remove_same_signature_guards(FileMigration& file) {
     } else {
       pending_endif = false;
     }
+    if (opens) ++depth;
+    if (closes && depth > 0) --depth;
     if (drop) file.replace_bytes(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), "");
     b = e;
   }
@@ -59,7 +76,7 @@ void remove_same_signature_guards(FileMigration& file) {
 }  // namespace
 
 void record_restore_pass(FileMigration& file) {
-  remove_same_signature_guards(file);
+  remove_ferry_guards(file);
   const auto& toks = file.tokens();
   const std::string_view src = file.source();
   // A dropped duplicate include: `/* ferry-cuda: #include <cuda_runtime_api.h> */` alone at a line start.
