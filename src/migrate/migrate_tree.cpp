@@ -1,5 +1,7 @@
 #include "migrate/migrate_tree.h"
 
+#include "project/json_file.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -81,6 +83,9 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
     if (it.text) views.push_back({it.file->rel, *it.text});
   targets::ProjectContext project_ctx;
   project_ctx.defined_macros = defined_macros(views);
+  if (const nlohmann::json m = project::read_json_or_null(tree.input / ".ferry" / "manifest.json");
+      m.is_object() && m.contains("target") && m["target"].is_string())
+    project_ctx.migrated_by = m["target"].get<std::string>();
   target.prepare_project(views, project_ctx);
 
   std::unique_ptr<rounds::Session> session;

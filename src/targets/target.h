@@ -78,6 +78,10 @@ struct ProjectContext {
   // One file migrated on its own (its path is not relative to a tree root): files a pass writes
   // for the whole tree (hip: ferry/compat/) go beside it.
   bool single_file = false;
+  // The target that wrote the input tree, when it is Ferry's own output (its .ferry/manifest.json):
+  // "hip" when HIP -> CUDA is the way back of a CUDA -> HIP migration, whose CUDA originals
+  // compiled with the includes they had. Empty for anything else.
+  std::string migrated_by;
   // Per source file (relative path), the headers it includes as written ("<cstdio>",
   // "\"util/common.h\""), so a pass can see what a file gets through its own headers. Filled by
   // collect_includes in the prepare_project of the targets that read it (cuda, hip).

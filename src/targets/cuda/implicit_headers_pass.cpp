@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "rewrite/roundtrip_record.h"
 #include "targets/cuda/passes.h"
 
 namespace ferry::targets::cuda {
@@ -122,6 +123,9 @@ bool is_cuda_h_name(std::string_view n) {
 }  // namespace
 
 void implicit_headers_pass(FileMigration& file) {
+  // The way back of a round trip (the input tree is Ferry's CUDA -> HIP output): the CUDA originals
+  // compiled with the includes they had, and the records put back the ones HIP did not keep.
+  if (file.project().migrated_by == "hip") return;
   std::vector<std::string_view> have;
   bool relies_on_hip_runtime = false;
   const std::vector<lex::Token>& toks = file.tokens();
@@ -135,8 +139,8 @@ void implicit_headers_pass(FileMigration& file) {
     // compiled without it, so nothing depends on what it brings.
     bool added = false;
     for (std::size_t t = file.token_index(ci) + 1; t < toks.size() && toks[t].kind != lex::Kind::Newline; ++t)
-      added = added || (toks[t].kind == lex::Kind::BlockComment &&
-                        file.source().substr(toks[t].begin, toks[t].end - toks[t].begin) == "/* ferry-cuda: (none) */");
+      added =
+          added || (toks[t].kind == lex::Kind::BlockComment && toks[t].text(file.source()) == rewrite::record::kAdded);
     relies_on_hip_runtime = relies_on_hip_runtime || !added;
   }
   // A header that uses HIP without including it: its includers' <hip/hip_runtime.h> came first.
@@ -146,7 +150,7 @@ void implicit_headers_pass(FileMigration& file) {
   through_project_headers(file.project(), std::string(file.path()), seen, have);
   std::vector<std::string_view> added;
   // Headers the forward migration recorded: record_restore_pass puts them back.
-  const std::vector<std::string> restored = recorded_headers(file);
+  const std::vector<std::string> restored = rewrite::record::recorded_headers(file.tokens(), file.source());
   for (const std::string& h : restored) have.push_back(h);
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.code(ci).in_directive) continue;

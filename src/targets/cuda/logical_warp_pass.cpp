@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "rewrite/roundtrip_record.h"
 #include "targets/cuda/passes.h"
 
 namespace ferry::targets::cuda {
@@ -72,7 +73,7 @@ std::size_t none_record(const FileMigration& f, std::size_t ci) {
   const auto& toks = f.tokens();
   for (std::size_t k = f.token_index(ci) + 1; k < toks.size(); ++k) {
     if (toks[k].kind == lex::Kind::Whitespace) continue;
-    return toks[k].kind == lex::Kind::BlockComment && toks[k].text(f.source()) == "/* ferry-cuda: (none) */" ? k : npos;
+    return toks[k].kind == lex::Kind::BlockComment && toks[k].text(f.source()) == rewrite::record::kAdded ? k : npos;
   }
   return npos;
 }

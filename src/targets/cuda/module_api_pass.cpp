@@ -4,8 +4,10 @@
 // the driver or manages contexts: hipInit, hipCtxCreate/SetCurrent/..., hipDevicePrimaryCtx*,
 // hipDeviceGet, or it was
 // CUDA driver code, as the forward migration's record of <cuda.h> says) keeps the driver API.
+#include <set>
 #include <string>
 
+#include "rewrite/roundtrip_record.h"
 #include "rules/cuda_version.h"
 #include "targets/cuda/passes.h"
 
@@ -37,7 +39,10 @@ constexpr DriverName kDriver[] = {
     {"hipCtxPopCurrent", "cuCtxPopCurrent"},
     {"hipCtx_t", "CUcontext"},
 };
-// In a file that was CUDA driver code (the record of <cuda.h>), results are the driver's too.
+// Results and flags of driver calls: the driver's names only where a driver call is in the same
+// statement (`hipError_t e = hipModuleLoad(...)`, `if (hipModuleLaunchKernel(...) != hipSuccess)`).
+// Including <cuda.h> is no evidence: a runtime program that includes it for CUDA_VERSION keeps
+// cudaError_t, and in a round trip the spelling records (record_restore) say which was which.
 constexpr DriverName kDriverResults[] = {
     {"hipError_t", "CUresult"},
     {"hipSuccess", "CUDA_SUCCESS"},
@@ -48,7 +53,7 @@ constexpr DriverName kDriverResults[] = {
 
 bool driver_style(const migrate::FileMigration& f) {
   const std::string_view src = f.source();
-  if (src.find("/* ferry-cuda: <cuda.h> */") != std::string_view::npos) return true;
+  if (rewrite::record::records_header(f.tokens(), src, "cuda.h")) return true;
   for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
     if (!f.is_identifier(ci)) continue;
     const std::string_view t = f.text(ci);
@@ -78,24 +83,52 @@ void occupancy_callback_arg(migrate::FileMigration& file) {
   }
 }
 
+// Whether code token `ci`'s statement (between the `;`, `{` or `}` around it) calls the driver: a
+// kDriver name, or a name the rules map to a driver function of <cuda.h> (cuOccupancy..., cuInit).
+// `vars`: variables that hold driver results (declared `hipError_t NAME = <driver call>`), so a
+// later `NAME != hipSuccess` compares with the driver's CUDA_SUCCESS.
+bool in_driver_statement(const migrate::FileMigration& f, std::size_t ci, const std::set<std::string_view>& vars) {
+  auto boundary = [&](std::size_t k) { return f.is(k, ";") || f.is(k, "{") || f.is(k, "}"); };
+  std::size_t a = ci, b = ci;
+  while (a > 0 && !boundary(a - 1) && f.code(a - 1).in_directive == f.code(ci).in_directive) --a;
+  while (b + 1 < f.code_size() && !boundary(b + 1) && f.code(b + 1).in_directive == f.code(ci).in_directive) ++b;
+  for (std::size_t k = a; k <= b; ++k) {
+    if (f.is_identifier(k) && vars.contains(f.text(k)) && !f.is_member_or_qualified(k)) return true;
+    if (!f.is_identifier(k) || !f.is(k + 1, "(") || f.is_member_or_qualified(k)) continue;
+    const std::string_view t = f.text(k);
+    for (const DriverName& n : kDriver)
+      if (t == n.hip) return true;
+    const rules::Rule* r = f.target().rules().find_identifier(t);
+    if (r && r->has_replacement() && r->family == "driver" && r->to.size() > 2 && r->to.starts_with("cu") &&
+        r->to[2] >= 'A' && r->to[2] <= 'Z')
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void module_api_pass(migrate::FileMigration& file) {
   occupancy_callback_arg(file);
   bool checked = false, driver = false;
-  const bool was_driver_code = file.source().find("/* ferry-cuda: <cuda.h> */") != std::string_view::npos;
+  std::set<std::string_view> driver_vars;
+  for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci)
+    if (file.is(ci, "hipError_t") && file.is_identifier(ci + 1) && file.is(ci + 2, "=") &&
+        in_driver_statement(file, ci, driver_vars))
+      driver_vars.insert(file.text(ci + 1));
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci)) continue;
     const std::string_view t = file.text(ci);
     const DriverName* d = nullptr;
     for (const DriverName& n : kDriver)
       if (t == n.hip) d = &n;
-    if (was_driver_code)
-      for (const DriverName& n : kDriverResults)
-        if (t == n.hip) d = &n;
+    bool result = false;
+    for (const DriverName& n : kDriverResults)
+      if (t == n.hip) d = &n, result = true;
     if (!d) continue;
     if (!checked) driver = driver_style(file), checked = true;
     if (!driver) return;
+    if (result && !in_driver_statement(file, ci, driver_vars)) continue;
     if (file.replace(ci, ci, std::string(d->cu))) file.count_converted("driver");
   }
 }

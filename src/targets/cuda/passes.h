@@ -15,11 +15,6 @@ namespace ferry::targets::cuda {
 // Puts back what the CUDA → HIP target recorded in `/* ferry-cuda: ... */` comments (headers it
 // changed or added, warp-call masks HIP 5.2 cannot take), so CUDA → HIP → CUDA is exact.
 void record_restore_pass(migrate::FileMigration& file);
-// The headers the forward migration's records name (`/* ferry-cuda: <cuda.h> */` after an include,
-// `/* ferry-cuda: #include <cuda_profiler_api.h> */` for a dropped duplicate): record_restore_pass
-// puts them back, so they count as included.
-[[nodiscard]] std::vector<std::string> recorded_headers(const migrate::FileMigration& file);
-
 // The wave64 fix's logical 32-lane warps (ballots and votes of a wavefront's half, shuffle widths
 // it added with a `/* ferry-cuda: (none) */` record) come back as CUDA's full-warp calls, so
 // CUDA -> HIP -> CUDA gives the CUDA the fix started from (docs/wave64.md, "Round trips").

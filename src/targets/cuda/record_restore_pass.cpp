@@ -1,76 +1,101 @@
-// What the CUDA -> HIP target could not say in HIP it leaves in a comment at the place
-// (docs/targets.md, "Round trips"): `#include <hip/hip_runtime.h> /* ferry-cuda: <cuda.h> */`
-// for a header the way back would not restore (<cuda.h>, <cuda/std/type_traits>, ...),
-// `/* ferry-cuda: (none) */` on an include it added, and `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v, 0)`
-// for a warp-call mask HIP 5.2 cannot express, `32 /* ferry-cuda: warpSize */` where the wave64
-// fix's logical warps needed CUDA's warp size as 32, and the doubled blocks and `/ 64` warp indices of its
-// one-warp-per-wavefront form of WMMA code. This pass puts the CUDA text back, first, so that
-// CUDA -> HIP -> CUDA gives the original text.
-#include <optional>
+// What the CUDA -> HIP target could not say in HIP it leaves in a comment at the place, the
+// round-trip record (rewrite/roundtrip_record.h states its forms and their restore rules). This
+// pass puts the CUDA text back, first, so that CUDA -> HIP -> CUDA gives the original text.
 #include <string>
 #include <vector>
 
 #include "analysis/wave64_fix.h"
+#include "core/text.h"
+#include "rewrite/roundtrip_record.h"
 #include "targets/cuda/passes.h"
 
 namespace ferry::targets::cuda {
-namespace {
 
 using migrate::FileMigration;
+namespace record = rewrite::record;
 
-constexpr std::string_view kOpen = "/* ferry-cuda: ";
-constexpr std::string_view kClose = " */";
-
-// The recorded text of a comment token, or nullopt when it is not a record.
-std::optional<std::string_view> record(std::string_view comment) {
-  if (!comment.starts_with(kOpen) || !comment.ends_with(kClose) || comment.size() < kOpen.size() + kClose.size())
-    return std::nullopt;
-  return comment.substr(kOpen.size(), comment.size() - kOpen.size() - kClose.size());
+namespace {
+// The family a restored name is counted in: its HIP name's rule's, else runtime.
+std::string family_of(const FileMigration& file, std::string_view hip) {
+  const rules::Rule* r = file.target().rules().find_identifier(hip);
+  return r && !r->family.empty() ? r->family : "runtime";
 }
 
+// The same-signature guards of the hip target (same_signature_pass: `#if !defined(FERRY_HAVE_X)
+// ... [FRY4107]` before an overload the renames merged, `#define FERRY_HAVE_X` after each, `#endif`)
+// are Ferry's own lines: on the way back, where the overloads differ again, they go. So do the
+// guards hip_provided_pass puts around definitions HIP's headers provide (FRY4103).
+void remove_ferry_guards(FileMigration& file) {
+  const std::string_view src = file.source();
+  constexpr std::string_view kIf = "#if !defined(FERRY_HAVE_";
+  constexpr std::string_view kTag = "[FRY4107]";
+  constexpr std::string_view kDefine = "#define FERRY_HAVE_";
+  // hip_provided_pass: `#if !defined(__HIP_PLATFORM_AMD__)  // HIP's headers define this [FRY4103]`
+  // around a definition HIP provides; CUDA needs the definition, so the guard and its #endif go.
+  constexpr std::string_view kProvided = "#if !defined(__HIP_PLATFORM_AMD__)  // HIP's headers define th";
+  constexpr std::string_view kProvidedTag = "[FRY4103]";
+  int depth = 0;                       // #if nesting before the current line
+  std::vector<int> provided;           // depth of each open provided-guard
+  std::vector<std::string_view> open;  // markers of guards opened and not yet closed
+  bool pending_endif = false;          // the line after a guarded overload's #define
+  for (std::size_t b = 0; b < src.size();) {
+    std::size_t e = src.find('\n', b);
+    e = e == std::string_view::npos ? src.size() : e + 1;
+    std::string_view line = src.substr(b, e - b);
+    const std::string_view body = ferry::trim(line, " \t\r\n");
+    bool drop = false;
+    const bool opens = body.starts_with("#if");  // #if, #ifdef, #ifndef
+    const bool closes = body.starts_with("#endif");
+    if (body.starts_with(kProvided) && body.ends_with(kProvidedTag)) {
+      provided.push_back(depth);
+      drop = true;
+    } else if (closes && !provided.empty() && provided.back() == depth - 1) {
+      provided.pop_back();
+      drop = true;
+    } else if (body.starts_with(kIf) && body.ends_with(kTag)) {
+      const std::size_t close = body.find(')');
+      if (close != std::string_view::npos) open.push_back(body.substr(13, close - 13));
+      drop = true;
+    } else if (body.starts_with(kDefine) && ferry::is_identifier(body.substr(8))) {
+      const std::string_view marker = body.substr(8);
+      pending_endif = !open.empty() && open.back() == marker;
+      if (pending_endif) open.pop_back();
+      drop = true;
+    } else if (pending_endif && body == "#endif") {
+      pending_endif = false;
+      drop = true;
+    } else {
+      pending_endif = false;
+    }
+    if (opens) ++depth;
+    if (closes && depth > 0) --depth;
+    if (drop) file.replace_bytes(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e), "");
+    b = e;
+  }
+}
 }  // namespace
 
-std::vector<std::string> recorded_headers(const FileMigration& file) {
-  std::vector<std::string> out;
-  const std::string_view src = file.source();
-  for (const lex::Token& t : file.tokens()) {
-    if (t.kind != lex::Kind::BlockComment) continue;
-    std::optional<std::string_view> rec = record(src.substr(t.begin, t.end - t.begin));
-    if (!rec) continue;
-    if (rec->starts_with("#include ")) rec->remove_prefix(9);
-    if (rec->size() < 2 || (rec->front() != '<' && rec->front() != '"')) continue;
-    const std::size_t close = rec->find(rec->front() == '<' ? '>' : '"', 1);
-    if (close != std::string_view::npos) out.emplace_back(rec->substr(1, close - 1));
-  }
-  return out;
-}
-
 void record_restore_pass(FileMigration& file) {
+  remove_ferry_guards(file);
   const auto& toks = file.tokens();
   const std::string_view src = file.source();
   // A dropped duplicate include: `/* ferry-cuda: #include <cuda_runtime_api.h> */` alone at a line start.
   for (std::size_t t = 0; t < toks.size(); ++t) {
     if (toks[t].kind != lex::Kind::BlockComment || (toks[t].begin > 0 && src[toks[t].begin - 1] != '\n')) continue;
-    const auto rec = record(src.substr(toks[t].begin, toks[t].end - toks[t].begin));
+    const auto rec = record::parse(src.substr(toks[t].begin, toks[t].end - toks[t].begin));
     if (rec && rec->starts_with("#include") && file.replace_bytes(toks[t].begin, toks[t].end, std::string(*rec)))
       file.count_converted("headers");
   }
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const std::size_t ti = file.token_index(ci);
     // The first comment after code token `ci` on the same line (whitespace between allowed).
-    auto comment_after = [&](std::size_t t) -> std::size_t {
-      for (std::size_t k = t + 1; k < toks.size(); ++k) {
-        if (toks[k].kind == lex::Kind::Whitespace) continue;
-        return toks[k].kind == lex::Kind::BlockComment ? k : SIZE_MAX;
-      }
-      return SIZE_MAX;
-    };
+    auto comment_after = [&](std::size_t t) { return record::comment_after(toks, t); };
     if (file.code(ci).kind == lex::Kind::HeaderName) {
       const std::size_t c = comment_after(ti);
       if (c == SIZE_MAX) continue;
-      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
       if (!rec) continue;
-      if (*rec == "(none)") {  // added by the forward migration: the original did not have it
+      if (*rec == record::kNone) {  // added by the forward migration: the original did not have it
         // the whole line, from '#' to the newline
         std::uint32_t b = file.code(ci).begin;
         while (b > 0 && src[b - 1] != '\n') --b;
@@ -89,8 +114,8 @@ void record_restore_pass(FileMigration& file) {
       // of a WMMA component in one-warp-per-wavefront form (docs/wave64.md, WMMA)
       const std::size_t c = comment_after(ti);
       if (c == SIZE_MAX) continue;
-      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
-      if (rec && *rec != "(none)" && (ci > 0 && (file.is(ci - 1, "/") || file.is(ci - 1, ">>"))) &&
+      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      if (rec && *rec != record::kNone && (ci > 0 && (file.is(ci - 1, "/") || file.is(ci - 1, ">>"))) &&
           file.replace_bytes(file.code(ci).begin, toks[c].end, std::string(*rec)))
         file.count_converted("device");
       continue;
@@ -100,30 +125,48 @@ void record_restore_pass(FileMigration& file) {
       // b.z) /* ferry-cuda: b */`, `dim3(2 * dim3(B).x, ...) /* ferry-cuda: B */`
       const std::size_t c = comment_after(ti);
       if (c == SIZE_MAX) continue;
-      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
       if (!rec) continue;
       const std::uint32_t end = file.code(ci).end;
+      bool block = false;
       for (const std::string& form : analysis::wmma_doubled_block_forms(*rec)) {
         if (form.size() > end || src.substr(end - form.size(), form.size()) != form) continue;
         if (file.replace_bytes(static_cast<std::uint32_t>(end - form.size()), toks[c].end, std::string(*rec)))
           file.count_converted("launch");
+        block = true;
         break;
       }
+      // a span: `(cta.thread_rank() / 32) /* ferry-cuda: warp.meta_group_rank() */`, the parentheses
+      // opened where no call, cast or operand of `*` is (those are the block forms above)
+      const std::size_t open = file.partner(ci);
+      if (block || *rec == record::kNone || open == migrate::npos ||
+          (open > 0 && (file.is_identifier(open - 1) || file.is(open - 1, ")") || file.is(open - 1, "]") ||
+                        file.is(open - 1, ">") || file.is(open - 1, "*"))))
+        continue;
+      if (file.replace_bytes(file.code(open).begin, toks[c].end, std::string(*rec))) file.count_converted("device");
       continue;
     }
     if (file.is(ci, "32")) {
       // `32 /* ferry-cuda: warpSize */`: the wave64 fix's logical warps needed CUDA's 32 there
       const std::size_t c = comment_after(ti);
       if (c == SIZE_MAX) continue;
-      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
       if (rec && *rec == "warpSize" && file.replace_bytes(file.code(ci).begin, toks[c].end, "warpSize"))
         file.count_converted("device");
       continue;
     }
+    if (file.is_identifier(ci)) {
+      // `hipError_t /* ferry-cuda: CUresult */`: the spelling the CUDA had, whatever the rules say
+      if (const auto rec = record::after(toks, src, ti); rec && ferry::is_identifier(rec->text)) {
+        if (file.replace_bytes(file.code(ci).begin, toks[rec->token].end, std::string(rec->text)))
+          file.count_converted(family_of(file, file.text(ci)));
+        continue;
+      }
+    }
     if (file.is_identifier(ci) && file.is(ci + 1, "(")) {
       const std::size_t c = comment_after(file.token_index(ci + 1));
       if (c == SIZE_MAX) continue;
-      const auto rec = record(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
       if (!rec || !rec->starts_with(file.text(ci).substr(0, 2))) continue;
       // `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v` : the comment and one space after it
       std::uint32_t e = toks[c].end;

@@ -155,9 +155,15 @@ int width64(std::string_view words) {
   return 0;
 }
 
-// Integer type words of each name the file declares (`const uint64_t* masks` -> "const uint64_t").
-std::unordered_map<std::string_view, std::string> integer_declarations(const FileMigration& file) {
-  std::unordered_map<std::string_view, std::string> out;
+// Integer type words of each declaration of each name the file declares (`const uint64_t* masks`
+// -> "const uint64_t"), in source order with the declaring token: a use reads the nearest one
+// before it, so a parameter `unsigned int m` is not taken for another function's 64-bit `m`.
+struct IntegerDeclaration {
+  std::size_t at;
+  std::string words;
+};
+std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> integer_declarations(const FileMigration& file) {
+  std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> out;
   for (std::size_t ci = 1; ci + 1 < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.code(ci).in_directive || is_type_word(file.text(ci))) continue;
     if (!(file.is(ci + 1, "=") || file.is(ci + 1, ";") || file.is(ci + 1, ",") || file.is(ci + 1, ")") ||
@@ -172,7 +178,7 @@ std::unordered_map<std::string_view, std::string> integer_declarations(const Fil
     if (first == k) continue;
     std::string words;
     for (std::size_t i = first; i < k; ++i) (words += file.text(i)) += ' ';
-    out[file.text(ci)] = std::move(words);
+    out[file.text(ci)].push_back({ci, std::move(words)});
   }
   return out;
 }
@@ -189,7 +195,7 @@ std::size_t argument_name(const FileMigration& file, const ArgRange& a) {
 }
 
 void ffs_args(FileMigration& file) {
-  std::unordered_map<std::string_view, std::string> decls;
+  std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> decls;
   bool known = false;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
     const bool ffs = file.is(ci, "__ffs"), ffsll = !ffs && file.is(ci, "__ffsll");
@@ -206,7 +212,11 @@ void ffs_args(FileMigration& file) {
     }
     const auto it = decls.find(file.text(name));
     if (it == decls.end()) continue;
-    const int w = width64(it->second);
+    const IntegerDeclaration* nearest = nullptr;
+    for (const IntegerDeclaration& d : it->second)
+      if (d.at < name) nearest = &d;
+    if (!nearest) continue;
+    const int w = width64(nearest->words);
     if (w == 0 || (ffsll && w == 2)) continue;
     const std::string cast = ffs ? "(unsigned int)(" : "(unsigned long long)(";
     if (file.edits().overlaps(file.code(args[0].first).begin, file.code(args[0].last).end)) continue;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/text.h"
+#include "rewrite/roundtrip_record.h"
 #include "targets/cuda/reverse_rules.h"
 #include "targets/hip/passes.h"
 
@@ -15,6 +17,8 @@ namespace ferry::targets::hip {
 using migrate::npos;
 
 namespace {
+// A comment that mentions a record, anywhere in it (a record written by hand may not start it).
+constexpr std::string_view kMention = "ferry-cuda:";
 // The HIP -> CUDA table, built once: which CUDA header the way back writes for a HIP header.
 const rules::RuleSet& way_back() {
   static const rules::RuleSet table = [] {
@@ -31,10 +35,18 @@ bool already_recorded(const migrate::FileMigration& file, std::size_t ci) {
   const std::uint32_t line = file.code(ci).line;
   for (std::size_t ti = file.token_index(ci) + 1; ti < toks.size() && lex::is_trivia(toks[ti].kind); ++ti) {
     if (toks[ti].line != line) break;
-    if (lex::is_comment(toks[ti].kind) && toks[ti].text(file.source()).find("ferry-cuda:") != std::string_view::npos)
+    if (lex::is_comment(toks[ti].kind) && toks[ti].text(file.source()).find(kMention) != std::string_view::npos)
       return true;
   }
   return false;
+}
+// The CUDA name HIP -> CUDA writes for HIP name `hip`: the rule's name, a call template's callee
+// (`cudaMemAdvise($0, ...)`), or the name itself when no rule maps it.
+std::string_view way_back_name(std::string_view hip) {
+  const rules::Rule* back = way_back().find_identifier(hip);
+  if (!back || !back->has_replacement()) return hip;
+  const std::string_view to = back->to;
+  return ferry::trim(to.substr(0, to.find('(')));
 }
 }  // namespace
 
@@ -56,8 +68,8 @@ void cuda_record_pass(migrate::FileMigration& file) {
     if (!rewritten || r->to == path || file.excluded(ci) || file.touched(ci) || already_recorded(file, ci)) continue;
     if (dup) {
       // The rules drop an include that becomes a duplicate; keep what it was.
-      if (ci >= 2 && file.is(ci - 2, "#") && file.is(ci - 1, "include") && std::string_view(raw).find("*/") == npos &&
-          file.replace(ci - 2, ci, "/* ferry-cuda: " + std::string(file.span_text(ci - 2, ci)) + " */"))
+      if (ci >= 2 && file.is(ci - 2, "#") && file.is(ci - 1, "include") && rewrite::record::recordable(raw) &&
+          file.replace(ci - 2, ci, rewrite::record::make(file.span_text(ci - 2, ci))))
         file.count_converted(r->family);
       continue;
     }
@@ -66,8 +78,35 @@ void cuda_record_pass(migrate::FileMigration& file) {
     const rules::Rule* back = way_back().find_header(r->to);
     if (back && back->has_replacement() && back->to == path) continue;
     // After the header, so the rules still rewrite (and report) the header itself.
-    if (raw.find("*/") == std::string_view::npos)
-      file.edits().insert(file.code(ci).end, " /* ferry-cuda: " + std::string(raw) + " */");
+    if (rewrite::record::recordable(raw)) file.edits().insert(file.code(ci).end, " " + rewrite::record::make(raw));
+  }
+}
+
+}  // namespace ferry::targets::hip
+
+namespace ferry::targets::hip {
+
+void record_spellings(migrate::FileMigration& file) {
+  const std::vector<rewrite::Edit>& edits = file.edits().edits();
+  auto edit_of = [&](std::uint32_t b, std::uint32_t e) -> const rewrite::Edit* {
+    auto it = std::lower_bound(edits.begin(), edits.end(), b,
+                               [](const rewrite::Edit& x, std::uint32_t v) { return x.begin < v; });
+    for (; it != edits.end() && it->begin == b; ++it)
+      if (it->end == e) return &*it;
+    return nullptr;
+  };
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || file.excluded(ci)) continue;
+    const std::string_view name = file.text(ci);
+    const rules::Rule* r = file.target().rules().find_identifier(name);
+    if (!r || !r->has_replacement() || r->to == name || !ferry::is_identifier(r->to) || way_back_name(r->to) == name)
+      continue;
+    // Only a plain rename of the token to the rule's name (a pass that rewrote more owns its text).
+    const rewrite::Edit* e = edit_of(file.code(ci).begin, file.code(ci).end);
+    if (!e || e->replacement != r->to) continue;
+    // Already recorded (a tree migrated before): the record stays as it is.
+    if (rewrite::record::after(file.tokens(), file.source(), file.token_index(ci))) continue;
+    file.edits().insert(file.code(ci).end, " " + rewrite::record::make(name));
   }
 }
 

@@ -179,7 +179,10 @@ class HipTarget final : public Target {
     analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
     if (fixes) mark_widened_ballots(file, *fixes);
   }
-  void finish_file(migrate::FileMigration& file) const override { compat_finish(file); }
+  void finish_file(migrate::FileMigration& file) const override {
+    record_spellings(file);  // after the rules: the CUDA names a many-to-one rename would lose
+    compat_finish(file);
+  }
   const UnmappedApiName* unmapped_api_name(std::string_view name) const override { return unmapped_.find(name); }
 
  private:

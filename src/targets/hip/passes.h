@@ -24,6 +24,11 @@ void cuda_compat_pass(migrate::FileMigration& file);
 // <cuda/std/type_traits>, ...) get `/* ferry-cuda: <original> */` after the HIP header, so
 // CUDA -> HIP -> CUDA restores them (the cuda target's record_restore pass).
 void cuda_record_pass(migrate::FileMigration& file);
+// After the rules (the target's finish_file): a name the rules renamed many-to-one (CUresult and
+// cudaError_t both to hipError_t, cuDriverGetVersion and cudaDriverGetVersion both to
+// hipDriverGetVersion) whose CUDA spelling the way back would not choose gets a spelling record,
+// `hipError_t /* ferry-cuda: CUresult */` (rewrite/roundtrip_record.h).
+void record_spellings(migrate::FileMigration& file);
 
 // CUDA WMMA -> rocWMMA: `using namespace nvcuda;` + `wmma::`, TF32 and bf16 element types,
 // names rocWMMA lacks and fragment shapes it has no block for on gfx908/gfx90a (FRY1401, FRY4109;

@@ -1,5 +1,6 @@
 #include <string>
 
+#include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
@@ -76,9 +77,16 @@ void runtime_header_pass(migrate::FileMigration& file) {
     // Move the runtime include up: insert it before the dependent header and drop the later one
     // (same #if branch only), so the output includes it once and migrating it again is a no-op.
     const std::uint32_t at = line_start_of(file, dependent_first);
-    if (file.replace_bytes(at, at, "#include <hip/hip_runtime.h>\n")) {
+    // Both recorded (rewrite/roundtrip_record.h: added, dropped), so HIP -> CUDA puts the
+    // original include back where it was and nothing at the top.
+    if (file.replace_bytes(at, at, "#include <hip/hip_runtime.h> " + std::string(rewrite::record::kAdded) + "\n")) {
       file.count_converted("headers");
-      if (runtime_after != migrate::npos && !conditional_between) file.remove_include_line(runtime_after);
+      if (runtime_after != migrate::npos && !conditional_between) {
+        const std::string_view line = file.span_text(runtime_after - 2, runtime_after);
+        if (!rewrite::record::recordable(line) ||
+            !file.replace(runtime_after - 2, runtime_after, rewrite::record::make(line)))
+          file.remove_include_line(runtime_after);
+      }
     }
     return;
   }
@@ -88,7 +96,7 @@ void runtime_header_pass(migrate::FileMigration& file) {
   if (!needs || has_include || file.code_size() == 0) return;
 
   // Recorded as added, so HIP -> CUDA leaves it out again (nvcc includes the runtime itself).
-  if (file.insert_line_at_top("#include <hip/hip_runtime.h> /* ferry-cuda: (none) */\n"))
+  if (file.insert_line_at_top("#include <hip/hip_runtime.h> " + std::string(rewrite::record::kAdded) + "\n"))
     file.count_converted("headers");
 }
 

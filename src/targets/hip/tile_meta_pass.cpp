@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/coop_groups.h"
+#include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
@@ -96,7 +97,10 @@ void tile_meta_pass(migrate::FileMigration& file) {
     if (!tile) continue;
     const std::string text = rank ? "(" + tile->parent + ".thread_rank() / " + tile->size + ")"
                                   : "((" + tile->parent + ".size() + " + tile->size + " - 1) / " + tile->size + ")";
-    if (file.replace(ci - 2, ci + 2, text)) file.count_converted("device");
+    // Recorded, so that HIP -> CUDA gives the member call back (rewrite/roundtrip_record.h, span).
+    const std::string_view original = file.span_text(ci - 2, ci + 2);
+    const std::string recorded = rewrite::record::recordable(original) ? " " + rewrite::record::make(original) : "";
+    if (file.replace(ci - 2, ci + 2, text + recorded)) file.count_converted("device");
   }
 }
 

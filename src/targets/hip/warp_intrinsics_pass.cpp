@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "lex/const_expr.h"
+#include "rewrite/roundtrip_record.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
@@ -244,8 +245,8 @@ void handle_call(FileMigration& f, FileFacts& facts, std::size_t ci, const Intri
       const std::string_view dropped =
           f.source().substr(f.code(ci).begin, f.code(args[1].first).begin - f.code(ci).begin);
       std::string head = std::string(in.hip) + "(";
-      if (dropped != name + "(0xffffffff, " && dropped.find("*/") == std::string_view::npos)
-        head += "/* ferry-cuda: " + std::string(dropped) + " */ ";
+      if (dropped != name + "(0xffffffff, " && rewrite::record::recordable(dropped))
+        head += rewrite::record::make(dropped) + " ";
       if (!f.replace_bytes(f.code(ci).begin, f.code(args[1].first).begin, std::move(head))) return;
       f.count_converted("device");
       if (!full) report_mask(f, ci, args[0]);

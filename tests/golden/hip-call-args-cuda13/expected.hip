@@ -22,7 +22,7 @@ int run(int dev, hipStream_t s, size_t n) {
   hipMemPrefetchAsync(managed, n * sizeof(float), dev, s);  // CUDA 12 form: only renamed
 
   float* pinned = nullptr;
-  hipHostMalloc(&pinned, n * sizeof(float), hipHostMallocMapped);
+  hipHostMalloc /* ferry-cuda: cudaHostAlloc */(&pinned, n * sizeof(float), hipHostMallocMapped);
   float* mapped = nullptr;
   hipHostGetDevicePointer(reinterpret_cast<void**>(&mapped), pinned, 0);  // typed pointer: HIP takes void**
   hipHostFree(pinned);

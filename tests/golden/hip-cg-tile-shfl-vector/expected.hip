@@ -1,6 +1,6 @@
 // Tile shuffles of vector values (CUDA's thread_block_tile::shfl* take any type, HIP's scalars
 // only) and of scalars (left to HIP's member).
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_cooperative_groups.h>
 #include "ferry/compat/tile_shfl.h"
 namespace cg = cooperative_groups;

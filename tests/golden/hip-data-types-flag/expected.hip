@@ -1,7 +1,7 @@
 // --hip-data-types (HIPIFY's --use-hip-data-types) with --blas=rocblas: hipDataType instead of
 // rocblas_datatype in every call; rocSPARSE calls keep rocsparse_datatype.
 #include <rocblas/rocblas.h>
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/library_types.h>
 
 hipDataType element_type() { return HIP_R_32F; }

@@ -2,7 +2,7 @@
 // reported (FRY1301) and left as it is, and its data-type arguments are not turned into
 // hipBLAS 5.2's own hipblasDatatype_t; outside library calls CUDA_R_32F is HIP_R_32F.
 #include <hipblas/hipblas.h>
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/library_types.h>
 
 hipDataType element_type() { return HIP_R_32F; }

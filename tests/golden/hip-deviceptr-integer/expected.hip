@@ -10,21 +10,21 @@ struct Chunk {
   size_t size;
 };
 
-static hipError_t map_chunks(hipDeviceptr_t *dptr, size_t size, size_t chunk, hipMemGenericAllocationHandle_t h) {
-  hipError_t status = hipMemAddressReserve(dptr, size, 0, 0, 0);
-  if (status != hipSuccess) return status;
+static hipError_t /* ferry-cuda: CUresult */ map_chunks(hipDeviceptr_t *dptr, size_t size, size_t chunk, hipMemGenericAllocationHandle_t h) {
+  hipError_t /* ferry-cuda: CUresult */ status = hipMemAddressReserve(dptr, size, 0, 0, 0);
+  if (status != hipSuccess /* ferry-cuda: CUDA_SUCCESS */) return status;
   for (size_t i = 0; i * chunk < size; ++i) {
     status = hipMemMap((hipDeviceptr_t)((char*)*dptr + (i * chunk)), chunk, 0, h, 0);
-    if (status != hipSuccess) return status;
+    if (status != hipSuccess /* ferry-cuda: CUDA_SUCCESS */) return status;
   }
-  return hipSuccess;
+  return hipSuccess /* ferry-cuda: CUDA_SUCCESS */;
 }
 
 static size_t misalignment(hipDeviceptr_t d, size_t align) { return (uintptr_t)d % align; }
 
 int run(hipMemGenericAllocationHandle_t h, size_t size, size_t align) {
   hipDeviceptr_t d_ptr = 0ULL;
-  if (map_chunks(&d_ptr, size, size / 4, h) != hipSuccess) return 1;
+  if (map_chunks(&d_ptr, size, size / 4, h) != hipSuccess /* ferry-cuda: CUDA_SUCCESS */) return 1;
   hipDeviceptr_t second = (hipDeviceptr_t)((char*)d_ptr + size / 4);
   hipDeviceptr_t third = (hipDeviceptr_t)(size / 2 + (char*)d_ptr);
   size_t distance = (uintptr_t)third - (uintptr_t)second;
@@ -53,5 +53,5 @@ int run(hipMemGenericAllocationHandle_t h, size_t size, size_t align) {
   hipDeviceptr_t p = d_ptr;
   p++;
 #endif
-  return hipMemUnmap(d_ptr, size) == hipSuccess ? 0 : 4;
+  return hipMemUnmap(d_ptr, size) == hipSuccess /* ferry-cuda: CUDA_SUCCESS */ ? 0 : 4;
 }

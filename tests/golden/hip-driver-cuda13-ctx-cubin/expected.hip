@@ -15,9 +15,9 @@ static std::vector<char> compile_cubin() {
   hiprtcCreateProgram(&prog, kSource, "fill.cu", 0, nullptr, nullptr);
   hiprtcCompileProgram(prog, 0, nullptr);
   size_t size = 0;
-  hiprtcGetCodeSize(prog, &size);
+  hiprtcGetCodeSize /* ferry-cuda: nvrtcGetCUBINSize */(prog, &size);
   std::vector<char> cubin(size);
-  hiprtcGetCode(prog, cubin.data());
+  hiprtcGetCode /* ferry-cuda: nvrtcGetCUBIN */(prog, cubin.data());
   hiprtcDestroyProgram(&prog);
   return cubin;
 }
@@ -28,17 +28,17 @@ int main() {
   hipDeviceGet(&dev, 0);
   CUctxCreateParams params = {};
   hipCtx_t ctx;
-  if (hipCtxCreate(&ctx, 0, dev) != hipSuccess) return 1;
+  if (hipCtxCreate /* ferry-cuda: cuCtxCreate */(&ctx, 0, dev) != hipSuccess /* ferry-cuda: CUDA_SUCCESS */) return 1;
   hipCtx_t other;
-  hipCtxCreate(&other, hipDeviceScheduleAuto, dev);
+  hipCtxCreate /* ferry-cuda: cuCtxCreate */(&other, hipDeviceScheduleAuto /* ferry-cuda: CU_CTX_SCHED_AUTO */, dev);
   const std::vector<char> cubin = compile_cubin();
-  hipModule_t module;
-  hipModuleLoadData(&module, cubin.data());
-  hipFunction_t fill;
-  hipModuleGetFunction(&fill, module, "fill");
+  hipModule_t /* ferry-cuda: CUmodule */ module;
+  hipModuleLoadData /* ferry-cuda: cuModuleLoadData */(&module, cubin.data());
+  hipFunction_t /* ferry-cuda: CUfunction */ fill;
+  hipModuleGetFunction /* ferry-cuda: cuModuleGetFunction */(&fill, module, "fill");
   std::printf("%zu bytes\n", cubin.size());
-  hipModuleUnload(module);
-  hipCtxDestroy(other);
-  hipCtxDestroy(ctx);
+  hipModuleUnload /* ferry-cuda: cuModuleUnload */(module);
+  hipCtxDestroy /* ferry-cuda: cuCtxDestroy */(other);
+  hipCtxDestroy /* ferry-cuda: cuCtxDestroy */(ctx);
   return 0;
 }

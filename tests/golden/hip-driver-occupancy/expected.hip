@@ -7,11 +7,11 @@
 
 static size_t smem_for(int block) { return block * sizeof(float); }
 
-int suggest(hipFunction_t f) {
+int suggest(hipFunction_t /* ferry-cuda: CUfunction */ f) {
   int min_grid = 0, block = 0;
-  if (hipModuleOccupancyMaxPotentialBlockSize(&min_grid, &block, f, 256 * sizeof(float), 0) != hipSuccess) return -1;
+  if (hipModuleOccupancyMaxPotentialBlockSize(&min_grid, &block, f, 256 * sizeof(float), 0) != hipSuccess /* ferry-cuda: CUDA_SUCCESS */) return -1;
   int block2 = 0;
-  hipModuleOccupancyMaxPotentialBlockSizeWithFlags(&min_grid, &block2, f, 0, 1024, hipOccupancyDefault);
+  hipModuleOccupancyMaxPotentialBlockSizeWithFlags(&min_grid, &block2, f, 0, 1024, hipOccupancyDefault /* ferry-cuda: CU_OCCUPANCY_DEFAULT */);
   printf("grid %d block %d / %d\n", min_grid, block, block2);
 #ifdef GOLDEN_NOT_COMPILED  // a callback has no HIP counterpart (FRY1001): HIP rejects the call
   hipModuleOccupancyMaxPotentialBlockSize(&min_grid, &block, f, smem_for, 0, 0);

@@ -5,7 +5,7 @@
 // `const char*`, are only renamed.
 #include <cstdlib>
 #include <cstring>
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hiprtc.h>
 
 int compile(hiprtcProgram prog, int argc, char** argv, const char* arch) {

@@ -1,7 +1,7 @@
 // Cooperative-groups names HIP lacks, qualified by the namespace or by the alias the file gives it
 // (`namespace cg = cooperative_groups;`, as nearly every CUDA sample writes): the coop_groups rules
 // apply to them as to unqualified names, so they are reported (FRY1001), not left silently.
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_cooperative_groups.h>
 
 namespace cg = cooperative_groups;

@@ -1,6 +1,7 @@
 // Cooperative groups: a block-level reduction with thread_block and a tiled partition.
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_cooperative_groups.h>
+/* ferry-cuda: #include <cuda_runtime.h> */
 
 namespace cg = cooperative_groups;
 

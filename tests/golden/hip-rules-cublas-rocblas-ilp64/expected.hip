@@ -2,7 +2,7 @@
 // rocblas_sgemv_64 and rocblas_set_matrix_64 exist there, rocblas_ssymm_64 only from 6.3.
 #include <cstdint>
 #include <rocblas/rocblas.h>
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_fp16.h>
 
 rocblas_status big(rocblas_handle h, int64_t n, const float* hA, float* A, const float* x, float* y) {

@@ -3,8 +3,8 @@
 // hipMemcpyDefault infers the direction from the pointers the same way.
 #include <hip/hip_runtime.h> /* ferry-cuda: <cuda.h> */
 
-hipError_t copy_twice(hipDeviceptr_t dst, hipDeviceptr_t src, size_t bytes, hipStream_t stream) {
-  hipError_t status = hipMemcpy(dst, src, bytes, hipMemcpyDefault);
-  if (status != hipSuccess) return status;
+hipError_t /* ferry-cuda: CUresult */ copy_twice(hipDeviceptr_t dst, hipDeviceptr_t src, size_t bytes, hipStream_t /* ferry-cuda: CUstream */ stream) {
+  hipError_t /* ferry-cuda: CUresult */ status = hipMemcpy(dst, src, bytes, hipMemcpyDefault);
+  if (status != hipSuccess /* ferry-cuda: CUDA_SUCCESS */) return status;
   return hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, stream);
 }

@@ -1,7 +1,8 @@
 // Half precision and complex numbers on the device.
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_complex.h>
 #include <hip/hip_fp16.h>
+/* ferry-cuda: #include <cuda_runtime.h> */
 
 __global__ void axpy_half(const __half* x, __half* y, float a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -11,11 +11,11 @@ static const char *errorName(hipError_t e) { return hipGetErrorName(e); }
 #endif
 
 #if !defined(FERRY_HAVE_errorName__hipError_t)  // an overload above has these parameters once migrated [FRY4107]
-static const char *errorName(hipError_t e) {
+static const char *errorName(hipError_t /* ferry-cuda: CUresult */ e) {
   switch (e) {
-    case hipSuccess:
+    case hipSuccess /* ferry-cuda: CUDA_SUCCESS */:
       return "CUDA_SUCCESS";
-    case hipErrorInvalidValue:
+    case hipErrorInvalidValue /* ferry-cuda: CUDA_ERROR_INVALID_VALUE */:
       return "CUDA_ERROR_INVALID_VALUE";
     default:
       return "CUresult";
@@ -33,7 +33,7 @@ inline int streamKind(hipStream_t s) { return s == 0 ? 0 : 1; }
 #define FERRY_HAVE_streamKind__hipStream_t
 #endif
 #if !defined(FERRY_HAVE_streamKind__hipStream_t)  // an overload above has these parameters once migrated [FRY4107]
-inline int streamKind(hipStream_t s) { return s == nullptr ? 0 : 2; }
+inline int streamKind(hipStream_t /* ferry-cuda: CUstream */ s) { return s == nullptr ? 0 : 2; }
 #define FERRY_HAVE_streamKind__hipStream_t
 #endif
  int after_on_same_line = 0;

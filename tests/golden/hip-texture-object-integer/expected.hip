@@ -25,10 +25,10 @@ __global__ void store(hipSurfaceObject_t surf, int w) {
   if (x < w) surf2Dwrite(1.0f, surf, x * (int)sizeof(float), 0);
 }
 
-void report(hipTextureObject_t tex, hipSurfaceObject_t surf, hipTextureObject_t drv) {
+void report(hipTextureObject_t tex, hipSurfaceObject_t surf, hipTextureObject_t /* ferry-cuda: CUtexObject */ drv) {
   unsigned long long id = (uintptr_t)tex;
   printf("texture %llu, surface %llx, driver %llu\n", (unsigned long long)tex, (unsigned long long)surf, (unsigned long long)drv);
-  hipTextureObject_t copy = 0;
+  hipTextureObject_t /* ferry-cuda: CUtexObject */ copy = 0;
   copy = (hipTextureObject_t)(uintptr_t)(id + 1);
   uint2 w = pack(tex);
   if (unpack(w) != tex) printf("round trip lost bits\n");

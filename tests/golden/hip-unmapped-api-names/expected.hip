@@ -9,9 +9,9 @@ typedef enum local_attr_enum { CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 132 } l
 
 bool fabric_capable(hipDevice_t dev) {
   int fabric = 0, multicast = 0, pci = 0;
-  hipDeviceGetAttribute(&fabric, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED, dev);
-  hipDeviceGetAttribute(&multicast, (hipDeviceAttribute_t)CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED, dev);
-  hipDeviceGetAttribute(&pci, (hipDeviceAttribute_t)CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID, dev);
+  hipDeviceGetAttribute /* ferry-cuda: cuDeviceGetAttribute */(&fabric, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED, dev);
+  hipDeviceGetAttribute /* ferry-cuda: cuDeviceGetAttribute */(&multicast, (hipDeviceAttribute_t /* ferry-cuda: CUdevice_attribute */)CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED, dev);
+  hipDeviceGetAttribute /* ferry-cuda: cuDeviceGetAttribute */(&pci, (hipDeviceAttribute_t /* ferry-cuda: CUdevice_attribute */)CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID, dev);
   return fabric && multicast && pci;
 }
 

@@ -14,6 +14,6 @@ __global__ void dot(const __hip_bfloat16* x, const __hip_bfloat16* y, float* out
 
 void fill(__hip_bfloat16* host, int n) {
   for (int i = 0; i < n; ++i) host[i] = __float2bfloat16_rn(0.5f * i);
-  __hip_bfloat162 pair = __floats2bfloat162_rn(1.f, 2.f);
+  __hip_bfloat162 /* ferry-cuda: nv_bfloat162 */ pair = __floats2bfloat162_rn(1.f, 2.f);
   host[0] = __low2bfloat16(pair);
 }

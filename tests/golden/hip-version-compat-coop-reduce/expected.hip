@@ -1,6 +1,6 @@
 // cooperative_groups::reduce over a tile. HIP's cooperative groups have no reduce: the include
 // becomes Ferry's compat header, which defines it for thread_block_tile<N>.
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_cooperative_groups.h>
 #include "ferry/compat/coop_reduce.h"
 

@@ -7,8 +7,8 @@
 
 #define CHECK_DRV(call)                                                          \
   do {                                                                           \
-    hipError_t r_ = (call);                                                        \
-    if (r_ != hipSuccess) {                                                    \
+    hipError_t /* ferry-cuda: CUresult */ r_ = (call);                                                        \
+    if (r_ != hipSuccess /* ferry-cuda: CUDA_SUCCESS */) {                                                    \
       const char *name_ = nullptr, *text_ = nullptr;                             \
       hipDrvGetErrorName(r_, &name_);                                                \
       hipDrvGetErrorString(r_, &text_);                                              \

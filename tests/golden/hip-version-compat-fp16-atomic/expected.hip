@@ -1,7 +1,7 @@
 // CUDA's atomicAdd on half precision: a dot product accumulated into one __half, and a packed
 // update of __half2 pairs. No HIP release has atomicAdd(__half*, __half) or
 // atomicAdd(__half2*, __half2); the output includes Ferry's compat header ferry/compat/fp16_atomic.h.
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_fp16.h>
 #include <cstdio>
 #include "ferry/compat/fp16_atomic.h"

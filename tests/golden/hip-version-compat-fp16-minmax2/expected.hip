@@ -2,8 +2,9 @@
 // forms) for __half2, so the output includes Ferry's compat header ferry/compat/fp16.h for them
 // (and for __hmax, which HIP 5.2 lacks too). A row max-reduction of packed halves, as ML kernels
 // write it.
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_fp16.h>
+/* ferry-cuda: #include <cuda_runtime.h> */
 #include "ferry/compat/fp16.h"
 
 __device__ __half2 row_max2(const __half2* row, int n) {

@@ -1,9 +1,10 @@
 // FP8 storage and conversions (cuda_fp8.h's C API): no HIP release has them under these names, so
 // the include becomes Ferry's compat header ferry/compat/fp8.h (OCP E4M3/E5M2, CUDA's rounding,
 // saturation and NaN rules). (The C++ classes: hip-version-fp8-class.)
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_fp16.h>
 #include "ferry/compat/fp8.h"
+/* ferry-cuda: #include <cuda_runtime.h> */
 
 __device__ __half sum_e4m3(const __nv_fp8_storage_t* v, int n) {
   __half s = __nv_cvt_fp8_to_halfraw(v[0], __NV_E4M3);

@@ -1,8 +1,9 @@
 // A project that already carries its own HIP shim for a name Ferry's compat headers provide
 // (__hmax2 on __half2, which no HIP release has): the project's definition serves, so the output
 // does not include ferry/compat/fp16.h for it (that would be a redefinition).
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_fp16.h>
+/* ferry-cuda: #include <cuda_runtime.h> */
 
 #if defined(__HIPCC__)
 __device__ __forceinline__ __half2 __hmax2(const __half2 a, const __half2 b) {

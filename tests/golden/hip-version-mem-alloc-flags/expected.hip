@@ -6,8 +6,8 @@
 
 void set_prop(hipMemAllocationProp *prop, int device, bool compressible) {
   memset(prop, 0, sizeof(hipMemAllocationProp));
-  prop->type = hipMemAllocationTypePinned;
-  prop->location.type = hipMemLocationTypeDevice;
+  prop->type = hipMemAllocationTypePinned /* ferry-cuda: CU_MEM_ALLOCATION_TYPE_PINNED */;
+  prop->location.type = hipMemLocationTypeDevice /* ferry-cuda: CU_MEM_LOCATION_TYPE_DEVICE */;
   prop->location.id = device;
   if (compressible) prop->compressionType = CU_MEM_ALLOCATION_COMP_GENERIC;
 }

@@ -2,7 +2,7 @@
 // function makes of its thread block (cuda-samples reduction, shfl_scan, conjugateGradient*CG):
 // for HIP 5.2 they become the block's rank over the tile size and the tile count, which is what
 // CUDA defines them to be.
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_cooperative_groups.h>
 
 namespace cg = cooperative_groups;
@@ -12,10 +12,10 @@ namespace cg = cooperative_groups;
 __device__ float block_sum(const cg::thread_block &cta, float *partial, float v) {
   cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);
   for (int i = tile32.size() / 2; i > 0; i /= 2) v += tile32.shfl_down(v, i);
-  if (tile32.thread_rank() == 0) partial[(cta.thread_rank() / 32)] = v;
+  if (tile32.thread_rank() == 0) partial[(cta.thread_rank() / 32) /* ferry-cuda: tile32.meta_group_rank() */] = v;
   cg::sync(cta);
-  if ((cta.thread_rank() / 32) == 0) {
-    v = tile32.thread_rank() < ((cta.size() + 32 - 1) / 32) ? partial[tile32.thread_rank()] : 0.0f;
+  if ((cta.thread_rank() / 32) /* ferry-cuda: tile32.meta_group_rank() */ == 0) {
+    v = tile32.thread_rank() < ((cta.size() + 32 - 1) / 32) /* ferry-cuda: tile32.meta_group_size() */ ? partial[tile32.thread_rank()] : 0.0f;
     for (int i = tile32.size() / 2; i > 0; i /= 2) v += tile32.shfl_down(v, i);
   }
   return v;
@@ -25,8 +25,8 @@ __global__ void tiles(unsigned *rank, unsigned *count) {
   const auto cta = cg::this_thread_block();
   const auto tile = cg::tiled_partition<TILE * 2>(cta);
   auto direct = cg::tiled_partition<TILE>(cg::this_thread_block());
-  rank[threadIdx.x] = (cta.thread_rank() / (TILE * 2)) * 100 + (cg::this_thread_block().thread_rank() / TILE);
-  count[threadIdx.x] = ((cta.size() + (TILE * 2) - 1) / (TILE * 2)) * 100 + ((cg::this_thread_block().size() + TILE - 1) / TILE);
+  rank[threadIdx.x] = (cta.thread_rank() / (TILE * 2)) /* ferry-cuda: tile.meta_group_rank() */ * 100 + (cg::this_thread_block().thread_rank() / TILE) /* ferry-cuda: direct.meta_group_rank() */;
+  count[threadIdx.x] = ((cta.size() + (TILE * 2) - 1) / (TILE * 2)) /* ferry-cuda: tile.meta_group_size() */ * 100 + ((cg::this_thread_block().size() + TILE - 1) / TILE) /* ferry-cuda: direct.meta_group_size() */;
 }
 
 __global__ void sum(const float *in, float *out) {
@@ -41,7 +41,7 @@ __global__ void sum(const float *in, float *out) {
 namespace detail {
 __device__ unsigned first(const cg::thread_block &cta) {
   auto t = cg::tiled_partition<32>(cta);
-  return (cta.thread_rank() / 32);
+  return (cta.thread_rank() / 32) /* ferry-cuda: t.meta_group_rank() */;
 }
 __device__ unsigned second(const cg::thread_block_tile<32> &t) {
 #ifdef GOLDEN_NOT_COMPILED

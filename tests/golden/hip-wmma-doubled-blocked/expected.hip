@@ -1,7 +1,7 @@
 // WMMA kernels that the one-warp-per-wavefront form (docs/wave64.md, WMMA) must leave alone: each
 // breaks one of its soundness conditions, so the lane math keeps its warnings and the reason.
 // Each kernel has its own launcher and literal 32s, so each is a component of its own.
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_fp16.h>
 #include <rocwmma/rocwmma.hpp>
 #include "ferry/compat/fp16_atomic.h"

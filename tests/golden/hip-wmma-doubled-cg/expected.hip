@@ -4,7 +4,7 @@
 // tile never crosses a CUDA warp, so the clones form tiles of their own that mirror the originals.
 // The block's own ranks count the doubled block: that kernel is left with its warnings. Each
 // kernel has its own launcher and literal 32s, so each is a component of its own.
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_cooperative_groups.h>
 #include <hip/hip_fp16.h>
 #include <rocwmma/rocwmma.hpp>

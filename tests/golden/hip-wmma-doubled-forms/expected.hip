@@ -2,7 +2,7 @@
 // of writing a warp index, a lane and a block that the fixer rewrites: `>> 5`, `& 31`, a
 // dim3(...) block, a constexpr block size, CUDA's warpSize as a stride (it stays 32), launches as
 // hipLaunchKernelGGL (args: --launch ggl).
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_fp16.h>
 #include <rocwmma/rocwmma.hpp>
 

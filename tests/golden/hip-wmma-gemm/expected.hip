@@ -1,7 +1,7 @@
 // A small half-precision GEMM on tensor cores, written the way CUDA samples count warps:
 // each 32-thread warp owns one 16x16 tile of D, and the host sizes the grid from warps per block.
 #include <cstdio>
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_fp16.h>
 #include <rocwmma/rocwmma.hpp>
 

@@ -1,5 +1,5 @@
 // WMMA element types and shapes: what rocWMMA has a block for on gfx908/gfx90a, and what not.
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include "ferry/compat/bf16.h"
 #include <rocwmma/rocwmma.hpp>
 

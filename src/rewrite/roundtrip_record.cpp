@@ -1,0 +1,69 @@
+// The source round-trip record (roundtrip_record.h states the forms and their restore rules).
+#include "rewrite/roundtrip_record.h"
+
+namespace ferry::rewrite::record {
+
+bool recordable(std::string_view original) { return original.find("*/") == std::string_view::npos; }
+
+std::string make(std::string_view original) {
+  std::string out(kOpen);
+  out += original;
+  out += kClose;
+  return out;
+}
+
+std::optional<std::string_view> parse(std::string_view comment) {
+  if (!comment.starts_with(kOpen) || !comment.ends_with(kClose) || comment.size() < kOpen.size() + kClose.size())
+    return std::nullopt;
+  return comment.substr(kOpen.size(), comment.size() - kOpen.size() - kClose.size());
+}
+
+bool is_record(std::string_view comment) { return comment.starts_with(kOpen); }
+
+std::size_t comment_after(const std::vector<lex::Token>& toks, std::size_t ti) {
+  for (std::size_t k = ti + 1; k < toks.size(); ++k) {
+    if (toks[k].kind == lex::Kind::Whitespace) continue;
+    return toks[k].kind == lex::Kind::BlockComment ? k : SIZE_MAX;
+  }
+  return SIZE_MAX;
+}
+
+std::optional<Found> after(const std::vector<lex::Token>& toks, std::string_view src, std::size_t ti) {
+  const std::size_t c = comment_after(toks, ti);
+  if (c == SIZE_MAX) return std::nullopt;
+  const auto rec = parse(toks[c].text(src));
+  if (!rec) return std::nullopt;
+  return Found{c, *rec};
+}
+
+std::optional<std::string_view> header_path(std::string_view rec) {
+  if (rec.starts_with("#include ")) rec.remove_prefix(9);
+  if (rec.size() < 2 || (rec.front() != '<' && rec.front() != '"')) return std::nullopt;
+  const std::size_t close = rec.find(rec.front() == '<' ? '>' : '"', 1);
+  if (close == std::string_view::npos) return std::nullopt;
+  return rec.substr(1, close - 1);
+}
+
+std::vector<std::string> recorded_headers(const std::vector<lex::Token>& toks, std::string_view src) {
+  std::vector<std::string> out;
+  for (const lex::Token& t : toks) {
+    if (t.kind != lex::Kind::BlockComment) continue;
+    const auto rec = parse(t.text(src));
+    if (!rec) continue;
+    if (const auto path = header_path(*rec)) out.emplace_back(*path);
+  }
+  return out;
+}
+
+bool records_header(const std::vector<lex::Token>& toks, std::string_view src, std::string_view header) {
+  for (const lex::Token& t : toks) {
+    if (t.kind != lex::Kind::BlockComment) continue;
+    const auto rec = parse(t.text(src));
+    if (rec && rec->size() == header.size() + 2 && rec->front() == '<' && rec->substr(1, header.size()) == header &&
+        rec->back() == '>')
+      return true;
+  }
+  return false;
+}
+
+}  // namespace ferry::rewrite::record

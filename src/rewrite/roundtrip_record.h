@@ -1,0 +1,93 @@
+// The round-trip record of source files: what the CUDA -> HIP migration wrote where HIP -> CUDA
+// would not derive the CUDA text back, kept beside the place in the HIP output as a block comment
+//
+//   /* ferry-cuda: ORIGINAL */
+//
+// so that CUDA -> HIP -> CUDA gives the original text (docs/targets.md, "Round trips"). This module
+// is the record's one owner: the hip target and the wave64 planner write records only through
+// `make` (or the constants below), the cuda target reads them only through `parse` / `after`.
+// (Build files have their own record, buildsys/roundtrip_record.h: `# ferry-cuda-was` lines.)
+//
+// The forms, each with its restore rule on the way back (the cuda target's record_restore pass,
+// first, unless another pass is named; a restored text is final: the recorded spelling wins over
+// whatever the rules would derive):
+//   header      `#include <hip/hip_runtime.h> /* ferry-cuda: <cuda.h> */` (hip cuda_record pass):
+//               the header name and the record become the recorded `<cuda.h>`.
+//   added       `#include <hip/hip_runtime.h> /* ferry-cuda: (none) */` (hip runtime_header pass):
+//               the whole line goes; `, 32 /* ferry-cuda: (none) */` (a shuffle width the wave64
+//               fix added): the cuda logical_warp pass drops the width.
+//   dropped     `/* ferry-cuda: #include <cuda_runtime_api.h> */` at a line start (an include that
+//               became a duplicate): the record becomes the include.
+//   call head   `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v, 0)` (a warp mask HIP cannot take):
+//               from the name to the record and one space after it becomes the recorded head.
+//   warp size   `32 /* ferry-cuda: warpSize */` (the wave64 fix's logical warps): `warpSize`.
+//   warp index  `/ 64 /* ferry-cuda: D */`, `>> 6 /* ferry-cuda: D */` (WMMA one-warp-per-wavefront
+//               form): the 64 (or 6) and the record become D.
+//   block       `2 * (B) /* ferry-cuda: B */` and the other analysis::wmma_doubled_block_forms:
+//               the doubled form and the record become B.
+//   spelling    `hipError_t /* ferry-cuda: CUresult */`: a name the rules mapped many-to-one (the
+//               way back would write another CUDA name): the name and the record become the
+//               recorded name.
+//   moved       `#include <hip/hip_runtime.h> /* ferry-cuda: (none) */` put before a HIP header
+//               that needs it, and `/* ferry-cuda: #include <cuda_runtime.h> */` where the CUDA
+//               include was (hip runtime_header pass): added and dropped, restored as above.
+//   guard       not a comment record: `#if !defined(FERRY_HAVE_X)  // ... [FRY4107]`, `#define
+//               FERRY_HAVE_X` and its `#endif` (hip same_signature pass), and `#if
+//               !defined(__HIP_PLATFORM_AMD__) // ... [FRY4103]` with its `#endif` (hip_provided
+//               pass) are Ferry's own lines and go.
+//   span        `(cta.thread_rank() / 32) /* ferry-cuda: warp.meta_group_rank() */`: an expression
+//               rewritten for a HIP release, always parenthesised: the parentheses, what they hold
+//               and the record become the recorded expression.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lex/lexer.h"
+
+namespace ferry::rewrite::record {
+
+inline constexpr std::string_view kOpen = "/* ferry-cuda: ";
+inline constexpr std::string_view kClose = " */";
+// What an `added` record holds: the CUDA original had nothing there.
+inline constexpr std::string_view kNone = "(none)";
+// `/* ferry-cuda: (none) */`
+inline constexpr std::string_view kAdded = "/* ferry-cuda: (none) */";
+
+// Whether `original` can be recorded: a block comment cannot hold `*/`.
+[[nodiscard]] bool recordable(std::string_view original);
+
+// `/* ferry-cuda: ORIGINAL */` (callers check `recordable` first).
+[[nodiscard]] std::string make(std::string_view original);
+
+// The recorded text of a comment, or nullopt when the comment is not a record.
+[[nodiscard]] std::optional<std::string_view> parse(std::string_view comment);
+
+// Whether a comment is a record (starts like one; `parse` also wants the close).
+[[nodiscard]] bool is_record(std::string_view comment);
+
+// The raw index of the block comment that follows raw token `ti` with only spaces between (on
+// its line), or lex::npos-like SIZE_MAX when the next token is something else.
+[[nodiscard]] std::size_t comment_after(const std::vector<lex::Token>& toks, std::size_t ti);
+
+// The record that follows raw token `ti` (as `comment_after`): its raw index and text.
+struct Found {
+  std::size_t token;
+  std::string_view text;
+};
+[[nodiscard]] std::optional<Found> after(const std::vector<lex::Token>& toks, std::string_view src, std::size_t ti);
+
+// The header a header or dropped record names (`<cuda.h>`, `#include "x.h"`): its path without
+// the brackets, or nullopt for the other forms.
+[[nodiscard]] std::optional<std::string_view> header_path(std::string_view recorded);
+
+// The headers all records of a file name, in order (they count as included on the way back).
+[[nodiscard]] std::vector<std::string> recorded_headers(const std::vector<lex::Token>& toks, std::string_view src);
+
+// Whether a file holds a header record naming `<header>` (e.g. "cuda.h").
+[[nodiscard]] bool records_header(const std::vector<lex::Token>& toks, std::string_view src, std::string_view header);
+
+}  // namespace ferry::rewrite::record

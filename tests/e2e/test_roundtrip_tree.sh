@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Whole-tree round-trip properties on trees of our own (bench/roundtrip_property.py; `make bench`
+# runs the same script over public checkouts):
+#   1. tests/roundtrip/cuda: CUDA -> HIP -> CUDA gives every file back byte for byte (a runtime
+#      program that includes <cuda.h>, an error macro in such a header, cooperative-groups tiles);
+#   2. tests/roundtrip/cuda and tests/roundtrip/fixed: migrating the HIP output again changes nothing;
+#   3. tests/roundtrip/hip: the HIP -> CUDA output compiles with nvcc (ferry verify; skipped without nvcc).
+set -euo pipefail
+FERRY=${FERRY:?path to the ferry binary}
+ROOT=${FERRY_ROOT:?source root}
+export FERRY
+P="python3 $ROOT/bench/roundtrip_property.py"
+$P cuda "$ROOT/tests/roundtrip/cuda"
+$P fixed "$ROOT/tests/roundtrip/cuda" "$ROOT/tests/roundtrip/fixed"
+if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+  $P hip "$ROOT/tests/roundtrip/hip"
+else
+  echo "note: nvcc is not installed; the HIP -> CUDA compile check is skipped"
+fi
+echo "PASS"

@@ -1,0 +1,11 @@
+// __ffs of a ballot held in a variable: the wave64 fix widens k's 'm' to 64 bits; f's own parameter
+// 'm' stays 32-bit, so __ffs(m) in f takes no cast, now or when the output is migrated again.
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
+__device__ int f(unsigned int m) { return __ffs(m); }
+__global__ void k3(int *out, const int *v) {
+  unsigned long long m = __ballot(v[threadIdx.x] > 0);
+  out[blockIdx.x] = f(m) + __popcll(m);
+  int lane = threadIdx.x & (warpSize - 1);
+  unsigned long long below = m & ((1ull << lane) - 1);
+  out[threadIdx.x] = __ffsll(below);
+}
