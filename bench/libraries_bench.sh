@@ -47,7 +47,7 @@ for spec in "${CORPORA[@]}"; do
     continue
   fi
   out="$WORK/$name"
-  "$FERRY" migrate "$src" -o "$out" --to hip --hip-version 5.2 -q >"$WORK/$name.migrate.log" 2>&1 || true
+  "$FERRY" migrate "$src" -o "$out" --to hip --hip-version 5.2 >"$WORK/$name.migrate.log" 2>&1 || true
   count() { grep -c "\[$1\]" "$WORK/$name.migrate.log" || true; }
   mapfile -t units < <(cd "$out" && grep -rlE --include='*.cu' --include='*.hip' --include='*.cpp' --include='*.cc' \
     "$LIBS" . | sed 's|^\./||' | sort | head -n "$MAX")

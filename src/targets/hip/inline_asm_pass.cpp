@@ -125,9 +125,11 @@ void inline_asm_pass(migrate::FileMigration& file) {
     const bool ptx = body.find('%') != std::string::npos || body.find('.') != std::string::npos;
     const std::size_t close = file.match_bracket(open);
     std::string why;
-    if (close != migrate::npos && !file.code(ci).in_directive) {
+    if (close != migrate::npos) {
       if (const std::optional<PtxStatement> st = parse_asm(file, open, close)) {
         const PtxVerdict v = rewrite_ptx(*st);
+        // In a #define the statement is the macro's body: rewritten there, as anywhere (the
+        // replacement is one line, so the macro's continuation lines inside the span merge).
         if (v.rewrite) {
           if (file.replace(ci, close, v.rewrite->text)) {
             file.count_converted("device");
@@ -138,7 +140,7 @@ void inline_asm_pass(migrate::FileMigration& file) {
             continue;
           }
         }
-        why = v.why;
+        if (why.empty()) why = v.why;
       }
     }
     file.count_unconverted("device");

@@ -289,7 +289,10 @@ PtxVerdict rewrite_ptx(const PtxStatement& s) {
                              : mode == "up"   ? "__shfl_up"
                              : mode == "down" ? "__shfl_down"
                                               : "__shfl_xor";
-      repl = "$2 = " + fn + "($3, $4, " + std::to_string(width) + ")";
+      // idx: PTX keeps the source lane inside the segment (b & (W - 1)); HIP's __shfl adds it to
+      // the segment's first lane as it is. up/down/bfly: HIP's bounds are PTX's.
+      const std::string w = std::to_string(width);
+      repl = "$2 = " + fn + (mode == "idx" ? "($3, (($4) & ((" + w + ") - 1)), " : "($3, $4, ") + w + ")";
     }
     // Substitute ${T N}, ${V N}, then $N.
     std::string out;
