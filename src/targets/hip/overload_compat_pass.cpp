@@ -30,8 +30,10 @@ std::size_t call_with_type(const migrate::FileMigration& file, const std::array<
   bool names_type = false;
   std::size_t call = migrate::npos;
   for (std::size_t ci = 1; ci + 1 < file.code_size() && !(names_type && call != migrate::npos); ++ci) {
+    // `long long`, not `unsigned long long` (HIP has that overload).
     for (const auto& t : types)
-      names_type = names_type || (file.is(ci, t[0]) && (t[1].empty() || file.is(ci + 1, t[1])));
+      names_type = names_type || (file.is(ci, t[0]) && (t[1].empty() || file.is(ci + 1, t[1])) &&
+                                  !(t[0] == "long" && (file.is(ci - 1, "unsigned") || file.is(ci - 1, "long"))));
     if (call != migrate::npos || !file.is(ci + 1, "(") || file.excluded(ci)) continue;
     bool is_name = false;
     for (std::string_view n : names) is_name = is_name || file.is(ci, n);
