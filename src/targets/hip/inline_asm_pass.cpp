@@ -108,6 +108,11 @@ void inline_asm_pass(migrate::FileMigration& file) {
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci)) continue;
     const std::string_view t = file.text(ci);
+    // A call Ferry wrote for PTX before (a migrated tree migrated again): its header too.
+    if (t.starts_with("ferry_ptx_") && file.is(ci + 1, "(") && !file.excluded(ci)) {
+      file.require_compat("ptx", std::string(t), ci);
+      continue;
+    }
     if (t != "asm" && t != "__asm__" && t != "__asm") continue;
     std::size_t open = ci + 1;
     while (file.is(open, "volatile") || file.is(open, "__volatile__") || file.is(open, "goto") ||

@@ -15,11 +15,15 @@ __global__ void block_sum(const float* in, float* out, int n) {
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
+struct MaxOp {
+  __device__ int operator()(int a, int b) const { return a > b ? a : b; }
+};
+
 __global__ void warp_max(const int* in, int* out) {
   typedef hipcub::WarpReduce<int> WarpReduce;
   __shared__ typename WarpReduce::TempStorage temp[4];
   int warp = threadIdx.x / 32;
-  int m = WarpReduce(temp[warp]).Reduce(in[threadIdx.x], hipcub::Max());
+  int m = WarpReduce(temp[warp]).Reduce(in[threadIdx.x], MaxOp());
   if (threadIdx.x % 32 == 0) out[warp] = m;
 }
 
