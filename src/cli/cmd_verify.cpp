@@ -28,8 +28,10 @@ struct VerifyArgs {
   std::string hipcc = "hipcc";
   std::string nvcc = "nvcc";
   std::string python;
+  std::vector<std::string> rocm_include;
   std::string compile_commands;
   std::vector<std::string> exclude;
+  std::vector<std::string> only;
   bool no_original_check = false;
   std::string original_arch;
   bool no_cache = false;
@@ -72,7 +74,10 @@ int run_verify(const VerifyArgs& a) {
   o.timeout = std::chrono::seconds(std::max(1u, a.timeout_s));
   if (!a.compile_commands.empty()) o.compile_commands = fs::path(a.compile_commands);
   if (!a.python.empty()) o.pythons = {a.python};
+  if (!a.rocm_include.empty()) o.rocm_include.assign(a.rocm_include.begin(), a.rocm_include.end());
+  else o.rocm_include = verify::rocm_include_from_env();
   o.exclude = a.exclude;
+  o.only = a.only;
   o.check_original = !a.no_original_check;
   if (!a.original_arch.empty()) {
     o.original_profile = analysis::find_profile(a.original_arch);
@@ -130,9 +135,14 @@ std::function<int()> setup_verify(CLI::App& sub) {
   sub.add_option("--python", a->python,
                  "Python whose PyTorch gives the include paths of units that include torch/ATen/c10 headers "
                  "(default: $FERRY_PYTHON, python3, /usr/bin/python3)");
+  sub.add_option("--rocm-include", a->rocm_include,
+                 "include root of the ROCm libraries' headers (scripts/rocm-headers.sh DEST: DEST/5.3/include), "
+                 "given to hipcc as -isystem; repeatable (default: $FERRY_ROCM_INCLUDE, ':'-separated). "
+                 "Units compile against them (-c); nothing is linked");
   sub.add_option("--compile-commands", a->compile_commands,
                  "compilation database (default: compile_commands.json in the tree, the input or build*/)");
   sub.add_option("--exclude", a->exclude, "skip files under this path (relative to the tree)");
+  sub.add_option("--only", a->only, "compile only this translation unit (relative to the tree); repeatable");
   sub.add_flag("--no-original-check", a->no_original_check, "do not compile originals to find pre-existing errors");
   sub.add_option("--original-arch", a->original_arch, "profile the originals are compiled for (default sm_90)");
   sub.add_flag("--no-cache", a->no_cache, "do not reuse or store original-check results (~/.cache/ferry/verify)");

@@ -248,9 +248,34 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
       r.notes.push_back(r.torch_user + " includes PyTorch's <" + r.torch_header + ">, but " + r.torch->problem +
                         ": units are compiled without PyTorch's headers");
   }
+  // The ROCm libraries' headers (scripts/rocm-headers.sh): after the unit's own include paths, as
+  // an installed /opt/rocm/include comes after them; for hipcc only (nvcc builds use the CUDA ones).
+  for (const fs::path& d : o.rocm_include) {
+    if (!fs::is_directory(d, ec)) throw std::invalid_argument("--rocm-include " + d.string() + ": no such directory");
+    r.rocm_include.push_back(fs::absolute(d).lexically_normal().string());
+    std::string release;
+    try {  // DEST/<release>/VERSIONS beside DEST/<release>/include: its first line names the release
+      const std::string v = project::read_file(fs::absolute(d).lexically_normal().parent_path() / "VERSIONS");
+      if (v.starts_with("ROCm ")) release = v.substr(0, v.find(' ', 5));
+    } catch (const std::exception&) {
+    }
+    r.rocm_include_release.push_back(release);
+  }
+  if (!r.rocm_include.empty()) {
+    std::string roots;
+    for (std::size_t i = 0; i < r.rocm_include.size(); ++i)
+      roots += (i ? ", " : "") + r.rocm_include[i] +
+               (r.rocm_include_release[i].empty() ? "" : " (" + r.rocm_include_release[i] + ")");
+    r.notes.push_back("ROCm library headers from " + roots +
+                      " are on the include path of every hipcc compile; the libraries themselves are not: units "
+                      "are compiled (-c, header-only hipCUB/rocThrust for real) but never linked against hipBLAS, "
+                      "hipFFT, RCCL ...");
+  }
   const bool with_torch = r.torch && r.torch->usable();
   auto unit_flags = [&](const TranslationUnit& tu, const std::vector<std::string>& base, bool hip) {
     std::vector<std::string> f = base;
+    if (hip)
+      for (const std::string& d : r.rocm_include) f.insert(f.end(), {"-isystem", d});
     if (with_torch && tu.flag_source == "inferred") {
       const std::vector<std::string> t = torch_flags(*r.torch, tu.rel, hip);
       f.insert(f.end(), t.begin(), t.end());
@@ -448,6 +473,29 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
   std::sort(r.units.begin(), r.units.end(),
             [](const UnitResult& a, const UnitResult& b) { return std::tie(a.rel, a.arch) < std::tie(b.rel, b.arch); });
   if (plan.units.empty()) r.notes.push_back("no translation units (.cu .hip .cpp .cc .cxx .c) in the tree");
+  // Units that stop at a ROCm library header Debian does not package: say how to get them.
+  if (r.rocm_include.empty()) {
+    static const std::set<std::string> kRocmLibraries = {"hipBLAS", "hipBLASLt", "hipFFT",    "hipCUB", "rocThrust",
+                                                         "RCCL",    "MIOpen",    "hipSOLVER", "rocWMMA"};
+    std::set<std::string> libs;
+    std::size_t n = 0;
+    for (const UnitResult& u : r.units) {
+      bool counted = false;
+      for (const MappedError& e : u.errors)
+        if (e.cls == FailureClass::MissingDependency && kRocmLibraries.count(e.library)) {
+          libs.insert(e.library);
+          if (!counted) ++n, counted = true;
+        }
+    }
+    if (n) {
+      std::string names;
+      for (const std::string& l : libs) names += (names.empty() ? "" : ", ") + l;
+      r.notes.push_back(
+          fmt::format("{} compile(s) miss the headers of {}: scripts/rocm-headers.sh assembles them, "
+                      "--rocm-include DIR (or FERRY_ROCM_INCLUDE) compiles against them",
+                      n, names));
+    }
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
@@ -540,6 +588,13 @@ nlohmann::json to_json(const VerifyResult& r) {
                 {"flags", r.mpi->flags},
                 {"usable", r.mpi->usable()},
                 {"problem", r.mpi->problem}};
+  if (!r.rocm_include.empty()) {
+    nlohmann::json roots = nlohmann::json::array();
+    for (std::size_t i = 0; i < r.rocm_include.size(); ++i)
+      roots.push_back({{"dir", r.rocm_include[i]}, {"release", r.rocm_include_release[i]}});
+    // Compiled with -c against the headers; nothing is linked against the libraries.
+    j["rocm_include"] = {{"roots", roots}, {"check", "compile-only (no link)"}};
+  }
   nlohmann::json originals = nlohmann::json::object();
   for (const auto& [rel, c] : r.originals) originals[rel] = check_to_json(c);
   j["summary"] = {{"translation_units", r.translation_units}, {"compiles", r.units.size()}, {"passed", passed},
@@ -609,6 +664,21 @@ std::string locate_toolchain(const std::string& name, const char* fallback) {
   if (const fs::path p = find_program(name); !p.empty()) return p.string();
   if (name.find('/') == std::string::npos && !find_program(fallback).empty()) return fallback;
   return {};
+}
+
+std::vector<fs::path> rocm_include_from_env() {
+  std::vector<fs::path> out;
+  const char* e = std::getenv("FERRY_ROCM_INCLUDE");
+  if (!e) return out;
+  std::string_view v(e);
+  while (!v.empty()) {
+    const std::size_t colon = v.find(':');
+    const std::string_view part = v.substr(0, colon);
+    if (!part.empty()) out.emplace_back(std::string(part));
+    if (colon == std::string_view::npos) break;
+    v.remove_prefix(colon + 1);
+  }
+  return out;
 }
 
 fs::path default_cache_dir() {

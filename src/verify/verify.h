@@ -53,6 +53,10 @@ struct VerifyOptions {
   // When a file of the tree includes a PyTorch header, the interpreters asked for PyTorch's include
   // directories (verify/torch.h), in order; empty: default_pythons().
   std::vector<std::string> pythons;
+  // Include roots of the ROCm libraries' public headers (scripts/rocm-headers.sh; --rocm-include,
+  // FERRY_ROCM_INCLUDE), given to every hipcc compile as -isystem, in order. Nothing links: with
+  // them a unit is compiled for real (-c), but whether it links against the libraries is not known.
+  std::vector<std::filesystem::path> rocm_include;
   // Progress (report/progress.h wires them; verify never prints). Optional; once with the number
   // of compiles and their source bytes, then from worker threads once per compile finished.
   std::function<void(std::size_t compiles, std::uintmax_t bytes)> on_start;
@@ -101,6 +105,10 @@ struct VerifyResult {
   // compile flags every unit with inferred flags gets.
   std::optional<MpiFlags> mpi;
   std::string mpi_user;
+  // The ROCm library include roots used (VerifyOptions::rocm_include), and the release each names
+  // in its VERSIONS file ("ROCm 5.3"), empty when it has none.
+  std::vector<std::string> rocm_include;
+  std::vector<std::string> rocm_include_release;
   double seconds = 0;          // wall time of the whole verification
   double compile_seconds = 0;  // sum over compiles of the tree (original checks excluded)
 };
@@ -114,6 +122,9 @@ struct VerifyResult {
 // 1 when a unit failed as a migration defect (in --cuda mode: when any unit failed for a reason
 // other than a missing dependency), 0 otherwise.
 [[nodiscard]] int exit_code(const VerifyResult& r);
+
+// The include roots FERRY_ROCM_INCLUDE names (':'-separated, empty parts dropped).
+[[nodiscard]] std::vector<std::filesystem::path> rocm_include_from_env();
 
 // Where `name` (hipcc, nvcc, or a path) is: on PATH, else `fallback` (where Debian and NVIDIA
 // install them) when `name` is a bare name; empty when neither exists.

@@ -18,7 +18,9 @@
    threads): every thread of every block adds into the same halves, compared with a host reference,
    and every old value a counter returns is seen exactly once; the directed-rounding intrinsics
    (__fadd_rd ... __dsqrt_rz) against an exact rational oracle (Python fractions), bit for bit;
-   the tile shuffles of vector and struct values (tile_shfl.h) on the wave64 runtime, every lane
+   ptx.h's bfe/bfi against a PTX-ISA reference and atomic64.h's long long atomicMin/atomicMax
+   from 2048 threads on the wave64 runtime; the tile shuffles of vector and struct values
+   (tile_shfl.h) on the wave64 runtime, every lane
    against the source lane CUDA's thread_block_tile::shfl* reads; device_prop.h's attribute reads
    linked against the real HIP runtime (no device here: 0, reported once).
 Skips (77) without hipcc."""
@@ -62,6 +64,9 @@ CUcontext ctx(CUdevice d) { CUctxCreateParams prm = {}; CUcontext c; cuCtxCreate
 __global__ void iv(float* lo, double* hi) { lo[0] = __fadd_rd(lo[1], lo[2]); hi[0] = __dmul_ru(hi[1], hi[2]); }
 int engines(cudaDeviceProp p) { return p.asyncEngineCount; }
 __global__ void ts(float2* v) { auto t = cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block()); float2 x = v[0]; v[1] = t.shfl_xor(x, 1); }
+__global__ void a64(long long* p) { atomicMin(p, p[1]); atomicMax(p + 2, p[3]); }
+__global__ void hs(__half* h) { h[threadIdx.x] = __shfl_down_sync(0xffffffff, h[threadIdx.x], 1); }
+__global__ void px(unsigned* r) { unsigned d; asm("bfe.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(r[0]), "r"(r[1]), "r"(r[2])); r[3] = d; }
 """
 
 SIMD_UNARY = {"__vabs2", "__vabs4", "__vabsss2", "__vabsss4", "__vneg2", "__vneg4", "__vnegss2", "__vnegss4"}
@@ -1219,6 +1224,120 @@ def test_fp16_atomic(hipcc, inc, tmp):
           "every old value seen once")
 
 
+PTX_ATOMIC64_RUN = r"""#include <hip/hip_runtime.h>
+#include <cstdio>
+#include "ferry/compat/ptx.h"
+#include "ferry/compat/atomic64.h"
+#define N 256
+// bfe/bfi (ferry/compat/ptx.h) over positions and lengths 0..255 in steps that cross every edge
+// (0, 1, 31, 32, 33, 63, 64, 65, 200, 255), for 32- and 64-bit, signed and unsigned; and
+// atomicMin/atomicMax on long long (atomic64.h) from every thread of 8 blocks.
+__constant__ unsigned kEdge[10] = {0, 1, 31, 32, 33, 63, 64, 65, 200, 255};
+__global__ void bits(const unsigned long long* a, unsigned long long* out) {
+  const unsigned t = threadIdx.x;  // 100 threads: (pos, len) pairs
+  const unsigned p = kEdge[t / 10], l = kEdge[t % 10];
+  for (int k = 0; k < 4; ++k) {
+    const unsigned long long x = a[k];
+    unsigned long long* o = out + (t * 4 + k) * 6;
+    o[0] = ferry_ptx_bfe_u32((unsigned)x, p, l);
+    o[1] = (unsigned)ferry_ptx_bfe_s32((int)(unsigned)x, p, l);
+    o[2] = ferry_ptx_bfe_u64(x, p, l);
+    o[3] = (unsigned long long)ferry_ptx_bfe_s64((long long)x, p, l);
+    o[4] = ferry_ptx_bfi_b32((unsigned)x, 0x89abcdefu, p, l);
+    o[5] = ferry_ptx_bfi_b64(x, 0x0123456789abcdefull, p, l);
+  }
+}
+__global__ void ext(long long* lo, long long* hi, unsigned* count) {
+  const long long v = ((long long)(blockIdx.x * blockDim.x + threadIdx.x) - 1000) * 7919LL * 1000003LL;
+  atomicMin(lo, v);
+  if (atomicMax(hi, v) < v) atomicAdd(count, 1u);
+}
+int main() {
+  const unsigned long long in[4] = {0xf0e1d2c3b4a59687ull, 0x0123456789abcdefull, 0x8000000000000001ull, 0x7fffffff80000000ull};
+  unsigned long long *a, *o;
+  hipMalloc(&a, sizeof in); hipMalloc(&o, 100 * 4 * 6 * sizeof(unsigned long long));
+  hipMemcpy(a, in, sizeof in, hipMemcpyHostToDevice);
+  bits<<<1, 100>>>(a, o);
+  long long *lo, *hi; unsigned* count;
+  const long long init_lo = 0, init_hi = 0;
+  hipMalloc(&lo, 8); hipMalloc(&hi, 8); hipMalloc(&count, 4);
+  hipMemcpy(lo, &init_lo, 8, hipMemcpyHostToDevice); hipMemcpy(hi, &init_hi, 8, hipMemcpyHostToDevice); hipMemset(count, 0, 4);
+  ext<<<8, N>>>(lo, hi, count);
+  hipDeviceSynchronize();
+  static unsigned long long r[100 * 4 * 6];
+  hipMemcpy(r, o, sizeof r, hipMemcpyDeviceToHost);
+  for (unsigned i = 0; i < 100 * 4 * 6; ++i) printf("%llx\n", r[i]);
+  long long l, h; unsigned c;
+  hipMemcpy(&l, lo, 8, hipMemcpyDeviceToHost); hipMemcpy(&h, hi, 8, hipMemcpyDeviceToHost); hipMemcpy(&c, count, 4, hipMemcpyDeviceToHost);
+  printf("%lld %lld %u\n", l, h, c);
+  return 0;
+}
+"""
+
+
+def ptx_bfe(a, pos, ln, bits, signed):
+    """PTX ISA bfe: pos, len mod 256; bits past the top read as the sign bit; len 0 gives 0."""
+    pos &= 0xff; ln &= 0xff
+    a &= (1 << bits) - 1
+    if ln == 0:
+        return 0
+    sbit = (a >> min(pos + ln - 1, bits - 1)) & 1 if signed else 0
+    d = 0
+    for i in range(bits):
+        b = (a >> (pos + i)) & 1 if (i < ln and pos + i < bits) else sbit
+        d |= b << i
+    return d
+
+
+def ptx_bfi(a, b, pos, ln, bits):
+    pos &= 0xff; ln &= 0xff
+    d = b
+    for i in range(ln):
+        if pos + i >= bits:
+            break
+        d = (d & ~(1 << (pos + i))) | (((a >> i) & 1) << (pos + i))
+    return d & ((1 << bits) - 1)
+
+
+def test_ptx_atomic64(hipcc, inc, tmp):
+    """ferry/compat/ptx.h's bfe/bfi against the PTX ISA's definitions (a Python reference, every
+    edge of position and length), and atomic64.h's atomicMin/atomicMax on long long from 2048
+    threads, on the CPU wave64 runtime; both compile for gfx906."""
+    migrated = (inc / "needs_all.cu").read_text()
+    for h in ("ptx.h", "atomic64.h", "fp16_shfl.h"):
+        if f'#include "ferry/compat/{h}"' not in migrated:
+            raise SystemExit(f"FAIL: needs_all.cu did not get ferry/compat/{h}")
+    src = tmp / "ptx_atomic64_run.hip"
+    src.write_text(PTX_ATOMIC64_RUN)
+    hip_compile(hipcc, src, inc, tmp / "ptx_atomic64_run.o", link=False)
+    p = run([FERRY, "wave64", "run", str(src), "-I", str(inc)], timeout=600)
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: ferry wave64 run ptx_atomic64_run.hip exited {p.returncode}:\n{p.stdout}\n{p.stderr[-4000:]}")
+    lines = p.stdout.split("\n")
+    edge = [0, 1, 31, 32, 33, 63, 64, 65, 200, 255]
+    ins = [0xf0e1d2c3b4a59687, 0x0123456789abcdef, 0x8000000000000001, 0x7fffffff80000000]
+    bad = 0
+    i = 0
+    for t in range(100):
+        pos, ln = edge[t // 10], edge[t % 10]
+        for x in ins:
+            x32 = x & 0xffffffff
+            s32 = ptx_bfe(x32, pos, ln, 32, True)
+            want = [ptx_bfe(x32, pos, ln, 32, False), s32, ptx_bfe(x, pos, ln, 64, False),
+                    ptx_bfe(x, pos, ln, 64, True), ptx_bfi(x32, 0x89abcdef, pos, ln, 32),
+                    ptx_bfi(x, 0x0123456789abcdef, pos, ln, 64)]
+            for w in want:
+                bad += int(lines[i], 16) != w
+                i += 1
+    vals = [((t - 1000) * 7919 * 1000003) for t in range(8 * 256)]
+    lo, hi, _ = lines[i].split()
+    if bad or int(lo) != min(min(vals), 0) or int(hi) != max(max(vals), 0):
+        raise SystemExit(f"FAIL: ptx.h/atomic64.h on wave64: {bad} of {i} bit-field results differ from the PTX "
+                         f"reference; atomicMin {lo} (want {min(min(vals), 0)}), atomicMax {hi} (want {max(max(vals), 0)})")
+    print(f"ptx/atomic64: {i} bfe/bfi results equal the PTX ISA reference (positions and lengths at every edge); "
+          "atomicMin/atomicMax on long long from 2048 threads right on the wave64 runtime")
+
+
 def main() -> int:
     hipcc = shutil.which("hipcc")
     if not hipcc:
@@ -1258,6 +1377,7 @@ def main() -> int:
         test_minmax(hipcc, inc, tmp, table["minmax"])
         test_ctx_params(hipcc, inc, tmp, table["ctx_params"])
         test_gl_interop(hipcc, inc, tmp)
+        test_ptx_atomic64(hipcc, inc, tmp)
         test_fp16_atomic(hipcc, inc, tmp)
         test_tile_shfl(hipcc, inc, tmp)
         test_device_prop(hipcc, inc, tmp)

@@ -10,7 +10,10 @@ A case is a folder holding:
                     on the HIP installed where the test runs
   expected.diag     optional: expected diagnostics, one "LINE:COL CODE" per line, in order
   check             optional: "compile-hip" (hipcc --offload-arch=gfx906 and gfx90a compile the
-                    expected output), "compile-cuda" (nvcc -arch=sm_90), "compile-cann" (g++
+                    expected output), "compile-hip-rocm" (the same, with the ROCm library headers of
+                    every include root in $FERRY_ROCM_INCLUDE, ':'-separated, as -isystem: hipCUB,
+                    rocThrust, hipBLAS ...; made by scripts/rocm-headers.sh; skipped when unset),
+                    "compile-cuda" (nvcc -arch=sm_90), "compile-cann" (g++
                     -fsyntax-only against the real AscendCL/HCCL/aclnn headers of every include root
                     in $FERRY_ASCEND_INCLUDE, ':'-separated; made by scripts/ascend-headers.sh), or
                     "textual: <reason>" (not compiled, and why: e.g. Debian lacks hipBLAS).
@@ -35,6 +38,9 @@ from pathlib import Path
 
 SKIP = 77
 ASCEND_ENV = "FERRY_ASCEND_INCLUDE"
+ROCM_ENV = "FERRY_ROCM_INCLUDE"
+ROCM_SKIP = (f"{ROCM_ENV} is not set: run scripts/rocm-headers.sh DEST 5.3 and set {ROCM_ENV} to the include "
+             "root it prints (DEST/5.3/include)")
 ASCEND_SKIP = (f"{ASCEND_ENV} is not set: run scripts/ascend-headers.sh DEST and set {ASCEND_ENV} to the "
                "include roots it prints, ':'-separated")
 
@@ -128,7 +134,12 @@ def compile_check(kind: str, path: Path, case: Path, side_dir: Path,
     """Returns an error message, or None when the compile passed."""
     if kind == "compile-cann":
         return compile_cann(path, case, allowed or {})
-    if kind == "compile-hip":
+    if kind in ("compile-hip", "compile-hip-rocm"):
+        rocm = []
+        if kind == "compile-hip-rocm":
+            for root in filter(None, os.environ.get(ROCM_ENV, "").split(os.pathsep)):
+                rocm += ["-isystem", root]
+            rocm.insert(0, "-std=c++17")  # hipCUB and rocThrust need C++14; verify compiles with C++17
         hipcc = shutil.which("hipcc")
         if not hipcc:
             return "hipcc not installed (make test installs it)"
@@ -138,8 +149,8 @@ def compile_check(kind: str, path: Path, case: Path, side_dir: Path,
             with tempfile.TemporaryDirectory() as tmp:
                 src = Path(tmp) / "case.hip"
                 src.write_text(path.read_text())
-                p = subprocess.run([hipcc, "-x", "hip", "-c", f"--offload-arch={arch}", "-I", str(case), "-I", str(side_dir),
-                                    str(src), "-o", str(Path(tmp) / "case.o")],
+                p = subprocess.run([hipcc, "-x", "hip", "-c", f"--offload-arch={arch}", "-I", str(case),
+                                    "-I", str(side_dir), *rocm, str(src), "-o", str(Path(tmp) / "case.o")],
                                    capture_output=True, text=True)
                 if p.returncode == 0 and not allowed:
                     continue
@@ -239,6 +250,8 @@ def run_case(ferry: str, case: Path, update: bool) -> bool:
             print(f"{case.name}: compile skipped ({spec})")
         elif spec == "compile-cann" and not os.environ.get(ASCEND_ENV):
             print(f"{case.name}: compile skipped ({ASCEND_SKIP})")
+        elif spec == "compile-hip-rocm" and not os.environ.get(ROCM_ENV):
+            print(f"{case.name}: compile skipped ({ROCM_SKIP})")
         else:
             err = compile_check(spec.split()[0], expected, case, side_dir, allowed)
             if err:
@@ -273,6 +286,35 @@ def compile_cann_all(prefix: str) -> int:
     return 1 if bad else 0
 
 
+def compile_rocm_all(prefix: str, ferry: str) -> int:
+    """Every case named PREFIX* must be compile-hip-rocm, and its output (migrated again, with the
+    compat headers Ferry writes beside it) must compile against the headers of $FERRY_ROCM_INCLUDE."""
+    if not os.environ.get(ROCM_ENV):
+        print(f"skipped: {ROCM_SKIP}")
+        return SKIP
+    cases = sorted(p for p in Path(__file__).parent.iterdir() if p.is_dir() and p.name.startswith(prefix))
+    bad = 0
+    for case in cases:
+        spec, allowed = parse_check(case) if (case / "check").exists() else ("", {})
+        if spec != "compile-hip-rocm":
+            print(f"{case.name}: FAIL (check is '{spec}', not compile-hip-rocm)")
+            bad += 1
+            continue
+        args_file = case / "args"
+        args = args_file.read_text().split() if args_file.exists() else ["--to", "hip"]
+        if "--hip-version" not in args:
+            args += ["--hip-version", "5.2"]
+        with tempfile.TemporaryDirectory() as side:
+            migrate(ferry, find_one(case, "input"), args, Path(side))
+            err = compile_check(spec, find_one(case, "expected"), case, Path(side), allowed)
+        print(f"{case.name}: {'FAIL' if err else 'PASS'}")
+        if err:
+            print(err, file=sys.stderr)
+            bad += 1
+    print(f"{len(cases) - bad}/{len(cases)} {prefix}* outputs compile against {os.environ[ROCM_ENV]}")
+    return 1 if bad or not cases else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--ferry")
@@ -282,7 +324,14 @@ def main() -> int:
     ap.add_argument("--compile-cann", metavar="PREFIX",
                     help="only compile the expected outputs of the cases named PREFIX* against the AscendCL "
                          "headers (exit 77 when " + ASCEND_ENV + " is unset)")
+    ap.add_argument("--compile-rocm", metavar="PREFIX",
+                    help="only compile the outputs of the cases named PREFIX* against the ROCm library headers "
+                         "(exit 77 when " + ROCM_ENV + " is unset)")
     a = ap.parse_args()
+    if a.compile_rocm:
+        if not a.ferry:
+            ap.error("--ferry is required")
+        return compile_rocm_all(a.compile_rocm, a.ferry)
     if a.compile_cann:
         return compile_cann_all(a.compile_cann)
     if not a.ferry:

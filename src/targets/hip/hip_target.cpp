@@ -147,6 +147,7 @@ class HipTarget final : public Target {
     const analysis::Wave64FilePlan* fixes = wave64_fix_pass(file);
     // Then: it may move a runtime include up, and must claim that line before the renamer.
     runtime_header_pass(file);
+    fp16_header_pass(file);                     // after it: <hip/hip_fp16.h> goes below the runtime include it adds
     stand_in_pass(file, rules_);                // diagnostics only: a header that stands in for cuda.h
     hip_provided_pass(file, provided_);         // before the renamer: it never renames these names
     same_signature_pass(file);                  // overloads the renames make identical: the later guarded
@@ -175,7 +176,9 @@ class HipTarget final : public Target {
     strings_pass(file);                                    // --rewrite-strings: API names in messages
     // CUDA's unsigned/64-bit min()/max(): clang 15's HIP headers (HIP 5.2) have int/float/double only.
     minmax_pass(file, toolchain_.hip <= rules::Version{5, 2});
-    fp16_atomic_pass(file);              // CUDA's atomicAdd(__half*, __half): no HIP release has it
+    fp16_atomic_pass(file);  // CUDA's atomicAdd(__half*, __half): no HIP release has it
+    atomic64_pass(file, toolchain_.hip < rules::Version{5, 7});  // atomicMin/Max(long long*): ROCm 5.7
+    fp16_shfl_pass(file);                                        // __shfl*(__half): no overload in HIP 5.2 (ambiguous)
     analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
     if (fixes) mark_widened_ballots(file, *fixes);
   }

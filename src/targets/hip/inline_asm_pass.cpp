@@ -1,10 +1,13 @@
-// Inline assembly cannot be translated: PTX (and any other non-AMD assembly) is reported
-// (FRY1003). AMD GCN assembly -- code already written for HIP, such as ggml's
-// `asm volatile("v_dot2_f32_f16 %0, %1, %2, %0" ...)` in a branch for AMD GPUs -- runs as it is
-// and is not reported.
+// Inline assembly. PTX that is one of the common idioms with an exact HIP equivalent
+// (ptx_idioms.h: `mov.u32 %0, %laneid;` -> `id = __lane_id()`, bfe, prmt, popc, ld.global.nc ...)
+// is replaced by it (FRY1311); other PTX (and any other non-AMD assembly) is reported (FRY1003),
+// with the reason the table knows. AMD GCN assembly -- code already written for HIP, such as
+// ggml's `asm volatile("v_dot2_f32_f16 %0, %1, %2, %0" ...)` in a branch for AMD GPUs -- runs as
+// it is and is not reported.
 #include <cctype>
 
 #include "targets/hip/passes.h"
+#include "targets/hip/ptx_idioms.h"
 
 namespace ferry::targets::hip {
 namespace {
@@ -36,12 +39,80 @@ bool is_gcn_asm(std::string_view lit) {
   return word == "exp";
 }
 
+// The parts of `asm (TEMPLATE : OUTPUTS : INPUTS : CLOBBERS)` between the parentheses at code
+// indexes open and close: nullopt when the template is not string literals only, or an operand
+// is not `[name] "constraint"(expr)`. (`::` is one token: two colons.)
+std::optional<PtxStatement> parse_asm(const migrate::FileMigration& file, std::size_t open, std::size_t close) {
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> sections(1);  // per section, its operands
+  std::size_t start = open + 1;
+  std::size_t section = 0;
+  auto end_operand = [&](std::size_t at) {
+    sections[section].push_back({start, at});
+    start = at + 1;
+  };
+  for (std::size_t ci = open + 1; ci < close; ++ci) {
+    const std::string_view t = file.text(ci);
+    if (t == "(" || t == "[" || t == "{") {
+      ci = file.match_bracket(ci);
+      if (ci == migrate::npos || ci > close) return std::nullopt;
+      continue;
+    }
+    if (t == "," && section > 0) end_operand(ci);
+    else if (t == ":" || t == "::") {
+      end_operand(ci);
+      for (int n = t == "::" ? 2 : 1; n > 0; --n) {
+        ++section;
+        sections.emplace_back();
+      }
+      if (t == "::") sections[section - 1].push_back({ci, ci});  // an empty section
+    }
+  }
+  end_operand(close);
+  PtxStatement s;
+  // The template: adjacent string literals.
+  const auto& [tf, tl] = sections[0].front();
+  for (std::size_t ci = tf; ci < tl; ++ci) {
+    if (file.code(ci).kind != lex::Kind::String) return std::nullopt;
+    const std::string_view lit = file.text(ci);
+    const std::size_t q = lit.find('"');
+    if (q == std::string_view::npos || lit.size() < q + 2) return std::nullopt;
+    s.templ += lit.substr(q + 1, lit.size() - q - 2);
+  }
+  if (tf >= tl) return std::nullopt;
+  for (std::size_t sec = 1; sec <= 2 && sec < sections.size(); ++sec) {
+    for (const auto& [f, l] : sections[sec]) {
+      if (f >= l) continue;  // an empty section
+      std::size_t ci = f;
+      PtxOperand op;
+      if (file.is(ci, "[") && file.is_identifier(ci + 1) && file.is(ci + 2, "]")) {
+        op.name = file.text(ci + 1);
+        ci += 3;
+      }
+      if (ci >= l || file.code(ci).kind != lex::Kind::String) return std::nullopt;
+      const std::string_view c = file.text(ci);
+      op.constraint = c.substr(1, c.size() - 2);
+      ++ci;
+      if (!file.is(ci, "(")) return std::nullopt;
+      const std::size_t rp = file.match_bracket(ci);
+      if (rp == migrate::npos || rp + 1 != l || rp == ci + 1) return std::nullopt;
+      op.expr = file.span_text(ci + 1, rp - 1);
+      (sec == 1 ? s.outputs : s.inputs).push_back(std::move(op));
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 void inline_asm_pass(migrate::FileMigration& file) {
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci)) continue;
     const std::string_view t = file.text(ci);
+    // A call Ferry wrote for PTX before (a migrated tree migrated again): its header too.
+    if (t.starts_with("ferry_ptx_") && file.is(ci + 1, "(") && !file.excluded(ci)) {
+      file.require_compat("ptx", std::string(t), ci);
+      continue;
+    }
     if (t != "asm" && t != "__asm__" && t != "__asm") continue;
     std::size_t open = ci + 1;
     while (file.is(open, "volatile") || file.is(open, "__volatile__") || file.is(open, "goto") ||
@@ -57,11 +128,30 @@ void inline_asm_pass(migrate::FileMigration& file) {
     }
     if (is_gcn_asm(body)) continue;  // AMD's own assembly: nothing to port
     const bool ptx = body.find('%') != std::string::npos || body.find('.') != std::string::npos;
-    file.count_unconverted("device");
     const std::size_t close = file.match_bracket(open);
+    std::string why;
+    if (close != migrate::npos) {
+      if (const std::optional<PtxStatement> st = parse_asm(file, open, close)) {
+        const PtxVerdict v = rewrite_ptx(*st);
+        // In a #define the statement is the macro's body: rewritten there, as anywhere (the
+        // replacement is one line, so the macro's continuation lines inside the span merge).
+        if (v.rewrite) {
+          if (file.replace(ci, close, v.rewrite->text)) {
+            file.count_converted("device");
+            if (v.rewrite->needs_compat) file.require_compat("ptx", std::string(v.rewrite->idiom), ci);
+            file.diag(Diag::InlinePtxRewritten, ci,
+                      "inline PTX (" + v.rewrite->idiom + ") rewritten to its HIP equivalent: " + v.rewrite->text,
+                      "nothing to do");
+            continue;
+          }
+        }
+        if (why.empty()) why = v.why;
+      }
+    }
+    file.count_unconverted("device");
     file.diag_span(Diag::InlineAsm, ci, close == migrate::npos ? ci : close,
                    std::string("inline assembly") + (ptx ? " (PTX)" : "") + " cannot run on AMDGPU; left unchanged" +
-                       (body.empty() ? "" : ": " + body),
+                       (body.empty() ? "" : ": " + body) + (why.empty() ? "" : " (" + why + ")"),
                    "replace it with the CUDA/HIP intrinsic it implements (e.g. __shfl_*, __ballot, "
                    "__builtin_amdgcn_* for GCN), or guard it with #ifdef __HIP_PLATFORM_AMD__");
   }

@@ -149,6 +149,15 @@ void minmax_pass(migrate::FileMigration& file, bool release_lacks_minmax);
 // CUDA's atomicAdd on __half / __half2, which no HIP release has: files that call atomicAdd and name
 // a half type include ferry/compat/fp16_atomic.h (fp16_atomic_pass.cpp).
 void fp16_atomic_pass(migrate::FileMigration& file);
+// CUDA's atomicMin/atomicMax on long long, which HIP has from ROCm 5.7: for an older release, files
+// that call them and name `long long` include ferry/compat/atomic64.h (overload_compat_pass.cpp).
+void atomic64_pass(migrate::FileMigration& file, bool release_lacks);
+// CUDA's warp shuffles of __half/__half2, which HIP 5.2 lacks: files that call a shuffle and name a
+// half type include ferry/compat/fp16_shfl.h (overload_compat_pass.cpp).
+void fp16_shfl_pass(migrate::FileMigration& file);
+// A file that uses half/half2/__half/__half2 as a type and gets no fp16 header (itself or through
+// the tree's headers it includes) gets <hip/hip_fp16.h> (fp16_header_pass.cpp, FRY1310).
+void fp16_header_pass(migrate::FileMigration& file);
 
 // cudaDataType values (CUDA_R_32F, casts to cudaDataType) in the arguments of cublas* calls for
 // hipBLAS < ROCm 6.0 (hipblasDatatype_t: HIPBLAS_R_32F) and of cusparse* calls under

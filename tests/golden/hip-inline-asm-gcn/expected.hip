@@ -1,5 +1,6 @@
-// Inline assembly: PTX cannot run on AMD GPUs and is reported (FRY1003); AMD GCN assembly that
-// CUDA code already carries for its HIP build (a branch for AMD GPUs) runs as it is and is not.
+// Inline assembly: PTX with an exact HIP equivalent is rewritten to it (FRY1311: %laneid ->
+// __lane_id()); AMD GCN assembly that CUDA code already carries for its HIP build (a branch for
+// AMD GPUs) runs as it is and is not reported.
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 
@@ -11,7 +12,7 @@ __device__ float dot2(half2 v, half2 u, float acc) {
   acc += __low2float(v) * __low2float(u) + __high2float(v) * __high2float(u);
 #else
   unsigned lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  lane = __lane_id();
   acc += __low2float(v) * __low2float(u) + __high2float(v) * __high2float(u) + 0.f * lane;
 #endif
   return acc;

@@ -1,5 +1,6 @@
-// Inline assembly: PTX cannot run on AMD GPUs and is reported (FRY1003); AMD GCN assembly that
-// CUDA code already carries for its HIP build (a branch for AMD GPUs) runs as it is and is not.
+// Inline assembly: PTX with an exact HIP equivalent is rewritten to it (FRY1311: %laneid ->
+// __lane_id()); AMD GCN assembly that CUDA code already carries for its HIP build (a branch for
+// AMD GPUs) runs as it is and is not reported.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 

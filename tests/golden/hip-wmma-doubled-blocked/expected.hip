@@ -5,6 +5,7 @@
 #include <hip/hip_fp16.h>
 #include <rocwmma/rocwmma.hpp>
 #include "ferry/compat/fp16_atomic.h"
+#include "ferry/compat/fp16_shfl.h"
 
 namespace wmma = rocwmma;
 

@@ -1,0 +1,34 @@
+// cuBLAS (hipBLAS after migration): handle, stream, an SGEMM, a strided-batched HGEMM, and the
+// status checks. Compiled against the real hipBLAS headers (rocm.headers).
+#include <hipblas/hipblas.h>
+#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+#include <cstdio>
+
+#define CHECK_CUBLAS(x)                                                \
+  do {                                                                 \
+    hipblasStatus_t s = (x);                                            \
+    if (s != HIPBLAS_STATUS_SUCCESS) {                                  \
+      fprintf(stderr, "cublas error %d at %s:%d\n", s, __FILE__, __LINE__); \
+      return 1;                                                        \
+    }                                                                  \
+  } while (0)
+
+int gemm(const float* a, const float* b, float* c, int m, int n, int k, hipStream_t stream) {
+  hipblasHandle_t handle;
+  CHECK_CUBLAS(hipblasCreate(&handle));
+  CHECK_CUBLAS(hipblasSetStream(handle, stream));
+  const float alpha = 1.0f, beta = 0.0f;
+  CHECK_CUBLAS(hipblasSgemm(handle, HIPBLAS_OP_N, HIPBLAS_OP_T, m, n, k, &alpha, a, m, b, n, &beta, c, m));
+  CHECK_CUBLAS(hipblasDestroy(handle));
+  return 0;
+}
+
+int hgemm_batched(hipblasHandle_t handle, const __half* a, const __half* b, __half* c, int m, int n, int k,
+                  int batch) {
+  const __half alpha = __float2half(1.0f), beta = __float2half(0.0f);
+  CHECK_CUBLAS(hipblasHgemmStridedBatched(handle, HIPBLAS_OP_N, HIPBLAS_OP_N, m, n, k, &alpha, a, m,
+                                         (long long)m * k, b, k, (long long)k * n, &beta, c, m,
+                                         (long long)m * n, batch));
+  return 0;
+}

@@ -1,0 +1,34 @@
+// cuBLAS (hipBLAS after migration): handle, stream, an SGEMM, a strided-batched HGEMM, and the
+// status checks. Compiled against the real hipBLAS headers (rocm.headers).
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <cstdio>
+
+#define CHECK_CUBLAS(x)                                                \
+  do {                                                                 \
+    cublasStatus_t s = (x);                                            \
+    if (s != CUBLAS_STATUS_SUCCESS) {                                  \
+      fprintf(stderr, "cublas error %d at %s:%d\n", s, __FILE__, __LINE__); \
+      return 1;                                                        \
+    }                                                                  \
+  } while (0)
+
+int gemm(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
+  cublasHandle_t handle;
+  CHECK_CUBLAS(cublasCreate(&handle));
+  CHECK_CUBLAS(cublasSetStream(handle, stream));
+  const float alpha = 1.0f, beta = 0.0f;
+  CHECK_CUBLAS(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, &alpha, a, m, b, n, &beta, c, m));
+  CHECK_CUBLAS(cublasDestroy(handle));
+  return 0;
+}
+
+int hgemm_batched(cublasHandle_t handle, const __half* a, const __half* b, __half* c, int m, int n, int k,
+                  int batch) {
+  const __half alpha = __float2half(1.0f), beta = __float2half(0.0f);
+  CHECK_CUBLAS(cublasHgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, a, m,
+                                         (long long)m * k, b, k, (long long)k * n, &beta, c, m,
+                                         (long long)m * n, batch));
+  return 0;
+}
