@@ -32,29 +32,17 @@ void Planner::call_site_values(std::size_t fid, std::size_t param, bool template
         if (close > open + 1) targs = split_commas(v, open + 1, close - 1);
         open = close + 1;
       }
-      if (template_arg) {
-        if (param >= targs.size()) {
-          out.unknown = true;
-          continue;
-        }
-        any = true;
-        const Values r = values(caller, targs[param].first, targs[param].second, depth + 1);
-        out.known.insert(r.known.begin(), r.known.end());
-        out.unknown |= r.unknown;
-        out.multiple |= r.multiple;
-        continue;
+      std::vector<std::pair<std::size_t, std::size_t>> args = std::move(targs);
+      if (!template_arg) {
+        if (!v.is(open, "(") || v.partner(open) == npos) continue;
+        args = split_commas(v, open + 1, v.partner(open) - 1);
       }
-      if (!v.is(open, "(") || v.partner(open) == npos) continue;
-      const auto args = split_commas(v, open + 1, v.partner(open) - 1);
       if (param >= args.size()) {
         out.unknown = true;
         continue;
       }
       any = true;
-      const Values r = values(caller, args[param].first, args[param].second, depth + 1);
-      out.known.insert(r.known.begin(), r.known.end());
-      out.unknown |= r.unknown;
-      out.multiple |= r.multiple;
+      out.merge(values(caller, args[param].first, args[param].second, depth + 1));
     }
   }
   if (!any) out.unknown = true;
@@ -76,11 +64,6 @@ Planner::Values Planner::values_uncached(std::size_t fid, std::size_t a, std::si
   const Fn& fn = fns_[fid];
   const FunctionInfo& fi = info(fn);
   const Tokens v = tok(fn.file);
-  auto merge = [&out](const Values& r) {
-    out.known.insert(r.known.begin(), r.known.end());
-    out.unknown |= r.unknown;
-    out.multiple |= r.multiple;
-  };
   while (a < b && v.is(a, "(") && v.partner(a) == b) ++a, --b;
   if (a > b || b >= v.size() || depth > 4) {
     out.unknown = true;
@@ -118,8 +101,8 @@ Planner::Values Planner::values_uncached(std::size_t fid, std::size_t a, std::si
       }
     }
     if (q != npos && colon != npos) {
-      merge(values(fid, q + 1, colon - 1, depth + 1));
-      merge(values(fid, colon + 1, b, depth + 1));
+      out.merge(values(fid, q + 1, colon - 1, depth + 1));
+      out.merge(values(fid, colon + 1, b, depth + 1));
       return out;
     }
   }
@@ -134,7 +117,7 @@ Planner::Values Planner::values_uncached(std::size_t fid, std::size_t a, std::si
         ++open;
       }
       if (v.is(open, "(") && v.partner(open) == b) {
-        for (const auto& [x, y] : split_commas(v, open + 1, b - 1)) merge(values(fid, x, y, depth + 1));
+        for (const auto& [x, y] : split_commas(v, open + 1, b - 1)) out.merge(values(fid, x, y, depth + 1));
         return out;
       }
     }
@@ -162,7 +145,7 @@ Planner::Values Planner::values_uncached(std::size_t fid, std::size_t a, std::si
     for (const VarDef& d : fi.defs) {
       if (d.name != x || d.at >= a) continue;
       found = true;
-      merge(values(fid, d.at + 1, expr_end(v, d.at + 1, fi.body_close), depth + 1));
+      out.merge(values(fid, d.at + 1, expr_end(v, d.at + 1, fi.body_close), depth + 1));
     }
     for (std::size_t q = fi.body_open + 1; q < a; ++q) {
       // dim3 x(...) / dim3 x{...}
@@ -170,12 +153,12 @@ Planner::Values Planner::values_uncached(std::size_t fid, std::size_t a, std::si
         found = true;
         const auto parts = split_commas(v, q + 3, v.partner(q + 2) - 1);
         if (parts.empty()) out.unknown = true;
-        else merge(values(fid, parts[0].first, parts[0].second, depth + 1));
+        else out.merge(values(fid, parts[0].first, parts[0].second, depth + 1));
       }
       // for (int x : {64, 128})
       if (v.is(q, x) && v.is(q + 1, ":") && v.is(q + 2, "{") && v.partner(q + 2) != npos) {
         found = true;
-        for (const auto& [p, r] : split_commas(v, q + 3, v.partner(q + 2) - 1)) merge(values(fid, p, r, depth + 1));
+        for (const auto& [p, r] : split_commas(v, q + 3, v.partner(q + 2) - 1)) out.merge(values(fid, p, r, depth + 1));
       }
     }
     if (found) return out;

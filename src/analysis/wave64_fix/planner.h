@@ -33,6 +33,7 @@
 #include "analysis/facts.h"
 #include "analysis/tokens.h"
 #include "analysis/wave64_fix.h"
+#include "rewrite/roundtrip_record.h"
 
 namespace ferry::analysis::wave64_plan {
 
@@ -180,8 +181,9 @@ struct Blocker {
 // What the row and logical forms write where the CUDA had nothing or something else, recorded for
 // the way back (the cuda target's record_restore and logical_warp passes, docs/wave64.md "Round
 // trips"): a shuffle width they add, and CUDA's warpSize where a logical warp needs 32.
-constexpr std::string_view kAddedWidth = ", 32 /* ferry-cuda: (none) */";
-constexpr std::string_view kWarpSize32 = "32 /* ferry-cuda: warpSize */";
+// The record is rewrite/roundtrip_record.h's ("added" and "warp size" forms).
+inline const std::string kAddedWidth = ", 32 " + std::string(rewrite::record::kAdded);
+inline const std::string kWarpSize32 = "32 " + rewrite::record::make("warpSize");
 // The half of the wavefront a lane is in, as a shift: 0 or 32 on AMD, 0 on NVIDIA. HIP output
 // can ask __lane_id(); CUDA output (analyze --fix, to be ported later) needs a form both have.
 constexpr std::string_view kHipHalf = "(__lane_id() & 32)";
@@ -290,6 +292,11 @@ class Planner {
     std::set<long long> known;
     bool unknown = false;
     bool multiple = false;
+    void merge(const Values& r) {  // either of two values
+      known.insert(r.known.begin(), r.known.end());
+      unknown |= r.unknown;
+      multiple |= r.multiple;
+    }
   };
   Values values(std::size_t fid, std::size_t a, std::size_t b, int depth) const;
   Values values_uncached(std::size_t fid, std::size_t a, std::size_t b, int depth) const;
