@@ -65,7 +65,7 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
                        false,
                        fn.file,
                        v.at(d),
-                       {{v.at(d), v.end(last), std::string(shift ? "6" : "64") + " /* ferry-cuda: " + text + " */"}}});
+                       {{v.at(d), v.end(last), std::string(shift ? "6" : "64") + " " + rewrite::record::make(text)}}});
       return true;
     };
     // the token before a thread id must not bind it tighter than the operator after it
@@ -293,12 +293,8 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
       // this form's own doubled block (a second migration): the original is the record
       std::size_t oa = a, ob = b;
       bool own = false;
-      if (recorded(v, b)) {
-        const auto& toks = v.f.tokens();
-        std::size_t c = v.f.token_index(b) + 1;
-        while (c < toks.size() && toks[c].kind == lex::Kind::Whitespace) ++c;
-        const std::string_view comment = toks[c].text(v.f.source());
-        const std::string_view rec = comment.substr(15, comment.size() - 18);
+      if (const auto found = rewrite::record::after(v.f.tokens(), v.f.source(), v.f.token_index(b))) {
+        const std::string_view rec = found->text;
         const std::string_view written = v.f.source().substr(v.at(a), v.end(b) - v.at(a));
         const std::vector<std::string> forms = wmma_doubled_block_forms(rec);
         if (written == forms[0]) own = true, oa = a + 3, ob = b - 1;
@@ -332,7 +328,7 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
            fns_[fid].file,
            v.at(a),
            {{v.at(a), v.end(b),
-             wmma_doubled_block_forms(text)[static_cast<std::size_t>(e.form)] + " /* ferry-cuda: " + text + " */"}}});
+             wmma_doubled_block_forms(text)[static_cast<std::size_t>(e.form)] + " " + rewrite::record::make(text)}}});
     }
   }
   for (std::size_t k : kernels)

@@ -121,12 +121,8 @@ Wave64ByteEdit replace_token(const Tokens& v, std::size_t ci, std::string text) 
 
 // A code token followed (on its line, whitespace between) by a `/* ferry-cuda: ... */` record.
 bool recorded(const Tokens& v, std::size_t ci) {
-  const auto& toks = v.f.tokens();
-  for (std::size_t k = v.f.token_index(ci) + 1; k < toks.size(); ++k) {
-    if (toks[k].kind == lex::Kind::Whitespace) continue;
-    return toks[k].kind == lex::Kind::BlockComment && toks[k].text(v.f.source()).starts_with("/* ferry-cuda: ");
-  }
-  return false;
+  const std::size_t c = rewrite::record::comment_after(v.f.tokens(), v.f.token_index(ci));
+  return c != SIZE_MAX && rewrite::record::is_record(v.f.tokens()[c].text(v.f.source()));
 }
 
 // The logical form's half of a ballot, as written at the `__ballot`/`__ballot_sync` token `i`:
