@@ -103,7 +103,7 @@ TEST(Wave64PlanTokens, FirstAtFindsTheTokenAtOrAfterAnOffset) {
   const Tokens v = p.tokens(0);
   EXPECT_EQ(v.first_at(0), 0u);
   EXPECT_EQ(v.t(v.first_at(v.at(3) + 1)), ";");  // inside `1`: the next token
-  EXPECT_EQ(v.t(v.first_at(v.end(4))), "int");  // inside the whitespace after `;`
+  EXPECT_EQ(v.t(v.first_at(v.end(4))), "int");   // inside the whitespace after `;`
   EXPECT_EQ(v.first_at(10000), v.size());
 }
 
