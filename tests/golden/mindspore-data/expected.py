@@ -21,5 +21,5 @@ def loaders(batch):
     test = ds.GeneratorDataset(Pairs(20), column_names=["data", "label"], shuffle=False).batch(batch)
     kwargs = {"batch_size": batch}
     other = DataLoader(Pairs(10), **kwargs)
-    mnist = datasets.MNIST("data", train=True, download=True, transform=transforms.ToTensor())
+    mnist = datasets.MNIST("data", train=True, download=True, transform=ds.vision.ToTensor())
     return train, test, other, mnist

@@ -69,7 +69,7 @@ def main():
     else:
         device = "CPU"
     loader_args = {"batch_size": opts.batch}
-    prep = transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.5,), (0.5,))])
+    prep = ds.transforms.Compose([ds.vision.ToTensor(), ds.vision.Normalize((0.5,), (0.5,), is_hwc=False)])
     train_set = datasets.MNIST("data", train=True, download=True, transform=prep)
     test_set = datasets.MNIST("data", train=False, transform=prep)
     train_loader = torch.utils.data.DataLoader(train_set, **loader_args)

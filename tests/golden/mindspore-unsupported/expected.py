@@ -1,14 +1,13 @@
-import mindspore.nn
+from mindspore import nn
 import torch
-import torch.nn as nn
 
 
-class Odd(mindspore.nn.Cell):
+class Odd(nn.Cell):
     def __init__(self):
         super().__init__()
-        self.mix = nn.Bilinear(8, 8, 16)
-        self.lin = mindspore.nn.Dense(16, 4)
-        self.act = mindspore.nn.LeakyReLU(alpha=0.2)
+        self.mix = nn.BiDense(8, 8, 16)
+        self.lin = nn.Dense(16, 4)
+        self.act = nn.LeakyReLU(alpha=0.2)
 
     def construct(self, x):
         y = self.mix(x, x)
