@@ -1,7 +1,7 @@
 // Warp reductions over __half and __half2 (CUDA's cuda_fp16.hpp shuffles): HIP 5.2's __shfl*
 // have no half overloads, so the output includes Ferry's ferry/compat/fp16_shfl.h. The float
 // shuffle keeps HIP's own overload.
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_fp16.h>
 #include "ferry/compat/fp16_shfl.h"
 #include "ferry/compat/fp16.h"

@@ -1,8 +1,9 @@
 // cuBLAS (hipBLAS after migration): handle, stream, an SGEMM, a strided-batched HGEMM, and the
 // status checks. Compiled against the real hipBLAS headers (rocm.headers).
 #include <hipblas/hipblas.h>
-#include <hip/hip_runtime.h>
+#include <hip/hip_runtime.h> /* ferry-cuda: (none) */
 #include <hip/hip_fp16.h>
+/* ferry-cuda: #include <cuda_runtime.h> */
 #include <cstdio>
 
 #define CHECK_CUBLAS(x)                                                \
