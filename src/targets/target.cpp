@@ -94,4 +94,12 @@ std::vector<std::string_view> Target::option_values() const {
   return v;
 }
 
+std::string ProjectContext::project_include(const std::string& dir, const std::string& path) const {
+  const std::string beside = dir + path;
+  if (includes.contains(beside)) return beside;
+  for (const auto& [other, _] : includes)
+    if (other == path || other.ends_with("/" + path)) return other;
+  return beside;
+}
+
 }  // namespace ferry::targets

@@ -86,6 +86,10 @@ struct ProjectContext {
   // "\"util/common.h\""), so a pass can see what a file gets through its own headers. Filled by
   // collect_includes in the prepare_project of the targets that read it (cuda, hip).
   std::unordered_map<std::string, std::vector<std::string>> includes;
+  // The tree file that `#include "path"` in a file of folder `dir` ("src/", or "") names: beside
+  // the file when `includes` knows it, else a tree file whose path ends with it (found through -I),
+  // else the path beside the file.
+  [[nodiscard]] std::string project_include(const std::string& dir, const std::string& path) const;
   // The hip target: per source file (relative path), the names its translation unit (the file and
   // the tree's headers it includes) declares with one of CUDA's integer handle types that HIP
   // makes a pointer: CUdeviceptr (hipDeviceptr_t, a void*), cudaTextureObject_t / CUtexObject

@@ -101,13 +101,7 @@ void through_project_headers(const targets::ProjectContext& ctx, const std::stri
       have.push_back(std::string_view(raw).substr(1, raw.size() - 2));
       continue;
     }
-    std::string target = dir + path;
-    if (!ctx.includes.contains(target))
-      for (const auto& [other, _] : ctx.includes)
-        if (other == path || other.ends_with("/" + path)) {
-          target = other;
-          break;
-        }
+    const std::string target = ctx.project_include(dir, path);
     through_project_headers(ctx, target, seen, have);
   }
 }

@@ -57,13 +57,7 @@ bool gets_header(const targets::ProjectContext& ctx, const std::string& rel, std
     const std::string path = raw.substr(1, raw.size() - 2);
     if (provides(path)) return true;
     if (raw.front() == '<') continue;
-    std::string target = dir + path;
-    if (!ctx.includes.contains(target))
-      for (const auto& [other, _] : ctx.includes)
-        if (other == path || other.ends_with("/" + path)) {
-          target = other;
-          break;
-        }
+    const std::string target = ctx.project_include(dir, path);
     if (gets_header(ctx, target, seen, provides)) return true;
   }
   return false;
