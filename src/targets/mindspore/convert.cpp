@@ -646,8 +646,11 @@ class Converter {
     std::set<std::string> produced;
     for (const ArgOp& op : m.ops) produced.insert(op.kind == ArgOp::Kind::Add ? op.from : op.to);
     const ApiEntry* api = tab_.api(ms);
-    const bool wrapper = api && std::all_of(api->params.begin(), api->params.end(),
-                                            [](const std::string& p) { return p.rfind('*', 0) == 0; });
+    // A wrapper takes only *args/**kwargs; an API with no parameters at all is not one (all_of of an
+    // empty list would say so, and let mindspore.Generator(device=...) through).
+    const bool wrapper =
+        api && !api->params.empty() &&
+        std::all_of(api->params.begin(), api->params.end(), [](const std::string& p) { return p.rfind('*', 0) == 0; });
     if (api && !wrapper)
       for (const std::string& k : final_kw) {
         const bool named = std::find(api->params.begin(), api->params.end(), k) != api->params.end();
