@@ -24,6 +24,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_mindspore_rules import load_api  # noqa: E402  (the one reader of rules/mindspore/api.tsv)
 PAGE = "docs/mindspore/source_en/note/api_mapping/pytorch_api_mapping.md"
 DIFF = "docs/mindspore/source_en/note/api_mapping/pytorch_diff/"
 REFS = ["master", "r2.4.10"]
@@ -240,17 +242,6 @@ def parse_diff(text):
         if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|-", t) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|-", m):
             pairs.append((t, m))
     return pairs
-
-
-def load_api():
-    api = {}
-    with open(os.path.join(ROOT, "rules", "mindspore", "api.tsv"), encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            name, kind, params = line.rstrip("\n").split("\t")
-            api[name] = (kind, None if params == "-" else [p for p in params.split(",") if p])
-    return api
 
 
 def family(torch):
