@@ -1,6 +1,7 @@
-// Checks llama_ops' FlashAttention forward (the WMMA kernel when the library is built with
-// LLAMA_OPS_WMMA=1, else the scalar one) and the decode kernel against a float64 CPU reference, on
-// small fp16 shapes: a tail tile, causal, grouped-query attention, both head dimensions. Written
+// Checks llama_ops' FlashAttention forward and backward (the WMMA kernels when the library is built
+// with LLAMA_OPS_WMMA=1, else the scalar ones) and the decode kernel against a float64 CPU
+// reference, on small fp16 shapes: tail tiles, causal, grouped-query attention, seq_q != seq_k,
+// both head dimensions. Written
 // in CUDA like the library: tests/e2e/test_flash_wmma.sh runs it on the wave64 CPU runtime as
 // CUDA at warp 32, and migrated to HIP (rocWMMA) at wave 64.
 //
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include <cuda_fp16.h>
@@ -98,6 +100,54 @@ void reference(const std::vector<double>& q, const std::vector<double>& k, const
     }
 }
 
+// Gradients dq [B, H, Sq, D], dk, dv [B, KVH, Sk, D] of sum(o * dout) in float64 (the same
+// attention as reference(); dk and dv of a kv head sum over the query heads of its group).
+void reference_backward(const std::vector<double>& q, const std::vector<double>& k, const std::vector<double>& v,
+                        const std::vector<double>& dout, int B, int H, int KVH, int Sq, int Sk, int D, bool causal,
+                        std::vector<double>& dq, std::vector<double>& dk, std::vector<double>& dv) {
+  const double scale = 1.0 / std::sqrt((double)D);
+  dq.assign((size_t)B * H * Sq * D, 0.0);
+  dk.assign((size_t)B * KVH * Sk * D, 0.0);
+  dv.assign((size_t)B * KVH * Sk * D, 0.0);
+  std::vector<double> pr(Sk), dp(Sk);
+  for (int b = 0; b < B; ++b)
+    for (int h = 0; h < H; ++h) {
+      const int hk = h / (H / KVH);
+      for (int i = 0; i < Sq; ++i) {
+        const size_t qi = (((size_t)b * H + h) * Sq + i) * D;
+        double mx = -INFINITY;
+        for (int j = 0; j < Sk; ++j) {
+          const size_t kj = (((size_t)b * KVH + hk) * Sk + j) * D;
+          double acc = 0, g = 0;
+          for (int d = 0; d < D; ++d) {
+            acc += q[qi + d] * k[kj + d];
+            g += dout[qi + d] * v[kj + d];
+          }
+          pr[j] = (causal && j > i) ? -INFINITY : acc * scale;
+          dp[j] = g;
+          mx = std::fmax(mx, pr[j]);
+        }
+        double sum = 0;
+        for (int j = 0; j < Sk; ++j) sum += pr[j] == -INFINITY ? 0.0 : std::exp(pr[j] - mx);
+        double delta = 0;
+        for (int j = 0; j < Sk; ++j) {
+          pr[j] = pr[j] == -INFINITY ? 0.0 : std::exp(pr[j] - mx) / sum;
+          delta += pr[j] * dp[j];
+        }
+        for (int j = 0; j < Sk; ++j) {
+          if (pr[j] == 0.0) continue;
+          const size_t kj = (((size_t)b * KVH + hk) * Sk + j) * D;
+          const double ds = pr[j] * (dp[j] - delta);
+          for (int d = 0; d < D; ++d) {
+            dq[qi + d] += scale * ds * k[kj + d];
+            dk[kj + d] += scale * ds * q[qi + d];
+            dv[kj + d] += pr[j] * dout[qi + d];
+          }
+        }
+      }
+    }
+}
+
 void report(const char* name, double err, double tol) {
   const bool ok = err <= tol;  // NaN fails
   if (!ok) ++g_failures;
@@ -159,6 +209,96 @@ void forward_case(const char* name, int B, int H, int KVH, int S, int D, bool ca
   cudaFree(lse);
 }
 
+// max |got - ref| relative to max |ref| (NaN counts as an error of infinity).
+double rel_err(const std::vector<__half>& got, const std::vector<double>& ref) {
+  double e = 0, m = 0;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    const double d = std::fabs((double)__half2float(got[i]) - ref[i]);
+    e = (d > e || d != d) ? d : e;
+    m = std::fmax(m, std::fabs(ref[i]));
+  }
+  return e / (m > 0 ? m : 1.0);
+}
+
+// Backward: the library's forward (for o and lse), then its backward, against float64 gradients.
+void backward_case(const char* name, int B, int H, int KVH, int Sq, int Sk, int D, bool causal) {
+  auto hq = random_half((size_t)B * H * Sq * D, 2.f);
+  auto hk = random_half((size_t)B * KVH * Sk * D, 2.f);
+  auto hv = random_half((size_t)B * KVH * Sk * D, 1.f);
+  auto hd = random_half((size_t)B * H * Sq * D, 1.f);
+  const size_t nq = hq.size(), nk = hk.size(), rows = (size_t)B * H * Sq;
+  __half *q = upload(hq), *k = upload(hk), *v = upload(hv), *dout = upload(hd);
+  __half *o = nullptr, *dq = nullptr, *dk = nullptr, *dv = nullptr;
+  float *lse = nullptr, *delta = nullptr;
+  CHECK_CUDA(cudaMalloc(&o, nq * sizeof(__half)));
+  CHECK_CUDA(cudaMalloc(&dq, nq * sizeof(__half)));
+  CHECK_CUDA(cudaMalloc(&dk, nk * sizeof(__half)));
+  CHECK_CUDA(cudaMalloc(&dv, nk * sizeof(__half)));
+  CHECK_CUDA(cudaMemset(dq, 0xff, nq * sizeof(__half)));  // NaN: every element must be written
+  CHECK_CUDA(cudaMemset(dk, 0xff, nk * sizeof(__half)));
+  CHECK_CUDA(cudaMemset(dv, 0xff, nk * sizeof(__half)));
+  CHECK_CUDA(cudaMalloc(&lse, rows * sizeof(float)));
+  CHECK_CUDA(cudaMalloc(&delta, rows * sizeof(float)));
+  llama_ops::FlashFwdParams f;
+  f.q = bhsd(q, H, Sq, D);
+  f.k = bhsd(k, KVH, Sk, D);
+  f.v = bhsd(v, KVH, Sk, D);
+  f.o = bhsd(o, H, Sq, D);
+  f.lse = lse;
+  f.batch = B;
+  f.heads = H;
+  f.kv_heads = KVH;
+  f.seq_q = Sq;
+  f.seq_k = Sk;
+  f.scale = 1.f / std::sqrt((float)D);
+  f.causal = causal;
+  llama_ops::FlashBwdParams p;
+  p.q = f.q;
+  p.k = f.k;
+  p.v = f.v;
+  p.o = f.o;
+  p.dout = bhsd(dout, H, Sq, D);
+  p.dq = bhsd(dq, H, Sq, D);
+  p.dk = bhsd(dk, KVH, Sk, D);
+  p.dv = bhsd(dv, KVH, Sk, D);
+  p.lse = lse;
+  p.delta = delta;
+  p.batch = B;
+  p.heads = H;
+  p.kv_heads = KVH;
+  p.seq_q = Sq;
+  p.seq_k = Sk;
+  p.scale = f.scale;
+  p.causal = causal;
+  const char* why = llama_ops::flash_attention_forward(f, D, llama_ops::Float16Kind::f16, 0);
+  if (!why) why = llama_ops::flash_attention_backward(p, D, llama_ops::Float16Kind::f16, 0);
+  if (why) {
+    std::printf("OP %-28s FAIL refused: %s\n", name, why);
+    ++g_failures;
+    return;
+  }
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<__half> gq(nq), gk(nk), gv(nk);
+  CHECK_CUDA(cudaMemcpy(gq.data(), dq, nq * sizeof(__half), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(gk.data(), dk, nk * sizeof(__half), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(gv.data(), dv, nk * sizeof(__half), cudaMemcpyDeviceToHost));
+  std::vector<double> rq, rk, rv;
+  reference_backward(to_double(hq), to_double(hk), to_double(hv), to_double(hd), B, H, KVH, Sq, Sk, D, causal, rq, rk,
+                     rv);
+  // Relative to the largest gradient: P and dS are rounded to 16 bits before their products (as
+  // in FlashAttention-2); measured 3e-4 .. 6e-4 for fp16.
+  char full[96];
+  std::snprintf(full, sizeof full, "%s.dq", name);
+  report(full, rel_err(gq, rq), 3e-3);
+  std::snprintf(full, sizeof full, "%s.dk", name);
+  report(full, rel_err(gk, rk), 3e-3);
+  std::snprintf(full, sizeof full, "%s.dv", name);
+  report(full, rel_err(gv, rv), 3e-3);
+  for (void* ptr :
+       {(void*)q, (void*)k, (void*)v, (void*)dout, (void*)o, (void*)dq, (void*)dk, (void*)dv, (void*)lse, (void*)delta})
+    cudaFree(ptr);
+}
+
 void decode_case(const char* name, int B, int H, int KVH, int L, int D) {
   auto hq = random_half((size_t)B * H * D, 2.f);
   auto hk = random_half((size_t)B * KVH * L * D, 2.f);
@@ -206,6 +346,86 @@ void decode_case(const char* name, int B, int H, int KVH, int L, int D) {
   cudaFree(work);
 }
 
+// Decode over a paged cache: a pool of pages [pages, page_size, KVH, D] (vLLM's layout) in a
+// shuffled order, a block table per batch row, and a different length per batch row (seq_lens).
+void decode_paged_case(const char* name, int B, int H, int KVH, int L, int D, int page_size) {
+  const int max_pages = (L + page_size - 1) / page_size, pages = B * max_pages + 3;
+  std::vector<int> lens(B), table((size_t)B * max_pages);
+  for (int b = 0; b < B; ++b) lens[b] = b == 0 ? L : 1 + (L * (b + 1) / (B + 1));
+  std::vector<int> order(pages);
+  for (int i = 0; i < pages; ++i) order[i] = i;
+  for (int i = pages - 1; i > 0; --i) {  // a fixed shuffle
+    const int j = (int)((next_uniform() + 1.f) * 0.5f * (float)(i + 1)) % (i + 1);
+    std::swap(order[i], order[j]);
+  }
+  for (size_t i = 0; i < table.size(); ++i) table[i] = order[i];
+  auto hq = random_half((size_t)B * H * D, 2.f);
+  auto pk = random_half((size_t)pages * page_size * KVH * D, 2.f);
+  auto pv = random_half((size_t)pages * page_size * KVH * D, 1.f);
+  __half *q = upload(hq), *k = upload(pk), *v = upload(pv), *o = nullptr;
+  int *dtable = nullptr, *dlens = nullptr;
+  float* work = nullptr;
+  const size_t n = (size_t)B * H * D;
+  CHECK_CUDA(cudaMalloc(&o, n * sizeof(__half)));
+  CHECK_CUDA(cudaMemset(o, 0xff, n * sizeof(__half)));
+  CHECK_CUDA(cudaMalloc(&dtable, table.size() * sizeof(int)));
+  CHECK_CUDA(cudaMemcpy(dtable, table.data(), table.size() * sizeof(int), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMalloc(&dlens, B * sizeof(int)));
+  CHECK_CUDA(cudaMemcpy(dlens, lens.data(), B * sizeof(int), cudaMemcpyHostToDevice));
+  const long long wn = llama_ops::flash_decode_workspace_floats(B, H, L, D);
+  CHECK_CUDA(cudaMalloc(&work, (size_t)wn * sizeof(float)));
+  llama_ops::FlashDecodeParams p;
+  p.q = bhsd(q, H, 1, D);
+  for (llama_ops::AttnTensor* t : {&p.k, &p.v}) {
+    t->stride_batch = (long long)page_size * KVH * D;  // between pages
+    t->stride_head = D;
+    t->stride_row = (long long)KVH * D;
+  }
+  p.k.data = k;
+  p.v.data = v;
+  p.o = bhsd(o, H, 1, D);
+  p.work = work;
+  p.batch = B;
+  p.heads = H;
+  p.kv_heads = KVH;
+  p.seq_k = L;
+  p.scale = 1.f / std::sqrt((float)D);
+  p.block_table = dtable;
+  p.page_size = page_size;
+  p.max_pages = max_pages;
+  p.seq_lens = dlens;
+  if (const char* why = llama_ops::flash_attention_decode(p, D, llama_ops::Float16Kind::f16, 0)) {
+    std::printf("OP %-28s FAIL refused: %s\n", name, why);
+    ++g_failures;
+    return;
+  }
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<__half> ho(n);
+  CHECK_CUDA(cudaMemcpy(ho.data(), o, n * sizeof(__half), cudaMemcpyDeviceToHost));
+  // Per batch row: gather its keys and values from the pages, then the reference over lens[b].
+  double eo = 0;
+  for (int b = 0; b < B; ++b) {
+    std::vector<__half> gk((size_t)KVH * lens[b] * D), gv(gk.size()),
+        gq(hq.begin() + (size_t)b * H * D, hq.begin() + (size_t)(b + 1) * H * D);
+    for (int h = 0; h < KVH; ++h)
+      for (int j = 0; j < lens[b]; ++j)
+        for (int d = 0; d < D; ++d) {
+          const size_t src =
+              (((size_t)table[(size_t)b * max_pages + j / page_size] * page_size + j % page_size) * KVH + h) * D + d;
+          gk[((size_t)h * lens[b] + j) * D + d] = pk[src];
+          gv[((size_t)h * lens[b] + j) * D + d] = pv[src];
+        }
+    std::vector<double> ro, rl;
+    reference(to_double(gq), to_double(gk), to_double(gv), 1, H, KVH, 1, lens[b], D, false, ro, rl);
+    for (size_t i = 0; i < ro.size(); ++i) {
+      const double d = std::fabs((double)__half2float(ho[(size_t)b * H * D + i]) - ro[i]);
+      eo = (d > eo || d != d) ? d : eo;
+    }
+  }
+  report(name, eo, 2e-3);
+  for (void* ptr : {(void*)q, (void*)k, (void*)v, (void*)o, (void*)dtable, (void*)dlens, (void*)work}) cudaFree(ptr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -220,8 +440,23 @@ int main(int argc, char** argv) {
     forward_case("fwd_d128_s37_causal", 2, 1, 1, 37, 128, true);
     forward_case("fwd_d64_s150_causal", 1, 1, 1, 150, 64, true);
   }
+  backward_case("bwd_d64_s70", 1, 2, 2, 70, 70, 64, false);
+  backward_case("bwd_d64_s70_causal_gqa", 1, 4, 2, 70, 70, 64, true);
+  if (!quick) {
+    backward_case("bwd_d128_s37_causal", 2, 1, 1, 37, 37, 128, true);
+    backward_case("bwd_d64_sq50_sk90", 1, 2, 1, 50, 90, 64, false);
+    backward_case("bwd_d128_s100_gqa", 1, 2, 1, 100, 100, 128, false);
+  }
+  if (llama_ops::flash_attention_wmma_built()) {  // the scalar kernels, forced at run time
+    llama_ops::flash_attention_use_wmma(false);
+    backward_case("bwd_d64_s70_causal_gqa.scalar", 1, 4, 2, 70, 70, 64, true);
+    if (!quick) forward_case("fwd_d64_s70_causal_gqa.scalar", 1, 4, 2, 70, 64, true);
+    llama_ops::flash_attention_use_wmma(true);
+  }
   decode_case("decode_d64_l300_gqa", 1, 4, 2, 300, 64);
   if (!quick) decode_case("decode_d128_l70", 2, 2, 2, 70, 128);
+  decode_paged_case("decode_paged_d64_p16_gqa", 3, 4, 2, 200, 64, 16);
+  if (!quick) decode_paged_case("decode_paged_d128_p64", 2, 8, 1, 150, 128, 64);
   std::printf("%s failures=%d\n", g_failures ? "FAIL" : "PASS", g_failures);
   return g_failures ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 // flash_attention.cu - launchers of the FlashAttention kernels: kernels/flash_attention.cuh (scalar
-// forward and backward), kernels/flash_attention_wmma.cuh (tensor-core forward, LLAMA_OPS_WMMA),
-// kernels/flash_decode.cuh (decoding over a KV cache).
+// forward and backward), kernels/flash_attention_wmma.cuh and kernels/flash_backward_wmma.cuh
+// (tensor-core forward and backward, LLAMA_OPS_WMMA), kernels/flash_decode.cuh (decoding over a
+// KV cache).
 #include <cstdint>
 #include <type_traits>
 
@@ -10,6 +11,7 @@
 #include "llama_ops/kernels/flash_decode.cuh"
 #if LLAMA_OPS_WMMA
 #include "llama_ops/kernels/flash_attention_wmma.cuh"
+#include "llama_ops/kernels/flash_backward_wmma.cuh"
 #endif
 
 namespace llama_ops {
@@ -79,13 +81,49 @@ void launch_forward(const FlashFwdParams& p, cudaStream_t stream) {
     CUDA_CHECK_LAUNCH();
 }
 
+#if LLAMA_OPS_WMMA
+template <class T, int D>
+void launch_backward_wmma(const FlashBwdParams& p, cudaStream_t stream) {
+    using Sh = flash_wmma::BwdShape<D>;
+    static const int width = warp_width();
+    static bool attr_set = false;
+    const size_t smem = Sh::smem_bytes;
+    if (!attr_set) {
+        CUDA_CHECK(cudaFuncSetAttribute(flash_wmma::flash_bwd_dkdv_wmma_kernel<T, D>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        CUDA_CHECK(cudaFuncSetAttribute(flash_wmma::flash_bwd_dq_wmma_kernel<T, D>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        attr_set = true;
+    }
+    const int kvh = p.kv_heads > 0 ? p.kv_heads : p.heads;
+    const dim3 grid_kv(CEIL_DIV(p.seq_k, Sh::BM), p.batch * kvh);
+    flash_wmma::flash_bwd_dkdv_wmma_kernel<T, D><<<grid_kv, Sh::kWarps * width, smem, stream>>>(p);
+    CUDA_CHECK_LAUNCH();
+    const dim3 grid_q(CEIL_DIV(p.seq_q, Sh::BM), p.batch * p.heads);
+    flash_wmma::flash_bwd_dq_wmma_kernel<T, D><<<grid_q, Sh::kWarps * width, smem, stream>>>(p);
+    CUDA_CHECK_LAUNCH();
+}
+#endif
+
 template <class T, int D>
 void launch_backward(const FlashBwdParams& p, cudaStream_t stream) {
     const long long rows = (long long)p.batch * p.heads * p.seq_q;
     const int delta_blocks = (int)CEIL_DIV(rows, (long long)flash::kRowGroups);
     flash::flash_bwd_delta_kernel<T, D><<<delta_blocks, flash::kThreads, 0, stream>>>(p);
     CUDA_CHECK_LAUNCH();
-    const dim3 grid_kv(CEIL_DIV(p.seq_k, flash::BwdKVShape<D>::BM), p.batch * p.heads);
+#if LLAMA_OPS_WMMA
+    if constexpr (LLAMA_OPS_WMMA_BF16 || !std::is_same<T, bf16>::value) {
+        static const int width = warp_width();
+        if (g_use_wmma && (width == 32 || width == 64) && aligned16(p.q) && aligned16(p.k) &&
+            aligned16(p.v) && aligned16(p.dout) && aligned16(p.dq) && aligned16(p.dk) &&
+            aligned16(p.dv)) {
+            launch_backward_wmma<T, D>(p, stream);
+            return;
+        }
+    }
+#endif
+    const int kvh = p.kv_heads > 0 ? p.kv_heads : p.heads;
+    const dim3 grid_kv(CEIL_DIV(p.seq_k, flash::BwdKVShape<D>::BM), p.batch * kvh);
     flash::flash_bwd_dkdv_kernel<T, D><<<grid_kv, flash::kThreads, 0, stream>>>(p);
     CUDA_CHECK_LAUNCH();
     const dim3 grid_q(CEIL_DIV(p.seq_q, flash::BwdQShape<D>::BM), p.batch * p.heads);
@@ -123,6 +161,8 @@ const char* flash_attention_decode(const FlashDecodeParams& p, int head_dim, Flo
     if (p.heads / p.kv_heads > decode::kMaxGroup) return "more than 8 query heads per kv head";
     if ((long long)p.batch * p.kv_heads > 65535) return "batch * kv_heads above 65535";
     if (!p.work) return "decode needs a workspace (flash_decode_workspace_floats)";
+    if (p.block_table && (p.page_size < 1 || p.max_pages < CEIL_DIV(p.seq_k, p.page_size)))
+        return "a paged cache needs page_size >= 1 and max_pages >= ceil(seq_k / page_size)";
     if (kind == Float16Kind::f16) {
         if (head_dim == 64) launch_decode<__half, 64>(p, stream);
         else launch_decode<__half, 128>(p, stream);
@@ -156,6 +196,8 @@ const char* flash_attention_backward(const FlashBwdParams& p, int head_dim, Floa
     for (const AttnTensor* t : {&p.q, &p.k, &p.v, &p.o, &p.dout, &p.dq, &p.dk, &p.dv})
         if (!word_aligned(*t)) return "tensors must be 4-byte aligned with even strides";
     if (!p.lse || !p.delta) return "backward needs the forward's lse and a delta workspace";
+    if (p.kv_heads < 0 || (p.kv_heads > 0 && p.heads % p.kv_heads != 0))
+        return "kv_heads must divide heads";
     if (kind == Float16Kind::f16) {
         if (head_dim == 64) launch_backward<__half, 64>(p, stream);
         else launch_backward<__half, 128>(p, stream);

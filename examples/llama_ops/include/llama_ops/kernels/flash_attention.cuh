@@ -252,12 +252,13 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_dkdv_kernel(FlashBwdParams
     __shared__ float sDelta[BN];
 
     const int tx = threadIdx.x % kGroup, ty = threadIdx.x / kGroup;
-    const int bh = blockIdx.y, b = bh / p.heads, h = bh % p.heads;
+    // One block per key tile of one (batch, kv head); with grouped-query attention it loops over
+    // the query heads of the group (dK and dV are sums over them).
+    const int kvh = p.kv_heads > 0 ? p.kv_heads : p.heads, group = p.heads / kvh;
+    const int b = blockIdx.y / kvh, hk = blockIdx.y % kvh;
     const int k0 = blockIdx.x * BM;
-    load_rows<BM, DW, LD>(sK, slice(p.k, b, h), p.k.stride_row, k0, p.seq_k);
-    load_rows<BM, DW, LD>(sV, slice(p.v, b, h), p.v.stride_row, k0, p.seq_k);
-    const unsigned short* q = slice(p.q, b, h);
-    const unsigned short* dout = slice(p.dout, b, h);
+    load_rows<BM, DW, LD>(sK, slice(p.k, b, hk), p.k.stride_row, k0, p.seq_k);
+    load_rows<BM, DW, LD>(sV, slice(p.v, b, hk), p.v.stride_row, k0, p.seq_k);
 
     float dk[TM][2 * NP], dv[TM][2 * NP];
 #pragma unroll
@@ -267,44 +268,49 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_dkdv_kernel(FlashBwdParams
     const float c = p.scale * kLog2e;
     const int first = p.causal ? k0 / BN : 0;  // query tiles wholly above the diagonal see no key here
     const int n_tiles = (p.seq_q + BN - 1) / BN;
-    for (int t = first; t < n_tiles; ++t) {
-        const int q0 = t * BN;
-        load_rows<BN, DW, LD>(sQ, q, p.q.stride_row, q0, p.seq_q);
-        load_rows<BN, DW, LD>(sdO, dout, p.dout.stride_row, q0, p.seq_q);
-        for (int i = threadIdx.x; i < BN; i += kThreads) {
-            const bool in = q0 + i < p.seq_q;
-            const long long at = (long long)bh * p.seq_q + q0 + i;
-            sL[i] = in ? p.lse[at] * kLog2e : INFINITY;
-            sDelta[i] = in ? p.delta[at] : 0.f;
-        }
-        __syncthreads();
-
-        float st[TM][TN], dpt[TM][TN];  // S^T and dP^T: key rows x query columns
-#pragma unroll
-        for (int i = 0; i < TM; ++i)
-#pragma unroll
-            for (int j = 0; j < TN; ++j) st[i][j] = dpt[i][j] = 0.f;
-        dot_rows<T, TM, TN, DW, LD, LD>(st, sK, sQ, ty, tx);
-        dot_rows<T, TM, TN, DW, LD, LD>(dpt, sV, sdO, ty, tx);
-#pragma unroll
-        for (int i = 0; i < TM; ++i) {
-            const int kj = k0 + ty * TM + i;
-#pragma unroll
-            for (int j = 0; j < TN; ++j) {
-                const int col = tx + kGroup * j, qi = q0 + col;
-                float pr = exp2f(st[i][j] * c - sL[col]);
-                if (qi >= p.seq_q || kj >= p.seq_k || (p.causal && kj > qi)) pr = 0.f;
-                sP[(ty * TM + i) * LDP + col] = pr;
-                sdS[(ty * TM + i) * LDP + col] = pr * (dpt[i][j] - sDelta[col]);
+    for (int h = hk * group; h < (hk + 1) * group; ++h) {
+        const int bh = b * p.heads + h;
+        const unsigned short* q = slice(p.q, b, h);
+        const unsigned short* dout = slice(p.dout, b, h);
+        for (int t = first; t < n_tiles; ++t) {
+            const int q0 = t * BN;
+            load_rows<BN, DW, LD>(sQ, q, p.q.stride_row, q0, p.seq_q);
+            load_rows<BN, DW, LD>(sdO, dout, p.dout.stride_row, q0, p.seq_q);
+            for (int i = threadIdx.x; i < BN; i += kThreads) {
+                const bool in = q0 + i < p.seq_q;
+                const long long at = (long long)bh * p.seq_q + q0 + i;
+                sL[i] = in ? p.lse[at] * kLog2e : INFINITY;
+                sDelta[i] = in ? p.delta[at] : 0.f;
             }
+            __syncthreads();
+
+            float st[TM][TN], dpt[TM][TN];  // S^T and dP^T: key rows x query columns
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+#pragma unroll
+                for (int j = 0; j < TN; ++j) st[i][j] = dpt[i][j] = 0.f;
+            dot_rows<T, TM, TN, DW, LD, LD>(st, sK, sQ, ty, tx);
+            dot_rows<T, TM, TN, DW, LD, LD>(dpt, sV, sdO, ty, tx);
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {
+                const int kj = k0 + ty * TM + i;
+#pragma unroll
+                for (int j = 0; j < TN; ++j) {
+                    const int col = tx + kGroup * j, qi = q0 + col;
+                    float pr = exp2f(st[i][j] * c - sL[col]);
+                    if (qi >= p.seq_q || kj >= p.seq_k || (p.causal && kj > qi)) pr = 0.f;
+                    sP[(ty * TM + i) * LDP + col] = pr;
+                    sdS[(ty * TM + i) * LDP + col] = pr * (dpt[i][j] - sDelta[col]);
+                }
+            }
+            __syncthreads();
+            accum_pv<T, TM, NP, BN, LDP, LD>(dv, sP, sdO, ty, tx);
+            accum_pv<T, TM, NP, BN, LDP, LD>(dk, sdS, sQ, ty, tx);
+            __syncthreads();
         }
-        __syncthreads();
-        accum_pv<T, TM, NP, BN, LDP, LD>(dv, sP, sdO, ty, tx);
-        accum_pv<T, TM, NP, BN, LDP, LD>(dk, sdS, sQ, ty, tx);
-        __syncthreads();
     }
-    store_rows<T, TM, NP>(p.dk, b, h, k0, p.seq_k, dk, p.scale, ty, tx);
-    store_rows<T, TM, NP>(p.dv, b, h, k0, p.seq_k, dv, 1.f, ty, tx);
+    store_rows<T, TM, NP>(p.dk, b, hk, k0, p.seq_k, dk, p.scale, ty, tx);
+    store_rows<T, TM, NP>(p.dv, b, hk, k0, p.seq_k, dv, 1.f, ty, tx);
 }
 
 template <class T, int D>
@@ -323,8 +329,9 @@ __global__ void __launch_bounds__(kThreads) flash_bwd_dq_kernel(FlashBwdParams p
     const int q0 = blockIdx.x * BM;
     load_rows<BM, DW, LD>(sQ, slice(p.q, b, h), p.q.stride_row, q0, p.seq_q);
     load_rows<BM, DW, LD>(sdO, slice(p.dout, b, h), p.dout.stride_row, q0, p.seq_q);
-    const unsigned short* k = slice(p.k, b, h);
-    const unsigned short* v = slice(p.v, b, h);
+    const int group = p.heads / (p.kv_heads > 0 ? p.kv_heads : p.heads);
+    const unsigned short* k = slice(p.k, b, h / group);
+    const unsigned short* v = slice(p.v, b, h / group);
 
     float lse2[TM], delta[TM];
     float dq[TM][2 * NP];

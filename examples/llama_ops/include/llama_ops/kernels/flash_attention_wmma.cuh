@@ -22,6 +22,13 @@
 // through shared memory (rare after the first tiles: random or trained scores settle).
 // Block barriers only around the K/V tiles; the S, P and O round trips are warp-private and
 // ordered with __syncwarp (a fenced wave barrier after `ferry migrate --to hip`).
+//
+// K/V tiles are copied asynchronously where the build allows it (LLAMA_OPS_CP_ASYNC: cp.async
+// through <cuda_pipeline.h>, nvcc builds; plain 16-byte loads elsewhere — HIP, the CPU runtime):
+// V(t) is issued right after the barrier that publishes K(t), and lands while the warps compute
+// S and the softmax; K(t+1) is issued after the barrier that publishes V(t) (into the one K
+// buffer, whose readers are then done), or with LLAMA_OPS_WMMA_KBUF=2 into a second K buffer
+// right after the first barrier, and lands during P V. Two block barriers per tile either way.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -40,6 +47,24 @@
 
 #include "llama_ops/flash_attention.h"
 #include "llama_ops/portable.cuh"
+
+// Asynchronous global -> shared copies (cp.async, sm_80+; emulated synchronously by nvcc on older
+// targets): nvcc builds only. HIP and the wave64 CPU runtime copy with plain loads.
+#ifndef LLAMA_OPS_CP_ASYNC
+#if defined(__NVCC__) && !defined(__HIP_PLATFORM_AMD__)
+#define LLAMA_OPS_CP_ASYNC 1
+#else
+#define LLAMA_OPS_CP_ASYNC 0
+#endif
+#endif
+#if LLAMA_OPS_CP_ASYNC
+#include <cuda_pipeline.h>
+#endif
+// K tile buffers of the forward kernel: 1 (K(t+1) issued once every warp is past S(t)), or 2
+// (issued one phase earlier; 17 KiB more shared memory for d = 128).
+#ifndef LLAMA_OPS_WMMA_KBUF
+#define LLAMA_OPS_WMMA_KBUF 1
+#endif
 
 // The widest warp of the platform: bounds the block size at compile time (__launch_bounds__).
 #if defined(__HIP_PLATFORM_AMD__)
@@ -121,8 +146,9 @@ struct FwdShape {
     static constexpr size_t s_bytes = (size_t)kWarps * kFrag * LDS * 4;
     static constexpr size_t p_bytes = (size_t)kWarps * kFrag * LDP * 2;
     static constexpr size_t q_bytes = (size_t)BM * LDT * 2;  // staged once, over sS and sP
+    static constexpr int kKBuf = LLAMA_OPS_WMMA_KBUF;
     static constexpr size_t smem_bytes =
-        2 * tile_bytes + (s_bytes + p_bytes > q_bytes ? s_bytes + p_bytes : q_bytes);
+        (kKBuf + 1) * tile_bytes + (s_bytes + p_bytes > q_bytes ? s_bytes + p_bytes : q_bytes);
 };
 
 __device__ __forceinline__ const unsigned short* slice(const AttnTensor& t, int b, int h) {
@@ -140,6 +166,43 @@ __device__ __forceinline__ void load_tile(unsigned short* dst, const unsigned sh
         uint4 v = make_uint4(0u, 0u, 0u, 0u);
         if (row0 + r < n) v = *reinterpret_cast<const uint4*>(src + (row0 + r) * stride + c * 8);
         *reinterpret_cast<uint4*>(dst + r * LD + c * 8) = v;
+    }
+}
+
+// 16 bytes from global to shared memory: asynchronous with LLAMA_OPS_CP_ASYNC (complete after
+// copy_commit + copy_wait), else a plain load and store.
+__device__ __forceinline__ void copy16(unsigned short* dst, const unsigned short* src) {
+#if LLAMA_OPS_CP_ASYNC
+    __pipeline_memcpy_async(dst, src, 16);
+#else
+    *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+#endif
+}
+// Closes the group of copies issued since the last commit.
+__device__ __forceinline__ void copy_commit() {
+#if LLAMA_OPS_CP_ASYNC
+    __pipeline_commit();
+#endif
+}
+// Waits until at most N of this thread's committed groups are still in flight.
+template <int N>
+__device__ __forceinline__ void copy_wait() {
+#if LLAMA_OPS_CP_ASYNC
+    __pipeline_wait_prior(N);
+#endif
+}
+
+// load_tile with copy16: complete after copy_commit + copy_wait (and a barrier for other threads).
+template <int ROWS, int D, int LD>
+__device__ __forceinline__ void load_tile_async(unsigned short* dst, const unsigned short* src,
+                                                long long stride, int row0, int n) {
+    constexpr int CH = D / 8;
+    for (int i = threadIdx.x; i < ROWS * CH; i += blockDim.x) {
+        const int r = i / CH, c = i % CH;
+        if (row0 + r < n)
+            copy16(dst + r * LD + c * 8, src + (row0 + r) * stride + c * 8);
+        else
+            *reinterpret_cast<uint4*>(dst + r * LD + c * 8) = make_uint4(0u, 0u, 0u, 0u);
     }
 }
 
@@ -211,9 +274,10 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     constexpr int BM = Sh::BM, BN = Sh::BN, LDT = Sh::LDT, LDS = Sh::LDS, LDP = Sh::LDP;
     constexpr int DF = D / kFrag, NF = BN / kFrag;
 
+    constexpr int KBUF = Sh::kKBuf;
     extern __shared__ float fa_smem[];
-    unsigned short* sK = reinterpret_cast<unsigned short*>(fa_smem);
-    unsigned short* sV = sK + BN * LDT;
+    unsigned short* sK0 = reinterpret_cast<unsigned short*>(fa_smem);  // KBUF K buffers
+    unsigned short* sV = sK0 + KBUF * BN * LDT;
     float* sS = reinterpret_cast<float*>(sV + BN * LDT);
     unsigned short* sP = reinterpret_cast<unsigned short*>(sS + Sh::kWarps * kFrag * LDS);
     unsigned short* sQ = reinterpret_cast<unsigned short*>(sS);  // before the key loop only
@@ -231,6 +295,8 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     const unsigned short* k = slice(p.k, b, h / group);
     const unsigned short* v = slice(p.v, b, h / group);
 
+    load_tile_async<BN, D, LDT>(sK0, k, p.k.stride_row, 0, p.seq_k);  // K(0), in flight
+    copy_commit();
     load_tile<BM, D, LDT>(sQ, slice(p.q, b, h), p.q.stride_row, q0, p.seq_q);
     __syncthreads();
     FragA qf[DF];
@@ -253,9 +319,17 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     }
     for (int t = 0; t < n_tiles; ++t) {
         const int k0 = t * BN;
-        load_tile<BN, D, LDT>(sK, k, p.k.stride_row, k0, p.seq_k);
-        load_tile<BN, D, LDT>(sV, v, p.v.stride_row, k0, p.seq_k);
-        __syncthreads();
+        const unsigned short* sK = sK0 + (KBUF == 2 ? (t & 1) * BN * LDT : 0);
+        copy_wait<0>();   // K(t), the only group in flight
+        __syncthreads();  // K(t) for all; every warp is past P V(t-1) (and S(t-1))
+        load_tile_async<BN, D, LDT>(sV, v, p.v.stride_row, k0, p.seq_k);  // V(t)
+        copy_commit();
+        if (KBUF == 2) {  // K(t+1) into the other buffer, read last by S(t-1)
+            if (t + 1 < n_tiles)
+                load_tile_async<BN, D, LDT>(sK0 + ((t + 1) & 1) * BN * LDT, k, p.k.stride_row,
+                                            k0 + BN, p.seq_k);
+            copy_commit();
+        }
         // A warp whose rows all lie above this tile's first key sees none of it (causal).
         const bool active = !(p.causal && k0 > w0 + kFrag - 1);
         if (active) {
@@ -315,6 +389,12 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
                 __syncwarp();
             }
         }
+        copy_wait<KBUF - 1>();  // V(t) (K(t+1) may still be in flight)
+        __syncthreads();        // V(t) for all; every warp is past S(t)
+        if (KBUF == 1 && t + 1 < n_tiles) {  // K(t+1), landing during P V(t)
+            load_tile_async<BN, D, LDT>(sK0, k, p.k.stride_row, k0 + BN, p.seq_k);
+            copy_commit();
+        }
         if (active) {
             FragA pf[NF];
 #pragma unroll
@@ -332,7 +412,6 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
                 }
             }
         }
-        __syncthreads();  // sK, sV, sS and sP are refilled next
     }
 
     // O / l, written 16-bit: NF fragments at a time through the warp's score rows.

@@ -1,5 +1,5 @@
-// kernels/flash_decode.cuh - attention of one new query token per (batch, head) over a contiguous
-// KV cache (LLaMA decoding), split over the keys ("flash decoding"); host side in
+// kernels/flash_decode.cuh - attention of one new query token per (batch, head) over a KV cache,
+// contiguous or paged (LLaMA decoding), split over the keys ("flash decoding"); host side in
 // src/flash_attention.cu.
 //
 // Decoding is bound by reading the cache, not by arithmetic, so these kernels use no tensor cores
@@ -13,6 +13,10 @@
 //   - M) l_s
 // Like flash_attention.cuh, nothing depends on the warp width: groups of 8 lanes and whole-block
 // barriers only.
+//
+// Paged caches (block_table): a row's address goes through the batch row's page table (one
+// integer division per row read); per-sequence lengths (seq_lens): a split past its sequence's
+// end writes an empty chunk (m = -inf, l = 0), which the combine kernel weighs by 0.
 #pragma once
 
 #include "llama_ops/flash_attention.h"
@@ -31,6 +35,16 @@ __device__ __forceinline__ const unsigned short* slice(const AttnTensor& t, int 
     return static_cast<const unsigned short*>(t.data) + b * t.stride_batch + h * t.stride_head;
 }
 
+// Row j of kv head hk of batch row b, in a contiguous or a paged cache.
+__device__ __forceinline__ const unsigned short* cache_row(const AttnTensor& t,
+                                                           const FlashDecodeParams& p, int b,
+                                                           int hk, int j) {
+    if (!p.block_table) return slice(t, b, hk) + (long long)j * t.stride_row;
+    const int page = p.block_table[(long long)b * p.max_pages + j / p.page_size];
+    return static_cast<const unsigned short*>(t.data) + (long long)page * t.stride_batch +
+           (long long)hk * t.stride_head + (long long)(j % p.page_size) * t.stride_row;
+}
+
 // Workspace floats per (batch, head, split): head_dim for o, then m and l.
 template <class T, int D>
 __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecodeParams p) {
@@ -45,9 +59,16 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
     const int b = bk / p.kv_heads, hk = bk % p.kv_heads;
     const int group = p.heads / p.kv_heads;
     const int j0 = split * kChunk;
-    const int n = p.seq_k - j0 < kChunk ? p.seq_k - j0 : kChunk;
-    const unsigned short* k = slice(p.k, b, hk);
-    const unsigned short* v = slice(p.v, b, hk);
+    const int len = p.seq_lens ? p.seq_lens[b] : p.seq_k;
+    const int n = len - j0 < kChunk ? len - j0 : kChunk;
+    if (n <= 0) {  // past this sequence's end (seq_lens): an empty chunk, the block leaves at once
+        for (int i = threadIdx.x; i < group * (D + 2); i += kThreads) {
+            const int hq = i / (D + 2), d = i % (D + 2);
+            const long long row = ((long long)b * p.heads + hk * group + hq) * gridDim.x + split;
+            p.work[row * (D + 2) + d] = d == D ? -INFINITY : 0.f;
+        }
+        return;
+    }
 
     for (int i = threadIdx.x; i < group * DW; i += kThreads) {
         const int hq = i / DW, w = i % DW;
@@ -65,7 +86,7 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
     for (int j = ty; j < kChunk; j += kThreads / kGroup) {
         float kv[8 * VPL];
         const uint4* krow =
-            reinterpret_cast<const uint4*>(k + (long long)(j0 + j) * p.k.stride_row);
+            j < n ? reinterpret_cast<const uint4*>(cache_row(p.k, p, b, hk, j0 + j)) : nullptr;
 #pragma unroll
         for (int i = 0; i < VPL; ++i) {
             const uint4 c = j < n ? krow[tx + kGroup * i] : make_uint4(0u, 0u, 0u, 0u);
@@ -126,8 +147,7 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
         for (int e = 0; e < 8; ++e) acc[hq][e] = 0.f;
 #pragma unroll 2
     for (int j = slot; j < n; j += KPP) {
-        const uint4 c =
-            reinterpret_cast<const uint4*>(v + (long long)(j0 + j) * p.v.stride_row)[ch];
+        const uint4 c = reinterpret_cast<const uint4*>(cache_row(p.v, p, b, hk, j0 + j))[ch];
         const unsigned w[4] = {c.x, c.y, c.z, c.w};
         float x[8];
 #pragma unroll
