@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """FlashAttention of examples/llama_ops against PyTorch's SDPA on one GPU (run by hand, not CI).
 
-Forward (tensor-core WMMA kernel and the scalar one of the same library), grouped-query attention
-and decoding (one query token over a KV cache) against torch's SDPA flash backend and the eager
-formula, in one process: each kernel is checked against a float32 reference (SDPA on upcast
+Forward and backward (tensor-core WMMA kernels and the scalar ones of the same library),
+grouped-query attention and decoding (one query token over a contiguous or a paged KV cache)
+against torch's SDPA flash backend and the eager formula, in one process: each kernel is checked against a float32 reference (SDPA on upcast
 inputs; errors as ||out - ref|| / ||ref|| and max |out - ref|, SDPA flash's own error beside) and
 timed as a CUDA graph of `reps` calls (so Python and ctypes stay out of the numbers), median of
-several replays. TFLOP/s count 4*B*H*Sq*Sk*D (half of it causal).
+several replays (the backward pass, ours and SDPA's autograd, as back-to-back calls between two
+events instead: autograd does not capture into a graph). TFLOP/s count 4*B*H*Sq*Sk*D forward,
+10*B*H*Sq*Sk*D backward (FlashAttention-2's count; half of it causal).
 
 Usage: bench/llama_ops_flash_bench.py --lib build/libllama_ops_capi.so --out OUT_DIR [--quick]
 Writes OUT_DIR/flash_bench.{json,md}; exit 1 when a check fails.
@@ -32,6 +34,8 @@ def load(path):
         "llama_flash_forward_gqa": [P, P, P, P, P, P, I, I, I, I, I, I, F32, I, I, P],
         "llama_flash_decode": [P, P, P, P, P, P, P, I, I, I, I, I, F32, I, P],
         "llama_flash_use_wmma": [I],
+        "llama_flash_backward_gqa": [P, P, P, P, P, P, P, P, P, P, P, I, I, I, I, I, I, F32, I, I, P],
+        "llama_flash_decode_paged": [P, P, P, P, P, P, P, P, I, I, P, I, I, I, I, I, F32, I, P],
     }
     for name, args in sig.items():
         fn = getattr(lib, name)
@@ -76,6 +80,23 @@ def time_graph(fn, reps, replays=7):
         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         a.record()
         g.replay()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b) / reps)
+    return statistics.median(times)
+
+
+def time_loop(fn, reps, replays=5):
+    """Median time of one call (ms) over `reps` back-to-back calls between two events."""
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(replays):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        for _ in range(reps):
+            fn()
         b.record()
         b.synchronize()
         times.append(a.elapsed_time(b) / reps)
@@ -154,7 +175,102 @@ def fwd_case(lib, B, H, KVH, S, D, dtype, causal, do_scalar, ms_guess):
     return row
 
 
-def decode_case(lib, B, H, KVH, L, D, dtype):
+def bwd_case(lib, B, H, KVH, S, D, dtype, causal, do_scalar, ms_guess):
+    """dq, dk, dv of ours (WMMA, and scalar when asked) and of SDPA-flash against float32 autograd."""
+    torch.manual_seed(B * 1000003 + H * 1009 + S * 7 + D + causal + 17)
+    q = torch.randn(B, H, S, D, device="cuda", dtype=dtype)
+    k = torch.randn(B, KVH, S, D, device="cuda", dtype=dtype)
+    v = torch.randn(B, KVH, S, D, device="cuda", dtype=dtype)
+    do = torch.randn(B, H, S, D, device="cuda", dtype=dtype)
+    o = torch.empty_like(q)
+    lse = torch.empty(B, H, S, device="cuda", dtype=torch.float32)
+    delta = torch.empty(B, H, S, device="cuda", dtype=torch.float32)
+    dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+    scale = 1.0 / math.sqrt(D)
+    bf = 1 if dtype == torch.bfloat16 else 0
+    s0 = lambda: torch.cuda.current_stream().cuda_stream
+    check(lib, lib.llama_flash_forward_gqa(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), lse.data_ptr(),
+                                           strides(q, k, v, o), B, H, KVH, S, S, D, scale, int(causal), bf, s0()))
+    st = strides(q, k, v, o, do, dq, dk, dv)
+
+    def ours():
+        check(lib, lib.llama_flash_backward_gqa(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), do.data_ptr(),
+                                                dq.data_ptr(), dk.data_ptr(), dv.data_ptr(), lse.data_ptr(),
+                                                delta.data_ptr(), st, B, H, KVH, S, S, D, scale, int(causal), bf, s0()))
+
+    group = H // KVH
+
+    def expand(t):
+        return t.repeat_interleave(group, dim=1) if group > 1 else t
+
+    def fold(t):  # gradients of expanded k/v -> kv heads
+        return t.view(B, KVH, group, S, D).sum(2) if group > 1 else t
+
+    q32, k32, v32 = (t.float().requires_grad_() for t in (q, k, v))
+    o32 = F.scaled_dot_product_attention(q32, expand(k32), expand(v32), is_causal=causal)
+    refs = torch.autograd.grad(o32, (q32, k32, v32), do.float())
+    del o32, q32, k32, v32
+    row = {"B": B, "H": H, "KVH": KVH, "S": S, "D": D, "dtype": str(dtype).split(".")[-1], "causal": int(causal)}
+    flops = 10.0 * B * H * S * S * D * (0.5 if causal else 1.0)
+    qq, kk, vv = q.clone().requires_grad_(), expand(k).clone().requires_grad_(), expand(v).clone().requires_grad_()
+    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+        o_s = F.scaled_dot_product_attention(qq, kk, vv, is_causal=causal)
+
+    def sdpa():
+        return torch.autograd.grad(o_s, (qq, kk, vv), do, retain_graph=True)
+
+    g = sdpa()
+    got = (g[0], fold(g[1]), fold(g[2]))
+    for n, x, r in zip(("dq", "dk", "dv"), got, refs):
+        row[f"err_sdpa_{n}"], _ = err(x, r)
+    row["ms_sdpa"] = time_loop(sdpa, reps_for(ms_guess))
+    variants = [("wmma", 1)] + ([("scalar", 0)] if do_scalar else [])
+    for name, on in variants:
+        used = lib.llama_flash_use_wmma(on)
+        if on and not used:
+            row["wmma_built"] = 0
+            continue
+        for t in (dq, dk, dv):
+            t.fill_(float("nan"))
+        ours()
+        torch.cuda.synchronize()
+        row[f"nan_{name}"] = int(any(torch.isnan(t).any().item() for t in (dq, dk, dv)))
+        for n, x, r in zip(("dq", "dk", "dv"), (dq, dk, dv), refs):
+            row[f"err_{name}_{n}"], _ = err(x, r)
+        row[f"ms_{name}"] = time_loop(ours, reps_for(ms_guess * (8 if name == "scalar" else 1)))
+    lib.llama_flash_use_wmma(1)
+    for name in ("sdpa", "wmma", "scalar"):
+        if f"ms_{name}" in row:
+            row[f"tflops_{name}"] = flops / row[f"ms_{name}"] / 1e9
+    if "ms_wmma" in row:
+        row["ratio_wmma"] = row["ms_sdpa"] / row["ms_wmma"]  # SDPA's time / ours: >= 0.5 is the goal
+    if "ms_scalar" in row:
+        row["ratio_scalar"] = row["ms_sdpa"] / row["ms_scalar"]
+    row["pass"] = int(all(row.get(f"err_{m}_{n}", 0) <= 2.0 * row[f"err_sdpa_{n}"] + 1e-3 and not row.get(f"nan_{m}", 0)
+                          for m in ("wmma", "scalar") for n in ("dq", "dk", "dv")))
+    return row
+
+
+def paged(k, v, page_size, seed):
+    """The cache [B, KVH, L, D] as a shuffled pool of pages [pages, page_size, KVH, D] (vLLM's
+    layout) and a block table [B, max_pages]."""
+    B, KVH, L, D = k.shape
+    mp = (L + page_size - 1) // page_size
+    gen = torch.Generator(device="cpu").manual_seed(seed)
+    perm = torch.randperm(B * mp, generator=gen)
+    table = perm.view(B, mp).to(device="cuda", dtype=torch.int32)
+    pools = []
+    for t in (k, v):
+        pad = torch.zeros(B, KVH, mp * page_size, D, device="cuda", dtype=t.dtype)
+        pad[:, :, :L] = t
+        pages = pad.view(B, KVH, mp, page_size, D).permute(0, 2, 3, 1, 4).reshape(B * mp, page_size, KVH, D)
+        pool = torch.empty_like(pages)
+        pool[perm.to("cuda")] = pages
+        pools.append(pool.contiguous())
+    return pools[0], pools[1], table, mp
+
+
+def decode_case(lib, B, H, KVH, L, D, dtype, page_size=16):
     torch.manual_seed(L + H + D)
     q = torch.randn(B, H, 1, D, device="cuda", dtype=dtype)
     k = torch.randn(B, KVH, L, D, device="cuda", dtype=dtype)
@@ -204,9 +320,27 @@ def decode_case(lib, B, H, KVH, L, D, dtype):
         except Exception as e:  # a backend that refuses the shape
             row[f"ms_{name}"] = None
             row[f"why_{name}"] = str(e)[:120]
+    if page_size:  # the same cache as pages of page_size rows in a shuffled pool (block table)
+        kp, vp, table, mp = paged(k, v, page_size, L + D)
+        op = torch.full_like(q, float("nan"))
+        stp = strides(q, kp.permute(0, 2, 1, 3), vp.permute(0, 2, 1, 3), op)  # (page, head, row) strides
+
+        def ours_paged():
+            check(lib, lib.llama_flash_decode_paged(q.data_ptr(), kp.data_ptr(), vp.data_ptr(), op.data_ptr(), None,
+                                                    work.data_ptr(), stp, table.data_ptr(), page_size, mp, None,
+                                                    B, H, KVH, L, D, scale, bf, torch.cuda.current_stream().cuda_stream))
+
+        ours_paged()
+        torch.cuda.synchronize()
+        row["page_size"] = page_size
+        row["nan"] |= int(torch.isnan(op).any().item())
+        row["err_paged"], _ = err(op, ref)
+        row["ms_paged"] = time_graph(ours_paged, 50)
+        row["ratio_sdpa_paged"] = (row.get("ms_sdpa") or 0) / row["ms_paged"]
     byts = 2.0 * B * KVH * L * D * q.element_size()
     row["gbps_ours"] = byts / row["ms_ours"] / 1e6
-    row["pass"] = int(not row["nan"] and row["err_ours"] <= 1.5 * max(row.get("err_sdpa", 0) or 0, 2e-3) + 1e-4)
+    tol = 1.5 * max(row.get("err_sdpa", 0) or 0, 2e-3) + 1e-4
+    row["pass"] = int(not row["nan"] and row["err_ours"] <= tol and row.get("err_paged", 0) <= tol)
     return row
 
 
@@ -244,6 +378,8 @@ def main():
     ap.add_argument("--variant", action="store_true",
                     help="forward only, WMMA only, two shapes: for comparing builds of the kernel")
     ap.add_argument("--decode-only", action="store_true", help="the decode cases only")
+    ap.add_argument("--no-backward", action="store_true", help="skip the backward cases")
+    ap.add_argument("--backward-only", action="store_true", help="the backward cases only")
     ap.add_argument("--profile", action="store_true",
                     help="one call of each kernel at 1x16x4096x128 fp16 (forward) and 8x32(8)x4096x128 "
                          "(decode), for ncu; no checks or timing")
@@ -264,7 +400,7 @@ def main():
     if a.variant:
         fwd_shapes = [fwd_shapes[0], fwd_shapes[4]]
         a.no_scalar = True
-    if a.decode_only:
+    if a.decode_only or a.backward_only:
         fwd_shapes = []
     fwd = []
     for (B, H, KVH, S, D, g) in fwd_shapes:
@@ -274,9 +410,25 @@ def main():
                 r = fwd_case(lib, B, H, KVH, S, D, dtype, causal, scalar, g)
                 fwd.append(r)
                 print(json.dumps(r), flush=True)
+    bwd_shapes = [  # B, H, KVH, S, D, ms guess of SDPA's backward
+        (4, 16, 16, 1024, 64, 0.3), (4, 16, 16, 1024, 128, 0.5), (2, 16, 16, 2048, 128, 1.0),
+        (1, 16, 16, 4096, 128, 1.5), (1, 16, 16, 8192, 128, 5.0), (2, 4, 4, 333, 64, 0.1), (1, 32, 8, 4096, 128, 3.0),
+    ]
+    if a.quick:
+        bwd_shapes = [bwd_shapes[0], bwd_shapes[5], bwd_shapes[6]]
+    if a.variant or a.decode_only or a.no_backward:
+        bwd_shapes = []
+    bwd = []
+    for (B, H, KVH, S, D, g) in bwd_shapes:
+        for dtype in (torch.float16, torch.bfloat16):
+            for causal in (False, True):
+                scalar = not a.no_scalar and S <= 2048
+                r = bwd_case(lib, B, H, KVH, S, D, dtype, causal, scalar, g)
+                bwd.append(r)
+                print(json.dumps(r), flush=True)
     dec_shapes = [(1, 32, 8, 4096, 128), (8, 32, 8, 4096, 128), (1, 32, 8, 8192, 128), (16, 32, 32, 2048, 128),
                   (4, 32, 8, 1000, 64)]
-    if a.variant:
+    if a.variant or a.backward_only:
         dec_shapes = []
     dec = []
     for (B, H, KVH, L, D) in dec_shapes:
@@ -284,7 +436,7 @@ def main():
             r = decode_case(lib, B, H, KVH, L, D, dtype)
             dec.append(r)
             print(json.dumps(r), flush=True)
-    json.dump({"device": dev, "torch": torch.__version__, "forward": fwd, "decode": dec},
+    json.dump({"device": dev, "torch": torch.__version__, "forward": fwd, "backward": bwd, "decode": dec},
               open(os.path.join(a.out, "flash_bench.json"), "w"), indent=1)
 
     lines = [f"device: {dev}, torch {torch.__version__}", "",
@@ -296,18 +448,28 @@ def main():
                      f"{f(r.get('ms_wmma'))} | {f(r.get('ms_scalar'))} | {f(r['tflops_sdpa'], 0)} | {f(r.get('tflops_wmma'), 0)} | "
                      f"{f(r.get('ratio_wmma'), 2)} | {f(r.get('ratio_scalar'), 2)} | {r.get('err_wmma', 0):.1e} | "
                      f"{r.get('err_scalar', 0):.1e} | {r['err_sdpa']:.1e} | {'PASS' if r['pass'] else 'FAIL'} |")
-    lines += ["", "| decode B×H(kv)×L×D | dtype | ours µs | SDPA(enable_gqa) µs | SDPA-flash expanded µs | eager µs | SDPA/ours | eager/ours | ours GB/s | err ours | check |",
-              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| backward B×H(kv)×S×D | dtype | causal | SDPA-flash ms | WMMA ms | scalar ms | SDPA TFLOP/s | WMMA TFLOP/s | SDPA/WMMA | SDPA/scalar | err WMMA dq/dk/dv | err SDPA dq/dk/dv | check |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    e3 = lambda r, m: "/".join(f"{r[f'err_{m}_{n}']:.1e}" if f"err_{m}_{n}" in r else "—" for n in ("dq", "dk", "dv"))
+    for r in bwd:
+        lines.append(f"| {r['B']}×{r['H']}({r['KVH']})×{r['S']}×{r['D']} | {r['dtype']} | {r['causal']} | {f(r['ms_sdpa'])} | "
+                     f"{f(r.get('ms_wmma'))} | {f(r.get('ms_scalar'))} | {f(r['tflops_sdpa'], 0)} | {f(r.get('tflops_wmma'), 0)} | "
+                     f"{f(r.get('ratio_wmma'), 2)} | {f(r.get('ratio_scalar'), 2)} | {e3(r, 'wmma')} | {e3(r, 'sdpa')} | "
+                     f"{'PASS' if r['pass'] else 'FAIL'} |")
+    lines += ["", "| decode B×H(kv)×L×D | dtype | ours µs | paged µs (16-row pages) | SDPA(enable_gqa) µs | SDPA-flash expanded µs | eager µs | SDPA/ours | SDPA/paged | eager/ours | ours GB/s | err ours | err paged | check |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     us = lambda x: "—" if x is None else f"{1000 * x:.1f}"
     for r in dec:
-        lines.append(f"| {r['B']}×{r['H']}({r['KVH']})×{r['L']}×{r['D']} | {r['dtype']} | {us(r['ms_ours'])} | {us(r.get('ms_sdpa'))} | "
-                     f"{us(r.get('ms_sdpa_flash_expanded'))} | {us(r.get('ms_eager'))} | {f(r.get('ratio_sdpa'), 2)} | "
-                     f"{f(r.get('ratio_eager'), 2)} | {r['gbps_ours']:.0f} | {r['err_ours']:.1e} | {'PASS' if r['pass'] else 'FAIL'} |")
+        lines.append(f"| {r['B']}×{r['H']}({r['KVH']})×{r['L']}×{r['D']} | {r['dtype']} | {us(r['ms_ours'])} | {us(r.get('ms_paged'))} | "
+                     f"{us(r.get('ms_sdpa'))} | {us(r.get('ms_sdpa_flash_expanded'))} | {us(r.get('ms_eager'))} | "
+                     f"{f(r.get('ratio_sdpa'), 2)} | {f(r.get('ratio_sdpa_paged'), 2)} | {f(r.get('ratio_eager'), 2)} | "
+                     f"{r['gbps_ours']:.0f} | {r['err_ours']:.1e} | {r.get('err_paged', 0):.1e} | {'PASS' if r['pass'] else 'FAIL'} |")
     md = "\n".join(lines) + "\n"
     open(os.path.join(a.out, "flash_bench.md"), "w").write(md)
     print(md)
-    bad = [r for r in fwd + dec if not r["pass"]]
-    print(f"{len(fwd) + len(dec) - len(bad)} of {len(fwd) + len(dec)} checks passed")
+    rows = fwd + bwd + dec
+    bad = [r for r in rows if not r["pass"]]
+    print(f"{len(rows) - len(bad)} of {len(rows)} checks passed")
     return 1 if bad else 0
 
 

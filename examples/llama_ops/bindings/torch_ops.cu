@@ -189,11 +189,69 @@ int llama_flash_decode(void* q, void* k, void* v, void* o, float* lse, float* wo
     return why ? refuse(why) : 0;
 }
 
-// on = 0 forces the scalar forward kernel, 1 restores the default; returns 1 when the tensor-core
-// kernel is now in use (the library was built with LLAMA_OPS_WMMA=1), else 0.
+// llama_flash_decode over a paged cache: k and v are pools of pages, their strides (page, head,
+// row) in elements; block_table [batch, max_pages] page indices and seq_lens [batch] (or null: seq_k
+// for all) in device memory.
+int llama_flash_decode_paged(void* q, void* k, void* v, void* o, float* lse, float* work,
+                             const long long* strides, const int* block_table, int page_size,
+                             int max_pages, const int* seq_lens, int batch, int heads, int kv_heads,
+                             int seq_k, int head_dim, float scale, int bf16, void* stream) {
+    llama_ops::FlashDecodeParams p;
+    p.q = tensor(q, strides);
+    p.k = tensor(k, strides + 3);
+    p.v = tensor(v, strides + 6);
+    p.o = tensor(o, strides + 9);
+    p.lse = lse;
+    p.work = work;
+    p.batch = batch;
+    p.heads = heads;
+    p.kv_heads = kv_heads;
+    p.seq_k = seq_k;
+    p.scale = scale;
+    p.block_table = block_table;
+    p.page_size = page_size;
+    p.max_pages = max_pages;
+    p.seq_lens = seq_lens;
+    const char* why = llama_ops::flash_attention_decode(
+        p, head_dim, bf16 ? llama_ops::Float16Kind::bf16 : llama_ops::Float16Kind::f16,
+        as_stream(stream));
+    return why ? refuse(why) : 0;
+}
+
+// on = 0 forces the scalar forward and backward kernels, 1 restores the default; returns 1 when the
+// tensor-core kernels are now in use (the library was built with LLAMA_OPS_WMMA=1), else 0.
 int llama_flash_use_wmma(int on) {
     llama_ops::flash_attention_use_wmma(on != 0);
     return on != 0 && llama_ops::flash_attention_wmma_built() ? 1 : 0;
+}
+
+// llama_flash_backward with grouped-query attention: k, v, dk and dv have kv_heads heads.
+int llama_flash_backward_gqa(void* q, void* k, void* v, void* o, void* dout, void* dq, void* dk,
+                             void* dv, const float* lse, float* delta, const long long* strides,
+                             int batch, int heads, int kv_heads, int seq_q, int seq_k, int head_dim,
+                             float scale, int causal, int bf16, void* stream) {
+    llama_ops::FlashBwdParams p;
+    p.q = tensor(q, strides);
+    p.k = tensor(k, strides + 3);
+    p.v = tensor(v, strides + 6);
+    p.o = tensor(o, strides + 9);
+    p.dout = tensor(dout, strides + 12);
+    p.dq = tensor(dq, strides + 15);
+    p.dk = tensor(dk, strides + 18);
+    p.dv = tensor(dv, strides + 21);
+    p.lse = lse;
+    p.delta = delta;
+    p.batch = batch;
+    p.heads = heads;
+    p.kv_heads = kv_heads;
+    p.seq_q = seq_q;
+    p.seq_k = seq_k;
+    p.scale = scale;
+    p.causal = causal;
+    const char* why = llama_ops::flash_attention_backward(
+        p, head_dim, bf16 ? llama_ops::Float16Kind::bf16 : llama_ops::Float16Kind::f16,
+        as_stream(stream));
+    return why ? refuse(why) : 0;
 }
 
 // strides: q, k, v, o, dout, dq, dk, dv; delta: a [batch, heads, seq_q] float workspace.

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Everything issue 30 measures on an NVIDIA GPU, in one device call of at most ~9.5 minutes:
+# FlashAttention forward/backward/decode (contiguous and paged) against SDPA, the LLaMA inference
+# benchmark against PyTorch eager and SDPA, `ferry opcheck` of the FlashAttention operators on the
+# original and on its CUDA -> HIP -> CUDA round trip, and builds of the forward kernel's variants
+# (synchronous K/V copies, a second K buffer) timed against the default.
+#
+#   1. here (no GPU needed):   bench/llama_ops_h200.sh prepare DIR   [FERRY=build/ferry]
+#        DIR/orig  examples/llama_ops as written        DIR/rt  its round trip (ferry migrate twice,
+#        DIR/bin   ferry + libfmt (for opcheck)                  with the original Makefile)
+#        DIR/bench this script and the two Python benchmarks
+#   2. on the GPU machine:     bash DIR/bench/llama_ops_h200.sh run OUT DIR
+#        (device tool: copy DIR to /work/main/_devrun/flashattn, carry ["_devrun/flashattn"], command
+#         `bash _devrun/flashattn/bench/llama_ops_h200.sh run $OUT _devrun/flashattn`)
+#
+# OUT gets at most 8 files: summary.md (every table), run.log, results.tgz (everything: JSON,
+# per-phase logs, opcheck report). Phases, in order of priority, each bounded in time, the whole
+# run by DEADLINE seconds (default 560): build (-j16, 4 builds in parallel) -> opcheck -> flash
+# bench -> LLaMA inference (ctx 4096, batch 4) -> variants -> LLaMA inference (ctx 8192, batch 1)
+# -> ncu (PROFILE=1 only). Environment: ARCH (default sm_90), BENCH_ARGS (flash bench, default
+# --no-scalar), INFER_ARGS, DEADLINE, PROFILE.
+set -u -o pipefail
+
+prepare() {
+  local dest=$1 root ferry
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  ferry=${FERRY:-$root/build/ferry}
+  [ -x "$ferry" ] || { echo "prepare: no ferry at $ferry (make build)" >&2; exit 2; }
+  mkdir -p "$dest" && dest=$(cd "$dest" && pwd)
+  rm -rf "${dest:?}/orig" "${dest:?}/hip" "${dest:?}/rt" "${dest:?}/bin" "${dest:?}/bench"
+  cp -a "$root/examples/llama_ops" "$dest/orig" && rm -rf "$dest/orig/build"
+  "$ferry" migrate "$dest/orig" --to hip -o "$dest/hip" -q >"$dest/migrate.log" 2>&1 || [ $? -eq 1 ] ||
+    { echo "prepare: migrate --to hip failed ($dest/migrate.log)" >&2; exit 1; }
+  "$ferry" migrate "$dest/hip" --from hip --to cuda -o "$dest/rt" -q >>"$dest/migrate.log" 2>&1 || [ $? -eq 1 ] ||
+    { echo "prepare: migrate --to cuda failed ($dest/migrate.log)" >&2; exit 1; }
+  cp "$root/examples/llama_ops/Makefile" "$dest/rt/Makefile"
+  rm -rf "$dest/hip"
+  mkdir -p "$dest/bin" "$dest/bench"
+  cp "$ferry" "$dest/bin/ferry"
+  local fmt
+  fmt=$(ldd "$ferry" | awk '/libfmt/ {print $3}')
+  [ -n "$fmt" ] && cp -L "$fmt" "$dest/bin/"
+  cp "$root/bench/llama_ops_h200.sh" "$root/bench/llama_ops_flash_bench.py" "$root/bench/llama_ops_infer_bench.py" "$dest/bench/"
+  du -sh "$dest"
+  echo "prepared $dest; on the GPU: bash $dest/bench/llama_ops_h200.sh run OUT $dest"
+}
+
+run() {
+  local out dir here t0 deadline
+  mkdir -p "$1" && out=$(cd "$1" && pwd)
+  dir=$(cd "$2" && pwd)
+  here=$dir/bench
+  [ -f "$here/llama_ops_flash_bench.py" ] || here=$(cd "$(dirname "$0")" && pwd)
+  local work=/tmp/llama_ops_h200.$$
+  mkdir -p "$work"
+  exec > >(tee "$out/run.log") 2>&1
+  t0=$(date +%s)
+  deadline=${DEADLINE:-560}
+  left() { echo $((deadline - ($(date +%s) - t0))); }
+  budget() { local l; l=$(left); [ "$1" -lt "$l" ] && echo "$1" || echo $((l > 5 ? l - 5 : 1)); }
+  phase() { echo; echo "== $* (t=$(( $(date +%s) - t0 )) s, $(left) s left)"; }
+  local arch=${ARCH:-sm_90}
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm --format=csv,noheader
+  python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)'
+  nvcc --version | tail -1
+
+  phase "build: orig, rt, variants (make -j16 capi)"
+  cp -a "$dir/orig" "$work/orig" && cp -a "$dir/rt" "$work/rt"
+  local variants="sync:-DLLAMA_OPS_CP_ASYNC=0 kbuf2:-DLLAMA_OPS_WMMA_KBUF=2"
+  local pids=() v name flags
+  for name in orig rt; do
+    (timeout "$(budget 240)" make -C "$work/$name" -j16 capi ARCH="-arch=$arch" >"$work/build-$name.log" 2>&1 ||
+      echo "BUILD FAILED $name") &
+    pids+=($!)
+  done
+  for v in $variants; do
+    name=${v%%:*} flags=${v#*:}
+    cp -a "$dir/orig" "$work/var-$name"
+    (timeout "$(budget 240)" make -C "$work/var-$name" -j8 capi ARCH="-arch=$arch ${flags//,/ }" \
+      >"$work/build-var-$name.log" 2>&1 || echo "BUILD FAILED variant $name") &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  grep -h "error" "$work"/build-*.log | head -20
+  local lib=$work/orig/build/libllama_ops_capi.so rtlib=$work/rt/build/libllama_ops_capi.so
+  [ -f "$lib" ] || { echo "no library: stopping"; tar czf "$out/results.tgz" -C "$work" --exclude='*.o' .; exit 1; }
+
+  phase "opcheck: FlashAttention forward and backward, orig and round trip"
+  if [ -x "$dir/bin/ferry" ]; then
+    export LD_LIBRARY_PATH="$dir/bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    timeout "$(budget 150)" "$dir/bin/ferry" opcheck "$work/orig/opcheck/llama_ops.json" \
+      --var LLAMA_OPS_ORIG="$work/orig/build" --var LLAMA_OPS_RT="$work/rt/build" --python python3 \
+      --report "$work/opcheck.json" --only flash_attention --only flash_attention_causal \
+      --only flash_attention_backward --only flash_attention_causal_backward >"$work/opcheck.txt" 2>&1
+    echo "opcheck exit $?"; tail -6 "$work/opcheck.txt"
+  else
+    echo "skip opcheck: no $dir/bin/ferry"
+  fi
+
+  phase "flash bench: forward, backward, decode (contiguous, paged) against SDPA"
+  PYTHONUNBUFFERED=1 timeout "$(budget 200)" python3 "$here/llama_ops_flash_bench.py" --lib "$lib" \
+    --out "$work/flash" ${BENCH_ARGS:---no-scalar} >"$work/flash.log" 2>&1
+  echo "flash bench exit $?"; grep -E "checks passed|Error|error" "$work/flash.log" | tail -5
+
+  phase "LLaMA inference, ctx 4096, batch 4"
+  PYTHONUNBUFFERED=1 timeout "$(budget 120)" python3 "$here/llama_ops_infer_bench.py" --lib "$lib" --lib-rt "$rtlib" \
+    --out "$work/infer" --ctx 4096 --batch 4 ${INFER_ARGS:-} >"$work/infer-4k.log" 2>&1
+  echo "infer exit $?"; grep -E "^  |PASS|FAIL|Error" "$work/infer-4k.log" | tail -8
+
+  phase "variants of the forward kernel (forward only, two shapes)"
+  for v in $variants; do
+    name=${v%%:*}
+    [ -f "$work/var-$name/build/libllama_ops_capi.so" ] || { echo "variant $name: not built"; continue; }
+    [ "$(left)" -gt 60 ] || { echo "variant $name: no time left"; continue; }
+    echo "-- variant $name (${v#*:})"
+    PYTHONUNBUFFERED=1 timeout "$(budget 45)" python3 "$here/llama_ops_flash_bench.py" \
+      --lib "$work/var-$name/build/libllama_ops_capi.so" --out "$work/var-$name/out" --variant 2>&1 |
+      grep -E "^\| [0-9]" | sed "s/^/$name /" | tee -a "$work/variants.md"
+  done
+
+  if [ "$(left)" -gt 80 ]; then
+    phase "LLaMA inference, ctx 8192, batch 1"
+    PYTHONUNBUFFERED=1 timeout "$(budget 90)" python3 "$here/llama_ops_infer_bench.py" --lib "$lib" \
+      --out "$work/infer" --ctx 8192 --batch 1 ${INFER_ARGS:-} >"$work/infer-8k.log" 2>&1
+    echo "infer exit $?"; grep -E "^  |PASS|FAIL|Error" "$work/infer-8k.log" | tail -8
+  fi
+
+  if [ -n "${PROFILE:-}" ] && command -v ncu >/dev/null && [ "$(left)" -gt 60 ]; then
+    phase "ncu: one call of each kernel"
+    timeout "$(budget 120)" ncu --clock-control none -k regex:flash --section SpeedOfLight --section MemoryWorkloadAnalysis \
+      --section Occupancy --section WarpStateStats --section LaunchStats python3 "$here/llama_ops_flash_bench.py" \
+      --lib "$lib" --out "$work/flash" --profile >"$work/ncu.txt" 2>&1
+    echo "ncu exit $?"
+  fi
+
+  phase "summary"
+  {
+    echo "# llama_ops on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%F\ %H:%M) UTC"
+    echo; echo "## FlashAttention (bench/llama_ops_flash_bench.py)"; echo
+    cat "$work/flash/flash_bench.md" 2>/dev/null || echo "(no result: see flash.log)"
+    echo; echo "## Variants of the forward kernel (ms; default = cp.async, one K buffer)"; echo
+    cat "$work/variants.md" 2>/dev/null || echo "(none)"
+    echo; echo "## LLaMA inference (bench/llama_ops_infer_bench.py)"; echo
+    cat "$work"/infer/infer-*.md 2>/dev/null || echo "(no result: see infer-*.log)"
+    echo; echo "## opcheck"; echo; echo '```'
+    tail -40 "$work/opcheck.txt" 2>/dev/null; echo '```'
+  } >"$out/summary.md"
+  cp "$work/flash.log" "$out/" 2>/dev/null
+  local keep=()
+  for f in flash infer variants.md opcheck.txt opcheck.json ncu.txt "$work"/*.log "$work"/var-*/out; do
+    f=${f#"$work"/}
+    [ -e "$work/$f" ] && keep+=("$f")
+  done
+  tar czf "$out/results.tgz" -C "$work" "${keep[@]}"
+  echo "done in $(( $(date +%s) - t0 )) s"
+  rm -rf "$work"
+}
+
+case "${1:-}" in
+  prepare) [ $# -eq 2 ] || { echo "usage: $0 prepare DIR" >&2; exit 2; }; prepare "$2" ;;
+  run) [ $# -eq 3 ] || { echo "usage: $0 run OUT DIR" >&2; exit 2; }; run "$2" "$3" ;;
+  *) echo "usage: $0 prepare DIR | run OUT DIR" >&2; exit 2 ;;
+esac
