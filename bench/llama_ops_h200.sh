@@ -85,13 +85,14 @@ run() {
   local lib=$work/orig/build/libllama_ops_capi.so rtlib=$work/rt/build/libllama_ops_capi.so
   [ -f "$lib" ] || { echo "no library: stopping"; tar czf "$out/results.tgz" -C "$work" --exclude='*.o' .; exit 1; }
 
-  phase "opcheck: FlashAttention forward and backward, orig and round trip"
+  phase "opcheck: FlashAttention forward and backward (MHA, GQA), orig and round trip"
   if [ -x "$dir/bin/ferry" ]; then
     export LD_LIBRARY_PATH="$dir/bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     timeout "$(budget 150)" "$dir/bin/ferry" opcheck "$work/orig/opcheck/llama_ops.json" \
       --var LLAMA_OPS_ORIG="$work/orig/build" --var LLAMA_OPS_RT="$work/rt/build" --python python3 \
       --report "$work/opcheck.json" --only flash_attention --only flash_attention_causal \
-      --only flash_attention_backward --only flash_attention_causal_backward >"$work/opcheck.txt" 2>&1
+      --only flash_attention_backward --only flash_attention_causal_backward \
+      --only flash_attention_gqa_causal --only flash_attention_gqa_causal_backward >"$work/opcheck.txt" 2>&1
     echo "opcheck exit $?"; tail -6 "$work/opcheck.txt"
   else
     echo "skip opcheck: no $dir/bin/ferry"

@@ -174,10 +174,12 @@ int opcheck_attention_causal(ferry_opcheck_call* c) {
     });
 }
 
-// q [batch, heads, seq_q, head_dim], k and v [batch, heads, seq_k, head_dim]; attr causal.
+// q [batch, heads, seq_q, head_dim], k and v [batch, kv_heads (default heads), seq_k, head_dim];
+// attr causal.
 static bool flash_shape(Session& s, llama_ops::FlashFwdParams& p, int& hd) {
     p.batch = s.dim("batch");
     p.heads = s.dim("heads");
+    p.kv_heads = s.dim("kv_heads") > 0 ? s.dim("kv_heads") : p.heads;
     p.seq_q = s.dim("seq_q") > 0 ? s.dim("seq_q") : s.dim("seq");
     p.seq_k = s.dim("seq_k") > 0 ? s.dim("seq_k") : s.dim("seq");
     hd = s.dim("head_dim");
@@ -196,8 +198,8 @@ int opcheck_flash_attention(ferry_opcheck_call* c) {
     float* lse = s.out<float>("lse");
     if (!q || !k || !v || !o) return s.error("needs inputs q, k, v and output o (lse optional)");
     p.q = bhsd(q, p.heads, p.seq_q, hd);
-    p.k = bhsd(k, p.heads, p.seq_k, hd);
-    p.v = bhsd(v, p.heads, p.seq_k, hd);
+    p.k = bhsd(k, p.kv_heads, p.seq_k, hd);
+    p.v = bhsd(v, p.kv_heads, p.seq_k, hd);
     p.o = bhsd(o, p.heads, p.seq_q, hd);
     p.lse = lse;
     const auto kind = s.dtype() == FERRY_BF16 ? llama_ops::Float16Kind::bf16 : llama_ops::Float16Kind::f16;
@@ -221,8 +223,8 @@ int opcheck_flash_attention_backward(ferry_opcheck_call* c) {
     float* delta = static_cast<float*>(s.workspace(rows * sizeof(float)));
     if (!o || !lse || !delta) return s.status();
     f.q = bhsd(q, f.heads, f.seq_q, hd);
-    f.k = bhsd(k, f.heads, f.seq_k, hd);
-    f.v = bhsd(v, f.heads, f.seq_k, hd);
+    f.k = bhsd(k, f.kv_heads, f.seq_k, hd);
+    f.v = bhsd(v, f.kv_heads, f.seq_k, hd);
     f.o = bhsd(o, f.heads, f.seq_q, hd);
     f.lse = lse;
     llama_ops::FlashBwdParams b;
@@ -232,12 +234,13 @@ int opcheck_flash_attention_backward(ferry_opcheck_call* c) {
     b.o = f.o;
     b.dout = bhsd(dout, f.heads, f.seq_q, hd);
     b.dq = bhsd(dq, f.heads, f.seq_q, hd);
-    b.dk = bhsd(dk, f.heads, f.seq_k, hd);
-    b.dv = bhsd(dv, f.heads, f.seq_k, hd);
+    b.dk = bhsd(dk, f.kv_heads, f.seq_k, hd);
+    b.dv = bhsd(dv, f.kv_heads, f.seq_k, hd);
     b.lse = lse;
     b.delta = delta;
     b.batch = f.batch;
     b.heads = f.heads;
+    b.kv_heads = f.kv_heads;
     b.seq_q = f.seq_q;
     b.seq_k = f.seq_k;
     b.scale = f.scale;
