@@ -18,7 +18,7 @@
 # run by DEADLINE seconds (default 560): build (-j16, 4 builds in parallel) -> opcheck -> flash
 # bench -> LLaMA inference (ctx 4096, batch 4) -> variants -> LLaMA inference (ctx 8192, batch 1)
 # -> ncu (PROFILE=1 only). Environment: ARCH (default sm_90), BENCH_ARGS (flash bench, default
-# --no-scalar), INFER_ARGS, DEADLINE, PROFILE.
+# --no-scalar), INFER_ARGS, VARIANTS ("name:-DA=1,-DB=2 ..."), DEADLINE, PROFILE.
 set -u -o pipefail
 
 prepare() {
@@ -66,7 +66,9 @@ run() {
 
   phase "build: orig, rt, variants (make -j16 capi)"
   cp -a "$dir/orig" "$work/orig" && cp -a "$dir/rt" "$work/rt"
-  local variants="sync:-DLLAMA_OPS_CP_ASYNC=0 kbuf2:-DLLAMA_OPS_WMMA_KBUF=2"
+  # sync: plain K/V loads; kbuf2: a second K buffer; w16: 16 warps (256 query rows) a block, one
+  # block per SM (the K/V tiles serve twice the rows).
+  local variants=${VARIANTS:-"sync:-DLLAMA_OPS_CP_ASYNC=0 kbuf2:-DLLAMA_OPS_WMMA_KBUF=2 w16:-DLLAMA_OPS_WMMA_WARPS=16,-DLLAMA_OPS_WMMA_MIN_BLOCKS=1"}
   local pids=() v name flags
   for name in orig rt; do
     (timeout "$(budget 240)" make -C "$work/$name" -j16 capi ARCH="-arch=$arch" >"$work/build-$name.log" 2>&1 ||
