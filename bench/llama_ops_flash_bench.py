@@ -402,7 +402,41 @@ def main():
         a.no_scalar = True
     if a.decode_only or a.backward_only:
         fwd_shapes = []
-    fwd = []
+    fwd, bwd, dec = [], [], []
+
+    def emit():  # after every section: a run cut short keeps what it measured
+        json.dump({"device": dev, "torch": torch.__version__, "forward": fwd, "backward": bwd, "decode": dec},
+                  open(os.path.join(a.out, "flash_bench.json"), "w"), indent=1)
+
+        lines = [f"device: {dev}, torch {torch.__version__}", "",
+                 "| B×H(kv)×S×D | dtype | causal | SDPA-flash ms | WMMA ms | scalar ms | SDPA TFLOP/s | WMMA TFLOP/s | SDPA/WMMA | SDPA/scalar | err WMMA | err scalar | err SDPA | check |",
+                 "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        f = lambda x, p=3: "—" if x is None else (f"{x:.{p}f}" if isinstance(x, float) else str(x))
+        for r in fwd:
+            lines.append(f"| {r['B']}×{r['H']}({r['KVH']})×{r['S']}×{r['D']} | {r['dtype']} | {r['causal']} | {f(r['ms_sdpa'])} | "
+                         f"{f(r.get('ms_wmma'))} | {f(r.get('ms_scalar'))} | {f(r['tflops_sdpa'], 0)} | {f(r.get('tflops_wmma'), 0)} | "
+                         f"{f(r.get('ratio_wmma'), 2)} | {f(r.get('ratio_scalar'), 2)} | {r.get('err_wmma', 0):.1e} | "
+                         f"{r.get('err_scalar', 0):.1e} | {r['err_sdpa']:.1e} | {'PASS' if r['pass'] else 'FAIL'} |")
+        lines += ["", "| backward B×H(kv)×S×D | dtype | causal | SDPA-flash ms | WMMA ms | scalar ms | SDPA TFLOP/s | WMMA TFLOP/s | SDPA/WMMA | SDPA/scalar | err WMMA dq/dk/dv | err SDPA dq/dk/dv | check |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        e3 = lambda r, m: "/".join(f"{r[f'err_{m}_{n}']:.1e}" if f"err_{m}_{n}" in r else "—" for n in ("dq", "dk", "dv"))
+        for r in bwd:
+            lines.append(f"| {r['B']}×{r['H']}({r['KVH']})×{r['S']}×{r['D']} | {r['dtype']} | {r['causal']} | {f(r['ms_sdpa'])} | "
+                         f"{f(r.get('ms_wmma'))} | {f(r.get('ms_scalar'))} | {f(r['tflops_sdpa'], 0)} | {f(r.get('tflops_wmma'), 0)} | "
+                         f"{f(r.get('ratio_wmma'), 2)} | {f(r.get('ratio_scalar'), 2)} | {e3(r, 'wmma')} | {e3(r, 'sdpa')} | "
+                         f"{'PASS' if r['pass'] else 'FAIL'} |")
+        lines += ["", "| decode B×H(kv)×L×D | dtype | ours µs | paged µs (16-row pages) | SDPA(enable_gqa) µs | SDPA-flash expanded µs | eager µs | SDPA/ours | SDPA/paged | eager/ours | ours GB/s | err ours | err paged | check |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        us = lambda x: "—" if x is None else f"{1000 * x:.1f}"
+        for r in dec:
+            lines.append(f"| {r['B']}×{r['H']}({r['KVH']})×{r['L']}×{r['D']} | {r['dtype']} | {us(r['ms_ours'])} | {us(r.get('ms_paged'))} | "
+                         f"{us(r.get('ms_sdpa'))} | {us(r.get('ms_sdpa_flash_expanded'))} | {us(r.get('ms_eager'))} | "
+                         f"{f(r.get('ratio_sdpa'), 2)} | {f(r.get('ratio_sdpa_paged'), 2)} | {f(r.get('ratio_eager'), 2)} | "
+                         f"{r['gbps_ours']:.0f} | {r['err_ours']:.1e} | {r.get('err_paged', 0):.1e} | {'PASS' if r['pass'] else 'FAIL'} |")
+        md = "\n".join(lines) + "\n"
+        open(os.path.join(a.out, "flash_bench.md"), "w").write(md)
+        return md
+
     for (B, H, KVH, S, D, g) in fwd_shapes:
         for dtype in (torch.float16, torch.bfloat16):
             for causal in (False, True):
@@ -410,6 +444,7 @@ def main():
                 r = fwd_case(lib, B, H, KVH, S, D, dtype, causal, scalar, g)
                 fwd.append(r)
                 print(json.dumps(r), flush=True)
+    emit()
     bwd_shapes = [  # B, H, KVH, S, D, ms guess of SDPA's backward
         (4, 16, 16, 1024, 64, 0.3), (4, 16, 16, 1024, 128, 0.5), (2, 16, 16, 2048, 128, 1.0),
         (1, 16, 16, 4096, 128, 1.5), (1, 16, 16, 8192, 128, 5.0), (2, 4, 4, 333, 64, 0.1), (1, 32, 8, 4096, 128, 3.0),
@@ -418,7 +453,6 @@ def main():
         bwd_shapes = [bwd_shapes[0], bwd_shapes[5], bwd_shapes[6]]
     if a.variant or a.decode_only or a.no_backward:
         bwd_shapes = []
-    bwd = []
     for (B, H, KVH, S, D, g) in bwd_shapes:
         for dtype in (torch.float16, torch.bfloat16):
             for causal in (False, True):
@@ -426,46 +460,17 @@ def main():
                 r = bwd_case(lib, B, H, KVH, S, D, dtype, causal, scalar, g)
                 bwd.append(r)
                 print(json.dumps(r), flush=True)
+    emit()
     dec_shapes = [(1, 32, 8, 4096, 128), (8, 32, 8, 4096, 128), (1, 32, 8, 8192, 128), (16, 32, 32, 2048, 128),
                   (4, 32, 8, 1000, 64)]
     if a.variant or a.backward_only:
         dec_shapes = []
-    dec = []
     for (B, H, KVH, L, D) in dec_shapes:
         for dtype in (torch.float16, torch.bfloat16):
             r = decode_case(lib, B, H, KVH, L, D, dtype)
             dec.append(r)
             print(json.dumps(r), flush=True)
-    json.dump({"device": dev, "torch": torch.__version__, "forward": fwd, "backward": bwd, "decode": dec},
-              open(os.path.join(a.out, "flash_bench.json"), "w"), indent=1)
-
-    lines = [f"device: {dev}, torch {torch.__version__}", "",
-             "| B×H(kv)×S×D | dtype | causal | SDPA-flash ms | WMMA ms | scalar ms | SDPA TFLOP/s | WMMA TFLOP/s | SDPA/WMMA | SDPA/scalar | err WMMA | err scalar | err SDPA | check |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    f = lambda x, p=3: "—" if x is None else (f"{x:.{p}f}" if isinstance(x, float) else str(x))
-    for r in fwd:
-        lines.append(f"| {r['B']}×{r['H']}({r['KVH']})×{r['S']}×{r['D']} | {r['dtype']} | {r['causal']} | {f(r['ms_sdpa'])} | "
-                     f"{f(r.get('ms_wmma'))} | {f(r.get('ms_scalar'))} | {f(r['tflops_sdpa'], 0)} | {f(r.get('tflops_wmma'), 0)} | "
-                     f"{f(r.get('ratio_wmma'), 2)} | {f(r.get('ratio_scalar'), 2)} | {r.get('err_wmma', 0):.1e} | "
-                     f"{r.get('err_scalar', 0):.1e} | {r['err_sdpa']:.1e} | {'PASS' if r['pass'] else 'FAIL'} |")
-    lines += ["", "| backward B×H(kv)×S×D | dtype | causal | SDPA-flash ms | WMMA ms | scalar ms | SDPA TFLOP/s | WMMA TFLOP/s | SDPA/WMMA | SDPA/scalar | err WMMA dq/dk/dv | err SDPA dq/dk/dv | check |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    e3 = lambda r, m: "/".join(f"{r[f'err_{m}_{n}']:.1e}" if f"err_{m}_{n}" in r else "—" for n in ("dq", "dk", "dv"))
-    for r in bwd:
-        lines.append(f"| {r['B']}×{r['H']}({r['KVH']})×{r['S']}×{r['D']} | {r['dtype']} | {r['causal']} | {f(r['ms_sdpa'])} | "
-                     f"{f(r.get('ms_wmma'))} | {f(r.get('ms_scalar'))} | {f(r['tflops_sdpa'], 0)} | {f(r.get('tflops_wmma'), 0)} | "
-                     f"{f(r.get('ratio_wmma'), 2)} | {f(r.get('ratio_scalar'), 2)} | {e3(r, 'wmma')} | {e3(r, 'sdpa')} | "
-                     f"{'PASS' if r['pass'] else 'FAIL'} |")
-    lines += ["", "| decode B×H(kv)×L×D | dtype | ours µs | paged µs (16-row pages) | SDPA(enable_gqa) µs | SDPA-flash expanded µs | eager µs | SDPA/ours | SDPA/paged | eager/ours | ours GB/s | err ours | err paged | check |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    us = lambda x: "—" if x is None else f"{1000 * x:.1f}"
-    for r in dec:
-        lines.append(f"| {r['B']}×{r['H']}({r['KVH']})×{r['L']}×{r['D']} | {r['dtype']} | {us(r['ms_ours'])} | {us(r.get('ms_paged'))} | "
-                     f"{us(r.get('ms_sdpa'))} | {us(r.get('ms_sdpa_flash_expanded'))} | {us(r.get('ms_eager'))} | "
-                     f"{f(r.get('ratio_sdpa'), 2)} | {f(r.get('ratio_sdpa_paged'), 2)} | {f(r.get('ratio_eager'), 2)} | "
-                     f"{r['gbps_ours']:.0f} | {r['err_ours']:.1e} | {r.get('err_paged', 0):.1e} | {'PASS' if r['pass'] else 'FAIL'} |")
-    md = "\n".join(lines) + "\n"
-    open(os.path.join(a.out, "flash_bench.md"), "w").write(md)
+    md = emit()
     print(md)
     rows = fwd + bwd + dec
     bad = [r for r in rows if not r["pass"]]

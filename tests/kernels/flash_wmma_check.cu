@@ -454,7 +454,11 @@ int main(int argc, char** argv) {
     llama_ops::flash_attention_use_wmma(true);
   }
   decode_case("decode_d64_l300_gqa", 1, 4, 2, 300, 64);
-  if (!quick) decode_case("decode_d128_l70", 2, 2, 2, 70, 128);
+  decode_case("decode_d64_l130_g3", 1, 6, 2, 130, 64);  // a group that does not divide the slots
+  if (!quick) {
+    decode_case("decode_d128_l70", 2, 2, 2, 70, 128);
+    decode_case("decode_d128_l200_g4", 2, 8, 2, 200, 128);
+  }
   decode_paged_case("decode_paged_d64_p16_gqa", 3, 4, 2, 200, 64, 16);
   if (!quick) decode_paged_case("decode_paged_d128_p64", 2, 8, 1, 150, 128, 64);
   std::printf("%s failures=%d\n", g_failures ? "FAIL" : "PASS", g_failures);

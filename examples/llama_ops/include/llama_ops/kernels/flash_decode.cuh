@@ -8,7 +8,8 @@
 //   split kernel    grid (splits, batch * kv_heads), kThreads threads: one chunk of kChunk keys
 //                   for the `group` query heads of one kv head. Scores (8 lanes a key, width-8
 //                   shuffles), the chunk's max and sum per head (8 lanes a head), the unnormalised
-//                   P V; writes o, m, l of the chunk to a float workspace
+//                   P V (each thread 8 columns of one head, 10 KiB of shared memory a block);
+//                   writes o, m, l of the chunk to a float workspace
 //   combine kernel  grid batch * heads, head_dim threads: o = sum_s e^(m_s - M) o_s / sum_s e^(m_s
 //   - M) l_s
 // Like flash_attention.cuh, nothing depends on the warp width: groups of 8 lanes and whole-block
@@ -50,10 +51,11 @@ template <class T, int D>
 __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecodeParams p) {
     constexpr int DW = D / 2;            // 32-bit words of a row
     constexpr int CPR = D / 8;           // 16-byte chunks of a row
-    constexpr int KPP = kThreads / CPR;  // keys in flight in the P V phase (8 for d=128, 16 for 64)
+    constexpr int KPP = kThreads / CPR;  // thread rows in the P V phase (8 for d=128, 16 for 64)
+    static_assert(kMaxGroup <= KPP, "every head needs a slot of value rows");
     __shared__ float sQ[kMaxGroup][D];
     __shared__ float sS[kMaxGroup][kChunk];
-    __shared__ float sO[KPP][kMaxGroup][D];
+    __shared__ float sO[KPP * D];  // the partial sums of slots 1.. of each head
 
     const int split = blockIdx.x, bk = blockIdx.y;
     const int b = bk / p.kv_heads, hk = bk % p.kv_heads;
@@ -137,53 +139,47 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
     }
     __syncthreads();
 
-    // P V: thread (slot, ch) sums keys slot, slot + KPP, ... into columns 8ch .. 8ch+7 of every
-    // head, reading 16 bytes of a value row at a time.
-    const int ch = threadIdx.x % CPR, slot = threadIdx.x / CPR;
-    float acc[kMaxGroup][8];
+    // P V: thread (r, ch) owns columns 8ch .. 8ch+7 of head hq = r % group and sums keys s, s + S,
+    // ... (s = r / group, S = KPP / group slots a head), reading 16 bytes of a value row at a time
+    // (the group's heads read the same row: L1 hits). Eight accumulators a thread, whatever the
+    // group; the slots of a head are added through shared memory, in slot order.
+    const int ch = threadIdx.x % CPR, r = threadIdx.x / CPR;
+    const int slots = KPP / group;  // >= 1: group <= kMaxGroup <= KPP
+    const int hq = r % group, s = r / group;
+    const bool pv = s < slots;      // the rows past group * slots idle (group not dividing KPP)
+    float acc[8];
 #pragma unroll
-    for (int hq = 0; hq < kMaxGroup; ++hq)
-#pragma unroll
-        for (int e = 0; e < 8; ++e) acc[hq][e] = 0.f;
+    for (int e = 0; e < 8; ++e) acc[e] = 0.f;
+    if (pv) {
 #pragma unroll 2
-    for (int j = slot; j < n; j += KPP) {
-        const uint4 c = reinterpret_cast<const uint4*>(cache_row(p.v, p, b, hk, j0 + j))[ch];
-        const unsigned w[4] = {c.x, c.y, c.z, c.w};
-        float x[8];
+        for (int j = s; j < n; j += slots) {
+            const uint4 c = reinterpret_cast<const uint4*>(cache_row(p.v, p, b, hk, j0 + j))[ch];
+            const unsigned w[4] = {c.x, c.y, c.z, c.w};
+            const float pj = sS[hq][j];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            const float2 f = Pair16<T>::unpack(w[e]);
-            x[2 * e] = f.x;
-            x[2 * e + 1] = f.y;
-        }
-#pragma unroll
-        for (int hq = 0; hq < kMaxGroup; ++hq) {
-            if (hq < group) {
-                const float pj = sS[hq][j];
-#pragma unroll
-                for (int e = 0; e < 8; ++e) acc[hq][e] = fmaf(pj, x[e], acc[hq][e]);
+            for (int e = 0; e < 4; ++e) {
+                const float2 f = Pair16<T>::unpack(w[e]);
+                acc[2 * e] = fmaf(pj, f.x, acc[2 * e]);
+                acc[2 * e + 1] = fmaf(pj, f.y, acc[2 * e + 1]);
             }
         }
-    }
+        if (s > 0) {
 #pragma unroll
-    for (int hq = 0; hq < kMaxGroup; ++hq) {
-        if (hq < group) {
-#pragma unroll
-            for (int e = 0; e < 8; ++e) sO[slot][hq][8 * ch + e] = acc[hq][e];
+            for (int e = 0; e < 8; ++e) sO[((s - 1) * group + hq) * D + 8 * ch + e] = acc[e];
         }
     }
     __syncthreads();
-    const int splits = gridDim.x;
-    for (int i = threadIdx.x; i < group * D; i += kThreads) {
-        const int hq = i / D, d = i % D;
-        float o = 0.f;
+    if (pv && s == 0) {
+        for (int s2 = 1; s2 < slots; ++s2)
 #pragma unroll
-        for (int s = 0; s < KPP; ++s) o += sO[s][hq][d];
-        const long long row = ((long long)b * p.heads + hk * group + hq) * splits + split;
-        p.work[row * (D + 2) + d] = o;
-        if (d == 0) {
-            p.work[row * (D + 2) + D] = sM[hq];
-            p.work[row * (D + 2) + D + 1] = sL[hq];
+            for (int e = 0; e < 8; ++e) acc[e] += sO[((s2 - 1) * group + hq) * D + 8 * ch + e];
+        const long long row = ((long long)b * p.heads + hk * group + hq) * gridDim.x + split;
+        float* dst = p.work + row * (D + 2);
+#pragma unroll
+        for (int e = 0; e < 8; ++e) dst[8 * ch + e] = acc[e];
+        if (ch == 0) {
+            dst[D] = sM[hq];
+            dst[D + 1] = sL[hq];
         }
     }
 }
