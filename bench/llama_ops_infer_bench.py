@@ -20,10 +20,10 @@ time in cuBLAS GEMMs, which all implementations share.)
 
 Measured: prefill (batch x ctx tokens, causal, filling the cache) and decode (--decode tokens
 after the prefill, one at a time over the cache, teacher-forced with the same random tokens so
-that every implementation sees the same inputs) tokens/s, median of --iters; logits of the last
-prefill position and of every decode step compared with eager's: max |difference| / std(eager's
+that every implementation sees the same inputs) tokens/s, median of --iters; logits of the last 64
+prefill positions and of every decode step compared with eager's: max |difference| / std(eager's
 logits) and top-1 agreement. ferry passes when its difference is within max(--tolerance, 1.5 x
-SDPA's) and its top-1 agreement >= --top1.
+SDPA's) and its top-1 agreement within 1% of min(--top1, SDPA's).
 
     python3 bench/llama_ops_infer_bench.py --lib examples/llama_ops/build/libllama_ops_capi.so --out OUT
         [--lib-rt RT/build/libllama_ops_capi.so] [--ctx 4096] [--batch 4] [--decode 64] [--layers 8]
@@ -189,7 +189,8 @@ class Model:
             x = x + F.linear(o.transpose(1, 2).reshape(B, S, a.heads * a.head_dim), L["wo"])
             h = self.rms(x, L["n2"])
             x = x + F.linear(F.silu(F.linear(h, L["w1"])) * F.linear(h, L["w3"]), L["w2"])
-        return F.linear(self.rms(x[:, -1], self.norm), self.head)  # logits of the last position
+        # logits of the last (up to) 64 positions: [B, min(S, 64), vocab]
+        return F.linear(self.rms(x[:, -min(S, 64):], self.norm), self.head)
 
 
 def compare(got, ref):
@@ -222,7 +223,7 @@ def run_impl(model, impl, prompt, dec_tokens, iters):
         dec.append(time.perf_counter() - t0)
         dec_logits = steps
     return {"prefill_s": statistics.median(pre), "decode_s": statistics.median(dec),
-            "prefill_logits": logits_prefill, "decode_logits": torch.stack(dec_logits, 1)}
+            "prefill_logits": logits_prefill, "decode_logits": torch.cat(dec_logits, 1)}
 
 
 def main():
@@ -294,9 +295,9 @@ def main():
         rows.append(row)
     sd = next(r for r in rows if r["impl"] == "sdpa")
     for row in rows:
-        if row["impl"].startswith("ferry"):
-            v = all(row[f"{p}_rel"] <= max(a.tolerance, 1.5 * sd[f"{p}_rel"]) and row[f"{p}_top1"] >= a.top1
-                    for p in ("prefill", "decode"))
+        if row["impl"].startswith("ferry"):  # as close to eager as SDPA is, or within the tolerances
+            v = all(row[f"{p}_rel"] <= max(a.tolerance, 1.5 * sd[f"{p}_rel"]) and
+                    row[f"{p}_top1"] >= min(a.top1, sd[f"{p}_top1"]) - 0.01 for p in ("prefill", "decode"))
             row["pass"] = int(v)
             ok &= v
     lines = [f"# LLaMA inference: {a.layers} layers x (dim {a.dim}, {a.heads} heads / {a.kv_heads} kv x {a.head_dim}, "
