@@ -15,7 +15,7 @@
 #
 # OUT gets at most 8 files: summary.md (every table), run.log, results.tgz (everything: JSON,
 # per-phase logs, opcheck report). Phases, in order of priority, each bounded in time, the whole
-# run by DEADLINE seconds (default 570): build (-j16, 4 builds in parallel) -> opcheck -> flash
+# run by DEADLINE seconds (default 570): build (-j16, 5 builds in parallel) -> opcheck -> flash
 # bench -> LLaMA inference (ctx 4096, batch 4) -> variants -> LLaMA inference (ctx 8192, batch 1)
 # -> ncu (PROFILE=1 only). Environment: ARCH (default sm_90), BENCH_ARGS (flash bench, default
 # --no-scalar), INFER_ARGS, VARIANTS ("name:-DA=1,-DB=2 ..."), DEADLINE, PROFILE.

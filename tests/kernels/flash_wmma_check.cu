@@ -446,6 +446,8 @@ int main(int argc, char** argv) {
     backward_case("bwd_d128_s37_causal", 2, 1, 1, 37, 37, 128, true);
     backward_case("bwd_d64_sq50_sk90", 1, 2, 1, 50, 90, 64, false);
     backward_case("bwd_d128_s100_gqa", 1, 2, 1, 100, 100, 128, false);
+    backward_case("bwd_d64_sq40_sk100_causal", 1, 2, 2, 40, 100, 64, true);  // keys no query sees
+    backward_case("bwd_d64_sq100_sk40_causal_gqa", 1, 4, 1, 100, 40, 64, true);
   }
   if (llama_ops::flash_attention_wmma_built()) {  // the scalar kernels, forced at run time
     llama_ops::flash_attention_use_wmma(false);
