@@ -60,6 +60,10 @@
 #if LLAMA_OPS_CP_ASYNC
 #include <cuda_pipeline.h>
 #endif
+// 1: a warp whose rows all see the whole key tile runs the softmax without per-column masks.
+#ifndef LLAMA_OPS_WMMA_FASTMASK
+#define LLAMA_OPS_WMMA_FASTMASK 1
+#endif
 // K tile buffers of the forward kernel: 1 (K(t+1) issued once every warp is past S(t)), or 2
 // (issued one phase earlier; 17 KiB more shared memory for d = 128).
 #ifndef LLAMA_OPS_WMMA_KBUF
@@ -220,7 +224,8 @@ __device__ __forceinline__ float row_sum(float v, int g) {
 // interleaved over the G lanes, so that the lanes of a quarter-warp hit different banks. Columns
 // >= valid are masked. Updates the row's reference max m (log2 units) and this lane's sum l;
 // returns true when O must be rescaled by alpha (the max grew by more than kRescale).
-template <class T, int G, int BN>
+// MASK false: every column is valid (a full tile below the diagonal), no comparisons.
+template <class T, int G, int BN, bool MASK>
 __device__ __forceinline__ bool softmax_part(const float* srow, unsigned short* prow, int part,
                                              int valid, float c, float& m, float& l, float& alpha) {
     constexpr int NCH = BN / 4 / G;
@@ -229,6 +234,10 @@ __device__ __forceinline__ bool softmax_part(const float* srow, unsigned short* 
     for (int q = 0; q < NCH; ++q) {
         const int col = (q * G + part) * 4;
         const float4 x = *reinterpret_cast<const float4*>(srow + col);
+        if (!MASK) {
+            tmax = fmaxf(fmaxf(tmax, fmaxf(x.x, x.y)), fmaxf(x.z, x.w));
+            continue;
+        }
         if (col < valid) tmax = fmaxf(tmax, x.x);
         if (col + 1 < valid) tmax = fmaxf(tmax, x.y);
         if (col + 2 < valid) tmax = fmaxf(tmax, x.z);
@@ -250,10 +259,10 @@ __device__ __forceinline__ bool softmax_part(const float* srow, unsigned short* 
     for (int q = 0; q < NCH; ++q) {
         const int col = (q * G + part) * 4;
         const float4 x = *reinterpret_cast<const float4*>(srow + col);
-        const float p0 = col < valid ? exp2f(fmaf(x.x, c, -base)) : 0.f;
-        const float p1 = col + 1 < valid ? exp2f(fmaf(x.y, c, -base)) : 0.f;
-        const float p2 = col + 2 < valid ? exp2f(fmaf(x.z, c, -base)) : 0.f;
-        const float p3 = col + 3 < valid ? exp2f(fmaf(x.w, c, -base)) : 0.f;
+        const float p0 = !MASK || col < valid ? exp2f(fmaf(x.x, c, -base)) : 0.f;
+        const float p1 = !MASK || col + 1 < valid ? exp2f(fmaf(x.y, c, -base)) : 0.f;
+        const float p2 = !MASK || col + 2 < valid ? exp2f(fmaf(x.z, c, -base)) : 0.f;
+        const float p3 = !MASK || col + 3 < valid ? exp2f(fmaf(x.w, c, -base)) : 0.f;
         l += (p0 + p1) + (p2 + p3);
         uint2 w;
         w.x = (unsigned)Frags<T>::bits(p0) | ((unsigned)Frags<T>::bits(p1) << 16);
@@ -358,10 +367,15 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
             float alpha = 1.f;
             const float* srow = sSw + r * LDS;
             unsigned short* prow = sPw + r * LDP;
+            // The warp's 16 rows all see the whole tile: no per-column masks (the common case).
+            const bool full =
+                LLAMA_OPS_WMMA_FASTMASK && p.seq_k - k0 >= BN && !(p.causal && w0 < k0 + BN - 1);
             if (g == 2)
-                rescale = softmax_part<T, 2, BN>(srow, prow, part, valid, c, m, l, alpha);
+                rescale = full ? softmax_part<T, 2, BN, false>(srow, prow, part, valid, c, m, l, alpha)
+                               : softmax_part<T, 2, BN, true>(srow, prow, part, valid, c, m, l, alpha);
             else
-                rescale = softmax_part<T, 4, BN>(srow, prow, part, valid, c, m, l, alpha);
+                rescale = full ? softmax_part<T, 4, BN, false>(srow, prow, part, valid, c, m, l, alpha)
+                               : softmax_part<T, 4, BN, true>(srow, prow, part, valid, c, m, l, alpha);
             if (part == 0) sRow[warp * kFrag + r] = alpha;
         } else if (part == 0) {
             sRow[warp * kFrag + r] = 1.f;
