@@ -15,7 +15,7 @@
 #
 # OUT gets at most 8 files: summary.md (every table), run.log, results.tgz (everything: JSON,
 # per-phase logs, opcheck report). Phases, in order of priority, each bounded in time, the whole
-# run by DEADLINE seconds (default 570): build (-j16, 6 builds in parallel) -> opcheck -> flash
+# run by DEADLINE seconds (default 570): build (-j16, 7 builds in parallel) -> opcheck -> flash
 # bench -> LLaMA inference (ctx 4096, batch 4) -> variants -> LLaMA inference (ctx 8192, batch 1)
 # -> ncu (PROFILE=1 only). Environment: ARCH (default sm_90), BENCH_ARGS (flash bench, default
 # --no-scalar), INFER_ARGS, VARIANTS ("name:-DA=1,-DB=2 ..."), DEADLINE, PROFILE.
@@ -66,9 +66,11 @@ run() {
 
   phase "build: orig, rt, variants (make -j16 capi)"
   cp -a "$dir/orig" "$work/orig" && cp -a "$dir/rt" "$work/rt"
-  # sync: plain K/V loads; kbuf2: a second K buffer; w16: 16 warps (256 query rows) a block, one
-  # block per SM (the K/V tiles serve twice the rows); mask: the masked softmax on every tile.
-  local variants=${VARIANTS:-"sync:-DLLAMA_OPS_CP_ASYNC=0 kbuf2:-DLLAMA_OPS_WMMA_KBUF=2 w16:-DLLAMA_OPS_WMMA_WARPS=16,-DLLAMA_OPS_WMMA_MIN_BLOCKS=1 mask:-DLLAMA_OPS_WMMA_FASTMASK=0"}
+  # In order of interest: db16: K and V double-buffered, one barrier a tile, 16 warps (256 query
+  # rows) a block, one per SM; w16: 16 warps, single buffers; sync: plain K/V loads; kbuf2: a
+  # second K buffer; mask: the masked softmax on every tile.
+  local w16=-DLLAMA_OPS_WMMA_WARPS=16,-DLLAMA_OPS_WMMA_MIN_BLOCKS=1
+  local variants=${VARIANTS:-"db16:-DLLAMA_OPS_WMMA_KBUF=2,-DLLAMA_OPS_WMMA_VBUF=2,$w16 w16:$w16 sync:-DLLAMA_OPS_CP_ASYNC=0 kbuf2:-DLLAMA_OPS_WMMA_KBUF=2 mask:-DLLAMA_OPS_WMMA_FASTMASK=0"}
   local pids=() v name flags
   for name in orig rt; do
     (timeout "$(budget 240)" make -C "$work/$name" -j16 capi ARCH="-arch=$arch" >"$work/build-$name.log" 2>&1 ||
@@ -78,7 +80,7 @@ run() {
   for v in $variants; do
     name=${v%%:*} flags=${v#*:}
     cp -a "$dir/orig" "$work/var-$name"
-    (timeout "$(budget 240)" make -C "$work/var-$name" -j6 capi ARCH="-arch=$arch ${flags//,/ }" \
+    (timeout "$(budget 240)" nice -n 10 make -C "$work/var-$name" -j6 capi ARCH="-arch=$arch ${flags//,/ }" \
       >"$work/build-var-$name.log" 2>&1 || echo "BUILD FAILED variant $name") &
     pids+=($!)
   done

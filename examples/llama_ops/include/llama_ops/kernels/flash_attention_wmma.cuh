@@ -28,7 +28,8 @@
 // V(t) is issued right after the barrier that publishes K(t), and lands while the warps compute
 // S and the softmax; K(t+1) is issued after the barrier that publishes V(t) (into the one K
 // buffer, whose readers are then done), or with LLAMA_OPS_WMMA_KBUF=2 into a second K buffer
-// right after the first barrier, and lands during P V. Two block barriers per tile either way.
+// right after the first barrier, and lands during P V. Two block barriers per tile either way;
+// one with LLAMA_OPS_WMMA_VBUF=2 (K and V double-buffered, tile t+1 issued after tile t's barrier).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -68,6 +69,12 @@
 // (issued one phase earlier; 17 KiB more shared memory for d = 128).
 #ifndef LLAMA_OPS_WMMA_KBUF
 #define LLAMA_OPS_WMMA_KBUF 1
+#endif
+// V tile buffers: 2 (with KBUF 2) double-buffers the whole tile, K(t+1) and V(t+1) issued right
+// after the one barrier of tile t (one block barrier a tile; 34 KiB more for d = 128: meant for
+// 16-warp blocks, one per SM).
+#ifndef LLAMA_OPS_WMMA_VBUF
+#define LLAMA_OPS_WMMA_VBUF 1
 #endif
 
 // The widest warp of the platform: bounds the block size at compile time (__launch_bounds__).
@@ -150,9 +157,11 @@ struct FwdShape {
     static constexpr size_t s_bytes = (size_t)kWarps * kFrag * LDS * 4;
     static constexpr size_t p_bytes = (size_t)kWarps * kFrag * LDP * 2;
     static constexpr size_t q_bytes = (size_t)BM * LDT * 2;  // staged once, over sS and sP
-    static constexpr int kKBuf = LLAMA_OPS_WMMA_KBUF;
-    static constexpr size_t smem_bytes =
-        (kKBuf + 1) * tile_bytes + (s_bytes + p_bytes > q_bytes ? s_bytes + p_bytes : q_bytes);
+    static constexpr int kKBuf = LLAMA_OPS_WMMA_KBUF, kVBuf = LLAMA_OPS_WMMA_VBUF;
+    static_assert(kKBuf >= 1 && kKBuf <= 2 && kVBuf >= 1 && kVBuf <= kKBuf,
+                  "LLAMA_OPS_WMMA_KBUF 1 or 2; LLAMA_OPS_WMMA_VBUF 1, or 2 with KBUF 2");
+    static constexpr size_t smem_bytes = (kKBuf + kVBuf) * tile_bytes +
+                                         (s_bytes + p_bytes > q_bytes ? s_bytes + p_bytes : q_bytes);
 };
 
 __device__ __forceinline__ const unsigned short* slice(const AttnTensor& t, int b, int h) {
@@ -283,11 +292,11 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     constexpr int BM = Sh::BM, BN = Sh::BN, LDT = Sh::LDT, LDS = Sh::LDS, LDP = Sh::LDP;
     constexpr int DF = D / kFrag, NF = BN / kFrag;
 
-    constexpr int KBUF = Sh::kKBuf;
+    constexpr int KBUF = Sh::kKBuf, VBUF = Sh::kVBuf;
     extern __shared__ float fa_smem[];
     unsigned short* sK0 = reinterpret_cast<unsigned short*>(fa_smem);  // KBUF K buffers
-    unsigned short* sV = sK0 + KBUF * BN * LDT;
-    float* sS = reinterpret_cast<float*>(sV + BN * LDT);
+    unsigned short* sV0 = sK0 + KBUF * BN * LDT;                       // VBUF V buffers
+    float* sS = reinterpret_cast<float*>(sV0 + VBUF * BN * LDT);
     unsigned short* sP = reinterpret_cast<unsigned short*>(sS + Sh::kWarps * kFrag * LDS);
     unsigned short* sQ = reinterpret_cast<unsigned short*>(sS);  // before the key loop only
     __shared__ float sRow[BM];                                   // per-row factor (alpha, 1/l)
@@ -305,6 +314,7 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     const unsigned short* v = slice(p.v, b, h / group);
 
     load_tile_async<BN, D, LDT>(sK0, k, p.k.stride_row, 0, p.seq_k);  // K(0), in flight
+    if (VBUF == 2) load_tile_async<BN, D, LDT>(sV0, v, p.v.stride_row, 0, p.seq_k);  // and V(0)
     copy_commit();
     load_tile<BM, D, LDT>(sQ, slice(p.q, b, h), p.q.stride_row, q0, p.seq_q);
     __syncthreads();
@@ -329,11 +339,22 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     for (int t = 0; t < n_tiles; ++t) {
         const int k0 = t * BN;
         const unsigned short* sK = sK0 + (KBUF == 2 ? (t & 1) * BN * LDT : 0);
-        copy_wait<0>();   // K(t), the only group in flight
+        const unsigned short* sV = sV0 + (VBUF == 2 ? (t & 1) * BN * LDT : 0);
+        copy_wait<0>();   // K(t) (and V(t) with VBUF 2), the only group in flight
         __syncthreads();  // K(t) for all; every warp is past P V(t-1) (and S(t-1))
-        load_tile_async<BN, D, LDT>(sV, v, p.v.stride_row, k0, p.seq_k);  // V(t)
-        copy_commit();
-        if (KBUF == 2) {  // K(t+1) into the other buffer, read last by S(t-1)
+        if (VBUF == 2) {  // K(t+1), V(t+1) into the other buffers, read last by tile t-1
+            if (t + 1 < n_tiles) {
+                load_tile_async<BN, D, LDT>(sK0 + ((t + 1) & 1) * BN * LDT, k, p.k.stride_row,
+                                            k0 + BN, p.seq_k);
+                load_tile_async<BN, D, LDT>(sV0 + ((t + 1) & 1) * BN * LDT, v, p.v.stride_row,
+                                            k0 + BN, p.seq_k);
+            }
+            copy_commit();
+        } else {
+            load_tile_async<BN, D, LDT>(sV0, v, p.v.stride_row, k0, p.seq_k);  // V(t)
+            copy_commit();
+        }
+        if (KBUF == 2 && VBUF == 1) {  // K(t+1) into the other buffer, read last by S(t-1)
             if (t + 1 < n_tiles)
                 load_tile_async<BN, D, LDT>(sK0 + ((t + 1) & 1) * BN * LDT, k, p.k.stride_row,
                                             k0 + BN, p.seq_k);
@@ -403,8 +424,10 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
                 __syncwarp();
             }
         }
-        copy_wait<KBUF - 1>();  // V(t) (K(t+1) may still be in flight)
-        __syncthreads();        // V(t) for all; every warp is past S(t)
+        if (VBUF == 1) {
+            copy_wait<KBUF - 1>();  // V(t) (K(t+1) may still be in flight)
+            __syncthreads();        // V(t) for all; every warp is past S(t)
+        }
         if (KBUF == 1 && t + 1 < n_tiles) {  // K(t+1), landing during P V(t)
             load_tile_async<BN, D, LDT>(sK0, k, p.k.stride_row, k0 + BN, p.seq_k);
             copy_commit();
