@@ -108,7 +108,9 @@ run() {
   echo "flash bench exit $?"; grep -E "checks passed|Error|error" "$work/flash.log" | tail -5
 
   phase "LLaMA inference, ctx 4096, batch 4"
-  PYTHONUNBUFFERED=1 timeout "$(budget 120)" python3 "$here/llama_ops_infer_bench.py" --lib "$lib" --lib-rt "$rtlib" \
+  local rtarg=()
+  [ -f "$rtlib" ] && rtarg=(--lib-rt "$rtlib")
+  PYTHONUNBUFFERED=1 timeout "$(budget 120)" python3 "$here/llama_ops_infer_bench.py" --lib "$lib" "${rtarg[@]}" \
     --out "$work/infer" --ctx 4096 --batch 4 ${INFER_ARGS:-} >"$work/infer-4k.log" 2>&1
   echo "infer exit $?"; grep -E "^  |PASS|FAIL|Error" "$work/infer-4k.log" | tail -8
 
