@@ -345,7 +345,8 @@ def decode_case(lib, B, H, KVH, L, D, dtype, page_size=16):
 
 
 def profile(lib):
-    """One launch of each kernel, for `ncu -k regex:flash`: ours (WMMA), SDPA flash, decode."""
+    """One launch of each kernel, for `ncu -k regex:flash`: ours (WMMA forward and backward), SDPA
+    flash (forward and backward), decode."""
     B, H, S, D = 1, 16, 4096, 128
     q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=torch.float16) for _ in range(3))
     o = torch.empty_like(q)
@@ -357,6 +358,20 @@ def profile(lib):
                                                B, H, H, S, S, D, 1.0 / math.sqrt(D), causal, 0, s0))
         with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
             F.scaled_dot_product_attention(q, k, v, is_causal=bool(causal))
+    # the backward pass (delta, dK/dV, dQ kernels) and SDPA-flash's, non-causal
+    do = torch.randn_like(q)
+    delta = torch.empty(B, H, S, device="cuda", dtype=torch.float32)
+    dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+    check(lib, lib.llama_flash_forward_gqa(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), lse.data_ptr(), st,
+                                           B, H, H, S, S, D, 1.0 / math.sqrt(D), 0, 0, s0))
+    check(lib, lib.llama_flash_backward_gqa(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), do.data_ptr(),
+                                            dq.data_ptr(), dk.data_ptr(), dv.data_ptr(), lse.data_ptr(), delta.data_ptr(),
+                                            strides(q, k, v, o, do, dq, dk, dv), B, H, H, S, S, D, 1.0 / math.sqrt(D),
+                                            0, 0, s0))
+    qq, kk, vv = (t.clone().requires_grad_() for t in (q, k, v))
+    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+        o_s = F.scaled_dot_product_attention(qq, kk, vv)
+    torch.autograd.grad(o_s, (qq, kk, vv), do)
     B, H, KVH, L = 8, 32, 8, 4096
     q = torch.randn(B, H, 1, D, device="cuda", dtype=torch.float16)
     k, v = (torch.randn(B, KVH, L, D, device="cuda", dtype=torch.float16) for _ in range(2))
@@ -381,8 +396,8 @@ def main():
     ap.add_argument("--no-backward", action="store_true", help="skip the backward cases")
     ap.add_argument("--backward-only", action="store_true", help="the backward cases only")
     ap.add_argument("--profile", action="store_true",
-                    help="one call of each kernel at 1x16x4096x128 fp16 (forward) and 8x32(8)x4096x128 "
-                         "(decode), for ncu; no checks or timing")
+                    help="one call of each kernel at 1x16x4096x128 fp16 (forward, backward) and "
+                         "8x32(8)x4096x128 (decode), for ncu; no checks or timing")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     lib = load(os.path.abspath(a.lib))
