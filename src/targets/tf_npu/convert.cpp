@@ -49,6 +49,9 @@ class Converter {
     excluded_lines();
     imp_.collect(t_, t_.root(), owned_module);
     if (imp_.aliases.empty()) return;  // not a TensorFlow file
+    for (std::size_t i = 0; i < t_.size(); ++i)
+      if (t_.at(static_cast<int>(i)).type == "function_definition")
+        defined_functions_.insert(std::string(text(t_.child(static_cast<int>(i), "name"))));
     visit(t_.root());
     if (s_.major == 1) keras_session();
     finish_removals();
@@ -206,7 +209,9 @@ class Converter {
       return;
     }
     if (type(fn) == "attribute") {
-      const Row* r = tab_.find("." + std::string(text(t_.child(fn, "attribute"))));
+      // a method the file defines itself (def batch(self, ...)) is the project's own, not a dataset's
+      const std::string method(text(t_.child(fn, "attribute")));
+      const Row* r = defined_functions_.count(method) ? nullptr : tab_.find("." + method);
       visit(t_.child(fn, "object"));
       if (r) return apply(*r, n, -1);
     } else {
@@ -658,6 +663,7 @@ class Converter {
   rewrite::EditSet edits_;
   std::set<std::uint32_t> excluded_;
   std::set<std::string> kept_aliases_, extra_imports_;
+  std::set<std::string> defined_functions_;  // names the file defines with def
   std::set<int> wrapped_values_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> removals_;
   std::map<int, std::vector<std::pair<std::uint32_t, std::uint32_t>>> removal_blocks_;
