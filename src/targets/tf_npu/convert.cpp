@@ -298,14 +298,13 @@ class Converter {
     std::uint32_t b, e;
     std::string text;
   };
-  // The edits of a row's keyword operations on call `n`, or nullopt with *problem set. `changed`
+  // The edits of a row's keyword operations on a call's arguments `a`, or nullopt with *problem set. `changed`
   // lists what they do, for the worklist; nothing changed leaves it empty.
-  std::optional<std::vector<Planned>> plan_arguments(const Row& r, int n, const Args& a,
-                                                     std::set<std::string>& final_kw, std::vector<std::string>& changed,
-                                                     std::set<int>& dropped, std::string* problem) {
+  std::optional<std::vector<Planned>> plan_arguments(const Row& r, const Args& a, std::set<std::string>& final_kw,
+                                                     std::vector<std::string>& changed, std::set<int>& dropped,
+                                                     std::string* problem) {
     std::vector<Planned> plan;
     for (const auto& [k, node] : a.keywords) final_kw.insert(k);
-    std::size_t positionals = a.positional.size();
     std::vector<std::string> appended;  // ", k=v" texts added at the end
     for (const ArgOp& op : r.ops) {
       switch (op.kind) {
@@ -331,7 +330,6 @@ class Converter {
             if (static_cast<std::size_t>(op.position) + 1 != a.positional.size())
               *problem = "positional argument " + std::to_string(op.position + 1) + " is not the last one";
             dropped.insert(a.positional[static_cast<std::size_t>(op.position)]);
-            --positionals;
           }
           break;
         case ArgOp::Kind::Positional:
@@ -392,7 +390,6 @@ class Converter {
           break;
       }
     }
-    (void)positionals;
     if (!problem->empty()) return std::nullopt;
     // drops: each run of neighbours at once, with its commas
     const std::size_t cnt = a.all.size();
@@ -426,7 +423,6 @@ class Converter {
       }
       plan.push_back({at, at, ins});
     }
-    (void)n;
     return plan;
   }
   bool commit_plan(const std::vector<Planned>& plan) {
@@ -500,12 +496,14 @@ class Converter {
         std::vector<std::string> changed;
         std::string problem;
         std::set<int> dropped;
-        std::optional<std::vector<Planned>> plan = plan_arguments(r, n, a, final_kw, changed, dropped, &problem);
+        std::optional<std::vector<Planned>> plan = plan_arguments(r, a, final_kw, changed, dropped, &problem);
         if (plan && r.action == Action::Rename) {
           const ApiEntry* api = tab_.api(r.npu);
           if (!api) problem = r.npu + " is not in the NPU adapter's API table";
-          else if (!api->takes_positionals(a.positional.size()))
-            problem = std::to_string(a.positional.size()) + " positional arguments for " + r.npu;
+          else if (const std::size_t kept = static_cast<std::size_t>(std::count_if(
+                       a.positional.begin(), a.positional.end(), [&](int x) { return !dropped.count(x); }));
+                   !api->takes_positionals(kept))
+            problem = std::to_string(kept) + " positional arguments for " + r.npu;
           else
             for (const std::string& k : final_kw)
               if (!api->takes(k)) problem = "keyword '" + k + "' has no counterpart in " + r.npu;
