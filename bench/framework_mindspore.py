@@ -5,6 +5,7 @@ that compile as Python, and the MindSpore names (and keywords) the outputs use t
 rules/mindspore/api.tsv.
 
     bench/framework_mindspore.py FERRY NAME=CHECKOUT[:SUBDIR] ...   (a missing checkout is skipped)
+    bench/framework_mindspore.py --tensorflow FERRY NAME=CHECKOUT ...  (TensorFlow/Keras projects: their uses)
 
 Example: bench/framework_mindspore.py build/ferry examples=/tmp/corpora/examples:mnist nanoGPT=/tmp/corpora/nanoGPT
 Prints one Markdown table row per project (docs: bench/results/framework-*.md).
@@ -79,8 +80,10 @@ def run(ferry, name, src):
         r = json.loads(rep.read_text())
         conv = r["totals"].get("converted", {})
         unconv = r["totals"].get("unconverted", {})
-        same, diff = conv.get("same", 0), conv.get("diff", 0)
-        left = sum(unconv.values())
+        # tf_*: TensorFlow / Keras uses, counted apart; --tensorflow reports those instead of torch's
+        pre = "tf_" if TENSORFLOW else ""
+        same, diff = conv.get(pre + "same", 0), conv.get(pre + "diff", 0)
+        left = sum(v for k, v in unconv.items() if k.startswith("tf_") == bool(TENSORFLOW))
         found = same + diff + left
         files = sorted(out.rglob("*.py"))
         compiled = 0
@@ -111,12 +114,20 @@ def run(ferry, name, src):
         print(f"<!-- {name}: diagnostics {top} -->", file=sys.stderr)
 
 
+TENSORFLOW = False
+
+
 def main(argv):
+    global TENSORFLOW
+    if "--tensorflow" in argv:
+        TENSORFLOW = True
+        argv = [a for a in argv if a != "--tensorflow"]
     if len(argv) < 3:
         print(__doc__)
         return 2
     ferry = argv[1]
-    print("| project | .py files | torch API uses | converted | with a difference | diagnosed | py_compile | "
+    print(f"| project | .py files | {'TensorFlow/Keras' if TENSORFLOW else 'torch'} API uses | converted | "
+          "with a difference | diagnosed | py_compile | "
           "emitted names in api.tsv |")
     print("|---|---|---|---|---|---|---|---|")
     for spec in argv[2:]:

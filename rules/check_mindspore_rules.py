@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks the PyTorch->MindSpore mapping tables (rules/torch2mindspore/*.tsv) against the real
+"""Checks the PyTorch->MindSpore and TensorFlow->MindSpore mapping tables (rules/torch2mindspore/*.tsv,
+rules/tf2mindspore/*.tsv) against the real
 MindSpore API (rules/mindspore/api.tsv, written by rules/make_mindspore_api.py): every MindSpore
 name a row emits must be in the API table, and every keyword a row produces (`old->new`,
 `+new=EXPR`, `@N->new`) must be a parameter of that name (unless the table does not know the
@@ -40,7 +41,9 @@ def load_api():
 
 def check(api):
     misses, seen, stats = [], {}, {}
-    for path in sorted(glob.glob(os.path.join(ROOT, "rules", "torch2mindspore", "*.tsv"))):
+    paths = sorted(glob.glob(os.path.join(ROOT, "rules", "torch2mindspore", "*.tsv")))
+    paths += sorted(glob.glob(os.path.join(ROOT, "rules", "tf2mindspore", "*.tsv")))
+    for path in paths:
         rel = os.path.relpath(path, ROOT)
         with open(path, encoding="utf-8") as f:
             for no, line in enumerate(f, 1):
@@ -54,7 +57,7 @@ def check(api):
                     continue
                 torch, ms, status, args, note = cols
                 core = os.path.basename(path) == "core.tsv"
-                if not re.fullmatch(rf"(torch|torchvision|torchaudio|torchtext)(\.{IDENT}){'*' if core else '+'}", torch):
+                if not re.fullmatch(rf"(torch|torchvision|torchaudio|torchtext|tf)(\.{IDENT}){'*' if core else '+'}", torch):
                     misses.append(f"{where}: bad torch name {torch!r}")
                 if torch in seen:
                     if os.path.basename(seen[torch].split(":")[0]) != "core.tsv":

@@ -20,7 +20,7 @@ STATUSES = ['supported', 'unsupported', 'deprecated', 'changed']
 IDENT = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
 HEADER = re.compile(r'^[A-Za-z0-9_./+-]+$')
 SINCE = re.compile(r'^(-|none|\d+\.\d+)$')
-OTHER_FORMATS = {'torch2mindspore'}
+OTHER_FORMATS = {'torch2mindspore', 'tf2npu', 'tf2mindspore'}
 TARGET = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$')
 
 

@@ -5,7 +5,7 @@ parameter names), read from a MindSpore source checkout without importing mindsp
     python3 rules/make_mindspore_api.py MINDSPORE_CHECKOUT [COMMIT] > rules/mindspore/api.tsv
 
 MINDSPORE_CHECKOUT is the root of a mindspore-ai/mindspore tree (or a copy of its
-mindspore/python/mindspore, mindspore/ops/op_def and mindspore/ops/api_def folders at the same
+mindspore/python/mindspore, mindspore/ops/op_def (yaml/, deprecated/, func_op/) and mindspore/ops/api_def folders at the same
 paths). Two sources make the API:
   * the Python package mindspore/python/mindspore/** read with `ast`: def/class signatures, the
     `from X import a as b` re-exports and `__all__` (lists, .extend/.append/+=, X.__all__);
@@ -19,7 +19,8 @@ paths). Two sources make the API:
     overloads' args (the first arg of a method is the tensor itself and is left out).
 A name is public when its module's `__all__` lists it (or, without `__all__`, when it is bound at
 module level without a leading underscore and does not come from outside mindspore). The modules
-read are ROOTS below; class methods are listed for the classes in METHOD_CLASSES.
+read are ROOTS below; class methods (and the public attributes their __init__ sets on self) are
+listed for the classes in METHOD_CLASSES.
 Output: `name<TAB>kind<TAB>params`, sorted; kind is function|class|method|module|attribute; params
 are the parameter names in order (for a class, __init__'s without self, or the names its docstring
 documents under "Args:" when the constructor is not Python), `*args`/`**kwargs`
@@ -147,6 +148,21 @@ class Api:
                     if isinstance(op, dict) and "args" in op:
                         key = fname if folder == ydir else "deprecated/" + fname
                         self.ops[key] = (op_name, op)
+        # func_op/: operators implemented as Python functions (any, pixel_shuffle, ...); MindSpore's own
+        # generator (ops_generate, MS_OP_DEF_FUNC_OP_YAML_PATH) adds them to the op protos that api_def's
+        # `op_yaml` entries name, but they get no gen_ops_def function or Primitive class of their own.
+        fdir = os.path.join(self.root, "mindspore", "ops", "op_def", "func_op")
+        func_ops = {}
+        if os.path.isdir(fdir):
+            for fname in sorted(os.listdir(fdir)):
+                if not fname.endswith(".yaml"):
+                    continue
+                with open(os.path.join(fdir, fname), encoding="utf-8") as f:
+                    data = yaml.safe_load(f)
+                if isinstance(data, dict):
+                    for op_name, op in data.items():
+                        if isinstance(op, dict) and "args" in op:
+                            func_ops[fname] = (op_name, op)
         gen_def, gen_prim = Module("mindspore.ops.auto_generate.gen_ops_def"), \
             Module("mindspore.ops.auto_generate.gen_ops_prim")
         for op_name, op in self.ops.values():
@@ -163,6 +179,8 @@ class Api:
         auto.all = []
         for m in (gen_def, gen_prim, auto):
             self.modules[m.name] = m
+        for key, v in func_ops.items():
+            self.ops.setdefault(key, v)
         self.modules["mindspore.ops.auto_generate.pyboost_inner_prim"] = Module(
             "mindspore.ops.auto_generate.pyboost_inner_prim")
         # api_def: overloaded functions (mint) and Tensor methods
@@ -426,6 +444,20 @@ class Api:
         for base in reversed(self.bases(sym)):
             out.update(self.methods(base, depth + 1))
         for item in sym.node.body:
+            if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                # public instance attributes the constructor sets, itself or in the methods it calls on
+                # self (nn.Optimizer's `self.parameters`, set in _init_opt_attrs)
+                called = {c.func.attr for c in ast.walk(item) if isinstance(c, ast.Call)
+                          and isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)
+                          and c.func.value.id == "self"}
+                helpers = [m for m in sym.node.body if isinstance(m, ast.FunctionDef) and m.name in called]
+                for st in (x for fn in [item] + helpers for x in ast.walk(fn)):
+                    targets = st.targets if isinstance(st, ast.Assign) else \
+                        [st.target] if isinstance(st, (ast.AnnAssign, ast.AugAssign)) else []
+                    for t in targets:
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
+                                and not t.attr.startswith("_"):
+                            out.setdefault(t.attr, ("attribute", None))
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if item.name.startswith("_") and item.name not in ("__call__",):
                     continue

@@ -25,6 +25,16 @@ namespace ferry::migrate {
 using lex::ArgRange;
 using lex::npos;
 
+// One line of a target's worklist, the three lists Ascend's TensorFlow migration tool reports
+// (success, failed, needs-manual): what was converted at a line, what could not be, and what needs
+// a hand change. Targets that keep one (tf_npu) fill it; the JSON and HTML reports list it.
+struct WorkItem {
+  std::string list;        // "success", "failed" or "needs_manual"
+  std::uint32_t line = 0;  // 1-based line of the original
+  std::string api;         // tf.estimator.RunConfig
+  std::string detail;      // what was done, or what to do
+};
+
 // Counters in the spirit of hipify's statistics: per API family, how many names were converted
 // and how many were left with a diagnostic.
 struct FileStats {
@@ -33,6 +43,7 @@ struct FileStats {
   std::size_t lines = 0;
   std::size_t bytes = 0;
   std::size_t edits = 0;
+  std::vector<WorkItem> worklist;
 };
 
 // A file a pass generates beside the migrated one (e.g. the cann target's Ascend C kernel
@@ -92,6 +103,9 @@ class FileMigration : public lex::CodeView {
                     std::string hint);
   void count_converted(std::string_view family) { ++stats_.converted_by_family[std::string(family)]; }
   void count_unconverted(std::string_view family) { ++stats_.unconverted_by_family[std::string(family)]; }
+  void work_item(std::string list, std::uint32_t line, std::string api, std::string detail) {
+    stats_.worklist.push_back({std::move(list), line, std::move(api), std::move(detail)});
+  }
 
   // A replacement this file uses comes from a compat header Ferry writes (Availability::Compat):
   // the target includes and writes it in its finishing step. First use first.

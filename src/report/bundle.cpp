@@ -28,6 +28,12 @@ void recompute_totals(nlohmann::json& m) {
   }
   m["totals"]["converted"] = converted;
   m["totals"]["unconverted"] = unconverted;
+  std::map<std::string, std::size_t> worklist;
+  for (const auto& f : m["files"])
+    if (f.contains("worklist"))
+      for (const auto& w : f["worklist"]) ++worklist[w.value("list", "")];
+  if (!worklist.empty()) m["totals"]["worklist"] = worklist;
+  else m["totals"].erase("worklist");
 }
 
 // A migration report rebuilt from the manifest: actions, kinds and diagnostics, no statistics.
@@ -82,7 +88,7 @@ void record_migration(const fs::path& out, nlohmann::json migration) {
       if (f.value("action", "") != "unchanged" && f.value("action", "") != "kept") continue;
       const auto it = by_path.find(f.value("path", ""));
       if (it == by_path.end()) continue;
-      for (const char* key : {"lines", "bytes", "edits", "converted", "unconverted"})
+      for (const char* key : {"lines", "bytes", "edits", "converted", "unconverted", "worklist"})
         if (it->second->contains(key)) f[key] = (*it->second)[key];
     }
     recompute_totals(migration);

@@ -281,6 +281,35 @@ std::string diff_table(const std::string& original, const std::string& output, c
 
 bool looks_binary(const std::string& s) { return s.find('\0') != std::string::npos; }
 
+// The target's worklist (tf_npu: the success / failed / needs-manual lists of Ascend's migration
+// tool), one table per list; nothing when no file has one.
+std::string worklist_section(const json& files) {
+  static constexpr std::pair<const char*, const char*> kLists[] = {
+      {"success", "Converted"}, {"failed", "Failed"}, {"needs_manual", "Needs manual migration"}};
+  std::map<std::string, std::vector<std::pair<std::string, json>>> by_list;
+  for (const auto& f : files)
+    for (const auto& w : f.value("worklist", json::array()))
+      by_list[w.value("list", "")].push_back({f.value("path", ""), w});
+  if (by_list.empty()) return {};
+  std::ostringstream o;
+  o << "<section id=\"worklist\"><h2>Worklist</h2><p class=\"muted\">";
+  for (const auto& [key, title] : kLists) o << title << ": " << by_list[key].size() << ". ";
+  o << "</p>";
+  for (const auto& [key, title] : kLists) {
+    const auto& rows = by_list[key];
+    if (rows.empty()) continue;
+    o << "<h3>" << title << " (" << rows.size() << ")</h3><div class=\"scroll\"><table class=\"worklist\" data-list=\""
+      << key << "\"><tr><th>location</th><th>API</th><th>detail</th></tr>\n";
+    for (const auto& [path, w] : rows)
+      o << "<tr><td>" << html_escape(path) << ":" << w.value("line", 0) << "</td><td>"
+        << html_escape(w.value("api", "")) << "</td><td class=\"hint\">" << html_escape(w.value("detail", ""))
+        << "</td></tr>\n";
+    o << "</table></div>";
+  }
+  o << "</section>\n";
+  return o.str();
+}
+
 }  // namespace
 
 std::string to_html(const json& report, const HtmlSources& src) {
@@ -367,6 +396,7 @@ std::string to_html(const json& report, const HtmlSources& src) {
   }
   o << "</section>\n";
 
+  o << worklist_section(files);
   o << "<section id=\"verify\"><h2>Verify</h2>" << verify_section(verify) << "</section>\n";
   if (report.contains("opcheck") && report["opcheck"].is_object()) o << opcheck_section(report["opcheck"]);
 

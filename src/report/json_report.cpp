@@ -17,7 +17,7 @@ nlohmann::json migration_to_json(const migrate::TreeResult& r, std::string_view 
   j["output"] = output;
   j["seconds"] = r.seconds;
   j["bytes_in"] = r.bytes_in;
-  std::map<std::string, std::size_t> converted, unconverted, codes;
+  std::map<std::string, std::size_t> converted, unconverted, codes, worklist;
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : r.files) {
     nlohmann::json fj{{"path", f.rel},
@@ -31,6 +31,14 @@ nlohmann::json migration_to_json(const migrate::TreeResult& r, std::string_view 
                       {"diagnostics", f.diagnostics}};
     for (const auto& [k, v] : f.stats.converted_by_family) converted[k] += v;
     for (const auto& [k, v] : f.stats.unconverted_by_family) unconverted[k] += v;
+    if (!f.stats.worklist.empty()) {
+      nlohmann::json wl = nlohmann::json::array();
+      for (const auto& w : f.stats.worklist) {
+        wl.push_back({{"list", w.list}, {"line", w.line}, {"api", w.api}, {"detail", w.detail}});
+        ++worklist[w.list];
+      }
+      fj["worklist"] = std::move(wl);
+    }
     files.push_back(std::move(fj));
   }
   for (const auto& d : r.diagnostics) ++codes[std::string(to_string(d.code))];
@@ -40,6 +48,7 @@ nlohmann::json migration_to_json(const migrate::TreeResult& r, std::string_view 
                  {"unconverted", unconverted},
                  {"diagnostics_by_code", codes},
                  {"diagnostics", r.diagnostics.size()}};
+  if (!worklist.empty()) j["totals"]["worklist"] = worklist;
   j["diagnostics"] = to_json(r.diagnostics);
   return j;
 }

@@ -4,7 +4,9 @@
 // `from torch.nn import Linear`); a dotted chain that starts with an alias is one use, named by
 // the longest prefix a table row knows. Method calls (`x.view(...)`) count when only the Tensor,
 // Module or Optimizer tables know the name, as kind "method": scan does not know the receiver's
-// type (docs/scan.md, "Framework coverage").
+// type (docs/scan.md, "Framework coverage"). TensorFlow and Keras uses count the same way, by
+// their canonical names (tf.keras.layers.Dense) in rules/tf2mindspore/*.tsv; the method rows apply
+// only in files that import PyTorch.
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -17,6 +19,7 @@
 
 #include "core/split.h"
 #include "lex/python_lexer.h"
+#include "pyparse/imports.h"
 #include "rules/builtin.h"
 #include "scan/scan.h"
 
@@ -48,8 +51,12 @@ bool python_method(std::string_view n) {
 
 MappingTables load_tables() {
   MappingTables t;
-  for (std::string_view fam : kFamilies) {
-    const std::string path = "torch2mindspore/" + std::string(fam) + ".tsv";
+  std::vector<std::string> paths;
+  for (std::string_view fam : kFamilies) paths.push_back("torch2mindspore/" + std::string(fam) + ".tsv");
+  // TensorFlow / Keras rows (canonical names: tf.keras.layers.Dense); core.tsv first, as it wins
+  paths.emplace_back("tf2mindspore/generated.tsv");
+  paths.emplace_back("tf2mindspore/core.tsv");
+  for (const std::string& path : paths) {
     for (std::string_view line : table_rows(rules::builtin_table(path))) {
       const std::vector<std::string_view> f = split(line, '\t');
       if (f.size() < 3) continue;  // rules/check_mindspore_rules.py keeps the tables well-formed
@@ -89,6 +96,12 @@ bool torch_root(std::string_view full) {
   for (std::string_view r : {"torch", "torchvision", "torchaudio", "torchtext"})
     if (full == r || (full.starts_with(r) && full.size() > r.size() && full[r.size()] == '.')) return true;
   return false;
+}
+
+// The frameworks whose uses are counted: PyTorch, and TensorFlow / Keras (their names spelled
+// canonically by pyparse::canonical_tensorflow_name, as the mindspore target looks them up).
+bool framework_root(std::string_view full) {
+  return torch_root(full) || pyparse::module_under(full, "tensorflow") || pyparse::module_under(full, "keras");
 }
 
 struct Tok {
@@ -139,9 +152,9 @@ std::size_t read_import(const std::vector<Tok>& toks, std::size_t i, std::map<st
       const std::string mod = dotted(toks, i);
       if (mod.empty()) break;
       if (i + 1 < toks.size() && toks[i].text == "as" && !ends_statement(toks, i)) {
-        if (torch_root(mod)) aliases[std::string(toks[i + 1].text)] = mod;
+        if (framework_root(mod)) aliases[std::string(toks[i + 1].text)] = mod;
         i += 2;
-      } else if (torch_root(mod)) {
+      } else if (framework_root(mod)) {
         const std::string head = mod.substr(0, mod.find('.'));
         aliases[head] = head;  // `import torch.nn` binds `torch`
       }
@@ -170,7 +183,7 @@ std::size_t read_import(const std::vector<Tok>& toks, std::size_t i, std::map<st
       bound = std::string(toks[i + 1].text);
       i += 2;
     }
-    if (torch_root(mod)) aliases[bound] = mod + "." + name;
+    if (framework_root(mod)) aliases[bound] = mod + "." + name;
   }
   return i;
 }
@@ -199,8 +212,11 @@ std::vector<FrameworkUse> framework_uses(const std::string& rel, std::string_vie
       continue;
     }
     if (after_dot) {
-      // a method call whose name only the Tensor/Module/Optimizer tables know
-      if (aliases.empty() || i + 1 >= toks.size() || toks[i + 1].text != "(") continue;
+      // a method call whose name only the Tensor/Module/Optimizer tables know (in a file that imports
+      // PyTorch: a TensorFlow dataset's .repeat() is not torch.Tensor.repeat)
+      const bool torch_file =
+          std::any_of(aliases.begin(), aliases.end(), [](const auto& a) { return torch_root(a.second); });
+      if (!torch_file || i + 1 >= toks.size() || toks[i + 1].text != "(") continue;
       const auto m = t.methods.find(std::string(tk.text));
       if (m == t.methods.end()) continue;
       std::string name = m->second;
@@ -216,6 +232,7 @@ std::vector<FrameworkUse> framework_uses(const std::string& rel, std::string_vie
     std::size_t j = i;
     const std::string chain = dotted(toks, j);
     std::string full = a->second + chain.substr(tk.text.size());
+    if (!torch_root(full)) full = pyparse::canonical_tensorflow_name(full);
     // A class spelled through the private module that defines it is its public name:
     // torch.nn.modules.linear.Linear is torch.nn.Linear, torch.utils.data.dataloader.DataLoader
     // is torch.utils.data.DataLoader, torch.optim.adam.Adam is torch.optim.Adam.

@@ -270,7 +270,11 @@ std::string inventory_summary(const Inventory& inv, bool list_uses, bool all_fil
   if (const FrameworkCoverage& c = inv.framework; c.uses > 0) {
     const double n = static_cast<double>(c.uses);
     auto pct = [&](std::size_t k) { return 100.0 * static_cast<double>(k) / n; };
-    o << fmt::format("\nPyTorch -> MindSpore coverage: {} API uses in {} Python file{}\n", c.uses, c.files,
+    // which frameworks the uses are of: TensorFlow's names start with "tf." (canonical spelling)
+    std::size_t tf_uses = 0;
+    for (const FrameworkUse& u : c.list) tf_uses += u.name.rfind("tf.", 0) == 0;
+    const char* frameworks = tf_uses == 0 ? "PyTorch" : tf_uses == c.uses ? "TensorFlow" : "PyTorch and TensorFlow";
+    o << fmt::format("\n{} -> MindSpore coverage: {} API uses in {} Python file{}\n", frameworks, c.uses, c.files,
                      c.files == 1 ? "" : "s");
     o << fmt::format("  mapped {} ({:.1f}%), mapped with differences {} ({:.1f}%), unmapped {} ({:.1f}%)\n", c.same,
                      pct(c.same), c.diff, pct(c.diff), c.unmapped, pct(c.unmapped));

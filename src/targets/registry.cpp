@@ -8,13 +8,14 @@
 #include "targets/hip/hip_target.h"
 #include "targets/mindspore/mindspore_target.h"
 #include "targets/target.h"
+#include "targets/tf_npu/tf_npu_target.h"
 #include "targets/torch_npu/torch_npu_target.h"
 
 namespace ferry::targets {
 namespace {
 
 const TargetInfo* const kRegistry[] = {
-    &hip::kTarget, &cuda::kTarget, &cann::kTarget, &torch_npu::kTarget, &mindspore::kTarget,
+    &hip::kTarget, &cuda::kTarget, &cann::kTarget, &torch_npu::kTarget, &mindspore::kTarget, &tf_npu::kTarget,
 };
 
 }  // namespace

@@ -20,7 +20,7 @@ A case is a folder holding:
                     After the first line, "allow-error LINE: reason" lines name the output lines
                     that must fail to compile, on purpose (code Ferry diagnosed and left
                     unchanged); the lines with errors must be exactly those.
-A `--to mindspore` case also checks that expected.py passes `python3 -m py_compile`, and is skipped
+A `--to mindspore` or `--to tf_npu` case also checks that expected.py passes `python3 -m py_compile`, and is skipped
 (exit 77) when this ferry was built without its Python parser (FRY1703).
 Properties checked on every case: the output equals expected; migrating expected again with the
 same arguments changes nothing (idempotence). Files Ferry writes beside the output (its compat
@@ -237,7 +237,7 @@ def run_case(ferry: str, case: Path, update: bool) -> bool:
         if again != want:
             ok = False
             print(f"{case.name}: not idempotent: migrating expected output changed it", file=sys.stderr)
-    if "--to" in args and args[args.index("--to") + 1] == "mindspore":
+    if "--to" in args and args[args.index("--to") + 1] in ("mindspore", "tf_npu"):
         p = subprocess.run([sys.executable, "-c", "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')",
                             str(expected)], capture_output=True, text=True)
         if p.returncode != 0:

@@ -73,6 +73,28 @@ TEST(ScanFramework, UnmappedAndNotTorch) {
   EXPECT_TRUE(uses[3].mindspore.empty());
 }
 
+TEST(ScanFramework, TensorFlowUsesByCanonicalName) {
+  // tf.compat.v1 and standalone keras are spelled canonically; a dataset's .repeat() is no tensor's
+  const std::string src =
+      "import tensorflow.compat.v1 as tf\n"
+      "from keras import layers\n"
+      "x = tf.placeholder(tf.float32, [None, 4])\n"
+      "y = tf.reduce_sum(x, axis=1)\n"
+      "d = layers.Dense(3)\n"
+      "ds = ds.repeat()\n";
+  const std::vector<FrameworkUse> uses = framework_uses("t.py", src);
+  ASSERT_EQ(uses.size(), 4u);
+  EXPECT_EQ(uses[0].name, "tf.placeholder");
+  EXPECT_EQ(uses[0].status, "unmapped");
+  EXPECT_EQ(uses[1].name, "tf.float32");
+  EXPECT_EQ(uses[1].status, "same");
+  EXPECT_EQ(uses[2].name, "tf.reduce_sum");
+  EXPECT_EQ(uses[2].status, "diff");
+  EXPECT_EQ(uses[2].mindspore, "mindspore.ops.sum");
+  EXPECT_EQ(uses[3].name, "tf.keras.layers.Dense");
+  EXPECT_EQ(uses[3].status, "unmapped");  // needs the input size: a row says unsupported
+}
+
 TEST(ScanFramework, NoTorchImportNoMethodUses) {
   // .view(...) and .sum() are only taken for tensors in a file that imports torch
   const std::vector<FrameworkUse> uses = framework_uses("plain.py", "x = y.view(3)\nz = x.sum()\n");

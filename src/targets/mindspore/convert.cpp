@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "pyparse/imports.h"
 #include "pyparse/tree.h"
 #include "targets/mindspore/mapping.h"
 #include "targets/mindspore/mindspore_target.h"
@@ -63,7 +64,7 @@ class Converter {
   void run() {
     excluded_lines();
     collect_imports(t_.root());
-    if (aliases_.empty()) return;  // not a PyTorch file: nothing to do
+    if (imp_.aliases.empty()) return;  // not a PyTorch file: nothing to do
     collect_identifiers();
     collect_cell_classes();
     plan_training(t_.root());
@@ -133,10 +134,15 @@ class Converter {
   void diag(Diag code, int n, std::string msg, std::string hint) {
     f_.diag_at_line(code, t_.at(n).line, t_.at(n).col, std::move(msg), std::move(hint));
   }
+  // TensorFlow / Keras uses are counted apart ("tf_same", "tf_diff", ...), so that the PyTorch figures
+  // of a file that uses both stay the PyTorch figures.
+  static std::string family(std::string_view name, std::string_view f) {
+    return (name.rfind("tf.", 0) == 0 ? "tf_" : "") + std::string(f);
+  }
   void converted(const Mapping& m, int n) {
-    if (m.status == Status::Same) f_.count_converted("same");
+    if (m.status == Status::Same) f_.count_converted(family(m.torch, "same"));
     else {
-      f_.count_converted("diff");
+      f_.count_converted(family(m.torch, "diff"));
       diag(Diag::MsChange, n, m.torch + " → " + (m.ms.empty() ? std::string("(removed)") : m.ms),
            m.note.empty() ? std::string("see docs/targets.md#mindspore") : m.note);
     }
@@ -209,73 +215,19 @@ class Converter {
   }
 
   // ----- imports ----------------------------------------------------------------------------
+  // PyTorch, and TensorFlow / Keras (their names spelled canonically: tf.keras.layers.Dense).
   static bool torch_module(std::string_view q) {
-    for (std::string_view p : {"torch", "torchvision", "torchaudio", "torchtext"})
-      if (q == p || (q.size() > p.size() && q.rfind(p, 0) == 0 && q[p.size()] == '.')) return true;
+    for (std::string_view p : {"torch", "torchvision", "torchaudio", "torchtext", "tensorflow", "keras"})
+      if (pyparse::module_under(q, p)) return true;
     return false;
   }
 
-  struct ImportStmt {
-    int node;
-    std::vector<std::string> aliases;
-  };
+  using ImportStmt = pyparse::ImportStmt;
 
   void collect_imports(int n) {
-    const std::string_view ty = type(n);
-    if (ty == "import_statement") {
-      ImportStmt st{n, {}};
-      for (int c : t_.children(n)) {
-        if (t_.at(c).field != "name") continue;
-        std::string q, alias;
-        if (type(c) == "aliased_import") {
-          q = std::string(text(t_.child(c, "name")));
-          alias = std::string(text(t_.child(c, "alias")));
-        } else {
-          q = std::string(text(c));
-          alias = q.substr(0, q.find('.'));
-          q = alias;  // `import torch.nn` binds torch
-        }
-        if (!torch_module(q)) {
-          import_identifiers_.insert(alias);  // a name the file binds to another module
-          if (!st.aliases.empty() || torch_module(std::string(text(c)))) st.aliases.push_back("");
-          continue;
-        }
-        aliases_[alias] = q;
-        st.aliases.push_back(alias);
-      }
-      if (!st.aliases.empty()) imports_.push_back(st);
-      return;
-    }
-    if (ty == "import_from_statement") {
-      const int mod = t_.child(n, "module_name");
-      if (mod < 0 || type(mod) != "dotted_name" || !torch_module(text(mod))) {
-        for (int c : t_.children(n)) {
-          if (t_.at(c).field != "name") continue;
-          const int bound = type(c) == "aliased_import" ? t_.child(c, "alias") : c;
-          import_identifiers_.insert(std::string(text(bound)));
-        }
-        return;
-      }
-      ImportStmt st{n, {}};
-      for (int c : t_.children(n)) {
-        if (t_.at(c).field != "name") continue;
-        std::string name, alias;
-        if (type(c) == "aliased_import") {
-          name = std::string(text(t_.child(c, "name")));
-          alias = std::string(text(t_.child(c, "alias")));
-        } else {
-          name = std::string(text(c));
-          alias = name;
-        }
-        aliases_[alias] = std::string(text(mod)) + "." + name;
-        st.aliases.push_back(alias);
-      }
-      for (int c : t_.children(n))
-        if (type(c) == "wildcard_import") st.aliases.push_back("*");
-      imports_.push_back(st);
-      return;
-    }
-    for (int c : t_.children(n)) collect_imports(c);
+    imp_.collect(t_, n, torch_module);
+    for (const auto& [alias, q] : imp_.aliases)
+      if (q.rfind("torch", 0) == 0) torch_file_ = true;
   }
 
   void collect_identifiers() {
@@ -286,7 +238,7 @@ class Converter {
         const bool member = type(p) == "attribute" && t_.child(p, "attribute") == n;  // x.nn is no binding
         const bool keyword = type(p) == "keyword_argument" && t_.child(p, "name") == n;
         const std::string id(text(n));
-        if (!aliases_.count(id) && !member && !keyword) other_identifiers_.insert(id);
+        if (!imp_.aliases.count(id) && !member && !keyword) other_identifiers_.insert(id);
       }
       for (int c : t_.children(n)) walk(c, imp);
     };
@@ -295,23 +247,12 @@ class Converter {
 
   // The torch name a reference resolves to ("nn.Linear" → "torch.nn.Linear"), or "".
   std::string resolve(int n) const {
-    if (n < 0) return {};
-    if (type(n) == "identifier") {
-      auto it = aliases_.find(std::string(text(n)));
-      return it == aliases_.end() ? std::string() : it->second;
-    }
-    if (type(n) == "attribute") {
-      const std::string base = resolve(t_.child(n, "object"));
-      if (base.empty()) return {};
-      return base + "." + std::string(text(t_.child(n, "attribute")));
-    }
-    return {};
+    std::string q = imp_.resolve(t_, n);
+    if (!q.empty() && q.rfind("torch", 0) != 0) q = pyparse::canonical_tensorflow_name(q);
+    return q;
   }
   // The alias a resolved reference starts with.
-  std::string head_alias(int n) const {
-    while (type(n) == "attribute") n = t_.child(n, "object");
-    return type(n) == "identifier" ? std::string(text(n)) : std::string();
-  }
+  std::string head_alias(int n) const { return pyparse::Imports::head_alias(t_, n); }
   void keep_alias(int n) { kept_aliases_.insert(head_alias(n)); }
 
   // ----- classes ----------------------------------------------------------------------------
@@ -331,9 +272,17 @@ class Converter {
         if (sup < 0) continue;
         for (int b : t_.named_children(sup)) {
           const std::string r = resolve(b);
-          if (r == "torch.nn.Module" || (type(b) == "identifier" && cell_classes_.count(std::string(text(b))))) {
+          // the method that computes: forward (torch.nn.Module), call (a Keras Model or Layer)
+          std::string method;
+          if (r == "torch.nn.Module") method = "forward";
+          else if (r == "tf.keras.Model" || r == "tf.keras.layers.Layer") method = "call";
+          else if (type(b) == "identifier" && cell_classes_.count(std::string(text(b))))
+            method = cell_method_by_name_[std::string(text(b))];
+          if (!method.empty()) {
             cell_classes_.insert(name);
             cell_class_nodes_.insert(c);
+            cell_method_[c] = method;
+            cell_method_by_name_[name] = method;
             changed = true;
             break;
           }
@@ -421,6 +370,17 @@ class Converter {
           }
           continue;
         }
+        if (r == "tf.keras.Model" || r == "tf.keras.layers.Layer") {  // a subclassed Keras model or layer
+          used_aliases_.insert(head_alias(bases[i]));
+          if (replace_node(bases[i], emit("mindspore.nn.Cell"))) {
+            f_.count_converted("tf_diff");
+            diag(Diag::MsChange, bases[i], r + " → mindspore.nn.Cell",
+                 "a subclassed Keras " + last_component(r) +
+                     " becomes a Cell: call → construct; build() and "
+                     "add_weight() are written by hand (Parameter)");
+          }
+          continue;
+        }
         visit(bases[i]);
       }
     }
@@ -430,10 +390,10 @@ class Converter {
       for (int st : t_.named_children(body)) {
         int fn = st;
         if (type(st) == "decorated_definition") fn = t_.child(st, "definition");
-        if (type(fn) == "function_definition" && text(t_.child(fn, "name")) == "forward") {
+        if (type(fn) == "function_definition" && text(t_.child(fn, "name")) == cell_method_[n]) {
           replace_node(t_.child(fn, "name"), "construct");
-          f_.count_converted("diff");
-          diag(Diag::MsChange, t_.child(fn, "name"), "forward → construct",
+          f_.count_converted(cell_method_[n] == "call" ? "tf_diff" : "diff");
+          diag(Diag::MsChange, t_.child(fn, "name"), cell_method_[n] + " → construct",
                "a Cell's computation is its construct method");
         }
       }
@@ -477,7 +437,7 @@ class Converter {
 
   void unsupported(int n, const std::string& q, const Mapping* m, int call_node) {
     keep_alias(n);
-    unconverted(m ? "unsupported" : "unmapped");
+    unconverted(family(q, m ? "unsupported" : "unmapped"));
     std::string hint;
     if (m && !m->note.empty()) hint = m->note;
     else if (m && !m->ms.empty()) hint = "nearest MindSpore API: " + m->ms;
@@ -660,7 +620,7 @@ class Converter {
     if (!problem.empty()) {
       diag(Diag::MsArguments, call_node, m.torch + " left as written: " + problem,
            m.note.empty() ? "convert the call by hand (" + ms + ")" : m.note);
-      unconverted("arguments");
+      unconverted(family(m.torch, "arguments"));
       return false;
     }
     if (a.splat && !m.ops.empty())
@@ -681,7 +641,7 @@ class Converter {
       if (method_call(n, fn)) return;
       visit(t_.child(fn, "object"));
       // self.forward(...) inside a Cell
-      if (!current_cell_.empty() && text(t_.child(fn, "attribute")) == "forward")
+      if (!current_cell_.empty() && text(t_.child(fn, "attribute")) == cell_method_[current_cell_.back()])
         replace_node(t_.child(fn, "attribute"), "construct");
     } else {
       visit(fn);
@@ -714,6 +674,9 @@ class Converter {
 
   // x.m(...) with a method row; true when handled.
   bool method_call(int n, int fn) {
+    // the Tensor/Module rows match a method by name on any receiver: only where PyTorch is imported
+    // (a TensorFlow dataset's .repeat() is not torch.Tensor.repeat)
+    if (!torch_file_) return false;
     const std::string name(text(t_.child(fn, "attribute")));
     const int obj = t_.child(fn, "object");
     if (consumed_.count(n)) {
@@ -1339,14 +1302,14 @@ class Converter {
   void finish_imports() {
     // which torch imports stay: those whose names are still used by code left as written
     std::set<int> removable;
-    for (const ImportStmt& st : imports_) {
+    for (const ImportStmt& st : imp_.statements) {
       bool keep = false;
       for (const std::string& a : st.aliases)
         if (a.empty() || a == "*" || kept_aliases_.count(a)) keep = true;
       if (!keep) removable.insert(st.node);
     }
     std::set<std::string> still_bound;  // torch aliases kept
-    for (const ImportStmt& st : imports_)
+    for (const ImportStmt& st : imp_.statements)
       if (!removable.count(st.node))
         for (const std::string& a : st.aliases) still_bound.insert(a);
     // decide each spelling
@@ -1360,7 +1323,7 @@ class Converter {
         if (prefix_of(sp.prefix, n) && best_prefix(n) == sp.prefix) used = true;
       if (!used) continue;
       const bool clash =
-          other_identifiers_.count(sp.alias) || still_bound.count(sp.alias) || import_identifiers_.count(sp.alias);
+          other_identifiers_.count(sp.alias) || still_bound.count(sp.alias) || imp_.other_bindings.count(sp.alias);
       short_[sp.prefix] = !clash;
       lines.push_back(clash ? sp.fallback_import : sp.import_line);
     }
@@ -1380,9 +1343,9 @@ class Converter {
     }
     for (const std::string& l : others)
       if (l != "import mindspore as ms" && l != "import mindspore") block.push_back(l);
-    if (imports_.empty()) return;
+    if (imp_.statements.empty()) return;
     bool placed = block.empty();
-    for (const ImportStmt& st : imports_) {
+    for (const ImportStmt& st : imp_.statements) {
       const bool at_module = type(t_.at(st.node).parent) == "module";
       const std::string ind = indent_of(t_.at(st.node).begin);
       std::string text_block;
@@ -1456,16 +1419,18 @@ class Converter {
   std::vector<LocalEdit> edits_;
   std::uint32_t seq_ = 0;
   std::set<std::uint32_t> excluded_;
-  std::map<std::string, std::string> aliases_;
-  std::vector<ImportStmt> imports_;
-  std::set<std::string> kept_aliases_, used_aliases_, other_identifiers_, import_identifiers_, taken_, used_ms_;
+  pyparse::Imports imp_;  // torch imports and aliases
+  std::set<std::string> kept_aliases_, used_aliases_, other_identifiers_, taken_, used_ms_;
   std::set<std::string> cell_classes_, optimizers_;
   std::set<int> cell_class_nodes_, consumed_;
+  std::map<int, std::string> cell_method_;                  // Cell class node -> forward | call
+  std::map<std::string, std::string> cell_method_by_name_;  // the same by class name
   std::vector<int> current_cell_, no_grad_withs_;
   std::vector<Step> steps_;
   std::vector<std::pair<int, std::string>> step_failures_;
   bool device_used_ = false;
-  char quote_ = '"';  // the quote a string literal written now uses
+  bool torch_file_ = false;  // some import binds a PyTorch module
+  char quote_ = '"';         // the quote a string literal written now uses
   std::map<std::string, bool> short_;
   std::map<int, std::vector<std::uint32_t>> removed_;  // block -> removal edits (seq) of its statements
 };

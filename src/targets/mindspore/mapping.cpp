@@ -40,6 +40,7 @@ constexpr EmittedName kPassNames[] = {
     {"mindspore.nn.Optimizer.parameters", {}},
     {"mindspore.nn.Cell.set_train", kSetTrain},
     {"mindspore.nn.Cell.construct", {}},
+    {"mindspore.nn.Cell", {}},  // the base of a subclassed Keras Model or Layer
     {"mindspore.dataset.GeneratorDataset", kGenerator},
     {"mindspore.dataset.GeneratorDataset.batch", kBatch},
     {"mindspore.set_context", kSetContext},
@@ -142,7 +143,10 @@ Tables Tables::from_text(const std::vector<std::pair<std::string, std::string_vi
       if (!err.empty()) t.problems_.push_back(where + ": args: " + err);
       m.note = trim_sv(f[4]) == "-" ? "" : std::string(trim_sv(f[4]));
       m.where = where;
-      if (m.torch.rfind("torch", 0) != 0) t.problems_.push_back(where + ": '" + m.torch + "' is not a torch name");
+      // tf2mindspore/ rows hold canonical TensorFlow names (tf.keras.layers.Dense)
+      const bool tf_row = path.rfind("tf2mindspore/", 0) == 0;
+      if (m.torch.rfind(tf_row ? "tf." : "torch", 0) != 0)
+        t.problems_.push_back(where + ": '" + m.torch + "' is not a " + (tf_row ? "TensorFlow" : "torch") + " name");
       auto it = t.rows_.find(m.torch);
       if (it != t.rows_.end()) {
         if (core && !from_core[m.torch]) {
@@ -177,7 +181,8 @@ const Tables& Tables::builtin() {
   static const Tables tables = [] {
     std::vector<std::pair<std::string, std::string_view>> files;
     for (const rules::EmbeddedTable& e : rules::builtin_tables())
-      if (e.path.rfind("torch2mindspore/", 0) == 0) files.emplace_back(std::string(e.path), e.text);
+      if (e.path.rfind("torch2mindspore/", 0) == 0 || e.path.rfind("tf2mindspore/", 0) == 0)
+        files.emplace_back(std::string(e.path), e.text);
     std::sort(files.begin(), files.end());
     return from_text(files, rules::builtin_table("mindspore/api.tsv"));
   }();

@@ -1,0 +1,28 @@
+"""A Keras classifier trained in TensorFlow 1.15 graph mode."""
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+
+
+def build_model():
+    model = keras.Sequential([
+        keras.layers.Dense(64, activation="relu", input_shape=(784,)),
+        keras.layers.Dropout(0.2),
+        keras.layers.Dense(10, activation="softmax"),
+    ])
+    model.compile(optimizer=keras.optimizers.Adam(1e-3), loss="sparse_categorical_crossentropy",
+                  metrics=["accuracy"])
+    return model
+
+
+def main():
+    x = np.random.rand(256, 784).astype(np.float32)
+    y = np.random.randint(0, 10, size=256)
+    model = build_model()
+    model.fit(x, y, batch_size=32, epochs=1)
+    keras.backend.clear_session()
+
+
+if __name__ == "__main__":
+    tf.logging.set_verbosity(tf.logging.INFO)
+    main()

@@ -1,0 +1,7 @@
+"""Mixed precision and loss scaling (TensorFlow 1.15)."""
+import tensorflow as tf
+
+opt = tf.train.AdamOptimizer(1e-4)
+opt = tf.train.experimental.enable_mixed_precision_graph_rewrite(opt)
+manager = tf.contrib.mixed_precision.ExponentialUpdateLossScaleManager(2 ** 32, 1000)
+scaled = tf.contrib.mixed_precision.LossScaleOptimizer(opt, manager)
