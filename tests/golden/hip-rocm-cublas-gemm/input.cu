@@ -1,5 +1,6 @@
 // cuBLAS (hipBLAS after migration): handle, stream, an SGEMM, a strided-batched HGEMM, and the
-// status checks. Compiled against the real hipBLAS headers (rocm.headers).
+// status checks (cublasGetStatusString: hipblasStatusToString). The HGEMM's __half pointers get
+// casts to hipblasHalf* (hipBLAS declares uint16_t). Compiled against the real hipBLAS headers (rocm.headers).
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -9,7 +10,7 @@
   do {                                                                 \
     cublasStatus_t s = (x);                                            \
     if (s != CUBLAS_STATUS_SUCCESS) {                                  \
-      fprintf(stderr, "cublas error %d at %s:%d\n", s, __FILE__, __LINE__); \
+      fprintf(stderr, "cublas error %s at %s:%d\n", cublasGetStatusString(s), __FILE__, __LINE__); \
       return 1;                                                        \
     }                                                                  \
   } while (0)
