@@ -160,7 +160,8 @@ class HipTarget final : public Target {
     name_clash_pass(file);
     solver_args_pass(file);                     // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
-    blas_half_casts_pass(file, rules_);         // __half* arguments of hipblasHgemm...: hipblasHalf*
+    // __half* arguments of hipblasHgemm...: hipblasHalf*; hipBLAS 5.x's own complex functions
+    blas_half_casts_pass(file, rules_, toolchain_.version_of("hipblas") < rules::Version{6, 0});
     warp_intrinsics_pass(file);
     tile_shuffle_pass(file);  // cooperative-groups tile shuffles of vector values
     call_args_pass(file);     // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
