@@ -550,6 +550,25 @@ TEST(VerifyClassify, TargetGapsFromTheVersionModel) {
   EXPECT_EQ(n.cls, FailureClass::Unknown);
 }
 
+TEST(VerifyClassify, InstructionTheArchitectureLacksIsATargetGap) {
+  const LineMaps maps = one_map("a.cu", {1, 2}, {1, 2});  // both lines changed by the migration
+  ClassifyContext ctx;
+  ctx.root = "/t";
+  ctx.cwd = "/t";
+  ctx.maps = &maps;
+  auto errs = parse_compiler_output(
+      "a.cu:1:1: error: '__builtin_amdgcn_mfma_f32_16x16x16f16' needs target feature mai-insts\n"
+      "a.cu:2:1: error: no matching function for call to 'fill_fragment'\n");
+  std::vector<MappedError> m;
+  for (const auto& e : errs) {
+    m.push_back(map_error(e, ctx));
+    classify(m.back(), ctx);
+  }
+  EXPECT_EQ(m[0].cls, FailureClass::TargetGap);
+  EXPECT_NE(m[0].reason.find("gfx90a"), std::string::npos);
+  EXPECT_EQ(m[1].cls, FailureClass::MigrationDefect);  // anything else on a changed line still is
+}
+
 TEST(VerifyClassify, SystemHeaderThroughChangedInclude) {
   const LineMaps maps = one_map("no_hip_equivalent/kernel.cu", {1, 2, 3, 4, 5, 6, 7}, {6, 7});
   ClassifyContext ctx;
