@@ -277,6 +277,19 @@ void classify(MappedError& e, const ClassifyContext& ctx) {
                      std::to_string(line) + ")";
           return;
         }
+  // An error inside rocWMMA's headers in a file where the migration reported a fragment rocWMMA
+  // lacks (FRY1401 at its declaration: `fragment<..., unsigned char>` has no block): the error
+  // surfaces where the fragment is used (mma_sync's instantiation), not where it was reported.
+  if (o && ctx.maps && e.raw.at.file.find("rocwmma/") != std::string::npos)
+    if (const FileLineMap* fm = ctx.maps->find(o->rel))
+      for (const auto& [line, codes] : fm->flagged)
+        if (std::find(codes.begin(), codes.end(), to_string(Diag::WmmaRocwmmaLacks)) != codes.end()) {
+          e.cls = FailureClass::Diagnosed;
+          e.reason =
+              "inside rocWMMA, in a file where the migration reported a fragment rocWMMA lacks (FRY1401 at line " +
+              std::to_string(line) + ")";
+          return;
+        }
   // The migration said at this line that it could not port something: a known, reported gap.
   if (o) {
     std::string codes;
@@ -305,6 +318,15 @@ void classify(MappedError& e, const ClassifyContext& ctx) {
       e.reason = "'" + q.name + "': " + *why + " (not reported at this line by the migration)";
       return;
     }
+  }
+  // A builtin the architecture verified for lacks (`'__builtin_amdgcn_mfma_f32_16x16x16f16' needs
+  // target feature mai-insts`: gfx906 has no matrix cores, reached through rocWMMA): the --arch's
+  // gap, whatever line led there.
+  if (e.raw.message.find("needs target feature") != std::string::npos) {
+    e.cls = FailureClass::TargetGap;
+    e.reason = "the architecture verified for lacks this instruction (" + e.raw.message +
+               "): verify for one that has it (--arch gfx90a for MFMA), or keep this code for those";
+    return;
   }
   if (touched) {
     e.cls = FailureClass::MigrationDefect;

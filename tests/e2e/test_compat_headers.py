@@ -6,7 +6,8 @@
 2. Every entry of rules/compat/hip/compat.tsv is used by a kernel below, and each kernel is compiled
    for gfx906 with the real hipcc.
 3. Numbers, on the host (no GPU here): the SIMD intrinsics against a lane-by-lane reference written
-   here from the CUDA Math API's definitions; the bfloat16 functions against CUDA's own cuda_bf16.h
+   here from the CUDA Math API's definitions, and __dp4a/__dp2a_lo/__dp2a_hi (signed and unsigned)
+   against a reference from the same; the bfloat16 functions against CUDA's own cuda_bf16.h
    compiled by nvcc (its host paths), bit for bit, when nvcc is installed; hipsparseGetErrorName for
    every status; __hmax/__hmin/__hmax_nan/__hmin_nan on __half and their __half2 forms (host paths)
    against a reference written here from the CUDA Math API's rules (NaN, signed zero) and against
@@ -67,6 +68,12 @@ __global__ void ts(float2* v) { auto t = cooperative_groups::tiled_partition<32>
 __global__ void a64(long long* p) { atomicMin(p, p[1]); atomicMax(p + 2, p[3]); }
 __global__ void hs(__half* h) { h[threadIdx.x] = __shfl_down_sync(0xffffffff, h[threadIdx.x], 1); }
 __global__ void px(unsigned* r) { unsigned d; asm("bfe.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(r[0]), "r"(r[1]), "r"(r[2])); r[3] = d; }
+__global__ void dp(int* r, unsigned* u) { r[0] = __dp4a(r[1], r[2], r[3]); u[0] = __dp2a_hi(u[1], u[2], u[3]); }
+int cm(int a, int b) { return CUB_MAX(a, b) + CUB_QUOTIENT_CEILING(a, b); }
+cusparseStatus_t sm(cusparseHandle_t h, cusparseSpMatDescr_t A, cusparseDnMatDescr_t B, cusparseSpSMDescr_t d, const float* a) {
+  return cusparseSpSM_solve(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, a, A, B, B, CUDA_R_32F,
+                            CUSPARSE_SPSM_ALG_DEFAULT, d);
+}
 """
 
 SIMD_UNARY = {"__vabs2", "__vabs4", "__vabsss2", "__vabsss4", "__vneg2", "__vneg4", "__vnegss2", "__vnegss4"}
@@ -150,7 +157,61 @@ def simd_inputs():
     return [(a, b) for a in vals[:12] for b in vals[:12]] + [(rng.choice(vals), rng.choice(vals)) for _ in range(200)]
 
 
+def dot_ref(name, a, b, c):
+    """__dp4a / __dp2a_lo / __dp2a_hi, from the CUDA Math API: products summed into c, modulo 2^32."""
+    signed_args = name.endswith("_s")
+    base = name[:-2]
+    if base == "__dp4a":
+        A, B = lanes(a, 8), lanes(b, 8)
+        if signed_args:
+            A, B = [signed(x, 8) for x in A], [signed(x, 8) for x in B]
+        prods = [x * y for x, y in zip(A, B)]
+    else:
+        A, B = lanes(a, 16), lanes(b, 8)[(0 if base == "__dp2a_lo" else 2):][:2]
+        if signed_args:
+            A, B = [signed(x, 16) for x in A], [signed(x, 8) for x in B]
+        prods = [x * y for x, y in zip(A, B)]
+    return (c + sum(prods)) & 0xFFFFFFFF
+
+
+def test_dot(hipcc, inc, tmp):
+    """simd.h's packed dot products, signed and unsigned, against dot_ref on the host paths."""
+    rng = random.Random(29)
+    edge = [0, 1, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x7F7F7F7F, 0x80808080, 0xFFFFFFFF, 0x01FF80FE]
+    triples = [(a, b, c) for a in edge for b in edge for c in (0, 0x7FFFFFFF, 0xFFFFFFFF)]
+    triples += [(rng.getrandbits(32), rng.getrandbits(32), rng.getrandbits(32)) for _ in range(300)]
+    names = ["__dp4a", "__dp2a_lo", "__dp2a_hi"]
+    src = ['#include "ferry/compat/simd.h"', "#include <cstdio>",
+           "__global__ void device_uses(int* o, const char4* a, const uchar4* b, const short2* s, const ushort2* u) {",
+           "  const int i = threadIdx.x;",
+           "  o[i] = __dp4a(a[i], a[i], 1) + (int)__dp4a(b[i], b[i], 2u) + __dp2a_lo(s[i], a[i], 3) +",
+           "         (int)__dp2a_hi(u[i], b[i], 4u);",
+           "}", "static const unsigned kTriples[][3] = {"]
+    src += [f"  {{0x{a:08x}u, 0x{b:08x}u, 0x{c:08x}u}}," for a, b, c in triples]
+    src += ["};", "int main() {", "  for (const auto& t : kTriples) {"]
+    for n in names:
+        src.append(f'    std::printf("%08x %08x\\n", (unsigned){n}((int)t[0], (int)t[1], (int)t[2]), {n}(t[0], t[1], t[2]));')
+    src += ["  }", "}"]
+    f = tmp / "dot_check.hip"
+    f.write_text("\n".join(src) + "\n")
+    hip_compile(hipcc, f, inc, tmp / "dot_check", link=True)
+    out = run([str(tmp / "dot_check")]).stdout.split("\n")
+    bad, k = [], 0
+    for a, b, c in triples:
+        for n in names:
+            got_s, got_u = (int(x, 16) for x in out[k].split())
+            k += 1
+            for got, want, kind in ((got_s, dot_ref(n + "_s", a, b, c), "int"), (got_u, dot_ref(n + "_u", a, b, c), "unsigned")):
+                if got != want:
+                    bad.append(f"{n}({kind}: 0x{a:08x}, 0x{b:08x}, 0x{c:08x}) = 0x{got:08x}, want 0x{want:08x}")
+    if bad:
+        raise SystemExit("FAIL: dot products differ from the reference:\n  " + "\n  ".join(bad[:20]))
+    print(f"dot: __dp4a, __dp2a_lo, __dp2a_hi (vector overloads compiled for gfx906); "
+          f"{len(triples) * len(names) * 2} signed and unsigned results match the reference")
+
+
 def test_simd(hipcc, inc, tmp, names):
+    names = [n for n in names if not n.startswith("__dp")]  # three arguments: test_dot
     pairs = simd_inputs()
     src = ['#include "ferry/compat/simd.h"', "#include <cstdio>",
            "__global__ void device_uses(unsigned* o, const unsigned* a, const unsigned* b) {",
@@ -1367,6 +1428,7 @@ def main() -> int:
             if (inc / "ferry/compat" / f).read_text() != (ROOT / "rules/compat/hip" / f).read_text():
                 raise SystemExit(f"FAIL: ferry/compat/{f} differs from rules/compat/hip/{f}")
         test_simd(hipcc, inc, tmp, table["simd"])
+        test_dot(hipcc, inc, tmp)
         test_bf16(hipcc, nvcc, inc, tmp, table["bf16"])
         test_hipsparse(hipcc, inc, tmp, table["hipsparse"])
         test_coop_reduce(hipcc, inc, tmp)

@@ -497,6 +497,30 @@ TEST(VerifyClassify, HeaderStandingInForCudaH) {
   EXPECT_EQ(unit_class({m[2], m[0]}), FailureClass::MigrationDefect);
 }
 
+TEST(VerifyClassify, InsideRocwmmaWhereTheFileReportedAFragmentItLacks) {
+  // a.cu: line 2 declares a u8 fragment (FRY1401), line 3 is its mma_sync (changed by the migration)
+  const LineMaps maps = one_map("a.cu", {1, 2, 3}, {1, 2, 3}, {{2, {"FRY1401"}}});
+  const LineMaps plain = one_map("a.cu", {1, 2, 3}, {1, 2, 3}, {});
+  ClassifyContext ctx;
+  ctx.root = "/t";
+  ctx.cwd = "/t";
+  ctx.maps = &maps;
+  const auto errs = parse_compiler_output(
+      "In file included from a.cu:1:\n"
+      "/opt/rocm/include/rocwmma/internal/mfma.hpp:40:9: error: implicit instantiation of undefined template "
+      "'rocwmma::detail::amdgcn_mfma<unsigned char, int, 16, 16>'\n"
+      "a.cu:3:5: note: in instantiation of function template specialization 'rocwmma::mma_sync' requested here\n");
+  ASSERT_EQ(errs.size(), 1u);
+  MappedError m = map_error(errs[0], ctx);
+  classify(m, ctx);
+  EXPECT_EQ(m.cls, FailureClass::Diagnosed);
+  EXPECT_NE(m.reason.find("FRY1401"), std::string::npos);
+  ctx.maps = &plain;  // no FRY1401 in the file: the changed line's defect
+  MappedError n = map_error(errs[0], ctx);
+  classify(n, ctx);
+  EXPECT_EQ(n.cls, FailureClass::MigrationDefect);
+}
+
 TEST(VerifyClassify, QuotedNames) {
   EXPECT_EQ(quoted_name("use of undeclared identifier 'atomicInc_system'; did you mean 'atomicAnd_system'?").name,
             "atomicInc_system");
@@ -548,6 +572,25 @@ TEST(VerifyClassify, TargetGapsFromTheVersionModel) {
   MappedError n = map_error(errs[0], ctx);
   classify(n, ctx);
   EXPECT_EQ(n.cls, FailureClass::Unknown);
+}
+
+TEST(VerifyClassify, InstructionTheArchitectureLacksIsATargetGap) {
+  const LineMaps maps = one_map("a.cu", {1, 2}, {1, 2});  // both lines changed by the migration
+  ClassifyContext ctx;
+  ctx.root = "/t";
+  ctx.cwd = "/t";
+  ctx.maps = &maps;
+  auto errs = parse_compiler_output(
+      "a.cu:1:1: error: '__builtin_amdgcn_mfma_f32_16x16x16f16' needs target feature mai-insts\n"
+      "a.cu:2:1: error: no matching function for call to 'fill_fragment'\n");
+  std::vector<MappedError> m;
+  for (const auto& e : errs) {
+    m.push_back(map_error(e, ctx));
+    classify(m.back(), ctx);
+  }
+  EXPECT_EQ(m[0].cls, FailureClass::TargetGap);
+  EXPECT_NE(m[0].reason.find("gfx90a"), std::string::npos);
+  EXPECT_EQ(m[1].cls, FailureClass::MigrationDefect);  // anything else on a changed line still is
 }
 
 TEST(VerifyClassify, SystemHeaderThroughChangedInclude) {

@@ -10,6 +10,8 @@
 #include <hip/hip_runtime.h>
 #include <hip/hip_cooperative_groups.h>
 
+#include <type_traits>
+
 #if !defined(FERRY_COMPAT_NO_COOP_REDUCE)
 namespace cooperative_groups {
 
@@ -38,10 +40,34 @@ struct bit_xor {
   __host__ __device__ T operator()(const T& a, const T& b) const { return a ^ b; }
 };
 
+namespace ferry_compat_coop_reduce {
+// The tile's shfl_xor of any trivially copyable T: HIP's member takes integer and floating types
+// only (a static_assert), CUDA's any type; a struct, __half or vector value goes through it one
+// 32-bit word at a time (the last word zero-padded), which moves the same bytes.
+template <class Tile, class T>
+__device__ inline T shfl_xor(const Tile& tile, T value, unsigned int mask) {
+  if constexpr (std::is_integral<T>::value || std::is_floating_point<T>::value) {
+    return tile.shfl_xor(value, mask);
+  } else {
+    static_assert(std::is_trivially_copyable<T>::value,
+                  "ferry/compat/coop_reduce.h: cooperative_groups::reduce needs a trivially copyable value");
+    constexpr unsigned int kWords = (sizeof(T) + sizeof(int) - 1) / sizeof(int);
+    int words[kWords] = {};
+    __builtin_memcpy(words, &value, sizeof(T));
+    for (unsigned int i = 0; i < kWords; ++i) words[i] = tile.shfl_xor(words[i], mask);
+    __builtin_memcpy(&value, words, sizeof(T));
+    return value;
+  }
+}
+}  // namespace ferry_compat_coop_reduce
+
+// A user functor or lambda works as in CUDA: op(a, b) on the value type, any value type a
+// trivially copyable T (a struct such as a (value, index) pair included).
 template <unsigned int Size, class Parent, class T, class Op>
 __device__ inline T reduce(const thread_block_tile<Size, Parent>& tile, T value, Op op) {
   static_assert((Size & (Size - 1)) == 0, "cooperative_groups::reduce needs a power-of-two tile");
-  for (unsigned int offset = Size / 2; offset > 0; offset /= 2) value = op(value, tile.shfl_xor(value, offset));
+  for (unsigned int offset = Size / 2; offset > 0; offset /= 2)
+    value = op(value, ::cooperative_groups::ferry_compat_coop_reduce::shfl_xor(tile, value, offset));
   return value;
 }
 

@@ -1,6 +1,7 @@
 // ferry: off
 // Written by Ferry (ferry migrate --to hip) into the output tree: ferry/compat/simd.h.
-// CUDA's SIMD-in-word intrinsics (__vadd2, __vmaxs4, __vcmpeq4, __vsadu4, ...), which HIP does not
+// CUDA's SIMD-in-word intrinsics (__vadd2, __vmaxs4, __vcmpeq4, __vsadu4, ...) and packed dot
+// products (__dp4a, __dp2a_lo, __dp2a_hi), which HIP does not
 // provide (HIP 5.2 to 6.x at least). Each treats an unsigned int as two 16-bit or four 8-bit lanes; the semantics are those
 // of the CUDA Math API reference ("SIMD Intrinsics"): wrap-around unless the name says ss/us
 // (saturated signed/unsigned), comparisons giving all-ones (__vcmp*) or 1 (__vset*) per lane,
@@ -125,6 +126,66 @@ FERRY_SIMD_SAD_(__vsads4, 8, lane_s)
 FERRY_SIMD_SAD_(__vsadu2, 16, lane_u)
 FERRY_SIMD_SAD_(__vsadu4, 8, lane_u)
 
+// Dot products of packed integers (CUDA's __dp4a, __dp2a_lo, __dp2a_hi): __dp4a sums the four
+// byte products of a and b, __dp2a_* the products of a's two 16-bit halves with two bytes of b
+// (bytes 0-1 for _lo, 2-3 for _hi), then add c. Signed where the arguments are int (or char4,
+// short2), unsigned where they are unsigned int (or uchar4, ushort2), as CUDA's overloads are;
+// the sum wraps modulo 2^32 as CUDA's does (no saturation).
+__host__ __device__ inline int __dp4a(int a, int b, int c) {
+  unsigned int s = static_cast<unsigned int>(c);
+  for (int i = 0; i < 4; ++i)
+    s += static_cast<unsigned int>(::ferry_compat_simd::lane_s<8>(static_cast<unsigned int>(a), i) *
+                                   ::ferry_compat_simd::lane_s<8>(static_cast<unsigned int>(b), i));
+  return static_cast<int>(s);
+}
+__host__ __device__ inline unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c) {
+  unsigned int s = c;
+  for (int i = 0; i < 4; ++i)
+    s += static_cast<unsigned int>(::ferry_compat_simd::lane_u<8>(a, i) * ::ferry_compat_simd::lane_u<8>(b, i));
+  return s;
+}
+__host__ __device__ inline int __dp4a(char4 a, char4 b, int c) {
+  return __dp4a(static_cast<int>(static_cast<unsigned char>(a.x) | static_cast<unsigned char>(a.y) << 8 |
+                                 static_cast<unsigned char>(a.z) << 16 | static_cast<unsigned int>(static_cast<unsigned char>(a.w)) << 24),
+                static_cast<int>(static_cast<unsigned char>(b.x) | static_cast<unsigned char>(b.y) << 8 |
+                                 static_cast<unsigned char>(b.z) << 16 | static_cast<unsigned int>(static_cast<unsigned char>(b.w)) << 24),
+                c);
+}
+__host__ __device__ inline unsigned int __dp4a(uchar4 a, uchar4 b, unsigned int c) {
+  return __dp4a(static_cast<unsigned int>(a.x | a.y << 8 | a.z << 16) | static_cast<unsigned int>(a.w) << 24,
+                static_cast<unsigned int>(b.x | b.y << 8 | b.z << 16) | static_cast<unsigned int>(b.w) << 24, c);
+}
+#define FERRY_SIMD_DP2A_(name, first)                                                                    \
+  __host__ __device__ inline int name(int a, int b, int c) {                                            \
+    unsigned int s = static_cast<unsigned int>(c);                                                       \
+    for (int i = 0; i < 2; ++i)                                                                          \
+      s += static_cast<unsigned int>(::ferry_compat_simd::lane_s<16>(static_cast<unsigned int>(a), i) *   \
+                                     ::ferry_compat_simd::lane_s<8>(static_cast<unsigned int>(b), first + i)); \
+    return static_cast<int>(s);                                                                          \
+  }                                                                                                      \
+  __host__ __device__ inline unsigned int name(unsigned int a, unsigned int b, unsigned int c) {        \
+    unsigned int s = c;                                                                                  \
+    for (int i = 0; i < 2; ++i)                                                                          \
+      s += static_cast<unsigned int>(::ferry_compat_simd::lane_u<16>(a, i)) *                            \
+           static_cast<unsigned int>(::ferry_compat_simd::lane_u<8>(b, first + i));                      \
+    return s;                                                                                            \
+  }                                                                                                      \
+  __host__ __device__ inline int name(short2 a, char4 b, int c) {                                       \
+    return name(static_cast<int>(static_cast<unsigned short>(a.x) |                                      \
+                                 static_cast<unsigned int>(static_cast<unsigned short>(a.y)) << 16),     \
+                static_cast<int>(static_cast<unsigned char>(b.x) | static_cast<unsigned char>(b.y) << 8 |   \
+                                 static_cast<unsigned char>(b.z) << 16 |                                 \
+                                 static_cast<unsigned int>(static_cast<unsigned char>(b.w)) << 24),      \
+                c);                                                                                      \
+  }                                                                                                      \
+  __host__ __device__ inline unsigned int name(ushort2 a, uchar4 b, unsigned int c) {                   \
+    return name(static_cast<unsigned int>(a.x) | static_cast<unsigned int>(a.y) << 16,                   \
+                static_cast<unsigned int>(b.x | b.y << 8 | b.z << 16) | static_cast<unsigned int>(b.w) << 24, c); \
+  }
+FERRY_SIMD_DP2A_(__dp2a_lo, 0)
+FERRY_SIMD_DP2A_(__dp2a_hi, 2)
+
+#undef FERRY_SIMD_DP2A_
 #undef FERRY_SIMD_
 #undef FERRY_SIMD_UNARY_
 #undef FERRY_SIMD_BOTH_

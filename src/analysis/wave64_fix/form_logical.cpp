@@ -48,14 +48,19 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
   // Inline assembly anywhere in reach (helpers without warp operations included: a PTX mma or
   // ldmatrix is a warp-wide instruction) is code the port cannot carry.
   if (std::string why = inline_asm_reason(reach_of(ids)); !why.empty()) return why;
-  for (std::size_t id : ids) {
-    if (!lane_ctx[id]) continue;
-    const Fn& fn = fns_[id];
-    const FunctionInfo& fi = info(fn);
-    const Tokens v = tok(fn.file);
-    const std::string at = " (" + in_[fn.file].key + ", '" + fi.name + "')";
+  // The functions' bodies, and those of the macros named like warp intrinsics they call (once each).
+  std::set<std::string> macros_seen;
+  std::vector<Range> ranges;
+  for (std::size_t id : ids)
+    if (lane_ctx[id])
+      ranges.push_back({fns_[id].file, info(fns_[id]).body_open + 1, info(fns_[id]).body_close, &info(fns_[id])});
+  for (std::size_t r = 0; r < ranges.size(); ++r) {
+    const Range range = ranges[r];
+    const Tokens v = tok(range.file);
+    const std::string at =
+        " (" + in_[range.file].key + ", " + (range.scope ? "'" + range.scope->name + "'" : "a macro body") + ")";
     std::set<std::size_t> own;  // tokens of the logical form this fixer wrote before: as they are
-    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {
+    for (std::size_t i = range.first; i < range.end; ++i) {
       if (!v.ident(i) || own.count(i)) continue;
       const std::string_view s = v.t(i);
       if (v.member(i)) {
@@ -71,7 +76,7 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
         // A ballot already taken to its half (a second migration of this fixer's output)
         if (const std::size_t e = ballot_half_end(v, i, half); e != npos) {
           for (std::size_t q = v.partner(i + 1) + 2; q < e; ++q) own.insert(q);
-          Site site{Diag::BallotResult32, false, fn.file, v.at(i), {}};
+          Site site{Diag::BallotResult32, false, range.file, v.at(i), {}};
           if (v.is(i - 6, "=") && v.ident(i - 7)) site.widened_var = v.at(i - 7);  // its FRY2102 is moot
           edits.push_back(std::move(site));
           continue;
@@ -83,17 +88,21 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
       if (asm_macros_.count(std::string(s)))
         return "inline assembly sees the physical wavefront (in the macro '" + std::string(s) + "')" + at;
       if (warp_macros_.count(std::string(s))) return "a warp operation inside the macro '" + std::string(s) + "'" + at;
+      if (std::string why; is_warp_op(s) && through_macro(s, macros_seen, ranges, why)) {
+        if (!why.empty()) return why;
+        continue;  // its arguments may hold more
+      }
       const bool edit_here = s == "warpSize" || is_warp_op(s);
       if (edit_here && v.f.excluded(i)) return "a line to change is excluded from rewriting" + at;
       if (s == "warpSize") {
         // CUDA's 32, recorded so that the way back writes the warpSize the code had
         edits.push_back(
-            {Diag::WarpWidthConstant, false, fn.file, v.at(i), {replace_token(v, i, std::string(kWarpSize32))}});
+            {Diag::WarpWidthConstant, false, range.file, v.at(i), {replace_token(v, i, std::string(kWarpSize32))}});
         continue;
       }
       if (is_one_of(s, {"__popc", "__ffs", "__clz", "__brev"}) && v.is(i + 1, "(")) {
         // of a mask that is now the half's 32 bits: its FRY2103 is moot
-        Site bit{Diag::BallotPopc32, false, fn.file, v.at(i), {}};
+        Site bit{Diag::BallotPopc32, false, range.file, v.at(i), {}};
         bit.widened_call = v.at(i);
         edits.push_back(std::move(bit));
         continue;
@@ -107,7 +116,7 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
         if (a.empty()) return "an empty argument of '" + std::string(s) + "'" + at;
       const bool sync = s.ends_with("_sync");
       if (sync && args.empty()) return "'" + std::string(s) + "' without a mask" + at;
-      Site site{Diag::ShuffleLoop32, false, fn.file, v.at(i), {}};
+      Site site{Diag::ShuffleLoop32, false, range.file, v.at(i), {}};
       if (s.starts_with("__shfl")) {
         const std::size_t src_at = sync ? 2 : 1, width_at = sync ? 3 : 2;
         if (args.size() < src_at + 1 || args.size() > width_at + 1)
@@ -127,7 +136,7 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
         if (s == "__shfl" || s == "__shfl_sync") {
           // HIP adds the source to the segment's first lane without taking it modulo the width
           const migrate::ArgRange& src = args[src_at];
-          const auto n = eval_constant(v.f, v.facts, src.first, src.last, &fi);
+          const auto n = eval_constant(v.f, v.facts, src.first, src.last, range.scope);
           const auto wn = width == "32" ? std::optional<long long>(32) : std::nullopt;
           std::size_t a = src.first, b = src.last;
           while (a < b && v.is(a, "(") && v.partner(a) == b) ++a, --b;
@@ -146,7 +155,7 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
       }
       const auto full_mask = [&](const migrate::ArgRange& m) {
         if (v.is(m.first, "__activemask") && v.is(m.first + 1, "(") && v.partner(m.first + 1) == m.last) return true;
-        const auto n = eval_constant(v.f, v.facts, m.first, m.last, &fi);
+        const auto n = eval_constant(v.f, v.facts, m.first, m.last, range.scope);
         return n && (*n == 0xffffffffLL || *n == -1);
       };
       if (is_one_of(s, {"__ballot_sync", "__ballot", "__activemask"})) {

@@ -40,17 +40,25 @@ bool Planner::row_mode(const std::vector<std::size_t>& ids, const std::vector<bo
   std::vector<Blocker> macro;
   scan_macro_launches(kernels, macro);
   if (!macro.empty()) return false;
-  // The cross-lane operations of the warp code.
-  for (std::size_t id : ids) {
-    if (!lane_ctx[id]) continue;
-    const Fn& fn = fns_[id];
-    const FunctionInfo& fi = info(fn);
-    const Tokens v = tok(fn.file);
-    for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {
+  // The cross-lane operations of the warp code, and of the bodies of the macros named like warp
+  // intrinsics it calls (once each).
+  std::set<std::string> macros_seen;
+  std::vector<Range> ranges;
+  for (std::size_t id : ids)
+    if (lane_ctx[id])
+      ranges.push_back({fns_[id].file, info(fns_[id]).body_open + 1, info(fns_[id]).body_close, &info(fns_[id])});
+  for (std::size_t r = 0; r < ranges.size(); ++r) {
+    const Range range = ranges[r];
+    const Tokens v = tok(range.file);
+    for (std::size_t i = range.first; i < range.end; ++i) {
       if (!v.ident(i) || v.member(i)) continue;
       const std::string_view s = v.t(i);
       if (is_one_of(s, {"asm", "__asm__", "__asm", "warpSize", "__lane_id"})) return false;
       if (!is_warp_op(s)) continue;
+      if (std::string why; through_macro(s, macros_seen, ranges, why)) {
+        if (!why.empty()) return false;
+        continue;  // its arguments may hold more
+      }
       if (!s.starts_with("__shfl")) {
         if (is_one_of(s, {"__syncwarp", "__builtin_amdgcn_wave_barrier"})) continue;
         return false;  // ballots, votes, __activemask, match, reduce, bpermute
@@ -64,17 +72,17 @@ bool Planner::row_mode(const std::vector<std::size_t>& ids, const std::vector<bo
       if (args.size() < src_at + 1 || args.size() > width_at + 1) return false;
       for (const migrate::ArgRange& a : args)
         if (a.empty()) return false;
-      Site site{Diag::ShuffleLoop32, false, fn.file, v.at(i), {}};
+      Site site{Diag::ShuffleLoop32, false, range.file, v.at(i), {}};
       if (args.size() == width_at + 1) {
         const migrate::ArgRange& w = args[width_at];
-        const auto n = eval_constant(v.f, v.facts, w.first, w.last, &fi);
+        const auto n = eval_constant(v.f, v.facts, w.first, w.last, range.scope);
         if (!n || *n <= 0 || *n > 32 || (*n & (*n - 1)) != 0) return false;
       } else {
         site.edits.push_back({v.at(close), v.at(close), std::string(kAddedWidth)});
       }
       if (s == "__shfl" || s == "__shfl_sync") {
         const migrate::ArgRange& src = args[src_at];
-        const auto n = eval_constant(v.f, v.facts, src.first, src.last, &fi);
+        const auto n = eval_constant(v.f, v.facts, src.first, src.last, range.scope);
         // already taken modulo 32 (`(x) & 31`, `x % 32`, the form this fix writes): as it is
         std::size_t a = src.first, b = src.last;
         while (a < b && v.is(a, "(") && v.partner(a) == b) ++a, --b;

@@ -149,6 +149,10 @@ void Planner::collect_functions() {
         }
       }
       if (thread && lane) lane_macros_.insert(std::string(v.t(ci + 2)));
+      if (is_warp_op(v.t(ci + 2)) && v.is(ci + 3, "(") && v.at(ci + 3) == v.end(ci + 2) && v.partner(ci + 3) != npos &&
+          v.partner(ci + 3) < j)
+        intrinsic_macros_[std::string(v.t(ci + 2))].push_back(
+            {f, v.partner(ci + 3) + 1, j, nullptr, inside_conditional(v, ci)});
       for (std::size_t q = ci + 3; q < j; ++q) {
         if (!v.ident(q)) continue;
         if (is_one_of(v.t(q), {"asm", "__asm__", "__asm"})) asm_macros_.insert(std::string(v.t(ci + 2)));
@@ -157,7 +161,8 @@ void Planner::collect_functions() {
           clone_unsafe_macros_.insert(std::string(v.t(ci + 2)));
         if (v.is(q + 1, "(") && !v.member(q)) macro_calls_[std::string(v.t(ci + 2))].insert(std::string(v.t(q)));
         // A macro named like a warp intrinsic (`#define __any_sync(m, p) __any(p)`, a compat shim)
-        // hides nothing: its uses are calls of that intrinsic, which the fixer sees and rewrites.
+        // hides nothing: its uses are calls of that intrinsic, which the fixer sees, and the forms
+        // rewrite its body where the call reaches it (intrinsic_macros_).
         if (is_warp_op(v.t(ci + 2))) continue;
         if (is_warp_op(v.t(q)) || v.is(q, "warpSize") || (v.member(q) && is_tile_warp_member(v.t(q))))
           warp_macros_.insert(std::string(v.t(ci + 2)));

@@ -178,6 +178,10 @@ struct Blocker {
 
 [[nodiscard]] Wave64ByteEdit replace_token(const Tokens& v, std::size_t ci, std::string text);
 
+// Whether the directive at `hash_ci` (its `#`) sits inside #if/#ifdef/#ifndef, the file's include
+// guard aside (macro_uses.cpp).
+[[nodiscard]] bool inside_conditional(const Tokens& v, std::size_t hash_ci);
+
 // What the row and logical forms write where the CUDA had nothing or something else, recorded for
 // the way back (the cuda target's record_restore and logical_warp passes, docs/wave64.md "Round
 // trips"): a shuffle width they add, and CUDA's warpSize where a logical warp needs 32.
@@ -271,6 +275,21 @@ class Planner {
   // Why inline assembly in a device function of `reach` (a PTX mma, cp.async, ldmatrix: code the
   // port cannot carry, which sees the physical wavefront) stops a form, or "" when there is none.
   std::string inline_asm_reason(const std::set<std::size_t>& reach) const;
+  // A code range the row and logical forms scan: a function body, or the body of a macro named
+  // like a warp intrinsic that the function calls (macro_uses.cpp).
+  struct Range {
+    std::size_t file, first, end;
+    const FunctionInfo* scope;  // null in a macro body: its names are the macro's parameters
+    bool conditional = false;   // a macro defined inside #if/#ifdef (an include guard aside)
+  };
+  // Whether a call of `s` goes through the project's function-like macro of that name
+  // (intrinsic_macros_); if so, the bodies not in `seen` yet are added to `ranges`, once per form
+  // run. The *_sync intrinsics are not: the warp-intrinsics pass renames their calls, so a HIP
+  // call never reaches a macro of that name.
+  // A macro defined inside #if may not be the one the call reaches: through_macro then returns
+  // true and sets `why`, and the form is not taken.
+  bool through_macro(std::string_view s, std::set<std::string>& seen, std::vector<Range>& ranges,
+                     std::string& why) const;
   // Form (a) of a WMMA component (docs/wave64.md, "WMMA"): a wavefront does one CUDA warp's work,
   // every launch doubles the block in x, warp indices count 64 threads, lanes stay `% 32`.
   // Returns an empty string (and the edits) when the three soundness conditions hold, else why not.
@@ -327,6 +346,11 @@ class Planner {
   std::vector<std::vector<std::size_t>> macro_launches_;
   std::set<std::string> warp_macros_;  // macros whose body has a warp operation or warpSize
   std::set<std::string> asm_macros_;   // macros whose body has inline assembly
+  // Function-like macros the project defines under a warp intrinsic's name (`#define __shfl(v, d)
+  // __shfl_sync(FULL, v, d)`): name -> each definition's body. A call through one is the macro's
+  // business: the forms edit its body, never the call (a width added at the call would be one
+  // argument more than the macro takes).
+  std::map<std::string, std::vector<Range>> intrinsic_macros_;
   // Macros whose body reads thread ids or has atomics or printf: form (a) cannot see their uses.
   std::set<std::string> clone_unsafe_macros_;
   // Names a macro body calls (`NAME(`): functions the callee links of a component do not follow.

@@ -160,6 +160,8 @@ class HipTarget final : public Target {
     name_clash_pass(file);
     solver_args_pass(file);                     // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
     data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
+    // __half* arguments of hipblasHgemm...: hipblasHalf*; hipBLAS 5.x's own complex functions
+    blas_half_casts_pass(file, rules_, toolchain_.version_of("hipblas") < rules::Version{6, 0});
     warp_intrinsics_pass(file);
     tile_shuffle_pass(file);  // cooperative-groups tile shuffles of vector values
     call_args_pass(file);     // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
@@ -178,7 +180,8 @@ class HipTarget final : public Target {
     minmax_pass(file, toolchain_.hip <= rules::Version{5, 2});
     fp16_atomic_pass(file);  // CUDA's atomicAdd(__half*, __half): no HIP release has it
     atomic64_pass(file, toolchain_.hip < rules::Version{5, 7});  // atomicMin/Max(long long*): ROCm 5.7
-    fp16_shfl_pass(file);                                        // __shfl*(__half): no overload in HIP 5.2 (ambiguous)
+    fp16_raw_init_pass(file);            // __half_raw{0xFBFF}: HIP's first member is the _Float16, not the bits
+    fp16_shfl_pass(file);                // __shfl*(__half): no overload in HIP 5.2 (ambiguous)
     analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
     if (fixes) mark_widened_ballots(file, *fixes);
   }

@@ -6,6 +6,7 @@
 // it is and is not reported.
 #include <cctype>
 
+#include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 #include "targets/hip/ptx_idioms.h"
 
@@ -136,7 +137,13 @@ void inline_asm_pass(migrate::FileMigration& file) {
         // In a #define the statement is the macro's body: rewritten there, as anywhere (the
         // replacement is one line, so the macro's continuation lines inside the span merge).
         if (v.rewrite) {
-          if (file.replace(ci, close, v.rewrite->text)) {
+          // With a round-trip record of the statement, so that the way back writes the PTX again
+          // (the "span" form: the parenthesised rewrite and the record become the original; the
+          // vector forms are lambdas called in place, so that every rewrite is an expression).
+          const std::string_view original = file.span_text(ci, close);
+          const bool record = rewrite::record::recordable(original);
+          std::string text = record ? "(" + v.rewrite->text + ") " + rewrite::record::make(original) : v.rewrite->text;
+          if (file.replace(ci, close, std::move(text))) {
             file.count_converted("device");
             if (v.rewrite->needs_compat) file.require_compat("ptx", std::string(v.rewrite->idiom), ci);
             file.diag(Diag::InlinePtxRewritten, ci,

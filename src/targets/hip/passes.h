@@ -167,6 +167,17 @@ void fp16_header_pass(migrate::FileMigration& file);
 struct Toolchain;
 void data_types_pass(migrate::FileMigration& file, const Toolchain& tc, const rules::RuleSet& table);
 
+// Brace initialisers of __half_raw / __half2_raw: `{.x = 0xFBFF}` (HIP's first member is the
+// _Float16, CUDA's the bits).
+void fp16_raw_init_pass(migrate::FileMigration& file);
+
+// __half pointers in the arguments of hipBLAS's half-precision calls (cublasHgemm ...): a cast to
+// the parameter's hipblasHalf pointer type (rules/hipblas_half_params.tsv), with a round-trip
+// record of the argument; for hipBLAS before 6.0 (`old_hipblas`), the complex calls the tables give
+// 6.0's _v2 function become the 5.x function with their complex pointers cast to hipblasComplex*
+// (rules/hipblas_complex_params.tsv). --blas=hipblas only.
+void blas_half_casts_pass(migrate::FileMigration& file, const rules::RuleSet& table, bool old_hipblas);
+
 // Renames user declarations that clash with HIP names (ProjectContext::clash_renames), and
 // their uses: FRY4101 at each declaration.
 void name_clash_pass(migrate::FileMigration& file);

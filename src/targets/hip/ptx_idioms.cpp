@@ -70,20 +70,20 @@ constexpr std::array kPtxIdioms = {
   Idiom{"ld.global.nc", R"(ld\.global\.nc\.(f32|f64|u8|s8|u16|s16|b16|u32|s32|b32|u64|s64|b64) ({o}), \[({o})\])",
         "$2 = __ldg((const ${T1}*)($3))", false, {}},
   Idiom{"ld.global.nc.v4", R"(ld\.global\.nc\.v4\.(f32|u32|s32|b32) \{({o}), ({o}), ({o}), ({o})\}, \[({o})\])",
-        "do { const ${V1} ferry_v = __ldg((const ${V1}*)($6)); $2 = ferry_v.x; $3 = ferry_v.y; $4 = ferry_v.z; "
-        "$5 = ferry_v.w; } while (0)", false, {}},
+        "[&] { const ${V1} ferry_v = __ldg((const ${V1}*)($6)); $2 = ferry_v.x; $3 = ferry_v.y; $4 = ferry_v.z; "
+        "$5 = ferry_v.w; }()", false, {}},
   Idiom{"ld.global.cs", R"(ld\.global\.cs\.(f32|f64|u8|s8|u16|s16|b16|u32|s32|b32|u64|s64|b64) ({o}), \[({o})\])",
         "$2 = __builtin_nontemporal_load((const ${T1}*)($3))", false, {}},
   Idiom{"ld.global.cs.v4", R"(ld\.global\.cs\.v4\.(f32|u32|s32|b32) \{({o}), ({o}), ({o}), ({o})\}, \[({o})\])",
-        "do { const ${T1}* ferry_p = (const ${T1}*)($6); $2 = __builtin_nontemporal_load(ferry_p); "
+        "[&] { const ${T1}* ferry_p = (const ${T1}*)($6); $2 = __builtin_nontemporal_load(ferry_p); "
         "$3 = __builtin_nontemporal_load(ferry_p + 1); $4 = __builtin_nontemporal_load(ferry_p + 2); "
-        "$5 = __builtin_nontemporal_load(ferry_p + 3); } while (0)", false, {}},
+        "$5 = __builtin_nontemporal_load(ferry_p + 3); }()", false, {}},
   Idiom{"st.global.cs", R"(st\.global\.cs\.(f32|f64|u8|s8|u16|s16|b16|u32|s32|b32|u64|s64|b64) \[({o})\], ({o}))",
         "__builtin_nontemporal_store((${T1})($3), (${T1}*)($2))", false, {}},
   Idiom{"st.global.cs.v4", R"(st\.global\.cs\.v4\.(f32|u32|s32|b32) \[({o})\], \{({o}), ({o}), ({o}), ({o})\})",
-        "do { ${T1}* ferry_p = (${T1}*)($2); __builtin_nontemporal_store((${T1})($3), ferry_p); "
+        "[&] { ${T1}* ferry_p = (${T1}*)($2); __builtin_nontemporal_store((${T1})($3), ferry_p); "
         "__builtin_nontemporal_store((${T1})($4), ferry_p + 1); __builtin_nontemporal_store((${T1})($5), ferry_p + 2); "
-        "__builtin_nontemporal_store((${T1})($6), ferry_p + 3); } while (0)", false, {}},
+        "__builtin_nontemporal_store((${T1})($6), ferry_p + 3); }()", false, {}},
   // Warp operations (HIP's act on the wavefront; a width of 32 keeps CUDA's 32-lane segments).
   Idiom{"shfl.sync", R"(shfl\.sync\.(idx|up|down|bfly)\.b32 ({o}), ({o}), ({o}), ({o}), ({o}))", "", false, {},
         Check::ShflWidth, 5},

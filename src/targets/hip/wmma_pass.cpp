@@ -3,12 +3,14 @@
 // (then `wmma::X` means nvcuda::wmma::X), the element types rocWMMA spells otherwise (TF32 and
 // bf16), the names rocWMMA lacks, and each fragment's shape against the blocks rocWMMA has per
 // architecture (rules/rocwmma_blocks.tsv, FRY1401).
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "analysis/const_eval.h"
 #include "analysis/facts.h"
+#include "rewrite/roundtrip_record.h"
 #include "rules/builtin.h"
 #include "targets/hip/passes.h"
 
@@ -118,6 +120,7 @@ class WmmaPass {
       }
       qualified(ci);
     }
+    fill_values();
   }
 
  private:
@@ -225,6 +228,14 @@ class WmmaPass {
               "bf16 fragment: rocWMMA's element type is rocwmma::bfloat16_t (hip_bfloat16), not __hip_bfloat16",
               "pass the matrices to load_matrix_sync/store_matrix_sync as rocwmma::bfloat16_t pointers "
               "(reinterpret_cast: the same 16 bits)");
+    // The fragments this declaration names (`fragment<...> acc, c[2];`): their element type, for
+    // fill_fragment's value.
+    for (std::size_t k = close + 1; k < f_.code_size() && f_.is_identifier(k); ++k) {
+      element_types_[std::string(f_.text(k))] = type;
+      while (k + 1 < f_.code_size() && f_.is(k + 1, "[") && f_.partner(k + 1) != npos) k = f_.partner(k + 1);
+      if (!f_.is(k + 1, ",")) break;
+      ++k;
+    }
     if (!ab || cls.empty()) return;
     const auto m = analysis::eval_constant(f_, facts_, args[1].first, args[1].second, scope(name));
     const auto n = analysis::eval_constant(f_, facts_, args[2].first, args[2].second, scope(name));
@@ -254,6 +265,36 @@ class WmmaPass {
             hint);
   }
 
+  // `fill_fragment(acc, 0.0f)` with `acc` an int fragment: CUDA's fill_fragment converts the value
+  // to the element type, rocWMMA's deduces its DataT from both arguments ("no matching function").
+  // The value gets the fragment's element type as a cast, with a round-trip record of it.
+  void fill_values() {
+    for (std::size_t ci = 0; ci + 1 < f_.code_size(); ++ci) {
+      if (!f_.is(ci, "fill_fragment") || !f_.is(ci + 1, "(") || f_.excluded(ci)) continue;
+      const std::vector<migrate::ArgRange> args = f_.call_args(ci + 1);
+      if (args.size() != 2 || args[0].empty() || args[1].empty() || !f_.is_identifier(args[0].first)) continue;
+      const auto it = element_types_.find(std::string(f_.text(args[0].first)));
+      if (it == element_types_.end() || it->second.empty() || it->second == "half" || it->second == "__half" ||
+          it->second.find("bfloat16") != std::string::npos)
+        continue;  // a type the value converts to already, or one whose spelling the rules change
+      // A literal of another kind than the element type (0.0f for int, 0 for float); other values
+      // are left as written (their type is not known here).
+      if (args[1].first != args[1].last || !f_.is_number(args[1].first)) continue;
+      const std::string_view value = f_.text(args[1].first);
+      const bool hex = value.size() > 1 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X');
+      const bool floating = !hex && value.find_first_of(".eE") != std::string_view::npos;
+      const bool f_suffix = floating && (value.ends_with('f') || value.ends_with('F'));
+      const std::string& type = it->second;
+      const bool integral_type = type != "float" && type != "double";
+      if ((type == "float" && f_suffix) || (type == "double" && floating && !f_suffix) || (integral_type && !floating))
+        continue;
+      if (!rewrite::record::recordable(value) || f_.touched(args[1].first)) continue;
+      if (!f_.insert_before(args[1].first, "(static_cast<" + it->second + ">(")) continue;
+      f_.replace_bytes(f_.code(args[1].last).end, f_.code(args[1].last).end, ")) " + rewrite::record::make(value));
+      f_.count_converted("wmma");
+    }
+  }
+
   const analysis::FunctionInfo* scope(std::size_t ci) const {
     const std::size_t fi = facts_.function_at(ci);
     return fi == npos ? nullptr : &facts_.functions[fi];
@@ -262,6 +303,7 @@ class WmmaPass {
   FileMigration& f_;
   analysis::FileFacts facts_;
   bool alias_ = false;  // `wmma::` names nvcuda::wmma (using namespace nvcuda; or an alias)
+  std::map<std::string, std::string> element_types_;  // fragment variable -> element type as written
 };
 
 }  // namespace

@@ -12,7 +12,7 @@ __device__ float dot2(half2 v, half2 u, float acc) {
   acc += __low2float(v) * __low2float(u) + __high2float(v) * __high2float(u);
 #else
   unsigned lane;
-  lane = __lane_id();
+  (lane = __lane_id()) /* ferry-cuda: asm("mov.u32 %0, %%laneid;" : "=r"(lane)) */;
   acc += __low2float(v) * __low2float(u) + __high2float(v) * __high2float(u) + 0.f * lane;
 #endif
   return acc;

@@ -5,31 +5,31 @@
 
 __device__ __forceinline__ unsigned lane_id() {
   unsigned id;
-  id = __lane_id();
+  (id = __lane_id()) /* ferry-cuda: asm volatile("mov.u32 %0, %%laneid;" : "=r"(id)) */;
   return id;
 }
 
 __device__ __forceinline__ unsigned lanemask_lt() {
   unsigned mask;
-  mask = (1ull << __lane_id()) - 1;
+  (mask = (1ull << __lane_id()) - 1) /* ferry-cuda: asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask)) */;
   return mask;
 }
 
 __device__ __forceinline__ unsigned lanemask_ge() {
   unsigned m;
-  m = ~((1ull << __lane_id()) - 1);
+  (m = ~((1ull << __lane_id()) - 1)) /* ferry-cuda: asm("mov.u32 %0, %lanemask_ge;" : "=r"(m)) */;
   return m;
 }
 
 __device__ __forceinline__ long long cycles() {
   long long t;
-  t = clock64();
+  (t = clock64()) /* ferry-cuda: asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)) */;
   return t;
 }
 
 __device__ __forceinline__ unsigned sm_id() {
   unsigned s;
-  s = __smid();
+  (s = __smid()) /* ferry-cuda: asm volatile("mov.u32 %0, %%smid;" : "=r"(s)) */;
   return s;
 }
 
