@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include "migrate/file_migration.h"
 
+#include "buildsys/source_facts.h"
+
 #include "rules/builtin.h"
 #include "rules/cuda_version.h"
 #include "targets/cuda/compat_header.h"
@@ -40,6 +42,12 @@ class CudaTarget final : public Target {
   // Which headers each file includes (implicit_headers_pass follows the project's own headers).
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
     collect_includes(files, ctx);
+    if (ctx.migrated_by != "hip") {
+      std::vector<buildsys::SourceText> texts;
+      texts.reserve(files.size());
+      for (const SourceView& f : files) texts.push_back({f.path, f.text});
+      ctx.build_facts = buildsys::scan_source_facts(texts);
+    }
     unmapped_.collect_declared(files, ctx.declared_api_names);
   }
   const UnmappedApiName* unmapped_api_name(std::string_view name) const override { return unmapped_.find(name); }
@@ -55,10 +63,12 @@ class CudaTarget final : public Target {
     rename_members(file, false);  // rules/member_renames.tsv, right to left
     launch_pass(file);
     ballot_pass(file);
+    wave64_select_pass(file);
     device_prop_pass(file);
     cccl_pass(file);
     rocprim_pass(file);
     vector_ctor_pass(file);
+    vector_ops_pass(file);
     atomic_fp_pass(file);
     texture_ref_pass(file);
     wmma_pass(file);
