@@ -330,6 +330,7 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     // nvcc names the flag the code needs (`__device__` lambdas, constexpr host functions called in
     // device code): hipcc needs neither, and the HIP -> CUDA build-file migration adds them where the
     // sources need them (FRY5241). The unit is compiled again with the flag nvcc asks for.
+    bool flags_added = false;
     for (int round = 0; round < 2 && pr.exit_code != 0 && !pr.timed_out && job.profile->toolchain == "nvcc"; ++round) {
       std::vector<std::string> again = u.command;
       for (std::string_view flag : {"--extended-lambda", "--expt-relaxed-constexpr"})
@@ -340,8 +341,9 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
       pr = runner.run(again, r.tree, o.timeout);
       pr.seconds += before;
       u.command = std::move(again);
-      ++nvcc_flag_units;
+      flags_added = true;
     }
+    if (flags_added) ++nvcc_flag_units;
     u.seconds = pr.seconds;
     u.timed_out = pr.timed_out;
     u.passed = pr.exit_code == 0 && !pr.timed_out && !pr.launch_failed;
