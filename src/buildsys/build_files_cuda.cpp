@@ -166,21 +166,38 @@ std::optional<Wave64Define> wave64_define(const std::vector<std::string>& w, std
   return std::nullopt;
 }
 
-std::string needed_nvcc_flags(const Options& o) {
+namespace {
+// The first place of a flag's list (SourceFacts) that lies under the folder of build file `rel`
+// ("" when none does).
+std::string needed_under(const std::string& list, const std::string& rel) {
+  const std::size_t slash = rel.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : rel.substr(0, slash + 1);
+  for (std::size_t b = 0; b < list.size();) {
+    std::size_t e = list.find(';', b);
+    if (e == std::string::npos) e = list.size();
+    const std::string at = list.substr(b, e - b);
+    if (starts_with(at, dir)) return at;
+    b = e + 1;
+  }
+  return {};
+}
+}  // namespace
+
+std::string needed_nvcc_flags(const Options& o, const std::string& rel) {
   std::string f;
-  if (!o.facts.extended_lambda.empty()) f += " --extended-lambda";
-  if (!o.facts.relaxed_constexpr.empty()) f += " --expt-relaxed-constexpr";
+  if (!needed_under(o.facts.extended_lambda, rel).empty()) f += " --extended-lambda";
+  if (!needed_under(o.facts.relaxed_constexpr, rel).empty()) f += " --expt-relaxed-constexpr";
   return f;
 }
 void note_flags_added(const Options& o, const std::string& rel, std::uint32_t line, std::vector<Diagnostic>& diags) {
-  if (!o.facts.extended_lambda.empty())
+  if (const std::string at = needed_under(o.facts.extended_lambda, rel); !at.empty())
     diags.push_back(diag(Diag::BuildNvccFlagAdded, Severity::Note, rel, line,
-                         "'--extended-lambda' added: the code has __device__ lambdas (" + o.facts.extended_lambda +
+                         "'--extended-lambda' added: the code has __device__ lambdas (" + at +
                              "), which hipcc compiles as they are and nvcc only with this flag"));
-  if (!o.facts.relaxed_constexpr.empty())
+  if (const std::string at = needed_under(o.facts.relaxed_constexpr, rel); !at.empty())
     diags.push_back(diag(Diag::BuildNvccFlagAdded, Severity::Note, rel, line,
-                         "'--expt-relaxed-constexpr' added: device code calls a constexpr host function (" +
-                             o.facts.relaxed_constexpr + "), which hipcc allows and nvcc only with this flag"));
+                         "'--expt-relaxed-constexpr' added: device code calls a constexpr host function (" + at +
+                             "), which hipcc allows and nvcc only with this flag"));
 }
 
 }  // namespace to_cuda
@@ -237,8 +254,8 @@ std::vector<std::string> map_hipcc_words(const std::vector<std::string>& w, cons
       for (char c : s)
         if (c == '@' || c == '-' || c == '+') lead += c;
         else break;
-      map(i, lead + "nvcc" + needed_nvcc_flags(o));
-      if (!needed_nvcc_flags(o).empty()) note_flags_added(o, rel, line, diags);
+      map(i, lead + "nvcc" + needed_nvcc_flags(o, rel));
+      if (!needed_nvcc_flags(o, rel).empty()) note_flags_added(o, rel, line, diags);
     } else if (starts_with(s, "--offload-arch=") || starts_with(s, "-offload-arch=") ||
                starts_with(s, "--amdgpu-target=") || starts_with(s, "--cuda-gpu-arch=gfx")) {
       arch(i, 1, "(the chosen architecture; --arch picks another)");

@@ -117,7 +117,7 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
   // file, after the command that enables the CUDA language.
   bool flags_added = false;
   auto flags_text = [&](const CMakeCommand& c) {
-    const std::string f = needed_nvcc_flags(o);
+    const std::string f = needed_nvcc_flags(o, rel);
     if (f.empty() || flags_added) return std::string();
     flags_added = true;
     note_flags_added(o, rel, c.line, r.diagnostics);

@@ -99,6 +99,12 @@ SourceFacts scan_source_facts(const std::vector<SourceText>& files) {
     for (std::size_t i = 0; i < t.size(); ++i) {
       if (t[i].directive || t[i].text != "constexpr") continue;
       bool annotated = false;
+      // `__host__ __device__ constexpr T f(...)` / `constexpr __device__ T f(...)`
+      for (std::size_t b = i; b > 0 && b + 8 > i; --b) {
+        const std::string_view x = t[b - 1].text;
+        if (x == ";" || x == "{" || x == "}" || t[b - 1].directive) break;
+        if (x == "__device__" || x == "__host__" || x == "__global__") annotated = true;
+      }
       std::size_t k = i + 1;
       for (; k < t.size() && k < i + 24; ++k) {
         const std::string_view x = t[k].text;
@@ -175,59 +181,62 @@ SourceFacts scan_source_facts(const std::vector<SourceText>& files) {
     }
 
     // ---- nvcc flags the code needs
-    if (f.extended_lambda.empty())
-      for (std::size_t i = 0; i + 1 < t.size(); ++i) {
-        if (t[i].directive || t[i].text != "]" || (i > 0 && t[i - 1].text == "]") || t[i + 1].text == "]") continue;
-        std::size_t k = i + 1;
-        if (t[k].text == "(") {
-          int depth = 0;
-          for (; k < t.size(); ++k) {
-            if (t[k].text == "(") ++depth;
-            else if (t[k].text == ")" && --depth == 0) break;
-          }
-          ++k;
-          while (k < t.size() && (t[k].text == "mutable" || t[k].text == "constexpr")) ++k;
+    // Each flag's field lists the first place in every file that needs it ("a.hip:3;b/c.hip:9"):
+    // a build file passes the flag when a file under its folder needs it.
+    auto add = [](std::string& list, const std::string& at) { list += (list.empty() ? "" : ";") + at; };
+    for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+      if (t[i].directive || t[i].text != "]" || (i > 0 && t[i - 1].text == "]") || t[i + 1].text == "]") continue;
+      std::size_t k = i + 1;
+      if (t[k].text == "(") {
+        int depth = 0;
+        for (; k < t.size(); ++k) {
+          if (t[k].text == "(") ++depth;
+          else if (t[k].text == ")" && --depth == 0) break;
         }
-        if (k < t.size() && (t[k].text == "__device__" || t[k].text == "__host__")) {
-          f.extended_lambda = where(i);
+        ++k;
+        while (k < t.size() && (t[k].text == "mutable" || t[k].text == "constexpr")) ++k;
+      }
+      if (k < t.size() && (t[k].text == "__device__" || t[k].text == "__host__")) {
+        add(f.extended_lambda, where(i));
+        break;
+      }
+    }
+    bool constexpr_found = false;
+    for (std::size_t i = 0; i < t.size() && !constexpr_found; ++i) {
+      if (t[i].directive || (t[i].text != "__device__" && t[i].text != "__global__")) continue;
+      // The body of the function (or lambda) this annotation starts: the first `{` before a `;`.
+      std::size_t k = i + 1;
+      int paren = 0;
+      for (; k < t.size(); ++k) {
+        if (t[k].directive) continue;
+        if (t[k].text == "(") ++paren;
+        else if (t[k].text == ")") --paren;
+        else if (paren == 0 && (t[k].text == ";" || t[k].text == "=" || t[k].text == "{")) break;
+      }
+      if (k >= t.size() || t[k].text != "{") continue;
+      int depth = 0;
+      std::size_t e = k;
+      for (; e < t.size(); ++e) {
+        if (t[e].directive) continue;
+        if (t[e].text == "{") ++depth;
+        else if (t[e].text == "}" && --depth == 0) break;
+      }
+      for (std::size_t j = k; j < e && j + 1 < t.size(); ++j) {
+        if (t[j].kind != lex::Kind::Identifier || t[j].directive) continue;
+        const bool call = t[j + 1].text == "(" || t[j + 1].text == "<";
+        const bool std_algo = call && j >= 2 && t[j - 1].text == "::" && t[j - 2].text == "std" &&
+                              (t[j].text == "min" || t[j].text == "max" || t[j].text == "clamp" ||
+                               t[j].text == "swap" || t[j].text == "minmax");
+        if (t[j].text == "numeric_limits" || std_algo ||
+            (call && constexpr_host_functions.contains(t[j].text) &&
+             !(j > 0 && (t[j - 1].text == "." || t[j - 1].text == "->")))) {
+          add(f.relaxed_constexpr, where(j));
+          constexpr_found = true;
           break;
         }
       }
-    if (f.relaxed_constexpr.empty())
-      for (std::size_t i = 0; i < t.size() && f.relaxed_constexpr.empty(); ++i) {
-        if (t[i].directive || (t[i].text != "__device__" && t[i].text != "__global__")) continue;
-        // The body of the function (or lambda) this annotation starts: the first `{` before a `;`.
-        std::size_t k = i + 1;
-        int paren = 0;
-        for (; k < t.size(); ++k) {
-          if (t[k].directive) continue;
-          if (t[k].text == "(") ++paren;
-          else if (t[k].text == ")") --paren;
-          else if (paren == 0 && (t[k].text == ";" || t[k].text == "=" || t[k].text == "{")) break;
-        }
-        if (k >= t.size() || t[k].text != "{") continue;
-        int depth = 0;
-        std::size_t e = k;
-        for (; e < t.size(); ++e) {
-          if (t[e].directive) continue;
-          if (t[e].text == "{") ++depth;
-          else if (t[e].text == "}" && --depth == 0) break;
-        }
-        for (std::size_t j = k; j < e && j + 1 < t.size(); ++j) {
-          if (t[j].kind != lex::Kind::Identifier || t[j].directive) continue;
-          const bool call = t[j + 1].text == "(" || t[j + 1].text == "<";
-          const bool std_algo = call && j >= 2 && t[j - 1].text == "::" && t[j - 2].text == "std" &&
-                                (t[j].text == "min" || t[j].text == "max" || t[j].text == "clamp" ||
-                                 t[j].text == "swap" || t[j].text == "minmax");
-          if (t[j].text == "numeric_limits" || std_algo ||
-              (call && constexpr_host_functions.contains(t[j].text) &&
-               !(j > 0 && (t[j - 1].text == "." || t[j - 1].text == "->")))) {
-            f.relaxed_constexpr = where(j);
-            break;
-          }
-        }
-        i = e;
-      }
+      i = e;
+    }
   }
   return f;
 }

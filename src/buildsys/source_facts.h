@@ -18,7 +18,9 @@ struct SourceFacts {
   std::map<std::string, std::string> wave64_macros;
   // Macros that hold the wavefront width (`WARP_SIZE`, `WAVEFRONT_SIZE`): `-DWARP_SIZE=64` -> 32.
   std::map<std::string, std::string> width_macros;
-  // Where the code first needs each nvcc flag ("" = not needed).
+  // Where the code needs each nvcc flag ("" = nowhere): the first place in each file that needs
+  // it, ';'-separated ("k.hip:9;util/scan.hpp:40"), files that include such a file too (the
+  // cuda target adds them, "path:0"). A build file passes the flag when one of them is under its folder.
   std::string extended_lambda;    // a `__device__` / `__host__ __device__` lambda
   std::string relaxed_constexpr;  // std::numeric_limits<T>::infinity() ... in device code
   // The project defines arithmetic operators on CUDA/HIP vector types itself (`float4

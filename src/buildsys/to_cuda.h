@@ -59,9 +59,9 @@ struct Wave64Define {
 };
 std::optional<Wave64Define> wave64_define(const std::vector<std::string>& w, std::size_t i, const Options& o);
 
-// " --extended-lambda --expt-relaxed-constexpr" (each only where Options::facts says the code
-// needs it; "" when neither) and their FRY5241 notes.
-std::string needed_nvcc_flags(const Options& o);
+// " --extended-lambda --expt-relaxed-constexpr" for build file `rel` (each only where
+// Options::facts says a file under its folder needs it; "" when neither) and their FRY5241 notes.
+std::string needed_nvcc_flags(const Options& o, const std::string& rel);
 void note_flags_added(const Options& o, const std::string& rel, std::uint32_t line, std::vector<Diagnostic>& diags);
 
 // Host-compiler flags nvcc does not take itself.

@@ -101,3 +101,16 @@ TEST(SourceFacts, CMakeGetsFlagsAfterTheLanguage) {
       << r.output;
   EXPECT_TRUE(has_code(r, "FRY5241"));
 }
+
+TEST(SourceFacts, FlagsOnlyForBuildFilesOverTheCodeThatNeedsThem) {
+  const std::string mk = "CXX = hipcc\napp: app.hip\n\t$(CXX) -o $@ $<\n";
+  Options o = with_arch("sm_90");
+  o.facts.extended_lambda = "reduction/v1.hip:94;include/scan.hpp:10;tools/run.hip:0";
+  EXPECT_NE(migrate_makefile_to_cuda("reduction/Makefile", mk, o).output.find("CXX = nvcc --extended-lambda\n"),
+            std::string::npos);
+  EXPECT_NE(migrate_makefile_to_cuda("tools/Makefile", mk, o).output.find("CXX = nvcc --extended-lambda\n"),
+            std::string::npos);  // includes a header that needs it
+  EXPECT_NE(migrate_makefile_to_cuda("saxpy/Makefile", mk, o).output.find("CXX = nvcc\n"), std::string::npos);
+  EXPECT_NE(migrate_makefile_to_cuda("Makefile", mk, o).output.find("CXX = nvcc --extended-lambda\n"),
+            std::string::npos);  // the top folder holds them all
+}
