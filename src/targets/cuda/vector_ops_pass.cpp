@@ -24,20 +24,26 @@ bool arithmetic(std::string_view op) {
 void vector_ops_pass(migrate::FileMigration& file) {
   if (file.project().migrated_by == "hip" || file.project().build_facts.user_vector_operators) return;
   // Names declared with a vector type: `float4 a`, `const float4& b`, `float4* p`, `int2 c[4]`.
-  std::unordered_set<std::string_view> vec;
+  // Pointers (`float4* p`) count only through a subscript: `p + i` is pointer arithmetic.
+  std::unordered_set<std::string_view> vec, pointers;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || !buildsys::vector_type_components(file.text(ci)) || file.in_directive(ci)) continue;
     std::size_t k = ci + 1;
+    bool pointer = false;
     while (file.is(k, "const") || file.is(k, "*") || file.is(k, "&") || file.is(k, "__restrict__") ||
-           file.is(k, "volatile"))
+           file.is(k, "__restrict") || file.is(k, "volatile")) {
+      pointer = pointer || file.is(k, "*");
       ++k;
+    }
     if (file.is_identifier(k) && (file.is(k + 1, "=") || file.is(k + 1, ";") || file.is(k + 1, ",") ||
                                   file.is(k + 1, ")") || file.is(k + 1, "[") || file.is(k + 1, "{")))
-      vec.insert(file.text(k));
+      (pointer ? pointers : vec).insert(file.text(k));
   }
-  if (vec.empty()) return;
+  if (vec.empty() && pointers.empty()) return;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || !vec.contains(file.text(ci)) || file.in_directive(ci)) continue;
+    if (!file.is_identifier(ci) || file.in_directive(ci)) continue;
+    const bool is_pointer = pointers.contains(file.text(ci)) && !vec.contains(file.text(ci));
+    if (!is_pointer && !vec.contains(file.text(ci))) continue;
     if (file.is_member_name(ci)) continue;
     // The operand: the name, or the name with subscripts (`a[i]`); not a member (`a.x`).
     std::size_t end = ci;
@@ -47,6 +53,7 @@ void vector_ops_pass(migrate::FileMigration& file) {
       end = close;
     }
     if (file.is(end + 1, ".") || file.is(end + 1, "->")) continue;
+    if (is_pointer && end == ci) continue;  // the pointer itself, not an element
     const bool after = end + 1 < file.code_size() && arithmetic(file.text(end + 1)) &&
                        !(file.is(end + 1, "&") && end == ci && file.is(ci - 1, "("));
     const bool before = ci > 0 && arithmetic(file.text(ci - 1)) &&
