@@ -4,6 +4,7 @@
 // which defines the operators HIP has, componentwise, in the global namespace (where ADL finds them
 // for CUDA's vector types). Not when the project defines such operators itself, and not on the way
 // back of a CUDA -> HIP migration (the CUDA originals compiled without them). FRY4241.
+#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -42,8 +43,31 @@ void vector_ops_pass(migrate::FileMigration& file) {
   if (vec.empty() && pointers.empty()) return;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.in_directive(ci)) continue;
-    const bool is_pointer = pointers.contains(file.text(ci)) && !vec.contains(file.text(ci));
-    if (!is_pointer && !vec.contains(file.text(ci))) continue;
+    if (!pointers.contains(file.text(ci)) && !vec.contains(file.text(ci))) continue;
+    // The declaration in force: the nearest one before the use (names are reused across
+    // functions: `uint4 v` in one, `float v` in the next).
+    const auto declared = [&](std::size_t k) -> std::optional<std::pair<bool, bool>> {  // (vector, pointer)
+      if (!(file.is(k + 1, "=") || file.is(k + 1, ";") || file.is(k + 1, ",") || file.is(k + 1, ")") ||
+            file.is(k + 1, "[") || file.is(k + 1, "{") || file.is(k + 1, ":")))
+        return std::nullopt;
+      std::size_t b = k;
+      bool pointer = false;
+      while (b > 0 && (file.is(b - 1, "*") || file.is(b - 1, "&") || file.is(b - 1, "const") ||
+                       file.is(b - 1, "__restrict__") || file.is(b - 1, "__restrict") || file.is(b - 1, "volatile"))) {
+        pointer = pointer || file.is(b - 1, "*");
+        --b;
+      }
+      if (b == 0 || !(file.is_identifier(b - 1) || file.is(b - 1, ">"))) return std::nullopt;
+      const std::string_view t = file.text(b - 1);
+      if (t == "return" || t == "case" || t == "else" || t == "delete" || t == "throw" || t == "goto")
+        return std::nullopt;
+      return std::make_pair(buildsys::vector_type_components(t) > 0, pointer);
+    };
+    std::optional<std::pair<bool, bool>> decl;
+    for (std::size_t k = ci + 1; k-- > 0 && !decl;)
+      if (file.text(k) == file.text(ci)) decl = declared(k);
+    if (!decl || !decl->first) continue;
+    const bool is_pointer = decl->second;
     if (file.is_member_name(ci)) continue;
     // The operand: the name, or the name with subscripts (`a[i]`); not a member (`a.x`).
     std::size_t end = ci;
