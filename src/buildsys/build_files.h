@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "buildsys/source_facts.h"
 #include "core/diagnostic.h"
 #include "project/project.h"
 
@@ -25,6 +26,10 @@ struct Options {
   // default, sm_90). migrate_build_file picks the target's default when it is empty.
   std::string arch = "gfx906";
   std::string cuda_version = "13.0";  // cuda target: the nvcc the files are written for
+  // cuda target: what the tree's HIP sources say (wave64 selector macros, nvcc flags the code
+  // needs); empty for a build file migrated alone, and for a tree that is Ferry's own --to hip
+  // output (its CUDA originals built with the flags they had).
+  SourceFacts facts;
 };
 
 struct Result {

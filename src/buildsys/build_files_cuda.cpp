@@ -131,6 +131,75 @@ Restored restore_recorded(const std::string& rel, std::string_view text, std::st
   return restored;
 }
 
+// `-DWAVE64`, `-D WAVE64`, `-DWARP_SIZE=64`: a user macro that selects wavefront-64 code
+// (SourceFacts, or its name says so) -> dropped, or its width 64 -> 32.
+std::optional<Wave64Define> wave64_define(const std::vector<std::string>& w, std::size_t i, const Options& o) {
+  std::string def, written = w[i];
+  std::size_t words = 1;
+  if (w[i] == "-D" && i + 1 < w.size()) {
+    def = w[i + 1];
+    written += " " + def;
+    words = 2;
+  } else if (starts_with(w[i], "-D") && w[i].size() > 2) {
+    def = w[i].substr(2);
+  } else {
+    return std::nullopt;
+  }
+  const std::size_t eq = def.find('=');
+  const std::string name = def.substr(0, eq);
+  const std::string value = eq == std::string::npos ? "" : def.substr(eq + 1);
+  auto source = [](const std::map<std::string, std::string>& m, const std::string& n) {
+    const auto it = m.find(n);
+    return it == m.end() || it->second.empty() ? std::string("its name says so")
+                                               : "the sources test it at " + it->second;
+  };
+  if ((o.facts.wave64_macros.contains(name) || is_wave64_macro_name(name)) && value != "0") {
+    return Wave64Define{words, "",
+                        "'" + written + "' dropped: " + name + " selects wavefront-64 code (" +
+                            source(o.facts.wave64_macros, name) + "); CUDA warps have 32 lanes"};
+  }
+  if ((o.facts.width_macros.contains(name) || is_width_macro_name(name)) && value == "64") {
+    return Wave64Define{words, (words == 2 ? "-D " : "-D") + name + "=32",
+                        "'" + written + "' -> '-D" + name + "=32': " + name + " is the wavefront width (" +
+                            source(o.facts.width_macros, name) + "); CUDA warps have 32 lanes"};
+  }
+  return std::nullopt;
+}
+
+namespace {
+// The first place of a flag's list (SourceFacts) that lies under the folder of build file `rel`
+// ("" when none does).
+std::string needed_under(const std::string& list, const std::string& rel) {
+  const std::size_t slash = rel.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : rel.substr(0, slash + 1);
+  for (std::size_t b = 0; b < list.size();) {
+    std::size_t e = list.find(';', b);
+    if (e == std::string::npos) e = list.size();
+    const std::string at = list.substr(b, e - b);
+    if (starts_with(at, dir)) return at;
+    b = e + 1;
+  }
+  return {};
+}
+}  // namespace
+
+std::string needed_nvcc_flags(const Options& o, const std::string& rel) {
+  std::string f;
+  if (!needed_under(o.facts.extended_lambda, rel).empty()) f += " --extended-lambda";
+  if (!needed_under(o.facts.relaxed_constexpr, rel).empty()) f += " --expt-relaxed-constexpr";
+  return f;
+}
+void note_flags_added(const Options& o, const std::string& rel, std::uint32_t line, std::vector<Diagnostic>& diags) {
+  if (const std::string at = needed_under(o.facts.extended_lambda, rel); !at.empty())
+    diags.push_back(diag(Diag::BuildNvccFlagAdded, Severity::Note, rel, line,
+                         "'--extended-lambda' added: the code has __device__ lambdas (" + at +
+                             "), which hipcc compiles as they are and nvcc only with this flag"));
+  if (const std::string at = needed_under(o.facts.relaxed_constexpr, rel); !at.empty())
+    diags.push_back(diag(Diag::BuildNvccFlagAdded, Severity::Note, rel, line,
+                         "'--expt-relaxed-constexpr' added: device code calls a constexpr host function (" + at +
+                             "), which hipcc allows and nvcc only with this flag"));
+}
+
 }  // namespace to_cuda
 
 using namespace to_cuda;
@@ -185,7 +254,8 @@ std::vector<std::string> map_hipcc_words(const std::vector<std::string>& w, cons
       for (char c : s)
         if (c == '@' || c == '-' || c == '+') lead += c;
         else break;
-      map(i, lead + "nvcc");
+      map(i, lead + "nvcc" + needed_nvcc_flags(o, rel));
+      if (!needed_nvcc_flags(o, rel).empty()) note_flags_added(o, rel, line, diags);
     } else if (starts_with(s, "--offload-arch=") || starts_with(s, "-offload-arch=") ||
                starts_with(s, "--amdgpu-target=") || starts_with(s, "--cuda-gpu-arch=gfx")) {
       arch(i, 1, "(the chosen architecture; --arch picks another)");
@@ -225,6 +295,15 @@ std::vector<std::string> map_hipcc_words(const std::vector<std::string>& w, cons
                starts_with(s, "--hip-path=") || starts_with(s, "-Rpass-analysis=") || s == "-fno-gpu-sanitize" ||
                starts_with(s, "--hip-device-lib")) {
       drop(i, 1, "AMD code generation option");
+    } else if (s == "--hip-link" || s == "-hip-link") {
+      out[i].clear();
+      note("'" + s + "' dropped: nvcc links the CUDA runtime itself");
+    } else if (auto d = wave64_define(w, i, o)) {
+      for (std::size_t k = i; k < i + d->words; ++k) out[k].clear();
+      out[i] = d->replacement;
+      diags.push_back(diag(Diag::BuildWave64Macro, Severity::Warning, rel, line, d->message,
+                           "CUDA warps have 32 lanes: the 32-lane code path is built"));
+      i += d->words - 1;
     } else if (s == "-D__HIP_PLATFORM_AMD__" || s == "-D__HIP_PLATFORM_HCC__" || s == "-D__HIP_PLATFORM_AMD__=1" ||
                s == "-D__HIP_PLATFORM_HCC__=1") {
       out[i].clear();

@@ -113,6 +113,22 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
       "if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES " + arch +
       ")  # ferry: the NVIDIA architecture (--arch; -DCMAKE_CUDA_ARCHITECTURES=... to change)\n"
       "endif()\n";
+  // nvcc flags the sources need (--extended-lambda, --expt-relaxed-constexpr: FRY5241), once per
+  // file, after the command that enables the CUDA language.
+  bool flags_added = false;
+  auto flags_text = [&](const CMakeCommand& c) {
+    const std::string f = needed_nvcc_flags(o, rel);
+    if (f.empty() || flags_added) return std::string();
+    flags_added = true;
+    note_flags_added(o, rel, c.line, r.diagnostics);
+    std::string opts;
+    for (const std::string& w : make::split_words(f).words)
+      opts += (opts.empty() ? "" : " ") + std::string("$<$<COMPILE_LANGUAGE:CUDA>:") + w + ">";
+    return "\nadd_compile_options(" + opts + ")  # ferry: nvcc needs this for this code (hipcc did not)";
+  };
+  auto add_flags = [&](const CMakeCommand& c) {
+    if (std::string t = flags_text(c); !t.empty()) edits.push_back({c.end, c.end, std::move(t)});
+  };
   // toolkit_found: find_package(CUDAToolkit) already ran at the top level (not inside an if(),
   // e.g. a Windows-only install branch) before the current command.
   bool arch_placed = mentions_cuda_arch, toolkit_found = false, changed = false;
@@ -181,6 +197,7 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
         edits.push_back({line_start(c.begin), line_start(c.begin), arch_block});
         arch_placed = true;
       }
+      if (enables) add_flags(c);
       continue;
     }
     if (c.name == "set" && c.args.size() >= 2 && selector.contains(unquote(c.args[0])) && arg_is(c.args[1], "HIP")) {
@@ -202,7 +219,8 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
       if (!arch_placed) edits.push_back({line_start(c.begin), line_start(c.begin), arch_block}), arch_placed = true;
       edits.push_back({c.begin, c.end,
                        "# ferry: set(CMAKE_CXX_COMPILER hipcc) removed: nvcc compiles the CUDA sources\n"
-                       "enable_language(CUDA)"});
+                       "enable_language(CUDA)" +
+                           flags_text(c)});
       note(c.line, "hipcc as the C++ compiler -> the CUDA language (nvcc)");
       continue;
     }

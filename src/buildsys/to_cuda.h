@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,20 @@ int sm_number(std::string_view a);
 std::string cuda_arch(const Options& o);
 std::string cuda_arch_number(const Options& o);
 rules::CudaVersion version(const Options& o);
+
+// A -D of a user macro that selects wavefront-64 code (Options::facts, or its name): the words it
+// takes (1 or 2), what replaces them ("" = dropped) and the FRY5240 message.
+struct Wave64Define {
+  std::size_t words;
+  std::string replacement;
+  std::string message;
+};
+std::optional<Wave64Define> wave64_define(const std::vector<std::string>& w, std::size_t i, const Options& o);
+
+// " --extended-lambda --expt-relaxed-constexpr" for build file `rel` (each only where
+// Options::facts says a file under its folder needs it; "" when neither) and their FRY5241 notes.
+std::string needed_nvcc_flags(const Options& o, const std::string& rel);
+void note_flags_added(const Options& o, const std::string& rel, std::uint32_t line, std::vector<Diagnostic>& diags);
 
 // Host-compiler flags nvcc does not take itself.
 bool is_host_only_flag(std::string_view w);

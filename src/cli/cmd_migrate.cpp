@@ -58,7 +58,9 @@ int run_migrate(const MigrateArgs& a) {
     const project::FileKind kind = project::classify(fs::path(a.path).filename());
     if (kind == project::FileKind::CMake || kind == project::FileKind::Makefile) {
       const std::string arch = a.arch.empty() ? std::string(target->info().default_profile) : a.arch;
-      const auto b = target->migrate_build_file(fs::path(a.path).filename().string(), kind, *read.text, {arch});
+      buildsys::Options bo;  // no sources here: no SourceFacts
+      bo.arch = arch;
+      const auto b = target->migrate_build_file(fs::path(a.path).filename().string(), kind, *read.text, bo);
       const std::string out = b ? b->output : *read.text;
       if (a.output.empty()) std::cout << out;
       else project::write_atomically(a.output, out);

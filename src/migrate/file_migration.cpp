@@ -447,6 +447,18 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
         continue;
       }
     }
+    // `using namespace rocwmma;`, `namespace wmma = rocwmma;`, `namespace cb = hipcub;`: a namespace
+    // row's name where the language names a namespace without `::` after it. The whole
+    // replacement is written (`nvcuda::wmma`), since nothing qualifies it here.
+    if (file.is(ci + 1, ";") && !file.is_member_or_qualified(ci) &&
+        ((ci >= 2 && file.is(ci - 1, "namespace") && file.is(ci - 2, "using")) ||
+         (ci >= 3 && file.is(ci - 1, "=") && file.is_identifier(ci - 2) && file.is(ci - 3, "namespace")))) {
+      if (const rules::Rule* ns = rules.find_namespace(name); ns && ns->from.find("::") == std::string::npos) {
+        if (ns->has_replacement() && ns->to != name && file.replace(ci, ci, ns->to)) file.count_converted(ns->family);
+        report_status(file, ci, *ns);
+        continue;
+      }
+    }
     const rules::Rule* r = rules.find_identifier(name);
     if (!r) {
       // A name the source dialect's headers declare that no rule maps: reported, not passed on in

@@ -87,6 +87,9 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
       m.is_object() && m.contains("target") && m["target"].is_string())
     project_ctx.migrated_by = m["target"].get<std::string>();
   target.prepare_project(views, project_ctx);
+  buildsys::Options build_options;
+  build_options.arch = arch;
+  build_options.facts = project_ctx.build_facts;
 
   std::unique_ptr<rounds::Session> session;
   try {
@@ -171,7 +174,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
                                 {"flagged_orig_lines", std::move(flagged)}};
           std::lock_guard lock(mu);
           line_maps["files"][it.file->rel] = std::move(map);
-        } else if (auto b = target.migrate_build_file(it.file->rel, it.file->kind, out, {arch})) {
+        } else if (auto b = target.migrate_build_file(it.file->rel, it.file->kind, out, build_options)) {
           out = std::move(b->output);
           diags = std::move(b->diagnostics);
           it.report.action = "migrated";

@@ -78,6 +78,11 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
   std::vector<std::string> macros(project.defined_macros.begin(), project.defined_macros.end());
   std::sort(macros.begin(), macros.end());
   for (const std::string& m : macros) s += "#define " + m + '\n';
+  // What the sources tell the build files (cuda target): a new device lambda changes the Makefile.
+  for (const auto& [m, at] : project.build_facts.wave64_macros) s += "wave64 " + m + '\n';
+  for (const auto& [m, at] : project.build_facts.width_macros) s += "width " + m + '\n';
+  if (!project.build_facts.extended_lambda.empty()) s += "flag --extended-lambda\n";
+  if (!project.build_facts.relaxed_constexpr.empty()) s += "flag --expt-relaxed-constexpr\n";
   // The lane-math fixes are decided project-wide: a change in one file can change another's.
   if (project.wave64_fixes)
     for (const auto& [file, plan] : project.wave64_fixes->files)

@@ -108,6 +108,10 @@ struct ProjectContext {
   // (an enumerator, typedef, struct/enum tag or alias, as a stand-in for cuda.h does): the user's, never reported as a
   // CUDA name with no rule (FRY1004).
   std::unordered_set<std::string> declared_api_names;
+  // The cuda target: what the HIP sources tell the build-file migrators (wave64 selector macros,
+  // nvcc flags the code needs; buildsys/source_facts.h). Empty on the way back of a CUDA -> HIP
+  // migration (migrated_by "hip"): the CUDA originals built with the flags they had.
+  buildsys::SourceFacts build_facts;
 };
 
 // Fills ctx.includes: the header names of each file's #include lines, as the lexer reads them.

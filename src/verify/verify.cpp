@@ -306,6 +306,7 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     if (o.on_start) o.on_start(jobs.size(), total);
   }
 
+  std::atomic<std::size_t> nvcc_flag_units{0};
   parallel_for(jobs.size(), r.jobs, [&](std::size_t i) {
     const Job& job = jobs[i];
     UnitResult& u = r.units[i];
@@ -326,6 +327,23 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
       u.command = std::move(rdc);
       u.relocatable = true;
     }
+    // nvcc names the flag the code needs (`__device__` lambdas, constexpr host functions called in
+    // device code): hipcc needs neither, and the HIP -> CUDA build-file migration adds them where the
+    // sources need them (FRY5241). The unit is compiled again with the flag nvcc asks for.
+    bool flags_added = false;
+    for (int round = 0; round < 2 && pr.exit_code != 0 && !pr.timed_out && job.profile->toolchain == "nvcc"; ++round) {
+      std::vector<std::string> again = u.command;
+      for (std::string_view flag : {"--extended-lambda", "--expt-relaxed-constexpr"})
+        if (pr.output.find(flag) != std::string::npos && std::find(again.begin(), again.end(), flag) == again.end())
+          again.insert(again.begin() + 1, std::string(flag));
+      if (again.size() == u.command.size()) break;
+      const double before = pr.seconds;
+      pr = runner.run(again, r.tree, o.timeout);
+      pr.seconds += before;
+      u.command = std::move(again);
+      flags_added = true;
+    }
+    if (flags_added) ++nvcc_flag_units;
     u.seconds = pr.seconds;
     u.timed_out = pr.timed_out;
     u.passed = pr.exit_code == 0 && !pr.timed_out && !pr.launch_failed;
@@ -341,6 +359,12 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
         fmt::format("{} unit(s) call a device function defined in another unit: compiled again as "
                     "relocatable device code (-fgpu-rdc; nvcc -rdc=true), as a separate-compilation "
                     "build compiles them",
+                    n));
+
+  if (const std::size_t n = nvcc_flag_units.load())
+    r.notes.push_back(
+        fmt::format("{} unit(s) compiled again with the nvcc flag nvcc asked for (--extended-lambda, "
+                    "--expt-relaxed-constexpr), as the migrated build files pass it (FRY5241)",
                     n));
 
   // Compile the original of each unit that failed for more than missing headers: once per unit,

@@ -4,7 +4,8 @@
 #   1. tests/roundtrip/cuda: CUDA -> HIP -> CUDA gives every file back byte for byte (a runtime
 #      program that includes <cuda.h>, an error macro in such a header, cooperative-groups tiles);
 #   2. tests/roundtrip/cuda and tests/roundtrip/fixed: migrating the HIP output again changes nothing;
-#   3. tests/roundtrip/hip: the HIP -> CUDA output compiles with nvcc (ferry verify; skipped without nvcc).
+#   3. tests/roundtrip/hip: the HIP -> CUDA output compiles with nvcc (ferry verify; skipped without nvcc);
+#   4. its Makefile loses -DWAVE64 and gets the nvcc flags the sources need.
 set -euo pipefail
 FERRY=${FERRY:?path to the ferry binary}
 ROOT=${FERRY_ROOT:?source root}
@@ -18,4 +19,12 @@ if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
 else
   echo "note: nvcc is not installed; the HIP -> CUDA compile check is skipped"
 fi
+# 4. the HIP tree's Makefile: the wave64 selector's -D goes, the nvcc flags the code needs come
+#    (FRY5240, FRY5241; buildsys/source_facts.h).
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+"$FERRY" migrate "$ROOT/tests/roundtrip/hip" --from hip --to cuda -o "$OUT/cuda" -q >/dev/null || [ $? = 1 ]
+grep -q -- "-DWAVE64" "$OUT/cuda/Makefile" && { echo "FAIL: -DWAVE64 kept"; cat "$OUT/cuda/Makefile"; exit 1; }
+grep -q -- "nvcc --extended-lambda --expt-relaxed-constexpr" "$OUT/cuda/Makefile" ||
+  { echo "FAIL: nvcc flags not added"; cat "$OUT/cuda/Makefile"; exit 1; }
 echo "PASS"

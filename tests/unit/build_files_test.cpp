@@ -6,6 +6,11 @@
 using namespace ferry::buildsys;
 
 namespace {
+Options with_arch(const char* a) {
+  Options o;
+  o.arch = a;
+  return o;
+}
 bool has_code(const Result& r, const std::string& code) {
   for (const auto& d : r.diagnostics)
     if (to_string(d.code) == code) return true;
@@ -42,7 +47,7 @@ TEST(CMakeMigrate, LanguageToolkitTargetsArchitectures) {
       "add_executable(app main.cu util.cpp)\n"
       "target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr;-lineinfo>)\n"
       "target_link_libraries(app PRIVATE CUDA::cudart CUDA::cublas)\n";
-  const Result r = migrate_cmake("CMakeLists.txt", in, Options{"gfx90a"});
+  const Result r = migrate_cmake("CMakeLists.txt", in, with_arch("gfx90a"));
   const std::string& o = r.output;
   EXPECT_NE(o.find("# LANGUAGES CUDA in a comment stays"), std::string::npos);
   EXPECT_NE(o.find("project(p LANGUAGES CXX)"), std::string::npos) << o;
@@ -58,7 +63,7 @@ TEST(CMakeMigrate, LanguageToolkitTargetsArchitectures) {
   EXPECT_TRUE(has_code(r, "FRY5002"));  // --expt-relaxed-constexpr dropped
   EXPECT_TRUE(has_code(r, "FRY5003"));
   // Idempotent: migrating the output again changes nothing.
-  EXPECT_EQ(migrate_cmake("CMakeLists.txt", o, Options{"gfx90a"}).output, o);
+  EXPECT_EQ(migrate_cmake("CMakeLists.txt", o, with_arch("gfx90a")).output, o);
 }
 
 TEST(CMakeMigrate, PlainLinkSignatureIsKept) {
@@ -87,7 +92,7 @@ TEST(MakefileMigrate, CompilerArchLibsFlags) {
       "LIBS := -lcudart -lcublas -lnccl\n"
       "%.o: %.cu\n"
       "\tnvcc $(FLAGS) -arch=sm_90 -x cu -c $< -o $@\n";
-  const Result r = migrate_makefile("Makefile", in, Options{"gfx906"});
+  const Result r = migrate_makefile("Makefile", in, with_arch("gfx906"));
   const std::string& o = r.output;
   EXPECT_NE(o.find("# nvcc -arch=sm_80 in a comment stays\n"), std::string::npos);
   EXPECT_NE(o.find("NVCC ?= hipcc\n"), std::string::npos) << o;

@@ -75,6 +75,55 @@ FERRY_LANEMASK(eq)
 #undef FERRY_LANEMASK
 #endif  // __CUDACC__
 
+// ---- HIP's FNUZ fp8 types (__hip_fp8_e4m3_fnuz, __hip_fp8_e5m2_fnuz): AMD's encoding, not
+// CUDA's OCP one. Exponent bias 8 (e4m3) / 16 (e5m2) instead of 7 / 15, no infinities, no
+// negative zero, the one NaN at 0x80. The bits are kept as HIP stores them (__x), so data written
+// by HIP code reads the same; conversions round to nearest even and saturate to the largest finite
+// value (240 / 57344), as HIP's constructors do.
+namespace detail {
+template <int E, int M, int B>
+__host__ __device__ inline float fnuz_to_float(unsigned char v) {
+  if (v == 0x80) return nanf("");  // the one NaN
+  const int exp = (v >> M) & ((1 << E) - 1), man = v & ((1 << M) - 1);
+  const float mag = exp == 0 ? ldexpf(static_cast<float>(man), 1 - B - M)
+                             : ldexpf(static_cast<float>(man + (1 << M)), exp - B - M);
+  return (v & 0x80) ? -mag : mag;
+}
+template <int E, int M, int B>
+__host__ __device__ inline unsigned char fnuz_from_float(float f) {
+  if (f != f) return 0x80;
+  const unsigned char sign = f < 0.0f ? 0x80 : 0x00;
+  const float a = fabsf(f);
+  const unsigned char max_code = 0x7f;
+  if (a >= fnuz_to_float<E, M, B>(max_code)) return sign | max_code;  // saturate (and infinities)
+  int e = 0;
+  frexpf(a, &e);
+  e -= 1;  // a = 1.m * 2^e
+  if (e < 1 - B) e = 1 - B;  // subnormals: the spacing of the smallest normal binade
+  float q = rintf(ldexpf(a, M - e));  // exact scaling, round to nearest even
+  if (q >= static_cast<float>(1 << (M + 1))) {
+    e += 1;
+    q = static_cast<float>(1 << M);
+  }
+  unsigned code = 0;
+  if (q < static_cast<float>(1 << M)) code = static_cast<unsigned>(q);  // subnormal (e == 1 - B)
+  else code = (static_cast<unsigned>(e + B) << M) | (static_cast<unsigned>(q) - (1u << M));
+  if (code > max_code) code = max_code;
+  return code == 0 ? 0 : static_cast<unsigned char>(sign | code);  // no negative zero
+}
+template <int E, int M, int B>
+struct fp8_fnuz {
+  unsigned char __x;  // the FNUZ bits (HIP's __hip_fp8_storage_t)
+  fp8_fnuz() = default;
+  __host__ __device__ fp8_fnuz(float f) : __x(fnuz_from_float<E, M, B>(f)) {}
+  __host__ __device__ fp8_fnuz(double d) : __x(fnuz_from_float<E, M, B>(static_cast<float>(d))) {}
+  __host__ __device__ fp8_fnuz(int i) : __x(fnuz_from_float<E, M, B>(static_cast<float>(i))) {}
+  __host__ __device__ operator float() const { return fnuz_to_float<E, M, B>(__x); }
+};
+}  // namespace detail
+using fp8_e4m3_fnuz = detail::fp8_fnuz<4, 3, 8>;
+using fp8_e5m2_fnuz = detail::fp8_fnuz<5, 2, 16>;
+
 // ---- cudaDeviceProp fields CUDA 13 removed (clockRate, memoryClockRate, computeMode, ...):
 // the same value through cudaDeviceGetAttribute, for the device the properties describe.
 inline int device_of(const cudaDeviceProp& p) {
@@ -142,6 +191,82 @@ inline cudaError_t module_launch_kernel(cudaKernel_t f, unsigned gx, unsigned gy
 }  // namespace ferry
 )";
   return text;
+}
+
+const std::string& vector_operators_header_text() {
+  static const std::string text = [] {
+    struct Base {
+      const char* name;
+      const char* elem;
+      bool integer;
+    };
+    static constexpr Base bases[] = {
+        {"char", "signed char", true},
+        {"uchar", "unsigned char", true},
+        {"short", "short", true},
+        {"ushort", "unsigned short", true},
+        {"int", "int", true},
+        {"uint", "unsigned int", true},
+        {"long", "long", true},
+        {"ulong", "unsigned long", true},
+        {"longlong", "long long", true},
+        {"ulonglong", "unsigned long long", true},
+        {"float", "float", false},
+        {"double", "double", false},
+    };
+    static constexpr const char* comps[] = {"x", "y", "z", "w"};
+    std::string t =
+        "// ferry/compat_cuda_vector.h: written by Ferry's HIP -> CUDA migration (ferry migrate --to cuda).\n"
+        "// HIP's vector types have arithmetic operators; CUDA's are plain structs. These are HIP's,\n"
+        "// componentwise, for the files that use them. Define FERRY_NO_VECTOR_OPERATORS to leave them out\n"
+        "// (when another header of the build defines the same operators).\n"
+        "// Regenerated on every migration: edit the migrated code, not this file.\n"
+        "#pragma once\n\n#include <cuda_runtime.h>\n\n#if !defined(FERRY_NO_VECTOR_OPERATORS)\n"
+        "#define FERRY_VOP __host__ __device__ inline\n";
+    for (const Base& b : bases)
+      for (int n = 1; n <= 4; ++n) {
+        const std::string v = std::string(b.name) + std::to_string(n);
+        const std::string e = b.elem;
+        std::string ops = "+-*/";
+        if (b.integer) ops += "%&|^";
+        t += "// " + v + "\n";
+        for (char op : ops) {
+          const std::string o(1, op);
+          auto expr = [&](const std::string& l, const std::string& r) {
+            std::string s = "make_" + v + "(";
+            for (int k = 0; k < n; ++k) {
+              const std::string lc = l.empty() ? "s" : l + "." + comps[k];
+              const std::string rc = r.empty() ? "s" : r + "." + comps[k];
+              s += std::string(k ? ", " : "") + "static_cast<" + e + ">(" + lc + " " + o + " " + rc + ")";
+            }
+            return s + ")";
+          };
+          t += "FERRY_VOP " + v + " operator" + o + "(" + v + " a, " + v + " b) { return " + expr("a", "b") + "; }\n";
+          t += "FERRY_VOP " + v + " operator" + o + "(" + v + " a, " + e + " s) { return " + expr("a", "") + "; }\n";
+          t += "FERRY_VOP " + v + " operator" + o + "(" + e + " s, " + v + " a) { return " + expr("", "a") + "; }\n";
+          t += "FERRY_VOP " + v + "& operator" + o + "=(" + v + "& a, " + v + " b) { return a = a " + o + " b; }\n";
+          t += "FERRY_VOP " + v + "& operator" + o + "=(" + v + "& a, " + e + " s) { return a = a " + o + " s; }\n";
+        }
+        if (std::string_view(b.name).front() != 'u') {
+          t += "FERRY_VOP " + v + " operator-(" + v + " a) { return make_" + v + "(";
+          for (int k = 0; k < n; ++k) t += std::string(k ? ", " : "") + "static_cast<" + e + ">(-a." + comps[k] + ")";
+          t += "); }\n";
+        }
+      }
+    t += "#undef FERRY_VOP\n#endif  // FERRY_NO_VECTOR_OPERATORS\n";
+    return t;
+  }();
+  return text;
+}
+
+void use_vector_operators_header(migrate::FileMigration& file) {
+  for (const migrate::SideOutput& s : file.side_outputs())
+    if (s.name == kVectorHeaderName) return;
+  file.add_side_output(std::string(kVectorHeaderName), vector_operators_header_text());
+  const std::string inc = "\"" + std::string(kVectorHeaderName) + "\"";
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci)
+    if (file.code(ci).kind == lex::Kind::HeaderName && file.text(ci) == inc) return;
+  file.insert_line_at_top("#include " + inc + "\n");
 }
 
 void use_compat_header_if_referenced(migrate::FileMigration& file) {

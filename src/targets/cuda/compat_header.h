@@ -17,6 +17,13 @@ inline constexpr std::string_view kCompatHeaderName = "ferry/compat_cuda.h";
 // The header's text.
 [[nodiscard]] std::string_view compat_header_text();
 
+// ferry/compat_cuda_vector.h: the arithmetic operators HIP's vector types have and CUDA's lack
+// (componentwise + - * / % & | ^ with a vector or a scalar, compound assignments, unary minus),
+// in the global namespace. Opt out with -DFERRY_NO_VECTOR_OPERATORS.
+inline constexpr std::string_view kVectorHeaderName = "ferry/compat_cuda_vector.h";
+[[nodiscard]] const std::string& vector_operators_header_text();
+void use_vector_operators_header(migrate::FileMigration& file);
+
 // The file uses ferry::cuda_compat: the header is written beside it (a side output) and included
 // at the top, once per file.
 void use_compat_header(migrate::FileMigration& file);

@@ -1,7 +1,10 @@
 #include "targets/cuda/cuda_target.h"
 
+#include <set>
 #include <stdexcept>
 #include "migrate/file_migration.h"
+
+#include "buildsys/source_facts.h"
 
 #include "rules/builtin.h"
 #include "rules/cuda_version.h"
@@ -18,6 +21,40 @@ namespace {
 constexpr OptionSpec kOptions[] = {
     {"cuda-version", "the CUDA release the output is written for (default: the installed nvcc's, else 13.0)", "", ""},
 };
+
+// `list` ("a.hpp:3;b/c.hip:9", buildsys::SourceFacts) gets "f:0" for each file f that includes one
+// of its files, directly or through other headers of the tree (an include names a file when it is
+// the file's path or a tail of it after a '/': `<Reduction/v1.hpp>` for include/Reduction/v1.hpp).
+void add_includers(const ProjectContext& ctx, std::string& list) {
+  if (list.empty()) return;
+  std::set<std::string> needing;
+  for (std::size_t b = 0; b < list.size();) {
+    std::size_t e = list.find(';', b);
+    if (e == std::string::npos) e = list.size();
+    const std::string at = list.substr(b, e - b);
+    needing.insert(at.substr(0, at.rfind(':')));
+    b = e + 1;
+  }
+  auto names = [&](const std::string& inc) {
+    const std::string n = inc.size() > 2 ? inc.substr(1, inc.size() - 2) : inc;
+    for (const std::string& p : needing)
+      if (p == n || (p.size() > n.size() && p.ends_with(n) && p[p.size() - n.size() - 1] == '/')) return true;
+    return false;
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [file, incs] : ctx.includes) {
+      if (needing.contains(file)) continue;
+      for (const std::string& inc : incs)
+        if (names(inc)) {
+          needing.insert(file);
+          list += ";" + file + ":0";
+          grew = true;
+          break;
+        }
+    }
+  }
+}
 
 class CudaTarget final : public Target {
  public:
@@ -40,6 +77,16 @@ class CudaTarget final : public Target {
   // Which headers each file includes (implicit_headers_pass follows the project's own headers).
   void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
     collect_includes(files, ctx);
+    if (ctx.migrated_by != "hip") {
+      std::vector<buildsys::SourceText> texts;
+      texts.reserve(files.size());
+      for (const SourceView& f : files) texts.push_back({f.path, f.text});
+      ctx.build_facts = buildsys::scan_source_facts(texts);
+      // A file that includes (through the tree's headers) a header needing an nvcc flag needs it
+      // too: its build file is the one that compiles the header's code.
+      for (std::string* list : {&ctx.build_facts.extended_lambda, &ctx.build_facts.relaxed_constexpr})
+        add_includers(ctx, *list);
+    }
     unmapped_.collect_declared(files, ctx.declared_api_names);
   }
   const UnmappedApiName* unmapped_api_name(std::string_view name) const override { return unmapped_.find(name); }
@@ -55,10 +102,12 @@ class CudaTarget final : public Target {
     rename_members(file, false);  // rules/member_renames.tsv, right to left
     launch_pass(file);
     ballot_pass(file);
+    wave64_select_pass(file);
     device_prop_pass(file);
     cccl_pass(file);
     rocprim_pass(file);
     vector_ctor_pass(file);
+    vector_ops_pass(file);
     atomic_fp_pass(file);
     texture_ref_pass(file);
     wmma_pass(file);

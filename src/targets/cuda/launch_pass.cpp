@@ -14,7 +14,35 @@ void launch_pass(migrate::FileMigration& file) {
     if (file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci)) continue;
     const std::size_t open = ci + 1;
     const std::size_t close = file.match_bracket(open);
-    const std::vector<ArgRange> args = file.call_args(open);
+    std::vector<ArgRange> args = file.call_args(open);
+    // `hipLaunchKernelGGL(kernel<B, W, N>, grid, ...)`: with HIP_TEMPLATE_KERNEL_LAUNCH the launch
+    // is a function template, and the commas of the kernel's template arguments are C++'s; join
+    // the pieces of the split kernel name until its `<` is closed.
+    if (args.size() > 1 && file.is_identifier(args[0].first) && file.is(args[0].first + 1, "<")) {
+      auto angle = [&](const ArgRange& a) {
+        int d = 0;
+        for (std::size_t i = a.first; i <= a.last; ++i) {
+          if (file.is(i, "(") || file.is(i, "[") || file.is(i, "{")) {
+            const std::size_t m = file.match_bracket(i);
+            if (m != npos && m <= a.last) i = m;
+          } else if (file.is(i, "<")) {
+            ++d;
+          } else if (file.is(i, ">")) {
+            --d;
+          } else if (file.is(i, ">>")) {
+            d -= 2;
+          }
+        }
+        return d;
+      };
+      int depth = angle(args[0]);
+      std::size_t joined = 1;
+      while (depth > 0 && joined < args.size()) depth += angle(args[joined++]);
+      if (depth == 0 && joined > 1) {
+        args[0].last = args[joined - 1].last;
+        args.erase(args.begin() + 1, args.begin() + static_cast<long>(joined));
+      }
+    }
     if (close == npos || args.size() < 5) {
       file.diag(Diag::GglTooFewArgs, ci,
                 "hipLaunchKernelGGL needs at least 5 arguments (kernel, grid, block, shared memory, "

@@ -91,6 +91,17 @@ void implicit_headers_pass(migrate::FileMigration& file);
 // address is provably an integer's or the file defines its own overload (FRY4206).
 void atomic_fp_pass(migrate::FileMigration& file);
 
+// Wavefront-64 code paths (the mirror image of the hip target's wave64 fix): each #if that
+// chooses code by the wavefront width gets FRY1240 (nvcc compiles the 32-lane branch);
+// `defined(__AMDGCN_WAVEFRONT_SIZE)` stays a test of definedness; `#define WARP_SIZE 64` (a
+// project's width macro outside AMD-only branches) becomes 32 (FRY1241).
+void wave64_select_pass(migrate::FileMigration& file);
+
+// Arithmetic on HIP vector types (`float4 + float4`, `int2 * 3`): CUDA's have no operators; the
+// file includes ferry/compat_cuda_vector.h, which defines them (FRY4241), unless the project
+// defines its own or the tree is the way back of a CUDA -> HIP migration.
+void vector_ops_pass(migrate::FileMigration& file);
+
 // Texture references, removed in CUDA 12.0: FRY1206 on each `texture<...>` declaration.
 void texture_ref_pass(migrate::FileMigration& file);
 

@@ -233,8 +233,22 @@ void build_reverse_rules(RuleSet& out, ReverseStats* stats, const rules::CudaVer
     old_api.family = "cublas";
     old_api.note = "hipBLAS's hipblasComplex form of " + r->to;
     old_api.origin = r->origin + " (hipBLAS's pre-_v2 complex API)";
+    // Its ILP64 twin too: `hipblasDotEx_64` (hipBLAS's spelling before the _v2 API became the
+    // default) is `hipblasDotEx_v2_64`, cuBLAS's `cublasDotEx_64` (CUDA >= 12).
+    const rules::Rule* twin64 = out.find_identifier(r->to + "_64");
+    Rule old_64;
+    if (twin64 && twin64->has_replacement()) {
+      old_64 = *twin64;
+      old_64.from = old_api.from + "_64";
+      old_64.note = "hipBLAS's spelling of " + r->to + "_64: " + twin64->note;
+      old_64.origin = twin64->origin + " (hipBLAS's pre-_v2 spelling)";
+    }
     if (!out.find_identifier(old_api.from) && !explicit_rows.find_identifier(old_api.from)) {
       out.add(std::move(old_api), RuleSet::Merge::RejectDuplicates);
+      ++st.derived;
+    }
+    if (!old_64.from.empty() && !out.find_identifier(old_64.from) && !explicit_rows.find_identifier(old_64.from)) {
+      out.add(std::move(old_64), RuleSet::Merge::RejectDuplicates);
       ++st.derived;
     }
   }

@@ -63,7 +63,11 @@ void wmma_pass(FileMigration& file) {
     bool element = false;
     for (const ElementType& t : kTypes)
       if (name == t.rocwmma) {
-        element = file.replace(ci, ci + 2, std::string(t.cuda));
+        // `using rocwmma::float16_t;` declares the name for later unqualified uses: it becomes an
+        // alias of CUDA's type (`using float16_t = __half;`), never `using __half;`.
+        if (ci > 0 && file.is(ci - 1, "using") && file.is(ci + 3, ";"))
+          element = file.replace(ci, ci + 2, std::string(name) + " = " + std::string(t.cuda));
+        else element = file.replace(ci, ci + 2, std::string(t.cuda));
         break;
       }
     if (!element && file.replace(ci, ci, "nvcuda::wmma")) file.count_converted("wmma");  // the namespace

@@ -2,6 +2,8 @@
 // ferry/compat_cuda.h (ferry::cuda_compat::..., src/targets/cuda/compat_header.h). Migrating such
 // CUDA back to HIP gives the HIP feature again, so HIP -> CUDA -> HIP reaches a fixed point:
 //   #include "ferry/compat_cuda.h"                              removed
+//   #include "ferry/compat_cuda_vector.h"                       removed (HIP's vector types have the operators)
+//   ferry::cuda_compat::fp8_e4m3_fnuz / fp8_e5m2_fnuz           __hip_fp8_e4m3_fnuz / __hip_fp8_e5m2_fnuz
 //   ferry::cuda_compat::atomicMax/atomicMin(...)               atomicMax/atomicMin(...)
 //   ferry::cuda_compat::lanemask_lt() ...                       __lanemask_lt() ...
 //   ferry::cuda_compat::module_launch_kernel(...)              hipModuleLaunchKernel(...)
@@ -43,7 +45,8 @@ std::string member_access(const FileMigration& f, const migrate::ArgRange& a) {
 
 void cuda_compat_pass(FileMigration& file) {
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (file.code(ci).kind == lex::Kind::HeaderName && file.text(ci) == "\"ferry/compat_cuda.h\"") {
+    if (file.code(ci).kind == lex::Kind::HeaderName &&
+        (file.text(ci) == "\"ferry/compat_cuda.h\"" || file.text(ci) == "\"ferry/compat_cuda_vector.h\"")) {
       if (file.remove_include_line(ci)) file.count_converted("headers");
       continue;
     }
@@ -55,7 +58,9 @@ void cuda_compat_pass(FileMigration& file) {
     const std::size_t close = call ? file.match_bracket(n + 1) : npos;
     const auto args = call ? file.call_args(n + 1) : std::vector<migrate::ArgRange>{};
     bool done = false;
-    if (name == "atomicMax" || name == "atomicMin") {
+    if (name == "fp8_e4m3_fnuz" || name == "fp8_e5m2_fnuz") {
+      done = file.replace(first, n, "__hip_" + std::string(name));
+    } else if (name == "atomicMax" || name == "atomicMin") {
       done = file.replace(first, n, std::string(name));
     } else if (name.starts_with("lanemask_")) {
       done = file.replace(first, n, "__" + std::string(name));

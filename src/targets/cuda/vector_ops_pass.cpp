@@ -1,0 +1,97 @@
+// HIP's vector types (float4, int2, uint4, ...) have arithmetic operators; CUDA's are plain
+// structs without them: `a + b` on two float4 compiles with hipcc and not with nvcc. A file that
+// does arithmetic on a name it declares with a vector type includes ferry/compat_cuda_vector.h,
+// which defines the operators HIP has, componentwise, in the global namespace (where ADL finds them
+// for CUDA's vector types). Not when the project defines such operators itself, and not on the way
+// back of a CUDA -> HIP migration (the CUDA originals compiled without them). FRY4241.
+#include <optional>
+#include <string>
+#include <unordered_set>
+
+#include "buildsys/source_facts.h"
+#include "targets/cuda/compat_header.h"
+#include "targets/cuda/passes.h"
+
+namespace ferry::targets::cuda {
+namespace {
+
+bool arithmetic(std::string_view op) {
+  return op == "+" || op == "-" || op == "*" || op == "/" || op == "+=" || op == "-=" || op == "*=" || op == "/=" ||
+         op == "%" || op == "%=" || op == "&" || op == "|" || op == "^" || op == "&=" || op == "|=" || op == "^=";
+}
+
+}  // namespace
+
+void vector_ops_pass(migrate::FileMigration& file) {
+  if (file.project().migrated_by == "hip" || file.project().build_facts.user_vector_operators) return;
+  // Names declared with a vector type: `float4 a`, `const float4& b`, `float4* p`, `int2 c[4]`.
+  // Pointers (`float4* p`) count only through a subscript: `p + i` is pointer arithmetic.
+  std::unordered_set<std::string_view> vec, pointers;
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || !buildsys::vector_type_components(file.text(ci)) || file.in_directive(ci)) continue;
+    std::size_t k = ci + 1;
+    bool pointer = false;
+    while (file.is(k, "const") || file.is(k, "*") || file.is(k, "&") || file.is(k, "__restrict__") ||
+           file.is(k, "__restrict") || file.is(k, "volatile")) {
+      pointer = pointer || file.is(k, "*");
+      ++k;
+    }
+    if (file.is_identifier(k) && (file.is(k + 1, "=") || file.is(k + 1, ";") || file.is(k + 1, ",") ||
+                                  file.is(k + 1, ")") || file.is(k + 1, "[") || file.is(k + 1, "{")))
+      (pointer ? pointers : vec).insert(file.text(k));
+  }
+  if (vec.empty() && pointers.empty()) return;
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || file.in_directive(ci)) continue;
+    if (!pointers.contains(file.text(ci)) && !vec.contains(file.text(ci))) continue;
+    // The declaration in force: the nearest one before the use (names are reused across
+    // functions: `uint4 v` in one, `float v` in the next).
+    const auto declared = [&](std::size_t k) -> std::optional<std::pair<bool, bool>> {  // (vector, pointer)
+      if (!(file.is(k + 1, "=") || file.is(k + 1, ";") || file.is(k + 1, ",") || file.is(k + 1, ")") ||
+            file.is(k + 1, "[") || file.is(k + 1, "{") || file.is(k + 1, ":")))
+        return std::nullopt;
+      std::size_t b = k;
+      bool pointer = false;
+      while (b > 0 && (file.is(b - 1, "*") || file.is(b - 1, "&") || file.is(b - 1, "const") ||
+                       file.is(b - 1, "__restrict__") || file.is(b - 1, "__restrict") || file.is(b - 1, "volatile"))) {
+        pointer = pointer || file.is(b - 1, "*");
+        --b;
+      }
+      if (b == 0 || !(file.is_identifier(b - 1) || file.is(b - 1, ">"))) return std::nullopt;
+      const std::string_view t = file.text(b - 1);
+      if (t == "return" || t == "case" || t == "else" || t == "delete" || t == "throw" || t == "goto")
+        return std::nullopt;
+      return std::make_pair(buildsys::vector_type_components(t) > 0, pointer);
+    };
+    std::optional<std::pair<bool, bool>> decl;
+    for (std::size_t k = ci + 1; k-- > 0 && !decl;)
+      if (file.text(k) == file.text(ci)) decl = declared(k);
+    if (!decl || !decl->first) continue;
+    const bool is_pointer = decl->second;
+    if (file.is_member_name(ci)) continue;
+    // The operand: the name, or the name with subscripts (`a[i]`); not a member (`a.x`).
+    std::size_t end = ci;
+    while (file.is(end + 1, "[")) {
+      const std::size_t close = file.match_bracket(end + 1);
+      if (close == migrate::npos) break;
+      end = close;
+    }
+    if (file.is(end + 1, ".") || file.is(end + 1, "->")) continue;
+    if (is_pointer && end == ci) continue;  // the pointer itself, not an element
+    const bool after = end + 1 < file.code_size() && arithmetic(file.text(end + 1)) &&
+                       !(file.is(end + 1, "&") && end == ci && file.is(ci - 1, "("));
+    const bool before = ci > 0 && arithmetic(file.text(ci - 1)) &&
+                        (file.is_identifier(ci - 2) || file.is(ci - 2, ")") || file.is(ci - 2, "]")) &&
+                        !file.is(ci - 1, "*") && !file.is(ci - 1, "&");
+    if (!after && !before) continue;
+    file.diag(Diag::VectorOperatorCompat, Severity::Note, ci,
+              "arithmetic on '" + std::string(file.text(ci)) +
+                  "', a vector type: HIP defines the operators, CUDA does not; they come from "
+                  "ferry/compat_cuda_vector.h",
+              "");
+    use_vector_operators_header(file);
+    return;
+  }
+}
+
+}  // namespace ferry::targets::cuda
