@@ -521,10 +521,12 @@ template <class... F>
 KernelPointerOr(F...) -> KernelPointerOr<F...>;
 }  // namespace w64::api
 // Variadic: the kernel argument arrives macro-expanded, `HIP_KERNEL_NAME(k<int, 3>)` as `k<int, 3>`.
-#define W64_KERNEL_POINTER(...)                                                                             \
-  (::w64::api::KernelPointerOr{[](auto w64_t) -> decltype(::w64::api::kernel_pointer(w64_t, __VA_ARGS__)) { \
-                                 return ::w64::api::kernel_pointer(w64_t, __VA_ARGS__);                     \
-                               },                                                                           \
+// `[&]`: template arguments may name the enclosing function's locals (rocm-examples'
+// `kernel<BlockSize, WarpSize, items_per_thread>` inside a generic lambda).
+#define W64_KERNEL_POINTER(...)                                                                              \
+  (::w64::api::KernelPointerOr{[&](auto w64_t) -> decltype(::w64::api::kernel_pointer(w64_t, __VA_ARGS__)) { \
+                                 return ::w64::api::kernel_pointer(w64_t, __VA_ARGS__);                      \
+                               },                                                                            \
                                [](long) { return nullptr; }}(0))
 #define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
   ::w64::api::Launcher((grid), (block), (shared), (stream))          \
