@@ -66,7 +66,8 @@ bool opens_scope_not_function(const FileMigration& f, std::size_t open) {
     }
     if (f.is(i, "namespace") || f.is(i, "struct") || f.is(i, "class") || f.is(i, "union") || f.is(i, "enum"))
       return true;
-    if (f.is(i, "extern") && i + 1 < open && f.code(i + 1).kind == lex::Kind::String) return true;
+    // `extern "C" {` opens a linkage block; `extern "C" __global__ void k(...) {` is a function.
+    if (f.is(i, "extern") && i + 1 < open && f.code(i + 1).kind == lex::Kind::String) return i + 2 == open;
     if (f.is(i, "(")) return false;
   }
   return false;

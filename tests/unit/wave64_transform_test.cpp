@@ -56,8 +56,9 @@ TEST(Wave64Transform, ExternSharedInFunctionBecomesAPointer) {
   EXPECT_EQ(lines(t.text), lines(src) + 1);
 }
 
-// `class` in a template's parameter list is no class scope: the kernel's extern __shared__ is a
-// local pointer (it was taken for a class member and given a file-scope slot).
+// `class` in a template's parameter list is no class scope, nor is `extern "C"` before a kernel
+// a linkage block: the kernel's extern __shared__ is a local pointer (it was given a file-scope
+// slot; cuda-samples' reductionMultiBlockCG crashed on it).
 TEST(Wave64Transform, ExternSharedInClassTemplateParameterKernel) {
   const std::string src =
       "template <class T, template <class> class A = X, int N = (3 > 2)>\n"
@@ -67,10 +68,13 @@ TEST(Wave64Transform, ExternSharedInClassTemplateParameterKernel) {
       "}\n"
       "template <class T> struct S {\n"
       "  __device__ void m() { extern __shared__ double d[]; d[0] = 1; }\n"
-      "};\n";
+      "};\n"
+      "extern \"C\" __global__ void c(float* o) { extern double __shared__ e[]; o[0] = e[0]; }\n";
   const Transformed t = transform_source(src, "k.cu");
   EXPECT_TRUE(t.diagnostics.empty());
-  EXPECT_EQ(t.dynamic_shared, 2);
+  EXPECT_EQ(t.dynamic_shared, 3);
+  EXPECT_NE(t.text.find("double* const e = reinterpret_cast<double*>(::w64::dynamic_shared());"), std::string::npos)
+      << t.text;
   EXPECT_NE(t.text.find("T* const buf = reinterpret_cast<T*>(::w64::dynamic_shared());"), std::string::npos) << t.text;
   EXPECT_NE(t.text.find("double* const d = reinterpret_cast<double*>(::w64::dynamic_shared());"), std::string::npos)
       << t.text;

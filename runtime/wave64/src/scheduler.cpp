@@ -136,6 +136,10 @@ struct Worker : Ctx {
 };
 
 thread_local Worker* t_worker = nullptr;
+// Workers of a cooperative launch (a thread per block, hundreds at once) map their fiber stacks
+// without guard pages: each guard splits the mapping, and 264 blocks of 1024 lanes would pass
+// the kernel's limit on mappings (vm.max_map_count, 65530).
+thread_local bool t_no_guard_pages = false;
 
 Worker& this_worker() {
   if (!t_worker) {
@@ -166,7 +170,7 @@ void ensure_stacks(Worker& w, unsigned n) {
   auto* base = static_cast<unsigned char*>(p);
   for (std::size_t i = 0; i < want; ++i) {
     unsigned char* lo = base + i * slot;
-    mprotect(lo, page_size(), PROT_NONE);  // guard: an overflow faults instead of corrupting
+    if (!t_no_guard_pages) mprotect(lo, page_size(), PROT_NONE);  // guard: an overflow faults, not corrupts
     // Stagger the tops: stacks a page multiple apart would all map the same cache sets, and a
     // barrier touches every lane's top frames in turn.
     const std::size_t stagger = (w.stack_tops.size() % 61) * 320;
@@ -719,6 +723,7 @@ void run_cooperative(const Launch& l, std::uint64_t nblocks) {
   threads.reserve(nblocks);
   for (std::uint64_t b = 0; b < nblocks; ++b)
     threads.emplace_back([&l, &barrier, b] {
+      t_no_guard_pages = true;
       Worker& w = this_worker();
       setup_launch(w, l);
       run_block(w, b);
