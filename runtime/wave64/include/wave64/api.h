@@ -543,28 +543,28 @@ inline W64_ERR W64_N(cudaMalloc, hipMalloc)(void** p, size_t n) {
 }
 template <class T>
 inline W64_ERR W64_N(cudaMalloc, hipMalloc)(T** p, size_t n) {
-  return W64_N(cudaMalloc, hipMalloc)(reinterpret_cast<void**>(p), n);
+  return W64_N(cudaMalloc, hipMalloc)(static_cast<void**>(static_cast<void*>(p)), n);
 }
 inline W64_ERR W64_N(cudaMallocManaged, hipMallocManaged)(void** p, size_t n, unsigned int = 1) {
   return W64_N(cudaMalloc, hipMalloc)(p, n);
 }
 template <class T>
 inline W64_ERR W64_N(cudaMallocManaged, hipMallocManaged)(T** p, size_t n, unsigned int f = 1) {
-  return W64_N(cudaMallocManaged, hipMallocManaged)(reinterpret_cast<void**>(p), n, f);
+  return W64_N(cudaMallocManaged, hipMallocManaged)(static_cast<void**>(static_cast<void*>(p)), n, f);
 }
 inline W64_ERR W64_N(cudaMallocHost, hipHostMalloc)(void** p, size_t n, unsigned int = 0) {
   return W64_N(cudaMalloc, hipMalloc)(p, n);
 }
 template <class T>
 inline W64_ERR W64_N(cudaMallocHost, hipHostMalloc)(T** p, size_t n, unsigned int f = 0) {
-  return W64_N(cudaMallocHost, hipHostMalloc)(reinterpret_cast<void**>(p), n, f);
+  return W64_N(cudaMallocHost, hipHostMalloc)(static_cast<void**>(static_cast<void*>(p)), n, f);
 }
 inline W64_ERR W64_N(cudaHostAlloc, hipHostAlloc)(void** p, size_t n, unsigned int = 0) {
   return W64_N(cudaMalloc, hipMalloc)(p, n);
 }
 template <class T>
 inline W64_ERR W64_N(cudaHostAlloc, hipHostAlloc)(T** p, size_t n, unsigned int f = 0) {
-  return W64_N(cudaHostAlloc, hipHostAlloc)(reinterpret_cast<void**>(p), n, f);
+  return W64_N(cudaHostAlloc, hipHostAlloc)(static_cast<void**>(static_cast<void*>(p)), n, f);
 }
 #if defined(W64_API_HIP)
 inline hipError_t hipMallocHost(void** p, size_t n) { return hipMalloc(p, n); }
@@ -580,7 +580,7 @@ inline W64_ERR W64_N(cudaMallocPitch, hipMallocPitch)(void** p, size_t* pitch, s
 }
 template <class T>
 inline W64_ERR W64_N(cudaMallocPitch, hipMallocPitch)(T** p, size_t* pitch, size_t width, size_t height) {
-  return W64_N(cudaMallocPitch, hipMallocPitch)(reinterpret_cast<void**>(p), pitch, width, height);
+  return W64_N(cudaMallocPitch, hipMallocPitch)(static_cast<void**>(static_cast<void*>(p)), pitch, width, height);
 }
 inline W64_ERR W64_N(cudaFree, hipFree)(void* p) {
   std::free(p);
