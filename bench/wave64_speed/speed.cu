@@ -1,6 +1,7 @@
 // wave64 runtime speed against plain C++ in the same run (bench/wave64_speed_bench.sh): an elementwise
-// kernel (no warp operations: the runtime should run it as plain loops over lanes) and a block
-// reduction (__syncthreads and shuffles: the fiber switches are the cost), each beside the same
+// kernel (no warp operations: the runtime should run it as plain loops over lanes), a block
+// reduction (__syncthreads and shuffles: the fiber switches are the cost), a shared-memory tree
+// reduction and a tiled matrix product (__syncthreads in loops), each beside the same
 // computation written as a C++ loop. Prints one line per case with both times and the ratio
 // C++ time / runtime time (the share of plain C++ speed the runtime reaches).
 #include <cuda_runtime.h>
@@ -28,6 +29,36 @@ __global__ void block_reduce(const float* x, float* out, int n) {
     for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
     if (threadIdx.x == 0) out[blockIdx.x] = v;
   }
+}
+
+// Barrier-heavy kernels: a tree reduction in shared memory (__syncthreads in a loop) and a tiled
+// matrix product (two __syncthreads per tile), the shapes of cuda-samples' reduction and matrixMul.
+__global__ void tree_reduce(const float* x, float* out, int n) {
+  __shared__ float s[256];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = i < n ? x[i] : 0.f;
+  __syncthreads();
+  for (unsigned o = blockDim.x / 2; o > 0; o >>= 1) {
+    if (threadIdx.x < o) s[threadIdx.x] += s[threadIdx.x + o];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}
+
+constexpr int kTile = 16;
+__global__ void tiled_matmul(const float* a, const float* b, float* c, int m) {
+  __shared__ float ta[kTile][kTile];
+  __shared__ float tb[kTile][kTile];
+  const int row = blockIdx.y * kTile + threadIdx.y, col = blockIdx.x * kTile + threadIdx.x;
+  float acc = 0.f;
+  for (int t = 0; t < m / kTile; ++t) {
+    ta[threadIdx.y][threadIdx.x] = a[row * m + t * kTile + threadIdx.x];
+    tb[threadIdx.y][threadIdx.x] = b[(t * kTile + threadIdx.y) * m + col];
+    __syncthreads();
+    for (int k = 0; k < kTile; ++k) acc += ta[threadIdx.y][k] * tb[k][threadIdx.x];
+    __syncthreads();
+  }
+  c[row * m + col] = acc;
 }
 
 // CPU time of this thread (the machine may be shared: wall time would count other processes'
@@ -83,14 +114,52 @@ int main(int argc, char** argv) {
   g_sink = cp[0];
   const double cpp_red = seconds_since(t);
 
+  t = now_s();
+  for (int s = 0; s < steps; ++s) tree_reduce<<<blocks, threads>>>(x, partial, n);
+  cudaDeviceSynchronize();
+  const double rt_tree = seconds_since(t);
+  std::vector<float> tp(blocks);
+  cudaMemcpy(tp.data(), partial, blocks * sizeof(float), cudaMemcpyDeviceToHost);
+
+  // A square product with about as many multiply-adds per step as n elements * 64.
+  int m = kTile;
+  while (static_cast<double>(m) * 2 * m * m * 2 <= static_cast<double>(n) * 64) m *= 2;
+  std::vector<float> ha(static_cast<size_t>(m) * m), hb(ha.size()), hc(ha.size()), cc(ha.size());
+  for (size_t i = 0; i < ha.size(); ++i) ha[i] = (i % 13) * 0.1f, hb[i] = (i % 7) * 0.2f;
+  float *da, *db, *dc;
+  cudaMalloc(&da, ha.size() * sizeof(float));
+  cudaMalloc(&db, ha.size() * sizeof(float));
+  cudaMalloc(&dc, ha.size() * sizeof(float));
+  cudaMemcpy(da, ha.data(), ha.size() * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(db, hb.data(), ha.size() * sizeof(float), cudaMemcpyHostToDevice);
+  t = now_s();
+  tiled_matmul<<<dim3(m / kTile, m / kTile), dim3(kTile, kTile)>>>(da, db, dc, m);
+  cudaDeviceSynchronize();
+  const double rt_mm = seconds_since(t);
+  cudaMemcpy(hc.data(), dc, ha.size() * sizeof(float), cudaMemcpyDeviceToHost);
+  t = now_s();
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) {
+      float acc = 0;
+      for (int tt = 0; tt < m / kTile; ++tt)
+        for (int k = 0; k < kTile; ++k) acc += ha[i * m + tt * kTile + k] * hb[(tt * kTile + k) * m + j];
+      cc[i * m + j] = acc;
+    }
+  g_sink = cc[0];
+  const double cpp_mm = seconds_since(t);
+
   std::vector<float> ry(n);
   cudaMemcpy(ry.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost);
   bool ok = true;
   for (int i = 0; i < n; i += 4099) ok = ok && ry[i] == hy[i];
   for (int b = 0; b < blocks; ++b) ok = ok && std::abs(hp[b] - cp[b]) <= 1e-3f * (1 + std::abs(cp[b]));
+  for (int b = 0; b < blocks; ++b) ok = ok && std::abs(tp[b] - cp[b]) <= 1e-3f * (1 + std::abs(cp[b]));
+  for (size_t i = 0; i < cc.size(); i += 101) ok = ok && hc[i] == cc[i];
   std::printf("case\telements\tsteps\truntime_s\tcpp_s\tcpp/runtime\n");
   std::printf("elementwise\t%d\t%d\t%.3f\t%.3f\t%.3f\n", n, steps, rt_elem, cpp_elem, cpp_elem / rt_elem);
   std::printf("block_reduce\t%d\t%d\t%.3f\t%.3f\t%.3f\n", n, steps, rt_red, cpp_red, cpp_red / rt_red);
+  std::printf("tree_reduce\t%d\t%d\t%.3f\t%.3f\t%.3f\n", n, steps, rt_tree, cpp_red, cpp_red / rt_tree);
+  std::printf("tiled_matmul\t%dx%d\t1\t%.3f\t%.3f\t%.3f\n", m, m, rt_mm, cpp_mm, cpp_mm / rt_mm);
   std::printf("results %s\n", ok ? "match" : "DIFFER");
   return ok ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "diffrun/bisect.h"
 #include "diffrun/diffrun.h"
 #include "diffrun/runner.h"
 #include "diffrun/suite.h"
@@ -36,7 +37,23 @@ struct DiffrunArgs {
   std::string extra_args;
   unsigned jobs = 1;
   bool force = false;
+  // --bisect (docs/wave64.md, "Where a port differs").
+  bool bisect = false;
+  std::string bisect_unfixed;
+  std::size_t bisect_max = 40;
 };
+
+// The originals migrated to HIP without the wave64 fixes (what --bisect compares the port with).
+void migrate_unfixed(const std::string& ferry, const std::filesystem::path& from, const std::filesystem::path& to,
+                     double timeout_s) {
+  const diffrun::RunResult m =
+      diffrun::run_command({diffrun::shell_quote(ferry) + " migrate " + diffrun::shell_quote(from.string()) +
+                                " --to hip -q --no-wave64-fix -o " + diffrun::shell_quote(to.string()),
+                            ".", "", timeout_s});
+  if (!m.started || m.timed_out || m.signal != 0 || m.exit_code > 1)
+    throw std::runtime_error("--bisect: ferry migrate --no-wave64-fix failed (" + m.status() +
+                             "): " + m.err.substr(0, 2000));
+}
 
 std::string self_exe() {
   std::error_code ec;
@@ -93,6 +110,15 @@ int run_suite_mode(DiffrunArgs& a, const CLI::App& sub, diffrun::Spec s) {
         throw std::runtime_error("--suite: ferry migrate failed (" + m.status() + "): " + m.err.substr(0, 2000));
     }
   }
+  if (a.bisect) {
+    if (a.w64.ref_api == "hip") throw std::invalid_argument("--bisect: a HIP corpus has no wave64 fixes to switch off");
+    o.bisect_max = a.bisect_max;
+    o.unfixed_root = a.bisect_unfixed.empty() ? o.results / "port-unfixed" : fs::absolute(a.bisect_unfixed);
+    if (a.bisect_unfixed.empty() && (a.force || !fs::exists(o.unfixed_root / ".ferry"))) {
+      if (!quiet) std::cerr << "diffrun: migrating " << o.ref_root.string() << " without wave64 fixes for --bisect\n";
+      migrate_unfixed(o.w64.ferry, o.ref_root, o.unfixed_root, s.build_timeout_s);
+    }
+  }
   const std::vector<diffrun::SuiteEntry> entries = diffrun::run_suite(o, [quiet](const std::string& m) {
     if (!quiet) std::cerr << "diffrun: " << m << "\n";
   });
@@ -143,11 +169,12 @@ int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
     if (!a.wave64) throw std::invalid_argument("--suite runs programs on the wave64 CPU runtime: add --wave64");
     return run_suite_mode(a, sub, s);
   }
+  diffrun::Wave64Sides w;  // the sides --wave64 built (--bisect builds variants beside them)
   if (a.wave64) {
     for (const char* opt : {"--ref", "--port", "--ref-build", "--port-build"})
       if (given(opt))
         throw std::invalid_argument(std::string("--wave64 builds and runs both sides itself; drop ") + opt);
-    diffrun::Wave64Sides w = a.w64;
+    w = a.w64;
     w.ferry = self_exe();
     if (w.work.empty()) {
       const std::string key =
@@ -158,15 +185,35 @@ int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
     diffrun::apply_wave64(w, s);
   }
 
+  if (a.bisect && !a.wave64) throw std::invalid_argument("--bisect switches off the port's wave64 fixes: add --wave64");
   const bool quiet = a.quiet || a.json;
-  const diffrun::Outcome o = diffrun::run_diff(s, [quiet](const std::string& m) {
+  auto log = [quiet](const std::string& m) {
     if (!quiet) std::cerr << "diffrun: " << m << "\n";
-  });
-  const nlohmann::json j = diffrun::to_json(s, o);
+  };
+  const diffrun::Outcome o = diffrun::run_diff(s, log);
+  nlohmann::json j = diffrun::to_json(s, o);
+  std::string bisect_text;
+  if (a.bisect && o.verdict == "different") {
+    diffrun::BisectOptions bo;
+    bo.fixed_dir = std::filesystem::weakly_canonical(std::filesystem::absolute(s.port.dir));
+    bo.max_sites = a.bisect_max;
+    if (!a.bisect_unfixed.empty()) {
+      bo.unfixed_dir = std::filesystem::absolute(a.bisect_unfixed);
+    } else {
+      bo.unfixed_dir = std::filesystem::path(w.work) / "unfixed";
+      log("bisect: migrating " + s.ref.dir + " without wave64 fixes");
+      std::error_code ec;
+      std::filesystem::remove_all(bo.unfixed_dir, ec);
+      migrate_unfixed(w.ferry, std::filesystem::absolute(s.ref.dir), bo.unfixed_dir, s.build_timeout_s);
+    }
+    const diffrun::BisectResult b = diffrun::bisect_fixes(s, w, bo, log);
+    j["bisect"] = diffrun::to_json(b);
+    bisect_text = diffrun::to_text(b);
+  }
   if (!a.report_file.empty())
     project::write_atomically(a.report_file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (a.json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  else std::cout << diffrun::to_text(s, o);
+  else std::cout << diffrun::to_text(s, o) << bisect_text;
   return o.same() ? kExitOk : kExitFindings;
 }
 
@@ -237,6 +284,14 @@ std::function<int()> setup_diffrun(CLI::App& sub) {
   suite->add_option("--size-args", a->extra_args, "arguments added to every program's own (e.g. a size option)");
   suite->add_option("-j,--jobs", a->jobs, "programs run at once")->capture_default_str()->check(CLI::PositiveNumber);
   suite->add_flag("--force", a->force, "run programs that have a recorded result again (and migrate again)");
+  w64->add_flag("--bisect", a->bisect,
+                "for a DIFFERENT verdict, switch the port's wave64 fixes off one at a time (each line that differs "
+                "from the original migrated with --no-wave64-fix) and report the first fix without which the port "
+                "computes what the reference does");
+  w64->add_option("--bisect-unfixed", a->bisect_unfixed,
+                  "the port's tree (or folder) migrated without wave64 fixes (default: --bisect migrates the "
+                  "reference with --no-wave64-fix)");
+  w64->add_option("--bisect-max", a->bisect_max, "fix sites run at most per program")->capture_default_str();
   CLI::App* app = &sub;
   return [a, app] { return run_diffrun(*a, *app); };
 }

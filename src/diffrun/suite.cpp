@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "diffrun/bisect.h"
 #include "project/project.h"
 
 namespace fs = std::filesystem;
@@ -238,6 +239,8 @@ std::string first_error_line(const std::string& text) {
   return text.empty() ? "" : text.substr(0, text.find('\n'));
 }
 
+}  // namespace
+
 std::string summarize(const Spec& s, const Outcome& o) {
   if (o.verdict == "build-failed") {
     const SideResult& side = !o.ref.built ? o.ref : o.port;
@@ -255,8 +258,6 @@ std::string summarize(const Spec& s, const Outcome& o) {
   (void)s;
   return {};
 }
-
-}  // namespace
 
 std::vector<SuiteEntry> run_suite(const SuiteOptions& o, const std::function<void(const std::string&)>& log) {
   const std::vector<SuiteProgram> programs = find_programs(o.ref_root, o.list_file);
@@ -307,6 +308,15 @@ std::vector<SuiteEntry> run_suite(const SuiteOptions& o, const std::function<voi
         e.port_s = out.port.median_s;
         e.first_difference = one_line(summarize(s, out));
         e.detail = to_json(s, out);
+        if (out.verdict == "different" && !o.unfixed_root.empty()) {
+          BisectOptions bo;
+          bo.fixed_dir = port_dir;
+          bo.unfixed_dir = (o.unfixed_root / p.dir).lexically_normal();
+          bo.max_sites = o.bisect_max;
+          const BisectResult b = bisect_fixes(s, w, bo);
+          e.detail["bisect"] = to_json(b);
+          e.first_difference = one_line(e.first_difference + "; bisect: " + b.conclusion, 400);
+        }
       } catch (const std::exception& ex) {
         e.verdict = "not-runnable";
         e.first_difference = one_line(ex.what());

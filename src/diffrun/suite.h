@@ -51,6 +51,10 @@ struct SuiteOptions {
   std::string extra_args;         // appended to every program's arguments (a size option)
   unsigned jobs = 1;
   bool force = false;
+  // --bisect: for each DIFFERENT program, switch the port's wave64 fixes off one at a time
+  // (bisect.h) against this tree, the originals migrated without fixes. Empty: no bisect.
+  std::filesystem::path unfixed_root;
+  std::size_t bisect_max = 40;
 };
 
 struct SuiteEntry {
@@ -66,6 +70,10 @@ struct SuiteEntry {
 // Runs every program; `log` gets one line per finished program (may be null).
 [[nodiscard]] std::vector<SuiteEntry> run_suite(const SuiteOptions& o,
                                                 const std::function<void(const std::string&)>& log = {});
+
+// One line on why a program's outcome is not SAME: the build error, the side that failed or
+// timed out, the first difference.
+[[nodiscard]] std::string summarize(const Spec& s, const Outcome& o);
 
 [[nodiscard]] std::string suite_table(const std::vector<SuiteEntry>& entries);
 [[nodiscard]] nlohmann::json suite_json(const SuiteOptions& o, const std::vector<SuiteEntry>& entries);

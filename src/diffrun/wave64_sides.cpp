@@ -23,7 +23,9 @@ std::string source_word(const std::string& s) {
   return s.find_first_of("*?[") != std::string::npos ? s : shell_quote(s);
 }
 
-Side make_side(const Wave64Sides& w, const Side& base, const std::string& name, int wave, const std::string& api) {
+}  // namespace
+
+Side wave64_side(const Wave64Sides& w, const Side& base, const std::string& name, int wave, const std::string& api) {
   Side side = base;
   const std::string out = w.work + "/" + name;
   std::string cmd = shell_quote(w.ferry) + " wave64 build";
@@ -43,13 +45,11 @@ Side make_side(const Wave64Sides& w, const Side& base, const std::string& name, 
   return side;
 }
 
-}  // namespace
-
 void apply_wave64(const Wave64Sides& w, Spec& spec) {
   if (w.sources.empty()) throw std::invalid_argument("--wave64 needs the program's --sources");
   if (w.work.empty() || w.ferry.empty()) throw std::invalid_argument("--wave64: no work folder or ferry binary");
-  spec.ref = make_side(w, spec.ref, "ref", w.ref_wave, w.ref_api);
-  spec.port = make_side(w, spec.port, "port", w.port_wave, w.port_api);
+  spec.ref = wave64_side(w, spec.ref, "ref", w.ref_wave, w.ref_api);
+  spec.port = wave64_side(w, spec.port, "port", w.port_wave, w.port_api);
 }
 
 }  // namespace ferry::diffrun

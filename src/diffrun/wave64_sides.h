@@ -29,6 +29,10 @@ struct Wave64Sides {
 // Single-quotes `s` for /bin/sh.
 [[nodiscard]] std::string shell_quote(const std::string& s);
 
+// The build and run commands of one side named `name` (built in w.work/NAME), in `base`'s dir.
+[[nodiscard]] Side wave64_side(const Wave64Sides& w, const Side& base, const std::string& name, int wave,
+                               const std::string& api);
+
 // Sets spec.ref/port build and run from `w` (their dirs stay as they are). Throws
 // std::invalid_argument when there are no sources.
 void apply_wave64(const Wave64Sides& w, Spec& spec);

@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -189,6 +190,83 @@ Api detect_api(const std::vector<fs::path>& files) {
   return cu_file ? Api::Cuda : Api::Hip;
 }
 
+namespace {
+
+// The library an undefined symbol belongs to, by its (demangled) name; empty when unknown.
+std::string library_of(std::string sym) {
+  for (const char* prefix : {"typeinfo name for ", "typeinfo for ", "vtable for ", "VTT for "})
+    if (sym.rfind(prefix, 0) == 0) sym = sym.substr(std::char_traits<char>::length(prefix));
+  static const std::pair<std::regex, const char*> kLibraries[] = {
+      {std::regex(R"(^benchmark::)"), "Google Benchmark"},
+      {std::regex(R"(^testing::)"), "Google Test"},
+      {std::regex(R"(^(cublas|cublasLt))"), "cuBLAS"},
+      {std::regex(R"(^curand)"), "cuRAND"},
+      {std::regex(R"(^cufft)"), "cuFFT"},
+      {std::regex(R"(^cusparse)"), "cuSPARSE"},
+      {std::regex(R"(^cusolver)"), "cuSOLVER"},
+      {std::regex(R"(^cudnn)"), "cuDNN"},
+      {std::regex(R"(^nccl)"), "NCCL"},
+      {std::regex(R"(^nvrtc)"), "NVRTC"},
+      {std::regex(R"(^(hipblas|rocblas))"), "hipBLAS/rocBLAS"},
+      {std::regex(R"(^(hiprand|rocrand))"), "hipRAND/rocRAND"},
+      {std::regex(R"(^(hipfft|rocfft))"), "hipFFT/rocFFT"},
+      {std::regex(R"(^(hipsparse|rocsparse))"), "hipSPARSE/rocSPARSE"},
+      {std::regex(R"(^(hipsolver|rocsolver))"), "hipSOLVER/rocSOLVER"},
+      {std::regex(R"(^miopen)"), "MIOpen"},
+      {std::regex(R"(^(glut|glew|gl[A-Z]|glu[A-Z]))"), "OpenGL (GL/GLUT/GLEW)"},
+      {std::regex(R"(^vk[A-Z])"), "Vulkan"},
+      {std::regex(R"(^cu[A-Z])"), "the CUDA driver API"},
+      {std::regex(R"(^(cuda|hip)[A-Z]\w*)"), "the runtime API"},
+  };
+  for (const auto& [re, name] : kLibraries)
+    if (std::regex_search(sym, re)) return name;
+  return {};
+}
+
+// A link that failed on undefined symbols: one FRY9401 naming the libraries they belong to.
+void report_unlinked(const std::string& output, const fs::path& first_source, BuildResult& r) {
+  static const std::regex kUndefined(R"(undefined reference to [`'‘]([^'’]+)['’])");
+  std::vector<std::pair<std::string, std::string>> found;  // library, first symbol
+  std::vector<std::string> unknown;
+  for (auto it = std::sregex_iterator(output.begin(), output.end(), kUndefined); it != std::sregex_iterator(); ++it) {
+    const std::string sym = (*it)[1].str();
+    const std::string lib = library_of(sym);
+    if (lib.empty()) {
+      if (unknown.size() < 3 && std::find(unknown.begin(), unknown.end(), sym) == unknown.end()) unknown.push_back(sym);
+      continue;
+    }
+    const std::string what =
+        lib == "the runtime API" ? "the runtime API function " + sym.substr(0, sym.find('(')) : lib;
+    if (std::none_of(found.begin(), found.end(), [&](const auto& f) { return f.first == what; }))
+      found.emplace_back(what, sym);
+  }
+  if (found.empty() && unknown.empty()) return;
+  std::string msg = "wave64 CPU runtime: the program calls ";
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (i) msg += ", ";
+    msg += found[i].first;
+    if (found[i].first.rfind("the runtime API", 0) != 0) msg += " (" + found[i].second + ")";
+  }
+  if (!unknown.empty()) {
+    if (!found.empty()) msg += ", and ";
+    msg += "functions no source given defines (";
+    for (std::size_t i = 0; i < unknown.size(); ++i) msg += (i ? ", " : "") + unknown[i];
+    msg += ")";
+  }
+  msg += ", which the wave64 build does not link";
+  Diagnostic d;
+  d.code = Diag::Wave64UnlinkedLibrary;
+  d.severity = Severity::Error;
+  d.file = first_source.string();
+  d.message = msg;
+  d.hint =
+      "link a host library with --link (e.g. --link -lbenchmark) or give the sources that define the functions; "
+      "CUDA and HIP libraries and the CUDA driver API are not modelled by the runtime";
+  r.diagnostics.push_back(std::move(d));
+}
+
+}  // namespace
+
 BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
   const auto t0 = std::chrono::steady_clock::now();
   BuildResult r;
@@ -326,6 +404,7 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
     r.commands.push_back(link);
     r.compiler_output += lr.output;
     r.ok = lr.exit_code == 0;
+    if (!r.ok && !o.sources.empty()) report_unlinked(lr.output, o.sources.front(), r);
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;

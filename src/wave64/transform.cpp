@@ -41,12 +41,33 @@ std::size_t statement_start(const FileMigration& f, std::size_t ci) {
 }
 
 // The braces at `open` open a namespace, a linkage block or a class: not a function body.
+// `class`/`typename` in a template's parameter list (`template <class T> __global__ void k()`)
+// declare parameters, not a class: the list is skipped.
 bool opens_scope_not_function(const FileMigration& f, std::size_t open) {
   const std::size_t start = statement_start(f, open);
   for (std::size_t i = start; i < open; ++i) {
+    if (f.is(i, "template") && f.is(i + 1, "<")) {
+      int angle = 0;
+      std::size_t j = i + 1;
+      for (; j < open; ++j) {
+        if (f.is(j, "(") || f.is(j, "[")) {
+          const std::size_t close = f.match_bracket(j);
+          if (close == npos || close >= open) break;
+          j = close;
+          continue;
+        }
+        if (f.is(j, "<")) ++angle;
+        else if (f.is(j, ">")) --angle;
+        else if (f.is(j, ">>")) angle -= 2;
+        if (angle <= 0) break;
+      }
+      i = j;
+      continue;
+    }
     if (f.is(i, "namespace") || f.is(i, "struct") || f.is(i, "class") || f.is(i, "union") || f.is(i, "enum"))
       return true;
-    if (f.is(i, "extern") && i + 1 < open && f.code(i + 1).kind == lex::Kind::String) return true;
+    // `extern "C" {` opens a linkage block; `extern "C" __global__ void k(...) {` is a function.
+    if (f.is(i, "extern") && i + 1 < open && f.code(i + 1).kind == lex::Kind::String) return i + 2 == open;
     if (f.is(i, "(")) return false;
   }
   return false;
@@ -158,6 +179,71 @@ void check_inline_asm(FileMigration& f) {
   }
 }
 
+// `cudaLaunchCooperativeKernel((void *)kernel, grid, block, args, ...)`: a void* has lost the
+// kernel's parameter types, which the runtime needs to convert the argument array (a GPU driver
+// reads them from the binary). The cast is dropped when what it casts is a kernel's name
+// (`k`, `ns::k`, `k<T>`): `(void *)`, `(const void *)`, `reinterpret_cast<[const] void *>(...)`.
+void drop_kernel_void_casts(FileMigration& f) {
+  static constexpr std::string_view kCalls[] = {"cudaLaunchCooperativeKernel", "hipLaunchCooperativeKernel",
+                                                "cudaLaunchKernel", "hipLaunchKernel"};
+  for (std::size_t ci = 0; ci + 1 < f.code_size(); ++ci) {
+    if (!f.is(ci + 1, "(") || f.excluded(ci) || f.code(ci).in_directive) continue;
+    if (std::none_of(std::begin(kCalls), std::end(kCalls), [&](std::string_view n) { return f.is(ci, n); })) continue;
+    const std::size_t a = ci + 2;
+    auto void_ptr = [&](std::size_t i, std::string_view end) {  // `[const] void *` then `end`
+      if (f.is(i, "const")) ++i;
+      return f.is(i, "void") && f.is(i + 1, "*") && f.is(i + 2, end) ? i + 2 : npos;
+    };
+    std::size_t name_first = npos;
+    bool call_cast = false;
+    if (f.is(a, "(")) {
+      const std::size_t close = void_ptr(a + 1, ")");
+      if (close != npos) name_first = close + 1;
+    } else if ((f.is(a, "reinterpret_cast") || f.is(a, "static_cast")) && f.is(a + 1, "<")) {
+      const std::size_t gt = void_ptr(a + 2, ">");
+      if (gt != npos && f.is(gt + 1, "(")) {
+        name_first = gt + 2;
+        call_cast = true;
+      }
+    }
+    if (name_first == npos) continue;
+    // Only a name: identifiers, `::`, and one template argument list at the end.
+    std::size_t i = name_first;
+    while (f.is_identifier(i) && f.is(i + 1, "::")) i += 2;
+    if (!f.is_identifier(i)) continue;
+    std::size_t name_last = i;
+    if (f.is(i + 1, "<")) {
+      int angle = 0;
+      std::size_t j = i + 1;
+      for (; j < f.code_size(); ++j) {
+        if (f.is(j, "(") || f.is(j, "[")) {
+          const std::size_t close = f.match_bracket(j);
+          if (close == npos) break;
+          j = close;
+          continue;
+        }
+        if (f.is(j, "<")) ++angle;
+        else if (f.is(j, ">")) --angle;
+        else if (f.is(j, ">>")) angle -= 2;
+        else if (f.is(j, ";") || f.is(j, ")") || f.is(j, "{")) break;
+        if (angle <= 0) break;
+      }
+      if (angle != 0) continue;
+      name_last = j;
+    }
+    const std::size_t after = name_last + 1;
+    if (call_cast ? !(f.is(after, ")") && (f.is(after + 1, ",") || f.is(after + 1, ")")))
+                  : !(f.is(after, ",") || f.is(after, ")")))
+      continue;
+    if (f.touched(a) || f.touched(name_first - 1)) continue;
+    if (!call_cast) {
+      f.replace(a, name_first - 1, "");
+    } else {
+      f.replace(a, name_first - 1, "(");  // reinterpret_cast<void*>(k) -> (k)
+    }
+  }
+}
+
 bool is_attribute_start(const FileMigration& f, std::size_t i) {
   return f.is(i, "__align__") || f.is(i, "__attribute__") || f.is(i, "alignas") || f.is(i, "__declspec");
 }
@@ -169,21 +255,34 @@ void rewrite_extern_shared(FileMigration& f, Transformed& out) {
     bool is_extern = false;
     for (std::size_t i = start; i < ci; ++i) is_extern |= f.is(i, "extern");
     if (!is_extern) continue;
-    // The end of the declaration and its declarator `NAME [ ]`.
+    // The end of the declaration and its declarator `NAME [ ]`, or `NAME [ ] [N]...` (an array
+    // of rows: cuda-samples' tensor-core GEMMs declare `shmem[][CHUNK_K * K + SKEW]`).
     std::size_t semi = ci;
     while (semi < f.code_size() && !f.is(semi, ";") && !f.is(semi, "{")) ++semi;
     if (semi >= f.code_size() || !f.is(semi, ";") || semi < start + 4) continue;
-    bool one_array = f.is(semi - 1, "]") && f.is(semi - 2, "[") && f.is_identifier(semi - 3);
-    for (std::size_t i = ci + 1; one_array && i + 3 < semi; ++i)
-      if (f.is(i, ",") || f.is(i, "[") || f.is(i, "=")) one_array = false;
-    if (!one_array) {
+    std::size_t name = npos;
+    for (std::size_t i = ci + 1; i + 1 < semi; ++i) {
+      if (f.is(i, ",") || f.is(i, "=")) break;
+      if (f.is(i, "[")) {
+        if (f.is(i + 1, "]") && f.is_identifier(i - 1)) name = i - 1;
+        break;
+      }
+    }
+    // After `NAME [ ]`: whole `[ ... ]` dimensions up to the `;`.
+    std::size_t dims_end = name == npos ? npos : name + 3;
+    while (dims_end != npos && dims_end < semi) {
+      const std::size_t close = f.is(dims_end, "[") ? f.match_bracket(dims_end) : npos;
+      dims_end = close == npos || close >= semi ? npos : close + 1;
+    }
+    if (name == npos || dims_end != semi) {
       f.diag(Diag::Wave64ExternShared, ci,
-             "this extern __shared__ declaration is not of the form `extern __shared__ T name[];`, "
-             "which is what the wave64 runtime rewrites",
+             "this extern __shared__ declaration is not of the form `extern __shared__ T name[];` "
+             "(or `T name[][N]`), which is what the wave64 runtime rewrites",
              "declare one unsized array per statement, e.g. extern __shared__ float smem[];");
       continue;
     }
-    const std::size_t name = semi - 3;
+    std::string dims(f.source().substr(f.code(name + 2).end, f.code(semi).begin - f.code(name + 2).end));
+    std::replace(dims.begin(), dims.end(), '\n', ' ');  // the line count is kept below
     // The element type: the declaration's words without extern, __shared__ and attributes.
     std::string type;
     for (std::size_t i = start; i < name; ++i) {
@@ -201,10 +300,14 @@ void rewrite_extern_shared(FileMigration& f, Transformed& out) {
     if (type.empty()) continue;
     const std::string n(f.text(name));
     std::string repl;
+    // `T* const n`, or for rows `T (* const n)[N]`.
+    const bool rows = dims.find_first_not_of(" \t\n") != std::string::npos;
+    const std::string ptr_type = rows ? type + " (*)" + dims : type + "*";
     if (function_body(f, ci) != npos) {
-      repl = type + "* const " + n + " = reinterpret_cast<" + type + "*>(::w64::dynamic_shared());";
+      repl = rows ? type + " (* const " + n + ")" + dims : type + "* const " + n;
+      repl += " = reinterpret_cast<" + ptr_type + ">(::w64::dynamic_shared());";
     } else {
-      repl = "static thread_local " + type + "* " + n +
+      repl = "static thread_local " + (rows ? type + " (*" + n + ")" + dims : type + "* " + n) +
              " = nullptr; static const ::w64::rt::DynSharedSlot w64_dyn_slot_" + n + "_" +
              std::to_string(f.code(name).line) + "([]() -> void** { return reinterpret_cast<void**>(&" + n + "); });";
     }
@@ -291,6 +394,7 @@ Transformed transform_source(std::string_view src, const std::string& display_pa
   rewrite_extern_shared(f, out);
   drop_duplicate_specifiers(f);
   rewrite_device_clock(f);
+  drop_kernel_void_casts(f);
   check_inline_asm(f);
 
   // Launches the pass could not rewrite would reach the compiler as `<<<`: say so here.

@@ -55,5 +55,12 @@ out=$(timeout 600 "$FERRY" diffrun --wave64 --suite "$work/port" --ref-api hip -
   --results "$work/r32" -q 2>&1)
 expect hip-wave32-vs-64 '^ballot32 +DIFFERENT ' "$out"
 expect hip-list-one-program '^1 program\(s\): 1 DIFFERENT' "$out"
+# --bisect in a suite: the DIFFERENT program is bisected against the originals migrated without
+# fixes (RESULTS/port-unfixed); this port has no fix, so the difference is not a fix's.
+out=$(timeout 600 "$FERRY" diffrun --wave64 --suite "$suite" --port-dir "$work/port" --list "$work/list" \
+  --results "$work/rb" --bisect -q 2>&1)
+expect suite-bisect '^ballot32 +DIFFERENT .*bisect: the port has no wave64 fix in its folder' "$out"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); b=j["diffrun"]["bisect"]; assert b["unfixed_verdict"] == "different" and b["sites"] == [], b; print("ok   suite bisect JSON")' \
+  "$work/rb/programs/ballot32.json" || fails=$((fails + 1))
 [[ $fails -eq 0 ]] && echo "all suite cases passed" || echo "$fails failed"
 exit $((fails > 0))

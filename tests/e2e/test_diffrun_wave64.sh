@@ -3,7 +3,8 @@
 # (reference with 32-lane warps, port with 64-lane wavefronts). A warp-size-generic program is the
 # same on both; one that keeps a ballot in 32 bits differs at wave 64 and is the same at wave 32.
 # Both sides see the same argv[0] and the same time() (W64_TIME), which programs print or seed
-# their input with.
+# their input with. --bisect finds the fix line without which a differing port computes the
+# reference's numbers.
 set -u
 FERRY=${FERRY:?set FERRY to the ferry binary}
 work=$(mktemp -d)
@@ -74,5 +75,20 @@ out=$(run --ignore '^block'); rc=$?
 expect shuffle-sum-is-warp-generic 0 'verdict: SAME' "$out" $rc
 out=$(cd "$work" && "$FERRY" diffrun --wave64 --ref 'true' --ref-dir cuda --port-dir hip --sources count.cu 2>&1); rc=$?
 expect wave64-refuses-commands 2 'builds and runs both sides itself' "$out" $rc
+# --bisect: a port whose last shuffle sum is taken per 32 lanes (as a wrong fix would write it)
+# differs; switching the port's fixes off one at a time finds that line, the other fix sites
+# (the widened ballot) still differ without their fix.
+"$FERRY" migrate "$work/cuda" --to hip -o "$work/hipbad" >/dev/null 2>&1
+sed -i 's/if (threadIdx.x % warpSize == 0) atomicAdd(out, v);/if (threadIdx.x % 32 == 0) atomicAdd(out, v);/' \
+  "$work/hipbad/count.cu"
+out=$(cd "$work" && timeout 900 "$FERRY" diffrun --wave64 --ref-dir cuda --port-dir hipbad --sources count.cu \
+  --wave64-work "$work/bisect-build" --bisect --report "$work/bisect.json" 2>&1); rc=$?
+expect bisect-finds-the-fix 1 'the wave64 fix at count.cu:21 makes the difference' "$out" $rc
+expect bisect-unfixed-verdict 1 'the port without any wave64 fix: different' "$out" $rc
+culprit=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["bisect"]; print(j["culprit"]["line"], len(j["sites"]), [s["verdict"] for s in j["sites"]])' "$work/bisect.json" 2>&1)
+expect bisect-json 0 "^21 4 \['different', 'different', 'different', 'same'\]" "$culprit" 0
+[[ ! -e "$work/hipbad.ferry-bisect" ]]
+expect bisect-variant-removed 0 '' '' $?
+
 [[ $fails -eq 0 ]] && echo "all diffrun --wave64 cases passed" || echo "$fails failed"
 exit $((fails > 0))

@@ -44,26 +44,31 @@ cat > "$work/tk.hip" <<'X'
 #include <cstdio>
 template <int A, int B>
 __global__ void k(int* p, int add) { p[threadIdx.x] = A * B + add + (int)threadIdx.x; }
+// rocm-examples' reduction tutorials: the block and warp sizes given, T and F deduced.
+template <int A, int B, class T, class F>
+__global__ void kd(T* p, F f) { p[threadIdx.x] = f(p[threadIdx.x]) + A * B; }
 int main() {
   int* p;
   hipMalloc(&p, 64 * sizeof(int));
   hipLaunchKernelGGL(k<2, 3>, dim3(1), dim3(64), 0, hipStreamDefault, p, 1);
   auto launch = [&]<int W>() { hipLaunchKernelGGL(k<W, 2>, dim3(1), dim3(64), 0, 0, p, 0); };
   launch.template operator()<5>();
+  auto deduced = [&]<int W>() { hipLaunchKernelGGL(kd<W, 1>, dim3(1), dim3(64), 0, 0, p, [](int v) { return v + 1; }); };
+  deduced.template operator()<3>();
   int h[64];
   hipMemcpy(h, p, sizeof h, hipMemcpyDeviceToHost);
   printf("template launch %d %d\n", h[0], h[63]);
-  return !(h[0] == 10 && h[63] == 73);
+  return !(h[0] == 14 && h[63] == 77);
 }
 X
 out=$(timeout 300 "$FERRY" wave64 run "$work/tk.hip" --std gnu++20 -o "$work/tk" --work "$work/tkw" 2>&1)
 rc=$?
-if [[ $rc -ne 0 ]] || ! grep -q 'template launch 10 73' <<<"$out"; then
+if [[ $rc -ne 0 ]] || ! grep -q 'template launch 14 77' <<<"$out"; then
   echo "FAIL template kernel in hipLaunchKernelGGL (exit $rc):"
   sed 's/^/    /' <<<"$out" | tail -10
   fails=$((fails + 1))
 else
-  echo "ok   hipLaunchKernelGGL(k<A, B>, ...)"
+  echo "ok   hipLaunchKernelGGL(k<A, B>, ...), and with deduced template arguments"
 fi
 [[ $fails -eq 0 ]] && echo "all construct cases passed" || echo "$fails failed"
 exit $((fails > 0))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ferry wave64: what the CPU runtime cannot run fails at build time with a message that names it
 # (unsupported API, library header, device inline assembly, a 32-bit mask in HIP's _sync forms,
-# a launch the driver cannot rewrite), and bad usage is refused. Each case is a tiny program.
+# a launch the driver cannot rewrite, a library the link lacks), and bad usage is refused. Each case is a tiny program.
 set -u
 FERRY=${FERRY:?set FERRY to the ferry binary}
 work=$(mktemp -d)
@@ -69,6 +69,15 @@ check cuda-builds 0 '' ok.cu
 out=$("$work/cuda-builds.exe")
 [[ $out == aaaaaaaa ]] && echo "ok   cuda-runs" || { echo "FAIL cuda-runs: got '$out'"; fails=$((fails + 1)); }
 check missing-file 2 'no such source file' nope.cu
+
+# A link that fails on another library's symbols names the library (FRY9401), not only ld's exit.
+cat > "$work/bench.cu" <<'X'
+namespace benchmark { void Initialize(int* argc, char** argv); }
+void helper_defined_nowhere(int);
+__global__ void k() {}
+int main(int argc, char** argv) { benchmark::Initialize(&argc, argv); helper_defined_nowhere(1); k<<<1, 1>>>(); }
+X
+check unlinked-library 1 'error: wave64 CPU runtime: the program calls Google Benchmark \(benchmark::Initialize\(int\*, char\*\*\)\), and functions no source given defines \(helper_defined_nowhere\(int\)\), which the wave64 build does not link \[FRY9401\]' bench.cu
 
 [[ $fails -eq 0 ]] && echo "all wave64 error cases passed" || echo "$fails failed"
 exit $((fails > 0))

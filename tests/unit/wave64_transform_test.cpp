@@ -56,6 +56,52 @@ TEST(Wave64Transform, ExternSharedInFunctionBecomesAPointer) {
   EXPECT_EQ(lines(t.text), lines(src) + 1);
 }
 
+// `class` in a template's parameter list is no class scope, nor is `extern "C"` before a kernel
+// a linkage block: the kernel's extern __shared__ is a local pointer (it was given a file-scope
+// slot; cuda-samples' reductionMultiBlockCG crashed on it).
+TEST(Wave64Transform, ExternSharedInClassTemplateParameterKernel) {
+  const std::string src =
+      "template <class T, template <class> class A = X, int N = (3 > 2)>\n"
+      "__global__ void k(T* out) {\n"
+      "  extern __shared__ T buf[];\n"
+      "  out[0] = buf[0];\n"
+      "}\n"
+      "template <class T> struct S {\n"
+      "  __device__ void m() { extern __shared__ double d[]; d[0] = 1; }\n"
+      "};\n"
+      "extern \"C\" __global__ void c(float* o) { extern double __shared__ e[]; o[0] = e[0]; }\n";
+  const Transformed t = transform_source(src, "k.cu");
+  EXPECT_TRUE(t.diagnostics.empty());
+  EXPECT_EQ(t.dynamic_shared, 3);
+  EXPECT_NE(t.text.find("double* const e = reinterpret_cast<double*>(::w64::dynamic_shared());"), std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("T* const buf = reinterpret_cast<T*>(::w64::dynamic_shared());"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("double* const d = reinterpret_cast<double*>(::w64::dynamic_shared());"), std::string::npos)
+      << t.text;
+  EXPECT_EQ(t.text.find("DynSharedSlot"), std::string::npos) << t.text;
+}
+
+// Rows of a fixed width (cuda-samples' tensor-core GEMMs): a pointer to arrays.
+TEST(Wave64Transform, ExternSharedRowsBecomeAPointerToArrays) {
+  const std::string src =
+      "__global__ void k(float* o) {\n"
+      "  extern __shared__ half shmem[][CHUNK_K * K +\n"
+      "                               SKEW];\n"
+      "  o[0] = shmem[1][2];\n"
+      "}\n"
+      "extern __shared__ int grid[][4][8];\n";
+  const Transformed t = transform_source(src, "k.cu");
+  EXPECT_TRUE(t.diagnostics.empty());
+  EXPECT_EQ(t.dynamic_shared, 2);
+  EXPECT_NE(t.text.find("half (* const shmem)[CHUNK_K * K +                                SKEW] = "
+                        "reinterpret_cast<half (*)[CHUNK_K * K +                                SKEW]>("
+                        "::w64::dynamic_shared());\n\n"),
+            std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("static thread_local int (*grid)[4][8] = nullptr;"), std::string::npos) << t.text;
+  EXPECT_EQ(lines(t.text), lines(src) + 1);
+}
+
 TEST(Wave64Transform, ExternSharedAtFileScopeIsSetPerBlock) {
   const std::string src = "namespace n {\nextern __shared__ float sdata[];\n}\n__global__ void k() { sdata[0] = 1; }\n";
   const Transformed t = transform_source(src, "k.cu");
@@ -97,6 +143,24 @@ TEST(Wave64Transform, RewritesWhatTheMacrosCannotTake) {
   EXPECT_NE(t.text.find("o[0] = ::w64::device_clock();"), std::string::npos) << t.text;
   EXPECT_NE(t.text.find("long host() { return clock(); }"), std::string::npos) << t.text;
   EXPECT_NE(t.text.find("hipLaunchKernelGGL((kk<1, 2>), dim3(1)"), std::string::npos) << t.text;
+}
+
+// A cooperative launch names its kernel through void*, which lost the parameter types the runtime
+// converts the argument array to: the cast of a kernel's name is dropped.
+TEST(Wave64Transform, CooperativeLaunchGetsTheKernelNotAVoidPointer) {
+  const std::string src =
+      "void f(void** a) {\n"
+      "  cudaLaunchCooperativeKernel((void *)reduce, g, b, a, 0, NULL);\n"
+      "  cudaLaunchCooperativeKernel((const void*)ns::k<float, 4>, g, b, a);\n"
+      "  hipLaunchCooperativeKernel(reinterpret_cast<void*>(kk<T>), g, b, a, 0, 0);\n"
+      "  cudaLaunchKernel((void*)table[i], g, b, a);\n"
+      "}\n";
+  const Transformed t = transform_source(src, "k.cu");
+  EXPECT_TRUE(t.diagnostics.empty());
+  EXPECT_NE(t.text.find("cudaLaunchCooperativeKernel(reduce, g, b, a, 0, NULL);"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("cudaLaunchCooperativeKernel(ns::k<float, 4>, g, b, a);"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("hipLaunchCooperativeKernel((kk<T>), g, b, a, 0, 0);"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("cudaLaunchKernel((void*)table[i], g, b, a);"), std::string::npos) << t.text;
 }
 
 TEST(Wave64Transform, UnknownExternSharedFormIsReported) {

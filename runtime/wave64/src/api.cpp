@@ -54,6 +54,7 @@ const char* error_name(int e) {
     case 600: return "ErrorNotReady";
     case 704: return "ErrorPeerAccessAlreadyEnabled";
     case 719: return "ErrorLaunchFailure";
+    case 720: return "ErrorCooperativeLaunchTooLarge";
     case 801: return "ErrorNotSupported";
     default: return "ErrorUnknown";
   }
@@ -74,6 +75,7 @@ const char* error_string(int e) {
     case 600: return "device not ready";
     case 704: return "peer access is already enabled";
     case 719: return "unspecified launch failure";
+    case 720: return "too many blocks in cooperative launch";
     case 801: return "operation not supported";
     default: return "unknown error";
   }

@@ -77,6 +77,7 @@ enum class Op : std::uint8_t { Shuffle, Vote, Match, Reduce };
 
 struct Lane : Ctx {
   Lane* next_ready = nullptr;
+  unsigned grid_syncs = 0;  // grid_group::sync() calls this lane made (cooperative launches)
   State state = State::Ready;
   LaneInfo info{};
   // The pending warp operation.
@@ -118,6 +119,7 @@ struct Worker : Ctx {
   unsigned done = 0;
   unsigned bar_arrived = 0;
   unsigned tile_waiting = 0;  // lanes waiting at tile barriers
+  unsigned grid_syncs = 0;    // grid barriers this block has passed (cooperative launches)
   Lane* rq_head = nullptr;
   Lane* rq_tail = nullptr;
   // Fiber stacks: `stack_bytes` each, a guard page below each.
@@ -134,6 +136,10 @@ struct Worker : Ctx {
 };
 
 thread_local Worker* t_worker = nullptr;
+// Workers of a cooperative launch (a thread per block, hundreds at once) map their fiber stacks
+// without guard pages: each guard splits the mapping, and 264 blocks of 1024 lanes would pass
+// the kernel's limit on mappings (vm.max_map_count, 65530).
+thread_local bool t_no_guard_pages = false;
 
 Worker& this_worker() {
   if (!t_worker) {
@@ -164,7 +170,7 @@ void ensure_stacks(Worker& w, unsigned n) {
   auto* base = static_cast<unsigned char*>(p);
   for (std::size_t i = 0; i < want; ++i) {
     unsigned char* lo = base + i * slot;
-    mprotect(lo, page_size(), PROT_NONE);  // guard: an overflow faults instead of corrupting
+    if (!t_no_guard_pages) mprotect(lo, page_size(), PROT_NONE);  // guard: an overflow faults, not corrupts
     // Stagger the tops: stacks a page multiple apart would all map the same cache sets, and a
     // barrier touches every lane's top frames in turn.
     const std::size_t stagger = (w.stack_tops.size() % 61) * 320;
@@ -652,12 +658,16 @@ void run_block(Worker& w, std::uint64_t b) {
   w.done = 0;
   w.bar_arrived = 0;
   w.tile_waiting = 0;
+  w.grid_syncs = 0;
   w.rq_head = w.rq_tail = nullptr;
   for (Wave& wv : w.waves) {
     wv.live = wv.size == 64 ? ~0ull : (1ull << wv.size) - 1;
     wv.arrived = 0;
   }
-  for (unsigned i = 0; i < w.nlanes; ++i) w.lanes[i].state = State::Ready;
+  for (unsigned i = 0; i < w.nlanes; ++i) {
+    w.lanes[i].state = State::Ready;
+    w.lanes[i].grid_syncs = 0;
+  }
   w.cursor.next = 0;
   w.cursor.count = w.nlanes;
   w.cursor.slow = false;
@@ -669,6 +679,58 @@ void run_block(Worker& w, std::uint64_t b) {
   t_block = &w.block;
   start_fiber(w, &w);
   t_block = nullptr;
+}
+
+// The barrier of a cooperative launch's grid: one OS thread per block waits here. A block that
+// finished counts as arrived from then on (as lanes that returned do at __syncthreads).
+class GridBarrier {
+ public:
+  explicit GridBarrier(std::uint64_t blocks) : expected_(blocks) {}
+  void wait() {
+    std::unique_lock<std::mutex> lock(m_);
+    const std::uint64_t gen = gen_;
+    if (++arrived_ >= expected_) {
+      release();
+      return;
+    }
+    cv_.wait(lock, [&] { return gen_ != gen; });
+  }
+  void block_finished() {
+    std::lock_guard<std::mutex> lock(m_);
+    --expected_;
+    if (arrived_ > 0 && arrived_ >= expected_) release();
+  }
+
+ private:
+  void release() {
+    arrived_ = 0;
+    ++gen_;
+    cv_.notify_all();
+  }
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::uint64_t expected_;
+  std::uint64_t arrived_ = 0;
+  std::uint64_t gen_ = 0;
+};
+GridBarrier* g_grid_barrier = nullptr;  // of the cooperative launch running now (one at a time)
+
+// Every block of a cooperative launch on its own OS thread, so that all are resident at once.
+void run_cooperative(const Launch& l, std::uint64_t nblocks) {
+  GridBarrier barrier(nblocks);
+  g_grid_barrier = &barrier;
+  std::vector<std::thread> threads;
+  threads.reserve(nblocks);
+  for (std::uint64_t b = 0; b < nblocks; ++b)
+    threads.emplace_back([&l, &barrier, b] {
+      t_no_guard_pages = true;
+      Worker& w = this_worker();
+      setup_launch(w, l);
+      run_block(w, b);
+      barrier.block_finished();
+    });
+  for (std::thread& t : threads) t.join();
+  g_grid_barrier = nullptr;
 }
 
 // Persistent helper threads for launches with more than one worker.
@@ -766,6 +828,11 @@ int launch(const Launch& l) {
   static std::mutex launch_mutex;  // host threads launching at once run one grid at a time
   std::lock_guard<std::mutex> lock(launch_mutex);
   const std::uint64_t nblocks = static_cast<std::uint64_t>(g.x) * g.y * g.z;
+  if (l.cooperative) {
+    if (l.max_blocks && nblocks > l.max_blocks) return kCooperativeLaunchTooLarge;
+    run_cooperative(l, nblocks);
+    return kOk;
+  }
   const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(worker_threads(), nblocks));
   if (workers <= 1) {
     Worker& w = this_worker();
@@ -841,6 +908,25 @@ int block_barrier(int kind, int pred) {
   }
   wait(w, self);
   return self->bresult;
+}
+
+bool in_cooperative_launch() { return t_lane && g_grid_barrier; }
+
+void grid_sync() {
+  Lane* self = current("grid_group::sync()");
+  if (!g_grid_barrier)
+    fatal(
+        "grid_group::sync() in a kernel that was not launched with cudaLaunchCooperativeKernel / "
+        "hipLaunchCooperativeKernel (a grid barrier needs every block resident)");
+  const unsigned n = ++self->grid_syncs;
+  block_barrier(0, 0);
+  // Every lane of the block has arrived; the first one to go on waits for the other blocks (its
+  // OS thread blocks, and with it the block's other lanes), the rest find the barrier passed.
+  Worker& w = *t_worker;
+  if (w.grid_syncs < n) {
+    g_grid_barrier->wait();
+    w.grid_syncs = n;
+  }
 }
 
 void tile_barrier(unsigned first, unsigned count) {

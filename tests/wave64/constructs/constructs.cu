@@ -4,10 +4,13 @@
 // printf/assert in kernels, stream capture into a graph, events and host functions in streams,
 // and a host helper in a .cpp file of its own (helper.cpp). Prints one line per check and
 // "constructs: N checks, M failures".
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cassert>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <memory>  // after cuda_runtime.h: shared_ptr_base.h spells __attribute__((__noinline__))
 #include <vector>
 
@@ -54,6 +57,63 @@ __device__ T block_sum(T v) {
   __syncthreads();
   return touched ? scratch[0] + total - total : T(0);
 }
+
+// `template <class T>` before a kernel with extern __shared__: a function, not a class scope.
+template <class T, int Scale>
+__global__ void scaled_copy(const T* in, T* out) {
+  extern __shared__ T dyn[];
+  dyn[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = Scale * dyn[blockDim.x - 1 - threadIdx.x];
+}
+
+// A cooperative launch: grid-wide sync between two phases (every block must be resident).
+__global__ void grid_two_phase(const int* in, int* partial, int* total) {
+  namespace cg = cooperative_groups;
+  cg::grid_group g = cg::this_grid();
+  __shared__ int s;
+  if (threadIdx.x == 0) s = 0;
+  __syncthreads();
+  atomicAdd(&s, in[g.thread_rank()]);
+  __syncthreads();
+  if (threadIdx.x == 0) partial[blockIdx.x] = s;
+  g.sync();
+  if (g.thread_rank() == 0) {
+    int t = 0;
+    for (unsigned b = 0; b < gridDim.x; ++b) t += partial[b];
+    *total = t;
+  }
+  g.sync();
+  if (threadIdx.x == 0) partial[blockIdx.x] = *total + (g.is_valid() ? 1 : 0);
+}
+
+// Texture and surface objects: linear and point filtering, clamp and wrap, a surface write.
+__global__ void sample(cudaTextureObject_t lin, cudaTextureObject_t wrap, cudaTextureObject_t bytes,
+                       cudaSurfaceObject_t surf, float* out) {
+  const int i = threadIdx.x;
+  out[i * 3 + 0] = tex2D<float>(lin, i * 0.25f + 0.5f, 2.5f);
+  out[i * 3 + 1] = tex2D<float>(wrap, (i + 0.5f) / 4.0f - 0.5f, 0.125f);
+  out[i * 3 + 2] = tex1Dfetch<float4>(bytes, i).y;
+  surf2Dwrite(static_cast<float>(i * 10), surf, i * static_cast<int>(sizeof(float)), 3);
+}
+
+// Launches whose kernel is deduced from the arguments (`axpy<<<g, b>>>(2.0f, x, y, n)`), a
+// template with its first argument given and the rest deduced, and an overloaded kernel.
+template <class T>
+__global__ void axpy(T a, const T* x, T* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] += a * x[i];
+}
+template <int Add, class T, class F>
+__global__ void apply_op(T* y, F op, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = op(y[i]) + Add;
+}
+struct Twice {
+  __device__ int operator()(int v) const { return 2 * v; }
+};
+__global__ void over(int* y) { y[threadIdx.x] += 1; }
+__global__ void over(float* y) { y[threadIdx.x] += 0.5f; }
 
 __global__ void sums(const int* in, int* out_int, float* out_float) {
   const int v = in[blockIdx.x * blockDim.x + threadIdx.x];
@@ -144,6 +204,48 @@ int main() {
     check(out[b] == want, "static __shared__ in a template: int block sum");
     check(outf[b] == static_cast<float>(want), "static __shared__ in a template: float block sum");
     std::printf("block %d sum %d\n", b, out[b]);
+  }
+
+  // extern __shared__ in a `template <class T, int>` kernel.
+  {
+    int* d_c;
+    cudaMalloc(&d_c, h.size() * sizeof(int));
+    scaled_copy<int, 3><<<blocks, threads, threads * sizeof(int)>>>(d_in, d_c);
+    std::vector<int> c(h.size());
+    cudaMemcpy(c.data(), d_c, c.size() * sizeof(int), cudaMemcpyDeviceToHost);
+    bool ok = true;
+    for (int b = 0; b < blocks; ++b)
+      for (int t = 0; t < threads; ++t) ok &= c[b * threads + t] == 3 * h[b * threads + threads - 1 - t];
+    check(ok, "extern __shared__ in a template <class T> kernel");
+    cudaFree(d_c);
+  }
+
+  // Deduced template kernels and an overloaded kernel.
+  {
+    const int n = 100;
+    float *dx, *dy;
+    int* di;
+    cudaMalloc(&dx, n * sizeof(float));
+    cudaMalloc(&dy, n * sizeof(float));
+    cudaMalloc(&di, n * sizeof(int));
+    std::vector<float> hx(n), hy(n);
+    std::vector<int> hi(n);
+    for (int i = 0; i < n; ++i) hx[i] = static_cast<float>(i), hy[i] = 1.0f, hi[i] = i;
+    cudaMemcpy(dx, hx.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(dy, hy.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(di, hi.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+    axpy<<<(n + 31) / 32, 32>>>(2.0f, dx, dy, n);
+    apply_op<5><<<1, 128>>>(di, Twice{}, n);
+    over<<<1, 4>>>(di);
+    over<<<1, 4>>>(dy);
+    cudaMemcpy(hy.data(), dy, n * sizeof(float), cudaMemcpyDeviceToHost);
+    cudaMemcpy(hi.data(), di, n * sizeof(int), cudaMemcpyDeviceToHost);
+    check(cudaGetLastError() == cudaSuccess && hy[10] == 21.0f && hy[2] == 5.5f && hy[99] == 199.0f,
+          "deduced template kernel axpy<<<>>>(2.0f, x, y, n)");
+    check(hi[10] == 25 && hi[0] == 6 && hi[99] == 203, "apply_op<5><<<>>>(y, Twice{}, n), overloaded kernel");
+    cudaFree(dx);
+    cudaFree(dy);
+    cudaFree(di);
   }
 
   // Legacy warp intrinsics at 32 lanes, CUDA's rules.
@@ -250,6 +352,90 @@ int main() {
 
   // A host helper from helper.cpp (linked with the kernels).
   check(helper_checksum(res.data(), 4) == 56, "helper.cpp linked");
+
+  // Cooperative launch with grid.sync(); one block too many is refused as on hardware.
+  {
+    const int cblocks = 12, cthreads = 64;
+    int *cin, *cpart, *ctotal;
+    cudaMallocManaged(&cin, cblocks * cthreads * sizeof(int));
+    cudaMallocManaged(&cpart, cblocks * sizeof(int));
+    cudaMallocManaged(&ctotal, sizeof(int));
+    for (int i = 0; i < cblocks * cthreads; ++i) cin[i] = i % 5;
+    void* cargs[] = {&cin, &cpart, &ctotal};
+    const cudaError_t e =
+        cudaLaunchCooperativeKernel((void*)grid_two_phase, dim3(cblocks), dim3(cthreads), cargs, 0, nullptr);
+    cudaDeviceSynchronize();
+    int want = 0;
+    for (int i = 0; i < cblocks * cthreads; ++i) want += i % 5;
+    bool all = true;
+    for (int b = 0; b < cblocks; ++b) all &= cpart[b] == want + 1;
+    check(e == cudaSuccess && *ctotal == want && all, "cooperative launch: grid.sync() between phases");
+    int per_sm = 0, sms = 0, coop = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, grid_two_phase, cthreads, 0);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, 0);
+    check(coop == 1 && cudaLaunchCooperativeKernel(grid_two_phase, dim3(per_sm * sms + 1), dim3(cthreads), cargs, 0,
+                                                   nullptr) == cudaErrorCooperativeLaunchTooLarge,
+          "cooperative launch: more blocks than resident is refused");
+  }
+
+  // Textures and surfaces.
+  {
+    const int tw = 4, th = 4;
+    float img[tw * th];
+    for (int i = 0; i < tw * th; ++i) img[i] = static_cast<float>(i);
+    cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
+    cudaArray_t arr;
+    cudaMallocArray(&arr, &fd, tw, th);
+    cudaMemcpy2DToArray(arr, 0, 0, img, tw * sizeof(float), tw * sizeof(float), th, cudaMemcpyHostToDevice);
+    cudaResourceDesc rd;
+    std::memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = arr;
+    cudaTextureDesc td;
+    std::memset(&td, 0, sizeof td);
+    td.filterMode = cudaFilterModeLinear;
+    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+    cudaTextureObject_t lin, wrap, bytes;
+    cudaCreateTextureObject(&lin, &rd, &td, nullptr);
+    td.filterMode = cudaFilterModePoint;
+    td.normalizedCoords = 1;
+    td.addressMode[0] = cudaAddressModeWrap;
+    cudaCreateTextureObject(&wrap, &rd, &td, nullptr);
+    unsigned char* raw;
+    cudaMalloc(&raw, 16);
+    unsigned char hraw[16];
+    for (int i = 0; i < 16; ++i) hraw[i] = static_cast<unsigned char>(i * 17);
+    cudaMemcpy(raw, hraw, 16, cudaMemcpyHostToDevice);
+    cudaResourceDesc rl;
+    std::memset(&rl, 0, sizeof rl);
+    rl.resType = cudaResourceTypeLinear;
+    rl.res.linear.devPtr = raw;
+    rl.res.linear.desc = cudaCreateChannelDesc<uchar4>();
+    rl.res.linear.sizeInBytes = 16;
+    cudaTextureDesc tl;
+    std::memset(&tl, 0, sizeof tl);
+    tl.readMode = cudaReadModeNormalizedFloat;
+    cudaCreateTextureObject(&bytes, &rl, &tl, nullptr);
+    cudaSurfaceObject_t surf;
+    cudaCreateSurfaceObject(&surf, &rd);
+    float* tout;
+    cudaMallocManaged(&tout, 4 * 3 * sizeof(float));
+    sample<<<1, 4>>>(lin, wrap, bytes, surf, tout);
+    cudaDeviceSynchronize();
+    // Row 2 holds 8..11: linear at x = i/4 + 0.5 blends texel 0 and 1 with weight i/4.
+    check(tout[0] == 8.0f && tout[3] == 8.25f && tout[6] == 8.5f && tout[9] == 8.75f, "tex2D linear filtering");
+    check(tout[1] == 2.0f && tout[4] == 3.0f && tout[7] == 0.0f && tout[10] == 1.0f, "tex2D point, wrap, normalized");
+    check(std::fabs(tout[5] - 85.0f / 255.0f) < 1e-6f, "tex1Dfetch normalized float of uchar4");
+    float back[tw * th];
+    cudaMemcpy2DFromArray(back, tw * sizeof(float), arr, 0, 0, tw * sizeof(float), th, cudaMemcpyDeviceToHost);
+    check(back[12] == 0.0f && back[13] == 10.0f && back[15] == 30.0f && back[8] == 8.0f, "surf2Dwrite");
+    cudaDestroyTextureObject(lin);
+    cudaDestroyTextureObject(wrap);
+    cudaDestroyTextureObject(bytes);
+    cudaDestroySurfaceObject(surf);
+    cudaFreeArray(arr);
+  }
 
   std::printf("constructs: %d checks, %d failures\n", g_checks, g_failures);
   return g_failures ? 1 : 0;

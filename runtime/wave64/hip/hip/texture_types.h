@@ -1,3 +1,3 @@
-// wave64 CPU runtime: <hip/texture_types.h> is not available on the CPU runtime.
-#error \
-    "wave64 CPU runtime: <hip/texture_types.h> (textures) is not supported; the runtime runs kernels written against the HIP/CUDA runtime API only"
+// wave64 CPU runtime: <hip/texture_types.h>: texture and surface objects are in the runtime (wave64/texture.h).
+#pragma once
+#include "hip/hip_runtime.h"

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "wave64/device.h"
+#include "wave64/texture.h"
 
 #if defined(W64_API_HIP) == defined(W64_API_CUDA)
 #error "wave64 runtime: include either hip/hip_runtime.h or cuda_runtime.h, not both"
@@ -90,6 +91,7 @@ enum W64_N(cudaError, hipError_t) {
   W64_N(cudaErrorNotReady, hipErrorNotReady) = 600,
   W64_N(cudaErrorPeerAccessAlreadyEnabled, hipErrorPeerAccessAlreadyEnabled) = 704,
   W64_N(cudaErrorLaunchFailure, hipErrorLaunchFailure) = 719,
+  W64_N(cudaErrorCooperativeLaunchTooLarge, hipErrorCooperativeLaunchTooLarge) = 720,
   W64_N(cudaErrorNotSupported, hipErrorNotSupported) = 801,
   W64_N(cudaErrorUnknown, hipErrorUnknown) = 999,
 };
@@ -254,6 +256,17 @@ struct W64_N(cudaDeviceProp, hipDeviceProp_t) {
   size_t sharedMemPerBlockOptin;
   int maxBlocksPerMultiProcessor;
   int clusterLaunch;
+  // Unified memory (host memory on this runtime: the host's page tables, as on a Power9 or Grace).
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
+  int hostNativeAtomicSupported;
+  int canUseHostPointerForRegisteredMem;
+  int accessPolicyMaxWindowSize;
+  int reservedSharedMemPerBlock;
+  int maxTexture1D;
+  int maxTexture2D[2];
+  int maxTexture3D[3];
+  int maxSurface2D[2];
   // HIP's own fields.
   char gcnArchName[256];
   int gcnArch;
@@ -290,6 +303,15 @@ constexpr int kMultiProcessors = 132;
 
 inline void fill_properties(W64_PROP& p) {
   std::memset(&p, 0, sizeof p);
+  p.cooperativeLaunch = 1;  // every block of a cooperative launch runs at once (grid_group::sync)
+  p.pageableMemoryAccessUsesHostPageTables = 1;
+  p.directManagedMemAccessFromHost = 1;
+  p.hostNativeAtomicSupported = 1;
+  p.canUseHostPointerForRegisteredMem = 1;
+  p.maxTexture1D = 1 << 27;
+  p.maxTexture2D[0] = p.maxTexture2D[1] = 1 << 16;
+  p.maxTexture3D[0] = p.maxTexture3D[1] = p.maxTexture3D[2] = 1 << 14;
+  p.maxSurface2D[0] = p.maxSurface2D[1] = 1 << 16;
 #if defined(W64_API_HIP)
   std::snprintf(p.name, sizeof p.name, "wave64 CPU runtime (gfx906 model, wavefront %d)", W64_WAVE_SIZE);
   std::snprintf(p.gcnArchName, sizeof p.gcnArchName, "gfx906");
@@ -376,7 +398,7 @@ inline int attribute(int a) {
     case W64_N(cudaDevAttrMaxRegistersPerMultiprocessor, hipDeviceAttributeMaxRegistersPerMultiprocessor):
       return p.regsPerMultiprocessor;
     case W64_N(cudaDevAttrManagedMemory, hipDeviceAttributeManagedMemory): return 1;
-    case W64_N(cudaDevAttrCooperativeLaunch, hipDeviceAttributeCooperativeLaunch): return 0;
+    case W64_N(cudaDevAttrCooperativeLaunch, hipDeviceAttributeCooperativeLaunch): return 1;
     case W64_N(cudaDevAttrComputeMode, hipDeviceAttributeComputeMode): return p.computeMode;
     case W64_N(cudaDevAttrIntegrated, hipDeviceAttributeIntegrated): return p.integrated;
     case W64_N(cudaDevAttrMaxSharedMemoryPerBlockOptin, hipDeviceAttributeSharedMemPerBlockOptin):
@@ -404,21 +426,55 @@ class Launcher {
     if (capture_of(stream_)) {
       // Captured: the graph keeps the converted arguments and launches them at each replay.
       auto c = std::make_shared<KernelCall<Call, Args>>(KernelCall<Call, Args>{call, Args(std::forward<A>(args)...)});
-      const rt::Launch l{grid_,         block_,
-                         shared_,       dynamic_shared_limit(reinterpret_cast<const void*>(kernel), kSharedPerBlock),
-                         W64_WAVE_SIZE, &KernelCall<Call, Args>::invoke,
-                         c.get()};
+      rt::Launch l{grid_,         block_,
+                   shared_,       dynamic_shared_limit(reinterpret_cast<const void*>(kernel), kSharedPerBlock),
+                   W64_WAVE_SIZE, &KernelCall<Call, Args>::invoke,
+                   c.get()};
+      cooperate(l);
       return err(run_or_capture(stream_, [c, l] { return rt::launch(l); }));
     }
     KernelCall<Call, Args> c{call, Args(std::forward<A>(args)...)};
-    const rt::Launch l{grid_,
-                       block_,
-                       shared_,
-                       dynamic_shared_limit(reinterpret_cast<const void*>(kernel), kSharedPerBlock),
-                       W64_WAVE_SIZE,
-                       &KernelCall<Call, Args>::invoke,
-                       &c};
+    rt::Launch l{grid_,
+                 block_,
+                 shared_,
+                 dynamic_shared_limit(reinterpret_cast<const void*>(kernel), kSharedPerBlock),
+                 W64_WAVE_SIZE,
+                 &KernelCall<Call, Args>::invoke,
+                 &c};
+    cooperate(l);
     return err(rt::launch(l));
+  }
+  // A kernel named without a single function type: a function template whose arguments the launch
+  // deduces (`k<<<g, b>>>(out, in, n)` for `template <class T> __global__ void k(T*, const T*, int)`,
+  // or `k<256>` with T still deduced) or an overloaded kernel. As in CUDA, the arguments are kept
+  // as their decayed types and each lane's call deduces (or resolves) the kernel from them.
+  template <class Call, class... A>
+  W64_ERR launch_call(std::nullptr_t, Call call, A&&... args) const {
+    using Args = std::tuple<std::decay_t<A>...>;
+    if (capture_of(stream_)) {
+      auto c = std::make_shared<KernelCall<Call, Args>>(KernelCall<Call, Args>{call, Args(std::forward<A>(args)...)});
+      rt::Launch l{grid_,         block_,
+                   shared_,       dynamic_shared_limit(nullptr, kSharedPerBlock),
+                   W64_WAVE_SIZE, &KernelCall<Call, Args>::invoke,
+                   c.get()};
+      cooperate(l);
+      return err(run_or_capture(stream_, [c, l] { return rt::launch(l); }));
+    }
+    KernelCall<Call, Args> c{call, Args(std::forward<A>(args)...)};
+    rt::Launch l{grid_,
+                 block_,
+                 shared_,
+                 dynamic_shared_limit(nullptr, kSharedPerBlock),
+                 W64_WAVE_SIZE,
+                 &KernelCall<Call, Args>::invoke,
+                 &c};
+    cooperate(l);
+    return err(rt::launch(l));
+  }
+  // cudaLaunchCooperativeKernel: the grid's blocks all resident at once (grid_group::sync).
+  Launcher& cooperative() {
+    cooperative_ = true;
+    return *this;
   }
   // Every parameter given (cudaLaunchKernel's argument array).
   template <class... P, class... A>
@@ -431,17 +487,51 @@ class Launcher {
   }
 
  private:
+  void cooperate(rt::Launch& l) const {
+    if (!cooperative_) return;
+    l.cooperative = true;
+    // As many blocks as the device model holds at once: cudaOccupancyMaxActiveBlocksPerMultiprocessor
+    // (below) times the multiprocessors.
+    const unsigned threads = block_.x * block_.y * block_.z;
+    const unsigned per_mp = threads ? std::max(1u, std::min(32u, 2048u / threads)) : 0u;
+    l.max_blocks = static_cast<std::uint64_t>(kMultiProcessors) * per_mp;
+  }
   dim3 grid_;
   dim3 block_;
   std::size_t shared_;
   W64_STREAM stream_;
+  bool cooperative_ = false;
 };
 }  // namespace w64::api
 
+namespace w64::api {
+// The kernel as a function pointer when its name denotes one function (or one explicit
+// specialization), else nullptr: a function template whose arguments are deduced at the launch,
+// or an overload set. The test is SFINAE on a call that depends on a generic lambda's parameter,
+// so an unresolvable name is no error (C++17; g++ and clang).
+template <class... P>
+constexpr auto kernel_pointer(int, void (*k)(P...)) {
+  return k;
+}
+template <class... F>
+struct KernelPointerOr : F... {
+  using F::operator()...;
+};
+template <class... F>
+KernelPointerOr(F...) -> KernelPointerOr<F...>;
+}  // namespace w64::api
+// Variadic: the kernel argument arrives macro-expanded, `HIP_KERNEL_NAME(k<int, 3>)` as `k<int, 3>`.
+// `[&]`: template arguments may name the enclosing function's locals (rocm-examples'
+// `kernel<BlockSize, WarpSize, items_per_thread>` inside a generic lambda).
+#define W64_KERNEL_POINTER(...)                                                                              \
+  (::w64::api::KernelPointerOr{[&](auto w64_t) -> decltype(::w64::api::kernel_pointer(w64_t, __VA_ARGS__)) { \
+                                 return ::w64::api::kernel_pointer(w64_t, __VA_ARGS__);                      \
+                               },                                                                            \
+                               [](long) { return nullptr; }}(0))
 #define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
   ::w64::api::Launcher((grid), (block), (shared), (stream))          \
       .launch_call(                                                  \
-          kernel, [&](auto&... w64_a) { kernel(w64_a...); }, ##__VA_ARGS__)
+          W64_KERNEL_POINTER(kernel), [&](auto&... w64_a) { kernel(w64_a...); }, ##__VA_ARGS__)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define HIP_SYMBOL(x) x
 
@@ -453,28 +543,28 @@ inline W64_ERR W64_N(cudaMalloc, hipMalloc)(void** p, size_t n) {
 }
 template <class T>
 inline W64_ERR W64_N(cudaMalloc, hipMalloc)(T** p, size_t n) {
-  return W64_N(cudaMalloc, hipMalloc)(reinterpret_cast<void**>(p), n);
+  return W64_N(cudaMalloc, hipMalloc)(static_cast<void**>(static_cast<void*>(p)), n);
 }
 inline W64_ERR W64_N(cudaMallocManaged, hipMallocManaged)(void** p, size_t n, unsigned int = 1) {
   return W64_N(cudaMalloc, hipMalloc)(p, n);
 }
 template <class T>
 inline W64_ERR W64_N(cudaMallocManaged, hipMallocManaged)(T** p, size_t n, unsigned int f = 1) {
-  return W64_N(cudaMallocManaged, hipMallocManaged)(reinterpret_cast<void**>(p), n, f);
+  return W64_N(cudaMallocManaged, hipMallocManaged)(static_cast<void**>(static_cast<void*>(p)), n, f);
 }
 inline W64_ERR W64_N(cudaMallocHost, hipHostMalloc)(void** p, size_t n, unsigned int = 0) {
   return W64_N(cudaMalloc, hipMalloc)(p, n);
 }
 template <class T>
 inline W64_ERR W64_N(cudaMallocHost, hipHostMalloc)(T** p, size_t n, unsigned int f = 0) {
-  return W64_N(cudaMallocHost, hipHostMalloc)(reinterpret_cast<void**>(p), n, f);
+  return W64_N(cudaMallocHost, hipHostMalloc)(static_cast<void**>(static_cast<void*>(p)), n, f);
 }
 inline W64_ERR W64_N(cudaHostAlloc, hipHostAlloc)(void** p, size_t n, unsigned int = 0) {
   return W64_N(cudaMalloc, hipMalloc)(p, n);
 }
 template <class T>
 inline W64_ERR W64_N(cudaHostAlloc, hipHostAlloc)(T** p, size_t n, unsigned int f = 0) {
-  return W64_N(cudaHostAlloc, hipHostAlloc)(reinterpret_cast<void**>(p), n, f);
+  return W64_N(cudaHostAlloc, hipHostAlloc)(static_cast<void**>(static_cast<void*>(p)), n, f);
 }
 #if defined(W64_API_HIP)
 inline hipError_t hipMallocHost(void** p, size_t n) { return hipMalloc(p, n); }
@@ -490,7 +580,7 @@ inline W64_ERR W64_N(cudaMallocPitch, hipMallocPitch)(void** p, size_t* pitch, s
 }
 template <class T>
 inline W64_ERR W64_N(cudaMallocPitch, hipMallocPitch)(T** p, size_t* pitch, size_t width, size_t height) {
-  return W64_N(cudaMallocPitch, hipMallocPitch)(reinterpret_cast<void**>(p), pitch, width, height);
+  return W64_N(cudaMallocPitch, hipMallocPitch)(static_cast<void**>(static_cast<void*>(p)), pitch, width, height);
 }
 inline W64_ERR W64_N(cudaFree, hipFree)(void* p) {
   std::free(p);
@@ -797,6 +887,25 @@ inline W64_ERR W64_N(cudaLaunchKernel, hipLaunchKernel)(void (*kernel)(P...), di
   return ::w64::api::launch_with_array(kernel, ::w64::api::Launcher(grid, block, shared, stream), args,
                                        std::index_sequence_for<P...>{});
 }
+// Cooperative launches: every block runs at once on its own OS thread, so grid_group::sync() is a
+// real barrier. The kernel must be named with its type: `(void*)kernel` is taken back to the
+// kernel by the driver (ferry wave64), since a void* has lost the parameter types.
+template <class... P>
+inline W64_ERR W64_N(cudaLaunchCooperativeKernel,
+                     hipLaunchCooperativeKernel)(void (*kernel)(P...), dim3 grid, dim3 block, void** args,
+                                                 size_t shared = 0, W64_STREAM stream = nullptr) {
+  ::w64::api::Launcher l(grid, block, shared, stream);
+  return ::w64::api::launch_with_array(kernel, l.cooperative(), args, std::index_sequence_for<P...>{});
+}
+template <class T, class = std::enable_if_t<!std::is_function_v<std::remove_pointer_t<T>>>>
+inline W64_ERR W64_N(cudaLaunchCooperativeKernel, hipLaunchCooperativeKernel)(T*, dim3, dim3, void**, size_t = 0,
+                                                                              W64_STREAM = nullptr) {
+  static_assert(sizeof(T) == 0,
+                "wave64 CPU runtime: cudaLaunchCooperativeKernel / hipLaunchCooperativeKernel needs the kernel "
+                "itself, not a pointer cast to void* (the runtime converts the argument array to the kernel's "
+                "parameter types)");
+  return W64_N(cudaErrorInvalidValue, hipErrorInvalidValue);
+}
 
 // ---- graphs (stream capture) --------------------------------------------------------------------
 typedef ::w64::api::Graph* W64_N(cudaGraph_t, hipGraph_t);
@@ -915,10 +1024,327 @@ inline W64_ERR W64_N(cudaStreamAddCallback, hipStreamAddCallback)(W64_STREAM s,
   return W64_N(cudaSuccess, hipSuccess);
 }
 
+// ---- CUDA arrays, texture objects, surface objects (texture.h) ---------------------------------
+enum W64_N(cudaChannelFormatKind, hipChannelFormatKind) {
+  W64_N(cudaChannelFormatKindSigned, hipChannelFormatKindSigned) = 0,
+  W64_N(cudaChannelFormatKindUnsigned, hipChannelFormatKindUnsigned) = 1,
+  W64_N(cudaChannelFormatKindFloat, hipChannelFormatKindFloat) = 2,
+  W64_N(cudaChannelFormatKindNone, hipChannelFormatKindNone) = 3,
+};
+struct W64_N(cudaChannelFormatDesc, hipChannelFormatDesc) {
+  int x, y, z, w;
+  W64_N(cudaChannelFormatKind, hipChannelFormatKind) f;
+};
+using W64_CHANDESC = W64_N(cudaChannelFormatDesc, hipChannelFormatDesc);
+inline W64_CHANDESC W64_N(cudaCreateChannelDesc,
+                          hipCreateChannelDesc)(int x, int y, int z, int w,
+                                                W64_N(cudaChannelFormatKind, hipChannelFormatKind) f) {
+  return W64_CHANDESC{x, y, z, w, f};
+}
+namespace w64::api {
+template <class T>
+inline W64_CHANDESC channel_desc_of() {
+  using S = typename Components<T>::scalar;
+  constexpr int n = Components<T>::n;
+  constexpr int b = static_cast<int>(sizeof(S) * 8);
+  const auto k = std::is_floating_point_v<S> ? W64_N(cudaChannelFormatKindFloat, hipChannelFormatKindFloat)
+                 : std::is_signed_v<S>       ? W64_N(cudaChannelFormatKindSigned, hipChannelFormatKindSigned)
+                                             : W64_N(cudaChannelFormatKindUnsigned, hipChannelFormatKindUnsigned);
+  return W64_CHANDESC{b, n > 1 ? b : 0, n > 2 ? b : 0, n > 3 ? b : 0, k};
+}
+}  // namespace w64::api
+template <class T>
+inline W64_CHANDESC W64_N(cudaCreateChannelDesc, hipCreateChannelDesc)() {
+  return ::w64::api::channel_desc_of<T>();
+}
+
+struct W64_N(cudaArray, hipArray) : ::w64::api::ArrayStore {};
+typedef W64_N(cudaArray, hipArray) * W64_N(cudaArray_t, hipArray_t);
+typedef const W64_N(cudaArray, hipArray) * W64_N(cudaArray_const_t, hipArray_const_t);
+inline W64_ERR W64_N(cudaMallocArray, hipMallocArray)(W64_N(cudaArray_t, hipArray_t) * a, const W64_CHANDESC* d,
+                                                      size_t width, size_t height = 0, unsigned int = 0) {
+  if (!a || !d || width == 0) return ::w64::api::err(1);
+  auto* arr = new W64_N(cudaArray, hipArray)();
+  arr->x = d->x, arr->y = d->y, arr->z = d->z, arr->w = d->w;
+  arr->kind = static_cast<::w64::api::ChanKind>(d->f);
+  arr->width = width;
+  arr->height = height ? height : 1;
+  arr->depth = 1;
+  arr->texel = static_cast<size_t>(d->x + d->y + d->z + d->w) / 8;
+  arr->pitch = arr->texel * width;
+  arr->data = static_cast<unsigned char*>(std::calloc(arr->pitch * arr->height, 1));
+  *a = arr;
+  return ::w64::api::err(arr->data ? 0 : 2);
+}
+inline W64_ERR W64_N(cudaFreeArray, hipFreeArray)(W64_N(cudaArray_t, hipArray_t) a) {
+  if (a) std::free(a->data);
+  delete a;
+  return W64_N(cudaSuccess, hipSuccess);
+}
+// wOffset in bytes, hOffset in rows, as the API defines them.
+inline W64_ERR W64_N(cudaMemcpy2DToArray, hipMemcpy2DToArray)(W64_N(cudaArray_t, hipArray_t) dst, size_t wOffset,
+                                                              size_t hOffset, const void* src, size_t spitch,
+                                                              size_t width, size_t height, W64_KIND) {
+  if (!dst || wOffset + width > dst->pitch || hOffset + height > dst->height) return ::w64::api::err(1);
+  for (size_t r = 0; r < height; ++r)
+    std::memmove(dst->data + (hOffset + r) * dst->pitch + wOffset, static_cast<const unsigned char*>(src) + r * spitch,
+                 width);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaMemcpy2DFromArray,
+                     hipMemcpy2DFromArray)(void* dst, size_t dpitch, W64_N(cudaArray_const_t, hipArray_const_t) src,
+                                           size_t wOffset, size_t hOffset, size_t width, size_t height, W64_KIND) {
+  if (!src || wOffset + width > src->pitch || hOffset + height > src->height) return ::w64::api::err(1);
+  for (size_t r = 0; r < height; ++r)
+    std::memmove(static_cast<unsigned char*>(dst) + r * dpitch, src->data + (hOffset + r) * src->pitch + wOffset,
+                 width);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaMemcpyToArray, hipMemcpyToArray)(W64_N(cudaArray_t, hipArray_t) dst, size_t wOffset,
+                                                          size_t hOffset, const void* src, size_t count, W64_KIND) {
+  const size_t at = hOffset * (dst ? dst->pitch : 0) + wOffset;
+  if (!dst || at + count > dst->pitch * dst->height) return ::w64::api::err(1);
+  std::memmove(dst->data + at, src, count);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaMemcpyFromArray, hipMemcpyFromArray)(void* dst, W64_N(cudaArray_const_t, hipArray_const_t) src,
+                                                              size_t wOffset, size_t hOffset, size_t count, W64_KIND) {
+  const size_t at = hOffset * (src ? src->pitch : 0) + wOffset;
+  if (!src || at + count > src->pitch * src->height) return ::w64::api::err(1);
+  std::memmove(dst, src->data + at, count);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+
+enum W64_N(cudaResourceType, hipResourceType) {
+  W64_N(cudaResourceTypeArray, hipResourceTypeArray) = 0,
+  W64_N(cudaResourceTypeMipmappedArray, hipResourceTypeMipmappedArray) = 1,
+  W64_N(cudaResourceTypeLinear, hipResourceTypeLinear) = 2,
+  W64_N(cudaResourceTypePitch2D, hipResourceTypePitch2D) = 3,
+};
+enum W64_N(cudaTextureAddressMode, hipTextureAddressMode) {
+  W64_N(cudaAddressModeWrap, hipAddressModeWrap) = 0,
+  W64_N(cudaAddressModeClamp, hipAddressModeClamp) = 1,
+  W64_N(cudaAddressModeMirror, hipAddressModeMirror) = 2,
+  W64_N(cudaAddressModeBorder, hipAddressModeBorder) = 3,
+};
+enum W64_N(cudaTextureFilterMode, hipTextureFilterMode) {
+  W64_N(cudaFilterModePoint, hipFilterModePoint) = 0,
+  W64_N(cudaFilterModeLinear, hipFilterModeLinear) = 1,
+};
+enum W64_N(cudaTextureReadMode, hipTextureReadMode) {
+  W64_N(cudaReadModeElementType, hipReadModeElementType) = 0,
+  W64_N(cudaReadModeNormalizedFloat, hipReadModeNormalizedFloat) = 1,
+};
+enum W64_N(cudaSurfaceBoundaryMode, hipSurfaceBoundaryMode) {
+  W64_N(cudaBoundaryModeZero, hipBoundaryModeZero) = 0,
+  W64_N(cudaBoundaryModeClamp, hipBoundaryModeClamp) = 1,
+  W64_N(cudaBoundaryModeTrap, hipBoundaryModeTrap) = 2,
+};
+struct W64_N(cudaResourceDesc, hipResourceDesc) {
+  W64_N(cudaResourceType, hipResourceType) resType;
+  union {
+    struct {
+      W64_N(cudaArray_t, hipArray_t) array;
+    } array;
+    struct {
+      void* mipmap;
+    } mipmap;
+    struct {
+      void* devPtr;
+      W64_CHANDESC desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void* devPtr;
+      W64_CHANDESC desc;
+      size_t width;
+      size_t height;
+      size_t pitchInBytes;
+    } pitch2D;
+  } res;
+};
+struct W64_N(cudaTextureDesc, hipTextureDesc) {
+  W64_N(cudaTextureAddressMode, hipTextureAddressMode) addressMode[3];
+  W64_N(cudaTextureFilterMode, hipTextureFilterMode) filterMode;
+  W64_N(cudaTextureReadMode, hipTextureReadMode) readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  W64_N(cudaTextureFilterMode, hipTextureFilterMode) mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
+struct W64_N(cudaResourceViewDesc, hipResourceViewDesc) {
+  int format;
+  size_t width, height, depth;
+  unsigned int firstMipmapLevel, lastMipmapLevel, firstLayer, lastLayer;
+};
+#if defined(W64_API_HIP)
+typedef ::w64::api::TexView* hipTextureObject_t;
+typedef ::w64::api::TexView* hipSurfaceObject_t;
+#else
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+#endif
+using W64_TEXOBJ = W64_N(cudaTextureObject_t, hipTextureObject_t);
+using W64_SURFOBJ = W64_N(cudaSurfaceObject_t, hipSurfaceObject_t);
+namespace w64::api {
+inline bool view_of(const W64_N(cudaResourceDesc, hipResourceDesc) & r, TexView& v) {
+  auto from_desc = [&](const W64_CHANDESC& d) {
+    v.bits[0] = d.x, v.bits[1] = d.y, v.bits[2] = d.z, v.bits[3] = d.w;
+    v.kind = static_cast<ChanKind>(d.f);
+    v.channels = (d.x > 0) + (d.y > 0) + (d.z > 0) + (d.w > 0);
+    v.texel = static_cast<std::size_t>(d.x + d.y + d.z + d.w) / 8;
+  };
+  switch (r.resType) {
+    case W64_N(cudaResourceTypeArray, hipResourceTypeArray): {
+      const auto* a = r.res.array.array;
+      if (!a) return false;
+      from_desc(W64_CHANDESC{a->x, a->y, a->z, a->w, static_cast<decltype(W64_CHANDESC::f)>(a->kind)});
+      v.data = a->data, v.width = a->width, v.height = a->height, v.depth = a->depth, v.pitch = a->pitch;
+      break;
+    }
+    case W64_N(cudaResourceTypeLinear, hipResourceTypeLinear):
+      from_desc(r.res.linear.desc);
+      if (!r.res.linear.devPtr || v.texel == 0) return false;
+      v.data = static_cast<const unsigned char*>(r.res.linear.devPtr);
+      v.width = r.res.linear.sizeInBytes / v.texel, v.height = 1, v.depth = 1, v.pitch = r.res.linear.sizeInBytes;
+      break;
+    case W64_N(cudaResourceTypePitch2D, hipResourceTypePitch2D):
+      from_desc(r.res.pitch2D.desc);
+      if (!r.res.pitch2D.devPtr) return false;
+      v.data = static_cast<const unsigned char*>(r.res.pitch2D.devPtr);
+      v.width = r.res.pitch2D.width, v.height = r.res.pitch2D.height, v.depth = 1, v.pitch = r.res.pitch2D.pitchInBytes;
+      break;
+    default: return false;  // mipmapped arrays are not modelled
+  }
+  v.slice = v.pitch * v.height;
+  return v.texel > 0;
+}
+}  // namespace w64::api
+inline W64_ERR W64_N(cudaCreateTextureObject,
+                     hipCreateTextureObject)(W64_TEXOBJ* obj, const W64_N(cudaResourceDesc, hipResourceDesc) * r,
+                                             const W64_N(cudaTextureDesc, hipTextureDesc) * t,
+                                             const W64_N(cudaResourceViewDesc, hipResourceViewDesc) * = nullptr) {
+  if (!obj || !r || !t) return ::w64::api::err(1);
+  auto* v = new ::w64::api::TexView();
+  if (!::w64::api::view_of(*r, *v)) {
+    delete v;
+    return ::w64::api::err(1);
+  }
+  for (int d = 0; d < 3; ++d) v->address[d] = static_cast<int>(t->addressMode[d]);
+  v->linear_filter = t->filterMode == W64_N(cudaFilterModeLinear, hipFilterModeLinear);
+  v->normalized_read = t->readMode == W64_N(cudaReadModeNormalizedFloat, hipReadModeNormalizedFloat) &&
+                       v->kind != ::w64::api::ChanKind::Float && v->bits[0] <= 16;
+  v->normalized_coords = t->normalizedCoords != 0;
+  for (int c = 0; c < 4; ++c) v->border[c] = t->borderColor[c];
+  *obj = reinterpret_cast<W64_TEXOBJ>(v);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaDestroyTextureObject, hipDestroyTextureObject)(W64_TEXOBJ obj) {
+  delete reinterpret_cast<::w64::api::TexView*>(obj);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaCreateSurfaceObject,
+                     hipCreateSurfaceObject)(W64_SURFOBJ* obj, const W64_N(cudaResourceDesc, hipResourceDesc) * r) {
+  if (!obj || !r || r->resType != W64_N(cudaResourceTypeArray, hipResourceTypeArray)) return ::w64::api::err(1);
+  auto* v = new ::w64::api::TexView();
+  if (!::w64::api::view_of(*r, *v)) {
+    delete v;
+    return ::w64::api::err(1);
+  }
+  *obj = reinterpret_cast<W64_SURFOBJ>(v);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaDestroySurfaceObject, hipDestroySurfaceObject)(W64_SURFOBJ obj) {
+  delete reinterpret_cast<::w64::api::TexView*>(obj);
+  return W64_N(cudaSuccess, hipSuccess);
+}
+
+// Fetches (device code).
+template <class T>
+inline T tex1Dfetch(W64_TEXOBJ obj, int i) {
+  const auto* t = reinterpret_cast<const ::w64::api::TexView*>(obj);
+  float v[4];
+  const unsigned char* raw =
+      i >= 0 && static_cast<size_t>(i) < t->width ? t->data + static_cast<size_t>(i) * t->texel : nullptr;
+  ::w64::api::read_channels(*t, raw, v);
+  if (!raw)
+    for (float& c : v) c = 0.0f;
+  return ::w64::api::texel_result<T>(*t, raw, v);
+}
+template <class T>
+inline T tex1D(W64_TEXOBJ obj, float x) {
+  return ::w64::api::tex_read<T>(reinterpret_cast<const ::w64::api::TexView*>(obj), 1, x);
+}
+template <class T>
+inline T tex2D(W64_TEXOBJ obj, float x, float y) {
+  return ::w64::api::tex_read<T>(reinterpret_cast<const ::w64::api::TexView*>(obj), 2, x, y);
+}
+template <class T>
+inline T tex3D(W64_TEXOBJ obj, float x, float y, float z) {
+  return ::w64::api::tex_read<T>(reinterpret_cast<const ::w64::api::TexView*>(obj), 3, x, y, z);
+}
+template <class T>
+inline void tex1Dfetch(T* r, W64_TEXOBJ obj, int i) {
+  *r = tex1Dfetch<T>(obj, i);
+}
+template <class T>
+inline void tex1D(T* r, W64_TEXOBJ obj, float x) {
+  *r = tex1D<T>(obj, x);
+}
+template <class T>
+inline void tex2D(T* r, W64_TEXOBJ obj, float x, float y) {
+  *r = tex2D<T>(obj, x, y);
+}
+template <class T>
+inline void tex3D(T* r, W64_TEXOBJ obj, float x, float y, float z) {
+  *r = tex3D<T>(obj, x, y, z);
+}
+namespace w64::api {
+// The texel of a surface access at byte offset x, row y, after the boundary mode; null for zero.
+inline unsigned char* surface_texel(W64_SURFOBJ obj, int x, int y, int mode, const char* what) {
+  auto* t = reinterpret_cast<TexView*>(obj);
+  const long long w = static_cast<long long>(t->width * t->texel), h = static_cast<long long>(t->height);
+  long long bx = x, by = y;
+  if (bx < 0 || by < 0 || bx + static_cast<long long>(t->texel) > w || by >= h) {
+    if (mode == 0) return nullptr;
+    if (mode == 2) ::w64::trap(what);  // outside the surface with cudaBoundaryModeTrap
+    bx = std::max(0LL, std::min(bx, w - static_cast<long long>(t->texel)));
+    by = std::max(0LL, std::min(by, h - 1));
+  }
+  return const_cast<unsigned char*>(t->data) + by * static_cast<long long>(t->pitch) + bx;
+}
+}  // namespace w64::api
+template <class T>
+inline void surf2Dwrite(T value, W64_SURFOBJ s, int x, int y, int mode = 2) {
+  if (unsigned char* p = ::w64::api::surface_texel(s, x, y, mode, "surf2Dwrite")) std::memcpy(p, &value, sizeof(T));
+}
+template <class T>
+inline T surf2Dread(W64_SURFOBJ s, int x, int y, int mode = 2) {
+  T r{};
+  if (const unsigned char* p = ::w64::api::surface_texel(s, x, y, mode, "surf2Dread")) std::memcpy(&r, p, sizeof(T));
+  return r;
+}
+template <class T>
+inline void surf2Dread(T* r, W64_SURFOBJ s, int x, int y, int mode = 2) {
+  *r = surf2Dread<T>(s, x, y, mode);
+}
+template <class T>
+inline void surf1Dwrite(T value, W64_SURFOBJ s, int x, int mode = 2) {
+  surf2Dwrite(value, s, x, 0, mode);
+}
+template <class T>
+inline T surf1Dread(W64_SURFOBJ s, int x, int mode = 2) {
+  return surf2Dread<T>(s, x, 0, mode);
+}
+
 // ---- what the runtime does not model ------------------------------------------------------------
 #define W64_UNSUPPORTED_API(cuda_name, hip_name, why) W64_UNSUPPORTED(W64_N(cuda_name, hip_name), why)
-W64_UNSUPPORTED_API(cudaLaunchCooperativeKernel, hipLaunchCooperativeKernel,
-                    "grid-wide synchronisation needs every block resident at once")
 W64_UNSUPPORTED_API(cudaGraphAddKernelNode, hipGraphAddKernelNode,
                     "graph nodes built by hand; capture a stream instead (cudaStreamBeginCapture)")
 W64_UNSUPPORTED_API(cudaGraphAddMemcpyNode, hipGraphAddMemcpyNode,
@@ -930,13 +1356,8 @@ W64_UNSUPPORTED_API(cudaGraphAddHostNode, hipGraphAddHostNode,
 W64_UNSUPPORTED_API(cudaGraphAddDependencies, hipGraphAddDependencies, "graph nodes built by hand")
 W64_UNSUPPORTED_API(cudaGraphExecKernelNodeSetParams, hipGraphExecKernelNodeSetParams, "graph node updates")
 W64_UNSUPPORTED_API(cudaGraphExecUpdate, hipGraphExecUpdate, "graph updates")
-W64_UNSUPPORTED_API(cudaMallocArray, hipMallocArray, "CUDA arrays and textures")
-W64_UNSUPPORTED_API(cudaMalloc3DArray, hipMalloc3DArray, "CUDA arrays and textures")
-W64_UNSUPPORTED_API(cudaCreateTextureObject, hipCreateTextureObject, "textures")
-W64_UNSUPPORTED_API(cudaDestroyTextureObject, hipDestroyTextureObject, "textures")
+W64_UNSUPPORTED_API(cudaMalloc3DArray, hipMalloc3DArray, "3-D CUDA arrays")
 W64_UNSUPPORTED_API(cudaBindTexture, hipBindTexture, "texture references")
-W64_UNSUPPORTED_API(cudaMemcpyToArray, hipMemcpyToArray, "CUDA arrays")
-W64_UNSUPPORTED_API(cudaMemcpy2DToArray, hipMemcpy2DToArray, "CUDA arrays")
 W64_UNSUPPORTED_API(cudaMemcpy3D, hipMemcpy3D, "3D copies")
 W64_UNSUPPORTED_API(cudaIpcGetMemHandle, hipIpcGetMemHandle, "inter-process memory")
 W64_UNSUPPORTED_API(cudaIpcOpenMemHandle, hipIpcOpenMemHandle, "inter-process memory")

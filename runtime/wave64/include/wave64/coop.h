@@ -5,14 +5,15 @@
 // shfl_down, shfl_xor, ballot, any, all; thread_group (tiled_partition(parent, n)); coalesced_group
 // (coalesced_threads) with shfl/shfl_up/shfl_down/ballot/any/all; cg::reduce with plus, less,
 // greater, bit_and, bit_or, bit_xor (CUDA only: HIP has none); block_tile_memory; memcpy_async + wait (done at once);
-// grid_group's ranks and sizes. A tile no wider than the wavefront is a segment of it: its
+// grid_group's ranks and sizes, and grid_group::sync() in a cooperative launch (every block on its
+// own OS thread at once). A tile no wider than the wavefront is a segment of it: its
 // shuffles are the wavefront's shuffles at width N, so a thread_block_tile<32> on a 64-lane
 // wavefront is two independent tiles, as on AMD hardware. A tile wider than the wavefront (CUDA's
 // multi-warp tiles) syncs with a barrier over its lanes and reduces through per-lane slots; it
 // has no shuffles or votes (CUDA has none either); HIP allows no tile wider than the wavefront.
 //
-// What is not: grid_group::sync and multi-grid groups (a cooperative launch is not supported),
-// labeled_partition / binary_partition: they stop the program with a message when called.
+// What is not: multi-grid groups (multi-device launches), labeled_partition / binary_partition: they stop the program
+// with a message when called.
 //
 // The API (HIP or CUDA, set by the front header) decides the ballot type: 32-bit in CUDA, 64-bit
 // in HIP. Every warp operation takes its call site from default arguments like the intrinsics.
@@ -135,7 +136,7 @@ inline thread_block this_thread_block(block_tile_memory<N>&) {
   return thread_block();
 }
 
-// ---- the grid (ranks and sizes only: no grid-wide sync without a cooperative launch) ------------
+// ---- the grid --------------------------------------------------------------------------------------
 class grid_group {
  public:
   static unsigned long long size() {
@@ -153,8 +154,10 @@ class grid_group {
   static dim3 group_dim() { return gridDim; }
   static dim3 dim_blocks() { return gridDim; }
   static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
-  static bool is_valid() { return false; }  // a kernel on this runtime is never cooperatively launched
-  static void sync() { w64_detail::unsupported("grid_group::sync (grid-wide synchronisation)"); }
+  // In a cooperative launch (cudaLaunchCooperativeKernel) every block runs at once, each on its
+  // own OS thread: sync() is a barrier over the grid. Elsewhere it stops the program.
+  static bool is_valid() { return ::w64::rt::in_cooperative_launch(); }
+  static void sync() { ::w64::rt::grid_sync(); }
 };
 inline grid_group this_grid() { return grid_group(); }
 

@@ -122,6 +122,12 @@ void tile_barrier(unsigned first, unsigned count);
 // 16 bytes a lane (by index in the block) publishes to the other lanes of its tile.
 void* lane_slot(unsigned linear);
 
+// grid_group::sync(): a barrier over every thread of a cooperative launch (each block of one runs
+// on its own OS thread, so all are resident at once). Fatal in a kernel launched otherwise.
+void grid_sync();
+// Whether the running kernel was launched cooperatively (grid_group::is_valid()).
+bool in_cooperative_launch();
+
 // A mask argument of a _sync intrinsic that does not name the calling lane (undefined in CUDA).
 void check_mask(std::uint64_t mask, Site site);
 
@@ -134,6 +140,10 @@ struct Launch {
   unsigned wave;
   void (*invoke)(void* closure);
   void* closure;
+  // cudaLaunchCooperativeKernel: every block at once, at most `max_blocks` of them (the blocks
+  // the device model holds resident: multiprocessors times blocks per multiprocessor).
+  bool cooperative = false;
+  std::uint64_t max_blocks = 0;
 };
 // Runs the whole grid before returning; 0, or an error code of the runtime (see Error below).
 int launch(const Launch& l);
@@ -147,6 +157,7 @@ enum Error : int {
   kInvalidHandle = 400,
   kNotReady = 600,
   kLaunchFailure = 719,
+  kCooperativeLaunchTooLarge = 720,
 };
 
 // File-scope `extern __shared__ T name[]` (rewritten by the driver): a thread-local pointer the

@@ -467,14 +467,14 @@ W64_ATOMIC_SCOPED(atomicXor)
 W64_ATOMIC_SCOPED(atomicCAS)
 #undef W64_ATOMIC_SCOPED
 
-// ---- texture and surface references: not modelled ------------------------------------------
-W64_UNSUPPORTED(tex1Dfetch, "texture fetches; read the buffer directly")
-W64_UNSUPPORTED(tex1D, "texture fetches; read the buffer directly")
-W64_UNSUPPORTED(tex2D, "texture fetches; read the buffer directly")
-W64_UNSUPPORTED(tex3D, "texture fetches; read the buffer directly")
-W64_UNSUPPORTED(tex2DLayered, "texture fetches; read the buffer directly")
-W64_UNSUPPORTED(surf2Dread, "surfaces")
-W64_UNSUPPORTED(surf2Dwrite, "surfaces")
+// ---- textures and surfaces: objects in texture.h / api.h; layered ones are not modelled ------
+W64_UNSUPPORTED(tex2DLayered, "layered textures")
+W64_UNSUPPORTED(tex1DLayered, "layered textures")
+W64_UNSUPPORTED(texCubemap, "cubemap textures")
+W64_UNSUPPORTED(surf2DLayeredread, "layered surfaces")
+W64_UNSUPPORTED(surf2DLayeredwrite, "layered surfaces")
+W64_UNSUPPORTED(surf3Dread, "3-D surfaces")
+W64_UNSUPPORTED(surf3Dwrite, "3-D surfaces")
 
 // ---- dynamic shared memory written with the HIP macro ---------------------------------------
 #define HIP_DYNAMIC_SHARED(type, var) type* var = reinterpret_cast<type*>(::w64::dynamic_shared());

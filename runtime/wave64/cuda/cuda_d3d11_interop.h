@@ -1,0 +1,3 @@
+// wave64 CPU runtime: <cuda_d3d11_interop.h> is not available on the CPU runtime.
+#error \
+    "wave64 CPU runtime: <cuda_d3d11_interop.h> (Direct3D interop) is not supported; the runtime runs kernels written against the HIP/CUDA runtime API only"

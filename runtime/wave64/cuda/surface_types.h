@@ -1,0 +1,3 @@
+// wave64 CPU runtime: <surface_types.h>: texture and surface objects come with <cuda_runtime.h> (wave64/texture.h).
+#pragma once
+#include "cuda_runtime.h"
