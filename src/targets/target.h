@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "buildsys/build_files.h"
+#include "lex/code_view.h"
 #include "rules/rule_set.h"
 
 namespace ferry::migrate {
@@ -54,7 +55,14 @@ struct Options {
 struct SourceView {
   std::string path;  // relative to the project root
   std::string_view text;
+  // The text's tokens when the caller lexed it once for every project-wide pre-pass (and hands the
+  // view on to the file's migration afterwards, migrate_buffer); null: each pre-pass lexes `text`.
+  // A pre-pass may borrow it (the wave64 planner moves it into a FileMigration) but gives it back.
+  lex::CodeView* lexed = nullptr;
 };
+
+// The tokens of `f`: its `lexed` view, else `text` lexed into `own`.
+[[nodiscard]] const lex::CodeView& code_view(const SourceView& f, std::optional<lex::CodeView>& own);
 
 // Facts about the whole project that passes need while migrating one file.
 struct ProjectContext {

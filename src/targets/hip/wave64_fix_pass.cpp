@@ -2,6 +2,8 @@
 // for the project in prepare_project, applied per file as the first pass, reported through the
 // hazard diagnostics (fixed ones as notes, the others with the reason they were left).
 #include <memory>
+#include <string_view>
+#include <unordered_set>
 
 #include "analysis/hazards.h"
 #include "analysis/profile.h"
@@ -9,6 +11,24 @@
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
+
+namespace {
+
+// Whether a code token of `v` names a constant of the project that the file does not define
+// itself: only then can collect_facts with the project's constants differ from the file's own
+// facts (FileFacts::project_constants is read by name, after the file's own constants).
+bool mentions_other_constants(const lex::CodeView& v, const analysis::FileFacts& own,
+                              const std::map<std::string, long long>& project_constants) {
+  std::unordered_set<std::string_view> others;
+  for (const auto& [name, value] : project_constants)
+    if (!own.constants.count(name)) others.insert(name);
+  if (others.empty()) return false;
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci)
+    if (others.count(v.text(ci))) return true;
+  return false;
+}
+
+}  // namespace
 
 void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& target, const Options& options,
                           ProjectContext& ctx) {
@@ -20,19 +40,33 @@ void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& ta
   facts.reserve(files.size());
   std::map<std::string, long long> project_constants;
   std::set<std::string> conflicting;
+  std::vector<analysis::FileFacts> own_facts;  // without the project's constants
+  own_facts.reserve(files.size());
+  // A file the caller lexed lends its tokens to the planner's FileMigration, and takes them back
+  // at the end (the file's own migration takes them over then: each file is lexed once).
   for (const SourceView& f : files) {
-    migrations.push_back(std::make_unique<migrate::FileMigration>(f.path, f.text, target, options, ctx));
-    analysis::merge_project_constants(analysis::collect_facts(*migrations.back()), project_constants, conflicting);
+    migrations.push_back(
+        f.lexed ? std::make_unique<migrate::FileMigration>(f.path, std::move(*f.lexed), target, options, ctx)
+                : std::make_unique<migrate::FileMigration>(f.path, f.text, target, options, ctx));
+    own_facts.push_back(analysis::collect_facts(*migrations.back()));
+    analysis::merge_project_constants(own_facts.back(), project_constants, conflicting);
   }
   analysis::WarpConstantUses uses;
   std::vector<analysis::Wave64FixInput> inputs;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    facts.push_back(analysis::collect_facts(*migrations[i], &project_constants));
+    if (mentions_other_constants(*migrations[i], own_facts[i], project_constants)) {
+      facts.push_back(analysis::collect_facts(*migrations[i], &project_constants));
+    } else {  // the facts can only differ by what a lookup of another file's constant finds
+      facts.push_back(std::move(own_facts[i]));
+      facts.back().project_constants = project_constants;
+    }
     analysis::record_warp_constant_uses(*migrations[i], facts.back(), uses);
   }
   for (std::size_t i = 0; i < files.size(); ++i) inputs.push_back({files[i].path, migrations[i].get(), &facts[i]});
   ctx.wave64_fixes =
       std::make_shared<const analysis::Wave64FixPlan>(analysis::plan_wave64_fixes(inputs, *profile, uses));
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (files[i].lexed) *files[i].lexed = std::move(*migrations[i]).release_view();
 }
 
 namespace {
