@@ -53,33 +53,48 @@ void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& ta
   }
   analysis::WarpConstantUses uses;
   std::vector<analysis::Wave64FixInput> inputs;
+  std::vector<bool> own_only(files.size(), false);  // facts[i] looks up no other file's constant
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (mentions_other_constants(*migrations[i], own_facts[i], project_constants)) {
       facts.push_back(analysis::collect_facts(*migrations[i], &project_constants));
     } else {  // the facts can only differ by what a lookup of another file's constant finds
       facts.push_back(std::move(own_facts[i]));
       facts.back().project_constants = project_constants;
+      own_only[i] = true;
     }
     analysis::record_warp_constant_uses(*migrations[i], facts.back(), uses);
   }
+  own_facts.clear();
   for (std::size_t i = 0; i < files.size(); ++i) inputs.push_back({files[i].path, migrations[i].get(), &facts[i]});
-  ctx.wave64_fixes =
-      std::make_shared<const analysis::Wave64FixPlan>(analysis::plan_wave64_fixes(inputs, *profile, uses));
+  analysis::Wave64FixPlan plan = analysis::plan_wave64_fixes(inputs, *profile, uses);
+  // Facts without another file's constant are what the hazard checks compute (hazard_pass):
+  // handed on, they are not computed again.
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!own_only[i]) continue;
+    facts[i].project_constants.clear();
+    plan.hazard_facts.emplace(files[i].path, std::move(facts[i]));
+  }
+  ctx.wave64_fixes = std::make_shared<const analysis::Wave64FixPlan>(std::move(plan));
   for (std::size_t i = 0; i < files.size(); ++i)
     if (files[i].lexed) *files[i].lexed = std::move(*migrations[i]).release_view();
 }
 
 namespace {
 
+// The entry of `file` in one of the plan's per-file maps.
+template <class Map>
+const typename Map::mapped_type* entry_for(const Map& files, const migrate::FileMigration& file) {
+  const std::string path(file.path());
+  if (const auto it = files.find(path); it != files.end()) return &it->second;
+  // A single file is planned under its name and migrated under the path given.
+  for (const auto& [key, value] : files)
+    if (path.size() > key.size() && path.ends_with(key) && path[path.size() - key.size() - 1] == '/') return &value;
+  return nullptr;
+}
+
 const analysis::Wave64FilePlan* plan_for(const migrate::FileMigration& file) {
   const auto& plan = file.project().wave64_fixes;
-  if (!plan) return nullptr;
-  const std::string path(file.path());
-  if (const auto it = plan->files.find(path); it != plan->files.end()) return &it->second;
-  // A single file is planned under its name and migrated under the path given.
-  for (const auto& [key, fp] : plan->files)
-    if (path.size() > key.size() && path.ends_with(key) && path[path.size() - key.size() - 1] == '/') return &fp;
-  return nullptr;
+  return plan ? entry_for(plan->files, file) : nullptr;
 }
 
 }  // namespace
@@ -90,6 +105,11 @@ const analysis::Wave64FilePlan* wave64_fix_pass(migrate::FileMigration& file) {
   if (!analysis::apply_wave64_fixes(file, *fp)) return nullptr;
   if (!fp->edits.empty()) file.count_converted("device");
   return fp;
+}
+
+const analysis::FileFacts* planned_facts(const migrate::FileMigration& file) {
+  const auto& plan = file.project().wave64_fixes;
+  return plan ? entry_for(plan->hazard_facts, file) : nullptr;
 }
 
 void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64FilePlan& plan) {
