@@ -14,17 +14,17 @@ namespace ferry::targets::hip {
 
 namespace {
 
-// Whether a code token of `v` names a constant of the project that the file does not define
-// itself: only then can collect_facts with the project's constants differ from the file's own
-// facts (FileFacts::project_constants is read by name, after the file's own constants).
+// Whether a code token of `v` names a constant of the project (`project_names`: the names of
+// `project_constants`) that the file does not define itself: only then can collect_facts with the
+// project's constants differ from the file's own facts (FileFacts::project_constants is read by
+// name, after the file's own constants).
 bool mentions_other_constants(const lex::CodeView& v, const analysis::FileFacts& own,
-                              const std::map<std::string, long long>& project_constants) {
-  std::unordered_set<std::string_view> others;
-  for (const auto& [name, value] : project_constants)
-    if (!own.constants.count(name)) others.insert(name);
-  if (others.empty()) return false;
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci)
-    if (others.count(v.text(ci))) return true;
+                              const std::unordered_set<std::string_view>& project_names) {
+  if (project_names.empty()) return false;
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+    const std::string_view t = v.text(ci);
+    if (project_names.count(t) && !own.constants.count(std::string(t))) return true;
+  }
   return false;
 }
 
@@ -54,8 +54,10 @@ void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& ta
   analysis::WarpConstantUses uses;
   std::vector<analysis::Wave64FixInput> inputs;
   std::vector<bool> own_only(files.size(), false);  // facts[i] looks up no other file's constant
+  std::unordered_set<std::string_view> project_names;
+  for (const auto& [name, value] : project_constants) project_names.insert(name);
   for (std::size_t i = 0; i < files.size(); ++i) {
-    if (mentions_other_constants(*migrations[i], own_facts[i], project_constants)) {
+    if (mentions_other_constants(*migrations[i], own_facts[i], project_names)) {
       facts.push_back(analysis::collect_facts(*migrations[i], &project_constants));
     } else {  // the facts can only differ by what a lookup of another file's constant finds
       facts.push_back(std::move(own_facts[i]));
