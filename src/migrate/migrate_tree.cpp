@@ -67,7 +67,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
     const project::ProjectFile* file;
     std::optional<std::string> text;
     FileReport report;
-    std::optional<lex::CodeView> lexed = std::nullopt;  // the text's tokens: lexed once, pre-passes and migration
+    std::optional<lex::CodeView> lexed = std::nullopt;  // SourceView::lexed: filled by a pre-pass or not
   };
   std::vector<Item> items;
   items.reserve(walk.files.size());
@@ -82,7 +82,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
     items.push_back(std::move(it));
   }
   for (Item& it : items)
-    if (it.text) views.push_back({it.file->rel, *it.text, &it.lexed.emplace(*it.text)});
+    if (it.text) views.push_back({it.file->rel, *it.text, &it.lexed});
   targets::ProjectContext project_ctx;
   project_ctx.defined_macros = defined_macros(views);
   if (const nlohmann::json m = project::read_json_or_null(tree.input / ".ferry" / "manifest.json");

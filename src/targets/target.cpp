@@ -12,7 +12,7 @@
 namespace ferry::targets {
 
 const lex::CodeView& code_view(const SourceView& f, std::optional<lex::CodeView>& own) {
-  if (f.lexed) return *f.lexed;
+  if (f.lexed && *f.lexed) return **f.lexed;
   return own.emplace(f.text);
 }
 

@@ -55,13 +55,17 @@ struct Options {
 struct SourceView {
   std::string path;  // relative to the project root
   std::string_view text;
-  // The text's tokens when the caller lexed it once for every project-wide pre-pass (and hands the
-  // view on to the file's migration afterwards, migrate_buffer); null: each pre-pass lexes `text`.
-  // A pre-pass may borrow it (the wave64 planner moves it into a FileMigration) but gives it back.
-  lex::CodeView* lexed = nullptr;
+  // A slot for the text's tokens, which the caller hands on to the file's migration afterwards
+  // (migrate_buffer), so that a file is lexed once. The caller may fill it before the pre-passes
+  // (one file: `ferry migrate FILE`); a pre-pass that holds every file's tokens anyway (the hip
+  // target's wave64 planner) fills an empty one, borrows a full one and gives it back. Other
+  // pre-passes read a full one (code_view) and lex the text themselves otherwise. A tree keeps the
+  // slots empty: holding every file's tokens for pre-passes that do not need them all at once
+  // would raise its peak memory to the whole tree's tokens. Null: no slot.
+  std::optional<lex::CodeView>* lexed = nullptr;
 };
 
-// The tokens of `f`: its `lexed` view, else `text` lexed into `own`.
+// The tokens of `f`: its `lexed` slot's view, else `text` lexed into `own`.
 [[nodiscard]] const lex::CodeView& code_view(const SourceView& f, std::optional<lex::CodeView>& own);
 
 // Facts about the whole project that passes need while migrating one file.

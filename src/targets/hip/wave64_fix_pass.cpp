@@ -42,12 +42,14 @@ void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& ta
   std::set<std::string> conflicting;
   std::vector<analysis::FileFacts> own_facts;  // without the project's constants
   own_facts.reserve(files.size());
-  // A file the caller lexed lends its tokens to the planner's FileMigration, and takes them back
-  // at the end (the file's own migration takes them over then: each file is lexed once).
+  // A file the caller lexed lends its tokens to the planner's FileMigration; at the end they go
+  // to the file's slot (SourceView::lexed), whence its own migration takes them over: each file
+  // is lexed once. The planner holds every file's tokens at once whether or not it keeps them.
   for (const SourceView& f : files) {
     migrations.push_back(
-        f.lexed ? std::make_unique<migrate::FileMigration>(f.path, std::move(*f.lexed), target, options, ctx)
-                : std::make_unique<migrate::FileMigration>(f.path, f.text, target, options, ctx));
+        f.lexed && *f.lexed
+            ? std::make_unique<migrate::FileMigration>(f.path, std::move(**f.lexed), target, options, ctx)
+            : std::make_unique<migrate::FileMigration>(f.path, f.text, target, options, ctx));
     own_facts.push_back(analysis::collect_facts(*migrations.back()));
     analysis::merge_project_constants(own_facts.back(), project_constants, conflicting);
   }
@@ -78,7 +80,7 @@ void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& ta
   }
   ctx.wave64_fixes = std::make_shared<const analysis::Wave64FixPlan>(std::move(plan));
   for (std::size_t i = 0; i < files.size(); ++i)
-    if (files[i].lexed) *files[i].lexed = std::move(*migrations[i]).release_view();
+    if (files[i].lexed) files[i].lexed->emplace(std::move(*migrations[i]).release_view());
 }
 
 namespace {
