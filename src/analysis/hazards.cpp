@@ -46,7 +46,10 @@ const std::vector<DiagInfo>& hazard_codes() {
 
 void check_all(FileMigration& file, const HazardOptions& opt,
                const std::map<std::string, long long>* project_constants) {
-  const FileFacts facts = collect_facts(file, project_constants);
+  check_all(file, opt, collect_facts(file, project_constants));
+}
+
+void check_all(FileMigration& file, const HazardOptions& opt, const FileFacts& facts) {
   const bool wave64 = wave64_checks_apply(*opt.profile);
   for (const Check& c : kChecks) {
     if (c.wave64 && !wave64) continue;
@@ -55,7 +58,7 @@ void check_all(FileMigration& file, const HazardOptions& opt,
   }
 }
 
-void hazard_pass(FileMigration& file, const Wave64FilePlan* fixes) {
+void hazard_pass(FileMigration& file, const Wave64FilePlan* fixes, const FileFacts* facts) {
   static const Profile* const kDefault = find_profile("gfx906");
   if (!kDefault) return;
   HazardOptions opt;
@@ -67,7 +70,8 @@ void hazard_pass(FileMigration& file, const Wave64FilePlan* fixes) {
     opt.fixed_how = &fixes->fixed_how;
   }
   opt.intrinsic_checks = false;  // the HIP warp-intrinsics pass rewrites and reports those calls
-  check_all(file, opt);
+  if (facts) check_all(file, opt, *facts);
+  else check_all(file, opt);
 }
 
 }  // namespace ferry::analysis

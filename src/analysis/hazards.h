@@ -63,11 +63,14 @@ struct Check {
 // Runs every check that applies to the profile.
 void check_all(migrate::FileMigration& file, const HazardOptions& opt,
                const std::map<std::string, long long>* project_constants = nullptr);
+// The same with the file's facts already computed (collect_facts).
+void check_all(migrate::FileMigration& file, const HazardOptions& opt, const FileFacts& facts);
 
 // The diagnostics-only pass `ferry migrate --to hip` runs: the checks for gfx906 (all AMD
 // profiles share wave64 and 64 KiB of LDS) except the intrinsic ones, no edits.
 // With the file's wave64 fix plan (null: none), fixed hazards are notes and the others say why.
 struct Wave64FilePlan;
-void hazard_pass(migrate::FileMigration& file, const Wave64FilePlan* fixes = nullptr);
+// `facts`: the file's collect_facts(file) when the caller has them (else computed here).
+void hazard_pass(migrate::FileMigration& file, const Wave64FilePlan* fixes = nullptr, const FileFacts* facts = nullptr);
 
 }  // namespace ferry::analysis

@@ -107,6 +107,10 @@ struct Wave64FixStats {
 
 struct Wave64FixPlan {
   std::map<std::string, Wave64FilePlan> files;
+  // Per file (same keys), the facts the hazard checks read (collect_facts(file) without the
+  // project's constants), kept from planning where they are the same: check_all need not compute
+  // them again. Filled by the hip target's pre-pass; not part of what the plan decides.
+  std::map<std::string, FileFacts> hazard_facts;
   Wave64FixStats stats;
   // One line per component left unfixed: "file:line: reason".
   std::vector<std::string> blocked;

@@ -6,6 +6,7 @@
 
 #include "buildsys/build_files.h"
 #include "cli/commands.h"
+#include "lex/code_view.h"
 #include "migrate/migrate_tree.h"
 #include "project/project.h"
 #include "report/bundle.h"
@@ -67,12 +68,13 @@ int run_migrate(const MigrateArgs& a) {
       if (b) print_diagnostics(b->diagnostics, a.quiet);
       return kExitOk;
     }
-    std::vector<targets::SourceView> views{{fs::path(a.path).filename().string(), *read.text}};
+    std::optional<lex::CodeView> lexed(std::in_place, *read.text);  // once: the pre-passes, the migration
+    std::vector<targets::SourceView> views{{fs::path(a.path).filename().string(), *read.text, &lexed}};
     targets::ProjectContext ctx;
     ctx.single_file = true;
     ctx.defined_macros = migrate::defined_macros(views);
     target->prepare_project(views, ctx);
-    migrate::FileResult r = migrate::migrate_buffer(a.path, *read.text, *target, a.options, ctx);
+    migrate::FileResult r = migrate::migrate_buffer(a.path, *read.text, *target, a.options, ctx, &*lexed);
     if (a.output.empty()) std::cout << r.output;
     else project::write_atomically(a.output, r.output);
     if (!a.output.empty())  // files a target generates beside its output (cann: kernel skeletons)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <optional>
 #include <unordered_set>
 
 namespace ferry::migrate {
@@ -26,6 +27,14 @@ FileMigration::FileMigration(std::string path, std::string_view src, const targe
                              const targets::Options& options, const targets::ProjectContext& project)
     : lex::CodeView(src), path_(std::move(path)), target_(target), options_(options), project_(project) {
   stats_.bytes = src.size();
+  stats_.lines = tokens().empty() ? 0 : tokens().back().line;
+  compute_exclusions();
+}
+
+FileMigration::FileMigration(std::string path, lex::CodeView&& view, const targets::Target& target,
+                             const targets::Options& options, const targets::ProjectContext& project)
+    : lex::CodeView(std::move(view)), path_(std::move(path)), target_(target), options_(options), project_(project) {
+  stats_.bytes = source().size();
   stats_.lines = tokens().empty() ? 0 : tokens().back().line;
   compute_exclusions();
 }
@@ -535,7 +544,8 @@ std::unordered_set<std::string> defined_macros(const std::vector<targets::Source
   std::unordered_set<std::string> names;
   for (const targets::SourceView& f : files) {
     if (f.text.find("define") == std::string_view::npos) continue;
-    const std::vector<lex::Token> toks = lex::tokenize(f.text);
+    std::optional<lex::CodeView> own;
+    const std::vector<lex::Token>& toks = targets::code_view(f, own).tokens();
     std::size_t seen = 0;  // code tokens of the current directive so far
     std::string_view prev;
     for (const lex::Token& t : toks) {
@@ -557,8 +567,11 @@ std::unordered_set<std::string> defined_macros(const std::vector<targets::Source
 }
 
 FileResult migrate_buffer(std::string path, std::string_view src, const targets::Target& target,
-                          const targets::Options& options, const targets::ProjectContext& project) {
-  FileMigration file(std::move(path), src, target, options, project);
+                          const targets::Options& options, const targets::ProjectContext& project,
+                          lex::CodeView* lexed) {
+  FileMigration file = lexed && lexed->source().data() == src.data() && lexed->source().size() == src.size()
+                           ? FileMigration(std::move(path), std::move(*lexed), target, options, project)
+                           : FileMigration(std::move(path), src, target, options, project);
   target.run_passes(file);
   apply_rules(file, target.rules());
   target.finish_file(file);

@@ -61,6 +61,11 @@ class FileMigration : public lex::CodeView {
  public:
   FileMigration(std::string path, std::string_view src, const targets::Target& target, const targets::Options& options,
                 const targets::ProjectContext& project);
+  // Takes the tokens of `view` (lexed from the same source, see targets::SourceView::lexed).
+  FileMigration(std::string path, lex::CodeView&& view, const targets::Target& target, const targets::Options& options,
+                const targets::ProjectContext& project);
+  // Gives the tokens back (a pre-pass that borrowed a SourceView's view); the migration is spent.
+  [[nodiscard]] lex::CodeView release_view() && { return std::move(static_cast<lex::CodeView&>(*this)); }
 
   // ----- reading (and the lex::CodeView interface) -----
   [[nodiscard]] std::string_view path() const { return path_; }
@@ -157,8 +162,10 @@ struct FileResult {
 // The names that the files `#define` (object- and function-like macros alike).
 [[nodiscard]] std::unordered_set<std::string> defined_macros(const std::vector<targets::SourceView>& files);
 
+// `lexed`: the source's tokens when the caller has them (SourceView::lexed), taken over.
 [[nodiscard]] FileResult migrate_buffer(std::string path, std::string_view src, const targets::Target& target,
-                                        const targets::Options& options, const targets::ProjectContext& project);
+                                        const targets::Options& options, const targets::ProjectContext& project,
+                                        lex::CodeView* lexed = nullptr);
 
 // The generic rule application (renames, headers, namespaces, call rewrites, diagnostics for
 // unsupported/deprecated/changed APIs). Exposed for targets that run it in a different order.

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lex/code_view.h"
 #include "migrate/rounds.h"
 
 namespace fs = std::filesystem;
@@ -66,6 +67,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
     const project::ProjectFile* file;
     std::optional<std::string> text;
     FileReport report;
+    std::optional<lex::CodeView> lexed = std::nullopt;  // SourceView::lexed: filled by a pre-pass or not
   };
   std::vector<Item> items;
   items.reserve(walk.files.size());
@@ -79,8 +81,8 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
     }
     items.push_back(std::move(it));
   }
-  for (const Item& it : items)
-    if (it.text) views.push_back({it.file->rel, *it.text});
+  for (Item& it : items)
+    if (it.text) views.push_back({it.file->rel, *it.text, &it.lexed});
   targets::ProjectContext project_ctx;
   project_ctx.defined_macros = defined_macros(views);
   if (const nlohmann::json m = project::read_json_or_null(tree.input / ".ferry" / "manifest.json");
@@ -145,6 +147,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
         if (!it.text) out = project::read_file(it.file->abs);
         const std::string in_hash = content_hash(it.text ? *it.text : out);
         if (auto prev = session->unchanged(it.file->rel, in_hash)) {
+          it.lexed.reset();
           it.report.action = "unchanged";
           it.report.diagnostics = prev->diagnostics.size();
           std::lock_guard lock(mu);
@@ -157,7 +160,9 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
           continue;
         }
         if (it.text) {
-          FileResult r = migrate_buffer(it.file->rel, *it.text, target, options, project_ctx);
+          FileResult r =
+              migrate_buffer(it.file->rel, *it.text, target, options, project_ctx, it.lexed ? &*it.lexed : nullptr);
+          it.lexed.reset();
           out = std::move(r.output);
           for (const SideOutput& side : r.side_outputs)  // e.g. the cann target's kernel skeletons
             project::write_atomically((tree.output / it.file->rel).parent_path() / side.name, side.content);

@@ -1,18 +1,26 @@
 #include "targets/target.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "lex/code_view.h"
 #include "lex/lexer.h"
 
 namespace ferry::targets {
 
+const lex::CodeView& code_view(const SourceView& f, std::optional<lex::CodeView>& own) {
+  if (f.lexed && *f.lexed) return **f.lexed;
+  return own.emplace(f.text);
+}
+
 void collect_includes(const std::vector<SourceView>& files, ProjectContext& ctx) {
   for (const SourceView& f : files) {
     std::vector<std::string>& inc = ctx.includes[f.path];
-    for (const lex::Token& t : lex::tokenize(f.text))
+    std::optional<lex::CodeView> own;
+    for (const lex::Token& t : code_view(f, own).tokens())
       if (t.kind == lex::Kind::HeaderName) inc.emplace_back(f.text.substr(t.begin, t.end - t.begin));
   }
 }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "buildsys/build_files.h"
+#include "lex/code_view.h"
 #include "rules/rule_set.h"
 
 namespace ferry::migrate {
@@ -54,7 +55,18 @@ struct Options {
 struct SourceView {
   std::string path;  // relative to the project root
   std::string_view text;
+  // A slot for the text's tokens, which the caller hands on to the file's migration afterwards
+  // (migrate_buffer), so that a file is lexed once. The caller may fill it before the pre-passes
+  // (one file: `ferry migrate FILE`); a pre-pass that holds every file's tokens anyway (the hip
+  // target's wave64 planner) fills an empty one, borrows a full one and gives it back. Other
+  // pre-passes read a full one (code_view) and lex the text themselves otherwise. A tree keeps the
+  // slots empty: holding every file's tokens for pre-passes that do not need them all at once
+  // would raise its peak memory to the whole tree's tokens. Null: no slot.
+  std::optional<lex::CodeView>* lexed = nullptr;
 };
+
+// The tokens of `f`: its `lexed` slot's view, else `text` lexed into `own`.
+[[nodiscard]] const lex::CodeView& code_view(const SourceView& f, std::optional<lex::CodeView>& own);
 
 // Facts about the whole project that passes need while migrating one file.
 struct ProjectContext {

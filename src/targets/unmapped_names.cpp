@@ -1,6 +1,7 @@
 #include "targets/unmapped_names.h"
 
 #include <cctype>
+#include <optional>
 #include <stdexcept>
 
 #include "core/split.h"
@@ -54,8 +55,10 @@ void UnmappedNames::collect_declared(const std::vector<SourceView>& files, std::
     for (const std::string& p : prefixes_) any = any || text.find(p) != std::string_view::npos;
     if (!any) continue;
     std::vector<std::string_view> code;  // code tokens outside directives
-    for (const lex::Token& t : lex::tokenize(text))
-      if (!lex::is_trivia(t.kind) && t.kind != lex::Kind::Newline && !t.in_directive) code.push_back(t.text(text));
+    std::optional<lex::CodeView> own;
+    const lex::CodeView& v = code_view(file, own);
+    for (std::size_t ci = 0; ci < v.code_size(); ++ci)
+      if (!v.in_directive(ci)) code.push_back(v.text(ci));
     auto ident = [](std::string_view w) {
       return !w.empty() && (std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_');
     };

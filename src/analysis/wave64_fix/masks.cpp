@@ -3,6 +3,7 @@
 
 #include "analysis/const_eval.h"
 #include "analysis/tokens.h"
+#include "targets/hip/ptx_idioms.h"
 
 namespace ferry::analysis::wave64_plan {
 
@@ -28,6 +29,20 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
   };
   // Mask variables of the function, to a fixpoint over its definitions.
   std::set<std::string_view> masks;
+  // `asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m))` defines m as a lane mask: the hip target
+  // rewrites it into `m = (1ull << __lane_id()) - 1` (targets/hip/ptx_idioms.h), which is
+  // what the output holds and what a second migration reads.
+  for (std::size_t q = lo; q < hi; ++q) {
+    const std::size_t open = targets::hip::asm_open(v.f, q);
+    if (open == npos || v.partner(open) == npos) continue;
+    const std::optional<targets::hip::PtxStatement> st = targets::hip::parse_asm(v.f, open, v.partner(open));
+    if (!st || st->outputs.size() != 1) continue;
+    const targets::hip::PtxVerdict verdict = targets::hip::rewrite_ptx(*st);
+    if (!verdict.rewrite || !verdict.rewrite->idiom.starts_with("%lanemask_")) continue;
+    const std::size_t var = open + 1 < v.partner(open) ? v.partner(open) - 2 : npos;  // `( m ) )`
+    if (var != npos && v.ident(var) && v.is(var - 1, "(") && v.is(var + 1, ")") && v.t(var) == st->outputs[0].expr)
+      masks.insert(v.t(var));
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (const VarDef& d : fi.defs) {

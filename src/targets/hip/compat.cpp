@@ -1,6 +1,7 @@
 #include "targets/hip/compat.h"
 
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "lex/code_view.h"
@@ -116,7 +117,8 @@ void collect_user_compat_definitions(const std::vector<SourceView>& files, Proje
     // Ferry's own compat headers, written into a migrated tree, define them all: they are ours.
     if (f.text.starts_with("// ferry: off\n// Written by Ferry (ferry migrate --to hip) into the output tree:"))
       continue;
-    const lex::CodeView v(f.text);
+    std::optional<lex::CodeView> own;
+    const lex::CodeView& v = code_view(f, own);
     for (std::size_t ci = 1; ci + 1 < v.code_size(); ++ci) {
       if (!v.is_identifier(ci) || v.in_directive(ci) || !v.is(ci + 1, "(")) continue;
       const std::string_view name = v.text(ci);

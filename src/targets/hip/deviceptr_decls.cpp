@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -174,7 +175,8 @@ struct FileDecls {
 FileDecls scan_file(const SourceView& f) {
   FileDecls d;
   if (!mentions_handle(f.text)) return d;
-  const lex::CodeView v(f.text);
+  std::optional<lex::CodeView> own;
+  const lex::CodeView& v = code_view(f, own);
   for (const Decl& decl : declarations(v)) {
     std::string name(v.text(decl.ci));
     if (decl.kind == DeclKind::Other) {

@@ -105,10 +105,13 @@ template <class View>
       continue;
     }
     const std::string_view d = v.text(i + 1);
+    // Only a condition's text is read: #include, #define ... lines are skipped without copying.
+    const bool condition = d == "if" || d == "ifdef" || d == "ifndef" || d == "elif";
     std::string text;
     std::size_t end = i;
     for (; end < n && v.code(end).in_directive; ++end) {
       if (end > i && v.is(end, "#") && v.code(end).line != v.code(end - 1).line) break;
+      if (!condition) continue;
       text += v.text(end);
       text += ' ';
     }

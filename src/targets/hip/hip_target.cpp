@@ -180,9 +180,10 @@ class HipTarget final : public Target {
     minmax_pass(file, toolchain_.hip <= rules::Version{5, 2});
     fp16_atomic_pass(file);  // CUDA's atomicAdd(__half*, __half): no HIP release has it
     atomic64_pass(file, toolchain_.hip < rules::Version{5, 7});  // atomicMin/Max(long long*): ROCm 5.7
-    fp16_raw_init_pass(file);            // __half_raw{0xFBFF}: HIP's first member is the _Float16, not the bits
-    fp16_shfl_pass(file);                // __shfl*(__half): no overload in HIP 5.2 (ambiguous)
-    analysis::hazard_pass(file, fixes);  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
+    fp16_raw_init_pass(file);  // __half_raw{0xFBFF}: HIP's first member is the _Float16, not the bits
+    fp16_shfl_pass(file);      // __shfl*(__half): no overload in HIP 5.2 (ambiguous)
+    analysis::hazard_pass(file, fixes,
+                          planned_facts(file));  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
     if (fixes) mark_widened_ballots(file, *fixes);
   }
   void finish_file(migrate::FileMigration& file) const override {

@@ -40,69 +40,6 @@ bool is_gcn_asm(std::string_view lit) {
   return word == "exp";
 }
 
-// The parts of `asm (TEMPLATE : OUTPUTS : INPUTS : CLOBBERS)` between the parentheses at code
-// indexes open and close: nullopt when the template is not string literals only, or an operand
-// is not `[name] "constraint"(expr)`. (`::` is one token: two colons.)
-std::optional<PtxStatement> parse_asm(const migrate::FileMigration& file, std::size_t open, std::size_t close) {
-  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> sections(1);  // per section, its operands
-  std::size_t start = open + 1;
-  std::size_t section = 0;
-  auto end_operand = [&](std::size_t at) {
-    sections[section].push_back({start, at});
-    start = at + 1;
-  };
-  for (std::size_t ci = open + 1; ci < close; ++ci) {
-    const std::string_view t = file.text(ci);
-    if (t == "(" || t == "[" || t == "{") {
-      ci = file.match_bracket(ci);
-      if (ci == migrate::npos || ci > close) return std::nullopt;
-      continue;
-    }
-    if (t == "," && section > 0) end_operand(ci);
-    else if (t == ":" || t == "::") {
-      end_operand(ci);
-      for (int n = t == "::" ? 2 : 1; n > 0; --n) {
-        ++section;
-        sections.emplace_back();
-      }
-      if (t == "::") sections[section - 1].push_back({ci, ci});  // an empty section
-    }
-  }
-  end_operand(close);
-  PtxStatement s;
-  // The template: adjacent string literals.
-  const auto& [tf, tl] = sections[0].front();
-  for (std::size_t ci = tf; ci < tl; ++ci) {
-    if (file.code(ci).kind != lex::Kind::String) return std::nullopt;
-    const std::string_view lit = file.text(ci);
-    const std::size_t q = lit.find('"');
-    if (q == std::string_view::npos || lit.size() < q + 2) return std::nullopt;
-    s.templ += lit.substr(q + 1, lit.size() - q - 2);
-  }
-  if (tf >= tl) return std::nullopt;
-  for (std::size_t sec = 1; sec <= 2 && sec < sections.size(); ++sec) {
-    for (const auto& [f, l] : sections[sec]) {
-      if (f >= l) continue;  // an empty section
-      std::size_t ci = f;
-      PtxOperand op;
-      if (file.is(ci, "[") && file.is_identifier(ci + 1) && file.is(ci + 2, "]")) {
-        op.name = file.text(ci + 1);
-        ci += 3;
-      }
-      if (ci >= l || file.code(ci).kind != lex::Kind::String) return std::nullopt;
-      const std::string_view c = file.text(ci);
-      op.constraint = c.substr(1, c.size() - 2);
-      ++ci;
-      if (!file.is(ci, "(")) return std::nullopt;
-      const std::size_t rp = file.match_bracket(ci);
-      if (rp == migrate::npos || rp + 1 != l || rp == ci + 1) return std::nullopt;
-      op.expr = file.span_text(ci + 1, rp - 1);
-      (sec == 1 ? s.outputs : s.inputs).push_back(std::move(op));
-    }
-  }
-  return s;
-}
-
 }  // namespace
 
 void inline_asm_pass(migrate::FileMigration& file) {
@@ -114,12 +51,8 @@ void inline_asm_pass(migrate::FileMigration& file) {
       file.require_compat("ptx", std::string(t), ci);
       continue;
     }
-    if (t != "asm" && t != "__asm__" && t != "__asm") continue;
-    std::size_t open = ci + 1;
-    while (file.is(open, "volatile") || file.is(open, "__volatile__") || file.is(open, "goto") ||
-           file.is(open, "inline"))
-      ++open;
-    if (!file.is(open, "(") || file.excluded(ci)) continue;
+    const std::size_t open = asm_open(file, ci);
+    if (open == lex::npos || file.excluded(ci)) continue;
     std::string body;
     for (const migrate::ArgRange& a : file.call_args(open)) {
       if (a.empty()) continue;

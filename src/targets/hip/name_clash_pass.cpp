@@ -14,6 +14,7 @@
 // #define CUDA names to HIP names), declarations in platform branches, and names that
 // hip_provided_pass guards.
 #include <cctype>
+#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -92,7 +93,8 @@ void collect_name_clashes(const std::unordered_set<std::string>& reserved,
   // round: those sit in a platform branch now): HIP's own serves them, they are not renamed.
   std::unordered_set<std::string> guarded;
   for (const SourceView& f : files) {
-    const lex::CodeView v(f.text);
+    std::optional<lex::CodeView> own;
+    const lex::CodeView& v = code_view(f, own);
     // Declarations in a branch on a platform macro were written for one platform (or guarded
     // by hip_provided_pass in an earlier round): not clashes.
     std::vector<bool> platform;
@@ -131,7 +133,8 @@ void collect_name_clashes(const std::unordered_set<std::string>& reserved,
     const std::unordered_set<std::string_view> names(clashing.begin(), clashing.end());
     for (const SourceView& f : files) {
       if (f.text.find("ferry:") == std::string_view::npos) continue;
-      const lex::CodeView v(f.text);
+      std::optional<lex::CodeView> own;
+      const lex::CodeView& v = code_view(f, own);
       const std::vector<bool> excluded = migrate::excluded_lines(v.source(), v.tokens());
       for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
         const lex::Token& t = v.code(ci);

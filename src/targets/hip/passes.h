@@ -55,6 +55,8 @@ void warp_intrinsics_pass(migrate::FileMigration& file);
 // file's edits first, so they own their tokens; returns the file's plan (null if none) for the
 // hazard diagnostics. collect_wave64_fixes is the project-wide half (in prepare_project).
 const analysis::Wave64FilePlan* wave64_fix_pass(migrate::FileMigration& file);
+// The file's facts as the hazard checks compute them, kept from planning (null: compute them).
+const analysis::FileFacts* planned_facts(const migrate::FileMigration& file);
 void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& target, const Options& options,
                           ProjectContext& ctx);
 // After the passes: the warp pass's FRY2102/FRY2103 on variables and calls the fixer widened

@@ -332,4 +332,71 @@ PtxVerdict rewrite_ptx(const PtxStatement& s) {
   return v;
 }
 
+std::size_t asm_open(const lex::CodeView& v, std::size_t ci) {
+  if (!v.is(ci, "asm") && !v.is(ci, "__asm__") && !v.is(ci, "__asm")) return lex::npos;
+  std::size_t open = ci + 1;
+  while (v.is(open, "volatile") || v.is(open, "__volatile__") || v.is(open, "goto") || v.is(open, "inline")) ++open;
+  return v.is(open, "(") ? open : lex::npos;
+}
+
+std::optional<PtxStatement> parse_asm(const lex::CodeView& file, std::size_t open, std::size_t close) {
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> sections(1);  // per section, its operands
+  std::size_t start = open + 1;
+  std::size_t section = 0;
+  auto end_operand = [&](std::size_t at) {
+    sections[section].push_back({start, at});
+    start = at + 1;
+  };
+  for (std::size_t ci = open + 1; ci < close; ++ci) {
+    const std::string_view t = file.text(ci);
+    if (t == "(" || t == "[" || t == "{") {
+      ci = file.match_bracket(ci);
+      if (ci == lex::npos || ci > close) return std::nullopt;
+      continue;
+    }
+    if (t == "," && section > 0) end_operand(ci);
+    else if (t == ":" || t == "::") {
+      end_operand(ci);
+      for (int n = t == "::" ? 2 : 1; n > 0; --n) {
+        ++section;
+        sections.emplace_back();
+      }
+      if (t == "::") sections[section - 1].push_back({ci, ci});  // an empty section
+    }
+  }
+  end_operand(close);
+  PtxStatement s;
+  // The template: adjacent string literals.
+  const auto& [tf, tl] = sections[0].front();
+  for (std::size_t ci = tf; ci < tl; ++ci) {
+    if (file.code(ci).kind != lex::Kind::String) return std::nullopt;
+    const std::string_view lit = file.text(ci);
+    const std::size_t q = lit.find('"');
+    if (q == std::string_view::npos || lit.size() < q + 2) return std::nullopt;
+    s.templ += lit.substr(q + 1, lit.size() - q - 2);
+  }
+  if (tf >= tl) return std::nullopt;
+  for (std::size_t sec = 1; sec <= 2 && sec < sections.size(); ++sec) {
+    for (const auto& [f, l] : sections[sec]) {
+      if (f >= l) continue;  // an empty section
+      std::size_t ci = f;
+      PtxOperand op;
+      if (file.is(ci, "[") && file.is_identifier(ci + 1) && file.is(ci + 2, "]")) {
+        op.name = file.text(ci + 1);
+        ci += 3;
+      }
+      if (ci >= l || file.code(ci).kind != lex::Kind::String) return std::nullopt;
+      const std::string_view c = file.text(ci);
+      op.constraint = c.substr(1, c.size() - 2);
+      ++ci;
+      if (!file.is(ci, "(")) return std::nullopt;
+      const std::size_t rp = file.match_bracket(ci);
+      if (rp == lex::npos || rp + 1 != l || rp == ci + 1) return std::nullopt;
+      op.expr = file.span_text(ci + 1, rp - 1);
+      (sec == 1 ? s.outputs : s.inputs).push_back(std::move(op));
+    }
+  }
+  return s;
+}
+
 }  // namespace ferry::targets::hip

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "lex/code_view.h"
+
 namespace ferry::targets::hip {
 
 struct PtxOperand {
@@ -47,5 +49,15 @@ struct PtxVerdict {
 
 // The rewrite of one asm statement, or why there is none.
 [[nodiscard]] PtxVerdict rewrite_ptx(const PtxStatement& s);
+
+// Reading asm statements out of code (the hip target's inline_asm_pass rewrites them; the wave64
+// planner reads what they define, so that it plans for the code the rewrite leaves).
+// The `(` of the asm statement whose keyword (`asm`, `__asm__`, `__asm`) is code token `ci`,
+// after any `volatile`/`goto`/`inline`; npos when `ci` starts none.
+[[nodiscard]] std::size_t asm_open(const lex::CodeView& v, std::size_t ci);
+// The parts of `asm (TEMPLATE : OUTPUTS : INPUTS : CLOBBERS)` between the parentheses at code
+// indexes open and close: nullopt when the template is not string literals only, or an operand
+// is not `[name] "constraint"(expr)`. (`::` is one token: two colons.)
+[[nodiscard]] std::optional<PtxStatement> parse_asm(const lex::CodeView& v, std::size_t open, std::size_t close);
 
 }  // namespace ferry::targets::hip

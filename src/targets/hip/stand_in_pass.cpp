@@ -10,6 +10,7 @@
 // that names it, so that the user knows the unit needs the loader ported by hand, and verify
 // classes what fails there as diagnosed. The header is migrated as before.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -67,7 +68,8 @@ std::string normal(const std::filesystem::path& p) { return p.lexically_normal()
 void collect_cuda_stand_ins(const rules::RuleSet& rules, const std::vector<SourceView>& files, ProjectContext& ctx) {
   for (const SourceView& f : files) {
     if (!is_header(f.path)) continue;
-    const lex::CodeView v(f.text);
+    std::optional<lex::CodeView> own;
+    const lex::CodeView& v = code_view(f, own);
     const Count c = count_declarations(v, rules);
     if (stands_in(c)) ctx.cuda_stand_ins[normal(f.path)] = c.mapped;
   }

@@ -2,6 +2,8 @@
 // for the project in prepare_project, applied per file as the first pass, reported through the
 // hazard diagnostics (fixed ones as notes, the others with the reason they were left).
 #include <memory>
+#include <string_view>
+#include <unordered_set>
 
 #include "analysis/hazards.h"
 #include "analysis/profile.h"
@@ -9,6 +11,24 @@
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
+
+namespace {
+
+// Whether a code token of `v` names a constant of the project (`project_names`: the names of
+// `project_constants`) that the file does not define itself: only then can collect_facts with the
+// project's constants differ from the file's own facts (FileFacts::project_constants is read by
+// name, after the file's own constants).
+bool mentions_other_constants(const lex::CodeView& v, const analysis::FileFacts& own,
+                              const std::unordered_set<std::string_view>& project_names) {
+  if (project_names.empty()) return false;
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+    const std::string_view t = v.text(ci);
+    if (project_names.count(t) && !own.constants.count(std::string(t))) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& target, const Options& options,
                           ProjectContext& ctx) {
@@ -20,32 +40,65 @@ void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& ta
   facts.reserve(files.size());
   std::map<std::string, long long> project_constants;
   std::set<std::string> conflicting;
+  std::vector<analysis::FileFacts> own_facts;  // without the project's constants
+  own_facts.reserve(files.size());
+  // A file the caller lexed lends its tokens to the planner's FileMigration; at the end they go
+  // to the file's slot (SourceView::lexed), whence its own migration takes them over: each file
+  // is lexed once. The planner holds every file's tokens at once whether or not it keeps them.
   for (const SourceView& f : files) {
-    migrations.push_back(std::make_unique<migrate::FileMigration>(f.path, f.text, target, options, ctx));
-    analysis::merge_project_constants(analysis::collect_facts(*migrations.back()), project_constants, conflicting);
+    migrations.push_back(
+        f.lexed && *f.lexed
+            ? std::make_unique<migrate::FileMigration>(f.path, std::move(**f.lexed), target, options, ctx)
+            : std::make_unique<migrate::FileMigration>(f.path, f.text, target, options, ctx));
+    own_facts.push_back(analysis::collect_facts(*migrations.back()));
+    analysis::merge_project_constants(own_facts.back(), project_constants, conflicting);
   }
   analysis::WarpConstantUses uses;
   std::vector<analysis::Wave64FixInput> inputs;
+  std::vector<bool> own_only(files.size(), false);  // facts[i] looks up no other file's constant
+  std::unordered_set<std::string_view> project_names;
+  for (const auto& [name, value] : project_constants) project_names.insert(name);
   for (std::size_t i = 0; i < files.size(); ++i) {
-    facts.push_back(analysis::collect_facts(*migrations[i], &project_constants));
+    if (mentions_other_constants(*migrations[i], own_facts[i], project_names)) {
+      facts.push_back(analysis::collect_facts(*migrations[i], &project_constants));
+    } else {  // the facts can only differ by what a lookup of another file's constant finds
+      facts.push_back(std::move(own_facts[i]));
+      facts.back().project_constants = project_constants;
+      own_only[i] = true;
+    }
     analysis::record_warp_constant_uses(*migrations[i], facts.back(), uses);
   }
+  own_facts.clear();
   for (std::size_t i = 0; i < files.size(); ++i) inputs.push_back({files[i].path, migrations[i].get(), &facts[i]});
-  ctx.wave64_fixes =
-      std::make_shared<const analysis::Wave64FixPlan>(analysis::plan_wave64_fixes(inputs, *profile, uses));
+  analysis::Wave64FixPlan plan = analysis::plan_wave64_fixes(inputs, *profile, uses);
+  // Facts without another file's constant are what the hazard checks compute (hazard_pass):
+  // handed on, they are not computed again.
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!own_only[i]) continue;
+    facts[i].project_constants.clear();
+    plan.hazard_facts.emplace(files[i].path, std::move(facts[i]));
+  }
+  ctx.wave64_fixes = std::make_shared<const analysis::Wave64FixPlan>(std::move(plan));
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (files[i].lexed) files[i].lexed->emplace(std::move(*migrations[i]).release_view());
 }
 
 namespace {
 
+// The entry of `file` in one of the plan's per-file maps.
+template <class Map>
+const typename Map::mapped_type* entry_for(const Map& files, const migrate::FileMigration& file) {
+  const std::string path(file.path());
+  if (const auto it = files.find(path); it != files.end()) return &it->second;
+  // A single file is planned under its name and migrated under the path given.
+  for (const auto& [key, value] : files)
+    if (path.size() > key.size() && path.ends_with(key) && path[path.size() - key.size() - 1] == '/') return &value;
+  return nullptr;
+}
+
 const analysis::Wave64FilePlan* plan_for(const migrate::FileMigration& file) {
   const auto& plan = file.project().wave64_fixes;
-  if (!plan) return nullptr;
-  const std::string path(file.path());
-  if (const auto it = plan->files.find(path); it != plan->files.end()) return &it->second;
-  // A single file is planned under its name and migrated under the path given.
-  for (const auto& [key, fp] : plan->files)
-    if (path.size() > key.size() && path.ends_with(key) && path[path.size() - key.size() - 1] == '/') return &fp;
-  return nullptr;
+  return plan ? entry_for(plan->files, file) : nullptr;
 }
 
 }  // namespace
@@ -56,6 +109,11 @@ const analysis::Wave64FilePlan* wave64_fix_pass(migrate::FileMigration& file) {
   if (!analysis::apply_wave64_fixes(file, *fp)) return nullptr;
   if (!fp->edits.empty()) file.count_converted("device");
   return fp;
+}
+
+const analysis::FileFacts* planned_facts(const migrate::FileMigration& file) {
+  const auto& plan = file.project().wave64_fixes;
+  return plan ? entry_for(plan->hazard_facts, file) : nullptr;
 }
 
 void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64FilePlan& plan) {
