@@ -198,6 +198,17 @@ STRUCTURAL = {
     "torch.cuda.amp.autocast": ("-", "unsupported", "-", AMP_NOTE),
     "torch.amp.GradScaler": ("-", "unsupported", "-", SCALER_NOTE),
     "torch.cuda.amp.GradScaler": ("-", "unsupported", "-", SCALER_NOTE),
+    # process groups: mindspore.communication (every 2.x release; the launcher, msrun, gives rank
+    # and size), not mint.distributed (2.4 and later) -- the same rows as core.tsv, so the tables
+    # do not contradict each other; the collectives (all_reduce, ...) keep mint.distributed
+    "torch.distributed.init_process_group": (
+        "mindspore.communication.init", "diff",
+        "backend=drop;init_method=drop;world_size=drop;rank=drop;timeout=drop;device_id=drop",
+        "init() reads rank and size from the launcher (msrun); its backend is hccl on Ascend, nccl on GPU"),
+    "torch.distributed.get_rank": ("mindspore.communication.get_rank", "same", "-", ""),
+    "torch.distributed.get_world_size": ("mindspore.communication.get_group_size", "same", "-", ""),
+    "torch.distributed.destroy_process_group": ("mindspore.communication.release", "diff", "group=drop",
+                                                "releases every communication resource"),
 }
 
 NOTES = {
