@@ -68,10 +68,12 @@ class Converter {
     collect_identifiers();
     collect_cell_classes();
     plan_training(t_.root());
+    plan_ddp(t_.root());
     visit(t_.root());
     drop_self_assignments(t_.root());
     finish_blocks();  // before the structural passes render these blocks into their own edits
     apply_training();
+    apply_ddp();
     apply_no_grad();
     set_device_context();
     finish_imports();
@@ -1428,6 +1430,67 @@ class Converter {
     }
   }
 
+  // ----- DistributedDataParallel ---------------------------------------------------------------
+  // `m = DDP(net, device_ids=...)`: MindSpore's data parallelism is a context, not a wrapper; the
+  // statement statements that wrap a name (or attribute) are planned here, before visit, so that
+  // visit leaves their call alone.
+  void plan_ddp(int n) {
+    if (type(n) == "expression_statement" && !excluded(n)) {
+      const std::vector<int> k = t_.named_children(n);
+      if (k.size() == 1 && type(k[0]) == "assignment" && t_.child(k[0], "type") < 0) {
+        const int right = t_.child(k[0], "right");
+        if (right >= 0 && type(right) == "call" &&
+            resolve(t_.child(right, "function")) == "torch.nn.parallel.DistributedDataParallel") {
+          const Args a = arguments(right);
+          if (!a.splat && !a.positional.empty() && a.positional.size() <= 1 &&
+              (type(a.positional[0]) == "identifier" || type(a.positional[0]) == "attribute") &&
+              !a.keywords.count("module")) {
+            ddp_.push_back({n, right, a.positional[0]});
+            consumed_.insert(right);
+          }
+        }
+      }
+      return;
+    }
+    for (int c : t_.children(n)) plan_ddp(c);
+  }
+  void apply_ddp() {
+    for (const Ddp& d : ddp_) {
+      const int assign = t_.named_children(d.stmt)[0];
+      const std::string left(text(t_.child(assign, "left"))), net(text(d.net));
+      const std::string ctx = emit("mindspore.set_auto_parallel_context") +
+                              "(parallel_mode=" + emit("mindspore.ParallelMode") +
+                              ".DATA_PARALLEL, gradients_mean=True)";
+      const bool first = !ddp_context_done_;
+      bool ok;
+      if (left == net) {  // model = DDP(model, ...): the statement goes (the first becomes the context)
+        ok = first ? replace_region(t_.at(d.stmt).begin, t_.at(d.stmt).end, ctx) : remove_statement(d.stmt, true);
+      } else {
+        ok = replace_region(t_.at(d.call).begin, t_.at(d.call).end, net);
+        if (ok && first) {
+          const std::uint32_t ls = line_start(t_.at(d.stmt).begin);
+          ok = add(ls, ls, indent_of(t_.at(d.stmt).begin) + ctx + "\n");
+        }
+      }
+      if (!ok) {
+        diag(Diag::MsUnsupported, d.call, "DistributedDataParallel left as written: its edits overlap others",
+             "drop the wrapper; call ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, "
+             "gradients_mean=True) once after init()");
+        unconverted("unsupported");
+        keep_alias(t_.child(d.call, "function"));
+        continue;
+      }
+      if (first) ddp_context_done_ = true;
+      f_.count_converted("diff");
+      used_aliases_.insert(head_alias(t_.child(d.call, "function")));
+      diag(Diag::MsDdpDropped, d.call, "DistributedDataParallel(" + net + ") → " + net,
+           first ? std::string("data parallelism is set once: ms.set_auto_parallel_context(parallel_mode="
+                               "ms.ParallelMode.DATA_PARALLEL, gradients_mean=True), here; DDP's keywords are gone; "
+                               "a .module attribute of the wrapper is the network itself")
+                 : std::string("the data-parallel context is set at the first DistributedDataParallel of the file"));
+    }
+  }
+
   // `x, y = x.to(device), y.to(device)` became `x, y = x, y`: the statement goes.
   void drop_self_assignments(int n) {
     if (type(n) == "expression_statement") {
@@ -1651,6 +1714,11 @@ class Converter {
   std::set<std::string> cell_classes_, optimizers_;
   std::set<int> cell_class_nodes_, consumed_, scalers_done_;
   std::set<std::string> nets_done_;
+  struct Ddp {
+    int stmt, call, net;
+  };
+  std::vector<Ddp> ddp_;
+  bool ddp_context_done_ = false;
   std::map<int, std::string> cell_method_;                  // Cell class node -> forward | call
   std::map<std::string, std::string> cell_method_by_name_;  // the same by class name
   std::vector<int> current_cell_, no_grad_withs_;

@@ -27,6 +27,7 @@ constexpr std::string_view kValueAndGrad[] = {"has_aux"};
 constexpr std::string_view kGenerator[] = {"column_names", "shuffle", "num_parallel_workers"};
 constexpr std::string_view kBatch[] = {"drop_remainder"};
 constexpr std::string_view kSetContext[] = {"device_target"};
+constexpr std::string_view kParallel[] = {"parallel_mode", "gradients_mean"};
 constexpr std::string_view kLossScaler[] = {"scale_value", "scale_factor", "scale_window"};
 constexpr std::string_view kNone[] = {""};
 
@@ -62,6 +63,9 @@ constexpr EmittedName kPassNames[] = {
     {"mindspore.amp.DynamicLossScaler.unscale", {}},
     {"mindspore.amp.DynamicLossScaler.adjust", {}},
     {"mindspore.amp.all_finite", {}},
+    // DistributedDataParallel (FRY4751)
+    {"mindspore.set_auto_parallel_context", kParallel},
+    {"mindspore.ParallelMode", {}},
 };
 
 }  // namespace
