@@ -1459,8 +1459,7 @@ class Converter {
       const int assign = t_.named_children(d.stmt)[0];
       const std::string left(text(t_.child(assign, "left"))), net(text(d.net));
       const std::string ctx = emit("mindspore.set_auto_parallel_context") +
-                              "(parallel_mode=" + emit("mindspore.ParallelMode") +
-                              ".DATA_PARALLEL, gradients_mean=True)";
+                              "(parallel_mode=" + quoted("data_parallel") + ", gradients_mean=True)";
       const bool first = !ddp_context_done_;
       bool ok;
       if (left == net) {  // model = DDP(model, ...): the statement goes (the first becomes the context)
@@ -1474,7 +1473,7 @@ class Converter {
       }
       if (!ok) {
         diag(Diag::MsUnsupported, d.call, "DistributedDataParallel left as written: its edits overlap others",
-             "drop the wrapper; call ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, "
+             "drop the wrapper; call ms.set_auto_parallel_context(parallel_mode='data_parallel', "
              "gradients_mean=True) once after init()");
         unconverted("unsupported");
         keep_alias(t_.child(d.call, "function"));
@@ -1485,7 +1484,7 @@ class Converter {
       used_aliases_.insert(head_alias(t_.child(d.call, "function")));
       diag(Diag::MsDdpDropped, d.call, "DistributedDataParallel(" + net + ") → " + net,
            first ? std::string("data parallelism is set once: ms.set_auto_parallel_context(parallel_mode="
-                               "ms.ParallelMode.DATA_PARALLEL, gradients_mean=True), here; DDP's keywords are gone; "
+                               "'data_parallel', gradients_mean=True), here; DDP's keywords are gone; "
                                "a .module attribute of the wrapper is the network itself")
                  : std::string("the data-parallel context is set at the first DistributedDataParallel of the file"));
     }

@@ -65,7 +65,6 @@ constexpr EmittedName kPassNames[] = {
     {"mindspore.amp.all_finite", {}},
     // DistributedDataParallel (FRY4751)
     {"mindspore.set_auto_parallel_context", kParallel},
-    {"mindspore.ParallelMode", {}},
 };
 
 }  // namespace

@@ -14,7 +14,7 @@ class Tiny(nn.Cell):
 def build(rank):
     ms.communication.init()
     net = Tiny()
-    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    ms.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
     model = net
     return model, ms.communication.get_rank(), ms.communication.get_group_size()
 

@@ -10,7 +10,7 @@ def setup(model):
     rank = ms.communication.get_rank()
     world = ms.communication.get_group_size()
     torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
-    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    ms.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
     dist.barrier()
     return model, rank, world
 
