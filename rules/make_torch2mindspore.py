@@ -190,6 +190,27 @@ CURATED = [
 ]
 
 # notes we write by hand for rows whose difference a generic note cannot say
+AMP_NOTE = "converted around a training step's forward (FRY4750); else wrap the net: amp.auto_mixed_precision(net, 'O1')"
+SCALER_NOTE = "converted with its training step (FRY4750): amp.DynamicLossScaler(scale_value=2**16, scale_factor=2, scale_window=2000)"
+STRUCTURAL = {
+    "torch.autocast": ("-", "unsupported", "-", AMP_NOTE),
+    "torch.amp.autocast": ("-", "unsupported", "-", AMP_NOTE),
+    "torch.cuda.amp.autocast": ("-", "unsupported", "-", AMP_NOTE),
+    "torch.amp.GradScaler": ("-", "unsupported", "-", SCALER_NOTE),
+    "torch.cuda.amp.GradScaler": ("-", "unsupported", "-", SCALER_NOTE),
+    # process groups: mindspore.communication (every 2.x release; the launcher, msrun, gives rank
+    # and size), not mint.distributed (2.4 and later) -- the same rows as core.tsv, so the tables
+    # do not contradict each other; the collectives (all_reduce, ...) keep mint.distributed
+    "torch.distributed.init_process_group": (
+        "mindspore.communication.init", "diff",
+        "backend=drop;init_method=drop;world_size=drop;rank=drop;timeout=drop;device_id=drop",
+        "init() reads rank and size from the launcher (msrun); its backend is hccl on Ascend, nccl on GPU"),
+    "torch.distributed.get_rank": ("mindspore.communication.get_rank", "same", "-", ""),
+    "torch.distributed.get_world_size": ("mindspore.communication.get_group_size", "same", "-", ""),
+    "torch.distributed.destroy_process_group": ("mindspore.communication.release", "diff", "group=drop",
+                                                "releases every communication resource"),
+}
+
 NOTES = {
     "torch.utils.data.DataLoader": "batch_size, drop_last and collate_fn move to .batch(); no batch_sampler or generator",
     "torch.nn.Linear": "same; MindSpore adds weight_init/bias_init",
@@ -390,6 +411,8 @@ def main():
         if torch not in rows or (rows[torch][0] == ms and rows[torch][2] == "-"):
             rows[torch] = (ms, status, args, note)
 
+    for torch, row in STRUCTURAL.items():
+        rows[torch] = row
     out_dir = os.path.join(ROOT, "rules", "torch2mindspore")
     os.makedirs(out_dir, exist_ok=True)
     by_family = {}

@@ -27,6 +27,8 @@ constexpr std::string_view kValueAndGrad[] = {"has_aux"};
 constexpr std::string_view kGenerator[] = {"column_names", "shuffle", "num_parallel_workers"};
 constexpr std::string_view kBatch[] = {"drop_remainder"};
 constexpr std::string_view kSetContext[] = {"device_target"};
+constexpr std::string_view kParallel[] = {"parallel_mode", "gradients_mean"};
+constexpr std::string_view kLossScaler[] = {"scale_value", "scale_factor", "scale_window"};
 constexpr std::string_view kNone[] = {""};
 
 // Every name the passes of targets/mindspore/ write without a table row (convert.cpp spells them
@@ -53,6 +55,16 @@ constexpr EmittedName kPassNames[] = {
     {"mindspore.ops.stop_gradient", {}},
     {"mindspore.ops.clip_by_global_norm", {}},
     {"mindspore.Tensor.shape", {}},
+    // the mixed-precision training step (FRY4750)
+    {"mindspore.amp", {}},
+    {"mindspore.amp.auto_mixed_precision", {}},
+    {"mindspore.amp.DynamicLossScaler", kLossScaler},
+    {"mindspore.amp.DynamicLossScaler.scale", {}},
+    {"mindspore.amp.DynamicLossScaler.unscale", {}},
+    {"mindspore.amp.DynamicLossScaler.adjust", {}},
+    {"mindspore.amp.all_finite", {}},
+    // DistributedDataParallel (FRY4751)
+    {"mindspore.set_auto_parallel_context", kParallel},
 };
 
 }  // namespace

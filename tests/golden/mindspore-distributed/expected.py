@@ -3,7 +3,6 @@ import mindspore as ms
 from mindspore import nn
 import torch
 import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel as DDP
 
 
 def setup(model):
@@ -11,7 +10,7 @@ def setup(model):
     rank = ms.communication.get_rank()
     world = ms.communication.get_group_size()
     torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
-    model = DDP(model)
+    ms.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
     dist.barrier()
     return model, rank, world
 
