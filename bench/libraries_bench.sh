@@ -7,7 +7,8 @@
 # as a Markdown table (docs/verify.md has the classes).
 #
 #   bash bench/libraries_bench.sh --rocm-include DEST/5.3/include [--ferry BIN] [--max-units N] \
-#        NAME=CHECKOUT[/SUBDIR] ...
+#        [--define NAME[=V]]... NAME=CHECKOUT[/SUBDIR] ...
+# (--define goes to every verify, e.g. GGML_USE_HIP, the define ggml's HIP build gives; --max-units 0: all)
 #   e.g. cuda-samples=/tmp/corpora/cuda-samples/Samples ggml=/tmp/corpora/ggml/src/ggml-cuda
 #
 # Checkouts are never part of Ferry: pass their paths; a missing one is skipped with a note, and
@@ -19,11 +20,13 @@ ROCM=${FERRY_ROCM_INCLUDE:-}
 MAX=10
 JOBS=2
 CORPORA=()
+DEFINES=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --rocm-include) ROCM=$2; shift 2 ;;
     --ferry) FERRY=$2; shift 2 ;;
     --max-units) MAX=$2; shift 2 ;;
+    --define) DEFINES+=(--define "$2"); shift 2 ;;
     -j) JOBS=$2; shift 2 ;;
     *=*) CORPORA+=("$1"); shift ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
@@ -50,7 +53,7 @@ for spec in "${CORPORA[@]}"; do
   "$FERRY" migrate "$src" -o "$out" --to hip --hip-version 5.2 >"$WORK/$name.migrate.log" 2>&1 || true
   count() { grep -c "\[$1\]" "$WORK/$name.migrate.log" || true; }
   mapfile -t units < <(cd "$out" && grep -rlE --include='*.cu' --include='*.hip' --include='*.cpp' --include='*.cc' \
-    "$LIBS" . | sed 's|^\./||' | sort | head -n "$MAX")
+    "$LIBS" . | sed 's|^\./||' | sort | { if [ "$MAX" -gt 0 ]; then head -n "$MAX"; else cat; fi; })
   only=()
   for u in "${units[@]}"; do only+=(--only "$u"); done
   if [ ${#units[@]} -eq 0 ]; then
@@ -58,8 +61,8 @@ for spec in "${CORPORA[@]}"; do
     continue
   fi
   env -u FERRY_ROCM_INCLUDE "$FERRY" verify "$out" --arch gfx906 -j "$JOBS" --no-record --no-original-check -q "${only[@]}" \
-    --report "$WORK/$name.without.json" >/dev/null 2>&1 || true
-  "$FERRY" verify "$out" --arch gfx906 -j "$JOBS" --no-record --no-original-check -q "${only[@]}" --rocm-include "$ROCM" \
+    ${DEFINES[@]+"${DEFINES[@]}"} --report "$WORK/$name.without.json" >/dev/null 2>&1 || true
+  "$FERRY" verify "$out" --arch gfx906 -j "$JOBS" --no-record --no-original-check -q "${only[@]}" --rocm-include "$ROCM" ${DEFINES[@]+"${DEFINES[@]}"} \
     --report "$WORK/$name.with.json" >/dev/null 2>&1 || true
   summary() {
     python3 - "$1" <<'PY'

@@ -29,6 +29,7 @@ struct VerifyArgs {
   std::string nvcc = "nvcc";
   std::string python;
   std::vector<std::string> rocm_include;
+  std::vector<std::string> defines;
   std::string compile_commands;
   std::vector<std::string> exclude;
   std::vector<std::string> only;
@@ -76,6 +77,11 @@ int run_verify(const VerifyArgs& a) {
   if (!a.python.empty()) o.pythons = {a.python};
   if (!a.rocm_include.empty()) o.rocm_include.assign(a.rocm_include.begin(), a.rocm_include.end());
   else o.rocm_include = verify::rocm_include_from_env();
+  for (const std::string& d : a.defines) {
+    if (d.empty() || d.front() == '=' || d.find_first_of(" \t\n") != std::string::npos)
+      throw std::invalid_argument("--define '" + d + "': expected NAME or NAME=VALUE");
+    o.defines.push_back(d.starts_with("-D") ? d.substr(2) : d);
+  }
   o.exclude = a.exclude;
   o.only = a.only;
   o.check_original = !a.no_original_check;
@@ -139,6 +145,9 @@ std::function<int()> setup_verify(CLI::App& sub) {
                  "include root of the ROCm libraries' headers (scripts/rocm-headers.sh DEST: DEST/5.3/include), "
                  "given to hipcc as -isystem; repeatable (default: $FERRY_ROCM_INCLUDE, ':'-separated). "
                  "Units compile against them (-c); nothing is linked");
+  sub.add_option("--define", a->defines,
+                 "NAME or NAME=VALUE the target build defines (ggml's HIP build: GGML_USE_HIP), given as -D to "
+                 "every compile of the tree, not to the originals; repeatable");
   sub.add_option("--compile-commands", a->compile_commands,
                  "compilation database (default: compile_commands.json in the tree, the input or build*/)");
   sub.add_option("--exclude", a->exclude, "skip files under this path (relative to the tree)");

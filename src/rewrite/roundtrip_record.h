@@ -37,7 +37,10 @@
 //               pass) are Ferry's own lines and go.
 //   span        `(cta.thread_rank() / 32) /* ferry-cuda: warp.meta_group_rank() */`: an expression
 //               rewritten for a HIP release, always parenthesised: the parentheses, what they hold
-//               and the record become the recorded expression.
+//               and the record become the recorded expression. A brace span, `{.x = 0xFBFF}
+//               /* ferry-cuda: {0xFBFF} */` (hip fp16_raw_init pass: a __half_raw list given its
+//               member designators): the braces, what they hold and the record become the
+//               recorded list (which starts with `{`).
 #pragma once
 
 #include <cstddef>

@@ -127,6 +127,9 @@ std::string known_missing_library(std::string_view header) {
       {"roctracer/", "roctracer (roctx)"},
       {"roctx.h", "roctracer (roctx)"},
       {"rocm_smi/", "ROCm SMI (rocm-smi-lib)"},
+      // OpenMP's header is the compiler's own: gcc always has it, LLVM's clang only with libomp
+      // (Debian 12's hipcc is clang 15: libomp-15-dev).
+      {"omp.h", "the OpenMP runtime of the compiler (hipcc: LLVM libomp, Debian's libomp-15-dev)"},
       // PyTorch: its C++ headers (absent: no PyTorch, or Debian's python3-torch without
       // libtorch-dev), and the HIP parts only PyTorch for ROCm has.
       {"ATen/hip/", "PyTorch for ROCm"},

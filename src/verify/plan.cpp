@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "project/project.h"
+#include "verify/openmp.h"
 
 namespace fs = std::filesystem;
 
@@ -123,7 +124,12 @@ std::vector<std::string> translate_flags(const std::vector<std::string>& args, c
       }
     }
     if (handled) continue;
-    if ((a == "-D" || a == "-U") && i + 1 < args.size()) {
+    if (is_openmp_flag(a) ||
+        ((a == "-Xcompiler" || a == "--compiler-options") && i + 1 < args.size() && is_openmp_flag(args[i + 1]))) {
+      // OpenMP is the host compiler's: kept toolchain-neutral, spelled by compile_command().
+      if (a == "-Xcompiler" || a == "--compiler-options") ++i;
+      if (std::find(out.begin(), out.end(), kOpenmpFlag) == out.end()) out.emplace_back(kOpenmpFlag);
+    } else if ((a == "-D" || a == "-U") && i + 1 < args.size()) {
       out.push_back(a + args[++i]);
     } else if ((a.compare(0, 2, "-D") == 0 || a.compare(0, 2, "-U") == 0) && a.size() > 2) {
       out.push_back(a);
@@ -162,7 +168,10 @@ std::vector<std::string> compile_command(const std::string& compiler, const anal
     else
       cmd.push_back("-D__HIP_PLATFORM_AMD__");
   }
-  cmd.insert(cmd.end(), flags.begin(), flags.end());
+  for (const std::string& f : flags) {
+    if (f == kOpenmpFlag && profile.toolchain == "nvcc") cmd.push_back("-Xcompiler");  // a host flag for nvcc
+    cmd.push_back(f);
+  }
   cmd.insert(cmd.end(), {"-w", source, "-o", object});
   return cmd;
 }

@@ -41,10 +41,10 @@ struct PlanOptions {
 [[nodiscard]] Plan make_plan(const PlanOptions& options);
 
 // Translates one compile_commands.json command for another toolchain: keeps -I/-isystem/-iquote/
-// -D/-U/-std/-include (paths made absolute against `directory`, paths under `from_root` moved to
-// `to_root`), drops everything else (nvcc-only flags, -arch/-gencode, -O, -o, -c, the source).
-// Include directories outside both trees that belong to a CUDA toolkit are dropped when
-// `drop_cuda_paths` is set (compiling for AMD).
+// -D/-U/-std/-include and OpenMP (as verify/openmp.h's neutral -fopenmp) (paths made absolute against `directory`,
+// paths under `from_root` moved to `to_root`), drops everything else (nvcc-only flags, -arch/-gencode, -O, -o, -c, the
+// source). Include directories outside both trees that belong to a CUDA toolkit are dropped when `drop_cuda_paths` is
+// set (compiling for AMD).
 [[nodiscard]] std::vector<std::string> translate_flags(const std::vector<std::string>& args,
                                                        const std::filesystem::path& directory,
                                                        const std::filesystem::path& from_root,

@@ -18,6 +18,7 @@
 #include "migrate/migrate_tree.h"
 #include "project/project.h"
 #include "targets/target.h"
+#include "verify/openmp.h"
 #include "verify/plan.h"
 
 namespace fs = std::filesystem;
@@ -271,6 +272,29 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
                       "are compiled (-c, header-only hipCUB/rocThrust for real) but never linked against hipBLAS, "
                       "hipFFT, RCCL ...");
   }
+  // OpenMP host code: a unit whose own source includes <omp.h> or has `#pragma omp` gets the host
+  // compiler's OpenMP flag, as its build gives it (a compilation database carries its own).
+  std::set<std::string> openmp_units;
+  for (const TranslationUnit& tu : plan.units) {
+    if (tu.flag_source != "inferred") continue;
+    try {
+      if (uses_openmp(project::read_file(r.tree / tu.rel))) openmp_units.insert(tu.rel);
+    } catch (const std::exception&) {
+    }
+  }
+  if (!openmp_units.empty())
+    r.notes.push_back(
+        fmt::format("{} unit(s) use OpenMP (<omp.h> or #pragma omp; the first: {}): compiled with "
+                    "-fopenmp (nvcc: -Xcompiler -fopenmp), as their build gives it",
+                    openmp_units.size(), *openmp_units.begin()));
+  // --define: the target build's own defines (ggml's -DGGML_USE_HIP), for the tree's compiles only;
+  // the original is compiled as the source build compiles it.
+  r.defines = o.defines;
+  if (!r.defines.empty()) {
+    std::string list;
+    for (const std::string& d : r.defines) list += (list.empty() ? "-D" : " -D") + d;
+    r.notes.push_back("every compile of the tree gets " + list + " (--define; the originals do not)");
+  }
   const bool with_torch = r.torch && r.torch->usable();
   auto unit_flags = [&](const TranslationUnit& tu, const std::vector<std::string>& base, bool hip) {
     std::vector<std::string> f = base;
@@ -282,7 +306,8 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     }
     if (r.mpi && r.mpi->usable() && tu.flag_source == "inferred")
       for (const std::string& m : r.mpi->flags)
-        if (hip || m != "-pthread") f.push_back(m);  // nvcc takes host-only flags through -Xcompiler
+        if (hip || m != "-pthread") f.push_back(m);               // nvcc takes host-only flags through -Xcompiler
+    if (openmp_units.count(tu.rel)) f.emplace_back(kOpenmpFlag);  // compile_command spells it for nvcc
     return f;
   };
 
@@ -315,8 +340,9 @@ VerifyResult run_verify(const VerifyOptions& o, const ProcessRunner& runner) {
     u.toolchain = job.profile->toolchain;
     u.flag_source = job.tu->flag_source;
     const std::string obj = (tmp.path() / fmt::format("{}-{}.o", i, job.profile->name)).string();
-    u.command = compile_command(compiler_for(o, *job.profile), *job.profile, job.tu->rel, job.tu->is_c,
-                                unit_flags(*job.tu, job.tu->flags, job.profile->toolchain != "nvcc"), obj);
+    std::vector<std::string> flags = unit_flags(*job.tu, job.tu->flags, job.profile->toolchain != "nvcc");
+    for (const std::string& d : r.defines) flags.push_back("-D" + d);
+    u.command = compile_command(compiler_for(o, *job.profile), *job.profile, job.tu->rel, job.tu->is_c, flags, obj);
     ProcessResult pr = runner.run(u.command, r.tree, o.timeout);
     if (pr.exit_code != 0 && !pr.timed_out && !job.tu->is_c && needs_relocatable_device_code(pr.output)) {
       std::vector<std::string> rdc = u.command;
@@ -619,6 +645,7 @@ nlohmann::json to_json(const VerifyResult& r) {
     // Compiled with -c against the headers; nothing is linked against the libraries.
     j["rocm_include"] = {{"roots", roots}, {"check", "compile-only (no link)"}};
   }
+  if (!r.defines.empty()) j["defines"] = r.defines;
   nlohmann::json originals = nlohmann::json::object();
   for (const auto& [rel, c] : r.originals) originals[rel] = check_to_json(c);
   j["summary"] = {{"translation_units", r.translation_units}, {"compiles", r.units.size()}, {"passed", passed},

@@ -57,6 +57,9 @@ struct VerifyOptions {
   // FERRY_ROCM_INCLUDE), given to every hipcc compile as -isystem, in order. Nothing links: with
   // them a unit is compiled for real (-c), but whether it links against the libraries is not known.
   std::vector<std::filesystem::path> rocm_include;
+  // The target build's defines, NAME or NAME=VALUE (--define): given as -D to every compile of the
+  // tree, not to the original checks (ggml's HIP build defines GGML_USE_HIP, its CUDA build does not).
+  std::vector<std::string> defines;
   // Progress (report/progress.h wires them; verify never prints). Optional; once with the number
   // of compiles and their source bytes, then from worker threads once per compile finished.
   std::function<void(std::size_t compiles, std::uintmax_t bytes)> on_start;
@@ -109,8 +112,9 @@ struct VerifyResult {
   // in its VERSIONS file ("ROCm 5.3"), empty when it has none.
   std::vector<std::string> rocm_include;
   std::vector<std::string> rocm_include_release;
-  double seconds = 0;          // wall time of the whole verification
-  double compile_seconds = 0;  // sum over compiles of the tree (original checks excluded)
+  std::vector<std::string> defines;  // VerifyOptions::defines
+  double seconds = 0;                // wall time of the whole verification
+  double compile_seconds = 0;        // sum over compiles of the tree (original checks excluded)
 };
 
 // Throws std::runtime_error / std::invalid_argument on unusable input (no such tree, bad manifest).

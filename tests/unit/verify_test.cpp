@@ -17,6 +17,7 @@
 #include "targets/target.h"
 #include "verify/classify.h"
 #include "verify/compiler_output.h"
+#include "verify/openmp.h"
 #include "verify/plan.h"
 #include "verify/torch.h"
 #include "verify/verify.h"
@@ -313,6 +314,58 @@ TEST(VerifyRun, MpiUnitsGetTheWrappersIncludePath) {
   // A tree without <mpi.h> asks no wrapper.
   fs::remove(out / "ring.cu");
   EXPECT_FALSE(run_verify(o, runner).mpi);
+  fs::remove_all(base);
+}
+
+TEST(VerifyOpenmp, SourcesAndFlags) {
+  EXPECT_TRUE(uses_openmp("#include <omp.h>\n"));
+  EXPECT_TRUE(uses_openmp("int f() {\n  # pragma omp parallel for\n  for (;;) {}\n}\n"));
+  EXPECT_FALSE(uses_openmp("// #pragma omp parallel\n#pragma once\n#pragma ompx\nint omp_threads;\n"));
+  EXPECT_TRUE(is_openmp_flag("-fopenmp"));
+  EXPECT_TRUE(is_openmp_flag("-fopenmp=libomp"));
+  EXPECT_TRUE(is_openmp_flag("-Xcompiler=-O3,-fopenmp"));
+  EXPECT_TRUE(is_openmp_flag("-Wall,-fopenmp"));  // an -Xcompiler value
+  EXPECT_FALSE(is_openmp_flag("-fopenmp-simd"));
+  EXPECT_FALSE(is_openmp_flag("-O3"));
+  // From a compilation database: nvcc's -Xcompiler -fopenmp becomes the neutral flag, once.
+  const auto f = translate_flags({"nvcc", "-Xcompiler", "-fopenmp,-O2", "-fopenmp", "-DX", "-c", "a.cu"}, "/b", "/in",
+                                 "/out", true);
+  EXPECT_EQ(f, (std::vector<std::string>{"-fopenmp", "-DX"}));
+  const auto* sm90 = ferry::analysis::find_profile("sm_90");
+  const auto* gfx906 = ferry::analysis::find_profile("gfx906");
+  ASSERT_TRUE(sm90 && gfx906);
+  const auto nv = compile_command("nvcc", *sm90, "a.cu", false, {"-fopenmp"}, "a.o");
+  const std::vector<std::string> host{"-Xcompiler", "-fopenmp"};
+  EXPECT_NE(std::search(nv.begin(), nv.end(), host.begin(), host.end()), nv.end());
+  const auto hip = compile_command("hipcc", *gfx906, "a.cu", false, {"-fopenmp"}, "a.o");
+  EXPECT_NE(std::find(hip.begin(), hip.end(), "-fopenmp"), hip.end());
+  EXPECT_EQ(std::find(hip.begin(), hip.end(), "-Xcompiler"), hip.end());
+  EXPECT_EQ(known_missing_library("omp.h").find("OpenMP"), 4u);
+}
+
+TEST(VerifyRun, OpenmpUnitsAndDefines) {
+  const fs::path base = fs::temp_directory_path() / ("ferry-verify-omprun-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  const fs::path out = base / "out";
+  write(out / "omp.cu", "#include <hip/hip_runtime.h>\n#include <omp.h>\n");
+  write(out / "plain.cu", "int main() {}\n");
+  MpiRunner runner;  // every compile succeeds
+  VerifyOptions o;
+  o.tree = out;
+  o.profiles = ferry::analysis::parse_profile_list("gfx906");
+  o.defines = {"GGML_USE_HIP", "N=4"};
+  const VerifyResult r = run_verify(o, runner);
+  ASSERT_EQ(r.units.size(), 2u);
+  for (const UnitResult& u : r.units) {
+    const bool omp = std::find(u.command.begin(), u.command.end(), "-fopenmp") != u.command.end();
+    EXPECT_EQ(omp, u.rel == "omp.cu") << u.rel;
+    EXPECT_NE(std::find(u.command.begin(), u.command.end(), "-DGGML_USE_HIP"), u.command.end()) << u.rel;
+    EXPECT_NE(std::find(u.command.begin(), u.command.end(), "-DN=4"), u.command.end()) << u.rel;
+  }
+  const std::string text = text_summary(r);
+  EXPECT_NE(text.find("1 unit(s) use OpenMP"), std::string::npos) << text;
+  EXPECT_NE(text.find("-DGGML_USE_HIP -DN=4 (--define; the originals do not)"), std::string::npos) << text;
+  EXPECT_EQ(to_json(r)["defines"].size(), 2u);
   fs::remove_all(base);
 }
 

@@ -146,6 +146,17 @@ void record_restore_pass(FileMigration& file) {
       if (file.replace_bytes(file.code(open).begin, toks[c].end, std::string(*rec))) file.count_converted("device");
       continue;
     }
+    if (file.is(ci, "}")) {
+      // a brace span: `{.x = 0xFBFF} /* ferry-cuda: {0xFBFF} */` (hip fp16_raw_init pass)
+      const std::size_t c = comment_after(ti);
+      if (c == SIZE_MAX) continue;
+      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      const std::size_t open = file.partner(ci);
+      if (rec && rec->starts_with('{') && rec->ends_with('}') && open != migrate::npos &&
+          file.replace_bytes(file.code(open).begin, toks[c].end, std::string(*rec)))
+        file.count_converted("fp16");
+      continue;
+    }
     if (file.is(ci, "32")) {
       // `32 /* ferry-cuda: warpSize */`: the wave64 fix's logical warps needed CUDA's 32 there
       const std::size_t c = comment_after(ti);

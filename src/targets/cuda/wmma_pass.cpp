@@ -50,11 +50,24 @@ long number(const FileMigration& f, const analysis::FileFacts& facts, std::size_
 
 void wmma_pass(FileMigration& file) {
   std::optional<analysis::FileFacts> facts;
+  // `namespace wmma = rocwmma;` (what the hip target writes for `namespace wmma = nvcuda::wmma;`
+  // and for `using namespace nvcuda;`) comes back as the alias of nvcuda::wmma, and with it in the
+  // file, `rocwmma::X` comes back as `wmma::X`, as the CUDA wrote it (the hip target qualifies
+  // every `wmma::X` as `rocwmma::X`); without the alias, `nvcuda::wmma::X`.
+  auto is_alias = [&](std::size_t ci) {
+    return file.is(ci, "namespace") && file.is(ci + 1, "wmma") && file.is(ci + 2, "=") && file.is(ci + 3, "rocwmma") &&
+           file.is(ci + 4, ";") && !file.excluded(ci);
+  };
+  bool alias = false;
+  for (std::size_t ci = 0; ci + 4 < file.code_size() && !alias; ++ci) alias = is_alias(ci);
+  const std::string ns = alias ? "wmma" : "nvcuda::wmma";
+  auto spell = [&](std::string_view cuda) {  // `nvcuda::wmma::X` as the file names the namespace
+    constexpr std::string_view kFull = "nvcuda::wmma";
+    return cuda.starts_with(kFull) ? ns + std::string(cuda.substr(kFull.size())) : std::string(cuda);
+  };
   for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {
-    // `namespace wmma = rocwmma;` (what the hip target writes for `using namespace nvcuda;`)
-    if (file.is(ci, "namespace") && file.is(ci + 1, "wmma") && file.is(ci + 2, "=") && file.is(ci + 3, "rocwmma") &&
-        file.is(ci + 4, ";") && !file.excluded(ci)) {
-      if (file.replace(ci, ci + 4, "using namespace nvcuda;")) file.count_converted("wmma");
+    if (is_alias(ci)) {
+      if (file.replace(ci, ci + 4, "namespace wmma = nvcuda::wmma;")) file.count_converted("wmma");
       ci += 4;
       continue;
     }
@@ -66,11 +79,11 @@ void wmma_pass(FileMigration& file) {
         // `using rocwmma::float16_t;` declares the name for later unqualified uses: it becomes an
         // alias of CUDA's type (`using float16_t = __half;`), never `using __half;`.
         if (ci > 0 && file.is(ci - 1, "using") && file.is(ci + 3, ";"))
-          element = file.replace(ci, ci + 2, std::string(name) + " = " + std::string(t.cuda));
-        else element = file.replace(ci, ci + 2, std::string(t.cuda));
+          element = file.replace(ci, ci + 2, std::string(name) + " = " + spell(t.cuda));
+        else element = file.replace(ci, ci + 2, spell(t.cuda));
         break;
       }
-    if (!element && file.replace(ci, ci, "nvcuda::wmma")) file.count_converted("wmma");  // the namespace
+    if (!element && file.replace(ci, ci, ns)) file.count_converted("wmma");  // the namespace
     if (name != "fragment" || !file.is(ci + 3, "<")) continue;
     // fragment<use, m, n, k, T[, layout]>: the arguments at top level.
     std::vector<std::size_t> starts{ci + 4};
@@ -95,7 +108,7 @@ void wmma_pass(FileMigration& file) {
                     file.is(starts[0], "matrix_b") || file.is(starts[0] + 2, "matrix_b");
     if (ab && (type == "float" || type == "float32_t") && m == 16 && n == 16 && kk == 8) {
       // fp32 inputs: CUDA's nearest fragment is TF32 (what the hip target writes as float).
-      file.replace(starts[4], t, "nvcuda::wmma::precision::tf32");
+      file.replace(starts[4], t, spell("nvcuda::wmma::precision::tf32"));
       file.diag(Diag::WmmaShapeMissing, Severity::Warning, ci + 2,
                 "rocWMMA fp32 fragment 16x16x8: nvcuda::wmma has no fp32 A/B fragments; written as TF32",
                 "TF32 keeps 10 mantissa bits: round the inputs with nvcuda::wmma::__float_to_tf32, or compute "

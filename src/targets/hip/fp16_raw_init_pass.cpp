@@ -8,9 +8,12 @@
 // '_Float16'". Naming the members, `__half_raw{.x = 0xFBFF}`, gives the bits in both (clang takes
 // designators of an anonymous union's members; standard from C++20, an extension before it).
 // A list that already designates, is empty, or has more elements than the members is left alone.
+// The list keeps a round-trip record of its CUDA text, a brace span (rewrite/roundtrip_record.h):
+// `__half_raw{.x = 0xFBFF} /* ferry-cuda: {0xFBFF} */`, restored by the cuda target.
 #include <string>
 #include <vector>
 
+#include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
@@ -37,8 +40,12 @@ void fp16_raw_init_pass(migrate::FileMigration& file) {
     bool ok = true;
     for (const migrate::ArgRange& a : items) ok = ok && !a.empty() && !file.touched(a.first);
     if (!ok) continue;
+    const std::string original(
+        file.source().substr(file.code(open).begin, file.code(close).end - file.code(open).begin));
     file.insert_before(items[0].first, ".x = ");
     if (items.size() == 2) file.insert_before(items[1].first, ".y = ");
+    if (rewrite::record::recordable(original) && original.find('\n') == std::string::npos)
+      file.edits().insert(file.code(close).end, " " + rewrite::record::make(original));
     file.count_converted("fp16");
     ci = close;
   }

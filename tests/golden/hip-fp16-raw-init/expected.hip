@@ -6,17 +6,17 @@
 #include <hip/hip_fp16.h>
 #include "ferry/compat/fp16.h"
 
-constexpr __half_raw kLowest = {.x = 0xFBFF};  // -65504, the lowest finite half
+constexpr __half_raw kLowest = {.x = 0xFBFF} /* ferry-cuda: {0xFBFF} */;  // -65504, the lowest finite half
 
 __device__ __half clamp_low(__half v) {
-  const __half_raw inf{.x = 0x7C00};
+  const __half_raw inf{.x = 0x7C00} /* ferry-cuda: {0x7C00} */;
   const __half lowest = kLowest;
   return __hisinf(v) ? __half(inf) : __hmax(v, lowest);
 }
 
 __device__ __half2 ones() {
-  __half2_raw r = {.x = 0x3C00, .y = 0xBC00};  // (1, -1)
+  __half2_raw r = {.x = 0x3C00, .y = 0xBC00} /* ferry-cuda: {0x3C00, 0xBC00} */;  // (1, -1)
   return __half2(r);
 }
 
-__device__ __half neg_max() { return __half(__half_raw{.x = 0xFBFF}); }
+__device__ __half neg_max() { return __half(__half_raw{.x = 0xFBFF} /* ferry-cuda: {0xFBFF} */); }
