@@ -50,8 +50,9 @@ long number(const FileMigration& f, const analysis::FileFacts& facts, std::size_
 
 void wmma_pass(FileMigration& file) {
   std::optional<analysis::FileFacts> facts;
-  // `namespace wmma = rocwmma;` (what the hip target writes for `namespace wmma = nvcuda::wmma;`
-  // and for `using namespace nvcuda;`) comes back as the alias of nvcuda::wmma, and with it in the
+  // `namespace wmma = rocwmma;` (what the hip target writes for `using namespace nvcuda;`, the
+  // usual CUDA spelling, and for `namespace wmma = nvcuda::wmma;`) comes back as `using namespace
+  // nvcuda;`, which gives `wmma::` the same meaning under either original; with it in the
   // file, `rocwmma::X` comes back as `wmma::X`, as the CUDA wrote it (the hip target qualifies
   // every `wmma::X` as `rocwmma::X`); without the alias, `nvcuda::wmma::X`.
   auto is_alias = [&](std::size_t ci) {
@@ -67,7 +68,7 @@ void wmma_pass(FileMigration& file) {
   };
   for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {
     if (is_alias(ci)) {
-      if (file.replace(ci, ci + 4, "namespace wmma = nvcuda::wmma;")) file.count_converted("wmma");
+      if (file.replace(ci, ci + 4, "using namespace nvcuda;")) file.count_converted("wmma");
       ci += 4;
       continue;
     }

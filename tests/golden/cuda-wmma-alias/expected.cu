@@ -1,10 +1,10 @@
 // rocWMMA under a namespace alias -> nvcuda::wmma: `namespace wmma = rocwmma;` (what the hip target
-// writes for `namespace wmma = nvcuda::wmma;`) comes back as the alias of nvcuda::wmma, and the
-// names rocwmma:: qualifies come back under it, `wmma::`.
+// writes for `using namespace nvcuda;`) comes back as `using namespace nvcuda;`, and the names
+// rocwmma:: qualifies come back under it, `wmma::`.
 #include <cuda_runtime.h>
 #include <mma.h>
 
-namespace wmma = nvcuda::wmma;
+using namespace nvcuda;
 
 __global__ void tile(const __half* a, const __half* b, float* c, int ld) {
   wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;

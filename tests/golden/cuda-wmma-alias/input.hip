@@ -1,6 +1,6 @@
 // rocWMMA under a namespace alias -> nvcuda::wmma: `namespace wmma = rocwmma;` (what the hip target
-// writes for `namespace wmma = nvcuda::wmma;`) comes back as the alias of nvcuda::wmma, and the
-// names rocwmma:: qualifies come back under it, `wmma::`.
+// writes for `using namespace nvcuda;`) comes back as `using namespace nvcuda;`, and the names
+// rocwmma:: qualifies come back under it, `wmma::`.
 #include <hip/hip_runtime.h>
 #include <rocwmma/rocwmma.hpp>
 
