@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 #include <cstdio>
 
+typedef struct CUgraphicsResource_st *GraphicsHandle;  // a driver tag the rules also respell
+
 struct Interop {
   struct cudaGraphicsResource *pair[2];
   struct cudaGraphicsResource  *single;
