@@ -6,6 +6,8 @@
 #include <optional>
 #include <unordered_set>
 
+#include "rewrite/roundtrip_record.h"
+
 namespace ferry::migrate {
 
 namespace {
@@ -268,6 +270,29 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
       continue;
     before.resize(before.size() - wrapper.size());
     parts[i + 1].literal.erase(0, 1);
+  }
+  // A cast the CUDA -> HIP migration wraps around an argument (`reinterpret_cast<const void*>($0)`:
+  // HIP takes void pointers where CUDA has typed overloads) is recorded, so that the way back gives
+  // the argument as written (rewrite/roundtrip_record.h, span):
+  // `(reinterpret_cast<const void*>(k)) /* ferry-cuda: k */`.
+  if (file.target().name() == "hip" && file.target().source_dialect() == "cuda") {
+    for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
+      if (parts[i].arg == npos || parts[i].rest || parts[i].arg >= args.size() || args[parts[i].arg].empty()) continue;
+      std::string& before = parts[i - 1].literal;
+      std::string& after = parts[i + 1].literal;
+      const std::size_t cut = i == 1 ? before.find('(') : before.rfind(", ");
+      if (cut == std::string::npos || after.empty() || after.front() != ')') continue;
+      const std::string_view wrapper = std::string_view(before).substr(cut + (i == 1 ? 1 : 2));
+      if (!(wrapper.starts_with("reinterpret_cast<") || wrapper.starts_with("static_cast<") ||
+            wrapper.starts_with("const_cast<")) ||
+          wrapper.back() != '(')
+        continue;
+      const ArgRange& a = args[parts[i].arg];
+      const std::string_view original = file.span_text(a.first, a.last);
+      if (!rewrite::record::recordable(original)) continue;
+      before.insert(before.size() - wrapper.size(), "(");
+      after.insert(1, ") " + rewrite::record::make(original));
+    }
   }
 
   bool in_order = true;

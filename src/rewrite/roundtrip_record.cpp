@@ -1,6 +1,8 @@
 // The source round-trip record (roundtrip_record.h states the forms and their restore rules).
 #include "rewrite/roundtrip_record.h"
 
+#include "core/text.h"
+
 namespace ferry::rewrite::record {
 
 bool recordable(std::string_view original) { return original.find("*/") == std::string_view::npos; }
@@ -16,6 +18,36 @@ std::optional<std::string_view> parse(std::string_view comment) {
   if (!comment.starts_with(kOpen) || !comment.ends_with(kClose) || comment.size() < kOpen.size() + kClose.size())
     return std::nullopt;
   return comment.substr(kOpen.size(), comment.size() - kOpen.size() - kClose.size());
+}
+
+std::string span(std::string_view rewritten, std::string_view original) {
+  if (!recordable(original)) return std::string(rewritten);
+  std::string out = "(";
+  out += rewritten;
+  out += ") ";
+  out += make(original);
+  return out;
+}
+
+bool is_word(std::string_view rec) {
+  const std::size_t end = rec.find_last_not_of(" \t");
+  return end != std::string_view::npos && end + 1 < rec.size() && ferry::is_identifier(rec.substr(0, end + 1));
+}
+
+std::string dropped_word(std::string_view word_and_blanks) {
+  return is_word(word_and_blanks) ? make(word_and_blanks) : std::string();
+}
+
+bool is_spelling(std::string_view rec) {
+  for (std::string_view keyword : {"struct", "union", "enum"}) {
+    if (!rec.starts_with(keyword) || rec.size() == keyword.size() ||
+        (rec[keyword.size()] != ' ' && rec[keyword.size()] != '\t'))
+      continue;
+    rec.remove_prefix(keyword.size());
+    while (!rec.empty() && (rec.front() == ' ' || rec.front() == '\t')) rec.remove_prefix(1);
+    break;
+  }
+  return ferry::is_identifier(rec);
 }
 
 bool is_record(std::string_view comment) { return comment.starts_with(kOpen); }

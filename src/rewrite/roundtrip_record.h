@@ -16,6 +16,8 @@
 //   added       `#include <hip/hip_runtime.h> /* ferry-cuda: (none) */` (hip runtime_header pass):
 //               the whole line goes; `, 32 /* ferry-cuda: (none) */` (a shuffle width the wave64
 //               fix added): the cuda logical_warp pass drops the width.
+//               `, 0 /* ferry-cuda: (none) */` (a default argument HIP's call wants written, hip
+//               call_args pass): the comma, the 0 and the record go.
 //   dropped     `/* ferry-cuda: #include <cuda_runtime_api.h> */` at a line start (an include that
 //               became a duplicate): the record becomes the include.
 //   call head   `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v, 0)` (a warp mask HIP cannot take):
@@ -27,10 +29,18 @@
 //               the doubled form and the record become B.
 //   spelling    `hipError_t /* ferry-cuda: CUresult */`: a name the rules mapped many-to-one (the
 //               way back would write another CUDA name): the name and the record become the
-//               recorded name.
+//               recorded name. Also `hipGraphicsResource /* ferry-cuda: struct cudaGraphicsResource */`
+//               (hip elaborated_type pass: a tag keyword HIP's typedef cannot take): the recorded
+//               keyword and name, as written (`is_spelling`).
 //   moved       `#include <hip/hip_runtime.h> /* ferry-cuda: (none) */` put before a HIP header
 //               that needs it, and `/* ferry-cuda: #include <cuda_runtime.h> */` where the CUDA
 //               include was (hip runtime_header pass): added and dropped, restored as above.
+//   argument    `hipCtxCreate(&c, /* ferry-cuda: &params, */ 0, dev)` (an argument HIP's call does
+//               not take, hip call_args pass): after a `,`, a record whose text ends in `,`
+//               becomes its text (the blanks after it were the original's).
+//   word        `void /* ferry-cuda: CUDART_CB  */myStreamCallback(...)` (a word HIP does not take,
+//               hip dialect pass: CUDART_CB, CUDA_CB, __grid_constant__, register): a record whose
+//               text is a name and the blanks that followed it becomes its text.
 //   guard       not a comment record: `#if !defined(FERRY_HAVE_X)  // ... [FRY4107]`, `#define
 //               FERRY_HAVE_X` and its `#endif` (hip same_signature pass), and `#if
 //               !defined(__HIP_PLATFORM_AMD__) // ... [FRY4103]` with its `#endif` (hip_provided
@@ -40,7 +50,10 @@
 //               and the record become the recorded expression. A brace span, `{.x = 0xFBFF}
 //               /* ferry-cuda: {0xFBFF} */` (hip fp16_raw_init pass: a __half_raw list given its
 //               member designators): the braces, what they hold and the record become the
-//               recorded list (which starts with `{`).
+//               recorded list (which starts with `{`). Also the casts the hip target wraps
+//               around an argument or operand: `(reinterpret_cast<const void*>(k)) /*
+//               ferry-cuda: k */` (call templates), `(const_cast<const char**>(opts)) /* ... */`,
+//               `((hipDeviceptr_t)(uintptr_t)(n)) /* ferry-cuda: n */` (deviceptr pass).
 #pragma once
 
 #include <cstddef>
@@ -71,6 +84,21 @@ inline constexpr std::string_view kAdded = "/* ferry-cuda: (none) */";
 
 // Whether a comment is a record (starts like one; `parse` also wants the close).
 [[nodiscard]] bool is_record(std::string_view comment);
+
+// The span form, `(REWRITTEN) /* ferry-cuda: ORIGINAL */`, or REWRITTEN alone when ORIGINAL cannot
+// be recorded. The parentheses must not follow a name, `)`, `]`, `>` or `*` in the output (the
+// way back would read a call, cast or product): callers wrap an expression or a call argument.
+[[nodiscard]] std::string span(std::string_view rewritten, std::string_view original);
+
+// The word form: `/* ferry-cuda: WORD  */` for a word and the blanks after it (`CUDART_CB `) that
+// the HIP output drops; "" when it cannot be recorded (no trailing blank, or not a name).
+[[nodiscard]] std::string dropped_word(std::string_view word_and_blanks);
+// Whether `recorded` is a word record's text.
+[[nodiscard]] bool is_word(std::string_view recorded);
+
+// Whether `recorded` is a spelling record's text: an identifier, or `struct`, `union` or `enum`,
+// blanks, and an identifier (the tag keyword and name as the CUDA wrote them).
+[[nodiscard]] bool is_spelling(std::string_view recorded);
 
 // The raw index of the block comment that follows raw token `ti` with only spaces between (on
 // its line), or lex::npos-like SIZE_MAX when the next token is something else.

@@ -86,6 +86,13 @@ void record_restore_pass(FileMigration& file) {
     if (rec && rec->starts_with("#include") && file.replace_bytes(toks[t].begin, toks[t].end, std::string(*rec)))
       file.count_converted("headers");
   }
+  // A word HIP does not take: `void /* ferry-cuda: CUDART_CB  */myStreamCallback`.
+  for (std::size_t t = 0; t < toks.size(); ++t) {
+    if (toks[t].kind != lex::Kind::BlockComment) continue;
+    const auto rec = record::parse(src.substr(toks[t].begin, toks[t].end - toks[t].begin));
+    if (rec && record::is_word(*rec) && file.replace_bytes(toks[t].begin, toks[t].end, std::string(*rec)))
+      file.count_converted("dialect");
+  }
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const std::size_t ti = file.token_index(ci);
     // The first comment after code token `ci` on the same line (whitespace between allowed).
@@ -139,9 +146,12 @@ void record_restore_pass(FileMigration& file) {
       // a span: `(cta.thread_rank() / 32) /* ferry-cuda: warp.meta_group_rank() */`, the parentheses
       // opened where no call, cast or operand of `*` is (those are the block forms above)
       const std::size_t open = file.partner(ci);
+      // (`return (...)`, `case (...)`: a keyword before the parentheses starts an expression)
+      const bool keyword = open > 0 && (file.is(open - 1, "return") || file.is(open - 1, "case") ||
+                                        file.is(open - 1, "throw") || file.is(open - 1, "else"));
       if (block || *rec == record::kNone || open == migrate::npos ||
-          (open > 0 && (file.is_identifier(open - 1) || file.is(open - 1, ")") || file.is(open - 1, "]") ||
-                        file.is(open - 1, ">") || file.is(open - 1, "*"))))
+          (open > 0 && ((file.is_identifier(open - 1) && !keyword) || file.is(open - 1, ")") ||
+                        file.is(open - 1, "]") || file.is(open - 1, ">") || file.is(open - 1, "*"))))
         continue;
       if (file.replace_bytes(file.code(open).begin, toks[c].end, std::string(*rec))) file.count_converted("device");
       continue;
@@ -157,6 +167,26 @@ void record_restore_pass(FileMigration& file) {
         file.count_converted("fp16");
       continue;
     }
+    if (file.is(ci, "0") && ci > 0 && file.is(ci - 1, ",")) {
+      // `hipStreamWaitEvent(s, e, 0 /* ferry-cuda: (none) */)`: a default argument HIP wants written
+      const std::size_t c = comment_after(ti);
+      if (c == SIZE_MAX) continue;
+      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+      if (rec && *rec == record::kNone && file.replace_bytes(file.code(ci - 1).begin, toks[c].end, ""))
+        file.count_converted("runtime");
+      continue;
+    }
+    if (file.is(ci, ",")) {
+      // `hipCtxCreate(&c, /* ferry-cuda: &params, */ 0, dev)`: an argument HIP's call does not take
+      const std::size_t c = comment_after(ti);
+      if (c != SIZE_MAX) {
+        const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+        if (rec && rec->size() > 1 && rec->ends_with(',') && *rec != record::kNone &&
+            file.replace_bytes(toks[c].begin, toks[c].end, std::string(*rec)))
+          file.count_converted("driver");
+      }
+      continue;
+    }
     if (file.is(ci, "32")) {
       // `32 /* ferry-cuda: warpSize */`: the wave64 fix's logical warps needed CUDA's 32 there
       const std::size_t c = comment_after(ti);
@@ -168,7 +198,8 @@ void record_restore_pass(FileMigration& file) {
     }
     if (file.is_identifier(ci)) {
       // `hipError_t /* ferry-cuda: CUresult */`: the spelling the CUDA had, whatever the rules say
-      if (const auto rec = record::after(toks, src, ti); rec && ferry::is_identifier(rec->text)) {
+      // (`hipGraphicsResource /* ferry-cuda: struct cudaGraphicsResource */`: with its tag keyword)
+      if (const auto rec = record::after(toks, src, ti); rec && record::is_spelling(rec->text)) {
         if (file.replace_bytes(file.code(ci).begin, toks[rec->token].end, std::string(rec->text)))
           file.count_converted(family_of(file, file.text(ci)));
         continue;

@@ -48,6 +48,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "rewrite/roundtrip_record.h"
 #include "targets/hip/hip_provided.h"
 #include "targets/hip/passes.h"
 
@@ -220,7 +221,9 @@ void ffs_args(FileMigration& file) {
     if (w == 0 || (ffsll && w == 2)) continue;
     const std::string cast = ffs ? "(unsigned int)(" : "(unsigned long long)(";
     if (file.edits().overlaps(file.code(args[0].first).begin, file.code(args[0].last).end)) continue;
-    file.replace(args[0].first, args[0].last, cast + renamed_span(file, args[0].first, args[0].last) + ")");
+    file.replace(args[0].first, args[0].last,
+                 rewrite::record::span(cast + renamed_span(file, args[0].first, args[0].last) + ")",
+                                       file.span_text(args[0].first, args[0].last)));
   }
 }
 
@@ -248,8 +251,15 @@ void default_args(FileMigration& file) {
     const std::vector<ArgRange> args = file.call_args(ci + 1);
     if (args.size() != d->short_arity || args.back().empty()) continue;
     const std::size_t close = file.match_bracket(ci + 1);
-    if (close == migrate::npos || !file.replace(ci, ci, std::string(d->hip))) continue;
-    if (!d->append.empty()) file.edits().insert(file.code(args.back().last).end, ", " + std::string(d->append));
+    // Recorded for the way back (rewrite/roundtrip_record.h): the CUDA name where HIP's call is
+    // another (`hipEventCreateWithFlags /* ferry-cuda: cudaEventCreate */`, spelling), the argument
+    // written out as added (`, 0 /* ferry-cuda: (none) */`).
+    const std::string hip =
+        d->append.empty() ? std::string(d->hip) + " " + rewrite::record::make(d->cuda) : std::string(d->hip);
+    if (close == migrate::npos || !file.replace(ci, ci, hip)) continue;
+    if (!d->append.empty())
+      file.edits().insert(file.code(args.back().last).end,
+                          ", " + std::string(d->append) + " " + std::string(rewrite::record::kAdded));
     file.count_converted("runtime");
   }
 }
@@ -284,7 +294,9 @@ void register_flags_args(FileMigration& file) {
     for (std::size_t t = args[c->flags].first; t <= args[c->flags].last; ++t) {
       if (file.excluded(t) || file.touched(t) || file.is_member_or_qualified(t)) continue;
       for (const auto& [cuda, hip] : kFlags)
-        if (file.is(t, cuda) && file.replace(t, t, std::string(hip))) file.count_converted("runtime");
+        // Recorded (rewrite/roundtrip_record.h, spelling): the way back gives the map flag as written.
+        if (file.is(t, cuda) && file.replace(t, t, std::string(hip) + " " + rewrite::record::make(cuda)))
+          file.count_converted("runtime");
     }
   }
 }
@@ -328,7 +340,14 @@ void ctx_create_args(FileMigration& file) {
     if (!none) continue;
     const std::uint32_t from = file.code(p.first).begin, to = file.code(args[2].first).begin;
     if (file.edits().overlaps(from, to) || !file.replace(ci, ci, "hipCtxCreate")) continue;
-    file.replace_bytes(from, to, "");
+    // Recorded where it was (rewrite/roundtrip_record.h, argument): `hipCtxCreate(&c, /* ferry-cuda:
+    // &params, */ 0, dev)`, so that the way back gives CUDA 13's four arguments as written.
+    const std::string_view dropped = file.source().substr(from, to - from);
+    const std::size_t comma = dropped.find_last_not_of(" \t\r\n");
+    const std::string_view kept = dropped.substr(0, comma + 1);
+    if (comma != std::string_view::npos && kept.ends_with(',') && rewrite::record::recordable(kept))
+      file.replace_bytes(from, to, rewrite::record::make(kept) + std::string(dropped.substr(comma + 1)));
+    else file.replace_bytes(from, to, "");
     file.count_converted("driver");
     file.diag(Diag::CtxCreateParamsDropped, ci,
               "'" + std::string(file.text(ci)) +
@@ -472,7 +491,10 @@ void rtc_option_args(FileMigration& file) {
     bool touched = false;
     for (std::size_t k = o.first; k <= o.last; ++k) touched = touched || file.touched(k) || file.excluded(k);
     if (touched) continue;
-    file.replace(o.first, o.last, "const_cast<const char**>(" + renamed_span(file, o.first, o.last) + ")");
+    // Recorded (rewrite/roundtrip_record.h, span): the way back drops the cast.
+    file.replace(o.first, o.last,
+                 rewrite::record::span("const_cast<const char**>(" + renamed_span(file, o.first, o.last) + ")",
+                                       file.span_text(o.first, o.last)));
   }
 }
 

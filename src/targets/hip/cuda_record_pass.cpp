@@ -106,6 +106,10 @@ void record_spellings(migrate::FileMigration& file) {
     if (!e || e->replacement != r->to) continue;
     // Already recorded (a tree migrated before): the record stays as it is.
     if (rewrite::record::after(file.tokens(), file.source(), file.token_index(ci))) continue;
+    // Recorded by another pass (elaborated_type: `struct CUgraphicsResource_st`, keyword and name).
+    if (const rewrite::Edit* at = edit_of(file.code(ci).end, file.code(ci).end);
+        at && at->replacement.find(rewrite::record::kOpen) != std::string::npos)
+      continue;
     file.edits().insert(file.code(ci).end, " " + rewrite::record::make(name));
   }
 }

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "analysis/facts.h"
+#include "rewrite/roundtrip_record.h"
 #include "targets/hip/deviceptr_decls.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
@@ -424,10 +425,15 @@ class DeviceptrRewriter {
   bool ins(std::size_t ci, const std::string& text) { return f_.insert_before(ci, text); }
   // The use read as an integer of `type`: `(type)d`; a cast to the handle, `(cudaTextureObject_t)w`,
   // becomes `(type)w` (CUDA's cast is an integer conversion too).
+  // Both record what they replace (rewrite/roundtrip_record.h: spelling, span), for the way back:
+  // `(uintptr_t /* ferry-cuda: cudaTextureObject_t */)w`, `((uintptr_t)d) /* ferry-cuda: d */`.
   bool as_integer(const Use& u, std::string_view type) {
     if (f_.is(u.first, "(") && is_handle_type(f_, u.first + 1) && f_.is(u.first + 2, ")"))
-      return f_.replace(u.first + 1, u.first + 1, std::string(type));
-    return ins(u.first, "(" + std::string(type) + ")");
+      return f_.replace(u.first + 1, u.first + 1,
+                        std::string(type) + " " + rewrite::record::make(f_.text(u.first + 1)));
+    const std::string_view original = f_.span_text(u.first, u.last);
+    if (!rewrite::record::recordable(original)) return ins(u.first, "(" + std::string(type) + ")");
+    return ins(u.first, "((" + std::string(type) + ")") && ins_after(u.last, ") " + rewrite::record::make(original));
   }
   bool ins_after(std::size_t ci, const std::string& text) {
     return f_.replace_bytes(f_.code(ci).end, f_.code(ci).end, text);
@@ -610,6 +616,7 @@ class DeviceptrRewriter {
     }
     // (hipDeviceptr_t)..., reinterpret_cast<...>: what the way back wrote, or a pointer cast
     if (f_.is(r0, "(") && (handle_named(f_.text(r0 + 1)) || f_.is(r0 + 1, "void"))) return true;
+    if (f_.is(r0, "(") && f_.is(r0 + 1, "(") && handle_named(f_.text(r0 + 2))) return true;  // a recorded cast
     return false;
   }
 
@@ -624,7 +631,11 @@ class DeviceptrRewriter {
       return;
     }
     const std::string cast = "(" + std::string(u.handle->hip) + ")(uintptr_t)(";
-    if (ins(r0, cast) && ins_after(r1, ")")) note(u.last, *u.handle, "assigned an integer, as " + cast + "n)");
+    // Recorded (rewrite/roundtrip_record.h, span): `((hipDeviceptr_t)(uintptr_t)(n)) /* ferry-cuda: n */`.
+    const std::string_view original = f_.span_text(r0, r1);
+    const bool record = rewrite::record::recordable(original);
+    if (ins(r0, (record ? "(" : "") + cast) && ins_after(r1, record ? ")) " + rewrite::record::make(original) : ")"))
+      note(u.last, *u.handle, "assigned an integer, as " + cast + "n)");
   }
 
   // `return n;` of an integer in a function declared to return a handle: (hipTextureObject_t)(uintptr_t)(n).

@@ -30,6 +30,7 @@
 #include <iterator>
 #include <string>
 
+#include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
@@ -131,7 +132,9 @@ void dialect_pass(migrate::FileMigration& file) {
       continue;
     std::uint32_t end = file.code(ci).end;
     while (end < src.size() && (src[end] == ' ' || src[end] == '\t')) ++end;
-    if (file.replace_bytes(file.code(ci).begin, end, "")) file.count_converted("dialect");
+    if (file.replace_bytes(file.code(ci).begin, end,
+                           rewrite::record::dropped_word(src.substr(file.code(ci).begin, end - file.code(ci).begin))))
+      file.count_converted("dialect");
   }
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
     const auto& lit = file.code(ci);
@@ -162,7 +165,9 @@ void dialect_pass(migrate::FileMigration& file) {
     // The keyword and the blanks after it: `register int x` -> `int x`.
     std::uint32_t end = file.code(ci).end;
     while (end < src.size() && (src[end] == ' ' || src[end] == '\t')) ++end;
-    if (!file.replace_bytes(file.code(ci).begin, end, "")) continue;
+    if (!file.replace_bytes(file.code(ci).begin, end,
+                            rewrite::record::dropped_word(src.substr(file.code(ci).begin, end - file.code(ci).begin))))
+      continue;
     file.count_converted("dialect");
     file.diag(Diag::RegisterRemoved, ci,
               "'register' is not allowed in C++17 (clang rejects it; nvcc only warns); the keyword, "

@@ -9,10 +9,12 @@
 // precede it; the pass drops such a keyword before a CUDA name the rules map there. Any file that
 // names a runtime type gets <hip/hip_runtime.h> (runtime_header_pass), so the typedef is declared.
 // A forward declaration (`struct cudaGraphicsResource;`) or a definition (`struct X {`, `: base`)
-// is the user's own declaration of the CUDA name and is left as written.
+// is the user's own declaration of the CUDA name and is left as written. The dropped keyword is
+// recorded after the name (rewrite/roundtrip_record.h, spelling), for the way back.
 #include <string>
 #include <unordered_map>
 
+#include "rewrite/roundtrip_record.h"
 #include "rules/builtin.h"
 #include "targets/hip/hip_provided.h"
 #include "targets/hip/passes.h"
@@ -67,7 +69,13 @@ void elaborated_type_pass(migrate::FileMigration& file, const HipTypedefTags& ta
     // The keyword and the blanks after it: `struct cudaGraphicsResource *` -> `hipGraphicsResource *`.
     std::uint32_t end = file.code(ci).end;
     while (end < file.code(name).begin && (src[end] == ' ' || src[end] == '\t')) ++end;
-    if (file.replace_bytes(file.code(ci).begin, end, "")) file.count_converted("types");
+    if (!file.replace_bytes(file.code(ci).begin, end, "")) continue;
+    file.count_converted("types");
+    // Recorded after the name, so that HIP -> CUDA writes the keyword back (rewrite/roundtrip_record.h,
+    // spelling): `hipGraphicsResource /* ferry-cuda: struct cudaGraphicsResource */ *`.
+    const std::string_view original = src.substr(file.code(ci).begin, file.code(name).end - file.code(ci).begin);
+    if (original.find('\n') == std::string_view::npos && rewrite::record::recordable(original))
+      file.edits().insert(file.code(name).end, " " + rewrite::record::make(original));
   }
 }
 

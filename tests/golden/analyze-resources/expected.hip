@@ -34,7 +34,7 @@ void launch(float* out, int n) {
   fine_width<<<n, ok>>>(out);
   dyn<<<n, 256, 96 * 1024>>>(out);                 // FRY3204
   dyn<<<n, 256, 48 * 1024>>>(out);
-  hipFuncSetAttribute(reinterpret_cast<const void*>(dyn), hipFuncAttributeMaxDynamicSharedMemorySize, 128 * 1024);  // FRY3204
+  hipFuncSetAttribute((reinterpret_cast<const void*>(dyn)) /* ferry-cuda: dyn */, hipFuncAttributeMaxDynamicSharedMemorySize, 128 * 1024);  // FRY3204
   big_tiles<<<n, 256>>>(out);
   exact_tiles<<<n, 256>>>(out);
 }

@@ -7,7 +7,7 @@
 
 __global__ void first_set(const uint64_t* masks, const long* words, int* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = __ffsll((unsigned long long)(masks[i])) + __ffs((unsigned int)(words[i]));
+  if (i < n) out[i] = __ffsll(((unsigned long long)(masks[i])) /* ferry-cuda: masks[i] */) + __ffs(((unsigned int)(words[i])) /* ferry-cuda: words[i] */);
 }
 
 int run(int dev, hipStream_t s, size_t n) {
@@ -24,7 +24,7 @@ int run(int dev, hipStream_t s, size_t n) {
   float* pinned = nullptr;
   hipHostMalloc /* ferry-cuda: cudaHostAlloc */(&pinned, n * sizeof(float), hipHostMallocMapped);
   float* mapped = nullptr;
-  hipHostGetDevicePointer(reinterpret_cast<void**>(&mapped), pinned, 0);  // typed pointer: HIP takes void**
+  hipHostGetDevicePointer((reinterpret_cast<void**>(&mapped)) /* ferry-cuda: &mapped */, pinned, 0);  // typed pointer: HIP takes void**
   hipHostFree(pinned);
   return hipFree(managed) == hipSuccess ? 0 : 1;
 }

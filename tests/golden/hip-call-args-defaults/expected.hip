@@ -7,18 +7,18 @@
 int setup(hipStream_t s1, hipStream_t s2, int width, int height) {
   hipEvent_t done, ipc;
   hipEventCreate(&done);
-  hipEventCreateWithFlags(&ipc, hipEventDisableTiming | hipEventInterprocess);
+  hipEventCreateWithFlags /* ferry-cuda: cudaEventCreate */(&ipc, hipEventDisableTiming | hipEventInterprocess);
   hipEventRecord(done, s1);
-  hipStreamWaitEvent(s2, done, 0);
+  hipStreamWaitEvent(s2, done, 0 /* ferry-cuda: (none) */);
   hipStreamWaitEvent(s2, ipc, 0);  // written in full: only renamed
 
   unsigned int* image = nullptr;
   size_t pitch = 0;
-  hipMallocPitch(reinterpret_cast<void**>(&image), &pitch, sizeof(unsigned int) * width, height);
+  hipMallocPitch((reinterpret_cast<void**>(&image)) /* ferry-cuda: &image */, &pitch, sizeof(unsigned int) * width, height);
 
   hipArray_t volume = nullptr;
   hipChannelFormatDesc desc = hipCreateChannelDesc<float>();
-  hipMalloc3DArray(&volume, &desc, make_hipExtent(width, height, 4), 0);
+  hipMalloc3DArray(&volume, &desc, make_hipExtent(width, height, 4), 0 /* ferry-cuda: (none) */);
   hipFreeArray(volume);
   hipFree(image);
   return hipEventDestroy(done) == hipSuccess ? 0 : 1;

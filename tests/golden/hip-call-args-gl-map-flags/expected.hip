@@ -9,8 +9,8 @@
 hipGraphicsResource_t pbo_resource, tex_resource;
 
 void register_all(GLuint pbo, GLuint tex, GLenum target, GLuint vbo, bool read_only) {
-  hipGraphicsGLRegisterBuffer(&pbo_resource, pbo, hipGraphicsRegisterFlagsWriteDiscard);
-  hipGraphicsGLRegisterImage(&tex_resource, tex, target, hipGraphicsRegisterFlagsReadOnly);
+  hipGraphicsGLRegisterBuffer(&pbo_resource, pbo, hipGraphicsRegisterFlagsWriteDiscard /* ferry-cuda: cudaGraphicsMapFlagsWriteDiscard */);
+  hipGraphicsGLRegisterImage(&tex_resource, tex, target, hipGraphicsRegisterFlagsReadOnly /* ferry-cuda: cudaGraphicsMapFlagsReadOnly */);
   hipGraphicsResource_t v;
-  hipGraphicsGLRegisterBuffer(&v, vbo, read_only ? hipGraphicsRegisterFlagsReadOnly : hipGraphicsRegisterFlagsNone);
+  hipGraphicsGLRegisterBuffer(&v, vbo, read_only ? hipGraphicsRegisterFlagsReadOnly /* ferry-cuda: cudaGraphicsMapFlagsReadOnly */ : hipGraphicsRegisterFlagsNone /* ferry-cuda: cudaGraphicsMapFlagsNone */);
 }

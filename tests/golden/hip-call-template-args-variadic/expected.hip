@@ -12,12 +12,12 @@ __global__ void fill(T *out, T v) {
 
 template <typename T, int N>
 void configure(int bytes) {
-  hipFuncSetAttribute(reinterpret_cast<const void*>(fill<T, N>), hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
-  hipFuncSetCacheConfig(reinterpret_cast<const void*>(fill<float, 4>), hipFuncCachePreferShared);
+  hipFuncSetAttribute((reinterpret_cast<const void*>(fill<T, N>)) /* ferry-cuda: fill<T, N> */, hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  hipFuncSetCacheConfig((reinterpret_cast<const void*>(fill<float, 4>)) /* ferry-cuda: fill<float, 4> */, hipFuncCachePreferShared);
 }
 
 int pick(int a, int b, int c, int d) {
-  hipFuncSetAttribute(reinterpret_cast<const void*>(fill<float, 4>), hipFuncAttributePreferredSharedMemoryCarveout, a < b ? c > d : 0);
+  hipFuncSetAttribute((reinterpret_cast<const void*>(fill<float, 4>)) /* ferry-cuda: fill<float, 4> */, hipFuncAttributePreferredSharedMemoryCarveout, a < b ? c > d : 0);
   return 0;
 }
 

@@ -10,8 +10,8 @@ __global__ void fill(T *out, T v) {
 template <typename T, int N>
 int max_threads() {
   hipFuncAttributes attr;
-  if (hipFuncGetAttributes(&attr, reinterpret_cast<const void*>(fill<T, N>)) != hipSuccess) return 0;
-  hipFuncGetAttributes(&attr, reinterpret_cast<const void*>(fill<float, 4>));
+  if (hipFuncGetAttributes(&attr, (reinterpret_cast<const void*>(fill<T, N>)) /* ferry-cuda: fill<T, N> */) != hipSuccess) return 0;
+  hipFuncGetAttributes(&attr, (reinterpret_cast<const void*>(fill<float, 4>)) /* ferry-cuda: fill<float, 4> */);
   return attr.maxThreadsPerBlock;
 }
 

@@ -6,24 +6,24 @@
 #define REG_HINT register  // inside a #define: left as written (not used below)
 
 __global__ void dot(const float* a, const float* b, float* out, int n) {
-  float acc = 0.f;
-  int i;
+  /* ferry-cuda: register  */float acc = 0.f;
+  /* ferry-cuda: register  */int i;
   for (i = threadIdx.x; i < n; i += blockDim.x) acc += a[i] * b[i];
   atomicAdd(out, acc);
 }
 
-__device__ float scale(const float x, unsigned s) { return x * s; }
+__device__ float scale(/* ferry-cuda: register  */const float x, /* ferry-cuda: register  */unsigned s) { return x * s; }
 
 // CUDART_CB (the callbacks' calling convention, empty on Linux) does not exist in HIP: removed.
-void on_done(hipStream_t, hipError_t status, void* flag) { *static_cast<int*>(flag) = status; }
-void on_host(void* flag) { *static_cast<int*>(flag) = 1; }
+void /* ferry-cuda: CUDART_CB  */on_done(hipStream_t, hipError_t status, void* flag) { *static_cast<int*>(flag) = status; }
+void /* ferry-cuda: CUDART_CB  */on_host(void* flag) { *static_cast<int*>(flag) = 1; }
 
 // __grid_constant__ (CUDA 11.7) has no HIP equivalent; the parameter stays const.
 struct Params {
   float scale;
   int n;
 };
-__global__ void apply(const Params p, float* x) {
+__global__ void apply(const /* ferry-cuda: __grid_constant__  */Params p, float* x) {
   if (threadIdx.x < p.n) x[threadIdx.x] *= p.scale;
   if (p.n < 0) __builtin_trap();  // -> __builtin_trap()
 }

@@ -28,9 +28,9 @@ int main() {
   hipDeviceGet(&dev, 0);
   CUctxCreateParams params = {};
   hipCtx_t ctx;
-  if (hipCtxCreate /* ferry-cuda: cuCtxCreate */(&ctx, 0, dev) != hipSuccess /* ferry-cuda: CUDA_SUCCESS */) return 1;
+  if (hipCtxCreate /* ferry-cuda: cuCtxCreate */(&ctx, /* ferry-cuda: &params, */ 0, dev) != hipSuccess /* ferry-cuda: CUDA_SUCCESS */) return 1;
   hipCtx_t other;
-  hipCtxCreate /* ferry-cuda: cuCtxCreate */(&other, hipDeviceScheduleAuto /* ferry-cuda: CU_CTX_SCHED_AUTO */, dev);
+  hipCtxCreate /* ferry-cuda: cuCtxCreate */(&other, /* ferry-cuda: NULL, */ hipDeviceScheduleAuto /* ferry-cuda: CU_CTX_SCHED_AUTO */, dev);
   const std::vector<char> cubin = compile_cubin();
   hipModule_t /* ferry-cuda: CUmodule */ module;
   hipModuleLoadData /* ferry-cuda: cuModuleLoadData */(&module, cubin.data());

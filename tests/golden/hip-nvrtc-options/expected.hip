@@ -12,11 +12,11 @@ int compile(hiprtcProgram prog, int argc, char** argv, const char* arch) {
   char* opts[2];
   opts[0] = strdup("--std=c++17");
   opts[1] = strdup(arch);
-  hiprtcResult r = hiprtcCompileProgram(prog, 2, const_cast<const char**>(opts));
+  hiprtcResult r = hiprtcCompileProgram(prog, 2, (const_cast<const char**>(opts)) /* ferry-cuda: opts */);
   free(opts[0]);
   free(opts[1]);
   if (r != HIPRTC_SUCCESS) return 1;
-  r = hiprtcCompileProgram(prog, argc - 1, const_cast<const char**>(argv + 1));
+  r = hiprtcCompileProgram(prog, argc - 1, (const_cast<const char**>(argv + 1)) /* ferry-cuda: argv + 1 */);
   if (r != HIPRTC_SUCCESS) return 1;
   const char* fixed[] = {"-default-device"};
   r = hiprtcCompileProgram(prog, 1, fixed);

@@ -6,11 +6,11 @@
 #include <cstdio>
 
 __host__ __device__ inline uint2 pack(hipTextureObject_t t) {
-  return make_uint2((unsigned)((uintptr_t)t & 0xFFFFFFFFu), (unsigned)((uintptr_t)t >> 32));
+  return make_uint2((unsigned)(((uintptr_t)t) /* ferry-cuda: t */ & 0xFFFFFFFFu), (unsigned)(((uintptr_t)t) /* ferry-cuda: t */ >> 32));
 }
 
 __host__ __device__ inline hipTextureObject_t unpack(uint2 w) {
-  return (hipTextureObject_t)(uintptr_t)(((uintptr_t)w.x) | (((uintptr_t)w.y) << 32));
+  return (hipTextureObject_t)(uintptr_t)(((uintptr_t /* ferry-cuda: cudaTextureObject_t */)w.x) | (((uintptr_t /* ferry-cuda: cudaTextureObject_t */)w.y) << 32));
 }
 
 __global__ void sample(const uint2* table, float* out, int n) {
@@ -26,10 +26,10 @@ __global__ void store(hipSurfaceObject_t surf, int w) {
 }
 
 void report(hipTextureObject_t tex, hipSurfaceObject_t surf, hipTextureObject_t /* ferry-cuda: CUtexObject */ drv) {
-  unsigned long long id = (uintptr_t)tex;
-  printf("texture %llu, surface %llx, driver %llu\n", (unsigned long long)tex, (unsigned long long)surf, (unsigned long long)drv);
+  unsigned long long id = ((uintptr_t)tex) /* ferry-cuda: tex */;
+  printf("texture %llu, surface %llx, driver %llu\n", ((unsigned long long)tex) /* ferry-cuda: tex */, ((unsigned long long)surf) /* ferry-cuda: surf */, ((unsigned long long)drv) /* ferry-cuda: drv */);
   hipTextureObject_t /* ferry-cuda: CUtexObject */ copy = 0;
-  copy = (hipTextureObject_t)(uintptr_t)(id + 1);
+  copy = ((hipTextureObject_t)(uintptr_t)(id + 1)) /* ferry-cuda: id + 1 */;
   uint2 w = pack(tex);
   if (unpack(w) != tex) printf("round trip lost bits\n");
   (void)copy;
