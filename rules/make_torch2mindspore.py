@@ -189,6 +189,16 @@ CURATED = [
     ("torch.cuda.is_bf16_supported", "-", "unsupported", "-", "bfloat16 support depends on the Ascend device; no query"),
 ]
 
+# rows where the documentation's mapping is incomplete for a converter, corrected by hand (each
+# checked against rules/mindspore/api.tsv); they win over the documentation's row
+CORRECTED = {
+    "torchvision.transforms.Normalize": (
+        "mindspore.dataset.vision.Normalize", "diff", "inplace=drop;+is_hwc=False",
+        "torchvision normalises CHW tensors (after ToTensor); MindSpore assumes HWC unless is_hwc=False"),
+    "torch.Generator": ("-", "unsupported", "-",
+                        "mindspore.Generator() takes no device or other argument; seed it with manual_seed"),
+}
+
 # notes we write by hand for rows whose difference a generic note cannot say
 AMP_NOTE = "converted around a training step's forward (FRY4750); else wrap the net: amp.auto_mixed_precision(net, 'O1')"
 SCALER_NOTE = "converted with its training step (FRY4750): amp.DynamicLossScaler(scale_value=2**16, scale_factor=2, scale_window=2000)"
@@ -412,6 +422,8 @@ def main():
             rows[torch] = (ms, status, args, note)
 
     for torch, row in STRUCTURAL.items():
+        rows[torch] = row
+    for torch, row in CORRECTED.items():
         rows[torch] = row
     out_dir = os.path.join(ROOT, "rules", "torch2mindspore")
     os.makedirs(out_dir, exist_ok=True)
