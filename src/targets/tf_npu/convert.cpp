@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "pyparse/edit_helpers.h"
 #include "pyparse/imports.h"
 #include "pyparse/tree.h"
 #include "rewrite/edit_set.h"
@@ -46,7 +47,7 @@ class Converter {
       : f_(f), t_(t), tab_(tab), s_(std::move(s)), src_(f.source()) {}
 
   void run() {
-    excluded_lines();
+    excluded_ = pyparse::ignored_lines(t_);
     imp_.collect(t_, t_.root(), owned_module);
     if (imp_.aliases.empty()) return;  // not a TensorFlow file
     for (std::size_t i = 0; i < t_.size(); ++i)
@@ -63,16 +64,8 @@ class Converter {
   // ----- tree helpers -----------------------------------------------------------------------
   std::string_view text(int n) const { return t_.text(n); }
   std::string_view type(int n) const { return t_.type(n); }
-  std::uint32_t line_start(std::uint32_t at) const {
-    while (at > 0 && src_[at - 1] != '\n') --at;
-    return at;
-  }
-  std::string indent_of(std::uint32_t at) const {
-    const std::uint32_t ls = line_start(at);
-    std::uint32_t e = ls;
-    while (e < src_.size() && (src_[e] == ' ' || src_[e] == '\t')) ++e;
-    return std::string(src_.substr(ls, e - ls));
-  }
+  std::uint32_t line_start(std::uint32_t at) const { return pyparse::line_start(src_, at); }
+  std::string indent_of(std::uint32_t at) const { return pyparse::indent_of(src_, at); }
   // [line start, end of line incl. '\n') of a statement alone on its lines, or nullopt.
   std::optional<std::pair<std::uint32_t, std::uint32_t>> whole_lines(int n) const {
     const std::uint32_t ls = line_start(t_.at(n).begin);
@@ -84,19 +77,6 @@ class Converter {
     while (e < src_.size() && src_[e] != '\n') ++e;
     if (e < src_.size()) ++e;
     return std::make_pair(ls, e);
-  }
-  void excluded_lines() {
-    for (std::size_t i = 0; i < t_.size(); ++i) {
-      const int n = static_cast<int>(i);
-      if (type(n) != "comment") continue;
-      const std::string_view c = text(n);
-      const std::size_t at = c.find("ferry:");
-      if (at == std::string_view::npos) continue;
-      std::string_view rest = c.substr(at + 6);
-      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-      if (rest.rfind("ignore-next-line", 0) == 0) excluded_.insert(t_.at(n).line + 1);
-      else if (rest.rfind("ignore", 0) == 0) excluded_.insert(t_.at(n).line);
-    }
   }
   bool excluded(int n) const { return excluded_.count(t_.at(n).line) > 0; }
 
@@ -221,26 +201,8 @@ class Converter {
   }
 
   // ----- arguments --------------------------------------------------------------------------
-  struct Args {
-    int list = -1;
-    std::vector<int> positional;
-    std::map<std::string, int> keywords;  // name -> keyword_argument node
-    bool splat = false;
-    std::vector<int> all;
-  };
-  Args arguments(int call_node) const {
-    Args a;
-    a.list = t_.child(call_node, "arguments");
-    if (a.list < 0 || type(a.list) != "argument_list") return a;
-    for (int c : t_.named_children(a.list)) {
-      if (type(c) == "comment") continue;
-      a.all.push_back(c);
-      if (type(c) == "keyword_argument") a.keywords[std::string(text(t_.child(c, "name")))] = c;
-      else if (type(c) == "list_splat" || type(c) == "dictionary_splat") a.splat = true;
-      else if (!a.splat) a.positional.push_back(c);
-    }
-    return a;
-  }
+  using Args = pyparse::CallArgs;
+  Args arguments(int call_node) const { return pyparse::call_arguments(t_, call_node); }
   // The expression `expr` with {@N}, {kw} and {a|@N} replaced by those arguments' source text, or
   // "" when one is missing.
   std::string expand(const std::string& expr, const Args& a) const {
