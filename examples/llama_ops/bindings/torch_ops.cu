@@ -259,27 +259,9 @@ int llama_flash_backward(void* q, void* k, void* v, void* o, void* dout, void* d
                          void* dv, const float* lse, float* delta, const long long* strides,
                          int batch, int heads, int seq_q, int seq_k, int head_dim, float scale,
                          int causal, int bf16, void* stream) {
-    llama_ops::FlashBwdParams p;
-    p.q = tensor(q, strides);
-    p.k = tensor(k, strides + 3);
-    p.v = tensor(v, strides + 6);
-    p.o = tensor(o, strides + 9);
-    p.dout = tensor(dout, strides + 12);
-    p.dq = tensor(dq, strides + 15);
-    p.dk = tensor(dk, strides + 18);
-    p.dv = tensor(dv, strides + 21);
-    p.lse = lse;
-    p.delta = delta;
-    p.batch = batch;
-    p.heads = heads;
-    p.seq_q = seq_q;
-    p.seq_k = seq_k;
-    p.scale = scale;
-    p.causal = causal;
-    const char* why = llama_ops::flash_attention_backward(
-        p, head_dim, bf16 ? llama_ops::Float16Kind::bf16 : llama_ops::Float16Kind::f16,
-        as_stream(stream));
-    return why ? refuse(why) : 0;
+    return llama_flash_backward_gqa(q, k, v, o, dout, dq, dk, dv, lse, delta, strides, batch, heads,
+                                    0 /* kv_heads: = heads */, seq_q, seq_k, head_dim, scale, causal,
+                                    bf16, stream);
 }
 
 }  // extern "C"
