@@ -117,29 +117,8 @@ int llama_attention_causal(const float* q, const float* k, const float* v, float
     return 0;
 }
 
-// strides: (batch, head, row) of q, k, v, o. bf16 != 0: bfloat16, else fp16.
-int llama_flash_forward(void* q, void* k, void* v, void* o, float* lse, const long long* strides,
-                        int batch, int heads, int seq_q, int seq_k, int head_dim, float scale,
-                        int causal, int bf16, void* stream) {
-    llama_ops::FlashFwdParams p;
-    p.q = tensor(q, strides);
-    p.k = tensor(k, strides + 3);
-    p.v = tensor(v, strides + 6);
-    p.o = tensor(o, strides + 9);
-    p.lse = lse;
-    p.batch = batch;
-    p.heads = heads;
-    p.seq_q = seq_q;
-    p.seq_k = seq_k;
-    p.scale = scale;
-    p.causal = causal;
-    const char* why = llama_ops::flash_attention_forward(
-        p, head_dim, bf16 ? llama_ops::Float16Kind::bf16 : llama_ops::Float16Kind::f16,
-        as_stream(stream));
-    return why ? refuse(why) : 0;
-}
-
-// llama_flash_forward with grouped-query attention: k and v have kv_heads heads (dividing heads).
+// Flash attention forward with grouped-query attention: k and v have kv_heads heads (dividing
+// heads; 0: = heads). strides: (batch, head, row) of q, k, v, o. bf16 != 0: bfloat16, else fp16.
 int llama_flash_forward_gqa(void* q, void* k, void* v, void* o, float* lse, const long long* strides,
                             int batch, int heads, int kv_heads, int seq_q, int seq_k, int head_dim,
                             float scale, int causal, int bf16, void* stream) {
@@ -160,6 +139,14 @@ int llama_flash_forward_gqa(void* q, void* k, void* v, void* o, float* lse, cons
         p, head_dim, bf16 ? llama_ops::Float16Kind::bf16 : llama_ops::Float16Kind::f16,
         as_stream(stream));
     return why ? refuse(why) : 0;
+}
+
+// strides: (batch, head, row) of q, k, v, o. bf16 != 0: bfloat16, else fp16.
+int llama_flash_forward(void* q, void* k, void* v, void* o, float* lse, const long long* strides,
+                        int batch, int heads, int seq_q, int seq_k, int head_dim, float scale,
+                        int causal, int bf16, void* stream) {
+    return llama_flash_forward_gqa(q, k, v, o, lse, strides, batch, heads, 0 /* kv_heads: = heads */,
+                                   seq_q, seq_k, head_dim, scale, causal, bf16, stream);
 }
 
 // One query token per (batch, head) over a contiguous KV cache; strides: q, k, v, o (q and o: row
