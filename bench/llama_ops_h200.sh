@@ -7,7 +7,7 @@
 #
 #   1. here (no GPU needed):   bench/llama_ops_h200.sh prepare DIR   [FERRY=build/ferry]
 #        DIR/orig  examples/llama_ops as written        DIR/rt  its round trip (ferry migrate twice,
-#        DIR/bin   ferry + libfmt (for opcheck)                  with the original Makefile)
+#        DIR/bin   ferry + its libraries (opcheck)                with the original Makefile)
 #        DIR/bench this script and the two Python benchmarks
 #   2. on the GPU machine:     bash DIR/bench/llama_ops_h200.sh run OUT DIR
 #        (device tool: copy DIR to /work/main/_devrun/flashattn, carry ["_devrun/flashattn"], command
@@ -37,9 +37,15 @@ prepare() {
   rm -rf "$dest/hip"
   mkdir -p "$dest/bin" "$dest/bench"
   cp "$ferry" "$dest/bin/ferry"
-  local fmt
-  fmt=$(ldd "$ferry" | awk '/libfmt/ {print $3}')
-  [ -n "$fmt" ] && cp -L "$fmt" "$dest/bin/"
+  # Every shared library ferry links but glibc's and the compiler's (libfmt, libcpp-httplib,
+  # libtree-sitter, OpenSSL, brotli, zlib): the GPU machine is another distribution.
+  local so
+  for so in $(ldd "$ferry" | awk '$2 == "=>" && $3 ~ /^\// {print $3}'); do
+    case $(basename "$so") in
+      libc.so* | libm.so* | libstdc++.so* | libgcc_s.so* | ld-linux* | libpthread.so* | libdl.so* | librt.so*) ;;
+      *) cp -L "$so" "$dest/bin/" ;;
+    esac
+  done
   cp "$root/bench/llama_ops_h200.sh" "$root/bench/llama_ops_flash_bench.py" "$root/bench/llama_ops_infer_bench.py" "$dest/bench/"
   du -sh "$dest"
   echo "prepared $dest; on the GPU: bash $dest/bench/llama_ops_h200.sh run OUT $dest"

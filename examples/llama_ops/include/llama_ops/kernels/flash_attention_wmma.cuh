@@ -129,6 +129,53 @@ struct Frags<bf16> {
 #endif
 using FragC = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>;
 
+// A fragment from shared memory. nvcc gives the 16-bit half loads the shared state space
+// (`wmma.load.*.shared.f16`: ldmatrix), but leaves every bf16 load generic (`wmma.load.*.bf16`,
+// even from a __shared__ array), which made bf16 ~1.5x slower than fp16 on the H200 with the
+// same shapes. On nvcc device builds (LLAMA_OPS_WMMA_BF16_SHARED, default 1 there) the three bf16
+// fragment kinds are loaded with the same WMMA instruction and the .shared space written out;
+// the fragment's registers are what load_matrix_sync would fill (its own header passes them as
+// `(int*)&frag` too). Everything else — half, and bf16 on HIP (rocWMMA) and the CPU runtime —
+// calls load_matrix_sync.
+template <class F, class E>
+__device__ __forceinline__ void load_frag(F& f, const E* p, unsigned ldm) {
+    nvcuda::wmma::load_matrix_sync(f, p, ldm);
+}
+#ifndef LLAMA_OPS_WMMA_BF16_SHARED
+#if LLAMA_OPS_WMMA_BF16 && defined(__NVCC__) && !defined(__HIP_PLATFORM_AMD__)
+#define LLAMA_OPS_WMMA_BF16_SHARED 1
+#else
+#define LLAMA_OPS_WMMA_BF16_SHARED 0
+#endif
+#endif
+#if LLAMA_OPS_WMMA_BF16_SHARED && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// The four registers of a bf16 A or B fragment, filled by one PTX wmma.load from shared memory.
+#define LLAMA_OPS_WMMA_LD_BF16(OP)                                                                 \
+    asm("wmma.load." OP ".m16n16k16.shared.bf16 {%0, %1, %2, %3}, [%4], %5;"                      \
+        : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3])                                           \
+        : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p))), "r"(ldm)                        \
+        : "memory")
+__device__ __forceinline__ void load_frag(Frags<bf16>::A& f, const __nv_bfloat16* p,
+                                          unsigned ldm) {
+    unsigned* x = reinterpret_cast<unsigned*>(&f);
+    LLAMA_OPS_WMMA_LD_BF16("a.sync.aligned.row");
+}
+__device__ __forceinline__ void load_frag(Frags<bf16>::B& f, const __nv_bfloat16* p,
+                                          unsigned ldm) {
+    unsigned* x = reinterpret_cast<unsigned*>(&f);
+    LLAMA_OPS_WMMA_LD_BF16("b.sync.aligned.row");
+}
+__device__ __forceinline__ void load_frag(Frags<bf16>::Bt& f, const __nv_bfloat16* p,
+                                          unsigned ldm) {
+    unsigned* x = reinterpret_cast<unsigned*>(&f);
+    LLAMA_OPS_WMMA_LD_BF16("b.sync.aligned.col");
+}
+#undef LLAMA_OPS_WMMA_LD_BF16
+static_assert(sizeof(Frags<bf16>::A) == 16 && sizeof(Frags<bf16>::B) == 16 &&
+                  sizeof(Frags<bf16>::Bt) == 16,
+              "a bf16 m16n16k16 A/B fragment is four 32-bit registers");
+#endif
+
 // The element type of a fragment (what load_matrix_sync's pointer must point to).
 template <class F>
 struct ElemOf;
@@ -151,7 +198,10 @@ struct FwdShape {
     static constexpr int kWarps = kFwdWarps;
     static constexpr int BM = kFrag * kWarps, BN = 64;
     static constexpr int LDT = D + 8;   // 16-bit tile pitch (elements): rows 16-byte aligned
-    static constexpr int LDS = BN + 4;  // f32 score pitch
+    // f32 score pitch: 72 words puts the 4 rows of a half-warp's accumulator stores, and the 4
+    // rows x 2 lanes of a quarter-warp's 16-byte softmax reads, in distinct banks (68 had
+    // 2-way conflicts on both)
+    static constexpr int LDS = BN + 8;
     static constexpr int LDP = BN + 8;  // 16-bit probability pitch
     static constexpr size_t tile_bytes = (size_t)BN * LDT * 2;
     static constexpr size_t s_bytes = (size_t)kWarps * kFrag * LDS * 4;
@@ -233,25 +283,52 @@ __device__ __forceinline__ float row_sum(float v, int g) {
 // interleaved over the G lanes, so that the lanes of a quarter-warp hit different banks. Columns
 // >= valid are masked. Updates the row's reference max m (log2 units) and this lane's sum l;
 // returns true when O must be rescaled by alpha (the max grew by more than kRescale).
+// One pass over S in the common case: the exponentials are taken against the current reference
+// max while the tile's max is found; only when that max exceeds the reference by more than
+// kRescale (the first tile of a row, then rarely) is the row done again against the new max
+// (the first pass's P, possibly overflowed, is overwritten and its sum dropped).
 // MASK false: every column is valid (a full tile below the diagonal), no comparisons.
 template <class T, int G, int BN, bool MASK>
-__device__ __forceinline__ bool softmax_part(const float* srow, unsigned short* prow, int part,
-                                             int valid, float c, float& m, float& l, float& alpha) {
+__device__ __forceinline__ float softmax_pass(const float* srow, unsigned short* prow, int part,
+                                              int valid, float c, float base, float* tmax_out) {
     constexpr int NCH = BN / 4 / G;
-    float tmax = -INFINITY;
+    float tmax = -INFINITY, sum = 0.f;
 #pragma unroll
     for (int q = 0; q < NCH; ++q) {
         const int col = (q * G + part) * 4;
         const float4 x = *reinterpret_cast<const float4*>(srow + col);
-        if (!MASK) {
-            tmax = fmaxf(fmaxf(tmax, fmaxf(x.x, x.y)), fmaxf(x.z, x.w));
-            continue;
+        const bool v0 = !MASK || col < valid, v1 = !MASK || col + 1 < valid;
+        const bool v2 = !MASK || col + 2 < valid, v3 = !MASK || col + 3 < valid;
+        if (tmax_out) {
+            if (!MASK) {
+                tmax = fmaxf(fmaxf(tmax, fmaxf(x.x, x.y)), fmaxf(x.z, x.w));
+            } else {
+                if (v0) tmax = fmaxf(tmax, x.x);
+                if (v1) tmax = fmaxf(tmax, x.y);
+                if (v2) tmax = fmaxf(tmax, x.z);
+                if (v3) tmax = fmaxf(tmax, x.w);
+            }
         }
-        if (col < valid) tmax = fmaxf(tmax, x.x);
-        if (col + 1 < valid) tmax = fmaxf(tmax, x.y);
-        if (col + 2 < valid) tmax = fmaxf(tmax, x.z);
-        if (col + 3 < valid) tmax = fmaxf(tmax, x.w);
+        const float p0 = v0 ? exp2f(fmaf(x.x, c, -base)) : 0.f;
+        const float p1 = v1 ? exp2f(fmaf(x.y, c, -base)) : 0.f;
+        const float p2 = v2 ? exp2f(fmaf(x.z, c, -base)) : 0.f;
+        const float p3 = v3 ? exp2f(fmaf(x.w, c, -base)) : 0.f;
+        sum += (p0 + p1) + (p2 + p3);
+        uint2 w;
+        w.x = (unsigned)Frags<T>::bits(p0) | ((unsigned)Frags<T>::bits(p1) << 16);
+        w.y = (unsigned)Frags<T>::bits(p2) | ((unsigned)Frags<T>::bits(p3) << 16);
+        *reinterpret_cast<uint2*>(prow + col) = w;
     }
+    if (tmax_out) *tmax_out = tmax;
+    return sum;
+}
+
+template <class T, int G, int BN, bool MASK>
+__device__ __forceinline__ bool softmax_part(const float* srow, unsigned short* prow, int part,
+                                             int valid, float c, float& m, float& l, float& alpha) {
+    float tmax;
+    float sum = softmax_pass<T, G, BN, MASK>(srow, prow, part, valid, c,
+                                             m == -INFINITY ? 0.f : m, &tmax);
 #pragma unroll
     for (int offset = G / 2; offset > 0; offset /= 2)
         tmax = fmaxf(tmax, __shfl_xor_sync(LLAMA_OPS_ALL_LANES, tmax, offset, G));
@@ -262,22 +339,9 @@ __device__ __forceinline__ bool softmax_part(const float* srow, unsigned short* 
         rescale = m != -INFINITY;
         m = tmax;
         l *= alpha;
+        sum = softmax_pass<T, G, BN, MASK>(srow, prow, part, valid, c, m, nullptr);
     }
-    const float base = m == -INFINITY ? 0.f : m;
-#pragma unroll
-    for (int q = 0; q < NCH; ++q) {
-        const int col = (q * G + part) * 4;
-        const float4 x = *reinterpret_cast<const float4*>(srow + col);
-        const float p0 = !MASK || col < valid ? exp2f(fmaf(x.x, c, -base)) : 0.f;
-        const float p1 = !MASK || col + 1 < valid ? exp2f(fmaf(x.y, c, -base)) : 0.f;
-        const float p2 = !MASK || col + 2 < valid ? exp2f(fmaf(x.z, c, -base)) : 0.f;
-        const float p3 = !MASK || col + 3 < valid ? exp2f(fmaf(x.w, c, -base)) : 0.f;
-        l += (p0 + p1) + (p2 + p3);
-        uint2 w;
-        w.x = (unsigned)Frags<T>::bits(p0) | ((unsigned)Frags<T>::bits(p1) << 16);
-        w.y = (unsigned)Frags<T>::bits(p2) | ((unsigned)Frags<T>::bits(p3) << 16);
-        *reinterpret_cast<uint2*>(prow + col) = w;
-    }
+    l += sum;
     return rescale;
 }
 
@@ -321,7 +385,7 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     FragA qf[DF];
 #pragma unroll
     for (int kk = 0; kk < DF; ++kk)
-        nvcuda::wmma::load_matrix_sync(
+        load_frag(
             qf[kk], reinterpret_cast<const E*>(sQ) + warp * kFrag * LDT + kk * kFrag, LDT);
     FragC of[DF];
 #pragma unroll
@@ -370,7 +434,7 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
 #pragma unroll
                 for (int kk = 0; kk < DF; ++kk) {
                     FragBt kb;
-                    nvcuda::wmma::load_matrix_sync(
+                    load_frag(
                         kb, reinterpret_cast<const E*>(sK) + j * kFrag * LDT + kk * kFrag, LDT);
                     nvcuda::wmma::mma_sync(sf, qf[kk], kb, sf);
                 }
@@ -436,14 +500,14 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
             FragA pf[NF];
 #pragma unroll
             for (int kk = 0; kk < NF; ++kk)
-                nvcuda::wmma::load_matrix_sync(pf[kk], reinterpret_cast<const E*>(sPw) + kk * kFrag,
+                load_frag(pf[kk], reinterpret_cast<const E*>(sPw) + kk * kFrag,
                                                LDP);
 #pragma unroll
             for (int n = 0; n < DF; ++n) {
 #pragma unroll
                 for (int kk = 0; kk < NF; ++kk) {
                     FragB vb;
-                    nvcuda::wmma::load_matrix_sync(
+                    load_frag(
                         vb, reinterpret_cast<const E*>(sV) + kk * kFrag * LDT + n * kFrag, LDT);
                     nvcuda::wmma::mma_sync(of[n], pf[kk], vb, of[n]);
                 }

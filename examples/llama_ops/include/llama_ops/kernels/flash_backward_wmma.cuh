@@ -51,7 +51,7 @@ struct BwdShape {
     static constexpr int kWarps = kBwdWarps;
     static constexpr int BM = kFrag * kWarps, BN = kBwdBN;
     static constexpr int LDT = D + 8;      // 16-bit tile pitch (elements): rows 16-byte aligned
-    static constexpr int LDX = kFrag + 4;  // f32 scratch pitch
+    static constexpr int LDX = kFrag + 8;  // f32 scratch pitch (24: conflict-free fragment stores)
     static constexpr int LDP = BN + 8;     // 16-bit P / dS pitch
     static constexpr size_t own_bytes = 2 * (size_t)BM * LDT * 2;     // K, V (or Q, dO)
     static constexpr size_t stream_bytes = 2 * (size_t)BN * LDT * 2;  // Q, dO (or K, V)
@@ -203,12 +203,12 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
                     for (int kk = 0; kk < DF; ++kk) {
                         FragA a;
                         FragBt bt;
-                        nvcuda::wmma::load_matrix_sync(a, kw + kk * kFrag, LDT);
-                        nvcuda::wmma::load_matrix_sync(
+                        load_frag(a, kw + kk * kFrag, LDT);
+                        load_frag(
                             bt, reinterpret_cast<const E*>(sQ) + j * kFrag * LDT + kk * kFrag, LDT);
                         nvcuda::wmma::mma_sync(st, a, bt, st);
-                        nvcuda::wmma::load_matrix_sync(a, vw + kk * kFrag, LDT);
-                        nvcuda::wmma::load_matrix_sync(
+                        load_frag(a, vw + kk * kFrag, LDT);
+                        load_frag(
                             bt, reinterpret_cast<const E*>(sdO) + j * kFrag * LDT + kk * kFrag, LDT);
                         nvcuda::wmma::mma_sync(dpt, a, bt, dpt);
                     }
@@ -224,9 +224,9 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
                 FragA pf[NQ], sf[NQ];
 #pragma unroll
                 for (int kk = 0; kk < NQ; ++kk) {
-                    nvcuda::wmma::load_matrix_sync(pf[kk], reinterpret_cast<const E*>(pw) + kk * kFrag,
+                    load_frag(pf[kk], reinterpret_cast<const E*>(pw) + kk * kFrag,
                                                    LDP);
-                    nvcuda::wmma::load_matrix_sync(sf[kk], reinterpret_cast<const E*>(dsw) + kk * kFrag,
+                    load_frag(sf[kk], reinterpret_cast<const E*>(dsw) + kk * kFrag,
                                                    LDP);
                 }
 #pragma unroll
@@ -234,10 +234,10 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
 #pragma unroll
                     for (int kk = 0; kk < NQ; ++kk) {
                         FragB bm;
-                        nvcuda::wmma::load_matrix_sync(
+                        load_frag(
                             bm, reinterpret_cast<const E*>(sdO) + kk * kFrag * LDT + n * kFrag, LDT);
                         nvcuda::wmma::mma_sync(dv[n], pf[kk], bm, dv[n]);
-                        nvcuda::wmma::load_matrix_sync(
+                        load_frag(
                             bm, reinterpret_cast<const E*>(sQ) + kk * kFrag * LDT + n * kFrag, LDT);
                         nvcuda::wmma::mma_sync(dk[n], sf[kk], bm, dk[n]);
                     }
@@ -317,12 +317,12 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
                 for (int kk = 0; kk < DF; ++kk) {
                     FragA a;
                     FragBt bt;
-                    nvcuda::wmma::load_matrix_sync(a, qw + kk * kFrag, LDT);
-                    nvcuda::wmma::load_matrix_sync(
+                    load_frag(a, qw + kk * kFrag, LDT);
+                    load_frag(
                         bt, reinterpret_cast<const E*>(sK) + j * kFrag * LDT + kk * kFrag, LDT);
                     nvcuda::wmma::mma_sync(s, a, bt, s);
-                    nvcuda::wmma::load_matrix_sync(a, ow + kk * kFrag, LDT);
-                    nvcuda::wmma::load_matrix_sync(
+                    load_frag(a, ow + kk * kFrag, LDT);
+                    load_frag(
                         bt, reinterpret_cast<const E*>(sV) + j * kFrag * LDT + kk * kFrag, LDT);
                     nvcuda::wmma::mma_sync(dp, a, bt, dp);
                 }
@@ -338,14 +338,14 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
             FragA sf[NK];
 #pragma unroll
             for (int kk = 0; kk < NK; ++kk)
-                nvcuda::wmma::load_matrix_sync(sf[kk], reinterpret_cast<const E*>(dsw) + kk * kFrag,
+                load_frag(sf[kk], reinterpret_cast<const E*>(dsw) + kk * kFrag,
                                                LDP);
 #pragma unroll
             for (int n = 0; n < DF; ++n) {
 #pragma unroll
                 for (int kk = 0; kk < NK; ++kk) {
                     FragB bm;
-                    nvcuda::wmma::load_matrix_sync(
+                    load_frag(
                         bm, reinterpret_cast<const E*>(sK) + kk * kFrag * LDT + n * kFrag, LDT);
                     nvcuda::wmma::mma_sync(dq[n], sf[kk], bm, dq[n]);
                 }
