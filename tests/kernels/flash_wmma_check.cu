@@ -349,8 +349,7 @@ void decode_case(const char* name, int B, int H, int KVH, int L, int D, int spli
 
 // Decode over a paged cache: a pool of pages [pages, page_size, KVH, D] (vLLM's layout) in a
 // shuffled order, a block table per batch row, and a different length per batch row (seq_lens).
-void decode_paged_case(const char* name, int B, int H, int KVH, int L, int D, int page_size,
-                       int split_tiles = 0) {
+void decode_paged_case(const char* name, int B, int H, int KVH, int L, int D, int page_size, int split_tiles = 0) {
   const int max_pages = (L + page_size - 1) / page_size, pages = B * max_pages + 3;
   std::vector<int> lens(B), table((size_t)B * max_pages);
   for (int b = 0; b < B; ++b) lens[b] = b == 0 ? L : 1 + (L * (b + 1) / (B + 1));
