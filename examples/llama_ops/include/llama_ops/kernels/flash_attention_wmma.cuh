@@ -193,10 +193,20 @@ constexpr int kFwdWarps = 4;
 #else
 constexpr int kFwdWarps = 8;
 #endif
+// Row fragments per warp for d = 64 (LLAMA_OPS_WMMA_RF64: 1 or 2; d = 128 always 1): with 2, a
+// warp owns 32 query rows and every K and V fragment it loads from shared memory feeds two
+// products, halving the K/V shared-memory traffic per FLOP (the forward is bound by it), for
+// twice the Q and O fragments in registers.
+#ifndef LLAMA_OPS_WMMA_RF64
+#define LLAMA_OPS_WMMA_RF64 1
+#endif
 template <int D>
 struct FwdShape {
     static constexpr int kWarps = kFwdWarps;
-    static constexpr int BM = kFrag * kWarps, BN = 64;
+    static constexpr int RF = D <= 64 ? LLAMA_OPS_WMMA_RF64 : 1;
+    static_assert(RF == 1 || RF == 2, "LLAMA_OPS_WMMA_RF64 is 1 or 2");
+    static constexpr int WR = kFrag * RF;  // query rows a warp owns
+    static constexpr int BM = WR * kWarps, BN = 64;
     static constexpr int LDT = D + 8;   // 16-bit tile pitch (elements): rows 16-byte aligned
     // f32 score pitch: 72 words puts the 4 rows of a half-warp's accumulator stores, and the 4
     // rows x 2 lanes of a quarter-warp's 16-byte softmax reads, in distinct banks (68 had
@@ -204,8 +214,8 @@ struct FwdShape {
     static constexpr int LDS = BN + 8;
     static constexpr int LDP = BN + 8;  // 16-bit probability pitch
     static constexpr size_t tile_bytes = (size_t)BN * LDT * 2;
-    static constexpr size_t s_bytes = (size_t)kWarps * kFrag * LDS * 4;
-    static constexpr size_t p_bytes = (size_t)kWarps * kFrag * LDP * 2;
+    static constexpr size_t s_bytes = (size_t)kWarps * WR * LDS * 4;
+    static constexpr size_t p_bytes = (size_t)kWarps * WR * LDP * 2;
     static constexpr size_t q_bytes = (size_t)BM * LDT * 2;  // staged once, over sS and sP
     static constexpr int kKBuf = LLAMA_OPS_WMMA_KBUF, kVBuf = LLAMA_OPS_WMMA_VBUF;
     static_assert(kKBuf >= 1 && kKBuf <= 2 && kVBuf >= 1 && kVBuf <= kKBuf,
@@ -354,6 +364,7 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     using FragB = typename Frags<T>::B;
     using E = typename ElemOf<FragA>::type;
     constexpr int BM = Sh::BM, BN = Sh::BN, LDT = Sh::LDT, LDS = Sh::LDS, LDP = Sh::LDP;
+    constexpr int RF = Sh::RF, WR = Sh::WR;
     constexpr int DF = D / kFrag, NF = BN / kFrag;
 
     constexpr int KBUF = Sh::kKBuf, VBUF = Sh::kVBuf;
@@ -361,19 +372,19 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     unsigned short* sK0 = reinterpret_cast<unsigned short*>(fa_smem);  // KBUF K buffers
     unsigned short* sV0 = sK0 + KBUF * BN * LDT;                       // VBUF V buffers
     float* sS = reinterpret_cast<float*>(sV0 + VBUF * BN * LDT);
-    unsigned short* sP = reinterpret_cast<unsigned short*>(sS + Sh::kWarps * kFrag * LDS);
+    unsigned short* sP = reinterpret_cast<unsigned short*>(sS + Sh::kWarps * WR * LDS);
     unsigned short* sQ = reinterpret_cast<unsigned short*>(sS);  // before the key loop only
     __shared__ float sRow[BM];                                   // per-row factor (alpha, 1/l)
 
     const int warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
     const int g = warpSize / kFrag;  // lanes per row: 2 on 32-lane warps, 4 on wavefronts
-    const int r = lane / g, part = lane % g;
+    const int r = lane / g, part = lane % g;  // rows r, r + 16 (RF 2) of the warp
     const int bh = blockIdx.y, b = bh / p.heads, h = bh % p.heads;
     const int group = p.heads / (p.kv_heads > 0 ? p.kv_heads : p.heads);
-    const int q0 = blockIdx.x * BM, w0 = q0 + warp * kFrag;
-    const int qi = w0 + r;
-    float* sSw = sS + warp * kFrag * LDS;
-    unsigned short* sPw = sP + warp * kFrag * LDP;
+    const int q0 = blockIdx.x * BM, w0 = q0 + warp * WR;
+    float* sSw = sS + warp * WR * LDS;
+    unsigned short* sPw = sP + warp * WR * LDP;
+    float* sRw = sRow + warp * WR;
     const unsigned short* k = slice(p.k, b, h / group);
     const unsigned short* v = slice(p.v, b, h / group);
 
@@ -382,19 +393,25 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     copy_commit();
     load_tile<BM, D, LDT>(sQ, slice(p.q, b, h), p.q.stride_row, q0, p.seq_q);
     __syncthreads();
-    FragA qf[DF];
+    FragA qf[RF][DF];
 #pragma unroll
-    for (int kk = 0; kk < DF; ++kk)
-        load_frag(
-            qf[kk], reinterpret_cast<const E*>(sQ) + warp * kFrag * LDT + kk * kFrag, LDT);
-    FragC of[DF];
+    for (int f = 0; f < RF; ++f)
 #pragma unroll
-    for (int n = 0; n < DF; ++n) nvcuda::wmma::fill_fragment(of[n], 0.f);
+        for (int kk = 0; kk < DF; ++kk)
+            load_frag(qf[f][kk],
+                      reinterpret_cast<const E*>(sQ) + (warp * WR + f * kFrag) * LDT + kk * kFrag,
+                      LDT);
+    FragC of[RF][DF];
+#pragma unroll
+    for (int f = 0; f < RF; ++f)
+#pragma unroll
+        for (int n = 0; n < DF; ++n) nvcuda::wmma::fill_fragment(of[f][n], 0.f);
     __syncthreads();  // sQ is overwritten by sS and sP
 
     const float c = p.scale * kLog2e;
-    float m = -INFINITY,
-          l = 0.f;  // this row's reference max (log2 units), this lane's part of the sum
+    float m[RF], l[RF];  // each row's reference max (log2 units), this lane's part of its sum
+#pragma unroll
+    for (int f = 0; f < RF; ++f) m[f] = -INFINITY, l[f] = 0.f;
     int n_tiles = (p.seq_k + BN - 1) / BN;
     if (p.causal) {
         const int last = (q0 + BM - 1) / BN + 1;
@@ -425,67 +442,83 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
             copy_commit();
         }
         // A warp whose rows all lie above this tile's first key sees none of it (causal).
-        const bool active = !(p.causal && k0 > w0 + kFrag - 1);
+        const bool active = !(p.causal && k0 > w0 + WR - 1);
         if (active) {
 #pragma unroll
             for (int j = 0; j < NF; ++j) {
-                FragC sf;
-                nvcuda::wmma::fill_fragment(sf, 0.f);
+                FragC sf[RF];
+#pragma unroll
+                for (int f = 0; f < RF; ++f) nvcuda::wmma::fill_fragment(sf[f], 0.f);
 #pragma unroll
                 for (int kk = 0; kk < DF; ++kk) {
                     FragBt kb;
-                    load_frag(
-                        kb, reinterpret_cast<const E*>(sK) + j * kFrag * LDT + kk * kFrag, LDT);
-                    nvcuda::wmma::mma_sync(sf, qf[kk], kb, sf);
+                    load_frag(kb, reinterpret_cast<const E*>(sK) + j * kFrag * LDT + kk * kFrag,
+                              LDT);
+#pragma unroll
+                    for (int f = 0; f < RF; ++f) nvcuda::wmma::mma_sync(sf[f], qf[f][kk], kb, sf[f]);
                 }
-                nvcuda::wmma::store_matrix_sync(sSw + j * kFrag, sf, LDS,
-                                                nvcuda::wmma::mem_row_major);
+#pragma unroll
+                for (int f = 0; f < RF; ++f)
+                    nvcuda::wmma::store_matrix_sync(sSw + f * kFrag * LDS + j * kFrag, sf[f], LDS,
+                                                    nvcuda::wmma::mem_row_major);
             }
         }
         __syncwarp();  // the warp's S rows, written through the fragments, are read by lane below
 
         bool rescale = false;
-        if (active) {
-            // Keys of this tile the row may see: a prefix of `valid` columns (tail, causal).
-            int valid = p.seq_k - k0;
-            if (p.causal && qi - k0 + 1 < valid) valid = qi - k0 + 1;
-            float alpha = 1.f;
-            const float* srow = sSw + r * LDS;
-            unsigned short* prow = sPw + r * LDP;
-            // The warp's 16 rows all see the whole tile: no per-column masks (the common case).
-            const bool full =
-                LLAMA_OPS_WMMA_FASTMASK && p.seq_k - k0 >= BN && !(p.causal && w0 < k0 + BN - 1);
-            if (g == 2)
-                rescale = full ? softmax_part<T, 2, BN, false>(srow, prow, part, valid, c, m, l, alpha)
-                               : softmax_part<T, 2, BN, true>(srow, prow, part, valid, c, m, l, alpha);
-            else
-                rescale = full ? softmax_part<T, 4, BN, false>(srow, prow, part, valid, c, m, l, alpha)
-                               : softmax_part<T, 4, BN, true>(srow, prow, part, valid, c, m, l, alpha);
-            if (part == 0) sRow[warp * kFrag + r] = alpha;
-        } else if (part == 0) {
-            sRow[warp * kFrag + r] = 1.f;
+#pragma unroll
+        for (int f = 0; f < RF; ++f) {
+            const int rr = f * kFrag + r, qi = w0 + rr;
+            if (active) {
+                // Keys of this tile the row may see: a prefix of `valid` columns (tail, causal).
+                int valid = p.seq_k - k0;
+                if (p.causal && qi - k0 + 1 < valid) valid = qi - k0 + 1;
+                float alpha = 1.f;
+                const float* srow = sSw + rr * LDS;
+                unsigned short* prow = sPw + rr * LDP;
+                // The 16 rows of fragment f all see the whole tile: no per-column masks (the
+                // common case).
+                const int f0 = w0 + f * kFrag;
+                const bool full = LLAMA_OPS_WMMA_FASTMASK && p.seq_k - k0 >= BN &&
+                                  !(p.causal && f0 < k0 + BN - 1);
+                bool rs;
+                if (g == 2)
+                    rs = full ? softmax_part<T, 2, BN, false>(srow, prow, part, valid, c, m[f], l[f], alpha)
+                              : softmax_part<T, 2, BN, true>(srow, prow, part, valid, c, m[f], l[f], alpha);
+                else
+                    rs = full ? softmax_part<T, 4, BN, false>(srow, prow, part, valid, c, m[f], l[f], alpha)
+                              : softmax_part<T, 4, BN, true>(srow, prow, part, valid, c, m[f], l[f], alpha);
+                rescale = rescale || rs;
+                if (part == 0) sRw[rr] = alpha;
+            } else if (part == 0) {
+                sRw[rr] = 1.f;
+            }
         }
         __syncwarp();  // P and the row factors are read by the whole warp below
         if (__any_sync(LLAMA_OPS_ALL_LANES, rescale)) {
             // O *= alpha per row, NF fragments at a time through the warp's score rows.
-            for (int n0 = 0; n0 < DF; n0 += NF) {
 #pragma unroll
-                for (int j = 0; j < NF; ++j)
-                    if (n0 + j < DF)
-                        nvcuda::wmma::store_matrix_sync(sSw + j * kFrag, of[n0 + j], LDS,
-                                                        nvcuda::wmma::mem_row_major);
-                __syncwarp();
-                for (int i = lane; i < kFrag * BN; i += warpSize) {
-                    const int rr = i / BN, cc = i % BN;
-                    sSw[rr * LDS + cc] *= sRow[warp * kFrag + rr];
+            for (int f = 0; f < RF; ++f) {
+                float* xs = sSw + f * kFrag * LDS;
+                for (int n0 = 0; n0 < DF; n0 += NF) {
+#pragma unroll
+                    for (int j = 0; j < NF; ++j)
+                        if (n0 + j < DF)
+                            nvcuda::wmma::store_matrix_sync(xs + j * kFrag, of[f][n0 + j], LDS,
+                                                            nvcuda::wmma::mem_row_major);
+                    __syncwarp();
+                    for (int i = lane; i < kFrag * BN; i += warpSize) {
+                        const int rr = i / BN, cc = i % BN;
+                        xs[rr * LDS + cc] *= sRw[f * kFrag + rr];
+                    }
+                    __syncwarp();
+#pragma unroll
+                    for (int j = 0; j < NF; ++j)
+                        if (n0 + j < DF)
+                            nvcuda::wmma::load_matrix_sync(of[f][n0 + j], xs + j * kFrag, LDS,
+                                                           nvcuda::wmma::mem_row_major);
+                    __syncwarp();
                 }
-                __syncwarp();
-#pragma unroll
-                for (int j = 0; j < NF; ++j)
-                    if (n0 + j < DF)
-                        nvcuda::wmma::load_matrix_sync(of[n0 + j], sSw + j * kFrag, LDS,
-                                                       nvcuda::wmma::mem_row_major);
-                __syncwarp();
             }
         }
         if (VBUF == 1) {
@@ -497,56 +530,66 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
             copy_commit();
         }
         if (active) {
-            FragA pf[NF];
 #pragma unroll
-            for (int kk = 0; kk < NF; ++kk)
-                load_frag(pf[kk], reinterpret_cast<const E*>(sPw) + kk * kFrag,
-                                               LDP);
+            for (int kk = 0; kk < NF; ++kk) {
+                FragA pf[RF];
 #pragma unroll
-            for (int n = 0; n < DF; ++n) {
+                for (int f = 0; f < RF; ++f)
+                    load_frag(pf[f],
+                              reinterpret_cast<const E*>(sPw) + f * kFrag * LDP + kk * kFrag, LDP);
 #pragma unroll
-                for (int kk = 0; kk < NF; ++kk) {
+                for (int n = 0; n < DF; ++n) {
                     FragB vb;
-                    load_frag(
-                        vb, reinterpret_cast<const E*>(sV) + kk * kFrag * LDT + n * kFrag, LDT);
-                    nvcuda::wmma::mma_sync(of[n], pf[kk], vb, of[n]);
+                    load_frag(vb, reinterpret_cast<const E*>(sV) + kk * kFrag * LDT + n * kFrag,
+                              LDT);
+#pragma unroll
+                    for (int f = 0; f < RF; ++f)
+                        nvcuda::wmma::mma_sync(of[f][n], pf[f], vb, of[f][n]);
                 }
             }
         }
     }
 
     // O / l, written 16-bit: NF fragments at a time through the warp's score rows.
-    const float sum = row_sum(l, g);
-    if (part == 0) sRow[warp * kFrag + r] = 1.f / sum;
-    if (part == 0 && p.lse && qi < p.seq_q)
-        p.lse[(long long)bh * p.seq_q + qi] = (m + log2f(sum)) / kLog2e;
     unsigned short* o =
         static_cast<unsigned short*>(p.o.data) + b * p.o.stride_batch + h * p.o.stride_head;
-    for (int n0 = 0; n0 < DF; n0 += NF) {
 #pragma unroll
-        for (int j = 0; j < NF; ++j)
-            if (n0 + j < DF)
-                nvcuda::wmma::store_matrix_sync(sSw + j * kFrag, of[n0 + j], LDS,
-                                                nvcuda::wmma::mem_row_major);
-        __syncwarp();
-        constexpr int W = (D < BN ? D : BN);  // columns of this round
-        for (int i = lane; i < kFrag * W / 8; i += warpSize) {
-            const int rr = i / (W / 8), c8 = (i % (W / 8)) * 8;
-            const int row = w0 + rr;
-            if (row < p.seq_q) {
-                const float inv = sRow[warp * kFrag + rr];
-                unsigned short e[8];
+    for (int f = 0; f < RF; ++f) {
+        const int rr = f * kFrag + r, qi = w0 + rr;
+        const float sum = row_sum(l[f], g);
+        if (part == 0) sRw[rr] = 1.f / sum;
+        if (part == 0 && p.lse && qi < p.seq_q)
+            p.lse[(long long)bh * p.seq_q + qi] = (m[f] + log2f(sum)) / kLog2e;
+    }
 #pragma unroll
-                for (int x = 0; x < 8; ++x) e[x] = Frags<T>::bits(sSw[rr * LDS + c8 + x] * inv);
-                uint4 word;
-                word.x = e[0] | ((unsigned)e[1] << 16);
-                word.y = e[2] | ((unsigned)e[3] << 16);
-                word.z = e[4] | ((unsigned)e[5] << 16);
-                word.w = e[6] | ((unsigned)e[7] << 16);
-                *reinterpret_cast<uint4*>(o + row * p.o.stride_row + n0 * kFrag + c8) = word;
+    for (int f = 0; f < RF; ++f) {
+        float* xs = sSw + f * kFrag * LDS;
+        for (int n0 = 0; n0 < DF; n0 += NF) {
+#pragma unroll
+            for (int j = 0; j < NF; ++j)
+                if (n0 + j < DF)
+                    nvcuda::wmma::store_matrix_sync(xs + j * kFrag, of[f][n0 + j], LDS,
+                                                    nvcuda::wmma::mem_row_major);
+            __syncwarp();
+            constexpr int W = (D < BN ? D : BN);  // columns of this round
+            for (int i = lane; i < kFrag * W / 8; i += warpSize) {
+                const int rr = i / (W / 8), c8 = (i % (W / 8)) * 8;
+                const int row = w0 + f * kFrag + rr;
+                if (row < p.seq_q) {
+                    const float inv = sRw[f * kFrag + rr];
+                    unsigned short e[8];
+#pragma unroll
+                    for (int x = 0; x < 8; ++x) e[x] = Frags<T>::bits(xs[rr * LDS + c8 + x] * inv);
+                    uint4 word;
+                    word.x = e[0] | ((unsigned)e[1] << 16);
+                    word.y = e[2] | ((unsigned)e[3] << 16);
+                    word.z = e[4] | ((unsigned)e[5] << 16);
+                    word.w = e[6] | ((unsigned)e[7] << 16);
+                    *reinterpret_cast<uint4*>(o + row * p.o.stride_row + n0 * kFrag + c8) = word;
+                }
             }
+            __syncwarp();
         }
-        __syncwarp();
     }
 }
 
