@@ -307,27 +307,35 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
         __syncthreads();
         const bool active = qw0 < p.seq_q && !(p.causal && k0 > qw0 + kFrag - 1);
         if (active) {
+            // S and dP blocks (16 queries x 16 keys each) of the whole tile at once, so that
+            // each Q and dO fragment is loaded once per tile (the accumulators fit here: dQ is
+            // the only other state).
+            FragC s[NK], dp[NK];
 #pragma unroll
             for (int j = 0; j < NK; ++j) {
-                // S and dP blocks: 16 queries x 16 keys.
-                FragC s, dp;
-                nvcuda::wmma::fill_fragment(s, 0.f);
-                nvcuda::wmma::fill_fragment(dp, 0.f);
+                nvcuda::wmma::fill_fragment(s[j], 0.f);
+                nvcuda::wmma::fill_fragment(dp[j], 0.f);
+            }
 #pragma unroll
-                for (int kk = 0; kk < DF; ++kk) {
-                    FragA a;
+            for (int kk = 0; kk < DF; ++kk) {
+                FragA qa, oa;
+                load_frag(qa, qw + kk * kFrag, LDT);
+                load_frag(oa, ow + kk * kFrag, LDT);
+#pragma unroll
+                for (int j = 0; j < NK; ++j) {
                     FragBt bt;
-                    load_frag(a, qw + kk * kFrag, LDT);
-                    load_frag(
-                        bt, reinterpret_cast<const E*>(sK) + j * kFrag * LDT + kk * kFrag, LDT);
-                    nvcuda::wmma::mma_sync(s, a, bt, s);
-                    load_frag(a, ow + kk * kFrag, LDT);
-                    load_frag(
-                        bt, reinterpret_cast<const E*>(sV) + j * kFrag * LDT + kk * kFrag, LDT);
-                    nvcuda::wmma::mma_sync(dp, a, bt, dp);
+                    load_frag(bt, reinterpret_cast<const E*>(sK) + j * kFrag * LDT + kk * kFrag,
+                              LDT);
+                    nvcuda::wmma::mma_sync(s[j], qa, bt, s[j]);
+                    load_frag(bt, reinterpret_cast<const E*>(sV) + j * kFrag * LDT + kk * kFrag,
+                              LDT);
+                    nvcuda::wmma::mma_sync(dp[j], oa, bt, dp[j]);
                 }
-                nvcuda::wmma::store_matrix_sync(xS, s, LDX, nvcuda::wmma::mem_row_major);
-                nvcuda::wmma::store_matrix_sync(xD, dp, LDX, nvcuda::wmma::mem_row_major);
+            }
+#pragma unroll
+            for (int j = 0; j < NK; ++j) {
+                nvcuda::wmma::store_matrix_sync(xS, s[j], LDX, nvcuda::wmma::mem_row_major);
+                nvcuda::wmma::store_matrix_sync(xD, dp[j], LDX, nvcuda::wmma::mem_row_major);
                 __syncwarp();
                 p_ds_block<T, LDX, LDP>(xS, xD, nullptr, dsw, j * kFrag, qw0, p.seq_q,
                                         k0 + j * kFrag, p.seq_k, false, p.causal,
