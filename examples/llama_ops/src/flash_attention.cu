@@ -131,42 +131,46 @@ void launch_backward(const FlashBwdParams& p, cudaStream_t stream) {
     CUDA_CHECK_LAUNCH();
 }
 
-// Splits of the decode: `per` tiles of kChunk keys each, enough blocks (batch * kv_heads *
-// splits) for about four a multiprocessor, without splitting below one tile.
-int decode_tiles_per_split(const FlashDecodeParams& p) {
+// Splits of the decode: `per` tiles of kChunk keys each, as few as fill the device in one wave
+// (batch * kv_heads * splits blocks, at most the resident blocks of the split kernel), without
+// splitting below one tile; p.split_tiles overrides.
+int decode_tiles_per_split(const FlashDecodeParams& p, int resident) {
     if (p.split_tiles > 0) return p.split_tiles;
-    static const int sms = [] {
-        int dev = 0, n = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n < 1)
-            n = 100;
-        return n;
-    }();
     const long long tiles = CEIL_DIV((long long)p.seq_k, (long long)decode::kChunk);
     const long long units = (long long)p.batch * p.kv_heads;
-    const long long per = CEIL_DIV(tiles * units, 4LL * sms);
+    const long long per = CEIL_DIV(tiles * units, (long long)(resident > 0 ? resident : 1));
     return (int)(per < 1 ? 1 : per > tiles ? tiles : per);
 }
 
 template <class T, int D, int G>
-void launch_decode_split(const FlashDecodeParams& p, int splits, int per, cudaStream_t stream) {
+void launch_decode_group(const FlashDecodeParams& p, cudaStream_t stream) {
+    static const int resident = [] {
+        int dev = 0, sms = 0, per_sm = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &per_sm, decode::flash_decode_split_kernel<T, D, G>, decode::kThreads, 0) !=
+                cudaSuccess)
+            return 400;
+        return (sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
+    }();
+    const int per = decode_tiles_per_split(p, resident);
+    const int splits = CEIL_DIV(CEIL_DIV(p.seq_k, decode::kChunk), per);
     const dim3 grid(splits, p.batch * p.kv_heads);
     decode::flash_decode_split_kernel<T, D, G><<<grid, decode::kThreads, 0, stream>>>(p, per);
+    CUDA_CHECK_LAUNCH();
+    decode::flash_decode_combine_kernel<T, D>
+        <<<p.batch * p.heads, decode::kThreads, splits * sizeof(float), stream>>>(p, splits);
     CUDA_CHECK_LAUNCH();
 }
 
 template <class T, int D>
 void launch_decode(const FlashDecodeParams& p, cudaStream_t stream) {
-    const int per = decode_tiles_per_split(p);
-    const int splits = CEIL_DIV(CEIL_DIV(p.seq_k, decode::kChunk), per);
     const int group = p.heads / p.kv_heads;
-    if (group <= 1) launch_decode_split<T, D, 1>(p, splits, per, stream);
-    else if (group <= 2) launch_decode_split<T, D, 2>(p, splits, per, stream);
-    else if (group <= 4) launch_decode_split<T, D, 4>(p, splits, per, stream);
-    else launch_decode_split<T, D, 8>(p, splits, per, stream);
-    decode::flash_decode_combine_kernel<T, D>
-        <<<p.batch * p.heads, decode::kThreads, splits * sizeof(float), stream>>>(p, splits);
-    CUDA_CHECK_LAUNCH();
+    if (group <= 1) launch_decode_group<T, D, 1>(p, stream);
+    else if (group <= 2) launch_decode_group<T, D, 2>(p, stream);
+    else if (group <= 4) launch_decode_group<T, D, 4>(p, stream);
+    else launch_decode_group<T, D, 8>(p, stream);
 }
 
 }  // namespace
