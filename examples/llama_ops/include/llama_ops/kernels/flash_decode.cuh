@@ -49,7 +49,8 @@ __device__ __forceinline__ const unsigned short* cache_row(const AttnTensor& t,
 // One split: `tiles` tiles of kChunk keys from key split * tiles * kChunk, for the G (a template
 // bound: 1, 2, 4 or 8) query heads `group` <= G of kv head hk. Per tile, every thread issues its
 // loads first — the key rows it scores and the value rows it accumulates, 16 bytes each, up to
-// 16 of them in flight — and then:
+// 16 of them in flight; those of the next tile are issued as soon as this tile's registers are
+// consumed — and then:
 //   scores   key j by the 8 lanes of row group ty (width-8 shuffles), each lane 8 * VPL columns
 //            of q (float, pre-scaled by scale * log2 e) against its part of the key row
 //   softmax  8 lanes a head: the tile's max, the running max m (log2 units) and sum l, the factor
@@ -106,12 +107,13 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
 #pragma unroll
         for (int e = 0; e < 8; ++e) acc[hq][e] = 0.f;
 
-    for (int t = 0; t < n_tiles; ++t) {
-        const int jt = j0 + t * kChunk;
-        const int n = len - jt < kChunk ? len - jt : kChunk;
-        // Every load of the tile first: key chunks tx + 8i of keys ty + 16k, value chunk ch of
-        // keys r + KPP k.
-        uint4 kr[KPT][VPL], vr[VPT];
+    // This thread's loads of tile t: key chunks tx + 8i of keys ty + 16k, value chunk ch of keys
+    // r + KPP k (zeros past the split's last key). Tile t + 1's are issued as soon as tile t's
+    // registers are consumed (keys after the scores, values after P V), so they land while the
+    // rest of tile t is computed.
+    uint4 kr[KPT][VPL], vr[VPT];
+    auto load_k = [&](int t) {
+        const int jt = j0 + t * kChunk, n = len - jt < kChunk ? len - jt : kChunk;
 #pragma unroll
         for (int k = 0; k < KPT; ++k) {
             const int j = ty + (kThreads / kGroup) * k;
@@ -121,12 +123,21 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
             for (int i = 0; i < VPL; ++i)
                 kr[k][i] = j < n ? row[tx + kGroup * i] : make_uint4(0u, 0u, 0u, 0u);
         }
+    };
+    auto load_v = [&](int t) {
+        const int jt = j0 + t * kChunk, n = len - jt < kChunk ? len - jt : kChunk;
 #pragma unroll
         for (int k = 0; k < VPT; ++k) {
             const int j = r + KPP * k;
             vr[k] = j < n ? reinterpret_cast<const uint4*>(cache_row(p.v, p, b, hk, jt + j))[ch]
                           : make_uint4(0u, 0u, 0u, 0u);
         }
+    };
+    load_k(0);
+    load_v(0);
+    for (int t = 0; t < n_tiles; ++t) {
+        const int jt = j0 + t * kChunk;
+        const int n = len - jt < kChunk ? len - jt : kChunk;
         __syncthreads();  // sQ (first tile); every thread is past the last tile's P V
         // Scores (log2 units).
 #pragma unroll
@@ -159,6 +170,7 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
                 }
             }
         }
+        if (t + 1 < n_tiles) load_k(t + 1);  // kr is free: in flight during softmax and P V
         __syncthreads();
         // The online softmax of each head over the tile (8 lanes a head); P in place of S.
         {
@@ -211,6 +223,7 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
                 }
             }
         }
+        if (t + 1 < n_tiles) load_v(t + 1);  // vr is free
     }
 
     // The key slots of each head, added in slot order; o, m, l of the split to the workspace.
