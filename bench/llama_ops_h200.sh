@@ -120,13 +120,13 @@ run() {
     --out "$work/infer" --ctx 4096 --batch 4 ${INFER_ARGS:-} >"$work/infer-4k.log" 2>&1
   echo "infer exit $?"; grep -E "^  |PASS|FAIL|Error" "$work/infer-4k.log" | tail -8
 
-  phase "variants of the forward kernel (forward only, two shapes)"
+  phase "variants of the kernels (two forward shapes, one backward shape)"
   for v in $variants; do
     name=${v%%:*}
     [ -f "$work/var-$name/build/libllama_ops_capi.so" ] || { echo "variant $name: not built"; continue; }
     [ "$(left)" -gt 60 ] || { echo "variant $name: no time left"; continue; }
     echo "-- variant $name (${v#*:})"
-    PYTHONUNBUFFERED=1 timeout "$(budget 45)" python3 "$here/llama_ops_flash_bench.py" \
+    PYTHONUNBUFFERED=1 timeout "$(budget 60)" python3 "$here/llama_ops_flash_bench.py" \
       --lib "$work/var-$name/build/libllama_ops_capi.so" --out "$work/var-$name/out" --variant 2>&1 |
       grep -E "^\| [0-9]" | sed "s/^/$name /" | tee -a "$work/variants.md"
   done
@@ -151,7 +151,7 @@ run() {
     echo "# llama_ops on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%F\ %H:%M) UTC"
     echo; echo "## FlashAttention (bench/llama_ops_flash_bench.py)"; echo
     cat "$work/flash/flash_bench.md" 2>/dev/null || echo "(no result: see flash.log)"
-    echo; echo "## Variants of the forward kernel (ms; default = cp.async, one K buffer)"; echo
+    echo; echo "## Variants of the kernels (ms; forward rows, then backward rows: dq/dk/dv errors)"; echo
     cat "$work/variants.md" 2>/dev/null || echo "(none)"
     echo; echo "## LLaMA inference (bench/llama_ops_infer_bench.py)"; echo
     cat "$work"/infer/infer-*.md 2>/dev/null || echo "(no result: see infer-*.log)"
