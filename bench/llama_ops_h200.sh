@@ -7,7 +7,7 @@
 #
 #   1. here (no GPU needed):   bench/llama_ops_h200.sh prepare DIR   [FERRY=build/ferry]
 #        DIR/orig  examples/llama_ops as written        DIR/rt  its round trip (ferry migrate twice,
-#        DIR/bin   ferry + libfmt (for opcheck)                  with the original Makefile)
+#        DIR/bin   ferry + its libraries (opcheck)                with the original Makefile)
 #        DIR/bench this script and the two Python benchmarks
 #   2. on the GPU machine:     bash DIR/bench/llama_ops_h200.sh run OUT DIR
 #        (device tool: copy DIR to /work/main/_devrun/flashattn, carry ["_devrun/flashattn"], command
@@ -37,9 +37,15 @@ prepare() {
   rm -rf "$dest/hip"
   mkdir -p "$dest/bin" "$dest/bench"
   cp "$ferry" "$dest/bin/ferry"
-  local fmt
-  fmt=$(ldd "$ferry" | awk '/libfmt/ {print $3}')
-  [ -n "$fmt" ] && cp -L "$fmt" "$dest/bin/"
+  # Every shared library ferry links but glibc's and the compiler's (libfmt, libcpp-httplib,
+  # libtree-sitter, OpenSSL, brotli, zlib): the GPU machine is another distribution.
+  local so
+  for so in $(ldd "$ferry" | awk '$2 == "=>" && $3 ~ /^\// {print $3}'); do
+    case $(basename "$so") in
+      libc.so* | libm.so* | libstdc++.so* | libgcc_s.so* | ld-linux* | libpthread.so* | libdl.so* | librt.so*) ;;
+      *) cp -L "$so" "$dest/bin/" ;;
+    esac
+  done
   cp "$root/bench/llama_ops_h200.sh" "$root/bench/llama_ops_flash_bench.py" "$root/bench/llama_ops_infer_bench.py" "$dest/bench/"
   du -sh "$dest"
   echo "prepared $dest; on the GPU: bash $dest/bench/llama_ops_h200.sh run OUT $dest"
@@ -114,13 +120,13 @@ run() {
     --out "$work/infer" --ctx 4096 --batch 4 ${INFER_ARGS:-} >"$work/infer-4k.log" 2>&1
   echo "infer exit $?"; grep -E "^  |PASS|FAIL|Error" "$work/infer-4k.log" | tail -8
 
-  phase "variants of the forward kernel (forward only, two shapes)"
+  phase "variants of the kernels (two forward shapes, one backward shape)"
   for v in $variants; do
     name=${v%%:*}
     [ -f "$work/var-$name/build/libllama_ops_capi.so" ] || { echo "variant $name: not built"; continue; }
     [ "$(left)" -gt 60 ] || { echo "variant $name: no time left"; continue; }
     echo "-- variant $name (${v#*:})"
-    PYTHONUNBUFFERED=1 timeout "$(budget 45)" python3 "$here/llama_ops_flash_bench.py" \
+    PYTHONUNBUFFERED=1 timeout "$(budget 60)" python3 "$here/llama_ops_flash_bench.py" \
       --lib "$work/var-$name/build/libllama_ops_capi.so" --out "$work/var-$name/out" --variant 2>&1 |
       grep -E "^\| [0-9]" | sed "s/^/$name /" | tee -a "$work/variants.md"
   done
@@ -145,7 +151,7 @@ run() {
     echo "# llama_ops on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%F\ %H:%M) UTC"
     echo; echo "## FlashAttention (bench/llama_ops_flash_bench.py)"; echo
     cat "$work/flash/flash_bench.md" 2>/dev/null || echo "(no result: see flash.log)"
-    echo; echo "## Variants of the forward kernel (ms; default = cp.async, one K buffer)"; echo
+    echo; echo "## Variants of the kernels (ms; forward rows, then backward rows: dq/dk/dv errors)"; echo
     cat "$work/variants.md" 2>/dev/null || echo "(none)"
     echo; echo "## LLaMA inference (bench/llama_ops_infer_bench.py)"; echo
     cat "$work"/infer/infer-*.md 2>/dev/null || echo "(no result: see infer-*.log)"

@@ -299,7 +299,7 @@ void backward_case(const char* name, int B, int H, int KVH, int Sq, int Sk, int 
     cudaFree(ptr);
 }
 
-void decode_case(const char* name, int B, int H, int KVH, int L, int D) {
+void decode_case(const char* name, int B, int H, int KVH, int L, int D, int split_tiles = 0) {
   auto hq = random_half((size_t)B * H * D, 2.f);
   auto hk = random_half((size_t)B * KVH * L * D, 2.f);
   auto hv = random_half((size_t)B * KVH * L * D, 1.f);
@@ -321,6 +321,7 @@ void decode_case(const char* name, int B, int H, int KVH, int L, int D) {
   p.kv_heads = KVH;
   p.seq_k = L;
   p.scale = 1.f / std::sqrt((float)D);
+  p.split_tiles = split_tiles;
   if (const char* why = llama_ops::flash_attention_decode(p, D, llama_ops::Float16Kind::f16, 0)) {
     std::printf("OP %-28s FAIL refused: %s\n", name, why);
     ++g_failures;
@@ -348,7 +349,7 @@ void decode_case(const char* name, int B, int H, int KVH, int L, int D) {
 
 // Decode over a paged cache: a pool of pages [pages, page_size, KVH, D] (vLLM's layout) in a
 // shuffled order, a block table per batch row, and a different length per batch row (seq_lens).
-void decode_paged_case(const char* name, int B, int H, int KVH, int L, int D, int page_size) {
+void decode_paged_case(const char* name, int B, int H, int KVH, int L, int D, int page_size, int split_tiles = 0) {
   const int max_pages = (L + page_size - 1) / page_size, pages = B * max_pages + 3;
   std::vector<int> lens(B), table((size_t)B * max_pages);
   for (int b = 0; b < B; ++b) lens[b] = b == 0 ? L : 1 + (L * (b + 1) / (B + 1));
@@ -394,6 +395,7 @@ void decode_paged_case(const char* name, int B, int H, int KVH, int L, int D, in
   p.page_size = page_size;
   p.max_pages = max_pages;
   p.seq_lens = dlens;
+  p.split_tiles = split_tiles;
   if (const char* why = llama_ops::flash_attention_decode(p, D, llama_ops::Float16Kind::f16, 0)) {
     std::printf("OP %-28s FAIL refused: %s\n", name, why);
     ++g_failures;
@@ -461,7 +463,11 @@ int main(int argc, char** argv) {
     decode_case("decode_d128_l70", 2, 2, 2, 70, 128);
     decode_case("decode_d128_l200_g4", 2, 8, 2, 200, 128);
   }
+  // Splits of several 64-key tiles (the online softmax across tiles; a short last split).
+  decode_case("decode_d64_l300_gqa_t2", 1, 4, 2, 300, 64, 2);
+  if (!quick) decode_case("decode_d128_l200_g4_t3", 2, 8, 2, 200, 128, 3);
   decode_paged_case("decode_paged_d64_p16_gqa", 3, 4, 2, 200, 64, 16);
+  decode_paged_case("decode_paged_d64_p16_g2_t2", 3, 4, 2, 300, 64, 16, 2);
   if (!quick) decode_paged_case("decode_paged_d128_p64", 2, 8, 1, 150, 128, 64);
   std::printf("%s failures=%d\n", g_failures ? "FAIL" : "PASS", g_failures);
   return g_failures ? 1 : 0;

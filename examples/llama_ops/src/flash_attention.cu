@@ -131,14 +131,46 @@ void launch_backward(const FlashBwdParams& p, cudaStream_t stream) {
     CUDA_CHECK_LAUNCH();
 }
 
+// Splits of the decode: `per` tiles of kChunk keys each, as few as fill the device in one wave
+// (batch * kv_heads * splits blocks, at most the resident blocks of the split kernel), without
+// splitting below one tile; p.split_tiles overrides.
+int decode_tiles_per_split(const FlashDecodeParams& p, int resident) {
+    if (p.split_tiles > 0) return p.split_tiles;
+    const long long tiles = CEIL_DIV((long long)p.seq_k, (long long)decode::kChunk);
+    const long long units = (long long)p.batch * p.kv_heads;
+    const long long per = CEIL_DIV(tiles * units, (long long)(resident > 0 ? resident : 1));
+    return (int)(per < 1 ? 1 : per > tiles ? tiles : per);
+}
+
+template <class T, int D, int G>
+void launch_decode_group(const FlashDecodeParams& p, cudaStream_t stream) {
+    static const int resident = [] {
+        int dev = 0, sms = 0, per_sm = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &per_sm, decode::flash_decode_split_kernel<T, D, G>, decode::kThreads, 0) !=
+                cudaSuccess)
+            return 400;
+        return (sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
+    }();
+    const int per = decode_tiles_per_split(p, resident);
+    const int splits = CEIL_DIV(CEIL_DIV(p.seq_k, decode::kChunk), per);
+    const dim3 grid(splits, p.batch * p.kv_heads);
+    decode::flash_decode_split_kernel<T, D, G><<<grid, decode::kThreads, 0, stream>>>(p, per);
+    CUDA_CHECK_LAUNCH();
+    decode::flash_decode_combine_kernel<T, D>
+        <<<p.batch * p.heads, decode::kThreads, splits * sizeof(float), stream>>>(p, splits);
+    CUDA_CHECK_LAUNCH();
+}
+
 template <class T, int D>
 void launch_decode(const FlashDecodeParams& p, cudaStream_t stream) {
-    const int splits = CEIL_DIV(p.seq_k, decode::kChunk);
-    const dim3 grid(splits, p.batch * p.kv_heads);
-    decode::flash_decode_split_kernel<T, D><<<grid, decode::kThreads, 0, stream>>>(p);
-    CUDA_CHECK_LAUNCH();
-    decode::flash_decode_combine_kernel<T, D><<<p.batch * p.heads, D, 0, stream>>>(p, splits);
-    CUDA_CHECK_LAUNCH();
+    const int group = p.heads / p.kv_heads;
+    if (group <= 1) launch_decode_group<T, D, 1>(p, stream);
+    else if (group <= 2) launch_decode_group<T, D, 2>(p, stream);
+    else if (group <= 4) launch_decode_group<T, D, 4>(p, stream);
+    else launch_decode_group<T, D, 8>(p, stream);
 }
 
 }  // namespace
@@ -161,6 +193,9 @@ const char* flash_attention_decode(const FlashDecodeParams& p, int head_dim, Flo
     if (p.heads / p.kv_heads > decode::kMaxGroup) return "more than 8 query heads per kv head";
     if ((long long)p.batch * p.kv_heads > 65535) return "batch * kv_heads above 65535";
     if (!p.work) return "decode needs a workspace (flash_decode_workspace_floats)";
+    if (CEIL_DIV(p.seq_k, decode::kChunk) > 12 * 1024)
+        return "decode: more than 786432 keys (the combine kernel's weights fill 48 KiB)";
+    if (p.split_tiles < 0) return "split_tiles must be >= 0";
     if (p.block_table && (p.page_size < 1 || p.max_pages < CEIL_DIV(p.seq_k, p.page_size)))
         return "a paged cache needs page_size >= 1 and max_pages >= ceil(seq_k / page_size)";
     if (kind == Float16Kind::f16) {

@@ -81,6 +81,7 @@ struct FlashDecodeParams {
     const int* block_table = nullptr;  // [batch, max_pages] page indices, or null (contiguous)
     int page_size = 0, max_pages = 0;
     const int* seq_lens = nullptr;     // [batch] or null
+    int split_tiles = 0;  // 64-key tiles per split; 0: enough splits to fill the device
 };
 
 // Why a call was refused (nothing was launched), or null when it was enqueued.

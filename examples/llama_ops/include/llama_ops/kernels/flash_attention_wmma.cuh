@@ -129,6 +129,53 @@ struct Frags<bf16> {
 #endif
 using FragC = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>;
 
+// A fragment from shared memory. nvcc gives the 16-bit half loads the shared state space
+// (`wmma.load.*.shared.f16`: ldmatrix), but leaves every bf16 load generic (`wmma.load.*.bf16`,
+// even from a __shared__ array), which made bf16 ~1.5x slower than fp16 on the H200 with the
+// same shapes. On nvcc device builds (LLAMA_OPS_WMMA_BF16_SHARED, default 1 there) the three bf16
+// fragment kinds are loaded with the same WMMA instruction and the .shared space written out;
+// the fragment's registers are what load_matrix_sync would fill (its own header passes them as
+// `(int*)&frag` too). Everything else — half, and bf16 on HIP (rocWMMA) and the CPU runtime —
+// calls load_matrix_sync.
+template <class F, class E>
+__device__ __forceinline__ void load_frag(F& f, const E* p, unsigned ldm) {
+    nvcuda::wmma::load_matrix_sync(f, p, ldm);
+}
+#ifndef LLAMA_OPS_WMMA_BF16_SHARED
+#if LLAMA_OPS_WMMA_BF16 && defined(__NVCC__) && !defined(__HIP_PLATFORM_AMD__)
+#define LLAMA_OPS_WMMA_BF16_SHARED 1
+#else
+#define LLAMA_OPS_WMMA_BF16_SHARED 0
+#endif
+#endif
+#if LLAMA_OPS_WMMA_BF16_SHARED && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// The four registers of a bf16 A or B fragment, filled by one PTX wmma.load from shared memory.
+#define LLAMA_OPS_WMMA_LD_BF16(OP)                                                                 \
+    asm("wmma.load." OP ".m16n16k16.shared.bf16 {%0, %1, %2, %3}, [%4], %5;"                      \
+        : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3])                                           \
+        : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p))), "r"(ldm)                        \
+        : "memory")
+__device__ __forceinline__ void load_frag(Frags<bf16>::A& f, const __nv_bfloat16* p,
+                                          unsigned ldm) {
+    unsigned* x = reinterpret_cast<unsigned*>(&f);
+    LLAMA_OPS_WMMA_LD_BF16("a.sync.aligned.row");
+}
+__device__ __forceinline__ void load_frag(Frags<bf16>::B& f, const __nv_bfloat16* p,
+                                          unsigned ldm) {
+    unsigned* x = reinterpret_cast<unsigned*>(&f);
+    LLAMA_OPS_WMMA_LD_BF16("b.sync.aligned.row");
+}
+__device__ __forceinline__ void load_frag(Frags<bf16>::Bt& f, const __nv_bfloat16* p,
+                                          unsigned ldm) {
+    unsigned* x = reinterpret_cast<unsigned*>(&f);
+    LLAMA_OPS_WMMA_LD_BF16("b.sync.aligned.col");
+}
+#undef LLAMA_OPS_WMMA_LD_BF16
+static_assert(sizeof(Frags<bf16>::A) == 16 && sizeof(Frags<bf16>::B) == 16 &&
+                  sizeof(Frags<bf16>::Bt) == 16,
+              "a bf16 m16n16k16 A/B fragment is four 32-bit registers");
+#endif
+
 // The element type of a fragment (what load_matrix_sync's pointer must point to).
 template <class F>
 struct ElemOf;
@@ -146,16 +193,29 @@ constexpr int kFwdWarps = 4;
 #else
 constexpr int kFwdWarps = 8;
 #endif
+// Row fragments per warp for d = 64 (LLAMA_OPS_WMMA_RF64: 1 or 2; d = 128 always 1): with 2, a
+// warp owns 32 query rows and every K and V fragment it loads from shared memory feeds two
+// products, halving the K/V shared-memory traffic per FLOP (the forward is bound by it), for
+// twice the Q and O fragments in registers.
+#ifndef LLAMA_OPS_WMMA_RF64
+#define LLAMA_OPS_WMMA_RF64 1
+#endif
 template <int D>
 struct FwdShape {
     static constexpr int kWarps = kFwdWarps;
-    static constexpr int BM = kFrag * kWarps, BN = 64;
+    static constexpr int RF = D <= 64 ? LLAMA_OPS_WMMA_RF64 : 1;
+    static_assert(RF == 1 || RF == 2, "LLAMA_OPS_WMMA_RF64 is 1 or 2");
+    static constexpr int WR = kFrag * RF;  // query rows a warp owns
+    static constexpr int BM = WR * kWarps, BN = 64;
     static constexpr int LDT = D + 8;   // 16-bit tile pitch (elements): rows 16-byte aligned
-    static constexpr int LDS = BN + 4;  // f32 score pitch
+    // f32 score pitch: 72 words puts the 4 rows of a half-warp's accumulator stores, and the 4
+    // rows x 2 lanes of a quarter-warp's 16-byte softmax reads, in distinct banks (68 had
+    // 2-way conflicts on both)
+    static constexpr int LDS = BN + 8;
     static constexpr int LDP = BN + 8;  // 16-bit probability pitch
     static constexpr size_t tile_bytes = (size_t)BN * LDT * 2;
-    static constexpr size_t s_bytes = (size_t)kWarps * kFrag * LDS * 4;
-    static constexpr size_t p_bytes = (size_t)kWarps * kFrag * LDP * 2;
+    static constexpr size_t s_bytes = (size_t)kWarps * WR * LDS * 4;
+    static constexpr size_t p_bytes = (size_t)kWarps * WR * LDP * 2;
     static constexpr size_t q_bytes = (size_t)BM * LDT * 2;  // staged once, over sS and sP
     static constexpr int kKBuf = LLAMA_OPS_WMMA_KBUF, kVBuf = LLAMA_OPS_WMMA_VBUF;
     static_assert(kKBuf >= 1 && kKBuf <= 2 && kVBuf >= 1 && kVBuf <= kKBuf,
@@ -233,25 +293,52 @@ __device__ __forceinline__ float row_sum(float v, int g) {
 // interleaved over the G lanes, so that the lanes of a quarter-warp hit different banks. Columns
 // >= valid are masked. Updates the row's reference max m (log2 units) and this lane's sum l;
 // returns true when O must be rescaled by alpha (the max grew by more than kRescale).
+// One pass over S in the common case: the exponentials are taken against the current reference
+// max while the tile's max is found; only when that max exceeds the reference by more than
+// kRescale (the first tile of a row, then rarely) is the row done again against the new max
+// (the first pass's P, possibly overflowed, is overwritten and its sum dropped).
 // MASK false: every column is valid (a full tile below the diagonal), no comparisons.
 template <class T, int G, int BN, bool MASK>
-__device__ __forceinline__ bool softmax_part(const float* srow, unsigned short* prow, int part,
-                                             int valid, float c, float& m, float& l, float& alpha) {
+__device__ __forceinline__ float softmax_pass(const float* srow, unsigned short* prow, int part,
+                                              int valid, float c, float base, float* tmax_out) {
     constexpr int NCH = BN / 4 / G;
-    float tmax = -INFINITY;
+    float tmax = -INFINITY, sum = 0.f;
 #pragma unroll
     for (int q = 0; q < NCH; ++q) {
         const int col = (q * G + part) * 4;
         const float4 x = *reinterpret_cast<const float4*>(srow + col);
-        if (!MASK) {
-            tmax = fmaxf(fmaxf(tmax, fmaxf(x.x, x.y)), fmaxf(x.z, x.w));
-            continue;
+        const bool v0 = !MASK || col < valid, v1 = !MASK || col + 1 < valid;
+        const bool v2 = !MASK || col + 2 < valid, v3 = !MASK || col + 3 < valid;
+        if (tmax_out) {
+            if (!MASK) {
+                tmax = fmaxf(fmaxf(tmax, fmaxf(x.x, x.y)), fmaxf(x.z, x.w));
+            } else {
+                if (v0) tmax = fmaxf(tmax, x.x);
+                if (v1) tmax = fmaxf(tmax, x.y);
+                if (v2) tmax = fmaxf(tmax, x.z);
+                if (v3) tmax = fmaxf(tmax, x.w);
+            }
         }
-        if (col < valid) tmax = fmaxf(tmax, x.x);
-        if (col + 1 < valid) tmax = fmaxf(tmax, x.y);
-        if (col + 2 < valid) tmax = fmaxf(tmax, x.z);
-        if (col + 3 < valid) tmax = fmaxf(tmax, x.w);
+        const float p0 = v0 ? exp2f(fmaf(x.x, c, -base)) : 0.f;
+        const float p1 = v1 ? exp2f(fmaf(x.y, c, -base)) : 0.f;
+        const float p2 = v2 ? exp2f(fmaf(x.z, c, -base)) : 0.f;
+        const float p3 = v3 ? exp2f(fmaf(x.w, c, -base)) : 0.f;
+        sum += (p0 + p1) + (p2 + p3);
+        uint2 w;
+        w.x = (unsigned)Frags<T>::bits(p0) | ((unsigned)Frags<T>::bits(p1) << 16);
+        w.y = (unsigned)Frags<T>::bits(p2) | ((unsigned)Frags<T>::bits(p3) << 16);
+        *reinterpret_cast<uint2*>(prow + col) = w;
     }
+    if (tmax_out) *tmax_out = tmax;
+    return sum;
+}
+
+template <class T, int G, int BN, bool MASK>
+__device__ __forceinline__ bool softmax_part(const float* srow, unsigned short* prow, int part,
+                                             int valid, float c, float& m, float& l, float& alpha) {
+    float tmax;
+    float sum = softmax_pass<T, G, BN, MASK>(srow, prow, part, valid, c,
+                                             m == -INFINITY ? 0.f : m, &tmax);
 #pragma unroll
     for (int offset = G / 2; offset > 0; offset /= 2)
         tmax = fmaxf(tmax, __shfl_xor_sync(LLAMA_OPS_ALL_LANES, tmax, offset, G));
@@ -262,22 +349,9 @@ __device__ __forceinline__ bool softmax_part(const float* srow, unsigned short* 
         rescale = m != -INFINITY;
         m = tmax;
         l *= alpha;
+        sum = softmax_pass<T, G, BN, MASK>(srow, prow, part, valid, c, m, nullptr);
     }
-    const float base = m == -INFINITY ? 0.f : m;
-#pragma unroll
-    for (int q = 0; q < NCH; ++q) {
-        const int col = (q * G + part) * 4;
-        const float4 x = *reinterpret_cast<const float4*>(srow + col);
-        const float p0 = !MASK || col < valid ? exp2f(fmaf(x.x, c, -base)) : 0.f;
-        const float p1 = !MASK || col + 1 < valid ? exp2f(fmaf(x.y, c, -base)) : 0.f;
-        const float p2 = !MASK || col + 2 < valid ? exp2f(fmaf(x.z, c, -base)) : 0.f;
-        const float p3 = !MASK || col + 3 < valid ? exp2f(fmaf(x.w, c, -base)) : 0.f;
-        l += (p0 + p1) + (p2 + p3);
-        uint2 w;
-        w.x = (unsigned)Frags<T>::bits(p0) | ((unsigned)Frags<T>::bits(p1) << 16);
-        w.y = (unsigned)Frags<T>::bits(p2) | ((unsigned)Frags<T>::bits(p3) << 16);
-        *reinterpret_cast<uint2*>(prow + col) = w;
-    }
+    l += sum;
     return rescale;
 }
 
@@ -290,6 +364,7 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     using FragB = typename Frags<T>::B;
     using E = typename ElemOf<FragA>::type;
     constexpr int BM = Sh::BM, BN = Sh::BN, LDT = Sh::LDT, LDS = Sh::LDS, LDP = Sh::LDP;
+    constexpr int RF = Sh::RF, WR = Sh::WR;
     constexpr int DF = D / kFrag, NF = BN / kFrag;
 
     constexpr int KBUF = Sh::kKBuf, VBUF = Sh::kVBuf;
@@ -297,19 +372,19 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     unsigned short* sK0 = reinterpret_cast<unsigned short*>(fa_smem);  // KBUF K buffers
     unsigned short* sV0 = sK0 + KBUF * BN * LDT;                       // VBUF V buffers
     float* sS = reinterpret_cast<float*>(sV0 + VBUF * BN * LDT);
-    unsigned short* sP = reinterpret_cast<unsigned short*>(sS + Sh::kWarps * kFrag * LDS);
+    unsigned short* sP = reinterpret_cast<unsigned short*>(sS + Sh::kWarps * WR * LDS);
     unsigned short* sQ = reinterpret_cast<unsigned short*>(sS);  // before the key loop only
     __shared__ float sRow[BM];                                   // per-row factor (alpha, 1/l)
 
     const int warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
     const int g = warpSize / kFrag;  // lanes per row: 2 on 32-lane warps, 4 on wavefronts
-    const int r = lane / g, part = lane % g;
+    const int r = lane / g, part = lane % g;  // rows r, r + 16 (RF 2) of the warp
     const int bh = blockIdx.y, b = bh / p.heads, h = bh % p.heads;
     const int group = p.heads / (p.kv_heads > 0 ? p.kv_heads : p.heads);
-    const int q0 = blockIdx.x * BM, w0 = q0 + warp * kFrag;
-    const int qi = w0 + r;
-    float* sSw = sS + warp * kFrag * LDS;
-    unsigned short* sPw = sP + warp * kFrag * LDP;
+    const int q0 = blockIdx.x * BM, w0 = q0 + warp * WR;
+    float* sSw = sS + warp * WR * LDS;
+    unsigned short* sPw = sP + warp * WR * LDP;
+    float* sRw = sRow + warp * WR;
     const unsigned short* k = slice(p.k, b, h / group);
     const unsigned short* v = slice(p.v, b, h / group);
 
@@ -318,19 +393,25 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     copy_commit();
     load_tile<BM, D, LDT>(sQ, slice(p.q, b, h), p.q.stride_row, q0, p.seq_q);
     __syncthreads();
-    FragA qf[DF];
+    FragA qf[RF][DF];
 #pragma unroll
-    for (int kk = 0; kk < DF; ++kk)
-        nvcuda::wmma::load_matrix_sync(
-            qf[kk], reinterpret_cast<const E*>(sQ) + warp * kFrag * LDT + kk * kFrag, LDT);
-    FragC of[DF];
+    for (int f = 0; f < RF; ++f)
 #pragma unroll
-    for (int n = 0; n < DF; ++n) nvcuda::wmma::fill_fragment(of[n], 0.f);
+        for (int kk = 0; kk < DF; ++kk)
+            load_frag(qf[f][kk],
+                      reinterpret_cast<const E*>(sQ) + (warp * WR + f * kFrag) * LDT + kk * kFrag,
+                      LDT);
+    FragC of[RF][DF];
+#pragma unroll
+    for (int f = 0; f < RF; ++f)
+#pragma unroll
+        for (int n = 0; n < DF; ++n) nvcuda::wmma::fill_fragment(of[f][n], 0.f);
     __syncthreads();  // sQ is overwritten by sS and sP
 
     const float c = p.scale * kLog2e;
-    float m = -INFINITY,
-          l = 0.f;  // this row's reference max (log2 units), this lane's part of the sum
+    float m[RF], l[RF];  // each row's reference max (log2 units), this lane's part of its sum
+#pragma unroll
+    for (int f = 0; f < RF; ++f) m[f] = -INFINITY, l[f] = 0.f;
     int n_tiles = (p.seq_k + BN - 1) / BN;
     if (p.causal) {
         const int last = (q0 + BM - 1) / BN + 1;
@@ -361,67 +442,83 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
             copy_commit();
         }
         // A warp whose rows all lie above this tile's first key sees none of it (causal).
-        const bool active = !(p.causal && k0 > w0 + kFrag - 1);
+        const bool active = !(p.causal && k0 > w0 + WR - 1);
         if (active) {
 #pragma unroll
             for (int j = 0; j < NF; ++j) {
-                FragC sf;
-                nvcuda::wmma::fill_fragment(sf, 0.f);
+                FragC sf[RF];
+#pragma unroll
+                for (int f = 0; f < RF; ++f) nvcuda::wmma::fill_fragment(sf[f], 0.f);
 #pragma unroll
                 for (int kk = 0; kk < DF; ++kk) {
                     FragBt kb;
-                    nvcuda::wmma::load_matrix_sync(
-                        kb, reinterpret_cast<const E*>(sK) + j * kFrag * LDT + kk * kFrag, LDT);
-                    nvcuda::wmma::mma_sync(sf, qf[kk], kb, sf);
+                    load_frag(kb, reinterpret_cast<const E*>(sK) + j * kFrag * LDT + kk * kFrag,
+                              LDT);
+#pragma unroll
+                    for (int f = 0; f < RF; ++f) nvcuda::wmma::mma_sync(sf[f], qf[f][kk], kb, sf[f]);
                 }
-                nvcuda::wmma::store_matrix_sync(sSw + j * kFrag, sf, LDS,
-                                                nvcuda::wmma::mem_row_major);
+#pragma unroll
+                for (int f = 0; f < RF; ++f)
+                    nvcuda::wmma::store_matrix_sync(sSw + f * kFrag * LDS + j * kFrag, sf[f], LDS,
+                                                    nvcuda::wmma::mem_row_major);
             }
         }
         __syncwarp();  // the warp's S rows, written through the fragments, are read by lane below
 
         bool rescale = false;
-        if (active) {
-            // Keys of this tile the row may see: a prefix of `valid` columns (tail, causal).
-            int valid = p.seq_k - k0;
-            if (p.causal && qi - k0 + 1 < valid) valid = qi - k0 + 1;
-            float alpha = 1.f;
-            const float* srow = sSw + r * LDS;
-            unsigned short* prow = sPw + r * LDP;
-            // The warp's 16 rows all see the whole tile: no per-column masks (the common case).
-            const bool full =
-                LLAMA_OPS_WMMA_FASTMASK && p.seq_k - k0 >= BN && !(p.causal && w0 < k0 + BN - 1);
-            if (g == 2)
-                rescale = full ? softmax_part<T, 2, BN, false>(srow, prow, part, valid, c, m, l, alpha)
-                               : softmax_part<T, 2, BN, true>(srow, prow, part, valid, c, m, l, alpha);
-            else
-                rescale = full ? softmax_part<T, 4, BN, false>(srow, prow, part, valid, c, m, l, alpha)
-                               : softmax_part<T, 4, BN, true>(srow, prow, part, valid, c, m, l, alpha);
-            if (part == 0) sRow[warp * kFrag + r] = alpha;
-        } else if (part == 0) {
-            sRow[warp * kFrag + r] = 1.f;
+#pragma unroll
+        for (int f = 0; f < RF; ++f) {
+            const int rr = f * kFrag + r, qi = w0 + rr;
+            if (active) {
+                // Keys of this tile the row may see: a prefix of `valid` columns (tail, causal).
+                int valid = p.seq_k - k0;
+                if (p.causal && qi - k0 + 1 < valid) valid = qi - k0 + 1;
+                float alpha = 1.f;
+                const float* srow = sSw + rr * LDS;
+                unsigned short* prow = sPw + rr * LDP;
+                // The 16 rows of fragment f all see the whole tile: no per-column masks (the
+                // common case).
+                const int f0 = w0 + f * kFrag;
+                const bool full = LLAMA_OPS_WMMA_FASTMASK && p.seq_k - k0 >= BN &&
+                                  !(p.causal && f0 < k0 + BN - 1);
+                bool rs;
+                if (g == 2)
+                    rs = full ? softmax_part<T, 2, BN, false>(srow, prow, part, valid, c, m[f], l[f], alpha)
+                              : softmax_part<T, 2, BN, true>(srow, prow, part, valid, c, m[f], l[f], alpha);
+                else
+                    rs = full ? softmax_part<T, 4, BN, false>(srow, prow, part, valid, c, m[f], l[f], alpha)
+                              : softmax_part<T, 4, BN, true>(srow, prow, part, valid, c, m[f], l[f], alpha);
+                rescale = rescale || rs;
+                if (part == 0) sRw[rr] = alpha;
+            } else if (part == 0) {
+                sRw[rr] = 1.f;
+            }
         }
         __syncwarp();  // P and the row factors are read by the whole warp below
         if (__any_sync(LLAMA_OPS_ALL_LANES, rescale)) {
             // O *= alpha per row, NF fragments at a time through the warp's score rows.
-            for (int n0 = 0; n0 < DF; n0 += NF) {
 #pragma unroll
-                for (int j = 0; j < NF; ++j)
-                    if (n0 + j < DF)
-                        nvcuda::wmma::store_matrix_sync(sSw + j * kFrag, of[n0 + j], LDS,
-                                                        nvcuda::wmma::mem_row_major);
-                __syncwarp();
-                for (int i = lane; i < kFrag * BN; i += warpSize) {
-                    const int rr = i / BN, cc = i % BN;
-                    sSw[rr * LDS + cc] *= sRow[warp * kFrag + rr];
+            for (int f = 0; f < RF; ++f) {
+                float* xs = sSw + f * kFrag * LDS;
+                for (int n0 = 0; n0 < DF; n0 += NF) {
+#pragma unroll
+                    for (int j = 0; j < NF; ++j)
+                        if (n0 + j < DF)
+                            nvcuda::wmma::store_matrix_sync(xs + j * kFrag, of[f][n0 + j], LDS,
+                                                            nvcuda::wmma::mem_row_major);
+                    __syncwarp();
+                    for (int i = lane; i < kFrag * BN; i += warpSize) {
+                        const int rr = i / BN, cc = i % BN;
+                        xs[rr * LDS + cc] *= sRw[f * kFrag + rr];
+                    }
+                    __syncwarp();
+#pragma unroll
+                    for (int j = 0; j < NF; ++j)
+                        if (n0 + j < DF)
+                            nvcuda::wmma::load_matrix_sync(of[f][n0 + j], xs + j * kFrag, LDS,
+                                                           nvcuda::wmma::mem_row_major);
+                    __syncwarp();
                 }
-                __syncwarp();
-#pragma unroll
-                for (int j = 0; j < NF; ++j)
-                    if (n0 + j < DF)
-                        nvcuda::wmma::load_matrix_sync(of[n0 + j], sSw + j * kFrag, LDS,
-                                                       nvcuda::wmma::mem_row_major);
-                __syncwarp();
             }
         }
         if (VBUF == 1) {
@@ -433,56 +530,66 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
             copy_commit();
         }
         if (active) {
-            FragA pf[NF];
 #pragma unroll
-            for (int kk = 0; kk < NF; ++kk)
-                nvcuda::wmma::load_matrix_sync(pf[kk], reinterpret_cast<const E*>(sPw) + kk * kFrag,
-                                               LDP);
+            for (int kk = 0; kk < NF; ++kk) {
+                FragA pf[RF];
 #pragma unroll
-            for (int n = 0; n < DF; ++n) {
+                for (int f = 0; f < RF; ++f)
+                    load_frag(pf[f],
+                              reinterpret_cast<const E*>(sPw) + f * kFrag * LDP + kk * kFrag, LDP);
 #pragma unroll
-                for (int kk = 0; kk < NF; ++kk) {
+                for (int n = 0; n < DF; ++n) {
                     FragB vb;
-                    nvcuda::wmma::load_matrix_sync(
-                        vb, reinterpret_cast<const E*>(sV) + kk * kFrag * LDT + n * kFrag, LDT);
-                    nvcuda::wmma::mma_sync(of[n], pf[kk], vb, of[n]);
+                    load_frag(vb, reinterpret_cast<const E*>(sV) + kk * kFrag * LDT + n * kFrag,
+                              LDT);
+#pragma unroll
+                    for (int f = 0; f < RF; ++f)
+                        nvcuda::wmma::mma_sync(of[f][n], pf[f], vb, of[f][n]);
                 }
             }
         }
     }
 
     // O / l, written 16-bit: NF fragments at a time through the warp's score rows.
-    const float sum = row_sum(l, g);
-    if (part == 0) sRow[warp * kFrag + r] = 1.f / sum;
-    if (part == 0 && p.lse && qi < p.seq_q)
-        p.lse[(long long)bh * p.seq_q + qi] = (m + log2f(sum)) / kLog2e;
     unsigned short* o =
         static_cast<unsigned short*>(p.o.data) + b * p.o.stride_batch + h * p.o.stride_head;
-    for (int n0 = 0; n0 < DF; n0 += NF) {
 #pragma unroll
-        for (int j = 0; j < NF; ++j)
-            if (n0 + j < DF)
-                nvcuda::wmma::store_matrix_sync(sSw + j * kFrag, of[n0 + j], LDS,
-                                                nvcuda::wmma::mem_row_major);
-        __syncwarp();
-        constexpr int W = (D < BN ? D : BN);  // columns of this round
-        for (int i = lane; i < kFrag * W / 8; i += warpSize) {
-            const int rr = i / (W / 8), c8 = (i % (W / 8)) * 8;
-            const int row = w0 + rr;
-            if (row < p.seq_q) {
-                const float inv = sRow[warp * kFrag + rr];
-                unsigned short e[8];
+    for (int f = 0; f < RF; ++f) {
+        const int rr = f * kFrag + r, qi = w0 + rr;
+        const float sum = row_sum(l[f], g);
+        if (part == 0) sRw[rr] = 1.f / sum;
+        if (part == 0 && p.lse && qi < p.seq_q)
+            p.lse[(long long)bh * p.seq_q + qi] = (m[f] + log2f(sum)) / kLog2e;
+    }
 #pragma unroll
-                for (int x = 0; x < 8; ++x) e[x] = Frags<T>::bits(sSw[rr * LDS + c8 + x] * inv);
-                uint4 word;
-                word.x = e[0] | ((unsigned)e[1] << 16);
-                word.y = e[2] | ((unsigned)e[3] << 16);
-                word.z = e[4] | ((unsigned)e[5] << 16);
-                word.w = e[6] | ((unsigned)e[7] << 16);
-                *reinterpret_cast<uint4*>(o + row * p.o.stride_row + n0 * kFrag + c8) = word;
+    for (int f = 0; f < RF; ++f) {
+        float* xs = sSw + f * kFrag * LDS;
+        for (int n0 = 0; n0 < DF; n0 += NF) {
+#pragma unroll
+            for (int j = 0; j < NF; ++j)
+                if (n0 + j < DF)
+                    nvcuda::wmma::store_matrix_sync(xs + j * kFrag, of[f][n0 + j], LDS,
+                                                    nvcuda::wmma::mem_row_major);
+            __syncwarp();
+            constexpr int W = (D < BN ? D : BN);  // columns of this round
+            for (int i = lane; i < kFrag * W / 8; i += warpSize) {
+                const int rr = i / (W / 8), c8 = (i % (W / 8)) * 8;
+                const int row = w0 + f * kFrag + rr;
+                if (row < p.seq_q) {
+                    const float inv = sRw[f * kFrag + rr];
+                    unsigned short e[8];
+#pragma unroll
+                    for (int x = 0; x < 8; ++x) e[x] = Frags<T>::bits(xs[rr * LDS + c8 + x] * inv);
+                    uint4 word;
+                    word.x = e[0] | ((unsigned)e[1] << 16);
+                    word.y = e[2] | ((unsigned)e[3] << 16);
+                    word.z = e[4] | ((unsigned)e[5] << 16);
+                    word.w = e[6] | ((unsigned)e[7] << 16);
+                    *reinterpret_cast<uint4*>(o + row * p.o.stride_row + n0 * kFrag + c8) = word;
+                }
             }
+            __syncwarp();
         }
-        __syncwarp();
     }
 }
 

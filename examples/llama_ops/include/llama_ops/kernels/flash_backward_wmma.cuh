@@ -38,9 +38,18 @@ constexpr int kBwdWarps = 2;
 #else
 constexpr int kBwdWarps = 4;
 #endif
+// LLAMA_OPS_WMMA_BWD_ASYNC=1: the streamed tiles (Q, dO, lse, delta in the dK/dV kernel; K, V in
+// the dQ kernel) are double-buffered and tile t+1 is copied (cp.async where the build has it)
+// while tile t is computed, one block barrier a tile instead of two; 32 streamed rows on NVIDIA
+// then, so that the two buffers take the shared memory one 64-row tile did (two blocks per SM).
+// Default 0 (not measured on a GPU yet): ncu put the backward's stalls on its synchronous tile
+// loads.
+#ifndef LLAMA_OPS_WMMA_BWD_ASYNC
+#define LLAMA_OPS_WMMA_BWD_ASYNC 0
+#endif
 #if defined(LLAMA_OPS_WMMA_BWD_BN)
 constexpr int kBwdBN = LLAMA_OPS_WMMA_BWD_BN;
-#elif defined(__HIP_PLATFORM_AMD__)
+#elif defined(__HIP_PLATFORM_AMD__) || LLAMA_OPS_WMMA_BWD_ASYNC
 constexpr int kBwdBN = 32;
 #else
 constexpr int kBwdBN = 64;
@@ -51,10 +60,11 @@ struct BwdShape {
     static constexpr int kWarps = kBwdWarps;
     static constexpr int BM = kFrag * kWarps, BN = kBwdBN;
     static constexpr int LDT = D + 8;      // 16-bit tile pitch (elements): rows 16-byte aligned
-    static constexpr int LDX = kFrag + 4;  // f32 scratch pitch
+    static constexpr int LDX = kFrag + 8;  // f32 scratch pitch (24: conflict-free fragment stores)
     static constexpr int LDP = BN + 8;     // 16-bit P / dS pitch
     static constexpr size_t own_bytes = 2 * (size_t)BM * LDT * 2;     // K, V (or Q, dO)
-    static constexpr size_t stream_bytes = 2 * (size_t)BN * LDT * 2;  // Q, dO (or K, V)
+    static constexpr int kBufs = LLAMA_OPS_WMMA_BWD_ASYNC ? 2 : 1;  // streamed tile buffers
+    static constexpr size_t stream_bytes = kBufs * 2 * (size_t)BN * LDT * 2;  // Q, dO (or K, V)
     static constexpr size_t x_bytes = (size_t)kWarps * 2 * kFrag * LDX * 4;  // S, dP blocks
     static constexpr size_t p_bytes = (size_t)kWarps * 2 * kFrag * LDP * 2;  // P, dS rows
     static constexpr size_t smem_bytes = own_bytes + stream_bytes + x_bytes + p_bytes;
@@ -146,11 +156,12 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
     extern __shared__ float fb_smem[];
     unsigned short* sK = reinterpret_cast<unsigned short*>(fb_smem);
     unsigned short* sV = sK + BM * LDT;
-    unsigned short* sQ = sV + BM * LDT;
-    unsigned short* sdO = sQ + BN * LDT;
-    float* sX = reinterpret_cast<float*>(sdO + BN * LDT);
+    constexpr int NB = Sh::kBufs;
+    unsigned short* sQ0 = sV + BM * LDT;     // NB buffers of BN rows each
+    unsigned short* sdO0 = sQ0 + NB * BN * LDT;
+    float* sX = reinterpret_cast<float*>(sdO0 + NB * BN * LDT);
     unsigned short* sPD = reinterpret_cast<unsigned short*>(sX + Sh::kWarps * 2 * kFrag * LDX);
-    __shared__ float sL[BN], sDelta[BN];  // the query tile's lse (log2 units) and delta
+    __shared__ float sL0[NB * BN], sDelta0[NB * BN];  // the query tile's lse (log2 units), delta
 
     const int warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
     const int kvh = p.kv_heads > 0 ? p.kv_heads : p.heads, group = p.heads / kvh;
@@ -175,20 +186,49 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
     // Query tiles wholly above the diagonal see none of these keys (causal).
     const int first = p.causal ? k0 / BN : 0;
     const int n_tiles = (p.seq_q + BN - 1) / BN;
-    for (int h = hk * group; h < (hk + 1) * group; ++h) {
-        const unsigned short* q = slice(p.q, b, h);
-        const unsigned short* dout = slice(p.dout, b, h);
+    // Iteration it: query head hk * group + it / per_head, tile first + it % per_head.
+    const int per_head = n_tiles > first ? n_tiles - first : 0, total = group * per_head;
+    // The query tile of iteration it into buffer buf: Q and dO rows (asynchronous with
+    // LLAMA_OPS_WMMA_BWD_ASYNC), lse and delta (plain stores).
+    auto fetch = [&](int it, int buf) {
+        const int h = hk * group + it / per_head, q0 = (first + it % per_head) * BN;
         const long long row_base = ((long long)b * p.heads + h) * p.seq_q;
-        for (int t = first; t < n_tiles; ++t) {
-            const int q0 = t * BN;
-            load_tile<BN, D, LDT>(sQ, q, p.q.stride_row, q0, p.seq_q);
-            load_tile<BN, D, LDT>(sdO, dout, p.dout.stride_row, q0, p.seq_q);
-            for (int i = threadIdx.x; i < BN; i += blockDim.x) {
-                const bool in = q0 + i < p.seq_q;
-                sL[i] = in ? p.lse[row_base + q0 + i] * kLog2e : INFINITY;
-                sDelta[i] = in ? p.delta[row_base + q0 + i] : 0.f;
+        if (NB == 2) {
+            load_tile_async<BN, D, LDT>(sQ0 + buf * BN * LDT, slice(p.q, b, h), p.q.stride_row, q0,
+                                        p.seq_q);
+            load_tile_async<BN, D, LDT>(sdO0 + buf * BN * LDT, slice(p.dout, b, h),
+                                        p.dout.stride_row, q0, p.seq_q);
+        } else {
+            load_tile<BN, D, LDT>(sQ0, slice(p.q, b, h), p.q.stride_row, q0, p.seq_q);
+            load_tile<BN, D, LDT>(sdO0, slice(p.dout, b, h), p.dout.stride_row, q0, p.seq_q);
+        }
+        for (int i = threadIdx.x; i < BN; i += blockDim.x) {
+            const bool in = q0 + i < p.seq_q;
+            sL0[buf * BN + i] = in ? p.lse[row_base + q0 + i] * kLog2e : INFINITY;
+            sDelta0[buf * BN + i] = in ? p.delta[row_base + q0 + i] : 0.f;
+        }
+    };
+    if (NB == 2 && total > 0) {
+        fetch(0, 0);
+        copy_commit();
+    }
+    for (int it = 0; it < total; ++it) {
+        {
+            const int buf = NB == 2 ? it & 1 : 0;
+            const int q0 = (first + it % per_head) * BN;
+            if (NB == 2) {
+                copy_wait<0>();   // this tile's copies (the only group in flight)
+                __syncthreads();  // ... for every thread; all past the last tile (the other buffer)
+                if (it + 1 < total) fetch(it + 1, buf ^ 1);
+                copy_commit();
+            } else {
+                fetch(it, 0);
+                __syncthreads();
             }
-            __syncthreads();
+            const unsigned short* sQ = sQ0 + buf * BN * LDT;
+            const unsigned short* sdO = sdO0 + buf * BN * LDT;
+            const float* sL = sL0 + buf * BN;
+            const float* sDelta = sDelta0 + buf * BN;
             // A warp sees this tile unless its keys are past the end, or all of them lie past the
             // tile's last query (causal).
             const bool active = kw0 < p.seq_k && !(p.causal && kw0 > q0 + BN - 1);
@@ -203,12 +243,12 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
                     for (int kk = 0; kk < DF; ++kk) {
                         FragA a;
                         FragBt bt;
-                        nvcuda::wmma::load_matrix_sync(a, kw + kk * kFrag, LDT);
-                        nvcuda::wmma::load_matrix_sync(
+                        load_frag(a, kw + kk * kFrag, LDT);
+                        load_frag(
                             bt, reinterpret_cast<const E*>(sQ) + j * kFrag * LDT + kk * kFrag, LDT);
                         nvcuda::wmma::mma_sync(st, a, bt, st);
-                        nvcuda::wmma::load_matrix_sync(a, vw + kk * kFrag, LDT);
-                        nvcuda::wmma::load_matrix_sync(
+                        load_frag(a, vw + kk * kFrag, LDT);
+                        load_frag(
                             bt, reinterpret_cast<const E*>(sdO) + j * kFrag * LDT + kk * kFrag, LDT);
                         nvcuda::wmma::mma_sync(dpt, a, bt, dpt);
                     }
@@ -224,9 +264,9 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
                 FragA pf[NQ], sf[NQ];
 #pragma unroll
                 for (int kk = 0; kk < NQ; ++kk) {
-                    nvcuda::wmma::load_matrix_sync(pf[kk], reinterpret_cast<const E*>(pw) + kk * kFrag,
+                    load_frag(pf[kk], reinterpret_cast<const E*>(pw) + kk * kFrag,
                                                    LDP);
-                    nvcuda::wmma::load_matrix_sync(sf[kk], reinterpret_cast<const E*>(dsw) + kk * kFrag,
+                    load_frag(sf[kk], reinterpret_cast<const E*>(dsw) + kk * kFrag,
                                                    LDP);
                 }
 #pragma unroll
@@ -234,16 +274,16 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
 #pragma unroll
                     for (int kk = 0; kk < NQ; ++kk) {
                         FragB bm;
-                        nvcuda::wmma::load_matrix_sync(
+                        load_frag(
                             bm, reinterpret_cast<const E*>(sdO) + kk * kFrag * LDT + n * kFrag, LDT);
                         nvcuda::wmma::mma_sync(dv[n], pf[kk], bm, dv[n]);
-                        nvcuda::wmma::load_matrix_sync(
+                        load_frag(
                             bm, reinterpret_cast<const E*>(sQ) + kk * kFrag * LDT + n * kFrag, LDT);
                         nvcuda::wmma::mma_sync(dk[n], sf[kk], bm, dk[n]);
                     }
                 }
             }
-            __syncthreads();  // sQ, sdO, sL and sDelta are refilled next
+            if (NB == 1) __syncthreads();  // sQ, sdO, sL and sDelta are refilled next
         }
     }
     store_rows_wmma<T, D, LDX>(dk, xS, p.dk, b, hk, kw0, p.seq_k, p.scale, lane);
@@ -265,9 +305,10 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
     extern __shared__ float fb_smem[];
     unsigned short* sQ = reinterpret_cast<unsigned short*>(fb_smem);
     unsigned short* sdO = sQ + BM * LDT;
-    unsigned short* sK = sdO + BM * LDT;
-    unsigned short* sV = sK + BN * LDT;
-    float* sX = reinterpret_cast<float*>(sV + BN * LDT);
+    constexpr int NB = Sh::kBufs;
+    unsigned short* sK0 = sdO + BM * LDT;  // NB buffers of BN rows each
+    unsigned short* sV0 = sK0 + NB * BN * LDT;
+    float* sX = reinterpret_cast<float*>(sV0 + NB * BN * LDT);
     unsigned short* sPD = reinterpret_cast<unsigned short*>(sX + Sh::kWarps * 2 * kFrag * LDX);
     __shared__ float sL[BM], sDelta[BM];  // the owned rows' lse (log2 units) and delta
 
@@ -300,34 +341,62 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
         const int last = (q0 + BM - 1) / BN + 1;
         n_tiles = last < n_tiles ? last : n_tiles;
     }
+    if (NB == 2) {
+        load_tile_async<BN, D, LDT>(sK0, k, p.k.stride_row, 0, p.seq_k);
+        load_tile_async<BN, D, LDT>(sV0, v, p.v.stride_row, 0, p.seq_k);
+        copy_commit();
+    }
     for (int t = 0; t < n_tiles; ++t) {
         const int k0 = t * BN;
-        load_tile<BN, D, LDT>(sK, k, p.k.stride_row, k0, p.seq_k);
-        load_tile<BN, D, LDT>(sV, v, p.v.stride_row, k0, p.seq_k);
-        __syncthreads();
+        const int buf = NB == 2 ? t & 1 : 0;
+        if (NB == 2) {
+            copy_wait<0>();   // K(t), V(t): the only group in flight
+            __syncthreads();  // ... for every thread; all past tile t-1 (the other buffer)
+            if (t + 1 < n_tiles) {
+                load_tile_async<BN, D, LDT>(sK0 + (buf ^ 1) * BN * LDT, k, p.k.stride_row, k0 + BN,
+                                            p.seq_k);
+                load_tile_async<BN, D, LDT>(sV0 + (buf ^ 1) * BN * LDT, v, p.v.stride_row, k0 + BN,
+                                            p.seq_k);
+            }
+            copy_commit();
+        } else {
+            load_tile<BN, D, LDT>(sK0, k, p.k.stride_row, k0, p.seq_k);
+            load_tile<BN, D, LDT>(sV0, v, p.v.stride_row, k0, p.seq_k);
+            __syncthreads();
+        }
+        const unsigned short* sK = sK0 + buf * BN * LDT;
+        const unsigned short* sV = sV0 + buf * BN * LDT;
         const bool active = qw0 < p.seq_q && !(p.causal && k0 > qw0 + kFrag - 1);
         if (active) {
+            // S and dP blocks (16 queries x 16 keys each) of the whole tile at once, so that
+            // each Q and dO fragment is loaded once per tile (the accumulators fit here: dQ is
+            // the only other state).
+            FragC s[NK], dp[NK];
 #pragma unroll
             for (int j = 0; j < NK; ++j) {
-                // S and dP blocks: 16 queries x 16 keys.
-                FragC s, dp;
-                nvcuda::wmma::fill_fragment(s, 0.f);
-                nvcuda::wmma::fill_fragment(dp, 0.f);
+                nvcuda::wmma::fill_fragment(s[j], 0.f);
+                nvcuda::wmma::fill_fragment(dp[j], 0.f);
+            }
 #pragma unroll
-                for (int kk = 0; kk < DF; ++kk) {
-                    FragA a;
+            for (int kk = 0; kk < DF; ++kk) {
+                FragA qa, oa;
+                load_frag(qa, qw + kk * kFrag, LDT);
+                load_frag(oa, ow + kk * kFrag, LDT);
+#pragma unroll
+                for (int j = 0; j < NK; ++j) {
                     FragBt bt;
-                    nvcuda::wmma::load_matrix_sync(a, qw + kk * kFrag, LDT);
-                    nvcuda::wmma::load_matrix_sync(
-                        bt, reinterpret_cast<const E*>(sK) + j * kFrag * LDT + kk * kFrag, LDT);
-                    nvcuda::wmma::mma_sync(s, a, bt, s);
-                    nvcuda::wmma::load_matrix_sync(a, ow + kk * kFrag, LDT);
-                    nvcuda::wmma::load_matrix_sync(
-                        bt, reinterpret_cast<const E*>(sV) + j * kFrag * LDT + kk * kFrag, LDT);
-                    nvcuda::wmma::mma_sync(dp, a, bt, dp);
+                    load_frag(bt, reinterpret_cast<const E*>(sK) + j * kFrag * LDT + kk * kFrag,
+                              LDT);
+                    nvcuda::wmma::mma_sync(s[j], qa, bt, s[j]);
+                    load_frag(bt, reinterpret_cast<const E*>(sV) + j * kFrag * LDT + kk * kFrag,
+                              LDT);
+                    nvcuda::wmma::mma_sync(dp[j], oa, bt, dp[j]);
                 }
-                nvcuda::wmma::store_matrix_sync(xS, s, LDX, nvcuda::wmma::mem_row_major);
-                nvcuda::wmma::store_matrix_sync(xD, dp, LDX, nvcuda::wmma::mem_row_major);
+            }
+#pragma unroll
+            for (int j = 0; j < NK; ++j) {
+                nvcuda::wmma::store_matrix_sync(xS, s[j], LDX, nvcuda::wmma::mem_row_major);
+                nvcuda::wmma::store_matrix_sync(xD, dp[j], LDX, nvcuda::wmma::mem_row_major);
                 __syncwarp();
                 p_ds_block<T, LDX, LDP>(xS, xD, nullptr, dsw, j * kFrag, qw0, p.seq_q,
                                         k0 + j * kFrag, p.seq_k, false, p.causal,
@@ -338,20 +407,20 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
             FragA sf[NK];
 #pragma unroll
             for (int kk = 0; kk < NK; ++kk)
-                nvcuda::wmma::load_matrix_sync(sf[kk], reinterpret_cast<const E*>(dsw) + kk * kFrag,
+                load_frag(sf[kk], reinterpret_cast<const E*>(dsw) + kk * kFrag,
                                                LDP);
 #pragma unroll
             for (int n = 0; n < DF; ++n) {
 #pragma unroll
                 for (int kk = 0; kk < NK; ++kk) {
                     FragB bm;
-                    nvcuda::wmma::load_matrix_sync(
+                    load_frag(
                         bm, reinterpret_cast<const E*>(sK) + kk * kFrag * LDT + n * kFrag, LDT);
                     nvcuda::wmma::mma_sync(dq[n], sf[kk], bm, dq[n]);
                 }
             }
         }
-        __syncthreads();  // sK and sV are refilled next
+        if (NB == 1) __syncthreads();  // sK and sV are refilled next
     }
     store_rows_wmma<T, D, LDX>(dq, xS, p.dq, b, h, qw0, p.seq_q, p.scale, lane);
 }

@@ -46,24 +46,40 @@ __device__ __forceinline__ const unsigned short* cache_row(const AttnTensor& t,
            (long long)hk * t.stride_head + (long long)(j % p.page_size) * t.stride_row;
 }
 
-// Workspace floats per (batch, head, split): head_dim for o, then m and l.
-template <class T, int D>
-__global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecodeParams p) {
+// One split: `tiles` tiles of kChunk keys from key split * tiles * kChunk, for the G (a template
+// bound: 1, 2, 4 or 8) query heads `group` <= G of kv head hk. Per tile, every thread issues its
+// loads first — the key rows it scores and the value rows it accumulates, 16 bytes each, up to
+// 16 of them in flight; those of the next tile are issued as soon as this tile's registers are
+// consumed — and then:
+//   scores   key j by the 8 lanes of row group ty (width-8 shuffles), each lane 8 * VPL columns
+//            of q (float, pre-scaled by scale * log2 e) against its part of the key row
+//   softmax  8 lanes a head: the tile's max, the running max m (log2 units) and sum l, the factor
+//            of the accumulator; P in place of S
+//   P V      thread (r, ch) owns columns 8ch .. 8ch+7 of every head and keys r, r + KPP, ...: each
+//            value row is read once for the whole group
+// At the end the KPP key slots of each head are added through shared memory (in slot order) and
+// the split's o, m, l go to the workspace: head_dim floats for o, then m and l.
+template <typename T, int D, int G>
+__global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecodeParams p,
+                                                                       int tiles) {
     constexpr int DW = D / 2;            // 32-bit words of a row
     constexpr int CPR = D / 8;           // 16-byte chunks of a row
-    constexpr int KPP = kThreads / CPR;  // thread rows in the P V phase (8 for d=128, 16 for 64)
-    static_assert(kMaxGroup <= KPP, "every head needs a slot of value rows");
-    __shared__ float sQ[kMaxGroup][D];
-    __shared__ float sS[kMaxGroup][kChunk];
-    __shared__ float sO[KPP * D];  // the partial sums of slots 1.. of each head
+    constexpr int KPP = kThreads / CPR;  // key slots in the P V phase (8 for d=128, 16 for 64)
+    constexpr int VPL = D / 8 / kGroup;  // 16-byte chunks per lane in the scores: 2 (d=128), 1
+    constexpr int KPT = kChunk / (kThreads / kGroup);  // keys a row group scores: 4
+    constexpr int VPT = kChunk / KPP;                   // value rows a thread reads: 8 or 4
+    static_assert(G <= kThreads / kGroup, "a row group per head in the softmax");
+    __shared__ float sQ[G][D];
+    __shared__ float sS[G][kChunk];
+    __shared__ float sA[G];           // the factor of the accumulator for this tile
+    __shared__ float sO[KPP * G * D];  // the key slots' partial sums, at the end
 
     const int split = blockIdx.x, bk = blockIdx.y;
     const int b = bk / p.kv_heads, hk = bk % p.kv_heads;
     const int group = p.heads / p.kv_heads;
-    const int j0 = split * kChunk;
     const int len = p.seq_lens ? p.seq_lens[b] : p.seq_k;
-    const int n = len - j0 < kChunk ? len - j0 : kChunk;
-    if (n <= 0) {  // past this sequence's end (seq_lens): an empty chunk, the block leaves at once
+    const int j0 = split * tiles * kChunk;
+    if (j0 >= len) {  // past this sequence's end (seq_lens): an empty chunk, the block leaves
         for (int i = threadIdx.x; i < group * (D + 2); i += kThreads) {
             const int hq = i / (D + 2), d = i % (D + 2);
             const long long row = ((long long)b * p.heads + hk * group + hq) * gridDim.x + split;
@@ -71,6 +87,8 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
         }
         return;
     }
+    int n_tiles = (len - j0 + kChunk - 1) / kChunk;
+    n_tiles = n_tiles < tiles ? n_tiles : tiles;
 
     for (int i = threadIdx.x; i < group * DW; i += kThreads) {
         const int hq = i / DW, w = i % DW;
@@ -79,129 +97,218 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
         sQ[hq][2 * w] = x.x * p.scale * kLog2e;
         sQ[hq][2 * w + 1] = x.y * p.scale * kLog2e;
     }
-    __syncthreads();
 
-    // Scores (log2 units): key j by the 8 lanes of row group threadIdx.x / 8, each lane 16 bytes
-    // (8 elements) at a time: chunks tx + 8i of the row.
     const int tx = threadIdx.x % kGroup, ty = threadIdx.x / kGroup;
-    constexpr int VPL = D / 8 / kGroup;  // 16-byte chunks per lane: 2 for d=128, 1 for 64
-    for (int j = ty; j < kChunk; j += kThreads / kGroup) {
-        float kv[8 * VPL];
-        const uint4* krow =
-            j < n ? reinterpret_cast<const uint4*>(cache_row(p.k, p, b, hk, j0 + j)) : nullptr;
-#pragma unroll
-        for (int i = 0; i < VPL; ++i) {
-            const uint4 c = j < n ? krow[tx + kGroup * i] : make_uint4(0u, 0u, 0u, 0u);
-            const unsigned w[4] = {c.x, c.y, c.z, c.w};
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const float2 x = Pair16<T>::unpack(w[e]);
-                kv[8 * i + 2 * e] = x.x;
-                kv[8 * i + 2 * e + 1] = x.y;
-            }
-        }
-#pragma unroll
-        for (int hq = 0; hq < kMaxGroup; ++hq) {
-            if (hq < group) {  // the same for the whole block: every lane reaches the shuffles
-                float s = 0.f;
-#pragma unroll
-                for (int i = 0; i < VPL; ++i)
-#pragma unroll
-                    for (int e = 0; e < 8; ++e)
-                        s = fmaf(kv[8 * i + e], sQ[hq][8 * (tx + kGroup * i) + e], s);
-                s = group_sum<kGroup>(s);
-                if (tx == 0) sS[hq][j] = j < n ? s : -INFINITY;
-            }
-        }
-    }
-    __syncthreads();
-
-    // Max and sum of each head over the chunk (8 lanes a head); P in place of S.
-    __shared__ float sM[kMaxGroup], sL[kMaxGroup];
-    {
-        const int hq = ty;
-        float mx = -INFINITY;
-        if (hq < group)
-            for (int j = tx; j < kChunk; j += kGroup) mx = fmaxf(mx, sS[hq][j]);
-        mx = group_max<kGroup>(mx);
-        float sum = 0.f;
-        if (hq < group)
-            for (int j = tx; j < kChunk; j += kGroup) {
-                const float e = exp2f(sS[hq][j] - mx);
-                sS[hq][j] = e;
-                sum += e;
-            }
-        sum = group_sum<kGroup>(sum);
-        if (hq < group && tx == 0) {
-            sM[hq] = mx;
-            sL[hq] = sum;
-        }
-    }
-    __syncthreads();
-
-    // P V: thread (r, ch) owns columns 8ch .. 8ch+7 of head hq = r % group and sums keys s, s + S,
-    // ... (s = r / group, S = KPP / group slots a head), reading 16 bytes of a value row at a time
-    // (the group's heads read the same row: L1 hits). Eight accumulators a thread, whatever the
-    // group; the slots of a head are added through shared memory, in slot order.
     const int ch = threadIdx.x % CPR, r = threadIdx.x / CPR;
-    const int slots = KPP / group;  // >= 1: group <= kMaxGroup <= KPP
-    const int hq = r % group, s = r / group;
-    const bool pv = s < slots;      // the rows past group * slots idle (group not dividing KPP)
-    float acc[8];
+    float m = -INFINITY, l = 0.f;  // head ty's running max and sum (lanes of row group ty)
+    float acc[G][8];
 #pragma unroll
-    for (int e = 0; e < 8; ++e) acc[e] = 0.f;
-    if (pv) {
-#pragma unroll 2
-        for (int j = s; j < n; j += slots) {
-            const uint4 c = reinterpret_cast<const uint4*>(cache_row(p.v, p, b, hk, j0 + j))[ch];
-            const unsigned w[4] = {c.x, c.y, c.z, c.w};
-            const float pj = sS[hq][j];
+    for (int hq = 0; hq < G; ++hq)
+#pragma unroll
+        for (int e = 0; e < 8; ++e) acc[hq][e] = 0.f;
+
+    // This thread's loads of tile t: key chunks tx + 8i of keys ty + 16k, value chunk ch of keys
+    // r + KPP k (zeros past the split's last key). Tile t + 1's are issued as soon as tile t's
+    // registers are consumed (keys after the scores, values after P V), so they land while the
+    // rest of tile t is computed.
+    uint4 kr[KPT][VPL], vr[VPT];
+    auto load_k = [&](int t) {
+        const int jt = j0 + t * kChunk, n = len - jt < kChunk ? len - jt : kChunk;
+#pragma unroll
+        for (int k = 0; k < KPT; ++k) {
+            const int j = ty + (kThreads / kGroup) * k;
+            const uint4* row =
+                j < n ? reinterpret_cast<const uint4*>(cache_row(p.k, p, b, hk, jt + j)) : nullptr;
+#pragma unroll
+            for (int i = 0; i < VPL; ++i)
+                kr[k][i] = j < n ? row[tx + kGroup * i] : make_uint4(0u, 0u, 0u, 0u);
+        }
+    };
+    auto load_v = [&](int t) {
+        const int jt = j0 + t * kChunk, n = len - jt < kChunk ? len - jt : kChunk;
+#pragma unroll
+        for (int k = 0; k < VPT; ++k) {
+            const int j = r + KPP * k;
+            vr[k] = j < n ? reinterpret_cast<const uint4*>(cache_row(p.v, p, b, hk, jt + j))[ch]
+                          : make_uint4(0u, 0u, 0u, 0u);
+        }
+    };
+    load_k(0);
+    load_v(0);
+    for (int t = 0; t < n_tiles; ++t) {
+        const int jt = j0 + t * kChunk;
+        const int n = len - jt < kChunk ? len - jt : kChunk;
+        __syncthreads();  // sQ (first tile); every thread is past the last tile's P V
+        // Scores (log2 units).
+#pragma unroll
+        for (int hq = 0; hq < G; ++hq) {
+            if (hq < group) {  // the same for the whole block: every lane reaches the shuffles
+                float qv[8 * VPL];
+#pragma unroll
+                for (int i = 0; i < VPL; ++i) {
+                    const float4 a = *reinterpret_cast<const float4*>(&sQ[hq][8 * (tx + kGroup * i)]);
+                    const float4 c = *reinterpret_cast<const float4*>(&sQ[hq][8 * (tx + kGroup * i) + 4]);
+                    qv[8 * i] = a.x, qv[8 * i + 1] = a.y, qv[8 * i + 2] = a.z, qv[8 * i + 3] = a.w;
+                    qv[8 * i + 4] = c.x, qv[8 * i + 5] = c.y, qv[8 * i + 6] = c.z, qv[8 * i + 7] = c.w;
+                }
+#pragma unroll
+                for (int k = 0; k < KPT; ++k) {
+                    float s = 0.f;
+#pragma unroll
+                    for (int i = 0; i < VPL; ++i) {
+                        const unsigned w[4] = {kr[k][i].x, kr[k][i].y, kr[k][i].z, kr[k][i].w};
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {
+                            const float2 x = Pair16<T>::unpack(w[e]);
+                            s = fmaf(x.x, qv[8 * i + 2 * e], s);
+                            s = fmaf(x.y, qv[8 * i + 2 * e + 1], s);
+                        }
+                    }
+                    s = group_sum<kGroup>(s);
+                    const int j = ty + (kThreads / kGroup) * k;
+                    if (tx == 0) sS[hq][j] = j < n ? s : -INFINITY;
+                }
+            }
+        }
+        if (t + 1 < n_tiles) load_k(t + 1);  // kr is free: in flight during softmax and P V
+        __syncthreads();
+        // The online softmax of each head over the tile (8 lanes a head); P in place of S.
+        {
+            const int hq = ty;
+            float mx = -INFINITY;
+            if (hq < group)
+                for (int j = tx; j < kChunk; j += kGroup) mx = fmaxf(mx, sS[hq][j]);
+            mx = group_max<kGroup>(mx);
+            const float m_new = fmaxf(m, mx);  // finite: every tile has a key (n >= 1)
+            float sum = 0.f;
+            if (hq < group)
+                for (int j = tx; j < kChunk; j += kGroup) {
+                    const float e = exp2f(sS[hq][j] - m_new);
+                    sS[hq][j] = e;
+                    sum += e;
+                }
+            sum = group_sum<kGroup>(sum);
+            const float alpha = exp2f(m - m_new);  // 0 on the first tile (m = -inf)
+            l = l * alpha + sum;
+            m = m_new;
+            if (hq < group && tx == 0) sA[hq] = alpha;
+        }
+        __syncthreads();
+        // P V for every head of the group, each value row read once.
+#pragma unroll
+        for (int hq = 0; hq < G; ++hq) {
+            if (hq < group) {
+                const float a = sA[hq];
+#pragma unroll
+                for (int e = 0; e < 8; ++e) acc[hq][e] *= a;
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < VPT; ++k) {
+            const int j = r + KPP * k;
+            const unsigned w[4] = {vr[k].x, vr[k].y, vr[k].z, vr[k].w};
+            float vf[8];
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 const float2 f = Pair16<T>::unpack(w[e]);
-                acc[2 * e] = fmaf(pj, f.x, acc[2 * e]);
-                acc[2 * e + 1] = fmaf(pj, f.y, acc[2 * e + 1]);
+                vf[2 * e] = f.x;
+                vf[2 * e + 1] = f.y;
+            }
+#pragma unroll
+            for (int hq = 0; hq < G; ++hq) {
+                if (hq < group) {
+                    const float pj = sS[hq][j];  // 0 past the tile's end
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) acc[hq][e] = fmaf(pj, vf[e], acc[hq][e]);
+                }
             }
         }
-        if (s > 0) {
+        if (t + 1 < n_tiles) load_v(t + 1);  // vr is free
+    }
+
+    // The key slots of each head, added in slot order; o, m, l of the split to the workspace.
 #pragma unroll
-            for (int e = 0; e < 8; ++e) sO[((s - 1) * group + hq) * D + 8 * ch + e] = acc[e];
-        }
+    for (int hq = 0; hq < G; ++hq)
+        if (hq < group)
+#pragma unroll
+            for (int e = 0; e < 8; ++e) sO[(r * G + hq) * D + 8 * ch + e] = acc[hq][e];
+    if (tx == 0 && ty < group) {
+        sQ[ty][0] = m;  // sQ is free now: m and l of each head
+        sQ[ty][1] = l;
     }
     __syncthreads();
-    if (pv && s == 0) {
-        for (int s2 = 1; s2 < slots; ++s2)
+    for (int i = threadIdx.x; i < group * D; i += kThreads) {
+        const int hq = i / D, d = i % D;
+        float o = 0.f;
 #pragma unroll
-            for (int e = 0; e < 8; ++e) acc[e] += sO[((s2 - 1) * group + hq) * D + 8 * ch + e];
+        for (int s = 0; s < KPP; ++s) o += sO[(s * G + hq) * D + d];
         const long long row = ((long long)b * p.heads + hk * group + hq) * gridDim.x + split;
         float* dst = p.work + row * (D + 2);
-#pragma unroll
-        for (int e = 0; e < 8; ++e) dst[8 * ch + e] = acc[e];
-        if (ch == 0) {
-            dst[D] = sM[hq];
-            dst[D + 1] = sL[hq];
+        dst[d] = o;
+        if (d == 0) {
+            dst[D] = sQ[hq][0];
+            dst[D + 1] = sQ[hq][1];
         }
     }
 }
 
-template <class T, int D>
-__global__ void __launch_bounds__(D) flash_decode_combine_kernel(FlashDecodeParams p, int splits) {
-    const int bh = blockIdx.x, b = bh / p.heads, h = bh % p.heads, d = threadIdx.x;
+// o = sum_s e^(m_s - M) o_s / sum_s e^(m_s - M) l_s over the splits of one (batch, head): the
+// splits' weights through shared memory (dynamic: `splits` floats), then kThreads / (D / 4)
+// lanes a column group of 4, each summing every SL-th split, added in lane order.
+template <typename T, int D>  // typename: see flash_attention_wmma.cuh (extern __shared__)
+__global__ void __launch_bounds__(kThreads) flash_decode_combine_kernel(FlashDecodeParams p,
+                                                                        int splits) {
+    constexpr int C4 = D / 4, SL = kThreads / C4;  // column groups, split lanes (4 or 8)
+    extern __shared__ float d_smem[];               // the splits' weights
+    __shared__ float sRed[kThreads];
+    __shared__ float4 sAcc[kThreads];
+    const int bh = blockIdx.x, b = bh / p.heads, h = bh % p.heads;
     const float* rows = p.work + (long long)bh * splits * (D + 2);
     float mx = -INFINITY;
-    for (int s = 0; s < splits; ++s) mx = fmaxf(mx, rows[s * (D + 2) + D]);
-    float o = 0.f, l = 0.f;
-    for (int s = 0; s < splits; ++s) {
-        const float f = exp2f(rows[s * (D + 2) + D] - mx);
-        o = fmaf(f, rows[s * (D + 2) + d], o);
-        l = fmaf(f, rows[s * (D + 2) + D + 1], l);
+    for (int s = threadIdx.x; s < splits; s += kThreads) mx = fmaxf(mx, rows[s * (D + 2) + D]);
+    sRed[threadIdx.x] = mx;
+    __syncthreads();
+    mx = -INFINITY;
+    for (int i = 0; i < kThreads; ++i) mx = fmaxf(mx, sRed[i]);
+    __syncthreads();
+    float l = 0.f;
+    for (int s = threadIdx.x; s < splits; s += kThreads) {
+        const float w = exp2f(rows[s * (D + 2) + D] - mx);  // 0 for an empty split
+        d_smem[s] = w;
+        l = fmaf(w, rows[s * (D + 2) + D + 1], l);
     }
-    unsigned short* out =
-        static_cast<unsigned short*>(p.o.data) + b * p.o.stride_batch + h * p.o.stride_head;
-    const float val = o / l;
-    const unsigned pair = Pair16<T>::pack(val, 0.f);
-    out[d] = (unsigned short)(pair & 0xffffu);
-    if (d == 0 && p.lse) p.lse[bh] = (mx + log2f(l)) / kLog2e;
+    sRed[threadIdx.x] = l;
+    __syncthreads();
+    l = 0.f;
+    for (int i = 0; i < kThreads; ++i) l += sRed[i];
+    const int c4 = threadIdx.x % C4, sl = threadIdx.x / C4;
+    float4 o = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 4
+    for (int s = sl; s < splits; s += SL) {
+        const float w = d_smem[s];
+        const float* src = rows + s * (D + 2) + 4 * c4;  // (D + 2) * s: 8-byte aligned only
+        const float2 a = *reinterpret_cast<const float2*>(src);
+        const float2 c = *reinterpret_cast<const float2*>(src + 2);
+        o.x = fmaf(w, a.x, o.x);
+        o.y = fmaf(w, a.y, o.y);
+        o.z = fmaf(w, c.x, o.z);
+        o.w = fmaf(w, c.y, o.w);
+    }
+    sAcc[threadIdx.x] = o;
+    __syncthreads();
+    if (sl == 0) {
+        for (int s = 1; s < SL; ++s) {
+            const float4 x = sAcc[s * C4 + c4];
+            o.x += x.x, o.y += x.y, o.z += x.z, o.w += x.w;
+        }
+        unsigned short* out =
+            static_cast<unsigned short*>(p.o.data) + b * p.o.stride_batch + h * p.o.stride_head;
+        const float inv = 1.f / l;
+        unsigned* dst = reinterpret_cast<unsigned*>(out + 4 * c4);  // the row is 4-byte aligned
+        dst[0] = Pair16<T>::pack(o.x * inv, o.y * inv);
+        dst[1] = Pair16<T>::pack(o.z * inv, o.w * inv);
+        if (c4 == 0 && p.lse) p.lse[bh] = (mx + log2f(l)) / kLog2e;
+    }
 }
 
 }  // namespace decode
