@@ -63,7 +63,7 @@ void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& ta
       facts.push_back(analysis::collect_facts(*migrations[i], &project_constants));
     } else {  // the facts can only differ by what a lookup of another file's constant finds
       facts.push_back(std::move(own_facts[i]));
-      facts.back().project_constants = project_constants;
+      facts.back().project_constants = &project_constants;
       own_only[i] = true;
     }
     analysis::record_warp_constant_uses(*migrations[i], facts.back(), uses);
@@ -75,7 +75,7 @@ void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& ta
   // handed on, they are not computed again.
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!own_only[i]) continue;
-    facts[i].project_constants.clear();
+    facts[i].project_constants = nullptr;
     plan.hazard_facts.emplace(files[i].path, std::move(facts[i]));
   }
   ctx.wave64_fixes = std::make_shared<const analysis::Wave64FixPlan>(std::move(plan));
