@@ -299,7 +299,7 @@ std::string describe(const Wave64FixPlan& plan) {
 }
 
 TEST(Wave64PlanOnDemand, LexingFilesWhenReadPlansTheSame) {
-  // A project larger than what the planner keeps lexed (1 MiB of source): 24 files of ~64 KiB,
+  // A project larger than what the planner keeps lexed (256 KiB of source): 24 files of ~64 KiB,
   // with components across files (a header's helper, a host launcher in another file, a WMMA
   // kernel, a logical-form kernel), so files are dropped and lexed again while planning.
   const std::string pad = "// " + std::string(64 * 1024, 'x') + "\n";

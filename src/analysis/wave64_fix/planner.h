@@ -356,7 +356,7 @@ class Planner {
   const Profile& profile_;
   const WarpConstantUses& uses_;
   const Wave64FixOptions options_;
-  static constexpr std::size_t kLoadedBytes = 1u << 20;
+  static constexpr std::size_t kLoadedBytes = 256u << 10;
   mutable std::vector<std::shared_ptr<const FileMigration>> loaded_;  // per file, while kept
   mutable std::vector<std::size_t> loaded_order_;                     // least recently read first
   mutable std::size_t loaded_bytes_ = 0;
