@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Migration time against input size: the same CUDA text at 1x, 2x, 4x and 8x, as one file and as a tree.
 
-    bench/scaling_bench.py FERRY [SOURCE_DIR] [--reps N] [--sizes 1,2,4,8]
+    bench/scaling_bench.py FERRY [SOURCE_DIR] [--reps N] [--sizes 1,2,4,8] [--mode single|tree|both]
 
 SOURCE_DIR (default: the repository's examples/) gives the text: every .cu/.cuh/.cu.h/.h file under
 it. A public checkout can be named instead (the figures in bench/results/ name the one used); a
@@ -9,7 +9,8 @@ missing SOURCE_DIR is a clean skip. For each size it prints, measured in the sam
   - single file: the sources joined into one file, repeated N times; `ferry migrate FILE --to hip`
     (output to a file) against raw copying of the same bytes (read + write);
   - tree: the sources copied N times into copy0/ .. copyN-1/; `ferry migrate TREE --jobs 1`
-    against copying the tree file by file; the peak resident memory of ferry.
+    against copying the tree file by file; the peak resident memory of ferry (the goal: at most
+    twice the largest file plus a constant, whatever the tree's size).
 Columns: MB/s of ferry, ferry's time / raw copying's time, and time / (N x the 1x time): 1.00 is
 linear, the goal is <= 1.12 at 8x (8x the input in at most 9x the time). Times are CPU seconds
 (ferry's as a child process, raw copying's in this process), the best of --reps runs.
@@ -73,6 +74,7 @@ def main():
     ap.add_argument("source", nargs="?")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--sizes", default="1,2,4,8")
+    ap.add_argument("--mode", choices=("single", "tree", "both"), default="both")
     a = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     src = a.source or os.path.join(root, "examples")
@@ -90,48 +92,51 @@ def main():
     work = tempfile.mkdtemp(prefix="ferry-scaling-")
     try:
         print(f"source: {src} ({len(files)} files, {len(text) / 1e6:.2f} MB joined)")
-        print("single file: ferry migrate FILE --to hip")
-        print(f"{'size':>5} {'MB':>7} {'cpu s':>8} {'MB/s':>7} {'raw s':>7} {'x raw':>7} {'linear':>7}")
-        base = None
-        for n in sizes:
-            f = os.path.join(work, f"x{n}.cu")
-            with open(f, "wb") as out:
-                for _ in range(n):
-                    out.write(text)
-            mb = os.path.getsize(f) / 1e6
-            t, _ = best(a.reps, lambda: run([a.ferry, "migrate", f, "--to", "hip", "-q", "--max-file-size", "4096"], f + ".hip"))
-            raw = best(a.reps, lambda: copy_bytes(f, f + ".raw"))
-            base = base or t / n
-            print(f"{n:>4}x {mb:7.2f} {t:8.3f} {mb / t:7.1f} {raw:7.3f} {t / max(raw, 1e-6):7.0f} {t / (n * base):7.2f}")
-            os.remove(f)
-        print("tree: ferry migrate TREE --to hip --jobs 1 (peak RSS of ferry)")
-        print(f"{'size':>5} {'MB':>7} {'cpu s':>8} {'MB/s':>7} {'raw s':>7} {'x raw':>7} {'linear':>7} {'RSS MB':>7}")
-        base = None
-        for n in sizes:
-            tree = os.path.join(work, f"tree{n}")
-            for c in range(n):  # the sources only: the bench measures migration, not copying data files
-                for f in files:
-                    dst = os.path.join(tree, f"copy{c}", os.path.relpath(f, src))
-                    os.makedirs(os.path.dirname(dst), exist_ok=True)
-                    shutil.copyfile(f, dst)
-            mb = sum(os.path.getsize(os.path.join(r, x)) for r, _, fs in os.walk(tree) for x in fs) / 1e6
+        largest = max(os.path.getsize(f) for f in files)
+        if a.mode != "tree":
+            print("single file: ferry migrate FILE --to hip")
+            print(f"{'size':>5} {'MB':>7} {'cpu s':>8} {'MB/s':>7} {'raw s':>7} {'x raw':>7} {'linear':>7}")
+            base = None
+            for n in sizes:
+                f = os.path.join(work, f"x{n}.cu")
+                with open(f, "wb") as out:
+                    for _ in range(n):
+                        out.write(text)
+                mb = os.path.getsize(f) / 1e6
+                t, _ = best(a.reps, lambda: run([a.ferry, "migrate", f, "--to", "hip", "-q", "--max-file-size", "4096"], f + ".hip"))
+                raw = best(a.reps, lambda: copy_bytes(f, f + ".raw"))
+                base = base or t / n
+                print(f"{n:>4}x {mb:7.2f} {t:8.3f} {mb / t:7.1f} {raw:7.3f} {t / max(raw, 1e-6):7.0f} {t / (n * base):7.2f}")
+                os.remove(f)
+        if a.mode != "single":
+            print(f"tree: ferry migrate TREE --to hip --jobs 1 (peak RSS of ferry; largest file {largest / 1e6:.2f} MB)")
+            print(f"{'size':>5} {'MB':>7} {'cpu s':>8} {'MB/s':>7} {'raw s':>7} {'x raw':>7} {'linear':>7} {'RSS MB':>7}")
+            base = None
+            for n in sizes:
+                tree = os.path.join(work, f"tree{n}")
+                for c in range(n):  # the sources only: the bench measures migration, not copying data files
+                    for f in files:
+                        dst = os.path.join(tree, f"copy{c}", os.path.relpath(f, src))
+                        os.makedirs(os.path.dirname(dst), exist_ok=True)
+                        shutil.copyfile(f, dst)
+                mb = sum(os.path.getsize(os.path.join(r, x)) for r, _, fs in os.walk(tree) for x in fs) / 1e6
 
-            def once():
+                def once():
+                    shutil.rmtree(tree + ".out", ignore_errors=True)
+                    return run([a.ferry, "migrate", tree, "--to", "hip", "-o", tree + ".out", "--jobs", "1", "-q"])
+
+                t, rss = best(a.reps, once)
+
+                def raw_once():
+                    shutil.rmtree(tree + ".raw", ignore_errors=True)
+                    return copy_tree(tree, tree + ".raw")
+
+                raw = best(a.reps, raw_once)
+                base = base or t / n
+                print(f"{n:>4}x {mb:7.2f} {t:8.3f} {mb / t:7.1f} {raw:7.3f} {t / max(raw, 1e-6):7.0f} {t / (n * base):7.2f} {rss / 1024:7.0f}")
+                shutil.rmtree(tree, ignore_errors=True)
                 shutil.rmtree(tree + ".out", ignore_errors=True)
-                return run([a.ferry, "migrate", tree, "--to", "hip", "-o", tree + ".out", "--jobs", "1", "-q"])
-
-            t, rss = best(a.reps, once)
-
-            def raw_once():
                 shutil.rmtree(tree + ".raw", ignore_errors=True)
-                return copy_tree(tree, tree + ".raw")
-
-            raw = best(a.reps, raw_once)
-            base = base or t / n
-            print(f"{n:>4}x {mb:7.2f} {t:8.3f} {mb / t:7.1f} {raw:7.3f} {t / max(raw, 1e-6):7.0f} {t / (n * base):7.2f} {rss / 1024:7.0f}")
-            shutil.rmtree(tree, ignore_errors=True)
-            shutil.rmtree(tree + ".out", ignore_errors=True)
-            shutil.rmtree(tree + ".raw", ignore_errors=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -25,8 +25,7 @@ class FactNames final : public lex::ConstNames {
     }
     const auto it = facts_.constants.find(n);
     if (it != facts_.constants.end()) return it->second.value;
-    const auto pit = facts_.project_constants.find(n);
-    if (pit != facts_.project_constants.end()) return pit->second;
+    if (const long long* p = facts_.project_constant(n)) return *p;
     return std::nullopt;
   }
 

@@ -150,7 +150,7 @@ std::size_t FileFacts::function_at(std::size_t ci) const {
 
 FileFacts collect_facts(const FileMigration& file, const std::map<std::string, long long>* project_constants) {
   FileFacts facts;
-  if (project_constants) facts.project_constants = *project_constants;
+  facts.project_constants = project_constants;
   const CodeView& v = file;
   collect_functions(v, facts);
   collect_constants(v, facts);

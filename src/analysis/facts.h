@@ -68,7 +68,15 @@ struct FileFacts {
   std::set<std::string> thread_helpers;           // functions returning a thread-derived value
   // Constants other files of the project define (a header's #define WARP_SIZE 32 seen from the
   // .cu that includes it); the file's own definitions win. Used for values, never reported.
-  std::map<std::string, long long> project_constants;
+  // Borrowed, never copied: one map serves every file of the project (a copy per file made a
+  // tree's memory grow with files x constants), so it must outlive the facts; null: none.
+  const std::map<std::string, long long>* project_constants = nullptr;
+  // The value of another file's constant `name` (project_constants), or null.
+  [[nodiscard]] const long long* project_constant(const std::string& name) const {
+    if (!project_constants) return nullptr;
+    const auto it = project_constants->find(name);
+    return it == project_constants->end() ? nullptr : &it->second;
+  }
   // Index into `functions` of the function whose body contains `ci`, or npos.
   [[nodiscard]] std::size_t function_at(std::size_t ci) const;
 };
@@ -79,7 +87,8 @@ struct FileFacts {
 // `__host__`), not a macro that expands to it.
 [[nodiscard]] std::vector<FunctionInfo> function_definitions(const lex::CodeView& v);
 
-// Computes the facts of one file (no diagnostics). `project_constants`: see FileFacts.
+// Computes the facts of one file (no diagnostics). `project_constants`: see FileFacts (borrowed:
+// it must outlive the facts).
 [[nodiscard]] FileFacts collect_facts(const migrate::FileMigration& file,
                                       const std::map<std::string, long long>* project_constants = nullptr);
 

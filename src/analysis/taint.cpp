@@ -12,8 +12,8 @@ bool is_warp_const(const FileFacts& facts, std::string_view name) {
   if (!is_warp_width_name(name)) return false;
   const auto it = facts.constants.find(std::string(name));
   if (it != facts.constants.end()) return it->second.value == 32 || it->second.value == 64;
-  const auto pit = facts.project_constants.find(std::string(name));
-  return pit != facts.project_constants.end() && (pit->second == 32 || pit->second == 64);
+  const long long* p = facts.project_constant(std::string(name));
+  return p && (*p == 32 || *p == 64);
 }
 
 // Taint of the variable `name` at code index `at` in function `fn`: the latest definition before.

@@ -47,7 +47,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -63,8 +65,13 @@ namespace ferry::analysis {
 
 struct Wave64FixInput {
   std::string key;                     // the file's name in the plan (its project path)
-  const migrate::FileMigration* file;  // the original text's tokens
+  const migrate::FileMigration* file;  // the original text's tokens, or null: `load` makes them
   const FileFacts* facts;
+  // When `file` is null: lexes the original text again (a FileMigration whose path() is `key`).
+  // The planner calls it when it reads the file and keeps a few such files at a time, so that a
+  // tree's planning holds its facts, not every file's tokens.
+  std::function<std::unique_ptr<migrate::FileMigration>()> load = {};
+  std::string_view text = {};  // when `file` is null: the original text (what `load` lexes)
 };
 
 struct Wave64ByteEdit {

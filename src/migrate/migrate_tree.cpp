@@ -148,6 +148,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
         const std::string in_hash = content_hash(it.text ? *it.text : out);
         if (auto prev = session->unchanged(it.file->rel, in_hash)) {
           it.lexed.reset();
+          if (it.text) std::string().swap(*it.text);
           it.report.action = "unchanged";
           it.report.diagnostics = prev->diagnostics.size();
           std::lock_guard lock(mu);
@@ -185,6 +186,10 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
           it.report.action = "migrated";
         }
         rounds::Commit c = session->commit(it.file->rel, it.file->kind, in_hash, out, it.report.action, diags);
+        // Written: the file's text and output are not read again, so a tree's memory in this loop
+        // does not grow with the files done (the pre-passes needed every text at once).
+        if (it.text) std::string().swap(*it.text);
+        std::string().swap(out);
         if (c.action != "migrated" && c.action != "copied") it.report.action = c.action;
         for (auto& d : c.diagnostics) diags.push_back(std::move(d));
         it.report.diagnostics = diags.size();

@@ -39,6 +39,20 @@ struct Project {
     for (std::size_t i = 0; i < files.size(); ++i) in.push_back({srcs[i].first, files[i].get(), &facts[i]});
     return plan_wave64_fixes(in, *find_profile("gfx906"), uses, o);
   }
+  // The plan of a planner that keeps no file's tokens: each input lexes its text again when read
+  // (Wave64FixInput::load, what a tree's migration does); `loads` counts the lexes.
+  Wave64FixPlan plan_lexing_on_demand(std::size_t& loads, const Wave64FixOptions& o = {}) {
+    std::vector<Wave64FixInput> in;
+    for (std::size_t i = 0; i < files.size(); ++i)
+      in.push_back({srcs[i].first, nullptr, &facts[i],
+                    [this, i, &loads] {
+                      ++loads;
+                      return std::make_unique<migrate::FileMigration>(srcs[i].first, srcs[i].second, *target, options,
+                                                                      ctx);
+                    },
+                    srcs[i].second});
+    return plan_wave64_fixes(in, *find_profile("gfx906"), uses, o);
+  }
   // The text of file `i` with its planned edits applied.
   std::string fixed(const Wave64FixPlan& p, std::size_t i) {
     const auto fp = p.files.find(srcs[i].first);
@@ -257,6 +271,74 @@ void run(float* x) { k<<<1, 256>>>(x); }
   ASSERT_EQ(plan.blocked.size(), 1u);
   EXPECT_NE(plan.blocked[0].find("a line to change is excluded from rewriting"), std::string::npos);
   EXPECT_EQ(p.fixed(plan, 0), p.srcs[0].second);
+}
+
+// ---- tokens on demand (a tree) ------------------------------------------------------------------
+
+// Everything a plan decides, as text, to compare two plans.
+std::string describe(const Wave64FixPlan& plan) {
+  std::string out;
+  for (const auto& [key, fp] : plan.files) {
+    out += "file " + key + "\n";
+    for (const Wave64ByteEdit& e : fp.edits)
+      out += " edit " + std::to_string(e.begin) + "-" + std::to_string(e.end) + " " + e.text + "\n";
+    for (const auto& [code, at] : fp.fixed)
+      out += " fixed " + std::string(to_string(code)) + "@" + std::to_string(at) + "\n";
+    for (const auto& [k, why] : fp.unfixed)
+      out += " unfixed " + std::string(to_string(k.first)) + "@" + std::to_string(k.second) + " " + why + "\n";
+    for (const auto& [code, at] : fp.harmless)
+      out += " harmless " + std::string(to_string(code)) + "@" + std::to_string(at) + "\n";
+    for (const auto& [k, how] : fp.fixed_how) out += " how " + std::to_string(k.second) + " " + how + "\n";
+    for (std::uint32_t at : fp.widened_vars) out += " widened " + std::to_string(at) + "\n";
+    for (std::uint32_t at : fp.widened_calls) out += " widened call " + std::to_string(at) + "\n";
+  }
+  for (const std::string& b : plan.blocked) out += "blocked " + b + "\n";
+  out +=
+      "components " + std::to_string(plan.stats.components) + " fixed " + std::to_string(plan.stats.fixed_components);
+  return out;
+}
+
+TEST(Wave64PlanOnDemand, LexingFilesWhenReadPlansTheSame) {
+  // A project larger than what the planner keeps lexed (256 KiB of source): 24 files of ~64 KiB,
+  // with components across files (a header's helper, a host launcher in another file, a WMMA
+  // kernel, a logical-form kernel), so files are dropped and lexed again while planning.
+  const std::string pad = "// " + std::string(64 * 1024, 'x') + "\n";
+  Sources srcs{{"inc/reduce.cuh", std::string(kReduceHeader) + pad}};
+  for (int i = 0; i < 20; ++i)
+    srcs.push_back({"src/plain" + std::to_string(i) + ".cu",
+                    pad + "__global__ void plain" + std::to_string(i) + "(int* x) { x[threadIdx.x / 32] = 1; }\n"});
+  srcs.push_back({"src/main.cu", R"(#include "../inc/reduce.cuh"
+#include <mma.h>
+using namespace nvcuda;
+__global__ void k(float* x) { x[threadIdx.x] = warp_sum(x[threadIdx.x]); }
+__global__ void odd(float* x) {
+  float v = x[threadIdx.x];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  if ((threadIdx.x & 31) == 0) x[threadIdx.x / 32] = v;
+}
+__global__ void tc(half* a, float* c) {
+  int warp = threadIdx.x / 32;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::load_matrix_sync(fa, a + warp * 256, 16);
+}
+void launch_tc(half* a, float* c);
+)" + pad});
+  srcs.push_back({"src/host.cu", pad + R"(#include "main.cu"
+void run(float* x) { k<<<1, 256>>>(x); odd<<<1, 96>>>(x); }
+void launch_tc(half* a, float* c) { tc<<<1, 128>>>(a, c); }
+)"});
+  srcs.push_back({"src/last.cu", pad + "__global__ void last(int* x) { x[threadIdx.x & 31] = 0; }\n"});
+  Project p(srcs);
+  for (const Wave64FixOptions o : {Wave64FixOptions{}, Wave64FixOptions{true, true}}) {
+    std::size_t loads = 0;
+    const Wave64FixPlan lazy = p.plan_lexing_on_demand(loads, o);
+    EXPECT_EQ(describe(lazy), describe(p.plan(o)));
+    EXPECT_GE(loads, srcs.size());      // every file read at least once
+    EXPECT_LE(loads, 4 * srcs.size());  // and not once per function or per component
+    // k and odd share their host launcher (logical form, 96 threads); tc takes the WMMA form
+    EXPECT_EQ(lazy.stats.components, 2);
+    EXPECT_EQ(lazy.stats.fixed_components, o.cuda_output ? 1 : 2);  // the WMMA form is for HIP output only
+  }
 }
 
 // ---- hints.h ------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ bool Planner::row_mode(const std::vector<std::size_t>& ids, const std::vector<bo
                        const std::set<std::size_t>& kernels, std::vector<Site>& edits) const {
   // Every launch of every kernel, with a block x extent of exactly 32.
   std::set<std::size_t> launched;
-  for (std::size_t fid = 0; fid < fns_.size(); ++fid) {
+  for (std::size_t fid : launchers_of(kernels)) {
     const FunctionInfo& fi = info(fns_[fid]);
     const Tokens v = tok(fns_[fid].file);
     for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {

@@ -263,7 +263,7 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
   scan_macro_launches(kernels, macro);
   if (!macro.empty()) return macro.front().reason;
   std::set<std::size_t> launched;
-  for (std::size_t fid = 0; fid < fns_.size(); ++fid) {
+  for (std::size_t fid : launchers_of(kernels)) {
     const FunctionInfo& fi = info(fns_[fid]);
     const Tokens v = tok(fns_[fid].file);
     for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i) {
@@ -350,6 +350,7 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
     if (!kfi.is_kernel) continue;
     for (std::size_t f = 0; f < in_.size(); ++f) {
       if (tu_rank(f, fns_[k].file) > 2 && tu_rank(fns_[k].file, f) > 2) continue;
+      if (source_of(f).find(kfi.name) == std::string_view::npos) continue;  // without lexing it
       const Tokens v = tok(f);
       for (std::size_t i = 0; i < v.size(); ++i) {
         if (!v.is(i, kfi.name) || v.member(i) || v.f.code(i).in_directive) continue;

@@ -52,7 +52,23 @@ std::vector<std::size_t> Planner::resolve_constant(std::size_t file, std::string
   return best;
 }
 
-void Planner::collect_includes() {
+void Planner::summarize_file(std::size_t f, FileSummary& out) {
+  const Tokens v = tok(f);
+  for (std::size_t ci = 0; ci < v.size(); ++ci) {
+    if (v.f.code(ci).kind != lex::Kind::HeaderName) continue;
+    const std::string_view h = v.t(ci);
+    if (h.size() < 3 || h.front() != '"') continue;
+    out.quoted_includes.emplace_back(h.substr(1, h.size() - 2));
+  }
+  for (const auto& [name, c] : in_[f].facts->constants) {
+    std::vector<std::string>& names = out.definition_names.emplace_back(name, std::vector<std::string>{}).second;
+    for (std::size_t j = c.first_ci; j <= c.last_ci && j < v.size(); ++j)
+      if (v.ident(j) && v.t(j) != name) names.emplace_back(v.t(j));
+  }
+  collect_functions(f, v);
+}
+
+void Planner::collect_includes(const std::vector<FileSummary>& summaries) {
   namespace fs = std::filesystem;
   std::map<std::string, std::size_t> by_key;
   std::multimap<std::string, std::size_t> by_name;  // file name -> files
@@ -63,13 +79,9 @@ void Planner::collect_includes() {
   }
   std::vector<std::set<std::size_t>> direct(in_.size());
   for (std::size_t f = 0; f < in_.size(); ++f) {
-    const Tokens v = tok(f);
     const fs::path dir = fs::path(in_[f].key).lexically_normal().parent_path();
-    for (std::size_t ci = 0; ci < v.size(); ++ci) {
-      if (v.f.code(ci).kind != lex::Kind::HeaderName) continue;
-      const std::string_view h = v.t(ci);
-      if (h.size() < 3 || h.front() != '"') continue;
-      const fs::path inc = fs::path(std::string(h.substr(1, h.size() - 2))).lexically_normal();
+    for (const std::string& quoted : summaries[f].quoted_includes) {
+      const fs::path inc = fs::path(quoted).lexically_normal();
       // next to the file, else under the project root, else every project file with that path
       // ending (found through an -I folder: "utils.h" from kernels/flash-attn/utils/)
       std::vector<std::size_t> hits;
@@ -105,10 +117,9 @@ void Planner::collect_includes() {
   }
 }
 
-void Planner::collect_functions() {
-  for (std::size_t f = 0; f < in_.size(); ++f) {
+void Planner::collect_functions(std::size_t f, const Tokens& v) {
+  {
     const FileFacts& facts = *in_[f].facts;
-    const Tokens v = tok(f);
     for (std::size_t i = 0; i < facts.functions.size(); ++i) {
       Fn fn;
       fn.file = f;
@@ -172,7 +183,7 @@ void Planner::collect_functions() {
   }
 }
 
-void Planner::collect_constants() {
+void Planner::collect_constants(const std::vector<FileSummary>& summaries) {
   for (std::size_t f = 0; f < in_.size(); ++f) {
     const FileFacts& facts = *in_[f].facts;
     for (const auto& [name, c] : facts.constants) {
@@ -183,13 +194,11 @@ void Planner::collect_constants() {
   }
   // Constants and macros defined from a warp-width constant follow it.
   for (std::size_t f = 0; f < in_.size(); ++f) {
-    const Tokens v = tok(f);
-    for (const auto& [name, c] : in_[f].facts->constants) {
+    for (const auto& [name, names] : summaries[f].definition_names) {
       if (const_by_name_.count(name)) continue;
       std::vector<std::size_t> roots;
-      for (std::size_t j = c.first_ci; j <= c.last_ci && j < v.size(); ++j)
-        if (v.ident(j) && v.t(j) != name)
-          for (std::size_t r : resolve_constant(f, v.t(j))) roots.push_back(r);
+      for (const std::string& used : names)
+        for (std::size_t r : resolve_constant(f, used)) roots.push_back(r);
       if (!roots.empty()) derived_[name][f] = roots;
     }
   }

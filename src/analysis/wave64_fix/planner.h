@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -69,6 +70,8 @@ using migrate::npos;
 struct Tokens {
   const FileMigration& f;
   const FileFacts& facts;
+  // Keeps `f` alive when the planner lexed it on demand (Wave64FixInput::load).
+  std::shared_ptr<const FileMigration> hold = {};
   [[nodiscard]] std::size_t size() const { return f.code_size(); }
   [[nodiscard]] bool is(std::size_t ci, std::string_view s) const { return f.is(ci, s); }
   [[nodiscard]] std::string_view t(std::size_t ci) const { return f.text(ci); }
@@ -247,13 +250,39 @@ class Planner {
   Wave64FixPlan run();
 
  private:
-  Tokens tok(std::size_t file) const { return Tokens{*in_[file].file, *in_[file].facts}; }
+  // The tokens of `file`: the caller's, or lexed again on demand (Wave64FixInput::load) and kept
+  // while the files kept so total at most kLoadedBytes of source (the least recently read go).
+  Tokens tok(std::size_t file) const;
+  // The original text of `file`, without lexing it.
+  std::string_view source_of(std::size_t file) const {
+    return in_[file].file ? in_[file].file->source() : in_[file].text;
+  }
+  // The functions that launch (or call) one of `kernels`, in id order: the only ones whose
+  // launches of them the forms read (the links of link()).
+  std::set<std::size_t> launchers_of(const std::set<std::size_t>& kernels) const {
+    std::set<std::size_t> out;
+    for (std::size_t k : kernels) out.insert(callers_[k].begin(), callers_[k].end());
+    return out;
+  }
+  // The path of `file`'s FileMigration.
+  std::string_view path_of(std::size_t file) const {
+    return in_[file].file ? in_[file].file->path() : std::string_view(in_[file].key);
+  }
   const FunctionInfo& info(const Fn& fn) const { return in_[fn.file].facts->functions[fn.index]; }
   std::string where(std::size_t file, std::uint32_t line) const { return in_[file].key + ":" + std::to_string(line); }
 
-  void collect_includes();
-  void collect_functions();
-  void collect_constants();
+  // What the project graph needs of a file's tokens besides its facts, read in the one sweep
+  // that also collects its functions (summarize_file): the files' tokens are read twice in
+  // building the graph (here and in link), each file's once per sweep.
+  struct FileSummary {
+    std::vector<std::string> quoted_includes;  // `#include "NAME"`: NAME
+    // Per constant of the file's facts (in their order): the names its definition uses.
+    std::vector<std::pair<std::string, std::vector<std::string>>> definition_names;
+  };
+  void summarize_file(std::size_t f, FileSummary& out);
+  void collect_includes(const std::vector<FileSummary>& summaries);
+  void collect_functions(std::size_t f, const Tokens& v);
+  void collect_constants(const std::vector<FileSummary>& summaries);
   void link();
   int tu_rank(std::size_t file, std::size_t other) const;
   std::vector<std::size_t> resolve_function(std::size_t file, std::string_view name) const;
@@ -327,6 +356,10 @@ class Planner {
   const Profile& profile_;
   const WarpConstantUses& uses_;
   const Wave64FixOptions options_;
+  static constexpr std::size_t kLoadedBytes = 256u << 10;
+  mutable std::vector<std::shared_ptr<const FileMigration>> loaded_;  // per file, while kept
+  mutable std::vector<std::size_t> loaded_order_;                     // least recently read first
+  mutable std::size_t loaded_bytes_ = 0;
   std::vector<Fn> fns_;
   std::multimap<std::string, std::size_t> fn_by_name_;
   // values() of (function, first, last, depth): read-only state, so each is computed once.

@@ -10,9 +10,12 @@ namespace ferry::analysis::wave64_plan {
 
 Wave64FixPlan Planner::run() {
   Wave64FixPlan plan;
-  collect_includes();
-  collect_functions();
-  collect_constants();
+  {
+    std::vector<FileSummary> summaries(in_.size());
+    for (std::size_t f = 0; f < in_.size(); ++f) summarize_file(f, summaries[f]);
+    collect_includes(summaries);
+    collect_constants(summaries);
+  }
   link();
   // Which functions a lane-math fix concerns: those with warp operations in reach, lane helpers
   // they call, the host functions that launch them, and every user of a warp-width constant.
@@ -268,6 +271,28 @@ Wave64FixPlan Planner::run() {
 }  // namespace ferry::analysis::wave64_plan
 
 namespace ferry::analysis {
+
+wave64_plan::Tokens wave64_plan::Planner::tok(std::size_t file) const {
+  const Wave64FixInput& in = in_[file];
+  if (in.file) return Tokens{*in.file, *in.facts};
+  if (loaded_.size() != in_.size()) loaded_.resize(in_.size());
+  std::shared_ptr<const FileMigration>& slot = loaded_[file];
+  if (slot) {
+    const auto it = std::find(loaded_order_.begin(), loaded_order_.end(), file);
+    std::rotate(it, it + 1, loaded_order_.end());
+  } else {
+    slot = in.load();
+    loaded_bytes_ += slot->source().size();
+    loaded_order_.push_back(file);
+    while (loaded_bytes_ > kLoadedBytes && loaded_order_.size() > 1) {
+      std::shared_ptr<const FileMigration>& old = loaded_[loaded_order_.front()];
+      loaded_bytes_ -= old->source().size();
+      old.reset();  // a Tokens still reading it keeps it (Tokens::hold)
+      loaded_order_.erase(loaded_order_.begin());
+    }
+  }
+  return Tokens{*slot, *in.facts, slot};
+}
 
 Wave64FixPlan plan_wave64_fixes(const std::vector<Wave64FixInput>& files, const Profile& profile,
                                 const WarpConstantUses& uses, const Wave64FixOptions& options) {

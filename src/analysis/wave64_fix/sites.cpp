@@ -16,9 +16,9 @@ void Planner::constant_site(std::size_t cid, std::vector<Site>& sites, std::vect
   if (const auto u = uses_.other_use_in.find(c.name); u != uses_.other_use_in.end()) {
     for (const auto& [path, where] : u->second) {
       bool own = false;
-      if (path != in_[c.file].file->path())
-        for (const Wave64FixInput& f : in_)
-          if (f.file->path() == path && f.facts->constants.count(c.name)) own = true;  // any value
+      if (path != path_of(c.file))
+        for (std::size_t f = 0; f < in_.size(); ++f)
+          if (path_of(f) == path && in_[f].facts->constants.count(c.name)) own = true;  // any value
       if (!own) {
         other_where = where;
         break;

@@ -34,24 +34,27 @@ void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& ta
                           ProjectContext& ctx) {
   const analysis::Profile* profile = analysis::find_profile("gfx906");
   if (!profile) return;
-  std::vector<std::unique_ptr<migrate::FileMigration>> migrations;
-  std::vector<analysis::FileFacts> facts;
-  migrations.reserve(files.size());
-  facts.reserve(files.size());
+  // A file the caller lexed (one file: `ferry migrate FILE`) lends its tokens to the planner's
+  // FileMigration, held throughout; at the end they go back to the file's slot (SourceView::lexed),
+  // whence its own migration takes them over: it is lexed once. The other files (a tree) are
+  // lexed when read and dropped after: the planner keeps their facts and lexes a file again when
+  // it reads its tokens (Wave64FixInput::load), so planning never holds the whole tree's tokens.
+  std::vector<std::unique_ptr<migrate::FileMigration>> held(files.size());
+  auto lex = [&](std::size_t i) {
+    return std::make_unique<migrate::FileMigration>(files[i].path, files[i].text, target, options, ctx);
+  };
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (files[i].lexed && *files[i].lexed)
+      held[i] =
+          std::make_unique<migrate::FileMigration>(files[i].path, std::move(**files[i].lexed), target, options, ctx);
   std::map<std::string, long long> project_constants;
   std::set<std::string> conflicting;
-  std::vector<analysis::FileFacts> own_facts;  // without the project's constants
-  own_facts.reserve(files.size());
-  // A file the caller lexed lends its tokens to the planner's FileMigration; at the end they go
-  // to the file's slot (SourceView::lexed), whence its own migration takes them over: each file
-  // is lexed once. The planner holds every file's tokens at once whether or not it keeps them.
-  for (const SourceView& f : files) {
-    migrations.push_back(
-        f.lexed && *f.lexed
-            ? std::make_unique<migrate::FileMigration>(f.path, std::move(**f.lexed), target, options, ctx)
-            : std::make_unique<migrate::FileMigration>(f.path, f.text, target, options, ctx));
-    own_facts.push_back(analysis::collect_facts(*migrations.back()));
-    analysis::merge_project_constants(own_facts.back(), project_constants, conflicting);
+  std::vector<analysis::FileFacts> facts;  // without the project's constants, at first
+  facts.reserve(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::unique_ptr<migrate::FileMigration> own = held[i] ? nullptr : lex(i);
+    facts.push_back(analysis::collect_facts(held[i] ? *held[i] : *own));
+    analysis::merge_project_constants(facts.back(), project_constants, conflicting);
   }
   analysis::WarpConstantUses uses;
   std::vector<analysis::Wave64FixInput> inputs;
@@ -59,28 +62,29 @@ void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& ta
   std::unordered_set<std::string_view> project_names;
   for (const auto& [name, value] : project_constants) project_names.insert(name);
   for (std::size_t i = 0; i < files.size(); ++i) {
-    if (mentions_other_constants(*migrations[i], own_facts[i], project_names)) {
-      facts.push_back(analysis::collect_facts(*migrations[i], &project_constants));
+    const std::unique_ptr<migrate::FileMigration> own = held[i] ? nullptr : lex(i);
+    const migrate::FileMigration& m = held[i] ? *held[i] : *own;
+    if (mentions_other_constants(m, facts[i], project_names)) {
+      facts[i] = analysis::collect_facts(m, &project_constants);
     } else {  // the facts can only differ by what a lookup of another file's constant finds
-      facts.push_back(std::move(own_facts[i]));
-      facts.back().project_constants = project_constants;
+      facts[i].project_constants = &project_constants;
       own_only[i] = true;
     }
-    analysis::record_warp_constant_uses(*migrations[i], facts.back(), uses);
+    analysis::record_warp_constant_uses(m, facts[i], uses);
   }
-  own_facts.clear();
-  for (std::size_t i = 0; i < files.size(); ++i) inputs.push_back({files[i].path, migrations[i].get(), &facts[i]});
+  for (std::size_t i = 0; i < files.size(); ++i)
+    inputs.push_back({files[i].path, held[i].get(), &facts[i], [&lex, i] { return lex(i); }, files[i].text});
   analysis::Wave64FixPlan plan = analysis::plan_wave64_fixes(inputs, *profile, uses);
   // Facts without another file's constant are what the hazard checks compute (hazard_pass):
   // handed on, they are not computed again.
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!own_only[i]) continue;
-    facts[i].project_constants.clear();
+    facts[i].project_constants = nullptr;
     plan.hazard_facts.emplace(files[i].path, std::move(facts[i]));
   }
   ctx.wave64_fixes = std::make_shared<const analysis::Wave64FixPlan>(std::move(plan));
   for (std::size_t i = 0; i < files.size(); ++i)
-    if (files[i].lexed) files[i].lexed->emplace(std::move(*migrations[i]).release_view());
+    if (held[i]) files[i].lexed->emplace(std::move(*held[i]).release_view());
 }
 
 namespace {
