@@ -229,9 +229,9 @@ std::string bytes_str(long long b) {
 }
 
 // A hazard that --fix repaired is reported as a note (it is gone from the output).
-void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint,
-            bool fixed) {
+void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint) {
   if (f.excluded(ci)) return;
+  bool fixed = false;
   const std::pair<Diag, std::uint32_t> key{code, f.code(ci).begin};
   if (opt.fixed_sites && opt.fixed_sites->count(key)) {
     if (opt.fixed_how)

@@ -55,11 +55,10 @@ extern const std::array<std::string_view, 17> kWarpSyncFunctions;
 [[nodiscard]] std::string prof_why(const Profile& p);
 // "65536 bytes (64 KiB)"
 [[nodiscard]] std::string bytes_str(long long b);
-// Reports a hazard unless the line is excluded (ferry: ignore); one that --fix (or the wave64
-// fixer, opt.fixed_sites) repaired is a note (it is gone from the output); one the fixer left
+// Reports a hazard unless the line is excluded (ferry: ignore); one that the wave64 planner
+// (opt.fixed_sites) repaired is a note (it is gone from the output); one the fixer left
 // gets its reason as the hint (opt.unfixed_reasons), lane math no warp operation reaches is a
 // note (opt.harmless_sites).
-void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint,
-            bool fixed = false);
+void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint);
 
 }  // namespace ferry::analysis::detail

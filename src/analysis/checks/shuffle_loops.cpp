@@ -1,4 +1,4 @@
-// FRY2205: shuffle reductions over 32 lanes (+fix: start at warpSize / 2), and unrolled
+// FRY2205: shuffle reductions over 32 lanes (the planner's loop sites fix them), and unrolled
 // butterflies that start at offset 16 (check_unrolled_shuffles).
 // Docs: docs/diagnostics.md; registered in the check table of analysis/hazards.cpp.
 #include "analysis/checks/checks.h"
@@ -108,20 +108,16 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
       }
     }
     if (!shuffles) continue;
-    bool fixed = false;
-    if (opt.apply_fixes && safe && !file.excluded(hit)) fixed = file.replace(hit, hit, "warpSize / 2");
     report(file, opt, Diag::ShuffleLoop32, hit,
            "shuffle reduction over 32 lanes ('" + std::string(file.span_text(ci + 2, close - 1)) + "'); " +
                prof_why(p) + ", so lanes 32.." + std::to_string(p.wave_size - 1) +
                " are never combined with lanes 0..31",
-           fixed     ? "fixed (--fix): the loop starts at warpSize / 2 (16 on NVIDIA, 32 on wave64)"
-           : halving ? "start the loop at warpSize / 2" +
-                           std::string(safe ? " ('ferry analyze --fix' can do it)"
-                                            : " and check the shuffle masks and widths: not fixed "
-                                              "automatically because a shuffle in the loop has a "
-                                              "partial mask, a width, or uses the offset otherwise")
-                     : "bound the loop by warpSize (" + var + " < warpSize)",
-           fixed);
+           halving ? "start the loop at warpSize / 2" +
+                         std::string(safe ? " ('ferry analyze --fix' can do it)"
+                                          : " and check the shuffle masks and widths: not fixed "
+                                            "automatically because a shuffle in the loop has a "
+                                            "partial mask, a width, or uses the offset otherwise")
+                   : "bound the loop by warpSize (" + var + " < warpSize)");
   }
   check_unrolled_shuffles(file, facts, opt);  // the same hazard written without a loop
 }

@@ -15,6 +15,7 @@
 //   form_logical.cpp   the logical 32-lane form
 //   form_wmma.cpp      form (a) of WMMA components (one CUDA warp per wavefront)
 //   policy.cpp         components, the order the forms are tried in, the plan
+//   site_fixes.cpp     the plan restricted to one site at a time (the workbench's apply-fix)
 //   hints.h            the texts users read about a fix
 #pragma once
 
@@ -247,6 +248,26 @@ class Planner {
   Wave64FixPlan run();
 
  private:
+  using Anchors = std::set<std::pair<std::size_t, std::pair<Diag, std::uint32_t>>>;  // (file, (code, offset))
+  // With Wave64FixOptions::site_fixes_of: what one component adds to the plan, per hazard of that
+  // file (site_fixes.cpp). Made once the component's sites and anchors are known; it records when
+  // run() leaves the component, whichever form took it (or none).
+  class SiteFixRecord {
+   public:
+    SiteFixRecord(const Planner& p, Wave64FixPlan& plan, const std::vector<Site>& sites, const Anchors& anchors);
+    SiteFixRecord(const SiteFixRecord&) = delete;
+    SiteFixRecord& operator=(const SiteFixRecord&) = delete;
+    ~SiteFixRecord();
+
+   private:
+    const Planner& p_;
+    Wave64FixPlan& plan_;
+    const std::vector<Site>& sites_;
+    const Anchors& anchors_;
+    std::size_t file_ = npos;                    // the file named by site_fixes_of, if in the component
+    std::map<std::string, std::size_t> before_;  // edits per file key before the component
+  };
+
   Tokens tok(std::size_t file) const { return Tokens{*in_[file].file, *in_[file].facts}; }
   const FunctionInfo& info(const Fn& fn) const { return in_[fn.file].facts->functions[fn.index]; }
   std::string where(std::size_t file, std::uint32_t line) const { return in_[file].key + ":" + std::to_string(line); }

@@ -95,6 +95,7 @@ LoopInfo shuffle_loop(const Tokens& v, std::size_t ci) {
       if (!kind_ok || args.size() < off_at + 1 || args.size() > off_at + 2) {
         safe = false;
         L.why = "the loop calls " + std::string(name) + " in a form the fixer does not rewrite";
+        i = v.partner(i + 1) == npos ? i : v.partner(i + 1);
         continue;
       }
       const migrate::ArgRange& off = args[off_at];
@@ -102,6 +103,12 @@ LoopInfo shuffle_loop(const Tokens& v, std::size_t ci) {
         safe = false;
         L.why = "the shuffle offset is not the loop variable alone";
       }
+      for (std::size_t a = 0; halving && a < off_at; ++a)
+        for (std::size_t j = args[a].first; j <= args[a].last; ++j)
+          if (v.ident(j) && v.t(j) == var && !v.member(j)) {
+            safe = false;
+            L.why = "the loop variable is used outside the shuffles' offsets";
+          }
       if (args.size() == off_at + 2) {  // an explicit width: fine only as the literal 32
         const migrate::ArgRange& w = args[off_at + 1];
         if (w.first == w.last && v.number(w.first) && parse_int(v.t(w.first)) == 32) {
@@ -113,6 +120,12 @@ LoopInfo shuffle_loop(const Tokens& v, std::size_t ci) {
       }
       i = v.partner(i + 1) == npos ? i : v.partner(i + 1);
       continue;
+    }
+    // In a reduction any other use of the offset (an index, a condition) would see the new first
+    // value; a scan compares it with the lane id, which is right at any width.
+    if (halving && v.ident(i) && v.t(i) == var && !v.member(i)) {
+      safe = false;
+      L.why = "the loop variable is used outside the shuffles' offsets";
     }
   }
   if (!shuffles) {
