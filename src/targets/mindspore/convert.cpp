@@ -138,6 +138,23 @@ bool Converter::remove_statement(int n, bool region) {
   return true;
 }
 
+// The call of `with CALL:` (the value of its one item; `as NAME` or not) whose body is on its
+// own lines, or -1 (also for an excluded statement).
+int Converter::with_call(int x) const {
+  if (type(x) != "with_statement" || excluded(x)) return -1;
+  int clause = -1;
+  for (int c : t_.named_children(x))
+    if (type(c) == "with_clause") clause = c;
+  if (clause < 0) return -1;
+  const std::vector<int> items = t_.named_children(clause);
+  if (items.size() != 1) return -1;
+  const int value = t_.child(items[0], "value");
+  if (value < 0 || type(value) != "call") return -1;
+  const int body = t_.child(x, "body");
+  if (body < 0 || t_.at(body).line == t_.at(x).line) return -1;
+  return value;
+}
+
 void Converter::finish_blocks() {
   for (auto& [block, ids] : removed_) {
     if (ids.empty()) continue;
@@ -155,20 +172,8 @@ void Converter::finish_blocks() {
 namespace ferry::targets::mindspore {
 
 void convert_python(migrate::FileMigration& file, const Settings& settings) {
-  std::string error;
-  const std::optional<pyparse::Tree> tree = pyparse::Tree::parse(file.source(), &error);
-  if (!tree) {
-    file.diag_at_line(Diag::MsNoParser, 1, 1, "the mindspore target cannot read Python: " + error,
-                      "install libtree-sitter-dev and npm, then rebuild ferry (make deps && make build)");
-    return;
-  }
-  if (!tree->first_error().empty()) {
-    file.diag_at_line(Diag::MsSyntax, 1, 1,
-                      "not converted: the file does not parse as Python (" + tree->first_error() + ")",
-                      "fix the syntax (Python 3), or exclude the file");
-    return;
-  }
-  convert_detail::Converter(file, *tree, Tables::builtin(), settings).run();
+  const std::optional<pyparse::Tree> tree = parse_script(file, "mindspore");
+  if (tree) convert_detail::Converter(file, *tree, Tables::builtin(), settings).run();
 }
 
 }  // namespace ferry::targets::mindspore

@@ -24,33 +24,7 @@ void Converter::drop_arguments(const Args& a, const std::set<int>& gone) {
 }
 
 std::string Converter::expand(const std::string& expr, const Args& a) const {
-  std::string out;
-  for (std::size_t i = 0; i < expr.size(); ++i) {
-    if (expr[i] != '{') {
-      out += expr[i];
-      continue;
-    }
-    const std::size_t close = expr.find('}', i);
-    if (close == std::string::npos) return {};
-    std::string alt = expr.substr(i + 1, close - i - 1), got;
-    std::size_t start = 0;
-    while (got.empty() && start <= alt.size()) {
-      std::size_t bar = alt.find('|', start);
-      if (bar == std::string::npos) bar = alt.size();
-      const std::string one = alt.substr(start, bar - start);
-      if (!one.empty() && one[0] == '@') {
-        const std::size_t k = static_cast<std::size_t>(std::atoi(one.c_str() + 1));
-        if (k < a.positional.size()) got = render(a.positional[k]);
-      } else if (auto kw = a.keywords.find(one); kw != a.keywords.end()) {
-        got = render(t_.child(kw->second, "value"));
-      }
-      start = bar + 1;
-    }
-    if (got.empty()) return {};
-    out += got;
-    i = close;
-  }
-  return out;
+  return expand_arguments(expr, a, t_, [&](int n) { return render(n); });
 }
 
 // Applies the row's keyword operations to the call's arguments, if every keyword the result

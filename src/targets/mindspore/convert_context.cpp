@@ -85,20 +85,11 @@ void Converter::drop_self_assignments(int n) {
 
 // The body of `with torch.no_grad():` (inference_mode, enable_grad), or -1.
 int Converter::no_grad_body(int x) const {
-  if (type(x) != "with_statement" || excluded(x)) return -1;
-  int clause = -1;
-  for (int c : t_.named_children(x))
-    if (type(c) == "with_clause") clause = c;
-  if (clause < 0) return -1;
-  const std::vector<int> items = t_.named_children(clause);
-  if (items.size() != 1) return -1;
-  const int value = t_.child(items[0], "value");
-  if (value < 0 || type(value) != "call" || !t_.named_children(t_.child(value, "arguments")).empty()) return -1;
+  const int value = with_call(x);
+  if (value < 0 || !t_.named_children(t_.child(value, "arguments")).empty()) return -1;
   const std::string r = resolve(t_.child(value, "function"));
   if (r != "torch.no_grad" && r != "torch.inference_mode" && r != "torch.enable_grad") return -1;
-  const int body = t_.child(x, "body");
-  if (body < 0 || t_.at(body).line == t_.at(x).line) return -1;
-  return body;
+  return t_.child(x, "body");
 }
 
 // with torch.no_grad(): body → body, one level less indented (inner statements first).

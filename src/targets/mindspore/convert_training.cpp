@@ -8,19 +8,10 @@ namespace ferry::targets::mindspore::convert_detail {
 // The call of `with torch.autocast(...)` (torch.cuda.amp.autocast, torch.amp.autocast) with one
 // item and a body on its own lines, or -1.
 int Converter::autocast_call(int x) const {
-  if (type(x) != "with_statement" || excluded(x)) return -1;
-  int clause = -1;
-  for (int c : t_.named_children(x))
-    if (type(c) == "with_clause") clause = c;
-  if (clause < 0) return -1;
-  const std::vector<int> items = t_.named_children(clause);
-  if (items.size() != 1) return -1;
-  const int value = t_.child(items[0], "value");
-  if (value < 0 || type(value) != "call") return -1;
+  const int value = with_call(x);
+  if (value < 0) return -1;
   const std::string r = resolve(t_.child(value, "function"));
   if (r != "torch.autocast" && r != "torch.cuda.amp.autocast" && r != "torch.amp.autocast") return -1;
-  const int body = t_.child(x, "body");
-  if (body < 0 || t_.at(body).line == t_.at(x).line) return -1;
   return value;
 }
 

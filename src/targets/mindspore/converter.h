@@ -86,6 +86,8 @@ class Converter {
   // (finish_blocks). `region`: drop the edits inside it (they were rendered nowhere else).
   bool remove_statement(int n, bool region);
   void finish_blocks();
+  // The call of a `with` statement of one item whose body is on its own lines, or -1.
+  int with_call(int x) const;
 
   // ----- imports ----------------------------------------------------------------------------
   // PyTorch, and TensorFlow / Keras (their names spelled canonically: tf.keras.layers.Dense).

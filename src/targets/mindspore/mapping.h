@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "targets/python_api.h"
+
 namespace ferry::targets::mindspore {
 
 // One keyword operation of a row's args column.
@@ -29,13 +31,6 @@ struct Mapping {
   std::vector<ArgOp> ops;
   std::string note;   // "" for `-`
   std::string where;  // "torch2mindspore/core.tsv:12"
-};
-
-struct ApiEntry {
-  std::string kind;                 // function|class|method|module|attribute
-  std::vector<std::string> params;  // in order; empty for `-` or none
-  bool params_known = false;        // false for `-`
-  [[nodiscard]] bool takes(std::string_view keyword) const;
 };
 
 // Parses an args column ("in_features->in_channels;bias=drop;+pad_mode='pad';@2->has_bias" or "-").

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "targets/python_api.h"
+
 namespace ferry::targets::tf_npu {
 
 // One operation of a row's args column.
@@ -34,14 +36,6 @@ struct Row {
   bool diff = false;       // the note starts with "diff:" (FRY4720)
   std::string family;      // the file's stem: estimator, session, horovod, ops, data, gpu, precision
   std::string where;       // "tf2npu/session.tsv:12"
-};
-
-struct ApiEntry {
-  std::string kind;                 // function|class|module|attribute
-  std::vector<std::string> params;  // in order
-  bool params_known = false;        // false for `-`
-  [[nodiscard]] bool takes(std::string_view keyword) const;
-  [[nodiscard]] bool takes_positionals(std::size_t n) const;
 };
 
 // Parses an args column. Appends a message to *error for a malformed operation.
