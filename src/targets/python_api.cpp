@@ -1,11 +1,97 @@
 #include "targets/python_api.h"
 
+#include <cctype>
 #include <cstdlib>
 
 #include "core/split.h"
 #include "core/text.h"
 
 namespace ferry::targets {
+
+namespace {
+
+bool positional_ref(std::string_view s, int* n) {
+  if (s.size() < 2 || s[0] != '@') return false;
+  for (char c : s.substr(1))
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  *n = std::stoi(std::string(s.substr(1)));
+  return true;
+}
+
+}  // namespace
+
+std::vector<ArgOp> parse_arg_ops(std::string_view text, std::string* error) {
+  std::vector<ArgOp> out;
+  text = trim(text);
+  if (text.empty() || text == "-") return out;
+  for (std::string_view part : split(text, ';')) {
+    part = trim(part);
+    if (part.empty()) continue;
+    ArgOp op;
+    bool ok = false;
+    int pos = -1;
+    if (const std::size_t set = part.find(":="); set != std::string_view::npos) {
+      const std::string_view lhs = part.substr(0, set);
+      op.to = std::string(part.substr(set + 2));
+      if (positional_ref(lhs, &pos)) {
+        op.kind = ArgOp::Kind::SetPositional;
+        op.position = pos;
+        ok = !op.to.empty();
+      } else {
+        op.kind = ArgOp::Kind::Set;
+        op.from = std::string(lhs);
+        ok = is_identifier(op.from) && !op.to.empty();
+      }
+    } else if (part.front() == '+') {
+      const std::size_t eq = part.find('=');
+      if (eq != std::string_view::npos) {
+        op.kind = ArgOp::Kind::Add;
+        op.optional = part.size() > 1 && part[1] == '?';
+        op.from = std::string(part.substr(op.optional ? 2 : 1, eq - (op.optional ? 2 : 1)));
+        op.to = std::string(part.substr(eq + 1));
+        ok = is_identifier(op.from) && !op.to.empty();
+      }
+    } else if (const std::size_t pct = part.find('%'); pct != std::string_view::npos) {
+      op.kind = ArgOp::Kind::WrapKeyword;
+      op.from = std::string(part.substr(0, pct));
+      const std::string_view target = part.substr(pct + 1);
+      const std::size_t dot = target.rfind('.');
+      if (dot != std::string_view::npos) {
+        op.func = std::string(target.substr(0, dot));
+        op.param = std::string(target.substr(dot + 1));
+        ok = is_identifier(op.from) && is_identifier(op.param) && !op.func.empty();
+      }
+    } else if (const std::size_t arrow = part.find("->"); arrow != std::string_view::npos) {
+      const std::string_view lhs = part.substr(0, arrow);
+      op.to = std::string(part.substr(arrow + 2));
+      if (positional_ref(lhs, &pos)) {
+        op.kind = ArgOp::Kind::Positional;
+        op.position = pos;
+      } else {
+        op.kind = ArgOp::Kind::Rename;
+        op.from = std::string(lhs);
+      }
+      ok = is_identifier(op.to) && (pos >= 0 || is_identifier(op.from));
+    } else if (part.size() > 5 && part.substr(part.size() - 5) == "=drop") {
+      const std::string_view lhs = part.substr(0, part.size() - 5);
+      if (positional_ref(lhs, &pos)) {
+        op.kind = ArgOp::Kind::DropPositional;
+        op.position = pos;
+        ok = true;
+      } else {
+        op.kind = ArgOp::Kind::Drop;
+        op.from = std::string(lhs);
+        ok = is_identifier(op.from);
+      }
+    }
+    if (!ok) {
+      if (error) *error += "malformed argument operation '" + std::string(part) + "'; ";
+      continue;
+    }
+    out.push_back(std::move(op));
+  }
+  return out;
+}
 
 bool ApiEntry::takes(std::string_view keyword) const {
   if (!params_known) return true;

@@ -27,6 +27,25 @@ struct ApiEntry {
   [[nodiscard]] bool takes_positionals(std::size_t n) const;
 };
 
+// One operation of a row's args column (rules/torch2mindspore/, rules/tf2npu/; docs/rules.md). The
+// mindspore target takes Rename, Drop, Add and Positional (mindspore::Tables rejects the others).
+struct ArgOp {
+  enum class Kind { Rename, Drop, DropPositional, Add, Set, SetPositional, Positional, WrapKeyword };
+  Kind kind = Kind::Rename;
+  std::string from;       // the keyword it reads or writes
+  std::string to;         // Rename/Positional: the new keyword; Add/Set/SetPositional: the expression
+  std::string func;       // WrapKeyword: the function the value is passed to
+  std::string param;      // WrapKeyword: its parameter
+  int position = -1;      // DropPositional/SetPositional/Positional
+  bool optional = false;  // Add written `+?a=EXPR`: skipped, not a failure, when EXPR cannot be formed
+};
+
+// Parses an args column: `a->b` (Rename), `a=drop` and `@N=drop` (Drop, DropPositional),
+// `+a=EXPR` and `+?a=EXPR` (Add), `a:=EXPR` and `@N:=EXPR` (Set, SetPositional), `@N->kw`
+// (Positional), `a%func.param` (WrapKeyword); `-` or empty: none. Appends a message to *error for
+// a malformed operation.
+[[nodiscard]] std::vector<ArgOp> parse_arg_ops(std::string_view text, std::string* error);
+
 // Reads an api.tsv (`path` names it in problems): a line is NAME TAB KIND TAB PARAMS, PARAMS a
 // comma-separated list or `-` (unknown); `#` lines and blank lines are skipped. The first row of a
 // name wins.

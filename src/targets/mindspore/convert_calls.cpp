@@ -67,7 +67,8 @@ bool Converter::rewrite_arguments(int call_node, const Mapping& m, const std::st
           first_positional_kw = std::min(first_positional_kw, op.position);
         }
         break;
-      case ArgOp::Kind::Add: break;
+      case ArgOp::Kind::Add: break;  // written below
+      default: break;                // never in a mindspore row (Tables rejects them)
     }
   }
   // every positional after the first one made a keyword must be one too

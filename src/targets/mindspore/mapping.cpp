@@ -57,52 +57,6 @@ constexpr EmittedName kPassNames[] = {
 
 }  // namespace
 
-std::vector<ArgOp> parse_arg_ops(std::string_view text, std::string* error) {
-  std::vector<ArgOp> out;
-  text = trim(text);
-  if (text.empty() || text == "-") return out;
-  for (std::string_view part : split(text, ';')) {
-    part = trim(part);
-    if (part.empty()) continue;
-    ArgOp op;
-    bool ok = false;
-    if (part.front() == '+') {
-      const std::size_t eq = part.find('=');
-      if (eq != std::string_view::npos) {
-        op.kind = ArgOp::Kind::Add;
-        op.from = std::string(part.substr(1, eq - 1));
-        op.to = std::string(part.substr(eq + 1));
-        ok = is_identifier(op.from) && !op.to.empty();
-      }
-    } else if (part.front() == '@') {
-      const std::size_t arrow = part.find("->");
-      if (arrow != std::string_view::npos) {
-        op.kind = ArgOp::Kind::Positional;
-        const std::string_view n = part.substr(1, arrow - 1);
-        ok = !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (ok) op.position = std::stoi(std::string(n));
-        op.to = std::string(part.substr(arrow + 2));
-        ok = ok && is_identifier(op.to);
-      }
-    } else if (const std::size_t arrow = part.find("->"); arrow != std::string_view::npos) {
-      op.kind = ArgOp::Kind::Rename;
-      op.from = std::string(part.substr(0, arrow));
-      op.to = std::string(part.substr(arrow + 2));
-      ok = is_identifier(op.from) && is_identifier(op.to);
-    } else if (part.size() > 5 && part.substr(part.size() - 5) == "=drop") {
-      op.kind = ArgOp::Kind::Drop;
-      op.from = std::string(part.substr(0, part.size() - 5));
-      ok = is_identifier(op.from);
-    }
-    if (!ok) {
-      if (error) *error += (error->empty() ? "" : "; ") + std::string("cannot read '") + std::string(part) + "'";
-      continue;
-    }
-    out.push_back(std::move(op));
-  }
-  return out;
-}
-
 Tables Tables::from_text(const std::vector<std::pair<std::string, std::string_view>>& mapping_files,
                          std::string_view api_text) {
   Tables t;
@@ -133,6 +87,10 @@ Tables Tables::from_text(const std::vector<std::pair<std::string, std::string_vi
       }
       std::string err;
       m.ops = parse_arg_ops(f[3], &err);
+      for (const ArgOp& op : m.ops)
+        if (op.optional || (op.kind != ArgOp::Kind::Rename && op.kind != ArgOp::Kind::Drop &&
+                            op.kind != ArgOp::Kind::Add && op.kind != ArgOp::Kind::Positional))
+          err += "an operation the mindspore target does not apply; ";
       if (!err.empty()) t.problems_.push_back(where + ": args: " + err);
       m.note = trim(f[4]) == "-" ? "" : std::string(trim(f[4]));
       m.where = where;

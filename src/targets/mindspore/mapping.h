@@ -13,15 +13,6 @@
 
 namespace ferry::targets::mindspore {
 
-// One keyword operation of a row's args column.
-struct ArgOp {
-  enum class Kind { Rename, Drop, Add, Positional };
-  Kind kind = Kind::Rename;
-  std::string from;   // Rename/Drop: the PyTorch keyword; Add: the new keyword
-  std::string to;     // Rename/Positional: the MindSpore keyword; Add: the expression
-  int position = -1;  // Positional: which positional argument (0-based)
-};
-
 enum class Status { Same, Diff, Unsupported };
 
 struct Mapping {
@@ -32,10 +23,6 @@ struct Mapping {
   std::string note;   // "" for `-`
   std::string where;  // "torch2mindspore/core.tsv:12"
 };
-
-// Parses an args column ("in_features->in_channels;bias=drop;+pad_mode='pad';@2->has_bias" or "-").
-// Appends a message to *error for a malformed operation.
-[[nodiscard]] std::vector<ArgOp> parse_arg_ops(std::string_view text, std::string* error);
 
 class Tables {
  public:
