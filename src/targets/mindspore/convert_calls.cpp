@@ -6,21 +6,7 @@ namespace ferry::targets::mindspore::convert_detail {
 
 // Removes the arguments `gone` of the list with their commas: each run of neighbours at once.
 void Converter::drop_arguments(const Args& a, const std::set<int>& gone) {
-  const std::size_t n = a.all.size();
-  for (std::size_t i = 0; i < n;) {
-    if (!gone.count(a.all[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j + 1 < n && gone.count(a.all[j + 1])) ++j;
-    if (i == 0 && j + 1 == n)
-      add(t_.at(a.list).begin + 1, t_.at(a.list).end - 1, "");  // all of them, trailing comma too
-    else if (j + 1 < n) add(t_.at(a.all[i]).begin, t_.at(a.all[j + 1]).begin, "");
-    else if (i > 0) add(t_.at(a.all[i - 1]).end, t_.at(a.all[j]).end, "");
-    else add(t_.at(a.all[i]).begin, t_.at(a.all[j]).end, "");
-    i = j + 1;
-  }
+  for (const auto& [b, e] : pyparse::argument_removals(t_, a, gone)) add(b, e, "");
 }
 
 std::string Converter::expand(const std::string& expr, const Args& a) const {

@@ -327,21 +327,9 @@ class Converter {
     }
     if (!problem->empty()) return std::nullopt;
     // drops: each run of neighbours at once, with its commas
-    const std::size_t cnt = a.all.size();
-    std::size_t kept = cnt;
-    for (std::size_t i = 0; i < cnt;) {
-      if (!dropped.count(a.all[i])) {
-        ++i;
-        continue;
-      }
-      std::size_t j = i;
-      while (j + 1 < cnt && dropped.count(a.all[j + 1])) ++j;
-      kept -= j - i + 1;
-      if (i == 0 && j + 1 == cnt) plan.push_back({t_.at(a.list).begin + 1, t_.at(a.list).end - 1, ""});
-      else if (j + 1 < cnt) plan.push_back({t_.at(a.all[i]).begin, t_.at(a.all[j + 1]).begin, ""});
-      else plan.push_back({t_.at(a.all[i - 1]).end, t_.at(a.all[j]).end, ""});
-      i = j + 1;
-    }
+    std::size_t kept = 0;
+    for (int arg : a.all) kept += !dropped.count(arg);
+    for (const auto& [b, e] : pyparse::argument_removals(t_, a, dropped)) plan.push_back({b, e, ""});
     if (!appended.empty()) {
       std::uint32_t at = t_.at(a.list).end - 1;
       bool first = kept == 0;
