@@ -366,7 +366,9 @@ TEST(Wave64PlanSiteFixes, AReductionWhoseOffsetIsUsedOtherwiseHasNoFix) {
   const Wave64FixPlan plan = p.plan(o);
   // log[o] would be written at 32 on wave64: neither the warpSize form nor a site fix.
   const auto fp = plan.files.find("t.cu");
-  if (fp != plan.files.end()) EXPECT_TRUE(fp->second.site_fixes.empty());
+  if (fp != plan.files.end()) {
+    EXPECT_TRUE(fp->second.site_fixes.empty());
+  }
   EXPECT_EQ(p.fixed(plan, 0).find("warpSize / 2"), std::string::npos) << p.fixed(plan, 0);
 }
 
