@@ -311,6 +311,8 @@ class Planner {
   // true and sets `why`, and the form is not taken.
   bool through_macro(std::string_view s, std::set<std::string>& seen, std::vector<Range>& ranges,
                      std::string& why) const;
+  // The bodies of the functions of `ids` in a lane context: where the row and logical forms start.
+  std::vector<Range> body_ranges(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx) const;
   // Form (a) of a WMMA component (docs/wave64.md, "WMMA"): a wavefront does one CUDA warp's work,
   // every launch doubles the block in x, warp indices count 64 threads, lanes stay `% 32`.
   // Returns an empty string (and the edits) when the three soundness conditions hold, else why not.
