@@ -10,15 +10,15 @@ namespace {
 
 // The checks, in the order they run (the order of their diagnostics on a line).
 constexpr Check kChecks[] = {
-    {"warp-constants", "FRY2204", true, false, true, check_warp_constants},
-    {"shuffle-loops", "FRY2205", true, false, true, check_shuffle_loops},
-    {"lane-arithmetic", "FRY2201 FRY2202 FRY2203", true, false, false, check_lane_arithmetic},
-    {"full-masks", "FRY2206", true, true, false, check_full_masks},
-    {"ballot-width", "FRY2207 FRY2208", true, true, false, check_ballot_width},
-    {"per-warp-shared", "FRY2209", true, false, false, check_per_warp_shared},
-    {"static-lds", "FRY3201", false, false, false, check_static_lds},
-    {"block-size", "FRY3202 FRY3203", false, false, false, check_block_size},
-    {"dynamic-lds", "FRY3204", false, false, false, check_dynamic_lds},
+    {"warp-constants", "FRY2204", true, false, check_warp_constants},
+    {"shuffle-loops", "FRY2205", true, false, check_shuffle_loops},
+    {"lane-arithmetic", "FRY2201 FRY2202 FRY2203", true, false, check_lane_arithmetic},
+    {"full-masks", "FRY2206", true, true, check_full_masks},
+    {"ballot-width", "FRY2207 FRY2208", true, true, check_ballot_width},
+    {"per-warp-shared", "FRY2209", true, false, check_per_warp_shared},
+    {"static-lds", "FRY3201", false, false, check_static_lds},
+    {"block-size", "FRY3202 FRY3203", false, false, check_block_size},
+    {"dynamic-lds", "FRY3204", false, false, check_dynamic_lds},
 };
 
 }  // namespace

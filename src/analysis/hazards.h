@@ -6,8 +6,8 @@
 // FileFacts computed once for that file (facts.h): the function bodies, the compile-time
 // constants (#define, constexpr/const; const_eval.h) and a small flow-insensitive dataflow
 // telling which local variables hold thread ids, lane ids or warp indices (taint.h).
-// `ferry analyze` runs them all (and may apply the provably safe fixes); the HIP target runs
-// them as a diagnostics-only pass inside `ferry migrate`.
+// `ferry analyze` runs them all; the HIP target runs them as a diagnostics-only pass inside
+// `ferry migrate`. The checks only report: fixes are the wave64 planner's (wave64_fix.h).
 //
 // Codes (docs/diagnostics.md, "Wave64 and resource hazards (analyze)"):
 //   FRY2201  lane id computed for 32 lanes: `tid & 31`, `tid % 32` on a thread-derived value
@@ -46,7 +46,6 @@ struct Check {
   std::string_view codes;  // "FRY2205"
   bool wave64 = false;     // only for profiles with wavefronts wider than 32 lanes
   bool intrinsic = false;  // reads warp intrinsic calls: off inside migrate --to hip
-  bool fixes = false;      // has an automatic fix (HazardOptions::apply_fixes)
   void (*run)(migrate::FileMigration& file, const FileFacts& facts, const HazardOptions& opt);
 };
 // Every check, in the order check_all runs them.

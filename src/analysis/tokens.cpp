@@ -192,6 +192,57 @@ std::size_t primary_last(const CodeView& v, std::size_t first) {
 }
 
 // The launch arguments between <<< and >>> at `open`.
+std::optional<LaneLoop> lane_loop(const CodeView& v, std::size_t for_ci) {
+  if (!v.is(for_ci, "for") || !v.is(for_ci + 1, "(")) return std::nullopt;
+  LaneLoop L;
+  L.close = v.partner(for_ci + 1);
+  if (L.close == npos) return std::nullopt;
+  std::vector<std::size_t> semis;  // the header's top-level ';'
+  for (std::size_t i = for_ci + 2; i < L.close; ++i) {
+    if (v.is(i, "(") || v.is(i, "[") || v.is(i, "{")) {
+      if (v.partner(i) != npos) i = v.partner(i);
+      continue;
+    }
+    if (v.is(i, ";")) semis.push_back(i);
+  }
+  if (semis.size() != 2) return std::nullopt;
+  std::size_t eq = npos;  // init: [type] var = <literal>
+  for (std::size_t i = for_ci + 2; i < semis[0]; ++i)
+    if (v.is(i, "=")) {
+      eq = i;
+      break;
+    }
+  if (eq == npos || !v.is_identifier(eq - 1) || eq + 2 != semis[0] || !v.is_number(eq + 1)) return std::nullopt;
+  L.var = std::string(v.text(eq - 1));
+  const auto start = parse_int(v.text(eq + 1));
+  std::string step, cond;
+  for (std::size_t i = semis[1] + 1; i < L.close; ++i) step += v.text(i);
+  for (std::size_t i = semis[0] + 1; i < semis[1]; ++i) cond += v.text(i);
+  const std::string& x = L.var;
+  L.halving = is_one_of(step, {x + ">>=1", x + "/=2"}) || step == x + "=" + x + ">>1" || step == x + "=" + x + "/2";
+  const bool doubling =
+      is_one_of(step, {x + "<<=1", x + "*=2"}) || step == x + "=" + x + "<<1" || step == x + "=" + x + "*2";
+  if (L.halving && start == 16) L.hit = eq + 1;
+  if (doubling && start == 1 && (cond == x + "<32" || cond == x + "<=16"))
+    for (std::size_t i = semis[0] + 1; i < semis[1]; ++i)
+      if (v.is_number(i)) L.hit = i;
+  if (L.hit == npos) return std::nullopt;
+  L.body_first = L.close + 1;
+  if (v.is(L.body_first, "{")) {
+    L.body_last = v.partner(L.body_first);
+    if (L.body_last == npos) return std::nullopt;
+  } else {
+    L.body_last = L.body_first;
+    while (L.body_last < v.code_size() && !v.is(L.body_last, ";")) {
+      if (v.partner(L.body_last) != npos &&
+          (v.is(L.body_last, "(") || v.is(L.body_last, "{") || v.is(L.body_last, "[")))
+        L.body_last = v.partner(L.body_last);
+      ++L.body_last;
+    }
+  }
+  return L;
+}
+
 std::vector<ArgRange> launch_args(const CodeView& v, std::size_t open) {
   std::vector<ArgRange> args;
   std::size_t start = open + 1;
@@ -229,9 +280,9 @@ std::string bytes_str(long long b) {
 }
 
 // A hazard that --fix repaired is reported as a note (it is gone from the output).
-void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint,
-            bool fixed) {
+void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint) {
   if (f.excluded(ci)) return;
+  bool fixed = false;
   const std::pair<Diag, std::uint32_t> key{code, f.code(ci).begin};
   if (opt.fixed_sites && opt.fixed_sites->count(key)) {
     if (opt.fixed_how)

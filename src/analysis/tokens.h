@@ -48,6 +48,20 @@ extern const std::array<std::string_view, 17> kWarpSyncFunctions;
 [[nodiscard]] std::size_t left_operand_first(const CodeView& v, std::size_t op, std::size_t floor);
 // Last code index of the primary operand (with member accesses, calls, subscripts) at `first`.
 [[nodiscard]] std::size_t primary_last(const CodeView& v, std::size_t first);
+// A `for` loop over lane offsets of 32-lane warps (FRY2205; the check and the wave64 planner read
+// loops through this one reader): a variable set to a literal that halves each step from 16
+// (`o = 16; o > 0; o >>= 1`: `hit` is the 16), or doubles from 1 while below 32 (`d = 1; d < 32;
+// d <<= 1`, or `d <= 16`: `hit` is the bound). The step and condition are read token by token.
+struct LaneLoop {
+  std::string var;
+  bool halving = false;           // else doubling
+  std::size_t hit = npos;         // the literal FRY2205 reports (the start or the bound)
+  std::size_t close = npos;       // the header's ')'
+  std::size_t body_first = npos;  // the body: a brace pair, or one statement up to its ';'
+  std::size_t body_last = npos;
+};
+// The loop whose `for` is at `for_ci`, when it is one (its header and body close).
+[[nodiscard]] std::optional<LaneLoop> lane_loop(const CodeView& v, std::size_t for_ci);
 // The launch arguments between <<< and >>> at `open`; empty when they do not close.
 [[nodiscard]] std::vector<ArgRange> launch_args(const CodeView& v, std::size_t open);
 
@@ -55,11 +69,10 @@ extern const std::array<std::string_view, 17> kWarpSyncFunctions;
 [[nodiscard]] std::string prof_why(const Profile& p);
 // "65536 bytes (64 KiB)"
 [[nodiscard]] std::string bytes_str(long long b);
-// Reports a hazard unless the line is excluded (ferry: ignore); one that --fix (or the wave64
-// fixer, opt.fixed_sites) repaired is a note (it is gone from the output); one the fixer left
+// Reports a hazard unless the line is excluded (ferry: ignore); one that the wave64 planner
+// (opt.fixed_sites) repaired is a note (it is gone from the output); one the fixer left
 // gets its reason as the hint (opt.unfixed_reasons), lane math no warp operation reaches is a
 // note (opt.harmless_sites).
-void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint,
-            bool fixed = false);
+void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint);
 
 }  // namespace ferry::analysis::detail

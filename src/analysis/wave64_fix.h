@@ -80,6 +80,18 @@ struct Wave64ByteEdit {
   std::string text;
 };
 
+// A fix of one hazard, on its own (the workbench's apply-fix; Wave64FixOptions::site_fixes_of).
+struct Wave64SiteFix {
+  // The edits of the file that make it: its whole component's when the planner fixes that
+  // component and every edit of it is in this file; else the site's own edits, for a hazard whose
+  // fix stands by itself (a warp-width constant every use of which is a warp width, FRY2204; a
+  // reduction whose offset only feeds its shuffles, FRY2205).
+  std::vector<Wave64ByteEdit> edits;
+  bool whole_component = false;
+  // Site fixes only: why the component is not fixed as a whole (the planner's reason).
+  std::string left;
+};
+
 struct Wave64FilePlan {
   std::vector<Wave64ByteEdit> edits;  // sorted, non-overlapping
   // Hazard anchors (code, byte offset of the reported token): fixed, or left with a reason.
@@ -98,6 +110,9 @@ struct Wave64FilePlan {
   // that a ballot is its half's 32 bits (their FRY2102/FRY2103 become notes).
   std::set<std::uint32_t> halved_vars;
   std::set<std::uint32_t> halved_calls;
+  // With Wave64FixOptions::site_fixes_of naming this file: each hazard anchor of the file that can
+  // be fixed by itself, with its edits. Not part of `edits` (a plan for one site at a time).
+  std::map<std::pair<Diag, std::uint32_t>, Wave64SiteFix> site_fixes;
 };
 
 struct Wave64FixStats {
@@ -132,6 +147,9 @@ struct Wave64FixOptions {
   // The output stays CUDA (`analyze --fix`): the logical-warp form writes expressions both CUDA
   // and HIP have (no __lane_id, the _sync names kept for the port that follows).
   bool cuda_output = false;
+  // The plan restricted to one site at a time, for the file of this key (empty: none): fills
+  // that file's Wave64FilePlan::site_fixes. The rest of the plan is what it is without it.
+  std::string site_fixes_of;
 };
 
 [[nodiscard]] Wave64FixPlan plan_wave64_fixes(const std::vector<Wave64FixInput>& files, const Profile& profile,

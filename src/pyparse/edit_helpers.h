@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pyparse/tree.h"
@@ -35,6 +36,28 @@ struct CallArgs {
     else if (!a.splat) a.positional.push_back(c);
   }
   return a;
+}
+
+// The byte ranges that remove the arguments `gone` of a call's list with their commas, each run of
+// neighbours at once; all of them: the inside of the parentheses (a trailing comma too).
+[[nodiscard]] inline std::vector<std::pair<std::uint32_t, std::uint32_t>> argument_removals(const Tree& t,
+                                                                                            const CallArgs& a,
+                                                                                            const std::set<int>& gone) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  const std::size_t n = a.all.size();
+  for (std::size_t i = 0; i < n;) {
+    if (!gone.count(a.all[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j + 1 < n && gone.count(a.all[j + 1])) ++j;
+    if (i == 0 && j + 1 == n) out.emplace_back(t.at(a.list).begin + 1, t.at(a.list).end - 1);
+    else if (j + 1 < n) out.emplace_back(t.at(a.all[i]).begin, t.at(a.all[j + 1]).begin);
+    else out.emplace_back(t.at(a.all[i - 1]).end, t.at(a.all[j]).end);
+    i = j + 1;
+  }
+  return out;
 }
 
 // The lines a `# ferry: ignore` comment (its own line) or `# ferry: ignore-next-line` (the next)

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <memory>
 #include <set>
 
 #include "analysis/hazards.h"
+#include "analysis/wave64_fix.h"
 #include "migrate/file_migration.h"
 #include "migrate/merge3.h"
 #include "migrate/migrate_tree.h"
@@ -443,9 +446,13 @@ SaveResult Workspace::save(std::string_view rel_in, std::string_view content, st
 
 struct Workspace::FixEdits {
   Fix fix;
-  std::vector<rewrite::Edit> edits;
+  std::vector<analysis::Wave64ByteEdit> edits;
 };
 
+// The fixes are the wave64 planner's (analysis/wave64_fix.h), restricted to one site at a time:
+// the same planner, with the same soundness rules, as `ferry analyze --fix` and `ferry migrate
+// --to hip` (whose settings it takes: OUT is a migration's output). It reads every C-family file
+// of OUT, this one with `text`, as those commands read a tree.
 std::vector<Workspace::FixEdits> Workspace::compute_fixes(const std::string& rel, const std::string& text) const {
   std::vector<FixEdits> out;
   if (!opt_.fix_profile) return out;
@@ -453,76 +460,84 @@ std::vector<Workspace::FixEdits> Workspace::compute_fixes(const std::string& rel
   const targets::Options topts;
   const auto target = targets::make_target("hip", topts);  // FileMigration's bookkeeping only
   const targets::ProjectContext pctx;
-  // As `ferry analyze --fix` over the tree: constants are shared between files, and a warp-width
-  // constant is rewritten only when no C-family file of OUT uses it in another role.
-  analysis::WarpConstantUses uses;
-  std::map<std::string, long long> constants;
-  std::set<std::string> conflicting;
+  std::vector<std::string> texts;  // the FileMigrations view these
+  std::vector<std::string> keys;
   const nlohmann::json m = manifest();
   for (const auto& [other, e] : m["files"].items()) {
     if (other == rel || !project::is_c_family(project::classify(fs::path(other)))) continue;
     try {
-      const std::string t = out_.read(other, opt_.max_file_bytes);
-      const migrate::FileMigration fm(other, t, *target, topts, pctx);
-      const analysis::FileFacts facts = analysis::collect_facts(fm);
-      analysis::merge_project_constants(facts, constants, conflicting);
-      analysis::record_warp_constant_uses(fm, facts, uses);
+      texts.push_back(out_.read(other, opt_.max_file_bytes));
+      keys.push_back(other);
     } catch (const std::exception&) {
       // an unreadable neighbour (symlink, binary, too large) does not contribute
     }
   }
-  migrate::FileMigration fm(rel, text, *target, topts, pctx);
-  {
-    const analysis::FileFacts facts = analysis::collect_facts(fm);
+  texts.push_back(text);
+  keys.push_back(rel);
+  std::vector<std::unique_ptr<migrate::FileMigration>> files;
+  files.reserve(texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i)
+    files.push_back(std::make_unique<migrate::FileMigration>(keys[i], texts[i], *target, topts, pctx));
+  // Constants are shared between files; a warp-width constant is rewritten only when no file of
+  // OUT uses it in another role.
+  analysis::WarpConstantUses uses;
+  std::map<std::string, long long> constants;
+  std::set<std::string> conflicting;
+  for (const auto& f : files) {
+    const analysis::FileFacts facts = analysis::collect_facts(*f);
     analysis::merge_project_constants(facts, constants, conflicting);
-    analysis::record_warp_constant_uses(fm, facts, uses);
+    analysis::record_warp_constant_uses(*f, facts, uses);
   }
+  std::vector<analysis::FileFacts> facts;
+  facts.reserve(files.size());
+  std::vector<analysis::Wave64FixInput> inputs;
+  for (const auto& f : files) facts.push_back(analysis::collect_facts(*f, &constants));
+  for (std::size_t i = 0; i < files.size(); ++i) inputs.push_back({keys[i], files[i].get(), &facts[i]});
+  analysis::Wave64FixOptions fopt;
+  fopt.site_fixes_of = rel;
+  const analysis::Wave64FixPlan plan = analysis::plan_wave64_fixes(inputs, *opt_.fix_profile, uses, fopt);
+  const auto mine = plan.files.find(rel);
+  if (mine == plan.files.end() || mine->second.site_fixes.empty()) return out;
+  // The diagnostics the fixes answer, as `ferry analyze` reports them on this text.
+  migrate::FileMigration& fm = *files.back();
   analysis::HazardOptions hopt;
   hopt.profile = opt_.fix_profile;
-  hopt.apply_fixes = true;
   hopt.warp_uses = &uses;
-  analysis::check_all(fm, hopt, &constants);
-  std::vector<Diagnostic> fixed;  // a fixed hazard is reported as a note
-  for (const Diagnostic& d : fm.diagnostics())
-    if (d.severity == Severity::Note && d.line > 0) fixed.push_back(d);
-  std::stable_sort(fixed.begin(), fixed.end(),
-                   [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
-  if (fixed.empty()) return out;
-  // Each edit belongs to the nearest fixed diagnostic at or above its line (a fix edits the line
-  // it is reported on and the lines right after it: FRY2204's #if/#else/#endif, FRY2205's loop).
+  analysis::check_all(fm, hopt, facts.back());
   const auto starts = line_starts(text);
-  std::vector<std::vector<rewrite::Edit>> groups(fixed.size());
-  for (const rewrite::Edit& e : fm.edits().edits()) {
-    const std::uint32_t line = line_of(starts, e.begin);
-    std::size_t owner = 0;
-    for (std::size_t i = 0; i < fixed.size(); ++i)
-      if (fixed[i].line <= line) owner = i;
-    groups[owner].push_back(e);
-  }
-  for (std::size_t i = 0; i < fixed.size(); ++i) {
-    if (groups[i].empty()) continue;
+  for (const auto& [anchor, site] : mine->second.site_fixes) {
+    const std::uint32_t line = line_of(starts, anchor.second);
+    const auto d = std::find_if(fm.diagnostics().begin(), fm.diagnostics().end(),
+                                [&](const Diagnostic& x) { return x.code == anchor.first && x.line == line; });
+    if (d == fm.diagnostics().end() || site.edits.empty()) continue;
     FixEdits fe;
-    fe.fix.code = std::string(to_string(fixed[i].code));
-    fe.fix.line = fixed[i].line;
-    fe.fix.id = fe.fix.code + ":" + std::to_string(fe.fix.line);
-    fe.fix.message = fixed[i].message;
-    fe.fix.hint = fixed[i].hint;
+    fe.fix.code = std::string(to_string(d->code));
+    fe.fix.line = line;
+    fe.fix.id = fe.fix.code + ":" + std::to_string(line);
+    fe.fix.message = d->message;
+    fe.fix.hint = site.whole_component
+                      ? "fixes its whole component (" + std::to_string(site.edits.size()) +
+                            " edits in this file), as 'ferry analyze --fix' and 'ferry migrate --to hip' do"
+                      : "fixes this hazard on its own" +
+                            (site.left.empty() ? std::string() : "; the rest of its component is left: " + site.left);
     rewrite::EditSet one;
-    for (const rewrite::Edit& e : groups[i]) one.replace(e.begin, e.end, e.replacement);
+    for (const analysis::Wave64ByteEdit& e : site.edits) one.replace(e.begin, e.end, e.text);
     const std::string after = one.apply(text);
     // The preview: the lines of the fixed text from the first to the last line the fix touches.
-    const std::uint32_t first = line_of(starts, groups[i].front().begin);
+    const std::uint32_t first = line_of(starts, site.edits.front().begin);
     std::uint32_t growth = 0;
-    for (const rewrite::Edit& e : groups[i])
-      growth += static_cast<std::uint32_t>(std::count(e.replacement.begin(), e.replacement.end(), '\n'));
-    const std::uint32_t last = line_of(starts, groups[i].back().end) + growth;
+    for (const analysis::Wave64ByteEdit& e : site.edits)
+      growth += static_cast<std::uint32_t>(std::count(e.text.begin(), e.text.end(), '\n'));
+    const std::uint32_t last = line_of(starts, site.edits.back().end) + growth;
     const auto after_starts = line_starts(after);
     const std::size_t b = after_starts[std::min<std::size_t>(first, after_starts.size()) - 1];
     const std::size_t e = last < after_starts.size() ? after_starts[last] : after.size();
     fe.fix.replacement_preview = after.substr(b, e > b ? e - b : 0);
-    fe.edits = std::move(groups[i]);
+    fe.edits = site.edits;
     out.push_back(std::move(fe));
   }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const FixEdits& a, const FixEdits& b) { return a.fix.line < b.fix.line; });
   return out;
 }
 
@@ -545,7 +560,7 @@ SaveResult Workspace::apply_fix(std::string_view rel_in, std::string_view id, st
   for (const FixEdits& f : compute_fixes(rel, text)) {
     if (f.fix.id != id) continue;
     rewrite::EditSet one;
-    for (const rewrite::Edit& e : f.edits) one.replace(e.begin, e.end, e.replacement);
+    for (const analysis::Wave64ByteEdit& e : f.edits) one.replace(e.begin, e.end, e.text);
     return save(rel, one.apply(text), base_hash);
   }
   throw AccessError(kNotFound, rel + ": no safe fix '" + std::string(id) + "' applies to the current text");

@@ -128,7 +128,7 @@ class Workspace {
   };
   [[nodiscard]] std::optional<Current> current(const std::string& rel, const std::filesystem::path& abs) const;
   [[nodiscard]] std::string generated_text(const nlohmann::json& entry) const;
-  // Each safe fix with the edits that make it (analysis::check_all with apply_fixes).
+  // Each fix the wave64 planner offers for one hazard of the file, with its edits.
   struct FixEdits;
   [[nodiscard]] std::vector<FixEdits> compute_fixes(const std::string& rel, const std::string& text) const;
 

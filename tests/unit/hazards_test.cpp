@@ -1,5 +1,6 @@
 // Unit tests of analysis/hazards: the dataflow (which variables hold thread ids, lane ids, warp
-// indices, ballots), the constant evaluator, and what --fix rewrites and what it refuses.
+// indices, ballots), the constant evaluator, and what the checks report (they never edit: the
+// fixes are the wave64 planner's, tests/unit/wave64_plan_test.cpp).
 #include "analysis/hazards.h"
 
 #include <gtest/gtest.h>
@@ -38,10 +39,9 @@ std::vector<std::string> codes(migrate::FileMigration& f) {
   return out;
 }
 
-HazardOptions gfx906(bool fix = false) {
+HazardOptions gfx906() {
   HazardOptions o;
   o.profile = find_profile("gfx906");
-  o.apply_fixes = fix;
   return o;
 }
 
@@ -124,74 +124,30 @@ static constexpr unsigned kMask = ~0u;
   EXPECT_EQ(warp_constant_names(*fx.file, facts), (std::vector<std::string>{"WARP_SIZE"}));
 }
 
-TEST(HazardsFix, WarpSizeMacroUsedOnlyAsWidthIsMadePerTarget) {
-  Fixture fx(R"(#define WARP_SIZE 32
-__global__ void k(float* o, int n) {
-  int lane = threadIdx.x % WARP_SIZE;
-  int nw = (blockDim.x + WARP_SIZE - 1) / WARP_SIZE;
-  for (int i = lane; i < n; i += WARP_SIZE) o[i] = nw;
-}
-)");
-  check_all(*fx.file, gfx906(true));
-  const std::string out = fx.file->edits().apply(fx.text);
-  EXPECT_NE(out.find("#if defined(__HIP_PLATFORM_AMD__)\n#define WARP_SIZE 64"), std::string::npos) << out;
-  EXPECT_NE(out.find("#else\n#define WARP_SIZE 32\n#endif\n"), std::string::npos) << out;
-  ASSERT_EQ(fx.file->diagnostics().size(), 1u);
-  EXPECT_EQ(to_string(fx.file->diagnostics()[0].code), "FRY2204");
-  EXPECT_EQ(fx.file->diagnostics()[0].severity, Severity::Note);  // fixed
-}
-
-TEST(HazardsFix, WarpSizeUsedOtherwiseIsNotRewritten) {
+TEST(HazardsWarpConstants, AConstantUsedOtherwiseSaysWhere) {
   Fixture fx(R"(#define WARP_SIZE 32
 #if WARP_SIZE == 32
 typedef unsigned lane_mask_t;
 #endif
 __global__ void k(float* o) { o[threadIdx.x % WARP_SIZE] = (float)(1ull << WARP_SIZE); }
 )");
-  check_all(*fx.file, gfx906(true));
-  EXPECT_TRUE(fx.file->edits().empty());
+  check_all(*fx.file, gfx906());
+  EXPECT_TRUE(fx.file->edits().empty());  // the checks only report (the fixes are the planner's)
   ASSERT_EQ(fx.file->diagnostics().size(), 1u);
   EXPECT_EQ(fx.file->diagnostics()[0].severity, Severity::Warning);
   EXPECT_NE(fx.file->diagnostics()[0].hint.find("t.cu:2"), std::string::npos) << fx.file->diagnostics()[0].hint;
 }
 
-TEST(HazardsFix, UsesInOtherFilesBlockTheRewrite) {
+TEST(HazardsWarpConstants, UsesInOtherFilesAreRecorded) {
   Fixture header("#define WARP_SIZE 32\n");
   Fixture user("__global__ void k(unsigned* o) { o[0] = 1u << WARP_SIZE; }\n");
   WarpConstantUses uses;
   record_warp_constant_uses(*header.file, collect_facts(*header.file), uses);
   record_warp_constant_uses(*user.file, collect_facts(*user.file), uses);
   EXPECT_TRUE(uses.other_use.count("WARP_SIZE"));
-  HazardOptions o = gfx906(true);
-  o.warp_uses = &uses;
-  check_all(*header.file, o);
-  EXPECT_TRUE(header.file->edits().empty());
 }
 
-TEST(HazardsFix, ConstexprWarpSizeIsWrappedWithItsIndentation) {
-  Fixture fx(R"(namespace k {
-  constexpr int kWarpSize = 32;
-}
-__global__ void f(int* o) { o[threadIdx.x / k::kWarpSize] = 0; }
-)");
-  check_all(*fx.file, gfx906(true));
-  const std::string out = fx.file->edits().apply(fx.text);
-  EXPECT_NE(out.find("  #if defined(__HIP_PLATFORM_AMD__)\n  constexpr int kWarpSize = 64;"), std::string::npos) << out;
-  EXPECT_NE(out.find("  #else\n  constexpr int kWarpSize = 32;\n  #endif\n}"), std::string::npos) << out;
-}
-
-TEST(HazardsFix, FullMaskButterflyStartsAtHalfTheWarp) {
-  Fixture fx(R"(__device__ float s(float v) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
-  return v;
-}
-)");
-  check_shuffle_loops(*fx.file, collect_facts(*fx.file), gfx906(true));
-  const std::string out = fx.file->edits().apply(fx.text);
-  EXPECT_NE(out.find("for (int o = warpSize / 2; o > 0; o >>= 1)"), std::string::npos) << out;
-}
-
-TEST(HazardsFix, ShuffleLoopsWithWidthOrPartialMaskAreLeft) {
+TEST(HazardsShuffleLoops, LoopsWithWidthOrPartialMaskSayWhy) {
   Fixture fx(R"(__device__ float a(float v) {
   for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o, 32);
   return v;
@@ -205,9 +161,11 @@ __device__ float c(float v, float* log) {
   return v;
 }
 )");
-  check_shuffle_loops(*fx.file, collect_facts(*fx.file), gfx906(true));
+  check_shuffle_loops(*fx.file, collect_facts(*fx.file), gfx906());
   EXPECT_TRUE(fx.file->edits().empty());
   EXPECT_EQ(codes(*fx.file), (std::vector<std::string>{"2 FRY2205", "6 FRY2205", "10 FRY2205"}));
+  for (const Diagnostic& d : fx.file->diagnostics())
+    EXPECT_NE(d.hint.find("not fixed automatically"), std::string::npos) << d.hint;
 }
 
 TEST(HazardsProfiles, Wave32ProfilesSkipTheWave64Checks) {

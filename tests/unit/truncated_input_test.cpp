@@ -10,6 +10,7 @@
 
 #include "analysis/hazards.h"
 #include "analysis/profile.h"
+#include "analysis/wave64_fix.h"
 #include "migrate/file_migration.h"
 #include "targets/target.h"
 
@@ -32,7 +33,7 @@ const Targets& targets_once() {
   return t;
 }
 
-// Migrates `src` with every target and runs every hazard check (with fixes) for gfx906.
+// Migrates `src` with every target, plans the wave64 fixes and runs every hazard check for gfx906.
 void migrate_everywhere(const std::string& src) {
   const Targets& t = targets_once();
   const targets::ProjectContext project;
@@ -47,7 +48,17 @@ void migrate_everywhere(const std::string& src) {
   analysis::HazardOptions opt;
   opt.profile = analysis::find_profile("gfx906");
   ASSERT_NE(opt.profile, nullptr);
-  opt.apply_fixes = true;
+  // The planner's fixes (as analyze --fix, and one site at a time as the workbench), then the checks.
+  const analysis::FileFacts facts = analysis::collect_facts(file);
+  analysis::WarpConstantUses uses;
+  analysis::record_warp_constant_uses(file, facts, uses);
+  analysis::Wave64FixOptions fo;
+  fo.site_fixes_of = "k.cu";
+  const analysis::Wave64FixPlan plan = analysis::plan_wave64_fixes({{"k.cu", &file, &facts}}, *opt.profile, uses, fo);
+  if (const auto fp = plan.files.find("k.cu"); fp != plan.files.end()) {
+    analysis::apply_wave64_fixes(file, fp->second);
+    opt.fixed_sites = &fp->second.fixed;
+  }
   analysis::check_all(file, opt);
 }
 

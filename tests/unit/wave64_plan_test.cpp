@@ -153,6 +153,19 @@ __device__ float sum(float v) {
   EXPECT_TRUE(L.edits.empty());
 }
 
+TEST(Wave64PlanShuffleLoop, AnOffsetUsedOutsideTheShufflesIsNotRewritten) {
+  Project p(Sources{{"t.cu", R"(
+__device__ float sum(float v, float* log) {
+  for (int o = 16; o > 0; o >>= 1) { v += __shfl_down_sync(0xffffffff, v, o); log[o] = v; }
+  return v;
+}
+)"}});
+  const LoopInfo L = shuffle_loop(p.tokens(0), p.find(0, "for"));
+  ASSERT_NE(L.hit, npos);
+  EXPECT_FALSE(L.safe);
+  EXPECT_EQ(L.why, "the loop variable is used outside the shuffles' offsets");
+}
+
 TEST(Wave64PlanShuffleLoop, GuardedUnrolledStepIsFound) {
   Project p(Sources{{"t.cu", R"(
 template <int W> __device__ float sum(float v) {
@@ -339,6 +352,106 @@ void launch_tc(half* a, float* c) { tc<<<1, 128>>>(a, c); }
     EXPECT_EQ(lazy.stats.components, 2);
     EXPECT_EQ(lazy.stats.fixed_components, o.cuda_output ? 1 : 2);  // the WMMA form is for HIP output only
   }
+}
+
+// ---- site_fixes.cpp (the workbench's apply-fix) ---------------------------------------------------
+
+// The text of file `i` with the edits of one site fix applied.
+std::string with_site_fix(const Project& p, std::size_t i, const Wave64SiteFix& f) {
+  std::string out = p.srcs[i].second;
+  for (auto e = f.edits.rbegin(); e != f.edits.rend(); ++e) out.replace(e->begin, e->end - e->begin, e->text);
+  return out;
+}
+
+TEST(Wave64PlanSiteFixes, AFixableComponentIsFixedWholeFromAnyOfItsHazards) {
+  Project p(Sources{{"t.cu", R"(#define WARP_SIZE 32
+__global__ void k(float* o, int n) {
+  int lane = threadIdx.x % WARP_SIZE;
+  float v = o[threadIdx.x];
+  for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffff, v, d);
+  for (int i = lane; i < n; i += WARP_SIZE) o[i] = v;
+}
+)"}});
+  Wave64FixOptions o;
+  o.site_fixes_of = "t.cu";
+  const Wave64FixPlan plan = p.plan(o);
+  const Wave64FilePlan& fp = plan.files.at("t.cu");
+  ASSERT_EQ(fp.site_fixes.size(), 2u);  // the constant (FRY2204) and the loop (FRY2205)
+  for (const auto& [anchor, fix] : fp.site_fixes) {
+    EXPECT_TRUE(fix.whole_component);
+    EXPECT_EQ(fix.edits.size(), fp.edits.size());  // the same edits as the whole plan's
+    const std::string out = with_site_fix(p, 0, fix);
+    EXPECT_NE(out.find("#if defined(__HIP_PLATFORM_AMD__)\n#define WARP_SIZE 64"), std::string::npos) << out;
+    EXPECT_NE(out.find("#else\n#define WARP_SIZE 32\n#endif\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("for (int d = warpSize / 2; d > 0; d >>= 1)"), std::string::npos) << out;
+  }
+  // Without site_fixes_of the plan is the same and has none.
+  const Wave64FixPlan whole = p.plan();
+  EXPECT_TRUE(whole.files.at("t.cu").site_fixes.empty());
+  EXPECT_EQ(whole.files.at("t.cu").edits.size(), fp.edits.size());
+}
+
+TEST(Wave64PlanSiteFixes, ABlockedComponentOffersTheReductionOnItsOwnWithTheReason) {
+  Project p(Sources{{"t.cu", R"(__device__ float sum(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  return v;
+}
+__global__ void k(float* x, int* idx) {
+  float v = sum(x[threadIdx.x]);
+  idx[threadIdx.x] = (threadIdx.x & 31) * 17 + 31;
+  asm volatile("bar.sync 0;");
+  x[threadIdx.x] = v;
+}
+)"}});
+  Wave64FixOptions o;
+  o.site_fixes_of = "t.cu";
+  const Wave64FixPlan plan = p.plan(o);
+  const Wave64FilePlan& fp = plan.files.at("t.cu");
+  ASSERT_FALSE(plan.blocked.empty());
+  EXPECT_TRUE(fp.edits.empty());
+  ASSERT_EQ(fp.site_fixes.size(), 1u);
+  const Wave64SiteFix& fix = fp.site_fixes.begin()->second;
+  EXPECT_EQ(fp.site_fixes.begin()->first.first, Diag::ShuffleLoop32);
+  EXPECT_FALSE(fix.whole_component);
+  EXPECT_FALSE(fix.left.empty());
+  EXPECT_NE(with_site_fix(p, 0, fix).find("for (int o = warpSize / 2; o > 0; o >>= 1)"), std::string::npos);
+}
+
+TEST(Wave64PlanSiteFixes, AConstantUsedOtherwiseInAnotherFileHasNoFix) {
+  Project p(Sources{{"h.cuh", "#define WARP_SIZE 32\n"}, {"u.cu", R"(#include "h.cuh"
+__global__ void k(unsigned* o, float* x) {
+  o[0] = 1u << WARP_SIZE;
+  float v = x[threadIdx.x];
+  for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffff, v, d);
+  x[threadIdx.x % WARP_SIZE] = v;
+}
+)"}});
+  EXPECT_TRUE(p.uses.other_use.count("WARP_SIZE"));
+  Wave64FixOptions o;
+  o.site_fixes_of = "h.cuh";
+  const Wave64FixPlan plan = p.plan(o);
+  const auto fp = plan.files.find("h.cuh");
+  if (fp != plan.files.end()) {
+    EXPECT_TRUE(fp->second.site_fixes.empty());
+    EXPECT_TRUE(fp->second.edits.empty());
+  }
+}
+
+TEST(Wave64PlanSiteFixes, AReductionWhoseOffsetIsUsedOtherwiseHasNoFix) {
+  Project p(Sources{{"t.cu", R"(__device__ float c(float v, float* log) {
+  for (int o = 16; o > 0; o /= 2) { v += __shfl_down_sync(0xffffffff, v, o); log[o] = v; }
+  return v;
+}
+)"}});
+  Wave64FixOptions o;
+  o.site_fixes_of = "t.cu";
+  const Wave64FixPlan plan = p.plan(o);
+  // log[o] would be written at 32 on wave64: neither the warpSize form nor a site fix.
+  const auto fp = plan.files.find("t.cu");
+  if (fp != plan.files.end()) {
+    EXPECT_TRUE(fp->second.site_fixes.empty());
+  }
+  EXPECT_EQ(p.fixed(plan, 0).find("warpSize / 2"), std::string::npos) << p.fixed(plan, 0);
 }
 
 // ---- hints.h ------------------------------------------------------------------------------------

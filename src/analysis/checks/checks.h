@@ -1,8 +1,9 @@
 // The hazard checks, one file each in this folder (checks/<name>.cpp), and the options they
-// share. Each check adds diagnostics to a FileMigration from the file's FileFacts; a check with
-// an automatic fix (Check::fixes) also proposes edits when HazardOptions::apply_fixes is set,
-// in the same function, right where it reports. They run in the order of the table in
-// analysis/hazards.cpp (check_table()).
+// share. Each check adds diagnostics to a FileMigration from the file's FileFacts; it never
+// edits: the fixes are the wave64 planner's (analysis/wave64_fix.h), which `analyze --fix`,
+// `migrate --to hip` and the workbench's apply-fix all use, and whose decisions reach the checks
+// through HazardOptions (fixed sites become notes, unfixed ones say why). They run in the order
+// of the table in analysis/hazards.cpp (check_table()).
 //
 // Adding a check: write checks/<name>.cpp with `void check_<name>(FileMigration&, const
 // FileFacts&, const HazardOptions&)`, declare it below, add its row to the table in hazards.cpp,
@@ -25,7 +26,7 @@
 namespace ferry::analysis {
 
 // Uses of warp-width constants across the files analyzed together: a name is safe to rewrite
-// (FRY2204 --fix) only when no file uses it in a role other than a warp width.
+// (FRY2204, the planner's constant sites) only when no file uses it in a role other than a warp width.
 struct WarpConstantUses {
   std::set<std::string> other_use;                     // names seen in a non-warp-width role somewhere
   std::map<std::string, std::string> other_use_where;  // name -> "file:line" of one such use
@@ -39,8 +40,8 @@ void record_warp_constant_uses(const migrate::FileMigration& file, const FileFac
 
 struct HazardOptions {
   const Profile* profile = nullptr;  // required
-  bool apply_fixes = false;          // propose the provably safe edits on the file
-  // With apply_fixes: uses across the analyzed files; null means "this file only".
+  // Uses of warp-width constants across the analyzed files (the FRY2204 hint says whether the
+  // constant is used otherwise); null means "this file only".
   const WarpConstantUses* warp_uses = nullptr;
   // FRY2206-FRY2208 look at warp intrinsic calls. Inside `ferry migrate --to hip` the target's
   // warp-intrinsics pass rewrites those calls to 64-bit forms and reports what it cannot (its
@@ -60,13 +61,13 @@ struct HazardOptions {
   const std::map<std::pair<Diag, std::uint32_t>, std::string>* fixed_how = nullptr;
 };
 
-// One function per hazard family. Each adds diagnostics (and, with apply_fixes, edits) to `file`.
+// One function per hazard family. Each adds diagnostics to `file`.
 void check_lane_arithmetic(migrate::FileMigration& file, const FileFacts& facts,
                            const HazardOptions& opt);  // FRY2201 FRY2202 FRY2203
 void check_warp_constants(migrate::FileMigration& file, const FileFacts& facts,
-                          const HazardOptions& opt);  // FRY2204 (+fix)
+                          const HazardOptions& opt);  // FRY2204
 void check_shuffle_loops(migrate::FileMigration& file, const FileFacts& facts,
-                         const HazardOptions& opt);  // FRY2205 (+fix)
+                         const HazardOptions& opt);  // FRY2205
 void check_unrolled_shuffles(migrate::FileMigration& file, const FileFacts& facts,
                              const HazardOptions& opt);  // FRY2205 (unrolled steps at offset 16;
                                                          // run by check_shuffle_loops)

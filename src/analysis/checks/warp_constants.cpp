@@ -1,4 +1,4 @@
-// FRY2204: warp-width constants fixed at 32 (+fix: per-target values).
+// FRY2204: warp-width constants fixed at 32 (the planner's constant sites fix them).
 // Docs: docs/diagnostics.md; registered in the check table of analysis/hazards.cpp.
 #include "analysis/checks/checks.h"
 
@@ -110,33 +110,7 @@ void check_warp_constants(FileMigration& file, const FileFacts& facts, const Haz
     const ConstantInfo& c = facts.constants.at(name);
     const bool safe = !uses->other_use.count(name);
     std::string hint;
-    bool fixed = false;
-    const std::string amd = "#if defined(__HIP_PLATFORM_AMD__)";
-    if (opt.apply_fixes && safe) {
-      const lex::Token& first = file.code(c.first_ci);
-      // indentation of the definition's line, for the lines we add
-      std::uint32_t bol = first.begin;
-      while (bol > 0 && file.source()[bol - 1] != '\n') --bol;
-      const std::string indent(file.source().substr(bol, first.begin - bol));
-      bool only_space = indent.find_first_not_of(" \t") == std::string::npos;
-      std::string text;
-      if (c.is_macro) {
-        const std::string value(file.span_text(c.name_ci + 1, c.last_ci));
-        text = amd + "\n" + indent + "#define " + name + " " + std::to_string(p.wave_size) +
-               "  // ferry: wavefront width of " + p.name + "\n" + indent + "#else\n" + indent + "#define " + name +
-               " " + value + "\n" + indent + "#endif";
-      } else if (only_space) {
-        const std::string decl(file.span_text(c.first_ci, c.last_ci));
-        const std::string head(file.span_text(c.first_ci, c.name_ci + 1));  // "... NAME ="
-        text = amd + "\n" + indent + head + " " + std::to_string(p.wave_size) + ";  // ferry: wavefront width of " +
-               p.name + "\n" + indent + "#else\n" + indent + decl + "\n" + indent + "#endif";
-      }
-      if (!text.empty() && only_space) fixed = file.replace(c.first_ci, c.last_ci, std::move(text));
-    }
-    if (fixed) {
-      hint = "fixed (--fix): the value is now " + std::to_string(p.wave_size) +
-             " under __HIP_PLATFORM_AMD__ and stays 32 elsewhere; every use is a warp width";
-    } else if (safe) {
+    if (safe) {
       hint = "make it per target: #if defined(__HIP_PLATFORM_AMD__) / #define " + name + " " +
              std::to_string(p.wave_size) +
              " / #else ... 32 / #endif (in device-only code, warpSize); every use is a warp "
@@ -156,7 +130,7 @@ void check_warp_constants(FileMigration& file, const FileFacts& facts, const Haz
     report(file, opt, Diag::WarpWidthConstant, c.name_ci,
            "'" + name + "' fixes the warp width at 32; " + prof_why(p) +
                ", so lane ids, warp indices and reductions derived from it are wrong",
-           hint, fixed);
+           hint);
   }
 }
 

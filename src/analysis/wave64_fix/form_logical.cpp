@@ -50,10 +50,7 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
   if (std::string why = inline_asm_reason(reach_of(ids)); !why.empty()) return why;
   // The functions' bodies, and those of the macros named like warp intrinsics they call (once each).
   std::set<std::string> macros_seen;
-  std::vector<Range> ranges;
-  for (std::size_t id : ids)
-    if (lane_ctx[id])
-      ranges.push_back({fns_[id].file, info(fns_[id]).body_open + 1, info(fns_[id]).body_close, &info(fns_[id])});
+  std::vector<Range> ranges = body_ranges(ids, lane_ctx);
   for (std::size_t r = 0; r < ranges.size(); ++r) {
     const Range range = ranges[r];
     const Tokens v = tok(range.file);

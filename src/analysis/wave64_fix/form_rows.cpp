@@ -43,10 +43,7 @@ bool Planner::row_mode(const std::vector<std::size_t>& ids, const std::vector<bo
   // The cross-lane operations of the warp code, and of the bodies of the macros named like warp
   // intrinsics it calls (once each).
   std::set<std::string> macros_seen;
-  std::vector<Range> ranges;
-  for (std::size_t id : ids)
-    if (lane_ctx[id])
-      ranges.push_back({fns_[id].file, info(fns_[id]).body_open + 1, info(fns_[id]).body_close, &info(fns_[id])});
+  std::vector<Range> ranges = body_ranges(ids, lane_ctx);
   for (std::size_t r = 0; r < ranges.size(); ++r) {
     const Range range = ranges[r];
     const Tokens v = tok(range.file);

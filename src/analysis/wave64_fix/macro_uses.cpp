@@ -1,6 +1,7 @@
 // Calls through the project's macros named like warp intrinsics: `#define __shfl(v, d)
 // __shfl_sync(0xffffffff, v, d)`. The call `__shfl(v, 0)` is a macro invocation with the macro's
 // parameters, so the width a form adds belongs in the body's shuffle, not at the call.
+// Also the function bodies the row and logical forms scan, to which those macro bodies are added.
 #include "analysis/wave64_fix/planner.h"
 
 namespace ferry::analysis::wave64_plan {
@@ -38,6 +39,15 @@ bool Planner::through_macro(std::string_view s, std::set<std::string>& seen, std
     }
   if (seen.insert(it->first).second) ranges.insert(ranges.end(), it->second.begin(), it->second.end());
   return true;
+}
+
+std::vector<Planner::Range> Planner::body_ranges(const std::vector<std::size_t>& ids,
+                                                 const std::vector<bool>& lane_ctx) const {
+  std::vector<Range> ranges;
+  for (std::size_t id : ids)
+    if (lane_ctx[id])
+      ranges.push_back({fns_[id].file, info(fns_[id]).body_open + 1, info(fns_[id]).body_close, &info(fns_[id])});
+  return ranges;
 }
 
 }  // namespace ferry::analysis::wave64_plan

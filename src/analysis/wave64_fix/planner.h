@@ -15,6 +15,7 @@
 //   form_logical.cpp   the logical 32-lane form
 //   form_wmma.cpp      form (a) of WMMA components (one CUDA warp per wavefront)
 //   policy.cpp         components, the order the forms are tried in, the plan
+//   site_fixes.cpp     the plan restricted to one site at a time (the workbench's apply-fix)
 //   hints.h            the texts users read about a fix
 #pragma once
 
@@ -268,6 +269,26 @@ class Planner {
   std::string_view path_of(std::size_t file) const {
     return in_[file].file ? in_[file].file->path() : std::string_view(in_[file].key);
   }
+  using Anchors = std::set<std::pair<std::size_t, std::pair<Diag, std::uint32_t>>>;  // (file, (code, offset))
+  // With Wave64FixOptions::site_fixes_of: what one component adds to the plan, per hazard of that
+  // file (site_fixes.cpp). Made once the component's sites and anchors are known; it records when
+  // run() leaves the component, whichever form took it (or none).
+  class SiteFixRecord {
+   public:
+    SiteFixRecord(const Planner& p, Wave64FixPlan& plan, const std::vector<Site>& sites, const Anchors& anchors);
+    SiteFixRecord(const SiteFixRecord&) = delete;
+    SiteFixRecord& operator=(const SiteFixRecord&) = delete;
+    ~SiteFixRecord();
+
+   private:
+    const Planner& p_;
+    Wave64FixPlan& plan_;
+    const std::vector<Site>& sites_;
+    const Anchors& anchors_;
+    std::size_t file_ = npos;                    // the file named by site_fixes_of, if in the component
+    std::map<std::string, std::size_t> before_;  // edits per file key before the component
+  };
+
   const FunctionInfo& info(const Fn& fn) const { return in_[fn.file].facts->functions[fn.index]; }
   std::string where(std::size_t file, std::uint32_t line) const { return in_[file].key + ":" + std::to_string(line); }
 
@@ -319,6 +340,8 @@ class Planner {
   // true and sets `why`, and the form is not taken.
   bool through_macro(std::string_view s, std::set<std::string>& seen, std::vector<Range>& ranges,
                      std::string& why) const;
+  // The bodies of the functions of `ids` in a lane context: where the row and logical forms start.
+  std::vector<Range> body_ranges(const std::vector<std::size_t>& ids, const std::vector<bool>& lane_ctx) const;
   // Form (a) of a WMMA component (docs/wave64.md, "WMMA"): a wavefront does one CUDA warp's work,
   // every launch doubles the block in x, warp indices count 64 threads, lanes stay `% 32`.
   // Returns an empty string (and the edits) when the three soundness conditions hold, else why not.

@@ -145,7 +145,7 @@ Wave64FixPlan Planner::run() {
           }
       }
     }
-    std::set<std::pair<std::size_t, std::pair<Diag, std::uint32_t>>> anchors;
+    Anchors anchors;
     for (const Site& s : sites)
       if (s.anchored) anchors.insert({s.file, {s.code, s.anchor}});
     // The component's warp-width constants are its hazards too, also when their definition
@@ -153,7 +153,8 @@ Wave64FixPlan Planner::run() {
     for (std::size_t c = 0; c < consts_.size(); ++c)
       if (used_const[c] && warp_const[c] && uf.find(n + c) == root)
         anchors.insert({consts_[c].file, {Diag::WarpWidthConstant, tok(consts_[c].file).at(consts_[c].info->name_ci)}});
-    if (anchors.empty()) continue;  // nothing 32-lane here
+    if (anchors.empty()) continue;                            // nothing 32-lane here
+    const SiteFixRecord record(*this, plan, sites, anchors);  // site_fixes.cpp
     // Code this fixer already kept as logical 32-lane warps (a second migration of its output):
     // its 32s are right only with the halves, so the warpSize form must not take it.
     for (std::size_t id : ids) {

@@ -29,55 +29,13 @@ std::size_t guarded_shuffle_step(const Tokens& v, const FunctionInfo& fi, std::s
 // `for (int o = 16; o > 0; o >>= 1) v += __shfl_xor(v, o);` and the ascending form.
 LoopInfo shuffle_loop(const Tokens& v, std::size_t ci) {
   LoopInfo L;
-  const std::size_t close = v.partner(ci + 1);
-  if (close == npos) return L;
-  std::vector<std::size_t> semis;
-  for (std::size_t i = ci + 2; i < close; ++i) {
-    if (v.is(i, "(") || v.is(i, "[") || v.is(i, "{")) {
-      if (v.partner(i) != npos) i = v.partner(i);
-      continue;
-    }
-    if (v.is(i, ";")) semis.push_back(i);
-  }
-  if (semis.size() != 2) return L;
-  std::size_t eq = npos;
-  for (std::size_t i = ci + 2; i < semis[0]; ++i)
-    if (v.is(i, "=")) {
-      eq = i;
-      break;
-    }
-  if (eq == npos || !v.ident(eq - 1) || eq + 2 != semis[0] || !v.number(eq + 1)) return L;
-  const std::string_view var = v.t(eq - 1);
-  const auto start = parse_int(v.t(eq + 1));
-  std::string step, cond;
-  for (std::size_t i = semis[1] + 1; i < close; ++i) step += v.t(i);
-  for (std::size_t i = semis[0] + 1; i < semis[1]; ++i) cond += v.t(i);
-  const std::string vs(var);
-  const bool halving =
-      is_one_of(step, {vs + ">>=1", vs + "/=2"}) || step == vs + "=" + vs + ">>1" || step == vs + "=" + vs + "/2";
-  const bool doubling =
-      is_one_of(step, {vs + "<<=1", vs + "*=2"}) || step == vs + "=" + vs + "<<1" || step == vs + "=" + vs + "*2";
-  std::size_t bound = npos;
-  if (halving && start == 16) L.hit = eq + 1;
-  if (doubling && start == 1 && (cond == vs + "<32" || cond == vs + "<=16"))
-    for (std::size_t i = semis[0] + 1; i < semis[1]; ++i)
-      if (v.number(i)) L.hit = bound = i;
-  if (L.hit == npos) return L;
-  std::size_t body_first = close + 1, body_last;
-  if (v.is(body_first, "{")) {
-    body_last = v.partner(body_first);
-    if (body_last == npos) {
-      L.hit = npos;
-      return L;
-    }
-  } else {
-    body_last = body_first;
-    while (body_last < v.size() && !v.is(body_last, ";")) {
-      if (v.partner(body_last) != npos && (v.is(body_last, "(") || v.is(body_last, "{") || v.is(body_last, "[")))
-        body_last = v.partner(body_last);
-      ++body_last;
-    }
-  }
+  const std::optional<detail::LaneLoop> loop = detail::lane_loop(v.f, ci);
+  if (!loop) return L;
+  const std::string_view var = loop->var;
+  const bool halving = loop->halving;
+  const std::size_t bound = loop->hit;  // a doubling loop's bound
+  const std::size_t body_first = loop->body_first, body_last = loop->body_last;
+  L.hit = loop->hit;
   L.halving = halving;
   bool shuffles = false;
   bool safe = true;
@@ -95,6 +53,7 @@ LoopInfo shuffle_loop(const Tokens& v, std::size_t ci) {
       if (!kind_ok || args.size() < off_at + 1 || args.size() > off_at + 2) {
         safe = false;
         L.why = "the loop calls " + std::string(name) + " in a form the fixer does not rewrite";
+        i = v.partner(i + 1) == npos ? i : v.partner(i + 1);
         continue;
       }
       const migrate::ArgRange& off = args[off_at];
@@ -102,6 +61,12 @@ LoopInfo shuffle_loop(const Tokens& v, std::size_t ci) {
         safe = false;
         L.why = "the shuffle offset is not the loop variable alone";
       }
+      for (std::size_t a = 0; halving && a < off_at; ++a)
+        for (std::size_t j = args[a].first; j <= args[a].last; ++j)
+          if (v.ident(j) && v.t(j) == var && !v.member(j)) {
+            safe = false;
+            L.why = "the loop variable is used outside the shuffles' offsets";
+          }
       if (args.size() == off_at + 2) {  // an explicit width: fine only as the literal 32
         const migrate::ArgRange& w = args[off_at + 1];
         if (w.first == w.last && v.number(w.first) && parse_int(v.t(w.first)) == 32) {
@@ -113,6 +78,12 @@ LoopInfo shuffle_loop(const Tokens& v, std::size_t ci) {
       }
       i = v.partner(i + 1) == npos ? i : v.partner(i + 1);
       continue;
+    }
+    // In a reduction any other use of the offset (an index, a condition) would see the new first
+    // value; a scan compares it with the lane id, which is right at any width.
+    if (halving && v.ident(i) && v.t(i) == var && !v.member(i)) {
+      safe = false;
+      L.why = "the loop variable is used outside the shuffles' offsets";
     }
   }
   if (!shuffles) {

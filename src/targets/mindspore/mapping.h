@@ -9,16 +9,9 @@
 #include <string_view>
 #include <vector>
 
-namespace ferry::targets::mindspore {
+#include "targets/python_api.h"
 
-// One keyword operation of a row's args column.
-struct ArgOp {
-  enum class Kind { Rename, Drop, Add, Positional };
-  Kind kind = Kind::Rename;
-  std::string from;   // Rename/Drop: the PyTorch keyword; Add: the new keyword
-  std::string to;     // Rename/Positional: the MindSpore keyword; Add: the expression
-  int position = -1;  // Positional: which positional argument (0-based)
-};
+namespace ferry::targets::mindspore {
 
 enum class Status { Same, Diff, Unsupported };
 
@@ -30,17 +23,6 @@ struct Mapping {
   std::string note;   // "" for `-`
   std::string where;  // "torch2mindspore/core.tsv:12"
 };
-
-struct ApiEntry {
-  std::string kind;                 // function|class|method|module|attribute
-  std::vector<std::string> params;  // in order; empty for `-` or none
-  bool params_known = false;        // false for `-`
-  [[nodiscard]] bool takes(std::string_view keyword) const;
-};
-
-// Parses an args column ("in_features->in_channels;bias=drop;+pad_mode='pad';@2->has_bias" or "-").
-// Appends a message to *error for a malformed operation.
-[[nodiscard]] std::vector<ArgOp> parse_arg_ops(std::string_view text, std::string* error);
 
 class Tables {
  public:

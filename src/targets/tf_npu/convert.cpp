@@ -206,34 +206,7 @@ class Converter {
   // The expression `expr` with {@N}, {kw} and {a|@N} replaced by those arguments' source text, or
   // "" when one is missing.
   std::string expand(const std::string& expr, const Args& a) const {
-    std::string out;
-    for (std::size_t i = 0; i < expr.size(); ++i) {
-      if (expr[i] != '{') {
-        out += expr[i];
-        continue;
-      }
-      const std::size_t close = expr.find('}', i);
-      if (close == std::string::npos) return {};
-      const std::string alt = expr.substr(i + 1, close - i - 1);
-      std::string got;
-      std::size_t start = 0;
-      while (got.empty() && start <= alt.size()) {
-        std::size_t bar = alt.find('|', start);
-        if (bar == std::string::npos) bar = alt.size();
-        const std::string one = alt.substr(start, bar - start);
-        if (!one.empty() && one[0] == '@') {
-          const std::size_t k = static_cast<std::size_t>(std::atoi(one.c_str() + 1));
-          if (k < a.positional.size()) got = std::string(text(a.positional[k]));
-        } else if (auto kw = a.keywords.find(one); kw != a.keywords.end()) {
-          got = std::string(text(t_.child(kw->second, "value")));
-        }
-        start = bar + 1;
-      }
-      if (got.empty()) return {};
-      out += got;
-      i = close;
-    }
-    return out;
+    return expand_arguments(expr, a, t_, [&](int n) { return std::string(text(n)); });
   }
   // `node` is already the PARAM= argument of a call of `func` (a second run must not wrap again).
   bool wrapped_by(int node, const std::string& func) const {
@@ -354,21 +327,9 @@ class Converter {
     }
     if (!problem->empty()) return std::nullopt;
     // drops: each run of neighbours at once, with its commas
-    const std::size_t cnt = a.all.size();
-    std::size_t kept = cnt;
-    for (std::size_t i = 0; i < cnt;) {
-      if (!dropped.count(a.all[i])) {
-        ++i;
-        continue;
-      }
-      std::size_t j = i;
-      while (j + 1 < cnt && dropped.count(a.all[j + 1])) ++j;
-      kept -= j - i + 1;
-      if (i == 0 && j + 1 == cnt) plan.push_back({t_.at(a.list).begin + 1, t_.at(a.list).end - 1, ""});
-      else if (j + 1 < cnt) plan.push_back({t_.at(a.all[i]).begin, t_.at(a.all[j + 1]).begin, ""});
-      else plan.push_back({t_.at(a.all[i - 1]).end, t_.at(a.all[j]).end, ""});
-      i = j + 1;
-    }
+    std::size_t kept = 0;
+    for (int arg : a.all) kept += !dropped.count(arg);
+    for (const auto& [b, e] : pyparse::argument_removals(t_, a, dropped)) plan.push_back({b, e, ""});
     if (!appended.empty()) {
       std::uint32_t at = t_.at(a.list).end - 1;
       bool first = kept == 0;
@@ -633,20 +594,8 @@ class Converter {
 }  // namespace
 
 void convert_python(migrate::FileMigration& file, const Settings& settings) {
-  std::string error;
-  const std::optional<pyparse::Tree> tree = pyparse::Tree::parse(file.source(), &error);
-  if (!tree) {
-    file.diag_at_line(Diag::MsNoParser, 1, 1, "the tf_npu target cannot read Python: " + error,
-                      "install libtree-sitter-dev and npm, then rebuild ferry (make deps && make build)");
-    return;
-  }
-  if (!tree->first_error().empty()) {
-    file.diag_at_line(Diag::MsSyntax, 1, 1,
-                      "not converted: the file does not parse as Python (" + tree->first_error() + ")",
-                      "fix the syntax (Python 3), or exclude the file");
-    return;
-  }
-  Converter(file, *tree, Tables::builtin(settings.major), settings).run();
+  const std::optional<pyparse::Tree> tree = parse_script(file, "tf_npu");
+  if (tree) Converter(file, *tree, Tables::builtin(settings.major), settings).run();
 }
 
 }  // namespace ferry::targets::tf_npu

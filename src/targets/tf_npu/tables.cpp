@@ -4,142 +4,15 @@
 #include <cctype>
 
 #include "core/split.h"
+#include "core/text.h"
 #include "pyparse/imports.h"
 #include "rules/builtin.h"
 
 namespace ferry::targets::tf_npu {
-namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-bool is_ident(std::string_view s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s.front()))) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
-bool positional_ref(std::string_view s, int* n) {
-  if (s.size() < 2 || s[0] != '@') return false;
-  for (char c : s.substr(1))
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  *n = std::stoi(std::string(s.substr(1)));
-  return true;
-}
-
-}  // namespace
-
-bool ApiEntry::takes(std::string_view keyword) const {
-  if (!params_known) return true;
-  for (const std::string& p : params)
-    if (p == keyword || p.rfind("**", 0) == 0) return true;
-  return false;
-}
-
-bool ApiEntry::takes_positionals(std::size_t n) const {
-  if (!params_known) return true;
-  std::size_t named = 0;
-  for (const std::string& p : params) {
-    if (p.rfind("*", 0) == 0 && p.rfind("**", 0) != 0) return true;  // *args
-    if (p.rfind("**", 0) != 0) ++named;
-  }
-  return n <= named;
-}
-
-std::vector<ArgOp> parse_arg_ops(std::string_view text, std::string* error) {
-  std::vector<ArgOp> out;
-  text = trim(text);
-  if (text.empty() || text == "-") return out;
-  for (std::string_view part : split(text, ';')) {
-    part = trim(part);
-    if (part.empty()) continue;
-    ArgOp op;
-    bool ok = false;
-    int pos = -1;
-    if (const std::size_t set = part.find(":="); set != std::string_view::npos) {
-      const std::string_view lhs = part.substr(0, set);
-      op.to = std::string(part.substr(set + 2));
-      if (positional_ref(lhs, &pos)) {
-        op.kind = ArgOp::Kind::SetPositional;
-        op.position = pos;
-        ok = !op.to.empty();
-      } else {
-        op.kind = ArgOp::Kind::Set;
-        op.from = std::string(lhs);
-        ok = is_ident(op.from) && !op.to.empty();
-      }
-    } else if (part.front() == '+') {
-      const std::size_t eq = part.find('=');
-      if (eq != std::string_view::npos) {
-        op.kind = ArgOp::Kind::Add;
-        op.optional = part.size() > 1 && part[1] == '?';
-        op.from = std::string(part.substr(op.optional ? 2 : 1, eq - (op.optional ? 2 : 1)));
-        op.to = std::string(part.substr(eq + 1));
-        ok = is_ident(op.from) && !op.to.empty();
-      }
-    } else if (const std::size_t pct = part.find('%'); pct != std::string_view::npos) {
-      op.kind = ArgOp::Kind::WrapKeyword;
-      op.from = std::string(part.substr(0, pct));
-      const std::string_view target = part.substr(pct + 1);
-      const std::size_t dot = target.rfind('.');
-      if (dot != std::string_view::npos) {
-        op.func = std::string(target.substr(0, dot));
-        op.param = std::string(target.substr(dot + 1));
-        ok = is_ident(op.from) && is_ident(op.param) && !op.func.empty();
-      }
-    } else if (const std::size_t arrow = part.find("->"); arrow != std::string_view::npos) {
-      const std::string_view lhs = part.substr(0, arrow);
-      op.to = std::string(part.substr(arrow + 2));
-      if (positional_ref(lhs, &pos)) {
-        op.kind = ArgOp::Kind::Positional;
-        op.position = pos;
-      } else {
-        op.kind = ArgOp::Kind::Rename;
-        op.from = std::string(lhs);
-      }
-      ok = is_ident(op.to) && (pos >= 0 || is_ident(op.from));
-    } else if (part.size() > 5 && part.substr(part.size() - 5) == "=drop") {
-      const std::string_view lhs = part.substr(0, part.size() - 5);
-      if (positional_ref(lhs, &pos)) {
-        op.kind = ArgOp::Kind::DropPositional;
-        op.position = pos;
-        ok = true;
-      } else {
-        op.kind = ArgOp::Kind::Drop;
-        op.from = std::string(lhs);
-        ok = is_ident(op.from);
-      }
-    }
-    if (!ok) {
-      if (error) *error += "malformed argument operation '" + std::string(part) + "'; ";
-      continue;
-    }
-    out.push_back(std::move(op));
-  }
-  return out;
-}
-
 Tables Tables::from_text(const std::vector<std::pair<std::string, std::string_view>>& rule_files,
                          std::string_view api_text, int major) {
   Tables t;
-  for (std::string_view line : split(api_text, '\n')) {
-    if (line.empty() || line.front() == '#') continue;
-    const std::vector<std::string_view> f = split(line, '\t');
-    if (f.size() != 3) {
-      t.problems_.push_back("tf_npu/api.tsv: expected 3 fields: " + std::string(line));
-      continue;
-    }
-    ApiEntry e;
-    e.kind = std::string(trim(f[1]));
-    const std::string_view params = trim(f[2]);
-    e.params_known = params != "-";
-    if (e.params_known && !params.empty())
-      for (std::string_view p : split(params, ',')) e.params.emplace_back(trim(p));
-    t.api_[std::string(trim(f[0]))] = std::move(e);
-  }
+  read_api_table(api_text, "tf_npu/api.tsv", t.api_, t.problems_);
   for (const auto& [path, text] : rule_files) {
     std::string family = path.substr(path.rfind('/') + 1);
     family = family.substr(0, family.find('.'));

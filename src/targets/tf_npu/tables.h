@@ -8,19 +8,9 @@
 #include <string_view>
 #include <vector>
 
-namespace ferry::targets::tf_npu {
+#include "targets/python_api.h"
 
-// One operation of a row's args column.
-struct ArgOp {
-  enum class Kind { Rename, Drop, DropPositional, Add, Set, SetPositional, Positional, WrapKeyword };
-  Kind kind = Kind::Rename;
-  std::string from;       // the keyword it reads or writes
-  std::string to;         // Rename/Positional: the new keyword; Add/Set/SetPositional: the expression
-  std::string func;       // WrapKeyword: the function the value is passed to
-  std::string param;      // WrapKeyword: its parameter
-  int position = -1;      // DropPositional/SetPositional/Positional
-  bool optional = false;  // Add written `+?a=EXPR`: skipped, not a failure, when EXPR cannot be formed
-};
+namespace ferry::targets::tf_npu {
 
 enum class Action { Rename, Args, Wrap, Replace, Remove, Import, Manual };
 
@@ -35,17 +25,6 @@ struct Row {
   std::string family;      // the file's stem: estimator, session, horovod, ops, data, gpu, precision
   std::string where;       // "tf2npu/session.tsv:12"
 };
-
-struct ApiEntry {
-  std::string kind;                 // function|class|module|attribute
-  std::vector<std::string> params;  // in order
-  bool params_known = false;        // false for `-`
-  [[nodiscard]] bool takes(std::string_view keyword) const;
-  [[nodiscard]] bool takes_positionals(std::size_t n) const;
-};
-
-// Parses an args column. Appends a message to *error for a malformed operation.
-[[nodiscard]] std::vector<ArgOp> parse_arg_ops(std::string_view text, std::string* error);
 
 class Tables {
  public:
