@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
-"""The H200 differential run of issue #28: every self-checking program of a HIP corpus, migrated
-HIP -> CUDA by Ferry, built with nvcc and run on an NVIDIA GPU; its verdict comes from the
-program's own check (exit status and its PASSED/FAILED lines), and, where a HIP reference can run
-on the same machine (hipcc with HIP_PLATFORM=nvidia), from `ferry diffrun` of the two.
+"""The H200 run of issue #28: every self-checking program of the HIP corpora, migrated HIP -> CUDA
+by Ferry (and the CUDA -> HIP -> CUDA round trip of the CUDA samples), built with nvcc and run on an
+NVIDIA GPU. The verdict comes from the program's own check: its exit status and its PASS/FAIL lines.
 
-    python3 bench/roundtrip_diffrun_h200.py HIP_TREE... [--out DIR] [--jobs 16] [--timeout 60]
+Two phases, so that the GPU machine needs neither Ferry nor its shared libraries:
 
-Prepared, not yet run (no GPU in the session that wrote it). Trees are given as paths and never
-fetched here; an absent tree, a machine without an NVIDIA GPU (nvidia-smi) or without nvcc is
-skipped cleanly (exit 0, a SKIP line). A "program" is a folder with a unit that defines main():
-all units of that folder (.cu .cpp .hip after migration) are compiled together with
-`nvcc -x cu -arch=sm_90` plus the include folders of the tree (as `ferry verify` infers them) and
-the folder's own flags that the migrated Makefile gives (-D, -I, --extended-lambda,
---expt-relaxed-constexpr). Programs that need input files or arguments beyond their defaults run
-as they are: their failures are listed with the output tail, for a person to classify
-(hardware, absent library, AMD-only assembly, Ferry defect). Results: DIR/diffrun.json and a
-table on stdout, one line per program: BUILD-FAIL, PASS, FAIL (exit status / check line), TIMEOUT.
+    roundtrip_diffrun_h200.py prepare DEST [--re ROCM_EXAMPLES] [--he HIP_EXAMPLES]
+                                           [--cs CUDA_SAMPLES] [--limit-mb 60]
+        here: migrates each tree with $FERRY (default build/ferry), copies the migrated trees, less
+        what no build needs (Visual Studio files, docs, Docker files, Ferry's state, large data),
+        to DEST/<tree> with a manifest (DEST/manifest.json: one entry per program, with how to
+        build it) and a copy of this script. An absent tree is skipped with a note.
+
+    roundtrip_diffrun_h200.py run OUT DEST [--jobs 16] [--timeout 40] [--budget 520] [--only RE]
+        on the GPU machine: builds every program in parallel with nvcc -arch=sm_90 (through
+        NVCC_APPEND_FLAGS) -- with the program's own migrated Makefile where it has one, else by
+        compiling the units of its folder with the flags its CMakeLists.txt names -- then runs
+        each with a timeout, in its folder. Without a GPU (no nvidia-smi) it builds only, so the
+        build phase can be tested anywhere nvcc is. Writes OUT/results.json, OUT/table.md and
+        OUT/logs.tgz (build and run logs). Stops starting work when the budget (seconds) is spent.
+
+Verdicts: PASS (exit 0, no failure line), FAIL (non-zero exit or a failure line), WAIVED (exit 2,
+the CUDA samples' EXIT_WAIVED), TIMEOUT, BUILD-FAIL, BUILT (no GPU), NOT-RUN (budget spent).
 """
 import argparse
 import concurrent.futures
@@ -25,113 +31,398 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
+import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FERRY = os.environ.get("FERRY", str(ROOT / "build" / "ferry"))
-UNIT_EXT = {".cu", ".cpp", ".cc", ".cxx", ".hip"}
-FAIL = re.compile(r"\b(FAIL(ED)?|Failed|ERROR|Error|MISMATCH|incorrect|wrong)\b")
-MAIN = re.compile(r"^\s*(int|auto)\s+main\s*\(", re.M)
+UNIT_EXT = {".cu", ".cpp", ".cc", ".cxx", ".hip", ".c"}
+MAIN = re.compile(r"^\s*(?:int|auto)\s+main\s*\(", re.M)
+FAIL = re.compile(r"\bFAIL(?:ED|URE)?\b|(?i:\b(?:validation|verification|test|check|comparison)s?\s+failed\b)"
+                  r"|(?i:\bmismatch(?:es)?\b(?!\s*[:=]?\s*0\b))|(?i:\bresult\s*=\s*fail)")
+SKIP_DIRS = {".ferry", "Docs", "Dockerfiles", ".git", ".github", "Scripts", "LLVM_ASAN"}
+SKIP_EXT = {".sln", ".vcxproj", ".filters", ".md", ".png", ".jpg", ".svg", ".pdf", ".user", ".props", ".rc",
+            ".ico", ".vcproj"}
+KEEP_DATA_MAX = 3 * 1024 * 1024  # a data file larger than this is left behind (the program reports it missing)
+LIBS = [  # include -> link library, for the units fallback
+    (r"cublas", "-lcublas"), (r"cublasLt", "-lcublasLt"), (r"cufft", "-lcufft"), (r"curand\.h|curand_kernel\.h(?!.)", "-lcurand"),
+    (r"cusparse", "-lcusparse"), (r"cusolver", "-lcusolver"), (r"nvrtc", "-lnvrtc"), (r"<cuda\.h>|\"cuda\.h\"", "-lcuda"),
+    (r"nvjpeg", "-lnvjpeg"), (r"npp", "-lnppc -lnppisu -lnppif -lnppig -lnppial -lnppist -lnppicc -lnppidei"),
+    (r"cudla", "-lcudla"), (r"nvJitLink", "-lnvJitLink"), (r"GL/|glut|GLFW", "-lGL -lGLU -lglut"),
+]
+CMAKE_LIBS = {"cublas": "-lcublas", "cublasLt": "-lcublasLt", "cufft": "-lcufft", "curand": "-lcurand",
+              "cusparse": "-lcusparse", "cusolver": "-lcusolver", "nvrtc": "-lnvrtc", "cuda_driver": "-lcuda",
+              "nvJitLink": "-lnvJitLink", "nvjpeg": "-lnvjpeg", "cudadevrt": "-lcudadevrt", "nppc": "-lnppc"}
 
+
+# ---------------------------------------------------------------------------------------------- prepare
+
+def migrate(src: Path, out: Path, frm: str, to: str) -> None:
+    cmd = [FERRY, "migrate", str(src), "--from", frm, "--to", to, "-o", str(out), "--force", "--quiet"]
+    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+    if p.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr[-1500:]}")
+
+
+def copy_tree(src: Path, dst: Path) -> int:
+    total = 0
+    for p in sorted(src.rglob("*")):
+        rel = p.relative_to(src)
+        if any(part in SKIP_DIRS for part in rel.parts) or not p.is_file() or p.is_symlink():
+            continue
+        if p.suffix.lower() in SKIP_EXT or p.name.endswith(".vcxproj.filters"):
+            continue
+        size = p.stat().st_size
+        if size > KEEP_DATA_MAX:
+            continue
+        q = dst / rel
+        q.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(p, q)
+        total += size
+    return total
+
+
+def read(p: Path) -> str:
+    try:
+        return p.read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+def cmake_flags(folder: Path):
+    """What the folder's CMakeLists.txt asks of nvcc: the language standard, device lambdas,
+    relocatable device code, the libraries it links, its include folders and definitions."""
+    text = read(folder / "CMakeLists.txt")
+    flags, libs = [], []
+    std = re.findall(r"CMAKE_\$?\{?\w*\}?_?STANDARD\s+(\d\d)|c(?:xx|uda|\+\+)_std_(\d\d)", text)
+    stds = [int(a or b) for a, b in std if (a or b)]
+    flags.append(f"-std=c++{max(stds) if stds else 17}")
+    for f in ("--extended-lambda", "--expt-relaxed-constexpr"):
+        if f in text:
+            flags.append(f)
+    if re.search(r"CUDA_SEPARABLE_COMPILATION\s+ON", text):
+        flags.append("-rdc=true")
+        libs.append("-lcudadevrt")
+    for name in re.findall(r"CUDA::(\w+)", text):
+        lib = CMAKE_LIBS.get(name.replace("_static", ""))
+        if lib and lib not in libs:
+            libs.append(lib)
+    for inc in re.findall(r"include_directories\(\s*(?:PRIVATE|PUBLIC)?\s*([^)$\s]+)", text):
+        flags.append("-I" + inc)
+    for d in re.findall(r"add_compile_definitions\(\s*([^)]+)\)", text):
+        flags += ["-D" + x for x in d.split() if "$" not in x]
+    return flags, libs
+
+
+def guess_libs(texts):
+    libs = []
+    for pat, lib in LIBS:
+        if any(re.search(r"#\s*include\s*[<\"][^>\"]*(?:" + pat + ")", t) for t in texts):
+            libs += [x for x in lib.split() if x not in libs]
+    return libs
+
+
+def make_target(mk: str):
+    """The executable a Makefile builds: the value of EXAMPLE/EXECUTABLE/TARGET/EXE when a rule
+    names it (so that `all: $(EXECUTABLE) test` does not run the program at build time)."""
+    for var in ("EXECUTABLE", "EXAMPLE", "TARGET", "EXE", "BIN"):
+        m = re.search(rf"^{var}\s*[:?]?=\s*(\S+)\s*$", mk, re.M)
+        if m and "$" not in m.group(1) and re.search(rf"^\$\({var}\)\s*:", mk, re.M):
+            return m.group(1)
+    return None
+
+
+HIP_API = re.compile(r"\bhip[A-Z]\w*\s*\(|hip/hip_runtime|hipLaunchKernelGGL|\bhip(?:blas|fft|solver|cub|rand|sparse)|"
+                     r"\broc(?:blas|fft|solver|prim|rand|sparse|thrust|wmma)\b|rocthrust|thrust/")
+
+
+def not_hip(original: Path) -> bool:
+    """A CUDA, OpenCL, OpenMP or plain C variant kept beside the HIP port."""
+    text = read(original)
+    if HIP_API.search(text):
+        return False
+    return original.suffix in {".cu", ".c"} or bool(re.search(r"CL/cl|#\s*pragma\s+omp|cuda_runtime|<cuda\.h>", text))
+
+
+def programs(tree: Path, name: str, original: Path = None):
+    """One entry per folder with a main() (per main unit where a folder has several). For a HIP
+    tree (original given), only programs whose original sources use HIP: the CUDA, OpenCL and
+    OpenMP variants some corpora keep beside their HIP ports are not HIP programs."""
+    out, skipped = [], []
+    folders = {}
+    for p in sorted(tree.rglob("*")):
+        if p.is_file() and p.suffix in UNIT_EXT:
+            folders.setdefault(p.parent, []).append(p)
+    for folder, units in sorted(folders.items()):
+        texts = {u: read(u) for u in units}
+        mains = [u for u in units if MAIN.search(texts[u])]
+        if not mains:
+            continue
+        rel = str(folder.relative_to(tree))
+        if original is not None:
+            keep = [m for m in mains if not_hip(original / rel / m.name) is False]
+            skipped += [f"{name}/{rel}/{m.name}" for m in mains if m not in keep]
+            mains = keep
+            if not mains:
+                continue
+        mk = folder / "Makefile"
+        others = [u.name for u in units if not MAIN.search(texts[u])]
+        base = {"tree": name, "dir": f"{name}/{rel}"}
+        if mk.exists() and len(mains) == 1:
+            text = read(mk)
+            out.append(dict(base, id=f"{name}/{rel}", method="make", target=make_target(text)))
+            continue
+        flags, libs = cmake_flags(folder)
+        if (folder / "Makefile").exists():
+            for w in re.findall(r"(?<![\w$])(-D[\w=]+|--extended-lambda|--expt-relaxed-constexpr|-rdc=true)", read(mk)):
+                if w not in flags:
+                    flags.append(w)
+        libs += [x for x in guess_libs(texts.values()) if x not in libs]
+        for m in mains:
+            pid = f"{name}/{rel}" if len(mains) == 1 else f"{name}/{rel}/{m.name}"
+            out.append(dict(base, id=pid, method="units", units=[m.name] + others, flags=flags, libs=libs))
+    return out, skipped
+
+
+def prepare(a) -> int:
+    dest = Path(a.dest).resolve()
+    trees = [("re", a.re, "hip"), ("he", a.he, "hip"), ("cs", a.cs, "cuda")]
+    with tempfile.TemporaryDirectory(prefix="ferry-h200-") as tmp:
+        staged = Path(tmp) / "stage"
+        staged.mkdir()
+        manifest = {"ferry": FERRY, "trees": {}, "programs": []}
+        total = 0
+        for name, src, frm in trees:
+            if not src:
+                continue
+            src = Path(src).resolve()
+            if not src.is_dir():
+                print(f"SKIP: {src} is absent")
+                continue
+            cuda = Path(tmp) / (name + "-cuda")
+            if frm == "hip":
+                migrate(src, cuda, "hip", "cuda")
+            else:  # the CUDA -> HIP -> CUDA round trip of the CUDA originals
+                hip = Path(tmp) / (name + "-hip")
+                migrate(src, hip, "cuda", "hip")
+                migrate(hip, cuda, "hip", "cuda")
+            commit = subprocess.run(["git", "-C", str(src), "rev-parse", "HEAD"], capture_output=True,
+                                    text=True).stdout.strip() or None
+            size = copy_tree(cuda, staged / name)
+            total += size
+            progs, skipped = programs(staged / name, name, src if frm == "hip" else None)
+            manifest["trees"][name] = {"source": str(src), "commit": commit, "direction": f"{frm}->cuda",
+                                       "bytes": size, "programs": len(progs),
+                                       "not_hip": skipped}
+            manifest["programs"] += progs
+            print(f"{name}: {src} -> {len(progs)} programs ({len(skipped)} non-HIP variants left out), "
+                  f"{size / 1e6:.1f} MB")
+        if total > a.limit_mb * 1e6:
+            print(f"error: {total / 1e6:.1f} MB is over the {a.limit_mb} MB limit", file=sys.stderr)
+            return 2
+        shutil.copy2(Path(__file__), staged / Path(__file__).name)
+        (staged / "manifest.json").write_text(json.dumps(manifest, indent=1))
+        if dest.exists():
+            shutil.rmtree(dest)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(staged), str(dest))
+    print(f"prepared {len(manifest['programs'])} programs in {dest} ({total / 1e6:.1f} MB)")
+    return 0
+
+
+# -------------------------------------------------------------------------------------------------- run
 
 def has_gpu() -> bool:
-    if not shutil.which("nvidia-smi") or not shutil.which("nvcc"):
+    if not shutil.which("nvidia-smi"):
         return False
     r = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True)
     return r.returncode == 0 and "GPU" in r.stdout
 
 
-def include_dirs(tree: Path):
-    dirs = {tree}
-    for p in tree.rglob("*"):
-        if p.is_dir() and p.name == "include":
-            dirs.add(p)
-        if p.suffix in {".h", ".hpp", ".cuh"}:
-            dirs.add(p.parent)
-    return sorted(dirs)
-
-
-def makefile_flags(folder: Path):
-    """-D/-I and the nvcc flags the migrated Makefile of the folder passes (best effort)."""
-    mk = folder / "Makefile"
-    if not mk.exists():
-        return []
-    text = mk.read_text(errors="replace")
-    out = []
-    for w in re.findall(r"(?<![\w$])(-D\S+|-I\S+|--extended-lambda|--expt-relaxed-constexpr|-rdc=true)", text):
-        if "$" not in w and w not in out:
-            out.append(w if not w.startswith("-I") else "-I" + str((folder / w[2:]).resolve()))
-    return out
-
-
-def programs(tree: Path):
+def elf_executables(folder: Path):
     found = {}
-    for p in sorted(tree.rglob("*")):
-        if p.suffix in UNIT_EXT and p.is_file() and ".ferry" not in p.parts:
+    for p in folder.rglob("*"):
+        try:
+            if p.is_file() and os.access(p, os.X_OK) and p.suffix not in {".sh", ".py"}:
+                with open(p, "rb") as f:
+                    if f.read(4) == b"\x7fELF":
+                        found[p] = p.stat().st_mtime
+        except OSError:
+            pass
+    return found
+
+
+class Runner:
+    def __init__(self, a, dest: Path, out: Path, gpu: bool):
+        self.a, self.dest, self.out, self.gpu = a, dest, out, gpu
+        self.logs = out / "logs"
+        self.logs.mkdir(parents=True, exist_ok=True)
+        self.deadline = time.time() + a.budget
+        self.gpu_slots = threading.Semaphore(a.run_jobs)
+        self.env = dict(os.environ, NVCC_APPEND_FLAGS="-arch=sm_90 -Wno-deprecated-gpu-targets")
+
+    def log(self, pid: str, kind: str, text: str) -> None:
+        (self.logs / (pid.replace("/", "__") + "." + kind + ".log")).write_text(text)
+
+    def build(self, p):
+        folder = self.dest / p["dir"]
+        left = self.deadline - time.time()
+        if left < 20:
+            return None, "budget spent before the build"
+        tmo = min(self.a.build_timeout, left)
+        if p["method"] == "make":
+            before = elf_executables(folder)
+            cmd = ["make", "-C", str(folder)] + ([p["target"]] if p.get("target") else [])
+        else:
+            exe = folder / ("ferry_" + p["id"].split("/")[-1].replace(".", "_") + ".exe")  # one per main unit
+            cmd = ["nvcc", "-x", "cu", "-O2", "-o", str(exe), "-I" + str(folder)]
+            common = self.dest / p["tree"] / "Common"
+            if common.is_dir():
+                cmd.append("-I" + str(common))
+            up = folder.parent  # headers one or two folders up (mini-nbody's timer.h), as verify infers them
+            while up != self.dest / p["tree"] and self.dest in up.parents:
+                cmd += ["-I" + str(up)] + (["-I" + str(up / "include")] if (up / "include").is_dir() else [])
+                up = up.parent
+            cmd += p["flags"] + p["units"] + p["libs"]
+        try:
+            b = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=folder, timeout=tmo,
+                               env=self.env)
+        except subprocess.TimeoutExpired as e:
+            self.log(p["id"], "build", f"$ {' '.join(cmd)}\nTIMEOUT after {tmo:.0f} s\n{e.stdout or ''}{e.stderr or ''}")
+            return None, "build timed out"
+        self.log(p["id"], "build", f"$ {' '.join(cmd)}\nexit {b.returncode}\n{b.stdout}{b.stderr}")
+        if p["method"] == "make":
+            after = elf_executables(folder)
+            new = [q for q, t in after.items() if before.get(q) != t and q.suffix != ".o"]
+            if b.returncode != 0 or not new:
+                return None, first_error(b.stdout + b.stderr) or f"make exit {b.returncode}, no executable"
+            return sorted(new, key=lambda q: after[q])[-1], None
+        if b.returncode != 0:
+            return None, first_error(b.stdout + b.stderr)
+        return exe, None
+
+    def run_one(self, p):
+        t0 = time.time()
+        exe, err = self.build(p)
+        res = {"id": p["id"], "tree": p["tree"], "method": p["method"], "build_s": round(time.time() - t0, 1)}
+        if exe is None:
+            res.update(verdict="NOT-RUN" if err and "budget" in err else "BUILD-FAIL", reason=err)
+            return res
+        if not self.gpu:
+            res.update(verdict="BUILT")
+            return res
+        with self.gpu_slots:
+            left = self.deadline - time.time()
+            if left < 5:
+                res.update(verdict="NOT-RUN", reason="budget spent before the run")
+                return res
+            tmo = min(self.a.timeout, left)
+            t1 = time.time()
             try:
-                if MAIN.search(p.read_text(errors="replace")):
-                    found.setdefault(p.parent, True)
-            except OSError:
-                pass
-    return list(found)
+                r = subprocess.run([str(exe)], capture_output=True, text=True, errors="replace", cwd=exe.parent,
+                                   timeout=tmo, stdin=subprocess.DEVNULL)
+            except subprocess.TimeoutExpired as e:
+                out = (e.stdout or b"")
+                out = out.decode(errors="replace") if isinstance(out, bytes) else out
+                self.log(p["id"], "run", out)
+                res.update(verdict="TIMEOUT", run_s=round(time.time() - t1, 1), tail=out[-400:])
+                return res
+        text = r.stdout + r.stderr
+        self.log(p["id"], "run", f"exit {r.returncode}\n{text}")
+        bad = [l.strip()[:200] for l in text.splitlines() if FAIL.search(l)]
+        if r.returncode == 2 and "waiv" in text.lower():
+            verdict = "WAIVED"
+        elif r.returncode == 0 and not bad:
+            verdict = "PASS"
+        else:
+            verdict = "FAIL"
+        res.update(verdict=verdict, exit=r.returncode, run_s=round(time.time() - t1, 1), check_lines=bad[:4],
+                   tail=text[-500:])
+        return res
 
 
-def run_one(folder: Path, tree: Path, incs, out: Path, timeout: int):
-    rel = str(folder.relative_to(tree)) or "."
-    units = [str(p) for p in sorted(folder.iterdir()) if p.suffix in UNIT_EXT and p.is_file()]
-    exe = out / "bin" / (rel.replace("/", "__") + ".exe")
-    exe.parent.mkdir(parents=True, exist_ok=True)
-    cmd = ["nvcc", "-x", "cu", "-arch=sm_90", "-O2", "-std=c++17", "-o", str(exe)] + makefile_flags(folder)
-    cmd += [f"-I{d}" for d in incs] + units
-    b = subprocess.run(cmd, capture_output=True, text=True, cwd=folder)
-    if b.returncode != 0:
-        return {"program": rel, "verdict": "BUILD-FAIL", "tail": (b.stderr or b.stdout)[-1500:], "command": cmd}
-    try:
-        r = subprocess.run([str(exe)], capture_output=True, text=True, cwd=folder, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return {"program": rel, "verdict": "TIMEOUT"}
-    text = r.stdout + r.stderr
-    bad = [l for l in text.splitlines() if FAIL.search(l)]
-    verdict = "PASS" if r.returncode == 0 and not bad else "FAIL"
-    return {"program": rel, "verdict": verdict, "exit": r.returncode, "check_lines": bad[:5], "tail": text[-800:]}
+def first_error(text: str):
+    for l in text.splitlines():
+        if re.search(r"\berror\b|fatal|undefined reference|No rule to make", l):
+            return l.strip()[:300]
+    return text.strip().splitlines()[-1][:300] if text.strip() else None
+
+
+def run(a) -> int:
+    dest = Path(a.dest).resolve()
+    out = Path(a.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    man = json.loads((dest / "manifest.json").read_text())
+    progs = [p for p in man["programs"] if not a.only or re.search(a.only, p["id"])]
+    gpu = has_gpu()
+    if not shutil.which("nvcc"):
+        print("SKIP: no nvcc on this machine")
+        return 0
+    info = subprocess.run("nvidia-smi -L; nvcc --version | tail -2; cmake --version | head -1", shell=True,
+                          capture_output=True, text=True).stdout
+    print(info + ("" if gpu else "no GPU: building only\n"), flush=True)
+    r = Runner(a, dest, out, gpu)
+    t0 = time.time()
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        for res in ex.map(r.run_one, progs):
+            results.append(res)
+            print(f"{res['verdict']:10} {res['id']}  {res.get('reason') or ''}", flush=True)
+    counts = {}
+    for t in man["trees"]:
+        c = {}
+        for res in results:
+            if res["tree"] == t:
+                c[res["verdict"]] = c.get(res["verdict"], 0) + 1
+        counts[t] = c
+    summary = {"machine": info, "gpu": gpu, "wall_s": round(time.time() - t0, 1), "trees": man["trees"],
+               "counts": counts, "results": results}
+    (out / "results.json").write_text(json.dumps(summary, indent=1))
+    lines = ["| program | verdict | reason / failing line |", "|---|---|---|"]
+    for res in sorted(results, key=lambda x: x["id"]):
+        why = res.get("reason") or "; ".join(res.get("check_lines") or []) or (
+            f"exit {res.get('exit')}" if res.get("verdict") == "FAIL" else "")
+        lines.append(f"| {res['id']} | {res['verdict']} | {why.replace('|', '/')[:220]} |")
+    for t, c in counts.items():
+        lines.append(f"\n{t} ({man['trees'][t].get('commit')}): " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
+    (out / "table.md").write_text("\n".join(lines) + "\n")
+    with tarfile.open(out / "logs.tgz", "w:gz") as tf:
+        tf.add(out / "logs", arcname="logs")
+    shutil.rmtree(out / "logs")
+    for t, c in counts.items():
+        print(f"== {t}: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
+    print(f"wall {time.time() - t0:.0f} s")
+    return 0
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("trees", nargs="+")
-    ap.add_argument("--out", default="/tmp/ferry-diffrun-h200")
-    ap.add_argument("--jobs", type=int, default=16)
-    ap.add_argument("--timeout", type=int, default=60)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("dest")
+    p.add_argument("--re", help="ROCm/rocm-examples checkout")
+    p.add_argument("--he", help="ROCm/HIP-Examples checkout")
+    p.add_argument("--cs", help="NVIDIA/cuda-samples checkout (CUDA -> HIP -> CUDA)")
+    p.add_argument("--limit-mb", type=float, default=60)
+    r = sub.add_parser("run")
+    r.add_argument("out")
+    r.add_argument("dest")
+    r.add_argument("--jobs", type=int, default=16)
+    r.add_argument("--run-jobs", type=int, default=6, help="programs on the GPU at once")
+    r.add_argument("--timeout", type=int, default=30)
+    r.add_argument("--build-timeout", type=int, default=240)
+    r.add_argument("--budget", type=int, default=330)
+    r.add_argument("--only", help="regular expression on program ids")
     a = ap.parse_args()
-    if not has_gpu():
-        print("SKIP: no NVIDIA GPU or no nvcc on this machine")
-        return 0
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
-    results = {}
-    for t in a.trees:
-        tree = Path(t)
-        if not tree.is_dir():
-            print(f"SKIP: {t} is absent")
-            continue
-        cuda = out / ("cuda-" + tree.name)
-        m = subprocess.run([FERRY, "migrate", str(tree), "--from", "hip", "--to", "cuda", "-o", str(cuda), "--force",
-                            "--quiet"], capture_output=True, text=True)
-        if m.returncode not in (0, 1):
-            print(f"{tree.name}: migration failed ({m.returncode}): {m.stderr[-500:]}")
-            continue
-        incs = include_dirs(cuda)
-        progs = programs(cuda)
-        with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
-            rs = list(ex.map(lambda f: run_one(f, cuda, incs, out, a.timeout), progs))
-        results[tree.name] = rs
-        counts = {}
-        for r in rs:
-            counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
-            print(f"{tree.name}/{r['program']}: {r['verdict']}")
-        print(f"== {tree.name}: {len(rs)} programs: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    (out / "diffrun.json").write_text(json.dumps(results, indent=1))
-    return 0
+    if a.cmd == "prepare":
+        if not Path(FERRY).exists():
+            print(f"SKIP: no ferry binary at {FERRY}")
+            return 0
+        return prepare(a)
+    return run(a)
 
 
 if __name__ == "__main__":

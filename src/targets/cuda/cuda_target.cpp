@@ -103,6 +103,8 @@ class CudaTarget final : public Target {
     launch_pass(file);
     ballot_pass(file);
     wave64_select_pass(file);
+    hip_platform_pass(file);
+    warp_sync_pass(file);
     device_prop_pass(file);
     cccl_pass(file);
     rocprim_pass(file);

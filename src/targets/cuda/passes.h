@@ -97,6 +97,15 @@ void atomic_fp_pass(migrate::FileMigration& file);
 // project's width macro outside AMD-only branches) becomes 32 (FRY1241).
 void wave64_select_pass(migrate::FileMigration& file);
 
+// Loop and lambda bodies that write a __shared__ array and read another lane's slot of it with no
+// barrier (the lock-step steps of a wavefront reduction) get `__syncwarp();` at their end; under
+// an `if`, a warning instead (FRY1242).
+void warp_sync_pass(migrate::FileMigration& file);
+
+// `__HIP_PLATFORM_NVIDIA__` / `__HIP_PLATFORM_NVCC__` in #if/#ifdef/#ifndef/#elif: hipcc defined
+// them on NVIDIA, nvcc does not; the test becomes its value there, 1 (FRY1243).
+void hip_platform_pass(migrate::FileMigration& file);
+
 // Arithmetic on HIP vector types (`float4 + float4`, `int2 * 3`): CUDA's have no operators; the
 // file includes ferry/compat_cuda_vector.h, which defines them (FRY4241), unless the project
 // defines its own or the tree is the way back of a CUDA -> HIP migration.

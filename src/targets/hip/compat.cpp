@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "lex/code_view.h"
+#include "rewrite/roundtrip_record.h"
 #include "rules/builtin.h"
 
 namespace ferry::targets::hip {
@@ -157,7 +158,10 @@ void compat_header_pass(migrate::FileMigration& file) {
     const std::string_view raw = file.text(ci);
     const rules::Rule* r = file.target().rules().find_header(raw.substr(1, raw.size() - 2));
     if (!r || r->availability != rules::Availability::Compat) continue;
-    if (file.replace(ci, ci, "\"" + include_path(file, r->compat) + "\"")) {
+    // The way back writes the CUDA header in angle brackets (`<math_constants.h>`); a quoted
+    // original (`"math_constants.h"`) keeps its spelling in a header record.
+    const std::string record = raw.front() == '"' ? " " + rewrite::record::make(raw) : std::string();
+    if (file.replace(ci, ci, "\"" + include_path(file, r->compat) + "\"" + record)) {
       file.count_converted(r->family);
       file.require_compat(r->compat, r->from, ci);
     }
@@ -178,7 +182,13 @@ void compat_finish(migrate::FileMigration& file) {
                  (ci == use.ci && file.touched(ci));
     }
     if (!included) {
-      const std::string line = "#include \"" + path + "\"\n";
+      // A compat header that stands for a CUDA header (math_constants.h, cuda_bf16.h) comes back as
+      // that header's include unless recorded as added: the CUDA original had none.
+      bool stands_for_header = false;
+      for (const auto& [cuda_header, name] : compat.by_header)
+        stands_for_header = stands_for_header || name == use.header;
+      const std::string line = "#include \"" + path + "\"" +
+                               (stands_for_header ? " " + std::string(rewrite::record::kAdded) : std::string()) + "\n";
       const std::uint32_t at = after_leading_includes(file, use.ci);
       if (at != static_cast<std::uint32_t>(std::string_view::npos)) file.replace_bytes(at, at, line);
       else file.insert_line_at_top(line);
