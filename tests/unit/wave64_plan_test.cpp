@@ -342,7 +342,9 @@ void launch_tc(half* a, float* c) { tc<<<1, 128>>>(a, c); }
 )"});
   srcs.push_back({"src/last.cu", pad + "__global__ void last(int* x) { x[threadIdx.x & 31] = 0; }\n"});
   Project p(srcs);
-  for (const Wave64FixOptions o : {Wave64FixOptions{}, Wave64FixOptions{true, true}}) {
+  Wave64FixOptions cuda_out;
+  cuda_out.fix_masks = cuda_out.cuda_output = true;
+  for (const Wave64FixOptions& o : {Wave64FixOptions{}, cuda_out}) {
     std::size_t loads = 0;
     const Wave64FixPlan lazy = p.plan_lexing_on_demand(loads, o);
     EXPECT_EQ(describe(lazy), describe(p.plan(o)));
