@@ -1,6 +1,6 @@
 // Code that tests the CUDA release: CUDA 12.8's narrow floats when the toolkit has them, a
 // workaround for toolkits before 11.2, and a path for every toolkit since 9.0. On HIP the tests
-// compare FERRY_CUDART_VERSION (ferry/compat/cuda_version.h: CUDA 11.0 unless defined), not
+// compare FERRY_CUDART_VERSION (ferry/compat/cuda_version.h: CUDA 12.0 unless defined), not
 // HIP_VERSION, whose numbering would make each of them hold. HIP has no FP4/FP6 header (FRY1001).
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
