@@ -515,6 +515,21 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       }
       continue;
     }
+    // `#define cudaDataType_t hipblasDatatype_t`, `#define __CUDA_ARCH__ 1300`: a project's own
+    // mapping of a source API name (a vendor shim). Renamed, it would redefine the name the target
+    // provides (`#define hipDataType ...`, `#define __HIP_DEVICE_COMPILE__ 1300`, which hides the
+    // HIP headers' host declarations). The definition keeps its name; its uses are renamed as
+    // everywhere, to the target's own. A replacement the target release lacks is still renamed:
+    // then the project's definition provides it.
+    if ((defines_macro(file, ci) || (ci >= 2 && t.in_directive && file.is(ci - 1, "undef") && file.is(ci - 2, "#"))) &&
+        r->has_replacement() && r->to != name && r->availability == rules::Availability::Available) {
+      file.diag(Diag::DefinedApiNameKept, ci,
+                "'" + std::string(name) + "' is defined by the project here; renamed to '" + r->to +
+                    "' it would redefine the target's own name: the definition keeps its name",
+                "its uses are renamed to '" + r->to +
+                    "', which the target provides; drop the definition if it only served the source build");
+      continue;
+    }
     // An enumerator qualified by its own enum type, which a rule renames too
     // (`hipfftType::HIPFFT_D2Z` → `cufftType::CUFFT_D2Z`): the qualifier is not a scope we keep.
     const bool enum_scope = r->kind == rules::RuleKind::Enum && ci >= 2 && file.is(ci - 1, "::") &&

@@ -74,6 +74,10 @@ cusparseStatus_t sm(cusparseHandle_t h, cusparseSpMatDescr_t A, cusparseDnMatDes
   return cusparseSpSM_solve(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, a, A, B, B, CUDA_R_32F,
                             CUSPARSE_SPSM_ALG_DEFAULT, d);
 }
+cusparseStatus_t sv(cusparseHandle_t h, cusparseSpMatDescr_t A, cusparseDnVecDescr_t x, cusparseSpSVDescr_t d, const float* a) {
+  return cusparseSpSV_solve(h, CUSPARSE_OPERATION_NON_TRANSPOSE, a, A, x, x, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, d);
+}
+int rt() { return CUDART_VERSION; }
 """
 
 SIMD_UNARY = {"__vabs2", "__vabs4", "__vabsss2", "__vabsss4", "__vneg2", "__vneg4", "__vnegss2", "__vnegss4"}

@@ -186,7 +186,9 @@ TEST(HipNameClash, ApiNamesAreNeverClashes) {
        "typedef CUresult tcuDeviceGet(int*, int);\nextern tcuDeviceGet* cuDeviceGet;\n"}};
   const Migrated first = migrate_project(tree);
   EXPECT_TRUE(first.ctx.clash_renames.empty());
-  EXPECT_NE(first.outputs[0].find("#define hipMalloc hipMalloc\n"), std::string::npos);
+  // The project's own mapping keeps its name (FRY1313): `#define hipMalloc hipMalloc` would redefine HIP's.
+  EXPECT_NE(first.outputs[0].find("#define cudaMalloc hipMalloc\n"), std::string::npos);
+  EXPECT_EQ(count(first.diags, "FRY1313"), 1u);
   EXPECT_NE(first.outputs[1].find("hipStream_t s;"), std::string::npos);
   // cuInit(unsigned) becomes hipInit(unsigned), which HIP defines: kept for CUDA only.
   EXPECT_NE(first.outputs[2].find("#if !defined(__HIP_PLATFORM_AMD__)"), std::string::npos);
@@ -256,15 +258,49 @@ TEST(HipSolverArgs, EnumVariablesAreReportedWithTheBlasChoice) {
        "}\n"}};
   Options rocblas;
   rocblas.values["blas"] = "rocblas";
+  rocblas.values["hip-version"] = "6.2";  // rocBLAS's enums differ from hipSOLVER's in every release
   const Migrated m = migrate_project(src, rocblas);
-  ASSERT_EQ(count(m.diags, "FRY4102"), 1u);
+  EXPECT_EQ(count(m.diags, "FRY4102"), 0u);
+  ASSERT_EQ(count(m.diags, "FRY1312"), 1u);
   for (const Diagnostic& d : m.diags)
-    if (to_string(d.code) == "FRY4102") {
+    if (to_string(d.code) == "FRY1312") {
       EXPECT_EQ(d.line, 4u);
       EXPECT_NE(d.message.find("rocblas_fill after migration"), std::string::npos) << d.message;
     }
   EXPECT_NE(m.outputs[0].find("const rocblas_fill uplo = rocblas_fill_lower;"), std::string::npos) << m.outputs[0];
-  EXPECT_NE(m.outputs[0].find("static_cast<hipsolverFillMode_t>(uplo)"), std::string::npos) << m.outputs[0];
+  EXPECT_NE(m.outputs[0].find("hipsolverDnSpotrf(h, uplo, 4,"), std::string::npos) << m.outputs[0];  // undeclared yet
+  EXPECT_NE(
+      m.outputs[0].find("hipsolverDnSpotrf(h, (static_cast<hipsolverFillMode_t>(uplo)) /* ferry-cuda: uplo */, 4,"),
+      std::string::npos)
+      << m.outputs[0];
+  EXPECT_NE(m.outputs[0].find("static_cast<hipsolverFillMode_t>(uplo), 4"), std::string::npos) << m.outputs[0];
+}
+
+// The cast is written by hipSOLVER's release: before ROCm 6.0 its enums are its own; from 6.0 they
+// are aliases of hipBLAS's and the migrated variable is passed as it is.
+TEST(HipSolverArgs, EnumVariablesAreCastBeforeRocm60Only) {
+  const std::vector<std::pair<std::string, std::string>> src = {
+      {"a.cu",
+       "cublasOperation_t op(bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; }\n"
+       "void g(cusolverDnHandle_t h, cublasFillMode_t uplo, double* A, int* n) {\n"
+       "  cusolverDnDpotrf_bufferSize(h, uplo, 4, A, 4, n);\n"
+       "  cusolverDnDgetrs(h, op(true), 4, 1, A, 4, n, A, 4, n);\n"
+       "}\n"}};
+  for (const char* version : {"5.2", "5.7", "6.0", "6.2"}) {
+    Options o;
+    o.values["hip-version"] = version;
+    const Migrated m = migrate_project(src, o);
+    const bool old = std::string_view(version) < "6.0";
+    EXPECT_EQ(count(m.diags, "FRY1312"), old ? 2u : 0u) << version;
+    EXPECT_EQ(count(m.diags, "FRY4102"), 0u) << version;
+    EXPECT_EQ(m.outputs[0].find("(static_cast<hipsolverFillMode_t>(uplo)) /* ferry-cuda: uplo */") != std::string::npos,
+              old)
+        << version << m.outputs[0];
+    EXPECT_EQ(m.outputs[0].find("(static_cast<hipsolverOperation_t>(op(true))) /* ferry-cuda: op(true) */") !=
+                  std::string::npos,
+              old)
+        << version << m.outputs[0];
+  }
 }
 
 TEST(HipReservedNames, ListHoldsHipOnlyNames) {

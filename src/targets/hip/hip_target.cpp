@@ -158,7 +158,8 @@ class HipTarget final : public Target {
     cuda_record_pass(file);                     // before the rules rewrite the includes it records
     wmma_pass(file);  // before the rules: `wmma::` under `using namespace nvcuda;`, fragment element types
     name_clash_pass(file);
-    solver_args_pass(file);                     // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*
+    // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*; enum variables cast for hipSOLVER < 6.0
+    solver_args_pass(file, toolchain_.version_of("hipsolver") < rules::Version{6, 0});
     data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
     // __half* arguments of hipblasHgemm...: hipblasHalf*; hipBLAS 5.x's own complex functions
     blas_half_casts_pass(file, rules_, toolchain_.version_of("hipblas") < rules::Version{6, 0});

@@ -89,8 +89,10 @@ void launch_pass(migrate::FileMigration& file);
 
 // cuBLAS enumerators (CUBLAS_FILL_MODE_*, CUBLAS_OP_*, CUBLAS_SIDE_*) and enum types in the
 // arguments of a cusolverDn*/cusolverSp* call → hipSOLVER's HIPSOLVER_* names (the rule tables make
-// them HIPBLAS_* everywhere else); FRY4102 for a variable of a cuBLAS enum type passed to one.
-void solver_args_pass(migrate::FileMigration& file);
+// them HIPBLAS_* everywhere else). A variable of a cuBLAS enum type passed whole to one gets a cast
+// to hipSOLVER's type (FRY1312) where that type differs (`old_hipsolver`: before ROCm 6.0; rocBLAS's
+// enums always); FRY4102 where the cast cannot be written.
+void solver_args_pass(migrate::FileMigration& file, bool old_hipsolver);
 
 // User definitions whose signature HIP's headers already define (rules/hip_provided.tsv):
 // wrapped in `#if !defined(__HIP_PLATFORM_AMD__)` ... `#endif`, FRY4103 at each.

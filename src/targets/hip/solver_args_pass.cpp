@@ -9,14 +9,21 @@
 // compile with every hipSOLVER; elsewhere the tables keep making them HIPBLAS_*. The argument lists
 // of calls nested inside are left alone: their parameters are not cuSOLVER's.
 //
-// A variable cannot be fixed from its use. When a name declared in this file with one of the cuBLAS
-// enum types is passed whole to such a call (or a function declared to return one is called as the
-// whole argument), FRY4102 says so.
+// A variable keeps the type of its declaration (hipblasFillMode_t, or rocblas_fill under
+// --blas=rocblas). When a name declared in this file with one of the cuBLAS enum types is passed
+// whole to such a call (or a function declared to return one is called as the whole argument),
+// and hipSOLVER's type is not that one (hipSOLVER before ROCm 6.0, or rocBLAS's enums for any
+// release), the argument gets a cast to hipSOLVER's type with a round-trip record of the argument,
+// `(static_cast<hipsolverFillMode_t>(uplo)) /* ferry-cuda: uplo */` (FRY1312): the enumerators have
+// the same values in cuBLAS, hipBLAS, rocBLAS and hipSOLVER (121/122, 111-113, 141/142). From
+// ROCm 6.0 hipSOLVER's types are aliases of hipBLAS's and the argument is left as it is. Where the
+// cast cannot be written (an argument the record cannot hold), FRY4102 says what to write.
 #include <array>
 #include <map>
 #include <string>
 #include <string_view>
 
+#include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
@@ -85,7 +92,7 @@ std::map<std::string_view, Declared> enum_typed_names(const migrate::FileMigrati
 
 }  // namespace
 
-void solver_args_pass(migrate::FileMigration& file) {
+void solver_args_pass(migrate::FileMigration& file, bool old_hipsolver) {
   std::map<std::string_view, Declared> typed;
   bool typed_known = false;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
@@ -122,12 +129,26 @@ void solver_args_pass(migrate::FileMigration& file) {
       const std::string_view type = it->second.type;
       const rules::Rule* r = file.target().rules().find_identifier(type);
       const std::string migrated = r && r->has_replacement() ? r->to : std::string(type);
+      const bool rocblas = migrated.starts_with("rocblas");
+      if (!old_hipsolver && !rocblas) continue;  // hipSOLVER's type is hipBLAS's (ROCm 6.0 on)
       const std::string hipsolver(solver_name(type)->hipsolver);
       const std::string var = std::string(file.text(a.first)) + (call ? "(...)" : "");
+      const std::string_view original = file.span_text(a.first, a.last);
+      if (rewrite::record::recordable(original) && !file.excluded(a.last) &&
+          file.insert_before(a.first, "(static_cast<" + hipsolver + ">(")) {
+        file.replace_bytes(file.code(a.last).end, file.code(a.last).end, ")) " + rewrite::record::make(original));
+        file.count_converted("cusolver");
+        file.diag(Diag::SolverBlasEnumCast, a.first,
+                  "'" + var + (call ? "' returns a " : "' is a ") + std::string(type) + " (" + migrated +
+                      " after migration) passed to " + std::string(callee) + ", whose hipSOLVER form takes a " +
+                      hipsolver + ": cast to it (the enumerators have the same values)",
+                  "declare it as " + hipsolver + " if it only feeds hipSOLVER, and drop the cast");
+        continue;
+      }
       file.diag(Diag::SolverBlasEnumVariable, a.first,
                 "'" + var + (call ? "' returns a " : "' is a ") + std::string(type) + " (" + migrated +
                     " after migration) passed to " + std::string(callee) + ", whose hipSOLVER form takes a " +
-                    hipsolver + ": a different type" + (migrated.starts_with("rocblas") ? "" : " before ROCm 6.0"),
+                    hipsolver + ": a different type" + (rocblas ? "" : " before ROCm 6.0"),
                 "pass static_cast<" + hipsolver + ">(" + var + ") (the enumerators have the same values), or " +
                     (call ? "make it return " : "declare it as ") + hipsolver + " if it only feeds hipSOLVER");
     }

@@ -2,7 +2,7 @@
 // matrices, with error checks. cuBLAS enumerators passed to cuSOLVER become hipSOLVER's
 // (HIPSOLVER_FILL_MODE_*, HIPSOLVER_OP_*, HIPSOLVER_SIDE_*); the same names in cuBLAS calls, and in
 // calls nested inside a cuSOLVER call, stay hipBLAS's. A variable of a cuBLAS enum type passed to
-// cuSOLVER is reported (FRY4102).
+// cuSOLVER gets a cast to hipSOLVER's type (FRY1312).
 #include <hipblas/hipblas.h>
 #include <hip/hip_runtime.h>
 #include <hipsolver/hipsolver.h>
@@ -67,12 +67,12 @@ hipblasFillMode_t lower_if(bool lower) {
   return lower ? HIPBLAS_FILL_MODE_LOWER : HIPBLAS_FILL_MODE_UPPER;
 }
 
-// The fill mode arrives in a variable or from a function: their types cannot be fixed from here
-// (FRY4102). A cast can.
+// The fill mode arrives in a variable or from a function: their types stay hipBLAS's, and the
+// argument gets a cast (FRY1312).
 int factor(hipsolverDnHandle_t h, hipblasFillMode_t uplo, int n, float* dA, float* work, int lwork,
            int* dInfo) {
-  CUSOLVER_CHECK(hipsolverDnSpotrf(h, uplo, n, dA, n, work, lwork, dInfo));
-  CUSOLVER_CHECK(hipsolverDnSpotrf(h, lower_if(uplo == HIPBLAS_FILL_MODE_LOWER), n, dA, n, work,
+  CUSOLVER_CHECK(hipsolverDnSpotrf(h, (static_cast<hipsolverFillMode_t>(uplo)) /* ferry-cuda: uplo */, n, dA, n, work, lwork, dInfo));
+  CUSOLVER_CHECK(hipsolverDnSpotrf(h, (static_cast<hipsolverFillMode_t>(lower_if(uplo == HIPBLAS_FILL_MODE_LOWER))) /* ferry-cuda: lower_if(uplo == CUBLAS_FILL_MODE_LOWER) */, n, dA, n, work,
                                   lwork, dInfo));
   CUSOLVER_CHECK(hipsolverDnSpotrf(h, static_cast<hipsolverFillMode_t>(uplo), n, dA, n, work, lwork,
                                   dInfo));

@@ -2,7 +2,7 @@
 // matrices, with error checks. cuBLAS enumerators passed to cuSOLVER become hipSOLVER's
 // (HIPSOLVER_FILL_MODE_*, HIPSOLVER_OP_*, HIPSOLVER_SIDE_*); the same names in cuBLAS calls, and in
 // calls nested inside a cuSOLVER call, stay hipBLAS's. A variable of a cuBLAS enum type passed to
-// cuSOLVER is reported (FRY4102).
+// cuSOLVER gets a cast to hipSOLVER's type (FRY1312).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -67,8 +67,8 @@ cublasFillMode_t lower_if(bool lower) {
   return lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
 }
 
-// The fill mode arrives in a variable or from a function: their types cannot be fixed from here
-// (FRY4102). A cast can.
+// The fill mode arrives in a variable or from a function: their types stay hipBLAS's, and the
+// argument gets a cast (FRY1312).
 int factor(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, float* dA, float* work, int lwork,
            int* dInfo) {
   CUSOLVER_CHECK(cusolverDnSpotrf(h, uplo, n, dA, n, work, lwork, dInfo));
