@@ -224,5 +224,17 @@ TEST(Wave64Transform, HostLocalsNamedLikeBuiltinsAreRenamedInTheirScope) {
   EXPECT_NE(t.text.find("o[0] = gridDim.y;"), std::string::npos) << t.text;
 }
 
+// rocm-examples' test and benchmark programs include Google Test / Benchmark, which their CMake
+// links: the build links them too, `_main` archives first (a program with its own main keeps it).
+TEST(Wave64Build, TestFrameworkIncludesAddTheirLibraries) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(test_framework_libraries("#include <hip/hip_runtime.h>\n#include <gtest/gtest.h>\n"),
+            (V{"-lgtest_main", "-lgtest"}));
+  EXPECT_EQ(test_framework_libraries("  # include <benchmark/benchmark.h>\n"), (V{"-lbenchmark_main", "-lbenchmark"}));
+  EXPECT_EQ(test_framework_libraries("#include <gmock/gmock.h>\n#include <gtest/gtest.h>\n"),
+            (V{"-lgmock_main", "-lgmock", "-lgtest", "-lgtest_main"}));
+  EXPECT_TRUE(test_framework_libraries("// #include <gtest/gtest.h>\n#include \"gtest_like.h\"\n").empty());
+}
+
 }  // namespace
 }  // namespace ferry::wave64
