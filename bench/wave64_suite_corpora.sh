@@ -6,17 +6,21 @@
 # "HIP", or HIP=1) against themselves at wave 32 vs 64. Per corpus: OUT/NAME/results.{json,html}
 # and a line of counts in OUT/summary.tsv. A checkout that is absent is skipped.
 # Usage: bench/wave64_suite_corpora.sh FERRY OUT CORPUS...   (JOBS=2 TIMEOUT=120 by default)
+# CPU_TIMEOUT=S limits each run to S seconds of CPU time (diffrun --cpu-timeout) instead, with
+# TIMEOUT as a wall-clock backstop: on a shared, loaded machine a wall-clock limit measures the load.
 set -u
 FERRY=${1:?usage: wave64_suite_corpora.sh FERRY OUT CORPUS...}
 OUT=${2:?}
 shift 2
 JOBS=${JOBS:-2}
 TIMEOUT=${TIMEOUT:-120}
+CPU_TIMEOUT=${CPU_TIMEOUT:-}
 mkdir -p "$OUT"
 [[ -f $OUT/summary.tsv ]] || printf 'corpus\tprograms\tsame\tdifferent\tboth_failed\ttimeout\tbuild_failed\tnot_runnable\tseconds\n' > "$OUT/summary.tsv"
 # Timings, and the lines that describe the device: the reference runs on the runtime's sm_90 model
-# (132 SMs), the port on its gfx906 model (60 CUs), so device queries and occupancy differ by design.
-IGNORE=${IGNORE:-'[Tt]ime|/s\b|[Mm]s\b|msec|usec|GB/s|GFLOP|[Bb]andwidth|[Tt]hroughput|[Ss]peed|sec\b|[Dd]evice|GPU|Multi-?[Pp]rocessor|SM [0-9]|[Cc]ompute [Cc]apability|[Oo]ccupancy|[Cc]lock'}
+# (132 SMs), the port on its gfx906 model (60 CUs), so device queries and occupancy differ by design;
+# a line that prints the warp size (rocm-examples' "Warp size: 64") differs by design too.
+IGNORE=${IGNORE:-'[Tt]ime|/s\b|[Mm]s\b|msec|usec|GB/s|GFLOP|[Bb]andwidth|[Tt]hroughput|[Ss]peed|sec\b|[Dd]evice|GPU|Multi-?[Pp]rocessor|SM [0-9]|[Cc]ompute [Cc]apability|[Oo]ccupancy|[Cc]lock|[Ww]arp ?[Ss]ize|per [Ss]econd'}
 warp='__shfl|__ballot|__any(_sync)?\(|__all(_sync)?\(|__activemask|__syncwarp|warpSize|cooperative_groups|__reduce_[a-z]+_sync|__match_'
 for c in "$@"; do
   [[ -d $c ]] || { echo "skip: $c is absent"; continue; }
@@ -46,6 +50,7 @@ PY
   extra=()
   # HIP corpora (rocm-examples) are written for C++20 (std::span, ranges), set in their CMake.
   [[ -n $hip ]] && extra=(--ref-api hip --ref-wave 32 --wave64-flag=--std=gnu++20)
+  [[ -n $CPU_TIMEOUT ]] && extra+=(--cpu-timeout "$CPU_TIMEOUT")
   start=$(date +%s)
   "$FERRY" diffrun --wave64 --suite "$c" --list "$OUT/$name/list.txt" --results "$OUT/$name" -j "$JOBS" \
     --timeout "$TIMEOUT" --ignore "$IGNORE" -q "${extra[@]}" \

@@ -162,6 +162,7 @@ int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
   if (given("--max-report")) s.max_report = c.max_report;
   if (given("--runs")) s.runs = c.runs;
   if (given("--timeout")) s.timeout_s = c.timeout_s;
+  if (given("--cpu-timeout")) s.cpu_timeout_s = c.cpu_timeout_s;
   if (given("--build-timeout")) s.build_timeout_s = c.build_timeout_s;
   if (given("--fail-pattern")) s.fail_patterns = c.fail_patterns;
   if (a.no_fail_check) s.check_self_reports = false;
@@ -248,6 +249,10 @@ std::function<int()> setup_diffrun(CLI::App& sub) {
       ->check(CLI::PositiveNumber);
   sub.add_option("--timeout", s.timeout_s, "seconds per run before its process group is killed")
       ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--cpu-timeout", s.cpu_timeout_s,
+                 "CPU seconds per run (each process; the run then counts as timed out): a limit that the load of a "
+                 "shared machine does not eat into, unlike --timeout")
       ->check(CLI::PositiveNumber);
   sub.add_option("--build-timeout", s.build_timeout_s, "seconds per build")
       ->capture_default_str()

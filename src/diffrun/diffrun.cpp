@@ -134,6 +134,7 @@ Spec load_spec(const std::string& path) {
     s.max_report = j.value("max_report", s.max_report);
     s.runs = j.value("runs", s.runs);
     s.timeout_s = j.value("timeout", s.timeout_s);
+    s.cpu_timeout_s = j.value("cpu_timeout", s.cpu_timeout_s);
     s.build_timeout_s = j.value("build_timeout", s.build_timeout_s);
     s.check_self_reports = j.value("check_self_reports", s.check_self_reports);
     s.fail_patterns = j.value("fail_patterns", s.fail_patterns);
@@ -201,7 +202,9 @@ Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>
       auto& [side, res] = sides[s];
       if (i > 0 && !res->runs.front().ok() && res->runs.front().timed_out) continue;
       say(fmt::format("run {}/{} {}: {}", i + 1, spec.runs, s == 0 ? "reference" : "port", side->run));
-      res->runs.push_back(run_command({side->run, side->dir, spec.stdin_file, spec.timeout_s}));
+      RunRequest rq{side->run, side->dir, spec.stdin_file, spec.timeout_s};
+      rq.cpu_limit_s = spec.cpu_timeout_s;
+      res->runs.push_back(run_command(rq));
       if (i == 0)
         for (const std::string& f : spec.files) {
           std::string text;

@@ -31,6 +31,7 @@ struct Spec {
   std::size_t max_report = 10;
   int runs = 1;
   double timeout_s = 600;
+  double cpu_timeout_s = 0;  // CPU seconds per run (RunRequest::cpu_limit_s); 0: none
   double build_timeout_s = 1800;
   // A side whose output has a line matching one of these failed its own check (self-checks print
   // "Test FAILED", "Result = FAIL", a checksum mismatch): the verdict cannot be SAME. Empty with

@@ -4,11 +4,13 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -65,6 +67,7 @@ const char* signal_name(int sig) {
 
 std::string RunResult::status() const {
   if (!started) return "could not start: " + error;
+  if (cpu_limited) return fmt::format("CPU limit reached after {:.3g} s of CPU time ({:.3g} s)", cpu_seconds, seconds);
   if (timed_out) return fmt::format("timed out after {:.3g} s", seconds);
   if (signal != 0) return fmt::format("signal {} ({})", signal, signal_name(signal));
   return fmt::format("exit {}", exit_code);
@@ -105,6 +108,11 @@ RunResult run_command(const RunRequest& req) {
     return res;
   }
   res.started = true;
+  if (req.cpu_limit_s > 0) {
+    const auto soft = static_cast<rlim_t>(std::ceil(req.cpu_limit_s));
+    const rlimit lim{soft, soft + 5};
+    ::prlimit(pid, RLIMIT_CPU, &lim, nullptr);
+  }
 
   // (glibc's posix_spawn reports a failed chdir or stdin open through rc above.)
   const auto deadline =
@@ -118,6 +126,7 @@ RunResult run_command(const RunRequest& req) {
   bool open[2] = {true, true};
   bool reaped = false;
   int status = 0;
+  rusage usage{};
   char buf[65536];
   while (open[0] || open[1] || !reaped) {
     int wait_ms = 50;
@@ -126,7 +135,7 @@ RunResult run_command(const RunRequest& req) {
       if (left <= 0) {
         ::kill(-pid, SIGKILL);
         res.timed_out = true;
-        ::waitpid(pid, &status, 0);
+        ::wait4(pid, &status, 0, &usage);
         reaped = true;
         continue;
       }
@@ -156,17 +165,29 @@ RunResult run_command(const RunRequest& req) {
     } else if (!reaped) {
       ::usleep(static_cast<useconds_t>(wait_ms) * 1000);
     }
-    if (!reaped && ::waitpid(pid, &status, WNOHANG) == pid) {
+    if (!reaped && ::wait4(pid, &status, WNOHANG, &usage) == pid) {
       reaped = true;
       ::kill(-pid, SIGKILL);  // what it left running (it would hold our pipes open)
     }
   }
   if (!reaped) {
     ::kill(-pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
+    ::wait4(pid, &status, 0, &usage);
   }
   res.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  res.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                    static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
   if (res.timed_out) return res;
+  // Past the CPU limit: SIGXCPU (by itself, or as a shell's 128+N), or the hard limit's SIGKILL.
+  // rusage counts a little less CPU than the kernel's limit does (116 s at a 120 s limit seen), so
+  // SIGXCPU alone decides; a SIGKILL needs most of the limit used.
+  if (req.cpu_limit_s > 0) {
+    const int sig = WIFSIGNALED(status) ? WTERMSIG(status) : (WIFEXITED(status) ? WEXITSTATUS(status) - 128 : 0);
+    if (sig == SIGXCPU || (sig == SIGKILL && res.cpu_seconds >= 0.9 * req.cpu_limit_s)) {
+      res.timed_out = res.cpu_limited = true;
+      return res;
+    }
+  }
   if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) res.signal = WTERMSIG(status);
   // A shell whose last command died of a signal exits 128+N (dash execs a lone simple command,
@@ -175,8 +196,12 @@ RunResult run_command(const RunRequest& req) {
 }
 
 nlohmann::json to_json(const RunResult& r, bool with_output) {
-  nlohmann::json j = {
-      {"status", r.status()}, {"started", r.started}, {"timed_out", r.timed_out}, {"seconds", r.seconds}};
+  nlohmann::json j = {{"status", r.status()},
+                      {"started", r.started},
+                      {"timed_out", r.timed_out},
+                      {"seconds", r.seconds},
+                      {"cpu_seconds", r.cpu_seconds}};
+  if (r.cpu_limited) j["cpu_limited"] = true;
   if (r.started && !r.timed_out) {
     if (r.signal != 0) j["signal"] = r.signal;
     else j["exit_code"] = r.exit_code;

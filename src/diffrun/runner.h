@@ -18,8 +18,13 @@ namespace ferry::diffrun {
 struct RunRequest {
   std::string command;
   std::string workdir = ".";
-  std::string stdin_file;                          // empty: /dev/null
-  double timeout_s = 600;                          // <= 0: no limit
+  std::string stdin_file;  // empty: /dev/null
+  double timeout_s = 600;  // <= 0: no limit
+  // CPU seconds the command's processes may use each (RLIMIT_CPU, set on the spawned process and
+  // inherited by what it starts); <= 0: no limit. Unlike the wall-clock limit it does not count
+  // the time other processes of a loaded machine take. A process past it is killed (SIGXCPU,
+  // then SIGKILL) and the run counts as timed out.
+  double cpu_limit_s = 0;
   std::size_t max_output = std::size_t{64} << 20;  // bytes kept per stream; the rest is drained
 };
 
@@ -29,7 +34,9 @@ struct RunResult {
   int exit_code = -1;  // when it exited
   int signal = 0;      // when a signal ended it (not counting our timeout kill)
   bool timed_out = false;
+  bool cpu_limited = false;  // timed out on the CPU limit, not the wall clock
   double seconds = 0;
+  double cpu_seconds = 0;  // user + system time of the command and the children it waited for
   std::string out;
   std::string err;
   bool out_truncated = false;

@@ -267,6 +267,21 @@ void report_unlinked(const std::string& output, const fs::path& first_source, Bu
 
 }  // namespace
 
+std::vector<std::string> test_framework_libraries(std::string_view text) {
+  // `_main` first: its main() is taken from the archive only when the program has none.
+  static const std::regex kInclude(R"(^[ \t]*#[ \t]*include[ \t]*<(gtest|gmock|benchmark)/)", std::regex::multiline);
+  std::vector<std::string> libs;
+  const std::string s(text);
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), kInclude); it != std::sregex_iterator(); ++it) {
+    const std::string lib = (*it)[1].str();
+    std::vector<std::string> add = {"-l" + lib + "_main", "-l" + lib};
+    if (lib == "gmock") add.push_back("-lgtest");
+    for (const std::string& a : add)
+      if (std::find(libs.begin(), libs.end(), a) == libs.end()) libs.push_back(a);
+  }
+  return libs;
+}
+
 BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
   const auto t0 = std::chrono::steady_clock::now();
   BuildResult r;
@@ -294,8 +309,11 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
   fs::create_directories(work / "obj");
 
   // Transform every file into the mirror.
+  std::vector<std::string> host_libs;
   for (const fs::path& f : files) {
     const std::string text = project::read_file(f);
+    for (const std::string& l : test_framework_libraries(text))
+      if (std::find(host_libs.begin(), host_libs.end(), l) == host_libs.end()) host_libs.push_back(l);
     Transformed t = transform_source(text, f.string());
     r.launches += t.launches;
     r.dynamic_shared += t.dynamic_shared;
@@ -395,6 +413,7 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
     std::vector<std::string> link = {o.cxx};
     for (const Job& j : jobs) link.push_back(j.object.string());
     link.push_back(rt.library.string());
+    link.insert(link.end(), host_libs.begin(), host_libs.end());
     link.insert(link.end(), rt.link.begin(), rt.link.end());
     link.insert(link.end(), o.link_flags.begin(), o.link_flags.end());
     link.push_back("-o");

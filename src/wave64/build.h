@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/diagnostic.h"
@@ -62,6 +63,12 @@ struct RuntimeLocation {
   std::vector<std::string> link;  // libraries the runtime needs (boost.context, pthread)
 };
 [[nodiscard]] RuntimeLocation locate_runtime();
+
+// The host libraries a file's includes ask for: Google Test (<gtest/...>, <gmock/...>) and
+// Google Benchmark (<benchmark/...>), as -l flags with their `_main` archives first (rocm-examples'
+// test and benchmark programs; their CMake links GTest::gtest_main / benchmark::benchmark). A
+// system without them stops at the include, with the compiler's message.
+[[nodiscard]] std::vector<std::string> test_framework_libraries(std::string_view text);
 
 // The API of a program: what its files include (hip/... or cuda_*.h), else CUDA for .cu files
 // (nvcc includes cuda_runtime.h by itself) and HIP otherwise. Throws std::invalid_argument when

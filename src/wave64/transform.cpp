@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <memory>
 #include <regex>
+#include <set>
+#include <string>
 
 #include "migrate/file_migration.h"
 #include "targets/hip/passes.h"
@@ -376,6 +378,63 @@ void drop_duplicate_specifiers(FileMigration& f) {
   }
 }
 
+// The runtime's built-in variables are macros (`#define gridDim W64_GRID_DIM`), so host code that
+// declares a local or parameter of that name — cuda-samples' tensor-core GEMMs write `dim3
+// gridDim; dim3 blockDim;` before a launch, particles `uint gridDim = GRID_SIZE;` — would reach
+// the compiler as `dim3 (::w64::rt::t_block->gdim);`. Such a name is renamed (w64_host_NAME) from
+// its declaration to the end of its block (a parameter: the function's body), not after `.`,
+// `->` or `::`. A declaration is the name after a type word and before `;`, `=`, `(`, `{`, `[`,
+// `,` or `)`.
+bool declares_builtin_name(const FileMigration& f, std::size_t ci) {
+  if (ci == 0 || !f.is_identifier(ci - 1)) return false;
+  static const std::set<std::string_view> kNotTypes = {"return", "case",  "sizeof", "else",     "do",
+                                                       "throw",  "new",   "delete", "decltype", "co_return",
+                                                       "goto",   "using", "typeof", "alignof",  "co_yield"};
+  if (kNotTypes.count(f.text(ci - 1)) != 0) return false;
+  for (const char* next : {";", "=", "(", "{", "[", ",", ")"})
+    if (f.is(ci + 1, next)) return true;
+  return false;
+}
+
+void rename_builtin_name_declarations(FileMigration& f) {
+  static const std::set<std::string_view> kBuiltins = {"gridDim", "blockDim", "threadIdx", "blockIdx"};
+  for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
+    if (!f.is_identifier(ci) || kBuiltins.count(f.text(ci)) == 0 || f.code(ci).in_directive || f.excluded(ci) ||
+        f.touched(ci) || !declares_builtin_name(f, ci))
+      continue;
+    // A parameter: an unclosed `(` between the name and the start of its statement.
+    std::size_t paren = npos;
+    int depth = 0;
+    for (std::size_t i = ci; i-- > 0;) {
+      if (f.code(i).in_directive || f.is(i, ";") || f.is(i, "{") || f.is(i, "}")) break;
+      if (f.is(i, ")")) ++depth;
+      else if (f.is(i, "(") && depth-- == 0) {
+        paren = i;
+        break;
+      }
+    }
+    std::size_t end = npos;
+    if (paren != npos) {
+      const std::size_t close = f.match_bracket(paren);
+      if (close == npos) continue;
+      std::size_t i = close + 1;
+      while (i < f.code_size() && !f.is(i, "{") && !f.is(i, ";")) ++i;
+      end = f.is(i, "{") ? f.match_bracket(i) : close;
+    } else {
+      const std::size_t open = enclosing_brace(f, ci);
+      if (open == npos || opens_scope_not_function(f, open)) continue;  // a global or a member: left alone
+      end = f.match_bracket(open);
+    }
+    if (end == npos) continue;
+    const std::string name(f.text(ci));
+    for (std::size_t j = ci; j <= end; ++j) {
+      if (!f.is(j, name) || f.touched(j) || f.code(j).in_directive) continue;
+      if (j > 0 && (f.is(j - 1, ".") || f.is(j - 1, "->") || f.is(j - 1, "::"))) continue;
+      f.replace(j, j, "w64_host_" + name);
+    }
+  }
+}
+
 }  // namespace
 
 Transformed transform_source(std::string_view src, const std::string& display_path) {
@@ -390,6 +449,7 @@ Transformed transform_source(std::string_view src, const std::string& display_pa
   FileMigration f(display_path, src, *hip, options, project);
 
   targets::hip::launch_pass(f);
+  rename_builtin_name_declarations(f);
   protect_template_kernel_names(f);
   rewrite_extern_shared(f, out);
   drop_duplicate_specifiers(f);

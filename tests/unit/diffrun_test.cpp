@@ -159,6 +159,25 @@ TEST(DiffrunRunner, TimeoutKillsTheProcessGroup) {
   EXPECT_EQ(r.out, "");
 }
 
+// --cpu-timeout: a limit on CPU time, which the load of a shared machine does not eat into. A busy
+// loop is stopped after about a second of CPU; a sleeping command is not, and uses almost none.
+TEST(DiffrunRunner, CpuLimitStopsABusyLoopButNotASleeper) {
+  RunRequest busy{"while :; do :; done", ".", "", 120};
+  busy.cpu_limit_s = 1;
+  const RunResult r = run_command(busy);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_TRUE(r.cpu_limited);
+  EXPECT_GE(r.cpu_seconds, 0.5);
+  EXPECT_NE(r.status().find("CPU limit"), std::string::npos) << r.status();
+  EXPECT_FALSE(r.ok());
+  RunRequest idle{"sleep 1.5; echo woke", ".", "", 60};
+  idle.cpu_limit_s = 1;
+  const RunResult q = run_command(idle);
+  EXPECT_FALSE(q.timed_out);
+  EXPECT_EQ(q.out, "woke\n");
+  EXPECT_LT(q.cpu_seconds, 0.5);
+}
+
 TEST(DiffrunRunner, ReportsSignals) {
   const RunResult r = run_command({"kill -SEGV $$", ".", "", 10});
   EXPECT_EQ(r.signal, 11);

@@ -188,5 +188,53 @@ TEST(Wave64Build, DetectsTheApiOfAPortThatKeptACudaHeader) {
   std::filesystem::remove_all(dir);
 }
 
+// The built-in variables are macros in the runtime: host locals and parameters of those names
+// (cuda-samples' tensor-core GEMMs: `dim3 gridDim; dim3 blockDim;` before a launch) are renamed
+// within their scope; the built-ins in kernels, and members after `.`, stay.
+TEST(Wave64Transform, HostLocalsNamedLikeBuiltinsAreRenamedInTheirScope) {
+  const std::string src =
+      "__global__ void k(int* o) { o[blockIdx.x * blockDim.x + threadIdx.x] = gridDim.x; }\n"
+      "void run(int* o, bool big) {\n"
+      "  if (big) {\n"
+      "    dim3 gridDim;\n"
+      "    dim3 blockDim;\n"
+      "    blockDim.x = 128;\n"
+      "    gridDim.x = 4;\n"
+      "    k<<<gridDim, blockDim>>>(o);\n"
+      "  } else {\n"
+      "    k<<<1, 32>>>(o);\n"
+      "  }\n"
+      "  unsigned int gridDim = 3; int blockDim[3];\n"
+      "  print(gridDim, blockDim[0], p.gridDim);\n"
+      "}\n"
+      "void launch(dim3 gridDim, int* o) { k<<<gridDim, 64>>>(o); }\n"
+      "__global__ void k2(int* o) { o[0] = gridDim.y; }\n";
+  const Transformed t = transform_source(src, "k.cu");
+  EXPECT_TRUE(t.diagnostics.empty());
+  EXPECT_NE(t.text.find("o[blockIdx.x * blockDim.x + threadIdx.x] = gridDim.x;"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("dim3 w64_host_gridDim;"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("w64_host_blockDim.x = 128;"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("hipLaunchKernelGGL(k, w64_host_gridDim, w64_host_blockDim, 0, 0, o)"), std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("unsigned int w64_host_gridDim = 3; int w64_host_blockDim[3];"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("print(w64_host_gridDim, w64_host_blockDim[0], p.gridDim);"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("void launch(dim3 w64_host_gridDim, int* o) { hipLaunchKernelGGL(k, w64_host_gridDim"),
+            std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("o[0] = gridDim.y;"), std::string::npos) << t.text;
+}
+
+// rocm-examples' test and benchmark programs include Google Test / Benchmark, which their CMake
+// links: the build links them too, `_main` archives first (a program with its own main keeps it).
+TEST(Wave64Build, TestFrameworkIncludesAddTheirLibraries) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(test_framework_libraries("#include <hip/hip_runtime.h>\n#include <gtest/gtest.h>\n"),
+            (V{"-lgtest_main", "-lgtest"}));
+  EXPECT_EQ(test_framework_libraries("  # include <benchmark/benchmark.h>\n"), (V{"-lbenchmark_main", "-lbenchmark"}));
+  EXPECT_EQ(test_framework_libraries("#include <gmock/gmock.h>\n#include <gtest/gtest.h>\n"),
+            (V{"-lgmock_main", "-lgmock", "-lgtest", "-lgtest_main"}));
+  EXPECT_TRUE(test_framework_libraries("// #include <gtest/gtest.h>\n#include \"gtest_like.h\"\n").empty());
+}
+
 }  // namespace
 }  // namespace ferry::wave64

@@ -68,30 +68,118 @@ void warn_once(const Site& s, const char* kind, const std::string& msg) {
   std::fprintf(stderr, "%s:%u:%u: wave64: warning: %s\n", s.file, s.line, s.col, msg.c_str());
 }
 
+// A saved execution context: a fiber's, or the worker's own while a block runs.
+//
+// On x86-64 a switch is ours (below): it saves the six callee-saved integer registers and the
+// stack pointer, nothing else. boost.context's jump also saves and restores MXCSR and the x87
+// control word, and perf put three quarters of a jump's time in those four instructions
+// (fnstcw/fldcw serialise); no kernel code changes the floating-point control state, so nothing
+// is lost by leaving it alone. Its `ret` also returns where the switching lane called from, so
+// the return predictor is right when every lane waits at the same call site (the common case).
+// Elsewhere boost.context's fcontext does the switch.
+#if defined(__x86_64__) && !defined(W64_USE_FCONTEXT)
+#define W64_OWN_SWITCH 1
+extern "C" void w64_ctx_switch(void** save_sp, void* to_sp);
+extern "C" void w64_ctx_trampoline();
+// w64_ctx_switch(save, to): push the callee-saved registers, store the stack pointer in *save,
+// load `to`, pop that context's registers and return into it. A new context's stack holds six
+// register slots (r12 = the entry function) and the trampoline as return address.
+asm(R"(
+  .text
+  .p2align 4
+  .globl w64_ctx_switch
+  .hidden w64_ctx_switch
+  .type w64_ctx_switch, @function
+w64_ctx_switch:
+  .cfi_startproc
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .cfi_endproc
+  .size w64_ctx_switch, .-w64_ctx_switch
+  .p2align 4
+  .globl w64_ctx_trampoline
+  .hidden w64_ctx_trampoline
+  .type w64_ctx_trampoline, @function
+w64_ctx_trampoline:
+  .cfi_startproc
+  .cfi_undefined rip
+  callq *%r12
+  ud2
+  .cfi_endproc
+  .size w64_ctx_trampoline, .-w64_ctx_trampoline
+)");
+struct Ctx {
+  void* sp = nullptr;
+};
+inline void ctx_switch(Ctx* from, Ctx* to) { w64_ctx_switch(&from->sp, to->sp); }
+inline const void* ctx_stack(const Ctx* c) { return c->sp; }
+// A context that starts `entry` (which must never return) on the stack below `top`.
+inline void ctx_make(Ctx* c, unsigned char* top, std::size_t /*bytes*/, void (*entry)()) {
+  auto t = reinterpret_cast<std::uintptr_t>(top) & ~std::uintptr_t{15};
+  auto* sp = reinterpret_cast<void**>(t) - 7;  // six registers and the return address: rsp = t after `ret`
+  sp[0] = sp[1] = sp[2] = nullptr;             // r15, r14, r13
+  sp[3] = reinterpret_cast<void*>(entry);      // r12
+  sp[4] = sp[5] = nullptr;                     // rbx, rbp
+  sp[6] = reinterpret_cast<void*>(&w64_ctx_trampoline);
+  c->sp = sp;
+}
+#else
 struct Ctx {
   bctx::fcontext_t fc = nullptr;
 };
+inline const void* ctx_stack(const Ctx* c) { return c->fc; }
+inline void ctx_switch(Ctx* from, Ctx* to) {
+  const bctx::transfer_t t = bctx::jump_fcontext(to->fc, from);
+  if (t.data) static_cast<Ctx*>(t.data)->fc = t.fctx;
+}
+void (*g_fcontext_entry)() = nullptr;
+void fcontext_entry(bctx::transfer_t t) {
+  static_cast<Ctx*>(t.data)->fc = t.fctx;
+  g_fcontext_entry();
+}
+inline void ctx_make(Ctx* c, unsigned char* top, std::size_t bytes, void (*entry)()) {
+  g_fcontext_entry = entry;
+  c->fc = bctx::make_fcontext(top, bytes, fcontext_entry);
+}
+#endif
 
 enum class State : std::uint8_t { Ready, Running, WaitWave, WaitBlock, WaitTile, Done };
 enum class Op : std::uint8_t { Shuffle, Vote, Match, Reduce };
 
-struct Lane : Ctx {
+// What a barrier touches of a lane (its saved stack pointer, queue link, state, barrier
+// predicate and result, the LaneInfo its code reads) is in the first cache line; what a warp
+// operation adds, in the second. A barrier over a 256-lane block touches every lane's record:
+// one line each, not three.
+struct alignas(64) Lane : Ctx {
   Lane* next_ready = nullptr;
-  unsigned grid_syncs = 0;  // grid_group::sync() calls this lane made (cooperative launches)
   State state = State::Ready;
-  LaneInfo info{};
-  // The pending warp operation.
-  Site site{};
   Op op = Op::Vote;
   std::uint8_t sub = 0;  // Shfl / Vote / Reduce value
+  // The pending block barrier.
+  int bpred = 0;
+  int bresult = 0;
+  LaneInfo info{};
+  unsigned grid_syncs = 0;  // grid_group::sync() calls this lane made (cooperative launches)
+  // The pending warp operation.
+  Site site{};
   unsigned bytes = 0;
   int arg = 0;
   int width = 0;
   alignas(16) unsigned char in[16]{};
   alignas(16) unsigned char out[16]{};
-  // The pending block barrier.
-  int bpred = 0;
-  int bresult = 0;
   // The pending tile barrier (a cooperative-groups tile wider than the wavefront): its lanes.
   unsigned tile_first = 0;
   unsigned tile_count = 0;
@@ -196,13 +284,27 @@ Lane* pop_ready(Worker& w) {
 }
 
 // Jumps from `self` (a lane, or the worker's own context) to lane `next`; returns when someone
-// jumps back.
-void switch_to(Worker& w, Ctx* self, Lane* next) {
+// jumps back. What the lane after `next` will touch first when it resumes (its record, the top
+// frames of its stack) is prefetched now: a block's lanes' frames do not fit in L1, and a barrier
+// resumes them one after another in queue order, so each lane's lines arrive while the one
+// before it runs.
+inline void switch_to(Worker& w, Ctx* self, Lane* next) {
+  if (const Lane* after = w.rq_head) {
+    const char* sp = static_cast<const char*>(ctx_stack(after));
+    if (sp) {
+      __builtin_prefetch(sp);
+      __builtin_prefetch(sp + 64);
+      __builtin_prefetch(sp + 128);
+      __builtin_prefetch(sp + 192);
+      __builtin_prefetch(sp + 256);
+      __builtin_prefetch(sp + 320);
+    }
+    if (after->next_ready) __builtin_prefetch(after->next_ready);
+  }
   w.cur = next;
   t_lane = &next->info;
   next->state = State::Running;
-  const bctx::transfer_t t = bctx::jump_fcontext(next->fc, self);
-  if (t.data) static_cast<Ctx*>(t.data)->fc = t.fctx;
+  ctx_switch(self, next);
 }
 
 // Copies of warp-operation values: the common sizes as fixed-size copies the compiler inlines.
@@ -492,16 +594,16 @@ Lane* resolve(Worker& w) {
         std::to_string(w.nlanes - w.done) + " live lanes)");
 }
 
-void runner_entry(bctx::transfer_t t);
+void runner_entry();
 
 // A new fiber that starts the next lane; returns when someone jumps back to `self`.
 void start_fiber(Worker& w, Ctx* self) {
   if (w.fibers >= w.stack_tops.size()) fatal("internal: out of fiber stacks");
-  const bctx::fcontext_t fc = bctx::make_fcontext(w.stack_tops[w.fibers], w.stack_bytes - 61 * 320, runner_entry);
+  Ctx fresh;
+  ctx_make(&fresh, w.stack_tops[w.fibers], w.stack_bytes - 61 * 320, runner_entry);
   ++w.fibers;
   w.cur = nullptr;
-  const bctx::transfer_t t = bctx::jump_fcontext(fc, self);
-  if (t.data) static_cast<Ctx*>(t.data)->fc = t.fctx;
+  ctx_switch(self, &fresh);
 }
 
 // What runs after `self` waits or finishes: a lane not started yet (the order the lanes would
@@ -569,8 +671,7 @@ void lane_finished(Worker& w, Lane* self) {
 // A fiber runs lanes while there are lanes to start (KernelCall::invoke: plain calls until the
 // block's first wait); a lane that waits keeps the fiber (its stack holds the lane's frames) and
 // the next lane starts on a new one.
-void runner_entry(bctx::transfer_t t) {
-  static_cast<Ctx*>(t.data)->fc = t.fctx;
+void runner_entry() {
   Worker& w = *t_worker;
   try {
     w.launch->invoke(w.launch->closure);
@@ -588,7 +689,8 @@ void runner_entry(bctx::transfer_t t) {
   if (w.done == w.nlanes) {
     w.cur = nullptr;
     t_lane = nullptr;
-    bctx::jump_fcontext(w.fc, self);
+    Ctx gone;  // this fiber's context, never resumed
+    ctx_switch(self ? static_cast<Ctx*>(self) : &gone, &w);
   } else {
     run_next(w, self);
   }

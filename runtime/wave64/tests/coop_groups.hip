@@ -211,6 +211,64 @@ void check_dynamic() {
   gpuFree(out);
 }
 
+// labeled_partition / binary_partition (warpAggregatedAtomicsCG's pattern): a coalesced group of
+// the odd lanes split by label (lane % 3), and a tile of 16 split by a predicate.
+__global__ void labeled_kernel(int* out) {
+  const int r = threadIdx.x;
+  for (int k = 0; k < 6; ++k) out[r * 6 + k] = -1;
+  if (r % 2) {
+    cg::coalesced_group odd = cg::coalesced_threads();
+    cg::coalesced_group g = cg::labeled_partition(odd, r % 3);
+    out[r * 6 + 0] = g.size();
+    out[r * 6 + 1] = g.thread_rank();
+    out[r * 6 + 2] = g.shfl(r, 0);
+#if defined(W64_TEST_CUDA)
+    out[r * 6 + 3] = cg::reduce(g, r, cg::greater<int>());
+#else
+    out[r * 6 + 3] = g.shfl(r, g.size() - 1);
+#endif
+  }
+  cg::thread_block_tile<16> t = cg::tiled_partition<16>(cg::this_thread_block());
+  cg::coalesced_group h = cg::binary_partition(t, r % 4 == 0);
+  out[r * 6 + 4] = h.size();
+  out[r * 6 + 5] = h.shfl(r, 0);
+}
+
+void check_labeled() {
+  int* out;
+  gpuMalloc(&out, sizeof(int) * 6 * B);
+  labeled_kernel<<<1, B>>>(out);
+  gpuSync();
+  for (int r = 0; r < B; ++r) {
+    const int* o = out + r * 6;
+    if (r % 2) {
+      const int wbase = r / W * W;
+      std::vector<int> members;
+      for (int l = wbase; l < wbase + W; ++l)
+        if (l % 2 && l % 3 == r % 3) members.push_back(l);
+      int rank = 0;
+      while (members[rank] != r) ++rank;
+      CHECK_EQ(o[0], (int)members.size(), "labeled size r=%d", r);
+      CHECK_EQ(o[1], rank, "labeled rank r=%d", r);
+      CHECK_EQ(o[2], members[0], "labeled shfl(0) r=%d", r);
+      CHECK_EQ(o[3], members.back(), "labeled reduce (max) r=%d", r);
+    } else {
+      CHECK_EQ(o[0], -1, "labeled: even lane r=%d", r);
+    }
+    const int tbase = r / 16 * 16;
+    const bool mine = r % 4 == 0;
+    int first = -1, count = 0;
+    for (int l = tbase; l < tbase + 16; ++l)
+      if ((l % 4 == 0) == mine) {
+        if (first < 0) first = l;
+        ++count;
+      }
+    CHECK_EQ(o[4], count, "binary size r=%d", r);
+    CHECK_EQ(o[5], first, "binary shfl(0) r=%d", r);
+  }
+  gpuFree(out);
+}
+
 int main() {
   check_tile<1>();
   check_tile<2>();
@@ -226,6 +284,7 @@ int main() {
   check_wide_tile<B>();
 #endif
   check_dynamic();
+  check_labeled();
   char name[64];
   std::snprintf(name, sizeof name, "coop_groups (wave %d)", W);
   return finish(name);

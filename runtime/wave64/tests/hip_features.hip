@@ -391,6 +391,9 @@ void test_launches() {
   int ws = 0;
   hipDeviceGetAttribute(&ws, hipDeviceAttributeWarpSize, 0);
   CHECK_EQ(ws, W, "hipDeviceAttributeWarpSize");
+  int smem = 0;  // the "Cuda only" attribute a port of cudaDeviceProp::sharedMemPerMultiprocessor reads
+  hipDeviceGetAttribute(&smem, hipDeviceAttributeSharedMemPerMultiprocessor, 0);
+  CHECK_EQ(smem, static_cast<int>(p.sharedMemPerMultiprocessor), "hipDeviceAttributeSharedMemPerMultiprocessor");
 
   default_args_kernel<<<1, 64>>>(idx);
   for (int t = 0; t < 64; ++t) CHECK_EQ(idx[t], 3 * t, "default arguments <<<>>> thread %d", t);

@@ -142,6 +142,9 @@ enum W64_N(cudaDeviceAttr, hipDeviceAttribute_t) {
   W64_N(cudaDevAttrMaxBlocksPerMultiprocessor, hipDeviceAttributeMaxBlocksPerMultiProcessor),
   W64_N(cudaDevAttrComputeMode, hipDeviceAttributeComputeMode),
   W64_N(cudaDevAttrIntegrated, hipDeviceAttributeIntegrated),
+  // HIP's "Cuda only" attribute (HIP 5.2 declares it; cudaDeviceProp::sharedMemPerMultiprocessor
+  // through an attribute); CUDA itself has only the Max... attribute above.
+  W64_N(w64_cudaDevAttrSharedMemPerMultiprocessor, hipDeviceAttributeSharedMemPerMultiprocessor),
 };
 using W64_ATTR = W64_N(cudaDeviceAttr, hipDeviceAttribute_t);
 
@@ -394,6 +397,7 @@ inline int attribute(int a) {
     case W64_N(cudaDevAttrComputeCapabilityMajor, hipDeviceAttributeComputeCapabilityMajor): return p.major;
     case W64_N(cudaDevAttrComputeCapabilityMinor, hipDeviceAttributeComputeCapabilityMinor): return p.minor;
     case W64_N(cudaDevAttrMaxSharedMemoryPerMultiprocessor, hipDeviceAttributeMaxSharedMemoryPerMultiprocessor):
+    case W64_N(w64_cudaDevAttrSharedMemPerMultiprocessor, hipDeviceAttributeSharedMemPerMultiprocessor):
       return static_cast<int>(p.sharedMemPerMultiprocessor);
     case W64_N(cudaDevAttrMaxRegistersPerMultiprocessor, hipDeviceAttributeMaxRegistersPerMultiprocessor):
       return p.regsPerMultiprocessor;

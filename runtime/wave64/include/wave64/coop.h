@@ -12,7 +12,8 @@
 // multi-warp tiles) syncs with a barrier over its lanes and reduces through per-lane slots; it
 // has no shuffles or votes (CUDA has none either); HIP allows no tile wider than the wavefront.
 //
-// What is not: multi-grid groups (multi-device launches), labeled_partition / binary_partition: they stop the program
+// labeled_partition / binary_partition of a coalesced group or a tile no wider than the wavefront.
+// What is not: multi-grid groups (multi-device launches): they stop the program
 // with a message when called.
 //
 // The API (HIP or CUDA, set by the front header) decides the ballot type: 32-bit in CUDA, 64-bit
@@ -267,6 +268,8 @@ class coalesced_group {
   unsigned meta_group_size() const { return 1; }
   bool is_valid() const { return mask_ != 0; }
   void sync(W64_SITE_PARAM) const { w64_detail::wave_sync(w64_site); }
+  // The group's lanes of the wavefront (bit i: lane i); not a CUDA member.
+  std::uint64_t w64_lanes() const { return mask_; }
 
   template <class T>
   T shfl(T v, int src_rank, W64_SITE_PARAM) const {
@@ -310,13 +313,28 @@ inline coalesced_group coalesced_threads(W64_SITE_PARAM) {
   return coalesced_group(::w64::rt::vote(::w64::rt::Vote::Active, 1, w64_site));
 }
 
+// labeled_partition / binary_partition: the threads of a coalesced group or of a tile (no wider
+// than the wavefront) that pass the same label, as a coalesced group. Every thread of the parent
+// calls it; the lanes with the same label are found as __match_any_sync does.
+namespace w64_detail {
+inline std::uint64_t group_lanes(const coalesced_group& g) { return g.w64_lanes(); }
+template <unsigned N, class Parent>
+inline std::uint64_t group_lanes(const thread_block_tile<N, Parent>&) {
+  static_assert(N <= static_cast<unsigned>(W64_WAVE_SIZE),
+                "wave64 runtime: labeled_partition / binary_partition of a tile wider than the wavefront is not "
+                "modelled");
+  const unsigned base = wave_lane() / N * N;
+  return (N >= 64 ? ~0ull : ((1ull << N) - 1)) << base;
+}
+}  // namespace w64_detail
 template <class Group>
-inline void labeled_partition(const Group&, int) {
-  w64_detail::unsupported("labeled_partition");
+inline coalesced_group labeled_partition(const Group& g, unsigned long long label, W64_SITE_PARAM) {
+  const std::uint64_t same = ::w64::rt::match(&label, sizeof label, false, nullptr, w64_site);
+  return coalesced_group(same & w64_detail::group_lanes(g));
 }
 template <class Group>
-inline void binary_partition(const Group&, bool) {
-  w64_detail::unsupported("binary_partition");
+inline coalesced_group binary_partition(const Group& g, bool pred, W64_SITE_PARAM) {
+  return labeled_partition(g, pred ? 1ull : 0ull, w64_file, w64_line, w64_col);
 }
 
 // ---- free functions -----------------------------------------------------------------------------------
