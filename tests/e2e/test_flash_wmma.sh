@@ -13,7 +13,8 @@
 #      byte;
 #   4. `ferry analyze --target gfx90a` reports no hazard in the FlashAttention files;
 #   5. when ROCM_HEADERS names an include folder with rocwmma/ (scripts/rocm-headers.sh) and hipcc
-#      is installed, the port compiles for gfx90a (and gfx942 where hipcc knows it) against the real
+#      is installed, the port compiles for gfx90a (and gfx942 where hipcc knows it, else gfx940 of
+#      the same family, where the rocWMMA headers know it) against the real
 #      rocWMMA headers, fp16 and bf16 fragments (else: said, skipped).
 # FLASH_WMMA_FULL=1 runs every case of flash_wmma_check.cu instead of --quick (slower).
 set -u
@@ -81,10 +82,18 @@ else echo "ok   ferry analyze --target gfx90a: nothing to report"; fi
 
 inc=${ROCM_HEADERS:-}
 if [[ -n "$inc" && -f "$inc/rocwmma/rocwmma.hpp" ]] && command -v hipcc >/dev/null; then
-  for arch in gfx90a gfx942; do
+  # gfx942 (MI300X) where hipcc knows it; else gfx940, the first target of the same gfx94x family
+  # (same MFMA instructions), which Debian's hipcc 5.2 knows.
+  mi300=""
+  for arch in gfx90a gfx942 gfx940; do
+    if [[ $arch == gfx940 && -n $mi300 ]]; then continue; fi
     if [[ $arch != gfx90a ]] && ! hipcc --offload-arch=$arch -x hip -c /dev/null -o /dev/null 2>/dev/null; then
       echo "skip hipcc $arch: this hipcc does not know the target"; continue
     fi
+    if [[ $arch == gfx94* ]] && ! grep -rqs "$arch" "$inc/rocwmma/internal/config.hpp"; then
+      echo "skip hipcc $arch: these rocWMMA headers predate the target"; continue
+    fi
+    [[ $arch == gfx94* ]] && mi300=$arch
     if (cd "$work/hip" && timeout 600 hipcc --offload-arch=$arch -std=c++17 -O2 -Iinclude -I"$inc" -DLLAMA_OPS_WMMA=1 \
           -c src/flash_attention.cu -o "$work/fa-$arch.o" 2>"$work/hipcc-$arch.log"); then
       echo "ok   the port (forward, backward, decode) compiles for $arch against rocWMMA ($inc)"
