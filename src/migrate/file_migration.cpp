@@ -520,8 +520,12 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     // provides (`#define hipDataType ...`, `#define __HIP_DEVICE_COMPILE__ 1300`, which hides the
     // HIP headers' host declarations). The definition keeps its name; its uses are renamed as
     // everywhere, to the target's own. A replacement the target release lacks is still renamed:
-    // then the project's definition provides it.
-    if ((defines_macro(file, ci) || (ci >= 2 && t.in_directive && file.is(ci - 1, "undef") && file.is(ci - 2, "#"))) &&
+    // then the project's definition provides it. The way back of a round trip renames it too: a
+    // definition that reaches it under the target's name was renamed on the way there
+    // (`#define CUDART_PI_F` became `#define HIP_PI_F` for HIP < 5.3), and comes back as written.
+    const bool way_back = !file.project().migrated_by.empty() && file.project().migrated_by != file.target().name();
+    if (!way_back &&
+        (defines_macro(file, ci) || (ci >= 2 && t.in_directive && file.is(ci - 1, "undef") && file.is(ci - 2, "#"))) &&
         r->has_replacement() && r->to != name && r->availability == rules::Availability::Available) {
       file.diag(Diag::DefinedApiNameKept, ci,
                 "'" + std::string(name) + "' is defined by the project here; renamed to '" + r->to +
