@@ -3,6 +3,7 @@
 // components a) compile with hipcc and not with nvcc.
 #include <string>
 
+#include "buildsys/source_facts.h"
 #include "targets/cuda/passes.h"
 
 namespace ferry::targets::cuda {
@@ -10,19 +11,6 @@ namespace {
 
 using migrate::FileMigration;
 using migrate::npos;
-
-// Components of a CUDA vector type name (float4 -> 4), 0 when it is not one.
-int vector_components(std::string_view t) {
-  static constexpr std::string_view bases[] = {"char", "uchar", "short",    "ushort",    "int",   "uint",
-                                               "long", "ulong", "longlong", "ulonglong", "float", "double"};
-  if (t.size() < 2) return 0;
-  const char last = t.back();
-  if (last < '1' || last > '4') return 0;
-  const std::string_view base = t.substr(0, t.size() - 1);
-  for (std::string_view b : bases)
-    if (base == b) return last - '0';
-  return 0;
-}
 
 struct Complex {
   std::string_view hip;
@@ -58,7 +46,7 @@ void vector_ctor_pass(FileMigration& file) {
       continue;
     const std::string_view t = file.text(ci);
     std::string make;
-    int n = vector_components(t);
+    int n = buildsys::vector_type_components(t);
     if (n > 0) {
       make = "make_" + std::string(t);
     } else {
