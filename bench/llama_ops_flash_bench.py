@@ -344,42 +344,113 @@ def decode_case(lib, B, H, KVH, L, D, dtype, page_size=16):
     return row
 
 
-def profile(lib):
-    """One launch of each kernel, for `ncu -k regex:flash`: ours (WMMA forward and backward), SDPA
-    flash (forward and backward), decode."""
-    B, H, S, D = 1, 16, 4096, 128
-    q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=torch.float16) for _ in range(3))
-    o = torch.empty_like(q)
-    lse = torch.empty(B, H, S, device="cuda", dtype=torch.float32)
-    st = strides(q, k, v, o)
-    s0 = torch.cuda.current_stream().cuda_stream
-    for causal in (0, 1):
-        check(lib, lib.llama_flash_forward_gqa(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), lse.data_ptr(), st,
-                                               B, H, H, S, S, D, 1.0 / math.sqrt(D), causal, 0, s0))
-        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-            F.scaled_dot_product_attention(q, k, v, is_causal=bool(causal))
-    # the backward pass (delta, dK/dV, dQ kernels) and SDPA-flash's, non-causal
-    do = torch.randn_like(q)
-    delta = torch.empty(B, H, S, device="cuda", dtype=torch.float32)
-    dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
-    check(lib, lib.llama_flash_forward_gqa(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), lse.data_ptr(), st,
-                                           B, H, H, S, S, D, 1.0 / math.sqrt(D), 0, 0, s0))
-    check(lib, lib.llama_flash_backward_gqa(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), do.data_ptr(),
-                                            dq.data_ptr(), dk.data_ptr(), dv.data_ptr(), lse.data_ptr(), delta.data_ptr(),
-                                            strides(q, k, v, o, do, dq, dk, dv), B, H, H, S, S, D, 1.0 / math.sqrt(D),
-                                            0, 0, s0))
-    qq, kk, vv = (t.clone().requires_grad_() for t in (q, k, v))
-    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-        o_s = F.scaled_dot_product_attention(qq, kk, vv)
-    torch.autograd.grad(o_s, (qq, kk, vv), do)
-    B, H, KVH, L = 8, 32, 8, 4096
-    q = torch.randn(B, H, 1, D, device="cuda", dtype=torch.float16)
-    k, v = (torch.randn(B, KVH, L, D, device="cuda", dtype=torch.float16) for _ in range(2))
-    o = torch.empty_like(q)
-    work = torch.empty(lib.llama_flash_decode_workspace(B, H, L, D), device="cuda", dtype=torch.float32)
-    check(lib, lib.llama_flash_decode(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), None, work.data_ptr(),
-                                      strides(q, k, v, o), B, H, KVH, L, D, 1.0 / math.sqrt(D), 0, s0))
-    F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+FWD_SHAPES = [  # B, H, KVH, S, D, ms guess of SDPA
+    (4, 16, 16, 1024, 64, 0.1), (4, 16, 16, 1024, 128, 0.15), (2, 16, 16, 2048, 128, 0.3),
+    (1, 16, 16, 4096, 64, 0.3), (1, 16, 16, 4096, 128, 0.45), (1, 16, 16, 8192, 64, 1.0),
+    (1, 16, 16, 8192, 128, 1.6), (2, 4, 4, 333, 64, 0.05), (1, 32, 8, 4096, 128, 0.9),
+]
+BWD_SHAPES = [  # B, H, KVH, S, D, ms guess of SDPA's backward
+    (4, 16, 16, 1024, 64, 0.3), (4, 16, 16, 1024, 128, 0.5), (2, 16, 16, 2048, 128, 1.0),
+    (1, 16, 16, 4096, 128, 1.5), (1, 16, 16, 8192, 128, 5.0), (2, 4, 4, 333, 64, 0.1), (1, 32, 8, 4096, 128, 3.0),
+]
+DEC_SHAPES = [(1, 32, 8, 4096, 128), (8, 32, 8, 4096, 128), (1, 32, 8, 8192, 128), (16, 32, 32, 2048, 128),
+              (4, 32, 8, 1000, 64)]
+
+
+def profile(lib, part, manifest):
+    """One launch of each kernel at every shape of the tables, for ncu with --profile-from-start
+    off: only the launches between torch.cuda.profiler.start() and stop() are profiled (inputs are
+    made outside). part: fwd (ours fp16 and bf16, SDPA-flash fp16; causal and not), bwd (ours fp16
+    causal and not, bf16 non-causal; SDPA-flash fp16 through autograd), dec (ours and SDPA with
+    enable_gqa, fp16). Each case is ours then SDPA, so that the kernels of the ncu report split into
+    cases by namespace (ours: flash_wmma::, flash::, decode::); the cases, in launch order, go to
+    `manifest` (JSON lines) for bench/llama_ops_ncu_summary.py."""
+    s0 = lambda: torch.cuda.current_stream().cuda_stream
+    prof = torch.cuda.profiler
+    out = open(manifest, "a")
+
+    def note(**kw):
+        out.write(json.dumps(dict(part=part, **kw)) + "\n")
+        out.flush()
+
+    if part == "fwd":
+        for (B, H, KVH, S, D, _) in FWD_SHAPES:
+            for dtype in (torch.float16, torch.bfloat16):
+                q = torch.randn(B, H, S, D, device="cuda", dtype=dtype)
+                k, v = (torch.randn(B, KVH, S, D, device="cuda", dtype=dtype) for _ in range(2))
+                o = torch.empty_like(q)
+                lse = torch.empty(B, H, S, device="cuda", dtype=torch.float32)
+                ke, ve = (t.repeat_interleave(H // KVH, dim=1) for t in (k, v))
+                bf = int(dtype == torch.bfloat16)
+                for causal in (0, 1):
+                    shape = dict(B=B, H=H, KVH=KVH, S=S, D=D, dtype=str(dtype).split(".")[-1], causal=causal)
+                    torch.cuda.synchronize()
+                    prof.start()
+                    check(lib, lib.llama_flash_forward_gqa(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
+                                                           lse.data_ptr(), strides(q, k, v, o), B, H, KVH, S, S, D,
+                                                           1.0 / math.sqrt(D), causal, bf, s0()))
+                    note(impl="ours", **shape)
+                    if not bf:
+                        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+                            F.scaled_dot_product_attention(q, ke, ve, is_causal=bool(causal))
+                        note(impl="sdpa", **shape)
+                    torch.cuda.synchronize()
+                    prof.stop()
+                del q, k, v, o, ke, ve
+    elif part == "bwd":
+        for (B, H, KVH, S, D, _) in BWD_SHAPES:
+            for dtype, causals in ((torch.float16, (0, 1)), (torch.bfloat16, (0,))):
+                bf = int(dtype == torch.bfloat16)
+                q, do = (torch.randn(B, H, S, D, device="cuda", dtype=dtype) for _ in range(2))
+                k, v = (torch.randn(B, KVH, S, D, device="cuda", dtype=dtype) for _ in range(2))
+                o = torch.empty_like(q)
+                lse, delta = (torch.empty(B, H, S, device="cuda", dtype=torch.float32) for _ in range(2))
+                dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+                for causal in causals:
+                    shape = dict(B=B, H=H, KVH=KVH, S=S, D=D, dtype=str(dtype).split(".")[-1], causal=causal)
+                    sc = 1.0 / math.sqrt(D)
+                    check(lib, lib.llama_flash_forward_gqa(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
+                                                           lse.data_ptr(), strides(q, k, v, o), B, H, KVH, S, S, D,
+                                                           sc, causal, bf, s0()))
+                    qq = q.clone().requires_grad_()
+                    kk, vv = (t.repeat_interleave(H // KVH, dim=1).clone().requires_grad_() for t in (k, v))
+                    if not bf:
+                        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+                            o_s = F.scaled_dot_product_attention(qq, kk, vv, is_causal=bool(causal))
+                    torch.cuda.synchronize()
+                    prof.start()
+                    check(lib, lib.llama_flash_backward_gqa(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(),
+                                                            do.data_ptr(), dq.data_ptr(), dk.data_ptr(), dv.data_ptr(),
+                                                            lse.data_ptr(), delta.data_ptr(),
+                                                            strides(q, k, v, o, do, dq, dk, dv), B, H, KVH, S, S, D,
+                                                            sc, causal, bf, s0()))
+                    note(impl="ours", **shape)
+                    if not bf:
+                        torch.autograd.grad(o_s, (qq, kk, vv), do)
+                        note(impl="sdpa", **shape)
+                    torch.cuda.synchronize()
+                    prof.stop()
+                    del qq, kk, vv
+                del q, k, v, o, do, dq, dk, dv
+    elif part == "dec":
+        for (B, H, KVH, L, D) in DEC_SHAPES:
+            dtype = torch.float16
+            q = torch.randn(B, H, 1, D, device="cuda", dtype=dtype)
+            k, v = (torch.randn(B, KVH, L, D, device="cuda", dtype=dtype) for _ in range(2))
+            o = torch.empty_like(q)
+            work = torch.empty(lib.llama_flash_decode_workspace(B, H, L, D), device="cuda", dtype=torch.float32)
+            shape = dict(B=B, H=H, KVH=KVH, S=L, D=D, dtype="float16", causal=0)
+            F.scaled_dot_product_attention(q, k, v, enable_gqa=True)  # backend selection, workspace, outside
+            torch.cuda.synchronize()
+            prof.start()
+            check(lib, lib.llama_flash_decode(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), None,
+                                              work.data_ptr(), strides(q, k, v, o), B, H, KVH, L, D,
+                                              1.0 / math.sqrt(D), 0, s0()))
+            note(impl="ours", **shape)
+            F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+            note(impl="sdpa", **shape)
+            torch.cuda.synchronize()
+            prof.stop()
     torch.cuda.synchronize()
     return 0
 
@@ -396,21 +467,18 @@ def main():
     ap.add_argument("--decode-only", action="store_true", help="the decode cases only")
     ap.add_argument("--no-backward", action="store_true", help="skip the backward cases")
     ap.add_argument("--backward-only", action="store_true", help="the backward cases only")
-    ap.add_argument("--profile", action="store_true",
-                    help="one call of each kernel at 1x16x4096x128 fp16 (forward, backward) and "
-                         "8x32(8)x4096x128 (decode), for ncu; no checks or timing")
+    ap.add_argument("--profile", choices=("fwd", "bwd", "dec"),
+                    help="one call of each kernel (ours and SDPA's) at every shape of one table, for "
+                         "ncu --profile-from-start off; no checks or timing")
+    ap.add_argument("--manifest", help="--profile: the cases in launch order (JSON lines)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     lib = load(os.path.abspath(a.lib))
     if a.profile:
-        return profile(lib)
+        return profile(lib, a.profile, a.manifest or os.path.join(a.out, f"ncu-{a.profile}.cases.jsonl"))
     dev = torch.cuda.get_device_name()
     print(f"device {dev}, torch {torch.__version__}, wmma built {lib.llama_flash_use_wmma(1)}", flush=True)
-    fwd_shapes = [  # B, H, KVH, S, D, ms guess of SDPA
-        (4, 16, 16, 1024, 64, 0.1), (4, 16, 16, 1024, 128, 0.15), (2, 16, 16, 2048, 128, 0.3),
-        (1, 16, 16, 4096, 64, 0.3), (1, 16, 16, 4096, 128, 0.45), (1, 16, 16, 8192, 64, 1.0),
-        (1, 16, 16, 8192, 128, 1.6), (2, 4, 4, 333, 64, 0.05), (1, 32, 8, 4096, 128, 0.9),
-    ]
+    fwd_shapes = list(FWD_SHAPES)
     if a.quick:
         fwd_shapes = [fwd_shapes[0], fwd_shapes[7], fwd_shapes[8]]
     if a.variant:
@@ -461,10 +529,7 @@ def main():
                 fwd.append(r)
                 print(json.dumps(r), flush=True)
     emit()
-    bwd_shapes = [  # B, H, KVH, S, D, ms guess of SDPA's backward
-        (4, 16, 16, 1024, 64, 0.3), (4, 16, 16, 1024, 128, 0.5), (2, 16, 16, 2048, 128, 1.0),
-        (1, 16, 16, 4096, 128, 1.5), (1, 16, 16, 8192, 128, 5.0), (2, 4, 4, 333, 64, 0.1), (1, 32, 8, 4096, 128, 3.0),
-    ]
+    bwd_shapes = list(BWD_SHAPES)
     if a.quick:
         bwd_shapes = [bwd_shapes[0], bwd_shapes[5], bwd_shapes[6]]
     if a.variant:  # one backward shape: builds that change the backward kernels
@@ -479,8 +544,7 @@ def main():
                 bwd.append(r)
                 print(json.dumps(r), flush=True)
     emit()
-    dec_shapes = [(1, 32, 8, 4096, 128), (8, 32, 8, 4096, 128), (1, 32, 8, 8192, 128), (16, 32, 32, 2048, 128),
-                  (4, 32, 8, 1000, 64)]
+    dec_shapes = list(DEC_SHAPES)
     if a.variant or a.backward_only:
         dec_shapes = []
     for (B, H, KVH, L, D) in dec_shapes:

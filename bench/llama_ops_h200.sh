@@ -13,12 +13,15 @@
 #        (device tool: copy DIR to /work/main/_devrun/flashattn, carry ["_devrun/flashattn"], command
 #         `bash _devrun/flashattn/bench/llama_ops_h200.sh run $OUT _devrun/flashattn`)
 #
-# OUT gets at most 8 files: summary.md (every table), run.log, results.tgz (everything: JSON,
-# per-phase logs, opcheck report). Phases, in order of priority, each bounded in time, the whole
-# run by DEADLINE seconds (default 570): build (-j16, 7 builds in parallel) -> opcheck -> flash
-# bench -> LLaMA inference (ctx 4096, batch 4) -> variants -> LLaMA inference (ctx 8192, batch 1)
-# -> ncu (PROFILE=1 only). Environment: ARCH (default sm_90), BENCH_ARGS (flash bench, default
-# --no-scalar), INFER_ARGS, VARIANTS ("name:-DA=1,-DB=2 ..."), DEADLINE, PROFILE.
+# OUT gets at most 8 files: summary.md (every table), run.log, ncu-summary.md (PROFILE=1),
+# results.tgz (everything: JSON, per-phase logs, opcheck report, ncu's raw CSV). Phases, each
+# bounded in time, the whole run by DEADLINE seconds (default 570): build (-j16, orig, rt and the
+# variants in parallel), then PHASES in order (default "opcheck flash infer4k variants infer8k
+# ncu"): opcheck (orig and round trip), flash bench, LLaMA inference (ctx 4096, batch 4; orig and
+# round trip), variants, LLaMA inference (ctx 8192, batch 1), ncu (PROFILE=1 only: every kernel,
+# ours and SDPA's, at every shape of the tables; NCU_PARTS, default "fwd dec bwd").
+# Environment: ARCH (default sm_90), BENCH_ARGS (flash bench, default --no-scalar), INFER_ARGS,
+# VARIANTS ("name:-DA=1,-DB=2 ...", "none" for no variant), DEADLINE, PHASES, PROFILE, NCU_PARTS.
 set -u -o pipefail
 
 prepare() {
@@ -46,7 +49,8 @@ prepare() {
       *) cp -L "$so" "$dest/bin/" ;;
     esac
   done
-  cp "$root/bench/llama_ops_h200.sh" "$root/bench/llama_ops_flash_bench.py" "$root/bench/llama_ops_infer_bench.py" "$dest/bench/"
+  cp "$root/bench/llama_ops_h200.sh" "$root/bench/llama_ops_flash_bench.py" "$root/bench/llama_ops_infer_bench.py" \
+    "$root/bench/llama_ops_ncu_summary.py" "$dest/bench/"
   du -sh "$dest"
   echo "prepared $dest; on the GPU: bash $dest/bench/llama_ops_h200.sh run OUT $dest"
 }
@@ -77,6 +81,7 @@ run() {
   # second K buffer; mask: the masked softmax on every tile.
   local w16=-DLLAMA_OPS_WMMA_WARPS=16,-DLLAMA_OPS_WMMA_MIN_BLOCKS=1
   local variants=${VARIANTS:-"db16:-DLLAMA_OPS_WMMA_KBUF=2,-DLLAMA_OPS_WMMA_VBUF=2,$w16 w16:$w16 sync:-DLLAMA_OPS_CP_ASYNC=0 kbuf2:-DLLAMA_OPS_WMMA_KBUF=2 mask:-DLLAMA_OPS_WMMA_FASTMASK=0"}
+  [ "$variants" = none ] && variants=""
   local pids=() v name flags
   for name in orig rt; do
     (timeout "$(budget 240)" make -C "$work/$name" -j16 capi ARCH="-arch=$arch" >"$work/build-$name.log" 2>&1 ||
@@ -95,6 +100,43 @@ run() {
   local lib=$work/orig/build/libllama_ops_capi.so rtlib=$work/rt/build/libllama_ops_capi.so
   [ -f "$lib" ] || { echo "no library: stopping"; tar czf "$out/results.tgz" -C "$work" --exclude='*.o' .; exit 1; }
 
+  ph_ncu() {
+  if [ -n "${PROFILE:-}" ] && command -v ncu >/dev/null; then
+    phase "ncu: every kernel (ours and SDPA's) at every shape of the tables, per part"
+    # One ncu process per part (fwd, dec, bwd), each bounded: a part cut short loses only itself.
+    # --profile-from-start off: the benchmark brackets each case with cudaProfilerStart/Stop, so
+    # the inputs' own kernels stay out. Raw page, base units: bench/llama_ops_ncu_summary.py
+    # turns it into a table per shape.
+    mkdir -p "$work/ncu"
+    local part cap
+    local secs=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats
+      --section ComputeWorkloadAnalysis)
+    for part in ${NCU_PARTS:-fwd dec bwd}; do
+      case $part in fwd) cap=110 ;; dec) cap=45 ;; *) cap=150 ;; esac
+      [ "$(left)" -gt 30 ] || { echo "ncu $part: no time left"; continue; }
+      rm -f "$work/ncu/ncu-$part.cases.jsonl"
+      timeout -k 5 "$(budget $cap)" ncu --profile-from-start off --clock-control none --print-kernel-base demangled \
+        --print-units base --csv --page raw "${secs[@]}" python3 "$here/llama_ops_flash_bench.py" --lib "$lib" \
+        --out "$work/ncu" --profile "$part" --manifest "$work/ncu/ncu-$part.cases.jsonl" \
+        >"$work/ncu/ncu-$part.csv" 2>"$work/ncu/ncu-$part.err"
+      echo "ncu $part exit $? ($(grep -c '^"' "$work/ncu/ncu-$part.csv") CSV rows, $(wc -l <"$work/ncu/ncu-$part.cases.jsonl" 2>/dev/null) cases)"
+      if ! grep -q '^"' "$work/ncu/ncu-$part.csv" && grep -qiE "unrecogni|invalid|unknown option" "$work/ncu/ncu-$part.err"; then
+        echo "ncu $part: an option this ncu lacks; again with the sections only"  # units then ncu's own
+        rm -f "$work/ncu/ncu-$part.cases.jsonl"
+        timeout -k 5 "$(budget $cap)" ncu --profile-from-start off --clock-control none --csv --page raw "${secs[@]}" \
+          python3 "$here/llama_ops_flash_bench.py" --lib "$lib" --out "$work/ncu" --profile "$part" \
+          --manifest "$work/ncu/ncu-$part.cases.jsonl" >"$work/ncu/ncu-$part.csv" 2>"$work/ncu/ncu-$part.err"
+        echo "ncu $part exit $?"
+      fi
+      tail -3 "$work/ncu/ncu-$part.err"
+    done
+    python3 "$here/llama_ops_ncu_summary.py" "$work/ncu" >"$out/ncu-summary.md" 2>"$work/ncu/summary.err" ||
+      cat "$work/ncu/summary.err"
+    head -c 3000 "$out/ncu-summary.md"
+  fi
+
+  }
+  ph_opcheck() {
   phase "opcheck: FlashAttention forward and backward (MHA, GQA), orig and round trip"
   if [ -x "$dir/bin/ferry" ]; then
     export LD_LIBRARY_PATH="$dir/bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -107,19 +149,22 @@ run() {
   else
     echo "skip opcheck: no $dir/bin/ferry"
   fi
-
+  }
+  ph_flash() {
   phase "flash bench: forward, backward, decode (contiguous, paged) against SDPA"
   PYTHONUNBUFFERED=1 timeout "$(budget 200)" python3 "$here/llama_ops_flash_bench.py" --lib "$lib" \
     --out "$work/flash" ${BENCH_ARGS:---no-scalar} >"$work/flash.log" 2>&1
   echo "flash bench exit $?"; grep -E "checks passed|Error|error" "$work/flash.log" | tail -5
-
+  }
+  ph_infer4k() {
   phase "LLaMA inference, ctx 4096, batch 4"
   local rtarg=()
   [ -f "$rtlib" ] && rtarg=(--lib-rt "$rtlib")
   PYTHONUNBUFFERED=1 timeout "$(budget 120)" python3 "$here/llama_ops_infer_bench.py" --lib "$lib" "${rtarg[@]}" \
     --out "$work/infer" --ctx 4096 --batch 4 ${INFER_ARGS:-} >"$work/infer-4k.log" 2>&1
   echo "infer exit $?"; grep -E "^  |PASS|FAIL|Error" "$work/infer-4k.log" | tail -8
-
+  }
+  ph_variants() {
   phase "variants of the kernels (two forward shapes, one backward shape)"
   for v in $variants; do
     name=${v%%:*}
@@ -130,21 +175,19 @@ run() {
       --lib "$work/var-$name/build/libllama_ops_capi.so" --out "$work/var-$name/out" --variant 2>&1 |
       grep -E "^\| [0-9]" | sed "s/^/$name /" | tee -a "$work/variants.md"
   done
-
+  }
+  ph_infer8k() {
   if [ "$(left)" -gt 80 ]; then
     phase "LLaMA inference, ctx 8192, batch 1"
     PYTHONUNBUFFERED=1 timeout "$(budget 90)" python3 "$here/llama_ops_infer_bench.py" --lib "$lib" \
       --out "$work/infer" --ctx 8192 --batch 1 ${INFER_ARGS:-} >"$work/infer-8k.log" 2>&1
     echo "infer exit $?"; grep -E "^  |PASS|FAIL|Error" "$work/infer-8k.log" | tail -8
   fi
-
-  if [ -n "${PROFILE:-}" ] && command -v ncu >/dev/null && [ "$(left)" -gt 60 ]; then
-    phase "ncu: one call of each kernel"
-    timeout "$(budget 120)" ncu --clock-control none -k regex:flash --section SpeedOfLight --section MemoryWorkloadAnalysis \
-      --section Occupancy --section WarpStateStats --section LaunchStats python3 "$here/llama_ops_flash_bench.py" \
-      --lib "$lib" --out "$work/flash" --profile >"$work/ncu.txt" 2>&1
-    echo "ncu exit $?"
-  fi
+  }
+  local ph
+  for ph in ${PHASES:-opcheck flash infer4k variants infer8k ncu}; do
+    "ph_$ph"
+  done
 
   phase "summary"
   {
@@ -160,7 +203,7 @@ run() {
   } >"$out/summary.md"
   cp "$work/flash.log" "$out/" 2>/dev/null
   local keep=()
-  for f in flash infer variants.md opcheck.txt opcheck.json ncu.txt "$work"/*.log "$work"/var-*/out; do
+  for f in flash infer variants.md opcheck.txt opcheck.json ncu "$work"/*.log "$work"/var-*/out; do
     f=${f#"$work"/}
     [ -e "$work/$f" ] && keep+=("$f")
   done
