@@ -466,6 +466,10 @@ int main(int argc, char** argv) {
   // Splits of several 64-key tiles (the online softmax across tiles; a short last split).
   decode_case("decode_d64_l300_gqa_t2", 1, 4, 2, 300, 64, 2);
   if (!quick) decode_case("decode_d128_l200_g4_t3", 2, 8, 2, 200, 128, 3);
+  // Many splits of one tile: past the combine kernel's prefetched rows (8 split lanes x 8 for
+  // d = 128) and, in the full run, past one split per thread (256) for m and l.
+  decode_case("decode_d128_l5000_t1", 1, 2, 1, 5000, 128, 1);
+  if (!quick) decode_case("decode_d64_l17000_g2_t1", 1, 2, 1, 17000, 64, 1);
   decode_paged_case("decode_paged_d64_p16_gqa", 3, 4, 2, 200, 64, 16);
   decode_paged_case("decode_paged_d64_p16_g2_t2", 3, 4, 2, 300, 64, 16, 2);
   if (!quick) decode_paged_case("decode_paged_d128_p64", 2, 8, 1, 150, 128, 64);

@@ -160,7 +160,7 @@ void launch_decode_group(const FlashDecodeParams& p, cudaStream_t stream) {
     decode::flash_decode_split_kernel<T, D, G><<<grid, decode::kThreads, 0, stream>>>(p, per);
     CUDA_CHECK_LAUNCH();
     decode::flash_decode_combine_kernel<T, D>
-        <<<p.batch * p.heads, decode::kThreads, splits * sizeof(float), stream>>>(p, splits);
+        <<<p.batch * p.heads, decode::kCombineThreads, splits * sizeof(float), stream>>>(p, splits);
     CUDA_CHECK_LAUNCH();
 }
 

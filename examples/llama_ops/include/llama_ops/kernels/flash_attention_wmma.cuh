@@ -381,7 +381,9 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
     const int r = lane / g, part = lane % g;  // rows r, r + 16 (RF 2) of the warp
     const int bh = blockIdx.y, b = bh / p.heads, h = bh % p.heads;
     const int group = p.heads / (p.kv_heads > 0 ? p.kv_heads : p.heads);
-    const int q0 = blockIdx.x * BM, w0 = q0 + warp * WR;
+    // Query tiles in reverse launch order: with a causal mask the last tiles see the most keys, so
+    // they start first and the short ones fill the tail of the grid (no effect without the mask).
+    const int q0 = (gridDim.x - 1 - blockIdx.x) * BM, w0 = q0 + warp * WR;
     float* sSw = sS + warp * WR * LDS;
     unsigned short* sPw = sP + warp * WR * LDP;
     float* sRw = sRow + warp * WR;

@@ -321,7 +321,9 @@ __global__ void __launch_bounds__(kBwdWarps* LLAMA_OPS_MAX_WARP, 1)
     const int warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
     const int kvh = p.kv_heads > 0 ? p.kv_heads : p.heads, group = p.heads / kvh;
     const int bh = blockIdx.y, b = bh / p.heads, h = bh % p.heads;
-    const int q0 = blockIdx.x * BM, qw0 = q0 + warp * kFrag;
+    // Query tiles in reverse launch order, the longest (causal) first: see the forward kernel.
+    // (The dK/dV kernel's first key tiles are already its longest.)
+    const int q0 = (gridDim.x - 1 - blockIdx.x) * BM, qw0 = q0 + warp * kFrag;
     float* xS = sX + warp * 2 * kFrag * LDX;
     float* xD = xS + kFrag * LDX;
     unsigned short* dsw = sPD + warp * 2 * kFrag * LDP;

@@ -10,8 +10,8 @@
 //                   shuffles), the chunk's max and sum per head (8 lanes a head), the unnormalised
 //                   P V (each thread 8 columns of one head, 10 KiB of shared memory a block);
 //                   writes o, m, l of the chunk to a float workspace
-//   combine kernel  grid batch * heads, head_dim threads: o = sum_s e^(m_s - M) o_s / sum_s e^(m_s
-//   - M) l_s
+//   combine kernel  grid batch * heads, kCombineThreads threads: o = sum_s e^(m_s - M) o_s /
+//                   sum_s e^(m_s - M) l_s
 // Like flash_attention.cuh, nothing depends on the warp width: groups of 8 lanes and whole-block
 // barriers only.
 //
@@ -27,6 +27,7 @@ namespace llama_ops {
 namespace decode {
 
 constexpr int kThreads = 128;
+constexpr int kCombineThreads = 256;  // the combine kernel: 8 (d = 128) or 16 split lanes
 constexpr int kGroup = 8;     // lanes per key (scores) and per head (statistics)
 constexpr int kChunk = 64;    // keys per split: many blocks even for one sequence
 constexpr int kMaxGroup = 8;  // query heads per kv head (LLaMA-class GQA: 4 or 8)
@@ -90,14 +91,6 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
     int n_tiles = (len - j0 + kChunk - 1) / kChunk;
     n_tiles = n_tiles < tiles ? n_tiles : tiles;
 
-    for (int i = threadIdx.x; i < group * DW; i += kThreads) {
-        const int hq = i / DW, w = i % DW;
-        const unsigned* qrow = reinterpret_cast<const unsigned*>(slice(p.q, b, hk * group + hq));
-        const float2 x = Pair16<T>::unpack(qrow[w]);
-        sQ[hq][2 * w] = x.x * p.scale * kLog2e;
-        sQ[hq][2 * w + 1] = x.y * p.scale * kLog2e;
-    }
-
     const int tx = threadIdx.x % kGroup, ty = threadIdx.x / kGroup;
     const int ch = threadIdx.x % CPR, r = threadIdx.x / CPR;
     float m = -INFINITY, l = 0.f;  // head ty's running max and sum (lanes of row group ty)
@@ -133,8 +126,17 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
                           : make_uint4(0u, 0u, 0u, 0u);
         }
     };
+    // The first tile's keys and values are in flight before q is staged: one memory latency a
+    // block, not two (a split of one tile waits for nothing else).
     load_k(0);
     load_v(0);
+    for (int i = threadIdx.x; i < group * DW; i += kThreads) {
+        const int hq = i / DW, w = i % DW;
+        const unsigned* qrow = reinterpret_cast<const unsigned*>(slice(p.q, b, hk * group + hq));
+        const float2 x = Pair16<T>::unpack(qrow[w]);
+        sQ[hq][2 * w] = x.x * p.scale * kLog2e;
+        sQ[hq][2 * w + 1] = x.y * p.scale * kLog2e;
+    }
     for (int t = 0; t < n_tiles; ++t) {
         const int jt = j0 + t * kChunk;
         const int n = len - jt < kChunk ? len - jt : kChunk;
@@ -252,41 +254,85 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
     }
 }
 
-// o = sum_s e^(m_s - M) o_s / sum_s e^(m_s - M) l_s over the splits of one (batch, head): the
-// splits' weights through shared memory (dynamic: `splits` floats), then kThreads / (D / 4)
-// lanes a column group of 4, each summing every SL-th split, added in lane order.
+// o = sum_s e^(m_s - M) o_s / sum_s e^(m_s - M) l_s over the splits of one (batch, head), with
+// kCombineThreads threads: lane (c4, sl) owns column group c4 (4 columns) and the splits sl, sl +
+// SL, ... Latency-bound (the partials are in L2), so every read is issued as early as it can be:
+// the first kPre o-rows of each lane before the statistics, m and l of a split in one go. The
+// block's max and sum: width-8 shuffles, then the groups' partials through shared memory in group
+// order; the splits' weights in shared memory (dynamic: `splits` floats); the lanes' sums added in
+// lane order. Every order is fixed: the result does not depend on timing.
 template <typename T, int D>  // typename: see flash_attention_wmma.cuh (extern __shared__)
-__global__ void __launch_bounds__(kThreads) flash_decode_combine_kernel(FlashDecodeParams p,
-                                                                        int splits) {
-    constexpr int C4 = D / 4, SL = kThreads / C4;  // column groups, split lanes (4 or 8)
-    extern __shared__ float d_smem[];               // the splits' weights
-    __shared__ float sRed[kThreads];
-    __shared__ float4 sAcc[kThreads];
+__global__ void __launch_bounds__(kCombineThreads) flash_decode_combine_kernel(FlashDecodeParams p,
+                                                                               int splits) {
+    constexpr int NT = kCombineThreads;
+    constexpr int C4 = D / 4, SL = NT / C4;  // column groups, split lanes (8 or 16)
+    constexpr int NG = NT / kGroup;          // groups of kGroup lanes in the reductions
+    constexpr int kPre = 8;                  // o-rows a lane reads before the statistics
+    extern __shared__ float d_smem[];        // the splits' weights
+    __shared__ float sRed[NG];
+    __shared__ float4 sAcc[NT];
+    const int t = threadIdx.x;
     const int bh = blockIdx.x, b = bh / p.heads, h = bh % p.heads;
     const float* rows = p.work + (long long)bh * splits * (D + 2);
-    float mx = -INFINITY;
-    for (int s = threadIdx.x; s < splits; s += kThreads) mx = fmaxf(mx, rows[s * (D + 2) + D]);
-    sRed[threadIdx.x] = mx;
+    const int c4 = t % C4, sl = t / C4;
+    float4 pre[kPre];
+#pragma unroll
+    for (int i = 0; i < kPre; ++i) {
+        const int s = sl + SL * i;
+        if (s < splits) {
+            const float* src = rows + s * (D + 2) + 4 * c4;  // (D + 2) * s: 8-byte aligned only
+            const float2 a = *reinterpret_cast<const float2*>(src);
+            const float2 c = *reinterpret_cast<const float2*>(src + 2);
+            pre[i] = make_float4(a.x, a.y, c.x, c.y);
+        } else {
+            pre[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+    }
+    float m0 = -INFINITY, l0 = 0.f;  // split t's m and l (most launches have splits <= NT)
+    if (t < splits) {
+        m0 = rows[t * (D + 2) + D];
+        l0 = rows[t * (D + 2) + D + 1];
+    }
+    float mx = m0;
+    for (int s = t + NT; s < splits; s += NT) mx = fmaxf(mx, rows[s * (D + 2) + D]);
+    mx = group_max<kGroup>(mx);
+    if (t % kGroup == 0) sRed[t / kGroup] = mx;
     __syncthreads();
-    mx = -INFINITY;
-    for (int i = 0; i < kThreads; ++i) mx = fmaxf(mx, sRed[i]);
-    __syncthreads();
+    mx = sRed[0];
+#pragma unroll
+    for (int i = 1; i < NG; ++i) mx = fmaxf(mx, sRed[i]);
+    __syncthreads();  // sRed is reused
     float l = 0.f;
-    for (int s = threadIdx.x; s < splits; s += kThreads) {
-        const float w = exp2f(rows[s * (D + 2) + D] - mx);  // 0 for an empty split
+    if (t < splits) {
+        const float w = exp2f(m0 - mx);  // 0 for an empty split
+        d_smem[t] = w;
+        l = w * l0;
+    }
+    for (int s = t + NT; s < splits; s += NT) {
+        const float w = exp2f(rows[s * (D + 2) + D] - mx);
         d_smem[s] = w;
         l = fmaf(w, rows[s * (D + 2) + D + 1], l);
     }
-    sRed[threadIdx.x] = l;
-    __syncthreads();
-    l = 0.f;
-    for (int i = 0; i < kThreads; ++i) l += sRed[i];
-    const int c4 = threadIdx.x % C4, sl = threadIdx.x / C4;
+    l = group_sum<kGroup>(l);
+    if (t % kGroup == 0) sRed[t / kGroup] = l;
+    __syncthreads();  // sRed and the weights
+    l = sRed[0];
+#pragma unroll
+    for (int i = 1; i < NG; ++i) l += sRed[i];
     float4 o = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+    for (int i = 0; i < kPre; ++i) {
+        const int s = sl + SL * i;
+        const float w = s < splits ? d_smem[s] : 0.f;
+        o.x = fmaf(w, pre[i].x, o.x);
+        o.y = fmaf(w, pre[i].y, o.y);
+        o.z = fmaf(w, pre[i].z, o.z);
+        o.w = fmaf(w, pre[i].w, o.w);
+    }
 #pragma unroll 4
-    for (int s = sl; s < splits; s += SL) {
+    for (int s = sl + SL * kPre; s < splits; s += SL) {
         const float w = d_smem[s];
-        const float* src = rows + s * (D + 2) + 4 * c4;  // (D + 2) * s: 8-byte aligned only
+        const float* src = rows + s * (D + 2) + 4 * c4;
         const float2 a = *reinterpret_cast<const float2*>(src);
         const float2 c = *reinterpret_cast<const float2*>(src + 2);
         o.x = fmaf(w, a.x, o.x);
@@ -294,7 +340,7 @@ __global__ void __launch_bounds__(kThreads) flash_decode_combine_kernel(FlashDec
         o.z = fmaf(w, c.x, o.z);
         o.w = fmaf(w, c.y, o.w);
     }
-    sAcc[threadIdx.x] = o;
+    sAcc[t] = o;
     __syncthreads();
     if (sl == 0) {
         for (int s = 1; s < SL; ++s) {
