@@ -21,7 +21,9 @@
 # round trip), variants, LLaMA inference (ctx 8192, batch 1), ncu (PROFILE=1 only: every kernel,
 # ours and SDPA's, at every shape of the tables; NCU_PARTS, default "fwd dec bwd").
 # Environment: ARCH (default sm_90), BENCH_ARGS (flash bench, default --no-scalar), INFER_ARGS,
-# VARIANTS ("name:-DA=1,-DB=2 ...", "none" for no variant), DEADLINE, PHASES, PROFILE, NCU_PARTS.
+# VARIANTS ("name:-DA=1,-DB=2 ...", "none" for no variant), VARIANT_ARGS (the flash bench's
+# arguments for the variants, default --variant; --decode-only for decode builds), DEADLINE,
+# PHASES, PROFILE, NCU_PARTS, OPCHECK_S (opcheck's bound, default 150 s).
 set -u -o pipefail
 
 prepare() {
@@ -140,12 +142,25 @@ run() {
   phase "opcheck: FlashAttention forward and backward (MHA, GQA), orig and round trip"
   if [ -x "$dir/bin/ferry" ]; then
     export LD_LIBRARY_PATH="$dir/bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    timeout "$(budget 150)" "$dir/bin/ferry" opcheck "$work/orig/opcheck/llama_ops.json" \
-      --var LLAMA_OPS_ORIG="$work/orig/build" --var LLAMA_OPS_RT="$work/rt/build" --python python3 \
-      --report "$work/opcheck.json" --only flash_attention --only flash_attention_causal \
-      --only flash_attention_backward --only flash_attention_causal_backward \
-      --only flash_attention_gqa_causal --only flash_attention_gqa_causal_backward >"$work/opcheck.txt" 2>&1
-    echo "opcheck exit $?"; tail -6 "$work/opcheck.txt"
+    # One process per operator, in parallel (the float64 references dominate; ~4 s a
+    # configuration, 40 of them): the whole check in the time of its longest operator.
+    local op ops="flash_attention flash_attention_causal flash_attention_gqa_causal flash_attention_backward
+      flash_attention_causal_backward flash_attention_gqa_causal_backward" opids=() ob
+    ob=$(budget ${OPCHECK_S:-150})
+    mkdir -p "$work/opcheck"
+    for op in $ops; do
+      timeout "$ob" "$dir/bin/ferry" opcheck "$work/orig/opcheck/llama_ops.json" \
+        --var LLAMA_OPS_ORIG="$work/orig/build" --var LLAMA_OPS_RT="$work/rt/build" --python python3 \
+        --report "$work/opcheck/$op.json" --only "$op" >"$work/opcheck/$op.txt" 2>&1 &
+      opids+=($!)
+    done
+    for i in "${!opids[@]}"; do
+      wait "${opids[$i]}"
+      local orc=$?
+      echo "opcheck $(echo $ops | tr -s ' \n' '  ' | cut -d' ' -f$((i + 1))) exit $orc"
+    done
+    for op in $ops; do cat "$work/opcheck/$op.txt"; done >"$work/opcheck.txt"
+    echo "configurations: $(grep -c '^opcheck: .* cuda ' "$work/opcheck.txt"), original PASS: $(grep -c 'cuda PASS' "$work/opcheck.txt"), round trip PASS: $(grep -c 'roundtrip PASS' "$work/opcheck.txt"), FAIL: $(grep -cE 'cuda FAIL|roundtrip FAIL' "$work/opcheck.txt")"
   else
     echo "skip opcheck: no $dir/bin/ferry"
   fi
@@ -172,7 +187,7 @@ run() {
     [ "$(left)" -gt 60 ] || { echo "variant $name: no time left"; continue; }
     echo "-- variant $name (${v#*:})"
     PYTHONUNBUFFERED=1 timeout "$(budget 60)" python3 "$here/llama_ops_flash_bench.py" \
-      --lib "$work/var-$name/build/libllama_ops_capi.so" --out "$work/var-$name/out" --variant 2>&1 |
+      --lib "$work/var-$name/build/libllama_ops_capi.so" --out "$work/var-$name/out" ${VARIANT_ARGS:---variant} 2>&1 |
       grep -E "^\| [0-9]" | sed "s/^/$name /" | tee -a "$work/variants.md"
   done
   }
@@ -203,7 +218,7 @@ run() {
   } >"$out/summary.md"
   cp "$work/flash.log" "$out/" 2>/dev/null
   local keep=()
-  for f in flash infer variants.md opcheck.txt opcheck.json ncu "$work"/*.log "$work"/var-*/out; do
+  for f in flash infer variants.md opcheck.txt opcheck ncu "$work"/*.log "$work"/var-*/out; do
     f=${f#"$work"/}
     [ -e "$work/$f" ] && keep+=("$f")
   done

@@ -26,6 +26,12 @@
 namespace llama_ops {
 namespace decode {
 
+// 1: the next tile's values are loaded with its keys, right after this tile's scores (a second
+// set of value registers, 32 more a thread for d = 128); 0: after this tile's P V.
+#ifndef LLAMA_OPS_DECODE_VPRE
+#define LLAMA_OPS_DECODE_VPRE 0
+#endif
+
 constexpr int kThreads = 128;
 constexpr int kCombineThreads = 256;  // the combine kernel: 8 (d = 128) or 16 split lanes
 constexpr int kGroup = 8;     // lanes per key (scores) and per head (statistics)
@@ -104,7 +110,7 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
     // r + KPP k (zeros past the split's last key). Tile t + 1's are issued as soon as tile t's
     // registers are consumed (keys after the scores, values after P V), so they land while the
     // rest of tile t is computed.
-    uint4 kr[KPT][VPL], vr[VPT];
+    uint4 kr[KPT][VPL];
     auto load_k = [&](int t) {
         const int jt = j0 + t * kChunk, n = len - jt < kChunk ? len - jt : kChunk;
 #pragma unroll
@@ -117,7 +123,7 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
                 kr[k][i] = j < n ? row[tx + kGroup * i] : make_uint4(0u, 0u, 0u, 0u);
         }
     };
-    auto load_v = [&](int t) {
+    auto load_v = [&](uint4(&vr)[VPT], int t) {
         const int jt = j0 + t * kChunk, n = len - jt < kChunk ? len - jt : kChunk;
 #pragma unroll
         for (int k = 0; k < VPT; ++k) {
@@ -129,7 +135,11 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
     // The first tile's keys and values are in flight before q is staged: one memory latency a
     // block, not two (a split of one tile waits for nothing else).
     load_k(0);
-    load_v(0);
+    uint4 va[VPT];
+#if LLAMA_OPS_DECODE_VPRE
+    uint4 vb[VPT];
+#endif
+    load_v(va, 0);
     for (int i = threadIdx.x; i < group * DW; i += kThreads) {
         const int hq = i / DW, w = i % DW;
         const unsigned* qrow = reinterpret_cast<const unsigned*>(slice(p.q, b, hk * group + hq));
@@ -137,7 +147,8 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
         sQ[hq][2 * w] = x.x * p.scale * kLog2e;
         sQ[hq][2 * w + 1] = x.y * p.scale * kLog2e;
     }
-    for (int t = 0; t < n_tiles; ++t) {
+    // Tile t: its values in vr; with LLAMA_OPS_DECODE_VPRE the next tile's go to vn with its keys.
+    auto tile = [&](int t, uint4(&vr)[VPT], uint4(&vn)[VPT]) {
         const int jt = j0 + t * kChunk;
         const int n = len - jt < kChunk ? len - jt : kChunk;
         __syncthreads();  // sQ (first tile); every thread is past the last tile's P V
@@ -172,7 +183,10 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
                 }
             }
         }
-        if (t + 1 < n_tiles) load_k(t + 1);  // kr is free: in flight during softmax and P V
+        if (t + 1 < n_tiles) {  // kr is free: in flight during softmax and P V
+            load_k(t + 1);
+            if (LLAMA_OPS_DECODE_VPRE) load_v(vn, t + 1);
+        }
         __syncthreads();
         // The online softmax of each head over the tile (8 lanes a head); P in place of S.
         {
@@ -225,8 +239,16 @@ __global__ void __launch_bounds__(kThreads) flash_decode_split_kernel(FlashDecod
                 }
             }
         }
-        if (t + 1 < n_tiles) load_v(t + 1);  // vr is free
+        if (!LLAMA_OPS_DECODE_VPRE && t + 1 < n_tiles) load_v(vr, t + 1);  // vr is free
+    };
+#if LLAMA_OPS_DECODE_VPRE
+    for (int t = 0; t < n_tiles; t += 2) {  // the value buffers alternate: no register copies
+        tile(t, va, vb);
+        if (t + 1 < n_tiles) tile(t + 1, vb, va);
     }
+#else
+    for (int t = 0; t < n_tiles; ++t) tile(t, va, va);
+#endif
 
     // The key slots of each head, added in slot order; o, m, l of the split to the workspace.
 #pragma unroll
