@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -70,6 +72,9 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
     const project::ProjectFile* file;
     bool source = false;  // migrated (else copied, or a build file)
     FileReport report;
+    // The content hash of the text the pre-passes read first: the plan's byte offsets (the wave64
+    // fixes) hold for that text only, so a file that changed since is not migrated.
+    std::optional<std::string> prepared_hash = std::nullopt;
   };
   std::vector<Item> items;
   items.reserve(walk.files.size());
@@ -85,7 +90,11 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   }
   for (Item& it : items)
     if (it.source)
-      views.push_back({it.file->rel, {}, nullptr, [abs = it.file->abs] { return project::read_file(abs); }});
+      views.push_back({it.file->rel, {}, nullptr, [&it] {
+                         std::string text = project::read_file(it.file->abs);
+                         if (!it.prepared_hash) it.prepared_hash = content_hash(text);
+                         return text;
+                       }});
   targets::ProjectContext project_ctx;
   if (const nlohmann::json m = project::read_json_or_null(tree.input / ".ferry" / "manifest.json");
       m.is_object() && m.contains("target") && m["target"].is_string())
@@ -163,6 +172,8 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
           continue;
         }
         if (it.source) {
+          if (it.prepared_hash && *it.prepared_hash != in_hash)
+            throw std::runtime_error(it.file->rel + " changed while the tree was migrated: migrate again");
           FileResult r = migrate_buffer(it.file->rel, text, target, options, project_ctx);
           out = std::move(r.output);
           for (const SideOutput& side : r.side_outputs)  // e.g. the cann target's kernel skeletons
