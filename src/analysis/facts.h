@@ -18,9 +18,10 @@ namespace ferry::analysis {
 
 // One `name = expr` definition in a function body (a declaration or a plain assignment) and
 // the taint of its value (kinds of FunctionInfo's variable sets, as bits: 1 thread, 2 lane,
-// 4 ballot). `name` points into the file's source.
+// 4 ballot). `name` is a copy: facts outlive the text they were computed from (a tree's
+// pre-passes read each file, keep its facts and drop the text).
 struct VarDef {
-  std::string_view name;
+  std::string name;
   std::size_t at = 0;  // code index of the '='
   unsigned taint = 0;
 };

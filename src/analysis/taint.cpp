@@ -90,7 +90,7 @@ std::vector<VarDef> function_defs(const CodeView& v, const FileFacts& facts, con
   for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
     if (!v.is(i, "=") || !v.is_identifier(i - 1) || v.is_member_name(i - 1)) continue;
     const std::size_t last = expression_last(v, i + 1, fn.body_close - 1);
-    VarDef d{v.text(i - 1), i, kNone};
+    VarDef d{std::string(v.text(i - 1)), i, kNone};
     d.taint = range_taint(v, facts, defs, i + 1, last);
     defs.push_back(std::move(d));
   }

@@ -70,8 +70,10 @@ struct Wave64FixInput {
   // When `file` is null: lexes the original text again (a FileMigration whose path() is `key`).
   // The planner calls it when it reads the file and keeps a few such files at a time, so that a
   // tree's planning holds its facts, not every file's tokens.
-  std::function<std::unique_ptr<migrate::FileMigration>()> load = {};
+  std::function<std::shared_ptr<const migrate::FileMigration>()> load = {};
   std::string_view text = {};  // when `file` is null: the original text (what `load` lexes)
+  // When `file` is null and the caller holds no text (`text` empty): reads the original text.
+  std::function<std::string()> read = {};
 };
 
 struct Wave64ByteEdit {

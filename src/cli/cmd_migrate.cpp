@@ -72,7 +72,6 @@ int run_migrate(const MigrateArgs& a) {
     std::vector<targets::SourceView> views{{fs::path(a.path).filename().string(), *read.text, &lexed}};
     targets::ProjectContext ctx;
     ctx.single_file = true;
-    ctx.defined_macros = migrate::defined_macros(views);
     target->prepare_project(views, ctx);
     migrate::FileResult r = migrate::migrate_buffer(a.path, *read.text, *target, a.options, ctx, &*lexed);
     if (a.output.empty()) std::cout << r.output;

@@ -584,32 +584,6 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
   }
 }
 
-std::unordered_set<std::string> defined_macros(const std::vector<targets::SourceView>& files) {
-  std::unordered_set<std::string> names;
-  for (const targets::SourceView& f : files) {
-    if (f.text.find("define") == std::string_view::npos) continue;
-    std::optional<lex::CodeView> own;
-    const std::vector<lex::Token>& toks = targets::code_view(f, own).tokens();
-    std::size_t seen = 0;  // code tokens of the current directive so far
-    std::string_view prev;
-    for (const lex::Token& t : toks) {
-      if (lex::is_trivia(t.kind) || t.kind == lex::Kind::Newline) {
-        if (t.kind == lex::Kind::Newline) seen = 0;
-        continue;
-      }
-      if (!t.in_directive) {
-        seen = 0;
-        continue;
-      }
-      const std::string_view text = t.text(f.text);
-      if (seen == 2 && prev == "define" && t.kind == lex::Kind::Identifier) names.emplace(text);
-      prev = text;
-      ++seen;
-    }
-  }
-  return names;
-}
-
 FileResult migrate_buffer(std::string path, std::string_view src, const targets::Target& target,
                           const targets::Options& options, const targets::ProjectContext& project,
                           lex::CodeView* lexed) {

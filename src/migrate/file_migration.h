@@ -159,9 +159,6 @@ struct FileResult {
 };
 
 // Runs the target's passes, its rule tables and its finishing step over one buffer.
-// The names that the files `#define` (object- and function-like macros alike).
-[[nodiscard]] std::unordered_set<std::string> defined_macros(const std::vector<targets::SourceView>& files);
-
 // `lexed`: the source's tokens when the caller has them (SourceView::lexed), taken over.
 [[nodiscard]] FileResult migrate_buffer(std::string path, std::string_view src, const targets::Target& target,
                                         const targets::Options& options, const targets::ProjectContext& project,

@@ -6,7 +6,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -62,29 +65,37 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   TreeResult result;
   result.diagnostics = std::move(walk.problems);
 
-  // Read every source first: the project-wide pre-pass needs all of them.
+  // Which files are sources (read_source's checks); their texts are read again when needed and
+  // not held: the pre-passes read one file at a time (SourceView::read), the migration loop reads
+  // each file when it migrates it, so a tree's memory does not grow with its texts.
   struct Item {
     const project::ProjectFile* file;
-    std::optional<std::string> text;
+    bool source = false;  // migrated (else copied, or a build file)
     FileReport report;
-    std::optional<lex::CodeView> lexed = std::nullopt;  // SourceView::lexed: filled by a pre-pass or not
+    // The content hash of the text the pre-passes read first: the plan's byte offsets (the wave64
+    // fixes) hold for that text only, so a file that changed since is not migrated.
+    std::optional<std::string> prepared_hash = std::nullopt;
   };
   std::vector<Item> items;
   items.reserve(walk.files.size());
   std::vector<targets::SourceView> views;
   for (const project::ProjectFile& f : walk.files) {
-    Item it{&f, std::nullopt, FileReport{f.rel, f.kind, "copied", {}, 0}};
+    Item it{&f, false, FileReport{f.rel, f.kind, "copied", {}, 0}};
     if (target.migrates(f.kind)) {
       project::TextRead read = project::read_source(f.abs, f.rel, tree.max_file_size);
       for (auto& d : read.problems) result.diagnostics.push_back(std::move(d));
-      it.text = std::move(read.text);
+      it.source = read.text.has_value();
     }
     items.push_back(std::move(it));
   }
   for (Item& it : items)
-    if (it.text) views.push_back({it.file->rel, *it.text, &it.lexed});
+    if (it.source)
+      views.push_back({it.file->rel, {}, nullptr, [&it] {
+                         std::string text = project::read_file(it.file->abs);
+                         if (!it.prepared_hash) it.prepared_hash = content_hash(text);
+                         return text;
+                       }});
   targets::ProjectContext project_ctx;
-  project_ctx.defined_macros = defined_macros(views);
   if (const nlohmann::json m = project::read_json_or_null(tree.input / ".ferry" / "manifest.json");
       m.is_object() && m.contains("target") && m["target"].is_string())
     project_ctx.migrated_by = m["target"].get<std::string>();
@@ -131,7 +142,9 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
                              {"cwd", fs::current_path().string()},
                              {"arch", tree.arch},
                              {"max_file_size", tree.max_file_size}};
-  nlohmann::json line_maps = {{"version", 1}, {"files", nlohmann::json::object()}};
+  // Each file's entry of .ferry/linemaps.json, serialized as soon as the file is done: a tree's
+  // maps are held as text (a few bytes a line), not as JSON values (tens of bytes an element).
+  std::map<std::string, std::string> line_maps;  // rel -> its map, dumped
 
   std::mutex mu;
   std::atomic<std::size_t> next{0};
@@ -142,28 +155,26 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
       if (i >= items.size()) return;
       Item& it = items[i];
       try {
+        std::string text = project::read_file(it.file->abs);  // a source's text, else the file as it is
         std::string out;
         std::vector<Diagnostic> diags;
-        if (!it.text) out = project::read_file(it.file->abs);
-        const std::string in_hash = content_hash(it.text ? *it.text : out);
+        const std::string in_hash = content_hash(text);
         if (auto prev = session->unchanged(it.file->rel, in_hash)) {
-          it.lexed.reset();
-          if (it.text) std::string().swap(*it.text);
           it.report.action = "unchanged";
           it.report.diagnostics = prev->diagnostics.size();
           std::lock_guard lock(mu);
           result.bytes_in += it.file->size;
           if (prev_line_maps.is_object() && prev_line_maps.contains("files") &&
               prev_line_maps["files"].contains(it.file->rel))
-            line_maps["files"][it.file->rel] = prev_line_maps["files"][it.file->rel];
+            line_maps[it.file->rel] = prev_line_maps["files"][it.file->rel].dump();
           for (auto& d : prev->diagnostics) result.diagnostics.push_back(std::move(d));
           if (tree.on_file_done) tree.on_file_done(it.file->size);
           continue;
         }
-        if (it.text) {
-          FileResult r =
-              migrate_buffer(it.file->rel, *it.text, target, options, project_ctx, it.lexed ? &*it.lexed : nullptr);
-          it.lexed.reset();
+        if (it.source) {
+          if (it.prepared_hash && *it.prepared_hash != in_hash)
+            throw std::runtime_error(it.file->rel + " changed while the tree was migrated: migrate again");
+          FileResult r = migrate_buffer(it.file->rel, text, target, options, project_ctx);
           out = std::move(r.output);
           for (const SideOutput& side : r.side_outputs)  // e.g. the cann target's kernel skeletons
             project::write_atomically((tree.output / it.file->rel).parent_path() / side.name, side.content);
@@ -175,21 +186,21 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
             if (d.line > 0)
               for (std::uint32_t l = d.line; l <= std::max(d.line, d.end_line); ++l)
                 flagged.push_back({l, to_string(d.code)});
-          nlohmann::json map = {{"out_to_orig", r.line_map.out_to_orig},
-                                {"changed_out_lines", r.line_map.changed_out_lines},
-                                {"flagged_orig_lines", std::move(flagged)}};
+          std::string map = nlohmann::json{{"out_to_orig", std::move(r.line_map.out_to_orig)},
+                                           {"changed_out_lines", std::move(r.line_map.changed_out_lines)},
+                                           {"flagged_orig_lines", std::move(flagged)}}
+                                .dump();
           std::lock_guard lock(mu);
-          line_maps["files"][it.file->rel] = std::move(map);
-        } else if (auto b = target.migrate_build_file(it.file->rel, it.file->kind, out, build_options)) {
+          line_maps[it.file->rel] = std::move(map);
+        } else if (auto b = target.migrate_build_file(it.file->rel, it.file->kind, text, build_options)) {
           out = std::move(b->output);
           diags = std::move(b->diagnostics);
           it.report.action = "migrated";
+        } else {
+          out = std::move(text);
         }
+        std::string().swap(text);  // the output is what is still needed
         rounds::Commit c = session->commit(it.file->rel, it.file->kind, in_hash, out, it.report.action, diags);
-        // Written: the file's text and output are not read again, so a tree's memory in this loop
-        // does not grow with the files done (the pre-passes needed every text at once).
-        if (it.text) std::string().swap(*it.text);
-        std::string().swap(out);
         if (c.action != "migrated" && c.action != "copied") it.report.action = c.action;
         for (auto& d : c.diagnostics) diags.push_back(std::move(d));
         it.report.diagnostics = diags.size();
@@ -218,7 +229,22 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   worker();
   for (auto& t : pool) t.join();
 
-  project::write_atomically(tree.output / kLineMaps, line_maps.dump());
+  {  // what nlohmann::json's dump() of {"version": 1, "files": {...}} writes (keys sorted)
+    std::size_t size = 32;
+    for (const auto& [rel, map] : line_maps) size += rel.size() + map.size() + 8;
+    std::string all;
+    all.reserve(size);
+    all += "{\"files\":{";
+    for (auto it = line_maps.begin(); it != line_maps.end(); ++it) {
+      if (it != line_maps.begin()) all += ',';
+      all += nlohmann::json(it->first).dump();
+      all += ':';
+      all += it->second;
+      std::string().swap(it->second);
+    }
+    all += "},\"version\":1}";
+    project::write_atomically(tree.output / kLineMaps, all);
+  }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.round = session->finish(new_manifest, result.diagnostics, result.seconds);  // manifest last
   for (Item& it : items) result.files.push_back(std::move(it.report));

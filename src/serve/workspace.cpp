@@ -449,6 +449,11 @@ struct Workspace::FixEdits {
   std::vector<analysis::Wave64ByteEdit> edits;
 };
 
+struct Workspace::FixCache {
+  std::map<std::string, std::pair<std::string, std::vector<FixEdits>>> by_file;  // rel -> (tree state, fixes)
+  std::size_t plans = 0;
+};
+
 // The fixes are the wave64 planner's (analysis/wave64_fix.h), restricted to one site at a time:
 // the same planner, with the same soundness rules, as `ferry analyze --fix` and `ferry migrate
 // --to hip` (whose settings it takes: OUT is a migration's output). It reads every C-family file
@@ -457,9 +462,6 @@ std::vector<Workspace::FixEdits> Workspace::compute_fixes(const std::string& rel
   std::vector<FixEdits> out;
   if (!opt_.fix_profile) return out;
   if (!project::is_c_family(project::classify(fs::path(rel))) || text.find('\0') != std::string::npos) return out;
-  const targets::Options topts;
-  const auto target = targets::make_target("hip", topts);  // FileMigration's bookkeeping only
-  const targets::ProjectContext pctx;
   std::vector<std::string> texts;  // the FileMigrations view these
   std::vector<std::string> keys;
   const nlohmann::json m = manifest();
@@ -474,6 +476,34 @@ std::vector<Workspace::FixEdits> Workspace::compute_fixes(const std::string& rel
   }
   texts.push_back(text);
   keys.push_back(rel);
+  // The tree state the plan depends on: every file's name and content.
+  std::string state;
+  for (std::size_t i = 0; i < texts.size(); ++i) state += keys[i] + '\0' + migrate::content_hash(texts[i]) + '\n';
+  {
+    std::lock_guard lock(fix_mu_);
+    if (!fix_cache_) fix_cache_ = std::make_shared<FixCache>();
+    const auto hit = fix_cache_->by_file.find(rel);
+    if (hit != fix_cache_->by_file.end() && hit->second.first == state) return hit->second.second;
+  }
+  out = plan_fixes(rel, text, texts, keys);
+  std::lock_guard lock(fix_mu_);
+  ++fix_cache_->plans;
+  fix_cache_->by_file[rel] = {std::move(state), out};
+  return out;
+}
+
+std::size_t Workspace::fix_plans() const {
+  std::lock_guard lock(fix_mu_);
+  return fix_cache_ ? fix_cache_->plans : 0;
+}
+
+std::vector<Workspace::FixEdits> Workspace::plan_fixes(const std::string& rel, const std::string& text,
+                                                       const std::vector<std::string>& texts,
+                                                       const std::vector<std::string>& keys) const {
+  std::vector<FixEdits> out;
+  const targets::Options topts;
+  const auto target = targets::make_target("hip", topts);  // FileMigration's bookkeeping only
+  const targets::ProjectContext pctx;
   std::vector<std::unique_ptr<migrate::FileMigration>> files;
   files.reserve(texts.size());
   for (std::size_t i = 0; i < texts.size(); ++i)

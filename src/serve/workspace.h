@@ -111,6 +111,9 @@ class Workspace {
 
   [[nodiscard]] std::vector<Fix> fixes(std::string_view rel) const;
   [[nodiscard]] std::vector<Fix> fixes_for_text(const std::string& rel, const std::string& text) const;
+  // How many times the wave64 planner ran for fixes: a view of a file plans again only when that
+  // file's text or another C-family file of OUT changed since its last plan.
+  [[nodiscard]] std::size_t fix_plans() const;
   // Applies the fix `id` (from fixes()) to the file whose current hash is `base_hash`.
   SaveResult apply_fix(std::string_view rel, std::string_view id, std::string_view base_hash);
 
@@ -131,6 +134,9 @@ class Workspace {
   // Each fix the wave64 planner offers for one hazard of the file, with its edits.
   struct FixEdits;
   [[nodiscard]] std::vector<FixEdits> compute_fixes(const std::string& rel, const std::string& text) const;
+  [[nodiscard]] std::vector<FixEdits> plan_fixes(const std::string& rel, const std::string& text,
+                                                 const std::vector<std::string>& texts,
+                                                 const std::vector<std::string>& keys) const;
 
   WorkspaceOptions opt_;
   SafeRoot out_;
@@ -139,6 +145,10 @@ class Workspace {
   // Content hashes by (rel, size, mtime): the project view hashes every file of OUT each time.
   mutable std::mutex cache_mu_;
   mutable std::map<std::string, std::pair<std::pair<std::uintmax_t, std::int64_t>, Current>> cache_;
+  // The last fixes computed per file, with the tree state they were planned on (compute_fixes).
+  struct FixCache;
+  mutable std::mutex fix_mu_;
+  mutable std::shared_ptr<FixCache> fix_cache_;
 };
 
 // The markers rounds write (migrate/merge3.h), by 1-based line of the current text.

@@ -8,22 +8,90 @@
 
 #include "lex/code_view.h"
 #include "lex/lexer.h"
+#include "migrate/file_migration.h"
 
 namespace ferry::targets {
 
-const lex::CodeView& code_view(const SourceView& f, std::optional<lex::CodeView>& own) {
-  if (f.lexed && *f.lexed) return **f.lexed;
-  return own.emplace(f.text);
+std::string_view source_text(const SourceView& f, std::string& own) {
+  if (!f.read) return f.text;
+  own = f.read();
+  return own;
 }
 
-void collect_includes(const std::vector<SourceView>& files, ProjectContext& ctx) {
+void run_project_scans(const std::vector<SourceView>& files, std::span<ProjectScan* const> scans, const Target& target,
+                       ProjectContext& ctx) {
+  static const Options kNoOptions;  // the views run no pass: nothing reads their options
+  std::vector<ProjectScan*> wanting;
   for (const SourceView& f : files) {
-    std::vector<std::string>& inc = ctx.includes[f.path];
-    std::optional<lex::CodeView> own;
-    for (const lex::Token& t : code_view(f, own).tokens())
-      if (t.kind == lex::Kind::HeaderName) inc.emplace_back(f.text.substr(t.begin, t.end - t.begin));
+    std::string own;
+    const bool borrowed = f.lexed && *f.lexed;
+    const std::string_view text = borrowed ? (*f.lexed)->source() : source_text(f, own);
+    wanting.clear();
+    for (ProjectScan* s : scans)
+      if (s->wants(f, text)) wanting.push_back(s);
+    if (wanting.empty()) continue;
+    std::optional<migrate::FileMigration> view;
+    if (borrowed) view.emplace(f.path, std::move(**f.lexed), target, kNoOptions, ctx);
+    else view.emplace(f.path, text, target, kNoOptions, ctx);
+    for (ProjectScan* s : wanting) s->file(f, *view, ctx);
+    if (borrowed) f.lexed->emplace(std::move(*view).release_view());
   }
+  for (ProjectScan* s : scans) s->finish(files, ctx);
 }
+
+void Target::prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const {
+  std::vector<std::unique_ptr<ProjectScan>> owned;
+  owned.push_back(defined_macros_scan());
+  for (std::unique_ptr<ProjectScan>& s : project_scans()) owned.push_back(std::move(s));
+  std::vector<ProjectScan*> scans;
+  for (const auto& s : owned) scans.push_back(s.get());
+  run_project_scans(files, scans, *this, ctx);
+}
+
+namespace {
+
+class IncludesScan final : public ProjectScan {
+ public:
+  void file(const SourceView& f, const migrate::FileMigration& view, ProjectContext& ctx) override {
+    std::vector<std::string>& inc = ctx.includes[f.path];
+    const std::string_view text = view.source();
+    for (const lex::Token& t : view.tokens())
+      if (t.kind == lex::Kind::HeaderName) inc.emplace_back(text.substr(t.begin, t.end - t.begin));
+  }
+  void finish(const std::vector<SourceView>&, ProjectContext&) override {}
+};
+
+// The names that the files `#define` (object- and function-like macros alike).
+class DefinedMacrosScan final : public ProjectScan {
+ public:
+  bool wants(const SourceView&, std::string_view text) const override {
+    return text.find("define") != std::string_view::npos;
+  }
+  void file(const SourceView&, const migrate::FileMigration& view, ProjectContext& ctx) override {
+    std::size_t seen = 0;  // code tokens of the current directive so far
+    std::string_view prev;
+    for (const lex::Token& t : view.tokens()) {
+      if (lex::is_trivia(t.kind) || t.kind == lex::Kind::Newline) {
+        if (t.kind == lex::Kind::Newline) seen = 0;
+        continue;
+      }
+      if (!t.in_directive) {
+        seen = 0;
+        continue;
+      }
+      const std::string_view text = t.text(view.source());
+      if (seen == 2 && prev == "define" && t.kind == lex::Kind::Identifier) ctx.defined_macros.emplace(text);
+      prev = text;
+      ++seen;
+    }
+  }
+  void finish(const std::vector<SourceView>&, ProjectContext&) override {}
+};
+
+}  // namespace
+
+std::unique_ptr<ProjectScan> includes_scan() { return std::make_unique<IncludesScan>(); }
+std::unique_ptr<ProjectScan> defined_macros_scan() { return std::make_unique<DefinedMacrosScan>(); }
 
 namespace {
 

@@ -8,6 +8,7 @@
 // target's options, and the target reads the value with option()/flag().
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -51,22 +52,43 @@ struct Options {
   std::map<std::string, std::string, std::less<>> values;  // target options given: "launch" -> "ggl"
 };
 
-// A source file as the project-wide pre-pass sees it.
+// A source file as the project-wide pre-passes see it (Target::prepare_project).
 struct SourceView {
   std::string path;  // relative to the project root
+  // The text, when the caller holds it (one file: `ferry migrate FILE`); empty when `read` is set.
   std::string_view text;
   // A slot for the text's tokens, which the caller hands on to the file's migration afterwards
   // (migrate_buffer), so that a file is lexed once. The caller may fill it before the pre-passes
-  // (one file: `ferry migrate FILE`); a pre-pass that holds every file's tokens anyway (the hip
-  // target's wave64 planner) fills an empty one, borrows a full one and gives it back. Other
-  // pre-passes read a full one (code_view) and lex the text themselves otherwise. A tree keeps the
-  // slots empty: holding every file's tokens for pre-passes that do not need them all at once
-  // would raise its peak memory to the whole tree's tokens. Null: no slot.
+  // (one file); the pre-passes borrow a full one and give it back. A tree keeps the slots empty:
+  // holding every file's tokens for pre-passes that read one file at a time would raise its peak
+  // memory to the whole tree's tokens. Null: no slot.
   std::optional<lex::CodeView>* lexed = nullptr;
+  // A tree: reads the text when a pre-pass needs it (the caller holds none), so that the
+  // pre-passes hold one file's text at a time, not the whole tree's. Empty: `text` is the text.
+  std::function<std::string()> read = {};
 };
 
-// The tokens of `f`: its `lexed` slot's view, else `text` lexed into `own`.
-[[nodiscard]] const lex::CodeView& code_view(const SourceView& f, std::optional<lex::CodeView>& own);
+// The text of `f`: `text`, or read (SourceView::read) into `own`.
+[[nodiscard]] std::string_view source_text(const SourceView& f, std::string& own);
+
+struct ProjectContext;
+class Target;
+
+// One project pre-pass, run file by file (Target::prepare_project): `file` sees each source file
+// once, in order, through the one lexed view all pre-passes share, and keeps a small summary of
+// it; `finish` merges the summaries into the context once every file was seen. The view is
+// dropped after the file (a pre-pass that needs a file's tokens again lexes it again).
+class ProjectScan {
+ public:
+  virtual ~ProjectScan() = default;
+  // Whether `file` needs the file's tokens (a cheap look at its text first): a file no scan wants
+  // is not lexed. `text` is the whole text.
+  [[nodiscard]] virtual bool wants(const SourceView& /*f*/, std::string_view /*text*/) const { return true; }
+  // Each file some scan wants, in order (those this scan does not want too).
+  virtual void file(const SourceView& f, const migrate::FileMigration& view, ProjectContext& ctx) = 0;
+  // Called in the order the scans were given, after the last file.
+  virtual void finish(const std::vector<SourceView>& files, ProjectContext& ctx) = 0;
+};
 
 // Facts about the whole project that passes need while migrating one file.
 struct ProjectContext {
@@ -77,7 +99,7 @@ struct ProjectContext {
   // Clashing names left as written because a use ("file:line") is excluded from migration
   // (`// ferry: ignore`, `off`): renaming only the other uses would break the build.
   std::unordered_map<std::string, std::string> clash_kept;
-  // Every name some file of the project `#define`s (migrate::defined_macros): a use of such a
+  // Every name some file of the project `#define`s (defined_macros_scan): a use of such a
   // name is the user's macro, which a call template must not rewrite.
   std::unordered_set<std::string> defined_macros;
   // Names a target's compat headers provide (hip: ferry/compat/) that the project defines itself
@@ -96,7 +118,7 @@ struct ProjectContext {
   std::string migrated_by;
   // Per source file (relative path), the headers it includes as written ("<cstdio>",
   // "\"util/common.h\""), so a pass can see what a file gets through its own headers. Filled by
-  // collect_includes in the prepare_project of the targets that read it (cuda, hip).
+  // includes_scan in the project_scans of the targets that read it (cuda, hip).
   std::unordered_map<std::string, std::vector<std::string>> includes;
   // The tree file that `#include "path"` in a file of folder `dir` ("src/", or "") names: beside
   // the file when `includes` knows it, else a tree file whose path ends with it (found through -I),
@@ -127,7 +149,14 @@ struct ProjectContext {
 };
 
 // Fills ctx.includes: the header names of each file's #include lines, as the lexer reads them.
-void collect_includes(const std::vector<SourceView>& files, ProjectContext& ctx);
+[[nodiscard]] std::unique_ptr<ProjectScan> includes_scan();
+// Fills ctx.defined_macros (every target's pre-passes run it first).
+[[nodiscard]] std::unique_ptr<ProjectScan> defined_macros_scan();
+// Runs `scans` over `files` in one sweep: each file's text is read once (held, or
+// SourceView::read) and lexed once (or its `lexed` slot borrowed and given back), handed to every
+// scan in order, and dropped before the next file; then each scan's finish, in order.
+void run_project_scans(const std::vector<SourceView>& files, std::span<ProjectScan* const> scans, const Target& target,
+                       ProjectContext& ctx);
 
 class Target;
 
@@ -202,8 +231,11 @@ class Target {
     return std::nullopt;
   }
 
-  // Sees every source file before any is migrated.
-  virtual void prepare_project(const std::vector<SourceView>& /*files*/, ProjectContext& /*ctx*/) const {}
+  // Sees every source file before any is migrated: the project's defined macros and the target's
+  // project_scans, in one sweep over the files (run_project_scans).
+  void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const;
+  // The target's project pre-passes, in the order their finish runs (ProjectScan).
+  [[nodiscard]] virtual std::vector<std::unique_ptr<ProjectScan>> project_scans() const { return {}; }
   // Semantic passes; they run before the generic rule application and their edits win.
   virtual void run_passes(migrate::FileMigration& file) const = 0;
   // Runs after the rules (e.g. inserting a runtime header the file now needs).

@@ -6,6 +6,7 @@
 
 #include "core/split.h"
 #include "lex/lexer.h"
+#include "migrate/file_migration.h"
 #include "rules/builtin.h"
 
 namespace ferry::targets {
@@ -48,15 +49,36 @@ std::vector<std::string> UnmappedNames::names() const {
   return out;
 }
 
-void UnmappedNames::collect_declared(const std::vector<SourceView>& files, std::unordered_set<std::string>& out) const {
-  for (const SourceView& file : files) {
-    const std::string_view text = file.text;
-    bool any = false;
-    for (const std::string& p : prefixes_) any = any || text.find(p) != std::string_view::npos;
-    if (!any) continue;
+namespace {
+
+class DeclaredScan final : public ProjectScan {
+ public:
+  explicit DeclaredScan(const UnmappedNames& names, const std::vector<std::string>& prefixes)
+      : names_(names), prefixes_(prefixes) {}
+  bool wants(const SourceView&, std::string_view text) const override {
+    for (const std::string& p : prefixes_)
+      if (text.find(p) != std::string_view::npos) return true;
+    return false;
+  }
+  void file(const SourceView&, const migrate::FileMigration& v, ProjectContext& ctx) override {
+    names_.collect_declared(v, ctx.declared_api_names);
+  }
+  void finish(const std::vector<SourceView>&, ProjectContext&) override {}
+
+ private:
+  const UnmappedNames& names_;
+  const std::vector<std::string>& prefixes_;
+};
+
+}  // namespace
+
+std::unique_ptr<ProjectScan> UnmappedNames::declared_scan() const {
+  return std::make_unique<DeclaredScan>(*this, prefixes_);
+}
+
+void UnmappedNames::collect_declared(const lex::CodeView& v, std::unordered_set<std::string>& out) const {
+  {
     std::vector<std::string_view> code;  // code tokens outside directives
-    std::optional<lex::CodeView> own;
-    const lex::CodeView& v = code_view(file, own);
     for (std::size_t ci = 0; ci < v.code_size(); ++ci)
       if (!v.in_directive(ci)) code.push_back(v.text(ci));
     auto ident = [](std::string_view w) {

@@ -27,7 +27,11 @@ class UnmappedNames {
   // The table's names that the files declare themselves: enumerators of an `enum {...}`, the name
   // a `typedef ... NAME;` or `typedef R (*NAME)(...);` introduces, `struct|union|enum NAME {` or
   // `;` (and the tag of `typedef struct NAME_st *NAME;`), `using NAME =`.
-  void collect_declared(const std::vector<SourceView>& files, std::unordered_set<std::string>& out) const;
+  // One file's (its tokens `v`).
+  void collect_declared(const lex::CodeView& v, std::unordered_set<std::string>& out) const;
+  // A pre-pass (ProjectScan) that collects them into ProjectContext::declared_api_names; `this`
+  // outlives it.
+  [[nodiscard]] std::unique_ptr<ProjectScan> declared_scan() const;
 
  private:
   struct Hash {

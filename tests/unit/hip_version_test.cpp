@@ -205,7 +205,10 @@ TEST(HipCompat, AStaticDefinitionInASourceFileServesThatFileOnly) {
   const std::string use = "__global__ void k(unsigned* o) { *o = umin(o[0], o[1]); }\n";
   const std::vector<SourceView> files = {{"host.cpp", host}, {"shim.h", shim}, {"k.cu", use}};
   ProjectContext ctx;
-  collect_user_compat_definitions(files, ctx);
+  const auto target = make_target("hip", {});
+  const std::unique_ptr<ProjectScan> scan = user_compat_scan();
+  ProjectScan* const scans[] = {scan.get()};
+  run_project_scans(files, scans, *target, ctx);
   EXPECT_TRUE(ctx.user_compat_definitions.contains("host.cpp\tumin"));
   EXPECT_FALSE(ctx.user_compat_definitions.contains("umin"));
   EXPECT_TRUE(ctx.user_compat_definitions.contains("__hmax2"));

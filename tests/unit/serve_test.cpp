@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/profile.h"
 #include "migrate/merge3.h"
 #include "migrate/migrate_tree.h"
 #include "migrate/rounds.h"
@@ -350,4 +351,38 @@ TEST(TargetOptions, FindOptionByName) {
   EXPECT_EQ(targets::find_option(*hip, "--launch"), nullptr);
   EXPECT_EQ(targets::find_option(*hip, "lau"), nullptr);
   EXPECT_EQ(targets::find_option(*hip, "cuda-version"), nullptr);
+}
+
+TEST_F(TempTree, FixesPlanAgainOnlyWhenTheTreeChanged) {
+  fs::create_directories(dir_ / "in");
+  write("in/k.cu",
+        "#include \"w.h\"\n"
+        "__global__ void k(int* o) { int lane = threadIdx.x % WARP; o[threadIdx.x] = lane; }\n");
+  write("in/w.h", "#define WARP 32\n");
+  migrate::TreeOptions tree;
+  tree.input = dir_ / "in";
+  tree.output = dir_ / "out";
+  targets::Options keep;  // the output keeps its 32-lane assumptions: the workbench offers fixes
+  keep.values["no-wave64-fix"] = "1";
+  (void)migrate::migrate_tree(*targets::make_target("hip", keep), keep, tree);
+  WorkspaceOptions wo;
+  wo.out = dir_ / "out";
+  wo.fix_profile = analysis::find_profile("gfx906");
+  Workspace ws(wo);
+  auto ids = [](const std::vector<Fix>& fixes) {
+    std::vector<std::string> v;
+    for (const Fix& f : fixes) v.push_back(f.id);
+    return v;
+  };
+  const auto first = ids(ws.fixes("k.cu"));
+  EXPECT_EQ(ws.fix_plans(), 1u);
+  EXPECT_EQ(ids(ws.fixes("k.cu")), first);  // the same tree: the plan is reused
+  EXPECT_EQ(ws.fix_plans(), 1u);
+  (void)ws.fixes_for_text("k.cu", read("out/k.cu") + "// edited\n");  // another text of the file
+  EXPECT_EQ(ws.fix_plans(), 2u);
+  write("out/w.h", "#define WARP 32\n#define OTHER 1\n");  // another file of the tree changed
+  EXPECT_EQ(ids(ws.fixes("k.cu")), first);
+  EXPECT_EQ(ws.fix_plans(), 3u);
+  EXPECT_EQ(ids(ws.fixes("k.cu")), first);
+  EXPECT_EQ(ws.fix_plans(), 3u);
 }

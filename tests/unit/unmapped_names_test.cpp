@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "lex/code_view.h"
+
 namespace ferry::targets {
 namespace {
 
@@ -35,7 +37,7 @@ TEST(UnmappedNames, TheProjectsOwnDeclarationsAreCollected) {
       "void use() { int x = CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED; }\n"
       "#define CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED 132\n";
   std::unordered_set<std::string> declared;
-  cuda_names().collect_declared({SourceView{"stand_in.h", text}}, declared);
+  cuda_names().collect_declared(lex::CodeView(text), declared);
   for (const char* name :
        {"CUsurfref_st", "CUsurfref", "CUjit_target_enum", "CU_TARGET_COMPUTE_30", "CU_TARGET_COMPUTE_32",
         "CUjit_target", "cudaLogsCallback_t", "cudaLogLevel", "cudaAsyncCallbackEntry"})

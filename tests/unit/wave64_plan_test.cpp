@@ -25,7 +25,6 @@ struct Project {
     target = targets::make_target("hip", options);
     for (const auto& [name, text] : srcs)
       files.push_back(std::make_unique<migrate::FileMigration>(name, text, *target, options, ctx));
-    std::map<std::string, long long> constants;
     std::set<std::string> conflicting;
     for (const auto& f : files) {
       const FileFacts facts = collect_facts(*f);
@@ -73,6 +72,7 @@ struct Project {
   targets::ProjectContext ctx;
   std::unique_ptr<targets::Target> target;
   std::vector<std::unique_ptr<migrate::FileMigration>> files;
+  std::map<std::string, long long> constants;  // the facts point into it (FileFacts::project_constants)
   std::vector<FileFacts> facts;
   WarpConstantUses uses;
 };

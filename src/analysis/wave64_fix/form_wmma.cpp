@@ -350,7 +350,7 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
     if (!kfi.is_kernel) continue;
     for (std::size_t f = 0; f < in_.size(); ++f) {
       if (tu_rank(f, fns_[k].file) > 2 && tu_rank(fns_[k].file, f) > 2) continue;
-      if (source_of(f).find(kfi.name) == std::string_view::npos) continue;  // without lexing it
+      if (!mentions(f, kfi.name)) continue;  // without lexing it
       const Tokens v = tok(f);
       for (std::size_t i = 0; i < v.size(); ++i) {
         if (!v.is(i, kfi.name) || v.member(i) || v.f.code(i).in_directive) continue;

@@ -254,9 +254,13 @@ class Planner {
   // The tokens of `file`: the caller's, or lexed again on demand (Wave64FixInput::load) and kept
   // while the files kept so total at most kLoadedBytes of source (the least recently read go).
   Tokens tok(std::size_t file) const;
-  // The original text of `file`, without lexing it.
-  std::string_view source_of(std::size_t file) const {
-    return in_[file].file ? in_[file].file->source() : in_[file].text;
+  // Whether the original text of `file` holds `word`, without lexing it.
+  bool mentions(std::size_t file, std::string_view word) const {
+    const Wave64FixInput& in = in_[file];
+    if (in.file) return in.file->source().find(word) != std::string_view::npos;
+    if (file < loaded_.size() && loaded_[file]) return loaded_[file]->source().find(word) != std::string_view::npos;
+    if (in.read) return in.read().find(word) != std::string::npos;
+    return in.text.find(word) != std::string_view::npos;
   }
   // The functions that launch (or call) one of `kernels`, in id order: the only ones whose
   // launches of them the forms read (the links of link()).

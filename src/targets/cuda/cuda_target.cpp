@@ -56,6 +56,26 @@ void add_includers(const ProjectContext& ctx, std::string& list) {
   }
 }
 
+// ProjectContext::build_facts. buildsys::scan_source_facts reads every file at once (a constexpr
+// function of one file is called in another): its finish holds the texts while it runs.
+class BuildFactsScan final : public ProjectScan {
+ public:
+  bool wants(const SourceView&, std::string_view) const override { return false; }
+  void file(const SourceView&, const migrate::FileMigration&, ProjectContext&) override {}
+  void finish(const std::vector<SourceView>& files, ProjectContext& ctx) override {
+    if (ctx.migrated_by == "hip") return;
+    std::vector<std::string> read(files.size());
+    std::vector<buildsys::SourceText> texts;
+    texts.reserve(files.size());
+    for (std::size_t i = 0; i < files.size(); ++i) texts.push_back({files[i].path, source_text(files[i], read[i])});
+    ctx.build_facts = buildsys::scan_source_facts(texts);
+    // A file that includes (through the tree's headers) a header needing an nvcc flag needs it
+    // too: its build file is the one that compiles the header's code.
+    for (std::string* list : {&ctx.build_facts.extended_lambda, &ctx.build_facts.relaxed_constexpr})
+      add_includers(ctx, *list);
+  }
+};
+
 class CudaTarget final : public Target {
  public:
   explicit CudaTarget(const Options& options) : Target(kTarget, options), version_(resolve(option("cuda-version"))) {
@@ -74,20 +94,14 @@ class CudaTarget final : public Target {
     return buildsys::migrate_build_file_to_cuda(rel, kind, text, o);
   }
 
-  // Which headers each file includes (implicit_headers_pass follows the project's own headers).
-  void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
-    collect_includes(files, ctx);
-    if (ctx.migrated_by != "hip") {
-      std::vector<buildsys::SourceText> texts;
-      texts.reserve(files.size());
-      for (const SourceView& f : files) texts.push_back({f.path, f.text});
-      ctx.build_facts = buildsys::scan_source_facts(texts);
-      // A file that includes (through the tree's headers) a header needing an nvcc flag needs it
-      // too: its build file is the one that compiles the header's code.
-      for (std::string* list : {&ctx.build_facts.extended_lambda, &ctx.build_facts.relaxed_constexpr})
-        add_includers(ctx, *list);
-    }
-    unmapped_.collect_declared(files, ctx.declared_api_names);
+  // Which headers each file includes (implicit_headers_pass follows the project's own headers),
+  // what the sources tell the build files, the CUDA names the project declares.
+  std::vector<std::unique_ptr<ProjectScan>> project_scans() const override {
+    std::vector<std::unique_ptr<ProjectScan>> scans;
+    scans.push_back(includes_scan());
+    scans.push_back(std::make_unique<BuildFactsScan>());
+    scans.push_back(unmapped_.declared_scan());
+    return scans;
   }
   const UnmappedApiName* unmapped_api_name(std::string_view name) const override { return unmapped_.find(name); }
 

@@ -88,7 +88,7 @@ bool includes(const std::vector<std::string_view>& have, std::string_view header
 
 // The standard headers `rel` gets through the project's own headers it includes (quoted includes
 // resolved against the including file's folder, else by path suffix), as recorded by
-// CudaTarget::prepare_project.
+// CudaTarget::project_scans.
 void through_project_headers(const targets::ProjectContext& ctx, const std::string& rel, std::set<std::string>& seen,
                              std::vector<std::string_view>& have) {
   if (!seen.insert(rel).second) return;

@@ -112,14 +112,16 @@ void apply_toolchain(rules::RuleSet& set, const Toolchain& tc, std::string_view 
   });
 }
 
-void collect_user_compat_definitions(const std::vector<SourceView>& files, ProjectContext& ctx) {
-  const CompatTable& compat = compat_table();
-  for (const SourceView& f : files) {
+namespace {
+
+class UserCompatScan final : public ProjectScan {
+ public:
+  bool wants(const SourceView&, std::string_view text) const override {
     // Ferry's own compat headers, written into a migrated tree, define them all: they are ours.
-    if (f.text.starts_with("// ferry: off\n// Written by Ferry (ferry migrate --to hip) into the output tree:"))
-      continue;
-    std::optional<lex::CodeView> own;
-    const lex::CodeView& v = code_view(f, own);
+    return !text.starts_with("// ferry: off\n// Written by Ferry (ferry migrate --to hip) into the output tree:");
+  }
+  void file(const SourceView& f, const migrate::FileMigration& v, ProjectContext& ctx) override {
+    const CompatTable& compat = compat_table();
     for (std::size_t ci = 1; ci + 1 < v.code_size(); ++ci) {
       if (!v.is_identifier(ci) || v.in_directive(ci) || !v.is(ci + 1, "(")) continue;
       const std::string_view name = v.text(ci);
@@ -148,7 +150,12 @@ void collect_user_compat_definitions(const std::vector<SourceView>& files, Proje
       else ctx.user_compat_definitions.emplace(name);
     }
   }
-}
+  void finish(const std::vector<SourceView>&, ProjectContext&) override {}
+};
+
+}  // namespace
+
+std::unique_ptr<ProjectScan> user_compat_scan() { return std::make_unique<UserCompatScan>(); }
 
 void compat_header_pass(migrate::FileMigration& file) {
   if (is_compat_file(file)) return;

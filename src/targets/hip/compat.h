@@ -33,7 +33,8 @@ struct CompatTable {
 void apply_toolchain(rules::RuleSet& set, const Toolchain& tc, std::string_view blas, std::string_view sparse);
 
 // The compat names the project defines itself as functions (ProjectContext::user_compat_definitions).
-void collect_user_compat_definitions(const std::vector<SourceView>& files, ProjectContext& ctx);
+// A pre-pass (ProjectScan).
+[[nodiscard]] std::unique_ptr<ProjectScan> user_compat_scan();
 
 // Before the rules: an include of a CUDA header whose conversion comes from a compat header is
 // replaced by an include of that header.

@@ -172,11 +172,8 @@ struct FileDecls {
   std::unordered_set<std::string> others;  // names declared with another type
 };
 
-FileDecls scan_file(const SourceView& f) {
+FileDecls scan_file(const lex::CodeView& v) {
   FileDecls d;
-  if (!mentions_handle(f.text)) return d;
-  std::optional<lex::CodeView> own;
-  const lex::CodeView& v = code_view(f, own);
   for (const Decl& decl : declarations(v)) {
     std::string name(v.text(decl.ci));
     if (decl.kind == DeclKind::Other) {
@@ -209,15 +206,35 @@ std::vector<std::size_t> resolve_include(const std::string& from, const std::str
 
 }  // namespace
 
-void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContext& ctx) {
-  std::vector<FileDecls> decls;
-  decls.reserve(files.size());
-  bool any = false;
-  for (const SourceView& f : files) {
-    decls.push_back(scan_file(f));
-    any = any || !decls.back().own.values.empty() || !decls.back().own.pointers.empty();
+namespace {
+
+// What each file declares (files that name no handle type declare nothing to it), then each
+// translation unit's names: the file's own and those of the tree headers it includes.
+class DeviceptrScan final : public ProjectScan {
+ public:
+  bool wants(const SourceView&, std::string_view text) const override { return mentions_handle(text); }
+  void file(const SourceView& f, const migrate::FileMigration& v, ProjectContext&) override {
+    FileDecls d = scan_file(v);
+    if (d.own.values.empty() && d.own.pointers.empty() && d.own.ambiguous.empty() && d.others.empty()) return;
+    any_ = any_ || !d.own.values.empty() || !d.own.pointers.empty();
+    decls_.emplace(f.path, std::move(d));
   }
-  if (!any) return;
+  void finish(const std::vector<SourceView>& files, ProjectContext& ctx) override;
+
+ private:
+  std::unordered_map<std::string, FileDecls> decls_;  // by SourceView::path
+  bool any_ = false;
+};
+
+void DeviceptrScan::finish(const std::vector<SourceView>& files, ProjectContext& ctx) {
+  if (!any_) return;
+  const FileDecls none;
+  std::vector<const FileDecls*> decls;
+  decls.reserve(files.size());
+  for (const SourceView& f : files) {
+    const auto it = decls_.find(f.path);
+    decls.push_back(it == decls_.end() ? &none : &it->second);
+  }
   std::unordered_map<std::string, std::size_t> by_path;
   for (std::size_t i = 0; i < files.size(); ++i) by_path[normal(files[i].path)] = i;
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -238,11 +255,11 @@ void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContex
           if (seen.insert(h).second) {
             todo.push_back(h);
             headers.push_back(h);
-            header_others.insert(decls[h].others.begin(), decls[h].others.end());
+            header_others.insert(decls[h]->others.begin(), decls[h]->others.end());
           }
       }
     }
-    const FileDecls& own = decls[i];
+    const FileDecls& own = *decls[i];
     Names out;
     // A name is ambiguous when it is also declared with another type, or with two handle types.
     auto take = [&](const Names& from, const std::unordered_set<std::string>& conflicts_a,
@@ -261,7 +278,7 @@ void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContex
       }
     };
     take(own.own, own.others, nullptr);
-    for (const std::size_t h : headers) take(decls[h].own, own.others, &header_others);
+    for (const std::size_t h : headers) take(decls[h]->own, own.others, &header_others);
     // A name declared both ways among the handle declarations (value here, pointer there).
     for (const auto& [n, type] : out.values)
       if (out.pointers.contains(n)) out.ambiguous.insert(n);
@@ -273,5 +290,9 @@ void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContex
     ctx.integer_handle_names[files[i].path] = std::move(out);
   }
 }
+
+}  // namespace
+
+std::unique_ptr<ProjectScan> deviceptr_scan() { return std::make_unique<DeviceptrScan>(); }
 
 }  // namespace ferry::targets::hip

@@ -1,6 +1,6 @@
 // The integer handle types of CUDA whose HIP twins are pointers (CUdeviceptr, texture and surface
 // objects), and the declarations of names with them: shared by the project-wide collection
-// (deviceptr_decls.cpp, collect_deviceptr_names) and the rewriting pass (deviceptr_pass.cpp, whose
+// (deviceptr_decls.cpp, deviceptr_scan) and the rewriting pass (deviceptr_pass.cpp, whose
 // head comment says what is rewritten and why). Internal to src/targets/hip/.
 #pragma once
 

@@ -7,7 +7,7 @@
 // bindlessTexture packs texture objects into two 32-bit words. The handles are one table,
 // kHandles; the pass is the same for all of them, except that a CUdeviceptr is an address (a sum
 // stays an address in bytes) and a texture or surface object only an opaque value.
-// The project-wide half (collect_deviceptr_names) finds the names each translation unit declares
+// The project-wide half (deviceptr_scan) finds the names each translation unit declares
 // with a handle type (locals, parameters, members, globals, `CUdeviceptr *` outputs and arrays;
 // in the file and in the tree's headers it includes); the pass rewrites the integer uses of those
 // names, and of `*(CUdeviceptr *)...` and `(CUdeviceptr)x`, in the units CUDA computes in:

@@ -131,14 +131,17 @@ class HipTarget final : public Target {
     return buildsys::migrate_build_file(rel, kind, text, o);
   }
 
-  void prepare_project(const std::vector<SourceView>& files, ProjectContext& ctx) const override {
-    collect_name_clashes(reserved_, api_names_, provided_, rules_, files, ctx);
-    collect_user_compat_definitions(files, ctx);
-    collect_includes(files, ctx);
-    collect_deviceptr_names(files, ctx);
-    collect_cuda_stand_ins(rules_, files, ctx);
-    unmapped_.collect_declared(files, ctx.declared_api_names);
-    if (!flag("no-wave64-fix")) collect_wave64_fixes(files, *this, options_, ctx);
+  // In this order: the merges of the later ones read what the earlier ones found (the includes).
+  std::vector<std::unique_ptr<ProjectScan>> project_scans() const override {
+    std::vector<std::unique_ptr<ProjectScan>> scans;
+    scans.push_back(name_clash_scan(reserved_, api_names_, provided_, rules_));
+    scans.push_back(user_compat_scan());
+    scans.push_back(includes_scan());
+    scans.push_back(deviceptr_scan());
+    scans.push_back(stand_in_scan(rules_));
+    scans.push_back(unmapped_.declared_scan());
+    if (!flag("no-wave64-fix")) scans.push_back(wave64_scan(*this, options_));
+    return scans;
   }
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.

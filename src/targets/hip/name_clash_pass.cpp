@@ -70,39 +70,30 @@ std::unordered_set<std::string> load_api_names(const rules::RuleSet& forward) {
   return names;
 }
 
-void collect_name_clashes(const std::unordered_set<std::string>& reserved,
-                          const std::unordered_set<std::string>& api_names, const HipProvidedTable& provided,
-                          const rules::RuleSet& rules, const std::vector<SourceView>& files, ProjectContext& ctx) {
-  // Views into the files' texts and into `reserved`, which outlive this function: one hash per
-  // identifier and no string built for it.
-  std::unordered_set<std::string_view> reserved_views(reserved.begin(), reserved.end());
-  // First two bytes of the reserved names (hi, HI, __, ...): most identifiers start otherwise
-  // and skip the hash lookup.
-  std::vector<bool> heads(65536, false);
-  auto head = [](std::string_view n) {
-    return (static_cast<std::size_t>(static_cast<unsigned char>(n[0])) << 8) |
-           (n.size() > 1 ? static_cast<unsigned char>(n[1]) : 0u);
-  };
-  for (std::string_view r : reserved_views)
-    if (!r.empty()) heads[head(r)] = true;
-  // The identifiers a new name (NAME_user, NAME_user2, ...) could collide with: those holding
-  // "_user"; no other identifier can equal one.
-  std::unordered_set<std::string_view> identifiers;
-  std::vector<std::string> clashing;  // in order of first declaration
-  // Names with a definition that hip_provided_pass keeps for CUDA only (or kept in an earlier
-  // round: those sit in a platform branch now): HIP's own serves them, they are not renamed.
-  std::unordered_set<std::string> guarded;
-  for (const SourceView& f : files) {
-    std::optional<lex::CodeView> own;
-    const lex::CodeView& v = code_view(f, own);
+namespace {
+
+class NameClashScan final : public ProjectScan {
+ public:
+  NameClashScan(const std::unordered_set<std::string>& reserved, const std::unordered_set<std::string>& api_names,
+                const HipProvidedTable& provided, const rules::RuleSet& rules)
+      : reserved_(reserved), api_names_(api_names), provided_(provided), rules_(rules), heads_(65536, false) {
+    // Views into `reserved`, which outlives the scan: one hash per identifier and no string built
+    // for it. First two bytes of the reserved names (hi, HI, __, ...): most identifiers start
+    // otherwise and skip the hash lookup.
+    reserved_views_.insert(reserved.begin(), reserved.end());
+    for (std::string_view r : reserved_views_)
+      if (!r.empty()) heads_[head(r)] = true;
+  }
+
+  void file(const SourceView& f, const migrate::FileMigration& v, ProjectContext& ctx) override {
     // Declarations in a branch on a platform macro were written for one platform (or guarded
     // by hip_provided_pass in an earlier round): not clashes.
     std::vector<bool> platform;
     for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
       if (v.code(ci).kind != lex::Kind::Identifier) continue;
       const std::string_view name = v.text(ci);
-      if (name.find("_user") != std::string_view::npos) identifiers.insert(name);
-      if (!heads[head(name)] || !reserved_views.contains(name)) continue;
+      if (name.find("_user") != std::string_view::npos) identifiers_.emplace(name);
+      if (!heads_[head(name)] || !reserved_views_.contains(name)) continue;
       const std::string key(name);
       if (ctx.clash_origins.contains(key)) continue;
       if (!is_declared_name(v, ci)) continue;
@@ -111,53 +102,86 @@ void collect_name_clashes(const std::unordered_set<std::string>& reserved,
       // that load the driver at run time redeclare its types. A user definition of a HIP
       // function with HIP's own parameters (a wrapper named after the HIP call) is guarded by
       // hip_provided_pass instead.
-      if (api_names.contains(key)) continue;
+      if (api_names_.contains(key)) continue;
       if (platform.empty()) platform = platform_branches(v);
       if (platform[ci]) continue;
       ctx.clash_origins[key] = f.path + ":" + std::to_string(v.code(ci).line);
-      clashing.push_back(key);
+      clashing_.push_back(key);
     }
     for (const ProvidedDefinition& d : find_provided_definitions(
-             v, provided, [](std::size_t) { return false; },
-             [&](std::string_view name) { return renamed_by(rules, name); }))
-      guarded.insert(d.signature.substr(0, d.signature.find('(')));
-  }
-  std::erase_if(clashing, [&](const std::string& name) {
-    if (!guarded.contains(name)) return false;
-    ctx.clash_origins.erase(name);
-    return true;
-  });
-  // All or nothing: a use on a line excluded from migration (`// ferry: ignore`, `off`) would
-  // keep the old name while the declaration and the other uses get the new one.
-  if (!clashing.empty()) {
-    const std::unordered_set<std::string_view> names(clashing.begin(), clashing.end());
-    for (const SourceView& f : files) {
-      if (f.text.find("ferry:") == std::string_view::npos) continue;
-      std::optional<lex::CodeView> own;
-      const lex::CodeView& v = code_view(f, own);
-      const std::vector<bool> excluded = migrate::excluded_lines(v.source(), v.tokens());
-      for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
-        const lex::Token& t = v.code(ci);
-        if (t.kind != lex::Kind::Identifier || t.line >= excluded.size() || !excluded[t.line]) continue;
-        const std::string_view name = v.text(ci);
-        if (!names.contains(name) || ctx.clash_kept.contains(std::string(name))) continue;
-        ctx.clash_kept[std::string(name)] = f.path + ":" + std::to_string(t.line);
-      }
+             v, provided_, [](std::size_t) { return false; },
+             [&](std::string_view name) { return renamed_by(rules_, name); }))
+      guarded_.insert(d.signature.substr(0, d.signature.find('(')));
+    // The reserved names on lines excluded from migration (`// ferry: ignore`, `off`), first use
+    // of each in this file: finish keeps those that turn out to clash (all or nothing).
+    if (v.source().find("ferry:") == std::string_view::npos) return;
+    const std::vector<bool> excluded = migrate::excluded_lines(v.source(), v.tokens());
+    std::unordered_set<std::string_view> seen;
+    for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+      const lex::Token& t = v.code(ci);
+      if (t.kind != lex::Kind::Identifier || t.line >= excluded.size() || !excluded[t.line]) continue;
+      const std::string_view name = v.text(ci);
+      if (!reserved_views_.contains(name) || !seen.insert(name).second) continue;
+      excluded_uses_.push_back({std::string(name), f.path + ":" + std::to_string(t.line)});
     }
-    std::erase_if(clashing, [&](const std::string& name) {
-      if (!ctx.clash_kept.contains(name)) return false;
+  }
+
+  void finish(const std::vector<SourceView>&, ProjectContext& ctx) override {
+    std::erase_if(clashing_, [&](const std::string& name) {
+      if (!guarded_.contains(name)) return false;
       ctx.clash_origins.erase(name);
       return true;
     });
+    // All or nothing: a use on a line excluded from migration (`// ferry: ignore`, `off`) would
+    // keep the old name while the declaration and the other uses get the new one.
+    if (!clashing_.empty()) {
+      const std::unordered_set<std::string_view> names(clashing_.begin(), clashing_.end());
+      for (const auto& [name, where] : excluded_uses_)
+        if (names.contains(name) && !ctx.clash_kept.contains(name)) ctx.clash_kept[name] = where;
+      std::erase_if(clashing_, [&](const std::string& name) {
+        if (!ctx.clash_kept.contains(name)) return false;
+        ctx.clash_origins.erase(name);
+        return true;
+      });
+    }
+    std::unordered_set<std::string> picked;  // new names chosen so far
+    for (const std::string& name : clashing_) {
+      std::string to = name + "_user";
+      for (int n = 2; identifiers_.contains(to) || picked.contains(to) || reserved_.contains(to); ++n)
+        to = name + "_user" + std::to_string(n);
+      picked.insert(to);
+      ctx.clash_renames[name] = to;
+    }
   }
-  std::unordered_set<std::string> picked;  // new names chosen so far
-  for (const std::string& name : clashing) {
-    std::string to = name + "_user";
-    for (int n = 2; identifiers.contains(to) || picked.contains(to) || reserved.contains(to); ++n)
-      to = name + "_user" + std::to_string(n);
-    picked.insert(to);
-    ctx.clash_renames[name] = to;
+
+ private:
+  static std::size_t head(std::string_view n) {
+    return (static_cast<std::size_t>(static_cast<unsigned char>(n[0])) << 8) |
+           (n.size() > 1 ? static_cast<unsigned char>(n[1]) : 0u);
   }
+
+  const std::unordered_set<std::string>& reserved_;
+  const std::unordered_set<std::string>& api_names_;
+  const HipProvidedTable& provided_;
+  const rules::RuleSet& rules_;
+  std::unordered_set<std::string_view> reserved_views_;
+  std::vector<bool> heads_;
+  // The identifiers a new name (NAME_user, NAME_user2, ...) could collide with: those holding
+  // "_user"; no other identifier can equal one.
+  std::unordered_set<std::string> identifiers_;
+  std::vector<std::string> clashing_;  // in order of first declaration
+  // Names with a definition that hip_provided_pass keeps for CUDA only (or kept in an earlier
+  // round: those sit in a platform branch now): HIP's own serves them, they are not renamed.
+  std::unordered_set<std::string> guarded_;
+  std::vector<std::pair<std::string, std::string>> excluded_uses_;  // (reserved name, "file:line")
+};
+
+}  // namespace
+
+std::unique_ptr<ProjectScan> name_clash_scan(const std::unordered_set<std::string>& reserved,
+                                             const std::unordered_set<std::string>& api_names,
+                                             const HipProvidedTable& provided, const rules::RuleSet& rules) {
+  return std::make_unique<NameClashScan>(reserved, api_names, provided, rules);
 }
 
 void name_clash_pass(migrate::FileMigration& file) {

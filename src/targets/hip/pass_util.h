@@ -1,6 +1,6 @@
 // Token-level helpers shared by the HIP passes and the project-wide pre-pass.
 //
-// The pre-pass (HipTarget::prepare_project) reads raw files through a lex::CodeView, the passes
+// The pre-pass (HipTarget::project_scans) reads raw files through a lex::CodeView, the passes
 // a FileMigration (which is one), so the helpers take a lex::CodeView. They are heuristics over tokens, never a parser:
 // they must be right on the code people write and stay silent when unsure.
 #pragma once

@@ -53,12 +53,12 @@ void warp_intrinsics_pass(migrate::FileMigration& file);
 
 // The wave64 lane-math fixes planned for the project (ProjectContext::wave64_fixes): applies this
 // file's edits first, so they own their tokens; returns the file's plan (null if none) for the
-// hazard diagnostics. collect_wave64_fixes is the project-wide half (in prepare_project).
+// hazard diagnostics. wave64_scan is the project-wide half (a pre-pass).
 const analysis::Wave64FilePlan* wave64_fix_pass(migrate::FileMigration& file);
 // The file's facts as the hazard checks compute them, kept from planning (null: compute them).
 const analysis::FileFacts* planned_facts(const migrate::FileMigration& file);
-void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& target, const Options& options,
-                          ProjectContext& ctx);
+// Plans the fixes over the project (ProjectContext::wave64_fixes); `target` and `options` outlive it.
+[[nodiscard]] std::unique_ptr<ProjectScan> wave64_scan(const Target& target, const Options& options);
 // After the passes: the warp pass's FRY2102/FRY2103 on variables and calls the fixer widened
 // become notes.
 void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64FilePlan& plan);
@@ -124,15 +124,15 @@ void device_prop_pass(migrate::FileMigration& file, const std::vector<DeviceProp
 // CUDA's integer handles whose HIP types are pointers (CUdeviceptr -> hipDeviceptr_t, a void*;
 // cudaTextureObject_t / CUtexObject and cudaSurfaceObject_t / CUsurfObject -> hipTextureObject_t,
 // hipSurfaceObject_t): the integer uses of names the translation unit declares with one
-// (ProjectContext::integer_handle_names, filled by collect_deviceptr_names in prepare_project)
+// (ProjectContext::integer_handle_names, filled by deviceptr_scan, a pre-pass)
 // are rewritten — `d + n` -> `(hipDeviceptr_t)((char*)d + n)` (a CUdeviceptr is an address in
 // bytes), `t >> 32` -> `(uintptr_t)t >> 32`, `d = n` -> `d = (hipDeviceptr_t)(uintptr_t)(n)`,
 // `d += n`, an integer returned as a handle, printf arguments — FRY4110; FRY4111 where the form
 // cannot be proved (deviceptr_pass.cpp).
-void collect_deviceptr_names(const std::vector<SourceView>& files, ProjectContext& ctx);
+[[nodiscard]] std::unique_ptr<ProjectScan> deviceptr_scan();
 // A tree header that stands in for cuda.h (declares at least 50 names the rules map, half of its
 // declarations): FRY1410 on it and on the #include lines that name it (stand_in_pass.cpp).
-void collect_cuda_stand_ins(const rules::RuleSet& rules, const std::vector<SourceView>& files, ProjectContext& ctx);
+[[nodiscard]] std::unique_ptr<ProjectScan> stand_in_scan(const rules::RuleSet& rules);  // a pre-pass
 void stand_in_pass(migrate::FileMigration& file, const rules::RuleSet& rules);
 // `tile.shfl_xor(v, m)` with `v` declared as a CUDA vector type (HIP's tile shuffles take scalars
 // only) -> `ferry_tile_shfl_xor(tile, v, m)` from the compat header tile_shfl.h.
@@ -192,14 +192,16 @@ void name_clash_pass(migrate::FileMigration& file);
 
 // Every identifier the rule tables know on either side: forward `from` names and the names
 // (or called names of call templates) they map to, and the rules/hip2cuda rows. Such a name is
-// never a user clash (collect_name_clashes).
+// never a user clash (name_clash_scan).
 [[nodiscard]] std::unordered_set<std::string> load_api_names(const rules::RuleSet& forward);
 
-// The project-wide half of name_clash_pass: finds the user's declarations of `reserved` names
-// in `files` and fills ctx.clash_renames / ctx.clash_origins. A name with a definition that
-// hip_provided_pass guards (`provided`) is not renamed: HIP's definition serves its uses.
-void collect_name_clashes(const std::unordered_set<std::string>& reserved,
-                          const std::unordered_set<std::string>& api_names, const HipProvidedTable& provided,
-                          const rules::RuleSet& rules, const std::vector<SourceView>& files, ProjectContext& ctx);
+// The project-wide half of name_clash_pass (a pre-pass): finds the user's declarations of
+// `reserved` names in the files and fills ctx.clash_renames / clash_origins / clash_kept. A name
+// with a definition that hip_provided_pass guards (`provided`) is not renamed: HIP's definition
+// serves its uses. The arguments outlive the scan.
+[[nodiscard]] std::unique_ptr<ProjectScan> name_clash_scan(const std::unordered_set<std::string>& reserved,
+                                                           const std::unordered_set<std::string>& api_names,
+                                                           const HipProvidedTable& provided,
+                                                           const rules::RuleSet& rules);
 
 }  // namespace ferry::targets::hip

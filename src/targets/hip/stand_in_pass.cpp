@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "lex/code_view.h"
+#include "migrate/file_migration.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
@@ -65,15 +66,25 @@ std::string normal(const std::filesystem::path& p) { return p.lexically_normal()
 
 }  // namespace
 
-void collect_cuda_stand_ins(const rules::RuleSet& rules, const std::vector<SourceView>& files, ProjectContext& ctx) {
-  for (const SourceView& f : files) {
-    if (!is_header(f.path)) continue;
-    std::optional<lex::CodeView> own;
-    const lex::CodeView& v = code_view(f, own);
-    const Count c = count_declarations(v, rules);
+namespace {
+
+class StandInScan final : public ProjectScan {
+ public:
+  explicit StandInScan(const rules::RuleSet& rules) : rules_(rules) {}
+  bool wants(const SourceView& f, std::string_view) const override { return is_header(f.path); }
+  void file(const SourceView& f, const migrate::FileMigration& v, ProjectContext& ctx) override {
+    const Count c = count_declarations(v, rules_);
     if (stands_in(c)) ctx.cuda_stand_ins[normal(f.path)] = c.mapped;
   }
-}
+  void finish(const std::vector<SourceView>&, ProjectContext&) override {}
+
+ private:
+  const rules::RuleSet& rules_;
+};
+
+}  // namespace
+
+std::unique_ptr<ProjectScan> stand_in_scan(const rules::RuleSet& rules) { return std::make_unique<StandInScan>(rules); }
 
 void stand_in_pass(migrate::FileMigration& file, const rules::RuleSet& rules) {
   const auto& stand_ins = file.project().cuda_stand_ins;

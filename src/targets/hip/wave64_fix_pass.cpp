@@ -1,7 +1,11 @@
 // The wave64 lane-math fixes inside `ferry migrate --to hip` (analysis/wave64_fix.h): planned once
-// for the project in prepare_project, applied per file as the first pass, reported through the
+// for the project by a pre-pass (wave64_scan), applied per file as the first pass, reported through the
 // hazard diagnostics (fixed ones as notes, the others with the reason they were left).
+#include <map>
 #include <memory>
+#include <optional>
+#include <set>
+#include <string>
 #include <string_view>
 #include <unordered_set>
 
@@ -30,51 +34,81 @@ bool mentions_other_constants(const lex::CodeView& v, const analysis::FileFacts&
 
 }  // namespace
 
-void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& target, const Options& options,
-                          ProjectContext& ctx) {
-  const analysis::Profile* profile = analysis::find_profile("gfx906");
-  if (!profile) return;
+namespace {
+
+// A FileMigration over a text it owns (a file read again for the planner).
+std::shared_ptr<const migrate::FileMigration> lex_owned(std::string path, std::string text, const Target& target,
+                                                        const Options& options, const ProjectContext& ctx) {
+  struct Owned {
+    std::string text;
+    std::optional<migrate::FileMigration> file;
+  };
+  auto owned = std::make_shared<Owned>();
+  owned->text = std::move(text);
+  owned->file.emplace(std::move(path), owned->text, target, options, ctx);
+  return {owned, &*owned->file};
+}
+
+class Wave64Scan final : public ProjectScan {
+ public:
+  Wave64Scan(const Target& target, const Options& options)
+      : target_(target), options_(options), profile_(analysis::find_profile("gfx906")) {}
+
+  // Each file's facts without the project's constants, and the project's constants.
+  void file(const SourceView&, const migrate::FileMigration& view, ProjectContext&) override {
+    if (!profile_) return;
+    facts_.push_back(analysis::collect_facts(view));
+    analysis::merge_project_constants(facts_.back(), project_constants_, conflicting_);
+  }
+  void finish(const std::vector<SourceView>& files, ProjectContext& ctx) override;
+
+ private:
+  const Target& target_;
+  const Options& options_;
+  const analysis::Profile* profile_;
+  std::vector<analysis::FileFacts> facts_;  // per file, in order
+  std::map<std::string, long long> project_constants_;
+  std::set<std::string> conflicting_;
+};
+
+void Wave64Scan::finish(const std::vector<SourceView>& files, ProjectContext& ctx) {
+  if (!profile_ || facts_.size() != files.size()) return;
   // A file the caller lexed (one file: `ferry migrate FILE`) lends its tokens to the planner's
   // FileMigration, held throughout; at the end they go back to the file's slot (SourceView::lexed),
   // whence its own migration takes them over: it is lexed once. The other files (a tree) are
-  // lexed when read and dropped after: the planner keeps their facts and lexes a file again when
-  // it reads its tokens (Wave64FixInput::load), so planning never holds the whole tree's tokens.
+  // lexed (and read, SourceView::read) when read and dropped after: the planner keeps their facts
+  // and lexes a file again when it reads its tokens (Wave64FixInput::load), so planning never
+  // holds the whole tree's tokens or texts.
   std::vector<std::unique_ptr<migrate::FileMigration>> held(files.size());
-  auto lex = [&](std::size_t i) {
-    return std::make_unique<migrate::FileMigration>(files[i].path, files[i].text, target, options, ctx);
+  auto lex = [&](std::size_t i) -> std::shared_ptr<const migrate::FileMigration> {
+    if (files[i].read) return lex_owned(files[i].path, files[i].read(), target_, options_, ctx);
+    return std::make_shared<const migrate::FileMigration>(files[i].path, files[i].text, target_, options_, ctx);
   };
   for (std::size_t i = 0; i < files.size(); ++i)
     if (files[i].lexed && *files[i].lexed)
       held[i] =
-          std::make_unique<migrate::FileMigration>(files[i].path, std::move(**files[i].lexed), target, options, ctx);
-  std::map<std::string, long long> project_constants;
-  std::set<std::string> conflicting;
-  std::vector<analysis::FileFacts> facts;  // without the project's constants, at first
-  facts.reserve(files.size());
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    const std::unique_ptr<migrate::FileMigration> own = held[i] ? nullptr : lex(i);
-    facts.push_back(analysis::collect_facts(held[i] ? *held[i] : *own));
-    analysis::merge_project_constants(facts.back(), project_constants, conflicting);
-  }
+          std::make_unique<migrate::FileMigration>(files[i].path, std::move(**files[i].lexed), target_, options_, ctx);
+  std::vector<analysis::FileFacts>& facts = facts_;  // without the project's constants, at first
   analysis::WarpConstantUses uses;
   std::vector<analysis::Wave64FixInput> inputs;
   std::vector<bool> own_only(files.size(), false);  // facts[i] looks up no other file's constant
   std::unordered_set<std::string_view> project_names;
-  for (const auto& [name, value] : project_constants) project_names.insert(name);
+  for (const auto& [name, value] : project_constants_) project_names.insert(name);
   for (std::size_t i = 0; i < files.size(); ++i) {
-    const std::unique_ptr<migrate::FileMigration> own = held[i] ? nullptr : lex(i);
+    const std::shared_ptr<const migrate::FileMigration> own = held[i] ? nullptr : lex(i);
     const migrate::FileMigration& m = held[i] ? *held[i] : *own;
     if (mentions_other_constants(m, facts[i], project_names)) {
-      facts[i] = analysis::collect_facts(m, &project_constants);
+      facts[i] = analysis::collect_facts(m, &project_constants_);
     } else {  // the facts can only differ by what a lookup of another file's constant finds
-      facts[i].project_constants = &project_constants;
+      facts[i].project_constants = &project_constants_;
       own_only[i] = true;
     }
     analysis::record_warp_constant_uses(m, facts[i], uses);
   }
   for (std::size_t i = 0; i < files.size(); ++i)
-    inputs.push_back({files[i].path, held[i].get(), &facts[i], [&lex, i] { return lex(i); }, files[i].text});
-  analysis::Wave64FixPlan plan = analysis::plan_wave64_fixes(inputs, *profile, uses);
+    inputs.push_back(
+        {files[i].path, held[i].get(), &facts[i], [&lex, i] { return lex(i); }, files[i].text, files[i].read});
+  analysis::Wave64FixPlan plan = analysis::plan_wave64_fixes(inputs, *profile_, uses);
   // Facts without another file's constant are what the hazard checks compute (hazard_pass):
   // handed on, they are not computed again.
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -85,6 +119,12 @@ void collect_wave64_fixes(const std::vector<SourceView>& files, const Target& ta
   ctx.wave64_fixes = std::make_shared<const analysis::Wave64FixPlan>(std::move(plan));
   for (std::size_t i = 0; i < files.size(); ++i)
     if (held[i]) files[i].lexed->emplace(std::move(*held[i]).release_view());
+}
+
+}  // namespace
+
+std::unique_ptr<ProjectScan> wave64_scan(const Target& target, const Options& options) {
+  return std::make_unique<Wave64Scan>(target, options);
 }
 
 namespace {
