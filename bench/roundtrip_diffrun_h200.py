@@ -52,7 +52,13 @@ LIBS = [  # include -> link library, for the units fallback
     (r"cusparse", "-lcusparse"), (r"cusolver", "-lcusolver"), (r"nvrtc", "-lnvrtc"), (r"<cuda\.h>|\"cuda\.h\"", "-lcuda"),
     (r"nvjpeg", "-lnvjpeg"), (r"npp", "-lnppc -lnppisu -lnppif -lnppig -lnppial -lnppist -lnppicc -lnppidei"),
     (r"cudla", "-lcudla"), (r"nvJitLink", "-lnvJitLink"), (r"GL/|glut|GLFW", "-lGL -lGLU -lglut"),
+    (r"gtest/gtest\.h", "-lgtest -lpthread"), (r"benchmark/benchmark\.h", "-lbenchmark -lpthread"),
 ]
+# --test-libs: what prepare copies from this machine's Debian packages (libgtest-dev, libbenchmark-dev)
+# to DEST/extra, for programs whose tests or benchmarks use them (rocm-examples' reduction tutorial).
+TEST_LIBS = {"include": ["/usr/include/gtest", "/usr/include/benchmark"],
+             "lib": ["/usr/lib/x86_64-linux-gnu/libgtest.a", "/usr/lib/x86_64-linux-gnu/libbenchmark.so",
+                     "/usr/lib/x86_64-linux-gnu/libbenchmark.so.1debian"]}
 CMAKE_LIBS = {"cublas": "-lcublas", "cublasLt": "-lcublasLt", "cufft": "-lcufft", "curand": "-lcurand",
               "cusparse": "-lcusparse", "cusolver": "-lcusolver", "nvrtc": "-lnvrtc", "cuda_driver": "-lcuda",
               "nvJitLink": "-lnvJitLink", "nvjpeg": "-lnvjpeg", "cudadevrt": "-lcudadevrt", "nppc": "-lnppc"}
@@ -147,6 +153,21 @@ def not_hip(original: Path) -> bool:
     return original.suffix in {".cu", ".c"} or bool(re.search(r"CL/cl|#\s*pragma\s+omp|cuda_runtime|<cuda\.h>", text))
 
 
+def script_flags(folder: Path, unit: str):
+    """-D flags of a simple build script beside the unit (mini-nbody's HIP-nbody-block.sh runs
+    `hipcc -I../ -DSHMOO nbody-block.cpp -o nbody-block`): a line, not a comment or an echo, that
+    calls hipcc or nvcc on the unit. Ferry migrates Makefiles and CMake files, not shell scripts."""
+    flags = []
+    for sh in sorted(folder.glob("*.sh")):
+        for line in read(sh).splitlines():
+            words = line.split()
+            if not words or words[0].startswith("#") or words[0] == "echo":
+                continue
+            if re.search(r"\b(?:hipcc|nvcc)\b", line) and re.search(rf"(?<![\w.-]){re.escape(unit)}(?![\w.-])", line):
+                flags += [w for w in re.findall(r"(?<![\w$])(-D[\w=]+)", line) if w not in flags]
+    return flags
+
+
 def programs(tree: Path, name: str, original: Path = None):
     """One entry per folder with a main() (per main unit where a folder has several). For a HIP
     tree (original given), only programs whose original sources use HIP: the CUDA, OpenCL and
@@ -183,7 +204,8 @@ def programs(tree: Path, name: str, original: Path = None):
         libs += [x for x in guess_libs(texts.values()) if x not in libs]
         for m in mains:
             pid = f"{name}/{rel}" if len(mains) == 1 else f"{name}/{rel}/{m.name}"
-            out.append(dict(base, id=pid, method="units", units=[m.name] + others, flags=flags, libs=libs))
+            extra = [f for f in script_flags(folder, m.name) if f not in flags]
+            out.append(dict(base, id=pid, method="units", units=[m.name] + others, flags=flags + extra, libs=libs))
     return out, skipped
 
 
@@ -223,6 +245,14 @@ def prepare(a) -> int:
         if total > a.limit_mb * 1e6:
             print(f"error: {total / 1e6:.1f} MB is over the {a.limit_mb} MB limit", file=sys.stderr)
             return 2
+        if a.test_libs:
+            for sub, paths in TEST_LIBS.items():
+                (staged / "extra" / sub).mkdir(parents=True, exist_ok=True)
+                for q in map(Path, paths):
+                    if q.is_dir():
+                        shutil.copytree(q, staged / "extra" / sub / q.name)
+                    elif q.exists():
+                        shutil.copy2(q.resolve(), staged / "extra" / sub / q.name)
         shutil.copy2(Path(__file__), staged / Path(__file__).name)
         (staged / "manifest.json").write_text(json.dumps(manifest, indent=1))
         if dest.exists():
@@ -286,6 +316,10 @@ class Runner:
             while up != self.dest / p["tree"] and self.dest in up.parents:
                 cmd += ["-I" + str(up)] + (["-I" + str(up / "include")] if (up / "include").is_dir() else [])
                 up = up.parent
+            extra = self.dest / "extra"
+            if extra.is_dir() and any(x in p["libs"] for x in ("-lgtest", "-lbenchmark")):
+                cmd += ["-I" + str(extra / "include"), "-L" + str(extra / "lib"),
+                        "-Xlinker", "-rpath=" + str(extra / "lib")]
             cmd += p["flags"] + p["units"] + p["libs"]
         try:
             b = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=folder, timeout=tmo,
@@ -407,6 +441,8 @@ def main() -> int:
     p.add_argument("--he", help="ROCm/HIP-Examples checkout")
     p.add_argument("--cs", help="NVIDIA/cuda-samples checkout (CUDA -> HIP -> CUDA)")
     p.add_argument("--limit-mb", type=float, default=60)
+    p.add_argument("--test-libs", action="store_true",
+                   help="copy this machine's googletest and Google Benchmark (Debian packages) to DEST/extra")
     r = sub.add_parser("run")
     r.add_argument("out")
     r.add_argument("dest")

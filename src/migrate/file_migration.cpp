@@ -295,17 +295,20 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
     }
   }
 
+  // Arguments in their order, some perhaps left out (`hipsolverDgetrs(..., work, lwork, info)` ->
+  // `cusolverDnDgetrs(..., info)`): glue edits, which drop the arguments left out and keep the others'
+  // tokens for the rules that still apply to them; reordered: the call is written anew.
   bool in_order = true;
   std::size_t expect = 0;
   for (const TemplatePart& p : parts) {
     if (p.arg == npos) continue;
-    if (p.arg != expect || (p.arg >= args.size() && !(p.rest && p.arg == args.size()))) {
+    if (p.arg < expect || (p.arg >= args.size() && !(p.rest && p.arg == args.size()))) {
       in_order = false;
       break;
     }
     expect = p.rest ? args.size() : p.arg + 1;
   }
-  if (!in_order || expect != args.size()) {
+  if (!in_order || expect > args.size()) {
     std::vector<std::string> texts;
     texts.reserve(args.size());
     for (const ArgRange& a : args) texts.emplace_back(file.span_text(a.first, a.last));

@@ -114,6 +114,7 @@ class CudaTarget final : public Target {
     syncwarp_pass(file);
     printf_cast_pass(file);
     rename_members(file, false);  // rules/member_renames.tsv, right to left
+    member_kernel_pass(file);
     launch_pass(file);
     ballot_pass(file);
     wave64_select_pass(file);

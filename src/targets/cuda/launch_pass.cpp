@@ -1,3 +1,4 @@
+#include <set>
 #include <string>
 #include <vector>
 
@@ -8,10 +9,47 @@ namespace ferry::targets::cuda {
 using migrate::ArgRange;
 using migrate::npos;
 
+namespace {
+
+// Kernels written for HIP before 1.0 take `hipLaunchParm lp` first, and hipLaunchKernel passed it:
+// the parameter is dropped (FRY1246); the names of those kernels are returned, so that their
+// `hipLaunchKernel(k, grid, block, shm, stream, args...)` launches (not HIP's runtime function of
+// that name, which is cudaLaunchKernel's twin) are converted like hipLaunchKernelGGL.
+std::set<std::string, std::less<>> drop_launch_parm(migrate::FileMigration& file) {
+  std::set<std::string, std::less<>> kernels;
+  for (std::size_t ci = 2; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is(ci, "hipLaunchParm") || !file.is(ci - 1, "(") || !file.is_identifier(ci - 2)) continue;
+    if (file.excluded(ci) || file.touched(ci) || file.in_directive(ci)) continue;
+    std::size_t end = ci + 1;  // the token after the parameter
+    if (file.is_identifier(end)) ++end;
+    std::uint32_t to = 0;
+    if (file.is(end, ",")) to = file.code(end + 1).begin;
+    else if (file.is(end, ")")) to = file.code(end).begin;
+    else continue;
+    if (!file.replace_bytes(file.code(ci).begin, to, "")) continue;
+    kernels.emplace(file.text(ci - 2));
+    file.diag(Diag::LaunchParmDroppedCuda, ci,
+              "'hipLaunchParm' (HIP before 1.0: the parameter hipLaunchKernel passed) removed from '" +
+                  std::string(file.text(ci - 2)) + "'; its hipLaunchKernel launches become <<<...>>>",
+              "nothing to do");
+  }
+  return kernels;
+}
+
+}  // namespace
+
 void launch_pass(migrate::FileMigration& file) {
+  const auto legacy = drop_launch_parm(file);
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
-    if (!file.is(ci, "hipLaunchKernelGGL") || !file.is(ci + 1, "(")) continue;
+    const bool ggl = file.is(ci, "hipLaunchKernelGGL");
+    if (!(ggl || (!legacy.empty() && file.is(ci, "hipLaunchKernel"))) || !file.is(ci + 1, "(")) continue;
     if (file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci)) continue;
+    if (!ggl) {
+      // hipLaunchKernel(k, ...) of a kernel that took hipLaunchParm; HIP_KERNEL_NAME(k<T>) too.
+      std::size_t k = ci + 2;
+      if (file.is(k, "HIP_KERNEL_NAME") && file.is(k + 1, "(")) k += 2;
+      if (!file.is_identifier(k) || !legacy.contains(file.text(k))) continue;
+    }
     const std::size_t open = ci + 1;
     const std::size_t close = file.match_bracket(open);
     std::vector<ArgRange> args = file.call_args(open);
@@ -45,8 +83,9 @@ void launch_pass(migrate::FileMigration& file) {
     }
     if (close == npos || args.size() < 5) {
       file.diag(Diag::GglTooFewArgs, ci,
-                "hipLaunchKernelGGL needs at least 5 arguments (kernel, grid, block, shared memory, "
-                "stream); left unchanged",
+                std::string(file.text(ci)) +
+                    " needs at least 5 arguments (kernel, grid, block, shared memory, "
+                    "stream); left unchanged",
                 "write the launch as kernel<<<grid, block, shm, stream>>>(args...)");
       continue;
     }

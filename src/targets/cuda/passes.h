@@ -1,5 +1,5 @@
 // Semantic passes of the HIP → CUDA target. Order (CudaTarget::run_passes): record_restore,
-// hip_compat_include, logical_warp, module_api, syncwarp, printf_cast, launch, ballot, device_prop,
+// hip_compat_include, logical_warp, module_api, syncwarp, printf_cast, member_kernel, launch, ballot, device_prop,
 // cccl, rocprim, vector_ctor, atomic_fp, texture_ref, wmma, amd_only, implicit_headers; edits of an earlier pass win
 // over later ones and over the rule tables. Then the rules, then the finishing step (compat header, runtime header).
 // Golden tests: tests/golden/cuda-<pass>-*/.
@@ -37,6 +37,11 @@ void syncwarp_pass(migrate::FileMigration& file);
 // `printf("%u", (unsigned int)threadIdx.x)` (the CUDA -> HIP target's cast of a built-in index
 // for clang's AMDGPU printf) -> `printf("%u", threadIdx.x)`: CUDA's are unsigned ints.
 void printf_cast_pass(migrate::FileMigration& file);
+
+// `__global__` static member functions (nvcc rejects them): the member becomes a public
+// `__device__` function and a kernel at namespace scope, `Class_kernel`, calls it; launches and
+// `Class<T>::kernel` references name that kernel (FRY1244); what cannot be hoisted, FRY1245.
+void member_kernel_pass(migrate::FileMigration& file);
 
 // `hipLaunchKernelGGL(k, g, b, shm, stream, args...)` → `k<<<g, b, shm, stream>>>(args...)`;
 // `HIP_KERNEL_NAME(k<T>)` and `(k<T>)` are unwrapped. Only the glue is edited, so renames inside

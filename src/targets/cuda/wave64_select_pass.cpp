@@ -25,7 +25,43 @@ bool wave_size_name(std::string_view n) {
 
 }  // namespace
 
+namespace {
+
+bool warp_word(std::string_view n) {
+  std::string low(n);
+  for (char& c : low) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return low.find("warp") != std::string::npos || low.find("wave") != std::string::npos;
+}
+
+// `std::array{32, 64}` (deduced size) next to a warp-width name (`static_switch<std::array{32,
+// 64}>(warp_size, [&]<int WarpSize>...)`): the set of widths a runtime width is dispatched over.
+// On CUDA the 64 is never taken, but it is instantiated, and code sized by it (`__shared__ T
+// s[BlockSize / WarpSize]`, zero for 32 threads) does not compile: the list becomes {32} (FRY1247).
+void narrow_warp_width_lists(migrate::FileMigration& file) {
+  if (file.project().migrated_by == "hip") return;  // a round trip's way back: the CUDA original's text
+  for (std::size_t ci = 1; ci + 5 < file.code_size(); ++ci) {
+    if (!file.is(ci, "{") || !file.is(ci - 1, "array") || !file.is(ci + 2, ",") || !file.is(ci + 4, "}")) continue;
+    const bool w3264 = file.is(ci + 1, "32") && file.is(ci + 3, "64");
+    const bool w6432 = file.is(ci + 1, "64") && file.is(ci + 3, "32");
+    if (!(w3264 || w6432) || file.excluded(ci) || file.touched(ci + 1) || file.in_directive(ci)) continue;
+    bool warp = false;
+    for (std::size_t k = ci + 5; k < ci + 17 && k < file.code_size() && !file.is(k, ";"); ++k)
+      warp = warp || (file.is_identifier(k) && warp_word(file.text(k)));
+    for (std::size_t k = ci - 1; k-- > 0 && k + 10 > ci && !file.is(k, ";") && !file.is(k, "{");)
+      warp = warp || (file.is_identifier(k) && warp_word(file.text(k)));
+    if (!warp) continue;
+    if (!file.replace(ci + 1, ci + 3, "32")) continue;
+    file.diag(Diag::WarpWidthListCuda, ci + 1,
+              "the warp widths {32, 64} a warp size is dispatched over: CUDA warps have 32 lanes, and the 64-lane "
+              "instantiation (never taken) may not compile for nvcc: narrowed to {32}",
+              "nothing to do");
+  }
+}
+
+}  // namespace
+
 void wave64_select_pass(migrate::FileMigration& file) {
+  narrow_warp_width_lists(file);
   const buildsys::SourceFacts& facts = file.project().build_facts;
   std::vector<bool> guarded;  // per open #if: its condition is about the AMD target or the wave size
   auto any_guard = [&] {
