@@ -35,6 +35,7 @@ Side wave64_side(const Wave64Sides& w, const Side& base, const std::string& name
   for (const std::string& f : w.build_flags) cmd += " " + shell_quote(f);
   cmd += " --api " + shell_quote(api);
   if (wave) cmd += " --wave " + std::to_string(wave);
+  if (w.device_model != "native") cmd += " --device " + shell_quote(w.device_model);
   cmd += " -o " + shell_quote(out + "/program") + " --work " + shell_quote(out + "/work");
   side.build = cmd;
   // Both sides see the same time() (the runtime honours W64_TIME), so time-seeded inputs match,
