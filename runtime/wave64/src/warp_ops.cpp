@@ -304,7 +304,7 @@ std::uint32_t reduce(Reduce op, std::uint32_t v, Site site) {
   return r;
 }
 
-void check_mask(std::uint64_t mask, Site site) {
+void mask_excludes_lane(std::uint64_t mask, Site site) {
   const Lane* self = current("a _sync warp intrinsic");
   if (!(mask >> self->info.lane & 1))
     warn_once(site, "mask",

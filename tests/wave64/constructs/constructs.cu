@@ -357,8 +357,8 @@ int main() {
   {
     const int cblocks = 12, cthreads = 64;
     int *cin, *cpart, *ctotal;
-    cudaMallocManaged(&cin, cblocks * cthreads * sizeof(int));
-    cudaMallocManaged(&cpart, cblocks * sizeof(int));
+    cudaMallocManaged(&cin, 16 * 256 * sizeof(int));  // the largest grid below
+    cudaMallocManaged(&cpart, 16 * sizeof(int));
     cudaMallocManaged(&ctotal, sizeof(int));
     for (int i = 0; i < cblocks * cthreads; ++i) cin[i] = i % 5;
     void* cargs[] = {&cin, &cpart, &ctotal};
@@ -370,6 +370,21 @@ int main() {
     bool all = true;
     for (int b = 0; b < cblocks; ++b) all &= cpart[b] == want + 1;
     check(e == cudaSuccess && *ctotal == want && all, "cooperative launch: grid.sync() between phases");
+    // The blocks' threads persist between cooperative launches: again with fewer blocks, with
+    // more lanes per block, with more blocks, and after an ordinary launch.
+    const int shapes[][2] = {{5, 64}, {3, 256}, {16, 32}, {12, 64}};
+    bool again = true;
+    for (int k = 0; k < 4; ++k) {
+      const int nb = shapes[k][0], nt = shapes[k][1];
+      if (k == 3) add_one<<<4, 64>>>(cin, 0);  // an ordinary launch in between (n = 0: no effect)
+      for (int i = 0; i < nb * nt; ++i) cin[i] = (i + k) % 7;
+      int w = 0;
+      for (int i = 0; i < nb * nt; ++i) w += (i + k) % 7;
+      again &= cudaLaunchCooperativeKernel((void*)grid_two_phase, dim3(nb), dim3(nt), cargs, 0, nullptr) == cudaSuccess;
+      again &= *ctotal == w;
+      for (int b = 0; b < nb; ++b) again &= cpart[b] == w + 1;
+    }
+    check(again, "cooperative launches again: fewer blocks, wider blocks, more blocks, after a plain launch");
     int per_sm = 0, sms = 0, coop = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, grid_two_phase, cthreads, 0);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
