@@ -146,6 +146,12 @@ void leave_fast_path(Worker& w, unsigned running) {
     ++w.done;
     w.waves[l.info.wave].live &= ~(1ull << l.info.lane);
   }
+  // The other lanes' records, which run_block leaves alone (a block that never waits never
+  // reads them).
+  for (unsigned i = running; i < w.nlanes; ++i) {
+    w.lanes[i].state = State::Ready;
+    w.lanes[i].grid_syncs = 0;
+  }
 }
 
 // A lane returned from the kernel: what waited on it may go on.

@@ -68,10 +68,8 @@ void run_block(Worker& w, std::uint64_t b) {
     wv.live = wv.size == 64 ? ~0ull : (1ull << wv.size) - 1;
     wv.arrived = 0;
   }
-  for (unsigned i = 0; i < w.nlanes; ++i) {
-    w.lanes[i].state = State::Ready;
-    w.lanes[i].grid_syncs = 0;
-  }
+  // The lanes' records are reset when the block leaves the plain-call loop (leave_fast_path):
+  // a block in which no lane waits never touches them (a 256-lane block's are 512 cache lines).
   w.cursor.next = 0;
   w.cursor.count = w.nlanes;
   w.cursor.slow = false;

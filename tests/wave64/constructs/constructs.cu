@@ -182,6 +182,15 @@ __global__ void times_two(int* v, int n) {
 
 static void CUDART_CB host_note(void* data) { ++*static_cast<int*>(data); }
 
+// Lanes of the first two warps never wait; the later warps shuffle. A block runs its first 64
+// lanes as plain calls, then the scheduler takes over (the lanes' records are reset only then).
+__global__ void late_wait(const int* in, int* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = in[i];
+  if (threadIdx.x / 32 >= 2) v += __shfl_xor_sync(0xffffffffu, v, 1);
+  out[i] = v;
+}
+
 int main() {
   // Block sums through static __shared__ in a template, legacy __shfl_down.
   const int blocks = 3, threads = 128;
@@ -352,6 +361,23 @@ int main() {
 
   // A host helper from helper.cpp (linked with the kernels).
   check(helper_checksum(res.data(), 4) == 56, "helper.cpp linked");
+
+  // Blocks whose first lanes never wait, after blocks whose lanes all waited, and again.
+  {
+    const int lb = 6, lt = 128;
+    int *lin, *lout;
+    cudaMallocManaged(&lin, lb * lt * sizeof(int));
+    cudaMallocManaged(&lout, lb * lt * sizeof(int));
+    for (int i = 0; i < lb * lt; ++i) lin[i] = i * 3;
+    bool ok = true;
+    for (int round = 0; round < 2; ++round) {
+      add_one<<<lb, lt>>>(lin, 0);
+      late_wait<<<lb, lt>>>(lin, lout);
+      cudaDeviceSynchronize();
+      for (int i = 0; i < lb * lt; ++i) ok &= lout[i] == ((i % lt) / 32 >= 2 ? i * 3 + (i ^ 1) * 3 : i * 3);
+    }
+    check(ok, "lanes that wait after lanes that ran as plain calls, block after block");
+  }
 
   // Cooperative launch with grid.sync(); one block too many is refused as on hardware.
   {
