@@ -17,9 +17,9 @@ TIMEOUT=${TIMEOUT:-120}
 CPU_TIMEOUT=${CPU_TIMEOUT:-}
 mkdir -p "$OUT"
 [[ -f $OUT/summary.tsv ]] || printf 'corpus\tprograms\tsame\tdifferent\tboth_failed\ttimeout\tbuild_failed\tnot_runnable\tseconds\n' > "$OUT/summary.tsv"
-# Timings, and the lines that describe the device: the reference runs on the runtime's sm_90 model
-# (132 SMs), the port on its gfx906 model (60 CUs), so device queries and occupancy differ by design;
-# a line that prints the warp size (rocm-examples' "Warp size: 64") differs by design too.
+# Timings, and the lines that describe the device: both sides run on the runtime's gfx906 model
+# (diffrun --device-model, default), but the device's name carries the warp size, and a line that
+# prints the warp size (rocm-examples' "Warp size: 64") differs by design too.
 IGNORE=${IGNORE:-'[Tt]ime|/s\b|[Mm]s\b|msec|usec|GB/s|GFLOP|[Bb]andwidth|[Tt]hroughput|[Ss]peed|sec\b|[Dd]evice|GPU|Multi-?[Pp]rocessor|SM [0-9]|[Cc]ompute [Cc]apability|[Oo]ccupancy|[Cc]lock|[Ww]arp ?[Ss]ize|per [Ss]econd'}
 warp='__shfl|__ballot|__any(_sync)?\(|__all(_sync)?\(|__activemask|__syncwarp|warpSize|cooperative_groups|__reduce_[a-z]+_sync|__match_'
 for c in "$@"; do

@@ -277,6 +277,11 @@ std::function<int()> setup_diffrun(CLI::App& sub) {
   w64->add_option("--port-wave", a->w64.port_wave, "wave size of the port (default: 64 for HIP)");
   w64->add_option("--ref-api", a->w64.ref_api, "API of the reference: auto, cuda, hip")->capture_default_str();
   w64->add_option("--port-api", a->w64.port_api, "API of the port: auto, cuda, hip")->capture_default_str();
+  w64->add_option("--device-model", a->w64.device_model,
+                  "device model of both sides: gfx906 (60 CUs) or sm90 (132 SMs), so only the warp size differs; "
+                  "native: each side its API's own (sm90 for CUDA, gfx906 for HIP)")
+      ->check(CLI::IsMember({"gfx906", "sm90", "native"}))
+      ->capture_default_str();
   w64->add_option("--wave64-flag", a->w64.build_flags, "extra `ferry wave64 build` option (repeatable), e.g. -O2");
   w64->add_option("--wave64-work", a->w64.work, "folder for both builds (default: a cache folder in $TMPDIR)");
   auto* suite = sub.add_option_group("suite", "every program of a tree (docs/diffrun.md, \"Suites\")");

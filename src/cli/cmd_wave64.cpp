@@ -74,6 +74,9 @@ void add_build_options(CLI::App& c, Wave64Args& a) {
   c.add_option("--api", a.api, "hip, cuda, or auto (from the includes; .cu files without a HIP include are CUDA)")
       ->capture_default_str();
   c.add_option("--wave", a.build.wave, "lanes per wavefront: 64 (HIP default), 32 (CUDA, and HIP for comparison)");
+  c.add_option("--device", a.build.device,
+               "device model: gfx906 (60 CUs, 64 KiB LDS) or sm90 (132 SMs, 227 KiB shared); default: the API's own")
+      ->check(CLI::IsMember({"gfx906", "sm90"}));
   c.add_option("--cxx", a.build.cxx, "host C++ compiler")->capture_default_str();
   c.add_option("--std", a.build.std, "C++ standard")->capture_default_str();
   c.add_option("-O,--opt", a.build.opt, "optimisation level for the compiler (-O2, --opt 3)")->capture_default_str();
@@ -103,6 +106,7 @@ wave64::BuildResult do_build(Wave64Args& a) {
     nlohmann::json j = {{"ok", r.ok},
                         {"api", wave64::api_name(r.api)},
                         {"wave", r.wave},
+                        {"device", r.device},
                         {"output", o.output.string()},
                         {"files", r.files},
                         {"launches_rewritten", r.launches},
@@ -121,8 +125,8 @@ wave64::BuildResult do_build(Wave64Args& a) {
 
 // A cache folder for `run` without -o: outside the sources, keyed by what is built.
 fs::path run_cache_dir(const Wave64Args& a) {
-  std::string key =
-      a.api + "|" + std::to_string(a.build.wave) + "|" + a.build.cxx + "|" + a.build.std + "|" + a.build.opt;
+  std::string key = a.api + "|" + std::to_string(a.build.wave) + "|" + a.build.device + "|" + a.build.cxx + "|" +
+                    a.build.std + "|" + a.build.opt;
   for (const std::string& s : a.sources) key += "|" + fs::weakly_canonical(fs::absolute(s)).string();
   for (const std::string& d : a.include_dirs) key += "|I" + d;
   for (const std::string& d : a.build.defines) key += "|D" + d;

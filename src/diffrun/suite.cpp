@@ -397,11 +397,8 @@ nlohmann::json suite_json(const SuiteOptions& o, const std::vector<SuiteEntry>& 
                         {"sources", e.program.sources},
                         {"resumed", e.resumed}});
   }
-  return {{"ref_root", o.ref_root.string()},
-          {"port_root", o.port_root.string()},
-          {"ref_wave", o.w64.ref_wave},
-          {"port_wave", o.w64.port_wave},
-          {"counts", counts},
+  return {{"ref_root", o.ref_root.string()}, {"port_root", o.port_root.string()},  {"ref_wave", o.w64.ref_wave},
+          {"port_wave", o.w64.port_wave},    {"device_model", o.w64.device_model}, {"counts", counts},
           {"programs", std::move(programs)}};
 }
 

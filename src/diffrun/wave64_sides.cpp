@@ -32,9 +32,18 @@ Side wave64_side(const Wave64Sides& w, const Side& base, const std::string& name
   for (const std::string& s : w.sources) cmd += " " + source_word(s);
   for (const std::string& d : w.include_dirs) cmd += " -I " + shell_quote(d);
   for (const std::string& d : w.defines) cmd += " -D " + shell_quote(d);
-  for (const std::string& f : w.build_flags) cmd += " " + shell_quote(f);
+  // -O2 unless the flags give a level: the runtime's speed model (plain loops over lanes with the
+  // kernel inlined) is what g++ makes of it at -O2; at ferry wave64 build's -O1 the same kernels
+  // ran up to 1.7 times slower (How_to_optimize_in_GPU's reduce_v7_shuffle).
+  bool level = false;
+  for (const std::string& f : w.build_flags) {
+    cmd += " " + shell_quote(f);
+    level = level || f.rfind("-O", 0) == 0 || f.rfind("--opt", 0) == 0;
+  }
+  if (!level) cmd += " -O2";
   cmd += " --api " + shell_quote(api);
   if (wave) cmd += " --wave " + std::to_string(wave);
+  if (w.device_model != "native") cmd += " --device " + shell_quote(w.device_model);
   cmd += " -o " + shell_quote(out + "/program") + " --work " + shell_quote(out + "/work");
   side.build = cmd;
   // Both sides see the same time() (the runtime honours W64_TIME), so time-seeded inputs match,

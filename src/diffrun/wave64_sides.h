@@ -22,6 +22,10 @@ struct Wave64Sides {
   int port_wave = 0;
   std::string ref_api = "auto";
   std::string port_api = "auto";
+  // The device model of both sides (`ferry wave64 build --device`): "gfx906" (the default: the
+  // port's target) or "sm90", so that the two sides differ only in their warp size; "native":
+  // each side its API's own (sm90 for CUDA, gfx906 for HIP), as before 2026-12-05.
+  std::string device_model = "gfx906";
   std::string work;                   // absolute folder for both builds
   long long fixed_time = 1767225600;  // what time() returns on both sides (W64_TIME)
 };

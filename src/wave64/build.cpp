@@ -304,6 +304,9 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
   if (r.wave != 16 && r.wave != 32 && r.wave != 64) throw std::invalid_argument("--wave must be 16, 32 or 64");
   if (r.api == Api::Cuda && r.wave != 32)
     throw std::invalid_argument("CUDA programs run with 32-lane warps; build the HIP port for --wave 64");
+  r.device = o.device.empty() ? (r.api == Api::Hip ? "gfx906" : "sm90") : o.device;
+  if (r.device != "gfx906" && r.device != "sm90")
+    throw std::invalid_argument("--device must be gfx906 or sm90, not '" + r.device + "'");
 
   const fs::path work = o.work_dir.empty() ? fs::path(o.output.string() + ".w64") : o.work_dir;
   fs::create_directories(work / "obj");
@@ -338,8 +341,12 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
       return r;
     }
 
-  std::vector<std::string> common = {"-std=" + o.std, "-O" + o.opt, "-pthread", "-fno-strict-aliasing",
-                                     "-DW64_WAVE_SIZE=" + std::to_string(r.wave)};
+  std::vector<std::string> common = {"-std=" + o.std,
+                                     "-O" + o.opt,
+                                     "-pthread",
+                                     "-fno-strict-aliasing",
+                                     "-DW64_WAVE_SIZE=" + std::to_string(r.wave),
+                                     r.device == "gfx906" ? "-DW64_DEVICE_GFX906=1" : "-DW64_DEVICE_SM90=1"};
   if (!o.warnings) common.push_back("-w");
   // A missing library header (our #error stubs) is the first message; the cascade after it is noise.
   common.push_back(o.cxx.find("clang") != std::string::npos ? "-ferror-limit=20" : "-fmax-errors=20");

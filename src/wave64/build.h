@@ -30,6 +30,10 @@ struct BuildOptions {
   std::vector<std::string> link_flags;  // extra linker flags (-lfoo)
   Api api = Api::Auto;
   int wave = 0;  // 0: 64 for HIP, 32 for CUDA
+  // The device the runtime models (docs/wave64.md, "The device model"): "gfx906" or "sm90";
+  // empty: the API's own (gfx906 for HIP, sm90 for CUDA). Only the warp size differs between
+  // two builds of one model, which is what `diffrun --wave64` compares.
+  std::string device;
   std::string cxx = "g++";
   std::string std = "gnu++17";
   std::string opt = "1";              // -O level: 0 1 2 3 s g fast
@@ -44,6 +48,7 @@ struct BuildResult {
   bool ok = false;
   Api api = Api::Auto;
   int wave = 0;
+  std::string device;                   // the device model built in: gfx906 or sm90
   std::vector<Diagnostic> diagnostics;  // from the transformation (errors stop the build)
   std::string compiler_output;          // what the compiler and linker printed
   std::vector<std::vector<std::string>> commands;

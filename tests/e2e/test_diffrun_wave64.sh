@@ -90,5 +90,45 @@ expect bisect-json 0 "^21 4 \['different', 'different', 'different', 'same'\]" "
 [[ ! -e "$work/hipbad.ferry-bisect" ]]
 expect bisect-variant-removed 0 '' '' $?
 
+# The device model: both sides are built with the same one (gfx906 by default), so a program that
+# sizes its grid from the multiprocessor count (cuda-samples' binaryPartitionCG, reduce_v8) runs
+# the same grid on both; --device-model native gives each side its API's own (132 SMs vs 60 CUs).
+mkdir -p "$work/sm/cuda"
+cat > "$work/sm/cuda/grid.cu" <<'X'
+#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void fill(int* out, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) atomicAdd(&out[i % 7], 1);
+}
+int main() {
+  int dev = 0, sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, dev);
+  const int blocks = 2 * sms;
+  int* out; cudaMalloc(&out, 7 * sizeof(int)); cudaMemset(out, 0, 7 * sizeof(int));
+  fill<<<blocks, 128>>>(out, 100000);
+  int h[7]; cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
+  printf("launching %d blocks, %zu bytes of shared memory per block\n", blocks, p.sharedMemPerBlock);
+  for (int i = 0; i < 7; ++i) printf("%d\n", h[i]);
+  return 0;
+}
+X
+"$FERRY" migrate "$work/sm/cuda" --to hip -o "$work/sm/hip" >/dev/null 2>&1
+runsm() { (cd "$work/sm" && timeout 600 "$FERRY" diffrun -q --wave64 --ref-dir cuda --port-dir hip --sources grid.cu \
+  --wave64-work "$work/sm/build" "$@" 2>&1); }
+out=$(runsm); rc=$?
+expect same-device-model-by-default 0 'verdict: SAME' "$out" $rc
+out=$(runsm --device-model native); rc=$?
+expect native-device-models-differ 1 'launching 264 blocks, 49152 bytes' "$out" $rc
+out=$(runsm --device-model sm90); rc=$?
+expect sm90-on-both-sides 0 'verdict: SAME' "$out" $rc
+out=$(cd "$work/sm" && "$FERRY" wave64 run cuda/grid.cu --device gfx906 -o "$work/sm/g" 2>&1); rc=$?
+expect wave64-build-device-gfx906 0 'launching 120 blocks, 65536 bytes' "$out" $rc
+out=$(cd "$work/sm" && "$FERRY" wave64 run cuda/grid.cu -o "$work/sm/c" 2>&1); rc=$?
+expect wave64-build-cuda-default-sm90 0 'launching 264 blocks, 49152 bytes' "$out" $rc
+out=$(cd "$work/sm" && "$FERRY" wave64 build cuda/grid.cu --device gfx90a -o "$work/sm/x" 2>&1); rc=$?
+expect wave64-build-device-unknown 2 'gfx90a' "$out" $rc
+
 [[ $fails -eq 0 ]] && echo "all diffrun --wave64 cases passed" || echo "$fails failed"
 exit $((fails > 0))

@@ -79,5 +79,24 @@ int main(int argc, char** argv) { benchmark::Initialize(&argc, argv); helper_def
 X
 check unlinked-library 1 'error: wave64 CPU runtime: the program calls Google Benchmark \(benchmark::Initialize\(int\*, char\*\*\)\), and functions no source given defines \(helper_defined_nowhere\(int\)\), which the wave64 build does not link \[FRY9401\]' bench.cu
 
+# At run time: a _sync mask that leaves out the calling lane is reported once per call site
+# (the test is inline in the intrinsic; the report names the lane), and the result is computed.
+cat > "$work/excl.cu" <<'X'
+#include <cstdio>
+__global__ void k(int* out) { out[threadIdx.x] = __shfl_sync(0x0000ffffu, (int)threadIdx.x, 3); }
+int main() {
+  int* p; cudaMalloc(&p, 32 * sizeof(int)); k<<<1, 32>>>(p);
+  int h[32]; cudaMemcpy(h, p, sizeof h, cudaMemcpyDeviceToHost);
+  printf("lane 20 got %d\n", h[20]);
+}
+X
+out=$(cd "$work" && timeout 300 "$FERRY" wave64 run excl.cu -o "$work/excl.exe" 2>&1); rc=$?
+if [[ $rc -eq 0 ]] && grep -q 'excl.cu:2:[0-9]*: wave64: warning: lane 16 calls a _sync intrinsic with a mask that does not include it' <<<"$out" &&
+  [[ $(grep -c 'mask that does not include it' <<<"$out") -eq 1 ]] && grep -q 'lane 20 got 3' <<<"$out"; then
+  echo "ok   mask-excludes-lane"
+else
+  echo "FAIL mask-excludes-lane: exit $rc:"; sed 's/^/    /' <<<"$out" | head -20; fails=$((fails + 1))
+fi
+
 [[ $fails -eq 0 ]] && echo "all wave64 error cases passed" || echo "$fails failed"
 exit $((fails > 0))

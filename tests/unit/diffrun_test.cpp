@@ -8,6 +8,7 @@
 #include "diffrun/diffrun.h"
 #include "diffrun/runner.h"
 #include "diffrun/suite.h"
+#include "diffrun/wave64_sides.h"
 
 namespace ferry::diffrun {
 namespace {
@@ -290,3 +291,25 @@ TEST(DiffrunSuite, MakefileRunTargetArguments) {
 
 }  // namespace
 }  // namespace ferry::diffrun
+
+// diffrun --wave64: both sides are built with one device model (gfx906 unless told), so only the
+// warp size differs, and at -O2 unless a level is given.
+TEST(DiffrunWave64Sides, OneDeviceModelAndO2ByDefault) {
+  ferry::diffrun::Wave64Sides w;
+  w.ferry = "ferry";
+  w.sources = {"a.cu"};
+  w.work = "/w";
+  const ferry::diffrun::Side ref = ferry::diffrun::wave64_side(w, {}, "ref", 0, "cuda");
+  const ferry::diffrun::Side port = ferry::diffrun::wave64_side(w, {}, "port", 0, "hip");
+  EXPECT_NE(ref.build.find(" --device gfx906"), std::string::npos) << ref.build;
+  EXPECT_NE(port.build.find(" --device gfx906"), std::string::npos) << port.build;
+  EXPECT_NE(ref.build.find(" -O2"), std::string::npos) << ref.build;
+  w.device_model = "native";
+  w.build_flags = {"-O3"};
+  const ferry::diffrun::Side native = ferry::diffrun::wave64_side(w, {}, "ref", 0, "cuda");
+  EXPECT_EQ(native.build.find("--device"), std::string::npos) << native.build;
+  EXPECT_EQ(native.build.find("-O2"), std::string::npos) << native.build;
+  EXPECT_NE(native.build.find(" -O3"), std::string::npos) << native.build;
+  w.device_model = "sm90";
+  EXPECT_NE(ferry::diffrun::wave64_side(w, {}, "port", 0, "hip").build.find(" --device sm90"), std::string::npos);
+}

@@ -182,6 +182,15 @@ __global__ void times_two(int* v, int n) {
 
 static void CUDART_CB host_note(void* data) { ++*static_cast<int*>(data); }
 
+// Lanes of the first two warps never wait; the later warps shuffle. A block runs its first 64
+// lanes as plain calls, then the scheduler takes over (the lanes' records are reset only then).
+__global__ void late_wait(const int* in, int* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = in[i];
+  if (threadIdx.x / 32 >= 2) v += __shfl_xor_sync(0xffffffffu, v, 1);
+  out[i] = v;
+}
+
 int main() {
   // Block sums through static __shared__ in a template, legacy __shfl_down.
   const int blocks = 3, threads = 128;
@@ -353,12 +362,29 @@ int main() {
   // A host helper from helper.cpp (linked with the kernels).
   check(helper_checksum(res.data(), 4) == 56, "helper.cpp linked");
 
+  // Blocks whose first lanes never wait, after blocks whose lanes all waited, and again.
+  {
+    const int lb = 6, lt = 128;
+    int *lin, *lout;
+    cudaMallocManaged(&lin, lb * lt * sizeof(int));
+    cudaMallocManaged(&lout, lb * lt * sizeof(int));
+    for (int i = 0; i < lb * lt; ++i) lin[i] = i * 3;
+    bool ok = true;
+    for (int round = 0; round < 2; ++round) {
+      add_one<<<lb, lt>>>(lin, 0);
+      late_wait<<<lb, lt>>>(lin, lout);
+      cudaDeviceSynchronize();
+      for (int i = 0; i < lb * lt; ++i) ok &= lout[i] == ((i % lt) / 32 >= 2 ? i * 3 + (i ^ 1) * 3 : i * 3);
+    }
+    check(ok, "lanes that wait after lanes that ran as plain calls, block after block");
+  }
+
   // Cooperative launch with grid.sync(); one block too many is refused as on hardware.
   {
     const int cblocks = 12, cthreads = 64;
     int *cin, *cpart, *ctotal;
-    cudaMallocManaged(&cin, cblocks * cthreads * sizeof(int));
-    cudaMallocManaged(&cpart, cblocks * sizeof(int));
+    cudaMallocManaged(&cin, 16 * 256 * sizeof(int));  // the largest grid below
+    cudaMallocManaged(&cpart, 16 * sizeof(int));
     cudaMallocManaged(&ctotal, sizeof(int));
     for (int i = 0; i < cblocks * cthreads; ++i) cin[i] = i % 5;
     void* cargs[] = {&cin, &cpart, &ctotal};
@@ -370,6 +396,21 @@ int main() {
     bool all = true;
     for (int b = 0; b < cblocks; ++b) all &= cpart[b] == want + 1;
     check(e == cudaSuccess && *ctotal == want && all, "cooperative launch: grid.sync() between phases");
+    // The blocks' threads persist between cooperative launches: again with fewer blocks, with
+    // more lanes per block, with more blocks, and after an ordinary launch.
+    const int shapes[][2] = {{5, 64}, {3, 256}, {16, 32}, {12, 64}};
+    bool again = true;
+    for (int k = 0; k < 4; ++k) {
+      const int nb = shapes[k][0], nt = shapes[k][1];
+      if (k == 3) add_one<<<4, 64>>>(cin, 0);  // an ordinary launch in between (n = 0: no effect)
+      for (int i = 0; i < nb * nt; ++i) cin[i] = (i + k) % 7;
+      int w = 0;
+      for (int i = 0; i < nb * nt; ++i) w += (i + k) % 7;
+      again &= cudaLaunchCooperativeKernel((void*)grid_two_phase, dim3(nb), dim3(nt), cargs, 0, nullptr) == cudaSuccess;
+      again &= *ctotal == w;
+      for (int b = 0; b < nb; ++b) again &= cpart[b] == w + 1;
+    }
+    check(again, "cooperative launches again: fewer blocks, wider blocks, more blocks, after a plain launch");
     int per_sm = 0, sms = 0, coop = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, grid_two_phase, cthreads, 0);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);

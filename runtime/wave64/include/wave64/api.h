@@ -293,8 +293,20 @@ struct W64_N(cudaFuncAttributes, hipFuncAttributes) {
 };
 
 // ---- the device model -------------------------------------------------------------------------
+// gfx906 (60 CUs, 64 KiB LDS) or sm_90 (132 SMs, 227 KiB shared after the opt-in): the API's own
+// unless the build names one (`ferry wave64 build --device`, which defines W64_DEVICE_GFX906 or
+// W64_DEVICE_SM90). `ferry diffrun --wave64` builds both sides with one model, so that only the
+// warp size differs between them (programs that size their grid from the multiprocessor count).
+#if defined(W64_DEVICE_GFX906) && defined(W64_DEVICE_SM90)
+#error "wave64 runtime: W64_DEVICE_GFX906 and W64_DEVICE_SM90 are both defined"
+#endif
+#if defined(W64_DEVICE_GFX906) || (defined(W64_API_HIP) && !defined(W64_DEVICE_SM90))
+#define W64_MODEL_GFX906 1
+#else
+#define W64_MODEL_GFX906 0
+#endif
 namespace w64::api {
-#if defined(W64_API_HIP)
+#if W64_MODEL_GFX906
 constexpr std::size_t kSharedPerBlock = 64 * 1024;  // gfx9 LDS per workgroup
 constexpr std::size_t kSharedOptin = 64 * 1024;
 constexpr int kMultiProcessors = 60;
@@ -315,7 +327,7 @@ inline void fill_properties(W64_PROP& p) {
   p.maxTexture2D[0] = p.maxTexture2D[1] = 1 << 16;
   p.maxTexture3D[0] = p.maxTexture3D[1] = p.maxTexture3D[2] = 1 << 14;
   p.maxSurface2D[0] = p.maxSurface2D[1] = 1 << 16;
-#if defined(W64_API_HIP)
+#if W64_MODEL_GFX906
   std::snprintf(p.name, sizeof p.name, "wave64 CPU runtime (gfx906 model, wavefront %d)", W64_WAVE_SIZE);
   std::snprintf(p.gcnArchName, sizeof p.gcnArchName, "gfx906");
   p.gcnArch = 906;

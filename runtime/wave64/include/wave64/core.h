@@ -128,8 +128,13 @@ void grid_sync();
 // Whether the running kernel was launched cooperatively (grid_group::is_valid()).
 bool in_cooperative_launch();
 
-// A mask argument of a _sync intrinsic that does not name the calling lane (undefined in CUDA).
-void check_mask(std::uint64_t mask, Site site);
+// A mask argument of a _sync intrinsic that does not name the calling lane (undefined in CUDA):
+// reported once per call site. The test is inline (a warp operation's common case costs no call).
+void mask_excludes_lane(std::uint64_t mask, Site site);
+inline void check_mask(std::uint64_t mask, Site site) {
+  const LaneInfo* l = t_lane;
+  if (l && !(mask >> l->lane & 1)) mask_excludes_lane(mask, site);
+}
 
 // Launch of one kernel: the front headers wrap the kernel and its copied arguments in `invoke`.
 struct Launch {

@@ -501,9 +501,15 @@ struct KernelCall {
       const unsigned count = cur.count;
       const unsigned char* const base = cur.info_base;
       const std::size_t stride = cur.info_stride;
+      // The call and the arguments as locals: their addresses do not escape, so the kernel's
+      // stores (through any pointer: programs are built with -fno-strict-aliasing) cannot change
+      // them, and g++ keeps them in registers instead of loading them again for every lane.
+      // Each lane's parameters are still its own copies (the kernel takes them by value).
+      Call call = self->call;
+      Args args = self->args;
       for (unsigned i = cur.next; i < count; ++i) {
         rt::t_lane = reinterpret_cast<const rt::LaneInfo*>(base + i * stride);
-        std::apply(self->call, self->args);
+        std::apply(call, args);
         if (cur.slow) {
           // A lane waited while this one ran (this one, or one started while it waited): from
           // now on every lane is accounted for, this one first.
