@@ -41,6 +41,15 @@
 //   word        `void /* ferry-cuda: CUDART_CB  */myStreamCallback(...)` (a word HIP does not take,
 //               hip dialect pass: CUDART_CB, CUDA_CB, __grid_constant__, register): a record whose
 //               text is a name and the blanks that followed it becomes its text.
+//   type        `unsigned long long /* ferry-cuda: unsigned */ m` (the wave64 fix widened a lane
+//               mask's type, analysis/wave64_fix/masks.cpp): the three words and the record become
+//               the recorded words (`is_type_words`).
+//   literal     `1ull /* ferry-cuda: 1 */ << lane` (a lane bit the wave64 fix widened): the number
+//               and the record become the recorded number (`is_literal`). The 64-bit bit
+//               functions are spellings: `__popcll /* ferry-cuda: __popc */(m)`.
+//   moved initializer `a[n] /* ferry-cuda:  = {0}; */; __builtin_memset(a, 0, sizeof(a));` (a
+//               variable-length array's zero initializer, hip dialect pass): from the `]` to the
+//               memset's `;` becomes the recorded text.
 //   guard       not a comment record: `#if !defined(FERRY_HAVE_X)  // ... [FRY4107]`, `#define
 //               FERRY_HAVE_X` and its `#endif` (hip same_signature pass), and `#if
 //               !defined(__HIP_PLATFORM_AMD__) // ... [FRY4103]` with its `#endif` (hip_provided
@@ -62,6 +71,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lex/code_view.h"
 #include "lex/lexer.h"
 
 namespace ferry::rewrite::record {
@@ -90,11 +100,25 @@ inline constexpr std::string_view kAdded = "/* ferry-cuda: (none) */";
 // way back would read a call, cast or product): callers wrap an expression or a call argument.
 [[nodiscard]] std::string span(std::string_view rewritten, std::string_view original);
 
+// Whether a span's parentheses may open at code token `ci` of `v`: not after a name (a keyword
+// that starts an expression aside: return, case, throw, else), `)`, `]`, `>`, `*`, `.` or `->`,
+// where the way back would read a call, cast, operand or member.
+[[nodiscard]] bool span_can_open(const lex::CodeView& v, std::size_t ci);
+
+// Whether `recorded` stands for call arguments (a comma outside its brackets: `&params,`, `loc, 0`).
+[[nodiscard]] bool holds_arguments(std::string_view recorded);
+
 // The word form: `/* ferry-cuda: WORD  */` for a word and the blanks after it (`CUDART_CB `) that
 // the HIP output drops; "" when it cannot be recorded (no trailing blank, or not a name).
 [[nodiscard]] std::string dropped_word(std::string_view word_and_blanks);
 // Whether `recorded` is a word record's text.
 [[nodiscard]] bool is_word(std::string_view recorded);
+
+// Whether `recorded` is a type record's text (`unsigned long long /* ferry-cuda: unsigned int */`):
+// names separated by single blanks, as the CUDA wrote an integer type.
+[[nodiscard]] bool is_type_words(std::string_view recorded);
+// Whether `recorded` is a literal record's text (`1ull /* ferry-cuda: 1 */`): a number.
+[[nodiscard]] bool is_literal(std::string_view recorded);
 
 // Whether `recorded` is a spelling record's text: an identifier, or `struct`, `union` or `enum`,
 // blanks, and an identifier (the tag keyword and name as the CUDA wrote them).

@@ -86,6 +86,25 @@ void cuda_record_pass(migrate::FileMigration& file) {
 
 namespace ferry::targets::hip {
 
+namespace {
+// A call its template rewrote, whose HIP name the way back would give another CUDA name
+// (`cuMemcpy(d, s, n)` -> `hipMemcpy(d, s, n, hipMemcpyDefault)`, back as cudaMemcpy): the call is
+// recorded as a span, `(hipMemcpy(d, s, n, hipMemcpyDefault)) /* ferry-cuda: cuMemcpy(d, s, n) */`
+// (rewrite/roundtrip_record.h), where parentheses can open there.
+void record_call(migrate::FileMigration& file, std::size_t ci) {
+  const std::size_t close = file.match_bracket(ci + 1);
+  if (close == migrate::npos || !file.touched(ci) || file.excluded(close)) return;
+  if (!rewrite::record::span_can_open(file, ci)) return;
+  if (file.code(ci).in_directive) return;
+  const std::string_view original = file.span_text(ci, close);
+  if (!rewrite::record::recordable(original) ||
+      rewrite::record::comment_after(file.tokens(), file.token_index(close)) != SIZE_MAX)
+    return;
+  if (file.edits().insert(file.code(ci).begin, "("))
+    file.edits().insert(file.code(close).end, ") " + rewrite::record::make(original));
+}
+}  // namespace
+
 void record_spellings(migrate::FileMigration& file) {
   const std::vector<rewrite::Edit>& edits = file.edits().edits();
   auto edit_of = [&](std::uint32_t b, std::uint32_t e) -> const rewrite::Edit* {
@@ -99,11 +118,19 @@ void record_spellings(migrate::FileMigration& file) {
     if (!file.is_identifier(ci) || file.excluded(ci)) continue;
     const std::string_view name = file.text(ci);
     const rules::Rule* r = file.target().rules().find_identifier(name);
-    if (!r || !r->has_replacement() || r->to == name || !ferry::is_identifier(r->to) || way_back_name(r->to) == name)
+    if (!r || !r->has_replacement() || r->to == name) continue;
+    // A call template's name (`cuMemcpy` -> `hipMemcpy($0, $1, $2, hipMemcpyDefault)`): its head.
+    const std::string_view to = ferry::is_identifier(r->to)
+                                    ? std::string_view(r->to)
+                                    : ferry::trim(std::string_view(r->to).substr(0, r->to.find('(')));
+    if (!ferry::is_identifier(to) || way_back_name(to) == name) continue;
+    if (to != r->to && file.is(ci + 1, "(") && !file.is_member_or_qualified(ci)) {
+      record_call(file, ci);
       continue;
+    }
     // Only a plain rename of the token to the rule's name (a pass that rewrote more owns its text).
     const rewrite::Edit* e = edit_of(file.code(ci).begin, file.code(ci).end);
-    if (!e || e->replacement != r->to) continue;
+    if (!e || e->replacement != to) continue;
     // Already recorded (a tree migrated before): the record stays as it is.
     if (rewrite::record::after(file.tokens(), file.source(), file.token_index(ci))) continue;
     // Recorded by another pass (elaborated_type: `struct CUgraphicsResource_st`, keyword and name).

@@ -11,6 +11,6 @@ hipMemLocation location_for(int dev);
 void place(float* p, size_t bytes, int dev, const Placement& pl, hipStream_t s) {
   hipMemPrefetchAsync(p, bytes, location_for(dev), 0, s);
   hipMemAdvise(p, bytes, hipMemAdviseSetAccessedBy, location_for(dev));
-  hipMemAdvise(p, bytes, hipMemAdviseSetAccessedBy, (pl.loc.type == hipMemLocationTypeDevice ? pl.loc.id : hipCpuDeviceId));
+  hipMemAdvise(p, bytes, hipMemAdviseSetAccessedBy, ((pl.loc.type == hipMemLocationTypeDevice ? pl.loc.id : hipCpuDeviceId)) /* ferry-cuda: pl.loc */);
   hipMemPrefetchAsync(p, bytes, dev, s);
 }

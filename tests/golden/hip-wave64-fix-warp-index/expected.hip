@@ -10,7 +10,7 @@ __global__ void k2202(const int* in, int* out) {
   int v = in[blockIdx.x * blockDim.x + threadIdx.x];
   for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
   const int lane = threadIdx.x % warpSize;
-  const int warp = threadIdx.x / warpSize;
+  const int warp = threadIdx.x / warpSize /* ferry-cuda: >> 5 */;
   if (lane == 0) partial[warp] = v;
   __syncthreads();
   if (threadIdx.x == 0) {
