@@ -254,7 +254,7 @@ void keep_line_breaks(std::string_view old, std::string& glue, bool first) {
   const std::size_t old_sep = first ? old.find('(') : old.rfind(',');
   const std::size_t new_sep = first ? glue.find('(') : glue.rfind(',');
   if (old_sep == std::string_view::npos || new_sep == std::string::npos) return;
-  const std::size_t old_end = old.find_first_not_of(" \t\r\n", old_sep + 1);
+  const std::size_t old_end = old.find_first_not_of(" \t\r\n\\", old_sep + 1);  // `\` continues a macro
   const std::string_view blanks =
       old.substr(old_sep + 1, (old_end == std::string_view::npos ? old.size() : old_end) - old_sep - 1);
   if (blanks.find('\n') == std::string_view::npos) return;

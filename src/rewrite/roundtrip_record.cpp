@@ -65,7 +65,14 @@ bool is_spelling(std::string_view rec) {
     while (!rec.empty() && (rec.front() == ' ' || rec.front() == '\t')) rec.remove_prefix(1);
     break;
   }
-  return ferry::is_identifier(rec);
+  // a qualified name (`wmma::precision::tf32`): identifiers joined by `::`
+  for (std::size_t b = 0;;) {
+    const std::size_t e = rec.find("::", b);
+    if (!ferry::is_identifier(rec.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b)))
+      return false;
+    if (e == std::string_view::npos) return true;
+    b = e + 2;
+  }
 }
 
 bool is_type_words(std::string_view rec) {

@@ -216,7 +216,10 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       if (extents.size() == 1) {
         const auto [a, b] = extents[0];
         const std::string e(v.f.span_text(a, b));
-        const std::string text = (a == b) ? "64" : "(" + e + ") > 64 ? (" + e + ") : 64";
+        // recorded (literal form, or a span inside the brackets): `[64 /* ferry-cuda: 32 */]`
+        const bool record = !options_.cuda_output && rewrite::record::recordable(e);
+        std::string text = (a == b) ? "64" : "(" + e + ") > 64 ? (" + e + ") : 64";
+        if (record) text = (a == b) ? text + " " + rewrite::record::make(e) : rewrite::record::span(text, e);
         add(Site{Diag::PerWarpShared32, true, fn.file, v.at(name), {{v.at(a), v.end(b), text}}}, {});
         continue;
       }
@@ -231,7 +234,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
           if (v.number(q) && parse_int(v.t(q)) == 32) any32 = true;
         if (!any32) continue;
         if (a == b) {
-          edits.push_back({v.at(a), v.end(b), "64"});
+          edits.push_back(recorded_token(v, a, "64", !options_.cuda_output));
         } else if (!(b >= a + 2 && v.is(b - 1, "/") && v.number(b) && parse_int(v.t(b)) == 32)) {
           why = "a dimension '" + std::string(v.f.span_text(a, b)) +
                 "' uses 32 other than as 32 slots or a count of warps";

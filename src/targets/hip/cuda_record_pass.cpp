@@ -48,6 +48,14 @@ std::string_view way_back_name(std::string_view hip) {
   const std::string_view to = back->to;
   return ferry::trim(to.substr(0, to.find('(')));
 }
+// Whether the way back rewrites a call of `hip` by a template (`hipMemPrefetchAsync` ->
+// `cudaMemPrefetchAsync($0, $1, ferry::cuda_compat::mem_location($2), 0, $3...)`, CUDA 13's form):
+// a CUDA call the way there only renamed (CUDA 12's form) is recorded under its name, so that the
+// way back gives it as written.
+bool way_back_template(std::string_view hip) {
+  const rules::Rule* back = way_back().find_identifier(hip);
+  return back && back->has_replacement() && back->to.find('(') != std::string::npos;
+}
 }  // namespace
 
 void cuda_record_pass(migrate::FileMigration& file) {
@@ -123,11 +131,14 @@ void record_spellings(migrate::FileMigration& file) {
     const std::string_view to = ferry::is_identifier(r->to)
                                     ? std::string_view(r->to)
                                     : ferry::trim(std::string_view(r->to).substr(0, r->to.find('(')));
-    if (!ferry::is_identifier(to) || way_back_name(to) == name) continue;
-    if (to != r->to && file.is(ci + 1, "(") && !file.is_member_or_qualified(ci)) {
-      record_call(file, ci);
+    if (!ferry::is_identifier(to)) continue;
+    if (to != r->to && file.is(ci + 1, "(")) {  // a call its template rewrote
+      if (way_back_name(to) != name && !file.is_member_or_qualified(ci)) record_call(file, ci);
       continue;
     }
+    // a name (a template's, used as a value: its head) the way back gives another CUDA name, or a
+    // call only renamed where the way back has a template
+    if (way_back_name(to) == name && !(to == r->to && way_back_template(to) && file.is(ci + 1, "("))) continue;
     // Only a plain rename of the token to the rule's name (a pass that rewrote more owns its text).
     const rewrite::Edit* e = edit_of(file.code(ci).begin, file.code(ci).end);
     if (!e || e->replacement != to) continue;

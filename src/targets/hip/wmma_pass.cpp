@@ -136,7 +136,12 @@ class WmmaPass {
     const std::size_t name = ns_last + 2;
     const std::string_view s = f_.text(name);
     if (s == "precision" && f_.is(name + 1, "::") && f_.is(name + 2, "tf32")) {
-      if (f_.replace(ci, name + 2, "float")) f_.count_converted("wmma");
+      // recorded (rewrite/roundtrip_record.h, spelling): `float /* ferry-cuda: wmma::precision::tf32 */`
+      const std::string_view original = f_.span_text(ci, name + 2);
+      const bool record =
+          rewrite::record::recordable(original) && original.find_first_of(" \t\n") == std::string_view::npos;
+      if (f_.replace(ci, name + 2, record ? "float " + rewrite::record::make(original) : std::string("float")))
+        f_.count_converted("wmma");
       return;  // the fragment it is in reports it (FRY4109)
     }
     if (s == "__float_to_tf32") {
