@@ -416,7 +416,8 @@ __global__ void k(float* x, int* idx) {
   EXPECT_EQ(fp.site_fixes.begin()->first.first, Diag::ShuffleLoop32);
   EXPECT_FALSE(fix.whole_component);
   EXPECT_FALSE(fix.left.empty());
-  EXPECT_NE(with_site_fix(p, 0, fix).find("for (int o = (warpSize / 2) /* ferry-cuda: 16 */; o > 0; o >>= 1)"), std::string::npos);
+  EXPECT_NE(with_site_fix(p, 0, fix).find("for (int o = (warpSize / 2) /* ferry-cuda: 16 */; o > 0; o >>= 1)"),
+            std::string::npos);
 }
 
 TEST(Wave64PlanSiteFixes, AConstantUsedOtherwiseInAnotherFileHasNoFix) {
