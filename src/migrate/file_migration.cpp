@@ -372,6 +372,10 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
     glue.push_back(std::move(pending));
     pending.clear();
     cursor = file.code(last.last).end;
+    // a record after the argument (`warpSize /* ferry-cuda: 32 */`) is the argument's: record_restore's
+    if (const std::size_t rc = rewrite::record::comment_after(file.tokens(), file.token_index(last.last));
+        rc != SIZE_MAX && rewrite::record::is_record(file.tokens()[rc].text(file.source())))
+      cursor = file.tokens()[rc].end;
   }
   gaps.emplace_back(cursor, file.code(close).end);
   glue.push_back(std::move(pending));

@@ -441,8 +441,10 @@ void edge_data_args(FileMigration& file) {
     const bool capture_info = d->cuda == "cudaStreamGetCaptureInfo";
     if (args.size() != d->arity) {
       // CUDA 12's cudaStreamGetCaptureInfo: 2, 4, 5 or 6 arguments, HIP's _v2.
+      // recorded (rewrite/roundtrip_record.h, spelling): the way back writes CUDA 13's form
       if (capture_info && args.size() >= 2 && args.size() <= 6 && args.size() != 3 && !args.back().empty() &&
-          release_has(file, d->release) && file.replace(ci, ci, std::string(d->hip)))
+          release_has(file, d->release) &&
+          file.replace(ci, ci, std::string(d->hip) + " " + rewrite::record::make(file.text(ci))))
         file.count_converted("graph");
       continue;
     }

@@ -56,6 +56,23 @@ bool way_back_template(std::string_view hip) {
   const rules::Rule* back = way_back().find_identifier(hip);
   return back && back->has_replacement() && back->to.find('(') != std::string::npos;
 }
+// Whether the call's arguments (its `(` at `open`) come back as the CUDA wrote them: names renamed
+// or edits recorded at most (another pass that rewrote them unrecorded, cuda_compat's
+// mem_location, owns them).
+bool arguments_as_written(migrate::FileMigration& file, std::size_t open) {
+  const std::size_t close = file.match_bracket(open);
+  if (close == migrate::npos) return false;
+  const std::uint32_t b = file.code(open).end, e = file.code(close).begin;
+  for (const rewrite::Edit& ed : file.edits().edits()) {
+    if (ed.end <= b || ed.begin >= e) continue;
+    // recorded edits (spans, arguments) come back as the CUDA wrote them
+    if (ed.replacement.find(rewrite::record::kOpen) != std::string::npos) continue;
+    if (ed.begin < b || ed.end > e || !ferry::is_identifier(file.source().substr(ed.begin, ed.end - ed.begin)) ||
+        !ferry::is_identifier(ed.replacement))
+      return false;
+  }
+  return true;
+}
 }  // namespace
 
 void cuda_record_pass(migrate::FileMigration& file) {
@@ -138,7 +155,9 @@ void record_spellings(migrate::FileMigration& file) {
     }
     // a name (a template's, used as a value: its head) the way back gives another CUDA name, or a
     // call only renamed where the way back has a template
-    if (way_back_name(to) == name && !(to == r->to && way_back_template(to) && file.is(ci + 1, "("))) continue;
+    if (way_back_name(to) == name &&
+        !(to == r->to && way_back_template(to) && file.is(ci + 1, "(") && arguments_as_written(file, ci + 1)))
+      continue;
     // Only a plain rename of the token to the rule's name (a pass that rewrote more owns its text).
     const rewrite::Edit* e = edit_of(file.code(ci).begin, file.code(ci).end);
     if (!e || e->replacement != to) continue;

@@ -19,12 +19,12 @@ hipError_t capture_forms(hipStream_t stream) {
   hipGraph_t graph;
   const hipGraphNode_t* deps;
   size_t n = 0;
-  hipStreamGetCaptureInfo_v2(stream, &status);  // 2 arguments (CUDA 12 and 13)
+  hipStreamGetCaptureInfo_v2 /* ferry-cuda: cudaStreamGetCaptureInfo */(stream, &status);  // 2 arguments (CUDA 12 and 13)
   hipStreamGetCaptureInfo(stream, &status, &id);  // CUDA 11's form, HIP's hipStreamGetCaptureInfo
-  hipStreamGetCaptureInfo_v2(stream, &status, &id, &graph);
-  hipStreamGetCaptureInfo_v2(stream, &status, &id, &graph, &deps);
+  hipStreamGetCaptureInfo_v2 /* ferry-cuda: cudaStreamGetCaptureInfo */(stream, &status, &id, &graph);
+  hipStreamGetCaptureInfo_v2 /* ferry-cuda: cudaStreamGetCaptureInfo */(stream, &status, &id, &graph, &deps);
   // 6 arguments are read as CUDA 12's form (numDependencies last; CUDA 13 would take edge data)
-  return hipStreamGetCaptureInfo_v2(stream, &status, &id, &graph, &deps, &n);
+  return hipStreamGetCaptureInfo_v2 /* ferry-cuda: cudaStreamGetCaptureInfo */(stream, &status, &id, &graph, &deps, &n);
 }
 
 hipError_t link(hipGraph_t graph, hipGraphNode_t from, hipGraphNode_t to) {
