@@ -245,6 +245,24 @@ std::vector<ArgRange> join_template_commas(const FileMigration& file, const std:
   return arity == npos || joined.size() == arity ? joined : args;
 }
 
+// A call written over several lines keeps its line breaks where the template puts its own glue:
+// the blanks after the call's `(` (the first gap, `first`) or after the comma before the next
+// argument, when they hold a newline, replace the template's blanks there, so that
+// `cudaFuncSetAttribute(\n    k, ...)` keeps its layout in HIP and comes back as written
+// (docs/targets.md, "Round trips").
+void keep_line_breaks(std::string_view old, std::string& glue, bool first) {
+  const std::size_t old_sep = first ? old.find('(') : old.rfind(',');
+  const std::size_t new_sep = first ? glue.find('(') : glue.rfind(',');
+  if (old_sep == std::string_view::npos || new_sep == std::string::npos) return;
+  const std::size_t old_end = old.find_first_not_of(" \t\r\n\\", old_sep + 1);  // `\` continues a macro
+  const std::string_view blanks =
+      old.substr(old_sep + 1, (old_end == std::string_view::npos ? old.size() : old_end) - old_sep - 1);
+  if (blanks.find('\n') == std::string_view::npos) return;
+  std::size_t new_end = glue.find_first_not_of(" \t", new_sep + 1);
+  if (new_end == std::string::npos) new_end = glue.size();
+  glue.replace(new_sep + 1, new_end - new_sep - 1, blanks);
+}
+
 // Rewrites a call `name(args)` at `ci` by its template. When the template keeps the arguments in
 // their original order it edits only the glue between them, so renames inside the arguments
 // still apply; otherwise it rewrites the call as a whole from the arguments' text.
@@ -253,6 +271,21 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
   if (!file.is(open, "(")) return false;
   const std::size_t close = file.match_bracket(open);
   if (close == npos) return false;
+  // A call whose arguments hold a record of more or other arguments than HIP's (`hipCtxCreate(&c,
+  // /* ferry-cuda: &params, */ 0, d)`, `(dev) /* ferry-cuda: loc, 0 */`: rewrite/roundtrip_record.h)
+  // is the CUDA call as it was written, once record_restore put them back: only its name changes.
+  if (file.target().source_dialect() == "hip") {
+    const auto& toks = file.tokens();
+    for (std::size_t t = file.token_index(open) + 1; t < file.token_index(close); ++t) {
+      if (toks[t].kind != lex::Kind::BlockComment) continue;
+      const auto rec = rewrite::record::parse(toks[t].text(file.source()));
+      if (!rec || *rec == rewrite::record::kNone || !rewrite::record::holds_arguments(*rec)) continue;
+      const std::string_view to = r.to;
+      std::size_t n = 0;
+      while (n < to.size() && (std::isalnum(static_cast<unsigned char>(to[n])) || to[n] == '_')) ++n;
+      return n > 0 && to[n] == '(' && file.replace(ci, ci, std::string(to.substr(0, n)));
+    }
+  }
   std::vector<TemplatePart> parts = parse_template(r.to);
   const std::vector<ArgRange> args = join_template_commas(file, file.call_args(open), template_arity(parts));
   // An argument the template wraps (`reinterpret_cast<const void*>($0)`, `HIP_SYMBOL($0)`) that
@@ -342,6 +375,10 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
     glue.push_back(std::move(pending));
     pending.clear();
     cursor = file.code(last.last).end;
+    // a record after the argument (`warpSize /* ferry-cuda: 32 */`) is the argument's: record_restore's
+    if (const std::size_t rc = rewrite::record::comment_after(file.tokens(), file.token_index(last.last));
+        rc != SIZE_MAX && rewrite::record::is_record(file.tokens()[rc].text(file.source())))
+      cursor = file.tokens()[rc].end;
   }
   gaps.emplace_back(cursor, file.code(close).end);
   glue.push_back(std::move(pending));
@@ -349,7 +386,9 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
     if (file.edits().overlaps(gaps[i].first, gaps[i].second)) return false;
   for (std::size_t i = 0; i < gaps.size(); ++i) {
     const std::string_view old = file.source().substr(gaps[i].first, gaps[i].second - gaps[i].first);
-    if (old != glue[i]) file.replace_bytes(gaps[i].first, gaps[i].second, std::move(glue[i]));
+    if (old == glue[i]) continue;
+    if (i + 1 < gaps.size()) keep_line_breaks(old, glue[i], i == 0);
+    file.replace_bytes(gaps[i].first, gaps[i].second, std::move(glue[i]));
   }
   return true;
 }

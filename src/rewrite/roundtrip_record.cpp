@@ -29,6 +29,24 @@ std::string span(std::string_view rewritten, std::string_view original) {
   return out;
 }
 
+bool span_can_open(const lex::CodeView& v, std::size_t ci) {
+  if (ci == 0) return true;
+  const std::size_t p = ci - 1;
+  if (v.is(p, "return") || v.is(p, "case") || v.is(p, "throw") || v.is(p, "else")) return true;
+  return !(v.is_identifier(p) || v.is(p, ")") || v.is(p, "]") || v.is(p, ">") || v.is(p, "*") || v.is(p, ".") ||
+           v.is(p, "->"));
+}
+
+bool holds_arguments(std::string_view rec) {
+  int depth = 0;
+  for (char c : rec) {
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (c == ',' && depth == 0) return true;
+  }
+  return false;
+}
+
 bool is_word(std::string_view rec) {
   const std::size_t end = rec.find_last_not_of(" \t");
   return end != std::string_view::npos && end + 1 < rec.size() && ferry::is_identifier(rec.substr(0, end + 1));
@@ -47,7 +65,33 @@ bool is_spelling(std::string_view rec) {
     while (!rec.empty() && (rec.front() == ' ' || rec.front() == '\t')) rec.remove_prefix(1);
     break;
   }
-  return ferry::is_identifier(rec);
+  // a qualified name (`wmma::precision::tf32`): identifiers joined by `::`
+  for (std::size_t b = 0;;) {
+    const std::size_t e = rec.find("::", b);
+    if (!ferry::is_identifier(rec.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b)))
+      return false;
+    if (e == std::string_view::npos) return true;
+    b = e + 2;
+  }
+}
+
+bool is_type_words(std::string_view rec) {
+  if (rec.empty()) return false;
+  for (std::size_t b = 0; b <= rec.size();) {
+    std::size_t e = rec.find(' ', b);
+    if (e == std::string_view::npos) e = rec.size();
+    if (!ferry::is_identifier(rec.substr(b, e - b))) return false;
+    b = e + 1;
+  }
+  return true;
+}
+
+bool is_literal(std::string_view rec) {
+  if (rec.empty() || rec.front() < '0' || rec.front() > '9') return false;
+  for (char c : rec)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '\''))
+      return false;
+  return true;
 }
 
 bool is_record(std::string_view comment) { return comment.starts_with(kOpen); }

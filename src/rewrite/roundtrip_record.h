@@ -29,18 +29,31 @@
 //               the doubled form and the record become B.
 //   spelling    `hipError_t /* ferry-cuda: CUresult */`: a name the rules mapped many-to-one (the
 //               way back would write another CUDA name): the name and the record become the
-//               recorded name. Also `hipGraphicsResource /* ferry-cuda: struct cudaGraphicsResource */`
+//               recorded name; a call the way there only renamed, where the way back has a call
+//               template (CUDA 12's `cudaMemPrefetchAsync(p, n, dev, s)`, whose way back would
+//               write CUDA 13's form): `hipMemPrefetchAsync /* ferry-cuda: cudaMemPrefetchAsync */(`.
+//               Also `hipGraphicsResource /* ferry-cuda: struct cudaGraphicsResource */`
 //               (hip elaborated_type pass: a tag keyword HIP's typedef cannot take): the recorded
 //               keyword and name, as written (`is_spelling`).
 //   moved       `#include <hip/hip_runtime.h> /* ferry-cuda: (none) */` put before a HIP header
 //               that needs it, and `/* ferry-cuda: #include <cuda_runtime.h> */` where the CUDA
 //               include was (hip runtime_header pass): added and dropped, restored as above.
 //   argument    `hipCtxCreate(&c, /* ferry-cuda: &params, */ 0, dev)` (an argument HIP's call does
-//               not take, hip call_args pass): after a `,`, a record whose text ends in `,`
-//               becomes its text (the blanks after it were the original's).
+//               not take, hip call_args pass; also CUDA 13's null edge-data arguments of the graph
+//               calls, `&deps, /* ferry-cuda: NULL, */ &n`): after a `,`, a record whose text ends
+//               in `,` becomes its text (the blanks after it were the original's).
 //   word        `void /* ferry-cuda: CUDART_CB  */myStreamCallback(...)` (a word HIP does not take,
 //               hip dialect pass: CUDART_CB, CUDA_CB, __grid_constant__, register): a record whose
 //               text is a name and the blanks that followed it becomes its text.
+//   type        `unsigned long long /* ferry-cuda: unsigned */ m` (the wave64 fix widened a lane
+//               mask's type, analysis/wave64_fix/masks.cpp): the three words and the record become
+//               the recorded words (`is_type_words`).
+//   literal     `1ull /* ferry-cuda: 1 */ << lane` (a lane bit the wave64 fix widened): the number
+//               and the record become the recorded number (`is_literal`). The 64-bit bit
+//               functions are spellings: `__popcll /* ferry-cuda: __popc */(m)`.
+//   moved initializer `a[n] /* ferry-cuda:  = {0}; */; __builtin_memset(a, 0, sizeof(a));` (a
+//               variable-length array's zero initializer, hip dialect pass): from the `]` to the
+//               memset's `;` becomes the recorded text.
 //   guard       not a comment record: `#if !defined(FERRY_HAVE_X)  // ... [FRY4107]`, `#define
 //               FERRY_HAVE_X` and its `#endif` (hip same_signature pass), and `#if
 //               !defined(__HIP_PLATFORM_AMD__) // ... [FRY4103]` with its `#endif` (hip_provided
@@ -53,7 +66,17 @@
 //               recorded list (which starts with `{`). Also the casts the hip target wraps
 //               around an argument or operand: `(reinterpret_cast<const void*>(k)) /*
 //               ferry-cuda: k */` (call templates), `(const_cast<const char**>(opts)) /* ... */`,
-//               `((hipDeviceptr_t)(uintptr_t)(n)) /* ferry-cuda: n */` (deviceptr pass).
+//               `((hipDeviceptr_t)(uintptr_t)(n)) /* ferry-cuda: n */` (deviceptr pass). Since
+//               2026-12-05b also: deviceptr sums and returned integers, `((hipDeviceptr_t)((char*)d +
+//               n)) /* ferry-cuda: d + n */`; a cudaMemLocation argument HIP takes as a device id,
+//               `((loc.type == ... ? loc.id : hipCpuDeviceId)) /* ferry-cuda: loc, 0 */` (call_args);
+//               `(static_cast<float>(x)) /* ferry-cuda: wmma::__float_to_tf32(x) */`; a whole call
+//               whose template's HIP name comes back as another CUDA name, `(hipMemcpy(d, s, n,
+//               hipMemcpyDefault)) /* ferry-cuda: cuMemcpy(d, s, n) */` (hip cuda_record pass); the
+//               wave64 fix's constants, `(warpSize / 2) /* ferry-cuda: 16 */`. Spans nest (a sum in a
+//               returned value): the outermost is restored first and the inner ones then do nothing.
+//               A call template on the way back whose call holds a record of arguments (a comma at
+//               its top level, or the argument form below) only renames the call.
 #pragma once
 
 #include <cstddef>
@@ -62,6 +85,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lex/code_view.h"
 #include "lex/lexer.h"
 
 namespace ferry::rewrite::record {
@@ -90,14 +114,29 @@ inline constexpr std::string_view kAdded = "/* ferry-cuda: (none) */";
 // way back would read a call, cast or product): callers wrap an expression or a call argument.
 [[nodiscard]] std::string span(std::string_view rewritten, std::string_view original);
 
+// Whether a span's parentheses may open at code token `ci` of `v`: not after a name (a keyword
+// that starts an expression aside: return, case, throw, else), `)`, `]`, `>`, `*`, `.` or `->`,
+// where the way back would read a call, cast, operand or member.
+[[nodiscard]] bool span_can_open(const lex::CodeView& v, std::size_t ci);
+
+// Whether `recorded` stands for call arguments (a comma outside its brackets: `&params,`, `loc, 0`).
+[[nodiscard]] bool holds_arguments(std::string_view recorded);
+
 // The word form: `/* ferry-cuda: WORD  */` for a word and the blanks after it (`CUDART_CB `) that
 // the HIP output drops; "" when it cannot be recorded (no trailing blank, or not a name).
 [[nodiscard]] std::string dropped_word(std::string_view word_and_blanks);
 // Whether `recorded` is a word record's text.
 [[nodiscard]] bool is_word(std::string_view recorded);
 
-// Whether `recorded` is a spelling record's text: an identifier, or `struct`, `union` or `enum`,
-// blanks, and an identifier (the tag keyword and name as the CUDA wrote them).
+// Whether `recorded` is a type record's text (`unsigned long long /* ferry-cuda: unsigned int */`):
+// names separated by single blanks, as the CUDA wrote an integer type.
+[[nodiscard]] bool is_type_words(std::string_view recorded);
+// Whether `recorded` is a literal record's text (`1ull /* ferry-cuda: 1 */`): a number.
+[[nodiscard]] bool is_literal(std::string_view recorded);
+
+// Whether `recorded` is a spelling record's text: an identifier (or a qualified name,
+// `wmma::precision::tf32`), or `struct`, `union` or `enum`, blanks, and an identifier (the tag
+// keyword and name as the CUDA wrote them).
 [[nodiscard]] bool is_spelling(std::string_view recorded);
 
 // The raw index of the block comment that follows raw token `ti` with only spaces between (on

@@ -35,9 +35,6 @@ KNOWN = {
     "cuda-version-12": "HIP's clockInstructionRate and clockRate both read cudaDevAttrClockRate on NVIDIA; "
     "the way back from ferry::cuda_compat::device_attribute(p, cudaDevAttrClockRate) writes clockRate, "
     "which CUDA 12.4 still has and leaves as written",
-    "hip-call-args-cuda13": "a cudaMemLocation argument written over two lines becomes HIP's device id on "
-    "the second line; the way back writes ferry::cuda_compat::mem_location(dev) on one line, so the "
-    "next forward round gives the same call with other line breaks",
 }
 
 failures: list[str] = []

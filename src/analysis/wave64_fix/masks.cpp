@@ -3,9 +3,27 @@
 
 #include "analysis/const_eval.h"
 #include "analysis/tokens.h"
+#include "rewrite/roundtrip_record.h"
 #include "targets/hip/ptx_idioms.h"
 
 namespace ferry::analysis::wave64_plan {
+namespace {
+
+// What the widening writes, each recorded for the way back (rewrite/roundtrip_record.h): the
+// 64-bit bit function, `__popcll /* ferry-cuda: __popc */` (spelling form), and the 64-bit type
+// of a mask, `unsigned long long /* ferry-cuda: unsigned int */` (type form), the recorded text
+// being the integer words as the CUDA wrote them.
+// Only HIP output is recorded (`record`): analyze --fix writes CUDA, which has no way back.
+std::string widened_bit_call(std::string_view name, bool record) {
+  return std::string(name) + "ll" + (record ? " " + rewrite::record::make(name) : std::string());
+}
+std::string widened_type(const Tokens& v, std::size_t a, std::size_t b, bool record) {
+  const std::string_view words = v.f.source().substr(v.at(a), v.end(b) - v.at(a));
+  if (!record || !rewrite::record::recordable(words)) return "unsigned long long";
+  return "unsigned long long " + rewrite::record::make(words);
+}
+
+}  // namespace
 
 // Lane masks (ballots, lane bits, helpers returning them) kept in 32-bit integers.
 void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& sites, std::vector<Blocker>& blockers) {
@@ -88,7 +106,11 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
       for (std::size_t r = q + 2; r < v.partner(q + 1); ++r)
         if (is_mask_source(r) || lane_bit_at(r)) mask_arg = true;
       if (!mask_arg) continue;
-      Site s{Diag::BallotPopc32, true, fn.file, v.at(q), {replace_token(v, q, std::string(v.t(q)) + "ll")}};
+      Site s{Diag::BallotPopc32,
+             true,
+             fn.file,
+             v.at(q),
+             {replace_token(v, q, widened_bit_call(v.t(q), !options_.cuda_output))}};
       s.widened_call = v.at(q);
       sites.push_back(std::move(s));
     }
@@ -131,7 +153,11 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
           a = std::min(a, q);
           b = q;
         }
-      Site s{Diag::BallotResult32, true, fn.file, v.at(decl), {{v.at(a), v.end(b), "unsigned long long"}}};
+      Site s{Diag::BallotResult32,
+             true,
+             fn.file,
+             v.at(decl),
+             {{v.at(a), v.end(b), widened_type(v, a, b, !options_.cuda_output)}}};
       s.widened_var = v.at(decl);
       sites.push_back(std::move(s));
     }
@@ -150,7 +176,11 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
         blockers.push_back({fn.file, v.line(q), std::string(s) + " of a lane mask counts from bit 31"});
         continue;
       }
-      Site site{Diag::BallotPopc32, true, fn.file, v.at(q), {replace_token(v, q, std::string(s) + "ll")}};
+      Site site{Diag::BallotPopc32,
+                true,
+                fn.file,
+                v.at(q),
+                {replace_token(v, q, widened_bit_call(s, !options_.cuda_output))}};
       site.widened_call = v.at(q);
       sites.push_back(std::move(site));
       continue;
@@ -196,7 +226,11 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
     const auto [l, h] = fn_by_name_.equal_range(fi.name);
     int defs = 0;
     for (auto it = l; it != h; ++it) ++defs;
-    Site s{Diag::BallotResult32, false, fn.file, v.at(fi.name_ci), {{v.at(a), v.end(b), "unsigned long long"}}};
+    Site s{Diag::BallotResult32,
+           false,
+           fn.file,
+           v.at(fi.name_ci),
+           {{v.at(a), v.end(b), widened_type(v, a, b, !options_.cuda_output)}}};
     s.widened_var = v.at(fi.name_ci);
     sites.push_back(std::move(s));
     if (defs > 1) blockers.push_back({fn.file, v.line(fi.name_ci), "'" + fi.name + "' is defined more than once"});

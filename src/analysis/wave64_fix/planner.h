@@ -181,6 +181,10 @@ struct Blocker {
 [[nodiscard]] bool is_header_key(const std::string& key);
 
 [[nodiscard]] Wave64ByteEdit replace_token(const Tokens& v, std::size_t ci, std::string text);
+// replace_token, recorded for the way back when `record` (HIP output; rewrite/roundtrip_record.h):
+// a name replacing a literal as `warpSize /* ferry-cuda: 32 */` (literal form), other text as a
+// span where parentheses can open, `(warpSize / 2) /* ferry-cuda: 16 */`, else unrecorded.
+[[nodiscard]] Wave64ByteEdit recorded_token(const Tokens& v, std::size_t ci, std::string text, bool record);
 
 // Whether the directive at `hash_ci` (its `#`) sits inside #if/#ifdef/#ifndef, the file's include
 // guard aside (macro_uses.cpp).
@@ -230,7 +234,7 @@ struct LoopInfo {
 };
 
 // `for (int o = 16; o > 0; o >>= 1) v += __shfl_xor(v, o);` and the ascending form.
-[[nodiscard]] LoopInfo shuffle_loop(const Tokens& v, std::size_t ci);
+[[nodiscard]] LoopInfo shuffle_loop(const Tokens& v, std::size_t ci, bool record = false);
 
 class UnionFind {
  public:

@@ -27,7 +27,7 @@ std::size_t guarded_shuffle_step(const Tokens& v, const FunctionInfo& fi, std::s
 }
 
 // `for (int o = 16; o > 0; o >>= 1) v += __shfl_xor(v, o);` and the ascending form.
-LoopInfo shuffle_loop(const Tokens& v, std::size_t ci) {
+LoopInfo shuffle_loop(const Tokens& v, std::size_t ci, bool record) {
   LoopInfo L;
   const std::optional<detail::LaneLoop> loop = detail::lane_loop(v.f, ci);
   if (!loop) return L;
@@ -70,7 +70,7 @@ LoopInfo shuffle_loop(const Tokens& v, std::size_t ci) {
       if (args.size() == off_at + 2) {  // an explicit width: fine only as the literal 32
         const migrate::ArgRange& w = args[off_at + 1];
         if (w.first == w.last && v.number(w.first) && parse_int(v.t(w.first)) == 32) {
-          width_edits.push_back(replace_token(v, w.first, "warpSize"));
+          width_edits.push_back(recorded_token(v, w.first, "warpSize", record));
         } else {
           safe = false;
           L.why = "the shuffle has a width argument other than 32";
@@ -93,9 +93,9 @@ LoopInfo shuffle_loop(const Tokens& v, std::size_t ci) {
   L.safe = safe;
   if (!safe) return L;
   if (halving) {
-    L.edits.push_back(replace_token(v, L.hit, "warpSize / 2"));
+    L.edits.push_back(recorded_token(v, L.hit, "warpSize / 2", record));
   } else {
-    L.edits.push_back(replace_token(v, bound, parse_int(v.t(bound)) == 32 ? "warpSize" : "warpSize / 2"));
+    L.edits.push_back(recorded_token(v, bound, parse_int(v.t(bound)) == 32 ? "warpSize" : "warpSize / 2", record));
   }
   L.edits.insert(L.edits.end(), width_edits.begin(), width_edits.end());
   return L;

@@ -3,6 +3,7 @@
 
 #include "analysis/const_eval.h"
 #include "analysis/tokens.h"
+#include "rewrite/roundtrip_record.h"
 
 namespace ferry::analysis::wave64_plan {
 
@@ -115,20 +116,26 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
           if (lf < i && (taint_of(v, fi, lf, i - 1) & 1)) {
             Site s{lane_op ? Diag::LaneId32 : Diag::WarpIndex32, true, fn.file, v.at(i), {}};
             std::vector<std::size_t> cover = {i + 1};
-            if (v.is(i, "&")) s.edits.push_back(replace_token(v, i + 1, "(warpSize - 1)"));
-            else if (v.is(i, "%") || v.is(i, "/")) s.edits.push_back(replace_token(v, i + 1, "warpSize"));
+            const bool record = !options_.cuda_output;
+            if (v.is(i, "&"))
+              s.edits.push_back(record ? recorded_token(v, i + 1, "warpSize - 1", record)
+                                       : replace_token(v, i + 1, "(warpSize - 1)"));
+            else if (v.is(i, "%") || v.is(i, "/")) s.edits.push_back(recorded_token(v, i + 1, "warpSize", record));
             // a round-up in the dividend: (n + 31) / 32, (n + 31) >> 5
             if (warp_op && v.is(i - 1, ")") && v.partner(i - 1) == lf) {
               for (std::size_t j = lf + 1; j + 1 < i - 1; ++j)
                 if (v.is(j, "+") && v.number(j + 1) && parse_int(v.t(j + 1)) == 31 && j + 2 == i - 1) {
-                  s.edits.push_back(replace_token(v, j + 1, "warpSize - 1"));
+                  s.edits.push_back(recorded_token(v, j + 1, "warpSize - 1", record));
                   cover.push_back(j + 1);
                 }
             }
             if (v.is(i, ">>")) {
               const bool simple = lf == i - 1 || detail::primary_last(v.f, lf) == i - 1;
               if (simple) {
-                s.edits.push_back({v.at(i), v.end(i + 1), "/ warpSize"});
+                // recorded: `/ warpSize /* ferry-cuda: >> 5 */` (literal form, with its operator)
+                s.edits.push_back({v.at(i), v.end(i + 1),
+                                   "/ warpSize" + (record ? " " + rewrite::record::make(">> " + std::string(v.t(i + 1)))
+                                                          : std::string())});
               } else {
                 s.edits.push_back({v.at(lf), v.at(lf), "("});
                 s.edits.push_back({v.end(i - 1), v.end(i + 1), ") / warpSize"});
@@ -148,13 +155,20 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
           const std::string lit(v.t(i - 1));
           std::string wide = "1ull";
           if (lit.find_first_of("uU") == std::string::npos && lit != "1") wide = lit + "ll";
-          add(Site{Diag::LaneBit32, true, fn.file, v.at(i - 1), {replace_token(v, i - 1, wide)}}, {i - 1});
+          // recorded in HIP output for the way back (rewrite/roundtrip_record.h, literal form):
+          // `1ull /* ferry-cuda: 1 */`
+          add(Site{Diag::LaneBit32,
+                   true,
+                   fn.file,
+                   v.at(i - 1),
+                   {replace_token(v, i - 1, options_.cuda_output ? wide : wide + " " + rewrite::record::make(lit))}},
+              {i - 1});
           continue;
         }
       }
       // ---- shuffle loops (FRY2205) ----
       if (v.is(i, "for") && v.is(i + 1, "(")) {
-        const LoopInfo L = shuffle_loop(v, i);
+        const LoopInfo L = shuffle_loop(v, i, !options_.cuda_output);
         if (L.hit != npos) {
           if (!L.safe) {
             blockers.push_back({fn.file, v.line(L.hit), "a shuffle loop: " + L.why});
@@ -202,7 +216,10 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       if (extents.size() == 1) {
         const auto [a, b] = extents[0];
         const std::string e(v.f.span_text(a, b));
-        const std::string text = (a == b) ? "64" : "(" + e + ") > 64 ? (" + e + ") : 64";
+        // recorded (literal form, or a span inside the brackets): `[64 /* ferry-cuda: 32 */]`
+        const bool record = !options_.cuda_output && rewrite::record::recordable(e);
+        std::string text = (a == b) ? "64" : "(" + e + ") > 64 ? (" + e + ") : 64";
+        if (record) text = (a == b) ? text + " " + rewrite::record::make(e) : rewrite::record::span(text, e);
         add(Site{Diag::PerWarpShared32, true, fn.file, v.at(name), {{v.at(a), v.end(b), text}}}, {});
         continue;
       }
@@ -217,7 +234,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
           if (v.number(q) && parse_int(v.t(q)) == 32) any32 = true;
         if (!any32) continue;
         if (a == b) {
-          edits.push_back({v.at(a), v.end(b), "64"});
+          edits.push_back(recorded_token(v, a, "64", !options_.cuda_output));
         } else if (!(b >= a + 2 && v.is(b - 1, "/") && v.number(b) && parse_int(v.t(b)) == 32)) {
           why = "a dimension '" + std::string(v.f.span_text(a, b)) +
                 "' uses 32 other than as 32 slots or a count of warps";

@@ -6,6 +6,8 @@
 
 #include "analysis/taint.h"
 #include "analysis/tokens.h"
+#include "core/text.h"
+#include "rewrite/roundtrip_record.h"
 
 namespace ferry::analysis::wave64_plan {
 
@@ -117,6 +119,15 @@ bool is_header_key(const std::string& key) {
 
 Wave64ByteEdit replace_token(const Tokens& v, std::size_t ci, std::string text) {
   return {v.at(ci), v.end(ci), std::move(text)};
+}
+
+Wave64ByteEdit recorded_token(const Tokens& v, std::size_t ci, std::string text, bool record) {
+  const std::string_view original = v.t(ci);
+  if (!record || !rewrite::record::is_literal(original)) return replace_token(v, ci, std::move(text));
+  if (ferry::is_identifier(text) || rewrite::record::is_literal(text))
+    return replace_token(v, ci, text + " " + rewrite::record::make(original));
+  if (!rewrite::record::span_can_open(v.f, ci)) return replace_token(v, ci, std::move(text));
+  return replace_token(v, ci, rewrite::record::span(text, original));
 }
 
 // A code token followed (on its line, whitespace between) by a `/* ferry-cuda: ... */` record.

@@ -56,9 +56,29 @@ bool defines_own(const FileMigration& f, std::string_view fn) {
   return false;
 }
 
+// `(unsigned int *)&x`, `(int*)p`, `reinterpret_cast<unsigned long long*>(p)`: an address cast to
+// a pointer to an integer type at the start of the argument.
+bool integer_pointer_cast(const FileMigration& f, const migrate::ArgRange& a) {
+  std::size_t k = a.first;
+  if (f.is(k, "reinterpret_cast") || f.is(k, "static_cast")) {
+    if (!f.is(k + 1, "<")) return false;
+    k += 2;
+  } else if (f.is(k, "(")) {
+    ++k;
+  } else {
+    return false;
+  }
+  bool integer = false;
+  while (k <= a.last && (f.is(k, "const") || f.is(k, "volatile") || (f.is_identifier(k) && is_integer_word(f.text(k)))))
+    integer |= !f.is(k, "const") && !f.is(k, "volatile"), ++k;
+  return integer && k <= a.last && f.is(k, "*") && (f.is(k + 1, ")") || f.is(k + 1, ">"));
+}
+
 }  // namespace
 
 void atomic_fp_pass(FileMigration& file) {
+  // The way back of a round trip: the CUDA original compiled with CUDA's own atomicMax/Min.
+  if (file.project().migrated_by == "hip") return;
   for (std::string_view fn : {std::string_view("atomicMax"), std::string_view("atomicMin")}) {
     bool own = false, own_known = false;
     for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
@@ -69,6 +89,7 @@ void atomic_fp_pass(FileMigration& file) {
       if (own) break;  // the file brings its own float overload
       const auto args = file.call_args(ci + 1);
       if (args.size() != 2) continue;
+      if (integer_pointer_cast(file, args[0])) continue;  // an integer atomic: CUDA has it
       const std::size_t base = base_identifier(file, args[0]);
       if (base != npos && declared_kind(file, file.text(base)) == 1) continue;  // an integer atomic: CUDA has it
       if (!file.replace(ci, ci, "ferry::cuda_compat::" + std::string(fn))) continue;

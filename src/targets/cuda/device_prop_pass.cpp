@@ -89,6 +89,9 @@ void device_prop_pass(FileMigration& file) {
     if (!file.is_identifier(ci) || !(file.is(ci - 1, ".") || file.is(ci - 1, "->"))) continue;
     const Field* fld = find_field(file.text(ci));
     if (!fld || (fld->removed_in && !version.at_least(fld->removed_in))) continue;
+    // The way back of a round trip: a field a CUDA release removed was the CUDA original's own
+    // (HIP keeps it, so the way there did too), often under `#if CUDART_VERSION < 13000`.
+    if (fld->removed_in && file.project().migrated_by == "hip") continue;
     if (file.excluded(ci) || file.touched(ci)) continue;
     if (!props_known) props = prop_variables(file), props_known = true;
     // The object: `name`, `name[...]`.

@@ -45,6 +45,13 @@ bool rewrite_half(FileMigration& f, std::size_t ci) {
   std::size_t bo = npos;
   // ((unsigned)(__ballot(P) >> HALF))
   if (const std::size_t e = half_ballot(f, ci + 1, bo); e != npos && f.is(e + 1, ")") && f.match_bracket(ci) == e + 1) {
+    if (f.touched(bo - 1)) {
+      // record_restore put the CUDA head back (`__ballot(/* ferry-cuda: __ballot_sync(mask, */ P)`,
+      // a mask HIP cannot take): only the glue around the call goes
+      const std::size_t close = f.match_bracket(bo);
+      return f.replace_bytes(f.code(ci).begin, f.code(bo - 1).begin, "") &&
+             f.replace_bytes(f.code(close).end, f.code(e + 1).end, "");
+    }
     const std::vector<migrate::ArgRange> args = f.call_args(bo);
     if (args.size() != 1 || args[0].empty()) return false;
     if (args[0].first == args[0].last && f.is(args[0].first, "1")) return f.replace(ci, e + 1, "__activemask()");

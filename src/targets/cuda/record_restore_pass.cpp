@@ -1,6 +1,7 @@
 // What the CUDA -> HIP target could not say in HIP it leaves in a comment at the place, the
 // round-trip record (rewrite/roundtrip_record.h states its forms and their restore rules). This
 // pass puts the CUDA text back, first, so that CUDA -> HIP -> CUDA gives the original text.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,54 @@ void remove_ferry_guards(FileMigration& file) {
     b = e;
   }
 }
+// The records after a `)` (code token `ci`): a launch's doubled block, or a span. Spans nest (a sum
+// rewritten inside a returned value), so they are restored outermost first: the outer record holds
+// the CUDA text of all it covers, and the inner restores, overlapping, do nothing.
+void restore_closing(FileMigration& file, std::size_t ci) {
+  const auto& toks = file.tokens();
+  const std::string_view src = file.source();
+  const std::size_t ti = file.token_index(ci);
+  auto comment_after = [&](std::size_t t) { return record::comment_after(toks, t); };
+  // a launch's block doubled for the same form: `2 * (B) /* ferry-cuda: B */`, `dim3(2 * b.x, b.y,
+  // b.z) /* ferry-cuda: b */`, `dim3(2 * dim3(B).x, ...) /* ferry-cuda: B */`
+  const std::size_t c = comment_after(ti);
+  if (c == SIZE_MAX) return;
+  const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
+  if (!rec) return;
+  const std::uint32_t end = file.code(ci).end;
+  bool block = false;
+  for (const std::string& form : analysis::wmma_doubled_block_forms(*rec)) {
+    if (form.size() > end || src.substr(end - form.size(), form.size()) != form) continue;
+    if (file.replace_bytes(static_cast<std::uint32_t>(end - form.size()), toks[c].end, std::string(*rec)))
+      file.count_converted("launch");
+    block = true;
+    break;
+  }
+  // a span: `(cta.thread_rank() / 32) /* ferry-cuda: warp.meta_group_rank() */`, the parentheses
+  // opened where no call, cast or operand of `*` is (those are the block forms above)
+  const std::size_t open = file.partner(ci);
+  // (`return (...)`, `case (...)`: a keyword before the parentheses starts an expression)
+  const bool keyword = open > 0 && (file.is(open - 1, "return") || file.is(open - 1, "case") ||
+                                    file.is(open - 1, "throw") || file.is(open - 1, "else"));
+  if (block || *rec == record::kNone || open == migrate::npos ||
+      (open > 0 && ((file.is_identifier(open - 1) && !keyword) || file.is(open - 1, ")") || file.is(open - 1, "]") ||
+                    file.is(open - 1, ">") || file.is(open - 1, "*"))))
+    return;
+  if (file.replace_bytes(file.code(open).begin, toks[c].end, std::string(*rec))) file.count_converted("device");
+}
+
+void closing_spans(FileMigration& file) {
+  std::vector<std::pair<std::uint32_t, std::size_t>> order;  // (byte of the opening, `)`)
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (!file.is(ci, ")") || record::comment_after(file.tokens(), file.token_index(ci)) == SIZE_MAX) continue;
+    const std::size_t open = file.partner(ci);
+    order.emplace_back(open == migrate::npos ? file.code(ci).begin : file.code(open).begin, ci);
+  }
+  std::sort(order.begin(), order.end(),
+            [](const auto& x, const auto& y) { return x.first != y.first ? x.first < y.first : x.second > y.second; });
+  for (const auto& [begin, ci] : order) restore_closing(file, ci);
+}
+
 }  // namespace
 
 void record_restore_pass(FileMigration& file) {
@@ -93,6 +142,7 @@ void record_restore_pass(FileMigration& file) {
     if (rec && record::is_word(*rec) && file.replace_bytes(toks[t].begin, toks[t].end, std::string(*rec)))
       file.count_converted("dialect");
   }
+  closing_spans(file);
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const std::size_t ti = file.token_index(ci);
     // The first comment after code token `ci` on the same line (whitespace between allowed).
@@ -116,6 +166,37 @@ void record_restore_pass(FileMigration& file) {
       if (file.replace_bytes(file.code(ci).begin, toks[c].end, std::string(*rec))) file.count_converted("headers");
       continue;
     }
+    if (file.is(ci, "]") && file.is(ci + 1, ";") && file.is(ci + 2, "__builtin_memset") && file.is(ci + 3, "(")) {
+      // `a[n] /* ferry-cuda:  = {0}; */; __builtin_memset(a, 0, sizeof(a));`: a variable-length
+      // array's initializer the hip dialect pass moved into a memset
+      const auto rec = record::after(toks, src, ti);
+      const std::size_t close = file.match_bracket(ci + 3);
+      if (rec && rec->text.ends_with(';') && close != migrate::npos && file.is(close + 1, ";") &&
+          file.replace_bytes(file.code(ci).end, file.code(close + 1).end, std::string(rec->text)))
+        file.count_converted("dialect");
+      continue;
+    }
+    if (file.is_number(ci) || file.is_identifier(ci)) {
+      // `1ull /* ferry-cuda: 1 */`, `warpSize /* ferry-cuda: 32 */`: a literal the wave64 fix
+      // widened or replaced; `/ warpSize /* ferry-cuda: >> 5 */` with its operator
+      if (const auto rec = record::after(toks, src, ti)) {
+        const bool shift =
+            rec->text.starts_with(">> ") && record::is_literal(rec->text.substr(3)) && ci > 0 && file.is(ci - 1, "/");
+        if (shift || record::is_literal(rec->text)) {
+          if (file.replace_bytes(file.code(shift ? ci - 1 : ci).begin, toks[rec->token].end, std::string(rec->text)))
+            file.count_converted("device");
+          continue;
+        }
+      }
+    }
+    if (file.is(ci, "long") && ci >= 2 && file.is(ci - 1, "long") && file.is(ci - 2, "unsigned")) {
+      // `unsigned long long /* ferry-cuda: unsigned */`: a lane mask's type the wave64 fix widened
+      if (const auto rec = record::after(toks, src, ti); rec && record::is_type_words(rec->text)) {
+        if (file.replace_bytes(file.code(ci - 2).begin, toks[rec->token].end, std::string(rec->text)))
+          file.count_converted("device");
+        continue;
+      }
+    }
     if (file.is(ci, "64") || file.is(ci, "6")) {
       // `threadIdx.x / 64 /* ferry-cuda: WARP_SIZE */` (`>> 6 /* ferry-cuda: 5 */`): a warp index
       // of a WMMA component in one-warp-per-wavefront form (docs/wave64.md, WMMA)
@@ -127,35 +208,7 @@ void record_restore_pass(FileMigration& file) {
         file.count_converted("device");
       continue;
     }
-    if (file.is(ci, ")")) {
-      // a launch's block doubled for the same form: `2 * (B) /* ferry-cuda: B */`, `dim3(2 * b.x, b.y,
-      // b.z) /* ferry-cuda: b */`, `dim3(2 * dim3(B).x, ...) /* ferry-cuda: B */`
-      const std::size_t c = comment_after(ti);
-      if (c == SIZE_MAX) continue;
-      const auto rec = record::parse(src.substr(toks[c].begin, toks[c].end - toks[c].begin));
-      if (!rec) continue;
-      const std::uint32_t end = file.code(ci).end;
-      bool block = false;
-      for (const std::string& form : analysis::wmma_doubled_block_forms(*rec)) {
-        if (form.size() > end || src.substr(end - form.size(), form.size()) != form) continue;
-        if (file.replace_bytes(static_cast<std::uint32_t>(end - form.size()), toks[c].end, std::string(*rec)))
-          file.count_converted("launch");
-        block = true;
-        break;
-      }
-      // a span: `(cta.thread_rank() / 32) /* ferry-cuda: warp.meta_group_rank() */`, the parentheses
-      // opened where no call, cast or operand of `*` is (those are the block forms above)
-      const std::size_t open = file.partner(ci);
-      // (`return (...)`, `case (...)`: a keyword before the parentheses starts an expression)
-      const bool keyword = open > 0 && (file.is(open - 1, "return") || file.is(open - 1, "case") ||
-                                        file.is(open - 1, "throw") || file.is(open - 1, "else"));
-      if (block || *rec == record::kNone || open == migrate::npos ||
-          (open > 0 && ((file.is_identifier(open - 1) && !keyword) || file.is(open - 1, ")") ||
-                        file.is(open - 1, "]") || file.is(open - 1, ">") || file.is(open - 1, "*"))))
-        continue;
-      if (file.replace_bytes(file.code(open).begin, toks[c].end, std::string(*rec))) file.count_converted("device");
-      continue;
-    }
+    if (file.is(ci, ")")) continue;  // closing_spans, before this loop
     if (file.is(ci, "}")) {
       // a brace span: `{.x = 0xFBFF} /* ferry-cuda: {0xFBFF} */` (hip fp16_raw_init pass)
       const std::size_t c = comment_after(ti);

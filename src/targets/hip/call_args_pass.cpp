@@ -318,6 +318,18 @@ std::unordered_set<std::string_view> empty_ctx_params(const FileMigration& file)
   return out;
 }
 
+// Drops the argument and comma at bytes [from, to), recorded where they were
+// (rewrite/roundtrip_record.h, argument form: `f(a, /* ferry-cuda: b, */ c)`) so that the way back
+// puts them back as written; the blanks after the comma stay.
+void drop_argument(FileMigration& file, std::uint32_t from, std::uint32_t to) {
+  const std::string_view dropped = file.source().substr(from, to - from);
+  const std::size_t comma = dropped.find_last_not_of(" \t\r\n");
+  const std::string_view kept = dropped.substr(0, comma + 1);
+  if (comma != std::string_view::npos && kept.ends_with(',') && rewrite::record::recordable(kept))
+    file.replace_bytes(from, to, rewrite::record::make(kept) + std::string(dropped.substr(comma + 1)));
+  else file.replace_bytes(from, to, "");
+}
+
 // cuCtxCreate(&ctx, params, flags, dev) (CUDA 13) -> hipCtxCreate(&ctx, flags, dev).
 void ctx_create_args(FileMigration& file) {
   std::unordered_set<std::string_view> empty;
@@ -342,12 +354,7 @@ void ctx_create_args(FileMigration& file) {
     if (file.edits().overlaps(from, to) || !file.replace(ci, ci, "hipCtxCreate")) continue;
     // Recorded where it was (rewrite/roundtrip_record.h, argument): `hipCtxCreate(&c, /* ferry-cuda:
     // &params, */ 0, dev)`, so that the way back gives CUDA 13's four arguments as written.
-    const std::string_view dropped = file.source().substr(from, to - from);
-    const std::size_t comma = dropped.find_last_not_of(" \t\r\n");
-    const std::string_view kept = dropped.substr(0, comma + 1);
-    if (comma != std::string_view::npos && kept.ends_with(',') && rewrite::record::recordable(kept))
-      file.replace_bytes(from, to, rewrite::record::make(kept) + std::string(dropped.substr(comma + 1)));
-    else file.replace_bytes(from, to, "");
+    drop_argument(file, from, to);
     file.count_converted("driver");
     file.diag(Diag::CtxCreateParamsDropped, ci,
               "'" + std::string(file.text(ci)) +
@@ -434,8 +441,10 @@ void edge_data_args(FileMigration& file) {
     const bool capture_info = d->cuda == "cudaStreamGetCaptureInfo";
     if (args.size() != d->arity) {
       // CUDA 12's cudaStreamGetCaptureInfo: 2, 4, 5 or 6 arguments, HIP's _v2.
+      // recorded (rewrite/roundtrip_record.h, spelling): the way back writes CUDA 13's form
       if (capture_info && args.size() >= 2 && args.size() <= 6 && args.size() != 3 && !args.back().empty() &&
-          release_has(file, d->release) && file.replace(ci, ci, std::string(d->hip)))
+          release_has(file, d->release) &&
+          file.replace(ci, ci, std::string(d->hip) + " " + rewrite::record::make(file.text(ci))))
         file.count_converted("graph");
       continue;
     }
@@ -451,10 +460,11 @@ void edge_data_args(FileMigration& file) {
                 "otherwise restructure the graph without edge types or ports");
       continue;
     }
-    // The argument and the comma after it (every edge-data argument has one after it).
+    // The argument and the comma after it (every edge-data argument has one after it), recorded
+    // where it was (rewrite/roundtrip_record.h, argument): `&deps, /* ferry-cuda: NULL, */ &n`.
     const std::uint32_t from = file.code(e.first).begin, to = file.code(args[d->edge + 1].first).begin;
     if (file.edits().overlaps(from, to) || !file.replace(ci, ci, std::string(d->hip))) continue;
-    file.replace_bytes(from, to, "");
+    drop_argument(file, from, to);
     file.count_converted("graph");
     file.diag(Diag::EdgeDataDropped, ci,
               "'" + std::string(file.text(ci)) + "' in CUDA 13's form: its null edge-data argument was dropped, as " +
@@ -542,7 +552,10 @@ void call_args_pass(FileMigration& file) {
     if (file.edits().overlaps(file.code(args[loc].first).begin, file.code(args[to].last).end) ||
         !file.replace(ci, ci, name))
       continue;
-    file.replace(args[loc].first, args[to].last, dev);
+    // Recorded (rewrite/roundtrip_record.h, span): `((loc.type == hipMemLocationTypeDevice ? loc.id :
+    // hipCpuDeviceId)) /* ferry-cuda: loc, 0 */`, so that the way back gives CUDA 13's arguments.
+    file.replace(args[loc].first, args[to].last,
+                 rewrite::record::span(dev, file.span_text(args[loc].first, args[to].last)));
     file.count_converted("runtime");
     file.diag(Diag::MemLocationConverted, ci,
               "'" + std::string(file.text(ci)) + "' in CUDA 13's form: the cudaMemLocation became the device id '" +

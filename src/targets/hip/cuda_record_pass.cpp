@@ -48,6 +48,31 @@ std::string_view way_back_name(std::string_view hip) {
   const std::string_view to = back->to;
   return ferry::trim(to.substr(0, to.find('(')));
 }
+// Whether the way back rewrites a call of `hip` by a template (`hipMemPrefetchAsync` ->
+// `cudaMemPrefetchAsync($0, $1, ferry::cuda_compat::mem_location($2), 0, $3...)`, CUDA 13's form):
+// a CUDA call the way there only renamed (CUDA 12's form) is recorded under its name, so that the
+// way back gives it as written.
+bool way_back_template(std::string_view hip) {
+  const rules::Rule* back = way_back().find_identifier(hip);
+  return back && back->has_replacement() && back->to.find('(') != std::string::npos;
+}
+// Whether the call's arguments (its `(` at `open`) come back as the CUDA wrote them: names renamed
+// or edits recorded at most (another pass that rewrote them unrecorded, cuda_compat's
+// mem_location, owns them).
+bool arguments_as_written(migrate::FileMigration& file, std::size_t open) {
+  const std::size_t close = file.match_bracket(open);
+  if (close == migrate::npos) return false;
+  const std::uint32_t b = file.code(open).end, e = file.code(close).begin;
+  for (const rewrite::Edit& ed : file.edits().edits()) {
+    if (ed.end <= b || ed.begin >= e) continue;
+    // recorded edits (spans, arguments) come back as the CUDA wrote them
+    if (ed.replacement.find(rewrite::record::kOpen) != std::string::npos) continue;
+    if (ed.begin < b || ed.end > e || !ferry::is_identifier(file.source().substr(ed.begin, ed.end - ed.begin)) ||
+        !ferry::is_identifier(ed.replacement))
+      return false;
+  }
+  return true;
+}
 }  // namespace
 
 void cuda_record_pass(migrate::FileMigration& file) {
@@ -86,6 +111,25 @@ void cuda_record_pass(migrate::FileMigration& file) {
 
 namespace ferry::targets::hip {
 
+namespace {
+// A call its template rewrote, whose HIP name the way back would give another CUDA name
+// (`cuMemcpy(d, s, n)` -> `hipMemcpy(d, s, n, hipMemcpyDefault)`, back as cudaMemcpy): the call is
+// recorded as a span, `(hipMemcpy(d, s, n, hipMemcpyDefault)) /* ferry-cuda: cuMemcpy(d, s, n) */`
+// (rewrite/roundtrip_record.h), where parentheses can open there.
+void record_call(migrate::FileMigration& file, std::size_t ci) {
+  const std::size_t close = file.match_bracket(ci + 1);
+  if (close == migrate::npos || !file.touched(ci) || file.excluded(close)) return;
+  if (!rewrite::record::span_can_open(file, ci)) return;
+  if (file.code(ci).in_directive) return;
+  const std::string_view original = file.span_text(ci, close);
+  if (!rewrite::record::recordable(original) ||
+      rewrite::record::comment_after(file.tokens(), file.token_index(close)) != SIZE_MAX)
+    return;
+  if (file.edits().insert(file.code(ci).begin, "("))
+    file.edits().insert(file.code(close).end, ") " + rewrite::record::make(original));
+}
+}  // namespace
+
 void record_spellings(migrate::FileMigration& file) {
   const std::vector<rewrite::Edit>& edits = file.edits().edits();
   auto edit_of = [&](std::uint32_t b, std::uint32_t e) -> const rewrite::Edit* {
@@ -99,11 +143,24 @@ void record_spellings(migrate::FileMigration& file) {
     if (!file.is_identifier(ci) || file.excluded(ci)) continue;
     const std::string_view name = file.text(ci);
     const rules::Rule* r = file.target().rules().find_identifier(name);
-    if (!r || !r->has_replacement() || r->to == name || !ferry::is_identifier(r->to) || way_back_name(r->to) == name)
+    if (!r || !r->has_replacement() || r->to == name) continue;
+    // A call template's name (`cuMemcpy` -> `hipMemcpy($0, $1, $2, hipMemcpyDefault)`): its head.
+    const std::string_view to = ferry::is_identifier(r->to)
+                                    ? std::string_view(r->to)
+                                    : ferry::trim(std::string_view(r->to).substr(0, r->to.find('(')));
+    if (!ferry::is_identifier(to)) continue;
+    if (to != r->to && file.is(ci + 1, "(")) {  // a call its template rewrote
+      if (way_back_name(to) != name && !file.is_member_or_qualified(ci)) record_call(file, ci);
+      continue;
+    }
+    // a name (a template's, used as a value: its head) the way back gives another CUDA name, or a
+    // call only renamed where the way back has a template
+    if (way_back_name(to) == name &&
+        !(to == r->to && way_back_template(to) && file.is(ci + 1, "(") && arguments_as_written(file, ci + 1)))
       continue;
     // Only a plain rename of the token to the rule's name (a pass that rewrote more owns its text).
     const rewrite::Edit* e = edit_of(file.code(ci).begin, file.code(ci).end);
-    if (!e || e->replacement != r->to) continue;
+    if (!e || e->replacement != to) continue;
     // Already recorded (a tree migrated before): the record stays as it is.
     if (rewrite::record::after(file.tokens(), file.source(), file.token_index(ci))) continue;
     // Recorded by another pass (elaborated_type: `struct CUgraphicsResource_st`, keyword and name).

@@ -551,8 +551,12 @@ class DeviceptrRewriter {
       warn(name, h, "in a sum, and a handle is no address");
       return;
     }
+    // Recorded (rewrite/roundtrip_record.h, span) where the sum stands where parentheses can open:
+    // `((hipDeviceptr_t)((char*)d + n)) /* ferry-cuda: d + n */`.
+    const std::string_view original = f_.span_text(a, b);
+    const bool record = address && rewrite::record::recordable(original) && rewrite::record::span_can_open(f_, a);
     // The wrap first: insertions at one offset keep their order.
-    bool ok = !address || ins(a, "(" + std::string(h->hip) + ")(");
+    bool ok = !address || ins(a, (record ? "((" : "(") + std::string(h->hip) + ")(");
     bool first_plus = address;
     for (const auto& [i, k] : ptr_terms) {
       if (first_plus && signs[i] == 1) {
@@ -562,7 +566,7 @@ class DeviceptrRewriter {
         ok = as_integer(uses_[k], "uintptr_t") && ok;
       }
     }
-    if (address) ok = ins_after(b, ")") && ok;
+    if (address) ok = ins_after(b, record ? ")) " + rewrite::record::make(original) : ")") && ok;
     if (!ok) return;
     note(name, *h,
          address ? "the sum is an address in bytes: (" + std::string(h->hip) + ")((char*)d + n)"
@@ -648,7 +652,12 @@ class DeviceptrRewriter {
         const std::size_t r0 = ci + 1, r1 = rhs_end(r0);
         if (r1 == npos || r1 < r0 || !f_.is(r1 + 1, ";") || !integer_valued(r0, r1)) continue;
         const std::string cast = "(" + std::string(h->hip) + ")(uintptr_t)(";
-        if (!ins(r0, cast) || !ins_after(r1, ")")) continue;
+        // Recorded (span): `return ((hipTextureObject_t)(uintptr_t)(n)) /* ferry-cuda: n */;`.
+        const std::string_view original = f_.span_text(r0, r1);
+        const bool record = rewrite::record::recordable(original);
+        if (!ins(r0, (record ? "(" : "") + cast) ||
+            !ins_after(r1, record ? ")) " + rewrite::record::make(original) : ")"))
+          continue;
         f_.count_converted("deviceptr");
         f_.diag(Diag::DeviceptrIntegerUse, ci,
                 "'" + fn.name + "' returns " + std::string(h->what) + ", an integer in CUDA and " +

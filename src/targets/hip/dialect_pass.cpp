@@ -103,9 +103,16 @@ void initialized_vla(migrate::FileMigration& file) {
     while (first > 0 && !file.is(first - 1, ";") && !file.is(first - 1, "{") && !file.is(first - 1, "}")) --first;
     const std::string name(file.text(ci - 1));
     const bool zero = brace_end == ci + 5 || (brace_end == ci + 6 && file.is(ci + 5, "0"));
+    // Recorded (rewrite/roundtrip_record.h, moved initializer) after the bound's `]`:
+    // `a[n] /* ferry-cuda:  = {0}; */; __builtin_memset(a, 0, sizeof(a));`.
+    const std::string_view tail =
+        file.source().substr(file.code(ci + 2).end, file.code(brace_end + 1).end - file.code(ci + 2).end);
+    const std::string record = rewrite::record::recordable(tail) && tail.find('\n') == std::string_view::npos
+                                   ? " " + rewrite::record::make(tail)
+                                   : std::string();
     if (zero && first < ci - 1 && zero_bytes_type(file, first, ci - 1) &&
         file.replace_bytes(file.code(ci + 2).end, file.code(brace_end + 1).end,
-                           "; __builtin_memset(" + name + ", 0, sizeof(" + name + "));")) {
+                           record + "; __builtin_memset(" + name + ", 0, sizeof(" + name + "));")) {
       file.count_converted("dialect");
       file.diag(Diag::VlaInitializerMoved, ci - 1,
                 "'" + name + "' is a variable-length array (its bound '" + std::string(file.text(ci + 1)) +

@@ -136,11 +136,26 @@ class WmmaPass {
     const std::size_t name = ns_last + 2;
     const std::string_view s = f_.text(name);
     if (s == "precision" && f_.is(name + 1, "::") && f_.is(name + 2, "tf32")) {
-      if (f_.replace(ci, name + 2, "float")) f_.count_converted("wmma");
+      // recorded (rewrite/roundtrip_record.h, spelling): `float /* ferry-cuda: wmma::precision::tf32 */`
+      const std::string_view original = f_.span_text(ci, name + 2);
+      const bool record =
+          rewrite::record::recordable(original) && original.find_first_of(" \t\n") == std::string_view::npos;
+      if (f_.replace(ci, name + 2, record ? "float " + rewrite::record::make(original) : std::string("float")))
+        f_.count_converted("wmma");
       return;  // the fragment it is in reports it (FRY4109)
     }
     if (s == "__float_to_tf32") {
-      if (f_.replace(ci, name, "static_cast<float>")) f_.count_converted("wmma");
+      // Recorded (rewrite/roundtrip_record.h, span) where parentheses can open: `(static_cast<float>(x))
+      // /* ferry-cuda: wmma::__float_to_tf32(x) */`.
+      const std::size_t close = f_.is(name + 1, "(") ? f_.match_bracket(name + 1) : npos;
+      const bool record = close != npos && rewrite::record::span_can_open(f_, ci) && !f_.excluded(close) &&
+                          rewrite::record::recordable(f_.span_text(ci, close));
+      if (f_.replace(ci, name, record ? "(static_cast<float>" : "static_cast<float>")) {
+        f_.count_converted("wmma");
+        if (record)
+          f_.replace_bytes(f_.code(close).end, f_.code(close).end,
+                           ") " + rewrite::record::make(f_.span_text(ci, close)));
+      }
       f_.diag(Diag::WmmaElementChanged, Severity::Note, name,
               "wmma::__float_to_tf32 becomes a float conversion: TF32 fragments are float fragments in rocWMMA",
               "nothing to do on gfx908/gfx90a (fp32 matrix cores compute at full fp32 precision)");

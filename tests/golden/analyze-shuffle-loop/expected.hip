@@ -3,13 +3,13 @@
 
 __device__ float warp_sum(float v) {
 #pragma unroll
-  for (int offset = warpSize / 2; offset > 0; offset >>= 1) v += __shfl_xor(v, offset);
+  for (int offset = (warpSize / 2) /* ferry-cuda: 16 */; offset > 0; offset >>= 1) v += __shfl_xor(v, offset);
   return v;
 }
 
 __device__ float warp_scan(float v) {
   const int lane = threadIdx.x % warpSize;
-  for (int d = 1; d < warpSize; d <<= 1) {
+  for (int d = 1; d < warpSize /* ferry-cuda: 32 */; d <<= 1) {
     const float up = __shfl_up(v, d);
     if (lane >= d) v += up;
   }

@@ -13,13 +13,13 @@ __global__ void first_set(const uint64_t* masks, const long* words, int* out, in
 int run(int dev, hipStream_t s, size_t n) {
   float* managed = nullptr;
   hipMallocManaged(&managed, n * sizeof(float));
-  hipMemPrefetchAsync(managed, n * sizeof(float), dev, s);
+  hipMemPrefetchAsync /* ferry-cuda: cudaMemPrefetchAsync */(managed, n * sizeof(float), (dev) /* ferry-cuda: {cudaMemLocationTypeDevice, dev}, 0 */, s);
   hipMemLocation where = {.type = hipMemLocationTypeDevice, .id = dev};
-  hipMemAdvise(managed, n * sizeof(float), hipMemAdviseSetReadMostly, (where.type == hipMemLocationTypeDevice ? where.id : hipCpuDeviceId));
-  hipMemAdvise(managed, n * sizeof(float), hipMemAdviseSetPreferredLocation,
-                dev);
-  hipMemPrefetchAsync(managed, n * sizeof(float), hipCpuDeviceId, s);
-  hipMemPrefetchAsync(managed, n * sizeof(float), dev, s);  // CUDA 12 form: only renamed
+  hipMemAdvise /* ferry-cuda: cudaMemAdvise */(managed, n * sizeof(float), hipMemAdviseSetReadMostly, ((where.type == hipMemLocationTypeDevice ? where.id : hipCpuDeviceId)) /* ferry-cuda: where */);
+  hipMemAdvise /* ferry-cuda: cudaMemAdvise */(managed, n * sizeof(float), hipMemAdviseSetPreferredLocation,
+                (dev) /* ferry-cuda: cudaMemLocation{cudaMemLocationTypeDevice, dev} */);
+  hipMemPrefetchAsync /* ferry-cuda: cudaMemPrefetchAsync */(managed, n * sizeof(float), (hipCpuDeviceId) /* ferry-cuda: {cudaMemLocationTypeHost, 0}, 0 */, s);
+  hipMemPrefetchAsync /* ferry-cuda: cudaMemPrefetchAsync */(managed, n * sizeof(float), dev, s);  // CUDA 12 form: only renamed
 
   float* pinned = nullptr;
   hipHostMalloc /* ferry-cuda: cudaHostAlloc */(&pinned, n * sizeof(float), hipHostMallocMapped);

@@ -8,9 +8,9 @@ hipError_t extend_capture(hipStream_t stream, hipGraphNode_t* added, size_t n_ad
   hipGraph_t graph;
   const hipGraphNode_t* deps = nullptr;
   size_t n_deps = 0;
-  hipError_t err = hipStreamGetCaptureInfo_v2(stream, &status, NULL, &graph, &deps, &n_deps);
+  hipError_t err = hipStreamGetCaptureInfo_v2(stream, &status, NULL, &graph, &deps, /* ferry-cuda: NULL, */ &n_deps);
   if (err != hipSuccess || status != hipStreamCaptureStatusActive) return err;
-  return hipStreamUpdateCaptureDependencies(stream, added, n_added, hipStreamSetCaptureDependencies);
+  return hipStreamUpdateCaptureDependencies(stream, added, /* ferry-cuda: nullptr, */ n_added, hipStreamSetCaptureDependencies);
 }
 
 hipError_t capture_forms(hipStream_t stream) {
@@ -19,22 +19,22 @@ hipError_t capture_forms(hipStream_t stream) {
   hipGraph_t graph;
   const hipGraphNode_t* deps;
   size_t n = 0;
-  hipStreamGetCaptureInfo_v2(stream, &status);  // 2 arguments (CUDA 12 and 13)
+  hipStreamGetCaptureInfo_v2 /* ferry-cuda: cudaStreamGetCaptureInfo */(stream, &status);  // 2 arguments (CUDA 12 and 13)
   hipStreamGetCaptureInfo(stream, &status, &id);  // CUDA 11's form, HIP's hipStreamGetCaptureInfo
-  hipStreamGetCaptureInfo_v2(stream, &status, &id, &graph);
-  hipStreamGetCaptureInfo_v2(stream, &status, &id, &graph, &deps);
+  hipStreamGetCaptureInfo_v2 /* ferry-cuda: cudaStreamGetCaptureInfo */(stream, &status, &id, &graph);
+  hipStreamGetCaptureInfo_v2 /* ferry-cuda: cudaStreamGetCaptureInfo */(stream, &status, &id, &graph, &deps);
   // 6 arguments are read as CUDA 12's form (numDependencies last; CUDA 13 would take edge data)
-  return hipStreamGetCaptureInfo_v2(stream, &status, &id, &graph, &deps, &n);
+  return hipStreamGetCaptureInfo_v2 /* ferry-cuda: cudaStreamGetCaptureInfo */(stream, &status, &id, &graph, &deps, &n);
 }
 
 hipError_t link(hipGraph_t graph, hipGraphNode_t from, hipGraphNode_t to) {
   hipGraphNode_t deps[4];
   size_t n = 4, edges = 0;
-  hipError_t err = hipGraphAddDependencies(graph, &from, &to, 1);
-  if (err == hipSuccess) err = hipGraphNodeGetDependencies(to, deps, &n);
-  if (err == hipSuccess) err = hipGraphNodeGetDependentNodes(from, deps, &n);
-  if (err == hipSuccess) err = hipGraphGetEdges(graph, NULL, NULL, &edges);
-  if (err == hipSuccess) err = hipGraphRemoveDependencies(graph, &from, &to, 1);
+  hipError_t err = hipGraphAddDependencies(graph, &from, &to, /* ferry-cuda: 0, */ 1);
+  if (err == hipSuccess) err = hipGraphNodeGetDependencies(to, deps, /* ferry-cuda: NULL, */ &n);
+  if (err == hipSuccess) err = hipGraphNodeGetDependentNodes(from, deps, /* ferry-cuda: NULL, */ &n);
+  if (err == hipSuccess) err = hipGraphGetEdges(graph, NULL, NULL, /* ferry-cuda: NULL, */ &edges);
+  if (err == hipSuccess) err = hipGraphRemoveDependencies(graph, &from, &to, /* ferry-cuda: nullptr, */ 1);
   return err;
 }
 

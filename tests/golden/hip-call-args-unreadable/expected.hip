@@ -9,8 +9,8 @@ struct Placement {
 hipMemLocation location_for(int dev);
 
 void place(float* p, size_t bytes, int dev, const Placement& pl, hipStream_t s) {
-  hipMemPrefetchAsync(p, bytes, location_for(dev), 0, s);
-  hipMemAdvise(p, bytes, hipMemAdviseSetAccessedBy, location_for(dev));
-  hipMemAdvise(p, bytes, hipMemAdviseSetAccessedBy, (pl.loc.type == hipMemLocationTypeDevice ? pl.loc.id : hipCpuDeviceId));
-  hipMemPrefetchAsync(p, bytes, dev, s);
+  hipMemPrefetchAsync /* ferry-cuda: cudaMemPrefetchAsync */(p, bytes, location_for(dev), 0, s);
+  hipMemAdvise /* ferry-cuda: cudaMemAdvise */(p, bytes, hipMemAdviseSetAccessedBy, location_for(dev));
+  hipMemAdvise /* ferry-cuda: cudaMemAdvise */(p, bytes, hipMemAdviseSetAccessedBy, ((pl.loc.type == hipMemLocationTypeDevice ? pl.loc.id : hipCpuDeviceId)) /* ferry-cuda: pl.loc */);
+  hipMemPrefetchAsync /* ferry-cuda: cudaMemPrefetchAsync */(p, bytes, dev, s);
 }

@@ -7,12 +7,12 @@
 #include "ferry/compat/fp16.h"
 
 __device__ __half warp_sum(__half v) {
-  for (int offset = warpSize / 2; offset > 0; offset >>= 1) v = __hadd(v, __shfl_down(v, offset));
+  for (int offset = (warpSize / 2) /* ferry-cuda: 16 */; offset > 0; offset >>= 1) v = __hadd(v, __shfl_down(v, offset));
   return v;
 }
 
 __device__ half2 warp_max2(half2 v) {
-  for (int mask = warpSize / 2; mask > 0; mask >>= 1) v = __hmax2(v, __shfl_xor(v, mask, warpSize));
+  for (int mask = (warpSize / 2) /* ferry-cuda: 16 */; mask > 0; mask >>= 1) v = __hmax2(v, __shfl_xor(v, mask, warpSize /* ferry-cuda: 32 */));
   return v;
 }
 

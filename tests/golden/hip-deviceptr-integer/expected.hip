@@ -14,7 +14,7 @@ static hipError_t /* ferry-cuda: CUresult */ map_chunks(hipDeviceptr_t *dptr, si
   hipError_t /* ferry-cuda: CUresult */ status = hipMemAddressReserve(dptr, size, 0, 0, 0);
   if (status != hipSuccess /* ferry-cuda: CUDA_SUCCESS */) return status;
   for (size_t i = 0; i * chunk < size; ++i) {
-    status = hipMemMap((hipDeviceptr_t)((char*)*dptr + (i * chunk)), chunk, 0, h, 0);
+    status = hipMemMap(((hipDeviceptr_t)((char*)*dptr + (i * chunk))) /* ferry-cuda: *dptr + (i * chunk) */, chunk, 0, h, 0);
     if (status != hipSuccess /* ferry-cuda: CUDA_SUCCESS */) return status;
   }
   return hipSuccess /* ferry-cuda: CUDA_SUCCESS */;
@@ -25,13 +25,13 @@ static size_t misalignment(hipDeviceptr_t d, size_t align) { return ((uintptr_t)
 int run(hipMemGenericAllocationHandle_t h, size_t size, size_t align) {
   hipDeviceptr_t d_ptr = 0ULL;
   if (map_chunks(&d_ptr, size, size / 4, h) != hipSuccess /* ferry-cuda: CUDA_SUCCESS */) return 1;
-  hipDeviceptr_t second = (hipDeviceptr_t)((char*)d_ptr + size / 4);
-  hipDeviceptr_t third = (hipDeviceptr_t)(size / 2 + (char*)d_ptr);
+  hipDeviceptr_t second = ((hipDeviceptr_t)((char*)d_ptr + size / 4)) /* ferry-cuda: d_ptr + size / 4 */;
+  hipDeviceptr_t third = ((hipDeviceptr_t)(size / 2 + (char*)d_ptr)) /* ferry-cuda: size / 2 + d_ptr */;
   size_t distance = ((uintptr_t)third) /* ferry-cuda: third */ - ((uintptr_t)second) /* ferry-cuda: second */;
   Chunk c = {second, size / 4};
   c.base = (hipDeviceptr_t)((char*)c.base + (16));
   hipDeviceptr_t end = d_ptr;
-  end = (hipDeviceptr_t)((char*)end + size - 1);
+  end = ((hipDeviceptr_t)((char*)end + size - 1)) /* ferry-cuda: end + size - 1 */;
   if (((uintptr_t)end) /* ferry-cuda: end */ < 4096) return 2;
   if (d_ptr == 0) return 3;
   if (((uintptr_t)third) /* ferry-cuda: third */ != ((uintptr_t)d_ptr) /* ferry-cuda: d_ptr */ + size / 2 || ((uintptr_t)d_ptr) /* ferry-cuda: d_ptr */ + size / 4 != ((uintptr_t)second) /* ferry-cuda: second */) return 5;  // a handle against a sum

@@ -8,7 +8,7 @@ class Allocator {
 
  public:
   hipDeviceptr_t getPointer() const { return base; }
-  hipDeviceptr_t end(size_t bytes) const { return (hipDeviceptr_t)((char*)base + bytes); }
+  hipDeviceptr_t end(size_t bytes) const { return ((hipDeviceptr_t)((char*)base + bytes)) /* ferry-cuda: base + bytes */; }
 };
 
 template <class T>

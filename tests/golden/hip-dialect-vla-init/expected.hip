@@ -2,9 +2,9 @@
 #include <hip/hip_runtime.h>
 
 void zeroed(int numPlanes, const float *src) {
-  hipSurfaceObject_t surf[numPlanes]; __builtin_memset(surf, 0, sizeof(surf));
-  float *ptrs[numPlanes]; __builtin_memset(ptrs, 0, sizeof(ptrs));
-  unsigned int counts[numPlanes]; __builtin_memset(counts, 0, sizeof(counts));
+  hipSurfaceObject_t surf[numPlanes] /* ferry-cuda:  = {0}; */; __builtin_memset(surf, 0, sizeof(surf));
+  float *ptrs[numPlanes] /* ferry-cuda:  = {}; */; __builtin_memset(ptrs, 0, sizeof(ptrs));
+  unsigned int counts[numPlanes] /* ferry-cuda:  = {0}; */; __builtin_memset(counts, 0, sizeof(counts));
   for (int i = 0; i < numPlanes; ++i) counts[i] += surf[i] != 0 && ptrs[i] == src;
 }
 

@@ -10,7 +10,7 @@ __host__ __device__ inline uint2 pack(hipTextureObject_t t) {
 }
 
 __host__ __device__ inline hipTextureObject_t unpack(uint2 w) {
-  return (hipTextureObject_t)(uintptr_t)(((uintptr_t /* ferry-cuda: cudaTextureObject_t */)w.x) | (((uintptr_t /* ferry-cuda: cudaTextureObject_t */)w.y) << 32));
+  return ((hipTextureObject_t)(uintptr_t)(((uintptr_t /* ferry-cuda: cudaTextureObject_t */)w.x) | (((uintptr_t /* ferry-cuda: cudaTextureObject_t */)w.y) << 32))) /* ferry-cuda: ((cudaTextureObject_t)w.x) | (((cudaTextureObject_t)w.y) << 32) */;
 }
 
 __global__ void sample(const uint2* table, float* out, int n) {

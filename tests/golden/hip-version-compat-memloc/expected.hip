@@ -12,8 +12,8 @@ int prefetch_both_ways(float* managed, size_t bytes, int dev, hipStream_t s) {
   hipMemLocation devLoc = {};
   devLoc.type = hipMemLocationTypeDevice;
   devLoc.id = dev;
-  hipMemPrefetchAsync(managed, bytes, (devLoc.type == hipMemLocationTypeDevice ? devLoc.id : hipCpuDeviceId), s);
-  hipMemPrefetchAsync(managed, bytes, (hostLoc.type == hipMemLocationTypeDevice ? hostLoc.id : hipCpuDeviceId), s);
+  hipMemPrefetchAsync /* ferry-cuda: cudaMemPrefetchAsync */(managed, bytes, ((devLoc.type == hipMemLocationTypeDevice ? devLoc.id : hipCpuDeviceId)) /* ferry-cuda: devLoc, 0 */, s);
+  hipMemPrefetchAsync /* ferry-cuda: cudaMemPrefetchAsync */(managed, bytes, ((hostLoc.type == hipMemLocationTypeDevice ? hostLoc.id : hipCpuDeviceId)) /* ferry-cuda: hostLoc, 0 */, s);
   const bool numa = hostLoc.type == hipMemLocationTypeHostNuma || hostLoc.type == hipMemLocationTypeHostNumaCurrent;
   return numa ? 1 : hipStreamSynchronize(s) == hipSuccess ? 0 : 2;
 }

@@ -7,6 +7,6 @@
 // FRY2207 / FRY2208: a ballot kept in 32 bits and counted with __popc.
 __global__ void k2207(const int* in, int* out) {
   const bool hit = in[blockIdx.x * blockDim.x + threadIdx.x] > 0;
-  const unsigned long long ballot = __ballot(hit);
-  if (threadIdx.x % warpSize == 0) atomicAdd(out, __popcll(ballot));
+  const unsigned long long /* ferry-cuda: unsigned */ ballot = __ballot(hit);
+  if (threadIdx.x % warpSize == 0) atomicAdd(out, __popcll /* ferry-cuda: __popc */(ballot));
 }

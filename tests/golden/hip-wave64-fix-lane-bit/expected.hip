@@ -15,7 +15,7 @@ __global__ void k2203(const int* in, int* out) {
   __syncthreads();
   const bool hit = in[i] > 0;
   const unsigned long long ballot = __ballot(hit);
-  const unsigned long long below = ballot & ((1ull << lane) - 1);
+  const unsigned long long below = ballot & ((1ull /* ferry-cuda: 1u */ << lane) - 1);
   if (hit) packed[first + __popcll(below)] = in[i];
   __syncthreads();
   if (lane < __popcll(ballot)) {

@@ -8,6 +8,6 @@
 __global__ void k2201(const int* in, int* out) {
   int v = in[blockIdx.x * blockDim.x + threadIdx.x];
   for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
-  const int lane = threadIdx.x & (warpSize - 1);
+  const int lane = threadIdx.x & (warpSize - 1) /* ferry-cuda: 31 */;
   if (lane == 0) atomicAdd(out, v);  // one partial per warp
 }

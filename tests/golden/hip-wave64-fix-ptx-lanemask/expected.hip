@@ -6,8 +6,8 @@
 __global__ void rank_positive(const int* in, int* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool hit = in[i] > 0;
-  unsigned long long ballot = __ballot(hit);
-  unsigned long long lanes_below;
+  unsigned long long /* ferry-cuda: unsigned int */ ballot = __ballot(hit);
+  unsigned long long /* ferry-cuda: unsigned */ lanes_below;
   (lanes_below = (1ull << __lane_id()) - 1) /* ferry-cuda: asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lanes_below)) */;
-  if (hit) out[i] = __popcll(ballot & lanes_below);
+  if (hit) out[i] = __popcll /* ferry-cuda: __popc */(ballot & lanes_below);
 }

@@ -8,13 +8,13 @@ namespace wmma = rocwmma;
 #define TILE 16
 
 __global__ void tf32_tile(const float *a, const float *b, float *c) {
-  rocwmma::fragment<rocwmma::matrix_a, TILE, TILE, 8, float, rocwmma::row_major> fa;
-  rocwmma::fragment<rocwmma::matrix_b, TILE, TILE, 8, float, rocwmma::col_major> fb;
+  rocwmma::fragment<rocwmma::matrix_a, TILE, TILE, 8, float /* ferry-cuda: wmma::precision::tf32 */, rocwmma::row_major> fa;
+  rocwmma::fragment<rocwmma::matrix_b, TILE, TILE, 8, float /* ferry-cuda: wmma::precision::tf32 */, rocwmma::col_major> fb;
   rocwmma::fragment<rocwmma::accumulator, TILE, TILE, 8, float> acc;
   rocwmma::fill_fragment(acc, 0.0f);
   rocwmma::load_matrix_sync(fa, a, 8);
   rocwmma::load_matrix_sync(fb, b, 8);
-  for (int t = 0; t < fa.num_elements; t++) fa.x[t] = static_cast<float>(fa.x[t]);
+  for (int t = 0; t < fa.num_elements; t++) fa.x[t] = (static_cast<float>(fa.x[t])) /* ferry-cuda: wmma::__float_to_tf32(fa.x[t]) */;
   rocwmma::mma_sync(acc, fa, fb, acc);
   rocwmma::store_matrix_sync(c, acc, TILE, rocwmma::mem_col_major);
 }
