@@ -613,17 +613,24 @@ std::unordered_set<std::string> defined_macros(const std::vector<targets::Source
 FileResult migrate_buffer(std::string path, std::string_view src, const targets::Target& target,
                           const targets::Options& options, const targets::ProjectContext& project,
                           lex::CodeView* lexed) {
+  PhaseClock clock(options.timings);
   FileMigration file = lexed && lexed->source().data() == src.data() && lexed->source().size() == src.size()
                            ? FileMigration(std::move(path), std::move(*lexed), target, options, project)
                            : FileMigration(std::move(path), src, target, options, project);
+  clock.lap("lex + exclusions");
   target.run_passes(file);
+  clock.reset();  // the passes timed themselves
   apply_rules(file, target.rules());
+  clock.lap("apply_rules");
   target.finish_file(file);
+  clock.reset();
   FileResult result;
   result.output = file.edits().apply(src, &result.line_map);
   file.stats().edits = file.edits().size();
+  clock.lap("apply edits");
   result.diagnostics = std::move(file.diagnostics());
   sort_diagnostics(result.diagnostics);
+  clock.lap("sort diagnostics");
   result.stats = std::move(file.stats());
   result.side_outputs = std::move(file.side_outputs());
   return result;
