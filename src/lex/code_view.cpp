@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 #include <iterator>
+#include <unordered_map>
 
 namespace ferry::lex {
 
@@ -26,6 +27,60 @@ std::uint64_t token_key(std::string_view src, const Token& t) {
 }  // namespace
 
 CodeView::CodeView(std::string_view src) : src_(src), toks_(tokenize(src)) { index(); }
+
+// Every identifier's code indices, grouped by name: `at[first[id] .. first[id + 1])`.
+struct CodeView::NameIndex {
+  std::unordered_map<std::string_view, std::uint32_t> id;
+  std::vector<std::uint32_t> first;
+  std::vector<std::uint32_t> at;
+  std::vector<std::uint32_t> id_of;  // per code index (identifiers only)
+};
+
+const CodeView::NameIndex& CodeView::names() const {
+  if (names_) return *names_;
+  auto n = std::make_shared<NameIndex>();
+  std::vector<std::uint32_t>& id_of = n->id_of;
+  id_of.assign(code_.size(), 0);
+  std::vector<std::uint32_t> count;
+  n->id.reserve(code_.size() / 16);
+  for (std::size_t ci = 0; ci < code_.size(); ++ci) {
+    if (code(ci).kind != Kind::Identifier) continue;
+    const auto [it, added] = n->id.try_emplace(text(ci), static_cast<std::uint32_t>(count.size()));
+    if (added) count.push_back(0);
+    ++count[it->second];
+    id_of[ci] = it->second;
+  }
+  n->first.assign(count.size() + 1, 0);
+  for (std::size_t i = 0; i < count.size(); ++i) n->first[i + 1] = n->first[i] + count[i];
+  n->at.resize(n->first.back());
+  std::vector<std::uint32_t> next(n->first.begin(), n->first.end() - 1);
+  for (std::size_t ci = 0; ci < code_.size(); ++ci)
+    if (code(ci).kind == Kind::Identifier) n->at[next[id_of[ci]]++] = static_cast<std::uint32_t>(ci);
+  names_ = std::move(n);
+  return *names_;
+}
+
+std::uint32_t CodeView::name_id(std::size_t ci) const { return names().id_of[ci]; }
+std::size_t CodeView::name_count() const { return names().first.size() - 1; }
+
+std::span<const std::uint32_t> CodeView::occurrences(std::string_view name) const {
+  const NameIndex& n = names();
+  const auto it = n.id.find(name);
+  if (it == n.id.end()) return {};
+  return {n.at.data() + n.first[it->second], n.first[it->second + 1] - n.first[it->second]};
+}
+
+std::vector<std::uint32_t> CodeView::occurrences(std::span<const std::string_view> names) const {
+  std::vector<std::uint32_t> out;
+  for (const std::string_view name : names) {
+    const std::span<const std::uint32_t> at = occurrences(name);
+    const std::size_t mid = out.size();
+    out.insert(out.end(), at.begin(), at.end());
+    std::inplace_merge(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(mid), out.end());
+  }
+  out.erase(std::unique(out.begin(), out.end()), out.end());  // a name given twice
+  return out;
+}
 
 void CodeView::index() {
   code_.reserve(toks_.size() / 2);
