@@ -198,7 +198,7 @@ std::size_t argument_name(const FileMigration& file, const ArgRange& a) {
 void ffs_args(FileMigration& file) {
   std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> decls;
   bool known = false;
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences({"__ffs", "__ffsll"})) {
     const bool ffs = file.is(ci, "__ffs"), ffsll = !ffs && file.is(ci, "__ffsll");
     if ((!ffs && !ffsll) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
         file.is_member_or_qualified(ci) || file.code(ci).in_directive)
@@ -240,7 +240,12 @@ void default_args(FileMigration& file) {
       {"cudaMalloc3DArray", 3, "hipMalloc3DArray", "0"},
       {"cudaEventCreate", 2, "hipEventCreateWithFlags", ""},
   };
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names;
+    for (const Default& k : kDefaults) names.push_back(k.cuda);
+    return names;
+  }();
+  for (const std::size_t ci : file.occurrences(kNames)) {
     if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
         file.is_member_or_qualified(ci) || file.code(ci).in_directive)
       continue;
@@ -281,7 +286,7 @@ void register_flags_args(FileMigration& file) {
       {"cudaGraphicsMapFlagsReadOnly", "hipGraphicsRegisterFlagsReadOnly"},
       {"cudaGraphicsMapFlagsWriteDiscard", "hipGraphicsRegisterFlagsWriteDiscard"},
   };
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences({kCalls[0].cuda, kCalls[1].cuda})) {
     if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || file.is_member_or_qualified(ci) ||
         file.code(ci).in_directive)
       continue;
@@ -322,7 +327,7 @@ std::unordered_set<std::string_view> empty_ctx_params(const FileMigration& file)
 void ctx_create_args(FileMigration& file) {
   std::unordered_set<std::string_view> empty;
   bool known = false;
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences({"cuCtxCreate", "cuCtxCreate_v4"})) {
     if (!(file.is(ci, "cuCtxCreate") || file.is(ci, "cuCtxCreate_v4")) || !file.is(ci + 1, "(") || file.excluded(ci) ||
         file.touched(ci) || file.is_member_or_qualified(ci) || file.code(ci).in_directive)
       continue;
@@ -363,7 +368,8 @@ void ctx_create_args(FileMigration& file) {
 // dynSmem for every block size, which is what HIP computes, so the argument is dropped. A real
 // callback has no HIP counterpart: FRY1001 at the call.
 void occupancy_args(FileMigration& file) {
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci :
+       file.occurrences({"cuOccupancyMaxPotentialBlockSize", "cuOccupancyMaxPotentialBlockSizeWithFlags"})) {
     const bool plain = file.is(ci, "cuOccupancyMaxPotentialBlockSize");
     if ((!plain && !file.is(ci, "cuOccupancyMaxPotentialBlockSizeWithFlags")) || !file.is(ci + 1, "(") ||
         file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci) || file.code(ci).in_directive)
@@ -422,7 +428,12 @@ bool release_has(const FileMigration& file, std::string_view cuda) {
 }
 
 void edge_data_args(FileMigration& file) {
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names;
+    for (const EdgeDataCall& k : kEdgeDataCalls) names.push_back(k.cuda);
+    return names;
+  }();
+  for (const std::size_t ci : file.occurrences(kNames)) {
     if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
         file.is_member_or_qualified(ci) || file.code(ci).in_directive)
       continue;
@@ -477,7 +488,7 @@ bool declared_const_strings(const FileMigration& file, std::string_view name) {
 
 // nvrtcCompileProgram(prog, n, options): the options' constness HIP's declaration lacks.
 void rtc_option_args(FileMigration& file) {
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences("nvrtcCompileProgram")) {
     if (!file.is(ci, "nvrtcCompileProgram") || !file.is(ci + 1, "(") || file.excluded(ci) ||
         file.is_member_or_qualified(ci) || file.code(ci).in_directive)
       continue;
@@ -508,7 +519,7 @@ void call_args_pass(FileMigration& file) {
   edge_data_args(file);
   std::unordered_set<std::string_view> vars;
   bool vars_known = false;
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences({"cudaMemPrefetchAsync", "cudaMemAdvise"})) {
     const bool prefetch = file.is(ci, "cudaMemPrefetchAsync");
     const bool advise = !prefetch && file.is(ci, "cudaMemAdvise");
     if ((!prefetch && !advise) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||

@@ -98,7 +98,7 @@ void record_spellings(migrate::FileMigration& file) {
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.excluded(ci)) continue;
     const std::string_view name = file.text(ci);
-    const rules::Rule* r = file.target().rules().find_identifier(name);
+    const rules::Rule* r = file.identifier_rule(ci);
     if (!r || !r->has_replacement() || r->to == name || !ferry::is_identifier(r->to) || way_back_name(r->to) == name)
       continue;
     // Only a plain rename of the token to the rule's name (a pass that rewrote more owns its text).
