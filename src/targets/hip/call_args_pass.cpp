@@ -163,9 +163,11 @@ struct IntegerDeclaration {
   std::size_t at;
   std::string words;
 };
-std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> integer_declarations(const FileMigration& file) {
-  std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> out;
-  for (std::size_t ci = 1; ci + 1 < file.code_size(); ++ci) {
+// The integer declarations of `name` (read from its occurrences).
+std::vector<IntegerDeclaration> integer_declarations(const FileMigration& file, std::string_view name) {
+  std::vector<IntegerDeclaration> out;
+  for (const std::size_t ci : file.occurrences(name)) {
+    if (ci < 1 || ci + 1 >= file.code_size()) continue;
     if (!file.is_identifier(ci) || file.code(ci).in_directive || is_type_word(file.text(ci))) continue;
     if (!(file.is(ci + 1, "=") || file.is(ci + 1, ";") || file.is(ci + 1, ",") || file.is(ci + 1, ")") ||
           file.is(ci + 1, "[") || file.is(ci + 1, "{")))
@@ -179,7 +181,7 @@ std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> integer_de
     if (first == k) continue;
     std::string words;
     for (std::size_t i = first; i < k; ++i) (words += file.text(i)) += ' ';
-    out[file.text(ci)].push_back({ci, std::move(words)});
+    out.push_back({ci, std::move(words)});
   }
   return out;
 }
@@ -196,8 +198,7 @@ std::size_t argument_name(const FileMigration& file, const ArgRange& a) {
 }
 
 void ffs_args(FileMigration& file) {
-  std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> decls;
-  bool known = false;
+  std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> decls;  // by name, when first asked
   for (const std::size_t ci : file.occurrences({"__ffs", "__ffsll"})) {
     const bool ffs = file.is(ci, "__ffs"), ffsll = !ffs && file.is(ci, "__ffsll");
     if ((!ffs && !ffsll) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
@@ -207,12 +208,9 @@ void ffs_args(FileMigration& file) {
     if (args.size() != 1) continue;
     const std::size_t name = argument_name(file, args[0]);
     if (name == migrate::npos) continue;
-    if (!known) {
-      decls = integer_declarations(file);
-      known = true;
-    }
-    const auto it = decls.find(file.text(name));
-    if (it == decls.end()) continue;
+    auto it = decls.find(file.text(name));
+    if (it == decls.end()) it = decls.emplace(file.text(name), integer_declarations(file, file.text(name))).first;
+    if (it->second.empty()) continue;
     const IntegerDeclaration* nearest = nullptr;
     for (const IntegerDeclaration& d : it->second)
       if (d.at < name) nearest = &d;
