@@ -33,6 +33,7 @@ struct MigrateArgs {
   std::string arch;  // empty: the target's default profile
   std::string sarif_file;
   std::string html_file;
+  bool timings = false;
 };
 
 void print_diagnostics(const std::vector<Diagnostic>& diags, bool quiet) {
@@ -40,8 +41,20 @@ void print_diagnostics(const std::vector<Diagnostic>& diags, bool quiet) {
   for (const Diagnostic& d : diags) std::cerr << d.format() << "\n";
 }
 
-int run_migrate(const MigrateArgs& a) {
+int run_migrate(const MigrateArgs& args) {
+  // --timings: every phase adds its CPU time to one table, printed to stderr at the end.
+  MigrateArgs a = args;
+  PhaseTimes times;
+  if (a.timings) a.options.timings = &times;
+  struct PrintTimes {
+    const PhaseTimes* times;
+    ~PrintTimes() {
+      if (times) std::cerr << "ferry: CPU time by phase (--timings)\n" << times->table();
+    }
+  } print_times{a.timings ? &times : nullptr};
+  PhaseClock clock(a.options.timings);
   const auto target = targets::make_target(a.to, a.options);
+  clock.lap("load target");
   if (!a.from.empty() && a.from != target->source_dialect())
     throw std::invalid_argument("target '" + a.to + "' migrates from " + std::string(target->source_dialect()) +
                                 ", not from '" + a.from + "'");
@@ -50,7 +63,9 @@ int run_migrate(const MigrateArgs& a) {
 
   if (!fs::is_directory(a.path, ec)) {
     // One file: to stdout, or to -o FILE.
+    clock.reset();
     project::TextRead read = project::read_source(a.path, a.path, a.max_mib << 20);
+    clock.lap("read");
     print_diagnostics(read.problems, a.quiet);
     if (!read.text) return kExitUsage;
     if (!a.output.empty() && fs::exists(a.output, ec) && fs::equivalent(a.output, a.path, ec))
@@ -68,14 +83,20 @@ int run_migrate(const MigrateArgs& a) {
       if (b) print_diagnostics(b->diagnostics, a.quiet);
       return kExitOk;
     }
+    clock.reset();
     std::optional<lex::CodeView> lexed(std::in_place, *read.text);  // once: the pre-passes, the migration
+    clock.lap("lex");
     std::vector<targets::SourceView> views{{fs::path(a.path).filename().string(), *read.text, &lexed}};
     targets::ProjectContext ctx;
     ctx.single_file = true;
+    clock.reset();
     target->prepare_project(views, ctx);
+    clock.lap("pre-passes (one sweep)");
     migrate::FileResult r = migrate::migrate_buffer(a.path, *read.text, *target, a.options, ctx, &*lexed);
+    clock.reset();
     if (a.output.empty()) std::cout << r.output;
     else project::write_atomically(a.output, r.output);
+    clock.lap("write");
     if (!a.output.empty())  // files a target generates beside its output (cann: kernel skeletons)
       for (const migrate::SideOutput& side : r.side_outputs)
         project::write_atomically(fs::path(a.output).parent_path() / side.name, side.content);
@@ -149,6 +170,8 @@ std::function<int()> setup_migrate(CLI::App& sub) {
                  "-arch/CMAKE_CUDA_ARCHITECTURES); default: the target's profile (gfx906 for hip, sm_90 for cuda)");
   sub.add_flag("-q,--quiet", a->quiet, "do not print diagnostics or the progress bar");
   sub.add_option("--max-file-size", a->max_mib, "largest source file parsed, in MiB")->capture_default_str();
+  sub.add_flag("--timings", a->timings,
+               "print the CPU time of each phase (lexing, pre-passes, passes, rules) to stderr");
   return [a] { return run_migrate(*a); };
 }
 

@@ -27,6 +27,114 @@ std::uint64_t token_key(std::string_view src, const Token& t) {
 
 CodeView::CodeView(std::string_view src) : src_(src), toks_(tokenize(src)) { index(); }
 
+namespace {
+
+// A name's hash: words of its bytes, multiplied and folded (names are short; std::hash's byte
+// loop was a tenth of a migration's time when every identifier went through it).
+std::uint64_t name_hash(std::string_view s) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull * (s.size() + 1);
+  const char* p = s.data();
+  std::size_t n = s.size();
+  for (; n >= 8; p += 8, n -= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  if (n > 0) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, n);
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+  }
+  return h ^ (h >> 29);
+}
+
+}  // namespace
+
+// Every identifier's code indices, grouped by name: `at[first[id] .. first[id + 1])`. The names
+// are an open-addressing table: `slots` holds id + 1 (0: empty), `name_of` each id's text.
+struct CodeView::NameIndex {
+  std::vector<std::uint32_t> slots;
+  std::vector<std::string_view> name_of;
+  std::vector<std::uint32_t> first;
+  std::vector<std::uint32_t> at;
+  std::vector<std::uint32_t> id_of;  // per code index (identifiers only)
+
+  // The slot of `name`: its id + 1 there, or the empty slot where it would go.
+  [[nodiscard]] std::size_t slot(std::string_view name) const {
+    const std::size_t mask = slots.size() - 1;
+    for (std::size_t i = name_hash(name) & mask;; i = (i + 1) & mask)
+      if (slots[i] == 0 || name_of[slots[i] - 1] == name) return i;
+  }
+  void grow() {
+    std::vector<std::uint32_t> old(slots.size() * 2, 0);
+    old.swap(slots);
+    for (const std::uint32_t id1 : old)
+      if (id1 != 0) slots[slot(name_of[id1 - 1])] = id1;
+  }
+  [[nodiscard]] std::uint32_t find(std::string_view name) const {  // id + 1, 0 when absent
+    return slots.empty() ? 0 : slots[slot(name)];
+  }
+};
+
+const CodeView::NameIndex& CodeView::names() const {
+  if (names_) return *names_;
+  auto n = std::make_shared<NameIndex>();
+  std::vector<std::uint32_t>& id_of = n->id_of;
+  id_of.assign(code_.size(), 0);
+  std::vector<std::uint32_t> count;
+  std::size_t cap = 64;
+  while (cap < code_.size() / 8) cap *= 2;
+  n->slots.assign(cap, 0);
+  for (std::size_t ci = 0; ci < code_.size(); ++ci) {
+    if (code(ci).kind != Kind::Identifier) continue;
+    const std::string_view name = text(ci);
+    std::size_t i = n->slot(name);
+    if (n->slots[i] == 0) {
+      if (2 * (n->name_of.size() + 1) > n->slots.size()) {
+        n->grow();
+        i = n->slot(name);
+      }
+      n->name_of.push_back(name);
+      count.push_back(0);
+      n->slots[i] = static_cast<std::uint32_t>(n->name_of.size());
+    }
+    const std::uint32_t id = n->slots[i] - 1;
+    ++count[id];
+    id_of[ci] = id;
+  }
+  n->first.assign(count.size() + 1, 0);
+  for (std::size_t i = 0; i < count.size(); ++i) n->first[i + 1] = n->first[i] + count[i];
+  n->at.resize(n->first.back());
+  std::vector<std::uint32_t> next(n->first.begin(), n->first.end() - 1);
+  for (std::size_t ci = 0; ci < code_.size(); ++ci)
+    if (code(ci).kind == Kind::Identifier) n->at[next[id_of[ci]]++] = static_cast<std::uint32_t>(ci);
+  names_ = std::move(n);
+  return *names_;
+}
+
+std::uint32_t CodeView::name_id(std::size_t ci) const { return names().id_of[ci]; }
+std::size_t CodeView::name_count() const { return names().first.size() - 1; }
+
+std::span<const std::uint32_t> CodeView::occurrences(std::string_view name) const {
+  const NameIndex& n = names();
+  const std::uint32_t id1 = n.find(name);
+  if (id1 == 0) return {};
+  return {n.at.data() + n.first[id1 - 1], n.first[id1] - n.first[id1 - 1]};
+}
+
+std::vector<std::uint32_t> CodeView::occurrences(std::span<const std::string_view> names) const {
+  std::vector<std::uint32_t> out;
+  for (const std::string_view name : names) {
+    const std::span<const std::uint32_t> at = occurrences(name);
+    const std::size_t mid = out.size();
+    out.insert(out.end(), at.begin(), at.end());
+    std::inplace_merge(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(mid), out.end());
+  }
+  out.erase(std::unique(out.begin(), out.end()), out.end());  // a name given twice
+  return out;
+}
+
 void CodeView::index() {
   code_.reserve(toks_.size() / 2);
   code_key_.reserve(toks_.size() / 2);

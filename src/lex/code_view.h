@@ -6,10 +6,15 @@
 // comparison) and the partner of every bracket. FileMigration (migrate/) is a CodeView plus
 // edits and diagnostics; analysis/ and the targets' project-wide pre-passes use CodeView alone.
 // Every reader is safe past the end: text() is "", is() is false, partner() is npos.
+// The identifiers are interned on first use (occurrences()): a pass that looks for a few names
+// visits their occurrences instead of testing every token of the file.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -78,14 +83,32 @@ class CodeView {
   // Last code index of the directive line that code token `ci` is on (through continuations).
   [[nodiscard]] std::size_t directive_last(std::size_t ci) const;
 
+  // ----- identifiers by name -----
+  // The code indices of the identifier tokens spelled `name`, ascending. The first call interns
+  // every identifier of the buffer (one hash each), so each later call is one lookup.
+  [[nodiscard]] std::span<const std::uint32_t> occurrences(std::string_view name) const;
+  // The same for several names, merged (ascending).
+  [[nodiscard]] std::vector<std::uint32_t> occurrences(std::span<const std::string_view> names) const;
+  [[nodiscard]] std::vector<std::uint32_t> occurrences(std::initializer_list<std::string_view> names) const {
+    return occurrences(std::span<const std::string_view>(names.begin(), names.size()));
+  }
+  [[nodiscard]] bool mentions(std::string_view name) const { return !occurrences(name).empty(); }
+  // The interned id of identifier `ci`'s name (0 .. name_count() - 1; one id per distinct name),
+  // for per-name tables that a pass fills once per name instead of once per token.
+  [[nodiscard]] std::uint32_t name_id(std::size_t ci) const;
+  [[nodiscard]] std::size_t name_count() const;
+
  private:
   void index();
+  struct NameIndex;
+  const NameIndex& names() const;
 
   std::string_view src_;
   std::vector<Token> toks_;
   std::vector<std::uint32_t> code_;
-  std::vector<std::uint64_t> code_key_;  // short_key per code index
-  std::vector<std::size_t> partner_;     // bracket partner per code index, or npos
+  std::vector<std::uint64_t> code_key_;             // short_key per code index
+  std::vector<std::size_t> partner_;                // bracket partner per code index, or npos
+  mutable std::shared_ptr<const NameIndex> names_;  // built by the first occurrences()
 };
 
 }  // namespace ferry::lex

@@ -70,9 +70,19 @@ std::vector<bool> excluded_lines(std::string_view src, const std::vector<lex::To
 
 void FileMigration::compute_exclusions() { excluded_line_ = excluded_lines(source(), tokens()); }
 
-bool FileMigration::excluded(std::size_t ci) const {
-  const std::uint32_t line = code(ci).line;
-  return line < excluded_line_.size() && excluded_line_[line];
+namespace {
+// What a rule_of_name_ slot not looked up yet points to (never a rule of a table).
+const rules::Rule* unknown_rule() {
+  static const rules::Rule kUnknown{};
+  return &kUnknown;
+}
+}  // namespace
+
+const rules::Rule* FileMigration::identifier_rule(std::size_t ci) const {
+  if (rule_of_name_.empty()) rule_of_name_.assign(name_count(), unknown_rule());
+  const rules::Rule*& r = rule_of_name_[name_id(ci)];
+  if (r == unknown_rule()) r = target_.rules().find_identifier(text(ci));
+  return r;
 }
 
 bool FileMigration::insert_line_at_top(std::string line) {
@@ -504,8 +514,16 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       report_status(file, ci, *r);
       continue;
     }
-    if (t.kind != lex::Kind::Identifier || file.excluded(ci) || file.touched(ci)) continue;
+    if (t.kind != lex::Kind::Identifier) continue;
     const std::string_view name = file.text(ci);
+    // The target's own table (migrate_buffer): looked up once per name of the file.
+    const bool own_table = &rules == &file.target().rules();
+    // Most identifiers have no rule, are no namespace a row could name (`ns::`, `namespace ns;`)
+    // and no unmapped API name: nothing below applies to them, so the edit set is not asked.
+    if (!file.is(ci + 1, "::") && !file.is(ci + 1, ";") &&
+        !(own_table ? file.identifier_rule(ci) : rules.find_identifier(name)) && !file.target().unmapped_api_name(name))
+      continue;
+    if (file.excluded(ci) || file.touched(ci)) continue;
 
     if (file.is(ci + 1, "::")) {
       // `ns::` unqualified, or `outer::ns::` when a rule names the qualified form
@@ -535,7 +553,7 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
         continue;
       }
     }
-    const rules::Rule* r = rules.find_identifier(name);
+    const rules::Rule* r = own_table ? file.identifier_rule(ci) : rules.find_identifier(name);
     if (!r) {
       // A name the source dialect's headers declare that no rule maps: reported, not passed on in
       // silence. A project's own macro, type, enumerator, function or variable of that name is the user's.
@@ -629,17 +647,24 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
 FileResult migrate_buffer(std::string path, std::string_view src, const targets::Target& target,
                           const targets::Options& options, const targets::ProjectContext& project,
                           lex::CodeView* lexed) {
+  PhaseClock clock(options.timings);
   FileMigration file = lexed && lexed->source().data() == src.data() && lexed->source().size() == src.size()
                            ? FileMigration(std::move(path), std::move(*lexed), target, options, project)
                            : FileMigration(std::move(path), src, target, options, project);
+  clock.lap("lex + exclusions");
   target.run_passes(file);
+  clock.reset();  // the passes timed themselves
   apply_rules(file, target.rules());
+  clock.lap("apply_rules");
   target.finish_file(file);
+  clock.reset();
   FileResult result;
   result.output = file.edits().apply(src, &result.line_map);
   file.stats().edits = file.edits().size();
+  clock.lap("apply edits");
   result.diagnostics = std::move(file.diagnostics());
   sort_diagnostics(result.diagnostics);
+  clock.lap("sort diagnostics");
   result.stats = std::move(file.stats());
   result.side_outputs = std::move(file.side_outputs());
   return result;

@@ -70,7 +70,14 @@ class FileMigration : public lex::CodeView {
   // ----- reading (and the lex::CodeView interface) -----
   [[nodiscard]] std::string_view path() const { return path_; }
   // Marked by `ferry: off` ... `ferry: on`, `ferry: ignore-next-line` or a trailing `ferry: ignore`.
-  [[nodiscard]] bool excluded(std::size_t ci) const;
+  [[nodiscard]] bool excluded(std::size_t ci) const {
+    const std::uint32_t line = code(ci).line;
+    return line < excluded_line_.size() && excluded_line_[line];
+  }
+
+  // The target's identifier rule (rules::RuleSet::find_identifier) for identifier `ci`'s name:
+  // looked up once per distinct name of the file.
+  [[nodiscard]] const rules::Rule* identifier_rule(std::size_t ci) const;
 
   [[nodiscard]] const targets::Target& target() const { return target_; }
   [[nodiscard]] const targets::Options& options() const { return options_; }
@@ -148,6 +155,7 @@ class FileMigration : public lex::CodeView {
   FileStats stats_;
   std::vector<SideOutput> side_outputs_;
   std::vector<CompatUse> compat_uses_;
+  mutable std::vector<const rules::Rule*> rule_of_name_;  // by lex::CodeView::name_id (identifier_rule)
 };
 
 struct FileResult {

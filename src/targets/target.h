@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "buildsys/build_files.h"
+#include "core/phase_times.h"
 #include "lex/code_view.h"
 #include "rules/rule_set.h"
 
@@ -50,6 +51,8 @@ struct OptionSpec {
 struct Options {
   std::vector<std::string> user_rule_files;                // --rules FILE..., override built-in rows
   std::map<std::string, std::string, std::less<>> values;  // target options given: "launch" -> "ggl"
+  // `--timings`: the CPU time of each phase (lexing, pre-passes, passes, rules) is added here.
+  PhaseTimes* timings = nullptr;
 };
 
 // A source file as the project-wide pre-passes see it (Target::prepare_project).

@@ -163,9 +163,11 @@ struct IntegerDeclaration {
   std::size_t at;
   std::string words;
 };
-std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> integer_declarations(const FileMigration& file) {
-  std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> out;
-  for (std::size_t ci = 1; ci + 1 < file.code_size(); ++ci) {
+// The integer declarations of `name` (read from its occurrences).
+std::vector<IntegerDeclaration> integer_declarations(const FileMigration& file, std::string_view name) {
+  std::vector<IntegerDeclaration> out;
+  for (const std::size_t ci : file.occurrences(name)) {
+    if (ci < 1 || ci + 1 >= file.code_size()) continue;
     if (!file.is_identifier(ci) || file.code(ci).in_directive || is_type_word(file.text(ci))) continue;
     if (!(file.is(ci + 1, "=") || file.is(ci + 1, ";") || file.is(ci + 1, ",") || file.is(ci + 1, ")") ||
           file.is(ci + 1, "[") || file.is(ci + 1, "{")))
@@ -179,7 +181,7 @@ std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> integer_de
     if (first == k) continue;
     std::string words;
     for (std::size_t i = first; i < k; ++i) (words += file.text(i)) += ' ';
-    out[file.text(ci)].push_back({ci, std::move(words)});
+    out.push_back({ci, std::move(words)});
   }
   return out;
 }
@@ -196,9 +198,8 @@ std::size_t argument_name(const FileMigration& file, const ArgRange& a) {
 }
 
 void ffs_args(FileMigration& file) {
-  std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> decls;
-  bool known = false;
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  std::unordered_map<std::string_view, std::vector<IntegerDeclaration>> decls;  // by name, when first asked
+  for (const std::size_t ci : file.occurrences({"__ffs", "__ffsll"})) {
     const bool ffs = file.is(ci, "__ffs"), ffsll = !ffs && file.is(ci, "__ffsll");
     if ((!ffs && !ffsll) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
         file.is_member_or_qualified(ci) || file.code(ci).in_directive)
@@ -207,12 +208,9 @@ void ffs_args(FileMigration& file) {
     if (args.size() != 1) continue;
     const std::size_t name = argument_name(file, args[0]);
     if (name == migrate::npos) continue;
-    if (!known) {
-      decls = integer_declarations(file);
-      known = true;
-    }
-    const auto it = decls.find(file.text(name));
-    if (it == decls.end()) continue;
+    auto it = decls.find(file.text(name));
+    if (it == decls.end()) it = decls.emplace(file.text(name), integer_declarations(file, file.text(name))).first;
+    if (it->second.empty()) continue;
     const IntegerDeclaration* nearest = nullptr;
     for (const IntegerDeclaration& d : it->second)
       if (d.at < name) nearest = &d;
@@ -240,7 +238,12 @@ void default_args(FileMigration& file) {
       {"cudaMalloc3DArray", 3, "hipMalloc3DArray", "0"},
       {"cudaEventCreate", 2, "hipEventCreateWithFlags", ""},
   };
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names;
+    for (const Default& k : kDefaults) names.push_back(k.cuda);
+    return names;
+  }();
+  for (const std::size_t ci : file.occurrences(kNames)) {
     if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
         file.is_member_or_qualified(ci) || file.code(ci).in_directive)
       continue;
@@ -281,7 +284,7 @@ void register_flags_args(FileMigration& file) {
       {"cudaGraphicsMapFlagsReadOnly", "hipGraphicsRegisterFlagsReadOnly"},
       {"cudaGraphicsMapFlagsWriteDiscard", "hipGraphicsRegisterFlagsWriteDiscard"},
   };
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences({kCalls[0].cuda, kCalls[1].cuda})) {
     if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || file.is_member_or_qualified(ci) ||
         file.code(ci).in_directive)
       continue;
@@ -334,7 +337,7 @@ void drop_argument(FileMigration& file, std::uint32_t from, std::uint32_t to) {
 void ctx_create_args(FileMigration& file) {
   std::unordered_set<std::string_view> empty;
   bool known = false;
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences({"cuCtxCreate", "cuCtxCreate_v4"})) {
     if (!(file.is(ci, "cuCtxCreate") || file.is(ci, "cuCtxCreate_v4")) || !file.is(ci + 1, "(") || file.excluded(ci) ||
         file.touched(ci) || file.is_member_or_qualified(ci) || file.code(ci).in_directive)
       continue;
@@ -370,7 +373,8 @@ void ctx_create_args(FileMigration& file) {
 // dynSmem for every block size, which is what HIP computes, so the argument is dropped. A real
 // callback has no HIP counterpart: FRY1001 at the call.
 void occupancy_args(FileMigration& file) {
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci :
+       file.occurrences({"cuOccupancyMaxPotentialBlockSize", "cuOccupancyMaxPotentialBlockSizeWithFlags"})) {
     const bool plain = file.is(ci, "cuOccupancyMaxPotentialBlockSize");
     if ((!plain && !file.is(ci, "cuOccupancyMaxPotentialBlockSizeWithFlags")) || !file.is(ci + 1, "(") ||
         file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci) || file.code(ci).in_directive)
@@ -429,7 +433,12 @@ bool release_has(const FileMigration& file, std::string_view cuda) {
 }
 
 void edge_data_args(FileMigration& file) {
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names;
+    for (const EdgeDataCall& k : kEdgeDataCalls) names.push_back(k.cuda);
+    return names;
+  }();
+  for (const std::size_t ci : file.occurrences(kNames)) {
     if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
         file.is_member_or_qualified(ci) || file.code(ci).in_directive)
       continue;
@@ -487,7 +496,7 @@ bool declared_const_strings(const FileMigration& file, std::string_view name) {
 
 // nvrtcCompileProgram(prog, n, options): the options' constness HIP's declaration lacks.
 void rtc_option_args(FileMigration& file) {
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences("nvrtcCompileProgram")) {
     if (!file.is(ci, "nvrtcCompileProgram") || !file.is(ci + 1, "(") || file.excluded(ci) ||
         file.is_member_or_qualified(ci) || file.code(ci).in_directive)
       continue;
@@ -518,7 +527,7 @@ void call_args_pass(FileMigration& file) {
   edge_data_args(file);
   std::unordered_set<std::string_view> vars;
   bool vars_known = false;
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences({"cudaMemPrefetchAsync", "cudaMemAdvise"})) {
     const bool prefetch = file.is(ci, "cudaMemPrefetchAsync");
     const bool advise = !prefetch && file.is(ci, "cudaMemAdvise");
     if ((!prefetch && !advise) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||

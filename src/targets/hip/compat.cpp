@@ -178,15 +178,18 @@ void compat_header_pass(migrate::FileMigration& file) {
 void compat_finish(migrate::FileMigration& file) {
   if (file.compat_uses().empty() || is_compat_file(file)) return;
   const CompatTable& compat = compat_table();
+  std::vector<std::size_t> header_names;  // the code indices of the file's #include paths
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci)
+    if (file.code(ci).kind == lex::Kind::HeaderName) header_names.push_back(ci);
   for (const migrate::FileMigration::CompatUse& use : file.compat_uses()) {
     const std::string path = include_path(file, use.header);
     // Already included (migrated output migrated again, or the header rule above): nothing to add.
     bool included = false;
-    for (std::size_t ci = 0; ci < file.code_size() && !included; ++ci) {
-      if (file.code(ci).kind != lex::Kind::HeaderName) continue;
+    const std::string own = "ferry/compat/" + use.header + ".h";
+    for (std::size_t k = 0; k < header_names.size() && !included; ++k) {
+      const std::size_t ci = header_names[k];
       const std::string_view raw = file.text(ci);
-      included = raw.substr(1, raw.size() - 2).ends_with("ferry/compat/" + use.header + ".h") ||
-                 (ci == use.ci && file.touched(ci));
+      included = raw.substr(1, raw.size() - 2).ends_with(own) || (ci == use.ci && file.touched(ci));
     }
     if (!included) {
       // A compat header that stands for a CUDA header (math_constants.h, cuda_bf16.h) comes back as

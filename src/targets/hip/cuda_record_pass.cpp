@@ -142,7 +142,7 @@ void record_spellings(migrate::FileMigration& file) {
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.excluded(ci)) continue;
     const std::string_view name = file.text(ci);
-    const rules::Rule* r = file.target().rules().find_identifier(name);
+    const rules::Rule* r = file.identifier_rule(ci);
     if (!r || !r->has_replacement() || r->to == name) continue;
     // A call template's name (`cuMemcpy` -> `hipMemcpy($0, $1, $2, hipMemcpyDefault)`): its head.
     const std::string_view to = ferry::is_identifier(r->to)

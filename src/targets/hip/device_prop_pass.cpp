@@ -69,8 +69,11 @@ void device_prop_pass(migrate::FileMigration& file, const std::vector<DeviceProp
   for (const DevicePropMember& m : members) by_name.emplace(m.member, &m);
   // The names declared with each struct type, read once per type on its first member access.
   std::unordered_map<std::string_view, std::unordered_set<std::string_view>> names_of;
-  for (std::size_t ci = 2; ci < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || !(file.is(ci - 1, ".") || file.is(ci - 1, "->"))) continue;
+  // Only the members' own names: their occurrences, in file order.
+  std::vector<std::string_view> member_names;
+  for (const DevicePropMember& m : members) member_names.push_back(m.member);
+  for (const std::size_t ci : file.occurrences(member_names)) {
+    if (ci < 2 || !file.is_identifier(ci) || !(file.is(ci - 1, ".") || file.is(ci - 1, "->"))) continue;
     const auto [first, end] = by_name.equal_range(file.text(ci));
     if (first == end || file.excluded(ci) || file.touched(ci) || file.code(ci).in_directive) continue;
     // The object: NAME or NAME[...], NAME not itself a member or qualified.

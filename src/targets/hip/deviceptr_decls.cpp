@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -101,12 +103,18 @@ std::size_t declarator_at(const lex::CodeView& v, std::size_t j, bool& pointer) 
   return j;
 }
 
-// Every declaration of a name in `v`, in file order: CUdeviceptr values and pointers, and names
-// declared with any other type (as far as tokens tell; such a name is never rewritten).
-std::vector<Decl> declarations(const lex::CodeView& v) {
+namespace {
+
+// The declarations with a handle type, in file order; `declared` gets their names' code indices.
+std::vector<Decl> handle_declarations(const lex::CodeView& v, std::unordered_set<std::size_t>& declared) {
   std::vector<Decl> out;
-  std::unordered_set<std::size_t> declared;
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+  // Only the handle types' occurrences can start one (handle_at).
+  static const std::vector<std::string_view> kTypeNames = [] {
+    std::vector<std::string_view> names;
+    for (const IntegerHandle& h : kHandles) names.insert(names.end(), std::begin(h.cuda), std::end(h.cuda));
+    return names;
+  }();
+  for (const std::size_t ci : v.occurrences(kTypeNames)) {
     const IntegerHandle* handle = handle_at(v, ci);
     if (!handle || v.in_directive(ci) || v.is_member_or_qualified(ci)) continue;
     if (ci > 0 && (v.is(ci - 1, "<") || v.is(ci - 1, "typedef") || (v.is(ci - 1, "(") && v.is(ci + 1, ")")))) continue;
@@ -133,29 +141,66 @@ std::vector<Decl> declarations(const lex::CodeView& v) {
       name = declarator_at(v, j + 1, pointer);
     }
   }
-  for (std::size_t ci = 1; ci < v.code_size(); ++ci) {
-    if (!v.is_identifier(ci) || declared.contains(ci)) continue;
-    bool other = is_declared_name(v, ci);
-    // `Foo *p = ...`, `Foo &r;`: a declaration with a type we cannot name (is_declared_name takes
-    // built-in types only there).
-    if (!other && ci >= 2 && (v.is(ci - 1, "*") || v.is(ci - 1, "&")) && v.is_identifier(ci - 2) &&
-        !is_expression_keyword(v.text(ci - 2)) && !is_handle_type(v, ci - 2)) {
-      const std::string_view next = v.text(ci + 1);
-      other = next == "=" || next == ";" || next == "," || next == ")" || next == "[";
-      // `T *getPointer() const {`: a function declared to return another type (cuda-vmm's
-      // cuvector.h, beside allocators whose getPointer returns a CUdeviceptr). What follows the
-      // parameter list tells a declarator from a product with a call; `;` only at a statement's start.
-      if (next == "(" && v.partner(ci + 1) != npos) {
-        const std::size_t after = v.partner(ci + 1) + 1;
-        const bool statement_start =
-            ci < 3 || v.is(ci - 3, ";") || v.is(ci - 3, "{") || v.is(ci - 3, "}") || v.is(ci - 3, ":");
-        other = v.is(after, "const") || v.is(after, "{") || v.is(after, "noexcept") || v.is(after, "override") ||
-                v.is(after, "final") || v.is(after, "->") || (v.is(after, ";") && statement_start);
-      }
+  return out;
+}
+
+// The identifier at `ci` (not a handle declaration's name) is declared with another type.
+bool declared_other(const lex::CodeView& v, std::size_t ci) {
+  bool other = is_declared_name(v, ci);
+  // `Foo *p = ...`, `Foo &r;`: a declaration with a type we cannot name (is_declared_name takes
+  // built-in types only there).
+  if (!other && ci >= 2 && (v.is(ci - 1, "*") || v.is(ci - 1, "&")) && v.is_identifier(ci - 2) &&
+      !is_expression_keyword(v.text(ci - 2)) && !is_handle_type(v, ci - 2)) {
+    const std::string_view next = v.text(ci + 1);
+    other = next == "=" || next == ";" || next == "," || next == ")" || next == "[";
+    // `T *getPointer() const {`: a function declared to return another type (cuda-vmm's
+    // cuvector.h, beside allocators whose getPointer returns a CUdeviceptr). What follows the
+    // parameter list tells a declarator from a product with a call; `;` only at a statement's start.
+    if (next == "(" && v.partner(ci + 1) != npos) {
+      const std::size_t after = v.partner(ci + 1) + 1;
+      const bool statement_start =
+          ci < 3 || v.is(ci - 3, ";") || v.is(ci - 3, "{") || v.is(ci - 3, "}") || v.is(ci - 3, ":");
+      other = v.is(after, "const") || v.is(after, "{") || v.is(after, "noexcept") || v.is(after, "override") ||
+              v.is(after, "final") || v.is(after, "->") || (v.is(after, ";") && statement_start);
     }
-    if (other) out.push_back({ci, DeclKind::Other, nullptr});
   }
+  return other;
+}
+
+void sort_by_position(std::vector<Decl>& out) {
   std::sort(out.begin(), out.end(), [](const Decl& a, const Decl& b) { return a.ci < b.ci; });
+}
+
+}  // namespace
+
+// Every declaration of a name in `v`, in file order: CUdeviceptr values and pointers, and names
+// declared with any other type (as far as tokens tell; such a name is never rewritten).
+std::vector<Decl> declarations(const lex::CodeView& v) {
+  std::unordered_set<std::size_t> declared;
+  std::vector<Decl> out = handle_declarations(v, declared);
+  for (std::size_t ci = 1; ci < v.code_size(); ++ci)
+    if (v.is_identifier(ci) && !declared.contains(ci) && declared_other(v, ci))
+      out.push_back({ci, DeclKind::Other, nullptr});
+  sort_by_position(out);
+  return out;
+}
+
+std::vector<Decl> declarations_of(const lex::CodeView& v, const std::vector<std::string_view>& names) {
+  std::unordered_set<std::size_t> declared;
+  std::vector<Decl> out = handle_declarations(v, declared);
+  std::vector<std::uint32_t> at;
+  std::unordered_set<std::string_view> seen;
+  auto add_name = [&](std::string_view name) {
+    if (!seen.insert(name).second) return;
+    const std::span<const std::uint32_t> o = v.occurrences(name);
+    at.insert(at.end(), o.begin(), o.end());
+  };
+  for (const std::string_view name : names) add_name(name);
+  for (std::size_t k = 0, n = out.size(); k < n; ++k) add_name(v.text(out[k].ci));
+  std::sort(at.begin(), at.end());
+  for (const std::size_t ci : at)
+    if (ci >= 1 && !declared.contains(ci) && declared_other(v, ci)) out.push_back({ci, DeclKind::Other, nullptr});
+  sort_by_position(out);
   return out;
 }
 

@@ -47,5 +47,8 @@ struct Decl {
 // Every declaration of a name in `v`, in file order: handle values and pointers, and names
 // declared with any other type (as far as tokens tell; such a name is never rewritten).
 [[nodiscard]] std::vector<Decl> declarations(const lex::CodeView& v);
+// The same, with the declarations of other types (DeclKind::Other) only for names in `names`
+// and the names declared with a handle type: what a pass that asks about those names needs.
+[[nodiscard]] std::vector<Decl> declarations_of(const lex::CodeView& v, const std::vector<std::string_view>& names);
 
 }  // namespace ferry::targets::hip::deviceptr

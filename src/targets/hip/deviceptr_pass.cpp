@@ -246,7 +246,19 @@ class DeviceptrRewriter {
   DeviceptrRewriter(migrate::FileMigration& file, const Names& names) : f_(file), names_(names) {}
 
   void run() {
-    for (const Decl& d : declarations(f_)) local_[std::string(f_.text(d.ci))].push_back(d);
+    // Only the names the translation unit declares with a handle type, and those this file
+    // declares with one, can be uses: the other identifiers are skipped without a lookup.
+    std::vector<std::string_view> asked;
+    for (const auto& [name, hip] : names_.values) asked.push_back(name);
+    for (const auto& [name, hip] : names_.pointers) asked.push_back(name);
+    for (const std::string& name : names_.ambiguous) asked.push_back(name);
+    for (const Decl& d : declarations_of(f_, asked)) {
+      local_[std::string(f_.text(d.ci))].push_back(d);
+      if (d.kind != DeclKind::Other) asked.push_back(f_.text(d.ci));
+    }
+    candidate_.assign(f_.code_size(), false);
+    for (const std::string_view name : asked)
+      for (const std::uint32_t ci : f_.occurrences(name)) candidate_[ci] = true;
     find_uses();
     returns();  // first: its wrap goes before a use's own cast at the same offset
     for (std::size_t k = 0; k < uses_.size(); ++k)
@@ -287,7 +299,7 @@ class DeviceptrRewriter {
         ci += 2;
         continue;
       }
-      if (!f_.is_identifier(ci)) continue;
+      if (!candidate_[ci]) continue;
       const std::string name(f_.text(ci));
       // The nearest declaration of the name above the use in this file decides (a parameter or
       // local of the function, mostly); without one, what the translation unit declares.
@@ -700,7 +712,8 @@ class DeviceptrRewriter {
   const Names& names_;
   std::vector<Use> uses_;
   std::vector<bool> done_;
-  std::unordered_map<std::string, std::vector<Decl>> local_;              // this file's declarations, by name
+  std::unordered_map<std::string, std::vector<Decl>> local_;  // this file's declarations, by name
+  std::vector<bool> candidate_;  // per code index: an identifier named as a handle somewhere (run)
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> use_index_;  // (first, last) -> the first use there
 };
 

@@ -133,7 +133,7 @@ void initialized_vla(migrate::FileMigration& file) {
 
 void dialect_pass(migrate::FileMigration& file) {
   const std::string_view src = file.source();
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences({"CUDART_CB", "CUDA_CB", "__grid_constant__"})) {
     if (!(file.is(ci, "CUDART_CB") || file.is(ci, "CUDA_CB") || file.is(ci, "__grid_constant__")) ||
         file.code(ci).in_directive || file.excluded(ci) || file.touched(ci))
       continue;
@@ -151,7 +151,7 @@ void dialect_pass(migrate::FileMigration& file) {
       continue;
     if (file.replace_bytes(next.begin, next.begin, " ")) file.count_converted("dialect");
   }
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences("printf")) {
     if (!file.is(ci, "printf") || !file.is(ci + 1, "(") || file.code(ci).in_directive ||
         (file.is_member_or_qualified(ci) && !(ci > 0 && file.is(ci - 1, "::") && file.is(ci - 2, "std"))))
       continue;
@@ -166,7 +166,7 @@ void dialect_pass(migrate::FileMigration& file) {
   }
   if (is_c_file(file.path())) return;
   initialized_vla(file);
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences("register")) {
     if (!file.is(ci, "register") || file.code(ci).in_directive || file.excluded(ci) || file.touched(ci)) continue;
     if (has_asm_label(file, ci)) continue;
     // The keyword and the blanks after it: `register int x` -> `int x`.

@@ -21,14 +21,18 @@ void fp16_atomic_pass(migrate::FileMigration& file) {
   const std::string_view path = file.path();
   if (path.ends_with(".c") || path.ends_with(".C")) return;
   static constexpr std::array<std::string_view, 4> kHalf = {"__half", "half", "__half2", "half2"};
+  // A half type named, and the first plain call of atomicAdd: their occurrences only.
   bool names_half = false;
+  for (const std::size_t ci : file.occurrences(kHalf))
+    names_half = names_half || (ci >= 1 && ci + 1 < file.code_size());
+  if (!names_half) return;
   std::size_t call = 0;
-  for (std::size_t ci = 1; ci + 1 < file.code_size() && !(names_half && call); ++ci) {
-    for (std::string_view h : kHalf) names_half = names_half || file.is(ci, h);
-    if (call || !file.is(ci, "atomicAdd") || !file.is(ci + 1, "(") || file.excluded(ci)) continue;
+  for (const std::size_t ci : file.occurrences("atomicAdd")) {
+    if (ci < 1 || ci + 1 >= file.code_size() || !file.is(ci + 1, "(") || file.excluded(ci)) continue;
     const std::string_view prev = file.text(ci - 1);
     if (prev == "." || prev == "->" || prev == "::" || is_declared_name(file, ci)) continue;
     call = ci;
+    break;
   }
   if (names_half && call) file.require_compat("fp16_atomic", "atomicAdd", call);
 }

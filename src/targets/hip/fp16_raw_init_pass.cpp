@@ -19,7 +19,10 @@
 namespace ferry::targets::hip {
 
 void fp16_raw_init_pass(migrate::FileMigration& file) {
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  std::size_t resume = 0;  // past the initialiser just rewritten
+  for (const std::size_t at : file.occurrences({"__half_raw", "__half2_raw"})) {
+    if (at < resume) continue;
+    std::size_t ci = at;
     if (!file.is_identifier(ci) || file.is_member_or_qualified(ci) || file.excluded(ci)) continue;
     const bool pair = file.is(ci, "__half2_raw");
     if (!pair && !file.is(ci, "__half_raw")) continue;
@@ -47,7 +50,7 @@ void fp16_raw_init_pass(migrate::FileMigration& file) {
     if (rewrite::record::recordable(original) && original.find('\n') == std::string::npos)
       file.edits().insert(file.code(close).end, " " + rewrite::record::make(original));
     file.count_converted("fp16");
-    ci = close;
+    resume = close + 1;
   }
 }
 

@@ -176,18 +176,21 @@ template <class View, class Excluded, class TargetName, class ParamName, class W
     const bool at_namespace_scope = other_braces == 0;
     // A name followed by '(': an identifier, or `operator OP`.
     std::size_t name = i, open = i + 1;
-    std::string fname;
+    bool op = false;
     if (t.kind == lex::Kind::Identifier && v.is(i, "operator") && i + 2 < n && v.code(i + 1).kind == lex::Kind::Punct &&
         v.is(i + 2, "(")) {
-      fname = "operator" + std::string(v.text(i + 1));
+      op = true;
       open = i + 2;
-    } else if (t.kind == lex::Kind::Identifier && i + 1 < n && v.is(i + 1, "(")) {
-      fname = target_name(v.text(i));
-    } else {
+    } else if (!(t.kind == lex::Kind::Identifier && i + 1 < n && v.is(i + 1, "("))) {
       ++i;
       continue;
     }
-    if (!at_namespace_scope || name == 0 || !wanted(fname) || excluded(name)) {
+    if (!at_namespace_scope || name == 0) {  // before naming it: most `name(` are calls in a body
+      ++i;
+      continue;
+    }
+    const std::string fname = op ? "operator" + std::string(v.text(i + 1)) : target_name(v.text(i));
+    if (!wanted(fname) || excluded(name)) {
       ++i;
       continue;
     }

@@ -146,53 +146,92 @@ class HipTarget final : public Target {
   // The clash renames go first: they own the user's tokens. The warp pass then rewrites the
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
+    PhaseClock clock(file.options().timings);
     // The lane-math fixes own their tokens (numbers, type words): nothing else rewrites those.
     const analysis::Wave64FilePlan* fixes = wave64_fix_pass(file);
+    clock.lap("wave64_fix_pass");
     // Then: it may move a runtime include up, and must claim that line before the renamer.
     runtime_header_pass(file);
-    fp16_header_pass(file);                     // after it: <hip/hip_fp16.h> goes below the runtime include it adds
-    stand_in_pass(file, rules_);                // diagnostics only: a header that stands in for cuda.h
-    hip_provided_pass(file, provided_);         // before the renamer: it never renames these names
-    same_signature_pass(file);                  // overloads the renames make identical: the later guarded
+    clock.lap("runtime_header_pass");
+    fp16_header_pass(file);  // after it: <hip/hip_fp16.h> goes below the runtime include it adds
+    clock.lap("fp16_header_pass");
+    stand_in_pass(file, rules_);  // diagnostics only: a header that stands in for cuda.h
+    clock.lap("stand_in_pass");
+    hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
+    clock.lap("hip_provided_pass");
+    same_signature_pass(file);  // overloads the renames make identical: the later guarded
+    clock.lap("same_signature_pass");
     elaborated_type_pass(file, typedef_tags_);  // `struct X` where HIP's X is a typedef only
-    deviceptr_pass(file);                       // integer uses of CUdeviceptr, texture objects: HIP's are pointers
-    compat_header_pass(file);                   // includes of CUDA headers the release lacks: Ferry's compat header
-    cuda_compat_pass(file);                     // Ferry's own compat constructs, before anything renames them
-    cuda_record_pass(file);                     // before the rules rewrite the includes it records
+    clock.lap("elaborated_type_pass");
+    deviceptr_pass(file);  // integer uses of CUdeviceptr, texture objects: HIP's are pointers
+    clock.lap("deviceptr_pass");
+    compat_header_pass(file);  // includes of CUDA headers the release lacks: Ferry's compat header
+    clock.lap("compat_header_pass");
+    cuda_compat_pass(file);  // Ferry's own compat constructs, before anything renames them
+    clock.lap("cuda_compat_pass");
+    cuda_record_pass(file);  // before the rules rewrite the includes it records
+    clock.lap("cuda_record_pass");
     wmma_pass(file);  // before the rules: `wmma::` under `using namespace nvcuda;`, fragment element types
+    clock.lap("wmma_pass");
     name_clash_pass(file);
+    clock.lap("name_clash_pass");
     // CUBLAS_* in cuSOLVER calls: HIPSOLVER_*, not HIPBLAS_*; enum variables cast for hipSOLVER < 6.0
     solver_args_pass(file, toolchain_.version_of("hipsolver") < rules::Version{6, 0});
+    clock.lap("solver_args_pass");
     data_types_pass(file, toolchain_, rules_);  // CUDA_R_32F in library calls: the library's own type
+    clock.lap("data_types_pass");
     // __half* arguments of hipblasHgemm...: hipblasHalf*; hipBLAS 5.x's own complex functions
     blas_half_casts_pass(file, rules_, toolchain_.version_of("hipblas") < rules::Version{6, 0});
+    clock.lap("blas_half_casts_pass");
     warp_intrinsics_pass(file);
+    clock.lap("warp_intrinsics_pass");
     tile_shuffle_pass(file);  // cooperative-groups tile shuffles of vector values
-    call_args_pass(file);     // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
+    clock.lap("tile_shuffle_pass");
+    call_args_pass(file);  // after the warp pass: CUDA 13 memory locations, __ffs(64-bit)
+    clock.lap("call_args_pass");
     // rules/member_renames.tsv: requestedHandleTypes -> requestedHandleType; HIP 5.2's compressionType.
     // Before device_prop_pass, which reports the members the release lacks that no row renames.
     rename_members(file, true, toolchain_.hip);
+    clock.lap("rename_members");
     device_prop_pass(file, prop_members_, release());  // struct members the release lacks (hip_members.tsv)
-    if (tile_meta_missing_) tile_meta_pass(file);      // ROCm 5.7's meta_group_rank/size, older releases
+    clock.lap("device_prop_pass");
+    if (tile_meta_missing_) tile_meta_pass(file);  // ROCm 5.7's meta_group_rank/size, older releases
+    clock.lap("tile_meta_pass");
     launch_pass(file);
+    clock.lap("launch_pass");
     dynamic_parallelism_pass(file);  // launches and runtime calls in device code: HIP has no device runtime
+    clock.lap("dynamic_parallelism_pass");
     inline_asm_pass(file);
+    clock.lap("inline_asm_pass");
     warp_size_pass(file, toolchain_.warp_size_constexpr);  // ROCm 7: warpSize is not a constant
-    dialect_pass(file);                                    // nvcc-isms clang's C++17 rejects (register)
-    strings_pass(file);                                    // --rewrite-strings: API names in messages
+    clock.lap("warp_size_pass");
+    dialect_pass(file);  // nvcc-isms clang's C++17 rejects (register)
+    clock.lap("dialect_pass");
+    strings_pass(file);  // --rewrite-strings: API names in messages
+    clock.lap("strings_pass");
     // CUDA's unsigned/64-bit min()/max(): clang 15's HIP headers (HIP 5.2) have int/float/double only.
     minmax_pass(file, toolchain_.hip <= rules::Version{5, 2});
+    clock.lap("minmax_pass");
     fp16_atomic_pass(file);  // CUDA's atomicAdd(__half*, __half): no HIP release has it
+    clock.lap("fp16_atomic_pass");
     atomic64_pass(file, toolchain_.hip < rules::Version{5, 7});  // atomicMin/Max(long long*): ROCm 5.7
+    clock.lap("atomic64_pass");
     fp16_raw_init_pass(file);  // __half_raw{0xFBFF}: HIP's first member is the _Float16, not the bits
-    fp16_shfl_pass(file);      // __shfl*(__half): no overload in HIP 5.2 (ambiguous)
+    clock.lap("fp16_raw_init_pass");
+    fp16_shfl_pass(file);  // __shfl*(__half): no overload in HIP 5.2 (ambiguous)
+    clock.lap("fp16_shfl_pass");
     analysis::hazard_pass(file, fixes,
                           planned_facts(file));  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
+    clock.lap("hazard_pass");
     if (fixes) mark_widened_ballots(file, *fixes);
+    clock.lap("mark_widened_ballots");
   }
   void finish_file(migrate::FileMigration& file) const override {
+    PhaseClock clock(file.options().timings);
     record_spellings(file);  // after the rules: the CUDA names a many-to-one rename would lose
+    clock.lap("record_spellings");
     compat_finish(file);
+    clock.lap("compat_finish");
   }
   const UnmappedApiName* unmapped_api_name(std::string_view name) const override { return unmapped_.find(name); }
 

@@ -14,6 +14,7 @@
 // A file whose calls reach these types only through a typedef declared elsewhere is not
 // recognised. C files are left alone.
 #include <array>
+#include <span>
 #include <string>
 
 #include "targets/hip/pass_util.h"
@@ -27,20 +28,23 @@ namespace {
 template <std::size_t N, std::size_t M>
 std::size_t call_with_type(const migrate::FileMigration& file, const std::array<std::string_view, N>& names,
                            const std::array<std::array<std::string_view, 2>, M>& types) {
+  // A type word, and the first call of one of `names`: their occurrences only.
   bool names_type = false;
-  std::size_t call = migrate::npos;
-  for (std::size_t ci = 1; ci + 1 < file.code_size() && !(names_type && call != migrate::npos); ++ci) {
-    // `long long`, not `unsigned long long` (HIP has that overload).
-    for (const auto& t : types)
-      names_type = names_type || (file.is(ci, t[0]) && (t[1].empty() || file.is(ci + 1, t[1])) &&
+  for (const auto& t : types)
+    for (const std::size_t ci : file.occurrences(t[0])) {
+      // `long long`, not `unsigned long long` (HIP has that overload).
+      if (ci < 1 || ci + 1 >= file.code_size()) continue;
+      names_type = names_type || ((t[1].empty() || file.is(ci + 1, t[1])) &&
                                   !(t[0] == "long" && (file.is(ci - 1, "unsigned") || file.is(ci - 1, "long"))));
-    if (call != migrate::npos || !file.is(ci + 1, "(") || file.excluded(ci)) continue;
-    bool is_name = false;
-    for (std::string_view n : names) is_name = is_name || file.is(ci, n);
-    if (!is_name) continue;
+    }
+  if (!names_type) return migrate::npos;
+  std::size_t call = migrate::npos;
+  for (const std::size_t ci : file.occurrences(std::span<const std::string_view>(names.data(), names.size()))) {
+    if (ci < 1 || ci + 1 >= file.code_size() || !file.is(ci + 1, "(") || file.excluded(ci)) continue;
     const std::string_view prev = file.text(ci - 1);
     if (prev == "." || prev == "->" || prev == "::" || is_declared_name(file, ci)) continue;
     call = ci;
+    break;
   }
   return names_type ? call : migrate::npos;
 }

@@ -30,6 +30,8 @@ struct Tile {
 }  // namespace
 
 void tile_meta_pass(migrate::FileMigration& file) {
+  const std::vector<std::uint32_t> uses = file.occurrences({"meta_group_rank", "meta_group_size"});
+  if (uses.empty()) return;
   // The function body of every code token: the outermost `{` after a `)` (not a namespace's or a
   // class's), 0 outside any.
   std::vector<std::size_t> block(file.code_size(), 0);
@@ -83,7 +85,8 @@ void tile_meta_pass(migrate::FileMigration& file) {
     if (tp->size_last != tp->size_first) size = "(" + size + ")";
     tiles[file.text(ci)].push_back({ci, parent, size, block[ci]});
   }
-  for (std::size_t ci = 2; ci + 2 < file.code_size(); ++ci) {
+  for (const std::size_t ci : uses) {
+    if (ci < 2 || ci + 2 >= file.code_size()) continue;
     const bool rank = file.is(ci, "meta_group_rank"), count = file.is(ci, "meta_group_size");
     if ((!rank && !count) || !file.is(ci - 1, ".") || !file.is_identifier(ci - 2) || !file.is(ci + 1, "(") ||
         !file.is(ci + 2, ")") || file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci - 2))

@@ -103,7 +103,8 @@ std::string_view value_type(const migrate::FileMigration& file, std::size_t firs
 }  // namespace
 
 void tile_shuffle_pass(migrate::FileMigration& file) {
-  for (std::size_t ci = 2; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences({"shfl", "shfl_up", "shfl_down", "shfl_xor"})) {
+    if (ci < 2) continue;
     const bool shfl =
         file.is(ci, "shfl") || file.is(ci, "shfl_up") || file.is(ci, "shfl_down") || file.is(ci, "shfl_xor");
     if (!shfl || !file.is(ci - 1, ".") || !file.is_identifier(ci - 2) || !file.is(ci + 1, "(") ||

@@ -67,6 +67,16 @@ const Intrinsic* find_intrinsic(std::string_view name) {
   return nullptr;
 }
 
+// Where the file names an intrinsic of kIntrinsics, ascending.
+std::vector<std::uint32_t> intrinsic_names(const FileMigration& f) {
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names;
+    for (const Intrinsic& i : kIntrinsics) names.push_back(i.cuda);
+    return names;
+  }();
+  return f.occurrences(kNames);
+}
+
 constexpr std::string_view kSyncWarp =
     "(__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"), __builtin_amdgcn_wave_barrier(), "
     "__builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\"))";
@@ -81,7 +91,8 @@ bool is_zero_literal(std::string_view t) { return lex::integer_literal(t) == 0ul
 // Facts about one file that the rewrites consult.
 struct FileFacts {
   std::set<std::string, std::less<>> full_mask_names;  // macros/constants defined as a full mask
-  // Every declaration of an integer variable: name → (code index, width), in file order.
+  // The declarations of an integer variable: name → (code index, width), in file order; filled
+  // for a name when width_at first asks about it.
   std::map<std::string, std::vector<std::pair<std::size_t, IntWidth>>, std::less<>> decls;
   // Variables that received a ballot: name → (code index of the assignment, width known there).
   std::map<std::string, std::vector<std::pair<std::size_t, IntWidth>>, std::less<>> ballot_vars;
@@ -159,21 +170,23 @@ FileFacts collect_facts(const FileMigration& f) {
     const std::size_t end = expression_end(f, ci + 2);
     if (end > ci + 2 && is_full_mask(f, facts, ci + 2, end - 1)) facts.full_mask_names.emplace(f.text(ci));
   }
-  // Pass 2: integer declarations.
-  for (std::size_t ci = 0; ci + 1 < f.code_size(); ++ci) {
-    if (!f.is_identifier(ci) || f.code(ci).in_directive) continue;
-    const std::string_view n = f.text(ci + 1);
-    if (n != "=" && n != ";" && n != "," && n != ")" && n != "{" && n != "[") continue;
-    const IntWidth w = declared_width(f, ci);
-    if (w != IntWidth::None) facts.decls[std::string(f.text(ci))].emplace_back(ci, w);
-  }
   return facts;
 }
 
 // The width of variable `name` as seen at code index `at`: its nearest declaration before.
-IntWidth width_at(const FileFacts& facts, std::string_view name, std::size_t at) {
-  const auto it = facts.decls.find(name);
-  if (it == facts.decls.end()) return IntWidth::Unknown;
+IntWidth width_at(const FileMigration& f, FileFacts& facts, std::string_view name, std::size_t at) {
+  auto it = facts.decls.find(name);
+  if (it == facts.decls.end()) {  // the name's integer declarations, from its occurrences
+    std::vector<std::pair<std::size_t, IntWidth>> found;
+    for (const std::size_t ci : f.occurrences(name)) {
+      if (f.code(ci).in_directive) continue;
+      const std::string_view n = f.text(ci + 1);
+      if (n != "=" && n != ";" && n != "," && n != ")" && n != "{" && n != "[") continue;
+      const IntWidth w = declared_width(f, ci);
+      if (w != IntWidth::None) found.emplace_back(ci, w);
+    }
+    it = facts.decls.emplace(std::string(name), std::move(found)).first;
+  }
   IntWidth w = IntWidth::Unknown;
   for (const auto& [ci, width] : it->second)
     if (ci < at) w = width;
@@ -205,7 +218,7 @@ void check_ballot_destination(FileMigration& f, FileFacts& facts, std::size_t ci
   if (!f.is_identifier(var)) return;
   IntWidth w = op == "=" ? declared_width(f, var) : IntWidth::None;
   const bool declared_here = w != IntWidth::None;
-  if (!declared_here) w = width_at(facts, f.text(var), var);
+  if (!declared_here) w = width_at(f, facts, f.text(var), var);
   facts.ballot_vars[std::string(f.text(var))].emplace_back(ci, w);
   if (w != IntWidth::Narrow) return;
   std::string type;
@@ -303,7 +316,7 @@ void check_bit_functions(FileMigration& f, const FileFacts& facts) {
                                    {"__ffs", "__ffsll", true},
                                    {"__clz", "__clzll", false},
                                    {"__brev", "__brevll", false}};
-  for (std::size_t ci = 0; ci + 1 < f.code_size(); ++ci) {
+  for (const std::size_t ci : f.occurrences({kFns[0].name, kFns[1].name, kFns[2].name, kFns[3].name})) {
     if (!f.is_identifier(ci) || !f.is(ci + 1, "(")) continue;
     const BitFn* fn = nullptr;
     for (const BitFn& b : kFns)
@@ -352,16 +365,11 @@ void check_bit_functions(FileMigration& f, const FileFacts& facts) {
 void warp_intrinsics_pass(FileMigration& file) {
   // Everything below starts at an intrinsic's name or a legacy __ballot (the bit functions look
   // at ballots only): a file without one has nothing to rewrite or report.
-  bool any = false;
-  for (std::size_t ci = 0; ci < file.code_size() && !any; ++ci) {
-    if (!file.is_identifier(ci)) continue;
-    const std::string_view t = file.text(ci);
-    any = t.starts_with("__") && (find_intrinsic(t) || t == "__ballot");
-  }
-  if (!any) return;
+  const std::vector<std::uint32_t> calls = intrinsic_names(file);
+  if (calls.empty() && !file.mentions("__ballot")) return;
   FileFacts facts = collect_facts(file);
   const auto& clashes = file.project().clash_renames;
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : calls) {
     if (!file.is_identifier(ci)) continue;
     const Intrinsic* in = find_intrinsic(file.text(ci));
     if (!in || !file.is(ci + 1, "(")) continue;
@@ -376,7 +384,7 @@ void warp_intrinsics_pass(FileMigration& file) {
     handle_call(file, facts, ci, *in);
   }
   // Legacy __ballot(p) is 32-bit in CUDA and 64-bit in HIP: same destination check.
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+  for (const std::size_t ci : file.occurrences("__ballot")) {
     if (!file.is(ci, "__ballot") || !file.is(ci + 1, "(") || file.touched(ci) || file.excluded(ci) ||
         file.is_member_or_qualified(ci) || is_declared_name(file, ci) || clashes.contains("__ballot"))
       continue;

@@ -188,9 +188,17 @@ void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64Fi
                  : "fixed (wave64 fix): the 64-bit form counts every lane of the wavefront";
   }
   // The warp pass does not look at a call the fixer already rewrote: say what happened there.
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+  for (const std::uint32_t at : plan.widened_calls) {  // offsets, ascending: the code token starting there
+    std::size_t lo = 0, hi = file.code_size();
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (file.code(mid).begin < at) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo == file.code_size() || file.code(lo).begin != at) continue;
+    const std::size_t ci = lo;
     const lex::Token& t = file.code(ci);
-    if (!plan.widened_calls.count(t.begin) || reported.count({t.line, t.col})) continue;
+    if (reported.count({t.line, t.col})) continue;
     file.diag_at_line(Diag::BallotBitFunction32, Severity::Note, t.line, t.col,
                       "'" + std::string(file.text(ci)) +
                           "' of a lane mask looked at the low 32 bits only; a wavefront "

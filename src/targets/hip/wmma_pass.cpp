@@ -4,6 +4,7 @@
 // bf16), the names rocWMMA lacks, and each fragment's shape against the blocks rocWMMA has per
 // architecture (rules/rocwmma_blocks.tsv, FRY1401).
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -90,10 +91,7 @@ class WmmaPass {
   explicit WmmaPass(FileMigration& f) : f_(f) {}
 
   void run() {
-    bool any = false;
-    for (std::size_t ci = 0; ci < f_.code_size() && !any; ++ci) any = f_.is(ci, "nvcuda");
-    if (!any) return;
-    facts_ = analysis::collect_facts(f_);
+    if (!f_.mentions("nvcuda")) return;
     // `wmma::` names nvcuda::wmma in the whole file, also in macros defined above the `using`
     // (cuda-samples: `#define C_LAYOUT wmma::mem_row_major`).
     for (std::size_t ci = 0; ci + 5 < f_.code_size() && !alias_; ++ci)
@@ -252,9 +250,9 @@ class WmmaPass {
       ++k;
     }
     if (!ab || cls.empty()) return;
-    const auto m = analysis::eval_constant(f_, facts_, args[1].first, args[1].second, scope(name));
-    const auto n = analysis::eval_constant(f_, facts_, args[2].first, args[2].second, scope(name));
-    const auto k = analysis::eval_constant(f_, facts_, args[3].first, args[3].second, scope(name));
+    const auto m = analysis::eval_constant(f_, facts(), args[1].first, args[1].second, scope(name));
+    const auto n = analysis::eval_constant(f_, facts(), args[2].first, args[2].second, scope(name));
+    const auto k = analysis::eval_constant(f_, facts(), args[3].first, args[3].second, scope(name));
     if (!m || !n || !k) return;
     const std::set<std::string> have = archs_with(cls, *m, *n, *k);
     std::string lacking;
@@ -311,12 +309,18 @@ class WmmaPass {
   }
 
   const analysis::FunctionInfo* scope(std::size_t ci) const {
-    const std::size_t fi = facts_.function_at(ci);
-    return fi == npos ? nullptr : &facts_.functions[fi];
+    const std::size_t fi = facts().function_at(ci);
+    return fi == npos ? nullptr : &facts().functions[fi];
   }
 
   FileMigration& f_;
-  analysis::FileFacts facts_;
+  // The file's facts (constants, functions), from its tokens: collected when a fragment's shape
+  // is first read, as most files that name nvcuda never ask.
+  const analysis::FileFacts& facts() const {
+    if (!facts_) facts_ = analysis::collect_facts(f_);
+    return *facts_;
+  }
+  mutable std::optional<analysis::FileFacts> facts_;
   bool alias_ = false;  // `wmma::` names nvcuda::wmma (using namespace nvcuda; or an alias)
   std::map<std::string, std::string> element_types_;  // fragment variable -> element type as written
 };
