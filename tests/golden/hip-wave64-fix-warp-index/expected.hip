@@ -6,7 +6,7 @@
 
 // FRY2202: the warp index of a 32-lane warp, slots read back by warp count.
 __global__ void k2202(const int* in, int* out) {
-  __shared__ int partial[64];
+  __shared__ int partial[64 /* ferry-cuda: 32 */];
   int v = in[blockIdx.x * blockDim.x + threadIdx.x];
   for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
   const int lane = threadIdx.x % warpSize;
