@@ -146,6 +146,11 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
                 s.edits.push_back({v.at(i), v.end(i + 1),
                                    "/ warpSize" + (record ? " " + rewrite::record::make(">> " + std::string(v.t(i + 1)))
                                                           : std::string())});
+              } else if (const std::string was(v.f.span_text(lf, i + 1));
+                         record && rewrite::record::recordable(was) && rewrite::record::span_can_open(v.f, lf)) {
+                // recorded (span form): `((a + b) / warpSize) /* ferry-cuda: a + b >> 5 */`
+                s.edits.push_back({v.at(lf), v.at(lf), "(("});
+                s.edits.push_back({v.end(i - 1), v.end(i + 1), ") / warpSize) " + rewrite::record::make(was)});
               } else {
                 s.edits.push_back({v.at(lf), v.at(lf), "("});
                 s.edits.push_back({v.end(i - 1), v.end(i + 1), ") / warpSize"});
