@@ -13,4 +13,3 @@ __global__ void lane_roles(const int *in, int *out, int n) {
   const int nwarp = (threadIdx.x + blockIdx.x * blockDim.x) >> 5;
   out[n + warp] = warps + nwarp;
 }
-
