@@ -372,9 +372,12 @@ bool apply_call_rule(FileMigration& file, std::size_t ci, const rules::Rule& r) 
     glue.push_back(std::move(pending));
     pending.clear();
     cursor = file.code(last.last).end;
-    // A round-trip record after the argument (`ferry_off /* ferry-cuda: 16 */`) is the
-    // argument's: the glue starts after it (the restore that reads it edits up to its end).
-    if (const auto rec = rewrite::record::after(file.tokens(), file.source(), file.token_index(last.last)))
+    // A round-trip record of a number after the argument (`ferry_off /* ferry-cuda: 16 */`,
+    // `(warpSize - 1) /* ferry-cuda: 31 */`) is the argument's: the glue starts after it (the
+    // restore that reads it edits up to its end). Another record (`(...) /* ferry-cuda: loc */`)
+    // stands for what the template would convert: the call is only renamed.
+    if (const auto rec = rewrite::record::after(file.tokens(), file.source(), file.token_index(last.last));
+        rec && rewrite::record::is_literal(rec->text))
       cursor = file.tokens()[rec->token].end;
   }
   gaps.emplace_back(cursor, file.code(close).end);
