@@ -199,7 +199,7 @@ void run(float* x) { k<<<1, 256>>>(x); }
   const Wave64FixPlan plan = p.plan();
   EXPECT_EQ(plan.stats.components, 1);
   EXPECT_EQ(plan.stats.fixed_components, 1);
-  EXPECT_NE(p.fixed(plan, 0).find("int o = warpSize / 2;"), std::string::npos);
+  EXPECT_NE(p.fixed(plan, 0).find("int o = (warpSize / 2) /* ferry-cuda: 16 */;"), std::string::npos);
 }
 
 TEST(Wave64PlanGraph, ProgramsThatDefineTheSameHelperAreSeparateComponents) {
@@ -219,7 +219,7 @@ void run(float* x) { k<<<1, 256>>>(x); }
 )"}});
   const Wave64FixPlan plan = p.plan();
   EXPECT_EQ(plan.stats.components, 2);
-  EXPECT_NE(p.fixed(plan, 0).find("int o = warpSize / 2;"), std::string::npos);
+  EXPECT_NE(p.fixed(plan, 0).find("int o = (warpSize / 2) /* ferry-cuda: 16 */;"), std::string::npos);
   ASSERT_TRUE(plan.files.count("b/main.cu"));
   EXPECT_TRUE(plan.files.at("b/main.cu").fixed.empty() || !plan.files.at("b/main.cu").fixed_how.empty());
 }
@@ -383,9 +383,11 @@ __global__ void k(float* o, int n) {
     EXPECT_TRUE(fix.whole_component);
     EXPECT_EQ(fix.edits.size(), fp.edits.size());  // the same edits as the whole plan's
     const std::string out = with_site_fix(p, 0, fix);
-    EXPECT_NE(out.find("#if defined(__HIP_PLATFORM_AMD__)\n#define WARP_SIZE 64"), std::string::npos) << out;
+    EXPECT_NE(out.find("#if defined(__HIP_PLATFORM_AMD__) /* ferry-cuda: (none) */\n#define WARP_SIZE 64"),
+              std::string::npos)
+        << out;
     EXPECT_NE(out.find("#else\n#define WARP_SIZE 32\n#endif\n"), std::string::npos) << out;
-    EXPECT_NE(out.find("for (int d = warpSize / 2; d > 0; d >>= 1)"), std::string::npos) << out;
+    EXPECT_NE(out.find("for (int d = (warpSize / 2) /* ferry-cuda: 16 */; d > 0; d >>= 1)"), std::string::npos) << out;
   }
   // Without site_fixes_of the plan is the same and has none.
   const Wave64FixPlan whole = p.plan();
@@ -416,7 +418,8 @@ __global__ void k(float* x, int* idx) {
   EXPECT_EQ(fp.site_fixes.begin()->first.first, Diag::ShuffleLoop32);
   EXPECT_FALSE(fix.whole_component);
   EXPECT_FALSE(fix.left.empty());
-  EXPECT_NE(with_site_fix(p, 0, fix).find("for (int o = warpSize / 2; o > 0; o >>= 1)"), std::string::npos);
+  EXPECT_NE(with_site_fix(p, 0, fix).find("for (int o = (warpSize / 2) /* ferry-cuda: 16 */; o > 0; o >>= 1)"),
+            std::string::npos);
 }
 
 TEST(Wave64PlanSiteFixes, AConstantUsedOtherwiseInAnotherFileHasNoFix) {
