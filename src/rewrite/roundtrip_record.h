@@ -18,6 +18,11 @@
 //               fix added): the cuda logical_warp pass drops the width.
 //               `, 0 /* ferry-cuda: (none) */` (a default argument HIP's call wants written, hip
 //               call_args pass): the comma, the 0 and the record go.
+//               `#if defined(__HIP_PLATFORM_AMD__) /* ferry-cuda: (none) */` (an added
+//               conditional, the wave64 fix's per-target warp width): its first branch, `#else`
+//               and `#endif` go, the #else branch (the original) stays as written.
+//               `for (...) /* ferry-cuda: (none) */ STEP` (an added loop head, the wave64 fix's
+//               unrolled butterfly): the head, the record and one blank go.
 //   dropped     `/* ferry-cuda: #include <cuda_runtime_api.h> */` at a line start (an include that
 //               became a duplicate): the record becomes the include.
 //   call head   `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v, 0)` (a warp mask HIP cannot take):

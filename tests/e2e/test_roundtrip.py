@@ -29,9 +29,6 @@ SOURCE_EXT = {".cu", ".cuh", ".cpp", ".h", ".hpp", ".hip"}
 # Known cases where one round is not a fixed point, and why. A listed case that becomes a fixed
 # point fails the test, so the list only shrinks.
 KNOWN = {
-    "cuda-wave64-logical-back": "a hand-written sample of the logical form's HIP, for the way back alone: "
-    "its CUDA (warpSize beside % 32 and shuffles of the width 32) is code the next forward round fixes "
-    "in the warpSize form, which rewrites the 32s; hip-wave64-fix-logical is the logical form's round trip",
     "cuda-version-12": "HIP's clockInstructionRate and clockRate both read cudaDevAttrClockRate on NVIDIA; "
     "the way back from ferry::cuda_compat::device_attribute(p, cudaDevAttrClockRate) writes clockRate, "
     "which CUDA 12.4 still has and leaves as written",

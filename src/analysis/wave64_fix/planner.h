@@ -185,6 +185,9 @@ struct Blocker {
 // a name replacing a literal as `warpSize /* ferry-cuda: 32 */` (literal form), other text as a
 // span where parentheses can open, `(warpSize / 2) /* ferry-cuda: 16 */`, else unrecorded.
 [[nodiscard]] Wave64ByteEdit recorded_token(const Tokens& v, std::size_t ci, std::string text, bool record);
+// As recorded_token for an expression: `(TEXT) /* ferry-cuda: ORIGINAL */` (span form), or
+// `(TEXT)` where it is not recorded.
+[[nodiscard]] Wave64ByteEdit recorded_paren(const Tokens& v, std::size_t ci, std::string text, bool record);
 
 // Whether the directive at `hash_ci` (its `#`) sits inside #if/#ifdef/#ifndef, the file's include
 // guard aside (macro_uses.cpp).

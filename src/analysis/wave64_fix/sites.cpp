@@ -46,7 +46,10 @@ void Planner::constant_site(std::size_t cid, std::vector<Site>& sites, std::vect
         {c.file, v.line(ci.name_ci), "the definition of '" + c.name + "' shares its line with other code"});
     return;
   }
-  const std::string amd = "#if defined(__HIP_PLATFORM_AMD__)";
+  // In HIP output the #if is recorded as added (rewrite/roundtrip_record.h, added conditional):
+  // the way back keeps the #else branch, the original definition, and drops the rest.
+  const std::string amd = std::string("#if defined(__HIP_PLATFORM_AMD__)") +
+                          (options_.cuda_output ? "" : " " + std::string(rewrite::record::kAdded));
   const std::string wave = std::to_string(profile_.wave_size);
   std::string text;
   if (ci.is_macro) {
@@ -62,6 +65,15 @@ void Planner::constant_site(std::size_t cid, std::vector<Site>& sites, std::vect
   Site s{Diag::WarpWidthConstant, true, c.file, v.at(ci.name_ci), {{v.at(ci.first_ci), v.end(ci.last_ci), text}}};
   sites.push_back(std::move(s));
 }
+
+namespace {
+// The loop an unrolled butterfly's first step gets: in HIP output recorded as added
+// (rewrite/roundtrip_record.h, added loop head), `for (...) /* ferry-cuda: (none) */ STEP`.
+std::string added_loop_head(bool record) {
+  const std::string head = "for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2)";
+  return record ? head + " " + std::string(rewrite::record::kAdded) + " " : head + " ";
+}
+}  // namespace
 
 void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& sites, std::vector<Blocker>& blockers) {
   const Fn& fn = fns_[fid];
@@ -117,9 +129,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
             Site s{lane_op ? Diag::LaneId32 : Diag::WarpIndex32, true, fn.file, v.at(i), {}};
             std::vector<std::size_t> cover = {i + 1};
             const bool record = !options_.cuda_output;
-            if (v.is(i, "&"))
-              s.edits.push_back(record ? recorded_token(v, i + 1, "warpSize - 1", record)
-                                       : replace_token(v, i + 1, "(warpSize - 1)"));
+            if (v.is(i, "&")) s.edits.push_back(recorded_paren(v, i + 1, "warpSize - 1", record));
             else if (v.is(i, "%") || v.is(i, "/")) s.edits.push_back(recorded_token(v, i + 1, "warpSize", record));
             // a round-up in the dividend: (n + 31) / 32, (n + 31) >> 5
             if (warp_op && v.is(i - 1, ")") && v.partner(i - 1) == lf) {
@@ -136,6 +146,11 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
                 s.edits.push_back({v.at(i), v.end(i + 1),
                                    "/ warpSize" + (record ? " " + rewrite::record::make(">> " + std::string(v.t(i + 1)))
                                                           : std::string())});
+              } else if (const std::string was(v.f.span_text(lf, i + 1));
+                         record && rewrite::record::recordable(was) && rewrite::record::span_can_open(v.f, lf)) {
+                // recorded (span form): `((a + b) / warpSize) /* ferry-cuda: a + b >> 5 */`
+                s.edits.push_back({v.at(lf), v.at(lf), "(("});
+                s.edits.push_back({v.end(i - 1), v.end(i + 1), ") / warpSize) " + rewrite::record::make(was)});
               } else {
                 s.edits.push_back({v.at(lf), v.at(lf), "("});
                 s.edits.push_back({v.end(i - 1), v.end(i + 1), ") / warpSize"});
@@ -199,11 +214,14 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       std::vector<std::pair<std::size_t, std::size_t>> extents;
       for (std::size_t k = j; v.is(k, "[") && v.partner(k) != npos; k = v.partner(k) + 1)
         extents.push_back({k + 1, v.partner(k) - 1});
-      bool has32 = false;
+      bool has32 = false, widened = false;
       for (const auto& [a, b] : extents)
-        for (std::size_t q = a; q <= b; ++q)
+        for (std::size_t q = a; q <= b; ++q) {
           if (v.number(q) && parse_int(v.t(q)) == 32) has32 = true;
-      if (!has32) continue;
+          // this fix's own `(E) > 64 ? (E) : 64` (a second migration)
+          if (v.is(q, ">") && v.is(q + 1, "64") && v.is(q + 2, "?")) widened = true;
+        }
+      if (!has32 || widened) continue;
       bool lane_indexed = false;
       for (std::size_t q = lo; q < hi && !lane_indexed; ++q) {
         if (q == name || !v.is(q, v.t(name)) || !v.is(q + 1, "[") || v.partner(q + 1) == npos) continue;
@@ -278,6 +296,9 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       continue;
     }
     if (warp_ctx) {
+      // HIP output records each rewritten literal (rewrite/roundtrip_record.h): `warpSize /*
+      // ferry-cuda: 32 */`, `(warpSize - 1) /* ferry-cuda: 31 */`
+      const bool record = !options_.cuda_output;
       // The width guards of an unrolled butterfly (`if (W >= 32) v += __shfl_down(v, 16); if (W >= 16)
       // v += __shfl_down(v, 8); ...`, W the width of the group being reduced): the guards of the
       // steps at 8 and below are right on any wavefront; the first step becomes a loop from the
@@ -288,9 +309,9 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
                    true,
                    fn.file,
                    v.at(step),
-                   {{v.at(sa), v.at(sa), "for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2) "},
-                    replace_token(v, i, "2 * ferry_off"),
-                    replace_token(v, step, "ferry_off")}},
+                   {{v.at(sa), v.at(sa), added_loop_head(record)},
+                    record ? recorded_paren(v, i, "2 * ferry_off", record) : replace_token(v, i, "2 * ferry_off"),
+                    recorded_token(v, step, "ferry_off", record)}},
               {i, step});
         continue;
       }
@@ -304,10 +325,10 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
         for (std::size_t a = 0; a < args.size(); ++a) {
           if (args[a].first != i || args[a].last != i) continue;
           if (a == width_at && *val == 32) {
-            add(Site{Diag::ShuffleLoop32, false, fn.file, v.at(i), {replace_token(v, i, "warpSize")}}, {i});
+            add(Site{Diag::ShuffleLoop32, false, fn.file, v.at(i), {recorded_token(v, i, "warpSize", record)}}, {i});
             handled = true;
           } else if (a == lane_at && *val == 31 && is_one_of(v.t(q - 2), {"__shfl", "__shfl_sync"})) {
-            add(Site{Diag::LaneId32, false, fn.file, v.at(i), {replace_token(v, i, "(warpSize - 1)")}}, {i});
+            add(Site{Diag::LaneId32, false, fn.file, v.at(i), {recorded_paren(v, i, "warpSize - 1", record)}}, {i});
             handled = true;
           } else if (a == lane_at && *val == 16 &&
                      is_one_of(v.t(q - 2), {"__shfl_xor", "__shfl_xor_sync", "__shfl_down", "__shfl_down_sync"}) &&
@@ -319,8 +340,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
                        true,
                        fn.file,
                        v.at(i),
-                       {{v.at(sa), v.at(sa), "for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2) "},
-                        replace_token(v, i, "ferry_off")}},
+                       {{v.at(sa), v.at(sa), added_loop_head(record)}, recorded_token(v, i, "ferry_off", record)}},
                   {i});
               handled = true;
             }
@@ -336,7 +356,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
         for (const VarDef& d : fi.defs)
           if (d.at < i && d.name == var) vt = d.taint;
         if (vt & 2) {
-          add(Site{Diag::LaneId32, false, fn.file, v.at(i), {replace_token(v, i, "warpSize")}}, {i});
+          add(Site{Diag::LaneId32, false, fn.file, v.at(i), {recorded_token(v, i, "warpSize", record)}}, {i});
           continue;
         }
       }
@@ -344,7 +364,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       if (*val == 32 && ((v.is(i - 1, "*") && v.ident(i - 2) && warp_vars.count(v.t(i - 2)) && !v.member(i - 2)) ||
                          (v.is(i + 1, "*") && v.ident(i + 2) && warp_vars.count(v.t(i + 2)) &&
                           !is_one_of(v.t(i + 3), {"(", "[", ".", "->"})))) {
-        add(Site{Diag::WarpIndex32, false, fn.file, v.at(i), {replace_token(v, i, "warpSize")}}, {i});
+        add(Site{Diag::WarpIndex32, false, fn.file, v.at(i), {recorded_token(v, i, "warpSize", record)}}, {i});
         continue;
       }
       // the first warp: threadIdx.x < 32
@@ -356,7 +376,8 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
                    false,
                    fn.file,
                    v.at(i),
-                   {replace_token(v, i, *val == 32 ? "warpSize" : "(warpSize - 1)")}},
+                   {*val == 32 ? recorded_token(v, i, "warpSize", record)
+                               : recorded_paren(v, i, "warpSize - 1", record)}},
               {i});
           continue;
         }

@@ -130,6 +130,13 @@ Wave64ByteEdit recorded_token(const Tokens& v, std::size_t ci, std::string text,
   return replace_token(v, ci, rewrite::record::span(text, original));
 }
 
+Wave64ByteEdit recorded_paren(const Tokens& v, std::size_t ci, std::string text, bool record) {
+  const std::string_view original = v.t(ci);
+  if (!record || !rewrite::record::is_literal(original) || !rewrite::record::span_can_open(v.f, ci))
+    return replace_token(v, ci, "(" + text + ")");
+  return replace_token(v, ci, rewrite::record::span(text, original));
+}
+
 // A code token followed (on its line, whitespace between) by a `/* ferry-cuda: ... */` record.
 bool recorded(const Tokens& v, std::size_t ci) {
   const std::size_t c = rewrite::record::comment_after(v.f.tokens(), v.f.token_index(ci));

@@ -74,6 +74,57 @@ void remove_ferry_guards(FileMigration& file) {
     b = e;
   }
 }
+// An added conditional (rewrite/roundtrip_record.h): `#if COND /* ferry-cuda: (none) */`, a first
+// branch, `#else`, the original text, `#endif` (the wave64 fix's per-target warp width). The
+// original stays as it was written: from the `#if` to the first non-blank after `#else` goes, and
+// from the newline before `#endif` to its end (what followed the original on its line follows
+// the #endif).
+void remove_added_conditionals(FileMigration& file) {
+  const std::string_view src = file.source();
+  const std::string suffix = " " + std::string(record::kAdded);
+  for (std::size_t b = 0; b < src.size();) {
+    std::size_t e = src.find('\n', b);
+    e = e == std::string_view::npos ? src.size() : e + 1;
+    const std::string_view body = ferry::trim(src.substr(b, e - b), " \t\r\n");
+    const std::size_t start = b;
+    b = e;
+    if (!body.starts_with("#if ") || !body.ends_with(suffix)) continue;
+    // the #else and #endif of this #if, at its depth
+    int depth = 0;
+    std::size_t else_end = std::string_view::npos, endif_begin = std::string_view::npos, endif_end = 0;
+    for (std::size_t q = e; q < src.size();) {
+      std::size_t qe = src.find('\n', q);
+      qe = qe == std::string_view::npos ? src.size() : qe + 1;
+      const std::string_view line = src.substr(q, qe - q);
+      const std::string_view t = ferry::trim(line, " \t\r\n");
+      if (t.starts_with("#if")) {
+        ++depth;
+      } else if (t.starts_with("#endif")) {
+        if (depth-- == 0) {
+          endif_begin = q + line.find('#');
+          endif_end = endif_begin + 6;
+          break;
+        }
+      } else if (depth == 0 && t.starts_with("#el")) {
+        if (t != "#else" || else_end != std::string_view::npos) break;  // not this form
+        else_end = qe;
+      }
+      q = qe;
+    }
+    if (else_end == std::string_view::npos || endif_begin == std::string_view::npos || endif_begin < else_end + 1)
+      continue;
+    std::size_t keep = else_end;  // the original's first non-blank
+    while (keep < endif_begin && (src[keep] == ' ' || src[keep] == '\t')) ++keep;
+    std::size_t nl = endif_begin;  // the newline before the #endif
+    while (nl > else_end && src[nl - 1] != '\n') --nl;
+    if (nl <= keep) continue;
+    const std::size_t if_begin = start + src.substr(start, e - start).find('#');
+    file.replace_bytes(static_cast<std::uint32_t>(nl - 1), static_cast<std::uint32_t>(endif_end), "");
+    file.replace_bytes(static_cast<std::uint32_t>(if_begin), static_cast<std::uint32_t>(keep), "");
+    file.count_converted("device");
+  }
+}
+
 // The records after a `)` (code token `ci`): a launch's doubled block, or a span. Spans nest (a sum
 // rewritten inside a returned value), so they are restored outermost first: the outer record holds
 // the CUDA text of all it covers, and the inner restores, overlapping, do nothing.
@@ -126,6 +177,7 @@ void closing_spans(FileMigration& file) {
 
 void record_restore_pass(FileMigration& file) {
   remove_ferry_guards(file);
+  remove_added_conditionals(file);
   const auto& toks = file.tokens();
   const std::string_view src = file.source();
   // A dropped duplicate include: `/* ferry-cuda: #include <cuda_runtime_api.h> */` alone at a line start.
@@ -206,6 +258,18 @@ void record_restore_pass(FileMigration& file) {
       if (rec && *rec != record::kNone && (ci > 0 && (file.is(ci - 1, "/") || file.is(ci - 1, ">>"))) &&
           file.replace_bytes(file.code(ci).begin, toks[c].end, std::string(*rec)))
         file.count_converted("device");
+      continue;
+    }
+    if (file.is(ci, "for") && file.is(ci + 1, "(")) {
+      // `for (int ferry_off = ...) /* ferry-cuda: (none) */ STEP`: a loop head the wave64 fix put
+      // before an unrolled butterfly's first step; the head, the record and one blank go
+      const std::size_t close = file.match_bracket(ci + 1);
+      if (close == migrate::npos) continue;
+      const auto rec = record::after(toks, src, file.token_index(close));
+      if (!rec || rec->text != record::kNone) continue;
+      std::uint32_t e = toks[rec->token].end;
+      if (e < src.size() && src[e] == ' ') ++e;
+      if (file.replace_bytes(file.code(ci).begin, e, "")) file.count_converted("device");
       continue;
     }
     if (file.is(ci, ")")) continue;  // closing_spans, before this loop

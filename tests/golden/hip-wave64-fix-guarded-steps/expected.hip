@@ -9,7 +9,7 @@
 // W lanes (a template argument); the whole block's width here, and a group of 8 beside it.
 template <unsigned W>
 __device__ __forceinline__ int group_sum(int v) {
-  for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2) if (W >= 2 * ferry_off) v += __shfl_down(v, ferry_off);
+  for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2) /* ferry-cuda: (none) */ if (W >= (2 * ferry_off) /* ferry-cuda: 32 */) v += __shfl_down(v, ferry_off /* ferry-cuda: 16 */);
   if (W >= 16) v += __shfl_down(v, 8);
   if (W >= 8) v += __shfl_down(v, 4);
   if (W >= 4) v += __shfl_down(v, 2);

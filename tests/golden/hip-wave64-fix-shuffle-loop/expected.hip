@@ -10,7 +10,7 @@ __global__ void k2205(const int* in, int* out) {
   int v = in[blockIdx.x * blockDim.x + threadIdx.x];
   for (int o = (warpSize / 2) /* ferry-cuda: 16 */; o > 0; o >>= 1) v += __shfl_xor(v, o);
   int m = blockIdx.x * blockDim.x + threadIdx.x;  // the maximum is in the last lane
-  for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2) m = max(m, __shfl_down(m, ferry_off));
+  for (int ferry_off = warpSize / 2; ferry_off >= 16; ferry_off /= 2) /* ferry-cuda: (none) */ m = max(m, __shfl_down(m, ferry_off /* ferry-cuda: 16 */));
   m = max(m, __shfl_down(m, 8));
   m = max(m, __shfl_down(m, 4));
   m = max(m, __shfl_down(m, 2));

@@ -3,7 +3,7 @@
 // the fix and right with it).
 #include <hip/hip_runtime.h>
 
-#if defined(__HIP_PLATFORM_AMD__)
+#if defined(__HIP_PLATFORM_AMD__) /* ferry-cuda: (none) */
 #define WARP_SIZE 64  // ferry: wavefront width of gfx906
 #else
 #define WARP_SIZE 32

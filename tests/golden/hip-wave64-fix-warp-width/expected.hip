@@ -2,7 +2,7 @@
 // tests/e2e/test_wave64_fixes.sh, wrong at wave 64 without the fix and right with it).
 #include <hip/hip_runtime.h>
 
-#if defined(__HIP_PLATFORM_AMD__)
+#if defined(__HIP_PLATFORM_AMD__) /* ferry-cuda: (none) */
 #define WARP_SIZE 64  // ferry: wavefront width of gfx906
 #else
 #define WARP_SIZE 32
