@@ -160,7 +160,9 @@ try {
   await page.click(`.cm-merge-b .ferry-diag[data-code="FRY2205"][data-line="${loopLine}"] button.apply-fix`);
   await page.waitForFunction(() => /applied fix/.test(document.getElementById("file-msg").textContent));
   const fixedLine = outFile(hdr).split("\n")[loopLine - 1];
-  check(fixedLine.includes("offset = warpSize / 2"), `Apply fix rewrote line ${loopLine}: '${fixedLine.trim()}'`);
+  // the same text `ferry migrate` writes: the fix, and its round-trip record of the original
+  check(fixedLine.includes("offset = (warpSize / 2) /* ferry-cuda: 16 */;"),
+        `Apply fix rewrote line ${loopLine}: '${fixedLine.trim()}'`);
   check((await page.locator("#file-status").getAttribute("data-status")) === "edited", "the header is now edited by hand");
 
   // 4. Edit and save: a line with a compile error at the end of src/attention.cu.
