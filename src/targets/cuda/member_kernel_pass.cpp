@@ -42,13 +42,14 @@ std::size_t close_angle(const FileMigration& f, std::size_t open) {
   return npos;
 }
 
-// Top-level comma-separated pieces of [first, last] (angle brackets and all brackets count).
-std::vector<ArgRange> split_commas(const FileMigration& f, std::size_t first, std::size_t last) {
-  std::vector<ArgRange> out;
-  if (first > last) return out;
-  std::size_t b = first;
+// Visits the tokens of [first, last] outside nested brackets, each with the angle-bracket depth
+// before it (an opening bracket is visited, then skipped to its partner); stops when `visit`
+// returns false.
+template <class Visit>
+void walk_top_level(const FileMigration& f, std::size_t first, std::size_t last, Visit visit) {
   int angle = 0;
   for (std::size_t i = first; i <= last; ++i) {
+    if (!visit(i, angle)) return;
     if (f.is(i, "(") || f.is(i, "[") || f.is(i, "{")) {
       const std::size_t m = f.match_bracket(i);
       if (m != npos && m <= last) i = m;
@@ -58,11 +59,22 @@ std::vector<ArgRange> split_commas(const FileMigration& f, std::size_t first, st
       --angle;
     } else if (f.is(i, ">>")) {
       angle -= 2;
-    } else if (f.is(i, ",") && angle <= 0) {
+    }
+  }
+}
+
+// Top-level comma-separated pieces of [first, last] (angle brackets and all brackets count).
+std::vector<ArgRange> split_commas(const FileMigration& f, std::size_t first, std::size_t last) {
+  std::vector<ArgRange> out;
+  if (first > last) return out;
+  std::size_t b = first;
+  walk_top_level(f, first, last, [&](std::size_t i, int angle) {
+    if (f.is(i, ",") && angle <= 0) {
       out.push_back({b, i - 1});
       b = i + 1;
     }
-  }
+    return true;
+  });
   out.push_back({b, last});
   return out;
 }
@@ -78,28 +90,19 @@ struct Param {
 Param read_param(const FileMigration& f, ArgRange a) {
   Param p{a};
   std::size_t end = a.last;
-  int angle = 0;
-  for (std::size_t i = a.first; i <= a.last; ++i) {
-    if (f.is(i, "(") || f.is(i, "[") || f.is(i, "{")) {
+  walk_top_level(f, a.first, a.last, [&](std::size_t i, int angle) {
+    if (f.is(i, "[") && angle == 0 && end == a.last) {  // `T a[4]`
       const std::size_t m = f.match_bracket(i);
-      if (m != npos && m <= a.last) {
-        if (f.is(i, "[") && angle == 0 && end == a.last) end = i - 1;  // `T a[4]`
-        i = m;
-      }
-    } else if (f.is(i, "<")) {
-      ++angle;
-    } else if (f.is(i, ">")) {
-      --angle;
-    } else if (f.is(i, ">>")) {
-      angle -= 2;
+      if (m != npos && m <= a.last) end = i - 1;
     } else if (f.is(i, "=") && angle == 0) {
       p.default_ = i;
       end = i - 1;
-      break;
+      return false;
     } else if (f.is(i, "...")) {
       p.pack = true;
     }
-  }
+    return true;
+  });
   if (end > a.first && end <= a.last && f.is_identifier(end) && !f.is(end - 1, "::") && !f.is(end, "const") &&
       !f.is(end, "volatile") && !f.is(end, "__restrict__") && !f.is(end, "int") && !f.is(end, "float") &&
       !f.is(end, "double") && !f.is(end, "unsigned") && !f.is(end, "char") && !f.is(end, "bool") &&
