@@ -129,6 +129,20 @@ struct Frags<bf16> {
 #endif
 using FragC = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>;
 
+// Eight floats from `x`, each times `mul`, as the kind's 16-bit words in one 16-byte store.
+template <class T>
+__device__ __forceinline__ uint4 pack8(const float* x, float mul) {
+    unsigned short e[8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) e[i] = Frags<T>::bits(x[i] * mul);
+    uint4 word;
+    word.x = e[0] | ((unsigned)e[1] << 16);
+    word.y = e[2] | ((unsigned)e[3] << 16);
+    word.z = e[4] | ((unsigned)e[5] << 16);
+    word.w = e[6] | ((unsigned)e[7] << 16);
+    return word;
+}
+
 // A fragment from shared memory. nvcc gives the 16-bit half loads the shared state space
 // (`wmma.load.*.shared.f16`: ldmatrix), but leaves every bf16 load generic (`wmma.load.*.bf16`,
 // even from a __shared__ array), which made bf16 ~1.5x slower than fp16 on the H200 with the
@@ -578,16 +592,8 @@ __global__ void __launch_bounds__(kFwdWarps* LLAMA_OPS_MAX_WARP, LLAMA_OPS_WMMA_
                 const int rr = i / (W / 8), c8 = (i % (W / 8)) * 8;
                 const int row = w0 + f * kFrag + rr;
                 if (row < p.seq_q) {
-                    const float inv = sRw[f * kFrag + rr];
-                    unsigned short e[8];
-#pragma unroll
-                    for (int x = 0; x < 8; ++x) e[x] = Frags<T>::bits(xs[rr * LDS + c8 + x] * inv);
-                    uint4 word;
-                    word.x = e[0] | ((unsigned)e[1] << 16);
-                    word.y = e[2] | ((unsigned)e[3] << 16);
-                    word.z = e[4] | ((unsigned)e[5] << 16);
-                    word.w = e[6] | ((unsigned)e[7] << 16);
-                    *reinterpret_cast<uint4*>(o + row * p.o.stride_row + n0 * kFrag + c8) = word;
+                    *reinterpret_cast<uint4*>(o + row * p.o.stride_row + n0 * kFrag + c8) =
+                        pack8<T>(xs + rr * LDS + c8, sRw[f * kFrag + rr]);
                 }
             }
             __syncwarp();

@@ -131,15 +131,8 @@ __device__ __forceinline__ void store_rows_wmma(const FragC (&acc)[D / kFrag], f
         for (int i = lane; i < kFrag * 2; i += warpSize) {
             const int rr = i / 2, c8 = (i % 2) * 8;
             if (row0 + rr < n) {
-                unsigned short e[8];
-#pragma unroll
-                for (int x = 0; x < 8; ++x) e[x] = Frags<T>::bits(xs[rr * LDX + c8 + x] * mul);
-                uint4 word;
-                word.x = e[0] | ((unsigned)e[1] << 16);
-                word.y = e[2] | ((unsigned)e[3] << 16);
-                word.z = e[4] | ((unsigned)e[5] << 16);
-                word.w = e[6] | ((unsigned)e[7] << 16);
-                *reinterpret_cast<uint4*>(dst + (row0 + rr) * t.stride_row + f * kFrag + c8) = word;
+                *reinterpret_cast<uint4*>(dst + (row0 + rr) * t.stride_row + f * kFrag + c8) =
+                    pack8<T>(xs + rr * LDX + c8, mul);
             }
         }
         __syncwarp();
