@@ -336,6 +336,18 @@ std::size_t angle_close(const lex::CodeView& v, std::size_t open, std::size_t la
   return close;
 }
 
+std::size_t angle_open(const lex::CodeView& v, std::size_t close, std::size_t first) {
+  if (!(v.is(close, ">") || v.is(close, ">>")) || close < first) return lex::npos;
+  int depth = 0;
+  for (std::size_t i = close;; --i) {
+    if (v.is(i, ">")) ++depth;
+    else if (v.is(i, ">>")) depth += 2;
+    else if (v.is(i, "<") && --depth == 0) return i;
+    else if (v.is(i, ";") || v.is(i, "{") || v.is(i, "}")) return lex::npos;
+    if (i == first) return lex::npos;
+  }
+}
+
 std::vector<lex::ArgRange> split_top_level(const lex::CodeView& v, std::size_t first, std::size_t last, bool angles) {
   std::vector<lex::ArgRange> out;
   if (first > last) return out;

@@ -114,6 +114,11 @@ int walk_top_level(const lex::CodeView& v, std::size_t first, std::size_t last, 
 // `>>` that closes this list and a nested one is returned.
 [[nodiscard]] std::size_t angle_close(const lex::CodeView& v, std::size_t open, std::size_t last = lex::npos);
 
+// The `<` that opens the template argument list whose `>` (or `>>`, closing it with a list nested
+// in it) is at `close`, walking back no further than `first`; npos when a `;`, `{` or `}` comes
+// first. The kernel name before a launch's `<<<` is read back so (`k<T, N><<<...>>>`).
+[[nodiscard]] std::size_t angle_open(const lex::CodeView& v, std::size_t close, std::size_t first = 0);
+
 // The pieces of [first, last] between its top-level commas (none when first > last): commas
 // inside ( [ { groups do not split, nor, with `angles`, commas inside `<...>` (template
 // arguments; launch parameters and call arguments are expressions: pass false).

@@ -1,4 +1,4 @@
-// The shared top-level walks of analysis/tokens.h: walk_top_level, angle_close, split_top_level,
+// The shared top-level walks of analysis/tokens.h: walk_top_level, angle_close, angle_open, split_top_level,
 // launch_args, names_warp_or_wave (the targets' passes and the wave64 compiler driver read template
 // lists, parameter lists and launch parameters through them).
 #include <gtest/gtest.h>
@@ -63,6 +63,15 @@ TEST(TopLevelWalk, AngleClose) {
   EXPECT_EQ(angle_close(u, 1), npos);  // a `;` first
   const CodeView open_paren("T<f(a> b");
   EXPECT_EQ(angle_close(open_paren, 1), npos);  // an unbalanced bracket inside
+}
+
+TEST(TopLevelWalk, AngleOpen) {
+  const CodeView v("x; k<T, A<int>><<<1, 2>>>(); m<N><<<1, 2>>>(); a > b; c");
+  EXPECT_EQ(angle_open(v, find(v, ">>")), find(v, "<"));  // `>>` closes A's list and k's
+  EXPECT_EQ(angle_open(v, find(v, ">")), find(v, "<", 2));
+  EXPECT_EQ(angle_open(v, find(v, ">"), find(v, "<", 2) + 1), npos);  // not back to `first`
+  EXPECT_EQ(angle_open(v, find(v, ">", 1)), npos);                    // a comparison: the `;` first
+  EXPECT_EQ(angle_open(v, find(v, "k")), npos);                       // not a `>`
 }
 
 TEST(TopLevelWalk, SplitTopLevel) {
