@@ -311,3 +311,60 @@ void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t c
 }
 
 }  // namespace ferry::analysis::detail
+
+namespace ferry::analysis {
+
+std::size_t angle_close(const lex::CodeView& v, std::size_t open, std::size_t last) {
+  if (!v.is(open, "<")) return lex::npos;
+  if (last == lex::npos) last = v.code_size() - 1;
+  std::size_t close = lex::npos;
+  walk_top_level(v, open, last, [&](std::size_t i, int angle) {
+    if (v.is(i, "(") || v.is(i, "[") || v.is(i, "{")) {
+      const std::size_t m = v.partner(i);
+      return m != lex::npos && m <= last;  // else unbalanced, or past `last`: not closed
+    }
+    if (v.is(i, ">")) {
+      if (angle == 1) close = i;
+      return angle > 1;
+    }
+    if (v.is(i, ">>")) {
+      if (angle == 2) close = i;
+      return angle > 2;
+    }
+    return !(v.is(i, ";") || v.is(i, ")") || v.is(i, "]") || v.is(i, "}"));
+  });
+  return close;
+}
+
+std::size_t angle_open(const lex::CodeView& v, std::size_t close, std::size_t first) {
+  if (!(v.is(close, ">") || v.is(close, ">>")) || close < first) return lex::npos;
+  int depth = 0;
+  for (std::size_t i = close;; --i) {
+    if (v.is(i, ">")) ++depth;
+    else if (v.is(i, ">>")) depth += 2;
+    else if (v.is(i, "<") && --depth == 0) return i;
+    else if (v.is(i, ";") || v.is(i, "{") || v.is(i, "}")) return lex::npos;
+    if (i == first) return lex::npos;
+  }
+}
+
+std::vector<lex::ArgRange> split_top_level(const lex::CodeView& v, std::size_t first, std::size_t last, bool angles) {
+  std::vector<lex::ArgRange> out;
+  if (first > last) return out;
+  std::size_t piece = first;
+  walk_top_level(v, first, last, [&](std::size_t i, int angle) {
+    if (v.is(i, ",") && (!angles || angle <= 0)) {
+      out.push_back({piece, i - 1});
+      piece = i + 1;
+    }
+    return true;
+  });
+  out.push_back({piece, last});
+  return out;
+}
+
+bool names_warp_or_wave(std::string_view name) {
+  return detail::contains_nocase(name, "warp") || detail::contains_nocase(name, "wave");
+}
+
+}  // namespace ferry::analysis

@@ -1,6 +1,8 @@
 // Token helpers the hazard analysis shares (facts, taint and every check under checks/):
 // word tests, operand bounds over a lex::CodeView, launch arguments, and the diagnostics sink
-// with the profile wording. Internal to src/analysis/ (namespace detail).
+// with the profile wording. Internal to src/analysis/ (namespace detail), except the top-level
+// walks at the end (namespace ferry::analysis), which the targets' passes and the wave64
+// compiler driver use too.
 #pragma once
 
 #include <array>
@@ -76,3 +78,58 @@ struct LaneLoop {
 void report(FileMigration& f, const HazardOptions& opt, Diag code, std::size_t ci, std::string msg, std::string hint);
 
 }  // namespace ferry::analysis::detail
+
+namespace ferry::analysis {
+
+// ----- Top-level walks: template argument lists, parameter lists, launch parameters -----
+// One walk serves every "split at top-level commas" and "find the closing `>`" of the code base.
+//
+// Visits the code tokens of [first, last] outside nested ( [ { groups, each with the angle-bracket
+// depth before it (`<` opens one, `>` closes one, `>>` two; a comparison counts as well: the
+// callers walk template lists and declarations). An opening bracket is visited, then the walk
+// skips to its partner when that is within `last` (else it walks into the group). `visit(ci,
+// angle)` returns false to stop. Returns the angle depth after the last token visited.
+template <class Visit>
+int walk_top_level(const lex::CodeView& v, std::size_t first, std::size_t last, Visit visit) {
+  int angle = 0;
+  for (std::size_t i = first; i <= last && i < v.code_size(); ++i) {
+    if (!visit(i, angle)) return angle;
+    if (v.is(i, "(") || v.is(i, "[") || v.is(i, "{")) {
+      const std::size_t m = v.partner(i);
+      if (m != lex::npos && m <= last) i = m;
+    } else if (v.is(i, "<")) {
+      ++angle;
+    } else if (v.is(i, ">")) {
+      --angle;
+    } else if (v.is(i, ">>")) {
+      angle -= 2;
+    }
+  }
+  return angle;
+}
+
+// The `>` closing the template argument list whose `<` is at `open`, at or before `last`; npos
+// when a `;` or a closing bracket of an enclosing group comes first, a bracket inside is
+// unbalanced or closes past `last`, or a `>>` closes the list and an enclosing one together. A
+// `>>` that closes this list and a nested one is returned.
+[[nodiscard]] std::size_t angle_close(const lex::CodeView& v, std::size_t open, std::size_t last = lex::npos);
+
+// The `<` that opens the template argument list whose `>` (or `>>`, closing it with a list nested
+// in it) is at `close`, walking back no further than `first`; npos when a `;`, `{` or `}` comes
+// first. The kernel name before a launch's `<<<` is read back so (`k<T, N><<<...>>>`).
+[[nodiscard]] std::size_t angle_open(const lex::CodeView& v, std::size_t close, std::size_t first = 0);
+
+// The pieces of [first, last] between its top-level commas (none when first > last): commas
+// inside ( [ { groups do not split, nor, with `angles`, commas inside `<...>` (template
+// arguments; launch parameters and call arguments are expressions: pass false).
+[[nodiscard]] std::vector<lex::ArgRange> split_top_level(const lex::CodeView& v, std::size_t first, std::size_t last,
+                                                         bool angles = true);
+
+// The launch parameters between `<<<` at `open` and its `>>>` (detail::launch_args above, the
+// one reader of a launch's parameters: the hazard checks and the hip target's launch pass).
+using detail::launch_args;
+
+// A name that mentions a warp or a wavefront (`warp`, `WAVE`, `kWarpSize`), any case.
+[[nodiscard]] bool names_warp_or_wave(std::string_view name);
+
+}  // namespace ferry::analysis

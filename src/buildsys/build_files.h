@@ -67,19 +67,4 @@ struct Result {
                                                       const std::string& rel, std::uint32_t line,
                                                       std::vector<Diagnostic>& diags);
 
-// One CMake command as written: name, arguments, byte ranges (for tests and the rewriter).
-struct CMakeArg {
-  std::string text;  // as written (quotes included)
-  std::size_t begin, end;
-  bool quoted, bracket;
-};
-struct CMakeCommand {
-  std::string name;        // lower-cased
-  std::size_t begin, end;  // from the name to the closing parenthesis
-  std::uint32_t line;
-  std::vector<CMakeArg> args;
-};
-// Throws std::runtime_error on unbalanced parentheses or unterminated quotes/brackets.
-[[nodiscard]] std::vector<CMakeCommand> parse_cmake(std::string_view text);
-
 }  // namespace ferry::buildsys

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "buildsys/cmake_syntax.h"
 #include "buildsys/make_syntax.h"
 #include "buildsys/roundtrip_record.h"
 #include "buildsys/text_edits.h"

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "buildsys/build_files.h"
+#include "buildsys/cmake_syntax.h"
 #include "buildsys/make_syntax.h"
 #include "core/split.h"
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "buildsys/build_files.h"
+#include "buildsys/cmake_syntax.h"
 #include "scan/scanner.h"
 
 namespace ferry::scan::detail {

@@ -1,6 +1,7 @@
 // C, C++, CUDA and HIP sources: through the target's token view (strings and comments never
 // count): headers, kernels, launches, inline asm, namespaces, names of the rule tables, and names
 // no table knows but with a CUDA library's prefix.
+#include "analysis/tokens.h"
 #include "migrate/file_migration.h"
 #include "scan/scanner.h"
 
@@ -55,15 +56,8 @@ void Scanner::scan_c_family() {
       std::size_t k = ci;
       std::string name = "<<<";
       if (k > 0 && f.is(k - 1, ">")) {
-        int depth = 0;
-        while (k > 0) {
-          --k;
-          const std::string_view s = f.text(k);
-          if (s == ">") ++depth;
-          else if (s == ">>") depth += 2;
-          else if (s == "<" && --depth == 0) break;
-          else if (s == ";" || s == "{" || s == "}") break;
-        }
+        const std::size_t open = analysis::angle_open(f, k - 1);
+        k = open == lex::npos ? 0 : open;  // not closed: no name
       }
       if (k > 0 && f.is_identifier(k - 1)) name = f.text(k - 1);
       use(t.line, t.col, name, "kernel", "launch", "cuda-runtime", construct("launch"));

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "analysis/tokens.h"
 #include "migrate/file_migration.h"
 #include "targets/hip/passes.h"
 #include "targets/target.h"
@@ -49,21 +50,9 @@ bool opens_scope_not_function(const FileMigration& f, std::size_t open) {
   const std::size_t start = statement_start(f, open);
   for (std::size_t i = start; i < open; ++i) {
     if (f.is(i, "template") && f.is(i + 1, "<")) {
-      int angle = 0;
-      std::size_t j = i + 1;
-      for (; j < open; ++j) {
-        if (f.is(j, "(") || f.is(j, "[")) {
-          const std::size_t close = f.match_bracket(j);
-          if (close == npos || close >= open) break;
-          j = close;
-          continue;
-        }
-        if (f.is(j, "<")) ++angle;
-        else if (f.is(j, ">")) --angle;
-        else if (f.is(j, ">>")) angle -= 2;
-        if (angle <= 0) break;
-      }
-      i = j;
+      const std::size_t close = analysis::angle_close(f, i + 1, open - 1);
+      if (close == npos) return false;  // the head does not close before the brace
+      i = close;
       continue;
     }
     if (f.is(i, "namespace") || f.is(i, "struct") || f.is(i, "class") || f.is(i, "union") || f.is(i, "enum"))
@@ -136,25 +125,11 @@ void protect_template_kernel_names(FileMigration& f) {
     const std::size_t first = i;
     while (f.is_identifier(i) && f.is(i + 1, "::")) i += 2;
     if (!f.is_identifier(i) || !f.is(i + 1, "<")) continue;
-    // The matching `>` of the template's argument list, across nested brackets and `<...>`.
-    int angle = 0;
-    bool comma = false;
-    std::size_t j = i + 1;
-    for (; j < f.code_size(); ++j) {
-      if (f.is(j, "(") || f.is(j, "[") || f.is(j, "{")) {
-        const std::size_t close = f.match_bracket(j);
-        if (close == npos) break;
-        j = close;
-        continue;
-      }
-      if (f.is(j, "<")) ++angle;
-      else if (f.is(j, ">")) --angle;
-      else if (f.is(j, ">>")) angle -= 2;
-      else if (f.is(j, ",")) comma = true;
-      else if (f.is(j, ";") || f.is(j, ")")) break;
-      if (angle <= 0) break;
-    }
-    if (angle != 0 || !comma || !f.is(j + 1, ",") || f.touched(first) || f.touched(j)) continue;
+    // The matching `>` of the template's argument list, and a comma in it (outside brackets).
+    const std::size_t j = analysis::angle_close(f, i + 1);
+    if (j == npos || analysis::split_top_level(f, i + 2, j - 1, false).size() < 2 || !f.is(j + 1, ",") ||
+        f.touched(first) || f.touched(j))
+      continue;
     f.insert_before(first, "(");
     f.insert_before(j + 1, ")");
   }
@@ -215,23 +190,8 @@ void drop_kernel_void_casts(FileMigration& f) {
     if (!f.is_identifier(i)) continue;
     std::size_t name_last = i;
     if (f.is(i + 1, "<")) {
-      int angle = 0;
-      std::size_t j = i + 1;
-      for (; j < f.code_size(); ++j) {
-        if (f.is(j, "(") || f.is(j, "[")) {
-          const std::size_t close = f.match_bracket(j);
-          if (close == npos) break;
-          j = close;
-          continue;
-        }
-        if (f.is(j, "<")) ++angle;
-        else if (f.is(j, ">")) --angle;
-        else if (f.is(j, ">>")) angle -= 2;
-        else if (f.is(j, ";") || f.is(j, ")") || f.is(j, "{")) break;
-        if (angle <= 0) break;
-      }
-      if (angle != 0) continue;
-      name_last = j;
+      name_last = analysis::angle_close(f, i + 1);
+      if (name_last == npos) continue;
     }
     const std::size_t after = name_last + 1;
     if (call_cast ? !(f.is(after, ")") && (f.is(after + 1, ",") || f.is(after + 1, ")")))

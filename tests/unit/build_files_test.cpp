@@ -1,4 +1,5 @@
 #include "buildsys/build_files.h"
+#include "buildsys/cmake_syntax.h"
 #include "targets/target.h"
 
 #include <gtest/gtest.h>

@@ -80,10 +80,13 @@ TEST(VerifyTorch, FindsTorchIncludesAndReadsTheProbe) {
 
 namespace {
 
-// Answers `python -c` with a canned probe output per interpreter, every compile with success.
-class PythonRunner final : public ProcessRunner {
+// Answers a probe, `PROGRAM FLAG [ARG]` (`python -c CODE`, `mpic++ --showme:compile`), with a
+// canned output per program (a program it does not know fails to launch), every compile with
+// success; it remembers every command it was asked to run.
+class ProbeRunner final : public ProcessRunner {
  public:
-  std::map<std::string, std::string> probes;  // interpreter -> output
+  ProbeRunner(std::string flag, std::size_t argc) : flag_(std::move(flag)), argc_(argc) {}
+  std::map<std::string, std::string> answers;  // program -> its output
   mutable std::mutex mu;
   mutable std::vector<std::vector<std::string>> seen;
   ProcessResult run(const std::vector<std::string>& argv, const fs::path&, std::chrono::milliseconds) const override {
@@ -93,13 +96,17 @@ class PythonRunner final : public ProcessRunner {
     }
     ProcessResult r;
     r.exit_code = 0;
-    if (argv.size() == 3 && argv[1] == "-c") {
-      const auto it = probes.find(argv[0]);
-      if (it == probes.end()) r.launch_failed = true, r.exit_code = -1;
+    if (argv.size() == argc_ && argv[1] == flag_) {
+      const auto it = answers.find(argv[0]);
+      if (it == answers.end()) r.launch_failed = true, r.exit_code = -1;
       else r.output = it->second;
     }
     return r;
   }
+
+ private:
+  std::string flag_;
+  std::size_t argc_;
 };
 
 }  // namespace
@@ -111,10 +118,10 @@ TEST(VerifyRun, PyTorchExtensionUnitsGetTorchsIncludePaths) {
   write(out / "ext.cu", "#include <hip/hip_runtime.h>\n#include <torch/extension.h>\n");
   write(out / "plain.cu", "int main() {}\n");
   write(base / "torch/include/torch/extension.h", "#pragma once\n");
-  PythonRunner runner;
-  runner.probes["py-without"] = "ferry-torch: none ModuleNotFoundError No module named 'torch'\n";
-  runner.probes["py-with"] = "ferry-torch: version 2.4.0\nferry-torch: abi 0\nferry-torch: include " +
-                             (base / "torch/include").string() + "\n";
+  ProbeRunner runner("-c", 3);  // python -c CODE
+  runner.answers["py-without"] = "ferry-torch: none ModuleNotFoundError No module named 'torch'\n";
+  runner.answers["py-with"] = "ferry-torch: version 2.4.0\nferry-torch: abi 0\nferry-torch: include " +
+                              (base / "torch/include").string() + "\n";
   VerifyOptions o;
   o.tree = out;
   o.profiles = ferry::analysis::parse_profile_list("gfx906");
@@ -152,26 +159,6 @@ TEST(VerifyRun, PyTorchExtensionUnitsGetTorchsIncludePaths) {
   fs::remove_all(base);
 }
 
-namespace {
-
-// Answers `<wrapper> --showme:compile` for the wrappers it knows, every compile with success.
-class MpiRunner final : public ProcessRunner {
- public:
-  std::map<std::string, std::string> wrappers;  // wrapper -> its --showme:compile output
-  ProcessResult run(const std::vector<std::string>& argv, const fs::path&, std::chrono::milliseconds) const override {
-    ProcessResult r;
-    r.exit_code = 0;
-    if (argv.size() == 2 && argv[1] == "--showme:compile") {
-      const auto it = wrappers.find(argv[0]);
-      if (it == wrappers.end()) r.launch_failed = true, r.exit_code = -1;
-      else r.output = it->second;
-    }
-    return r;
-  }
-};
-
-}  // namespace
-
 TEST(VerifyMpi, IncludesAndWrapperFlags) {
   EXPECT_TRUE(includes_mpi("#include <stdio.h>\n  #  include \"mpi.h\"\n"));
   EXPECT_TRUE(includes_mpi("#include <mpi.h>\n"));
@@ -187,8 +174,8 @@ TEST(VerifyRun, MpiUnitsGetTheWrappersIncludePath) {
   const fs::path out = base / "out";
   write(out / "ring.cu", "#include <hip/hip_runtime.h>\n#include <mpi.h>\n");
   write(out / "plain.cu", "int main() {}\n");
-  MpiRunner runner;
-  runner.wrappers["mpic++"] = "-I/opt/mpi/include -pthread\n";  // mpicxx is absent: the next answers
+  ProbeRunner runner("--showme:compile", 2);                   // mpic++ --showme:compile
+  runner.answers["mpic++"] = "-I/opt/mpi/include -pthread\n";  // mpicxx is absent: the next answers
   VerifyOptions o;
   o.tree = out;
   o.profiles = ferry::analysis::parse_profile_list("gfx906");
@@ -205,7 +192,7 @@ TEST(VerifyRun, MpiUnitsGetTheWrappersIncludePath) {
   EXPECT_EQ(to_json(r)["mpi"]["wrapper"], "mpic++");
 
   // No wrapper answers: a note says what to install; units compile without the flags.
-  runner.wrappers.clear();
+  runner.answers.clear();
   const VerifyResult none = run_verify(o, runner);
   ASSERT_TRUE(none.mpi);
   EXPECT_FALSE(none.mpi->usable());
@@ -250,7 +237,7 @@ TEST(VerifyRun, OpenmpUnitsAndDefines) {
   const fs::path out = base / "out";
   write(out / "omp.cu", "#include <hip/hip_runtime.h>\n#include <omp.h>\n");
   write(out / "plain.cu", "int main() {}\n");
-  MpiRunner runner;  // every compile succeeds
+  ProbeRunner runner("--showme:compile", 2);  // every compile succeeds
   VerifyOptions o;
   o.tree = out;
   o.profiles = ferry::analysis::parse_profile_list("gfx906");

@@ -1,6 +1,8 @@
-// Unit tests of the wave64 planner's units (src/analysis/wave64_fix/): the token helpers, the
-// shuffle-loop reader, the project graph (which definition a call means), the block-size values,
-// the three forms and the hint texts. The goldens and e2e/test_wave64_fixes.sh prove the whole
+// Unit tests of the wave64 planner's units (src/analysis/wave64_fix/), each under a heading with
+// its file's name: the token helpers, the shuffle-loop reader, the project graph (which definition
+// a call means), the block-size values, the three forms (logical, rows, WMMA), the lane masks, the
+// sites (a warp-width constant), the host launchers with the policy's fallback, the macro reader,
+// the site fixes and the hint texts. The goldens and e2e/test_wave64_fixes.sh prove the whole
 // fixer by running; these pin each unit's contract where it is decided.
 #include "analysis/wave64_fix/planner.h"
 
@@ -76,6 +78,13 @@ struct Project {
   std::vector<FileFacts> facts;
   WarpConstantUses uses;
 };
+
+// The reasons the plan gives for the components it left (for failure messages).
+std::string describe_blocked(const Wave64FixPlan& plan) {
+  std::string out;
+  for (const std::string& b : plan.blocked) out += b + "\n";
+  return out;
+}
 
 // ---- token_helpers.cpp --------------------------------------------------------------------------
 
@@ -284,6 +293,142 @@ void run(float* x) { k<<<1, 256>>>(x); }
   ASSERT_EQ(plan.blocked.size(), 1u);
   EXPECT_NE(plan.blocked[0].find("a line to change is excluded from rewriting"), std::string::npos);
   EXPECT_EQ(p.fixed(plan, 0), p.srcs[0].second);
+}
+
+// ---- form_rows.cpp ------------------------------------------------------------------------------
+
+TEST(Wave64PlanForms, RowsOf32KeepTheirWidthInEveryShuffle) {
+  Project p(Sources{{"t.cu", R"(
+__global__ void rows(float* y, int n) {
+  const int lane = threadIdx.x % 32;
+  float s = y[threadIdx.y * n + lane];
+  for (int o = 16; o > 0; o /= 2) s += __shfl_xor_sync(0xffffffff, s, o);
+  const float r = __shfl_sync(0xffffffff, s, lane + 1);
+  if (lane == 0) y[threadIdx.y] = s + r;
+}
+void run(float* y, int n) { dim3 block(32, 8); rows<<<1, block>>>(y, n); }
+)"}});
+  // Blocks 32 wide: a wavefront holds two rows, each a CUDA warp; the 32-lane arithmetic stays.
+  const Wave64FixPlan plan = p.plan();
+  EXPECT_EQ(plan.stats.fixed_components, 1) << describe_blocked(plan);
+  const std::string out = p.fixed(plan, 0);
+  EXPECT_NE(out.find("threadIdx.x % 32"), std::string::npos) << out;
+  EXPECT_NE(out.find("o = 16"), std::string::npos) << out;
+  EXPECT_NE(out.find("__shfl_xor_sync(0xffffffff, s, o" + kAddedWidth + ")"), std::string::npos) << out;
+  EXPECT_NE(out.find("lane + 1"), std::string::npos) << out;
+}
+
+// ---- form_wmma.cpp ------------------------------------------------------------------------------
+
+TEST(Wave64PlanForms, WmmaFormDoublesTheBlockAndCountsWarpsIn64Threads) {
+  Project p(Sources{{"t.cu", R"(
+#include <mma.h>
+using namespace nvcuda;
+__global__ void gemm(const half* a, const half* b, float* d, int k) {
+  const int warp = threadIdx.x / 32;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  wmma::load_matrix_sync(fa, a + warp * 256, 16);
+  wmma::load_matrix_sync(fb, b, 16);
+  wmma::mma_sync(acc, fa, fb, acc);
+  wmma::store_matrix_sync(d + warp * 256, acc, 16, wmma::mem_row_major);
+}
+void run(const half* a, const half* b, float* d, int k) { gemm<<<1, 128>>>(a, b, d, k); }
+)"}});
+  const Wave64FixPlan plan = p.plan();
+  EXPECT_EQ(plan.stats.fixed_components, 1) << describe_blocked(plan);
+  const std::string out = p.fixed(plan, 0);
+  EXPECT_NE(out.find("/ 64 " + rewrite::record::make("32")), std::string::npos) << out;
+  EXPECT_NE(out.find("<<<1, 2 * (128) " + rewrite::record::make("128") + ">>>"), std::string::npos) << out;
+}
+
+// ---- masks.cpp ----------------------------------------------------------------------------------
+
+TEST(Wave64PlanMasks, ABallotKeptIn32BitsIsWidenedWithItsBitCount) {
+  Project p(Sources{{"t.cu", R"(
+__global__ void count(const int* in, int* out) {
+  const bool hit = in[blockIdx.x * blockDim.x + threadIdx.x] > 0;
+  const unsigned ballot = __ballot_sync(0xffffffff, hit);
+  if (threadIdx.x % warpSize == 0) atomicAdd(out, __popc(ballot));
+}
+void run(const int* in, int* out) { count<<<4, 256>>>(in, out); }
+)"}});
+  const Wave64FixPlan plan = p.plan();
+  EXPECT_EQ(plan.stats.fixed_components, 1) << describe_blocked(plan);
+  const std::string out = p.fixed(plan, 0);
+  EXPECT_NE(out.find("unsigned long long " + rewrite::record::make("unsigned") + " ballot"), std::string::npos) << out;
+  EXPECT_NE(out.find("__popcll " + rewrite::record::make("__popc") + "(ballot)"), std::string::npos) << out;
+  EXPECT_EQ(plan.files.at("t.cu").widened_vars.size(), 1u);
+}
+
+// ---- sites.cpp ----------------------------------------------------------------------------------
+
+TEST(Wave64PlanSites, AWarpWidthConstantBecomesThePerTargetWidth) {
+  Project p(Sources{{"t.cu", R"(
+#define WARP_SIZE 32
+__global__ void sum(const int* in, int* out) {
+  int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);
+  if (threadIdx.x % WARP_SIZE == 0) atomicAdd(out, v);
+}
+void run(const int* in, int* out) { sum<<<4, 256>>>(in, out); }
+)"}});
+  const Wave64FixPlan plan = p.plan();
+  EXPECT_EQ(plan.stats.fixed_components, 1) << describe_blocked(plan);
+  const std::string out = p.fixed(plan, 0);
+  // 64 on AMD, the CUDA original on the way back (the added conditional is recorded).
+  EXPECT_NE(
+      out.find("#if defined(__HIP_PLATFORM_AMD__) " + std::string(rewrite::record::kAdded) +
+               "\n#define WARP_SIZE 64  // ferry: wavefront width of gfx906\n#else\n#define WARP_SIZE 32\n#endif\n"),
+      std::string::npos)
+      << out;
+  EXPECT_NE(out.find("threadIdx.x % WARP_SIZE"), std::string::npos) << out;  // its uses stay
+  EXPECT_FALSE(plan.files.at("t.cu").fixed.empty());
+}
+
+// ---- host_launches.cpp --------------------------------------------------------------------------
+
+TEST(Wave64PlanHostLaunches, WarpArithmeticInTheLauncherRulesOutTheWarpSizeForm) {
+  Project p(Sources{{"t.cu", R"(
+__global__ void k(float* x) {
+  float v = x[threadIdx.x];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  x[threadIdx.x] = v;
+}
+void run(float* x, int n) { k<<<n / 32, 256>>>(x); }
+)"}});
+  // `n / 32` next to the launch: a count of warps the warpSize form would leave at 32 lanes, so the
+  // policy (policy.cpp) takes the logical form and says why.
+  const Wave64FixPlan plan = p.plan();
+  EXPECT_EQ(plan.stats.logical_components, 1);
+  const Wave64FilePlan& fp = plan.files.at("t.cu");
+  ASSERT_FALSE(fp.fixed_how.empty());
+  EXPECT_NE(fp.fixed_how.begin()->second.find("because t.cu:7: host code that launches the component computes with 32"),
+            std::string::npos)
+      << fp.fixed_how.begin()->second;
+  EXPECT_NE(p.fixed(plan, 0).find("k<<<n / 32, 256>>>"), std::string::npos);  // the host code stays
+}
+
+// ---- macro_uses.cpp -----------------------------------------------------------------------------
+
+TEST(Wave64PlanMacroUses, InsideConditionalSeesIfsButNotTheIncludeGuard) {
+  Project p(Sources{{"t.h", R"(#ifndef T_H
+#define T_H
+#define A 1
+#ifdef USE_B
+#define B 2
+#endif
+#endif
+)"}});
+  const Tokens v = p.tokens(0);
+  std::vector<std::size_t> defines;
+  for (std::size_t ci = 0; ci + 1 < v.size(); ++ci)
+    if (v.is(ci, "#") && v.is(ci + 1, "define")) defines.push_back(ci);
+  ASSERT_EQ(defines.size(), 3u);
+  EXPECT_FALSE(inside_conditional(v, defines[1]));  // `#define A`: only the guard around it
+  EXPECT_TRUE(inside_conditional(v, defines[2]));   // `#define B` under #ifdef USE_B
 }
 
 // ---- tokens on demand (a tree) ------------------------------------------------------------------

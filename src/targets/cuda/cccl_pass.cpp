@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/tokens.h"
 #include "rules/cuda_version.h"
 #include "targets/cuda/passes.h"
 
@@ -31,50 +32,6 @@ constexpr Replacement kHipcub[] = {
     {"DiscardOutputIterator", "thrust::discard_iterator", "thrust/iterator/discard_iterator.h", false},
 };
 
-// Closing '>' of the template argument list opening at `open` ('<'), or npos.
-std::size_t angle_close(const FileMigration& f, std::size_t open) {
-  int depth = 0;
-  for (std::size_t k = open; k < f.code_size(); ++k) {
-    if (f.is(k, "(") || f.is(k, "[") || f.is(k, "{")) {
-      const std::size_t m = f.match_bracket(k);
-      if (m == npos) return npos;
-      k = m;
-      continue;
-    }
-    if (f.is(k, "<")) ++depth;
-    else if (f.is(k, ">") && --depth == 0) return k;
-    else if (f.is(k, ">>")) {
-      depth -= 2;
-      if (depth <= 0) return depth == 0 ? k : npos;  // `>>` closing two lists: not ours alone
-    } else if (f.is(k, ";") || f.is(k, "{") || f.is(k, "}")) return npos;
-  }
-  return npos;
-}
-
-// Top-level comma-separated pieces of [first, last] (code indices), for template argument lists.
-std::vector<std::pair<std::size_t, std::size_t>> split_commas(const FileMigration& f, std::size_t first,
-                                                              std::size_t last) {
-  std::vector<std::pair<std::size_t, std::size_t>> out;
-  int angles = 0;
-  std::size_t start = first;
-  for (std::size_t k = first; k <= last && k < f.code_size(); ++k) {
-    if (f.is(k, "(") || f.is(k, "[") || f.is(k, "{")) {
-      const std::size_t m = f.match_bracket(k);
-      if (m != npos) k = m;
-      continue;
-    }
-    if (f.is(k, "<")) ++angles;
-    else if (f.is(k, ">")) --angles;
-    else if (f.is(k, ">>")) angles -= 2;
-    else if (f.is(k, ",") && angles == 0) {
-      out.emplace_back(start, k - 1);
-      start = k + 1;
-    }
-  }
-  out.emplace_back(start, last);
-  return out;
-}
-
 void include_once(FileMigration& f, std::vector<std::string>& added, std::string_view header) {
   if (header.empty()) return;
   const std::string h(header);
@@ -101,11 +58,11 @@ void drop_function_bases(FileMigration& f) {
     std::size_t brace = colon + 1;
     while (brace < f.code_size() && !f.is(brace, "{") && !f.is(brace, ";")) ++brace;
     if (!f.is(brace, "{")) continue;
-    const auto bases = split_commas(f, colon + 1, brace - 1);
+    const auto bases = analysis::split_top_level(f, colon + 1, brace - 1);
     std::vector<bool> drop(bases.size(), false);
     std::size_t dropped = 0;
     for (std::size_t b = 0; b < bases.size(); ++b) {
-      for (std::size_t k = bases[b].first; k + 2 <= bases[b].second; ++k)
+      for (std::size_t k = bases[b].first; k + 2 <= bases[b].last; ++k)
         if (f.is(k, "thrust") && f.is(k + 1, "::") &&
             (f.is(k + 2, "binary_function") || f.is(k + 2, "unary_function"))) {
           drop[b] = true;
@@ -122,7 +79,7 @@ void drop_function_bases(FileMigration& f) {
         if (!drop[b]) continue;
         // the piece and the comma before it (or after it, for the first base)
         const std::size_t first = b > 0 ? bases[b].first - 1 : bases[b].first;
-        const std::size_t last = b > 0 ? bases[b].second : bases[b].second + 1;
+        const std::size_t last = b > 0 ? bases[b].last : bases[b].last + 1;
         ok = f.replace(first, last, "");
       }
     }
@@ -154,7 +111,7 @@ void cccl_pass(FileMigration& file) {
     if (thrust && name == "identity") {
       std::size_t last = ci + 2;
       if (file.is(last + 1, "<")) {
-        const std::size_t close = angle_close(file, last + 1);
+        const std::size_t close = analysis::angle_close(file, last + 1);
         if (close == npos) continue;
         last = close;
       }
@@ -169,11 +126,11 @@ void cccl_pass(FileMigration& file) {
     if (name == "TransformInputIterator") {
       // cub::TransformInputIterator<Value, Op, It[, Offset]> -> thrust::transform_iterator<Op, It, Value>
       if (!file.is(ci + 3, "<")) continue;
-      const std::size_t close = angle_close(file, ci + 3);
+      const std::size_t close = analysis::angle_close(file, ci + 3);
       if (close == npos) continue;
-      const auto args = split_commas(file, ci + 4, close - 1);
+      const auto args = analysis::split_top_level(file, ci + 4, close - 1);
       if (args.size() < 3) continue;
-      auto text = [&](std::size_t k) { return std::string(file.span_text(args[k].first, args[k].second)); };
+      auto text = [&](std::size_t k) { return std::string(file.span_text(args[k].first, args[k].last)); };
       if (!file.replace(first, close, "thrust::transform_iterator<" + text(1) + ", " + text(2) + ", " + text(0) + ">"))
         continue;
       include_once(file, added, "thrust/iterator/transform_iterator.h");

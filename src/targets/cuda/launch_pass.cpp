@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/tokens.h"
 #include "targets/cuda/passes.h"
 
 namespace ferry::targets::cuda {
@@ -57,21 +58,8 @@ void launch_pass(migrate::FileMigration& file) {
     // is a function template, and the commas of the kernel's template arguments are C++'s; join
     // the pieces of the split kernel name until its `<` is closed.
     if (args.size() > 1 && file.is_identifier(args[0].first) && file.is(args[0].first + 1, "<")) {
-      auto angle = [&](const ArgRange& a) {
-        int d = 0;
-        for (std::size_t i = a.first; i <= a.last; ++i) {
-          if (file.is(i, "(") || file.is(i, "[") || file.is(i, "{")) {
-            const std::size_t m = file.match_bracket(i);
-            if (m != npos && m <= a.last) i = m;
-          } else if (file.is(i, "<")) {
-            ++d;
-          } else if (file.is(i, ">")) {
-            --d;
-          } else if (file.is(i, ">>")) {
-            d -= 2;
-          }
-        }
-        return d;
+      auto angle = [&](const ArgRange& a) {  // the piece's angle depth at its end
+        return analysis::walk_top_level(file, a.first, a.last, [](std::size_t, int) { return true; });
       };
       int depth = angle(args[0]);
       std::size_t joined = 1;

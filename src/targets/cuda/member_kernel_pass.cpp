@@ -10,74 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "analysis/tokens.h"
 #include "rules/rule_set.h"
 #include "targets/cuda/passes.h"
 
 namespace ferry::targets::cuda {
 namespace {
 
+using analysis::walk_top_level;
 using migrate::ArgRange;
 using migrate::FileMigration;
 using migrate::npos;
-
-// The `>` closing the template head whose `<` is at `open` (npos if none).
-std::size_t close_angle(const FileMigration& f, std::size_t open) {
-  int d = 0;
-  for (std::size_t i = open; i < f.code_size(); ++i) {
-    if (f.is(i, "(") || f.is(i, "[") || f.is(i, "{")) {
-      const std::size_t m = f.match_bracket(i);
-      if (m == npos) return npos;
-      i = m;
-    } else if (f.is(i, "<")) {
-      ++d;
-    } else if (f.is(i, ">")) {
-      if (--d == 0) return i;
-    } else if (f.is(i, ">>")) {
-      d -= 2;
-      if (d <= 0) return d == 0 ? i : npos;
-    } else if (f.is(i, ";") || f.is(i, "}")) {
-      return npos;
-    }
-  }
-  return npos;
-}
-
-// Visits the tokens of [first, last] outside nested brackets, each with the angle-bracket depth
-// before it (an opening bracket is visited, then skipped to its partner); stops when `visit`
-// returns false.
-template <class Visit>
-void walk_top_level(const FileMigration& f, std::size_t first, std::size_t last, Visit visit) {
-  int angle = 0;
-  for (std::size_t i = first; i <= last; ++i) {
-    if (!visit(i, angle)) return;
-    if (f.is(i, "(") || f.is(i, "[") || f.is(i, "{")) {
-      const std::size_t m = f.match_bracket(i);
-      if (m != npos && m <= last) i = m;
-    } else if (f.is(i, "<")) {
-      ++angle;
-    } else if (f.is(i, ">")) {
-      --angle;
-    } else if (f.is(i, ">>")) {
-      angle -= 2;
-    }
-  }
-}
-
-// Top-level comma-separated pieces of [first, last] (angle brackets and all brackets count).
-std::vector<ArgRange> split_commas(const FileMigration& f, std::size_t first, std::size_t last) {
-  std::vector<ArgRange> out;
-  if (first > last) return out;
-  std::size_t b = first;
-  walk_top_level(f, first, last, [&](std::size_t i, int angle) {
-    if (f.is(i, ",") && angle <= 0) {
-      out.push_back({b, i - 1});
-      b = i + 1;
-    }
-    return true;
-  });
-  out.push_back({b, last});
-  return out;
-}
 
 // One template or function parameter: its declarator name and where its default begins.
 struct Param {
@@ -158,7 +101,7 @@ bool read_class(const FileMigration& f, std::size_t open, MemberKernel& k) {
     // template<...> class X: find the head's `template <`.
     for (std::size_t i = key - 1; i-- > 0;) {
       if (f.is(i, ";") || f.is(i, "{") || f.is(i, "}")) break;
-      if (f.is(i, "template") && f.is(i + 1, "<") && close_angle(f, i + 1) == key - 1) {
+      if (f.is(i, "template") && f.is(i + 1, "<") && analysis::angle_close(f, i + 1) == key - 1) {
         k.class_head = i;
         k.class_tmpl_open = i + 1;
         k.class_tmpl_close = key - 1;
@@ -209,7 +152,7 @@ std::string read_member(const FileMigration& f, std::size_t ci, MemberKernel& k)
   }
   if (f.is(first, "template") && f.is(first + 1, "<")) {
     k.tmpl_open = first + 1;
-    k.tmpl_close = close_angle(f, first + 1);
+    k.tmpl_close = analysis::angle_close(f, first + 1);
     if (k.tmpl_close == npos || k.tmpl_close > ci) return "its template head could not be read";
   }
   for (std::size_t i = ci + 1; i < f.code_size() && !f.is(i, ";") && !f.is(i, "{"); ++i) {
@@ -293,14 +236,14 @@ void hoist(FileMigration& f, const MemberKernel& k, std::vector<bool>& done_refs
   // Template parameters: the class's (without defaults), then the kernel's.
   std::vector<std::string> cparams, cargs, kparams_decl, kparams_def, kargs;
   if (class_tmpl)
-    for (const ArgRange& a : split_commas(f, k.class_tmpl_open + 1, k.class_tmpl_close - 1)) {
+    for (const ArgRange& a : analysis::split_top_level(f, k.class_tmpl_open + 1, k.class_tmpl_close - 1)) {
       const Param p = read_param(f, a);
       if (p.name == npos) return;  // checked by the caller
       cparams.push_back(copy_renamed(f, a.first, p.default_ == npos ? a.last : p.default_ - 1));
       cargs.push_back(std::string(f.text(p.name)) + (p.pack ? "..." : ""));
     }
   if (kern_tmpl)
-    for (const ArgRange& a : split_commas(f, k.tmpl_open + 1, k.tmpl_close - 1)) {
+    for (const ArgRange& a : analysis::split_top_level(f, k.tmpl_open + 1, k.tmpl_close - 1)) {
       const Param p = read_param(f, a);
       if (p.name == npos) return;
       kparams_decl.push_back(copy_renamed(f, a.first, a.last));
@@ -387,7 +330,7 @@ void hoist(FileMigration& f, const MemberKernel& k, std::vector<bool>& done_refs
     std::size_t j = i + 1;
     std::string args;
     if (f.is(j, "<")) {
-      const std::size_t c = close_angle(f, j);
+      const std::size_t c = analysis::angle_close(f, j);
       if (c == npos || !f.is(c, ">")) continue;
       args = class_tmpl ? std::string(f.span_text(j + 1, c - 1)) : "";
       j = c + 1;
@@ -430,10 +373,10 @@ void member_kernel_pass(FileMigration& file) {
     std::string why = read_member(file, ci, k);
     if (why == "-") continue;
     if (why.empty() && k.class_tmpl_open != npos)
-      for (const ArgRange& a : split_commas(file, k.class_tmpl_open + 1, k.class_tmpl_close - 1))
+      for (const ArgRange& a : analysis::split_top_level(file, k.class_tmpl_open + 1, k.class_tmpl_close - 1))
         if (read_param(file, a).name == npos) why = "a template parameter of its class has no name";
     if (why.empty() && k.tmpl_open != npos)
-      for (const ArgRange& a : split_commas(file, k.tmpl_open + 1, k.tmpl_close - 1))
+      for (const ArgRange& a : analysis::split_top_level(file, k.tmpl_open + 1, k.tmpl_close - 1))
         if (read_param(file, a).name == npos) why = "one of its template parameters has no name";
     if (why.empty())
       for (const ArgRange& a : file.call_args(k.params_open))

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/tokens.h"
 #include "rules/rule_set.h"
 #include "targets/cuda/passes.h"
 
@@ -120,26 +121,7 @@ class RocprimPass {
     f_.insert_line_at_top("#include <" + h + ">\n");
   }
 
-  // Closing '>' of the template argument list opening at `open`, or npos.
-  std::size_t angle_close(std::size_t open) const {
-    int depth = 0;
-    for (std::size_t k = open; k < f_.code_size(); ++k) {
-      if (f_.is(k, "(") || f_.is(k, "[")) {
-        const std::size_t m = f_.match_bracket(k);
-        if (m == npos) return npos;
-        k = m;
-      } else if (f_.is(k, "<")) {
-        ++depth;
-      } else if (f_.is(k, ">") && --depth == 0) {
-        return k;
-      } else if (f_.is(k, ">>") && (depth -= 2) <= 0) {
-        return depth == 0 ? k : npos;
-      } else if (f_.is(k, ";") || f_.is(k, "{") || f_.is(k, "}")) {
-        return npos;
-      }
-    }
-    return npos;
-  }
+  std::size_t angle_close(std::size_t open) const { return analysis::angle_close(f_, open); }
 
   void collect_names() {
     for (std::size_t ci = 0; ci + 3 < f_.code_size(); ++ci) {

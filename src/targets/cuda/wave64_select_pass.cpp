@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/tokens.h"
 #include "buildsys/source_facts.h"
 #include "targets/cuda/passes.h"
 
@@ -27,12 +28,6 @@ bool wave_size_name(std::string_view n) {
 
 namespace {
 
-bool warp_word(std::string_view n) {
-  std::string low(n);
-  for (char& c : low) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return low.find("warp") != std::string::npos || low.find("wave") != std::string::npos;
-}
-
 // `std::array{32, 64}` (deduced size) next to a warp-width name (`static_switch<std::array{32,
 // 64}>(warp_size, [&]<int WarpSize>...)`): the set of widths a runtime width is dispatched over.
 // On CUDA the 64 is never taken, but it is instantiated, and code sized by it (`__shared__ T
@@ -46,9 +41,9 @@ void narrow_warp_width_lists(migrate::FileMigration& file) {
     if (!(w3264 || w6432) || file.excluded(ci) || file.touched(ci + 1) || file.in_directive(ci)) continue;
     bool warp = false;
     for (std::size_t k = ci + 5; k < ci + 17 && k < file.code_size() && !file.is(k, ";"); ++k)
-      warp = warp || (file.is_identifier(k) && warp_word(file.text(k)));
+      warp = warp || (file.is_identifier(k) && analysis::names_warp_or_wave(file.text(k)));
     for (std::size_t k = ci - 1; k-- > 0 && k + 10 > ci && !file.is(k, ";") && !file.is(k, "{");)
-      warp = warp || (file.is_identifier(k) && warp_word(file.text(k)));
+      warp = warp || (file.is_identifier(k) && analysis::names_warp_or_wave(file.text(k)));
     if (!warp) continue;
     if (!file.replace(ci + 1, ci + 3, "32")) continue;
     file.diag(Diag::WarpWidthListCuda, ci + 1,

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "rewrite/roundtrip_record.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
@@ -189,7 +190,7 @@ void fp16_header_pass(migrate::FileMigration& file) {
     if (n.use == migrate::npos || n.has) continue;
     std::set<std::string> seen;
     if (gets_header(file.project(), std::string(path), seen, n.provides)) continue;
-    const std::string line = "#include <" + std::string(n.header) + "> /* ferry-cuda: (none) */\n";
+    const std::string line = "#include <" + std::string(n.header) + "> " + std::string(rewrite::record::kAdded) + "\n";
     const std::uint32_t at = after_leading_includes(file);
     const bool none = at == static_cast<std::uint32_t>(std::string_view::npos);
     if (!(none ? file.insert_line_at_top(line) : file.replace_bytes(at, at, line))) continue;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/tokens.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
@@ -16,35 +17,6 @@ using migrate::npos;
 
 namespace {
 
-// The launch's `>>>`, matching the `<<<` at `open`; npos when unmatched.
-std::size_t launch_close(const FileMigration& f, std::size_t open) {
-  int depth = 0;
-  for (std::size_t i = open + 1; i < f.code_size(); ++i) {
-    const lex::Token& t = f.code(i);
-    if (t.kind == lex::Kind::LaunchClose) {
-      if (depth == 0) return i;
-    } else if (f.is(i, "(") || f.is(i, "[") || f.is(i, "{")) {
-      ++depth;
-    } else if (f.is(i, ")") || f.is(i, "]") || f.is(i, "}")) {
-      if (--depth < 0) return npos;
-    }
-  }
-  return npos;
-}
-
-// The first code token of each launch parameter between `<<<` at `open` and `>>>` at `close`
-// (split at top-level commas).
-std::vector<std::size_t> launch_params(const FileMigration& f, std::size_t open, std::size_t close) {
-  std::vector<std::size_t> firsts = {open + 1};
-  int depth = 0;
-  for (std::size_t i = open + 1; i < close; ++i) {
-    if (f.is(i, "(") || f.is(i, "[") || f.is(i, "{")) ++depth;
-    else if (f.is(i, ")") || f.is(i, "]") || f.is(i, "}")) --depth;
-    else if (depth == 0 && f.is(i, ",")) firsts.push_back(i + 1);
-  }
-  return firsts;
-}
-
 // nvcc takes a braced list for the grid or block of a launch (`k<<<g, {32, 8, 1}>>>`: a dim3
 // initialised from it); clang's parser wants an expression there ("expected expression"), in
 // both launch forms. The list becomes `dim3(...)`, which is what nvcc built from it (parentheses,
@@ -53,12 +25,12 @@ std::vector<std::size_t> launch_params(const FileMigration& f, std::size_t open,
 void braced_launch_dims(FileMigration& f) {
   for (std::size_t ci = 1; ci < f.code_size(); ++ci) {
     if (f.code(ci).kind != lex::Kind::LaunchOpen || f.excluded(ci) || f.code(ci).in_directive) continue;
-    const std::size_t close = launch_close(f, ci);
-    if (close == npos) continue;
+    const std::vector<migrate::ArgRange> params = analysis::launch_args(f, ci);
+    if (params.empty()) continue;
+    const std::size_t close = params.back().last + 1;
     // The first two parameters (grid, block): a parameter that is one braced list, no nested braces.
-    const std::vector<std::size_t> params = launch_params(f, ci, close);
     for (std::size_t p = 0; p < 2 && p < params.size(); ++p) {
-      const std::size_t first = params[p];
+      const std::size_t first = params[p].first;
       if (first >= close || !f.is(first, "{")) continue;
       const std::size_t rbrace = f.match_bracket(first);
       bool nested = false;
@@ -79,15 +51,17 @@ void launch_pass(FileMigration& f) {
   if (f.target().option("launch") != "ggl") return;
   for (std::size_t ci = 1; ci < f.code_size(); ++ci) {
     if (f.code(ci).kind != lex::Kind::LaunchOpen || f.excluded(ci)) continue;
-    const std::size_t close = launch_close(f, ci);
-    if (close == npos || close == ci + 1 || !f.is(close + 1, "(")) continue;
+    const std::vector<migrate::ArgRange> launch = analysis::launch_args(f, ci);
+    if (launch.empty()) continue;
+    const std::size_t close = launch.back().last + 1;
+    if (close == ci + 1 || !f.is(close + 1, "(")) continue;
     const std::size_t args_close = f.match_bracket(close + 1);
     if (args_close == npos) continue;
     bool templated = false;
     const std::size_t start = launch_kernel_start(f, ci - 1, templated);
     if (start == npos) continue;
 
-    const std::size_t params = launch_params(f, ci, close).size();
+    const std::size_t params = launch.size();
     if (params < 2 || params > 4) continue;
     const bool has_args = args_close > close + 2;
 

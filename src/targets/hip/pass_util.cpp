@@ -3,6 +3,8 @@
 #include <array>
 #include <cctype>
 
+#include "analysis/tokens.h"
+
 namespace ferry::targets::hip {
 
 bool is_expression_keyword(std::string_view t) {
@@ -103,17 +105,10 @@ std::size_t launch_kernel_start(const lex::CodeView& f, std::size_t last, bool& 
   templated = false;
   std::size_t i = last;
   if (f.is(i, ">")) {
-    int depth = 0;
-    for (;; --i) {
-      if (f.is(i, ">")) ++depth;
-      else if (f.is(i, ">>")) depth += 2;
-      else if (f.is(i, "<")) --depth;
-      else if (f.is(i, ";") || f.is(i, "{") || f.is(i, "}")) return npos;
-      if (depth == 0 || i == 0) break;
-    }
-    if (depth != 0 || i == 0) return npos;
+    const std::size_t open = analysis::angle_open(f, i);
+    if (open == npos || open == 0) return npos;
     templated = true;
-    --i;
+    i = open - 1;
   } else if (f.is(i, ")")) {
     // (*fn)<<<...>>> or (kernel_table[i])<<<...>>>: the parenthesized expression.
     int depth = 0;
