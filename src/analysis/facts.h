@@ -93,6 +93,28 @@ struct FileFacts {
 [[nodiscard]] FileFacts collect_facts(const migrate::FileMigration& file,
                                       const std::map<std::string, long long>* project_constants = nullptr);
 
+// The facts of one file (collect_facts(file), without other files' constants), computed at most once
+// and shared by the passes that read them (the HIP target's wmma_pass and hazard_pass): the
+// planner's copy when it kept one (`planned`, borrowed), else collected on first ask. The file
+// must outlive the slot; facts read only the file's tokens, never its edits, so any pass may ask.
+class FileFactsSlot {
+ public:
+  explicit FileFactsSlot(const migrate::FileMigration& file, const FileFacts* planned = nullptr)
+      : file_(file), planned_(planned) {}
+  FileFactsSlot(const FileFactsSlot&) = delete;
+  FileFactsSlot& operator=(const FileFactsSlot&) = delete;
+  [[nodiscard]] const FileFacts& get() const {
+    if (planned_) return *planned_;
+    if (!own_) own_ = collect_facts(file_);
+    return *own_;
+  }
+
+ private:
+  const migrate::FileMigration& file_;
+  const FileFacts* planned_;
+  mutable std::optional<FileFacts> own_;
+};
+
 // Merges the file-scope constants of many files; a name with different values is left out.
 void merge_project_constants(const FileFacts& facts, std::map<std::string, long long>& merged,
                              std::set<std::string>& conflicting);
