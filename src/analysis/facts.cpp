@@ -163,23 +163,18 @@ FileFacts collect_facts(const FileMigration& file, const std::map<std::string, l
   // exactly what it would compute: with no helper yet, range_taint of any range can only be 0
   // (var_taint reads definitions whose taint is 0, and the data-index / warp-op adjustments
   // only clear bits or add kLane to a range already tainted kThread), so every definition's
-  // taint is 0, no function becomes a helper and the first round settles. The variable sets
-  // and helper sets stay empty. FunctionInfo::defs is read only by range_taint (through
+  // taint is 0, no function becomes a helper and the first round settles. The helper sets
+  // stay empty. FunctionInfo::defs is read only by range_taint (through
   // var_taint), where a list of taint-0 definitions and an empty list both give 0; it is left
   // empty.
   if (!has_taint_source(v)) return facts;
-  // Lane/thread helpers and the per-function variable sets, to a fixpoint across functions.
+  // Lane/thread helpers and the per-function definitions, to a fixpoint across functions.
   bool settled = false;
   for (int round = 0; round < 3 && !settled; ++round) {
     bool changed = false;
     for (FunctionInfo& fn : facts.functions) {
       fn.defs = function_defs(v, facts, fn);
       const std::vector<VarDef>& defs = fn.defs;
-      for (const VarDef& d : defs) {
-        if (d.taint & kThread) fn.thread_vars.insert(std::string(d.name));
-        if (d.taint & kLane) fn.lane_vars.insert(std::string(d.name));
-        if (d.taint & kBallot) fn.ballot_vars.insert(std::string(d.name));
-      }
       for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
         if (!v.is(i, "return")) continue;
         const std::size_t last = expression_last(v, i + 1, fn.body_close - 1);
