@@ -23,20 +23,25 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
     std::size_t fn;  // function index or npos
   };
   std::vector<Raw> raws;
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
-    if (v.in_directive(ci) && v.is(ci, "#") && v.is(ci + 1, "define") && v.is_identifier(ci + 2) &&
-        v.in_directive(ci + 2)) {
+  // A definition starts at `# define` or at `const`/`constexpr`: their occurrences, in file order
+  // (a `#` is the token before `define`); a #define read is skipped to its last token.
+  std::size_t skip_through = 0;  // code indices below this are inside a #define already read
+  for (const std::uint32_t at : v.occurrences({"define", "constexpr", "const"})) {
+    if (v.is(at, "define")) {
+      if (at == 0 || at - 1 < skip_through) continue;
+      const std::size_t ci = at - 1;
+      if (!(v.in_directive(ci) && v.is(ci, "#") && v.is_identifier(ci + 2) && v.in_directive(ci + 2))) continue;
       const std::size_t last = v.directive_last(ci);
       const std::size_t name = ci + 2;
       if (last <= name) continue;
       // function-like: '(' right after the name, without a space
       if (v.is(name + 1, "(") && v.code(name + 1).begin == v.code(name).end) continue;
       raws.push_back({{std::string(v.text(name)), 0, name, ci, last, true}, name + 1, last, npos});
-      ci = last;
+      skip_through = last + 1;
       continue;
     }
-    if (v.in_directive(ci)) continue;
-    if (!(v.is(ci, "constexpr") || v.is(ci, "const"))) continue;
+    const std::size_t ci = at;
+    if (ci < skip_through || v.in_directive(ci)) continue;
     // [static|inline] constexpr|const <integer type words> NAME = expr ;
     std::size_t j = ci + 1;
     bool integer = false;
@@ -91,7 +96,7 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
 // `facts`: its constants (if any) evaluate __launch_bounds__ arguments.
 void collect_functions(const CodeView& v, FileFacts& facts) {
   for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
-    if (v.in_directive(ci) || !v.is(ci, "{")) continue;
+    if (!v.is(ci, "{") || v.in_directive(ci)) continue;
     std::size_t k = ci;
     while (k > 0 && (is_one_of(v.text(k - 1),
                                {"const", "noexcept", "override", "final", "mutable", "__restrict__", "volatile"})))
@@ -158,23 +163,18 @@ FileFacts collect_facts(const FileMigration& file, const std::map<std::string, l
   // exactly what it would compute: with no helper yet, range_taint of any range can only be 0
   // (var_taint reads definitions whose taint is 0, and the data-index / warp-op adjustments
   // only clear bits or add kLane to a range already tainted kThread), so every definition's
-  // taint is 0, no function becomes a helper and the first round settles. The variable sets
-  // and helper sets stay empty. FunctionInfo::defs is read only by range_taint (through
+  // taint is 0, no function becomes a helper and the first round settles. The helper sets
+  // stay empty. FunctionInfo::defs is read only by range_taint (through
   // var_taint), where a list of taint-0 definitions and an empty list both give 0; it is left
   // empty.
   if (!has_taint_source(v)) return facts;
-  // Lane/thread helpers and the per-function variable sets, to a fixpoint across functions.
+  // Lane/thread helpers and the per-function definitions, to a fixpoint across functions.
   bool settled = false;
   for (int round = 0; round < 3 && !settled; ++round) {
     bool changed = false;
     for (FunctionInfo& fn : facts.functions) {
       fn.defs = function_defs(v, facts, fn);
       const std::vector<VarDef>& defs = fn.defs;
-      for (const VarDef& d : defs) {
-        if (d.taint & kThread) fn.thread_vars.insert(std::string(d.name));
-        if (d.taint & kLane) fn.lane_vars.insert(std::string(d.name));
-        if (d.taint & kBallot) fn.ballot_vars.insert(std::string(d.name));
-      }
       for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
         if (!v.is(i, "return")) continue;
         const std::size_t last = expression_last(v, i + 1, fn.body_close - 1);

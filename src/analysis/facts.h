@@ -37,18 +37,26 @@ struct FunctionInfo {
   bool is_host = false;                    // declared __host__ (with __device__: compiled for both sides)
   std::optional<long long> launch_bounds;  // first argument of __launch_bounds__, when constant
   std::size_t launch_bounds_ci = migrate::npos;
-  // Dataflow over the body (flow-insensitive, to a fixpoint):
-  //   thread_vars: hold a value computed from threadIdx / a lane id / blockDim, without blockIdx
-  //                or gridDim (a global element index is data, not a lane);
-  //   lane_vars:   hold a lane id or warp index (derived through & 31, % 32, >> 5, / 32, their
-  //                warpSize forms, __lane_id() or a lane helper);
-  //   ballot_vars: hold the result of __ballot*/__activemask.
-  std::set<std::string> thread_vars;
-  std::set<std::string> lane_vars;
-  std::set<std::string> ballot_vars;
+  // Dataflow over the body (flow-insensitive, to a fixpoint), what `name` holds somewhere:
+  //   thread var: a value computed from threadIdx / a lane id / blockDim, without blockIdx
+  //               or gridDim (a global element index is data, not a lane);
+  //   lane var:   a lane id or warp index (derived through & 31, % 32, >> 5, / 32, their
+  //               warpSize forms, __lane_id() or a lane helper);
+  //   ballot var: the result of __ballot*/__activemask.
+  // Read from the final `defs` (taints only grow over the fixpoint's rounds): no set per kind is
+  // kept, as a tree's planner holds every file's facts at once.
+  [[nodiscard]] bool is_thread_var(std::string_view name) const { return holds(name, 1); }
+  [[nodiscard]] bool is_lane_var(std::string_view name) const { return holds(name, 2); }
+  [[nodiscard]] bool is_ballot_var(std::string_view name) const { return holds(name, 4); }
   std::map<std::string, long long> local_constants;  // const/constexpr locals with constant values
   std::vector<VarDef> defs;                          // every definition in source order, as the fixpoint left them;
                                                      // empty when the file has no taint source (every taint is 0)
+  // Whether a definition of `name` holds a value with taint bit `bit`.
+  [[nodiscard]] bool holds(std::string_view name, unsigned bit) const {
+    for (const VarDef& d : defs)
+      if ((d.taint & bit) && d.name == name) return true;
+    return false;
+  }
 };
 
 // A named compile-time constant of the file: `#define NAME expr` or `constexpr T NAME = expr;`.
@@ -92,6 +100,28 @@ struct FileFacts {
 // it must outlive the facts).
 [[nodiscard]] FileFacts collect_facts(const migrate::FileMigration& file,
                                       const std::map<std::string, long long>* project_constants = nullptr);
+
+// The facts of one file (collect_facts(file), without other files' constants), computed at most once
+// and shared by the passes that read them (the HIP target's wmma_pass and hazard_pass): the
+// planner's copy when it kept one (`planned`, borrowed), else collected on first ask. The file
+// must outlive the slot; facts read only the file's tokens, never its edits, so any pass may ask.
+class FileFactsSlot {
+ public:
+  explicit FileFactsSlot(const migrate::FileMigration& file, const FileFacts* planned = nullptr)
+      : file_(file), planned_(planned) {}
+  FileFactsSlot(const FileFactsSlot&) = delete;
+  FileFactsSlot& operator=(const FileFactsSlot&) = delete;
+  [[nodiscard]] const FileFacts& get() const {
+    if (planned_) return *planned_;
+    if (!own_) own_ = collect_facts(file_);
+    return *own_;
+  }
+
+ private:
+  const migrate::FileMigration& file_;
+  const FileFacts* planned_;
+  mutable std::optional<FileFacts> own_;
+};
 
 // Merges the file-scope constants of many files; a name with different values is left out.
 void merge_project_constants(const FileFacts& facts, std::map<std::string, long long>& merged,

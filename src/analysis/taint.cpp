@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "analysis/names.h"
 #include "analysis/tokens.h"
 
 namespace ferry::analysis {
@@ -63,25 +64,13 @@ unsigned range_taint(const CodeView& v, const FileFacts& facts, const std::vecto
   return t;
 }
 
-namespace {
-
-// Whether code token `ci` names a taint source of range_taint: its identifiers threadIdx,
-// blockDim, hipThreadIdx_x, hipBlockDim_x, __lane_id, __lanemask_lt, or a ballot call name.
-// Keep in step with range_taint. (Lane and thread helpers are not sources of their own: a
-// function becomes one only when its return value is tainted by one of these.)
-bool is_taint_source(const CodeView& v, std::size_t ci) {
-  if (!v.is_identifier(ci)) return false;
-  const std::string_view s = v.text(ci);
-  return s == "threadIdx" || s == "blockDim" || s == "hipThreadIdx_x" || s == "hipBlockDim_x" || s == "__lane_id" ||
-         s == "__lanemask_lt" || is_ballot_call_name(s);
-}
-
-}  // namespace
-
+// The identifiers that start a taint in range_taint: threadIdx, blockDim, hipThreadIdx_x,
+// hipBlockDim_x, __lane_id, __lanemask_lt and the ballot call names (is_ballot_call_name). Keep in
+// step with range_taint. (Lane and thread helpers are not sources of their own: a function becomes
+// one only when its return value is tainted by one of these.)
 bool has_taint_source(const CodeView& v) {
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci)
-    if (is_taint_source(v, ci)) return true;
-  return false;
+  return mentions_any(v, {"threadIdx", "blockDim", "hipThreadIdx_x", "hipBlockDim_x", "__lane_id", "__lanemask_lt",
+                          "__ballot_sync", "__ballot", "__activemask"});
 }
 
 // All `name = expr` definitions in a function body (declarations and plain assignments).

@@ -77,49 +77,66 @@ std::unique_ptr<ProjectScan> UnmappedNames::declared_scan() const {
 }
 
 void UnmappedNames::collect_declared(const lex::CodeView& v, std::unordered_set<std::string>& out) const {
-  {
-    std::vector<std::string_view> code;  // code tokens outside directives
-    for (std::size_t ci = 0; ci < v.code_size(); ++ci)
-      if (!v.in_directive(ci)) code.push_back(v.text(ci));
-    auto ident = [](std::string_view w) {
-      return !w.empty() && (std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_');
-    };
-    auto add = [&](std::string_view w) {
-      if (ident(w) && find(w)) out.emplace(w);
-    };
-    for (std::size_t i = 0; i < code.size(); ++i) {
-      const std::string_view w = code[i];
-      if ((w == "struct" || w == "union" || w == "enum" || w == "class") && i + 2 < code.size() &&
-          (code[i + 2] == "{" || code[i + 2] == ";" || (i > 0 && code[i - 1] == "typedef")))
-        add(code[i + 1]);  // a definition, a forward declaration, or `typedef struct X_st *X;`
-      if (w == "using" && i + 2 < code.size() && code[i + 2] == "=") add(code[i + 1]);
-      if (w == "enum") {  // enumerators: names after `{` or `,` at the body's own depth
-        std::size_t b = i + 1;
-        while (b < code.size() && code[b] != "{" && code[b] != ";") ++b;
-        if (b >= code.size() || code[b] != "{") continue;
-        int depth = 0;
-        for (std::size_t k = b; k < code.size(); ++k) {
-          if (code[k] == "{" || code[k] == "(") ++depth;
-          else if (code[k] == "}" || code[k] == ")") {
-            if (--depth == 0) break;
-          } else if (depth == 1 && (code[k - 1] == "{" || code[k - 1] == ",")) add(code[k]);
-        }
+  // The code tokens outside directives, as one sequence: next() and prev() step over directive
+  // lines; end is code_size().
+  const std::size_t end = v.code_size();
+  auto next = [&](std::size_t ci) {  // the first code token at or after `ci` outside a directive
+    while (ci < end && v.in_directive(ci)) ++ci;
+    return ci;
+  };
+  auto prev = [&](std::size_t ci) {  // the last one before `ci`, or end
+    while (ci > 0) {
+      --ci;
+      if (!v.in_directive(ci)) return ci;
+    }
+    return end;
+  };
+  auto ident = [](std::string_view w) {
+    return !w.empty() && (std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_');
+  };
+  auto add = [&](std::string_view w) {
+    if (ident(w) && find(w)) out.emplace(w);
+  };
+  // Every declaration read here starts at one of these keywords: their occurrences, in file order.
+  for (const std::size_t i : v.occurrences({"struct", "union", "enum", "class", "using", "typedef"})) {
+    if (v.in_directive(i)) continue;
+    const std::size_t n1 = next(i + 1);
+    const std::size_t n2 = n1 < end ? next(n1 + 1) : end;
+    const std::size_t p1 = prev(i);
+    if ((v.is(i, "struct") || v.is(i, "union") || v.is(i, "enum") || v.is(i, "class")) && n2 < end &&
+        (v.is(n2, "{") || v.is(n2, ";") || (p1 != end && v.is(p1, "typedef"))))
+      add(v.text(n1));  // a definition, a forward declaration, or `typedef struct X_st *X;`
+    if (v.is(i, "using") && n2 < end && v.is(n2, "=")) add(v.text(n1));
+    if (v.is(i, "enum")) {  // enumerators: names after `{` or `,` at the body's own depth
+      std::size_t b = n1;
+      while (b < end && !v.is(b, "{") && !v.is(b, ";")) b = next(b + 1);
+      if (b >= end || !v.is(b, "{")) continue;
+      int depth = 0;
+      for (std::size_t k = b, before = end; k < end; before = k, k = next(k + 1)) {
+        if (v.is(k, "{") || v.is(k, "(")) ++depth;
+        else if (v.is(k, "}") || v.is(k, ")")) {
+          if (--depth == 0) break;
+        } else if (depth == 1 && (v.is(before, "{") || v.is(before, ","))) add(v.text(k));
       }
-      if (w == "typedef") {  // the last name before the `;` (or `,`) at the typedef's own depth
-        int depth = 0;
-        std::string_view last;
-        for (std::size_t k = i + 1; k < code.size(); ++k) {
-          if (code[k] == "{" || code[k] == "(" || code[k] == "[") {
-            if (code[k] == "(" && depth == 0 && k + 2 < code.size() && code[k + 1] == "*") add(code[k + 2]);
-            ++depth;
-          } else if (code[k] == "}" || code[k] == ")" || code[k] == "]") {
-            --depth;
-          } else if (depth == 0 && (code[k] == ";" || code[k] == ",")) {
-            add(last);
-            if (code[k] == ";") break;
-          } else if (depth == 0 && ident(code[k])) {
-            last = code[k];
+    }
+    if (v.is(i, "typedef")) {  // the last name before the `;` (or `,`) at the typedef's own depth
+      int depth = 0;
+      std::string_view last;
+      for (std::size_t k = n1; k < end; k = next(k + 1)) {
+        if (v.is(k, "{") || v.is(k, "(") || v.is(k, "[")) {
+          if (v.is(k, "(") && depth == 0) {
+            const std::size_t k1 = next(k + 1);
+            const std::size_t k2 = k1 < end ? next(k1 + 1) : end;
+            if (k2 < end && v.is(k1, "*")) add(v.text(k2));
           }
+          ++depth;
+        } else if (v.is(k, "}") || v.is(k, ")") || v.is(k, "]")) {
+          --depth;
+        } else if (depth == 0 && (v.is(k, ";") || v.is(k, ","))) {
+          add(last);
+          if (v.is(k, ";")) break;
+        } else if (depth == 0 && ident(v.text(k))) {
+          last = v.text(k);
         }
       }
     }

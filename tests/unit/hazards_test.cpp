@@ -61,14 +61,14 @@ __global__ void k(int n, unsigned hash) {
   const FunctionInfo* k = find_fn(facts, "k");
   ASSERT_NE(k, nullptr);
   EXPECT_TRUE(k->is_kernel);
-  EXPECT_TRUE(k->thread_vars.count("tid"));
-  EXPECT_TRUE(k->lane_vars.count("lane"));
-  EXPECT_TRUE(k->lane_vars.count("warp"));
-  EXPECT_TRUE(k->lane_vars.count("w2"));      // through a plain copy
-  EXPECT_FALSE(k->lane_vars.count("tid"));    // a thread id, not yet a lane id
-  EXPECT_FALSE(k->thread_vars.count("gid"));  // blockIdx makes it a data index
-  EXPECT_FALSE(k->thread_vars.count("nb"));
-  EXPECT_FALSE(k->thread_vars.count("size"));
+  EXPECT_TRUE(k->is_thread_var("tid"));
+  EXPECT_TRUE(k->is_lane_var("lane"));
+  EXPECT_TRUE(k->is_lane_var("warp"));
+  EXPECT_TRUE(k->is_lane_var("w2"));      // through a plain copy
+  EXPECT_FALSE(k->is_lane_var("tid"));    // a thread id, not yet a lane id
+  EXPECT_FALSE(k->is_thread_var("gid"));  // blockIdx makes it a data index
+  EXPECT_FALSE(k->is_thread_var("nb"));
+  EXPECT_FALSE(k->is_thread_var("size"));
 }
 
 TEST(HazardsDataflow, LaneHelpersAndReachingDefinitions) {
@@ -92,10 +92,10 @@ __global__ void k(int* out, int n) {
   EXPECT_FALSE(facts.lane_helpers.count("tid_of"));
   const FunctionInfo* k = find_fn(facts, "k");
   ASSERT_NE(k, nullptr);
-  EXPECT_TRUE(k->lane_vars.count("l"));
-  EXPECT_TRUE(k->thread_vars.count("t"));
-  EXPECT_TRUE(k->ballot_vars.count("b"));
-  EXPECT_TRUE(k->ballot_vars.count("c"));
+  EXPECT_TRUE(k->is_lane_var("l"));
+  EXPECT_TRUE(k->is_thread_var("t"));
+  EXPECT_TRUE(k->is_ballot_var("b"));
+  EXPECT_TRUE(k->is_ballot_var("c"));
   // x is a thread id at the first `& 31` and a size at the second: only the first fires.
   check_lane_arithmetic(*fx.file, facts, gfx906());
   EXPECT_EQ(codes(*fx.file), (std::vector<std::string>{"2 FRY2201", "8 FRY2201"}));

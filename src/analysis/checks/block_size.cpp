@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/const_eval.h"
+#include "analysis/names.h"
 #include "analysis/taint.h"
 #include "analysis/tokens.h"
 #include "lex/const_expr.h"
@@ -76,8 +77,7 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
              "use __launch_bounds__(" + std::to_string(max) + ") and launch at most " + std::to_string(max) +
                  " threads per block (more blocks instead)");
   }
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
-    if (v.code(ci).kind != lex::Kind::LaunchOpen) continue;
+  for (const std::size_t ci : launch_opens(v)) {
     const auto args = launch_args(v, ci);
     if (args.size() < 2 || args[1].empty()) continue;
     const std::size_t fi = facts.function_at(ci);
@@ -91,8 +91,8 @@ void check_block_size(FileMigration& file, const FileFacts& facts, const HazardO
       dims = dim3_dims(v, facts, b.first, scope);
     } else if (b.first == b.last && v.is_identifier(b.first) && scope) {
       // a dim3 variable of this function: dim3 name(a, b) / dim3 name{a, b} / dim3 name = dim3(...)
-      for (std::size_t i = scope->body_open + 1; i < ci; ++i) {
-        if (!v.is(i, "dim3") || v.text(i + 1) != v.text(b.first)) continue;
+      for (const std::size_t i : occurrences_in(v.occurrences("dim3"), scope->body_open + 1, ci)) {
+        if (v.text(i + 1) != v.text(b.first)) continue;
         std::size_t open = i + 2;
         if (v.is(open, "=") && v.is(open + 1, "dim3")) open += 2;
         dims = dim3_dims(v, facts, open, scope);

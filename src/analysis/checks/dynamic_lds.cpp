@@ -2,9 +2,12 @@
 // Docs: docs/diagnostics.md; registered in the check table of analysis/hazards.cpp.
 #include "analysis/checks/checks.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "analysis/const_eval.h"
+#include "analysis/names.h"
 #include "analysis/taint.h"
 #include "analysis/tokens.h"
 #include "lex/const_expr.h"
@@ -29,7 +32,11 @@ void check_dynamic_lds(FileMigration& file, const FileFacts& facts, const Hazard
     const std::size_t fi = facts.function_at(ci);
     return fi == npos ? nullptr : &facts.functions[fi];
   };
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+  // The launches and the attribute calls, in file order.
+  std::vector<std::size_t> at = launch_opens(v);
+  for (const std::size_t ci : v.occurrences({"cudaFuncSetAttribute", "hipFuncSetAttribute"})) at.push_back(ci);
+  std::sort(at.begin(), at.end());
+  for (const std::size_t ci : at) {
     if (v.code(ci).kind == lex::Kind::LaunchOpen) {
       const FunctionInfo* scope = scope_at(ci);
       const auto args = launch_args(v, ci);
@@ -39,8 +46,7 @@ void check_dynamic_lds(FileMigration& file, const FileFacts& facts, const Hazard
         flag(args[2].first, *n, "launch of '" + std::string(ci > 0 ? v.text(ci - 1) : "") + "'");
       continue;
     }
-    if (!v.is_identifier(ci) || !v.is(ci + 1, "(")) continue;
-    if (!is_one_of(v.text(ci), {"cudaFuncSetAttribute", "hipFuncSetAttribute"})) continue;
+    if (!v.is(ci + 1, "(")) continue;
     const auto args = file.call_args(ci + 1);
     if (args.size() != 3 || args[1].empty() || args[2].empty()) continue;
     bool dyn = false;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis/const_eval.h"
+#include "analysis/names.h"
 #include "analysis/taint.h"
 #include "analysis/tokens.h"
 #include "lex/const_expr.h"
@@ -17,10 +18,9 @@ using namespace detail;  // NOLINT: the shared token helpers of src/analysis/
 void check_full_masks(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
   const CodeView& v = file;
   const Profile& p = *opt.profile;
-  for (std::size_t ci = 0; ci + 1 < v.code_size(); ++ci) {
-    if (!v.is_identifier(ci) || !v.is(ci + 1, "(") || v.in_directive(ci)) continue;
+  for (const std::size_t ci : v.occurrences(kWarpSyncFunctions)) {
+    if (!v.is(ci + 1, "(") || v.in_directive(ci)) continue;
     const std::string_view name = v.text(ci);
-    if (std::find(kWarpSyncFunctions.begin(), kWarpSyncFunctions.end(), name) == kWarpSyncFunctions.end()) continue;
     const auto args = file.call_args(ci + 1);
     if (args.empty() || args[0].empty()) continue;
     const FunctionInfo* scope = nullptr;

@@ -14,6 +14,8 @@ using namespace detail;  // NOLINT: the shared token helpers of src/analysis/
 void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
   const CodeView& v = file;
   const Profile& p = *opt.profile;
+  // Every hazard here needs a thread- or lane-derived operand: none without a taint source.
+  if (!has_taint_source(v)) return;
   for (std::size_t fi = 0; fi < facts.functions.size(); ++fi) {
     const FunctionInfo& fn = facts.functions[fi];
     for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {

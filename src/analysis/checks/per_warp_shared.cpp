@@ -6,6 +6,7 @@
 
 #include "analysis/checks/shared_arrays.h"
 #include "analysis/const_eval.h"
+#include "analysis/names.h"
 #include "analysis/taint.h"
 #include "analysis/tokens.h"
 #include "lex/const_expr.h"
@@ -23,8 +24,9 @@ void check_per_warp_shared(FileMigration& file, const FileFacts& facts, const Ha
       if (!a.per_warp_32) continue;
       // subscripted by a lane id or warp index?
       std::size_t use = npos;
-      for (std::size_t i = fn.body_open + 1; i < fn.body_close && use == npos; ++i) {
-        if (i == a.name_ci || !v.is_identifier(i) || v.text(i) != a.name || !v.is(i + 1, "[")) continue;
+      for (const std::size_t i : occurrences_in(v.occurrences(a.name), fn.body_open + 1, fn.body_close)) {
+        if (use != npos) break;
+        if (i == a.name_ci || !v.is(i + 1, "[")) continue;
         const std::size_t close = v.partner(i + 1);
         if (close == npos) continue;
         if (range_taint(v, facts, facts.functions[fi].defs, i + 2, close - 1) & kLane) use = i;

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "analysis/const_eval.h"
+#include "analysis/names.h"
 #include "analysis/tokens.h"
 #include "lex/const_expr.h"
 
@@ -13,8 +14,9 @@ using namespace detail;  // NOLINT: the shared token helpers of src/analysis/
 std::vector<SharedArray> shared_arrays(const CodeView& v, const FileFacts& facts, std::size_t first, std::size_t last,
                                        const FunctionInfo* scope) {
   std::vector<SharedArray> out;
-  for (std::size_t i = first; i <= last && i < v.code_size(); ++i) {
-    if (!v.is(i, "__shared__") || v.in_directive(i)) continue;
+  if (first > last) return out;
+  for (const std::size_t i : occurrences_in(v.occurrences("__shared__"), first, last + 1)) {
+    if (v.in_directive(i)) continue;
     if (i > 0 && v.is(i - 1, "extern")) continue;
     std::size_t j = i + 1;
     std::vector<std::string_view> words;

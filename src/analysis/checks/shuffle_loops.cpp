@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/const_eval.h"
+#include "analysis/names.h"
 #include "analysis/taint.h"
 #include "analysis/tokens.h"
 #include "lex/const_expr.h"
@@ -19,8 +20,8 @@ using namespace detail;  // NOLINT: the shared token helpers of src/analysis/
 void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
   const CodeView& v = file;
   const Profile& p = *opt.profile;
-  for (std::size_t ci = 0; ci + 1 < v.code_size(); ++ci) {
-    if (!v.is(ci, "for") || !v.is(ci + 1, "(") || facts.function_at(ci) == npos) continue;
+  for (const std::size_t ci : v.occurrences("for")) {
+    if (!v.is(ci + 1, "(") || facts.function_at(ci) == npos) continue;
     const std::optional<LaneLoop> loop = lane_loop(v, ci);
     if (!loop) continue;
     const std::string& var = loop->var;
@@ -77,10 +78,9 @@ void check_shuffle_loops(FileMigration& file, const FileFacts& facts, const Haza
 void check_unrolled_shuffles(FileMigration& file, const FileFacts& facts, const HazardOptions& opt) {
   const CodeView& v = file;
   const Profile& p = *opt.profile;
-  for (std::size_t ci = 0; ci + 1 < v.code_size(); ++ci) {
-    if (!v.is_identifier(ci) || !v.is(ci + 1, "(") || facts.function_at(ci) == npos) continue;
+  for (const std::size_t ci : v.occurrences({"__shfl_xor_sync", "__shfl_down_sync", "__shfl_xor", "__shfl_down"})) {
+    if (!v.is(ci + 1, "(") || facts.function_at(ci) == npos) continue;
     const std::string_view name = v.text(ci);
-    if (!is_one_of(name, {"__shfl_xor_sync", "__shfl_down_sync", "__shfl_xor", "__shfl_down"})) continue;
     const auto args = file.call_args(ci + 1);
     const std::size_t off = name.ends_with("_sync") ? 2 : 1;
     if (args.size() != off + 1 || args[off].first != args[off].last || !v.is_number(args[off].first) ||

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/const_eval.h"
+#include "analysis/names.h"
 #include "analysis/taint.h"
 #include "analysis/tokens.h"
 #include "lex/const_expr.h"
@@ -81,8 +82,7 @@ std::vector<std::string> warp_constant_names(const FileMigration& file, const Fi
 void record_warp_constant_uses(const FileMigration& file, const FileFacts& /*facts: the uses are tokens*/,
                                WarpConstantUses& uses) {
   const CodeView& v = file;
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
-    if (!v.is_identifier(ci) || !is_warp_width_name(v.text(ci))) continue;
+  for (const std::size_t ci : identifiers_where(v, is_warp_width_name)) {
     const std::string name(v.text(ci));
     // the definition itself
     if (v.in_directive(ci) && ci >= 2 && v.is(ci - 1, "define")) continue;

@@ -120,6 +120,19 @@ void Planner::collect_includes(const std::vector<FileSummary>& summaries) {
 void Planner::collect_functions(std::size_t f, const Tokens& v) {
   {
     const FileFacts& facts = *in_[f].facts;
+    // Per distinct name of the file (its name index), what the word tests below say, asked once:
+    // 1 a warp operation or warpSize, 2 a tile member that moves data, 4 a WMMA call; 0 none.
+    constexpr std::uint8_t kWarpWord = 1, kTileMember = 2, kWmmaWord = 4, kUnknown = 0xff;
+    std::vector<std::uint8_t> words(v.f.name_count(), kUnknown);
+    auto word = [&](std::size_t ci) {
+      std::uint8_t& w = words[v.f.name_id(ci)];
+      if (w == kUnknown) {
+        const std::string_view s = v.t(ci);
+        w = static_cast<std::uint8_t>(((is_warp_op(s) || s == "warpSize") ? kWarpWord : 0) |
+                                      (is_tile_warp_member(s) ? kTileMember : 0) | (is_wmma_op(s) ? kWmmaWord : 0));
+      }
+      return w;
+    };
     for (std::size_t i = 0; i < facts.functions.size(); ++i) {
       Fn fn;
       fn.file = f;
@@ -128,12 +141,12 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
       fn.device = fi.is_kernel || declared_device(v, fi.name_ci);
       for (std::size_t ci = fi.body_open + 1; ci < fi.body_close; ++ci) {
         if (!v.ident(ci)) continue;
+        const std::uint8_t w = word(ci);
+        if (w == 0) continue;
         // warpSize counts too: values derived from it grow to 63 on wave64, where 32-lane
         // structures beside them no longer fit
-        if (v.member(ci) ? is_tile_warp_member(v.t(ci)) && v.is(ci + 1, "(")
-                         : is_warp_op(v.t(ci)) || v.is(ci, "warpSize"))
-          fn.direct_warp = true;
-        if (!v.member(ci) && is_wmma_op(v.t(ci)) && v.is(ci + 1, "(")) {
+        if (v.member(ci) ? (w & kTileMember) && v.is(ci + 1, "(") : (w & kWarpWord) != 0) fn.direct_warp = true;
+        if (!v.member(ci) && (w & kWmmaWord) && v.is(ci + 1, "(")) {
           fn.direct_warp = true;
           if (fn.wmma_line == 0) fn.wmma_line = v.line(ci);
         }
@@ -144,9 +157,12 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
     std::vector<std::size_t>& launches = macro_launches_.emplace_back();
     for (std::size_t ci = 0; ci < v.size(); ++ci)
       if (v.f.code(ci).kind == lex::Kind::LaunchOpen && v.f.code(ci).in_directive) launches.push_back(ci);
-    // Macros that hide lane math: `#define LANE (threadIdx.x & 31)`.
-    for (std::size_t ci = 0; ci + 2 < v.size(); ++ci) {
-      if (!(v.f.code(ci).in_directive && v.is(ci, "#") && v.is(ci + 1, "define") && v.ident(ci + 2))) continue;
+    // Macros that hide lane math: `#define LANE (threadIdx.x & 31)`. Each starts at an occurrence
+    // of `define` (the `#` before it); a body ends before the next `#`, so none holds another.
+    for (const std::uint32_t define_ci : v.f.occurrences("define")) {
+      if (define_ci == 0) continue;
+      const std::size_t ci = define_ci - 1;
+      if (!(ci + 2 < v.size() && v.f.code(ci).in_directive && v.is(ci, "#") && v.ident(ci + 2))) continue;
       const std::uint32_t line = v.line(ci);
       bool thread = false, lane = false;
       std::size_t j = ci + 3;
@@ -178,7 +194,6 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
         if (is_warp_op(v.t(q)) || v.is(q, "warpSize") || (v.member(q) && is_tile_warp_member(v.t(q))))
           warp_macros_.insert(std::string(v.t(ci + 2)));
       }
-      ci = j - 1;
     }
   }
 }
@@ -205,10 +220,30 @@ void Planner::collect_constants(const std::vector<FileSummary>& summaries) {
 }
 
 void Planner::link() {
+  // Per distinct name of the file being read (its name index): whether the name can link to
+  // anything (a function, a warp-width constant or a name derived from one, a lane macro), asked
+  // once; the others are skipped. Functions are in file order, so the table is per run of a file.
+  std::size_t names_of = npos;
+  std::vector<signed char> linkable;
   for (std::size_t id = 0; id < fns_.size(); ++id) {
     Fn& fn = fns_[id];
     const Tokens v = tok(fn.file);
     const FunctionInfo& fi = info(fn);
+    if (names_of != fn.file) {
+      names_of = fn.file;
+      linkable.assign(v.f.name_count(), -1);
+    }
+    auto can_link = [&](std::size_t ci) {
+      signed char& known = linkable[v.f.name_id(ci)];
+      if (known < 0) {
+        const std::string name(v.t(ci));
+        known =
+            fn_by_name_.count(name) || const_by_name_.count(name) || derived_.count(name) || lane_macros_.count(name)
+                ? 1
+                : 0;
+      }
+      return known != 0;
+    };
     // Defaults of its template parameters, `template <int W = WARP_SIZE>`: constants it uses.
     for (std::size_t ci = fi.name_ci; ci > 0;) {
       --ci;
@@ -232,6 +267,7 @@ void Planner::link() {
           for (std::size_t c : resolve_function(fn.file, v.t(k))) fn.launched.push_back(c);
         continue;
       }
+      if (!can_link(ci)) continue;  // resolves to nothing, call or not
       bool call = v.is(ci + 1, "(");
       if (!call && v.is(ci + 1, "<")) {  // f<T, N>(...)
         int depth = 0;

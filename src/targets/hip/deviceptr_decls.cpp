@@ -217,9 +217,12 @@ struct FileDecls {
   std::unordered_set<std::string> others;  // names declared with another type
 };
 
-FileDecls scan_file(const lex::CodeView& v) {
+// `alone`: the file is the whole project (one file migrated on its own), so only its own handle
+// names can meet a declaration with another type: those names' declarations are read through the
+// name index instead of every identifier's (declarations_of).
+FileDecls scan_file(const lex::CodeView& v, bool alone) {
   FileDecls d;
-  for (const Decl& decl : declarations(v)) {
+  for (const Decl& decl : alone ? declarations_of(v, {}) : declarations(v)) {
     std::string name(v.text(decl.ci));
     if (decl.kind == DeclKind::Other) {
       d.others.insert(std::move(name));
@@ -258,8 +261,8 @@ namespace {
 class DeviceptrScan final : public ProjectScan {
  public:
   bool wants(const SourceView&, std::string_view text) const override { return mentions_handle(text); }
-  void file(const SourceView& f, const migrate::FileMigration& v, ProjectContext&) override {
-    FileDecls d = scan_file(v);
+  void file(const SourceView& f, const migrate::FileMigration& v, ProjectContext& ctx) override {
+    FileDecls d = scan_file(v, ctx.single_file);
     if (d.own.values.empty() && d.own.pointers.empty() && d.own.ambiguous.empty() && d.others.empty()) return;
     any_ = any_ || !d.own.values.empty() || !d.own.pointers.empty();
     decls_.emplace(f.path, std::move(d));

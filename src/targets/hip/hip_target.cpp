@@ -149,6 +149,8 @@ class HipTarget final : public Target {
     PhaseClock clock(file.options().timings);
     // The lane-math fixes own their tokens (numbers, type words): nothing else rewrites those.
     const analysis::Wave64FilePlan* fixes = wave64_fix_pass(file);
+    // The file's facts, once for wmma_pass and hazard_pass: the planner's, else collected on first ask.
+    const analysis::FileFactsSlot facts(file, planned_facts(file));
     clock.lap("wave64_fix_pass");
     // Then: it may move a runtime include up, and must claim that line before the renamer.
     runtime_header_pass(file);
@@ -171,7 +173,7 @@ class HipTarget final : public Target {
     clock.lap("cuda_compat_pass");
     cuda_record_pass(file);  // before the rules rewrite the includes it records
     clock.lap("cuda_record_pass");
-    wmma_pass(file);  // before the rules: `wmma::` under `using namespace nvcuda;`, fragment element types
+    wmma_pass(file, facts);  // before the rules: `wmma::` under `using namespace nvcuda;`, fragment element types
     clock.lap("wmma_pass");
     name_clash_pass(file);
     clock.lap("name_clash_pass");
@@ -220,8 +222,7 @@ class HipTarget final : public Target {
     clock.lap("fp16_raw_init_pass");
     fp16_shfl_pass(file);  // __shfl*(__half): no overload in HIP 5.2 (ambiguous)
     clock.lap("fp16_shfl_pass");
-    analysis::hazard_pass(file, fixes,
-                          planned_facts(file));  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
+    analysis::hazard_pass(file, fixes, &facts.get());  // wave64 and LDS/thread hazards for gfx906 (fixed ones as notes)
     clock.lap("hazard_pass");
     if (fixes) mark_widened_ballots(file, *fixes);
     clock.lap("mark_widened_ballots");

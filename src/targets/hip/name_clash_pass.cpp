@@ -89,12 +89,18 @@ class NameClashScan final : public ProjectScan {
     // Declarations in a branch on a platform macro were written for one platform (or guarded
     // by hip_provided_pass in an earlier round): not clashes.
     std::vector<bool> platform;
+    // Per distinct name (the file's name index): whether it is reserved, asked once.
+    std::vector<signed char> reserved(v.name_count(), -1);
     for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
       if (v.code(ci).kind != lex::Kind::Identifier) continue;
-      const std::string_view name = v.text(ci);
-      if (name.find("_user") != std::string_view::npos) identifiers_.emplace(name);
-      if (!heads_[head(name)] || !reserved_views_.contains(name)) continue;
-      const std::string key(name);
+      signed char& is_reserved = reserved[v.name_id(ci)];
+      if (is_reserved < 0) {
+        const std::string_view name = v.text(ci);
+        if (name.find("_user") != std::string_view::npos) identifiers_.emplace(name);
+        is_reserved = heads_[head(name)] && reserved_views_.contains(name) ? 1 : 0;
+      }
+      if (!is_reserved) continue;
+      const std::string key(v.text(ci));
       if (ctx.clash_origins.contains(key)) continue;
       if (!is_declared_name(v, ci)) continue;
       // A known API name (either side) is the API's, never a user clash: compat headers

@@ -32,8 +32,8 @@ void record_spellings(migrate::FileMigration& file);
 
 // CUDA WMMA -> rocWMMA: `using namespace nvcuda;` + `wmma::`, TF32 and bf16 element types,
 // names rocWMMA lacks and fragment shapes it has no block for on gfx908/gfx90a (FRY1401, FRY4109;
-// rules/cuda2hip/wmma.tsv, rules/rocwmma_blocks.tsv).
-void wmma_pass(migrate::FileMigration& file);
+// rules/cuda2hip/wmma.tsv, rules/rocwmma_blocks.tsv). `facts`: the file's, shared with hazard_pass.
+void wmma_pass(migrate::FileMigration& file, const analysis::FileFactsSlot& facts);
 
 // Inline PTX (`asm(...)`, `asm volatile(...)`, `__asm__`) has no AMDGPU meaning: FRY1003.
 void inline_asm_pass(migrate::FileMigration& file);

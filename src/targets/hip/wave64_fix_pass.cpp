@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <unordered_set>
+#include <vector>
 
 #include "analysis/hazards.h"
 #include "analysis/profile.h"
@@ -18,16 +18,24 @@ namespace ferry::targets::hip {
 
 namespace {
 
-// Whether a code token of `v` names a constant of the project (`project_names`: the names of
-// `project_constants`) that the file does not define itself: only then can collect_facts with the
-// project's constants differ from the file's own facts (FileFacts::project_constants is read by
-// name, after the file's own constants).
+// Whether a code token of `v` names a constant of the project (`project_constants`) that the file
+// does not define itself: only then can collect_facts with the project's constants differ from the
+// file's own facts (FileFacts::project_constants is read by name, after the file's own constants).
+// Constant names are identifiers: asked per constant in the file's name index, or per distinct
+// name of the file when the project has more constants than the file has names.
 bool mentions_other_constants(const lex::CodeView& v, const analysis::FileFacts& own,
-                              const std::unordered_set<std::string_view>& project_names) {
-  if (project_names.empty()) return false;
+                              const std::map<std::string, long long>& project_constants) {
+  if (project_constants.size() <= v.name_count()) {
+    for (const auto& [name, value] : project_constants)
+      if (!own.constants.count(name) && v.mentions(name)) return true;
+    return false;
+  }
+  std::vector<bool> seen(v.name_count(), false);
   for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
-    const std::string_view t = v.text(ci);
-    if (project_names.count(t) && !own.constants.count(std::string(t))) return true;
+    if (!v.is_identifier(ci) || seen[v.name_id(ci)]) continue;
+    seen[v.name_id(ci)] = true;
+    const std::string name(v.text(ci));
+    if (project_constants.count(name) && !own.constants.count(name)) return true;
   }
   return false;
 }
@@ -92,12 +100,10 @@ void Wave64Scan::finish(const std::vector<SourceView>& files, ProjectContext& ct
   analysis::WarpConstantUses uses;
   std::vector<analysis::Wave64FixInput> inputs;
   std::vector<bool> own_only(files.size(), false);  // facts[i] looks up no other file's constant
-  std::unordered_set<std::string_view> project_names;
-  for (const auto& [name, value] : project_constants_) project_names.insert(name);
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::shared_ptr<const migrate::FileMigration> own = held[i] ? nullptr : lex(i);
     const migrate::FileMigration& m = held[i] ? *held[i] : *own;
-    if (mentions_other_constants(m, facts[i], project_names)) {
+    if (mentions_other_constants(m, facts[i], project_constants_)) {
       facts[i] = analysis::collect_facts(m, &project_constants_);
     } else {  // the facts can only differ by what a lookup of another file's constant finds
       facts[i].project_constants = &project_constants_;

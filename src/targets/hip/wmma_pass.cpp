@@ -88,7 +88,7 @@ bool same_in_rocwmma(std::string_view s) {
 
 class WmmaPass {
  public:
-  explicit WmmaPass(FileMigration& f) : f_(f) {}
+  WmmaPass(FileMigration& f, const analysis::FileFactsSlot& facts) : f_(f), facts_(facts) {}
 
   void run() {
     if (!f_.mentions("nvcuda")) return;
@@ -314,19 +314,16 @@ class WmmaPass {
   }
 
   FileMigration& f_;
-  // The file's facts (constants, functions), from its tokens: collected when a fragment's shape
-  // is first read, as most files that name nvcuda never ask.
-  const analysis::FileFacts& facts() const {
-    if (!facts_) facts_ = analysis::collect_facts(f_);
-    return *facts_;
-  }
-  mutable std::optional<analysis::FileFacts> facts_;
+  // The file's facts (constants, functions), shared with the other passes: collected (if the
+  // planner kept none) when a fragment's shape is first read, as most files that name nvcuda never ask.
+  const analysis::FileFacts& facts() const { return facts_.get(); }
+  const analysis::FileFactsSlot& facts_;
   bool alias_ = false;  // `wmma::` names nvcuda::wmma (using namespace nvcuda; or an alias)
   std::map<std::string, std::string> element_types_;  // fragment variable -> element type as written
 };
 
 }  // namespace
 
-void wmma_pass(FileMigration& file) { WmmaPass(file).run(); }
+void wmma_pass(FileMigration& file, const analysis::FileFactsSlot& facts) { WmmaPass(file, facts).run(); }
 
 }  // namespace ferry::targets::hip

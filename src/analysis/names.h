@@ -1,0 +1,57 @@
+// Name lookups of the analysis over a file's shared identifier index (lex::CodeView::occurrences,
+// name_id): a walk that starts at a few names (the taint sources, a check's trigger calls, the
+// keywords of a definition) visits their occurrences in file order instead of testing every token.
+// Internal to src/analysis/ (namespace detail).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "lex/code_view.h"
+
+namespace ferry::analysis::detail {
+
+// The code indices of the identifiers whose name satisfies `pred`, ascending. `pred` is asked once
+// per distinct name of the file, not once per token.
+template <class Pred>
+[[nodiscard]] std::vector<std::size_t> identifiers_where(const lex::CodeView& v, Pred pred) {
+  std::vector<signed char> verdict(v.name_count(), -1);
+  std::vector<std::size_t> out;
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+    if (!v.is_identifier(ci)) continue;
+    signed char& known = verdict[v.name_id(ci)];
+    if (known < 0) known = pred(v.text(ci)) ? 1 : 0;
+    if (known) out.push_back(ci);
+  }
+  return out;
+}
+
+// Whether any identifier of the file is one of `names`.
+[[nodiscard]] inline bool mentions_any(const lex::CodeView& v, std::initializer_list<std::string_view> names) {
+  return std::any_of(names.begin(), names.end(), [&](std::string_view n) { return v.mentions(n); });
+}
+
+// The occurrences (ascending code indices, as CodeView::occurrences gives them) inside [first, end).
+[[nodiscard]] inline std::span<const std::uint32_t> occurrences_in(std::span<const std::uint32_t> at, std::size_t first,
+                                                                   std::size_t end) {
+  const auto lo = std::lower_bound(at.begin(), at.end(), first);
+  const auto hi = std::lower_bound(lo, at.end(), end);
+  return at.subspan(static_cast<std::size_t>(lo - at.begin()), static_cast<std::size_t>(hi - lo));
+}
+
+// The code indices of the kernel launches' `<<<` (lex::Kind::LaunchOpen), ascending; a file whose
+// text has no "<<<" (the lexer makes one only of those three characters) is not walked.
+[[nodiscard]] inline std::vector<std::size_t> launch_opens(const lex::CodeView& v) {
+  std::vector<std::size_t> out;
+  if (v.source().find("<<<") == std::string_view::npos) return out;
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci)
+    if (v.code(ci).kind == lex::Kind::LaunchOpen) out.push_back(ci);
+  return out;
+}
+
+}  // namespace ferry::analysis::detail
