@@ -731,7 +731,7 @@ void Splitter::walk(const std::vector<Stmt>& list, bool top) {
         OpUse op{s.first, s.first + 1, s.last - 1, slots_++};
         Piece put;
         put.kind = Piece::Put;
-        put.ops = {op};
+        put.ops.push_back(op);
         region().pieces.push_back(put);
         names_of(s.first, s.last, region().names);
         close_region();
@@ -963,7 +963,7 @@ void Splitter::walk(const std::vector<Stmt>& list, bool top) {
     for (OpUse& op : ops) op.slot = slots_++;
     Piece put;
     put.kind = Piece::Put;
-    put.ops = ops;
+    for (const OpUse& o : ops) put.ops.push_back(o);
     put.s = &s;
     Region& a = region();
     a.pieces.push_back(put);
@@ -977,7 +977,7 @@ void Splitter::walk(const std::vector<Stmt>& list, bool top) {
     if (ops.size() == 1 && ops[0].name == s.first && ops[0].close + 1 == s.last) continue;
     Piece take;
     take.kind = Piece::Take;
-    take.ops = ops;
+    for (const OpUse& o : ops) take.ops.push_back(o);
     take.s = &s;
     Region& b = region();
     b.pieces.push_back(take);
