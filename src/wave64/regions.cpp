@@ -127,7 +127,18 @@ std::optional<Decl> decl_of_stmt(const CodeView& v_, const Stmt& s) {
   const std::size_t end = s.last;  // the `;`
   // The type: specifiers and type keywords, a (qualified, templated) name, then `*`/`&`/cv.
   bool typed = false;
-  while (i < end && (is_type_keyword(v_.text(i)) || is(i, "__restrict__") || is(i, "struct"))) {
+  while (i < end) {
+    if ((is(i, "__align__") || is(i, "alignas") || is(i, "__attribute__")) && is(i + 1, "(")) {
+      const std::size_t c = v_.match_bracket(i + 1);
+      if (c == npos || c >= end) return std::nullopt;
+      i = c + 1;
+      continue;
+    }
+    if (is(i, "__shared__") || is(i, "static") || is(i, "extern")) {
+      ++i;
+      continue;
+    }
+    if (!(is_type_keyword(v_.text(i)) || is(i, "__restrict__") || is(i, "struct"))) break;
     typed = typed || !(is(i, "const") || is(i, "volatile") || is(i, "constexpr") || is(i, "register"));
     ++i;
   }
@@ -709,7 +720,7 @@ void Splitter::add_plain(const Stmt& s) {
     for (const Declarator& dc : d->ds) decls_[tx(dc.name)].push_back({&s, cur_});
 }
 
-void Splitter::walk(const std::vector<Stmt>& list, bool top) {
+void Splitter::walk(const std::vector<Stmt>& list, bool /*top*/) {
   for (const Stmt& s : list) {
     if (s.kind == SK::Directive) {
       if (!is(s.first + 1, "pragma")) fail("a preprocessor directive inside the kernel", s.first);
@@ -750,13 +761,17 @@ void Splitter::walk(const std::vector<Stmt>& list, bool top) {
         bool shared = false;
         for (std::size_t i = s.first; i <= s.last; ++i) shared = shared || is(i, "__shared__");
         if (shared) {
-          if (!top) fail("__shared__ declared inside a loop or if between barriers", s.first);
+          // static storage: the same object wherever it is declared, so it moves before the
+          // regions (names must then be distinct: inlined functions' are prefixed)
+          auto d = as_decl(s);
+          if (!d) fail("a __shared__ declaration the region pass does not read", s.first);
+          for (const Declarator& dc : d->ds) {
+            if (hoisted_names_.count(tx(dc.name)))
+              fail("two __shared__ declarations named `" + tx(dc.name) + "`", s.first);
+            hoisted_names_.insert(tx(dc.name));
+            shared_names_.insert(tx(dc.name));
+          }
           hoisted_.push_back(&s);
-          if (auto d = as_decl(s))
-            for (const Declarator& dc : d->ds) {
-              hoisted_names_.insert(tx(dc.name));
-              shared_names_.insert(tx(dc.name));
-            }
           continue;
         }
         for (std::size_t i = s.first; i <= s.last; ++i)
@@ -776,7 +791,7 @@ void Splitter::walk(const std::vector<Stmt>& list, bool top) {
             uniform = uniform_expr(dc.init_first, dc.init_last) && !decls_.count(name) && !uniform_names_.count(name);
           if (uniform) {
             try {
-              check_not_modified(name, open_, close_);
+              check_not_modified(name, s.last + 1, close_);
             } catch (const Fail&) {
               uniform = false;
             }
@@ -1343,24 +1358,42 @@ std::optional<std::string> Pass::inline_one(const Stmt& s, std::map<std::string,
   if (funcs_[f].size() != 1) return std::nullopt;
   std::size_t po = is(c + 1, "(") ? c + 1 : template_call_paren(c);
   const std::size_t pc = v_.match_bracket(po);
-  if (pc == npos || pc + 1 != s.last) return std::nullopt;
-  // the forms: f(a);  x = f(a);  T x = f(a);
-  std::string before, target;
-  if (c == s.first) {
-  } else if (c == s.first + 2 && v_.is_identifier(s.first) && is(s.first + 1, "=")) {
+  if (pc == npos || pc >= s.last) return std::nullopt;
+  // the forms: f(a);  x = f(a);  T x = f(a);  and any statement with the call inside (the
+  // result goes through a temporary): x = f(a) - b;  T x = g(f(a));  y[i] += f(a);
+  for (std::size_t i = s.first; i <= s.last; ++i)
+    if (is(i, "?") || is(i, "&&") || is(i, "||")) return std::nullopt;  // evaluated conditionally
+  std::string before, target, tail;
+  bool temp = false;
+  const auto decl = decl_of_stmt(v_, s);
+  if (c == s.first && pc + 1 == s.last) {
+  } else if (c == s.first + 2 && v_.is_identifier(s.first) && is(s.first + 1, "=") && pc + 1 == s.last) {
     target = tx(s.first);
-  } else if (auto d = decl_of_stmt(v_, s); d && d->ds.size() == 1 && d->ds[0].init_first == c &&
-                                           d->ds[0].dims_first == npos && !d->ds[0].paren_or_brace_init) {
-    target = tx(d->ds[0].name);
+  } else if (decl && decl->ds.size() == 1 && decl->ds[0].init_first != npos && decl->ds[0].init_first <= c &&
+             decl->ds[0].init_last >= pc && decl->ds[0].dims_first == npos && !decl->ds[0].paren_or_brace_init) {
+    const Declarator& dc = decl->ds[0];
     std::string type;
-    for (std::size_t i = d->type_first; i <= d->type_last; ++i)
+    for (std::size_t i = decl->type_first; i <= decl->type_last; ++i)
       if (!is(i, "const") && !is(i, "constexpr")) type += tx(i) + " ";
-    if (d->ds[0].ptr_first != npos) type += std::string(v_.span_text(d->ds[0].ptr_first, d->ds[0].ptr_last)) + " ";
-    before = type + target + "; ";
-    types[target] = type;
+    if (dc.ptr_first != npos) type += std::string(v_.span_text(dc.ptr_first, dc.ptr_last)) + " ";
+    before = type + tx(dc.name) + "; ";
+    types[tx(dc.name)] = type;
+    if (dc.init_first == c && dc.init_last == pc) {
+      target = tx(dc.name);
+    } else {
+      temp = true;
+      tail = tx(dc.name) + " = " + (dc.init_first < c ? std::string(v_.span_text(dc.init_first, c - 1)) : "") +
+             " w64_i" + std::to_string(id) + "_ret " +
+             (pc < dc.init_last ? std::string(v_.span_text(pc + 1, dc.init_last)) : "") + ";";
+    }
+  } else if (!decl) {
+    temp = true;
+    tail = (c > s.first ? std::string(v_.span_text(s.first, c - 1)) : "") + " w64_i" + std::to_string(id) + "_ret " +
+           std::string(v_.span_text(pc + 1, s.last));
   } else {
     return std::nullopt;
   }
+  if (temp) target = "w64_i" + std::to_string(id) + "_ret";
   // the function: template <...> RET name(params) { ... return e; }
   const auto [fopen, fclose] = funcs_[f][0];
   std::size_t rp = fopen;
@@ -1408,7 +1441,21 @@ std::optional<std::string> Pass::inline_one(const Stmt& s, std::map<std::string,
     break;
   }
   bool void_ret = false;
-  for (std::size_t i = ret_first; i < fparams - 1; ++i) void_ret = void_ret || is(i, "void");
+  std::size_t rt_first = npos, rt_last = npos;  // the return type, specifiers left out
+  for (std::size_t i = ret_first; i + 1 < fparams; ++i) {
+    if ((is(i, "__attribute__") || is(i, "__launch_bounds__") || is(i, "alignas")) && is(i + 1, "(")) {
+      i = v_.match_bracket(i + 1);
+      if (i == npos) return std::nullopt;
+      continue;
+    }
+    if (is(i, "__device__") || is(i, "__host__") || is(i, "__forceinline__") || is(i, "__inline__") ||
+        is(i, "inline") || is(i, "static") || is(i, "__noinline__") || is(i, "constexpr") || is(i, "extern"))
+      continue;
+    if (rt_first == npos) rt_first = i;
+    rt_last = i;
+    void_ret = void_ret || is(i, "void");
+  }
+  if (rt_first == npos) return std::nullopt;
   // explicit template arguments
   std::map<std::string, std::string> ren;
   std::vector<std::string> targs;
@@ -1493,7 +1540,9 @@ std::optional<std::string> Pass::inline_one(const Stmt& s, std::map<std::string,
   }
   const Stmt& last = body.back();
   if (!void_ret && last.kind != SK::Return) return std::nullopt;
+  if (temp && void_ret) return std::nullopt;
   std::string r = before + "{ ";
+  if (temp) r += mapped(rt_first, rt_last, ren) + " " + target + "; ";
   for (std::size_t k = 0; k < fps.size(); ++k) {
     const std::string type = mapped(fps[k].first, fps[k].last, ren);
     r += type + " " + prefix + tx(fps[k].name) + " = (" + std::string(v_.span_text(given[k].first, given[k].last)) +
@@ -1517,6 +1566,7 @@ std::optional<std::string> Pass::inline_one(const Stmt& s, std::map<std::string,
     }
     r += mapped(st.first, st.last, ren) + " ";
   }
+  if (temp) r += tail + " ";
   return r + "}";
 }
 

@@ -88,6 +88,36 @@ TEST(Wave64Regions, WarpOperationsUnderALaneConditionRunForItsLanes) {
   EXPECT_NE(r.text.find("if (!(w64_c0.p[w64_l])) continue;"), std::string::npos) << r.text;
 }
 
+TEST(Wave64Regions, InlinesFunctionsThatReachABarrier) {
+  const std::string src =
+      "template <typename T> __device__ T warp_sum(T v) {\n"
+      "  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);\n"
+      "  return v;\n"
+      "}\n"
+      "template <typename T> __device__ T block_sum(T v) {\n"
+      "  static __shared__ T part[32];\n"
+      "  v = warp_sum(v);\n"
+      "  if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v;\n"
+      "  __syncthreads();\n"
+      "  return part[0] + part[1];\n"
+      "}\n"
+      "__global__ void k(float* y) {\n"
+      "  float v = y[threadIdx.x];\n"
+      "  y[threadIdx.x] = 2.f * block_sum<float>(v);\n"
+      "}\n";
+  const RegionOutcome r = form_regions(src, "t.cu");
+  ASSERT_EQ(r.split, 1) << kept_why(r) << r.text;
+  // the calls are inlined in the region form only; the fiber path keeps the kernel as written
+  EXPECT_NE(r.text.find("::w64::rg::Lanes<std::remove_cv_t<float >> w64_v_w64_i0_ret(w64_b);"), std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("static __shared__ float w64_i0_part [ 32 ] ;"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("y[threadIdx.x] = 2.f * w64_i0_ret ;"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("  y[threadIdx.x] = 2.f * block_sum<float>(v);\n"), std::string::npos) << r.text;
+  // every line is where it was
+  std::size_t at = r.text.find("#line 15 \"t.cu\"\n}");
+  EXPECT_NE(at, std::string::npos) << r.text;
+}
+
 TEST(Wave64Regions, KernelsWithoutBarriersAreLeftAlone) {
   const std::string src = "__global__ void k(float* y) { y[threadIdx.x] *= 2.f; }\n";
   const RegionOutcome r = form_regions(src, "t.cu");
@@ -108,7 +138,7 @@ TEST(Wave64Regions, KeepsTheFiberPathAndSaysWhy) {
       {"  if (threadIdx.x < 16) __syncthreads();\n", "a barrier under a condition that differs"},
       {"  y[0] = threadIdx.x < 4 ? __shfl_sync(0xffffffffu, y[0], 0) : 0.f;\n", "conditionally"},
       {"  for (int i = threadIdx.x; i < n; ++i) { __syncthreads(); }\n", "reads threadIdx"},
-      {"  y[0] = helper(y[0]);\n  __syncthreads();\n", "helper()"},
+      {"  y[0] = helper(y[0]) + helper(y[1]);\n  __syncthreads();\n", "helper()"},
       {"  n += 1;\n  __syncthreads();\n  y[0] = n;\n", "`n` is shared by the lanes"},
       {"  auto v = y[threadIdx.x];\n  __syncthreads();\n  y[0] = v;\n", "auto or as a reference"},
       {"  int c = __syncthreads_count(y[0] > 0);\n  y[0] = c;\n", "__syncthreads_count is not split"},

@@ -1,6 +1,7 @@
 // Kernels of the shapes the region pass splits (src/wave64/regions.cpp) and of shapes it must
 // leave on the fiber path, each checked against the same computation on the host. CTest runs it
 // with the region form (default) and with W64_REGIONS=0 (fibers only): both must print "all ok".
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -148,6 +149,27 @@ __global__ void through_function(const float* x, float* out) {
   out[threadIdx.x] = v;
 }
 
+// A block scan through a function with cooperative groups' barriers in a loop, called inside an
+// expression (split: the function is inlined, its result goes through a temporary).
+namespace cg = cooperative_groups;
+__device__ unsigned scan_step(unsigned v, volatile unsigned* s, cg::thread_block b) {
+  s[threadIdx.x] = v;
+  for (unsigned o = 1; o < blockDim.x; o <<= 1) {
+    cg::sync(b);
+    unsigned t = threadIdx.x >= o ? s[threadIdx.x - o] : 0u;
+    b.sync();
+    s[threadIdx.x] += t;
+  }
+  cg::sync(b);
+  return s[threadIdx.x];
+}
+__global__ void cg_scan(const unsigned* in, unsigned* out) {
+  cg::thread_block b = cg::this_thread_block();
+  __shared__ unsigned s[128];
+  unsigned v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = scan_step(v, s, b) - v + 0u * b.thread_rank();
+}
+
 // Kept on fibers: a parameter changed per lane.
 __global__ void changes_param(const float* x, float* out, int n) {
   __shared__ float s[64];
@@ -272,6 +294,24 @@ int main() {
     float e = 0;
     for (int i = 0; i < 64; ++i) e += hx[i];
     for (int i = 0; i < 64; ++i) CHECK(std::abs(r[i] - e) < 1e-3f, "through_function");
+  }
+
+  {
+    std::vector<unsigned> hin(256), hout(256);
+    for (int i = 0; i < 256; ++i) hin[i] = (i * 13) % 7;
+    unsigned *din, *dout;
+    cudaMalloc(&din, 256 * sizeof(unsigned));
+    cudaMalloc(&dout, 256 * sizeof(unsigned));
+    cudaMemcpy(din, hin.data(), 256 * sizeof(unsigned), cudaMemcpyHostToDevice);
+    cg_scan<<<2, 128>>>(din, dout);
+    cudaMemcpy(hout.data(), dout, 256 * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    for (int b = 0; b < 2; ++b) {
+      unsigned acc = 0;
+      for (int t = 0; t < 128; ++t) {
+        CHECK(hout[b * 128 + t] == acc, "cg_scan");
+        acc += hin[b * 128 + t];
+      }
+    }
   }
 
   changes_param<<<2, 64>>>(x, out, 0);
