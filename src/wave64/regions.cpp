@@ -471,7 +471,9 @@ bool Pass::range_safe(std::size_t first, std::size_t last, std::string* why) {
       // qualified: std:: and the runtime's ::w64:: are safe
       std::size_t q = i - 1;
       while (q >= 2 && is(q - 2, "::") && v_.is_identifier(q - 1)) q -= 2;
-      const bool std_ns = (q >= 1 && (is(q - 1, "std") || is(q - 1, "w64"))) || n == "this_thread_block";
+      // the leftmost qualifier: `std::f`, `::w64::f` (the driver's own rewrites)
+      const bool std_ns = (q >= 1 && (is(q - 1, "std") || is(q - 1, "w64"))) || is(q + 1, "std") ||
+                          is(q + 1, "w64") || n == "this_thread_block";
       if (!std_ns) {
         if (why) *why = n + "() (a qualified call)";
         return false;
