@@ -62,7 +62,7 @@ const char* shuffle_name(Shfl k) {
 }
 
 // The source lane of a shuffle, as the HIP 5.2 headers or the CUDA documentation define it.
-int shuffle_source(Shfl k, int self, int arg, int width, int wave) {
+inline __attribute__((always_inline)) int shuffle_source(Shfl k, int self, int arg, int width, int wave) {
   int index = self;
   switch (k) {
     case Shfl::HipIdx: index = arg + (self & ~(width - 1)); break;
@@ -315,6 +315,24 @@ void region_run(RegionRec* recs, unsigned n, unsigned wave, RegionOp op, std::ui
     for (unsigned i = 0; i < size; ++i)
       if (lanes[i].active) group |= 1ull << i;
     if (!group) continue;
+    if (op == RegionOp::Shuffle && bytes == 4 && group == ((size == 64 ? 0 : (1ull << size)) - 1)) {
+      // every lane of the wavefront, a 4-byte value: the common case, without the general copy
+      const auto kind = static_cast<Shfl>(sub);
+      bool inactive = false;
+      for (unsigned i = 0; i < size; ++i) {
+        RegionRec& l = lanes[i];
+        const int src = shuffle_source(kind, static_cast<int>(i), l.arg, l.width, static_cast<int>(wave));
+        if (src >= static_cast<int>(size)) {
+          inactive = true;
+          break;
+        }
+        std::memcpy(l.out, lanes[src].in, 4);
+      }
+      if (!inactive) {
+        for (unsigned i = 0; i < size; ++i) lanes[i].active = 0;
+        continue;
+      }
+    }
     if (op == RegionOp::Shuffle) {
       const auto kind = static_cast<Shfl>(sub);
       const bool hip = kind <= Shfl::HipXor;
