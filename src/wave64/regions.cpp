@@ -472,8 +472,8 @@ bool Pass::range_safe(std::size_t first, std::size_t last, std::string* why) {
       std::size_t q = i - 1;
       while (q >= 2 && is(q - 2, "::") && v_.is_identifier(q - 1)) q -= 2;
       // the leftmost qualifier: `std::f`, `::w64::f` (the driver's own rewrites)
-      const bool std_ns = (q >= 1 && (is(q - 1, "std") || is(q - 1, "w64"))) || is(q + 1, "std") ||
-                          is(q + 1, "w64") || n == "this_thread_block";
+      const bool std_ns = (q >= 1 && (is(q - 1, "std") || is(q - 1, "w64"))) || is(q + 1, "std") || is(q + 1, "w64") ||
+                          n == "this_thread_block";
       if (!std_ns) {
         if (why) *why = n + "() (a qualified call)";
         return false;
@@ -556,6 +556,7 @@ class Splitter {
   std::set<std::string> loop_vars_;  // of the loops and ifs between regions
   std::set<std::string> all_loop_vars_;
   std::set<std::string> shared_names_;
+  std::set<std::string> shared_arrays_;  // their address is alike for every lane; a scalar's value is not
   std::map<std::string, std::vector<std::pair<const Stmt*, int>>> decls_;  // name -> (statement, region)
   std::set<std::string> declared_anywhere_;
   int slots_ = 0;
@@ -616,7 +617,7 @@ class Splitter {
         if (!safe_external_call(n) && !is_keyword_call(n)) return false;
         continue;
       }
-      if (params_.count(n) || uniform_names_.count(n) || loop_vars_.count(n) || shared_names_.count(n)) continue;
+      if (params_.count(n) || uniform_names_.count(n) || loop_vars_.count(n) || shared_arrays_.count(n)) continue;
       if (declared_anywhere_.count(n)) return false;
     }
     return true;
@@ -772,6 +773,7 @@ void Splitter::walk(const std::vector<Stmt>& list, bool /*top*/) {
               fail("two __shared__ declarations named `" + tx(dc.name) + "`", s.first);
             hoisted_names_.insert(tx(dc.name));
             shared_names_.insert(tx(dc.name));
+            if (dc.dims_first != npos) shared_arrays_.insert(tx(dc.name));
           }
           hoisted_.push_back(&s);
           continue;
