@@ -4,7 +4,9 @@
 # loop in C++ compiled into the same program. The last column is the share of plain C++ speed the
 # runtime reaches (goal: >= 0.25 for the elementwise kernel). W64_THREADS=1 compares one core with
 # one core in thread CPU time (a shared machine's load does not count); the second run uses every
-# core for the kernels in wall time (the C++ loop stays on one).
+# core for the kernels in wall time (the C++ loop stays on one). The one-core run is made twice:
+# with the kernels in region form (split at their barriers and warp operations, the default) and
+# on the fiber path alone (W64_REGIONS=0), from the same build.
 # Usage: bench/wave64_speed_bench.sh [BUILD] [ELEMENTS] [STEPS]
 set -uo pipefail
 BUILD=${1:-build}
@@ -14,7 +16,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$ROOT/$BUILD/ferry" wave64 build "$ROOT/bench/wave64_speed/speed.cu" -O2 -o "$out/speed" --work "$out/work" || exit 1
-echo "== one core (W64_THREADS=1), thread CPU time"
+echo "== one core (W64_THREADS=1), thread CPU time: kernels in region form (the default)"
 W64_THREADS=1 "$out/speed" "$N" "$STEPS"
+echo "== one core (W64_THREADS=1), thread CPU time: fiber path only (W64_REGIONS=0)"
+W64_THREADS=1 W64_REGIONS=0 "$out/speed" "$N" "$STEPS"
 echo "== every core (W64_THREADS=$(nproc)) for the kernels, wall time"
 W64_SPEED_WALL=1 "$out/speed" "$N" "$STEPS"

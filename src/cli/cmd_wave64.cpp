@@ -31,6 +31,7 @@ struct Wave64Args {
   std::string args;
   bool json = false;
   bool verbose = false;
+  bool no_regions = false;
 };
 
 // Splits `--args` like a shell would for plain words and '...'/"..." quoting.
@@ -85,6 +86,8 @@ void add_build_options(CLI::App& c, Wave64Args& a) {
   c.add_option("--work", a.work, "folder for the transformed sources and objects (default: OUTPUT.w64)");
   c.add_option("-j,--jobs", a.build.jobs, "compilers run at once (default: one per core)");
   c.add_flag("--warnings", a.build.warnings, "show the compiler's warnings for the program's code");
+  c.add_flag("--no-regions", a.no_regions,
+             "keep every kernel on the fiber path (no region form: docs/wave64.md, \"Speed\")");
   c.add_flag("--json", a.json, "print the build result as JSON");
   c.add_flag("-v,--verbose", a.verbose, "print the compiler commands");
 }
@@ -94,11 +97,15 @@ wave64::BuildResult do_build(Wave64Args& a) {
   for (const std::string& s : a.sources) o.sources.emplace_back(s);
   for (const std::string& d : a.include_dirs) o.include_dirs.emplace_back(d);
   o.api = parse_api(a.api);
+  o.regions = !a.no_regions;
   o.output = a.output;
   if (!a.work.empty()) o.work_dir = a.work;
   const verify::SubprocessRunner runner;
   wave64::BuildResult r = wave64::build(o, runner);
   for (const Diagnostic& d : r.diagnostics) std::cerr << d.format() << "\n";
+  // the region pass's notes (which kernels run as loops over lanes, which keep fibers) with -v
+  if (a.verbose)
+    for (const std::string& n : r.region_notes) std::cerr << n << "\n";
   if (a.verbose)
     for (const auto& cmd : r.commands) std::cerr << fmt::format("{}\n", fmt::join(cmd, " "));
   if (!r.compiler_output.empty()) std::cerr << r.compiler_output;
@@ -111,6 +118,8 @@ wave64::BuildResult do_build(Wave64Args& a) {
                         {"files", r.files},
                         {"launches_rewritten", r.launches},
                         {"dynamic_shared_rewritten", r.dynamic_shared},
+                        {"regions_split", r.regions_split},
+                        {"region_notes", r.region_notes},
                         {"seconds", r.seconds},
                         {"compiler_output", r.compiler_output}};
     nlohmann::json diags = nlohmann::json::array();
@@ -126,7 +135,7 @@ wave64::BuildResult do_build(Wave64Args& a) {
 // A cache folder for `run` without -o: outside the sources, keyed by what is built.
 fs::path run_cache_dir(const Wave64Args& a) {
   std::string key = a.api + "|" + std::to_string(a.build.wave) + "|" + a.build.device + "|" + a.build.cxx + "|" +
-                    a.build.std + "|" + a.build.opt;
+                    a.build.std + "|" + a.build.opt + (a.no_regions ? "|noregions" : "");
   for (const std::string& s : a.sources) key += "|" + fs::weakly_canonical(fs::absolute(s)).string();
   for (const std::string& d : a.include_dirs) key += "|I" + d;
   for (const std::string& d : a.build.defines) key += "|D" + d;

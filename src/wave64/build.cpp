@@ -317,9 +317,11 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
     const std::string text = project::read_file(f);
     for (const std::string& l : test_framework_libraries(text))
       if (std::find(host_libs.begin(), host_libs.end(), l) == host_libs.end()) host_libs.push_back(l);
-    Transformed t = transform_source(text, f.string());
+    Transformed t = transform_source(text, f.string(), o.regions);
     r.launches += t.launches;
     r.dynamic_shared += t.dynamic_shared;
+    r.regions_split += t.regions_split;
+    for (std::string& n : t.region_notes) r.region_notes.push_back(std::move(n));
     for (Diagnostic& d : t.diagnostics) r.diagnostics.push_back(std::move(d));
     const fs::path m = mirror_of(work, f);
     fs::create_directories(m.parent_path());

@@ -36,11 +36,14 @@ struct BuildOptions {
   std::string device;
   std::string cxx = "g++";
   std::string std = "gnu++17";
-  std::string opt = "1";              // -O level: 0 1 2 3 s g fast
-  std::filesystem::path output;       // the executable
-  std::filesystem::path work_dir;     // default: OUTPUT + ".w64"
-  unsigned jobs = 0;                  // 0: one per core
-  bool warnings = false;              // show the compiler's warnings for user code
+  std::string opt = "1";           // -O level: 0 1 2 3 s g fast
+  std::filesystem::path output;    // the executable
+  std::filesystem::path work_dir;  // default: OUTPUT + ".w64"
+  unsigned jobs = 0;               // 0: one per core
+  bool warnings = false;           // show the compiler's warnings for user code
+  // The region pass (src/wave64/regions.h): kernels split at their barriers and warp operations
+  // run as loops over lanes. Off: every kernel keeps only the fiber path.
+  bool regions = true;
   std::chrono::seconds timeout{900};  // per compiler run
 };
 
@@ -55,6 +58,8 @@ struct BuildResult {
   std::size_t files = 0;  // files transformed into the mirror
   int launches = 0;
   int dynamic_shared = 0;
+  int regions_split = 0;                  // kernels given a region form (regions.h)
+  std::vector<std::string> region_notes;  // per kernel with barriers or warp operations
   double seconds = 0;
 };
 

@@ -10,6 +10,7 @@
 #include "migrate/file_migration.h"
 #include "targets/hip/passes.h"
 #include "targets/target.h"
+#include "wave64/regions.h"
 
 namespace ferry::wave64 {
 namespace {
@@ -397,7 +398,7 @@ void rename_builtin_name_declarations(FileMigration& f) {
 
 }  // namespace
 
-Transformed transform_source(std::string_view src, const std::string& display_path) {
+Transformed transform_source(std::string_view src, const std::string& display_path, bool regions) {
   static const targets::Options options = [] {
     targets::Options o;
     o.values["launch"] = "ggl";
@@ -434,8 +435,15 @@ Transformed transform_source(std::string_view src, const std::string& display_pa
     if (c == '"' || c == '\\') quoted += '\\';
     quoted += c;
   }
-  out.text = "#line 1 \"" + quoted + "\"\n" + f.edits().apply(src);
+  std::string body = f.edits().apply(src);
   out.diagnostics = std::move(f.diagnostics());
+  if (regions) {
+    RegionOutcome r = form_regions(body, display_path);
+    body = std::move(r.text);
+    out.regions_split = r.split;
+    for (const RegionNote& n : r.notes) out.region_notes.push_back(n.format(display_path));
+  }
+  out.text = "#line 1 \"" + quoted + "\"\n" + body;
   return out;
 }
 

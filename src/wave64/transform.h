@@ -18,12 +18,15 @@ namespace ferry::wave64 {
 
 struct Transformed {
   std::string text;
-  std::vector<Diagnostic> diagnostics;  // errors stop the build
-  int launches = 0;                     // <<<>>> launches rewritten
-  int dynamic_shared = 0;               // extern __shared__ arrays rewritten
+  std::vector<Diagnostic> diagnostics;    // errors stop the build
+  int launches = 0;                       // <<<>>> launches rewritten
+  int dynamic_shared = 0;                 // extern __shared__ arrays rewritten
+  int regions_split = 0;                  // kernels given a region form (regions.h)
+  std::vector<std::string> region_notes;  // which kernels run in region form, which not and why
 };
 
-// `display_path` is what diagnostics and #line name (the original file).
-[[nodiscard]] Transformed transform_source(std::string_view src, const std::string& display_path);
+// `display_path` is what diagnostics and #line name (the original file). `regions`: run the
+// region pass (regions.h) on the result.
+[[nodiscard]] Transformed transform_source(std::string_view src, const std::string& display_path, bool regions = true);
 
 }  // namespace ferry::wave64

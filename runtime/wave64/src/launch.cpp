@@ -73,6 +73,8 @@ void run_block(Worker& w, std::uint64_t b) {
   w.cursor.next = 0;
   w.cursor.count = w.nlanes;
   w.cursor.slow = false;
+  w.cursor.done = false;
+  w.cursor.region = false;
   w.cursor.info_base = reinterpret_cast<const unsigned char*>(w.infos.data());
   w.cursor.info_stride = sizeof(LaneInfo);
   t_cursor = &w.cursor;

@@ -240,6 +240,10 @@ inline Lane* current(const char* what) {
   Worker* w = t_worker;
   if (!w || !t_lane) fatal(std::string(what) + " called outside a kernel");
   if (!w->cursor.slow) {
+    if (w->cursor.region)
+      fatal(std::string(what) +
+            " reached inside a region of a kernel run in region form (the driver's region pass "
+            "missed it); run with W64_REGIONS=0 and report the kernel");
     leave_fast_path(*w, t_lane->linear);
     w->cur = &w->lanes[t_lane->linear];
     w->cur->state = State::Running;

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "scheduler_internal.h"
+#include "wave64/regions.h"
 
 namespace w64::rt {
 namespace sched {
@@ -61,7 +62,7 @@ const char* shuffle_name(Shfl k) {
 }
 
 // The source lane of a shuffle, as the HIP 5.2 headers or the CUDA documentation define it.
-int shuffle_source(Shfl k, int self, int arg, int width, int wave) {
+inline __attribute__((always_inline)) int shuffle_source(Shfl k, int self, int arg, int width, int wave) {
   int index = self;
   switch (k) {
     case Shfl::HipIdx: index = arg + (self & ~(width - 1)); break;
@@ -302,6 +303,84 @@ std::uint32_t reduce(Reduce op, std::uint32_t v, Site site) {
   std::uint32_t r = 0;
   std::memcpy(&r, self->out, sizeof r);
   return r;
+}
+
+// Region form (regions.h): every lane of each wavefront takes part, as in a group of the
+// scheduler whose lanes all arrived; the results are the scheduler's (compute_group).
+void region_run(RegionRec* recs, unsigned n, unsigned wave, RegionOp op, std::uint8_t sub, unsigned bytes, Site site) {
+  for (unsigned first = 0; first < n; first += wave) {
+    const unsigned size = std::min(wave, n - first);
+    RegionRec* lanes = recs + first;
+    std::uint64_t group = 0;
+    for (unsigned i = 0; i < size; ++i)
+      if (lanes[i].active) group |= 1ull << i;
+    if (!group) continue;
+    if (op == RegionOp::Shuffle && bytes == 4 && group == ((size == 64 ? 0 : (1ull << size)) - 1)) {
+      // every lane of the wavefront, a 4-byte value: the common case, without the general copy
+      const auto kind = static_cast<Shfl>(sub);
+      bool inactive = false;
+      for (unsigned i = 0; i < size; ++i) {
+        RegionRec& l = lanes[i];
+        const int src = shuffle_source(kind, static_cast<int>(i), l.arg, l.width, static_cast<int>(wave));
+        if (src >= static_cast<int>(size)) {
+          inactive = true;
+          break;
+        }
+        std::memcpy(l.out, lanes[src].in, 4);
+      }
+      if (!inactive) {
+        for (unsigned i = 0; i < size; ++i) lanes[i].active = 0;
+        continue;
+      }
+    }
+    if (op == RegionOp::Shuffle) {
+      const auto kind = static_cast<Shfl>(sub);
+      const bool hip = kind <= Shfl::HipXor;
+      for (std::uint64_t g = group; g; g &= g - 1) {
+        const unsigned i = static_cast<unsigned>(__builtin_ctzll(g));
+        RegionRec& l = lanes[i];
+        const int src = shuffle_source(kind, static_cast<int>(i), l.arg, l.width, static_cast<int>(wave));
+        if (src < static_cast<int>(size) && (group >> src & 1)) {
+          copy_value(l.out, lanes[src].in, bytes);
+        } else {
+          warn_once(site, "inactive",
+                    std::string(shuffle_name(kind)) + " in lane " + std::to_string(i) + " reads lane " +
+                        std::to_string(src) + ", which is not active (diverged, exited or beyond blockDim); " +
+                        (hip ? "AMD hardware returns 0"
+                             : "the value is undefined in CUDA; "
+                               "the caller's own value is returned") +
+                        " (reported once per call site)");
+          if (hip) std::memset(l.out, 0, bytes);
+          else std::memcpy(l.out, l.in, bytes);
+        }
+      }
+    } else if (op == RegionOp::Vote) {
+      std::uint64_t ballot = 0;
+      for (std::uint64_t g = group; g; g &= g - 1) {
+        const unsigned i = static_cast<unsigned>(__builtin_ctzll(g));
+        int p = 0;
+        std::memcpy(&p, lanes[i].in, sizeof p);
+        if (p) ballot |= 1ull << i;
+      }
+      std::uint64_t r = 0;
+      switch (static_cast<Vote>(sub)) {
+        case Vote::Ballot: r = ballot; break;
+        case Vote::Any: r = ballot != 0; break;
+        case Vote::All: r = ballot == group; break;
+        case Vote::Active: r = group; break;
+        case Vote::Sync: r = 0; break;
+      }
+      for (std::uint64_t g = group; g; g &= g - 1) std::memcpy(lanes[__builtin_ctzll(g)].out, &r, sizeof r);
+    }
+    for (unsigned i = 0; i < size; ++i) lanes[i].active = 0;
+  }
+}
+
+void region_mask_warning(std::uint64_t /*mask*/, unsigned lane, Site site) {
+  warn_once(site, "mask",
+            "lane " + std::to_string(lane) +
+                " calls a _sync intrinsic with a mask that does not "
+                "include it (undefined behaviour in CUDA)");
 }
 
 void mask_excludes_lane(std::uint64_t mask, Site site) {

@@ -88,6 +88,11 @@ struct LaneCursor {
   unsigned next = 0;   // the next lane to start
   unsigned count = 0;  // lanes in the block
   bool slow = false;
+  // The kernel ran the whole block in region form (regions.h): the plain-call loop stops.
+  bool done = false;
+  // Region form is running: a barrier or warp operation reached through the scheduler is an
+  // error (the driver's region pass should have split the kernel there).
+  bool region = false;
   const unsigned char* info_base = nullptr;  // LaneInfo of lane i at info_base + i * info_stride
   std::size_t info_stride = 0;
 };

@@ -25,6 +25,7 @@
 
 #include "wave64/core.h"
 #include "wave64/fp16.h"
+#include "wave64/regions.h"
 #include "wave64/vector_types.h"
 
 // ---- qualifiers -----------------------------------------------------------------------------
@@ -510,10 +511,11 @@ struct KernelCall {
       for (unsigned i = cur.next; i < count; ++i) {
         rt::t_lane = reinterpret_cast<const rt::LaneInfo*>(base + i * stride);
         std::apply(call, args);
-        if (cur.slow) {
+        if (__builtin_expect(cur.slow | cur.done, 0)) {
           // A lane waited while this one ran (this one, or one started while it waited): from
-          // now on every lane is accounted for, this one first.
-          rt::finish_lane();
+          // now on every lane is accounted for, this one first. Or the first lane ran the whole
+          // block in region form (regions.h): nothing is left to run.
+          if (cur.slow) rt::finish_lane();
           break;
         }
       }

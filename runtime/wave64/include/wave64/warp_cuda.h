@@ -109,3 +109,52 @@ W64_REDUCE(__reduce_and_sync, unsigned, And)
 W64_REDUCE(__reduce_or_sync, unsigned, Or)
 W64_REDUCE(__reduce_xor_sync, unsigned, Xor)
 #undef W64_REDUCE
+
+// ---- region form (regions.h): the same intrinsics, storing each lane's arguments ------------
+// `::w64::rg::NAME(slot, lane, args...)` is what the driver's region pass writes for `NAME(args...)`
+// at the end of a region; the slot's run() then computes every lane's result.
+namespace w64::rg {
+#define W64_RG_SHFL(name, kind, T2)                                                                           \
+  template <class T>                                                                                          \
+  inline void name(Slot& s, unsigned l, unsigned mask, T var, T2 arg, int width = warpSize, W64_SITE_PARAM) { \
+    s.check_mask(mask, l, w64_site);                                                                          \
+    s.shuffle(l, var, rt::Shfl::kind, static_cast<int>(arg), width, w64_site);                                \
+  }
+W64_RG_SHFL(__shfl_sync, CudaIdx, int)
+W64_RG_SHFL(__shfl_up_sync, CudaUp, unsigned int)
+W64_RG_SHFL(__shfl_down_sync, CudaDown, unsigned int)
+W64_RG_SHFL(__shfl_xor_sync, CudaXor, int)
+#undef W64_RG_SHFL
+#define W64_RG_SHFL(name, kind, T2)                                                            \
+  template <class T>                                                                           \
+  inline void name(Slot& s, unsigned l, T var, T2 arg, int width = warpSize, W64_SITE_PARAM) { \
+    s.shuffle(l, var, rt::Shfl::kind, static_cast<int>(arg), width, w64_site);                 \
+  }
+W64_RG_SHFL(__shfl, CudaIdx, int)
+W64_RG_SHFL(__shfl_up, CudaUp, unsigned int)
+W64_RG_SHFL(__shfl_down, CudaDown, unsigned int)
+W64_RG_SHFL(__shfl_xor, CudaXor, int)
+#undef W64_RG_SHFL
+#define W64_RG_VOTE(name, kind)                                                         \
+  inline void name(Slot& s, unsigned l, unsigned mask, int predicate, W64_SITE_PARAM) { \
+    s.check_mask(mask, l, w64_site);                                                    \
+    s.vote(l, predicate, rt::Vote::kind, w64_site);                                     \
+  }
+W64_RG_VOTE(__ballot_sync, Ballot)
+W64_RG_VOTE(__any_sync, Any)
+W64_RG_VOTE(__all_sync, All)
+#undef W64_RG_VOTE
+#define W64_RG_VOTE(name, kind)                                          \
+  inline void name(Slot& s, unsigned l, int predicate, W64_SITE_PARAM) { \
+    s.vote(l, predicate, rt::Vote::kind, w64_site);                      \
+  }
+W64_RG_VOTE(__ballot, Ballot)
+W64_RG_VOTE(__any, Any)
+W64_RG_VOTE(__all, All)
+#undef W64_RG_VOTE
+inline void __activemask(Slot& s, unsigned l, W64_SITE_PARAM) { s.vote(l, 1, rt::Vote::Active, w64_site); }
+inline void __syncwarp(Slot& s, unsigned l, unsigned mask = 0xffffffffu, W64_SITE_PARAM) {
+  s.check_mask(mask, l, w64_site);
+  s.vote(l, 0, rt::Vote::Sync, w64_site);
+}
+}  // namespace w64::rg

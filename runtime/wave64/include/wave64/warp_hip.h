@@ -105,3 +105,57 @@ inline int __all_sync(M mask, int predicate, W64_SITE_PARAM) {
        ((__lane_id() < 32) ? 0u : ((__lane_id() == 63) ? 0x7fffffffu : ((1u << (__lane_id() - 32)) - 1u))))))
 #define __builtin_amdgcn_s_sleep(n) ((void)0)
 #define __builtin_amdgcn_s_memtime() clock64()
+
+// ---- region form (regions.h): the same intrinsics, storing each lane's arguments ------------
+// `::w64::rg::NAME(slot, lane, args...)` is what the driver's region pass writes for `NAME(args...)`
+// at the end of a region; the slot's run() then computes every lane's result.
+namespace w64::rg {
+#define W64_RG_SHFL(name, kind, T2)                                                            \
+  template <class T>                                                                           \
+  inline void name(Slot& s, unsigned l, T var, T2 arg, int width = warpSize, W64_SITE_PARAM) { \
+    s.shuffle(l, var, rt::Shfl::kind, static_cast<int>(arg), width, w64_site);                 \
+  }
+W64_RG_SHFL(__shfl, HipIdx, int)
+W64_RG_SHFL(__shfl_up, HipUp, unsigned int)
+W64_RG_SHFL(__shfl_down, HipDown, unsigned int)
+W64_RG_SHFL(__shfl_xor, HipXor, int)
+#undef W64_RG_SHFL
+template <class M>
+inline void hip_region_mask(Slot& s, unsigned l, M mask, Site site) {
+  static_assert(std::is_integral<M>::value && sizeof(M) == 8,
+                "wave64 runtime (HIP): the mask of a _sync warp intrinsic must be a 64-bit integer, as in "
+                "HIP >= 6.2; a 32-bit mask such as 0xffffffff names lanes 0-31 only");
+  s.check_mask(static_cast<std::uint64_t>(mask), l, site);
+}
+#define W64_RG_SHFL(name, kind, T2)                                                                    \
+  template <class M, class T>                                                                          \
+  inline void name(Slot& s, unsigned l, M mask, T var, T2 arg, int width = warpSize, W64_SITE_PARAM) { \
+    hip_region_mask(s, l, mask, w64_site);                                                             \
+    s.shuffle(l, var, rt::Shfl::kind, static_cast<int>(arg), width, w64_site);                         \
+  }
+W64_RG_SHFL(__shfl_sync, HipIdx, int)
+W64_RG_SHFL(__shfl_up_sync, HipUp, unsigned int)
+W64_RG_SHFL(__shfl_down_sync, HipDown, unsigned int)
+W64_RG_SHFL(__shfl_xor_sync, HipXor, int)
+#undef W64_RG_SHFL
+#define W64_RG_VOTE(name, kind)                                          \
+  inline void name(Slot& s, unsigned l, int predicate, W64_SITE_PARAM) { \
+    s.vote(l, predicate, rt::Vote::kind, w64_site);                      \
+  }
+W64_RG_VOTE(__ballot, Ballot)
+W64_RG_VOTE(__ballot64, Ballot)
+W64_RG_VOTE(__any, Any)
+W64_RG_VOTE(__all, All)
+#undef W64_RG_VOTE
+#define W64_RG_VOTE(name, kind)                                                  \
+  template <class M>                                                             \
+  inline void name(Slot& s, unsigned l, M mask, int predicate, W64_SITE_PARAM) { \
+    hip_region_mask(s, l, mask, w64_site);                                       \
+    s.vote(l, predicate, rt::Vote::kind, w64_site);                              \
+  }
+W64_RG_VOTE(__ballot_sync, Ballot)
+W64_RG_VOTE(__any_sync, Any)
+W64_RG_VOTE(__all_sync, All)
+#undef W64_RG_VOTE
+inline void __activemask(Slot& s, unsigned l, W64_SITE_PARAM) { s.vote(l, 1, rt::Vote::Active, w64_site); }
+}  // namespace w64::rg
