@@ -41,7 +41,7 @@ FileMigration::FileMigration(std::string path, lex::CodeView&& view, const targe
   compute_exclusions();
 }
 
-std::vector<bool> excluded_lines(std::string_view src, const std::vector<lex::Token>& toks) {
+std::vector<bool> excluded_lines(std::string_view src, const lex::TokenList& toks) {
   const std::uint32_t last_line = toks.empty() ? 1 : toks.back().line + 1;
   std::vector<bool> excluded(last_line + 2, false);
   bool off = false;

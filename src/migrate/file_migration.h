@@ -55,7 +55,7 @@ struct SideOutput {
 
 // Lines excluded from migration by `// ferry: ignore`, `ignore-next-line` and `off` ... `on`
 // comments (index = line number); shared by FileMigration and the project-wide pre-passes.
-[[nodiscard]] std::vector<bool> excluded_lines(std::string_view src, const std::vector<lex::Token>& toks);
+[[nodiscard]] std::vector<bool> excluded_lines(std::string_view src, const lex::TokenList& toks);
 
 class FileMigration : public lex::CodeView {
  public:

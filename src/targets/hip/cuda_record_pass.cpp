@@ -31,7 +31,7 @@ const rules::RuleSet& way_back() {
 // True when a `/* ferry-cuda: ... */` record already follows the header name at `ci` on its
 // line (a tree migrated before, or written by hand): recording again would stack a second one.
 bool already_recorded(const migrate::FileMigration& file, std::size_t ci) {
-  const std::vector<lex::Token>& toks = file.tokens();
+  const lex::TokenList& toks = file.tokens();
   const std::uint32_t line = file.code(ci).line;
   for (std::size_t ti = file.token_index(ci) + 1; ti < toks.size() && lex::is_trivia(toks[ti].kind); ++ti) {
     if (toks[ti].line != line) break;
