@@ -7,25 +7,13 @@
 
 namespace ferry::lex {
 
-namespace {
-
-// short_key of a token, reading its bytes as one word where the buffer allows.
-std::uint64_t token_key(std::string_view src, const Token& t) {
-  const std::size_t n = t.end - t.begin;
-  if (n > 7) return kLongKey;
-  if constexpr (std::endian::native == std::endian::little) {
-    if (n > 0 && t.begin + 8 <= src.size()) {
-      std::uint64_t w;
-      std::memcpy(&w, src.data() + t.begin, 8);
-      return n | ((w & (~0ull >> (64 - 8 * n))) << 8);
-    }
-  }
-  return short_key(t.text(src));
+CodeView::CodeView(std::string_view src) : src_(src) {
+  CodeIndex code;
+  toks_ = lex(src, &code);
+  code_ = std::move(code.token);
+  code_key_ = std::move(code.key);
+  partner_ = std::move(code.partner);
 }
-
-}  // namespace
-
-CodeView::CodeView(std::string_view src) : src_(src), toks_(tokenize(src)) { index(); }
 
 namespace {
 
@@ -51,29 +39,44 @@ std::uint64_t name_hash(std::string_view s) {
 
 }  // namespace
 
+// A short name's hash: its short_key (lex::short_key: the name itself), mixed.
+std::uint64_t key_hash(std::uint64_t key) {
+  const std::uint64_t h = key * 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
 // Every identifier's code indices, grouped by name: `at[first[id] .. first[id + 1])`. The names
-// are an open-addressing table: `slots` holds id + 1 (0: empty), `name_of` each id's text.
+// are an open-addressing table: `slots` holds id + 1 (0: empty), `name_of` each id's text and
+// `key_of` its short_key: names of up to 7 bytes compare as that one integer, longer ones
+// (kLongKey) as text.
 struct CodeView::NameIndex {
   std::vector<std::uint32_t> slots;
   std::vector<std::string_view> name_of;
+  std::vector<std::uint64_t> key_of;
   std::vector<std::uint32_t> first;
   std::vector<std::uint32_t> at;
   std::vector<std::uint32_t> id_of;  // per code index (identifiers only)
 
-  // The slot of `name`: its id + 1 there, or the empty slot where it would go.
-  [[nodiscard]] std::size_t slot(std::string_view name) const {
+  [[nodiscard]] static std::uint64_t hash(std::uint64_t key, std::string_view name) {
+    return key != kLongKey ? key_hash(key) : name_hash(name);
+  }
+  // The slot of the name (`key` its short_key): its id + 1 there, or the empty slot where it
+  // would go.
+  [[nodiscard]] std::size_t slot(std::uint64_t key, std::string_view name) const {
     const std::size_t mask = slots.size() - 1;
-    for (std::size_t i = name_hash(name) & mask;; i = (i + 1) & mask)
-      if (slots[i] == 0 || name_of[slots[i] - 1] == name) return i;
+    for (std::size_t i = hash(key, name) & mask;; i = (i + 1) & mask) {
+      const std::uint32_t id1 = slots[i];
+      if (id1 == 0 || (key_of[id1 - 1] == key && (key != kLongKey || name_of[id1 - 1] == name))) return i;
+    }
   }
   void grow() {
     std::vector<std::uint32_t> old(slots.size() * 2, 0);
     old.swap(slots);
     for (const std::uint32_t id1 : old)
-      if (id1 != 0) slots[slot(name_of[id1 - 1])] = id1;
+      if (id1 != 0) slots[slot(key_of[id1 - 1], name_of[id1 - 1])] = id1;
   }
   [[nodiscard]] std::uint32_t find(std::string_view name) const {  // id + 1, 0 when absent
-    return slots.empty() ? 0 : slots[slot(name)];
+    return slots.empty() ? 0 : slots[slot(short_key(name), name)];
   }
 };
 
@@ -87,15 +90,17 @@ const CodeView::NameIndex& CodeView::names() const {
   while (cap < code_.size() / 8) cap *= 2;
   n->slots.assign(cap, 0);
   for (std::size_t ci = 0; ci < code_.size(); ++ci) {
-    if (code(ci).kind != Kind::Identifier) continue;
-    const std::string_view name = text(ci);
-    std::size_t i = n->slot(name);
+    if (toks_.kind(code_[ci]) != Kind::Identifier) continue;
+    const std::uint64_t key = code_key_[ci];
+    const std::string_view name = key == kLongKey ? text(ci) : std::string_view();
+    std::size_t i = n->slot(key, name);
     if (n->slots[i] == 0) {
       if (2 * (n->name_of.size() + 1) > n->slots.size()) {
         n->grow();
-        i = n->slot(name);
+        i = n->slot(key, name);
       }
-      n->name_of.push_back(name);
+      n->name_of.push_back(text(ci));
+      n->key_of.push_back(key);
       count.push_back(0);
       n->slots[i] = static_cast<std::uint32_t>(n->name_of.size());
     }
@@ -108,7 +113,7 @@ const CodeView::NameIndex& CodeView::names() const {
   n->at.resize(n->first.back());
   std::vector<std::uint32_t> next(n->first.begin(), n->first.end() - 1);
   for (std::size_t ci = 0; ci < code_.size(); ++ci)
-    if (code(ci).kind == Kind::Identifier) n->at[next[id_of[ci]]++] = static_cast<std::uint32_t>(ci);
+    if (toks_.kind(code_[ci]) == Kind::Identifier) n->at[next[id_of[ci]]++] = static_cast<std::uint32_t>(ci);
   names_ = std::move(n);
   return *names_;
 }
@@ -135,37 +140,17 @@ std::vector<std::uint32_t> CodeView::occurrences(std::span<const std::string_vie
   return out;
 }
 
-void CodeView::index() {
-  code_.reserve(toks_.size() / 2);
-  code_key_.reserve(toks_.size() / 2);
-  partner_.reserve(toks_.size() / 2);
-  // Bracket partners in the same walk: one stack for code, one for the directive being read
-  // (reset at each '#', so a directive's brackets never pair with code or another directive's).
-  std::vector<std::size_t> code_stack, dir_stack;
-  for (std::uint32_t i = 0; i < toks_.size(); ++i) {
-    const Token& tok = toks_[i];
-    if (is_trivia(tok.kind)) continue;
-    const std::size_t ci = code_.size();
-    code_.push_back(i);
-    code_key_.push_back(token_key(src_, tok));
-    partner_.push_back(npos);
-    if (tok.kind != Kind::Punct || tok.end - tok.begin != 1) continue;
-    std::vector<std::size_t>& st = tok.in_directive ? dir_stack : code_stack;
-    const char c = src_[tok.begin];
-    if (tok.in_directive && c == '#') dir_stack.clear();
-    if (c == '(' || c == '[' || c == '{') {
-      st.push_back(ci);
-    } else if (c == ')' || c == ']' || c == '}') {
-      const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
-      // tolerate stray closers: pop to the matching kind if it is on the stack
-      auto it = std::find_if(st.rbegin(), st.rend(), [&](std::size_t o) { return src_[code(o).begin] == want; });
-      if (it == st.rend()) continue;
-      const std::size_t open = *it;
-      st.erase(std::next(it).base(), st.end());
-      partner_[open] = ci;
-      partner_[ci] = open;
-    }
+std::size_t CodeView::memory_bytes() const {
+  std::size_t n =
+      toks_.memory_bytes() + code_.capacity_bytes() + code_key_.capacity_bytes() + partner_.capacity_bytes();
+  if (names_) {
+    const NameIndex& x = *names_;
+    n += sizeof(NameIndex) + x.slots.capacity() * sizeof(std::uint32_t) +
+         x.name_of.capacity() * sizeof(std::string_view) + x.key_of.capacity() * sizeof(std::uint64_t) +
+         x.first.capacity() * sizeof(std::uint32_t) + x.at.capacity() * sizeof(std::uint32_t) +
+         x.id_of.capacity() * sizeof(std::uint32_t);
   }
+  return n;
 }
 
 std::string_view CodeView::span_text(std::size_t first, std::size_t last) const {
@@ -175,7 +160,7 @@ std::string_view CodeView::span_text(std::size_t first, std::size_t last) const 
 
 std::size_t CodeView::match_bracket(std::size_t open) const {
   if (!(is(open, "(") || is(open, "[") || is(open, "{"))) return npos;
-  return partner_[open];
+  return partner(open);
 }
 
 std::vector<ArgRange> CodeView::call_args(std::size_t open) const {
@@ -212,7 +197,7 @@ std::size_t CodeView::directive_last(std::size_t ci) const {
   while (j + 1 < code_.size() && in_directive(j + 1)) {
     bool newline = false;
     for (std::size_t ti = token_index(j) + 1; ti < token_index(j + 1); ++ti)
-      if (toks_[ti].kind == Kind::Newline) newline = true;
+      if (toks_.kind(ti) == Kind::Newline) newline = true;
     if (newline) break;
     ++j;
   }

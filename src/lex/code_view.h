@@ -37,16 +37,16 @@ class CodeView {
   explicit CodeView(std::string_view src);
 
   [[nodiscard]] std::string_view source() const { return src_; }
-  [[nodiscard]] const std::vector<Token>& tokens() const { return toks_; }
+  [[nodiscard]] const TokenList& tokens() const { return toks_; }
   [[nodiscard]] std::size_t code_size() const { return code_.size(); }
   // Code token `ci` (ci < code_size()).
-  [[nodiscard]] const Token& code(std::size_t ci) const { return toks_[code_[ci]]; }
+  [[nodiscard, gnu::always_inline]] Token code(std::size_t ci) const { return toks_[code_[ci]]; }
   // Index into tokens() of code token `ci`.
   [[nodiscard]] std::size_t token_index(std::size_t ci) const { return code_[ci]; }
   [[nodiscard]] std::string_view text(std::size_t ci) const {
     if (ci >= code_.size()) return {};
-    const Token& t = code(ci);
-    return {src_.data() + t.begin, t.end - t.begin};
+    const std::size_t ti = code_[ci];
+    return {src_.data() + toks_.begin(ti), toks_.end(ti) - toks_.begin(ti)};
   }
   // Text of code tokens [first, last] as written, trivia between them included.
   [[nodiscard]] std::string_view span_text(std::size_t first, std::size_t last) const;
@@ -58,16 +58,20 @@ class CodeView {
   // lex::short_key of code token `ci`'s text.
   [[nodiscard]] std::uint64_t key(std::size_t ci) const { return code_key_[ci]; }
   [[nodiscard]] bool is_identifier(std::size_t ci) const {
-    return ci < code_.size() && code(ci).kind == Kind::Identifier;
+    return ci < code_.size() && toks_.kind(code_[ci]) == Kind::Identifier;
   }
-  [[nodiscard]] bool is_number(std::size_t ci) const { return ci < code_.size() && code(ci).kind == Kind::Number; }
-  [[nodiscard]] bool in_directive(std::size_t ci) const { return ci < code_.size() && code(ci).in_directive; }
+  [[nodiscard]] bool is_number(std::size_t ci) const {
+    return ci < code_.size() && toks_.kind(code_[ci]) == Kind::Number;
+  }
+  [[nodiscard]] bool in_directive(std::size_t ci) const { return ci < code_.size() && toks_.in_directive(code_[ci]); }
 
   // ----- brackets and calls -----
   // The partner of the bracket ( [ { ) ] } at `ci`, or npos (unbalanced, or not a bracket).
   // Brackets pair within code and within each directive, never across the two; a stray closer is
   // skipped (it pairs with nothing).
-  [[nodiscard]] std::size_t partner(std::size_t ci) const { return ci < partner_.size() ? partner_[ci] : npos; }
+  [[nodiscard]] std::size_t partner(std::size_t ci) const {
+    return ci < partner_.size() && partner_[ci] != CodeIndex::kNoPartner ? partner_[ci] : npos;
+  }
   // For `(`, `[` or `{` at `open`, the code index of its partner, or npos.
   [[nodiscard]] std::size_t match_bracket(std::size_t open) const;
   // Arguments of the call whose `(` is at `open` (split at top-level commas); empty for `f()` or
@@ -98,16 +102,19 @@ class CodeView {
   [[nodiscard]] std::uint32_t name_id(std::size_t ci) const;
   [[nodiscard]] std::size_t name_count() const;
 
+  // Bytes of memory the view holds: its tokens, its code index and, once built, the name index
+  // (not the source text, which the caller owns).
+  [[nodiscard]] std::size_t memory_bytes() const;
+
  private:
-  void index();
   struct NameIndex;
   const NameIndex& names() const;
 
   std::string_view src_;
-  std::vector<Token> toks_;
-  std::vector<std::uint32_t> code_;
-  std::vector<std::uint64_t> code_key_;             // short_key per code index
-  std::vector<std::size_t> partner_;                // bracket partner per code index, or npos
+  TokenList toks_;
+  PodArray<std::uint32_t> code_;                    // token index per code index
+  PodArray<std::uint64_t> code_key_;                // short_key per code index
+  PodArray<std::uint32_t> partner_;                 // bracket partner per code index, or CodeIndex::kNoPartner
   mutable std::shared_ptr<const NameIndex> names_;  // built by the first occurrences()
 };
 

@@ -1,6 +1,10 @@
 #include "lex/lexer.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
+#include <cstring>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -21,19 +25,87 @@ constexpr bool is_ident_start(unsigned char c) { return kClass[c] & kIdentStart;
 constexpr bool is_ident_cont(unsigned char c) { return kClass[c] & kIdentCont; }
 constexpr bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
+// First-byte classes: next() dispatches on one table lookup.
+enum Lead : unsigned char {
+  kPunct,
+  kNewline,
+  kCR,
+  kBlank,
+  kBackslash,
+  kSlash,
+  kHash,
+  kLt,
+  kDQuote,
+  kSQuote,
+  kDigit,
+  kDot,
+  kIdent
+};
+constexpr std::array<unsigned char, 256> kLead = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    unsigned char l = kPunct;
+    if (c == '\n') l = kNewline;
+    else if (c == '\r') l = kCR;
+    else if (c == ' ' || c == '\t' || c == '\f' || c == '\v') l = kBlank;
+    else if (c == '\\') l = kBackslash;
+    else if (c == '/') l = kSlash;
+    else if (c == '#') l = kHash;
+    else if (c == '<') l = kLt;
+    else if (c == '"') l = kDQuote;
+    else if (c == '\'') l = kSQuote;
+    else if (c >= '0' && c <= '9') l = kDigit;
+    else if (c == '.') l = kDot;
+    else if (kClass[c] & kIdentStart) l = kIdent;
+    t[c] = l;
+  }
+  return t;
+}();
+
+}  // namespace
+
+// short_key of the token [begin, end), reading its bytes as one word where the buffer allows.
+std::uint64_t token_key(std::string_view src, std::uint32_t begin, std::uint32_t end) {
+  const std::size_t n = end - begin;
+  if (n > 7) return kLongKey;
+  if constexpr (std::endian::native == std::endian::little) {
+    if (n > 0 && begin + 8 <= src.size()) {
+      std::uint64_t w;
+      std::memcpy(&w, src.data() + begin, 8);
+      return n | ((w & (~0ull >> (64 - 8 * n))) << 8);
+    }
+  }
+  return short_key(src.substr(begin, n));
+}
+
 class Lexer {
  public:
-  explicit Lexer(std::string_view src) : src_(src) {}
+  Lexer(std::string_view src, TokenList& out, CodeIndex* code) : src_(src), out_(out), code_(code) {}
 
-  std::vector<Token> run() {
-    std::vector<Token> out;
-    out.reserve(src_.size() / 3 + 16);
-    while (pos_ < src_.size()) {
+  void run() {
+    const std::size_t n = src_.size();
+    // A token has a byte at least, so n + 1 entries never grow (up to a bound on what is
+    // reserved at once): only the pages written are touched, and shrink_to_fit below hands back
+    // the rest without copying.
+    const std::size_t room = std::min<std::size_t>(n + 1, std::size_t{1} << 26);
+    out_.begin_.reserve(room + 1);
+    out_.line_.reserve(room);
+    out_.kind_.reserve(room);
+    out_.line_start_.reserve(room);
+    out_.line_start_.push_back(0);
+    if (code_) {
+      code_->token.reserve(room);
+      code_->key.reserve(room);
+      code_->partner.reserve(room);
+    }
+    while (pos_ < n) {
       const std::uint32_t start = pos_;
       const std::uint32_t line = line_;
-      const std::uint32_t col = start - line_start_ + 1;
       const Kind kind = next();
-      out.push_back(Token{kind, in_directive_ || directive_token_, start, pos_, line, col});
+      const bool dir = in_directive_ || directive_token_;
+      out_.begin_.push_back(start);
+      out_.line_.push_back(line);
+      out_.kind_.push_back(static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (dir ? 0x80u : 0u)));
       directive_token_ = false;
       if (kind == Kind::Newline) {
         in_directive_ = false;
@@ -41,12 +113,49 @@ class Lexer {
         expect_header_ = false;
       } else if (!is_trivia(kind)) {
         at_line_start_ = false;
+        if (code_) add_code(kind, dir, start);
       }
     }
-    return out;
+    out_.begin_.push_back(pos_);
+    out_.begin_.shrink_to_fit();
+    out_.line_.shrink_to_fit();
+    out_.kind_.shrink_to_fit();
+    out_.line_start_.shrink_to_fit();
+    if (code_) {
+      code_->token.shrink_to_fit();
+      code_->key.shrink_to_fit();
+      code_->partner.shrink_to_fit();
+    }
   }
 
  private:
+  // The code token just lexed, [start, pos_): its index entry, and its bracket partner. One stack
+  // for code, one for the directive being read (reset at each '#', so a directive's brackets
+  // never pair with code or another directive's).
+  void add_code(Kind kind, bool dir, std::uint32_t start) {
+    const auto ci = static_cast<std::uint32_t>(code_->token.size());
+    code_->token.push_back(static_cast<std::uint32_t>(out_.kind_.size() - 1));
+    code_->key.push_back(token_key(src_, start, pos_));
+    code_->partner.push_back(CodeIndex::kNoPartner);
+    if (kind != Kind::Punct || pos_ - start != 1) return;
+    std::vector<std::uint32_t>& st = dir ? dir_stack_ : code_stack_;
+    const char c = src_[start];
+    if (dir && c == '#') dir_stack_.clear();
+    if (c == '(' || c == '[' || c == '{') {
+      st.push_back(ci);
+    } else if (c == ')' || c == ']' || c == '}') {
+      const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+      // tolerate stray closers: pop to the matching kind if it is on the stack
+      auto it = std::find_if(st.rbegin(), st.rend(),
+                             [&](std::uint32_t o) { return src_[out_.begin_[code_->token[o]]] == want; });
+      if (it == st.rend()) return;
+      const std::uint32_t open = *it;
+      st.erase(std::next(it).base(), st.end());
+      code_->partner[open] = ci;
+      code_->partner[ci] = open;
+    }
+  }
+
   [[nodiscard]] unsigned char peek(std::size_t off = 0) const {
     const std::size_t p = pos_ + off;
     return p < src_.size() ? static_cast<unsigned char>(src_[p]) : '\0';
@@ -56,13 +165,17 @@ class Lexer {
   // Ends a token that holds no newline (identifiers, numbers, punctuators).
   void skip_to(std::size_t end) { pos_ = static_cast<std::uint32_t>(end); }
 
+  void newline_at(std::size_t i) {
+    ++line_;
+    out_.line_start_.push_back(static_cast<std::uint32_t>(i + 1));
+  }
+
   // Counts the newlines of a token that spans lines (comments, raw strings, continuations).
   void advance_to(std::size_t end) {
-    for (std::size_t i = pos_; i < end; ++i) {
-      if (src_[i] == '\n') {
-        ++line_;
-        line_start_ = static_cast<std::uint32_t>(i + 1);
-      }
+    const char* const base = src_.data();
+    for (const char* q = base + pos_; (q = static_cast<const char*>(std::memchr(q, '\n', base + end - q)));) {
+      newline_at(static_cast<std::size_t>(q - base));
+      ++q;
     }
     pos_ = static_cast<std::uint32_t>(end);
   }
@@ -76,80 +189,114 @@ class Lexer {
     return 0;
   }
 
-  Kind next() {
-    const unsigned char c = peek();
-    if (c == '\n') {
-      ++line_;
-      line_start_ = ++pos_;
-      return Kind::Newline;
-    }
-    if (c == '\r' && peek(1) == '\n') {
-      advance_to(pos_ + 2);
-      return Kind::Newline;
-    }
-    if (c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || continuation_at(pos_)) {
-      std::size_t p = pos_;
-      bool continued = false;  // only a continuation brings a newline into whitespace
-      for (;;) {
-        if (p < src_.size() && (src_[p] == ' ' || src_[p] == '\t' || src_[p] == '\f' || src_[p] == '\v' ||
-                                (src_[p] == '\r' && !(p + 1 < src_.size() && src_[p + 1] == '\n')))) {
-          ++p;
-        } else if (const std::size_t n = continuation_at(p)) {
-          p += n;
-          continued = true;
-        } else {
-          break;
-        }
-      }
-      if (continued) advance_to(p);
-      else skip_to(p);
-      return Kind::Whitespace;
-    }
-    if (c == '/' && peek(1) == '/') {
-      // A line comment continues over backslash-newlines, as in the preprocessor.
-      std::size_t p = pos_ + 2;
-      bool continued = false;
-      while (p < src_.size()) {
-        if (const std::size_t n = continuation_at(p)) {
-          p += n;
-          continued = true;
-          continue;
-        }
-        if (src_[p] == '\n' || (src_[p] == '\r' && p + 1 < src_.size() && src_[p + 1] == '\n')) break;
+  Kind whitespace() {
+    std::size_t p = pos_;
+    const std::size_t n = src_.size();
+    bool continued = false;  // only a continuation brings a newline into whitespace
+    for (;;) {
+      if (p < n && kLead[static_cast<unsigned char>(src_[p])] == kBlank) {
         ++p;
+      } else if (p < n && src_[p] == '\r' && !(p + 1 < n && src_[p + 1] == '\n')) {
+        ++p;
+      } else if (const std::size_t k = continuation_at(p)) {
+        p += k;
+        continued = true;
+      } else {
+        break;
       }
-      if (continued) advance_to(p);
-      else skip_to(p);
-      return Kind::LineComment;
     }
-    if (c == '/' && peek(1) == '*') {
-      const std::size_t close = src_.find("*/", pos_ + 2);
-      advance_to(close == std::string_view::npos ? src_.size() : close + 2);
-      return Kind::BlockComment;
+    if (continued) advance_to(p);
+    else skip_to(p);
+    return Kind::Whitespace;
+  }
+
+  Kind next() {
+    const unsigned char c = static_cast<unsigned char>(src_[pos_]);
+    switch (kLead[c]) {
+      case kNewline:
+        newline_at(pos_);
+        ++pos_;
+        return Kind::Newline;
+      case kCR:
+        if (peek(1) == '\n') {
+          newline_at(pos_ + 1);
+          pos_ += 2;
+          return Kind::Newline;
+        }
+        return whitespace();
+      case kBlank: return whitespace();
+      case kBackslash:
+        if (continuation_at(pos_)) return whitespace();
+        return punct();
+      case kSlash:
+        if (peek(1) == '/') return line_comment();
+        if (peek(1) == '*') {
+          const std::size_t close = src_.find("*/", pos_ + 2);
+          advance_to(close == std::string_view::npos ? src_.size() : close + 2);
+          return Kind::BlockComment;
+        }
+        return punct();
+      case kHash:
+        if (at_line_start_ && !in_directive_) {
+          in_directive_ = true;
+          directive_token_ = true;
+          skip_to(pos_ + 1);
+          check_include_ = true;
+          return Kind::Punct;
+        }
+        return punct();
+      case kLt:
+        if (expect_header_ && header_name()) return Kind::HeaderName;
+        return punct();
+      case kDQuote:
+        if (expect_header_ && header_name()) return Kind::HeaderName;
+        return quoted(pos_, '"', Kind::String);
+      case kSQuote: return quoted(pos_, '\'', Kind::Char);
+      case kDigit: return number();
+      case kDot:
+        if (is_digit(peek(1))) return number();
+        return punct();
+      case kIdent: return identifier_or_literal();
+      default: return punct();
     }
-    if (c == '#' && at_line_start_ && !in_directive_) {
-      in_directive_ = true;
-      directive_token_ = true;
-      skip_to(pos_ + 1);
-      check_include_ = true;
-      return Kind::Punct;
-    }
-    if (expect_header_ && (c == '<' || c == '"')) {
-      expect_header_ = false;
-      const char close = c == '<' ? '>' : '"';
-      std::size_t p = pos_ + 1;
-      while (p < src_.size() && src_[p] != close && src_[p] != '\n') ++p;
-      if (p < src_.size() && src_[p] == close) {
-        skip_to(p + 1);
-        return Kind::HeaderName;
+  }
+
+  Kind line_comment() {
+    // A line comment continues over backslash-newlines, as in the preprocessor.
+    std::size_t p = pos_ + 2;
+    bool continued = false;
+    const std::size_t n = src_.size();
+    while (p < n) {
+      // to the next byte that can end the comment or continue it
+      const void* hit = std::memchr(src_.data() + p, '\n', n - p);
+      const std::size_t nl = hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - src_.data()) : n;
+      // the newline ends it unless a backslash (or backslash, CR) continues it
+      std::size_t e = nl;
+      if (e < n && e > p && src_[e - 1] == '\r') --e;  // "\r\n"
+      if (nl < n && e > p && src_[e - 1] == '\\') {
+        p = nl + 1;  // a continuation: the comment goes on
+        continued = true;
+        continue;
       }
-      // Malformed: fall through and lex it as ordinary tokens.
+      p = e;
+      break;
     }
-    if (is_digit(c) || (c == '.' && is_digit(peek(1)))) return number();
-    if (is_ident_start(c)) return identifier_or_literal();
-    if (c == '"') return quoted(pos_, '"', Kind::String);
-    if (c == '\'') return quoted(pos_, '\'', Kind::Char);
-    return punct();
+    if (continued) advance_to(p);
+    else skip_to(p);
+    return Kind::LineComment;
+  }
+
+  // `#include <path>` or `"path"`: true (and the token taken) when it closes on its line.
+  bool header_name() {
+    expect_header_ = false;
+    const char close = src_[pos_] == '<' ? '>' : '"';
+    std::size_t p = pos_ + 1;
+    while (p < src_.size() && src_[p] != close && src_[p] != '\n') ++p;
+    if (p < src_.size() && src_[p] == close) {
+      skip_to(p + 1);
+      return true;
+    }
+    return false;  // malformed: lexed as ordinary tokens
   }
 
   Kind number() {
@@ -277,9 +424,11 @@ class Lexer {
   }
 
   std::string_view src_;
+  TokenList& out_;
+  CodeIndex* code_;
+  std::vector<std::uint32_t> code_stack_, dir_stack_;
   std::uint32_t pos_ = 0;
   std::uint32_t line_ = 1;
-  std::uint32_t line_start_ = 0;
   int launch_depth_ = 0;
   bool at_line_start_ = true;
   bool in_directive_ = false;
@@ -288,9 +437,19 @@ class Lexer {
   bool expect_header_ = false;
 };
 
-}  // namespace
+TokenList lex(std::string_view src, CodeIndex* code) {
+  TokenList out;
+  Lexer(src, out, code).run();
+  return out;
+}
 
-std::vector<Token> tokenize(std::string_view src) { return Lexer(src).run(); }
+std::vector<Token> tokenize(std::string_view src) {
+  const TokenList l = lex(src, nullptr);
+  std::vector<Token> out;
+  out.reserve(l.size());
+  for (const Token& t : l) out.push_back(t);
+  return out;
+}
 
 const char* kind_name(Kind k) {
   switch (k) {

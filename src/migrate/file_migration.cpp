@@ -41,7 +41,7 @@ FileMigration::FileMigration(std::string path, lex::CodeView&& view, const targe
   compute_exclusions();
 }
 
-std::vector<bool> excluded_lines(std::string_view src, const std::vector<lex::Token>& toks) {
+std::vector<bool> excluded_lines(std::string_view src, const lex::TokenList& toks) {
   const std::uint32_t last_line = toks.empty() ? 1 : toks.back().line + 1;
   std::vector<bool> excluded(last_line + 2, false);
   bool off = false;
@@ -76,6 +76,10 @@ const rules::Rule* unknown_rule() {
   static const rules::Rule kUnknown{};
   return &kUnknown;
 }
+const targets::UnmappedApiName* unknown_unmapped() {
+  static const targets::UnmappedApiName kUnknown{};
+  return &kUnknown;
+}
 }  // namespace
 
 const rules::Rule* FileMigration::identifier_rule(std::size_t ci) const {
@@ -83,6 +87,13 @@ const rules::Rule* FileMigration::identifier_rule(std::size_t ci) const {
   const rules::Rule*& r = rule_of_name_[name_id(ci)];
   if (r == unknown_rule()) r = target_.rules().find_identifier(text(ci));
   return r;
+}
+
+const targets::UnmappedApiName* FileMigration::unmapped_api_name(std::size_t ci) const {
+  if (unmapped_of_name_.empty()) unmapped_of_name_.assign(name_count(), unknown_unmapped());
+  const targets::UnmappedApiName*& u = unmapped_of_name_[name_id(ci)];
+  if (u == unknown_unmapped()) u = target_.unmapped_api_name(text(ci));
+  return u;
 }
 
 bool FileMigration::insert_line_at_top(std::string line) {
@@ -449,14 +460,15 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
   std::vector<std::string> included;
   // Names this file #defines: call templates leave their uses alone.
   std::unordered_set<std::string_view> user_macros;
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci)
-    if (file.code(ci).kind == lex::Kind::Identifier && defines_macro(file, ci)) user_macros.insert(file.text(ci));
+  for (const std::uint32_t d : file.occurrences("define"))  // `# define NAME`
+    if (const std::size_t ci = d + 1; file.is_identifier(ci) && defines_macro(file, ci))
+      user_macros.insert(file.text(ci));
   // `cooperative_groups` and the aliases the file gives it (`namespace cg = cooperative_groups;`):
   // the coop_groups rules apply to the names they qualify (`cg::binary_partition` is reported).
   std::unordered_set<std::string_view> cg_scopes = {"cooperative_groups"};
-  for (std::size_t ci = 1; ci + 3 < file.code_size(); ++ci)
-    if (file.is(ci - 1, "namespace") && file.is_identifier(ci) && file.is(ci + 1, "=") &&
-        file.is(ci + 2, "cooperative_groups") && file.is(ci + 3, ";"))
+  for (const std::uint32_t at : file.occurrences("cooperative_groups"))
+    if (const std::size_t ci = at - 2; at >= 3 && ci + 3 < file.code_size() && file.is(ci - 1, "namespace") &&
+                                       file.is_identifier(ci) && file.is(ci + 1, "=") && file.is(ci + 3, ";"))
       cg_scopes.insert(file.text(ci));
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     const lex::Token& t = file.code(ci);
@@ -521,7 +533,7 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     // Most identifiers have no rule, are no namespace a row could name (`ns::`, `namespace ns;`)
     // and no unmapped API name: nothing below applies to them, so the edit set is not asked.
     if (!file.is(ci + 1, "::") && !file.is(ci + 1, ";") &&
-        !(own_table ? file.identifier_rule(ci) : rules.find_identifier(name)) && !file.target().unmapped_api_name(name))
+        !(own_table ? file.identifier_rule(ci) : rules.find_identifier(name)) && !file.unmapped_api_name(ci))
       continue;
     if (file.excluded(ci) || file.touched(ci)) continue;
 
@@ -557,7 +569,7 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     if (!r) {
       // A name the source dialect's headers declare that no rule maps: reported, not passed on in
       // silence. A project's own macro, type, enumerator, function or variable of that name is the user's.
-      if (const targets::UnmappedApiName* api = file.target().unmapped_api_name(name);
+      if (const targets::UnmappedApiName* api = file.unmapped_api_name(ci);
           api && !file.is_member_or_qualified(ci) && !file.code(ci).in_directive && !user_macros.contains(name) &&
           !file.project().defined_macros.contains(std::string(name)) &&
           !file.project().declared_api_names.contains(std::string(name)) && !is_declarator(file, ci) &&

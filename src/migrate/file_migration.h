@@ -55,7 +55,7 @@ struct SideOutput {
 
 // Lines excluded from migration by `// ferry: ignore`, `ignore-next-line` and `off` ... `on`
 // comments (index = line number); shared by FileMigration and the project-wide pre-passes.
-[[nodiscard]] std::vector<bool> excluded_lines(std::string_view src, const std::vector<lex::Token>& toks);
+[[nodiscard]] std::vector<bool> excluded_lines(std::string_view src, const lex::TokenList& toks);
 
 class FileMigration : public lex::CodeView {
  public:
@@ -78,6 +78,9 @@ class FileMigration : public lex::CodeView {
   // The target's identifier rule (rules::RuleSet::find_identifier) for identifier `ci`'s name:
   // looked up once per distinct name of the file.
   [[nodiscard]] const rules::Rule* identifier_rule(std::size_t ci) const;
+  // The target's unmapped API name (Target::unmapped_api_name) for identifier `ci`'s name: looked
+  // up once per distinct name of the file.
+  [[nodiscard]] const targets::UnmappedApiName* unmapped_api_name(std::size_t ci) const;
 
   [[nodiscard]] const targets::Target& target() const { return target_; }
   [[nodiscard]] const targets::Options& options() const { return options_; }
@@ -156,6 +159,7 @@ class FileMigration : public lex::CodeView {
   std::vector<SideOutput> side_outputs_;
   std::vector<CompatUse> compat_uses_;
   mutable std::vector<const rules::Rule*> rule_of_name_;  // by lex::CodeView::name_id (identifier_rule)
+  mutable std::vector<const targets::UnmappedApiName*> unmapped_of_name_;  // the same, unmapped_api_name
 };
 
 struct FileResult {

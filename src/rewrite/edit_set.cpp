@@ -1,6 +1,7 @@
 #include "rewrite/edit_set.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ferry::rewrite {
 
@@ -47,6 +48,11 @@ const std::vector<Edit>& EditSet::edits() const {
   return sorted_;
 }
 
+const Edit* EditSet::find(std::uint32_t begin, std::uint32_t end) const {
+  const auto it = edits_.lower_bound(Edit{begin, end, {}, 0});
+  return it != edits_.end() && it->begin == begin && it->end == end ? &*it : nullptr;
+}
+
 std::string EditSet::apply(std::string_view src, LineMap* map) const {
   std::string out;
   std::size_t growth = 0;
@@ -62,12 +68,11 @@ std::string EditSet::apply(std::string_view src, LineMap* map) const {
   }
   auto copy_unchanged = [&](std::size_t from, std::size_t to) {
     if (map) {
-      for (std::size_t i = from; i < to; ++i) {
-        if (src[i] == '\n') {
-          ++orig_line;
-          ++out_line;
-          map->out_to_orig.push_back(orig_line);
-        }
+      const char* const end = src.data() + to;
+      for (const char* q = src.data() + from; (q = static_cast<const char*>(std::memchr(q, '\n', end - q))); ++q) {
+        ++orig_line;
+        ++out_line;
+        map->out_to_orig.push_back(orig_line);
       }
     }
     out.append(src.substr(from, to - from));

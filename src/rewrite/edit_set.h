@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <set>
 #include <string>
 #include <string_view>
@@ -46,6 +47,20 @@ class EditSet {
   [[nodiscard]] bool empty() const { return edits_.empty(); }
   [[nodiscard]] std::size_t size() const { return edits_.size(); }
   [[nodiscard]] const std::vector<Edit>& edits() const;  // sorted
+  // The first edit (in order) that replaces exactly [begin, end) (an insertion when they are
+  // equal), or null. Reads the set itself: no sorted copy is made.
+  [[nodiscard]] const Edit* find(std::uint32_t begin, std::uint32_t end) const;
+  // Calls `f(edit)`, in order, for each edit that reaches into (begin, end): it ends after `begin`
+  // and starts before `end`.
+  template <class F>
+  void for_each_reaching(std::uint32_t begin, std::uint32_t end, F&& f) const {
+    // Edits never overlap, so sorted by start their ends never decrease: the edits that end after
+    // `begin` follow the last that does not.
+    auto it = edits_.lower_bound(Edit{begin, 0, {}, 0});
+    while (it != edits_.begin() && std::prev(it)->end > begin) --it;
+    for (; it != edits_.end() && it->begin < end; ++it)
+      if (it->end > begin) f(*it);
+  }
 
   // Applies the edits to `src` (the buffer they were computed on). Fills `map` if given.
   [[nodiscard]] std::string apply(std::string_view src, LineMap* map = nullptr) const;

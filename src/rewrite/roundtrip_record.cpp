@@ -96,7 +96,7 @@ bool is_literal(std::string_view rec) {
 
 bool is_record(std::string_view comment) { return comment.starts_with(kOpen); }
 
-std::size_t comment_after(const std::vector<lex::Token>& toks, std::size_t ti) {
+std::size_t comment_after(const lex::TokenList& toks, std::size_t ti) {
   for (std::size_t k = ti + 1; k < toks.size(); ++k) {
     if (toks[k].kind == lex::Kind::Whitespace) continue;
     return toks[k].kind == lex::Kind::BlockComment ? k : SIZE_MAX;
@@ -104,7 +104,7 @@ std::size_t comment_after(const std::vector<lex::Token>& toks, std::size_t ti) {
   return SIZE_MAX;
 }
 
-std::optional<Found> after(const std::vector<lex::Token>& toks, std::string_view src, std::size_t ti) {
+std::optional<Found> after(const lex::TokenList& toks, std::string_view src, std::size_t ti) {
   const std::size_t c = comment_after(toks, ti);
   if (c == SIZE_MAX) return std::nullopt;
   const auto rec = parse(toks[c].text(src));
@@ -120,7 +120,7 @@ std::optional<std::string_view> header_path(std::string_view rec) {
   return rec.substr(1, close - 1);
 }
 
-std::vector<std::string> recorded_headers(const std::vector<lex::Token>& toks, std::string_view src) {
+std::vector<std::string> recorded_headers(const lex::TokenList& toks, std::string_view src) {
   std::vector<std::string> out;
   for (const lex::Token& t : toks) {
     if (t.kind != lex::Kind::BlockComment) continue;
@@ -131,7 +131,7 @@ std::vector<std::string> recorded_headers(const std::vector<lex::Token>& toks, s
   return out;
 }
 
-bool records_header(const std::vector<lex::Token>& toks, std::string_view src, std::string_view header) {
+bool records_header(const lex::TokenList& toks, std::string_view src, std::string_view header) {
   for (const lex::Token& t : toks) {
     if (t.kind != lex::Kind::BlockComment) continue;
     const auto rec = parse(t.text(src));

@@ -146,23 +146,23 @@ inline constexpr std::string_view kAdded = "/* ferry-cuda: (none) */";
 
 // The raw index of the block comment that follows raw token `ti` with only spaces between (on
 // its line), or lex::npos-like SIZE_MAX when the next token is something else.
-[[nodiscard]] std::size_t comment_after(const std::vector<lex::Token>& toks, std::size_t ti);
+[[nodiscard]] std::size_t comment_after(const lex::TokenList& toks, std::size_t ti);
 
 // The record that follows raw token `ti` (as `comment_after`): its raw index and text.
 struct Found {
   std::size_t token;
   std::string_view text;
 };
-[[nodiscard]] std::optional<Found> after(const std::vector<lex::Token>& toks, std::string_view src, std::size_t ti);
+[[nodiscard]] std::optional<Found> after(const lex::TokenList& toks, std::string_view src, std::size_t ti);
 
 // The header a header or dropped record names (`<cuda.h>`, `#include "x.h"`): its path without
 // the brackets, or nullopt for the other forms.
 [[nodiscard]] std::optional<std::string_view> header_path(std::string_view recorded);
 
 // The headers all records of a file name, in order (they count as included on the way back).
-[[nodiscard]] std::vector<std::string> recorded_headers(const std::vector<lex::Token>& toks, std::string_view src);
+[[nodiscard]] std::vector<std::string> recorded_headers(const lex::TokenList& toks, std::string_view src);
 
 // Whether a file holds a header record naming `<header>` (e.g. "cuda.h").
-[[nodiscard]] bool records_header(const std::vector<lex::Token>& toks, std::string_view src, std::string_view header);
+[[nodiscard]] bool records_header(const lex::TokenList& toks, std::string_view src, std::string_view header);
 
 }  // namespace ferry::rewrite::record

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace ferry::lex {
 namespace {
 
@@ -82,6 +86,89 @@ TEST(CodeView, DirectiveLastFollowsContinuations) {
   EXPECT_EQ(v.text(v.directive_last(0)), "2");
   EXPECT_TRUE(v.in_directive(0));
   EXPECT_FALSE(v.in_directive(find(v, "int")));
+}
+
+TEST(CodeView, OccurrencesListEachNamesIdentifiersInOrder) {
+  // `x` in a string, a comment and as a member still counts only where it is an identifier token.
+  const CodeView v("int x = f(x); // x\nconst char* s = \"x\";\n#define X x\np.x = x + xy;\n");
+  std::vector<std::size_t> want;
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci)
+    if (v.is_identifier(ci) && v.text(ci) == "x") want.push_back(ci);
+  ASSERT_EQ(want.size(), 5u);  // the declaration, the argument, the macro body, the member, the operand
+  const auto at = v.occurrences("x");
+  EXPECT_EQ(std::vector<std::size_t>(at.begin(), at.end()), want);
+  EXPECT_TRUE(v.occurrences("nothing").empty());
+  EXPECT_TRUE(v.occurrences("").empty());
+  EXPECT_FALSE(v.mentions("s2"));
+  EXPECT_TRUE(v.mentions("xy"));
+  EXPECT_TRUE(v.occurrences("=").empty());  // punctuators are not names
+  // Several names, merged in file order; a name given twice counts once.
+  const std::vector<std::uint32_t> merged = v.occurrences({"xy", "f", "x", "f"});
+  std::vector<std::size_t> expect = want;
+  expect.push_back(find(v, "f"));
+  expect.push_back(find(v, "xy"));
+  std::sort(expect.begin(), expect.end());
+  EXPECT_EQ(std::vector<std::size_t>(merged.begin(), merged.end()), expect);
+}
+
+TEST(CodeView, NameIdsAreOnePerDistinctName) {
+  const CodeView v("a b a c b a long_name_over_eight_bytes long_name_over_eight_bytez 1 +");
+  ASSERT_EQ(v.name_count(), 5u);  // a b c and the two long names (1 and + are not names)
+  EXPECT_EQ(v.name_id(0), v.name_id(2));
+  EXPECT_EQ(v.name_id(0), v.name_id(5));
+  EXPECT_EQ(v.name_id(1), v.name_id(4));
+  EXPECT_NE(v.name_id(0), v.name_id(1));
+  EXPECT_NE(v.name_id(6), v.name_id(7));
+  std::vector<bool> seen(v.name_count(), false);
+  for (std::size_t ci = 0; ci < 8; ++ci) {
+    ASSERT_LT(v.name_id(ci), v.name_count());
+    seen[v.name_id(ci)] = true;
+    // every occurrence of a name has that name's id
+    for (const std::uint32_t o : v.occurrences(v.text(ci))) EXPECT_EQ(v.name_id(o), v.name_id(ci));
+  }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 5);
+}
+
+TEST(CodeView, NameIndexHoldsAFileOfManyNames) {
+  // Enough distinct names to grow the open-addressing table several times.
+  std::string src;
+  for (int i = 0; i < 5000; ++i) src += "n" + std::to_string(i) + " n" + std::to_string(i % 7) + ";\n";
+  const CodeView v(src);
+  EXPECT_EQ(v.name_count(), 5000u);
+  EXPECT_EQ(v.occurrences("n3").size(), 1u + 5000u / 7 + (3 < 5000 % 7 ? 1u : 0u));
+  EXPECT_EQ(v.occurrences("n4999").size(), 1u);
+  EXPECT_TRUE(v.occurrences("n5000").empty());
+  const std::size_t before = v.memory_bytes();
+  EXPECT_GT(before, 0u);
+}
+
+TEST(CodeView, TokensAreReadAsTokenValues) {
+  const std::string src = "a\n  bb /* x\n y */ c\n#define Q 1\n";
+  const CodeView v(src);
+  const TokenList& toks = v.tokens();
+  const std::vector<Token> flat = tokenize(src);
+  ASSERT_EQ(toks.size(), flat.size());
+  std::size_t i = 0;
+  for (const Token& t : toks) {
+    EXPECT_EQ(t.kind, flat[i].kind);
+    EXPECT_EQ(t.in_directive, flat[i].in_directive);
+    EXPECT_EQ(t.begin, flat[i].begin);
+    EXPECT_EQ(t.end, flat[i].end);
+    EXPECT_EQ(t.line, flat[i].line);
+    EXPECT_EQ(t.col, flat[i].col);
+    ++i;
+  }
+  EXPECT_EQ(v.code(find(v, "c")).col, 7u);
+  EXPECT_EQ(v.code(find(v, "c")).line, 3u);
+  EXPECT_TRUE(v.code(find(v, "Q")).in_directive);
+  EXPECT_EQ(toks.back().end, src.size());
+  EXPECT_EQ(toks.line_count(), 5u);
+  // The view's memory: the tokens (9 bytes each) and the code index, capacity included.
+  EXPECT_GE(v.memory_bytes(), toks.size() * 9 + v.code_size() * 16);
+  // A copy reads the same tokens.
+  const CodeView copy = v;
+  EXPECT_EQ(copy.code_size(), v.code_size());
+  EXPECT_EQ(copy.text(find(copy, "bb")), "bb");
 }
 
 }  // namespace

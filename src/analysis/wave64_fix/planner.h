@@ -259,7 +259,8 @@ class Planner {
 
  private:
   // The tokens of `file`: the caller's, or lexed again on demand (Wave64FixInput::load) and kept
-  // while the files kept so total at most kLoadedBytes of source (the least recently read go).
+  // while the files kept hold at most kLoadedBytes of tokens and indexes (CodeView::memory_bytes,
+  // counted again at each load: a name index built since counts too); the least recently read go.
   Tokens tok(std::size_t file) const;
   // Whether the original text of `file` holds `word`, without lexing it.
   bool mentions(std::size_t file, std::string_view word) const {
@@ -390,10 +391,9 @@ class Planner {
   const Profile& profile_;
   const WarpConstantUses& uses_;
   const Wave64FixOptions options_;
-  static constexpr std::size_t kLoadedBytes = 256u << 10;
+  static constexpr std::size_t kLoadedBytes = 4u << 20;
   mutable std::vector<std::shared_ptr<const FileMigration>> loaded_;  // per file, while kept
   mutable std::vector<std::size_t> loaded_order_;                     // least recently read first
-  mutable std::size_t loaded_bytes_ = 0;
   std::vector<Fn> fns_;
   std::multimap<std::string, std::size_t> fn_by_name_;
   // values() of (function, first, last, depth): read-only state, so each is computed once.

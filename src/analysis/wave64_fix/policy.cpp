@@ -283,11 +283,12 @@ wave64_plan::Tokens wave64_plan::Planner::tok(std::size_t file) const {
     std::rotate(it, it + 1, loaded_order_.end());
   } else {
     slot = in.load();
-    loaded_bytes_ += slot->source().size();
     loaded_order_.push_back(file);
-    while (loaded_bytes_ > kLoadedBytes && loaded_order_.size() > 1) {
+    std::size_t bytes = 0;
+    for (const std::size_t f : loaded_order_) bytes += loaded_[f]->memory_bytes();
+    while (bytes > kLoadedBytes && loaded_order_.size() > 1) {
       std::shared_ptr<const FileMigration>& old = loaded_[loaded_order_.front()];
-      loaded_bytes_ -= old->source().size();
+      bytes -= old->memory_bytes();
       old.reset();  // a Tokens still reading it keeps it (Tokens::hold)
       loaded_order_.erase(loaded_order_.begin());
     }

@@ -122,7 +122,7 @@ void implicit_headers_pass(FileMigration& file) {
   if (file.project().migrated_by == "hip") return;
   std::vector<std::string_view> have;
   bool relies_on_hip_runtime = false;
-  const std::vector<lex::Token>& toks = file.tokens();
+  const lex::TokenList& toks = file.tokens();
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (file.code(ci).kind != lex::Kind::HeaderName) continue;
     const std::string_view raw = file.text(ci);

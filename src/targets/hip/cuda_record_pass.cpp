@@ -31,7 +31,7 @@ const rules::RuleSet& way_back() {
 // True when a `/* ferry-cuda: ... */` record already follows the header name at `ci` on its
 // line (a tree migrated before, or written by hand): recording again would stack a second one.
 bool already_recorded(const migrate::FileMigration& file, std::size_t ci) {
-  const std::vector<lex::Token>& toks = file.tokens();
+  const lex::TokenList& toks = file.tokens();
   const std::uint32_t line = file.code(ci).line;
   for (std::size_t ti = file.token_index(ci) + 1; ti < toks.size() && lex::is_trivia(toks[ti].kind); ++ti) {
     if (toks[ti].line != line) break;
@@ -63,15 +63,15 @@ bool arguments_as_written(migrate::FileMigration& file, std::size_t open) {
   const std::size_t close = file.match_bracket(open);
   if (close == migrate::npos) return false;
   const std::uint32_t b = file.code(open).end, e = file.code(close).begin;
-  for (const rewrite::Edit& ed : file.edits().edits()) {
-    if (ed.end <= b || ed.begin >= e) continue;
+  bool as_written = true;
+  file.edits().for_each_reaching(b, e, [&](const rewrite::Edit& ed) {
     // recorded edits (spans, arguments) come back as the CUDA wrote them
-    if (ed.replacement.find(rewrite::record::kOpen) != std::string::npos) continue;
+    if (ed.replacement.find(rewrite::record::kOpen) != std::string::npos) return;
     if (ed.begin < b || ed.end > e || !ferry::is_identifier(file.source().substr(ed.begin, ed.end - ed.begin)) ||
         !ferry::is_identifier(ed.replacement))
-      return false;
-  }
-  return true;
+      as_written = false;
+  });
+  return as_written;
 }
 }  // namespace
 
@@ -131,14 +131,7 @@ void record_call(migrate::FileMigration& file, std::size_t ci) {
 }  // namespace
 
 void record_spellings(migrate::FileMigration& file) {
-  const std::vector<rewrite::Edit>& edits = file.edits().edits();
-  auto edit_of = [&](std::uint32_t b, std::uint32_t e) -> const rewrite::Edit* {
-    auto it = std::lower_bound(edits.begin(), edits.end(), b,
-                               [](const rewrite::Edit& x, std::uint32_t v) { return x.begin < v; });
-    for (; it != edits.end() && it->begin == b; ++it)
-      if (it->end == e) return &*it;
-    return nullptr;
-  };
+  auto edit_of = [&](std::uint32_t b, std::uint32_t e) { return file.edits().find(b, e); };
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.excluded(ci)) continue;
     const std::string_view name = file.text(ci);

@@ -15,6 +15,7 @@
 
 #include <cctype>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -45,6 +46,8 @@ struct FunctionDefinition {
   std::size_t first;     // code index of the first token of the definition (specifiers included)
   std::size_t name;      // code index of the name (`operator` for an operator)
   std::size_t last;      // code index of the closing '}'
+  std::size_t open;      // code index of the parameter list's '('
+  std::size_t close;     // code index of its ')'
   std::string fname;     // the name as `target_name` gives it ("operator+=", "hipInit")
   std::string params;    // canonical parameter types, `param_name` applied to each word
   bool platform_branch;  // inside a branch on a platform macro
@@ -130,6 +133,60 @@ template <class View>
     i = end;
   }
   return out;
+}
+
+// The canonical parameter types of the parameter list from `open` to `close` (canonical_param_type
+// of each parameter's type words, `param_name` applied to each word first; `=` after one with a
+// default argument), or nothing for a list that cannot be read (arrays, function pointers, packs).
+template <class View, class ParamName>
+[[nodiscard]] std::optional<std::string> definition_params(const View& v, std::size_t open, std::size_t close,
+                                                           ParamName param_name) {
+  std::string params;
+  bool ok = true;
+  std::vector<std::string_view> words;
+  std::vector<std::string> renamed;  // owns the words param_name gives
+  bool has_default = false;
+  std::size_t pdepth = 0;
+  auto flush = [&]() {
+    if (words.empty()) return;
+    // Drop the parameter's name: a trailing identifier after some type.
+    if (words.size() >= 2) {
+      const std::string_view last = words.back();
+      const bool ident = !last.empty() && (std::isalpha(static_cast<unsigned char>(last[0])) || last[0] == '_');
+      if (ident && !detail::is_type_word(last) && last != "const" && last != "volatile") words.pop_back();
+    }
+    if (!params.empty()) params += ',';
+    renamed.clear();
+    for (const std::string_view w : words) renamed.push_back(param_name(w));
+    const std::vector<std::string_view> mapped(renamed.begin(), renamed.end());
+    params += canonical_param_type(mapped);
+    if (has_default) params += '=';
+    words.clear();
+    has_default = false;
+  };
+  bool in_default = false;
+  for (std::size_t k = open + 1; k < close && ok; ++k) {
+    const std::string_view s = v.text(k);
+    if (s == "(" || s == "[" || s == "<") ++pdepth;
+    if (s == ")" || s == "]" || s == ">") --pdepth;
+    if (pdepth == 0 && s == ",") {
+      flush();
+      in_default = false;
+      continue;
+    }
+    if (in_default) continue;
+    if (pdepth == 0 && s == "=") {
+      has_default = in_default = true;
+      continue;
+    }
+    if (s == "[" || s == "]" || s == "(" || s == ")" || s == "<" || s == ">" || s == "...") ok = false;
+    if (s == "__restrict__" || s == "__restrict" || s == "restrict") continue;
+    words.push_back(s);
+  }
+  if (!ok) return std::nullopt;
+  flush();
+  if (params == "void") params.clear();
+  return params;
 }
 
 // Finds the function definitions at namespace scope in `v` whose name, as `target_name` gives
@@ -227,55 +284,15 @@ template <class View, class Excluded, class TargetName, class ParamName, class W
       --first;
       if (v.is(first, "template")) templated = true;
     }
-    // Canonical parameter types.
-    std::string params;
-    bool ok = !templated;
-    std::vector<std::string_view> words;
-    std::vector<std::string> renamed;  // owns the words param_name gives
-    bool has_default = false;
-    std::size_t pdepth = 0;
-    auto flush = [&]() {
-      if (words.empty()) return;
-      // Drop the parameter's name: a trailing identifier after some type.
-      if (words.size() >= 2) {
-        const std::string_view last = words.back();
-        const bool ident = !last.empty() && (std::isalpha(static_cast<unsigned char>(last[0])) || last[0] == '_');
-        if (ident && !detail::is_type_word(last) && last != "const" && last != "volatile") words.pop_back();
-      }
-      if (!params.empty()) params += ',';
-      renamed.clear();
-      for (const std::string_view w : words) renamed.push_back(param_name(w));
-      const std::vector<std::string_view> mapped(renamed.begin(), renamed.end());
-      params += canonical_param_type(mapped);
-      if (has_default) params += '=';
-      words.clear();
-      has_default = false;
-    };
-    bool in_default = false;
-    for (std::size_t k = open + 1; k < close && ok; ++k) {
-      const std::string_view s = v.text(k);
-      if (s == "(" || s == "[" || s == "<") ++pdepth;
-      if (s == ")" || s == "]" || s == ">") --pdepth;
-      if (pdepth == 0 && s == ",") {
-        flush();
-        in_default = false;
-        continue;
-      }
-      if (in_default) continue;
-      if (pdepth == 0 && s == "=") {
-        has_default = in_default = true;
-        continue;
-      }
-      if (s == "[" || s == "]" || s == "(" || s == ")" || s == "<" || s == ">" || s == "...") ok = false;
-      if (s == "__restrict__" || s == "__restrict" || s == "restrict") continue;
-      words.push_back(s);
-    }
-    if (!ok) {
+    if (templated) {
       ++i;
       continue;
     }
-    flush();
-    if (params == "void") params.clear();
+    std::optional<std::string> params = definition_params(v, open, close, param_name);
+    if (!params) {
+      ++i;
+      continue;
+    }
     // The closing brace of the body.
     std::size_t last = body, bdepth = 0;
     for (; last < n; ++last) {
@@ -283,7 +300,7 @@ template <class View, class Excluded, class TargetName, class ParamName, class W
       else if (v.is(last, "}") && --bdepth == 0) break;
     }
     if (last < n) {
-      out.push_back({first, name, last, fname, params, platform[name]});
+      out.push_back({first, name, last, open, close, fname, std::move(*params), platform[name]});
       i = last + 1;
       continue;
     }

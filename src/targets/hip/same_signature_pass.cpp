@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,15 +86,21 @@ void same_signature_pass(migrate::FileMigration& file) {
   auto all = [](const std::string&) { return true; };
   auto as_written = [](std::string_view w) { return std::string(w); };
   auto renamed = [&](std::string_view w) { return renamed_by(rules, w); };
+  // One scan finds the definitions as written; the names only change their names and parameter
+  // types, so each is read again as the rules rename it (not the whole file).
   const std::vector<FunctionDefinition> before = find_function_definitions(file, excluded, as_written, as_written, all);
-  const std::vector<FunctionDefinition> after = find_function_definitions(file, excluded, renamed, renamed, all);
-  if (before.size() != after.size() || after.size() < 2) return;
+  if (before.size() < 2) return;
+  std::vector<FunctionDefinition> after = before;
+  for (FunctionDefinition& d : after) {
+    const bool op = d.open == d.name + 2;  // `operator OP (`: its name is not renamed
+    if (!op) d.fname = renamed(file.text(d.name));
+    std::optional<std::string> params = definition_params(file, d.open, d.close, renamed);
+    if (!params) return;  // read as written, it is read renamed too
+    d.params = std::move(*params);
+  }
   // Renamed signature -> indices of its definitions, in file order.
   std::map<std::string, std::vector<std::size_t>> groups;
-  for (std::size_t k = 0; k < after.size(); ++k) {
-    if (before[k].name != after[k].name) return;  // the two scans disagree: say nothing
-    groups[after[k].signature()].push_back(k);
-  }
+  for (std::size_t k = 0; k < after.size(); ++k) groups[after[k].signature()].push_back(k);
   for (const auto& [signature, members] : groups) {
     if (members.size() < 2) continue;
     // Only overloads that migration merged: definitions already alike as written sit in
