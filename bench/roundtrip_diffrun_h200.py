@@ -119,7 +119,7 @@ def cmake_flags(folder: Path):
     for f in ("--extended-lambda", "--expt-relaxed-constexpr"):
         if f in text:
             flags.append(f)
-    if re.search(r"CUDA_SEPARABLE_COMPILATION\s+ON", text):
+    if re.search(r"CUDA_SEPARABLE_COMPILATION\s+ON|-rdc=true", text):
         flags.append("-rdc=true")
         libs.append("-lcudadevrt")
     for name in re.findall(r"CUDA::(\w+)", text):
