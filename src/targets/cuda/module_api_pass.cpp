@@ -106,6 +106,12 @@ bool in_driver_statement(const migrate::FileMigration& f, std::size_t ci, const 
   return false;
 }
 
+// The way back of a round trip: the tree was migrated from CUDA, or the file carries the forward
+// migration's records (`/* ferry-cuda: ... */`); the CUDA original's text comes back as it was.
+bool from_cuda(const migrate::FileMigration& f) {
+  return f.project().migrated_by == "hip" || f.source().find("ferry-cuda:") != std::string_view::npos;
+}
+
 // Whether code token `ci` names a driver function: a kDriver name, or a name the rules map to a
 // driver function of <cuda.h> (cuOccupancy..., cuInit, cuMemcpyHtoD).
 // `module_names`: the kDriver names count (code written against the driver API; elsewhere they
@@ -127,7 +133,7 @@ bool driver_function(const migrate::FileMigration& f, std::size_t ci, bool modul
 // have carried the driver's numbers since CUDA 10.1 for the errors both have. Not in a round trip,
 // where the CUDA original's text comes back as it was.
 void driver_result_casts(migrate::FileMigration& file, bool driver) {
-  if (file.project().migrated_by == "hip") return;
+  if (from_cuda(file)) return;
   for (std::size_t ci = 2; ci + 1 < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || !file.is(ci - 1, "(") || !file.is_identifier(ci - 2) ||
         file.excluded(ci) || file.is_member_or_qualified(ci) || file.code(ci).in_directive ||
@@ -155,7 +161,7 @@ void driver_result_casts(migrate::FileMigration& file, bool driver) {
 // hipCtxCreate(&ctx, flags, dev) -> cuCtxCreate(&ctx, nullptr, flags, dev): from CUDA 13.0,
 // cuCtxCreate is cuCtxCreate_v4, with CUctxCreateParams* before the flags (nullptr: none).
 void ctx_create_params(migrate::FileMigration& file, std::size_t ci) {
-  if (file.project().migrated_by == "hip" || !file.is(ci + 1, "(")) return;
+  if (from_cuda(file) || !file.is(ci + 1, "(")) return;
   const auto version = rules::parse_cuda_version(file.target().option("cuda-version")).value_or(rules::CudaVersion{});
   if (!version.at_least(13)) return;
   const std::vector<migrate::ArgRange> args = file.call_args(ci + 1);
@@ -191,6 +197,9 @@ void module_api_pass(migrate::FileMigration& file) {
     if (!checked) driver = driver_style(file), checked = true;
     if (!driver) break;
     if (result && !in_driver_statement(file, ci, driver_vars)) continue;
+    // `static_cast<hipError_t>(hipInit(0))`: a driver result turned into the runtime's type on
+    // purpose (FRY1254 writes it so); it stays cudaError_t.
+    if (result && ci >= 2 && file.is(ci - 1, "<") && file.is(ci - 2, "static_cast")) continue;
     if (file.replace(ci, ci, std::string(d->cu))) {
       file.count_converted("driver");
       if (t == "hipCtxCreate") ctx_create_params(file, ci);
