@@ -6,11 +6,16 @@ NVIDIA GPU. The verdict comes from the program's own check: its exit status and 
 Two phases, so that the GPU machine needs neither Ferry nor its shared libraries:
 
     roundtrip_diffrun_h200.py prepare DEST [--re ROCM_EXAMPLES] [--he HIP_EXAMPLES]
-                                           [--cs CUDA_SAMPLES] [--limit-mb 60]
+                                           [--cs CUDA_SAMPLES] [--bs BABELSTREAM] [--mb MINIBUDE]
+                                           [--hp HIP_PROGRAMMING] [--ht HIP_TESTS] [--limit-mb 60]
         here: migrates each tree with $FERRY (default build/ferry), copies the migrated trees, less
         what no build needs (Visual Studio files, docs, Docker files, Ferry's state, large data),
         to DEST/<tree> with a manifest (DEST/manifest.json: one entry per program, with how to
-        build it) and a copy of this script. An absent tree is skipped with a note.
+        build it) and a copy of this script. An absent tree is skipped with a note. Trees of the
+        UoB-HPC layout (BabelStream, miniBUDE: src/main.cpp, one folder per programming model
+        with its model.cmake) give one program, the HIP model (src/main.cpp + src/hip/*, -DHIP).
+        An exercise (NAME.cpp beside a solution/ or solutions/ folder holding NAME.cpp, as in
+        csc-training/hip-programming) is left out: it is incomplete by design; its solution runs.
 
     roundtrip_diffrun_h200.py run OUT DEST [--jobs 16] [--timeout 40] [--budget 520] [--only RE]
         on the GPU machine: builds every program in parallel with nvcc -arch=sm_90 (through
@@ -49,7 +54,7 @@ SKIP_EXT = {".sln", ".vcxproj", ".filters", ".md", ".png", ".jpg", ".svg", ".pdf
 KEEP_DATA_MAX = 3 * 1024 * 1024  # a data file larger than this is left behind (the program reports it missing)
 LIBS = [  # include -> link library, for the units fallback
     (r"cublas", "-lcublas"), (r"cublasLt", "-lcublasLt"), (r"cufft", "-lcufft"), (r"curand\.h|curand_kernel\.h(?!.)", "-lcurand"),
-    (r"cusparse", "-lcusparse"), (r"cusolver", "-lcusolver"), (r"nvrtc", "-lnvrtc"), (r"<cuda\.h>|\"cuda\.h\"", "-lcuda"),
+    (r"cusparse", "-lcusparse"), (r"cusolver", "-lcusolver"), (r"nvrtc", "-lnvrtc"), (r"(?<!\w)cuda\.h[>\"]", "-lcuda"),
     (r"nvjpeg", "-lnvjpeg"), (r"npp", "-lnppc -lnppisu -lnppif -lnppig -lnppial -lnppist -lnppicc -lnppidei"),
     (r"cudla", "-lcudla"), (r"nvJitLink", "-lnvJitLink"), (r"GL/|glut|GLFW", "-lGL -lGLU -lglut"),
     (r"gtest/gtest\.h", "-lgtest -lpthread"), (r"benchmark/benchmark\.h", "-lbenchmark -lpthread"),
@@ -75,9 +80,14 @@ def migrate(src: Path, out: Path, frm: str, to: str) -> None:
 
 def copy_tree(src: Path, dst: Path) -> int:
     total = 0
+    # A UoB-HPC model tree needs its sources and its input decks only (miniBUDE's makedeck/raw
+    # holds 100 MB of molecule files that only the deck generator reads).
+    model = (src / "src" / "main.cpp").is_file() and (src / "src" / "hip" / "model.cmake").is_file()
     for p in sorted(src.rglob("*")):
         rel = p.relative_to(src)
         if any(part in SKIP_DIRS for part in rel.parts) or not p.is_file() or p.is_symlink():
+            continue
+        if model and len(rel.parts) > 1 and rel.parts[0] not in ("src", "data"):
             continue
         if p.suffix.lower() in SKIP_EXT or p.name.endswith(".vcxproj.filters"):
             continue
@@ -109,7 +119,7 @@ def cmake_flags(folder: Path):
     for f in ("--extended-lambda", "--expt-relaxed-constexpr"):
         if f in text:
             flags.append(f)
-    if re.search(r"CUDA_SEPARABLE_COMPILATION\s+ON", text):
+    if re.search(r"CUDA_SEPARABLE_COMPILATION\s+ON|-rdc=true", text):
         flags.append("-rdc=true")
         libs.append("-lcudadevrt")
     for name in re.findall(r"CUDA::(\w+)", text):
@@ -121,6 +131,22 @@ def cmake_flags(folder: Path):
     for d in re.findall(r"add_compile_definitions\(\s*([^)]+)\)", text):
         flags += ["-D" + x for x in d.split() if "$" not in x]
     return flags, libs
+
+
+def code_object_steps(folder: Path):
+    """The migrated CMakeLists.txt's nvcc steps that make a code object the program loads at run
+    time (hip-tests' module_api: `COMMAND nvcc -x cu -arch=sm_90 --fatbin k.cpp -o k.code`, which
+    Ferry wrote for `${HIP_HIPCC_EXECUTABLE} --genco`): run in the folder before the build."""
+    steps = []
+    for m in re.finditer(r"COMMAND\s+(nvcc\b[^\n)]*?--fatbin[^\n)]*)", read(folder / "CMakeLists.txt")):
+        words = m.group(1).replace("${CMAKE_CURRENT_SOURCE_DIR}/", "").replace("${CMAKE_CURRENT_SOURCE_DIR}", ".")
+        words = words.split()
+        for stop in ("COMMENT", "DEPENDS", "VERBATIM", "WORKING_DIRECTORY", "BYPRODUCTS"):
+            if stop in words:
+                words = words[:words.index(stop)]
+        if "$" not in " ".join(words):
+            steps.append(words)
+    return steps
 
 
 def guess_libs(texts):
@@ -168,11 +194,46 @@ def script_flags(folder: Path, unit: str):
     return flags
 
 
+def model_program(tree: Path, name: str):
+    """The HIP model of a UoB-HPC benchmark (BabelStream, miniBUDE): src/main.cpp selects the
+    model's header by a definition (-DHIP) and the CMake build adds the model's folder to the
+    include path; src/hip/*.cpp are the model's units. Built and run in src/ (miniBUDE's default
+    deck is ../data/bm1)."""
+    src = tree / "src"
+    if not ((src / "main.cpp").is_file() and (src / "hip" / "model.cmake").is_file()):
+        return None
+    units = ["main.cpp"] + [f"hip/{u.name}" for u in sorted((src / "hip").glob("*.cpp"))]
+    std = re.findall(r"CMAKE_CXX_STANDARD\s+(\d\d)", read(tree / "CMakeLists.txt"))
+    flags = [f"-std=c++{max(map(int, std)) if std else 17}", "-DHIP", "-Ihip"]
+    return {"tree": name, "dir": f"{name}/src", "id": f"{name}/hip", "method": "units", "units": units,
+            "flags": flags, "libs": []}
+
+
+def variant_folder(folder: Path) -> bool:
+    """A folder with no HIP in it that holds the CUDA or serial variant kept beside a HIP port
+    (hip-programming's bonus/heat-equation/{cuda,serial}): a .cu or CUDA-runtime source, or a
+    folder named for the variant. (A HIP program whose HIP is all in a library folder below,
+    rocm-examples' static_host_library, is none.)"""
+    files = [q for q in folder.glob("*") if q.suffix in UNIT_EXT | {".h", ".hpp", ".cuh", ".inl"}]
+    if any(HIP_API.search(read(q)) for q in files):
+        return False
+    return folder.name in ("cuda", "serial", "cpu", "omp", "openmp") or any(
+        q.suffix == ".cu" or re.search(r"cuda_runtime|<cuda\.h>", read(q)) for q in files)
+
+
+def exercise(unit: Path) -> bool:
+    """An exercise template: the same file name in a solution/ or solutions/ folder beside it."""
+    return any((unit.parent / d / unit.name).is_file() for d in ("solution", "solutions"))
+
+
 def programs(tree: Path, name: str, original: Path = None):
     """One entry per folder with a main() (per main unit where a folder has several). For a HIP
     tree (original given), only programs whose original sources use HIP: the CUDA, OpenCL and
     OpenMP variants some corpora keep beside their HIP ports are not HIP programs."""
     out, skipped = [], []
+    model = model_program(tree, name)
+    if model:
+        out.append(model)
     folders = {}
     for p in sorted(tree.rglob("*")):
         if p.is_file() and p.suffix in UNIT_EXT:
@@ -183,6 +244,16 @@ def programs(tree: Path, name: str, original: Path = None):
         if not mains:
             continue
         rel = str(folder.relative_to(tree))
+        if model and folder == tree / "src":
+            continue  # the models' shared main.cpp: built as the model program above
+        drafts = [m for m in mains if exercise(m)]
+        skipped += [f"{name}/{rel}/{m.name} (exercise)" for m in drafts]
+        mains = [m for m in mains if m not in drafts]
+        if not mains:
+            continue
+        if original is not None and variant_folder(original / rel):
+            skipped += [f"{name}/{rel}/{m.name}" for m in mains]
+            continue
         if original is not None:
             keep = [m for m in mains if not_hip(original / rel / m.name) is False]
             skipped += [f"{name}/{rel}/{m.name}" for m in mains if m not in keep]
@@ -205,13 +276,17 @@ def programs(tree: Path, name: str, original: Path = None):
         for m in mains:
             pid = f"{name}/{rel}" if len(mains) == 1 else f"{name}/{rel}/{m.name}"
             extra = [f for f in script_flags(folder, m.name) if f not in flags]
-            out.append(dict(base, id=pid, method="units", units=[m.name] + others, flags=flags + extra, libs=libs))
+            entry = dict(base, id=pid, method="units", units=[m.name] + others, flags=flags + extra, libs=libs)
+            if code_object_steps(folder):
+                entry["pre"] = code_object_steps(folder)
+            out.append(entry)
     return out, skipped
 
 
 def prepare(a) -> int:
     dest = Path(a.dest).resolve()
-    trees = [("re", a.re, "hip"), ("he", a.he, "hip"), ("cs", a.cs, "cuda")]
+    trees = [("re", a.re, "hip"), ("he", a.he, "hip"), ("cs", a.cs, "cuda"), ("bs", a.bs, "hip"),
+             ("mb", a.mb, "hip"), ("hp", a.hp, "hip"), ("ht", a.ht, "hip")]
     with tempfile.TemporaryDirectory(prefix="ferry-h200-") as tmp:
         staged = Path(tmp) / "stage"
         staged.mkdir()
@@ -221,6 +296,8 @@ def prepare(a) -> int:
             if not src:
                 continue
             src = Path(src).resolve()
+            if name == "ht" and (src / "samples").is_dir():
+                src = src / "samples"  # hip-tests: the samples, not the catch2 test suite
             if not src.is_dir():
                 print(f"SKIP: {src} is absent")
                 continue
@@ -309,9 +386,9 @@ class Runner:
         else:
             exe = folder / ("ferry_" + p["id"].split("/")[-1].replace(".", "_") + ".exe")  # one per main unit
             cmd = ["nvcc", "-x", "cu", "-O2", "-o", str(exe), "-I" + str(folder)]
-            common = self.dest / p["tree"] / "Common"
-            if common.is_dir():
-                cmd.append("-I" + str(common))
+            for common in ("Common", "common"):  # rocm-examples' Common, hip-tests samples' common
+                if (self.dest / p["tree"] / common).is_dir():
+                    cmd.append("-I" + str(self.dest / p["tree"] / common))
             up = folder.parent  # headers one or two folders up (mini-nbody's timer.h), as verify infers them
             while up != self.dest / p["tree"] and self.dest in up.parents:
                 cmd += ["-I" + str(up)] + (["-I" + str(up / "include")] if (up / "include").is_dir() else [])
@@ -321,13 +398,21 @@ class Runner:
                 cmd += ["-I" + str(extra / "include"), "-L" + str(extra / "lib"),
                         "-Xlinker", "-rpath=" + str(extra / "lib")]
             cmd += p["flags"] + p["units"] + p["libs"]
+        pre_log = ""
+        for step in p.get("pre", []):  # code objects the program loads at run time
+            try:
+                q = subprocess.run(step, capture_output=True, text=True, errors="replace", cwd=folder, timeout=tmo,
+                                   env=self.env)
+                pre_log += f"$ {' '.join(step)}\nexit {q.returncode}\n{q.stdout}{q.stderr}"
+            except subprocess.TimeoutExpired:
+                pre_log += f"$ {' '.join(step)}\nTIMEOUT\n"
         try:
             b = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=folder, timeout=tmo,
                                env=self.env)
         except subprocess.TimeoutExpired as e:
             self.log(p["id"], "build", f"$ {' '.join(cmd)}\nTIMEOUT after {tmo:.0f} s\n{e.stdout or ''}{e.stderr or ''}")
             return None, "build timed out"
-        self.log(p["id"], "build", f"$ {' '.join(cmd)}\nexit {b.returncode}\n{b.stdout}{b.stderr}")
+        self.log(p["id"], "build", f"{pre_log}$ {' '.join(cmd)}\nexit {b.returncode}\n{b.stdout}{b.stderr}")
         if p["method"] == "make":
             after = elf_executables(folder)
             new = [q for q, t in after.items() if before.get(q) != t and q.suffix != ".o"]
@@ -440,6 +525,10 @@ def main() -> int:
     p.add_argument("--re", help="ROCm/rocm-examples checkout")
     p.add_argument("--he", help="ROCm/HIP-Examples checkout")
     p.add_argument("--cs", help="NVIDIA/cuda-samples checkout (CUDA -> HIP -> CUDA)")
+    p.add_argument("--bs", help="UoB-HPC/BabelStream checkout (its HIP model)")
+    p.add_argument("--mb", help="UoB-HPC/miniBUDE checkout (its HIP model)")
+    p.add_argument("--hp", help="csc-training/hip-programming checkout (exercise solutions and demos)")
+    p.add_argument("--ht", help="ROCm/hip-tests checkout (its samples/)")
     p.add_argument("--limit-mb", type=float, default=60)
     p.add_argument("--test-libs", action="store_true",
                    help="copy this machine's googletest and Google Benchmark (Debian packages) to DEST/extra")

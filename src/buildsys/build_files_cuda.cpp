@@ -324,7 +324,9 @@ std::vector<std::string> map_hipcc_words(const std::vector<std::string>& w, cons
       note("'" + s + "' dropped: hipconfig is not on a CUDA machine");
     } else if (host_flags && starts_with(s, "-Wl,")) {
       map(i, "-Xlinker=" + s.substr(4));
-    } else if (host_flags && is_host_only_flag(s)) {
+    } else if (host_flags && is_host_only_flag(s) &&
+               !(i > 0 && (w[i - 1] == "-Xcompiler" || w[i - 1] == "--compiler-options"))) {
+      // (after `-Xcompiler`, which hipcc takes too, the flag already goes to the host compiler)
       map(i, "-Xcompiler=" + s);
     }
   }

@@ -287,6 +287,46 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
         break;
       }
     }
+    // add_custom_command/add_custom_target(... COMMAND ${HIP_HIPCC_EXECUTABLE} --genco k.cpp -o k.code):
+    // hipcc run by hand, usually for a code object loaded at run time (hipModuleLoad). nvcc takes
+    // its place with the chosen architecture; `-x cu` where a .cpp source is compiled (hipcc
+    // compiled it as HIP, nvcc would take it for host C++), and --genco -> --fatbin
+    // (map_hipcc_words), which cuModuleLoad and cudaLibraryLoadFromFile load.
+    if (c.name == "add_custom_command" || c.name == "add_custom_target") {
+      for (std::size_t k = 1; k < c.args.size(); ++k) {
+        if (!arg_is(c.args[k - 1], "COMMAND") || !is_hipcc_value(unquote(c.args[k]))) continue;
+        std::size_t e = k + 1;
+        std::vector<std::string> words;
+        bool cpp_source = false;
+        for (; e < c.args.size(); ++e) {
+          const std::string u = unquote(c.args[e]);
+          if (u == "COMMAND" || u == "DEPENDS" || u == "VERBATIM" || u == "OUTPUT" || u == "WORKING_DIRECTORY" ||
+              u == "COMMENT" || u == "BYPRODUCTS" || u == "MAIN_DEPENDENCY" || u == "USES_TERMINAL" || u == "SOURCES" ||
+              u == "ALL")
+            break;
+          words.push_back(u);
+          cpp_source =
+              cpp_source || u.ends_with(".cpp") || u.ends_with(".cc") || u.ends_with(".cxx") || u.ends_with(".hip");
+        }
+        std::vector<Diagnostic> word_diags;
+        const std::vector<std::string> mapped = map_hipcc_words(words, o, rel, c.line, word_diags, false);
+        for (auto& d : word_diags) r.diagnostics.push_back(std::move(d));
+        bool has_arch = false;
+        for (const std::string& m : mapped) has_arch = has_arch || m.starts_with("-arch=");
+        edits.push_back({c.args[k].begin, c.args[k].end,
+                         "nvcc" + std::string(cpp_source ? " -x cu" : "") + (has_arch ? "" : " -arch=sm_" + arch)});
+        for (std::size_t j = 0; j < words.size(); ++j) {
+          if (mapped[j] == words[j]) continue;
+          const CMakeArg& a = c.args[k + 1 + j];
+          std::size_t b = a.begin;
+          if (mapped[j].empty())
+            while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\t')) --b;
+          edits.push_back({b, a.end, mapped[j]});
+        }
+        note(c.line, "hipcc step -> nvcc" + std::string(cpp_source ? " -x cu" : "") + " (sm_" + arch + ")");
+        k = e;
+      }
+    }
     // target_compile_options(mod PRIVATE --cuda-device-only) on an OBJECT library: a code object
     // loaded at run time (hipModuleLoad); CMake's CUDA makes a fatbin of it (CMake >= 3.27).
     if (c.name == "target_compile_options" && c.args.size() > 1 && object_libraries.contains(unquote(c.args[0])))

@@ -60,6 +60,19 @@ __device__ inline T atomicMin(T* addr, U val) {
   else return ::atomicMin(addr, static_cast<T>(val));
 }
 
+// ---- HIP's bit-field extract (AMD's v_bfe_u32): offset and width taken modulo the type's
+// width, bits past the top read as 0, width 0 gives 0.
+__device__ inline unsigned int bitextract_u32(unsigned int src, unsigned int offset, unsigned int width) {
+  offset &= 31u;
+  width &= 31u;
+  return width == 0u ? 0u : (src >> offset) & ((1u << width) - 1u);
+}
+__device__ inline unsigned long long bitextract_u64(unsigned long long src, unsigned int offset, unsigned int width) {
+  offset &= 63u;
+  width &= 63u;
+  return width == 0u ? 0ull : (src >> offset) & ((1ull << width) - 1ull);
+}
+
 // ---- HIP's lane masks (64-bit there), from PTX's special registers.
 #define FERRY_LANEMASK(name)                                  \
   __device__ inline unsigned long long lanemask_##name() {    \

@@ -106,6 +106,74 @@ bool in_driver_statement(const migrate::FileMigration& f, std::size_t ci, const 
   return false;
 }
 
+// The way back of a round trip: the tree was migrated from CUDA, or the file carries the forward
+// migration's records (`/* ferry-cuda: ... */`); the CUDA original's text comes back as it was.
+bool from_cuda(const migrate::FileMigration& f) {
+  return f.project().migrated_by == "hip" || f.source().find("ferry-cuda:") != std::string_view::npos;
+}
+
+// Whether code token `ci` names a driver function: a kDriver name, or a name the rules map to a
+// driver function of <cuda.h> (cuOccupancy..., cuInit, cuMemcpyHtoD).
+// `module_names`: the kDriver names count (code written against the driver API; elsewhere they
+// go to the runtime's library API).
+bool driver_function(const migrate::FileMigration& f, std::size_t ci, bool module_names) {
+  const std::string_view t = f.text(ci);
+  for (const DriverName& n : kDriver)
+    if (t == n.hip) return module_names && !t.ends_with("_t");
+  const rules::Rule* r = f.target().rules().find_identifier(t);
+  return r && r->has_replacement() && r->family == "driver" && r->kind == rules::RuleKind::Func && r->to.size() > 2 &&
+         r->to.starts_with("cu") && r->to[2] >= 'A' && r->to[2] <= 'Z';
+}
+
+// HIP has one error type, so a HIP program checks driver and runtime calls with one helper
+// (`checkHipErrors(hipDeviceGet(&d, 0))`, a function taking hipError_t). On CUDA the driver call
+// returns CUresult and the helper's parameter is cudaError_t, which nvcc does not convert. A driver
+// call that is the first argument of a call to something that is not the driver gets
+// `static_cast<cudaError_t>(...)`: CUDA_SUCCESS and cudaSuccess are both 0, and the runtime's codes
+// have carried the driver's numbers since CUDA 10.1 for the errors both have. Not in a round trip,
+// where the CUDA original's text comes back as it was.
+void driver_result_casts(migrate::FileMigration& file, bool driver) {
+  if (from_cuda(file)) return;
+  for (std::size_t ci = 2; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || !file.is(ci - 1, "(") || !file.is_identifier(ci - 2) ||
+        file.excluded(ci) || file.is_member_or_qualified(ci) || file.code(ci).in_directive ||
+        !driver_function(file, ci, driver))
+      continue;
+    const std::string_view callee = file.text(ci - 2);
+    if (callee == "if" || callee == "while" || callee == "switch" || callee == "return" || callee == "sizeof" ||
+        callee == "decltype" || driver_function(file, ci - 2, true))
+      continue;
+    const std::size_t close = file.match_bracket(ci + 1);
+    if (close == migrate::npos || !(file.is(close + 1, ")") || file.is(close + 1, ","))) continue;
+    if (file.edits().overlaps(file.code(ci).begin, file.code(ci).begin) ||
+        file.edits().overlaps(file.code(close).end, file.code(close).end))
+      continue;
+    file.insert_before(ci, "static_cast<cudaError_t>(");
+    file.replace_bytes(file.code(close).end, file.code(close).end, ")");
+    file.diag(Diag::DriverResultToRuntimeCuda, ci,
+              "'" + std::string(file.text(ci)) + "' returns CUresult on CUDA; passed to '" + std::string(callee) +
+                  "', which takes HIP's one error type (cudaError_t on CUDA), through static_cast<cudaError_t>",
+              "CUDA_SUCCESS and cudaSuccess are both 0 and most error codes agree; give the helper a CUresult "
+              "overload (cuGetErrorString) for the driver's own error names");
+  }
+}
+
+// hipCtxCreate(&ctx, flags, dev) -> cuCtxCreate(&ctx, nullptr, flags, dev): from CUDA 13.0,
+// cuCtxCreate is cuCtxCreate_v4, with CUctxCreateParams* before the flags (nullptr: none).
+void ctx_create_params(migrate::FileMigration& file, std::size_t ci) {
+  if (from_cuda(file) || !file.is(ci + 1, "(")) return;
+  const auto version = rules::parse_cuda_version(file.target().option("cuda-version")).value_or(rules::CudaVersion{});
+  if (!version.at_least(13)) return;
+  const std::vector<migrate::ArgRange> args = file.call_args(ci + 1);
+  if (args.size() != 3 || args[1].empty()) return;
+  const std::uint32_t at = file.code(args[1].first).begin;
+  if (file.edits().overlaps(at, at) || !file.replace_bytes(at, at, "nullptr, ")) return;
+  file.diag(Diag::CtxCreateParamsCuda, ci,
+            "hipCtxCreate(ctx, flags, device) -> cuCtxCreate(ctx, nullptr, flags, device): from CUDA 13.0 "
+            "cuCtxCreate takes CUctxCreateParams* (nullptr: none) before the flags",
+            "");
+}
+
 }  // namespace
 
 void module_api_pass(migrate::FileMigration& file) {
@@ -127,10 +195,18 @@ void module_api_pass(migrate::FileMigration& file) {
       if (t == n.hip) d = &n, result = true;
     if (!d) continue;
     if (!checked) driver = driver_style(file), checked = true;
-    if (!driver) return;
+    if (!driver) break;
     if (result && !in_driver_statement(file, ci, driver_vars)) continue;
-    if (file.replace(ci, ci, std::string(d->cu))) file.count_converted("driver");
+    // `static_cast<hipError_t>(hipInit(0))`: a driver result turned into the runtime's type on
+    // purpose (FRY1254 writes it so); it stays cudaError_t.
+    if (result && ci >= 2 && file.is(ci - 1, "<") && file.is(ci - 2, "static_cast")) continue;
+    if (file.replace(ci, ci, std::string(d->cu))) {
+      file.count_converted("driver");
+      if (t == "hipCtxCreate") ctx_create_params(file, ci);
+    }
   }
+  if (!checked) driver = driver_style(file);
+  driver_result_casts(file, driver);
 }
 
 }  // namespace ferry::targets::cuda

@@ -6,6 +6,7 @@
 //   ferry::cuda_compat::fp8_e4m3_fnuz / fp8_e5m2_fnuz           __hip_fp8_e4m3_fnuz / __hip_fp8_e5m2_fnuz
 //   ferry::cuda_compat::atomicMax/atomicMin(...)               atomicMax/atomicMin(...)
 //   ferry::cuda_compat::lanemask_lt() ...                       __lanemask_lt() ...
+//   ferry::cuda_compat::bitextract_u32/_u64(...)               __bitextract_u32/_u64(...)
 //   ferry::cuda_compat::module_launch_kernel(...)              hipModuleLaunchKernel(...)
 //   ferry::cuda_compat::device_attribute(p, cudaDevAttrX)      p.field (the field CUDA 13 removed)
 //   ferry::cuda_compat::arch_name(p)                           p.gcnArchName
@@ -62,7 +63,7 @@ void cuda_compat_pass(FileMigration& file) {
       done = file.replace(first, n, "__hip_" + std::string(name));
     } else if (name == "atomicMax" || name == "atomicMin") {
       done = file.replace(first, n, std::string(name));
-    } else if (name.starts_with("lanemask_")) {
+    } else if (name.starts_with("lanemask_") || name == "bitextract_u32" || name == "bitextract_u64") {
       done = file.replace(first, n, "__" + std::string(name));
     } else if (name == "module_launch_kernel") {
       done = file.replace(first, n, "hipModuleLaunchKernel");
