@@ -23,6 +23,9 @@
 //               and `#endif` go, the #else branch (the original) stays as written.
 //               `for (...) /* ferry-cuda: (none) */ STEP` (an added loop head, the wave64 fix's
 //               unrolled butterfly): the head, the record and one blank go.
+//               `"C"/* ferry-cuda: (none) */__global__` (an added separator, glued to the tokens
+//               on both sides: hip dialect pass, a string literal against a reserved name): the
+//               record goes.
 //   dropped     `/* ferry-cuda: #include <cuda_runtime_api.h> */` at a line start (an include that
 //               became a duplicate): the record becomes the include.
 //   call head   `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v, 0)` (a warp mask HIP cannot take):
@@ -121,7 +124,8 @@ inline constexpr std::string_view kAdded = "/* ferry-cuda: (none) */";
 
 // Whether a span's parentheses may open at code token `ci` of `v`: not after a name (a keyword
 // that starts an expression aside: return, case, throw, else), `)`, `]`, `>`, `*`, `.` or `->`,
-// where the way back would read a call, cast, operand or member.
+// where the way back would read a call, cast, operand or member (a directive line's last token
+// is none of these to the code after it).
 [[nodiscard]] bool span_can_open(const lex::CodeView& v, std::size_t ci);
 
 // Whether `recorded` stands for call arguments (a comma outside its brackets: `&params,`, `loc, 0`).
