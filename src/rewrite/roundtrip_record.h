@@ -40,6 +40,12 @@
 //               recorded name; a call the way there only renamed, where the way back has a call
 //               template (CUDA 12's `cudaMemPrefetchAsync(p, n, dev, s)`, whose way back would
 //               write CUDA 13's form): `hipMemPrefetchAsync /* ferry-cuda: cudaMemPrefetchAsync */(`.
+//               Since 2026-12-05c also: a legacy warp call, `__shfl_down /* ferry-cuda:
+//               __shfl_down */(v, o)` (hip warp_intrinsics pass), a functional cast to a vector
+//               type, `float2 /* ferry-cuda: float2 */(a)`, the HIP names and includes of CUDA code
+//               that holds HIP code, `hipSuccess /* ferry-cuda: hipSuccess */`, `#include
+//               <hip/hip_fp16.h> /* ferry-cuda: <hip/hip_fp16.h> */` (hip record_spellings), and
+//               a WMMA alias's target, `rocwmma /* ferry-cuda: nvcuda::wmma */` (hip wmma pass).
 //               Also `hipGraphicsResource /* ferry-cuda: struct cudaGraphicsResource */`
 //               (hip elaborated_type pass: a tag keyword HIP's typedef cannot take): the recorded
 //               keyword and name, as written (`is_spelling`).
@@ -81,7 +87,10 @@
 //               `(static_cast<float>(x)) /* ferry-cuda: wmma::__float_to_tf32(x) */`; a whole call
 //               whose template's HIP name comes back as another CUDA name, `(hipMemcpy(d, s, n,
 //               hipMemcpyDefault)) /* ferry-cuda: cuMemcpy(d, s, n) */` (hip cuda_record pass); the
-//               wave64 fix's constants, `(warpSize / 2) /* ferry-cuda: 16 */`. Spans nest (a sum in a
+//               wave64 fix's constants, `(warpSize / 2) /* ferry-cuda: 16 */`; since 2026-12-05c a
+//               deviceptr advanced in place, `(d = (hipDeviceptr_t)((char*)d + (n))) /* ferry-cuda:
+//               d += n */`, and `__syncwarp(mask)`'s fence expression, `(__builtin_amdgcn_fence(...),
+//               ...) /* ferry-cuda: __syncwarp(mask) */`. Spans nest (a sum in a
 //               returned value): the outermost is restored first and the inner ones then do nothing.
 //               A call template on the way back whose call holds a record of arguments (a comma at
 //               its top level, or the argument form below) only renames the call.
