@@ -3,6 +3,7 @@
 #include <hip/hip_runtime.h> /* ferry-cuda: <hip/hip_runtime.h> */
 #include <hip/hip_fp16.h> /* ferry-cuda: <hip/hip_fp16.h> */
 #else
+#include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #endif
 

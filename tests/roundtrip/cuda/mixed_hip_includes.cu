@@ -3,6 +3,7 @@
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #else
+#include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #endif
 
