@@ -32,6 +32,8 @@ std::string span(std::string_view rewritten, std::string_view original) {
 bool span_can_open(const lex::CodeView& v, std::size_t ci) {
   if (ci == 0) return true;
   const std::size_t p = ci - 1;
+  // the end of a directive line before (`#if (X >= 530)`) is no operand of what follows
+  if (v.code(p).in_directive && !v.code(ci).in_directive) return true;
   if (v.is(p, "return") || v.is(p, "case") || v.is(p, "throw") || v.is(p, "else")) return true;
   return !(v.is_identifier(p) || v.is(p, ")") || v.is(p, "]") || v.is(p, ">") || v.is(p, "*") || v.is(p, ".") ||
            v.is(p, "->"));

@@ -23,6 +23,9 @@
 //               and `#endif` go, the #else branch (the original) stays as written.
 //               `for (...) /* ferry-cuda: (none) */ STEP` (an added loop head, the wave64 fix's
 //               unrolled butterfly): the head, the record and one blank go.
+//               `"C"/* ferry-cuda: (none) */__global__` (an added separator, glued to the tokens
+//               on both sides: hip dialect pass, a string literal against a reserved name): the
+//               record goes.
 //   dropped     `/* ferry-cuda: #include <cuda_runtime_api.h> */` at a line start (an include that
 //               became a duplicate): the record becomes the include.
 //   call head   `__shfl(/* ferry-cuda: __shfl_sync(tmask, */ v, 0)` (a warp mask HIP cannot take):
@@ -37,6 +40,12 @@
 //               recorded name; a call the way there only renamed, where the way back has a call
 //               template (CUDA 12's `cudaMemPrefetchAsync(p, n, dev, s)`, whose way back would
 //               write CUDA 13's form): `hipMemPrefetchAsync /* ferry-cuda: cudaMemPrefetchAsync */(`.
+//               Since 2026-12-05c also: a legacy warp call, `__shfl_down /* ferry-cuda:
+//               __shfl_down */(v, o)` (hip warp_intrinsics pass), a functional cast to a vector
+//               type, `float2 /* ferry-cuda: float2 */(a)`, the HIP names and includes of CUDA code
+//               that holds HIP code, `hipSuccess /* ferry-cuda: hipSuccess */`, `#include
+//               <hip/hip_fp16.h> /* ferry-cuda: <hip/hip_fp16.h> */` (hip record_spellings), and
+//               a WMMA alias's target, `rocwmma /* ferry-cuda: nvcuda::wmma */` (hip wmma pass).
 //               Also `hipGraphicsResource /* ferry-cuda: struct cudaGraphicsResource */`
 //               (hip elaborated_type pass: a tag keyword HIP's typedef cannot take): the recorded
 //               keyword and name, as written (`is_spelling`).
@@ -78,7 +87,10 @@
 //               `(static_cast<float>(x)) /* ferry-cuda: wmma::__float_to_tf32(x) */`; a whole call
 //               whose template's HIP name comes back as another CUDA name, `(hipMemcpy(d, s, n,
 //               hipMemcpyDefault)) /* ferry-cuda: cuMemcpy(d, s, n) */` (hip cuda_record pass); the
-//               wave64 fix's constants, `(warpSize / 2) /* ferry-cuda: 16 */`. Spans nest (a sum in a
+//               wave64 fix's constants, `(warpSize / 2) /* ferry-cuda: 16 */`; since 2026-12-05c a
+//               deviceptr advanced in place, `(d = (hipDeviceptr_t)((char*)d + (n))) /* ferry-cuda:
+//               d += n */`, and `__syncwarp(mask)`'s fence expression, `(__builtin_amdgcn_fence(...),
+//               ...) /* ferry-cuda: __syncwarp(mask) */`. Spans nest (a sum in a
 //               returned value): the outermost is restored first and the inner ones then do nothing.
 //               A call template on the way back whose call holds a record of arguments (a comma at
 //               its top level, or the argument form below) only renames the call.
@@ -121,7 +133,8 @@ inline constexpr std::string_view kAdded = "/* ferry-cuda: (none) */";
 
 // Whether a span's parentheses may open at code token `ci` of `v`: not after a name (a keyword
 // that starts an expression aside: return, case, throw, else), `)`, `]`, `>`, `*`, `.` or `->`,
-// where the way back would read a call, cast, operand or member.
+// where the way back would read a call, cast, operand or member (a directive line's last token
+// is none of these to the code after it).
 [[nodiscard]] bool span_can_open(const lex::CodeView& v, std::size_t ci);
 
 // Whether `recorded` stands for call arguments (a comma outside its brackets: `&params,`, `loc, 0`).

@@ -150,14 +150,10 @@ void restore_closing(FileMigration& file, std::size_t ci) {
   }
   // a span: `(cta.thread_rank() / 32) /* ferry-cuda: warp.meta_group_rank() */`, the parentheses
   // opened where no call, cast or operand of `*` is (those are the block forms above)
+  // (`return (...)`, `case (...)`: a keyword before the parentheses starts an expression; so does
+  // the end of a directive line)
   const std::size_t open = file.partner(ci);
-  // (`return (...)`, `case (...)`: a keyword before the parentheses starts an expression)
-  const bool keyword = open > 0 && (file.is(open - 1, "return") || file.is(open - 1, "case") ||
-                                    file.is(open - 1, "throw") || file.is(open - 1, "else"));
-  if (block || *rec == record::kNone || open == migrate::npos ||
-      (open > 0 && ((file.is_identifier(open - 1) && !keyword) || file.is(open - 1, ")") || file.is(open - 1, "]") ||
-                    file.is(open - 1, ">") || file.is(open - 1, "*"))))
-    return;
+  if (block || *rec == record::kNone || open == migrate::npos || !record::span_can_open(file, open)) return;
   if (file.replace_bytes(file.code(open).begin, toks[c].end, std::string(*rec))) file.count_converted("device");
 }
 
@@ -186,6 +182,14 @@ void record_restore_pass(FileMigration& file) {
     const auto rec = record::parse(src.substr(toks[t].begin, toks[t].end - toks[t].begin));
     if (rec && rec->starts_with("#include") && file.replace_bytes(toks[t].begin, toks[t].end, std::string(*rec)))
       file.count_converted("headers");
+  }
+  // An added separator: `"C"/* ferry-cuda: (none) */__global__`, glued to the tokens on both sides.
+  for (std::size_t t = 1; t + 1 < toks.size(); ++t) {
+    if (toks[t].kind != lex::Kind::BlockComment || toks[t - 1].end != toks[t].begin ||
+        toks[t + 1].begin != toks[t].end || lex::is_trivia(toks[t - 1].kind) || lex::is_trivia(toks[t + 1].kind) ||
+        src.substr(toks[t].begin, toks[t].end - toks[t].begin) != record::kAdded)
+      continue;
+    if (file.replace_bytes(toks[t].begin, toks[t].end, "")) file.count_converted("dialect");
   }
   // A word HIP does not take: `void /* ferry-cuda: CUDART_CB  */myStreamCallback`.
   for (std::size_t t = 0; t < toks.size(); ++t) {

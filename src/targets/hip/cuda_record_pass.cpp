@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "buildsys/source_facts.h"
 #include "core/text.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/cuda/reverse_rules.h"
+#include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
@@ -76,15 +78,28 @@ bool arguments_as_written(migrate::FileMigration& file, std::size_t open) {
 }  // namespace
 
 void cuda_record_pass(migrate::FileMigration& file) {
-  std::vector<std::string> included;  // HIP headers already included (a later one is dropped)
+  // Whether the rules rewrite the include whose header name is code token `ci` (a header the
+  // release lacks keeps its path, as apply_rules does; a Compat one is the compat pass's).
+  auto rule_of = [&](std::size_t ci) -> const rules::Rule* {
+    const std::string_view raw = file.text(ci);
+    const rules::Rule* r = file.target().rules().find_header(raw.substr(1, raw.size() - 2));
+    return r && r->has_replacement() && r->availability == rules::Availability::Available ? r : nullptr;
+  };
+  // HIP headers already included (a later one is dropped); forgotten at every conditional
+  // directive, as apply_rules does: two includes in different #if branches are not duplicates.
+  std::vector<std::string> included;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (file.code(ci).in_directive && file.is(ci, "#")) {
+      const std::string_view d = file.text(ci + 1);
+      if (d == "if" || d == "ifdef" || d == "ifndef" || d == "elif" || d == "else" || d == "endif") included.clear();
+    }
     if (file.code(ci).kind != lex::Kind::HeaderName) continue;
     const std::string_view raw = file.text(ci);
     const std::string path(raw.substr(1, raw.size() - 2));
-    const rules::Rule* r = file.target().rules().find_header(path);
+    const rules::Rule* r = rule_of(ci);
     // As the rules will write it: a header the release lacks keeps its path (apply_rules does the
     // same), so it never makes a later include of the same HIP header look like a duplicate.
-    const bool rewritten = r && r->has_replacement() && r->availability == rules::Availability::Available;
+    const bool rewritten = r != nullptr;
     const std::string after = rewritten ? r->to : path;
     const bool dup = std::find(included.begin(), included.end(), after) != included.end();
     included.push_back(after);
@@ -128,9 +143,78 @@ void record_call(migrate::FileMigration& file, std::size_t ci) {
   if (file.edits().insert(file.code(ci).begin, "("))
     file.edits().insert(file.code(close).end, ") " + rewrite::record::make(original));
 }
+// A functional cast to a vector type, `float2(a)` (`a` of a class with a conversion to float2:
+// CUDA's vector types have no constructors): HIP keeps it, but the way back reads HIP's one-value
+// constructor there and writes `make_float2(a, a)`. The type's name is recorded by its spelling,
+// `float2 /* ferry-cuda: float2 */(a)`, so the call comes back as written (the context is the
+// cuda vector_ctor pass's: not a declaration's name, not after a type).
+void record_vector_casts(migrate::FileMigration& file) {
+  if (includes_hip_header(file)) return;  // HIP code: `float2(a)` is HIP's constructor
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || buildsys::vector_type_components(file.text(ci)) <= 0 ||
+        file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci) || file.code(ci).in_directive)
+      continue;
+    if (ci > 0 &&
+        (file.is_identifier(ci - 1) || file.is(ci - 1, ">") || file.is(ci - 1, "*") || file.is(ci - 1, "&")) &&
+        !(file.is(ci - 1, "return") || file.is(ci - 1, "else") || file.is(ci - 1, "case")))
+      continue;
+    const std::size_t close = file.match_bracket(ci + 1);
+    if (close == migrate::npos || close == ci + 2) continue;  // `float2()`: value-initialized, as written
+    if (rewrite::record::after(file.tokens(), file.source(), file.token_index(ci))) continue;
+    file.edits().insert(file.code(ci).end, " " + rewrite::record::make(file.text(ci)));
+  }
+}
+// CUDA code that also holds HIP code (a tree that keeps both: `#ifdef USE_HIP #include
+// <hip/hip_fp16.h>`, `if (err == hipSuccess)` under `#if defined(USE_HIP)`): the way back would
+// write its HIP includes and names as CUDA ones, so each is recorded as it is, `#include
+// <hip/hip_fp16.h> /* ferry-cuda: <hip/hip_fp16.h> */`, `hipSuccess /* ferry-cuda: hipSuccess */`
+// (header and spelling forms). Only in a file this migration changed: a HIP output migrated
+// again changes nothing, and its names stay as they are (a fixed point).
+void record_hip_code(migrate::FileMigration& file) {
+  const std::string_view src = file.source();
+  bool changed = false;  // an edit that changes the text (passes claim text by rewriting it as it is)
+  for (const rewrite::Edit& e : file.edits().edits())
+    changed = changed || e.replacement != src.substr(e.begin, e.end - e.begin);
+  if (!changed) return;
+  // where a pass wrote a record already (the warp pass's legacy calls): insertions holding one,
+  // read once (this loop's own records go at other tokens' ends)
+  std::vector<std::uint32_t> recorded_at;
+  for (const rewrite::Edit& e : file.edits().edits())
+    if (e.begin == e.end && e.replacement.find(rewrite::record::kOpen) != std::string::npos)
+      recorded_at.push_back(e.begin);
+  const auto& toks = file.tokens();
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    const bool header = file.code(ci).kind == lex::Kind::HeaderName;
+    if (!(header || file.is_identifier(ci)) || file.excluded(ci) || file.touched(ci)) continue;
+    const std::string_view text = file.text(ci);
+    if (header) {
+      const std::string_view path = text.substr(1, text.size() - 2);
+      // a HIP header (`<hip/hip_fp16.h>`, `<rccl/rccl.h>`): the way back maps it, the way there not
+      const rules::Rule* back = file.target().rules().find_header(path) ? nullptr : way_back().find_header(path);
+      if (!back || !back->has_replacement() || back->to == path || already_recorded(file, ci) ||
+          !rewrite::record::recordable(text))
+        continue;
+    } else {
+      // a HIP name: the way back renames it, the way there has no rule for it or keeps it (a name
+      // both have, `__shfl(v, l)`, whose way back is `__shfl_sync(0xffffffff, v, l)`); not the
+      // user's own declaration of it (`#define HIP_DYNAMIC_SHARED(T, n)`: no record before the
+      // parameters)
+      const rules::Rule* there = file.identifier_rule(ci);
+      if (way_back_name(text) == text || (there && !(there->has_replacement() && there->to == text)) ||
+          is_declared_name(file, ci) || rewrite::record::after(toks, src, file.token_index(ci)) ||
+          !rewrite::record::is_spelling(text))
+        continue;
+    }
+    // recorded by the pass that wrote the record already (the warp pass's legacy calls)
+    if (!std::binary_search(recorded_at.begin(), recorded_at.end(), file.code(ci).end))
+      file.edits().insert(file.code(ci).end, " " + rewrite::record::make(text));
+  }
+}
 }  // namespace
 
 void record_spellings(migrate::FileMigration& file) {
+  record_hip_code(file);
+  record_vector_casts(file);
   auto edit_of = [&](std::uint32_t b, std::uint32_t e) { return file.edits().find(b, e); };
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.excluded(ci)) continue;

@@ -15,7 +15,7 @@
 //   d - e, (d + n) % a, d < n  -> (uintptr_t)d - (uintptr_t)e ...   (the result is an integer)
 //   t & 0xFFFFFFFF, t >> 32    -> (uintptr_t)t & 0xFFFFFFFF          (any handle's bits)
 //   (cudaTextureObject_t)w << 32 -> (uintptr_t)w << 32               (a cast to the handle, used as an integer)
-//   d += n                     -> d = (hipDeviceptr_t)((char*)d + (n))
+//   d += n                     -> (d = (hipDeviceptr_t)((char*)d + (n))) /* ferry-cuda: d += n */
 //   d = n (an integer)         -> d = (hipDeviceptr_t)(uintptr_t)(n)
 //   return n; (an integer, in a function returning a handle) -> return (hipTextureObject_t)(uintptr_t)(n);
 //   printf("%llx", d)          -> printf("%llx", (unsigned long long)d)
@@ -703,8 +703,13 @@ class DeviceptrRewriter {
     const std::string lvalue(f_.span_text(u.first, u.last));
     const std::string sign = f_.is(op, "+=") ? " + (" : " - (";
     const std::string hip(u.handle->hip);
-    if (f_.replace_bytes(f_.code(op).begin, f_.code(op + 1).begin, "= (" + hip + ")((char*)" + lvalue + sign) &&
-        ins_after(r1, "))"))
+    // recorded as a span, `(d = (hipDeviceptr_t)((char*)d + (n))) /* ferry-cuda: d += n */`, for
+    // the way back (rewrite/roundtrip_record.h), where its parentheses can open
+    const std::string_view original = f_.span_text(u.first, r1);
+    const bool record = rewrite::record::recordable(original) && rewrite::record::span_can_open(f_, u.first);
+    if ((!record || ins(u.first, "(")) &&
+        f_.replace_bytes(f_.code(op).begin, f_.code(op + 1).begin, "= (" + hip + ")((char*)" + lvalue + sign) &&
+        ins_after(r1, record ? "))) " + rewrite::record::make(original) : "))"))
       note(u.last, *u.handle, "advanced in bytes: d = (" + hip + ")((char*)d + (n))");
   }
 

@@ -17,8 +17,9 @@
 // are unsigned ints). Such an argument of printf gets `(unsigned int)`, CUDA's own type.
 //
 // A string literal written against a reserved name, `extern "C"__global__`, is two tokens for
-// nvcc and the lexer, but clang reads a user-defined literal and rejects it: a space goes
-// between them (FRY5202's family, no diagnostic: nothing changes in meaning).
+// nvcc and the lexer, but clang reads a user-defined literal and rejects it: an added record
+// goes between them, `"C"/* ferry-cuda: (none) */__global__` (a comment separates tokens as a
+// blank does; FRY5202's family, no diagnostic: nothing changes in meaning).
 //
 // A variable-length array with an initializer (`T a[n] = {0};`, n a parameter of the enclosing
 // function): GCC, nvcc's host compiler, accepts it as an extension; clang rejects it ("variable-
@@ -149,7 +150,10 @@ void dialect_pass(migrate::FileMigration& file) {
     if (lit.end != next.begin || (lit.kind != lex::Kind::String && lit.kind != lex::Kind::RawString) ||
         !src.substr(next.begin, 2).starts_with("__") || lit.in_directive || file.excluded(ci + 1))
       continue;
-    if (file.replace_bytes(next.begin, next.begin, " ")) file.count_converted("dialect");
+    // the separator is an added record, glued to both (a comment separates tokens as a blank
+    // does), so the way back removes it and gives the text as written (rewrite/roundtrip_record.h)
+    if (file.replace_bytes(next.begin, next.begin, std::string(rewrite::record::kAdded)))
+      file.count_converted("dialect");
   }
   for (const std::size_t ci : file.occurrences("printf")) {
     if (!file.is(ci, "printf") || !file.is(ci + 1, "(") || file.code(ci).in_directive ||

@@ -126,4 +126,10 @@ std::size_t launch_kernel_start(const lex::CodeView& f, std::size_t last, bool& 
   return i;
 }
 
+bool includes_hip_header(const lex::CodeView& v) {
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci)
+    if (v.code(ci).kind == lex::Kind::HeaderName && v.text(ci).substr(1).starts_with("hip/")) return true;
+  return false;
+}
+
 }  // namespace ferry::targets::hip

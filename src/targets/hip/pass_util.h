@@ -39,6 +39,10 @@ enum class IntWidth : std::uint8_t { None, Narrow, Wide, Unknown };
 
 // Byte offset of the start of the line that holds `offset` in `src`.
 [[nodiscard]] std::uint32_t line_start(std::string_view src, std::uint32_t offset);
+// Whether the file includes a HIP header (`<hip/...>`, at any #if depth): it is HIP code already
+// (a HIP output migrated again, or a tree that holds both), where a name CUDA and HIP share is
+// HIP's own and takes no round-trip record.
+[[nodiscard]] bool includes_hip_header(const lex::CodeView& v);
 // True when `s` holds only spaces, tabs and carriage returns.
 [[nodiscard]] bool only_blanks(std::string_view s);
 

@@ -31,6 +31,14 @@ bool is_dependent_hip_header(const migrate::FileMigration& file, std::string_vie
   return after.starts_with("hip/") && !after.starts_with("hip/hip_runtime");
 }
 
+// An include recorded as added, `#include <hip/hip_fp16.h> /* ferry-cuda: (none) */` (the fp16
+// header pass's, in a HIP output migrated again): the migration that added it saw no need for the
+// runtime before it, and this one decides the same (the output is a fixed point).
+bool added_by_ferry(const migrate::FileMigration& file, std::size_t ci) {
+  const auto rec = rewrite::record::after(file.tokens(), file.source(), file.token_index(ci));
+  return rec && rec->text == rewrite::record::kNone;
+}
+
 }  // namespace
 
 void runtime_header_pass(migrate::FileMigration& file) {
@@ -54,7 +62,7 @@ void runtime_header_pass(migrate::FileMigration& file) {
         if (!has_include && dependent_first != migrate::npos) runtime_after = ci;
         has_include = true;
       } else if (!has_include && dependent_first == migrate::npos && ci >= 2 && file.is(ci - 2, "#") &&
-                 is_dependent_hip_header(file, h)) {
+                 is_dependent_hip_header(file, h) && !added_by_ferry(file, ci)) {
         dependent_first = ci - 2;
       }
       continue;

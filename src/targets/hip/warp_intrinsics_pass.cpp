@@ -272,11 +272,18 @@ void handle_call(FileMigration& f, FileFacts& facts, std::size_t ci, const Intri
       f.count_converted("device");
       check_ballot_destination(f, facts, ci, "__activemask()");
       return;
-    case Op::SyncWarp:
+    case Op::SyncWarp: {
       if (args.size() > 1) return;
-      if (!f.replace(ci, close, std::string(kSyncWarp))) return;
+      // A mask (or a spelling) the way back's `__syncwarp()` would lose is recorded; the fence
+      // expression's parentheses are the span's (rewrite/roundtrip_record.h).
+      const std::string_view original = f.span_text(ci, close);
+      std::string text(kSyncWarp);
+      if (original != "__syncwarp()" && rewrite::record::recordable(original) && rewrite::record::span_can_open(f, ci))
+        text += " " + rewrite::record::make(original);
+      if (!f.replace(ci, close, std::move(text))) return;
       f.count_converted("device");
       return;
+    }
     case Op::Match:
       // Claim the call unchanged: this diagnostic replaces the rule table's, and the arguments
       // stay exactly as written.
@@ -360,9 +367,31 @@ void check_bit_functions(FileMigration& f, const FileFacts& facts) {
   }
 }
 
+// CUDA's legacy warp intrinsics (`__shfl_down(v, o)`, `__any(p)`, ...) keep their names in HIP, but
+// the way back writes every HIP call of them as CUDA 9's `_sync` form with a full mask (the HIP
+// name is all the `_sync` rewrite above leaves). A legacy call in CUDA code is recorded by its
+// spelling, `__shfl_down /* ferry-cuda: __shfl_down */(v, o)`, so that HIP -> CUDA writes it as
+// it was (rewrite/roundtrip_record.h). Not in HIP code: there an unrecorded `__shfl_down(v, o)`
+// is the `_sync` rewrite's output, and recording it would change a HIP output migrated again.
+void record_legacy_calls(FileMigration& file) {
+  static const std::vector<std::string_view> kLegacy = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
+                                                        "__any",  "__all",     "__ballot"};
+  const std::vector<std::uint32_t> calls = file.occurrences(kLegacy);
+  if (calls.empty() || includes_hip_header(file)) return;
+  const auto& clashes = file.project().clash_renames;
+  for (const std::size_t ci : calls) {
+    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
+        file.is_member_or_qualified(ci) || is_declared_name(file, ci) || clashes.contains(std::string(file.text(ci))))
+      continue;
+    if (rewrite::record::after(file.tokens(), file.source(), file.token_index(ci))) continue;  // recorded before
+    file.edits().insert(file.code(ci).end, " " + rewrite::record::make(file.text(ci)));
+  }
+}
+
 }  // namespace
 
 void warp_intrinsics_pass(FileMigration& file) {
+  record_legacy_calls(file);
   // Everything below starts at an intrinsic's name or a legacy __ballot (the bit functions look
   // at ballots only): a file without one has nothing to rewrite or report.
   const std::vector<std::uint32_t> calls = intrinsic_names(file);

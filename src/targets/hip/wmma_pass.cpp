@@ -110,9 +110,17 @@ class WmmaPass {
         }
         continue;
       }
-      // namespace wmma = nvcuda::wmma;
+      // namespace wmma = nvcuda::wmma;  ->  namespace wmma = rocwmma /* ferry-cuda: nvcuda::wmma */;
+      // (recorded: the way back writes `using namespace nvcuda;` for an unrecorded alias, the
+      // spelling above; rewrite/roundtrip_record.h)
       if (f_.is(ci, "nvcuda") && f_.is(ci + 1, "::") && f_.is(ci + 2, "wmma") && !f_.is(ci + 3, "::")) {
-        if (ci > 0 && f_.is(ci - 1, "=") && f_.replace(ci, ci + 2, "rocwmma")) f_.count_converted("wmma");
+        const std::string_view original = f_.span_text(ci, ci + 2);
+        if (ci > 0 && f_.is(ci - 1, "=") &&
+            f_.replace(ci, ci + 2,
+                       "rocwmma" + (rewrite::record::is_spelling(original) && rewrite::record::recordable(original)
+                                        ? " " + rewrite::record::make(original)
+                                        : std::string())))
+          f_.count_converted("wmma");
         alias_ = alias_ || (ci > 2 && f_.is(ci - 2, "wmma") && f_.is(ci - 3, "namespace"));
         continue;
       }

@@ -29,7 +29,7 @@ int run(hipMemGenericAllocationHandle_t h, size_t size, size_t align) {
   hipDeviceptr_t third = ((hipDeviceptr_t)(size / 2 + (char*)d_ptr)) /* ferry-cuda: size / 2 + d_ptr */;
   size_t distance = ((uintptr_t)third) /* ferry-cuda: third */ - ((uintptr_t)second) /* ferry-cuda: second */;
   Chunk c = {second, size / 4};
-  c.base = (hipDeviceptr_t)((char*)c.base + (16));
+  (c.base = (hipDeviceptr_t)((char*)c.base + (16))) /* ferry-cuda: c.base += 16 */;
   hipDeviceptr_t end = d_ptr;
   end = ((hipDeviceptr_t)((char*)end + size - 1)) /* ferry-cuda: end + size - 1 */;
   if (((uintptr_t)end) /* ferry-cuda: end */ < 4096) return 2;

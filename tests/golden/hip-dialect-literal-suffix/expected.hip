@@ -3,13 +3,13 @@
 #include <hip/hip_runtime.h>
 #include <string>
 
-extern "C" __global__
+extern "C"/* ferry-cuda: (none) */__global__
 void saxpy(int n, float alpha, const float* x, float* y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = alpha * x[i] + y[i];
 }
 
-extern "C" __host__ __device__ float twice(float v) { return 2.0f * v; }
+extern "C"/* ferry-cuda: (none) */__host__ __device__ float twice(float v) { return 2.0f * v; }
 
 std::string operator""_tag(const char* s, std::size_t n) { return std::string(s, n) + "!"; }
 std::string tagged() { return "kernel"_tag; }

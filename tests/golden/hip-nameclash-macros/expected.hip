@@ -23,7 +23,7 @@ static void hipDeviceSynchronize() {
 #endif
 
 __global__ void pack(const unsigned* in, unsigned* out, int n) {
-  HIP_DYNAMIC_SHARED(unsigned, tile);
+  HIP_DYNAMIC_SHARED /* ferry-cuda: HIP_DYNAMIC_SHARED */(unsigned, tile);
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) tile[threadIdx.x] = low_half(in[i]);
   __syncthreads();
@@ -32,5 +32,5 @@ __global__ void pack(const unsigned* in, unsigned* out, int n) {
 
 void run(const unsigned* d_in, unsigned* d_out, int n) {
   pack<<<(n + 127) / 128, 128, 128 * sizeof(unsigned)>>>(d_in, d_out, n);
-  hipDeviceSynchronize();
+  hipDeviceSynchronize /* ferry-cuda: hipDeviceSynchronize */();
 }

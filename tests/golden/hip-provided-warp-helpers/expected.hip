@@ -22,8 +22,8 @@ struct LaneInfo {
 __global__ void layer_norm_stats(const float* x, float* mean, int cols) {
   float s = 0.f;
   for (int c = threadIdx.x; c < cols; c += warpSize) s += x[blockIdx.x * cols + c];
-  for (int o = warpSize / 2; o > 0; o /= 2) s += __shfl_xor(s, o);  // the helper above
-  float t = __shfl_down(s, 1);
+  for (int o = warpSize / 2; o > 0; o /= 2) s += __shfl_xor /* ferry-cuda: __shfl_xor */(s, o);  // the helper above
+  float t = __shfl_down /* ferry-cuda: __shfl_down */(s, 1);
   LaneInfo info{__lane_id()};
   // __lane_id() in a comment and "__shfl_xor" in a string are not renamed.
   if (info.__lane_id == 0) mean[blockIdx.x] = (s + t * 0.f) / cols;

@@ -5,7 +5,7 @@
 #include <hip/hip_fp16.h>
 /* ferry-cuda: #include <cuda_runtime.h> */
 
-#if defined(__HIPCC__)
+#if defined(__HIPCC__ /* ferry-cuda: __HIPCC__ */)
 __device__ __forceinline__ __half2 __hmax2(const __half2 a, const __half2 b) {
   return __halves2half2(__float2half(fmaxf(__low2float(a), __low2float(b))),
                         __float2half(fmaxf(__high2float(a), __high2float(b))));

@@ -11,8 +11,8 @@ struct WarpOps {
 // __shfl_xor_sync(0xffffffff, v, 1) in a comment stays as written.
 __global__ void legacy_reduce(float* data) {
   float v = data[threadIdx.x];
-  v += __shfl_xor(v, 1);            // HIP has the legacy form natively
-  v += __shfl_down(v, 2);
+  v += __shfl_xor /* ferry-cuda: __shfl_xor */(v, 1);            // HIP has the legacy form natively
+  v += __shfl_down /* ferry-cuda: __shfl_down */(v, 2);
   WarpOps ops{0xffffffffu};
   v = ops.my__shfl_xor_sync(v);
   if (threadIdx.x == 0) printf("__ballot_sync(%u) done: %f\n", ops.full, v);

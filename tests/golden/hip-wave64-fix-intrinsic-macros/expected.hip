@@ -15,13 +15,13 @@
 
 __global__ void row_sum(const float* in, float* out) {
   float v = in[threadIdx.y * 32 + threadIdx.x];
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down(v, o);
-  v = __shfl(v, 0);
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down /* ferry-cuda: __shfl_down */(v, o);
+  v = __shfl /* ferry-cuda: __shfl */(v, 0);
   if (threadIdx.x == 0) out[threadIdx.y] = v;
 }
 
 __device__ int warp_max(int v) {
-  for (int o = WARP_SIZE / 2; o > 0; o >>= 1) v = max(v, __shfl_xor(v, o));
+  for (int o = WARP_SIZE / 2; o > 0; o >>= 1) v = max(v, __shfl_xor /* ferry-cuda: __shfl_xor */(v, o));
   return v;
 }
 
@@ -30,7 +30,7 @@ __global__ void stats(const int* in, int* out) {
   const int lane = threadIdx.x % WARP_SIZE;
   const int i = blockIdx.x * K + threadIdx.x;
   const int m = warp_max(in[i]);
-  const int next = __shfl(in[i], lane + 1);
+  const int next = __shfl /* ferry-cuda: __shfl */(in[i], lane + 1);
   if (lane == 0) atomicAdd(out, m + next);
 }
 

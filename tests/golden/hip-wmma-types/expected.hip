@@ -3,7 +3,7 @@
 #include "ferry/compat/bf16.h"
 #include <rocwmma/rocwmma.hpp>
 
-namespace wmma = rocwmma;
+namespace wmma = rocwmma /* ferry-cuda: nvcuda::wmma */;
 
 #define TILE 16
 
