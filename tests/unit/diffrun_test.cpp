@@ -179,6 +179,19 @@ TEST(DiffrunRunner, CpuLimitStopsABusyLoopButNotASleeper) {
   EXPECT_LT(q.cpu_seconds, 0.5);
 }
 
+// A run stopped on the wall clock reports the CPU time of the program, not of the shell that
+// started it: `( busy loop ); echo` makes dash fork the loop instead of exec'ing it, and the loop
+// dies with the shell unwaited, so the shell's rusage alone would say about 0 s.
+TEST(DiffrunRunner, WallTimeoutCountsTheProgramsCpuTime) {
+  const RunResult r = run_command({"(while :; do :; done); echo never", ".", "", 2});
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_FALSE(r.cpu_limited);
+  EXPECT_GE(r.cpu_seconds, 0.05) << "the busy subshell's CPU time was not counted";
+  EXPECT_LE(r.cpu_seconds, r.seconds * 2.0 + 0.5);
+}
+
+TEST(DiffrunRunner, GroupCpuSecondsOfAnAbsentGroupIsZero) { EXPECT_EQ(group_cpu_seconds(0x3fffffff), 0.0); }
+
 TEST(DiffrunRunner, ReportsSignals) {
   const RunResult r = run_command({"kill -SEGV $$", ".", "", 10});
   EXPECT_EQ(r.signal, 11);
