@@ -16,6 +16,7 @@
 
 #include "wave64/device.h"
 #include "wave64/texture.h"
+#include "wave64/trace.h"
 
 #if defined(W64_API_HIP) == defined(W64_API_CUDA)
 #error "wave64 runtime: include either hip/hip_runtime.h or cuda_runtime.h, not both"
@@ -447,7 +448,8 @@ class Launcher {
                    W64_WAVE_SIZE, &KernelCall<Call, Args>::invoke,
                    c.get()};
       cooperate(l);
-      return err(run_or_capture(stream_, [c, l] { return rt::launch(l); }));
+      return err(
+          run_or_capture(stream_, [c, l, n = name_] { return trace::launch(n, [&] { return rt::launch(l); }); }));
     }
     KernelCall<Call, Args> c{call, Args(std::forward<A>(args)...)};
     rt::Launch l{grid_,
@@ -458,7 +460,7 @@ class Launcher {
                  &KernelCall<Call, Args>::invoke,
                  &c};
     cooperate(l);
-    return err(rt::launch(l));
+    return err(trace::launch(name_, [&] { return rt::launch(l); }));
   }
   // A kernel named without a single function type: a function template whose arguments the launch
   // deduces (`k<<<g, b>>>(out, in, n)` for `template <class T> __global__ void k(T*, const T*, int)`,
@@ -474,7 +476,8 @@ class Launcher {
                    W64_WAVE_SIZE, &KernelCall<Call, Args>::invoke,
                    c.get()};
       cooperate(l);
-      return err(run_or_capture(stream_, [c, l] { return rt::launch(l); }));
+      return err(
+          run_or_capture(stream_, [c, l, n = name_] { return trace::launch(n, [&] { return rt::launch(l); }); }));
     }
     KernelCall<Call, Args> c{call, Args(std::forward<A>(args)...)};
     rt::Launch l{grid_,
@@ -485,7 +488,12 @@ class Launcher {
                  &KernelCall<Call, Args>::invoke,
                  &c};
     cooperate(l);
-    return err(rt::launch(l));
+    return err(trace::launch(name_, [&] { return rt::launch(l); }));
+  }
+  // The kernel as the launch spelled it, for the launch trace (wave64/trace.h).
+  Launcher& named(const char* name) {
+    name_ = name;
+    return *this;
   }
   // cudaLaunchCooperativeKernel: the grid's blocks all resident at once (grid_group::sync).
   Launcher& cooperative() {
@@ -517,6 +525,7 @@ class Launcher {
   std::size_t shared_;
   W64_STREAM stream_;
   bool cooperative_ = false;
+  const char* name_ = nullptr;
 };
 }  // namespace w64::api
 
@@ -546,6 +555,7 @@ KernelPointerOr(F...) -> KernelPointerOr<F...>;
                                [](long) { return nullptr; }}(0))
 #define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
   ::w64::api::Launcher((grid), (block), (shared), (stream))          \
+      .named(#kernel)                                                \
       .launch_call(                                                  \
           W64_KERNEL_POINTER(kernel), [&](auto&... w64_a) { kernel(w64_a...); }, ##__VA_ARGS__)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
