@@ -125,6 +125,14 @@ RunResult run_command(const RunRequest& req) {
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 
   std::string sh = "/bin/sh", dash_c = "-c", cmd = req.command;
+  if (req.cpu_limit_s > 0) {
+    // The CPU limit is set by the shell itself, before it starts anything: dash forks a command
+    // with an assignment prefix (`W64_TIME=1 ./prog`) instead of exec'ing it, and a prlimit of the
+    // shell's pid from here (below) could come after that fork on a loaded machine, leaving the
+    // program without a limit (a suite's programs then ran on to the wall-clock backstop).
+    const auto soft = static_cast<long long>(std::ceil(req.cpu_limit_s));
+    cmd = fmt::format("ulimit -H -t {} 2>/dev/null; ulimit -S -t {} 2>/dev/null; ", soft + 5, soft) + cmd;
+  }
   char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
   pid_t pid = -1;
   const auto start = Clock::now();

@@ -194,6 +194,16 @@ TEST(DiffrunRunner, WallTimeoutCountsTheProgramsCpuTime) {
   EXPECT_LE(r.cpu_seconds, r.seconds * 2.0 + 0.5);
 }
 
+// The CPU limit holds for a program the shell forks rather than execs (dash does so for a command
+// with an assignment prefix, as diffrun --wave64's run commands have): the shell sets it first.
+TEST(DiffrunRunner, CpuLimitHoldsForAForkedChild) {
+  RunRequest busy{"X=1 sh -c 'while :; do :; done'", ".", "", 120};
+  busy.cpu_limit_s = 1;
+  const RunResult r = run_command(busy);
+  EXPECT_TRUE(r.cpu_limited) << r.status();
+  EXPECT_LT(r.cpu_seconds, 10.0);
+}
+
 TEST(DiffrunRunner, GroupCpuSecondsOfAnAbsentGroupIsZero) { EXPECT_EQ(group_cpu_seconds(0x3fffffff), 0.0); }
 
 // --bisect's launch half (launch_bisect.h): the trace's kernel names, the comparison of two
