@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "diffrun/bisect.h"
+#include "diffrun/constructs.h"
 #include "diffrun/diffrun.h"
 #include "diffrun/launch_bisect.h"
 #include "diffrun/runner.h"
@@ -195,6 +196,15 @@ int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
   const diffrun::Outcome o = diffrun::run_diff(s, log);
   nlohmann::json j = diffrun::to_json(s, o);
   std::string bisect_text;
+  if (a.wave64 && (o.verdict == "both-failed" || o.verdict == "different")) {
+    const std::vector<diffrun::ConstructNote> notes = diffrun::unsupported_constructs(s.ref.dir);
+    nlohmann::json cj = nlohmann::json::array();
+    for (const diffrun::ConstructNote& n : notes) {
+      cj.push_back({{"code", n.code}, {"file", n.file}, {"line", n.line}, {"message", n.message}});
+      bisect_text += "note: " + n.file + ":" + std::to_string(n.line) + ": " + n.message + " [" + n.code + "]\n";
+    }
+    if (!notes.empty()) j["constructs"] = cj;
+  }
   if (a.bisect && o.verdict == "different") {
     diffrun::LaunchBisectOptions lo;
     lo.port_dir = std::filesystem::weakly_canonical(std::filesystem::absolute(s.port.dir));

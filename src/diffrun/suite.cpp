@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "diffrun/bisect.h"
+#include "diffrun/constructs.h"
 #include "diffrun/launch_bisect.h"
 #include "project/project.h"
 
@@ -309,6 +310,17 @@ std::vector<SuiteEntry> run_suite(const SuiteOptions& o, const std::function<voi
         e.port_s = out.port.median_s;
         e.first_difference = one_line(summarize(s, out));
         e.detail = to_json(s, out);
+        if (out.verdict == "both-failed" || out.verdict == "different") {
+          // What the runtime does not run as a GPU would, named in the verdict (constructs.h).
+          const std::vector<ConstructNote> notes = unsupported_constructs(ref_dir);
+          if (!notes.empty()) {
+            nlohmann::json cj = nlohmann::json::array();
+            for (const ConstructNote& n : notes)
+              cj.push_back({{"code", n.code}, {"file", n.file}, {"line", n.line}, {"message", n.message}});
+            e.detail["constructs"] = cj;
+            e.first_difference = one_line(e.first_difference + "; " + describe(notes), 600);
+          }
+        }
         if (out.verdict == "different" && (o.bisect || !o.unfixed_root.empty())) {
           LaunchBisectOptions lo;
           lo.port_dir = fs::absolute(port_dir).lexically_normal();

@@ -3,7 +3,8 @@
 # three kernels whose middle one has a lane-width bug in the port. Both sides run again with the
 # runtime's launch trace (W64_TRACE); the first launch whose outputs differ is the middle kernel,
 # and the port with that launch replaced by the original's computes what the reference does.
-# The same on a HIP program at wave 32 against 64 (no fixes to switch off: launches only).
+# The same on a HIP program at wave 32 against 64 (no fixes to switch off: launches only). And a
+# BOTH FAILED verdict names a construct the runtime does not run as a GPU would (FRY9411).
 set -u
 FERRY=${FERRY:?set FERRY to the ferry binary}
 work=$(mktemp -d)
@@ -91,4 +92,35 @@ printf '#include <cstdio>\n#include <cuda_runtime.h>\nint main() { int w = 0; cu
 out=$(cd "$work/nk" && timeout 600 "$FERRY" diffrun --wave64 --ref-dir cuda --port-dir hip2 --sources w.cu \
   --wave64-work "$work/nk/build" --bisect --ignore '^$' 2>&1); rc=$?
 expect no-launches 1 'launches not compared: no kernel launch was traced' "$out" $rc
+# FRY9411: a kernel whose body is under `#if __CUDA_ARCH__ >= 700` is empty on the runtime (one
+# host pass, __CUDA_ARCH__ undefined); both sides fail their check, and the verdict names it.
+mkdir -p "$work/arch/cuda"
+cat > "$work/arch/cuda/arch.cu" <<'X'
+#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void fill(int* out) {
+#if __CUDA_ARCH__ >= 700
+  out[threadIdx.x] = 1;
+#endif
+}
+int main() {
+  int* d;
+  cudaMalloc(&d, 64 * sizeof(int));
+  cudaMemset(d, 0, 64 * sizeof(int));
+  fill<<<1, 64>>>(d);
+  int h[64];
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  int s = 0;
+  for (int i = 0; i < 64; ++i) s += h[i];
+  printf(s == 64 ? "Test passed\n" : "Test FAILED\n");
+  return s == 64 ? 0 : 1;
+}
+X
+"$FERRY" migrate "$work/arch/cuda" --to hip -o "$work/arch/hip" -q >/dev/null 2>&1
+out=$(cd "$work/arch" && timeout 600 "$FERRY" diffrun --wave64 --ref-dir cuda --port-dir hip --sources arch.cu \
+  --wave64-work "$work/arch/build" --report "$work/arch.json" 2>&1); rc=$?
+expect arch-both-failed 1 'verdict: BOTH FAILED' "$out" $rc
+expect arch-named 1 'note: arch.cu:4: `#if __CUDA_ARCH__ >= 700`: the wave64 runtime compiles kernels in the host pass.*\[FRY9411\]' "$out" $rc
+got=$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["constructs"]; print(c[0]["code"], c[0]["line"])' "$work/arch.json" 2>&1)
+expect arch-json 0 '^FRY9411 4$' "$got" 0
 exit $((fails > 0))
