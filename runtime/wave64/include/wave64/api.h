@@ -171,6 +171,17 @@ enum W64_N(cudaSharedMemConfig, hipSharedMemConfig) {
   W64_N(cudaSharedMemBankSizeFourByte, hipSharedMemBankSizeFourByte) = 1,
   W64_N(cudaSharedMemBankSizeEightByte, hipSharedMemBankSizeEightByte) = 2,
 };
+// Unified-memory hints (cudaMemAdvise, cudaMemPrefetchAsync): device memory is host memory, so
+// they change nothing; the names exist so that programs using them build.
+enum W64_N(cudaMemoryAdvise, hipMemoryAdvise) {
+  W64_N(cudaMemAdviseSetReadMostly, hipMemAdviseSetReadMostly) = 1,
+  W64_N(cudaMemAdviseUnsetReadMostly, hipMemAdviseUnsetReadMostly) = 2,
+  W64_N(cudaMemAdviseSetPreferredLocation, hipMemAdviseSetPreferredLocation) = 3,
+  W64_N(cudaMemAdviseUnsetPreferredLocation, hipMemAdviseUnsetPreferredLocation) = 4,
+  W64_N(cudaMemAdviseSetAccessedBy, hipMemAdviseSetAccessedBy) = 5,
+  W64_N(cudaMemAdviseUnsetAccessedBy, hipMemAdviseUnsetAccessedBy) = 6,
+};
+constexpr int W64_N(cudaCpuDeviceId, hipCpuDeviceId) = -1;
 enum W64_N(cudaLimit, hipLimit_t) {
   W64_N(cudaLimitStackSize, hipLimitStackSize) = 0,
   W64_N(cudaLimitPrintfFifoSize, hipLimitPrintfFifoSize) = 1,

@@ -121,6 +121,9 @@ inline hipError_t hipMemsetD8(void* dst, unsigned char v, size_t count) { return
 inline W64_ERR W64_N(cudaMemPrefetchAsync, hipMemPrefetchAsync)(const void*, size_t, int, W64_STREAM = nullptr) {
   return W64_N(cudaSuccess, hipSuccess);
 }
+inline W64_ERR W64_N(cudaMemAdvise, hipMemAdvise)(const void*, size_t, W64_N(cudaMemoryAdvise, hipMemoryAdvise), int) {
+  return W64_N(cudaSuccess, hipSuccess);
+}
 inline W64_ERR W64_N(cudaMemGetInfo, hipMemGetInfo)(size_t* free_bytes, size_t* total) {
   *free_bytes = std::size_t{15} << 30;
   *total = std::size_t{16} << 30;
