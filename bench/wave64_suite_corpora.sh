@@ -8,6 +8,9 @@
 # Usage: bench/wave64_suite_corpora.sh FERRY OUT CORPUS...   (JOBS=2 TIMEOUT=120 by default)
 # CPU_TIMEOUT=S limits each run to S seconds of CPU time (diffrun --cpu-timeout) instead, with
 # TIMEOUT as a wall-clock backstop: on a shared, loaded machine a wall-clock limit measures the load.
+# ONLY=REGEX runs only the program folders whose path (relative to the corpus) matches (Python re,
+# searched); OUT/NAME/list.txt still lists every folder, so that wave64_suite_summary.py counts the
+# others with an earlier run's verdict (--old). A corpus with no folder matching is skipped.
 set -u
 FERRY=${1:?usage: wave64_suite_corpora.sh FERRY OUT CORPUS...}
 OUT=${2:?}
@@ -15,6 +18,7 @@ shift 2
 JOBS=${JOBS:-2}
 TIMEOUT=${TIMEOUT:-120}
 CPU_TIMEOUT=${CPU_TIMEOUT:-}
+ONLY=${ONLY:-}
 mkdir -p "$OUT"
 [[ -f $OUT/summary.tsv ]] || printf 'corpus\tprograms\tsame\tdifferent\tboth_failed\ttimeout\tbuild_failed\tnot_runnable\tseconds\n' > "$OUT/summary.tsv"
 # Timings, and the lines that describe the device: both sides run on the runtime's gfx906 model
@@ -45,6 +49,14 @@ for d, dirs, files in sorted(os.walk(root)):
     if main.search(text) and warp.search(text):
         print(os.path.relpath(d, root))
 PY
+  run_list=$OUT/$name/list.txt
+  if [[ -n $ONLY ]]; then
+    run_list=$OUT/$name/run-list.txt
+    python3 -c 'import re, sys
+for l in open(sys.argv[1]):
+    if re.search(sys.argv[2], l.strip()): print(l.strip())' "$OUT/$name/list.txt" "$ONLY" > "$run_list"
+    [[ -s $run_list ]] || { echo "skip: no folder of $name matches ONLY"; continue; }
+  fi
   hip=${HIP:-}
   [[ -z $hip && ( $name == *rocm* || $name == *HIP* ) ]] && hip=1
   extra=()
@@ -52,7 +64,7 @@ PY
   [[ -n $hip ]] && extra=(--ref-api hip --ref-wave 32 --wave64-flag=--std=gnu++20)
   [[ -n $CPU_TIMEOUT ]] && extra+=(--cpu-timeout "$CPU_TIMEOUT")
   start=$(date +%s)
-  "$FERRY" diffrun --wave64 --suite "$c" --list "$OUT/$name/list.txt" --results "$OUT/$name" -j "$JOBS" \
+  "$FERRY" diffrun --wave64 --suite "$c" --list "$run_list" --results "$OUT/$name" -j "$JOBS" \
     --timeout "$TIMEOUT" --ignore "$IGNORE" -q "${extra[@]}" \
     > "$OUT/$name/table.txt" 2> "$OUT/$name/stderr.txt"
   secs=$(( $(date +%s) - start ))

@@ -9,7 +9,9 @@
 
 #include "cli/commands.h"
 #include "diffrun/bisect.h"
+#include "diffrun/constructs.h"
 #include "diffrun/diffrun.h"
+#include "diffrun/launch_bisect.h"
 #include "diffrun/runner.h"
 #include "diffrun/suite.h"
 #include "diffrun/wave64_sides.h"
@@ -110,8 +112,8 @@ int run_suite_mode(DiffrunArgs& a, const CLI::App& sub, diffrun::Spec s) {
         throw std::runtime_error("--suite: ferry migrate failed (" + m.status() + "): " + m.err.substr(0, 2000));
     }
   }
-  if (a.bisect) {
-    if (a.w64.ref_api == "hip") throw std::invalid_argument("--bisect: a HIP corpus has no wave64 fixes to switch off");
+  o.bisect = a.bisect;
+  if (a.bisect && a.w64.ref_api != "hip") {  // a HIP corpus has no wave64 fixes: its launches only
     o.bisect_max = a.bisect_max;
     o.unfixed_root = a.bisect_unfixed.empty() ? o.results / "port-unfixed" : fs::absolute(a.bisect_unfixed);
     if (a.bisect_unfixed.empty() && (a.force || !fs::exists(o.unfixed_root / ".ferry"))) {
@@ -194,22 +196,43 @@ int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
   const diffrun::Outcome o = diffrun::run_diff(s, log);
   nlohmann::json j = diffrun::to_json(s, o);
   std::string bisect_text;
-  if (a.bisect && o.verdict == "different") {
-    diffrun::BisectOptions bo;
-    bo.fixed_dir = std::filesystem::weakly_canonical(std::filesystem::absolute(s.port.dir));
-    bo.max_sites = a.bisect_max;
-    if (!a.bisect_unfixed.empty()) {
-      bo.unfixed_dir = std::filesystem::absolute(a.bisect_unfixed);
-    } else {
-      bo.unfixed_dir = std::filesystem::path(w.work) / "unfixed";
-      log("bisect: migrating " + s.ref.dir + " without wave64 fixes");
-      std::error_code ec;
-      std::filesystem::remove_all(bo.unfixed_dir, ec);
-      migrate_unfixed(w.ferry, std::filesystem::absolute(s.ref.dir), bo.unfixed_dir, s.build_timeout_s);
+  if (a.wave64 && (o.verdict == "both-failed" || o.verdict == "different")) {
+    const std::vector<diffrun::ConstructNote> notes = diffrun::unsupported_constructs(s.ref.dir);
+    nlohmann::json cj = nlohmann::json::array();
+    for (const diffrun::ConstructNote& n : notes) {
+      cj.push_back({{"code", n.code}, {"file", n.file}, {"line", n.line}, {"message", n.message}});
+      bisect_text += "note: " + n.file + ":" + std::to_string(n.line) + ": " + n.message + " [" + n.code + "]\n";
     }
-    const diffrun::BisectResult b = diffrun::bisect_fixes(s, w, bo, log);
-    j["bisect"] = diffrun::to_json(b);
-    bisect_text = diffrun::to_text(b);
+    if (!notes.empty()) j["constructs"] = cj;
+  }
+  if (a.bisect && o.verdict == "different") {
+    diffrun::LaunchBisectOptions lo;
+    lo.port_dir = std::filesystem::weakly_canonical(std::filesystem::absolute(s.port.dir));
+    lo.work = std::filesystem::path(w.work) / "bisect-launches";
+    nlohmann::json bj = nlohmann::json::object();
+    // A HIP reference (wave 32 against 64) has no wave64 fixes to switch off: launches only.
+    if (w.ref_api != "hip") {
+      diffrun::BisectOptions bo;
+      bo.fixed_dir = lo.port_dir;
+      bo.max_sites = a.bisect_max;
+      if (!a.bisect_unfixed.empty()) {
+        bo.unfixed_dir = std::filesystem::absolute(a.bisect_unfixed);
+      } else {
+        bo.unfixed_dir = std::filesystem::path(w.work) / "unfixed";
+        log("bisect: migrating " + s.ref.dir + " without wave64 fixes");
+        std::error_code ec;
+        std::filesystem::remove_all(bo.unfixed_dir, ec);
+        migrate_unfixed(w.ferry, std::filesystem::absolute(s.ref.dir), bo.unfixed_dir, s.build_timeout_s);
+      }
+      const diffrun::BisectResult b = diffrun::bisect_fixes(s, w, bo, log);
+      bj = diffrun::to_json(b);
+      bisect_text = diffrun::to_text(b);
+      lo.fix_sites = b.sites;
+    }
+    const diffrun::LaunchBisect lb = diffrun::bisect_launches(s, lo, log);
+    bj["launches"] = diffrun::to_json(lb);
+    bisect_text += diffrun::to_text(lb);
+    j["bisect"] = bj;
   }
   if (!a.report_file.empty())
     project::write_atomically(a.report_file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");

@@ -180,7 +180,10 @@ Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>
   for (auto& [side, res] : sides) {
     if (side->build.empty()) continue;
     say(fmt::format("building {}: {}", side == &spec.ref ? "reference" : "port", side->build));
-    res->build = run_command({side->build, side->dir, "", spec.build_timeout_s, std::size_t{16} << 20});
+    // (Named, not positional: the fifth field is the CPU limit, which a 16 MiB output cap once filled.)
+    RunRequest bq{side->build, side->dir, "", spec.build_timeout_s};
+    bq.max_output = std::size_t{16} << 20;
+    res->build = run_command(bq);
     res->built = res->build.ok();
   }
   if (!o.ref.built || !o.port.built) {

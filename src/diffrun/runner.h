@@ -36,7 +36,9 @@ struct RunResult {
   bool timed_out = false;
   bool cpu_limited = false;  // timed out on the CPU limit, not the wall clock
   double seconds = 0;
-  double cpu_seconds = 0;  // user + system time of the command and the children it waited for
+  // User + system time of the command and the children it waited for; for a run stopped on the
+  // wall clock, of every process of its group (group_cpu_seconds) at the moment it was stopped.
+  double cpu_seconds = 0;
   std::string out;
   std::string err;
   bool out_truncated = false;
@@ -48,6 +50,10 @@ struct RunResult {
 };
 
 [[nodiscard]] RunResult run_command(const RunRequest& request);
+
+// User + system seconds of the processes now in process group `pgid`, with those of the children
+// each has waited for (Linux /proc/PID/stat; 0 where /proc cannot be read).
+[[nodiscard]] double group_cpu_seconds(int pgid);
 
 [[nodiscard]] nlohmann::json to_json(const RunResult& r, bool with_output);
 

@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 
 #include "diffrun/bisect.h"
+#include "diffrun/constructs.h"
+#include "diffrun/launch_bisect.h"
 #include "project/project.h"
 
 namespace fs = std::filesystem;
@@ -308,14 +310,37 @@ std::vector<SuiteEntry> run_suite(const SuiteOptions& o, const std::function<voi
         e.port_s = out.port.median_s;
         e.first_difference = one_line(summarize(s, out));
         e.detail = to_json(s, out);
-        if (out.verdict == "different" && !o.unfixed_root.empty()) {
-          BisectOptions bo;
-          bo.fixed_dir = port_dir;
-          bo.unfixed_dir = (o.unfixed_root / p.dir).lexically_normal();
-          bo.max_sites = o.bisect_max;
-          const BisectResult b = bisect_fixes(s, w, bo);
-          e.detail["bisect"] = to_json(b);
-          e.first_difference = one_line(e.first_difference + "; bisect: " + b.conclusion, 400);
+        if (out.verdict == "both-failed" || out.verdict == "different") {
+          // What the runtime does not run as a GPU would, named in the verdict (constructs.h).
+          const std::vector<ConstructNote> notes = unsupported_constructs(ref_dir);
+          if (!notes.empty()) {
+            nlohmann::json cj = nlohmann::json::array();
+            for (const ConstructNote& n : notes)
+              cj.push_back({{"code", n.code}, {"file", n.file}, {"line", n.line}, {"message", n.message}});
+            e.detail["constructs"] = cj;
+            e.first_difference = one_line(e.first_difference + "; " + describe(notes), 600);
+          }
+        }
+        if (out.verdict == "different" && (o.bisect || !o.unfixed_root.empty())) {
+          LaunchBisectOptions lo;
+          lo.port_dir = fs::absolute(port_dir).lexically_normal();
+          lo.work = fs::path(w.work) / "bisect-launches";
+          nlohmann::json bj = nlohmann::json::object();
+          std::string why;
+          if (!o.unfixed_root.empty()) {
+            BisectOptions bo;
+            bo.fixed_dir = port_dir;
+            bo.unfixed_dir = (o.unfixed_root / p.dir).lexically_normal();
+            bo.max_sites = o.bisect_max;
+            const BisectResult b = bisect_fixes(s, w, bo);
+            bj = to_json(b);
+            lo.fix_sites = b.sites;
+            why = "; bisect: " + b.conclusion;
+          }
+          const LaunchBisect lb = bisect_launches(s, lo);
+          bj["launches"] = to_json(lb);
+          e.detail["bisect"] = bj;
+          e.first_difference = one_line(e.first_difference + why + "; launches: " + lb.conclusion, 600);
         }
       } catch (const std::exception& ex) {
         e.verdict = "not-runnable";

@@ -51,8 +51,10 @@ struct SuiteOptions {
   std::string extra_args;         // appended to every program's arguments (a size option)
   unsigned jobs = 1;
   bool force = false;
-  // --bisect: for each DIFFERENT program, switch the port's wave64 fixes off one at a time
-  // (bisect.h) against this tree, the originals migrated without fixes. Empty: no bisect.
+  // --bisect: for each DIFFERENT program, find the first kernel launch whose outputs differ
+  // (launch_bisect.h) and, when unfixed_root is set, switch the port's wave64 fixes off one at a
+  // time (bisect.h) against that tree, the originals migrated without fixes.
+  bool bisect = false;
   std::filesystem::path unfixed_root;
   std::size_t bisect_max = 40;
 };

@@ -2,10 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 
 #include "diffrun/compare.h"
 #include "diffrun/diffrun.h"
+#include "diffrun/launch_bisect.h"
 #include "diffrun/runner.h"
 #include "diffrun/suite.h"
 #include "diffrun/wave64_sides.h"
@@ -177,6 +181,83 @@ TEST(DiffrunRunner, CpuLimitStopsABusyLoopButNotASleeper) {
   EXPECT_FALSE(q.timed_out);
   EXPECT_EQ(q.out, "woke\n");
   EXPECT_LT(q.cpu_seconds, 0.5);
+}
+
+// A run stopped on the wall clock reports the CPU time of the program, not of the shell that
+// started it: `( busy loop ); echo` makes dash fork the loop instead of exec'ing it, and the loop
+// dies with the shell unwaited, so the shell's rusage alone would say about 0 s.
+TEST(DiffrunRunner, WallTimeoutCountsTheProgramsCpuTime) {
+  const RunResult r = run_command({"(while :; do :; done); echo never", ".", "", 2});
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_FALSE(r.cpu_limited);
+  EXPECT_GE(r.cpu_seconds, 0.05) << "the busy subshell's CPU time was not counted";
+  EXPECT_LE(r.cpu_seconds, r.seconds * 2.0 + 0.5);
+}
+
+// The CPU limit holds for a program the shell forks rather than execs (dash does so for a command
+// with an assignment prefix, as diffrun --wave64's run commands have): the shell sets it first.
+TEST(DiffrunRunner, CpuLimitHoldsForAForkedChild) {
+  RunRequest busy{"X=1 sh -c 'while :; do :; done'", ".", "", 120};
+  busy.cpu_limit_s = 1;
+  const RunResult r = run_command(busy);
+  EXPECT_TRUE(r.cpu_limited) << r.status();
+  EXPECT_LT(r.cpu_seconds, 10.0);
+}
+
+TEST(DiffrunRunner, GroupCpuSecondsOfAnAbsentGroupIsZero) { EXPECT_EQ(group_cpu_seconds(0x3fffffff), 0.0); }
+
+// --bisect's launch half (launch_bisect.h): the trace's kernel names, the comparison of two
+// launches' buffers (floats within the tolerances, integers exactly), the kernel's definition.
+TEST(DiffrunLaunchBisect, KernelIdentifier) {
+  EXPECT_EQ(kernel_identifier("group32"), "group32");
+  EXPECT_EQ(kernel_identifier("HIP_KERNEL_NAME(ns::reduce<float, 256>)"), "reduce");
+  EXPECT_EQ(kernel_identifier("(k<T>)"), "k");
+}
+
+namespace fs = std::filesystem;
+
+TraceLaunch one_output(const fs::path& dir, const std::string& file, const void* data, std::size_t n) {
+  std::ofstream(dir / file, std::ios::binary).write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
+  TraceLaunch l;
+  l.name = "k";
+  l.in[0] = {0, n, 1, ""};
+  l.out[0] = {0, n, std::hash<std::string>{}(std::string(static_cast<const char*>(data), n)), file};
+  return l;
+}
+
+TEST(DiffrunLaunchBisect, ComparesBuffersAsFloatsOrIntegers) {
+  const fs::path dir = fs::temp_directory_path() / ("ferry_lb_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const float a[4] = {1.0f, 2.0f, 3.0f, 4.0f}, near[4] = {1.0f, 2.0f, 3.0000002f, 4.0f}, far[4] = {1, 2, 6, 4};
+  const Tolerance tol;
+  EXPECT_EQ(compare_launch_outputs(one_output(dir, "a", a, 16), dir, one_output(dir, "n", near, 16), dir, tol), "");
+  const std::string why =
+      compare_launch_outputs(one_output(dir, "a", a, 16), dir, one_output(dir, "f", far, 16), dir, tol);
+  EXPECT_NE(why.find("1 of 4 values differ, first at [2]: 3 (reference) vs 6 (port)"), std::string::npos) << why;
+  // Small integers read as floats are subnormal: they must match exactly.
+  const int i[4] = {5, 6, 7, 8}, j[4] = {5, 6, 7, 9};
+  const std::string wi =
+      compare_launch_outputs(one_output(dir, "i", i, 16), dir, one_output(dir, "j", j, 16), dir, tol);
+  EXPECT_NE(wi.find("read as int32): 1 of 4 values differ, first at [3]: 8 (reference) vs 9 (port)"), std::string::npos)
+      << wi;
+  fs::remove_all(dir);
+}
+
+TEST(DiffrunLaunchBisect, FindsTheKernelsDefinition) {
+  const fs::path dir = fs::temp_directory_path() / ("ferry_lbk_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "k.hip") << "// group32(x) in a comment\n"
+                                  "__global__ void group32(float* x);\n"
+                                  "template <int B>\n"
+                                  "__global__ void __launch_bounds__(256) group32(float* x) {\n"
+                                  "  if (x) { x[0] = 1; }\n"
+                                  "}\n";
+  const KernelSite k = find_kernel(dir, "group32");
+  EXPECT_EQ(k.file, "k.hip");
+  EXPECT_EQ(k.line, 4);
+  EXPECT_EQ(k.end_line, 6);
+  EXPECT_EQ(find_kernel(dir, "other").line, 0);
+  fs::remove_all(dir);
 }
 
 TEST(DiffrunRunner, ReportsSignals) {

@@ -9,6 +9,12 @@
 #define __CUDA_RUNTIME_H__
 #define __CUDA_RUNTIME_API_H__
 #define __DRIVER_TYPES_H__
+// nvcc defines __CUDACC__ in every .cu file it compiles (the driver force-includes this header
+// there); code tests it to leave out host stand-ins of device functions (the CUDA samples'
+// helper_math.h defines max(int, int), fminf... otherwise, which the runtime has already).
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
 #ifndef CUDART_VERSION
 #define CUDART_VERSION 13000
 #endif

@@ -16,6 +16,7 @@
 
 #include "wave64/device.h"
 #include "wave64/texture.h"
+#include "wave64/trace.h"
 
 #if defined(W64_API_HIP) == defined(W64_API_CUDA)
 #error "wave64 runtime: include either hip/hip_runtime.h or cuda_runtime.h, not both"
@@ -170,6 +171,17 @@ enum W64_N(cudaSharedMemConfig, hipSharedMemConfig) {
   W64_N(cudaSharedMemBankSizeFourByte, hipSharedMemBankSizeFourByte) = 1,
   W64_N(cudaSharedMemBankSizeEightByte, hipSharedMemBankSizeEightByte) = 2,
 };
+// Unified-memory hints (cudaMemAdvise, cudaMemPrefetchAsync): device memory is host memory, so
+// they change nothing; the names exist so that programs using them build.
+enum W64_N(cudaMemoryAdvise, hipMemoryAdvise) {
+  W64_N(cudaMemAdviseSetReadMostly, hipMemAdviseSetReadMostly) = 1,
+  W64_N(cudaMemAdviseUnsetReadMostly, hipMemAdviseUnsetReadMostly) = 2,
+  W64_N(cudaMemAdviseSetPreferredLocation, hipMemAdviseSetPreferredLocation) = 3,
+  W64_N(cudaMemAdviseUnsetPreferredLocation, hipMemAdviseUnsetPreferredLocation) = 4,
+  W64_N(cudaMemAdviseSetAccessedBy, hipMemAdviseSetAccessedBy) = 5,
+  W64_N(cudaMemAdviseUnsetAccessedBy, hipMemAdviseUnsetAccessedBy) = 6,
+};
+constexpr int W64_N(cudaCpuDeviceId, hipCpuDeviceId) = -1;
 enum W64_N(cudaLimit, hipLimit_t) {
   W64_N(cudaLimitStackSize, hipLimitStackSize) = 0,
   W64_N(cudaLimitPrintfFifoSize, hipLimitPrintfFifoSize) = 1,
@@ -447,7 +459,8 @@ class Launcher {
                    W64_WAVE_SIZE, &KernelCall<Call, Args>::invoke,
                    c.get()};
       cooperate(l);
-      return err(run_or_capture(stream_, [c, l] { return rt::launch(l); }));
+      return err(
+          run_or_capture(stream_, [c, l, n = name_] { return trace::launch(n, [&] { return rt::launch(l); }); }));
     }
     KernelCall<Call, Args> c{call, Args(std::forward<A>(args)...)};
     rt::Launch l{grid_,
@@ -458,7 +471,7 @@ class Launcher {
                  &KernelCall<Call, Args>::invoke,
                  &c};
     cooperate(l);
-    return err(rt::launch(l));
+    return err(trace::launch(name_, [&] { return rt::launch(l); }));
   }
   // A kernel named without a single function type: a function template whose arguments the launch
   // deduces (`k<<<g, b>>>(out, in, n)` for `template <class T> __global__ void k(T*, const T*, int)`,
@@ -474,7 +487,8 @@ class Launcher {
                    W64_WAVE_SIZE, &KernelCall<Call, Args>::invoke,
                    c.get()};
       cooperate(l);
-      return err(run_or_capture(stream_, [c, l] { return rt::launch(l); }));
+      return err(
+          run_or_capture(stream_, [c, l, n = name_] { return trace::launch(n, [&] { return rt::launch(l); }); }));
     }
     KernelCall<Call, Args> c{call, Args(std::forward<A>(args)...)};
     rt::Launch l{grid_,
@@ -485,7 +499,12 @@ class Launcher {
                  &KernelCall<Call, Args>::invoke,
                  &c};
     cooperate(l);
-    return err(rt::launch(l));
+    return err(trace::launch(name_, [&] { return rt::launch(l); }));
+  }
+  // The kernel as the launch spelled it, for the launch trace (wave64/trace.h).
+  Launcher& named(const char* name) {
+    name_ = name;
+    return *this;
   }
   // cudaLaunchCooperativeKernel: the grid's blocks all resident at once (grid_group::sync).
   Launcher& cooperative() {
@@ -517,6 +536,7 @@ class Launcher {
   std::size_t shared_;
   W64_STREAM stream_;
   bool cooperative_ = false;
+  const char* name_ = nullptr;
 };
 }  // namespace w64::api
 
@@ -546,6 +566,7 @@ KernelPointerOr(F...) -> KernelPointerOr<F...>;
                                [](long) { return nullptr; }}(0))
 #define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
   ::w64::api::Launcher((grid), (block), (shared), (stream))          \
+      .named(#kernel)                                                \
       .launch_call(                                                  \
           W64_KERNEL_POINTER(kernel), [&](auto&... w64_a) { kernel(w64_a...); }, ##__VA_ARGS__)
 #define HIP_KERNEL_NAME(...) __VA_ARGS__

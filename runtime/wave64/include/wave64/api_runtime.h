@@ -10,6 +10,7 @@
 inline W64_ERR W64_N(cudaMalloc, hipMalloc)(void** p, size_t n) {
   if (!p) return ::w64::api::err(1);
   *p = ::w64::api::device_alloc(n);
+  ::w64::trace::on_alloc(*p, n);
   return ::w64::api::err(*p ? 0 : 2);
 }
 template <class T>
@@ -54,6 +55,7 @@ inline W64_ERR W64_N(cudaMallocPitch, hipMallocPitch)(T** p, size_t* pitch, size
   return W64_N(cudaMallocPitch, hipMallocPitch)(static_cast<void**>(static_cast<void*>(p)), pitch, width, height);
 }
 inline W64_ERR W64_N(cudaFree, hipFree)(void* p) {
+  ::w64::trace::on_free(p);
   std::free(p);
   return W64_N(cudaSuccess, hipSuccess);
 }
@@ -117,6 +119,9 @@ inline hipError_t hipMemsetD32(void* dst, int v, size_t count) {
 inline hipError_t hipMemsetD8(void* dst, unsigned char v, size_t count) { return hipMemset(dst, v, count); }
 #endif
 inline W64_ERR W64_N(cudaMemPrefetchAsync, hipMemPrefetchAsync)(const void*, size_t, int, W64_STREAM = nullptr) {
+  return W64_N(cudaSuccess, hipSuccess);
+}
+inline W64_ERR W64_N(cudaMemAdvise, hipMemAdvise)(const void*, size_t, W64_N(cudaMemoryAdvise, hipMemoryAdvise), int) {
   return W64_N(cudaSuccess, hipSuccess);
 }
 inline W64_ERR W64_N(cudaMemGetInfo, hipMemGetInfo)(size_t* free_bytes, size_t* total) {

@@ -1,0 +1,66 @@
+#include "diffrun/constructs.h"
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <system_error>
+
+#include "core/diagnostic.h"
+
+namespace ferry::diffrun {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool source_or_header(const fs::path& p) {
+  static const std::vector<std::string> exts = {".cu", ".cuh", ".hip", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".inl"};
+  return std::find(exts.begin(), exts.end(), p.extension().string()) != exts.end();
+}
+
+std::string trimmed(const std::string& s) {
+  const std::size_t a = s.find_first_not_of(" \t");
+  if (a == std::string::npos) return {};
+  const std::size_t b = s.find_last_not_of(" \t\r");
+  std::string t = s.substr(a, b - a + 1);
+  return t.size() > 80 ? t.substr(0, 80) + "..." : t;
+}
+
+}  // namespace
+
+std::vector<ConstructNote> unsupported_constructs(const fs::path& dir, std::size_t max) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_regular_file(ec) && source_or_header(e.path())) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  // A conditional that tests the device pass: `#if __CUDA_ARCH__ >= 700`, `#ifdef __CUDA_ARCH__`,
+  // `#if defined(__HIP_DEVICE_COMPILE__)`, `#elif ...`. `#ifndef` selects the host branch, which the
+  // runtime compiles, but its #else is device-only all the same.
+  static const std::regex arch(R"(^\s*#\s*(if|ifdef|ifndef|elif)\b.*\b(__CUDA_ARCH__|__HIP_DEVICE_COMPILE__)\b)");
+  std::vector<ConstructNote> out;
+  for (const fs::path& f : files) {
+    std::ifstream in(f);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      if (!std::regex_search(line, arch)) continue;
+      if (out.size() >= max) return out;
+      const bool hip = line.find("__HIP_DEVICE_COMPILE__") != std::string::npos;
+      out.push_back({std::string(to_string(Diag::Wave64DeviceOnlyBranch)), f.filename().string(), n,
+                     "`" + trimmed(line) + "`: the wave64 runtime compiles kernels in the host pass, where " +
+                         (hip ? "__HIP_DEVICE_COMPILE__" : "__CUDA_ARCH__") +
+                         " is not defined, so the device-only branch of this test is left out"});
+    }
+  }
+  return out;
+}
+
+std::string describe(const std::vector<ConstructNote>& notes) {
+  std::string s;
+  for (const ConstructNote& n : notes) {
+    if (!s.empty()) s += "; ";
+    s += n.code + " " + n.file + ":" + std::to_string(n.line) + ": " + n.message;
+  }
+  return s;
+}
+
+}  // namespace ferry::diffrun
