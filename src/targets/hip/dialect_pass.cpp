@@ -56,6 +56,13 @@ bool has_asm_label(const migrate::FileMigration& file, std::size_t ci) {
 // right before that `{`. npos when `ci` is not inside a function body.
 std::size_t enclosing_parameters(const migrate::FileMigration& file, std::size_t ci) {
   for (std::size_t i = ci; i-- > 0;) {
+    // A block closed before `ci` encloses nothing of it: step over it whole, so that a file of
+    // many functions is not read back to its start for each candidate.
+    if (file.is(i, "}")) {
+      const std::size_t open = file.partner(i);
+      if (open != npos && open < i) i = open;
+      continue;
+    }
     if (!file.is(i, "{")) continue;
     const std::size_t close = file.match_bracket(i);
     if (close == npos || close < ci) continue;

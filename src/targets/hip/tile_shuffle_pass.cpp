@@ -6,6 +6,7 @@
 // shuffles it word by word through the tile's own shfl_xor (FRY1302 names the header). Values of
 // other types are left to HIP's member, which takes every scalar; a value whose type cannot be
 // read stays as written.
+#include <algorithm>
 #include <regex>
 #include <string>
 
@@ -68,8 +69,13 @@ std::size_t find_declarator(const migrate::FileMigration& file, std::size_t from
                             std::string_view name) {
   // Backwards from `to`: the nearest declaration is usually a few lines up, so a file with many
   // tile shuffles is not read from its start once per shuffle.
-  for (std::size_t i = to; i-- > from + 1;) {
-    if (!file.is_identifier(i) || file.text(i) != name || file.code(i).in_directive) continue;
+  // Through the name's occurrences (ascending): a file with many tile shuffles of undeclared
+  // names is not read token by token once per shuffle.
+  const std::span<const std::uint32_t> uses = file.occurrences(name);
+  for (auto it = std::lower_bound(uses.begin(), uses.end(), to); it != uses.begin();) {
+    const std::size_t i = *--it;
+    if (i <= from) break;
+    if (file.code(i).in_directive) continue;
     if (!(file.is(i + 1, ";") || file.is(i + 1, ",") || file.is(i + 1, "=") || file.is(i + 1, ")") ||
           file.is(i + 1, "[")))
       continue;
@@ -89,9 +95,9 @@ std::string_view value_type(const migrate::FileMigration& file, std::size_t firs
   if (first == last) return type;
   if (last != first + 2 || !file.is(first + 1, ".") || !file.is_identifier(last) || type.empty()) return {};
   // A member of a struct the file defines: `struct type { ... }`.
-  for (std::size_t i = 1; i + 1 < file.code_size(); ++i) {
-    if (!(file.is(i - 1, "struct") || file.is(i - 1, "class")) || file.text(i) != type || !file.is(i + 1, "{"))
-      continue;
+  for (const std::size_t i : file.occurrences(type)) {
+    if (i < 1 || i + 1 >= file.code_size()) continue;
+    if (!(file.is(i - 1, "struct") || file.is(i - 1, "class")) || !file.is(i + 1, "{")) continue;
     const std::size_t close = file.match_bracket(i + 1);
     if (close == npos) return {};
     const std::size_t m = find_declarator(file, i + 1, close, file.text(last));
