@@ -7,10 +7,10 @@ std::string Splitter::text_with(std::size_t first, std::size_t last, const std::
   std::string r;
   std::size_t from = first;
   for (const OpUse& op : ops) {
-    if (op.name < first || op.close > last) continue;
-    if (op.name > from) r += std::string(v_.span_text(from, op.name - 1)) + " ";
+    if (op.first < first || op.close > last) continue;
+    if (op.first > from) r += std::string(v_.span_text(from, op.first - 1)) + " ";
     if (take)
-      r += "w64_s" + std::to_string(op.slot) + ".take<decltype(" + std::string(v_.span_text(op.name, op.close)) +
+      r += "w64_s" + std::to_string(op.slot) + ".take<decltype(" + std::string(v_.span_text(op.first, op.close)) +
            ")>(w64_l)";
     from = op.close + 1;
   }
@@ -72,7 +72,7 @@ std::set<std::string> Splitter::promoted_locals(std::map<std::string, const Stmt
     std::set<int> in;
     for (std::size_t r = 0; r < regions_.size(); ++r)
       if (regions_[r].names.count(name)) in.insert(static_cast<int>(r));
-    if (in.size() <= 1) continue;
+    if (in.size() <= 1 && !in_place_.count(name)) continue;
     if (where.size() != 1) fail("the local `" + name + "` is declared twice between barriers", where[0].first->first);
     if (hoisted_names_.count(name) || all_loop_vars_.count(name))
       fail("the local `" + name + "` shadows another name", where[0].first->first);
@@ -138,8 +138,17 @@ std::string Splitter::lanes_declaration(const std::string& name, const Stmt& s, 
 std::string Splitter::build(const std::vector<Stmt>& body, const std::string& quoted) {
   quoted_ = quoted;
   collect_declared(body);
-  // the kernel's parameters are one copy for all lanes in region form
-  for (const std::string& p : params_) check_not_modified(p, open_, close_);
+  // the kernel's parameters are one copy for all lanes in region form: changed only by block steps
+  find_param_steps(body);
+  for (const std::string& p : params_) {
+    std::size_t from = open_;
+    for (const Stmt& s : body)
+      if (block_steps_.count(&s)) {
+        check_not_modified(p, from, s.first - 1);
+        from = s.last + 1;
+      }
+    check_not_modified(p, from, close_);
+  }
 
   walk(body, true);
   if (slots_ == 0 && nodes_.size() <= 1) fail("", open_);  // nothing to split: the plain loop serves
@@ -169,7 +178,8 @@ std::string Splitter::build(const std::vector<Stmt>& body, const std::string& qu
   for (const Node& n : nodes_) {
     switch (n.kind) {
       case Node::Open: r += "\n" + n.head; break;
-      case Node::Uni: r += n.head; break;
+      case Node::Uni:
+      case Node::Step: r += n.head; break;
       case Node::Close: r += "\n}"; break;
       case Node::Run:
         for (int k : n.slots) r += " w64_s" + std::to_string(k) + ".run();";

@@ -93,12 +93,12 @@ bool FileScope::range_safe(std::size_t first, std::size_t last, std::string* why
       return false;
     }
     if (i > 0 && is(i - 1, "::")) {
-      // qualified: std:: and the runtime's ::w64:: are safe
+      // qualified: std::, the runtime's ::w64:: and the warp matrix functions each lane runs alone are safe
       std::size_t q = i - 1;
       while (q >= 2 && is(q - 2, "::") && v_.is_identifier(q - 1)) q -= 2;
       // the leftmost qualifier: `std::f`, `::w64::f` (the driver's own rewrites)
       const bool std_ns = (q >= 1 && (is(q - 1, "std") || is(q - 1, "w64"))) || is(q + 1, "std") || is(q + 1, "w64") ||
-                          n == "this_thread_block";
+                          n == "this_thread_block" || (wmma_lane_call(n) && q >= 1 && wmma_namespace(v_.text(q - 1)));
       if (!std_ns) {
         if (why) *why = n + "() (a qualified call)";
         return false;

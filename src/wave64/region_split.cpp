@@ -123,10 +123,96 @@ void Splitter::check_not_modified(const std::string& name, std::size_t first, st
     bool address = false;
     if (i > 0 && is(i - 1, "&")) {
       const std::size_t p = i - 1;
-      address = p == 0 || !(v_.is_identifier(p - 1) || v_.is_number(p - 1) || is(p - 1, ")") || is(p - 1, "]"));
+      // `&name`, not `&name[i]` or `&name->f` (an element's address: the pointer itself is not changed)
+      address = (p == 0 || !(v_.is_identifier(p - 1) || v_.is_number(p - 1) || is(p - 1, ")") || is(p - 1, "]"))) &&
+                !is(i + 1, "[") && !is(i + 1, "->");
     }
     if (after || before || address) fail("`" + name + "` is shared by the lanes in region form and is changed here", i);
   }
+}
+
+// The name a declaration of the driver's pointer to dynamic shared memory declares (transform.h:
+// `T* const n = reinterpret_cast<T*>(::w64::dynamic_shared());`, or for rows
+// `T (* const n)[N] = ...`); empty for any other statement.
+std::string Splitter::dynamic_shared_pointer(const Stmt& s) const {
+  bool dyn = false;
+  for (std::size_t i = s.first + 2; i + 2 <= s.last && !dyn; ++i)
+    dyn = is(i, "dynamic_shared") && is(i - 1, "::") && is(i - 2, "w64") && is(i + 1, "(") && is(i + 2, ")");
+  if (!dyn) return {};
+  if (auto d = as_decl(s); d && d->ds.size() == 1) return tx(d->ds[0].name);
+  for (std::size_t i = s.first; i + 4 <= s.last; ++i)
+    if (is(i, "(") && is(i + 1, "*") && is(i + 2, "const") && v_.is_identifier(i + 3) && is(i + 4, ")"))
+      return tx(i + 3);
+  return {};
+}
+
+// A statement every lane runs alike whose effect is the block's, run once between regions:
+// `if (u) break;` and `if (u) continue;` in a split loop, `u` computed alike by every lane (the
+// lanes leave the loop together, as they do on the fiber path); `param op= u;` at the body's top
+// level (find_param_steps).
+bool Splitter::block_step(const Stmt& s) {
+  if (!preds_.empty()) return false;
+  if (block_steps_.count(&s)) {
+    if (!uniform_expr(s.first + 2, s.last - 1))
+      fail("the parameter `" + tx(s.first) + "` is changed by a value that differs between lanes", s.first);
+  } else if (s.kind == SK::If && !s.has_else && loop_depth_ > 0 && s.hclose > s.hopen + 1) {
+    const Stmt* body = &s.kids[0];
+    if (body->kind == SK::Compound && body->kids.size() == 1) body = &body->kids[0];
+    if (body->kind != SK::Break && body->kind != SK::Continue) return false;
+    if (!uniform_expr(s.hopen + 1, s.hclose - 1)) return false;
+  } else {
+    return false;
+  }
+  close_region();
+  Node n;
+  n.kind = Node::Step;
+  n.head = line(s.first, quoted_) + std::string(v_.span_text(s.first, s.last));
+  nodes_.push_back(n);
+  return true;
+}
+
+// `param op= e;` statements of the body's top level, `e` with no side effect: the parameter is
+// one copy for all lanes in region form, so the statement runs once (block_step).
+void Splitter::find_param_steps(const std::vector<Stmt>& body) {
+  for (const Stmt& s : body) {
+    if (s.kind != SK::Simple || !v_.is_identifier(s.first) || !params_.count(tx(s.first))) continue;
+    if (!is_assign_op(v_.text(s.first + 1)) || s.first + 2 >= s.last) continue;
+    bool pure = true;
+    for (std::size_t i = s.first + 2; i < s.last && pure; ++i)
+      pure = !(is_assign_op(v_.text(i)) || is(i, "++") || is(i, "--"));
+    if (pure) block_steps_.insert(&s);
+  }
+}
+
+// The names in statement `s` that only ever name locals declared inside it: every use stands
+// after such a declaration, within its scope. They do not live across regions.
+std::set<std::string> Splitter::inner_locals(const Stmt& s) const {
+  std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>> cover;  // name -> [decl, scope end]
+  std::function<void(const Stmt&, std::size_t)> visit = [&](const Stmt& k, std::size_t end) {
+    if (k.kind == SK::Simple)
+      if (auto d = decl_of_stmt(v_, k))
+        for (const Declarator& dc : d->ds) cover[tx(dc.name)].push_back({k.first, end});
+    if (k.kind == SK::For)
+      if (auto d = for_init_decl(v_, k))
+        for (const Declarator& dc : d->ds) cover[tx(dc.name)].push_back({k.hopen, k.last});
+    for (const Stmt& kid : k.kids) visit(kid, k.kind == SK::Compound ? k.last : kid.last);
+  };
+  for (const Stmt& kid : s.kids) visit(kid, s.kind == SK::Compound ? s.last : kid.last);
+  if (s.kind == SK::For)
+    if (auto d = for_init_decl(v_, s))
+      for (const Declarator& dc : d->ds) cover[tx(dc.name)].push_back({s.hopen, s.last});
+  std::set<std::string> out;
+  for (const auto& [name, ranges] : cover) {
+    bool inner = true;
+    for (std::size_t i = s.first; i <= s.last && inner; ++i) {
+      if (!is(i, name) || member_or_scoped(v_, i)) continue;
+      bool in = false;
+      for (const auto& [a, b] : ranges) in = in || (a <= i && i <= b);
+      inner = in;
+    }
+    if (inner) out.insert(name);
+  }
+  return out;
 }
 
 void Splitter::add_plain(const Stmt& s) {
@@ -135,7 +221,14 @@ void Splitter::add_plain(const Stmt& s) {
   p.kind = Piece::Stmt;
   p.s = &s;
   r.pieces.push_back(p);
-  names_of(s.first, s.last, r.names);
+  if (s.kind == SK::Simple) {
+    names_of(s.first, s.last, r.names);
+  } else {
+    std::set<std::string> names;
+    names_of(s.first, s.last, names);
+    for (const std::string& n : inner_locals(s)) names.erase(n);
+    r.names.insert(names.begin(), names.end());
+  }
   if (auto d = as_decl(s))
     for (const Declarator& dc : d->ds) decls_[tx(dc.name)].push_back({&s, cur_});
 }
@@ -147,6 +240,7 @@ void Splitter::walk(const std::vector<Stmt>& list, bool /*top*/) {
       continue;  // #pragma unroll and kin: hints, dropped from the region form
     }
     const bool sync = contains_sync(s);
+    if (!sync && block_step(s)) continue;
     // The barrier statements: `__syncthreads();`
     if (s.kind == SK::Simple && block_sync(s)) {
       if (!preds_.empty()) fail("a barrier under a condition that differs between lanes", s.first);
@@ -159,7 +253,7 @@ void Splitter::walk(const std::vector<Stmt>& list, bool /*top*/) {
         fail("a barrier under a condition that differs between lanes", s.first);
       if (is(s.first, "__syncwarp") && !is(s.first + 2, ")")) {
         // __syncwarp(mask): the mask is checked per lane, as on the fiber path
-        OpUse op{s.first, s.first + 1, s.last - 1, slots_++};
+        OpUse op{s.first, s.first + 1, s.last - 1, slots_++, s.first};
         Piece put;
         put.kind = Piece::Put;
         put.ops.push_back(op);
@@ -192,6 +286,16 @@ void Splitter::walk(const std::vector<Stmt>& list, bool /*top*/) {
             shared_names_.insert(tx(dc.name));
             if (dc.dims_first != npos) shared_arrays_.insert(tx(dc.name));
           }
+          hoisted_.push_back(&s);
+          continue;
+        }
+        if (const std::string dyn = dynamic_shared_pointer(s); !dyn.empty()) {
+          // the driver's `T* const n = ...(::w64::dynamic_shared());` (from `extern __shared__`):
+          // the block's dynamic shared memory, the same address for every lane
+          if (hoisted_names_.count(dyn)) fail("two __shared__ declarations named `" + dyn + "`", s.first);
+          hoisted_names_.insert(dyn);
+          shared_names_.insert(dyn);
+          shared_arrays_.insert(dyn);
           hoisted_.push_back(&s);
           continue;
         }
@@ -314,7 +418,10 @@ void Splitter::walk(const std::vector<Stmt>& list, bool /*top*/) {
       for (const std::string& n : own) loop_vars_.insert(n);
       const std::vector<Stmt>& b = s.kids[0].kind == SK::Compound ? s.kids[0].kids : one(s.kids[0]);
       // loops: a break or continue of this loop at statement level would leave the lane loop
+      // (one under a condition every lane computes alike is a block step)
+      if (s.kind != SK::If) ++loop_depth_;
       walk(b, false);
+      if (s.kind != SK::If) --loop_depth_;
       close_region();
       if (s.kind == SK::If && s.has_else) {
         Node e;
@@ -367,8 +474,14 @@ void Splitter::split_at_warp_ops(const Stmt& s) {
     const std::string_view n = v_.text(i);
     if (!sync_word(n)) continue;
     if (!kWarpOps.count(n)) fail(std::string(n) + " is not split (only shuffles and votes are)", i);
-    if (v_.is_member_name(i) || (i > 0 && is(i - 1, "::")) || !is(i + 1, "(")) fail("a warp operation's form", i);
-    OpUse op{i, i + 1, v_.match_bracket(i + 1), 0};
+    // `wmma::mma_sync(...)`, `nvcuda::wmma::mma_sync(...)`, `rocwmma::mma_sync(...)`
+    const std::size_t qf = qualified_first(v_, i);
+    const bool wmma_call = qf != i && in_place_op(n) && v_.is_identifier(qf) && wmma_namespace(v_.text(qf));
+    if (v_.is_member_name(i) || (i > 0 && is(i - 1, "::") && !wmma_call) || !is(i + 1, "("))
+      fail("a warp operation's form", i);
+    OpUse op{i, i + 1, v_.match_bracket(i + 1), 0, wmma_call ? qf : i};
+    // its operands are read and written where they are: locals among them live in per-lane arrays
+    if (in_place_op(n)) names_of(op.open + 1, op.close - 1, in_place_);
     for (std::size_t k = op.open + 1; k < op.close; ++k)
       if (v_.is_identifier(k) && sync_word(v_.text(k))) fail("nested warp operations", k);
     ops.push_back(op);
@@ -389,7 +502,7 @@ void Splitter::split_at_warp_ops(const Stmt& s) {
     // the rest of the statement must be safe
     std::size_t from = s.first;
     for (const OpUse& op : ops) {
-      if (op.name > from && !safe_(from, op.name - 1, &why)) fail("a statement calls " + why, from);
+      if (op.first > from && !safe_(from, op.first - 1, &why)) fail("a statement calls " + why, from);
       from = op.close + 1;
     }
     if (from <= s.last && !safe_(from, s.last, &why)) fail("a statement calls " + why, from);
@@ -411,7 +524,7 @@ void Splitter::split_at_warp_ops(const Stmt& s) {
   for (const OpUse& op : ops) n.slots.push_back(op.slot);
   nodes_.push_back(n);
   // `OP(args);` alone needs nothing after the run
-  if (ops.size() == 1 && ops[0].name == s.first && ops[0].close + 1 == s.last) return;
+  if (ops.size() == 1 && ops[0].first == s.first && ops[0].close + 1 == s.last) return;
   Piece take;
   take.kind = Piece::Take;
   for (const OpUse& o : ops) take.ops.push_back(o);

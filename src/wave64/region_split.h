@@ -29,6 +29,7 @@ struct Fail {
 struct OpUse {
   std::size_t name = 0, open = 0, close = 0;  // the call: name ( ... )
   int slot = 0;
+  std::size_t first = 0;  // the call's first token: `name`, or its first qualifier (`wmma::name`)
 };
 
 // What the region form of a kernel is made of, in order.
@@ -46,10 +47,12 @@ struct Region {
   bool lambda = false;          // holds a return: runs inside [&]{ }() per lane
 };
 struct Node {
-  enum Kind { Reg, Run, Open, Close, Uni } kind = Reg;
+  enum Kind { Reg, Run, Open, Close, Uni, Step } kind = Reg;
   int region = -1;
   std::vector<int> slots;
-  std::string head;  // Open: `for (...) {`, `while (...) {`, `if (...) {`, `} else {`; Uni: a declaration
+  // Open: `for (...) {`, `while (...) {`, `if (...) {`, `} else {`; Uni: a declaration; Step: a
+  // statement run once for the block where it stands (`if (uniform) break;`, `param op= uniform;`)
+  std::string head;
 };
 
 // Whether code tokens [first, last] cannot reach a barrier or warp operation (FileScope::range_safe).
@@ -87,6 +90,9 @@ class Splitter {
   std::set<std::string> uniform_names_;  // locals every lane computes alike, declared between regions
   std::set<std::string> block_names_;    // of them, cooperative groups' thread_block objects
   int flags_ = 0;                        // per-lane flags of those conditions
+  int loop_depth_ = 0;                   // split loops around the statement being walked
+  std::set<std::string> in_place_;       // operands of in-place warp operations (stay put across regions)
+  std::set<const Stmt*> block_steps_;    // `param op= uniform;` at the body's top level
   std::deque<std::vector<Stmt>> owned_;  // one-statement bodies as lists (pieces point into them)
   const std::vector<Stmt>& one(const Stmt& s) {
     owned_.push_back({s});
@@ -113,6 +119,10 @@ class Splitter {
   void lane_condition(const Stmt& s, std::size_t hfirst, std::size_t hlast);
   void split_at_warp_ops(const Stmt& s);
   void add_plain(const Stmt& s);
+  std::set<std::string> inner_locals(const Stmt& s) const;
+  bool block_step(const Stmt& s);
+  std::string dynamic_shared_pointer(const Stmt& s) const;
+  void find_param_steps(const std::vector<Stmt>& body);
 
   // region_emit.cpp: the code
   std::string text_with(std::size_t first, std::size_t last, const std::vector<OpUse>& ops, bool take) const;

@@ -7,9 +7,19 @@ namespace ferry::wave64::regions {
 const std::set<std::string_view> kBarriers = {"__syncthreads", "__syncwarp", "__builtin_amdgcn_s_barrier",
                                               "__builtin_amdgcn_wave_barrier"};
 const std::set<std::string_view> kWarpOps = {
-    "__shfl",           "__shfl_up",       "__shfl_down", "__shfl_xor",  "__shfl_sync", "__shfl_up_sync",
-    "__shfl_down_sync", "__shfl_xor_sync", "__ballot",    "__ballot64",  "__any",       "__all",
-    "__ballot_sync",    "__any_sync",      "__all_sync",  "__activemask"};
+    "__shfl",           "__shfl_up",       "__shfl_down", "__shfl_xor",   "__shfl_sync", "__shfl_up_sync",
+    "__shfl_down_sync", "__shfl_xor_sync", "__ballot",    "__ballot64",   "__any",       "__all",
+    "__ballot_sync",    "__any_sync",      "__all_sync",  "__activemask", "mma_sync"};
+bool in_place_op(std::string_view n) { return n == "mma_sync"; }
+bool wmma_lane_call(std::string_view n) {
+  return n == "fill_fragment" || n == "load_matrix_sync" || n == "store_matrix_sync";
+}
+bool wmma_namespace(std::string_view n) { return n == "wmma" || n == "nvcuda" || n == "rocwmma"; }
+std::size_t qualified_first(const CodeView& v, std::size_t i) {
+  while (i >= 2 && v.is(i - 1, "::") && v.is_identifier(i - 2)) i -= 2;
+  if (i >= 1 && v.is(i - 1, "::")) --i;
+  return i;
+}
 bool other_sync_name(std::string_view n) {
   static const std::set<std::string_view> names = {"__syncthreads_count",
                                                    "__syncthreads_and",
@@ -45,7 +55,7 @@ bool safe_external_call(std::string_view n) {
       "sincospif", "sinpif", "cospif", "normcdff", "normcdf", "ldexp",   "ldexpf", "frexp",      "frexpf",
       "fdividef",  "printf", "assert", "memcpy",   "memset",  "clock64", "fmaxf",  "nearbyintf", "modff",
       "remainderf"};
-  if (names.count(n)) return true;
+  if (names.count(n) || wmma_lane_call(n)) return true;
   if (n.starts_with("__")) return !sync_word(n);
   return n.starts_with("make_") || n.starts_with("atomic");
 }

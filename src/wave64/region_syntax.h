@@ -24,6 +24,16 @@ constexpr std::size_t npos = static_cast<std::size_t>(-1);
 extern const std::set<std::string_view> kBarriers;
 // Warp operations the region form computes between two regions (runtime: warp_cuda.h, warp_hip.h).
 extern const std::set<std::string_view> kWarpOps;
+// Warp operations whose operands the region form reads and writes in place (their addresses are
+// recorded per lane): wmma's mma_sync.
+[[nodiscard]] bool in_place_op(std::string_view n);
+// The warp matrix functions each lane runs for its own elements in the runtime's model
+// (wave64/wmma.h): fill_fragment, load_matrix_sync, store_matrix_sync; and the namespaces that
+// qualify them (`wmma::`, `nvcuda::wmma::`, `rocwmma::`).
+[[nodiscard]] bool wmma_lane_call(std::string_view n);
+[[nodiscard]] bool wmma_namespace(std::string_view n);
+// The first token of the name at `i` with its qualifiers (`nvcuda::wmma::mma_sync`: `nvcuda`).
+[[nodiscard]] std::size_t qualified_first(const CodeView& v, std::size_t i);
 // Other names that wait for other lanes: a kernel using one anywhere keeps the fiber path.
 [[nodiscard]] bool other_sync_name(std::string_view n);
 [[nodiscard]] bool sync_word(std::string_view n);

@@ -1,4 +1,4 @@
-// The wave64 driver's region pass (src/wave64/regions.cpp): which kernels it splits, which it
+// The wave64 driver's region pass (src/wave64/regions.cpp, region_*.cpp): which kernels it splits, which it
 // leaves on the fiber path and why, and the shape of what it writes. That the region form
 // computes what the fiber path does is tests/wave64/regions/regions.cu's job (CTest
 // wave64.regions.*).
@@ -127,6 +127,36 @@ TEST(Wave64Regions, KernelsWithoutBarriersAreLeftAlone) {
   EXPECT_EQ(r.text, src);
 }
 
+TEST(Wave64Regions, WmmaMmaSyncIsOneStepPerWarp) {
+  const std::string src =
+      "__global__ void g(const half* a, const half* b, float* c, int ksteps) {\n"
+      "  __shared__ half sa[256];\n"
+      "  c += blockIdx.x * 512;\n"
+      "  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc;\n"
+      "  wmma::fill_fragment(acc, 0.0f);\n"
+      "  for (int kt = 0;; ++kt) {\n"
+      "    if (kt >= ksteps) break;\n"
+      "    sa[threadIdx.x] = a[kt * 256 + threadIdx.x];\n"
+      "    __syncthreads();\n"
+      "    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;\n"
+      "    wmma::load_matrix_sync(fa, sa, 16);\n"
+      "    wmma::mma_sync(acc, fa, fa, acc);\n"
+      "    __syncthreads();\n"
+      "  }\n"
+      "  wmma::store_matrix_sync(c, acc, 16, wmma::mem_row_major);\n"
+      "}\n";
+  const RegionOutcome r = form_regions(src, "t.cu");
+  ASSERT_EQ(r.split, 1) << kept_why(r);
+  // the operands stay where they are: per-lane arrays, their addresses recorded
+  EXPECT_NE(r.text.find("w64_v_acc(w64_b);"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("w64_v_fa(w64_b);"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("::w64::rg::mma_sync(w64_s0, w64_l, acc, fa, fa, acc);"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("w64_s0.run();"), std::string::npos) << r.text;
+  // block steps: once for the block, between regions
+  EXPECT_NE(r.text.find("\nc += blockIdx.x * 512;"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("\nif (kt >= ksteps) break;"), std::string::npos) << r.text;
+}
+
 struct KeptCase {
   const char* body;
   const char* why;
@@ -139,7 +169,8 @@ TEST(Wave64Regions, KeepsTheFiberPathAndSaysWhy) {
       {"  y[0] = threadIdx.x < 4 ? __shfl_sync(0xffffffffu, y[0], 0) : 0.f;\n", "conditionally"},
       {"  for (int i = threadIdx.x; i < n; ++i) { __syncthreads(); }\n", "reads threadIdx"},
       {"  y[0] = helper(y[0]) + helper(y[1]);\n  __syncthreads();\n", "helper()"},
-      {"  n += 1;\n  __syncthreads();\n  y[0] = n;\n", "`n` is shared by the lanes"},
+      {"  n += threadIdx.x;\n  __syncthreads();\n  y[0] = n;\n", "parameter `n` is changed by a value that differs"},
+      {"  ++n;\n  __syncthreads();\n  y[0] = n;\n", "`n` is shared by the lanes"},
       {"  auto v = y[threadIdx.x];\n  __syncthreads();\n  y[0] = v;\n", "auto or as a reference"},
       {"  int c = __syncthreads_count(y[0] > 0);\n  y[0] = c;\n", "__syncthreads_count is not split"},
       {"  float t = y[threadIdx.x];\n  while (t > 0) { __syncthreads(); t -= 1; }\n", "reads the local `t`"},

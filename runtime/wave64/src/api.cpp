@@ -1,6 +1,7 @@
 // Host-side state of the wave64 runtime's API: the sticky last error, per-kernel dynamic
 // shared memory limits (cudaFuncSetAttribute), the event clock and error names.
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <map>
@@ -18,6 +19,46 @@ int& last_error() {
 double now_ms() {
   using clock = std::chrono::steady_clock;
   return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
+}
+
+namespace {
+// MemAvailable of /proc/meminfo, in bytes; 0 when unknown.
+std::size_t host_available() {
+  std::FILE* f = std::fopen("/proc/meminfo", "r");
+  if (!f) return 0;
+  char line[256];
+  unsigned long long kb = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+  std::fclose(f);
+  return static_cast<std::size_t>(kb) * 1024;
+}
+}  // namespace
+
+bool host_can_back(std::size_t n, bool managed, const char* what) {
+  constexpr std::size_t gib = std::size_t{1} << 30;
+  constexpr std::size_t device = std::size_t{16} << 30;  // api.h's kDeviceMemory
+  if (n < gib) return true;
+  const double g = static_cast<double>(n) / static_cast<double>(gib);
+  if (managed && n >= device) {
+    std::fprintf(stderr,
+                 "wave64: error: %s of %.1f GiB: as large as the modelled device's %zu GiB or larger, which "
+                 "oversubscribes device memory through the GPU's page migration, a hardware feature the CPU "
+                 "runtime does not model (its device memory is host memory); the allocation fails [FRY9403]\n",
+                 what, g, device / gib);
+    std::fflush(stderr);
+    return false;
+  }
+  const std::size_t avail = host_available();
+  if (avail && n > avail) {
+    std::fprintf(stderr,
+                 "wave64: error: %s of %.1f GiB: more than the %.1f GiB this host has available (the CPU "
+                 "runtime's device memory is host memory); the allocation fails [FRY9403]\n",
+                 what, g, static_cast<double>(avail) / static_cast<double>(gib));
+    std::fflush(stderr);
+    return false;
+  }
+  return true;
 }
 
 namespace {

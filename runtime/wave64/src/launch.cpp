@@ -1,8 +1,12 @@
 // The wave64 runtime's launches: a grid's blocks on the worker threads (one per core, persistent
 // between launches), or, for a cooperative launch, every block at once on its own OS thread.
+#include <sys/resource.h>
+#include <time.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -19,6 +23,60 @@ std::vector<void** (*)()>& dyn_slots() {
   static std::vector<void** (*)()> v;
   return v;
 }
+
+// ---- work sized for a GPU (docs/wave64.md, "Work a CPU cannot do in time") ----------------------
+// Under a CPU-time limit (RLIMIT_CPU: `ulimit -t`, as `diffrun --wave64 --suite` sets it; or
+// W64_CPU_BUDGET=seconds), a launch whose blocks, at the rate of those done so far, would need
+// more CPU time than the process has left stops the program with FRY9402, naming the launch and
+// the figures, instead of running into the limit with nothing said.
+
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+double cpu_budget_seconds() {
+  static const double b = [] {
+    if (const char* v = std::getenv("W64_CPU_BUDGET"); v && *v) return std::atof(v);
+    rlimit r{};
+    if (getrlimit(RLIMIT_CPU, &r) == 0 && r.rlim_cur != RLIM_INFINITY) return static_cast<double>(r.rlim_cur);
+    return 0.0;
+  }();
+  return b;
+}
+
+// One launch's progress against the budget.
+class BudgetCheck {
+ public:
+  BudgetCheck(const Launch& l, std::uint64_t nblocks)
+      : l_(l), nblocks_(nblocks), limit_(cpu_budget_seconds()), start_(limit_ > 0 ? process_cpu_seconds() : 0) {}
+  // After block `b` (blocks are claimed in order, so about b of them are done).
+  void after_block(std::uint64_t b) {
+    if (limit_ <= 0 || b == 0 || (nblocks_ >= 1024 && (b & 15) != 0)) return;
+    const double now = process_cpu_seconds(), spent = now - start_;
+    if (spent < 3.0) return;  // too little to tell the rate
+    const double needed = spent * static_cast<double>(nblocks_ - b) / static_cast<double>(b);
+    const double left = limit_ - now;
+    if (needed <= 1.25 * left) return;
+    if (stopped_.exchange(true)) return;
+    std::fprintf(stderr,
+                 "wave64: error: a launch of %llu blocks of %u threads needs about %.0f s more of CPU time (%llu "
+                 "blocks took %.1f s), more than the %.0f s left of this process's %.0f s limit: work sized for a "
+                 "GPU, stopped [FRY9402]\n",
+                 static_cast<unsigned long long>(nblocks_), l_.block.x * l_.block.y * l_.block.z, needed,
+                 static_cast<unsigned long long>(b), spent, left > 0 ? left : 0.0, limit_);
+    std::fflush(stderr);
+    std::fflush(stdout);
+    std::_Exit(3);
+  }
+
+ private:
+  const Launch& l_;
+  std::uint64_t nblocks_;
+  double limit_, start_;
+  std::atomic<bool> stopped_{false};
+};
 
 void setup_launch(Worker& w, const Launch& l) {
   w.launch = &l;
@@ -177,7 +235,8 @@ class Pool {
     for (std::thread& t : threads_) t.join();
   }
 
-  void run(const Launch& l, std::uint64_t nblocks, unsigned workers) {
+  void run(const Launch& l, std::uint64_t nblocks, unsigned workers, BudgetCheck& budget) {
+    budget_ = &budget;
     while (threads_.size() + 1 < workers) {
       threads_.emplace_back([this] { loop(); });
     }
@@ -200,7 +259,10 @@ class Pool {
   void work(const Launch& l) {
     Worker& w = this_worker();
     setup_launch(w, l);
-    for (std::uint64_t b; (b = next_.fetch_add(1)) < nblocks_;) run_block(w, b);
+    for (std::uint64_t b; (b = next_.fetch_add(1)) < nblocks_;) {
+      run_block(w, b);
+      budget_->after_block(b);
+    }
   }
 
   void loop() {
@@ -229,6 +291,7 @@ class Pool {
   std::condition_variable cv_, done_cv_;
   std::vector<std::thread> threads_;
   const Launch* job_ = nullptr;
+  BudgetCheck* budget_ = nullptr;
   std::uint64_t nblocks_ = 0;
   std::atomic<std::uint64_t> next_{0};
   std::uint64_t gen_ = 0;
@@ -269,14 +332,18 @@ int launch(const Launch& l) {
     return kOk;
   }
   const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(worker_threads(), nblocks));
+  BudgetCheck budget(l, nblocks);
   if (workers <= 1) {
     Worker& w = this_worker();
     setup_launch(w, l);
-    for (std::uint64_t i = 0; i < nblocks; ++i) run_block(w, i);
+    for (std::uint64_t i = 0; i < nblocks; ++i) {
+      run_block(w, i);
+      budget.after_block(i + 1);
+    }
     return kOk;
   }
   static Pool pool;
-  pool.run(l, nblocks, workers);
+  pool.run(l, nblocks, workers, budget);
   return kOk;
 }
 

@@ -3,6 +3,7 @@
 // with the region form (default) and with W64_REGIONS=0 (fibers only): both must print "all ok".
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
+#include <mma.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -170,13 +171,46 @@ __global__ void cg_scan(const unsigned* in, unsigned* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = scan_step(v, s, b) - v + 0u * b.thread_rank();
 }
 
-// Kept on fibers: a parameter changed per lane.
+// Split: a parameter moved by a value every lane computes alike runs once for the block, between
+// regions (a block step).
 __global__ void changes_param(const float* x, float* out, int n) {
   __shared__ float s[64];
   x += blockIdx.x * blockDim.x;
   s[threadIdx.x] = x[threadIdx.x];
   __syncthreads();
   out[blockIdx.x * blockDim.x + threadIdx.x] = s[blockDim.x - 1 - threadIdx.x] + n * 0;
+}
+
+// Kept on fibers: a parameter moved by a value that differs between lanes.
+__global__ void param_per_lane(const float* x, float* out) {
+  __shared__ float s[64];
+  x += threadIdx.x;
+  s[threadIdx.x] = x[0];
+  __syncthreads();
+  out[threadIdx.x] = s[63 - threadIdx.x];
+}
+
+// Split: warp matrix fragments live across barriers and mma_sync is one step per warp (each warp
+// of the block computes one 16 x 16 tile of c = a * b); a `break` under a condition every lane
+// computes alike leaves the split loop for the whole block; a parameter moved once per block.
+__global__ void wmma_tiles(const half* a, const half* b, float* c, int ksteps) {
+  __shared__ half sa[16 * 16];
+  c += blockIdx.x * 16 * 32;
+  const int warp = threadIdx.x / 32;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc;
+  nvcuda::wmma::fill_fragment(acc, 0.0f);
+  for (int kt = 0;; ++kt) {
+    if (kt >= ksteps) break;
+    for (int e = threadIdx.x; e < 256; e += blockDim.x) sa[e] = a[(e / 16) * (16 * ksteps) + kt * 16 + e % 16];
+    __syncthreads();
+    nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, half, nvcuda::wmma::row_major> fa;
+    nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, half, nvcuda::wmma::row_major> fb;
+    nvcuda::wmma::load_matrix_sync(fa, sa, 16);
+    nvcuda::wmma::load_matrix_sync(fb, b + kt * 16 * 32 + warp * 16, 32);
+    nvcuda::wmma::mma_sync(acc, fa, fb, acc);
+    __syncthreads();
+  }
+  nvcuda::wmma::store_matrix_sync(c + warp * 16, acc, 32, nvcuda::wmma::mem_row_major);
 }
 
 int main() {
@@ -317,6 +351,35 @@ int main() {
   changes_param<<<2, 64>>>(x, out, 0);
   cudaMemcpy(r.data(), out, 128 * sizeof(float), cudaMemcpyDeviceToHost);
   for (int i = 0; i < 128; ++i) CHECK(r[i] == hx[i / 64 * 64 + 63 - i % 64], "changes_param");
+
+  param_per_lane<<<1, 64>>>(x, out);
+  cudaMemcpy(r.data(), out, 64 * sizeof(float), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 64; ++i) CHECK(r[i] == hx[63 - i], "param_per_lane");
+
+  {
+    // a: 16 x 48, b: 48 x 32 (row-major), c: 16 x 32, small integers (exact in half and float)
+    const int ksteps = 3, kk = 16 * ksteps;
+    std::vector<half> ha(16 * kk), hb(kk * 32);
+    std::vector<float> fa(16 * kk), fb(kk * 32);
+    for (int i = 0; i < 16 * kk; ++i) ha[i] = __float2half(fa[i] = (float)(i % 7 - 3));
+    for (int i = 0; i < kk * 32; ++i) hb[i] = __float2half(fb[i] = (float)(i % 5 - 2));
+    half *da, *db;
+    cudaMalloc(&da, ha.size() * sizeof(half));
+    cudaMalloc(&db, hb.size() * sizeof(half));
+    cudaMemcpy(da, ha.data(), ha.size() * sizeof(half), cudaMemcpyHostToDevice);
+    cudaMemcpy(db, hb.data(), hb.size() * sizeof(half), cudaMemcpyHostToDevice);
+    wmma_tiles<<<2, 64>>>(da, db, out, ksteps);
+    cudaMemcpy(r.data(), out, 2 * 16 * 32 * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int blk = 0; blk < 2; ++blk)
+      for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 32; ++j) {
+          float e = 0;
+          for (int k = 0; k < kk; ++k) e += fa[i * kk + k] * fb[k * 32 + j];
+          CHECK(r[blk * 512 + i * 32 + j] == e, "wmma_tiles");
+        }
+    cudaFree(da);
+    cudaFree(db);
+  }
 
   if (failures == 0) std::printf("regions: all ok\n");
   return failures == 0 ? 0 : 1;

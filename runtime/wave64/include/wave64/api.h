@@ -318,6 +318,8 @@ struct W64_N(cudaFuncAttributes, hipFuncAttributes) {
 #define W64_MODEL_GFX906 0
 #endif
 namespace w64::api {
+// The device memory the model has (totalGlobalMem, cudaMemGetInfo's total).
+constexpr std::size_t kDeviceMemory = std::size_t{16} << 30;
 #if W64_MODEL_GFX906
 constexpr std::size_t kSharedPerBlock = 64 * 1024;  // gfx9 LDS per workgroup
 constexpr std::size_t kSharedOptin = 64 * 1024;
@@ -356,7 +358,7 @@ inline void fill_properties(W64_PROP& p) {
   p.l2CacheSize = 50 * 1024 * 1024;
   p.clockRate = 1980000;
 #endif
-  p.totalGlobalMem = std::size_t{16} << 30;
+  p.totalGlobalMem = kDeviceMemory;
   p.sharedMemPerBlock = kSharedPerBlock;
   p.sharedMemPerBlockOptin = kSharedOptin;
   p.sharedMemPerMultiprocessor = kSharedOptin;
@@ -438,6 +440,11 @@ inline int attribute(int a) {
 }
 
 inline W64_ERR err(int e) { return static_cast<W64_ERR>(record(e)); }
+// Device memory is host memory here (docs/wave64.md, "Work a CPU cannot do in time"): an
+// allocation of 1 GiB or more that the host cannot back, or a managed one as large as the modelled
+// device (oversubscribing device memory through page migration: a GPU's hardware feature),
+// fails with FRY9403 on stderr instead of driving the host into swap. `what` names the call.
+bool host_can_back(std::size_t n, bool managed, const char* what);
 inline void* device_alloc(std::size_t n) { return std::aligned_alloc(256, (n + 255) / 256 * 256 + (n == 0 ? 256 : 0)); }
 
 // A launch in <<<>>> (rewritten by the driver) or hipLaunchKernelGGL form.

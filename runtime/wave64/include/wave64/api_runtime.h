@@ -9,6 +9,7 @@
 // ---- memory -----------------------------------------------------------------------------------
 inline W64_ERR W64_N(cudaMalloc, hipMalloc)(void** p, size_t n) {
   if (!p) return ::w64::api::err(1);
+  if (!::w64::api::host_can_back(n, false, W64_N("cudaMalloc", "hipMalloc"))) return ::w64::api::err(2);
   *p = ::w64::api::device_alloc(n);
   ::w64::trace::on_alloc(*p, n);
   return ::w64::api::err(*p ? 0 : 2);
@@ -18,6 +19,8 @@ inline W64_ERR W64_N(cudaMalloc, hipMalloc)(T** p, size_t n) {
   return W64_N(cudaMalloc, hipMalloc)(static_cast<void**>(static_cast<void*>(p)), n);
 }
 inline W64_ERR W64_N(cudaMallocManaged, hipMallocManaged)(void** p, size_t n, unsigned int = 1) {
+  if (p && !::w64::api::host_can_back(n, true, W64_N("cudaMallocManaged", "hipMallocManaged")))
+    return ::w64::api::err(2);
   return W64_N(cudaMalloc, hipMalloc)(p, n);
 }
 template <class T>
@@ -125,8 +128,8 @@ inline W64_ERR W64_N(cudaMemAdvise, hipMemAdvise)(const void*, size_t, W64_N(cud
   return W64_N(cudaSuccess, hipSuccess);
 }
 inline W64_ERR W64_N(cudaMemGetInfo, hipMemGetInfo)(size_t* free_bytes, size_t* total) {
-  *free_bytes = std::size_t{15} << 30;
-  *total = std::size_t{16} << 30;
+  *free_bytes = ::w64::api::kDeviceMemory - (std::size_t{1} << 30);
+  *total = ::w64::api::kDeviceMemory;
   return W64_N(cudaSuccess, hipSuccess);
 }
 template <class T>

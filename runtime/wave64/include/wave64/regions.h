@@ -49,7 +49,10 @@ struct RegionRec {
   int width;
   unsigned char active;  // the lane reached the operation (regions under a condition: not all do)
 };
-enum class RegionOp : std::uint8_t { None, Shuffle, Vote };
+enum class RegionOp : std::uint8_t { None, Shuffle, Vote, Collective };
+// A collective operation's work on one wavefront (wmma.h's mma_sync): `args` holds 4 operand
+// addresses per lane, `recs` says which of its `count` lanes reached the operation.
+using RegionCollective = void (*)(void* const* args, const RegionRec* recs, unsigned count);
 // Computes the result of a warp operation for the lanes of a block that reached it (`active`),
 // wavefront by wavefront (`wave` lanes each, the last one partial), as the scheduler does for a
 // group of those lanes; then clears `active` for the next time (a loop).
@@ -118,6 +121,8 @@ struct Slot {
   std::uint8_t sub = 0;
   unsigned bytes = 0;
   Site site{nullptr, 0, 0};
+  void** args = nullptr;  // collective operations: 4 operand addresses per lane
+  rt::RegionCollective coll = nullptr;
   explicit Slot(const Block& b)
       : r(static_cast<rt::RegionRec*>(rt::region_alloc(sizeof(rt::RegionRec) * b.n, alignof(rt::RegionRec)))), n(b.n) {
     for (unsigned i = 0; i < n; ++i) r[i].active = 0;
@@ -150,7 +155,30 @@ struct Slot {
     bytes = sizeof pred;
     site = s;
   }
-  void run() { rt::region_run(r, n, W64_WAVE_SIZE, op, sub, bytes, site); }
+  // A collective operation over the wavefront whose operands stay where they are (wmma's
+  // fragments, per-lane arrays of the block): lane l's four operand addresses; `fn` computes a
+  // wavefront's results from them at `run`.
+  void collective(unsigned l, const void* a0, const void* a1, const void* a2, const void* a3, rt::RegionCollective fn) {
+    if (!args)
+      args = static_cast<void**>(rt::region_alloc(sizeof(void*) * 4 * static_cast<std::size_t>(n), alignof(void*)));
+    void** p = args + 4 * static_cast<std::size_t>(l);
+    p[0] = const_cast<void*>(a0);
+    p[1] = const_cast<void*>(a1);
+    p[2] = const_cast<void*>(a2);
+    p[3] = const_cast<void*>(a3);
+    r[l].active = 1;
+    op = rt::RegionOp::Collective;
+    coll = fn;
+  }
+  void run() {
+    if (op == rt::RegionOp::Collective) {
+      for (unsigned w = 0; w < n; w += W64_WAVE_SIZE)
+        coll(args + 4 * static_cast<std::size_t>(w), r + w, n - w < W64_WAVE_SIZE ? n - w : W64_WAVE_SIZE);
+      for (unsigned i = 0; i < n; ++i) r[i].active = 0;
+      return;
+    }
+    rt::region_run(r, n, W64_WAVE_SIZE, op, sub, bytes, site);
+  }
   // Lane l's result, as the type the intrinsic returns.
   template <class R>
   R take(unsigned l) const {
