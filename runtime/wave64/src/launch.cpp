@@ -55,7 +55,7 @@ class BudgetCheck {
   void after_block(std::uint64_t b) {
     if (limit_ <= 0 || b == 0 || (nblocks_ >= 1024 && (b & 15) != 0)) return;
     const double now = process_cpu_seconds(), spent = now - start_;
-    if (spent < 3.0) return;  // too little to tell the rate
+    if (spent < std::min(3.0, 0.05 * limit_)) return;  // too little to tell the rate
     const double needed = spent * static_cast<double>(nblocks_ - b) / static_cast<double>(b);
     const double left = limit_ - now;
     if (needed <= 1.25 * left) return;
