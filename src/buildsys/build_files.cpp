@@ -140,13 +140,29 @@ Result migrate_makefile(const std::string& rel, std::string_view text, const Opt
       continue;
     }
     const make::Words w = make::split_words(l.text.substr(0, l.code_end));
-    std::vector<std::string> mapped = map_nvcc_words(w.words, o, rel, l.line, r.diagnostics);
+    // An assignment written without blanks is one word, `NVCC=nvcc`, `CU:=/usr/local/cuda/bin/nvcc`:
+    // its value is mapped, the name and operator stay.
+    std::vector<std::string> words = w.words;
+    std::string assigned;  // "NAME=" of the first word, when it is such an assignment
+    if (!words.empty()) {
+      const std::string& first = words[0];
+      std::size_t n = 0;
+      while (n < first.size() && (std::isalnum(static_cast<unsigned char>(first[n])) || first[n] == '_')) ++n;
+      for (std::string_view op : {"::=", ":=", "+=", "?=", "!=", "="})
+        if (n > 0 && first.compare(n, op.size(), op) == 0 && first.size() > n + op.size()) {
+          assigned = first.substr(0, n + op.size());
+          words[0] = first.substr(assigned.size());
+          break;
+        }
+    }
+    std::vector<std::string> mapped = map_nvcc_words(words, o, rel, l.line, r.diagnostics);
     // A variable holding the compiler: NVCC ?= $(CUDA_HOME)/bin/nvcc.
-    for (std::size_t i = 0; i < w.words.size(); ++i)
-      if (mapped[i] == w.words[i] && w.words[i].ends_with("/bin/nvcc")) {
+    for (std::size_t i = 0; i < words.size(); ++i)
+      if (mapped[i] == words[i] && words[i].ends_with("/bin/nvcc")) {
         mapped[i] = "hipcc";
-        r.diagnostics.push_back(diag(Diag::BuildMapped, rel, l.line, "'" + w.words[i] + "' -> 'hipcc'", ""));
+        r.diagnostics.push_back(diag(Diag::BuildMapped, rel, l.line, "'" + words[i] + "' -> 'hipcc'", ""));
       }
+    if (!assigned.empty()) mapped[0] = mapped[0].empty() ? assigned : assigned + mapped[0];
     r.output += make::join_words(w, mapped);
     r.output += l.text.substr(l.code_end);
   }
