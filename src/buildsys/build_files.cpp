@@ -134,6 +134,29 @@ std::vector<std::string> map_nvcc_words(const std::vector<std::string>& w, const
 // ------------------------------------------------------------------------------------------
 Result migrate_makefile(const std::string& rel, std::string_view text, const Options& o) {
   Result r;
+  // A runtime switch the file has a HIP branch for (`ifeq ($(GPU_RUNTIME), HIP)`, rocm-examples):
+  // `GPU_RUNTIME := CUDA`, as HIP -> CUDA left it, selects the HIP branch again.
+  std::set<std::string> hip_selectors;
+  for (const make::LogicalLine& l : make::logical_lines(text)) {
+    const std::string_view code = std::string_view(l.text).substr(0, l.code_end);
+    for (std::string_view kw : {"ifeq (", "ifneq ("}) {
+      const std::size_t at = code.find(kw);
+      if (at == std::string_view::npos) continue;
+      const std::size_t comma = code.find(',', at + kw.size());
+      if (comma == std::string_view::npos || code.rfind(')') < comma) continue;
+      auto trim = [](std::string_view v) {
+        while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+        while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+        return v;
+      };
+      const std::string_view a = trim(code.substr(at + kw.size(), comma - at - kw.size()));
+      // the variable reference and the value, in either order: ($(V), HIP) or (HIP, $(V))
+      const std::string_view b = trim(code.substr(comma + 1, code.rfind(')') - comma - 1));
+      for (auto [ref, val] : {std::pair{a, b}, std::pair{b, a}})
+        if (ref.size() > 3 && ref.starts_with("$(") && ref.ends_with(")") && (val == "HIP" || val == "hip"))
+          hip_selectors.insert(std::string(ref.substr(2, ref.size() - 3)));
+    }
+  }
   for (const make::LogicalLine& l : make::logical_lines(text)) {
     if (l.verbatim) {
       r.output += l.text;
@@ -163,6 +186,15 @@ Result migrate_makefile(const std::string& rel, std::string_view text, const Opt
         r.diagnostics.push_back(diag(Diag::BuildMapped, rel, l.line, "'" + words[i] + "' -> 'hipcc'", ""));
       }
     if (!assigned.empty()) mapped[0] = mapped[0].empty() ? assigned : assigned + mapped[0];
+    // `GPU_RUNTIME := CUDA` of a switch with a HIP branch (hip_selectors)
+    if (w.words.size() == 3 && hip_selectors.contains(w.words[0]) &&
+        (w.words[1] == ":=" || w.words[1] == "=" || w.words[1] == "?=") &&
+        (w.words[2] == "CUDA" || w.words[2] == "cuda")) {
+      mapped[2] = w.words[2] == "CUDA" ? "HIP" : "hip";
+      r.diagnostics.push_back(
+          diag(Diag::BuildMapped, rel, l.line,
+               w.words[0] + " = " + w.words[2] + " -> " + mapped[2] + " (the file's own HIP branch is selected)", ""));
+    }
     r.output += make::join_words(w, mapped);
     r.output += l.text.substr(l.code_end);
   }
@@ -306,6 +338,28 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
     for (const auto& p : packages) s += "find_package(" + p + " REQUIRED)\n";
     return s;
   }();
+  // A runtime switch the file has a HIP branch for (rocm-examples: `set(GPU_RUNTIME "CUDA" CACHE
+  // ...)`, `set(GPU_RUNTIMES "HIP" "CUDA")`, `enable_language(${GPU_RUNTIME})`, as HIP -> CUDA left
+  // it): the variable used as a language that is set to CUDA selects HIP, the file's own branch.
+  {
+    std::set<std::string> language_vars;
+    bool names_hip = false;
+    for (const auto& c : cmds)
+      for (std::size_t k = 0; k < c.args.size(); ++k) {
+        const std::string t = unq(c.args[k]);
+        names_hip = names_hip || t == "HIP";
+        const bool language_arg = c.name == "enable_language" || (c.name == "project" && k > 0) ||
+                                  (k > 0 && arg_is(c.args[k - 1], "LANGUAGE"));
+        if (language_arg && t.size() > 3 && starts_with(t, "${") && t.back() == '}')
+          language_vars.insert(t.substr(2, t.size() - 3));
+      }
+    for (const auto& c : cmds)
+      if (names_hip && c.name == "set" && c.args.size() >= 2 && language_vars.contains(unq(c.args[0])) &&
+          unq(c.args[1]) == "CUDA") {
+        edits.push_back({c.args[1].begin, c.args[1].end, c.args[1].quoted ? "\"HIP\"" : "HIP"});
+        note(c.line, unq(c.args[0]) + " = CUDA -> HIP (the file's own HIP branch is selected)");
+      }
+  }
   bool hip_found = false;
   for (const auto& c : cmds) {
     const std::string line_comment = "# ferry: ";
