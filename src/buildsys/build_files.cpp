@@ -315,39 +315,19 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
   }
   for (const auto& c : cmds)
     for (const auto& a : c.args) uses_cuda = uses_cuda || a.text.ends_with(".cu");
-  // Already on HIP (a migrated file migrated again, or a HIP project): nothing to do. A file finds
-  // the hip package, or -- a subdirectory's file, whose parent finds it -- links HIP's own targets.
-  for (const auto& c : cmds) {
-    const bool finds_hip = c.name == "find_package" && !c.args.empty() && arg_is(c.args[0], "hip");
-    const bool links_hip =
-        c.name == "target_link_libraries" && std::any_of(c.args.begin(), c.args.end(), [&](const CMakeArg& a) {
-          return arg_is(a, "hip::device") || arg_is(a, "hip::host");
-        });
-    if (finds_hip || links_hip) {
-      r.output = std::string(text);
-      return r;
-    }
-  }
-
-  std::vector<Edit> edits;
-  auto note = [&](std::uint32_t line, std::string msg) {
-    r.diagnostics.push_back(diag(Diag::BuildMapped, rel, line, std::move(msg), ""));
-  };
-  const std::string find_pkgs = [&] {
-    std::string s = "find_package(hip REQUIRED)\n";
-    for (const auto& p : packages) s += "find_package(" + p + " REQUIRED)\n";
-    return s;
-  }();
   // A runtime switch the file has a HIP branch for (rocm-examples: `set(GPU_RUNTIME "CUDA" CACHE
   // ...)`, `set(GPU_RUNTIMES "HIP" "CUDA")`, `enable_language(${GPU_RUNTIME})`, as HIP -> CUDA left
   // it): the variable used as a language that is set to CUDA selects HIP, the file's own branch.
+  std::vector<TextEdit> selector_edits;
   {
     std::set<std::string> language_vars;
     bool names_hip = false;
     for (const auto& c : cmds)
       for (std::size_t k = 0; k < c.args.size(); ++k) {
         const std::string t = unq(c.args[k]);
-        names_hip = names_hip || t == "HIP";
+        // HIP named as a value, or as a word of a message ("Switches between HIP and CUDA")
+        for (std::size_t at = t.find("HIP"); at != std::string::npos && !names_hip; at = t.find("HIP", at + 1))
+          names_hip = (at == 0 || !is_ident(t[at - 1])) && (at + 3 >= t.size() || !is_ident(t[at + 3]));
         const bool language_arg = c.name == "enable_language" || (c.name == "project" && k > 0) ||
                                   (k > 0 && arg_is(c.args[k - 1], "LANGUAGE"));
         if (language_arg && t.size() > 3 && starts_with(t, "${") && t.back() == '}')
@@ -356,10 +336,51 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
     for (const auto& c : cmds)
       if (names_hip && c.name == "set" && c.args.size() >= 2 && language_vars.contains(unq(c.args[0])) &&
           unq(c.args[1]) == "CUDA") {
-        edits.push_back({c.args[1].begin, c.args[1].end, c.args[1].quoted ? "\"HIP\"" : "HIP"});
-        note(c.line, unq(c.args[0]) + " = CUDA -> HIP (the file's own HIP branch is selected)");
+        selector_edits.push_back({c.args[1].begin, c.args[1].end, c.args[1].quoted ? "\"HIP\"" : "HIP"});
+        r.diagnostics.push_back(diag(Diag::BuildMapped, rel, c.line,
+                                     unq(c.args[0]) + " = CUDA -> HIP (the file's own HIP branch is selected)", ""));
       }
+    // and its guard, `if(NOT "${GPU_RUNTIME}" STREQUAL "CUDA") message(FATAL_ERROR ...)`
+    for (std::size_t i = 0; names_hip && i + 1 < cmds.size(); ++i) {
+      const auto& c = cmds[i];
+      if (c.name != "if" || c.args.size() != 4 || !arg_is(c.args[0], "NOT") || !arg_is(c.args[2], "STREQUAL") ||
+          unq(c.args[3]) != "CUDA")
+        continue;
+      bool fatal = false;  // a message(FATAL_ERROR ...) before the if's end (set(ERROR_MESSAGE ...) may come first)
+      for (std::size_t j = i + 1; j < cmds.size() && j < i + 4 && cmds[j].name != "endif" && !fatal; ++j)
+        fatal = cmds[j].name == "message" && !cmds[j].args.empty() && arg_is(cmds[j].args[0], "FATAL_ERROR");
+      if (!fatal) continue;
+      std::string v = unq(c.args[1]);
+      if (v.size() > 3 && starts_with(v, "${") && v.back() == '}') v = v.substr(2, v.size() - 3);
+      if (!language_vars.contains(v)) continue;
+      selector_edits.push_back({c.args[3].begin, c.args[3].end, c.args[3].quoted ? "\"HIP\"" : "HIP"});
+      r.diagnostics.push_back(diag(Diag::BuildMapped, rel, c.line,
+                                   "the guard that " + v + " is CUDA asks for HIP (the sources are HIP)", ""));
+    }
   }
+  // Already on HIP (a migrated file migrated again, or a HIP project): nothing to do. A file finds
+  // the hip package, or -- a subdirectory's file, whose parent finds it -- links HIP's own targets.
+  for (const auto& c : cmds) {
+    const bool finds_hip = c.name == "find_package" && !c.args.empty() && arg_is(c.args[0], "hip");
+    const bool links_hip =
+        c.name == "target_link_libraries" && std::any_of(c.args.begin(), c.args.end(), [&](const CMakeArg& a) {
+          return arg_is(a, "hip::device") || arg_is(a, "hip::host");
+        });
+    if (finds_hip || links_hip) {  // (but for a runtime switch left on CUDA)
+      r.output = selector_edits.empty() ? std::string(text) : apply_text_edits(text, std::move(selector_edits));
+      return r;
+    }
+  }
+
+  std::vector<Edit> edits = std::move(selector_edits);
+  auto note = [&](std::uint32_t line, std::string msg) {
+    r.diagnostics.push_back(diag(Diag::BuildMapped, rel, line, std::move(msg), ""));
+  };
+  const std::string find_pkgs = [&] {
+    std::string s = "find_package(hip REQUIRED)\n";
+    for (const auto& p : packages) s += "find_package(" + p + " REQUIRED)\n";
+    return s;
+  }();
   bool hip_found = false;
   for (const auto& c : cmds) {
     const std::string line_comment = "# ferry: ";
