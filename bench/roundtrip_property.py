@@ -4,6 +4,8 @@
   roundtrip_property.py cuda TREE [TREE...]   CUDA -> HIP -> CUDA gives back every file byte for byte
   roundtrip_property.py hip TREE [TREE...]    HIP -> CUDA output compiles with nvcc (ferry verify)
   roundtrip_property.py fixed TREE [TREE...]  migrating the HIP output of a CUDA tree again changes nothing
+  roundtrip_property.py hipback TREE [TREE...] HIP -> CUDA -> HIP: which files come back byte for byte
+                                               (HIP -> CUDA writes no records: a figure, not a property)
 
 Each TREE is migrated as a whole (`ferry migrate TREE -o OUT`), as a user would. A TREE that does
 not exist is skipped with a note (bench runs take checkout paths that may be absent). Prints one line
@@ -22,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 FERRY = os.environ.get("FERRY") or str(ROOT / "build" / "ferry")
 # Files compared in the cuda property: what `ferry migrate` rewrites (C-family sources, build files).
-COMPARED = {".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".c", ".inl", ".cmake", ".txt", ".mk"}
+COMPARED = {".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".c", ".inl", ".cmake", ".txt", ".mk", ".hip"}
 
 
 def run(cmd: list[str]) -> subprocess.CompletedProcess:
@@ -57,10 +59,11 @@ def tree_files(tree: Path) -> list[Path]:
                   if p.is_file() and ".ferry" not in p.parts and compared(p))
 
 
-def check_cuda(tree: Path, work: Path) -> int:
-    hip, back = work / "hip", work / "cuda"
-    migrate(tree, hip, "hip")
-    migrate(hip, back, "cuda")
+def check_cuda(tree: Path, work: Path, there: str = "hip") -> int:
+    back_to = "cuda" if there == "hip" else "hip"
+    hip, back = work / there, work / (back_to + "_back")
+    migrate(tree, hip, there)
+    migrate(hip, back, back_to)
     bad = 0
     files = tree_files(tree)
     for rel in files:
@@ -72,7 +75,8 @@ def check_cuda(tree: Path, work: Path) -> int:
         elif out.read_bytes() != orig:
             print(f"  {rel}: {first_diff(orig, out.read_bytes())}")
             bad += 1
-    print(f"{tree}: CUDA -> HIP -> CUDA: {len(files) - bad} of {len(files)} files identical")
+    way = "CUDA -> HIP -> CUDA" if there == "hip" else "HIP -> CUDA -> HIP"
+    print(f"{tree}: {way}: {len(files) - bad} of {len(files)} files identical")
     return bad
 
 
@@ -105,7 +109,7 @@ def check_hip(tree: Path, work: Path, jobs: int) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["cuda", "hip", "fixed"])
+    ap.add_argument("mode", choices=["cuda", "hip", "fixed", "hipback"])
     ap.add_argument("trees", nargs="+")
     ap.add_argument("--keep", help="keep the migrated trees under this folder")
     ap.add_argument("--jobs", type=int, default=2)
@@ -128,6 +132,8 @@ def main() -> int:
                 failed += check_cuda(tree, work)
             elif a.mode == "fixed":
                 failed += check_fixed(tree, work)
+            elif a.mode == "hipback":
+                failed += check_cuda(tree, work, there="cuda")
             else:
                 failed += check_hip(tree, work, a.jobs)
     return 1 if failed else 0

@@ -134,19 +134,67 @@ std::vector<std::string> map_nvcc_words(const std::vector<std::string>& w, const
 // ------------------------------------------------------------------------------------------
 Result migrate_makefile(const std::string& rel, std::string_view text, const Options& o) {
   Result r;
+  // A runtime switch the file has a HIP branch for (`ifeq ($(GPU_RUNTIME), HIP)`, rocm-examples):
+  // `GPU_RUNTIME := CUDA`, as HIP -> CUDA left it, selects the HIP branch again.
+  std::set<std::string> hip_selectors;
+  for (const make::LogicalLine& l : make::logical_lines(text)) {
+    const std::string_view code = std::string_view(l.text).substr(0, l.code_end);
+    for (std::string_view kw : {"ifeq (", "ifneq ("}) {
+      const std::size_t at = code.find(kw);
+      if (at == std::string_view::npos) continue;
+      const std::size_t comma = code.find(',', at + kw.size());
+      if (comma == std::string_view::npos || code.rfind(')') < comma) continue;
+      auto trim = [](std::string_view v) {
+        while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+        while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+        return v;
+      };
+      const std::string_view a = trim(code.substr(at + kw.size(), comma - at - kw.size()));
+      // the variable reference and the value, in either order: ($(V), HIP) or (HIP, $(V))
+      const std::string_view b = trim(code.substr(comma + 1, code.rfind(')') - comma - 1));
+      for (auto [ref, val] : {std::pair{a, b}, std::pair{b, a}})
+        if (ref.size() > 3 && ref.starts_with("$(") && ref.ends_with(")") && (val == "HIP" || val == "hip"))
+          hip_selectors.insert(std::string(ref.substr(2, ref.size() - 3)));
+    }
+  }
   for (const make::LogicalLine& l : make::logical_lines(text)) {
     if (l.verbatim) {
       r.output += l.text;
       continue;
     }
     const make::Words w = make::split_words(l.text.substr(0, l.code_end));
-    std::vector<std::string> mapped = map_nvcc_words(w.words, o, rel, l.line, r.diagnostics);
+    // An assignment written without blanks is one word, `NVCC=nvcc`, `CU:=/usr/local/cuda/bin/nvcc`:
+    // its value is mapped, the name and operator stay.
+    std::vector<std::string> words = w.words;
+    std::string assigned;  // "NAME=" of the first word, when it is such an assignment
+    if (!words.empty()) {
+      const std::string& first = words[0];
+      std::size_t n = 0;
+      while (n < first.size() && (std::isalnum(static_cast<unsigned char>(first[n])) || first[n] == '_')) ++n;
+      for (std::string_view op : {"::=", ":=", "+=", "?=", "!=", "="})
+        if (n > 0 && first.compare(n, op.size(), op) == 0 && first.size() > n + op.size()) {
+          assigned = first.substr(0, n + op.size());
+          words[0] = first.substr(assigned.size());
+          break;
+        }
+    }
+    std::vector<std::string> mapped = map_nvcc_words(words, o, rel, l.line, r.diagnostics);
     // A variable holding the compiler: NVCC ?= $(CUDA_HOME)/bin/nvcc.
-    for (std::size_t i = 0; i < w.words.size(); ++i)
-      if (mapped[i] == w.words[i] && w.words[i].ends_with("/bin/nvcc")) {
+    for (std::size_t i = 0; i < words.size(); ++i)
+      if (mapped[i] == words[i] && words[i].ends_with("/bin/nvcc")) {
         mapped[i] = "hipcc";
-        r.diagnostics.push_back(diag(Diag::BuildMapped, rel, l.line, "'" + w.words[i] + "' -> 'hipcc'", ""));
+        r.diagnostics.push_back(diag(Diag::BuildMapped, rel, l.line, "'" + words[i] + "' -> 'hipcc'", ""));
       }
+    if (!assigned.empty()) mapped[0] = mapped[0].empty() ? assigned : assigned + mapped[0];
+    // `GPU_RUNTIME := CUDA` of a switch with a HIP branch (hip_selectors)
+    if (w.words.size() == 3 && hip_selectors.contains(w.words[0]) &&
+        (w.words[1] == ":=" || w.words[1] == "=" || w.words[1] == "?=") &&
+        (w.words[2] == "CUDA" || w.words[2] == "cuda")) {
+      mapped[2] = w.words[2] == "CUDA" ? "HIP" : "hip";
+      r.diagnostics.push_back(
+          diag(Diag::BuildMapped, rel, l.line,
+               w.words[0] + " = " + w.words[2] + " -> " + mapped[2] + " (the file's own HIP branch is selected)", ""));
+    }
     r.output += make::join_words(w, mapped);
     r.output += l.text.substr(l.code_end);
   }
@@ -267,6 +315,49 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
   }
   for (const auto& c : cmds)
     for (const auto& a : c.args) uses_cuda = uses_cuda || a.text.ends_with(".cu");
+  // A runtime switch the file has a HIP branch for (rocm-examples: `set(GPU_RUNTIME "CUDA" CACHE
+  // ...)`, `set(GPU_RUNTIMES "HIP" "CUDA")`, `enable_language(${GPU_RUNTIME})`, as HIP -> CUDA left
+  // it): the variable used as a language that is set to CUDA selects HIP, the file's own branch.
+  std::vector<TextEdit> selector_edits;
+  {
+    std::set<std::string> language_vars;
+    bool names_hip = false;
+    for (const auto& c : cmds)
+      for (std::size_t k = 0; k < c.args.size(); ++k) {
+        const std::string t = unq(c.args[k]);
+        // HIP named as a value, or as a word of a message ("Switches between HIP and CUDA")
+        for (std::size_t at = t.find("HIP"); at != std::string::npos && !names_hip; at = t.find("HIP", at + 1))
+          names_hip = (at == 0 || !is_ident(t[at - 1])) && (at + 3 >= t.size() || !is_ident(t[at + 3]));
+        const bool language_arg = c.name == "enable_language" || (c.name == "project" && k > 0) ||
+                                  (k > 0 && arg_is(c.args[k - 1], "LANGUAGE"));
+        if (language_arg && t.size() > 3 && starts_with(t, "${") && t.back() == '}')
+          language_vars.insert(t.substr(2, t.size() - 3));
+      }
+    for (const auto& c : cmds)
+      if (names_hip && c.name == "set" && c.args.size() >= 2 && language_vars.contains(unq(c.args[0])) &&
+          unq(c.args[1]) == "CUDA") {
+        selector_edits.push_back({c.args[1].begin, c.args[1].end, c.args[1].quoted ? "\"HIP\"" : "HIP"});
+        r.diagnostics.push_back(diag(Diag::BuildMapped, rel, c.line,
+                                     unq(c.args[0]) + " = CUDA -> HIP (the file's own HIP branch is selected)", ""));
+      }
+    // and its guard, `if(NOT "${GPU_RUNTIME}" STREQUAL "CUDA") message(FATAL_ERROR ...)`
+    for (std::size_t i = 0; names_hip && i + 1 < cmds.size(); ++i) {
+      const auto& c = cmds[i];
+      if (c.name != "if" || c.args.size() != 4 || !arg_is(c.args[0], "NOT") || !arg_is(c.args[2], "STREQUAL") ||
+          unq(c.args[3]) != "CUDA")
+        continue;
+      bool fatal = false;  // a message(FATAL_ERROR ...) before the if's end (set(ERROR_MESSAGE ...) may come first)
+      for (std::size_t j = i + 1; j < cmds.size() && j < i + 4 && cmds[j].name != "endif" && !fatal; ++j)
+        fatal = cmds[j].name == "message" && !cmds[j].args.empty() && arg_is(cmds[j].args[0], "FATAL_ERROR");
+      if (!fatal) continue;
+      std::string v = unq(c.args[1]);
+      if (v.size() > 3 && starts_with(v, "${") && v.back() == '}') v = v.substr(2, v.size() - 3);
+      if (!language_vars.contains(v)) continue;
+      selector_edits.push_back({c.args[3].begin, c.args[3].end, c.args[3].quoted ? "\"HIP\"" : "HIP"});
+      r.diagnostics.push_back(diag(Diag::BuildMapped, rel, c.line,
+                                   "the guard that " + v + " is CUDA asks for HIP (the sources are HIP)", ""));
+    }
+  }
   // Already on HIP (a migrated file migrated again, or a HIP project): nothing to do. A file finds
   // the hip package, or -- a subdirectory's file, whose parent finds it -- links HIP's own targets.
   for (const auto& c : cmds) {
@@ -275,13 +366,13 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
         c.name == "target_link_libraries" && std::any_of(c.args.begin(), c.args.end(), [&](const CMakeArg& a) {
           return arg_is(a, "hip::device") || arg_is(a, "hip::host");
         });
-    if (finds_hip || links_hip) {
-      r.output = std::string(text);
+    if (finds_hip || links_hip) {  // (but for a runtime switch left on CUDA)
+      r.output = selector_edits.empty() ? std::string(text) : apply_text_edits(text, std::move(selector_edits));
       return r;
     }
   }
 
-  std::vector<Edit> edits;
+  std::vector<Edit> edits = std::move(selector_edits);
   auto note = [&](std::uint32_t line, std::string msg) {
     r.diagnostics.push_back(diag(Diag::BuildMapped, rel, line, std::move(msg), ""));
   };

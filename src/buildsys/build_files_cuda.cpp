@@ -40,6 +40,8 @@ constexpr RocLib kRocLibs[] = {
     {"rocprim", "", ""},
     {"rocprim_hip", "", ""},
     {"rocthrust", "", ""},
+    {"amd_comgr", "", "", "nothing (AMD's code object manager: CUDA's runtime loads code objects itself)"},
+    {"hsa-runtime64", "", "", "nothing (AMD's HSA runtime, under HIP's; CUDA has no such layer to link)"},
 };
 const RocLib* find_roc_lib(std::string_view name) {
   for (const RocLib& l : kRocLibs)
@@ -52,6 +54,8 @@ const RocLib* find_roc_target(std::string_view t) {
   for (std::string_view ns : {"hip::", "roc::", "rocm::"})
     if (starts_with(t, ns)) return find_roc_lib(t.substr(ns.size()));
   if (t == "MIOpen") return find_roc_lib("MIOpen");
+  if (t == "amd_comgr" || t == "amd_comgr::amd_comgr") return find_roc_lib("amd_comgr");
+  if (t == "hsa-runtime64::hsa-runtime64") return find_roc_lib("hsa-runtime64");
   return nullptr;
 }
 // find_package names of ROCm's packages: all become find_package(CUDAToolkit).
@@ -189,6 +193,7 @@ std::string needed_nvcc_flags(const Options& o, const std::string& rel) {
   if (!needed_under(o.facts.relaxed_constexpr, rel).empty()) f += " --expt-relaxed-constexpr";
   return f;
 }
+std::string driver_api_under(const Options& o, const std::string& rel) { return needed_under(o.facts.driver_api, rel); }
 void note_flags_added(const Options& o, const std::string& rel, std::uint32_t line, std::vector<Diagnostic>& diags) {
   if (const std::string at = needed_under(o.facts.extended_lambda, rel); !at.empty())
     diags.push_back(diag(Diag::BuildNvccFlagAdded, Severity::Note, rel, line,
@@ -311,11 +316,15 @@ std::vector<std::string> map_hipcc_words(const std::vector<std::string>& w, cons
     } else if (starts_with(s, "-l") && find_roc_lib(s.substr(2))) {
       const RocLib* l = find_roc_lib(s.substr(2));
       if (*l->cuda) {
-        map(i, std::string("-l") + l->cuda);
+        // HIP's libamdhip64 also held the driver API; CUDA's is libcuda.
+        const std::string driver = std::string_view(l->cuda) == "cudart" ? driver_api_under(o, rel) : "";
+        map(i, std::string("-l") + l->cuda + (driver.empty() ? "" : " -lcuda"));
+        if (!driver.empty()) note("'-lcuda' added: the sources call the driver API (" + driver + ")");
       } else {
         out[i].clear();
         note("'" + s + "' dropped: " +
-             (std::string_view(l->rocm).starts_with("roct")
+             (l->none_why ? std::string(l->none_why)
+              : std::string_view(l->rocm).starts_with("roct")
                   ? "NVTX 3 is header-only in CUDA"
                   : "CUB and Thrust come with the CUDA toolkit, header-only"));
       }

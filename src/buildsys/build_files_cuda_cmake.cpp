@@ -178,6 +178,10 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
   auto hip_cpp_target = [&](const CMakeCommand& c) {
     return !c.args.empty() && (hipcc_as_cxx || hip_device_targets.contains(unquote(c.args[0])));
   };
+  // Link items: targets given CUDA_SEPARABLE_COMPILATION for hipcc's -fgpu-rdc, targets given
+  // CUDA::cuda_driver, and where the sources under this file's folder call the driver API.
+  std::set<std::string> rdc_targets, driver_linked;
+  const std::string driver_at = driver_api_under(o, rel);
   for (const auto& c : cmds) {
     if (c.name == "find_package" && !c.args.empty() && arg_is(c.args[0], "CUDAToolkit") && depth_of(c) == 0)
       toolkit_found = true;
@@ -373,6 +377,8 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
                          arg_is(c.args[0], "CMAKE_CUDA_FLAGS")));
     std::size_t kept_items = 0, dropped_items = 0, dropped_flags = 0, kept_flags = 0;
     std::vector<CEdit> cmd_edits;
+    std::string after_cmd;        // commands added after this one
+    bool all_header_only = true;  // every dropped link item is a header-only ROCm library
     for (std::size_t k = 0; k < c.args.size(); ++k) {
       const CMakeArg& a = c.args[k];
       if (a.bracket) continue;
@@ -387,15 +393,38 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
         repl = "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=" + t + ">";
         note(c.line, "'" + t + "' passed to the host compiler (-Xcompiler): the target's sources are CUDA now");
         ++kept_flags;
+      } else if (links && k > 0 && (t == "-fgpu-rdc" || t == "--hip-link")) {
+        // hipcc's link options: relocatable device code is CMake's CUDA_SEPARABLE_COMPILATION
+        // (nvcc -rdc=true and a device link step); --hip-link, nvcc links CUDA code itself.
+        repl.clear();
+        ++dropped_items;
+        all_header_only = false;
+        if (t == "-fgpu-rdc" && rdc_targets.insert(unquote(c.args[0])).second)
+          after_cmd += "\nset_target_properties(" + unquote(c.args[0]) +
+                       " PROPERTIES CUDA_SEPARABLE_COMPILATION ON)  # ferry: -fgpu-rdc at link";
+        note(c.line, "'" + t + "' -> " +
+                         (t == "-fgpu-rdc" ? "CUDA_SEPARABLE_COMPILATION ON (relocatable device code, device link)"
+                                           : "nothing (nvcc links CUDA code itself)"));
       } else if (links && k > 0 && !(t == "PUBLIC" || t == "PRIVATE" || t == "INTERFACE")) {
         const RocLib* l = find_roc_target(t);
         if (!l) l = find_roc_lib(starts_with(t, "-l") ? t.substr(2) : t);
         if (l) {
-          const std::string to = starts_with(t, "-l") ? (*l->cuda ? std::string("-l") + l->cuda : "") : l->cuda_target;
+          std::string to = starts_with(t, "-l") ? (*l->cuda ? std::string("-l") + l->cuda : "") : l->cuda_target;
+          // HIP's one library also holds the driver API; CUDA's is libcuda (CUDA::cuda_driver).
+          if (to == "CUDA::cudart" && !driver_at.empty() && driver_linked.insert(unquote(c.args[0])).second)
+            to += " CUDA::cuda_driver";
+          else if (to == "-lcudart" && !driver_at.empty() && driver_linked.insert(unquote(c.args[0])).second)
+            to += " -lcuda";
           repl = to;
           if (to.empty()) ++dropped_items;
           else ++kept_items;
-          note(c.line, "'" + t + "' -> " + (to.empty() ? "nothing (header-only in CUDA)" : "'" + to + "'"));
+          all_header_only = all_header_only && (!to.empty() || !l->none_why);
+          note(c.line, "'" + t + "' -> " +
+                           (to.empty() ? std::string(l->none_why ? l->none_why : "nothing (header-only in CUDA)")
+                                       : "'" + to + "'") +
+                           (to.find("cuda_driver") != std::string::npos || to.ends_with(" -lcuda")
+                                ? " (the sources call the driver API, " + driver_at + ")"
+                                : ""));
         } else {
           ++kept_items;
         }
@@ -424,10 +453,14 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
            "# ferry: " + c.name + "(" + unquote(c.args[0]) + " ...) held only hipcc flags nvcc has no use for"});
     } else if (links && kept_items == 0 && dropped_items > 0) {
       edits.push_back({c.begin, c.end,
-                       "# ferry: target_link_libraries(" + unquote(c.args[0]) +
-                           " ...) of header-only ROCm libraries removed (CUB/Thrust come with CUDA)"});
+                       "# ferry: target_link_libraries(" + unquote(c.args[0]) + " ...) " +
+                           (all_header_only ? "of header-only ROCm libraries removed (CUB/Thrust come with CUDA)"
+                                            : "removed: CUDA links none of it (hipcc link options, AMD's runtime "
+                                              "internals)") +
+                           after_cmd});
     } else {
       edits.insert(edits.end(), cmd_edits.begin(), cmd_edits.end());
+      if (!after_cmd.empty()) edits.push_back({c.end, c.end, after_cmd});
     }
   }
   changed = !edits.empty();

@@ -23,6 +23,11 @@ struct SourceFacts {
   // cuda target adds them, "path:0"). A build file passes the flag when one of them is under its folder.
   std::string extended_lambda;    // a `__device__` / `__host__ __device__` lambda
   std::string relaxed_constexpr;  // std::numeric_limits<T>::infinity() ... in device code
+  // Where the code calls the driver API (`hipModuleLoad`, `hipCtxCreate`, `hipDrvMemcpy2DUnaligned`:
+  // what becomes a `cu*` function), in the same form: CUDA's driver library, libcuda
+  // (CUDA::cuda_driver), is linked for them; HIP's libamdhip64 held both APIs. Filled by the cuda
+  // target, which knows which names are the driver's.
+  std::string driver_api;
   // The project defines arithmetic operators on CUDA/HIP vector types itself (`float4
   // operator+(float4, float4)`, helper_math.h style): the cuda target's compat operators stay out.
   bool user_vector_operators = false;

@@ -28,6 +28,8 @@ struct RocLib {
   const char* rocm;         // -l name / plain CMake name
   const char* cuda;         // -l name ("" = nothing to link)
   const char* cuda_target;  // CMake imported target ("" = nothing to link)
+  // Why nothing is linked, when it is not a header-only library (AMD's runtime internals).
+  const char* none_why = nullptr;
 };
 const RocLib* find_roc_lib(std::string_view name);
 // CMake imported targets of ROCm's packages (hip::device, roc::hipblas, hip::hipcub, ...).
@@ -62,6 +64,9 @@ std::optional<Wave64Define> wave64_define(const std::vector<std::string>& w, std
 // " --extended-lambda --expt-relaxed-constexpr" for build file `rel` (each only where
 // Options::facts says a file under its folder needs it; "" when neither) and their FRY5241 notes.
 std::string needed_nvcc_flags(const Options& o, const std::string& rel);
+// The first place under the folder of build file `rel` whose code calls the driver API (the
+// CUDA library is libcuda, CUDA::cuda_driver; HIP's libamdhip64 held both): "" when none does.
+std::string driver_api_under(const Options& o, const std::string& rel);
 void note_flags_added(const Options& o, const std::string& rel, std::uint32_t line, std::vector<Diagnostic>& diags);
 
 // Host-compiler flags nvcc does not take itself.

@@ -96,9 +96,21 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
                          return text;
                        }});
   targets::ProjectContext project_ctx;
+  // The way back of a round trip (the input is Ferry's output for another target): a file the way
+  // there wrote as it read it was the original's text already (a HIP build file or header kept in
+  // a CUDA tree), so it is copied as it is, unless it was edited since. rel -> its content hash.
+  std::map<std::string, std::string> kept_by_way_there;
   if (const nlohmann::json m = project::read_json_or_null(tree.input / ".ferry" / "manifest.json");
-      m.is_object() && m.contains("target") && m["target"].is_string())
+      m.is_object() && m.contains("target") && m["target"].is_string()) {
     project_ctx.migrated_by = m["target"].get<std::string>();
+    if (project_ctx.migrated_by != target.name() && m.contains("files") && m["files"].is_object())
+      for (const auto& [rel, e] : m["files"].items()) {
+        if (!e.is_object() || !e.contains("input_hash") || !e["input_hash"].is_string()) continue;
+        const std::string in = e["input_hash"].get<std::string>();
+        if (e.value("generated", std::string()) == in && e.value("output_hash", std::string()) == in)
+          kept_by_way_there.emplace(rel, in);
+      }
+  }
   target.prepare_project(views, project_ctx);
   buildsys::Options build_options;
   build_options.arch = arch;
@@ -171,7 +183,10 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
           if (tree.on_file_done) tree.on_file_done(it.file->size);
           continue;
         }
-        if (it.source) {
+        if (auto kept = kept_by_way_there.find(it.file->rel);
+            kept != kept_by_way_there.end() && kept->second == in_hash) {
+          out = std::move(text);  // the original's text (see kept_by_way_there)
+        } else if (it.source) {
           if (it.prepared_hash && *it.prepared_hash != in_hash)
             throw std::runtime_error(it.file->rel + " changed while the tree was migrated: migrate again");
           FileResult r = migrate_buffer(it.file->rel, text, target, options, project_ctx);

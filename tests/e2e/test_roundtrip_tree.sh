@@ -5,7 +5,8 @@
 #      program that includes <cuda.h>, an error macro in such a header, cooperative-groups tiles);
 #   2. tests/roundtrip/cuda and tests/roundtrip/fixed: migrating the HIP output again changes nothing;
 #   3. tests/roundtrip/hip: the HIP -> CUDA output compiles with nvcc (ferry verify; skipped without nvcc);
-#   4. its Makefile loses -DWAVE64 and gets the nvcc flags the sources need.
+#   4. its Makefile loses -DWAVE64 and gets the nvcc flags the sources need;
+#   5. driver_module's CMake file links CUDA::cuda_driver beside CUDA::cudart.
 set -euo pipefail
 FERRY=${FERRY:?path to the ferry binary}
 ROOT=${FERRY_ROOT:?source root}
@@ -27,4 +28,8 @@ trap 'rm -rf "$OUT"' EXIT
 grep -q -- "-DWAVE64" "$OUT/cuda/Makefile" && { echo "FAIL: -DWAVE64 kept"; cat "$OUT/cuda/Makefile"; exit 1; }
 grep -q -- "nvcc --extended-lambda --expt-relaxed-constexpr" "$OUT/cuda/Makefile" ||
   { echo "FAIL: nvcc flags not added"; cat "$OUT/cuda/Makefile"; exit 1; }
+# 5. a target whose sources call the driver API links CUDA's driver library too (HIP's one
+#    library held both); hipcc's link options go (buildsys/source_facts.h, driver_api).
+grep -q -- "CUDA::cudart CUDA::cuda_driver" "$OUT/cuda/driver_module/CMakeLists.txt" ||
+  { echo "FAIL: CUDA::cuda_driver not linked"; cat "$OUT/cuda/driver_module/CMakeLists.txt"; exit 1; }
 echo "PASS"

@@ -3,6 +3,8 @@
 
 #include <filesystem>
 
+#include "targets/hip/ptx_idioms.h"
+
 namespace ferry::analysis::wave64_plan {
 
 // A name called or launched in `file` means a definition the compiler sees there: in the file,
@@ -151,6 +153,20 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
           if (fn.wmma_line == 0) fn.wmma_line = v.line(ci);
         }
       }
+      // Inline PTX that reads the lane id or a lane mask (`mov.u32 %0, %%lanemask_lt;`) is warp
+      // code as much as what the hip target writes for it (`m = (1ull << __lane_id()) - 1`): a
+      // second migration reads the rewrite, and both must plan alike (a fixed point).
+      if (!fn.direct_warp && !options_.cuda_output)
+        for (std::size_t ci = fi.body_open + 1; ci < fi.body_close && !fn.direct_warp; ++ci) {
+          if (!v.ident(ci) || !(v.is(ci, "asm") || v.is(ci, "__asm__") || v.is(ci, "__asm"))) continue;
+          const std::size_t open = targets::hip::asm_open(v.f, ci);
+          if (open == npos || v.partner(open) == npos) continue;
+          const auto st = targets::hip::parse_asm(v.f, open, v.partner(open));
+          if (!st) continue;
+          const targets::hip::PtxVerdict verdict = targets::hip::rewrite_ptx(*st);
+          fn.direct_warp = verdict.rewrite &&
+                           (verdict.rewrite->idiom.starts_with("%lanemask_") || verdict.rewrite->idiom == "%laneid");
+        }
       fn_by_name_.emplace(fi.name, fns_.size());
       fns_.push_back(std::move(fn));
     }

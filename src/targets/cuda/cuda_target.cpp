@@ -58,10 +58,26 @@ void add_includers(const ProjectContext& ctx, std::string& list) {
 
 // ProjectContext::build_facts. buildsys::scan_source_facts reads every file at once (a constexpr
 // function of one file is called in another): its finish holds the texts while it runs.
+// The driver API calls (SourceFacts::driver_api) are found per file, from the rules: a call of a
+// HIP name the cuda target writes as a driver function (`hipModuleLoad` -> `cuModuleLoad`).
 class BuildFactsScan final : public ProjectScan {
  public:
-  bool wants(const SourceView&, std::string_view) const override { return false; }
-  void file(const SourceView&, const migrate::FileMigration&, ProjectContext&) override {}
+  bool wants(const SourceView&, std::string_view text) const override {
+    return text.find("hip") != std::string_view::npos;
+  }
+  void file(const SourceView& f, const migrate::FileMigration& view, ProjectContext&) override {
+    for (std::size_t ci = 0; ci + 1 < view.code_size(); ++ci) {
+      if (!view.is_identifier(ci) || !view.is(ci + 1, "(") || view.is_member_or_qualified(ci)) continue;
+      const std::string_view name = view.text(ci);
+      if (!name.starts_with("hip")) continue;
+      const rules::Rule* r = view.target().rules().find_identifier(name);
+      if (!r || r->family != "driver" || !r->has_replacement() || r->to.size() < 3 || !r->to.starts_with("cu") ||
+          r->to[2] < 'A' || r->to[2] > 'Z')
+        continue;
+      driver_api_ += (driver_api_.empty() ? "" : ";") + f.path + ":" + std::to_string(view.code(ci).line);
+      return;
+    }
+  }
   void finish(const std::vector<SourceView>& files, ProjectContext& ctx) override {
     if (ctx.migrated_by == "hip") return;
     std::vector<std::string> read(files.size());
@@ -69,11 +85,16 @@ class BuildFactsScan final : public ProjectScan {
     texts.reserve(files.size());
     for (std::size_t i = 0; i < files.size(); ++i) texts.push_back({files[i].path, source_text(files[i], read[i])});
     ctx.build_facts = buildsys::scan_source_facts(texts);
+    ctx.build_facts.driver_api = std::move(driver_api_);
     // A file that includes (through the tree's headers) a header needing an nvcc flag needs it
     // too: its build file is the one that compiles the header's code.
-    for (std::string* list : {&ctx.build_facts.extended_lambda, &ctx.build_facts.relaxed_constexpr})
+    for (std::string* list :
+         {&ctx.build_facts.extended_lambda, &ctx.build_facts.relaxed_constexpr, &ctx.build_facts.driver_api})
       add_includers(ctx, *list);
   }
+
+ private:
+  std::string driver_api_;
 };
 
 class CudaTarget final : public Target {

@@ -82,6 +82,11 @@ std::set<std::string> prop_variables(const FileMigration& f) {
 }  // namespace
 
 void device_prop_pass(FileMigration& file) {
+  // The way back of a round trip: every such field was the CUDA original's own, since the way
+  // there writes none of them from CUDA code: a field a CUDA release removed, often under `#if
+  // CUDART_VERSION < 13000` (HIP keeps it), or a HIP-only one (`prop.gcnArchName`) in the HIP code
+  // a CUDA file holds under `#if defined(USE_HIP)`.
+  if (file.project().migrated_by == "hip") return;
   const auto version = rules::parse_cuda_version(file.target().option("cuda-version")).value_or(rules::CudaVersion{});
   std::set<std::string> props;
   bool props_known = false;
@@ -89,9 +94,6 @@ void device_prop_pass(FileMigration& file) {
     if (!file.is_identifier(ci) || !(file.is(ci - 1, ".") || file.is(ci - 1, "->"))) continue;
     const Field* fld = find_field(file.text(ci));
     if (!fld || (fld->removed_in && !version.at_least(fld->removed_in))) continue;
-    // The way back of a round trip: a field a CUDA release removed was the CUDA original's own
-    // (HIP keeps it, so the way there did too), often under `#if CUDART_VERSION < 13000`.
-    if (fld->removed_in && file.project().migrated_by == "hip") continue;
     if (file.excluded(ci) || file.touched(ci)) continue;
     if (!props_known) props = prop_variables(file), props_known = true;
     // The object: `name`, `name[...]`.

@@ -4,8 +4,9 @@
 // the author wrote for this very platform (rocm-examples' inline_assembly then ran an empty kernel
 // and printed "Validation failed"). The tests become the value they have on NVIDIA: `#ifdef` ->
 // `#if 1`, `#ifndef` -> `#if 0`, `defined(__HIP_PLATFORM_NVIDIA__)` and the bare name -> `1`
-// (FRY1243). The AMD macros (`__HIP_PLATFORM_AMD__`, `__HIP_PLATFORM_HCC__`) are undefined under
-// nvcc, as they should be, and are left as they are.
+// (FRY1243); the comment after the value keeps the test as written, `1 /* ferry:
+// defined(__HIP_PLATFORM_NVIDIA__) */`, so that CUDA -> HIP restores it. The AMD macros (`__HIP_PLATFORM_AMD__`,
+// `__HIP_PLATFORM_HCC__`) are undefined under nvcc, as they should be, and are left as they are.
 #include <string>
 
 #include "targets/cuda/passes.h"
@@ -48,7 +49,11 @@ void hip_platform_pass(migrate::FileMigration& file) {
       std::size_t first = k, end = k;
       if (file.is(k - 1, "defined")) first = k - 1;
       else if (file.is(k - 1, "(") && file.is(k - 2, "defined") && file.is(k + 1, ")")) first = k - 2, end = k + 1;
-      if (!file.replace(first, end, "1 /* ferry: " + name + " */")) continue;
+      // The marker holds the test as written, which the hip target puts back (cuda_compat pass):
+      // HIP -> CUDA -> HIP must not leave `1` where AMD reads the macro as undefined.
+      const std::string test(file.span_text(first, end));
+      if (!file.replace(first, end, "1 /* ferry: " + (test.find("*/") == std::string::npos ? test : name) + " */"))
+        continue;
       file.diag(Diag::HipPlatformMacroCuda, k,
                 "'" + name +
                     "' is defined by hipcc when it compiles for NVIDIA and not by nvcc: the test is "

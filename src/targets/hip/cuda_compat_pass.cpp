@@ -11,8 +11,10 @@
 //   ferry::cuda_compat::device_attribute(p, cudaDevAttrX)      p.field (the field CUDA 13 removed)
 //   ferry::cuda_compat::arch_name(p)                           p.gcnArchName
 //   ferry::cuda_compat::mem_location(d) in cudaMemPrefetchAsync/cudaMemAdvise   d (flags 0 dropped)
+//   #if 1 /* ferry: #ifdef __HIP_PLATFORM_NVIDIA__, ... */, 1 /* ferry: TEST */  the test as written
 #include <string>
 
+#include "rewrite/roundtrip_record.h"
 #include "targets/cuda/device_props.h"
 #include "targets/hip/passes.h"
 
@@ -44,7 +46,48 @@ std::string member_access(const FileMigration& f, const migrate::ArgRange& a) {
 
 }  // namespace
 
+// The cuda target's hip_platform pass wrote HIP's NVIDIA platform tests as their value on NVIDIA,
+// with the test beside it: `#if 1 /* ferry: #ifdef __HIP_PLATFORM_NVIDIA__, defined on NVIDIA */`,
+// `#elif 1 /* ferry: defined(__HIP_PLATFORM_NVIDIA__) */`. Back on HIP the test is put back, since
+// hipcc for AMD leaves the macro undefined and the `1` would take the NVIDIA branch there.
+void restore_platform_tests(FileMigration& file) {
+  const auto& toks = file.tokens();
+  const std::string_view src = file.source();
+  constexpr std::string_view kMarker = "/* ferry: ";
+  auto nvidia = [](std::string_view t) {
+    return t.find("__HIP_PLATFORM_NVIDIA__") != std::string_view::npos ||
+           t.find("__HIP_PLATFORM_NVCC__") != std::string_view::npos;
+  };
+  for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {
+    if (!file.in_directive(ci) || !file.is(ci, "#")) continue;
+    const std::size_t last = file.directive_last(ci);
+    if (!(file.is(ci + 1, "if") || file.is(ci + 1, "elif")) || file.excluded(ci)) {
+      ci = last;
+      continue;
+    }
+    for (std::size_t k = ci + 2; k <= last && k < file.code_size(); ++k) {
+      if (!(file.is(k, "1") || file.is(k, "0")) || file.touched(k)) continue;
+      const std::size_t c = rewrite::record::comment_after(toks, file.token_index(k));
+      if (c == SIZE_MAX) continue;
+      const std::string_view comment = src.substr(toks[c].begin, toks[c].end - toks[c].begin);
+      if (!comment.starts_with(kMarker) || !comment.ends_with(" */")) continue;
+      std::string_view test = comment.substr(kMarker.size(), comment.size() - kMarker.size() - 3);
+      if (!nvidia(test)) continue;
+      if (test.starts_with("#ifdef ") || test.starts_with("#ifndef ")) {  // the whole directive
+        const std::size_t comma = test.find(',');
+        if (k != ci + 2 || comma == std::string_view::npos || !file.is(ci + 1, "if")) continue;
+        test = test.substr(1, comma - 1);  // "ifdef NAME"
+        if (file.replace_bytes(file.code(ci + 1).begin, toks[c].end, std::string(test))) file.count_converted("device");
+        break;
+      }
+      if (file.replace_bytes(file.code(k).begin, toks[c].end, std::string(test))) file.count_converted("device");
+    }
+    ci = last;
+  }
+}
+
 void cuda_compat_pass(FileMigration& file) {
+  restore_platform_tests(file);
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (file.code(ci).kind == lex::Kind::HeaderName &&
         (file.text(ci) == "\"ferry/compat_cuda.h\"" || file.text(ci) == "\"ferry/compat_cuda_vector.h\"")) {

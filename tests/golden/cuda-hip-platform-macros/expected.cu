@@ -5,7 +5,7 @@ __global__ void copy_bits(float* out, const float* in) {
   const int i = threadIdx.x;
 #ifdef __HIP_PLATFORM_AMD__
   asm volatile("v_mov_b32_e32 %0, %1" : "=v"(out[i]) : "v"(in[i]));
-#elif 1 /* ferry: __HIP_PLATFORM_NVIDIA__ */
+#elif 1 /* ferry: defined(__HIP_PLATFORM_NVIDIA__) */
   asm volatile("mov.f32 %0, %1;" : "=f"(out[i]) : "f"(in[i]));
 #endif
 }
