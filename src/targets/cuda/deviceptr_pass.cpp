@@ -59,27 +59,49 @@ Param classify(std::string_view p) {
   return Param::Other;
 }
 
-// The parameters of `name` called with `nargs` arguments; empty when HIP's signature is not known.
-std::vector<Param> params_of(std::string_view name, std::size_t nargs) {
-  static const hip::HipProvidedTable table = hip::load_hip_provided();
-  const auto it = table.find(std::string(name));
-  if (it == table.end()) return {};
-  std::vector<std::string> lists(it->second.begin(), it->second.end());
-  std::sort(lists.begin(), lists.end());  // one answer whatever the set's order
-  for (const std::string& list : lists) {
-    std::vector<Param> out;
-    std::size_t required = 0;
-    for (std::size_t b = 0; !list.empty() && b <= list.size();) {
-      std::size_t e = list.find(',', b);
-      if (e == std::string::npos) e = list.size();
-      const std::string_view p(list.data() + b, e - b);
-      if (!p.ends_with("=")) ++required;
-      out.push_back(classify(p));
-      b = e + 1;
+// One of HIP's signatures of a function: its parameters and how many have no default.
+struct Signature {
+  std::vector<Param> params;
+  std::size_t required = 0;
+  bool device_address = false;  // a hipDeviceptr_t or hipDeviceptr_t* parameter
+};
+using Signatures = std::unordered_map<std::string, std::vector<Signature>>;
+
+// rules/hip_provided.tsv's runtime signatures, parsed once.
+const Signatures& signatures() {
+  static const Signatures table = [] {
+    Signatures out;
+    for (const auto& [name, lists] : hip::load_hip_provided()) {
+      std::vector<std::string> sorted(lists.begin(), lists.end());
+      std::sort(sorted.begin(), sorted.end());  // one answer whatever the set's order
+      for (const std::string& list : sorted) {
+        Signature sig;
+        for (std::size_t b = 0; !list.empty() && b <= list.size();) {
+          std::size_t e = list.find(',', b);
+          if (e == std::string::npos) e = list.size();
+          const std::string_view p(list.data() + b, e - b);
+          if (!p.ends_with("=")) ++sig.required;
+          sig.params.push_back(classify(p));
+          sig.device_address =
+              sig.device_address || sig.params.back() == Param::DevVal || sig.params.back() == Param::DevAddr;
+          b = e + 1;
+        }
+        out[name].push_back(std::move(sig));
+      }
     }
-    if (nargs >= required && nargs <= out.size()) return out;
-  }
-  return {};
+    return out;
+  }();
+  return table;
+}
+
+// HIP's signature of `name` called with `nargs` arguments; null when it is not known.
+const Signature* signature_of(std::string_view name, std::size_t nargs) {
+  const Signatures& table = signatures();
+  const auto it = table.find(std::string(name));
+  if (it == table.end()) return nullptr;
+  for (const Signature& sig : it->second)
+    if (nargs >= sig.required && nargs <= sig.params.size()) return &sig;
+  return nullptr;
 }
 
 bool is_printf(std::string_view f) { return f == "printf" || f == "fprintf" || f == "sprintf" || f == "snprintf"; }
@@ -114,7 +136,7 @@ struct Var {
 
 class DeviceptrTyping {
  public:
-  explicit DeviceptrTyping(migrate::FileMigration& f) : f_(f), driver_file_(driver_style(f)) {}
+  explicit DeviceptrTyping(migrate::FileMigration& f) : f_(f) {}
 
   void run() {
     collect_vars();
@@ -158,6 +180,10 @@ class DeviceptrTyping {
         const std::size_t open = enclosing_brace(d.ci);
         member = open != npos && open > 0 && class_head(open);
       }
+      // `const hipDeviceptr_t d` is a `void* const`: retyped, the const would move to the pointee.
+      if (f_.is(d.type_ci + 1, "const") ||
+          (d.type_ci > 0 && (f_.is(d.type_ci - 1, "const") || f_.is(d.type_ci - 1, "volatile"))))
+        local = false;
       // A lambda's parameter (`[](hipDeviceptr_t p)`) is no local; `for (hipDeviceptr_t p = ...;` is.
       if (local) {
         const std::size_t open = dp::enclosing_open(f_, d.type_ci);
@@ -269,7 +295,10 @@ class DeviceptrTyping {
   }
 
   // Is `callee` (a code index) a driver function on CUDA?
-  bool driver_call(std::size_t callee) const { return driver_function(f_, callee, driver_file_); }
+  bool driver_call(std::size_t callee) const {
+    if (!driver_file_) driver_file_ = driver_style(f_);
+    return driver_function(f_, callee, *driver_file_);
+  }
 
   void find_uses() {
     std::vector<std::string_view> names;
@@ -423,11 +452,12 @@ class DeviceptrTyping {
     if (const std::optional<CallArg> c = call_arg(s, e)) {
       const std::string_view callee = f_.text(c->callee);
       if (is_printf(callee)) return u;
-      const std::vector<Param> params = params_of(callee, c->nargs);
-      if (params.empty() || c->index >= params.size()) {
+      const Signature* sig = signature_of(callee, c->nargs);
+      if (!sig || c->index >= sig->params.size()) {
         u.vote = Vote::Unknown;
         return u;
       }
+      const std::vector<Param>& params = sig->params;
       const bool driver = driver_call(c->callee);
       const std::string at = "passed to " + std::string(callee);
       switch (params[c->index]) {
@@ -592,8 +622,9 @@ class DeviceptrTyping {
           f_.is_member_or_qualified(ci) || !f_.text(ci).starts_with("hip"))
         continue;
       const std::vector<lex::ArgRange> args = f_.call_args(ci + 1);
-      const std::vector<Param> params = params_of(f_.text(ci), args.size());
-      if (params.empty() || !driver_call(ci)) continue;
+      const Signature* sig = signature_of(f_.text(ci), args.size());
+      if (!sig || !sig->device_address || !driver_call(ci)) continue;
+      const std::vector<Param>& params = sig->params;
       for (std::size_t a = 0; a < args.size() && a < params.size(); ++a) {
         if (params[a] != Param::DevVal && params[a] != Param::DevAddr) continue;
         const lex::ArgRange& g = args[a];
@@ -672,7 +703,7 @@ class DeviceptrTyping {
   }
 
   migrate::FileMigration& f_;
-  const bool driver_file_;
+  mutable std::optional<bool> driver_file_;  // driver_style, asked once when a call needs it
   std::vector<Var> vars_;
   std::unordered_map<std::string, std::vector<std::size_t>> by_name_;
   std::vector<Use> uses_;

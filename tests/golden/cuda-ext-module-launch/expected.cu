@@ -1,10 +1,9 @@
-// hipExtModuleLaunchKernel (hip_ext.h): sizes in work-items, events around the launch
-// (written for this test).
-#include <cuda.h>
+// hipExtModuleLaunchKernel (hip_ext.h): sizes in work-items, events around the launch; runtime
+// code, so the module's kernel is a cudaKernel_t (written for this test).
 #include "ferry/compat_cuda.h"
 #include <cuda_runtime.h>
 
-int launch(CUfunction f, cudaStream_t stream, void** params, int n) {
+int launch(cudaKernel_t f, cudaStream_t stream, void** params, int n) {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
@@ -17,10 +16,9 @@ int launch(CUfunction f, cudaStream_t stream, void** params, int n) {
 }
 
 int main() {
-  CUmodule module;
-  CUfunction f;
-  cuInit(0);
-  cuModuleLoad(&module, "kernels.co");
-  cuModuleGetFunction(&f, module, "scale");
+  cudaLibrary_t module;
+  cudaKernel_t f;
+  cudaLibraryLoadFromFile(&module, "kernels.co", nullptr, nullptr, 0, nullptr, nullptr, 0);
+  cudaLibraryGetKernel(&f, module, "scale");
   return launch(f, nullptr, nullptr, 256);
 }

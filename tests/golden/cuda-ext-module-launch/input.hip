@@ -1,5 +1,5 @@
-// hipExtModuleLaunchKernel (hip_ext.h): sizes in work-items, events around the launch
-// (written for this test).
+// hipExtModuleLaunchKernel (hip_ext.h): sizes in work-items, events around the launch; runtime
+// code, so the module's kernel is a cudaKernel_t (written for this test).
 #include <hip/hip_runtime.h>
 #include <hip/hip_ext.h>
 
@@ -18,7 +18,6 @@ int launch(hipFunction_t f, hipStream_t stream, void** params, int n) {
 int main() {
   hipModule_t module;
   hipFunction_t f;
-  hipInit(0);
   hipModuleLoad(&module, "kernels.co");
   hipModuleGetFunction(&f, module, "scale");
   return launch(f, nullptr, nullptr, 256);
