@@ -200,6 +200,50 @@ inline cudaError_t module_launch_kernel(cudaKernel_t f, unsigned gx, unsigned gy
   return static_cast<cudaError_t>(r);  // the driver's and the runtime's codes share their values
 }
 
+// ---- hipExtModuleLaunchKernel (hip_ext.h): the sizes are in work-items, the grid is global /
+// local in each dimension; optional events recorded around the launch on its stream. HIP's
+// partial last work-group (a global size that is no multiple of the local one) has no CUDA form:
+// refused with cudaErrorInvalidValue. The flags (hipExtAnyOrderLaunch) only relax HIP's
+// ordering; CUDA's in-order stream is one valid order.
+namespace detail {
+inline bool ext_grid(unsigned global, unsigned local, unsigned& grid) {
+  if (local == 0 || global % local != 0) return false;
+  grid = global / local;
+  return true;
+}
+}  // namespace detail
+template <class Function>
+inline cudaError_t ext_module_launch_kernel(Function f, unsigned global_x, unsigned global_y, unsigned global_z,
+                                            unsigned local_x, unsigned local_y, unsigned local_z, size_t shared,
+                                            cudaStream_t stream, void** params, void** extra,
+                                            cudaEvent_t start = nullptr, cudaEvent_t stop = nullptr,
+                                            unsigned flags = 0) {
+  (void)flags;
+  unsigned gx = 0, gy = 0, gz = 0;
+  if (!detail::ext_grid(global_x, local_x, gx) || !detail::ext_grid(global_y, local_y, gy) ||
+      !detail::ext_grid(global_z, local_z, gz))
+    return cudaErrorInvalidValue;
+  if (start != nullptr && cudaEventRecord(start, stream) != cudaSuccess) return cudaErrorInvalidResourceHandle;
+  cudaError_t r;
+  if constexpr (std::is_same_v<Function, cudaKernel_t>) {
+    r = module_launch_kernel(f, gx, gy, gz, local_x, local_y, local_z, static_cast<unsigned>(shared), stream, params,
+                             extra);
+  } else {
+    using launch_t = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                  CUstream, void**, void**);
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", &fn, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+        fn == nullptr)
+      return cudaErrorNotSupported;
+    r = static_cast<cudaError_t>(reinterpret_cast<launch_t>(fn)(f, gx, gy, gz, local_x, local_y, local_z,
+                                                                static_cast<unsigned>(shared),
+                                                                reinterpret_cast<CUstream>(stream), params, extra));
+  }
+  if (r == cudaSuccess && stop != nullptr) r = cudaEventRecord(stop, stream);
+  return r;
+}
+
 }  // namespace cuda_compat
 }  // namespace ferry
 )";

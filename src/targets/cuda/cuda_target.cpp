@@ -131,7 +131,8 @@ class CudaTarget final : public Target {
     hip_compat_include_pass(file);
     logical_warp_pass(file);
     module_api_pass(file);
-    vmm_pass(file);  // VMM structs and enums in driver-only VMM code: the driver's spelling
+    deviceptr_pass(file);  // after module_api: which hipModule* calls stay the driver's
+    vmm_pass(file);        // VMM structs and enums in driver-only VMM code: the driver's spelling
     syncwarp_pass(file);
     printf_cast_pass(file);
     rename_members(file, false);  // rules/member_renames.tsv, right to left

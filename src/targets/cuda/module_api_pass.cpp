@@ -51,6 +51,8 @@ constexpr DriverName kDriverResults[] = {
     {"hipOccupancyDisableCachingOverride", "CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE"},
 };
 
+}  // namespace
+
 bool driver_style(const migrate::FileMigration& f) {
   const std::string_view src = f.source();
   if (rewrite::record::records_header(f.tokens(), src, "cuda.h")) return true;
@@ -66,6 +68,8 @@ bool driver_style(const migrate::FileMigration& f) {
   }
   return false;
 }
+
+namespace {
 
 // hipModuleOccupancyMaxPotentialBlockSize(&grid, &block, f, smem, limit[, flags]) has no
 // block-size-to-shared-memory callback; CUDA's cuOccupancyMaxPotentialBlockSize takes one before
@@ -106,6 +110,8 @@ bool in_driver_statement(const migrate::FileMigration& f, std::size_t ci, const 
   return false;
 }
 
+}  // namespace
+
 // The way back of a round trip: the tree was migrated from CUDA, or the file carries the forward
 // migration's records (`/* ferry-cuda: ... */`); the CUDA original's text comes back as it was.
 bool from_cuda(const migrate::FileMigration& f) {
@@ -124,6 +130,8 @@ bool driver_function(const migrate::FileMigration& f, std::size_t ci, bool modul
   return r && r->has_replacement() && r->family == "driver" && r->kind == rules::RuleKind::Func && r->to.size() > 2 &&
          r->to.starts_with("cu") && r->to[2] >= 'A' && r->to[2] <= 'Z';
 }
+
+namespace {
 
 // HIP has one error type, so a HIP program checks driver and runtime calls with one helper
 // (`checkHipErrors(hipDeviceGet(&d, 0))`, a function taking hipError_t). On CUDA the driver call

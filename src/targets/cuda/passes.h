@@ -1,8 +1,8 @@
 // Semantic passes of the HIP → CUDA target. Order (CudaTarget::run_passes): record_restore,
-// hip_compat_include, logical_warp, module_api, syncwarp, printf_cast, member_kernel, launch, ballot, device_prop,
-// cccl, rocprim, vector_ctor, atomic_fp, texture_ref, wmma, amd_only, implicit_headers; edits of an earlier pass win
-// over later ones and over the rule tables. Then the rules, then the finishing step (compat header, runtime header).
-// Golden tests: tests/golden/cuda-<pass>-*/.
+// hip_compat_include, logical_warp, module_api, deviceptr, vmm, syncwarp, printf_cast, member_kernel, launch, ballot,
+// device_prop, cccl, rocprim, vector_ctor, atomic_fp, texture_ref, wmma, amd_only, implicit_headers; edits of an
+// earlier pass win over later ones and over the rule tables. Then the rules, then the finishing step (compat header,
+// runtime header). Golden tests: tests/golden/cuda-<pass>-*/.
 #pragma once
 
 #include <string>
@@ -24,6 +24,26 @@ void logical_warp_pass(migrate::FileMigration& file);
 // written against the driver API (hipInit, hipCtx*, ... or recorded <cuda.h>) this pass keeps the
 // driver API (cuModuleLoad, cuLaunchKernel, CUmodule, CUfunction).
 void module_api_pass(migrate::FileMigration& file);
+// The file is written against the driver API (hipInit, hipCtx*, hipDeviceGet, ... or a recorded
+// <cuda.h>): module_api_pass keeps the driver's names for the hipModule* calls.
+bool driver_style(const migrate::FileMigration& f);
+// Code token `ci` names a HIP function that becomes a driver function (`cu*`) on CUDA: a
+// hipModule*/hipCtx* name when `module_names` (a driver_style file), or a name the rules map to
+// a driver function of <cuda.h> (hipMemcpyHtoD -> cuMemcpyHtoD).
+bool driver_function(const migrate::FileMigration& f, std::size_t ci, bool module_names);
+// The way back of a round trip: the tree was migrated from CUDA, or the file carries the forward
+// migration's records; the CUDA original's text comes back as it was.
+bool from_cuda(const migrate::FileMigration& f);
+
+// hipDeviceptr_t is a void* in HIP and CUdeviceptr an integer in CUDA. Each local variable
+// declared hipDeviceptr_t is typed by its uses: pointer uses (runtime calls taking void*, `&d`
+// as a void**, comparison with nullptr, assignment to a void*) against driver uses (a CUdeviceptr
+// parameter of a driver call); a pointer-used one is declared void* (FRY1256). Where a value
+// crosses between the two a cast goes in: `(CUdeviceptr)p`, `(CUdeviceptr*)&p`, `(void*)d`,
+// `(void**)&d`; a pointer argument (`float *d` as hipMemcpyHtoD's destination) gets
+// `(CUdeviceptr)d` too (FRY1257). An argument of a driver call whose type Ferry cannot tell, or a
+// pointer-used variable with uses Ferry cannot type, FRY1258. Not on the way back of a round trip.
+void deviceptr_pass(migrate::FileMigration& file);
 
 // A file that calls the driver-only virtual memory API (hipMemCreate, hipMemSetAccess...) and not
 // the memory-pool API: the VMM structs and enums take the driver's spelling (CUmemAccessDesc).

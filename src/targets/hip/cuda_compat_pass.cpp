@@ -8,6 +8,7 @@
 //   ferry::cuda_compat::lanemask_lt() ...                       __lanemask_lt() ...
 //   ferry::cuda_compat::bitextract_u32/_u64(...)               __bitextract_u32/_u64(...)
 //   ferry::cuda_compat::module_launch_kernel(...)              hipModuleLaunchKernel(...)
+//   ferry::cuda_compat::ext_module_launch_kernel(...)          hipExtModuleLaunchKernel(...)
 //   ferry::cuda_compat::device_attribute(p, cudaDevAttrX)      p.field (the field CUDA 13 removed)
 //   ferry::cuda_compat::arch_name(p)                           p.gcnArchName
 //   ferry::cuda_compat::mem_location(d) in cudaMemPrefetchAsync/cudaMemAdvise   d (flags 0 dropped)
@@ -110,6 +111,8 @@ void cuda_compat_pass(FileMigration& file) {
       done = file.replace(first, n, "__" + std::string(name));
     } else if (name == "module_launch_kernel") {
       done = file.replace(first, n, "hipModuleLaunchKernel");
+    } else if (name == "ext_module_launch_kernel") {
+      done = file.replace(first, n, "hipExtModuleLaunchKernel");
     } else if (name == "device_attribute" && close != npos && args.size() == 2 && args[1].first == args[1].last) {
       for (const cuda::RemovedPropField& r : cuda::kRemovedPropFields)
         if (file.text(args[1].first) == r.attribute) {

@@ -33,15 +33,22 @@ constexpr IntegerHandle kHandles[] = {
      {"cudaSurfaceObject_t", "CUsurfObject", "CUsurfObject_v1"}},
 };
 
-// The handle whose CUDA type name is the token at `ci`, or null.
-const IntegerHandle* handle_at(const lex::CodeView& v, std::size_t ci) {
+// The handle whose type name (CUDA's, or HIP's) is the token at `ci`, or null.
+const IntegerHandle* handle_at(const lex::CodeView& v, std::size_t ci, Spelling spelling) {
   if (!v.is_identifier(ci)) return nullptr;
-  for (const IntegerHandle& h : kHandles)
+  for (const IntegerHandle& h : kHandles) {
+    if (spelling == Spelling::Hip) {
+      if (v.is(ci, h.hip)) return &h;
+      continue;
+    }
     for (std::string_view n : h.cuda)
       if (v.is(ci, n)) return &h;
+  }
   return nullptr;
 }
-bool is_handle_type(const lex::CodeView& v, std::size_t ci) { return handle_at(v, ci) != nullptr; }
+bool is_handle_type(const lex::CodeView& v, std::size_t ci, Spelling spelling) {
+  return handle_at(v, ci, spelling) != nullptr;
+}
 
 // The handle whose HIP type is `hip`, or null.
 const IntegerHandle* handle_named(std::string_view hip) {
@@ -103,10 +110,124 @@ std::size_t declarator_at(const lex::CodeView& v, std::size_t j, bool& pointer) 
   return j;
 }
 
+// Last code index of the unary expression that starts at `i` (prefix operators, casts, a primary
+// and its postfix chain); npos when none starts there.
+std::size_t unary_end(const lex::CodeView& v, std::size_t i) {
+  const std::size_t n = v.code_size();
+  while (i < n && (v.is(i, "*") || v.is(i, "&") || v.is(i, "-") || v.is(i, "+") || v.is(i, "!") || v.is(i, "~") ||
+                   v.is(i, "++") || v.is(i, "--")))
+    ++i;
+  if (i >= n) return npos;
+  std::size_t e;
+  if (v.is(i, "(")) {
+    const std::size_t p = v.partner(i);
+    if (p == npos) return npos;
+    // `(T)x`: a cast when an operand follows the group.
+    if (p + 1 < n && (v.is_identifier(p + 1) || v.is_number(p + 1)) && !is_expression_keyword(v.text(p + 1)))
+      return unary_end(v, p + 1);
+    e = p;
+  } else if (v.is_identifier(i) || v.is_number(i) || v.code(i).kind == lex::Kind::String) {
+    e = i;
+    if ((v.is(i, "static_cast") || v.is(i, "reinterpret_cast") || v.is(i, "const_cast")) && v.is(i + 1, "<")) {
+      std::size_t j = i + 2;
+      int depth = 1;
+      while (j < n && depth > 0) {
+        if (v.is(j, "<")) ++depth;
+        if (v.is(j, ">")) --depth;
+        ++j;
+      }
+      if (!v.is(j, "(") || v.partner(j) == npos) return npos;
+      e = v.partner(j);
+    }
+    while (v.is(e + 1, "::") && v.is_identifier(e + 2)) e += 2;
+  } else {
+    return npos;
+  }
+  for (;;) {
+    if ((v.is(e + 1, "(") || v.is(e + 1, "[")) && v.partner(e + 1) != npos) e = v.partner(e + 1);
+    else if ((v.is(e + 1, ".") || v.is(e + 1, "->")) && v.is_identifier(e + 2)) e += 2;
+    else break;
+  }
+  return e;
+}
+
+// First code index of the postfix expression that ends at `e` (`a.b[i]->c`, `f(x)`).
+std::size_t postfix_start(const lex::CodeView& v, std::size_t e) {
+  std::size_t s = e;
+  for (;;) {
+    if (v.is(s, ")") || v.is(s, "]")) {
+      const std::size_t p = v.partner(s);
+      if (p == npos) return s;
+      s = p;
+      if (s > 0 && (v.is_identifier(s - 1) && !is_expression_keyword(v.text(s - 1)))) {
+        --s;  // a call or a subscript
+      } else if (s > 0 && v.is(s - 1, ">")) {
+        std::size_t j = s - 1;  // static_cast<T>(x)
+        int depth = 1;
+        while (j > 0 && depth > 0) {
+          --j;
+          if (v.is(j, ">")) ++depth;
+          if (v.is(j, "<")) --depth;
+        }
+        if (j > 0 && v.is_identifier(j - 1)) s = j - 1;
+      }
+    }
+    if (s >= 2 && (v.is(s - 1, ".") || v.is(s - 1, "->") || v.is(s - 1, "::")) &&
+        (v.is_identifier(s - 2) || v.is(s - 2, ")") || v.is(s - 2, "]"))) {
+      s -= 2;
+      continue;
+    }
+    break;
+  }
+  return s;
+}
+
+// First code index of the unary expression that ends at `e`: the postfix expression, casts and
+// prefix operators before it.
+std::size_t unary_start(const lex::CodeView& v, std::size_t e) {
+  std::size_t s = postfix_start(v, e);
+  while (s > 0) {
+    const std::size_t p = s - 1;
+    if ((v.is(p, "*") || v.is(p, "&") || v.is(p, "-") || v.is(p, "!") || v.is(p, "~")) && !is_binary_at(v, p)) {
+      s = p;
+    } else if (is_cast_paren(v, p)) {
+      s = v.partner(p);  // (T)x
+    } else {
+      break;
+    }
+  }
+  return s;
+}
+
+bool null_literal(const lex::CodeView& v, std::size_t first, std::size_t last) {
+  if (first != last) return false;
+  const std::string_view t = v.text(first);
+  return t == "NULL" || t == "nullptr" || t == "0" || t == "0U" || t == "0u" || t == "0ULL" || t == "0ull" ||
+         t == "0UL" || t == "0ul" || t == "0L" || t == "0LL";
+}
+
+// The innermost `(`, `[` or `{` that holds code token `ci`, or npos.
+std::size_t enclosing_open(const lex::CodeView& v, std::size_t ci) {
+  std::size_t i = ci;
+  while (i > 0) {
+    --i;
+    if (v.is(i, ")") || v.is(i, "]") || v.is(i, "}")) {
+      const std::size_t p = v.partner(i);
+      if (p == npos) return npos;
+      i = p;
+      continue;
+    }
+    if (v.is(i, "(") || v.is(i, "[") || v.is(i, "{")) return i;
+    if (v.is(i, ";")) return npos;
+  }
+  return npos;
+}
+
 namespace {
 
 // The declarations with a handle type, in file order; `declared` gets their names' code indices.
-std::vector<Decl> handle_declarations(const lex::CodeView& v, std::unordered_set<std::size_t>& declared) {
+std::vector<Decl> handle_declarations(const lex::CodeView& v, std::unordered_set<std::size_t>& declared,
+                                      Spelling spelling) {
   std::vector<Decl> out;
   // Only the handle types' occurrences can start one (handle_at).
   static const std::vector<std::string_view> kTypeNames = [] {
@@ -114,8 +235,13 @@ std::vector<Decl> handle_declarations(const lex::CodeView& v, std::unordered_set
     for (const IntegerHandle& h : kHandles) names.insert(names.end(), std::begin(h.cuda), std::end(h.cuda));
     return names;
   }();
-  for (const std::size_t ci : v.occurrences(kTypeNames)) {
-    const IntegerHandle* handle = handle_at(v, ci);
+  static const std::vector<std::string_view> kHipTypeNames = [] {
+    std::vector<std::string_view> names;
+    for (const IntegerHandle& h : kHandles) names.push_back(h.hip);
+    return names;
+  }();
+  for (const std::size_t ci : v.occurrences(spelling == Spelling::Hip ? kHipTypeNames : kTypeNames)) {
+    const IntegerHandle* handle = handle_at(v, ci, spelling);
     if (!handle || v.in_directive(ci) || v.is_member_or_qualified(ci)) continue;
     if (ci > 0 && (v.is(ci - 1, "<") || v.is(ci - 1, "typedef") || (v.is(ci - 1, "(") && v.is(ci + 1, ")")))) continue;
     bool pointer = false;
@@ -128,7 +254,7 @@ std::vector<Decl> handle_declarations(const lex::CodeView& v, std::unordered_set
       --s;
     const bool statement = s == 0 || v.is(s - 1, ";") || v.is(s - 1, "{") || v.is(s - 1, "}") || v.is(s - 1, ":");
     while (name != npos) {
-      out.push_back({name, pointer ? DeclKind::Pointer : DeclKind::Value, handle});
+      out.push_back({name, pointer ? DeclKind::Pointer : DeclKind::Value, handle, ci});
       declared.insert(name);
       if (!statement) break;
       std::size_t j = name + 1;
@@ -145,12 +271,12 @@ std::vector<Decl> handle_declarations(const lex::CodeView& v, std::unordered_set
 }
 
 // The identifier at `ci` (not a handle declaration's name) is declared with another type.
-bool declared_other(const lex::CodeView& v, std::size_t ci) {
+bool declared_other(const lex::CodeView& v, std::size_t ci, Spelling spelling) {
   bool other = is_declared_name(v, ci);
   // `Foo *p = ...`, `Foo &r;`: a declaration with a type we cannot name (is_declared_name takes
   // built-in types only there).
   if (!other && ci >= 2 && (v.is(ci - 1, "*") || v.is(ci - 1, "&")) && v.is_identifier(ci - 2) &&
-      !is_expression_keyword(v.text(ci - 2)) && !is_handle_type(v, ci - 2)) {
+      !is_expression_keyword(v.text(ci - 2)) && !is_handle_type(v, ci - 2, spelling)) {
     const std::string_view next = v.text(ci + 1);
     other = next == "=" || next == ";" || next == "," || next == ")" || next == "[";
     // `T *getPointer() const {`: a function declared to return another type (cuda-vmm's
@@ -177,17 +303,18 @@ void sort_by_position(std::vector<Decl>& out) {
 // declared with any other type (as far as tokens tell; such a name is never rewritten).
 std::vector<Decl> declarations(const lex::CodeView& v) {
   std::unordered_set<std::size_t> declared;
-  std::vector<Decl> out = handle_declarations(v, declared);
+  std::vector<Decl> out = handle_declarations(v, declared, Spelling::Cuda);
   for (std::size_t ci = 1; ci < v.code_size(); ++ci)
-    if (v.is_identifier(ci) && !declared.contains(ci) && declared_other(v, ci))
+    if (v.is_identifier(ci) && !declared.contains(ci) && declared_other(v, ci, Spelling::Cuda))
       out.push_back({ci, DeclKind::Other, nullptr});
   sort_by_position(out);
   return out;
 }
 
-std::vector<Decl> declarations_of(const lex::CodeView& v, const std::vector<std::string_view>& names) {
+std::vector<Decl> declarations_of(const lex::CodeView& v, const std::vector<std::string_view>& names,
+                                  Spelling spelling) {
   std::unordered_set<std::size_t> declared;
-  std::vector<Decl> out = handle_declarations(v, declared);
+  std::vector<Decl> out = handle_declarations(v, declared, spelling);
   std::vector<std::uint32_t> at;
   std::unordered_set<std::string_view> seen;
   auto add_name = [&](std::string_view name) {
@@ -199,7 +326,8 @@ std::vector<Decl> declarations_of(const lex::CodeView& v, const std::vector<std:
   for (std::size_t k = 0, n = out.size(); k < n; ++k) add_name(v.text(out[k].ci));
   std::sort(at.begin(), at.end());
   for (const std::size_t ci : at)
-    if (ci >= 1 && !declared.contains(ci) && declared_other(v, ci)) out.push_back({ci, DeclKind::Other, nullptr});
+    if (ci >= 1 && !declared.contains(ci) && declared_other(v, ci, spelling))
+      out.push_back({ci, DeclKind::Other, nullptr});
   sort_by_position(out);
   return out;
 }

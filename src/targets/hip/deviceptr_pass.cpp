@@ -54,95 +54,6 @@ struct Use {
   const IntegerHandle* handle;  // null when ambiguous
 };
 
-// Last code index of the unary expression that starts at `i` (prefix operators, casts, a primary
-// and its postfix chain); npos when none starts there.
-std::size_t unary_end(const lex::CodeView& v, std::size_t i) {
-  const std::size_t n = v.code_size();
-  while (i < n && (v.is(i, "*") || v.is(i, "&") || v.is(i, "-") || v.is(i, "+") || v.is(i, "!") || v.is(i, "~") ||
-                   v.is(i, "++") || v.is(i, "--")))
-    ++i;
-  if (i >= n) return npos;
-  std::size_t e;
-  if (v.is(i, "(")) {
-    const std::size_t p = v.partner(i);
-    if (p == npos) return npos;
-    // `(T)x`: a cast when an operand follows the group.
-    if (p + 1 < n && (v.is_identifier(p + 1) || v.is_number(p + 1)) && !is_expression_keyword(v.text(p + 1)))
-      return unary_end(v, p + 1);
-    e = p;
-  } else if (v.is_identifier(i) || v.is_number(i) || v.code(i).kind == lex::Kind::String) {
-    e = i;
-    if ((v.is(i, "static_cast") || v.is(i, "reinterpret_cast") || v.is(i, "const_cast")) && v.is(i + 1, "<")) {
-      std::size_t j = i + 2;
-      int depth = 1;
-      while (j < n && depth > 0) {
-        if (v.is(j, "<")) ++depth;
-        if (v.is(j, ">")) --depth;
-        ++j;
-      }
-      if (!v.is(j, "(") || v.partner(j) == npos) return npos;
-      e = v.partner(j);
-    }
-    while (v.is(e + 1, "::") && v.is_identifier(e + 2)) e += 2;
-  } else {
-    return npos;
-  }
-  for (;;) {
-    if ((v.is(e + 1, "(") || v.is(e + 1, "[")) && v.partner(e + 1) != npos) e = v.partner(e + 1);
-    else if ((v.is(e + 1, ".") || v.is(e + 1, "->")) && v.is_identifier(e + 2)) e += 2;
-    else break;
-  }
-  return e;
-}
-
-// First code index of the postfix expression that ends at `e` (`a.b[i]->c`, `f(x)`).
-std::size_t postfix_start(const lex::CodeView& v, std::size_t e) {
-  std::size_t s = e;
-  for (;;) {
-    if (v.is(s, ")") || v.is(s, "]")) {
-      const std::size_t p = v.partner(s);
-      if (p == npos) return s;
-      s = p;
-      if (s > 0 && (v.is_identifier(s - 1) && !is_expression_keyword(v.text(s - 1)))) {
-        --s;  // a call or a subscript
-      } else if (s > 0 && v.is(s - 1, ">")) {
-        std::size_t j = s - 1;  // static_cast<T>(x)
-        int depth = 1;
-        while (j > 0 && depth > 0) {
-          --j;
-          if (v.is(j, ">")) ++depth;
-          if (v.is(j, "<")) --depth;
-        }
-        if (j > 0 && v.is_identifier(j - 1)) s = j - 1;
-      }
-    }
-    if (s >= 2 && (v.is(s - 1, ".") || v.is(s - 1, "->") || v.is(s - 1, "::")) &&
-        (v.is_identifier(s - 2) || v.is(s - 2, ")") || v.is(s - 2, "]"))) {
-      s -= 2;
-      continue;
-    }
-    break;
-  }
-  return s;
-}
-
-// First code index of the unary expression that ends at `e`: the postfix expression, casts and
-// prefix operators before it.
-std::size_t unary_start(const lex::CodeView& v, std::size_t e) {
-  std::size_t s = postfix_start(v, e);
-  while (s > 0) {
-    const std::size_t p = s - 1;
-    if ((v.is(p, "*") || v.is(p, "&") || v.is(p, "-") || v.is(p, "!") || v.is(p, "~")) && !is_binary_at(v, p)) {
-      s = p;
-    } else if (is_cast_paren(v, p)) {
-      s = v.partner(p);  // (T)x
-    } else {
-      break;
-    }
-  }
-  return s;
-}
-
 bool is_mul_op(const lex::CodeView& v, std::size_t ci) {
   return (v.is(ci, "*") || v.is(ci, "/") || v.is(ci, "%")) && is_binary_at(v, ci);
 }
@@ -161,13 +72,6 @@ std::pair<std::size_t, std::size_t> term_around(const lex::CodeView& v, std::siz
   return {s, e};
 }
 
-bool null_literal(const lex::CodeView& v, std::size_t first, std::size_t last) {
-  if (first != last) return false;
-  const std::string_view t = v.text(first);
-  return t == "NULL" || t == "nullptr" || t == "0" || t == "0U" || t == "0u" || t == "0ULL" || t == "0ull" ||
-         t == "0UL" || t == "0ul" || t == "0L" || t == "0LL";
-}
-
 bool is_assign(const lex::CodeView& v, std::size_t ci) { return v.is(ci, "="); }
 bool is_compare(const lex::CodeView& v, std::size_t ci) {
   return v.is(ci, "<") || v.is(ci, ">") || v.is(ci, "<=") || v.is(ci, ">=") || v.is(ci, "==") || v.is(ci, "!=");
@@ -178,23 +82,6 @@ bool is_int_op(const lex::CodeView& v, std::size_t ci) {
       v.is(ci, "<<=") || v.is(ci, ">>="))
     return true;
   return (v.is(ci, "*") || v.is(ci, "&")) && is_binary_at(v, ci);
-}
-
-// The innermost `(`, `[` or `{` that holds code token `ci`, or npos.
-std::size_t enclosing_open(const lex::CodeView& v, std::size_t ci) {
-  std::size_t i = ci;
-  while (i > 0) {
-    --i;
-    if (v.is(i, ")") || v.is(i, "]") || v.is(i, "}")) {
-      const std::size_t p = v.partner(i);
-      if (p == npos) return npos;
-      i = p;
-      continue;
-    }
-    if (v.is(i, "(") || v.is(i, "[") || v.is(i, "{")) return i;
-    if (v.is(i, ";")) return npos;
-  }
-  return npos;
 }
 
 enum class Context { Address, Integer, Compare, Printf, Other };
