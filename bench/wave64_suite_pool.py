@@ -210,7 +210,8 @@ def main():
                     f"in {time.monotonic() - u['t']:.0f} s")
 
     # Per corpus: the suite's layout, from the units' program results.
-    summary = ["corpus\tprograms\tsame\tdifferent\tboth_failed\ttimeout\tbuild_failed\tnot_runnable\tnot_reached"]
+    summary = ["corpus\tprograms\tsame\tdifferent\tboth_failed\ttimeout\tbuild_failed\tunsupported\tnot_runnable\t"
+               "not_reached"]
     for c in corpora:
         base = os.path.join(out, c["name"])
         os.makedirs(os.path.join(base, "programs"), exist_ok=True)
@@ -256,7 +257,7 @@ def main():
         with open(os.path.join(base, "table.txt"), "w") as f:
             f.write("\n".join(lines) + "\n")
         summary.append("\t".join([c["name"], str(len(entries))] + [str(counts.get(k, 0)) for k in
-                                  ("same", "different", "both-failed", "timeout", "build-failed", "not-runnable",
+                                  ("same", "different", "both-failed", "timeout", "build-failed", "unsupported", "not-runnable",
                                    "not-reached")]))
         log(lines[-1].replace("program(s):", f"program(s) of {c['name']}:"))
     with open(os.path.join(out, "summary.tsv"), "w") as f:
