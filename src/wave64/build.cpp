@@ -301,7 +301,8 @@ std::string library_of_header(const std::string& h) {
 
 }  // namespace
 
-std::vector<Diagnostic> diagnose_compiler_output(std::string_view output, const fs::path& work) {
+std::vector<Diagnostic> diagnose_compiler_output(std::string_view output, const fs::path& work,
+                                                 const std::vector<fs::path>& stub_dirs) {
   // gcc: `In file included from A:12,` / `                 from B:3:`; clang: `In file included from A:12:`.
   static const std::regex kIncludedFrom(R"(^In file included from (.+):(\d+)[,:]\s*$)");
   static const std::regex kStub(R"(wave64 CPU runtime: <([^>]+)> \(([^)]+)\) is not supported)");
@@ -365,6 +366,30 @@ std::vector<Diagnostic> diagnose_compiler_output(std::string_view output, const 
     }
     if (std::regex_search(line, m, kMissing) || std::regex_search(line, m, kClangMissing)) {
       const std::string header = m[4].str(), library = library_of_header(header);
+      // A library header of the other API, kept by a port (<cuda/barrier> in a HIP program):
+      // the runtime's stand-in for it on that side names the library.
+      std::string stub_library;
+      for (const fs::path& d : stub_dirs) {
+        std::error_code ec;
+        if (!fs::is_regular_file(d / header, ec)) continue;
+        std::smatch sm;
+        std::string text;
+        try {
+          text = project::read_file(d / header);
+        } catch (const std::exception&) {
+          continue;
+        }
+        if (std::regex_search(text, sm, kStub)) stub_library = sm[2].str();
+        break;
+      }
+      if (!stub_library.empty()) {
+        add(Diag::Wave64UnsupportedLibrary, stub_library, original_path(m[1].str(), work),
+            static_cast<std::uint32_t>(std::stoul(m[2].str())), static_cast<std::uint32_t>(std::stoul(m[3].str())),
+            "wave64 CPU runtime: the program uses " + stub_library + " (<" + header +
+                "> included here, a header of the other API's library), a library the runtime cannot run",
+            "a CUDA library header in a HIP port has no HIP counterpart (see the migration's report)");
+        continue;
+      }
       add(Diag::Wave64MissingHeader, header, original_path(m[1].str(), work),
           static_cast<std::uint32_t>(std::stoul(m[2].str())), static_cast<std::uint32_t>(std::stoul(m[3].str())),
           "wave64 CPU runtime: <" + header + "> is neither in the program's folders nor on this machine" +
@@ -553,7 +578,8 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
   } else {
     // What stopped the compile, named: a library the runtime does not run, a header that is
     // nowhere, an API name it does not declare (FRY9412-9414); the compiler's text follows.
-    for (Diagnostic& d : diagnose_compiler_output(r.compiler_output, work)) r.diagnostics.push_back(std::move(d));
+    for (Diagnostic& d : diagnose_compiler_output(r.compiler_output, work, {rt.cuda, rt.hip}))
+      r.diagnostics.push_back(std::move(d));
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;

@@ -278,6 +278,20 @@ TEST(Wave64Build, CompilerOutputNamesUnsupportedLibrariesHeadersAndApis) {
   EXPECT_NE(d[5].message.find("`cudaGraphAddKernelNode`"), std::string::npos);
   EXPECT_NE(d[5].message.find("graph nodes built by hand"), std::string::npos);
   EXPECT_TRUE(diagnose_compiler_output("a.cu:1:1: error: expected ';'\n", "/w").empty());
+
+  // A header no include path has, which the runtime's other side stubs: that library (a HIP port
+  // that kept <cuda/barrier>).
+  const auto stubs = std::filesystem::temp_directory_path() / ("w64stubs" + std::to_string(::getpid()));
+  std::filesystem::create_directories(stubs / "cuda");
+  std::ofstream(stubs / "cuda" / "barrier")
+      << "#error \"wave64 CPU runtime: <cuda/barrier> (async barriers) is not supported; ...\"\n";
+  const std::vector<Diagnostic> k = diagnose_compiler_output(
+      "/home/p/port/aw.cu:34:10: fatal error: cuda/barrier: No such file or directory\n", "/w", {stubs});
+  std::filesystem::remove_all(stubs);
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_EQ(k[0].code, Diag::Wave64UnsupportedLibrary);
+  EXPECT_EQ(k[0].line, 34u);
+  EXPECT_NE(k[0].message.find("uses async barriers (<cuda/barrier>"), std::string::npos) << k[0].message;
 }
 
 }  // namespace

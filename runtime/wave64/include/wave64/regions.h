@@ -49,7 +49,9 @@ struct RegionRec {
   int width;
   unsigned char active;  // the lane reached the operation (regions under a condition: not all do)
 };
-enum class RegionOp : std::uint8_t { None, Shuffle, Vote };
+// (No enumerator is named like a macro of X11 (None, Bool, Status, True, False, Success): programs
+// with OpenGL interop include <X11/Xlib.h> before the runtime.)
+enum class RegionOp : std::uint8_t { Unset, Shuffle, Vote };
 // Computes the result of a warp operation for the lanes of a block that reached it (`active`),
 // wavefront by wavefront (`wave` lanes each, the last one partial), as the scheduler does for a
 // group of those lanes; then clears `active` for the next time (a loop).
@@ -114,7 +116,7 @@ struct Lanes {
 struct Slot {
   rt::RegionRec* r;
   unsigned n;
-  rt::RegionOp op = rt::RegionOp::None;
+  rt::RegionOp op = rt::RegionOp::Unset;
   std::uint8_t sub = 0;
   unsigned bytes = 0;
   Site site{nullptr, 0, 0};
