@@ -309,7 +309,7 @@ std::vector<Diagnostic> diagnose_compiler_output(std::string_view output, const 
   static const std::regex kMissing(R"(^(.+?):(\d+):(\d+): fatal error: '?([^':]+?)'?: No such file or directory)");
   static const std::regex kClangMissing(R"(^(.+?):(\d+):(\d+): fatal error: '([^']+)' file not found)");
   static const std::regex kUndeclared(
-      R"(^(.+?):(\d+):(\d+): error: (?:use of undeclared identifier )?(?:‘|'|`)((?:cuda|cu|hip|hiprtc|nvrtc)[A-Z_]\w*)(?:’|')( was not declared in this scope| does not name a type| has not been declared|$))");
+      R"(^(.+?):(\d+):(\d+): error: (?:use of undeclared identifier )?(?:‘|'|`)((?:cuda|cu|hip|hiprtc|nvrtc)[A-Z]\w*)(?:’|')( was not declared in this scope| does not name a type| has not been declared|$))");
   // The runtime's stand-ins for APIs it does not model (device.h) fail a static assertion
   // naming them; gcc and clang give the user's line as `FILE:LINE:COL:   required from here`.
   static const std::regex kRequiredFrom(R"(^(.+?):(\d+):(\d+):\s+required from here)");

@@ -252,6 +252,7 @@ TEST(Wave64Build, CompilerOutputNamesUnsupportedLibrariesHeadersAndApis) {
       "cudaKernelNodeParams\xe2\x80\x99 was not declared in this scope\n"
       "/home/p/g.cu:189:5: error: 'cudaMemcpy3DParms' does not name a type\n"
       "/home/p/g.cu:190:5: error: 'myHelper' was not declared in this scope\n"
+      "/home/p/g.cu:191:5: error: 'cuda_pbo_resource' was not declared in this scope\n"  // a user's name
       "/home/p/h.cpp:4:10: fatal error: 'vendor/thing.h' file not found\n"
       "/home/p/g.cu:200:26:   required from here\n"
       "/rt/include/wave64/device.h:73:19: error: static assertion failed: wave64 CPU runtime: cudaGraphAddKernelNode "
