@@ -20,7 +20,7 @@ TIMEOUT=${TIMEOUT:-120}
 CPU_TIMEOUT=${CPU_TIMEOUT:-}
 ONLY=${ONLY:-}
 mkdir -p "$OUT"
-[[ -f $OUT/summary.tsv ]] || printf 'corpus\tprograms\tsame\tdifferent\tboth_failed\ttimeout\tbuild_failed\tnot_runnable\tseconds\n' > "$OUT/summary.tsv"
+[[ -f $OUT/summary.tsv ]] || printf 'corpus\tprograms\tsame\tdifferent\tboth_failed\ttimeout\tbuild_failed\tunsupported\tnot_runnable\tseconds\n' > "$OUT/summary.tsv"
 # Timings, and the lines that describe the device: both sides run on the runtime's gfx906 model
 # (diffrun --device-model, default), but the device's name carries the warp size, and a line that
 # prints the warp size (rocm-examples' "Warp size: 64") differs by design too.
@@ -73,7 +73,8 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 c = j["counts"]
 print("\t".join([sys.argv[2], str(len(j["programs"]))] + [str(c.get(k, 0)) for k in
-      ["same", "different", "both-failed", "timeout", "build-failed", "not-runnable"]] + [sys.argv[3]]))
+      ["same", "different", "both-failed", "timeout", "build-failed", "unsupported", "not-runnable"]] +
+      [sys.argv[3]]))
 PY
   tail -1 "$OUT/$name/table.txt"
 done

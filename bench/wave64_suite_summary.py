@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Per-corpus table of `ferry diffrun --wave64 --suite` results (bench/wave64_suite_corpora.sh).
 
-Usage: wave64_suite_summary.py CORPUS_LIST_DIR [--old DIR]... RESULTS_DIR...
+Usage: wave64_suite_summary.py CORPUS_LIST_DIR [--old DIR]... [--per-program] [--stubs] RESULTS_DIR...
+
+--per-program adds one Markdown table per corpus: program, verdict, CPU seconds of each side's run
+(the runner's cpu_seconds, user + system of the program's process group), first difference.
+--stubs counts a BUILD FAILED whose reason is the runtime's own `#error "wave64 CPU runtime:
+<HEADER> (LIBRARY) is not supported"` as UNSUPPORTED (what a ferry with FRY9412 reports for it;
+results of an older ferry), marked "(stub #error)".
 
 CORPUS_LIST_DIR/NAME/list.txt lists each corpus's program folders (the script writes it; a folder
 holds one program per source with a main, named FOLDER/STEM in the results). A program's
@@ -15,7 +21,7 @@ import json
 import os
 import re
 
-KINDS = ["same", "different", "both-failed", "timeout", "build-failed", "not-runnable"]
+KINDS = ["same", "different", "both-failed", "timeout", "build-failed", "unsupported", "not-runnable"]
 
 
 def safe(name):
@@ -46,7 +52,24 @@ def main():
     ap.add_argument("lists")
     ap.add_argument("results", nargs="+")
     ap.add_argument("--old", action="append", default=[])
+    ap.add_argument("--per-program", action="store_true")
+    ap.add_argument("--stubs", action="store_true")
     a = ap.parse_args()
+    stub_path = re.compile(r'wave64/(cuda|hip)/(\S+?):\d+:\d+: error: #error')
+    runtime = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime", "wave64")
+
+    def stub_library(why):
+        # The runner's reason is cut at 140 characters: the stub header's path is what is left.
+        m = stub_path.search(why)
+        if not m:
+            return None
+        try:
+            t = open(os.path.join(runtime, m.group(1), m.group(2))).read()
+        except OSError:
+            return None
+        n = re.search(r'wave64 CPU runtime: <([^>]+)> \(([^)]+)\) is not supported', t)
+        return (n.group(1), n.group(2)) if n else None
+    tables = []
     total = {k: 0 for k in KINDS + ["programs", "old", "missing"]}
     rows, notes = [], []
     for corpus in sorted(os.listdir(a.lists)):
@@ -63,6 +86,7 @@ def main():
         keys = sorted(set(new) | {k for k in old if any(k == f or k.startswith(f + "/") for f in folders)})
         progs = keys + [f for f in folders if not any(k == f or k.startswith(f + "/") for k in keys)]
         c = {k: 0 for k in KINDS + ["programs", "old", "missing"]}
+        table = []
         for p in progs:
             c["programs"] += 1
             e, tag = new.get(p), ""
@@ -72,6 +96,7 @@ def main():
             if e is None:
                 c["missing"] += 1
                 notes.append((corpus, p, "not run", ""))
+                table.append((p, "NOT RUN", None, None, ""))
                 continue
             j = e[1]
             v = j.get("verdict", "?")
@@ -80,21 +105,42 @@ def main():
                 # 128 + SIGXCPU: both sides reached the CPU limit; the runner of 12-05 took that for a
                 # failure when wait4 counted a little less CPU than the limit (fixed since).
                 v, tag = "timeout", tag + " (exit 152 = the CPU limit on both sides)"
+            lib = stub_library(why) if a.stubs and v == "build-failed" else None
+            if lib:
+                v, tag = "unsupported", tag + " (stub #error)"
+                why = f"{lib[1]} (<{lib[0]}>; {why.split(':')[0].replace('build failed ', '')})"
             c[v] = c.get(v, 0) + 1
+            d = j.get("diffrun") or {}
+            cpu = []
+            for side in ("reference", "port"):
+                runs = (d.get(side) or {}).get("runs") or []
+                cpu.append(runs[0].get("cpu_seconds") if runs else None)
+            table.append((p, v.replace("-", " ").upper() + tag, cpu[0], cpu[1], why))
             if v != "same":
                 notes.append((corpus, p, v + tag, (j.get("first_difference") or "")[:160]))
         for k in c:
             total[k] = total.get(k, 0) + c[k]
         rows.append((corpus, c))
+        tables.append((corpus, table))
     print("| corpus | programs | built (both sides) | ran to completion | SAME | DIFFERENT | BOTH FAILED | TIMEOUT "
-          "| BUILD FAILED | not re-run (older verdict) | not run |")
-    print("|---|" + "---:|" * 10)
+          "| BUILD FAILED | UNSUPPORTED | not re-run (older verdict) | not run |")
+    print("|---|" + "---:|" * 11)
     for corpus, c in rows + [("**all**", total)]:
         built = c["same"] + c["different"] + c["both-failed"] + c["timeout"]
         ran = c["same"] + c["different"] + c["both-failed"]
         print(f"| {corpus} | {c['programs']} | {built} | {ran} | {c['same']} | {c['different']} | {c['both-failed']} "
-              f"| {c['timeout']} | {c['build-failed']} | {c['old']} | {c['missing']} |")
+              f"| {c['timeout']} | {c['build-failed']} | {c['unsupported']} | {c['old']} | {c['missing']} |")
     print()
+    if a.per_program:
+        for corpus, table in tables:
+            print(f"#### {corpus}\n")
+            print("| program | verdict | CPU s reference | CPU s port | first difference |")
+            print("|---|---|---:|---:|---|")
+            for p, v, r, q, why in table:
+                f = lambda x: "-" if x is None else f"{x:.2f}"
+                print(f"| `{p}` | {v} | {f(r)} | {f(q)} | {why[:200].replace('|', '/')} |")
+            print()
+        return
     for corpus, p, v, why in notes:
         print(f"- {corpus} `{p}`: {v}" + (f" — {why}" if why else ""))
 

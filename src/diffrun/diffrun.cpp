@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -67,6 +68,28 @@ bool counts_none(const std::string& line, std::size_t begin, std::size_t end) {
 }
 
 }  // namespace
+
+Unsupported unsupported_in_build(const std::string& text) {
+  // `FILE:LINE[:COL]: error: MESSAGE [FRYnnnn]` as Diagnostic::format() prints it.
+  static const std::regex kDiag(R"(^(.*?):(\d+)(?::\d+)?: error: (.*) \[(FRY9412|FRY9414|FRY5601)\]\s*$)");
+  static const std::regex kLibrary(R"(the program uses (.+?) \(<)");
+  static const std::regex kName(R"(`([^`]+)` is not (?:declared|modelled))");
+  std::istringstream in(text);
+  std::string line;
+  std::smatch m, n;
+  while (std::getline(in, line)) {
+    if (!std::regex_match(line, m, kDiag)) continue;
+    Unsupported u;
+    u.code = m[4].str();
+    u.where = fs::path(m[1].str()).filename().string() + ":" + m[2].str();
+    const std::string msg = m[3].str();
+    if (u.code == "FRY9412" && std::regex_search(msg, n, kLibrary)) u.what = n[1].str();
+    else if (u.code == "FRY9414" && std::regex_search(msg, n, kName)) u.what = n[1].str();
+    else if (u.code == "FRY5601") u.what = "inline assembly";
+    if (!u.what.empty()) return u;
+  }
+  return {};
+}
 
 const std::vector<std::string>& default_fail_patterns() {
   static const std::vector<std::string> v = [] {
@@ -189,6 +212,21 @@ Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>
   if (!o.ref.built || !o.port.built) {
     o.verdict = "build-failed";
     o.build_failed_side = !o.ref.built && !o.port.built ? "both" : (!o.ref.built ? "reference" : "port");
+    // A construct the runtime cannot run, on every side that failed: a verdict of its own.
+    Unsupported first;
+    bool all = true;
+    for (auto& [side, res] : sides) {
+      if (side->build.empty() || res->built) continue;
+      const Unsupported u = unsupported_in_build(res->build.err + "\n" + res->build.out);
+      if (u.what.empty()) all = false;
+      else if (first.what.empty()) first = u;
+    }
+    if (all && !first.what.empty()) {
+      o.verdict = "unsupported";
+      o.unsupported = first.what;
+      o.unsupported_where = first.where;
+      o.unsupported_code = first.code;
+    }
     return o;
   }
 
@@ -302,6 +340,8 @@ nlohmann::json to_json(const Spec& spec, const Outcome& o) {
                       {"runs", spec.runs}};
   if (!o.timeout_side.empty()) j["timeout_side"] = o.timeout_side;
   if (!o.build_failed_side.empty()) j["build_failed_side"] = o.build_failed_side;
+  if (!o.unsupported.empty())
+    j["unsupported"] = {{"what", o.unsupported}, {"where", o.unsupported_where}, {"code", o.unsupported_code}};
   if (o.stdout_compared) j["stdout"] = to_json(o.out);
   nlohmann::json files = nlohmann::json::array();
   for (const FileComparison& f : o.files) {
@@ -333,6 +373,9 @@ std::string to_text(const Spec& spec, const Outcome& o) {
   side("reference", spec.ref, o.ref);
   side("port     ", spec.port, o.port);
   if (o.verdict == "build-failed") return s + "verdict: BUILD FAILED (" + o.build_failed_side + ")\n";
+  if (o.verdict == "unsupported")
+    return s + fmt::format("verdict: UNSUPPORTED: {} ({}, {}; {})\n", o.unsupported, o.unsupported_where,
+                           o.unsupported_code, o.build_failed_side);
   for (const auto& [name, r] : {std::pair<const char*, const SideResult*>{"reference", &o.ref}, {"port", &o.port}})
     if (!r->failure.empty() && r->failure.starts_with("printed"))
       s += fmt::format("{} failed its own check: {}\n", name, r->failure);

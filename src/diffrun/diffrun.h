@@ -85,7 +85,13 @@ struct Outcome {
   // "different": one side failed (the other did not), or exit codes or outputs differ.
   // "both-failed": both sides crashed, exited non-zero or reported a failed self-check.
   // "timeout": a side ran out of time (timeout_side says which). "build-failed": a build failed.
+  // "unsupported": every side whose build failed stopped on a construct the wave64 runtime names
+  // as one it cannot run (FRY9412 a library, FRY9414 an API name, FRY5601 inline assembly);
+  // `unsupported` says which, `unsupported_where` where (FILE:LINE), `unsupported_code` the code.
   std::string verdict;
+  std::string unsupported;
+  std::string unsupported_where;
+  std::string unsupported_code;
   std::string timeout_side;       // "reference", "port", "both" (verdict "timeout")
   std::string build_failed_side;  // "reference", "port", "both" (verdict "build-failed")
   [[nodiscard]] bool same() const { return verdict == "same"; }
@@ -93,6 +99,16 @@ struct Outcome {
 
 // `log` receives progress lines (may be null).
 [[nodiscard]] Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>& log = {});
+
+// The construct a failed `ferry wave64 build` names as one the runtime cannot run, from its
+// output: the first FRY9412 (the library), FRY9414 (the API name) or FRY5601 (inline assembly)
+// diagnostic. Empty `what` when there is none (a build that failed for another reason).
+struct Unsupported {
+  std::string what;   // "cuBLAS", "cudaKernelNodeParams", "inline assembly"
+  std::string where;  // FILE:LINE of the include, use or asm statement
+  std::string code;   // "FRY9412", "FRY9414", "FRY5601"
+};
+[[nodiscard]] Unsupported unsupported_in_build(const std::string& build_output);
 
 [[nodiscard]] nlohmann::json to_json(const Spec& spec, const Outcome& o);
 [[nodiscard]] std::string to_text(const Spec& spec, const Outcome& o);

@@ -249,6 +249,8 @@ std::string summarize(const Spec& s, const Outcome& o) {
     return "build failed (" + o.build_failed_side +
            "): " + first_error_line(side.build.err.empty() ? side.build.out : side.build.err);
   }
+  if (o.verdict == "unsupported")
+    return o.unsupported + " (" + o.unsupported_where + ", " + o.unsupported_code + "; " + o.build_failed_side + ")";
   if (o.verdict == "timeout") return o.timeout_side == "both" ? "both sides timed out" : o.timeout_side + " timed out";
   if (o.verdict == "both-failed") return "reference: " + o.ref.failure + "; port: " + o.port.failure;
   if (!o.ref.failure.empty()) return "reference: " + o.ref.failure;
@@ -445,7 +447,7 @@ std::string suite_html(const nlohmann::json& suite) {
       "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>ferry diffrun --wave64 --suite</title>\n"
       "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:.3em .8em;"
       "border-bottom:1px solid #ddd;text-align:left}td.n{text-align:right}.same{color:#070}.different{color:#b00}"
-      ".both-failed,.build-failed,.timeout,.not-runnable{color:#a60}</style></head><body>\n";
+      ".both-failed,.build-failed,.timeout,.not-runnable,.unsupported{color:#a60}</style></head><body>\n";
   h += "<h1>Reference vs port on the wave64 CPU runtime</h1>\n<p>reference: <code>" + esc(suite.value("ref_root", "")) +
        "</code> &middot; port: <code>" + esc(suite.value("port_root", "")) + "</code></p>\n<p>";
   for (const auto& [v, n] : suite.at("counts").items()) h += esc(upper_verdict(v)) + ": " + n.dump() + " &nbsp; ";

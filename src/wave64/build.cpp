@@ -14,6 +14,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -267,6 +268,147 @@ void report_unlinked(const std::string& output, const fs::path& first_source, Bu
 
 }  // namespace
 
+namespace {
+
+// A path the compiler printed, as the user's file: the mirror under WORK/src is the original.
+std::string original_path(const std::string& printed, const fs::path& work) {
+  if (work.empty()) return printed;
+  const std::string mirror = (work / "src").string();
+  if (printed.size() > mirror.size() && printed.starts_with(mirror) && printed[mirror.size()] == '/')
+    return printed.substr(mirror.size());
+  return printed;
+}
+
+// The library a header that is on no include path belongs to, by its name; empty when unknown.
+std::string library_of_header(const std::string& h) {
+  static const std::pair<std::regex, const char*> kHeaders[] = {
+      {std::regex(R"(^(cutlass|cute)/)"), "CUTLASS/CuTe"},
+      {std::regex(R"(^vulkan/)"), "Vulkan"},
+      {std::regex(R"(^(GL|GLFW|EGL|GLES\d*|glad)/)"), "OpenGL"},
+      {std::regex(R"(^mpi\.h$)"), "MPI"},
+      {std::regex(R"(^FreeImage\.h$)"), "FreeImage"},
+      {std::regex(R"(^nvml\.h$)"), "NVML"},
+      {std::regex(R"(^nvToolsExt|^nvtx3/)"), "NVTX"},
+      {std::regex(R"(^opencv2?/)"), "OpenCV"},
+      {std::regex(R"(^(torch|ATen|c10)/)"), "PyTorch (C++)"},
+      {std::regex(R"(^Eigen/)"), "Eigen"},
+      {std::regex(R"(^(cub|thrust)/)"), "CUB/Thrust (a copy the checkout lacks)"},
+  };
+  for (const auto& [re, name] : kHeaders)
+    if (std::regex_search(h, re)) return name;
+  return {};
+}
+
+}  // namespace
+
+std::vector<Diagnostic> diagnose_compiler_output(std::string_view output, const fs::path& work,
+                                                 const std::vector<fs::path>& stub_dirs) {
+  // gcc: `In file included from A:12,` / `                 from B:3:`; clang: `In file included from A:12:`.
+  static const std::regex kIncludedFrom(R"(^In file included from (.+):(\d+)[,:]\s*$)");
+  static const std::regex kStub(R"(wave64 CPU runtime: <([^>]+)> \(([^)]+)\) is not supported)");
+  static const std::regex kMissing(R"(^(.+?):(\d+):(\d+): fatal error: '?([^':]+?)'?: No such file or directory)");
+  static const std::regex kClangMissing(R"(^(.+?):(\d+):(\d+): fatal error: '([^']+)' file not found)");
+  static const std::regex kUndeclared(
+      R"(^(.+?):(\d+):(\d+): error: (?:use of undeclared identifier )?(?:‘|'|`)((?:cuda|cu|hip|hiprtc|nvrtc)[A-Z]\w*)(?:’|')( was not declared in this scope| does not name a type| has not been declared|$))");
+  // The runtime's stand-ins for APIs it does not model (device.h) fail a static assertion
+  // naming them; gcc and clang give the user's line as `FILE:LINE:COL:   required from here`.
+  static const std::regex kRequiredFrom(R"(^(.+?):(\d+):(\d+):\s+required from here)");
+  static const std::regex kStandIn(
+      R"(static(?: assertion|_assert) failed.*wave64 CPU runtime: (\w+) is not supported \((.*)\))");
+  std::vector<Diagnostic> out;
+  std::set<std::string> seen;  // one diagnostic per library, header or name
+  std::string required_file;
+  std::uint32_t required_line = 0, required_col = 0;
+  std::string includer_file;
+  std::uint32_t includer_line = 0;
+  std::istringstream in{std::string(output)};
+  std::string line;
+  auto add = [&](Diag code, const std::string& key, std::string file, std::uint32_t ln, std::uint32_t col,
+                 std::string msg, std::string hint) {
+    if (!seen.insert(std::to_string(static_cast<int>(code)) + "|" + key).second) return;
+    Diagnostic d;
+    d.code = code;
+    d.severity = Severity::Error;
+    d.file = std::move(file);
+    d.line = ln;
+    d.col = col;
+    d.message = std::move(msg);
+    d.hint = std::move(hint);
+    out.push_back(std::move(d));
+  };
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_match(line, m, kIncludedFrom)) {
+      includer_file = original_path(m[1].str(), work);
+      includer_line = static_cast<std::uint32_t>(std::stoul(m[2].str()));
+      continue;
+    }
+    if (std::regex_search(line, m, kRequiredFrom)) {
+      required_file = original_path(m[1].str(), work);
+      required_line = static_cast<std::uint32_t>(std::stoul(m[2].str()));
+      required_col = static_cast<std::uint32_t>(std::stoul(m[3].str()));
+      continue;
+    }
+    if (std::regex_search(line, m, kStandIn)) {
+      const std::string name = m[1].str();
+      add(Diag::Wave64MissingApi, name, required_file, required_line, required_col,
+          "wave64 CPU runtime: `" + name + "` is not modelled by the runtime (" + m[2].str() + ")",
+          "the runtime declares it only to name it; compare this program on a GPU");
+      continue;
+    }
+    if (std::regex_search(line, m, kStub)) {
+      const std::string header = m[1].str(), library = m[2].str();
+      add(Diag::Wave64UnsupportedLibrary, library, includer_file, includer_line, 0,
+          "wave64 CPU runtime: the program uses " + library + " (<" + header + "> included here), a library the " +
+              "runtime cannot run: it runs kernels written against the CUDA/HIP runtime API only",
+          "compare this program on a GPU, or replace the library's calls with kernels of the program's own");
+      continue;
+    }
+    if (std::regex_search(line, m, kMissing) || std::regex_search(line, m, kClangMissing)) {
+      const std::string header = m[4].str(), library = library_of_header(header);
+      // A library header of the other API, kept by a port (<cuda/barrier> in a HIP program):
+      // the runtime's stand-in for it on that side names the library.
+      std::string stub_library;
+      for (const fs::path& d : stub_dirs) {
+        std::error_code ec;
+        if (!fs::is_regular_file(d / header, ec)) continue;
+        std::smatch sm;
+        std::string text;
+        try {
+          text = project::read_file(d / header);
+        } catch (const std::exception&) {
+          continue;
+        }
+        if (std::regex_search(text, sm, kStub)) stub_library = sm[2].str();
+        break;
+      }
+      if (!stub_library.empty()) {
+        add(Diag::Wave64UnsupportedLibrary, stub_library, original_path(m[1].str(), work),
+            static_cast<std::uint32_t>(std::stoul(m[2].str())), static_cast<std::uint32_t>(std::stoul(m[3].str())),
+            "wave64 CPU runtime: the program uses " + stub_library + " (<" + header +
+                "> included here, a header of the other API's library), a library the runtime cannot run",
+            "a CUDA library header in a HIP port has no HIP counterpart (see the migration's report)");
+        continue;
+      }
+      add(Diag::Wave64MissingHeader, header, original_path(m[1].str(), work),
+          static_cast<std::uint32_t>(std::stoul(m[2].str())), static_cast<std::uint32_t>(std::stoul(m[3].str())),
+          "wave64 CPU runtime: <" + header + "> is neither in the program's folders nor on this machine" +
+              (library.empty() ? std::string(" (a file the checkout lacks?)")
+                               : " (" + library + ", which neither the corpus nor the runtime provides)"),
+          "install the library's headers or give its folder with -I; a GPU-only library cannot run on the runtime");
+      continue;
+    }
+    if (std::regex_search(line, m, kUndeclared)) {
+      const std::string name = m[4].str();
+      add(Diag::Wave64MissingApi, name, original_path(m[1].str(), work),
+          static_cast<std::uint32_t>(std::stoul(m[2].str())), static_cast<std::uint32_t>(std::stoul(m[3].str())),
+          "wave64 CPU runtime: `" + name + "` is not declared by the runtime's headers (an API it does not model)",
+          "a CUDA name in a HIP port is one the migration left (see its report); otherwise the runtime lacks it");
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> test_framework_libraries(std::string_view text) {
   // `_main` first: its main() is taken from the archive only when the program has none.
   static const std::regex kInclude(R"(^[ \t]*#[ \t]*include[ \t]*<(gtest|gmock|benchmark)/)", std::regex::multiline);
@@ -433,6 +575,11 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
     r.compiler_output += lr.output;
     r.ok = lr.exit_code == 0;
     if (!r.ok && !o.sources.empty()) report_unlinked(lr.output, o.sources.front(), r);
+  } else {
+    // What stopped the compile, named: a library the runtime does not run, a header that is
+    // nowhere, an API name it does not declare (FRY9412-9414); the compiler's text follows.
+    for (Diagnostic& d : diagnose_compiler_output(r.compiler_output, work, {rt.cuda, rt.hip}))
+      r.diagnostics.push_back(std::move(d));
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;

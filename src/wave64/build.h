@@ -80,6 +80,17 @@ struct RuntimeLocation {
 // system without them stops at the include, with the compiler's message.
 [[nodiscard]] std::vector<std::string> test_framework_libraries(std::string_view text);
 
+// What stopped a failed compile, from the compiler's output (gcc or clang), one diagnostic per
+// library, header or name: FRY9412 a library the runtime does not run (its stub header's #error,
+// located at the program's #include), FRY9413 a header on no include path (named with its
+// library where known: CUTLASS, Vulkan, OpenGL...), FRY9414 a cuda*/hip* name the runtime's
+// headers do not declare. Paths under WORK/src (the transformed mirror) are given as the originals.
+// A header on no include path that one of STUB_DIRS (the runtime's cuda/ and hip/ stand-ins) has
+// as a library stub is that library (FRY9412): a CUDA library header kept by a HIP port.
+[[nodiscard]] std::vector<Diagnostic> diagnose_compiler_output(
+    std::string_view output, const std::filesystem::path& work,
+    const std::vector<std::filesystem::path>& stub_dirs = {});
+
 // The API of a program: what its files include (hip/... or cuda_*.h), else CUDA for .cu files
 // (nvcc includes cuda_runtime.h by itself) and HIP otherwise. Throws std::invalid_argument when
 // one program includes both.

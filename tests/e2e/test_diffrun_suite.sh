@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# ferry diffrun --wave64 --suite on tests/wave64/suite (four tiny programs of ours): arguments
+# ferry diffrun --wave64 --suite on tests/wave64/suite (five tiny programs of ours): arguments
 # from a Makefile run target and a CMake add_test, a .cpp helper linked, one verdict per program
 # (SAME, SAME, DIFFERENT for the 32-bit ballot at wave 64, BOTH FAILED for a self-check that
-# fails everywhere), the table, results.json and results.html, a resumed second run, and a HIP
-# corpus run at wave 32 against wave 64 from a list file.
+# fails everywhere, UNSUPPORTED for a cuRAND program), the table, results.json and results.html,
+# a resumed second run, and a HIP corpus run at wave 32 against wave 64 from a list file.
 set -u
 FERRY=${FERRY:?set FERRY to the ferry binary}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +29,8 @@ expect vecadd-same-with-makefile-args '^vecadd +SAME ' "$out"
 expect warp-reduce-same-with-cpp-helper '^warp_reduce +SAME ' "$out"
 expect ballot32-different '^ballot32 +DIFFERENT .*stdout line 1, col [0-9]+: [0-9]+ \(reference\) vs [0-9]+ \(port\)' "$out"
 expect selfcheck-both-failed "^selfcheck +BOTH FAILED .*reference: printed 'Result = FAIL'" "$out"
-expect summary '4 program\(s\): 1 BOTH FAILED 1 DIFFERENT 2 SAME' "$out"
+expect curand-unsupported '^curand_pi +UNSUPPORTED +- +- +cuRAND \(curand_pi.cu:[0-9]+, FRY9412; both\)' "$out"
+expect summary '5 program\(s\): 1 BOTH FAILED 1 DIFFERENT 2 SAME 1 UNSUPPORTED' "$out"
 python3 - "$work/r" <<'PY' || fails=$((fails + 1))
 import json, os, sys
 r = sys.argv[1]
@@ -38,7 +39,8 @@ v = {p["program"]: p for p in j["programs"]}
 assert v["vecadd"]["args"] == "1000" and v["vecadd"]["args_from"] == "Makefile run target", v["vecadd"]
 assert v["selfcheck"]["args"] == "5" and v["selfcheck"]["args_from"] == "CMake add_test", v["selfcheck"]
 assert v["warp_reduce"]["sources"] == ["warp_reduce.cu", "host_ref.cpp"], v["warp_reduce"]
-assert j["counts"] == {"same": 2, "different": 1, "both-failed": 1}, j["counts"]
+assert j["counts"] == {"same": 2, "different": 1, "both-failed": 1, "unsupported": 1}, j["counts"]
+assert v["curand_pi"]["first_difference"].startswith("cuRAND (curand_pi.cu:"), v["curand_pi"]
 html = open(os.path.join(r, "results.html")).read()
 assert "ballot32" in html and "DIFFERENT" in html
 print("ok   results.json and results.html")

@@ -295,6 +295,44 @@ TEST(DiffrunRun, SameAndDifferent) {
   EXPECT_EQ(o.build_failed_side, "port");
 }
 
+// A build stopped on a construct the runtime names as unsupported (FRY9412 / FRY9414 / FRY5601,
+// as `ferry wave64 build` prints them) is its own verdict; any other build failure stays one.
+TEST(DiffrunRun, UnsupportedConstructIsItsOwnVerdict) {
+  const Unsupported u = unsupported_in_build(
+      "/c/sgemv/Sgemv_v0.cu:3: error: wave64 CPU runtime: the program uses cuBLAS (<cublas_v2.h> included here), a "
+      "library the runtime cannot run: it runs kernels written against the CUDA/HIP runtime API only [FRY9412]\n"
+      "    hint: compare this program on a GPU\n");
+  EXPECT_EQ(u.what, "cuBLAS");
+  EXPECT_EQ(u.where, "Sgemv_v0.cu:3");
+  EXPECT_EQ(u.code, "FRY9412");
+  EXPECT_EQ(unsupported_in_build("/c/g.cu:166:5: error: wave64 CPU runtime: `cudaKernelNodeParams` is not declared by "
+                                 "the runtime's headers (an API it does not model) [FRY9414]\n")
+                .what,
+            "cudaKernelNodeParams");
+  EXPECT_EQ(unsupported_in_build("/c/q.cu:60:5: error: inline assembly in device code [FRY5601]\n").what,
+            "inline assembly");
+  EXPECT_TRUE(unsupported_in_build("/c/m.cu:3:10: error: wave64 CPU runtime: <cute/tensor.hpp> is neither in the "
+                                   "program's folders nor on this machine [FRY9413]\n")
+                  .what.empty());
+
+  Spec s;
+  s.ref.run = s.port.run = "true";
+  s.ref.build = s.port.build =
+      "echo '/c/a.cu:3: error: wave64 CPU runtime: the program uses cuRAND (<curand.h> included here), a library "
+      "the runtime cannot run [FRY9412]' >&2; exit 1";
+  Outcome o = run_diff(s);
+  EXPECT_EQ(o.verdict, "unsupported");
+  EXPECT_EQ(o.unsupported, "cuRAND");
+  EXPECT_EQ(o.build_failed_side, "both");
+  EXPECT_NE(to_text(s, o).find("UNSUPPORTED: cuRAND (a.cu:3, FRY9412; both)"), std::string::npos) << to_text(s, o);
+  EXPECT_EQ(to_json(s, o)["unsupported"]["what"], "cuRAND");
+  s.ref.build = "true";
+  s.port.build = "echo 'a.cu:1:1: error: expected ;' >&2; exit 1";
+  o = run_diff(s);
+  EXPECT_EQ(o.verdict, "build-failed");  // no named construct: a plain build failure
+  EXPECT_TRUE(o.unsupported.empty());
+}
+
 // Both sides failing the same way says nothing about the port: never SAME.
 TEST(DiffrunRun, BothFailedIsNeverSame) {
   Spec s;

@@ -236,5 +236,64 @@ TEST(Wave64Build, TestFrameworkIncludesAddTheirLibraries) {
   EXPECT_TRUE(test_framework_libraries("// #include <gtest/gtest.h>\n#include \"gtest_like.h\"\n").empty());
 }
 
+// A failed compile says what stopped it, with Ferry's own codes: the runtime's stub header of a
+// library (located at the program's #include, the mirror path given as the original), a header
+// that is nowhere (with its library where known), a runtime API name the headers lack.
+TEST(Wave64Build, CompilerOutputNamesUnsupportedLibrariesHeadersAndApis) {
+  const std::string out =
+      "In file included from /w/src/home/p/helper.h:2,\n"
+      "                 from /home/p/main.cu:2:\n"
+      "/rt/cuda/cublas_v2.h:2:2: error: #error \"wave64 CPU runtime: <cublas_v2.h> (cuBLAS) is not supported; the "
+      "runtime runs kernels written against the HIP/CUDA runtime API only\"\n"
+      "In file included from /home/p/other.cu:7:\n"
+      "/rt/cuda/cublas_v2.h:2:2: error: #error \"wave64 CPU runtime: <cublas_v2.h> (cuBLAS) is not supported\"\n"
+      "/home/p/main.cu:3:10: fatal error: cute/tensor.hpp: No such file or directory\n"
+      "/home/p/g.cu:166:5: error: \xe2\x80\x98"
+      "cudaKernelNodeParams\xe2\x80\x99 was not declared in this scope\n"
+      "/home/p/g.cu:189:5: error: 'cudaMemcpy3DParms' does not name a type\n"
+      "/home/p/g.cu:190:5: error: 'myHelper' was not declared in this scope\n"
+      "/home/p/g.cu:191:5: error: 'cuda_pbo_resource' was not declared in this scope\n"  // a user's name
+      "/home/p/h.cpp:4:10: fatal error: 'vendor/thing.h' file not found\n"
+      "/home/p/g.cu:200:26:   required from here\n"
+      "/rt/include/wave64/device.h:73:19: error: static assertion failed: wave64 CPU runtime: cudaGraphAddKernelNode "
+      "is not supported (graph nodes built by hand; capture a stream instead)\n";
+  const std::vector<Diagnostic> d = diagnose_compiler_output(out, "/w");
+  ASSERT_EQ(d.size(), 6u);
+  EXPECT_EQ(d[0].code, Diag::Wave64UnsupportedLibrary);
+  EXPECT_EQ(d[0].file, "/home/p/helper.h");  // the includer, not the stub; the mirror mapped back
+  EXPECT_EQ(d[0].line, 2u);
+  EXPECT_NE(d[0].message.find("uses cuBLAS (<cublas_v2.h>"), std::string::npos) << d[0].message;
+  EXPECT_EQ(d[1].code, Diag::Wave64MissingHeader);  // one cuBLAS diagnostic, not two
+  EXPECT_NE(d[1].message.find("<cute/tensor.hpp>"), std::string::npos);
+  EXPECT_NE(d[1].message.find("CUTLASS/CuTe"), std::string::npos);
+  EXPECT_EQ(d[2].code, Diag::Wave64MissingApi);
+  EXPECT_EQ(d[2].line, 166u);
+  EXPECT_NE(d[2].message.find("`cudaKernelNodeParams`"), std::string::npos);
+  EXPECT_EQ(d[3].code, Diag::Wave64MissingApi);
+  EXPECT_NE(d[3].message.find("`cudaMemcpy3DParms`"), std::string::npos);
+  EXPECT_EQ(d[4].code, Diag::Wave64MissingHeader);  // clang's form; no library known
+  EXPECT_NE(d[4].message.find("checkout lacks"), std::string::npos);
+  EXPECT_EQ(d[5].code, Diag::Wave64MissingApi);  // a stand-in's static assertion, at the user's line
+  EXPECT_EQ(d[5].file, "/home/p/g.cu");
+  EXPECT_EQ(d[5].line, 200u);
+  EXPECT_NE(d[5].message.find("`cudaGraphAddKernelNode`"), std::string::npos);
+  EXPECT_NE(d[5].message.find("graph nodes built by hand"), std::string::npos);
+  EXPECT_TRUE(diagnose_compiler_output("a.cu:1:1: error: expected ';'\n", "/w").empty());
+
+  // A header no include path has, which the runtime's other side stubs: that library (a HIP port
+  // that kept <cuda/barrier>).
+  const auto stubs = std::filesystem::temp_directory_path() / ("w64stubs" + std::to_string(::getpid()));
+  std::filesystem::create_directories(stubs / "cuda");
+  std::ofstream(stubs / "cuda" / "barrier")
+      << "#error \"wave64 CPU runtime: <cuda/barrier> (async barriers) is not supported; ...\"\n";
+  const std::vector<Diagnostic> k = diagnose_compiler_output(
+      "/home/p/port/aw.cu:34:10: fatal error: cuda/barrier: No such file or directory\n", "/w", {stubs});
+  std::filesystem::remove_all(stubs);
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_EQ(k[0].code, Diag::Wave64UnsupportedLibrary);
+  EXPECT_EQ(k[0].line, 34u);
+  EXPECT_NE(k[0].message.find("uses async barriers (<cuda/barrier>"), std::string::npos) << k[0].message;
+}
+
 }  // namespace
 }  // namespace ferry::wave64

@@ -49,7 +49,9 @@ struct RegionRec {
   int width;
   unsigned char active;  // the lane reached the operation (regions under a condition: not all do)
 };
-enum class RegionOp : std::uint8_t { None, Shuffle, Vote, Collective };
+// (No enumerator is named like a macro of X11 (None, Bool, Status, True, False, Success): programs
+// with OpenGL interop include <X11/Xlib.h> before the runtime.)
+enum class RegionOp : std::uint8_t { Unset, Shuffle, Vote, Collective };
 // A collective operation's work on one wavefront (wmma.h's mma_sync): `args` holds 4 operand
 // addresses per lane, `recs` says which of its `count` lanes reached the operation.
 using RegionCollective = void (*)(void* const* args, const RegionRec* recs, unsigned count);
@@ -117,7 +119,7 @@ struct Lanes {
 struct Slot {
   rt::RegionRec* r;
   unsigned n;
-  rt::RegionOp op = rt::RegionOp::None;
+  rt::RegionOp op = rt::RegionOp::Unset;
   std::uint8_t sub = 0;
   unsigned bytes = 0;
   Site site{nullptr, 0, 0};

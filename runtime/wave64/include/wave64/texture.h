@@ -23,7 +23,7 @@
 
 namespace w64::api {
 
-enum class ChanKind : int { Signed = 0, Unsigned = 1, Float = 2, None = 3 };
+enum class ChanKind : int { Signed = 0, Unsigned = 1, Float = 2, NoKind = 3 };  // (not None: an X11 macro)
 
 struct ArrayStore {
   int x, y, z, w;  // bits per channel (the channel format)

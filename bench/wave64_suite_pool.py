@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""ferry diffrun --wave64 --suite over several corpora at once, in one pool of JOBS slots, under a
+deadline (issue 31: a fresh pass of every corpus on a many-core machine).
+
+bench/wave64_suite_corpora.sh runs the corpora one after another, each with its own -j: on 16 cores
+the long programs of one corpus (time-outs at the CPU limit) leave the other cores idle while the
+next corpus waits. Here every program folder of every corpus is one unit of one queue:
+  * the CUDA corpora are migrated to HIP first, all at once (`ferry migrate C --to hip`, as the
+    suite mode does), and each unit then runs with --port-dir on that port;
+  * HIP corpora (a name containing "rocm" or "HIP") run against themselves at wave 32 vs 64, with
+    --std=gnu++20, exactly as wave64_suite_corpora.sh runs them;
+  * a unit is one `ferry diffrun --wave64 --suite C --list ONE_FOLDER` with its own results folder;
+    a folder of k programs (several mains) runs with -j min(k, MAX_UNIT_JOBS) and holds that many
+    slots;
+  * FIRST=REGEX units start first (the known long ones), LAST=REGEX units last;
+  * at DEADLINE seconds (from the start) the units still running are killed (their finished
+    programs keep their verdicts); units not started and programs not finished are recorded as
+    verdict "not-reached".
+The per-corpus results have the suite's own layout, so wave64_suite_summary.py reads them:
+OUT/NAME/{list.txt, results.json, table.txt, programs/*.json}, and OUT/summary.tsv.
+
+Usage: wave64_suite_pool.py FERRY OUT CORPUS...
+Environment: JOBS (14), CPU_TIMEOUT (120: seconds of CPU per side, RLIMIT_CPU of each process, so
+all its threads together), TIMEOUT (wall-clock backstop per run, default CPU_TIMEOUT + 60),
+DEADLINE (seconds, 0 = none), FIRST, LAST (regexes over CORPUS/FOLDER), MAX_UNIT_JOBS (4),
+IGNORE (as wave64_suite_corpora.sh), W64_THREADS (passed to the programs through the environment).
+A corpus that is absent is skipped.
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+WARP = re.compile(r"__shfl|__ballot|__any(_sync)?\(|__all(_sync)?\(|__activemask|__syncwarp|warpSize|"
+                  r"cooperative_groups|__reduce_[a-z]+_sync|__match_")
+MAIN = re.compile(r"(^|[^\w:.])(int|void|auto)\s+main\s*\(")
+IGNORE = os.environ.get("IGNORE", r"[Tt]ime|/s\b|[Mm]s\b|msec|usec|GB/s|GFLOP|[Bb]andwidth|[Tt]hroughput|[Ss]peed|"
+                        r"sec\b|[Dd]evice|GPU|Multi-?[Pp]rocessor|SM [0-9]|[Cc]ompute [Cc]apability|[Oo]ccupancy|"
+                        r"[Cc]lock|[Ww]arp ?[Ss]ize|per [Ss]econd")
+SRC_EXT = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c")
+
+
+def log(msg):
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def list_folders(root):
+    """The folders wave64_suite_corpora.sh lists: a source with main, and a warp operation."""
+    out = []
+    for d, dirs, files in sorted(os.walk(root)):
+        dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x != "build")
+        srcs = [f for f in files if f.endswith((".cu", ".hip", ".cpp", ".cc", ".c", ".cuh", ".h", ".hpp"))]
+        text = ""
+        for f in srcs:
+            try:
+                text += open(os.path.join(d, f), errors="replace").read()
+            except OSError:
+                pass
+        if not any(f.endswith((".cu", ".hip")) for f in srcs) and "__global__" not in text:
+            continue
+        if MAIN.search(text) and WARP.search(text):
+            out.append(os.path.relpath(d, root))
+    return out
+
+
+def programs_of(root, folder):
+    """The program names the suite gives a folder (one per source with main)."""
+    d = os.path.join(root, folder)
+    mains = []
+    for f in sorted(os.listdir(d)):
+        p = os.path.join(d, f)
+        if not os.path.isfile(p) or not f.endswith(SRC_EXT) or f.startswith(("LICENSE", "README", "COPYING")):
+            continue
+        try:
+            if MAIN.search(open(p, errors="replace").read()):
+                mains.append(os.path.splitext(f)[0])
+        except OSError:
+            pass
+    if len(mains) <= 1:
+        return [folder]
+    return [("" if folder == "." else folder + "/") + m for m in mains]
+
+
+def safe(n):
+    s = "".join(c if c.isalnum() or c in "-." else "_" for c in n)
+    return "_root" if s == "." else s
+
+
+def upper(v):
+    return v.replace("-", " ").upper()
+
+
+def secs(s):
+    return f"{s:.2f}" if s and s > 0 else "-"
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit("usage: wave64_suite_pool.py FERRY OUT CORPUS...")
+    ferry, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    jobs = int(os.environ.get("JOBS", "14"))
+    cpu = os.environ.get("CPU_TIMEOUT", "120")
+    wall = os.environ.get("TIMEOUT", str(int(float(cpu)) + 60))
+    deadline_s = float(os.environ.get("DEADLINE", "0"))
+    first = re.compile(os.environ["FIRST"]) if os.environ.get("FIRST") else None
+    last = re.compile(os.environ["LAST"]) if os.environ.get("LAST") else None
+    max_unit = int(os.environ.get("MAX_UNIT_JOBS", "4"))
+    t0 = time.monotonic()
+    deadline = t0 + deadline_s if deadline_s > 0 else None
+    os.makedirs(out, exist_ok=True)
+
+    corpora = []
+    for c in sys.argv[3:]:
+        c = os.path.abspath(c)
+        if not os.path.isdir(c):
+            log(f"skip: {c} is absent")
+            continue
+        name = os.path.basename(c)
+        hip = os.environ.get("HIP") or ("rocm" in name or "HIP" in name)
+        folders = list_folders(c)
+        os.makedirs(os.path.join(out, name), exist_ok=True)
+        with open(os.path.join(out, name, "list.txt"), "w") as f:
+            f.write("".join(x + "\n" for x in folders))
+        corpora.append({"name": name, "root": c, "hip": bool(hip), "folders": folders})
+        log(f"{name}: {len(folders)} folder(s){' (HIP, wave 32 vs 64)' if hip else ''}")
+
+    # The CUDA corpora's ports, all at once (each `ferry migrate` is one process).
+    procs = []
+    for c in corpora:
+        if c["hip"] or not c["folders"]:
+            continue
+        c["port"] = os.path.join(out, c["name"], "port")
+        if os.path.exists(os.path.join(c["port"], ".ferry")):
+            continue
+        lf = open(os.path.join(out, c["name"], "migrate.log"), "w")
+        procs.append((c, lf, subprocess.Popen([ferry, "migrate", c["root"], "--to", "hip", "-q", "-o", c["port"]],
+                                              stdout=lf, stderr=subprocess.STDOUT)))
+    for c, lf, p in procs:
+        rc = p.wait()
+        lf.close()
+        log(f"{c['name']}: migrated (exit {rc})")
+        if rc > 1:
+            c["migrate_failed"] = f"ferry migrate exit {rc} (see migrate.log)"
+    log(f"migration: {time.monotonic() - t0:.0f} s")
+
+    units = []
+    for c in corpora:
+        for folder in c["folders"]:
+            progs = programs_of(c["root"], folder)
+            key = c["name"] + "/" + folder
+            rank = 0 if first and first.search(key) else 2 if last and last.search(key) else 1
+            units.append({"corpus": c, "folder": folder, "programs": progs, "rank": rank,
+                          "jobs": max(1, min(len(progs), max_unit, jobs)), "state": "queued"})
+    units.sort(key=lambda u: u["rank"])  # stable: corpus order within a rank
+
+    def start(u):
+        c = u["corpus"]
+        res = os.path.join(out, c["name"], "units", safe(u["folder"]))
+        os.makedirs(res, exist_ok=True)
+        with open(os.path.join(res, "list.txt"), "w") as f:
+            f.write(u["folder"] + "\n")
+        cmd = [ferry, "diffrun", "--wave64", "--suite", c["root"], "--list", os.path.join(res, "list.txt"),
+               "--results", res, "-j", str(u["jobs"]), "--timeout", wall, "--ignore", IGNORE, "-q",
+               "--cpu-timeout", cpu]
+        if c["hip"]:
+            cmd += ["--ref-api", "hip", "--ref-wave", "32", "--wave64-flag=--std=gnu++20"]
+        else:
+            cmd += ["--port-dir", c["port"]]
+        u["res"] = res
+        u["out"] = open(os.path.join(res, "table.txt"), "w")
+        u["err"] = open(os.path.join(res, "stderr.txt"), "w")
+        u["proc"] = subprocess.Popen(cmd, stdout=u["out"], stderr=u["err"], start_new_session=True)
+        u["state"] = "running"
+        u["t"] = time.monotonic()
+
+    free = jobs
+    queue = [u for u in units if not u["corpus"].get("migrate_failed")]
+    running = []
+    while queue or running:
+        now = time.monotonic()
+        if deadline and now >= deadline:
+            for u in running:
+                try:
+                    os.killpg(u["proc"].pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                u["proc"].wait()
+                u["state"] = "killed"
+                log(f"deadline: killed {u['corpus']['name']}/{u['folder']}")
+            running = []
+            break
+        while queue and (queue[0]["jobs"] <= free or not running):
+            u = queue.pop(0)
+            free -= u["jobs"]
+            start(u)
+            running.append(u)
+            log(f"start {u['corpus']['name']}/{u['folder']} (-j {u['jobs']}, {len(queue)} queued)")
+        time.sleep(0.5)
+        for u in list(running):
+            if u["proc"].poll() is not None:
+                running.remove(u)
+                free += u["jobs"]
+                u["state"] = "done"
+                u["out"].close()
+                u["err"].close()
+                log(f"done {u['corpus']['name']}/{u['folder']} exit {u['proc'].returncode} "
+                    f"in {time.monotonic() - u['t']:.0f} s")
+
+    # Per corpus: the suite's layout, from the units' program results.
+    summary = ["corpus\tprograms\tsame\tdifferent\tboth_failed\ttimeout\tbuild_failed\tunsupported\tnot_runnable\t"
+               "not_reached"]
+    for c in corpora:
+        base = os.path.join(out, c["name"])
+        os.makedirs(os.path.join(base, "programs"), exist_ok=True)
+        entries = []
+        for u in (u for u in units if u["corpus"] is c):
+            got = {}
+            pdir = os.path.join(u.get("res", ""), "programs")
+            if u.get("res") and os.path.isdir(pdir):
+                for f in sorted(os.listdir(pdir)):
+                    try:
+                        j = json.load(open(os.path.join(pdir, f)))
+                    except (OSError, ValueError):
+                        continue
+                    got[j.get("program")] = j
+                    with open(os.path.join(base, "programs", f), "w") as w:
+                        json.dump(j, w, indent=2)
+            why = c.get("migrate_failed") or {"queued": "not started before the deadline",
+                                               "killed": "stopped at the deadline"}.get(u["state"], "no result")
+            for p in sorted(set(u["programs"]) | set(got)):
+                j = got.get(p)
+                if j is None:
+                    entries.append({"program": p, "verdict": "not-reached", "ref_s": 0, "port_s": 0,
+                                    "first_difference": why, "args": "", "args_from": "", "sources": [],
+                                    "resumed": False})
+                else:
+                    entries.append({k: j.get(k) for k in ("program", "verdict", "ref_s", "port_s",
+                                                          "first_difference", "args", "args_from", "sources")}
+                                   | {"resumed": False})
+        entries.sort(key=lambda e: e["program"])
+        counts = {}
+        for e in entries:
+            counts[e["verdict"]] = counts.get(e["verdict"], 0) + 1
+        res = {"ref_root": c["root"], "port_root": c.get("port", c["root"]),
+               "ref_wave": 32, "port_wave": 64, "counts": counts, "programs": entries}
+        with open(os.path.join(base, "results.json"), "w") as f:
+            json.dump(res, f, indent=2)
+        w = max([7] + [len(e["program"]) for e in entries])
+        lines = [f"{'program':<{w}}  {'verdict':<12}  {'ref s':>8}  {'port s':>8}  first difference"]
+        for e in entries:
+            lines.append(f"{e['program']:<{w}}  {upper(e['verdict']):<12}  {secs(e['ref_s']):>8}  "
+                         f"{secs(e['port_s']):>8}  {e['first_difference']}")
+        lines.append(f"{len(entries)} program(s):" + "".join(f" {n} {upper(v)}" for v, n in sorted(counts.items())))
+        with open(os.path.join(base, "table.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        summary.append("\t".join([c["name"], str(len(entries))] + [str(counts.get(k, 0)) for k in
+                                  ("same", "different", "both-failed", "timeout", "build-failed", "unsupported", "not-runnable",
+                                   "not-reached")]))
+        log(lines[-1].replace("program(s):", f"program(s) of {c['name']}:"))
+    with open(os.path.join(out, "summary.tsv"), "w") as f:
+        f.write("\n".join(summary) + "\n")
+    log(f"total: {time.monotonic() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
