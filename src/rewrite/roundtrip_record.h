@@ -5,7 +5,8 @@
 //
 // so that CUDA -> HIP -> CUDA gives the original text (docs/targets.md, "Round trips"). This module
 // is the record's one owner: the hip target and the wave64 planner write records only through
-// `make` (or the constants below), the cuda target reads them only through `parse` / `after`.
+// `make` (or the constants below), the cuda target reads them only through `parse` / `after`;
+// whether a text or a place already holds one is asked through `mentions` / `mentioned_after`.
 // (Build files have their own record, buildsys/roundtrip_record.h: `# ferry-cuda-was` lines.)
 //
 // The forms, each with its restore rule on the way back (the cuda target's record_restore pass,
