@@ -19,6 +19,7 @@ namespace {
 void collect_constants(const CodeView& v, FileFacts& facts) {
   struct Raw {
     ConstantInfo info;
+    std::string name;
     std::size_t value_first, value_last;
     std::size_t fn;  // function index or npos
   };
@@ -36,7 +37,7 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
       if (last <= name) continue;
       // function-like: '(' right after the name, without a space
       if (v.is(name + 1, "(") && v.code(name + 1).begin == v.code(name).end) continue;
-      raws.push_back({{std::string(v.text(name)), 0, name, ci, last, true}, name + 1, last, npos});
+      raws.push_back({{0, name, ci, last, true}, std::string(v.text(name)), name + 1, last, npos});
       skip_through = last + 1;
       continue;
     }
@@ -58,7 +59,7 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
     std::size_t first = ci;
     while (first > 0 && (v.is(first - 1, "static") || v.is(first - 1, "inline"))) --first;
     raws.push_back(
-        {{std::string(v.text(j)), 0, j, first, value_last + 1, false}, j + 2, value_last, facts.function_at(ci)});
+        {{0, j, first, value_last + 1, false}, std::string(v.text(j)), j + 2, value_last, facts.function_at(ci)});
   }
   // Evaluate to a fixpoint: definitions may use each other in any order.
   std::set<std::string> conflicting;
@@ -69,22 +70,22 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
       const auto val = eval(v, facts, r.value_first, r.value_last, scope);
       if (!val) continue;
       if (scope) {
-        auto [it, added] = scope->local_constants.emplace(r.info.name, *val);
+        auto [it, added] = scope->local_constants.emplace(r.name, *val);
         if (!added && it->second != *val) {
           it->second = *val;  // last one wins inside a function (shadowing is rare)
         }
         changed = changed || added;
         continue;
       }
-      if (conflicting.count(r.info.name)) continue;
-      auto it = facts.constants.find(r.info.name);
+      if (conflicting.count(r.name)) continue;
+      auto it = facts.constants.find(r.name);
       if (it == facts.constants.end()) {
         ConstantInfo c = r.info;
         c.value = *val;
-        facts.constants.emplace(c.name, c);
+        facts.constants.emplace(r.name, c);
         changed = true;
       } else if (it->second.name_ci != r.info.name_ci && it->second.value != *val) {
-        conflicting.insert(r.info.name);
+        conflicting.insert(r.name);
         facts.constants.erase(it);
         changed = true;
       }
@@ -133,6 +134,7 @@ void collect_functions(const CodeView& v, FileFacts& facts) {
     facts.functions.push_back(std::move(fn));
     ci = close;
   }
+  facts.functions.shrink_to_fit();  // a tree's planner holds every file's facts at once
 }
 
 }  // namespace

@@ -60,8 +60,9 @@ struct FunctionInfo {
 };
 
 // A named compile-time constant of the file: `#define NAME expr` or `constexpr T NAME = expr;`.
+// Its name is its key in FileFacts::constants (not kept twice: a tree's planner holds every
+// file's constants at once, and a header like glew.h has thousands).
 struct ConstantInfo {
-  std::string name;
   long long value = 0;
   std::size_t name_ci = 0;   // code index of NAME in its definition
   std::size_t first_ci = 0;  // first code index of the definition ('#' or the declaration start)

@@ -126,9 +126,10 @@ int run_migrate(const MigrateArgs& args) {
     return kExitUsage;
   }
   progress.finish();
-  const nlohmann::json j = report::migration_to_json(r, a.to, a.path, a.output);
+  nlohmann::json j = report::migration_to_json(r, a.to, a.path, a.output);
   if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
-  report::record_migration(a.output, j);  // OUT/.ferry/report.json: what `ferry report` starts from
+  // OUT/.ferry/report.json: what `ferry report` starts from (j is moved there unless printed below)
+  report::record_migration(a.output, a.json ? nlohmann::json(j) : std::move(j));
   if (!a.sarif_file.empty()) project::write_atomically(a.sarif_file, report::render_report(a.output, "sarif"));
   if (!a.html_file.empty()) project::write_atomically(a.html_file, report::render_report(a.output, "html"));
   if (a.json) {

@@ -6,7 +6,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -15,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lex/code_view.h"
+#include "migrate/line_maps.h"
 #include "migrate/rounds.h"
 
 namespace fs = std::filesystem;
@@ -112,6 +112,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
       }
   }
   target.prepare_project(views, project_ctx);
+  std::vector<targets::SourceView>().swap(views);  // the pre-passes are done with them
   buildsys::Options build_options;
   build_options.arch = arch;
   build_options.facts = project_ctx.build_facts;
@@ -132,13 +133,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
     for (const Item& it : items) rels.push_back(it.file->rel);
     session->begin(rels);
   }
-  const nlohmann::json prev_line_maps = [&] {  // skipped files keep last round's maps
-    try {
-      return nlohmann::json::parse(project::read_file(tree.output / kLineMaps));
-    } catch (const std::exception&) {
-      return nlohmann::json(nullptr);
-    }
-  }();
+  const PreviousLineMaps prev_line_maps(tree.output / kLineMaps);  // skipped files keep last round's maps
 
   nlohmann::json new_manifest;
   new_manifest["version"] = 1;
@@ -154,9 +149,9 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
                              {"cwd", fs::current_path().string()},
                              {"arch", tree.arch},
                              {"max_file_size", tree.max_file_size}};
-  // Each file's entry of .ferry/linemaps.json, serialized as soon as the file is done: a tree's
-  // maps are held as text (a few bytes a line), not as JSON values (tens of bytes an element).
-  std::map<std::string, std::string> line_maps;  // rel -> its map, dumped
+  // Each file's entry of .ferry/linemaps.json, serialized as soon as the file is done and
+  // spooled to a temporary file: a tree's maps are not held in memory.
+  LineMapSpool line_maps;
 
   std::mutex mu;
   std::atomic<std::size_t> next{0};
@@ -176,9 +171,8 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
           it.report.diagnostics = prev->diagnostics.size();
           std::lock_guard lock(mu);
           result.bytes_in += it.file->size;
-          if (prev_line_maps.is_object() && prev_line_maps.contains("files") &&
-              prev_line_maps["files"].contains(it.file->rel))
-            line_maps[it.file->rel] = prev_line_maps["files"][it.file->rel].dump();
+          if (const std::optional<std::string> map = prev_line_maps.entry(it.file->rel))
+            line_maps.add(it.file->rel, *map);
           for (auto& d : prev->diagnostics) result.diagnostics.push_back(std::move(d));
           if (tree.on_file_done) tree.on_file_done(it.file->size);
           continue;
@@ -206,7 +200,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
                                            {"flagged_orig_lines", std::move(flagged)}}
                                 .dump();
           std::lock_guard lock(mu);
-          line_maps[it.file->rel] = std::move(map);
+          line_maps.add(it.file->rel, map);
         } else if (auto b = target.migrate_build_file(it.file->rel, it.file->kind, text, build_options)) {
           out = std::move(b->output);
           diags = std::move(b->diagnostics);
@@ -244,22 +238,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   worker();
   for (auto& t : pool) t.join();
 
-  {  // what nlohmann::json's dump() of {"version": 1, "files": {...}} writes (keys sorted)
-    std::size_t size = 32;
-    for (const auto& [rel, map] : line_maps) size += rel.size() + map.size() + 8;
-    std::string all;
-    all.reserve(size);
-    all += "{\"files\":{";
-    for (auto it = line_maps.begin(); it != line_maps.end(); ++it) {
-      if (it != line_maps.begin()) all += ',';
-      all += nlohmann::json(it->first).dump();
-      all += ':';
-      all += it->second;
-      std::string().swap(it->second);
-    }
-    all += "},\"version\":1}";
-    project::write_atomically(tree.output / kLineMaps, all);
-  }
+  line_maps.write(tree.output / kLineMaps);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.round = session->finish(new_manifest, result.diagnostics, result.seconds);  // manifest last
   for (Item& it : items) result.files.push_back(std::move(it.report));

@@ -347,13 +347,16 @@ RoundSummary Session::finish(const nlohmann::json& extra, std::vector<Diagnostic
   manifest["version"] = 2;
   manifest["round"] = sum_.round;
   manifest["fingerprint"] = fingerprint_;
-  manifest["files"] = files_;
+  std::set<std::string> live;
+  for (const auto& [rel, e] : files_.items()) live.insert(e.value("generated", ""));
+  // Moved, not copied: a large tree's entries are tens of MB as JSON values. The session ends here.
+  manifest["files"] = std::move(files_);
+  files_ = nlohmann::json::object();
   project::write_atomically(out_ / kManifest, manifest.dump(1));  // the commit point
+  manifest = nullptr;
   journal_.close();
   fs::remove(out_ / kJournal, ec);
 
-  std::set<std::string> live;
-  for (const auto& [rel, e] : files_.items()) live.insert(e.value("generated", ""));
   std::vector<fs::path> dead;
   for (auto it = fs::directory_iterator(out_ / kObjects, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
     if (!live.count(it->path().filename().string())) dead.push_back(it->path());

@@ -198,6 +198,11 @@ TextRead read_source(const fs::path& path, const std::string& display, std::uint
 }
 
 void write_atomically(const fs::path& path, std::string_view content) {
+  write_atomically(path,
+                   [&](std::ostream& out) { out.write(content.data(), static_cast<std::streamsize>(content.size())); });
+}
+
+void write_atomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
   std::error_code ec;
   if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
   thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -206,7 +211,13 @@ void write_atomically(const fs::path& path, std::string_view content) {
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error(path.string() + ": cannot open for writing");
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    try {
+      write(out);
+    } catch (...) {
+      out.close();
+      fs::remove(tmp, ec);
+      throw;
+    }
     out.flush();
     if (!out) {
       fs::remove(tmp, ec);

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +68,8 @@ struct TextRead {
 // renames it over, so a killed run never leaves a half-written file.
 [[nodiscard]] std::string read_file(const std::filesystem::path& path);
 void write_atomically(const std::filesystem::path& path, std::string_view content);
+// The same for content written piece by piece (a file larger than what should be held at once).
+void write_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write);
 
 [[nodiscard]] bool is_valid_utf8(std::string_view s, std::size_t* bad_offset = nullptr);
 

@@ -80,8 +80,8 @@ nlohmann::json migration_from_manifest(const nlohmann::json& manifest) {
 }  // namespace
 
 void record_migration(const fs::path& out, nlohmann::json migration) {
-  const nlohmann::json prev = project::read_json_or_null(out / kMigrationReportFile);
-  if (prev.is_object() && prev.contains("files") && prev["files"].is_array() && migration.contains("files")) {
+  if (const nlohmann::json prev = project::read_json_or_null(out / kMigrationReportFile);
+      prev.is_object() && prev.contains("files") && prev["files"].is_array() && migration.contains("files")) {
     std::map<std::string, const nlohmann::json*> by_path;
     for (const auto& f : prev["files"]) by_path[f.value("path", "")] = &f;
     for (auto& f : migration["files"]) {
@@ -92,8 +92,11 @@ void record_migration(const fs::path& out, nlohmann::json migration) {
         if (it->second->contains(key)) f[key] = (*it->second)[key];
     }
     recompute_totals(migration);
-  }
-  project::write_atomically(out / kMigrationReportFile, migration.dump(1) + "\n");
+  }  // the previous report goes before the new one is dumped
+  std::string text = migration.dump(1);
+  migration = nullptr;
+  text += '\n';
+  project::write_atomically(out / kMigrationReportFile, text);
 }
 
 void record_verify(const fs::path& out, nlohmann::json verify) {

@@ -19,6 +19,8 @@ inline constexpr const char* kOpcheckResultFile = ".ferry/opcheck.json";  // fer
 // Writes the migration JSON of this round into OUT/.ferry/report.json. Files a round skipped as
 // "unchanged" keep the statistics the previous report had for them, and the totals are
 // recomputed, so the report describes the whole tree and not only what this round touched.
+// Taken by value: callers that are done with it move it in (a large tree's report is tens of MB
+// as JSON values).
 void record_migration(const std::filesystem::path& out, nlohmann::json migration);
 
 // Writes a verify result (verify::to_json) into OUT/.ferry/verify.json, with "total" and

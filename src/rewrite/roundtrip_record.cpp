@@ -98,6 +98,18 @@ bool is_literal(std::string_view rec) {
 
 bool is_record(std::string_view comment) { return comment.starts_with(kOpen); }
 
+bool mentions(std::string_view text) { return text.find(kMark) != std::string_view::npos; }
+
+bool mentioned_after(const lex::TokenList& toks, std::string_view src, std::size_t ti) {
+  if (ti >= toks.size()) return false;
+  const std::uint32_t line = toks[ti].line;
+  for (std::size_t k = ti + 1; k < toks.size() && lex::is_trivia(toks[k].kind); ++k) {
+    if (toks[k].line != line) break;
+    if (lex::is_comment(toks[k].kind) && mentions(toks[k].text(src))) return true;
+  }
+  return false;
+}
+
 std::size_t comment_after(const lex::TokenList& toks, std::size_t ti) {
   for (std::size_t k = ti + 1; k < toks.size(); ++k) {
     if (toks[k].kind == lex::Kind::Whitespace) continue;

@@ -5,7 +5,8 @@
 //
 // so that CUDA -> HIP -> CUDA gives the original text (docs/targets.md, "Round trips"). This module
 // is the record's one owner: the hip target and the wave64 planner write records only through
-// `make` (or the constants below), the cuda target reads them only through `parse` / `after`.
+// `make` (or the constants below), the cuda target reads them only through `parse` / `after`;
+// whether a text or a place already holds one is asked through `mentions` / `mentioned_after`.
 // (Build files have their own record, buildsys/roundtrip_record.h: `# ferry-cuda-was` lines.)
 //
 // The forms, each with its restore rule on the way back (the cuda target's record_restore pass,
@@ -113,6 +114,17 @@ inline constexpr std::string_view kClose = " */";
 inline constexpr std::string_view kNone = "(none)";
 // `/* ferry-cuda: (none) */`
 inline constexpr std::string_view kAdded = "/* ferry-cuda: (none) */";
+// The word every record holds. A text that mentions it may hold records, Ferry's or written by
+// hand (a hand-written one may not start its comment, or may lack the blank after the colon).
+inline constexpr std::string_view kMark = "ferry-cuda:";
+
+// Whether `text` (a comment, or a whole file) mentions a record (`kMark` anywhere in it).
+[[nodiscard]] bool mentions(std::string_view text);
+
+// Whether a comment mentioning a record follows raw token `ti` on its line, only trivia between
+// (a place recorded before: a tree migrated twice, or a record written by hand). Recording
+// there again would stack a second record.
+[[nodiscard]] bool mentioned_after(const lex::TokenList& toks, std::string_view src, std::size_t ti);
 
 // Whether `original` can be recorded: a block comment cannot hold `*/`.
 [[nodiscard]] bool recordable(std::string_view original);

@@ -147,8 +147,7 @@ nlohmann::json run_round_job(Workspace& ws, unsigned jobs, JobContext& ctx) {
   };
   tree.on_file_done = [&ctx](std::uintmax_t) { ctx.advance(); };
   const migrate::TreeResult r = migrate::migrate_tree(*target, topts, tree);
-  const nlohmann::json j = report::migration_to_json(r, target_name, input, ws.out_path().string());
-  report::record_migration(ws.out_path(), j);
+  report::record_migration(ws.out_path(), report::migration_to_json(r, target_name, input, ws.out_path().string()));
 
   // The manifest names what each file went through ("kept" for an edited output whose input did
   // not change, which the tree result counts as unchanged).

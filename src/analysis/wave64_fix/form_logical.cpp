@@ -24,7 +24,7 @@ std::string Planner::inline_asm_reason(const std::set<std::size_t>& reach) const
     const FunctionInfo& fi = info(fn);
     const Tokens v = tok(fn.file);
     for (std::size_t i = fi.body_open + 1; i < fi.body_close; ++i)
-      if (v.ident(i) && (is_one_of(v.t(i), {"asm", "__asm__", "__asm"}) || asm_macros_.count(std::string(v.t(i)))))
+      if (v.ident(i) && (is_one_of(v.t(i), {"asm", "__asm__", "__asm"}) || asm_macros_.count(v.t(i))))
         return "inline assembly sees the physical wavefront (" + in_[fn.file].key + ", '" + fi.name + "')";
   }
   return {};
@@ -82,9 +82,9 @@ std::string Planner::logical_mode(const std::vector<std::size_t>& ids, const std
       if (is_one_of(s, {"__lane_id", "coalesced_threads", "__uni_sync"}) || s.starts_with("__builtin_amdgcn_") ||
           s.starts_with("__match_") || (s.starts_with("__reduce_") && s.ends_with("_sync")))
         return "'" + std::string(s) + "' sees the wavefront in a way the fixer cannot confine to a half" + at;
-      if (asm_macros_.count(std::string(s)))
+      if (asm_macros_.count(s))
         return "inline assembly sees the physical wavefront (in the macro '" + std::string(s) + "')" + at;
-      if (warp_macros_.count(std::string(s))) return "a warp operation inside the macro '" + std::string(s) + "'" + at;
+      if (warp_macros_.count(s)) return "a warp operation inside the macro '" + std::string(s) + "'" + at;
       if (std::string why; is_warp_op(s) && through_macro(s, macros_seen, ranges, why)) {
         if (!why.empty()) return why;
         continue;  // its arguments may hold more

@@ -175,7 +175,7 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
           return "'." + std::string(s) + "()' counts the doubled block's threads" + at;
         continue;
       }
-      if (is_one_of(s, {"asm", "__asm__", "__asm"}) || asm_macros_.count(std::string(s)))
+      if (is_one_of(s, {"asm", "__asm__", "__asm"}) || asm_macros_.count(s))
         return "inline assembly sees the physical wavefront" + at;
       if (s.starts_with("atomic") || s.starts_with("__atomic") || s.starts_with("__hip_atomic"))
         return "'" + std::string(s) + "': a clone lane would apply it twice" + at;
@@ -194,11 +194,12 @@ std::string Planner::wmma_mode(const std::vector<std::size_t>& ids, const std::s
             {Diag::WarpWidthConstant, false, fn.file, v.at(i), {replace_token(v, i, std::string(kWarpSize32))}});
         continue;
       }
-      if (const auto mc = macro_calls_.find(std::string(s)); mc != macro_calls_.end())
-        for (const std::string& callee : mc->second)
+      if (const auto mc = macro_calls_.find(s); mc != macro_calls_.end())
+        for (const std::string_view callee : mc->second)
           if (!resolve_function(fn.file, callee).empty())
-            return "the macro '" + std::string(s) + "' calls '" + callee + "', which the fixer does not follow" + at;
-      if (clone_unsafe_macros_.count(std::string(s)) || warp_macros_.count(std::string(s)))
+            return "the macro '" + std::string(s) + "' calls '" + std::string(callee) +
+                   "', which the fixer does not follow" + at;
+      if (clone_unsafe_macros_.count(s) || warp_macros_.count(s))
         return "the macro '" + std::string(s) + "' reads thread ids or works across lanes" + at;
       // (blockIdx.x * blockDim.x + threadIdx.x) / 32 and its orders: a warp index of the grid
       if (v.is(i - 1, "(") && v.partner(i - 1) == i + 11 && (s == "blockIdx" || s == "blockDim" || s == "threadIdx")) {

@@ -23,7 +23,7 @@ int Planner::tu_rank(std::size_t file, std::size_t other) const {
 std::vector<std::size_t> Planner::resolve_function(std::size_t file, std::string_view name) const {
   std::vector<std::size_t> best;
   int best_rank = 4;
-  const auto [lo, hi] = fn_by_name_.equal_range(std::string(name));
+  const auto [lo, hi] = fn_by_name_.equal_range(name);
   for (auto it = lo; it != hi; ++it) {
     const int r = tu_rank(file, fns_[it->second].file);
     if (r < best_rank) best.clear(), best_rank = r;
@@ -54,7 +54,7 @@ std::vector<std::size_t> Planner::resolve_constant(std::size_t file, std::string
   return best;
 }
 
-void Planner::summarize_file(std::size_t f, FileSummary& out) {
+void Planner::summarize_file(std::size_t f, const std::set<std::string_view>& constant_names, FileSummary& out) {
   const Tokens v = tok(f);
   for (std::size_t ci = 0; ci < v.size(); ++ci) {
     if (v.f.code(ci).kind != lex::Kind::HeaderName) continue;
@@ -62,10 +62,13 @@ void Planner::summarize_file(std::size_t f, FileSummary& out) {
     if (h.size() < 3 || h.front() != '"') continue;
     out.quoted_includes.emplace_back(h.substr(1, h.size() - 2));
   }
+  std::vector<std::string_view> names;
   for (const auto& [name, c] : in_[f].facts->constants) {
-    std::vector<std::string>& names = out.definition_names.emplace_back(name, std::vector<std::string>{}).second;
     for (std::size_t j = c.first_ci; j <= c.last_ci && j < v.size(); ++j)
-      if (v.ident(j) && v.t(j) != name) names.emplace_back(v.t(j));
+      if (v.ident(j) && v.t(j) != name)
+        if (const auto it = constant_names.find(v.t(j)); it != constant_names.end()) names.push_back(*it);
+    if (!names.empty()) out.definition_names.emplace_back(name, std::move(names));
+    names.clear();
   }
   collect_functions(f, v);
 }
@@ -191,24 +194,24 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
             lane = true;
         }
       }
-      if (thread && lane) lane_macros_.insert(std::string(v.t(ci + 2)));
+      const std::string_view macro = pool_(v.t(ci + 2));
+      if (thread && lane) lane_macros_.insert(macro);
       if (is_warp_op(v.t(ci + 2)) && v.is(ci + 3, "(") && v.at(ci + 3) == v.end(ci + 2) && v.partner(ci + 3) != npos &&
           v.partner(ci + 3) < j)
-        intrinsic_macros_[std::string(v.t(ci + 2))].push_back(
-            {f, v.partner(ci + 3) + 1, j, nullptr, inside_conditional(v, ci)});
+        intrinsic_macros_[macro].push_back({f, v.partner(ci + 3) + 1, j, nullptr, inside_conditional(v, ci)});
       for (std::size_t q = ci + 3; q < j; ++q) {
         if (!v.ident(q)) continue;
-        if (is_one_of(v.t(q), {"asm", "__asm__", "__asm"})) asm_macros_.insert(std::string(v.t(ci + 2)));
+        if (is_one_of(v.t(q), {"asm", "__asm__", "__asm"})) asm_macros_.insert(macro);
         if (is_one_of(v.t(q), {"threadIdx", "blockDim", "printf", "__lane_id"}) || v.t(q).starts_with("atomic") ||
             v.t(q).starts_with("__atomic") || v.t(q).starts_with("__hip_atomic"))
-          clone_unsafe_macros_.insert(std::string(v.t(ci + 2)));
-        if (v.is(q + 1, "(") && !v.member(q)) macro_calls_[std::string(v.t(ci + 2))].insert(std::string(v.t(q)));
+          clone_unsafe_macros_.insert(macro);
+        if (v.is(q + 1, "(") && !v.member(q)) macro_calls_[macro].insert(pool_(v.t(q)));
         // A macro named like a warp intrinsic (`#define __any_sync(m, p) __any(p)`, a compat shim)
         // hides nothing: its uses are calls of that intrinsic, which the fixer sees, and the forms
         // rewrite its body where the call reaches it (intrinsic_macros_).
         if (is_warp_op(v.t(ci + 2))) continue;
         if (is_warp_op(v.t(q)) || v.is(q, "warpSize") || (v.member(q) && is_tile_warp_member(v.t(q))))
-          warp_macros_.insert(std::string(v.t(ci + 2)));
+          warp_macros_.insert(macro);
       }
     }
   }
@@ -226,11 +229,11 @@ void Planner::collect_constants(const std::vector<FileSummary>& summaries) {
   // Constants and macros defined from a warp-width constant follow it.
   for (std::size_t f = 0; f < in_.size(); ++f) {
     for (const auto& [name, names] : summaries[f].definition_names) {
-      if (const_by_name_.count(name)) continue;
+      if (const_by_name_.count(std::string(name))) continue;
       std::vector<std::size_t> roots;
-      for (const std::string& used : names)
+      for (const std::string_view used : names)
         for (std::size_t r : resolve_constant(f, used)) roots.push_back(r);
-      if (!roots.empty()) derived_[name][f] = roots;
+      if (!roots.empty()) derived_[std::string(name)][f] = roots;
     }
   }
 }
@@ -314,7 +317,7 @@ void Planner::link() {
         continue;
       }
       for (std::size_t c : resolve_constant(fn.file, name)) fn.constants.push_back(c);
-      if (lane_macros_.count(std::string(name))) fn.macros.emplace_back(name);
+      if (lane_macros_.count(name)) fn.macros.emplace_back(name);
     }
   }
   callers_.assign(fns_.size(), {});

@@ -28,7 +28,7 @@ bool inside_conditional(const Tokens& v, std::size_t hash_ci) {
 bool Planner::through_macro(std::string_view s, std::set<std::string>& seen, std::vector<Range>& ranges,
                             std::string& why) const {
   if (s.ends_with("_sync")) return false;
-  const auto it = intrinsic_macros_.find(std::string(s));
+  const auto it = intrinsic_macros_.find(s);
   if (it == intrinsic_macros_.end()) return false;
   for (const Range& body : it->second)
     if (body.conditional) {
@@ -37,7 +37,7 @@ bool Planner::through_macro(std::string_view s, std::set<std::string>& seen, std
             "): the fixer cannot tell whether a call reaches it or HIP's " + std::string(s);
       return true;
     }
-  if (seen.insert(it->first).second) ranges.insert(ranges.end(), it->second.begin(), it->second.end());
+  if (seen.insert(std::string(it->first)).second) ranges.insert(ranges.end(), it->second.begin(), it->second.end());
   return true;
 }
 

@@ -239,6 +239,21 @@ struct LoopInfo {
 // `for (int o = 16; o > 0; o >>= 1) v += __shfl_xor(v, o);` and the ascending form.
 [[nodiscard]] LoopInfo shuffle_loop(const Tokens& v, std::size_t ci, bool record = false);
 
+// One copy of each name the planner keeps past a file's tokens (macro names, the names their
+// bodies call): a tree repeats the same names in many files. Views of a pooled name stay valid
+// while the pool lives (a set's nodes never move).
+class NamePool {
+ public:
+  std::string_view operator()(std::string_view name) {
+    auto it = names_.find(name);
+    if (it == names_.end()) it = names_.emplace(name).first;
+    return *it;
+  }
+
+ private:
+  std::set<std::string, std::less<>> names_;
+};
+
 class UnionFind {
  public:
   explicit UnionFind(std::size_t n) : p_(n) { std::iota(p_.begin(), p_.end(), 0); }
@@ -307,12 +322,16 @@ class Planner {
   // What the project graph needs of a file's tokens besides its facts, read in the one sweep
   // that also collects its functions (summarize_file): the files' tokens are read twice in
   // building the graph (here and in link), each file's once per sweep.
+  // Names are views of the files' facts (FileFacts::constants' keys), which outlive the planner.
   struct FileSummary {
     std::vector<std::string> quoted_includes;  // `#include "NAME"`: NAME
-    // Per constant of the file's facts (in their order): the names its definition uses.
-    std::vector<std::pair<std::string, std::vector<std::string>>> definition_names;
+    // Per constant of the file's facts (in their order) whose definition uses another constant
+    // of the project: those names (`constant_names`), the only ones collect_constants can
+    // resolve. A constant without one (most: `#define GL_TEXTURE_2D 0x0DE1`) has no entry.
+    std::vector<std::pair<std::string_view, std::vector<std::string_view>>> definition_names;
   };
-  void summarize_file(std::size_t f, FileSummary& out);
+  // `constant_names`: every constant name of the project's facts.
+  void summarize_file(std::size_t f, const std::set<std::string_view>& constant_names, FileSummary& out);
   void collect_includes(const std::vector<FileSummary>& summaries);
   void collect_functions(std::size_t f, const Tokens& v);
   void collect_constants(const std::vector<FileSummary>& summaries);
@@ -395,7 +414,7 @@ class Planner {
   mutable std::vector<std::shared_ptr<const FileMigration>> loaded_;  // per file, while kept
   mutable std::vector<std::size_t> loaded_order_;                     // least recently read first
   std::vector<Fn> fns_;
-  std::multimap<std::string, std::size_t> fn_by_name_;
+  std::multimap<std::string_view, std::size_t> fn_by_name_;  // keys: FunctionInfo::name of the facts
   // values() of (function, first, last, depth): read-only state, so each is computed once.
   mutable std::map<std::tuple<std::size_t, std::size_t, std::size_t, int>, Values> values_memo_;
   // Per function: the functions that call or launch it, in id order, each once.
@@ -408,20 +427,21 @@ class Planner {
   std::multimap<std::string, std::size_t> const_by_name_;
   // Names (macros, constants) derived from a warp-width constant, per file: name -> constant ids.
   std::map<std::string, std::map<std::size_t, std::vector<std::size_t>>> derived_;  // name -> file -> roots
-  std::set<std::string> lane_macros_;
+  NamePool pool_;                                                                   // the macro names below
+  std::set<std::string_view> lane_macros_;
   // Per file: the code indices of the kernel launches written inside #define bodies.
   std::vector<std::vector<std::size_t>> macro_launches_;
-  std::set<std::string> warp_macros_;  // macros whose body has a warp operation or warpSize
-  std::set<std::string> asm_macros_;   // macros whose body has inline assembly
+  std::set<std::string_view> warp_macros_;  // macros whose body has a warp operation or warpSize
+  std::set<std::string_view> asm_macros_;   // macros whose body has inline assembly
   // Function-like macros the project defines under a warp intrinsic's name (`#define __shfl(v, d)
   // __shfl_sync(FULL, v, d)`): name -> each definition's body. A call through one is the macro's
   // business: the forms edit its body, never the call (a width added at the call would be one
   // argument more than the macro takes).
-  std::map<std::string, std::vector<Range>> intrinsic_macros_;
+  std::map<std::string_view, std::vector<Range>> intrinsic_macros_;
   // Macros whose body reads thread ids or has atomics or printf: form (a) cannot see their uses.
-  std::set<std::string> clone_unsafe_macros_;
+  std::set<std::string_view> clone_unsafe_macros_;
   // Names a macro body calls (`NAME(`): functions the callee links of a component do not follow.
-  std::map<std::string, std::set<std::string>> macro_calls_;
+  std::map<std::string_view, std::set<std::string_view>> macro_calls_;
   std::set<std::string> mask_helpers_;                           // functions returning a lane mask
   std::set<std::pair<std::size_t, std::size_t>> covered_masks_;  // (file, code index) of rewritten masks
   // Host warp counts (`blockDim.x / 32`) of the component being scanned: (file, byte offset of '/').

@@ -11,8 +11,16 @@ namespace ferry::analysis::wave64_plan {
 Wave64FixPlan Planner::run() {
   Wave64FixPlan plan;
   {
+    std::set<std::string_view> constant_names;  // views of the facts' keys
+    std::size_t functions = 0;
+    for (const Wave64FixInput& in : in_) {
+      for (const auto& [name, c] : in.facts->constants) constant_names.insert(name);
+      functions += in.facts->functions.size();
+    }
+    fns_.reserve(functions);
+    macro_launches_.reserve(in_.size());
     std::vector<FileSummary> summaries(in_.size());
-    for (std::size_t f = 0; f < in_.size(); ++f) summarize_file(f, summaries[f]);
+    for (std::size_t f = 0; f < in_.size(); ++f) summarize_file(f, constant_names, summaries[f]);
     collect_includes(summaries);
     collect_constants(summaries);
   }
@@ -282,6 +290,15 @@ wave64_plan::Tokens wave64_plan::Planner::tok(std::size_t file) const {
     const auto it = std::find(loaded_order_.begin(), loaded_order_.end(), file);
     std::rotate(it, it + 1, loaded_order_.end());
   } else {
+    // What the loop below would drop after the load, dropped before it, so that a large file and
+    // the next one are not held at once: a file kept past kLoadedBytes by itself cannot stay
+    // beside the new one, nor can any file read before it (least recently read go first).
+    for (std::size_t i = loaded_order_.size(); i > 0; --i) {
+      if (loaded_[loaded_order_[i - 1]]->memory_bytes() <= kLoadedBytes) continue;
+      for (std::size_t j = 0; j < i; ++j) loaded_[loaded_order_[j]].reset();  // a Tokens still reading one keeps it
+      loaded_order_.erase(loaded_order_.begin(), loaded_order_.begin() + static_cast<std::ptrdiff_t>(i));
+      break;
+    }
     slot = in.load();
     loaded_order_.push_back(file);
     std::size_t bytes = 0;

@@ -19,8 +19,6 @@ namespace ferry::targets::hip {
 using migrate::npos;
 
 namespace {
-// A comment that mentions a record, anywhere in it (a record written by hand may not start it).
-constexpr std::string_view kMention = "ferry-cuda:";
 // The HIP -> CUDA table, built once: which CUDA header the way back writes for a HIP header.
 const rules::RuleSet& way_back() {
   static const rules::RuleSet table = [] {
@@ -33,14 +31,7 @@ const rules::RuleSet& way_back() {
 // True when a `/* ferry-cuda: ... */` record already follows the header name at `ci` on its
 // line (a tree migrated before, or written by hand): recording again would stack a second one.
 bool already_recorded(const migrate::FileMigration& file, std::size_t ci) {
-  const lex::TokenList& toks = file.tokens();
-  const std::uint32_t line = file.code(ci).line;
-  for (std::size_t ti = file.token_index(ci) + 1; ti < toks.size() && lex::is_trivia(toks[ti].kind); ++ti) {
-    if (toks[ti].line != line) break;
-    if (lex::is_comment(toks[ti].kind) && toks[ti].text(file.source()).find(kMention) != std::string_view::npos)
-      return true;
-  }
-  return false;
+  return rewrite::record::mentioned_after(file.tokens(), file.source(), file.token_index(ci));
 }
 // The CUDA name HIP -> CUDA writes for HIP name `hip`: the rule's name, a call template's callee
 // (`cudaMemAdvise($0, ...)`), or the name itself when no rule maps it.
