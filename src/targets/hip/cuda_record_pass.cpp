@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/names.h"
 #include "buildsys/source_facts.h"
 #include "core/text.h"
 #include "rewrite/roundtrip_record.h"
@@ -88,12 +89,18 @@ void cuda_record_pass(migrate::FileMigration& file) {
   // HIP headers already included (a later one is dropped); forgotten at every conditional
   // directive, as apply_rules does: two includes in different #if branches are not duplicates.
   std::vector<std::string> included;
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (file.code(ci).in_directive && file.is(ci, "#")) {
-      const std::string_view d = file.text(ci + 1);
-      if (d == "if" || d == "ifdef" || d == "ifndef" || d == "elif" || d == "else" || d == "endif") included.clear();
+  // The conditional directives' `#` and the header names, in file order (the header names only
+  // when there are any).
+  const std::vector<std::uint32_t> headers = header_names(file);
+  if (headers.empty()) return;
+  std::vector<std::uint32_t> at = headers;
+  for (const std::uint32_t ci : conditional_directives(file)) at.push_back(ci);
+  std::inplace_merge(at.begin(), at.begin() + static_cast<std::ptrdiff_t>(headers.size()), at.end());
+  for (const std::size_t ci : at) {
+    if (file.code(ci).kind != lex::Kind::HeaderName) {
+      included.clear();
+      continue;
     }
-    if (file.code(ci).kind != lex::Kind::HeaderName) continue;
     const std::string_view raw = file.text(ci);
     const std::string path(raw.substr(1, raw.size() - 2));
     const rules::Rule* r = rule_of(ci);
@@ -150,9 +157,10 @@ void record_call(migrate::FileMigration& file, std::size_t ci) {
 // cuda vector_ctor pass's: not a declaration's name, not after a type).
 void record_vector_casts(migrate::FileMigration& file) {
   if (includes_hip_header(file)) return;  // HIP code: `float2(a)` is HIP's constructor
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || buildsys::vector_type_components(file.text(ci)) <= 0 ||
-        file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci) || file.code(ci).in_directive)
+  for (const std::size_t ci : analysis::detail::identifiers_where(
+           file, [](std::string_view name) { return buildsys::vector_type_components(name) > 0; })) {
+    if (ci + 1 >= file.code_size() || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
+        file.is_member_or_qualified(ci) || file.code(ci).in_directive)
       continue;
     if (ci > 0 &&
         (file.is_identifier(ci - 1) || file.is(ci - 1, ">") || file.is(ci - 1, "*") || file.is(ci - 1, "&")) &&
@@ -183,9 +191,19 @@ void record_hip_code(migrate::FileMigration& file) {
     if (e.begin == e.end && e.replacement.find(rewrite::record::kOpen) != std::string::npos)
       recorded_at.push_back(e.begin);
   const auto& toks = file.tokens();
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+  // The candidates, in file order: the header names, and the identifiers whose name the way back
+  // renames while the way there has no rule for it or keeps it (decided once per name).
+  std::vector<std::size_t> candidates = analysis::detail::identifiers_where(file, [&](std::string_view name) {
+    if (way_back_name(name) == name || !rewrite::record::is_spelling(name)) return false;
+    const rules::Rule* there = file.target().rules().find_identifier(name);
+    return !there || (there->has_replacement() && there->to == name);
+  });
+  const std::size_t names = candidates.size();
+  for (const std::uint32_t ci : header_names(file)) candidates.push_back(ci);
+  std::inplace_merge(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(names), candidates.end());
+  for (const std::size_t ci : candidates) {
     const bool header = file.code(ci).kind == lex::Kind::HeaderName;
-    if (!(header || file.is_identifier(ci)) || file.excluded(ci) || file.touched(ci)) continue;
+    if (file.excluded(ci) || file.touched(ci)) continue;
     const std::string_view text = file.text(ci);
     if (header) {
       const std::string_view path = text.substr(1, text.size() - 2);
@@ -199,11 +217,7 @@ void record_hip_code(migrate::FileMigration& file) {
       // both have, `__shfl(v, l)`, whose way back is `__shfl_sync(0xffffffff, v, l)`); not the
       // user's own declaration of it (`#define HIP_DYNAMIC_SHARED(T, n)`: no record before the
       // parameters)
-      const rules::Rule* there = file.identifier_rule(ci);
-      if (way_back_name(text) == text || (there && !(there->has_replacement() && there->to == text)) ||
-          is_declared_name(file, ci) || rewrite::record::after(toks, src, file.token_index(ci)) ||
-          !rewrite::record::is_spelling(text))
-        continue;
+      if (is_declared_name(file, ci) || rewrite::record::after(toks, src, file.token_index(ci))) continue;
     }
     // recorded by the pass that wrote the record already (the warp pass's legacy calls)
     if (!std::binary_search(recorded_at.begin(), recorded_at.end(), file.code(ci).end))
@@ -216,11 +230,15 @@ void record_spellings(migrate::FileMigration& file) {
   record_hip_code(file);
   record_vector_casts(file);
   auto edit_of = [&](std::uint32_t b, std::uint32_t e) { return file.edits().find(b, e); };
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || file.excluded(ci)) continue;
+  // The identifiers the rules rename (decided once per name), in file order.
+  const std::vector<std::size_t> renamed = analysis::detail::identifiers_where(file, [&](std::string_view name) {
+    const rules::Rule* r = file.target().rules().find_identifier(name);
+    return r && r->has_replacement() && r->to != name;
+  });
+  for (const std::size_t ci : renamed) {
+    if (file.excluded(ci)) continue;
     const std::string_view name = file.text(ci);
     const rules::Rule* r = file.identifier_rule(ci);
-    if (!r || !r->has_replacement() || r->to == name) continue;
     // A call template's name (`cuMemcpy` -> `hipMemcpy($0, $1, $2, hipMemcpyDefault)`): its head.
     const std::string_view to = ferry::is_identifier(r->to)
                                     ? std::string_view(r->to)

@@ -25,6 +25,8 @@ struct IntegerHandle {
 // The handle whose CUDA type name is the token at `ci`, or null.
 [[nodiscard]] const IntegerHandle* handle_at(const lex::CodeView& v, std::size_t ci);
 [[nodiscard]] bool is_handle_type(const lex::CodeView& v, std::size_t ci);
+// The code indices of the handle types' CUDA names in `v`, ascending.
+[[nodiscard]] std::vector<std::uint32_t> handle_type_names(const lex::CodeView& v);
 // The handle whose HIP type is `hip`, or null.
 [[nodiscard]] const IntegerHandle* handle_named(std::string_view hip);
 // Whether `text` names any handle type (a cheap test before lexing a file).
