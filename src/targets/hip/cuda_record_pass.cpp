@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis/names.h"
 #include "buildsys/source_facts.h"
 #include "core/text.h"
 #include "rewrite/roundtrip_record.h"
@@ -155,10 +154,10 @@ void record_call(migrate::FileMigration& file, std::size_t ci) {
 // constructor there and writes `make_float2(a, a)`. The type's name is recorded by its spelling,
 // `float2 /* ferry-cuda: float2 */(a)`, so the call comes back as written (the context is the
 // cuda vector_ctor pass's: not a declaration's name, not after a type).
-void record_vector_casts(migrate::FileMigration& file) {
-  if (includes_hip_header(file)) return;  // HIP code: `float2(a)` is HIP's constructor
-  for (const std::size_t ci : analysis::detail::identifiers_where(
-           file, [](std::string_view name) { return buildsys::vector_type_components(name) > 0; })) {
+// `sites`: the vector types' names, in file order (not looked for in HIP code, where `float2(a)` is
+// HIP's constructor).
+void record_vector_casts(migrate::FileMigration& file, const std::vector<std::size_t>& sites) {
+  for (const std::size_t ci : sites) {
     if (ci + 1 >= file.code_size() || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
         file.is_member_or_qualified(ci) || file.code(ci).in_directive)
       continue;
@@ -176,14 +175,11 @@ void record_vector_casts(migrate::FileMigration& file) {
 // <hip/hip_fp16.h>`, `if (err == hipSuccess)` under `#if defined(USE_HIP)`): the way back would
 // write its HIP includes and names as CUDA ones, so each is recorded as it is, `#include
 // <hip/hip_fp16.h> /* ferry-cuda: <hip/hip_fp16.h> */`, `hipSuccess /* ferry-cuda: hipSuccess */`
-// (header and spelling forms). Only in a file this migration changed: a HIP output migrated
-// again changes nothing, and its names stay as they are (a fixed point).
-void record_hip_code(migrate::FileMigration& file) {
+// (header and spelling forms). Only in a file this migration changed (`changed_text`): a HIP
+// output migrated again changes nothing, and its names stay as they are (a fixed point).
+// `names`: the HIP names' occurrences, in file order (spelling_sites).
+void record_hip_code(migrate::FileMigration& file, const std::vector<std::size_t>& names) {
   const std::string_view src = file.source();
-  bool changed = false;  // an edit that changes the text (passes claim text by rewriting it as it is)
-  for (const rewrite::Edit& e : file.edits().edits())
-    changed = changed || e.replacement != src.substr(e.begin, e.end - e.begin);
-  if (!changed) return;
   // where a pass wrote a record already (the warp pass's legacy calls): insertions holding one,
   // read once (this loop's own records go at other tokens' ends)
   std::vector<std::uint32_t> recorded_at;
@@ -191,16 +187,11 @@ void record_hip_code(migrate::FileMigration& file) {
     if (e.begin == e.end && e.replacement.find(rewrite::record::kOpen) != std::string::npos)
       recorded_at.push_back(e.begin);
   const auto& toks = file.tokens();
-  // The candidates, in file order: the header names, and the identifiers whose name the way back
-  // renames while the way there has no rule for it or keeps it (decided once per name).
-  std::vector<std::size_t> candidates = analysis::detail::identifiers_where(file, [&](std::string_view name) {
-    if (way_back_name(name) == name || !rewrite::record::is_spelling(name)) return false;
-    const rules::Rule* there = file.target().rules().find_identifier(name);
-    return !there || (there->has_replacement() && there->to == name);
-  });
-  const std::size_t names = candidates.size();
+  // The candidates, in file order: the header names and the HIP names.
+  std::vector<std::size_t> candidates = names;
   for (const std::uint32_t ci : header_names(file)) candidates.push_back(ci);
-  std::inplace_merge(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(names), candidates.end());
+  std::inplace_merge(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(names.size()),
+                     candidates.end());
   for (const std::size_t ci : candidates) {
     const bool header = file.code(ci).kind == lex::Kind::HeaderName;
     if (file.excluded(ci) || file.touched(ci)) continue;
@@ -224,18 +215,55 @@ void record_hip_code(migrate::FileMigration& file) {
       file.edits().insert(file.code(ci).end, " " + rewrite::record::make(text));
   }
 }
+// Whether an edit changes the text (passes claim text by rewriting it as it is).
+bool changed_text(migrate::FileMigration& file) {
+  const std::string_view src = file.source();
+  for (const rewrite::Edit& e : file.edits().edits())
+    if (e.replacement != src.substr(e.begin, e.end - e.begin)) return true;
+  return false;
+}
+// The identifiers record_spellings visits, in file order, found in one walk of the file (each name
+// decided once): the HIP names record_hip_code records (the way back renames them, the way there
+// has no rule for them or keeps them; only when `hip_names`), the vector types of
+// record_vector_casts (when `vector_types`) and the names the rules rename.
+struct SpellingSites {
+  std::vector<std::size_t> hip_names, vector_types, renamed;
+};
+SpellingSites spelling_sites(const migrate::FileMigration& file, bool hip_names, bool vector_types) {
+  enum : unsigned char { kHip = 1, kVector = 2, kRenamed = 4, kUnknown = 8 };
+  std::vector<unsigned char> of_name(file.name_count(), kUnknown);
+  const rules::RuleSet& rules = file.target().rules();
+  SpellingSites sites;
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci)) continue;
+    unsigned char& bits = of_name[file.name_id(ci)];
+    if (bits == kUnknown) {
+      const std::string_view name = file.text(ci);
+      const rules::Rule* there = rules.find_identifier(name);
+      bits = 0;
+      if (hip_names && way_back_name(name) != name && rewrite::record::is_spelling(name) &&
+          (!there || (there->has_replacement() && there->to == name)))
+        bits |= kHip;
+      if (vector_types && buildsys::vector_type_components(name) > 0) bits |= kVector;
+      if (there && there->has_replacement() && there->to != name) bits |= kRenamed;
+    }
+    if (bits == 0) continue;
+    if (bits & kHip) sites.hip_names.push_back(ci);
+    if (bits & kVector) sites.vector_types.push_back(ci);
+    if (bits & kRenamed) sites.renamed.push_back(ci);
+  }
+  return sites;
+}
 }  // namespace
 
 void record_spellings(migrate::FileMigration& file) {
-  record_hip_code(file);
-  record_vector_casts(file);
+  const bool changed = changed_text(file);
+  const bool hip_code = includes_hip_header(file);
+  const SpellingSites sites = spelling_sites(file, changed, !hip_code);
+  if (changed) record_hip_code(file, sites.hip_names);
+  if (!hip_code) record_vector_casts(file, sites.vector_types);
   auto edit_of = [&](std::uint32_t b, std::uint32_t e) { return file.edits().find(b, e); };
-  // The identifiers the rules rename (decided once per name), in file order.
-  const std::vector<std::size_t> renamed = analysis::detail::identifiers_where(file, [&](std::string_view name) {
-    const rules::Rule* r = file.target().rules().find_identifier(name);
-    return r && r->has_replacement() && r->to != name;
-  });
-  for (const std::size_t ci : renamed) {
+  for (const std::size_t ci : sites.renamed) {
     if (file.excluded(ci)) continue;
     const std::string_view name = file.text(ci);
     const rules::Rule* r = file.identifier_rule(ci);

@@ -10,11 +10,9 @@
 // alone: its launch may be the host path (`#ifndef __CUDA_ARCH__`). A runtime call is a call of a
 // name the rule tables map as a function of the runtime or graph family: the same data that
 // renames it, so the list of device-runtime entry points needs no copy here.
-#include <algorithm>
 #include <string>
 
 #include "analysis/facts.h"
-#include "analysis/names.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
@@ -42,20 +40,9 @@ void dynamic_parallelism_pass(migrate::FileMigration& file, const analysis::File
     any = file.code(ci).kind == lex::Kind::LaunchOpen || (file.is_identifier(ci) && file.text(ci).starts_with("cuda"));
   if (!any) return;
   const rules::RuleSet& rules = file.target().rules();
-  // Where a finding can be, in file order: the launches' `<<<` and the runtime functions' names
-  // (decided once per name).
-  std::vector<std::size_t> sites = analysis::detail::launch_opens(file);
-  const std::size_t launches = sites.size();
-  for (const std::size_t ci : analysis::detail::identifiers_where(
-           file, [&](std::string_view name) { return is_runtime_function(rules, name); }))
-    sites.push_back(ci);
-  std::inplace_merge(sites.begin(), sites.begin() + static_cast<std::ptrdiff_t>(launches), sites.end());
-  if (sites.empty()) return;
   for (const analysis::FunctionInfo& fn : facts.get().functions) {
     if (!fn.is_device || fn.is_host) continue;
-    for (auto it = std::upper_bound(sites.begin(), sites.end(), fn.body_open); it != sites.end() && *it < fn.body_close;
-         ++it) {
-      const std::size_t ci = *it;
+    for (std::size_t ci = fn.body_open + 1; ci < fn.body_close; ++ci) {
       if (file.excluded(ci)) continue;
       if (file.code(ci).kind == lex::Kind::LaunchOpen) {
         bool templated = false;

@@ -21,7 +21,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis/names.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
@@ -160,24 +159,21 @@ void fp16_header_pass(migrate::FileMigration& file) {
   if (path.ends_with(".c") || path.ends_with(".C")) return;
   std::size_t half_use = migrate::npos, complex_use = migrate::npos;
   bool has_half = false, has_complex = false;
-  for (const std::size_t ci : header_names(file)) {
-    const std::string_view h = file.text(ci);
-    if (h.size() < 2) continue;
-    has_half = has_half || provides_half(h.substr(1, h.size() - 2));
-    has_complex = has_complex || provides_complex(h.substr(1, h.size() - 2));
-  }
-  // The first use of each (the name index: names decided once each, then their occurrences).
-  for (const std::size_t ci : analysis::detail::identifiers_where(file, is_half_name)) {
-    if (file.code(ci).in_directive || file.excluded(ci) || !used_as_type(file, ci)) continue;
-    half_use = ci;
-    break;
-  }
-  for (const std::size_t ci : analysis::detail::identifiers_where(file, is_complex_name)) {
-    if (file.code(ci).in_directive || file.excluded(ci) || file.is_member_or_qualified(ci) ||
-        is_declared_name(file, ci))
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    const lex::Token& t = file.code(ci);
+    if (t.kind == lex::Kind::HeaderName) {
+      const std::string_view h = file.text(ci);
+      if (h.size() < 2) continue;
+      has_half = has_half || provides_half(h.substr(1, h.size() - 2));
+      has_complex = has_complex || provides_complex(h.substr(1, h.size() - 2));
       continue;
-    complex_use = ci;
-    break;
+    }
+    if (t.kind != lex::Kind::Identifier || t.in_directive || file.excluded(ci)) continue;
+    const std::string_view name = file.text(ci);
+    if (half_use == migrate::npos && is_half_name(name) && used_as_type(file, ci)) half_use = ci;
+    if (complex_use == migrate::npos && is_complex_name(name) && !file.is_member_or_qualified(ci) &&
+        !is_declared_name(file, ci))
+      complex_use = ci;
   }
   struct Need {
     std::size_t use;
