@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/names.h"
 #include "core/split.h"
 #include "rewrite/roundtrip_record.h"
 #include "rules/builtin.h"
@@ -75,12 +76,13 @@ void cast_arguments(migrate::FileMigration& file, std::size_t open, const std::m
 
 void blas_half_casts_pass(migrate::FileMigration& file, const rules::RuleSet& table, bool old_hipblas) {
   if (file.target().option("blas") != "hipblas") return;
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.is_member_or_qualified(ci) || file.excluded(ci) ||
+  // The cuBLAS names (decided once per name), in file order.
+  for (const std::size_t ci :
+       analysis::detail::identifiers_where(file, [](std::string_view name) { return name.starts_with("cublas"); })) {
+    if (ci + 1 >= file.code_size() || !file.is(ci + 1, "(") || file.is_member_or_qualified(ci) || file.excluded(ci) ||
         file.touched(ci))
       continue;
     const std::string_view callee = file.text(ci);
-    if (!callee.starts_with("cublas")) continue;
     const rules::Rule* r = table.find_identifier(callee);
     if (!r || !r->has_replacement()) continue;
     if (r->availability == rules::Availability::Available) {

@@ -4,9 +4,11 @@
 #include <optional>
 #include <stdexcept>
 
+#include "analysis/names.h"
 #include "lex/code_view.h"
 #include "rewrite/roundtrip_record.h"
 #include "rules/builtin.h"
+#include "targets/hip/pass_util.h"
 
 namespace ferry::targets::hip {
 namespace {
@@ -122,10 +124,11 @@ class UserCompatScan final : public ProjectScan {
   }
   void file(const SourceView& f, const migrate::FileMigration& v, ProjectContext& ctx) override {
     const CompatTable& compat = compat_table();
-    for (std::size_t ci = 1; ci + 1 < v.code_size(); ++ci) {
-      if (!v.is_identifier(ci) || v.in_directive(ci) || !v.is(ci + 1, "(")) continue;
+    // The compat names (decided once per name), in file order.
+    for (const std::size_t ci : analysis::detail::identifiers_where(
+             v, [&](std::string_view name) { return compat.by_name.find(name) != compat.by_name.end(); })) {
+      if (ci < 1 || ci + 1 >= v.code_size() || v.in_directive(ci) || !v.is(ci + 1, "(")) continue;
       const std::string_view name = v.text(ci);
-      if (compat.by_name.find(name) == compat.by_name.end()) continue;
       // A definition: a return type before the name (not a call's operator or `return`), and a body
       // after the parameter list (possibly after const / noexcept).
       const std::string_view prev = v.text(ci - 1);
@@ -159,9 +162,8 @@ std::unique_ptr<ProjectScan> user_compat_scan() { return std::make_unique<UserCo
 
 void compat_header_pass(migrate::FileMigration& file) {
   if (is_compat_file(file)) return;
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    const lex::Token& t = file.code(ci);
-    if (t.kind != lex::Kind::HeaderName || file.excluded(ci)) continue;
+  for (const std::size_t ci : header_names(file)) {
+    if (file.excluded(ci)) continue;
     const std::string_view raw = file.text(ci);
     const rules::Rule* r = file.target().rules().find_header(raw.substr(1, raw.size() - 2));
     if (!r || r->availability != rules::Availability::Compat) continue;
@@ -178,16 +180,14 @@ void compat_header_pass(migrate::FileMigration& file) {
 void compat_finish(migrate::FileMigration& file) {
   if (file.compat_uses().empty() || is_compat_file(file)) return;
   const CompatTable& compat = compat_table();
-  std::vector<std::size_t> header_names;  // the code indices of the file's #include paths
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci)
-    if (file.code(ci).kind == lex::Kind::HeaderName) header_names.push_back(ci);
+  const std::vector<std::uint32_t> includes = header_names(file);  // the code indices of its #include paths
   for (const migrate::FileMigration::CompatUse& use : file.compat_uses()) {
     const std::string path = include_path(file, use.header);
     // Already included (migrated output migrated again, or the header rule above): nothing to add.
     bool included = false;
     const std::string own = "ferry/compat/" + use.header + ".h";
-    for (std::size_t k = 0; k < header_names.size() && !included; ++k) {
-      const std::size_t ci = header_names[k];
+    for (std::size_t k = 0; k < includes.size() && !included; ++k) {
+      const std::size_t ci = includes[k];
       const std::string_view raw = file.text(ci);
       included = raw.substr(1, raw.size() - 2).ends_with(own) || (ci == use.ci && file.touched(ci));
     }

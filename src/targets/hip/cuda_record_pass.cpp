@@ -79,12 +79,18 @@ void cuda_record_pass(migrate::FileMigration& file) {
   // HIP headers already included (a later one is dropped); forgotten at every conditional
   // directive, as apply_rules does: two includes in different #if branches are not duplicates.
   std::vector<std::string> included;
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (file.code(ci).in_directive && file.is(ci, "#")) {
-      const std::string_view d = file.text(ci + 1);
-      if (d == "if" || d == "ifdef" || d == "ifndef" || d == "elif" || d == "else" || d == "endif") included.clear();
+  // The conditional directives' `#` and the header names, in file order (the header names only
+  // when there are any).
+  const std::vector<std::uint32_t> headers = header_names(file);
+  if (headers.empty()) return;
+  std::vector<std::uint32_t> at = headers;
+  for (const std::uint32_t ci : conditional_directives(file)) at.push_back(ci);
+  std::inplace_merge(at.begin(), at.begin() + static_cast<std::ptrdiff_t>(headers.size()), at.end());
+  for (const std::size_t ci : at) {
+    if (file.code(ci).kind != lex::Kind::HeaderName) {
+      included.clear();
+      continue;
     }
-    if (file.code(ci).kind != lex::Kind::HeaderName) continue;
     const std::string_view raw = file.text(ci);
     const std::string path(raw.substr(1, raw.size() - 2));
     const rules::Rule* r = rule_of(ci);
@@ -139,11 +145,12 @@ void record_call(migrate::FileMigration& file, std::size_t ci) {
 // constructor there and writes `make_float2(a, a)`. The type's name is recorded by its spelling,
 // `float2 /* ferry-cuda: float2 */(a)`, so the call comes back as written (the context is the
 // cuda vector_ctor pass's: not a declaration's name, not after a type).
-void record_vector_casts(migrate::FileMigration& file) {
-  if (includes_hip_header(file)) return;  // HIP code: `float2(a)` is HIP's constructor
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || buildsys::vector_type_components(file.text(ci)) <= 0 ||
-        file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci) || file.code(ci).in_directive)
+// `sites`: the vector types' names, in file order (not looked for in HIP code, where `float2(a)` is
+// HIP's constructor).
+void record_vector_casts(migrate::FileMigration& file, const std::vector<std::size_t>& sites) {
+  for (const std::size_t ci : sites) {
+    if (ci + 1 >= file.code_size() || !file.is(ci + 1, "(") || file.excluded(ci) || file.touched(ci) ||
+        file.is_member_or_qualified(ci) || file.code(ci).in_directive)
       continue;
     if (ci > 0 &&
         (file.is_identifier(ci - 1) || file.is(ci - 1, ">") || file.is(ci - 1, "*") || file.is(ci - 1, "&")) &&
@@ -159,14 +166,11 @@ void record_vector_casts(migrate::FileMigration& file) {
 // <hip/hip_fp16.h>`, `if (err == hipSuccess)` under `#if defined(USE_HIP)`): the way back would
 // write its HIP includes and names as CUDA ones, so each is recorded as it is, `#include
 // <hip/hip_fp16.h> /* ferry-cuda: <hip/hip_fp16.h> */`, `hipSuccess /* ferry-cuda: hipSuccess */`
-// (header and spelling forms). Only in a file this migration changed: a HIP output migrated
-// again changes nothing, and its names stay as they are (a fixed point).
-void record_hip_code(migrate::FileMigration& file) {
+// (header and spelling forms). Only in a file this migration changed (`changed_text`): a HIP
+// output migrated again changes nothing, and its names stay as they are (a fixed point).
+// `names`: the HIP names' occurrences, in file order (spelling_sites).
+void record_hip_code(migrate::FileMigration& file, const std::vector<std::size_t>& names) {
   const std::string_view src = file.source();
-  bool changed = false;  // an edit that changes the text (passes claim text by rewriting it as it is)
-  for (const rewrite::Edit& e : file.edits().edits())
-    changed = changed || e.replacement != src.substr(e.begin, e.end - e.begin);
-  if (!changed) return;
   // where a pass wrote a record already (the warp pass's legacy calls): insertions holding one,
   // read once (this loop's own records go at other tokens' ends)
   std::vector<std::uint32_t> recorded_at;
@@ -174,9 +178,14 @@ void record_hip_code(migrate::FileMigration& file) {
     if (e.begin == e.end && e.replacement.find(rewrite::record::kOpen) != std::string::npos)
       recorded_at.push_back(e.begin);
   const auto& toks = file.tokens();
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+  // The candidates, in file order: the header names and the HIP names.
+  std::vector<std::size_t> candidates = names;
+  for (const std::uint32_t ci : header_names(file)) candidates.push_back(ci);
+  std::inplace_merge(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(names.size()),
+                     candidates.end());
+  for (const std::size_t ci : candidates) {
     const bool header = file.code(ci).kind == lex::Kind::HeaderName;
-    if (!(header || file.is_identifier(ci)) || file.excluded(ci) || file.touched(ci)) continue;
+    if (file.excluded(ci) || file.touched(ci)) continue;
     const std::string_view text = file.text(ci);
     if (header) {
       const std::string_view path = text.substr(1, text.size() - 2);
@@ -190,28 +199,65 @@ void record_hip_code(migrate::FileMigration& file) {
       // both have, `__shfl(v, l)`, whose way back is `__shfl_sync(0xffffffff, v, l)`); not the
       // user's own declaration of it (`#define HIP_DYNAMIC_SHARED(T, n)`: no record before the
       // parameters)
-      const rules::Rule* there = file.identifier_rule(ci);
-      if (way_back_name(text) == text || (there && !(there->has_replacement() && there->to == text)) ||
-          is_declared_name(file, ci) || rewrite::record::after(toks, src, file.token_index(ci)) ||
-          !rewrite::record::is_spelling(text))
-        continue;
+      if (is_declared_name(file, ci) || rewrite::record::after(toks, src, file.token_index(ci))) continue;
     }
     // recorded by the pass that wrote the record already (the warp pass's legacy calls)
     if (!std::binary_search(recorded_at.begin(), recorded_at.end(), file.code(ci).end))
       file.edits().insert(file.code(ci).end, " " + rewrite::record::make(text));
   }
 }
+// Whether an edit changes the text (passes claim text by rewriting it as it is).
+bool changed_text(migrate::FileMigration& file) {
+  const std::string_view src = file.source();
+  for (const rewrite::Edit& e : file.edits().edits())
+    if (e.replacement != src.substr(e.begin, e.end - e.begin)) return true;
+  return false;
+}
+// The identifiers record_spellings visits, in file order, found in one walk of the file (each name
+// decided once): the HIP names record_hip_code records (the way back renames them, the way there
+// has no rule for them or keeps them; only when `hip_names`), the vector types of
+// record_vector_casts (when `vector_types`) and the names the rules rename.
+struct SpellingSites {
+  std::vector<std::size_t> hip_names, vector_types, renamed;
+};
+SpellingSites spelling_sites(const migrate::FileMigration& file, bool hip_names, bool vector_types) {
+  enum : unsigned char { kHip = 1, kVector = 2, kRenamed = 4, kUnknown = 8 };
+  std::vector<unsigned char> of_name(file.name_count(), kUnknown);
+  const rules::RuleSet& rules = file.target().rules();
+  SpellingSites sites;
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci)) continue;
+    unsigned char& bits = of_name[file.name_id(ci)];
+    if (bits == kUnknown) {
+      const std::string_view name = file.text(ci);
+      const rules::Rule* there = rules.find_identifier(name);
+      bits = 0;
+      if (hip_names && way_back_name(name) != name && rewrite::record::is_spelling(name) &&
+          (!there || (there->has_replacement() && there->to == name)))
+        bits |= kHip;
+      if (vector_types && buildsys::vector_type_components(name) > 0) bits |= kVector;
+      if (there && there->has_replacement() && there->to != name) bits |= kRenamed;
+    }
+    if (bits == 0) continue;
+    if (bits & kHip) sites.hip_names.push_back(ci);
+    if (bits & kVector) sites.vector_types.push_back(ci);
+    if (bits & kRenamed) sites.renamed.push_back(ci);
+  }
+  return sites;
+}
 }  // namespace
 
 void record_spellings(migrate::FileMigration& file) {
-  record_hip_code(file);
-  record_vector_casts(file);
+  const bool changed = changed_text(file);
+  const bool hip_code = includes_hip_header(file);
+  const SpellingSites sites = spelling_sites(file, changed, !hip_code);
+  if (changed) record_hip_code(file, sites.hip_names);
+  if (!hip_code) record_vector_casts(file, sites.vector_types);
   auto edit_of = [&](std::uint32_t b, std::uint32_t e) { return file.edits().find(b, e); };
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || file.excluded(ci)) continue;
+  for (const std::size_t ci : sites.renamed) {
+    if (file.excluded(ci)) continue;
     const std::string_view name = file.text(ci);
     const rules::Rule* r = file.identifier_rule(ci);
-    if (!r || !r->has_replacement() || r->to == name) continue;
     // A call template's name (`cuMemcpy` -> `hipMemcpy($0, $1, $2, hipMemcpyDefault)`): its head.
     const std::string_view to = ferry::is_identifier(r->to)
                                     ? std::string_view(r->to)

@@ -31,8 +31,9 @@ bool is_type_name(const migrate::FileMigration& file, std::size_t ci, const std:
 std::unordered_set<std::string_view> declared_names(const migrate::FileMigration& file,
                                                     const std::vector<std::string>& type_names) {
   std::unordered_set<std::string_view> names;
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
-    if (!is_type_name(file, ci, type_names)) continue;
+  const std::vector<std::string_view> wanted(type_names.begin(), type_names.end());
+  for (const std::size_t ci : file.occurrences(wanted)) {  // the type names' occurrences, in file order
+    if (ci + 1 >= file.code_size() || !is_type_name(file, ci, type_names)) continue;
     std::size_t j = ci + 1;
     for (;;) {
       while (file.is(j, "*") || file.is(j, "&") || file.is(j, "const") || file.is(j, "__restrict__")) ++j;

@@ -49,6 +49,11 @@ const IntegerHandle* handle_at(const lex::CodeView& v, std::size_t ci, Spelling 
 bool is_handle_type(const lex::CodeView& v, std::size_t ci, Spelling spelling) {
   return handle_at(v, ci, spelling) != nullptr;
 }
+std::vector<std::uint32_t> handle_type_names(const lex::CodeView& v) {
+  std::vector<std::string_view> names;
+  for (const IntegerHandle& h : kHandles) names.insert(names.end(), std::begin(h.cuda), std::end(h.cuda));
+  return v.occurrences(names);
+}
 
 // The handle whose HIP type is `hip`, or null.
 const IntegerHandle* handle_named(std::string_view hip) {

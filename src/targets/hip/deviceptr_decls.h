@@ -32,6 +32,8 @@ enum class Spelling : std::uint8_t { Cuda, Hip };
 [[nodiscard]] const IntegerHandle* handle_at(const lex::CodeView& v, std::size_t ci,
                                              Spelling spelling = Spelling::Cuda);
 [[nodiscard]] bool is_handle_type(const lex::CodeView& v, std::size_t ci, Spelling spelling = Spelling::Cuda);
+// The code indices of the handle types' CUDA names in `v`, ascending.
+[[nodiscard]] std::vector<std::uint32_t> handle_type_names(const lex::CodeView& v);
 // The handle whose HIP type is `hip`, or null.
 [[nodiscard]] const IntegerHandle* handle_named(std::string_view hip);
 // Whether `text` names any handle type (a cheap test before lexing a file).

@@ -130,7 +130,8 @@ char printf_conversion(const lex::CodeView& v, std::size_t open, std::size_t arg
 
 class DeviceptrRewriter {
  public:
-  DeviceptrRewriter(migrate::FileMigration& file, const Names& names) : f_(file), names_(names) {}
+  DeviceptrRewriter(migrate::FileMigration& file, const Names& names, const analysis::FileFactsSlot& facts)
+      : f_(file), names_(names), facts_(facts) {}
 
   void run() {
     // Only the names the translation unit declares with a handle type, and those this file
@@ -145,7 +146,10 @@ class DeviceptrRewriter {
     }
     candidate_.assign(f_.code_size(), false);
     for (const std::string_view name : asked)
-      for (const std::uint32_t ci : f_.occurrences(name)) candidate_[ci] = true;
+      for (const std::uint32_t ci : f_.occurrences(name)) {
+        if (!candidate_[ci]) candidates_.push_back(ci);
+        candidate_[ci] = true;
+      }
     find_uses();
     returns();  // first: its wrap goes before a use's own cast at the same offset
     for (std::size_t k = 0; k < uses_.size(); ++k)
@@ -154,8 +158,18 @@ class DeviceptrRewriter {
 
  private:
   void find_uses() {
-    const std::size_t n = f_.code_size();
-    for (std::size_t ci = 0; ci < n; ++ci) {
+    // Where a use can start: a name of `asked` (candidate_), or up to four tokens before a
+    // handle type's name (`*(reinterpret_cast<CUdeviceptr *>(p))`, `*(CUdeviceptr *)p`,
+    // `(CUdeviceptr)x`); elsewhere the loop finds nothing. Only those are visited, in file order;
+    // `resume` is where the loop goes on after a use it read whole.
+    std::vector<std::size_t> starts(candidates_.begin(), candidates_.end());
+    for (const std::uint32_t h : handle_type_names(f_))
+      for (std::size_t d = 1; d <= 4 && d <= h; ++d) starts.push_back(h - d);
+    std::sort(starts.begin(), starts.end());
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    std::size_t resume = 0;
+    for (const std::size_t ci : starts) {
+      if (ci < resume) continue;
       if (f_.in_directive(ci) || f_.excluded(ci)) continue;
       // *(reinterpret_cast<CUdeviceptr *>(p)), *(CUdeviceptr *)p
       if (f_.is(ci, "*") && !is_binary_at(f_, ci)) {
@@ -173,7 +187,7 @@ class DeviceptrRewriter {
           if (e == npos) continue;
           if (!paren) e = unary_end(f_, j);
           add(ci, e, false, cast);
-          ci = e;
+          resume = e + 1;
           continue;
         }
       }
@@ -183,7 +197,7 @@ class DeviceptrRewriter {
                        (f_.is_identifier(ci - 1) && !is_expression_keyword(f_.text(ci - 1)))))) {
         const std::size_t e = unary_end(f_, ci + 3);
         if (e != npos) add(ci, e, false, handle_at(f_, ci + 1));
-        ci += 2;
+        resume = ci + 3;
         continue;
       }
       if (!candidate_[ci]) continue;
@@ -224,7 +238,7 @@ class DeviceptrRewriter {
           add(ci - 1, ci, false, handle);
         } else if (f_.is(ci + 1, "[") && f_.partner(ci + 1) != npos && !(ci > 0 && is_handle_type(f_, ci - 1))) {
           add(ci, f_.partner(ci + 1), false, handle);
-          ci = f_.partner(ci + 1);
+          resume = f_.partner(ci + 1) + 1;
         }
       }
     }
@@ -543,7 +557,8 @@ class DeviceptrRewriter {
 
   // `return n;` of an integer in a function declared to return a handle: (hipTextureObject_t)(uintptr_t)(n).
   void returns() {
-    for (const analysis::FunctionInfo& fn : analysis::function_definitions(f_)) {
+    if (handle_type_names(f_).empty()) return;  // no function returns a handle
+    for (const analysis::FunctionInfo& fn : facts_.get().functions) {
       const IntegerHandle* h = fn.name_ci > 0 ? handle_at(f_, fn.name_ci - 1) : nullptr;
       if (!h) continue;
       for (std::size_t ci = fn.body_open + 1; ci < fn.body_close; ++ci) {
@@ -602,16 +617,18 @@ class DeviceptrRewriter {
 
   migrate::FileMigration& f_;
   const Names& names_;
+  const analysis::FileFactsSlot& facts_;  // the functions (returns)
   std::vector<Use> uses_;
   std::vector<bool> done_;
   std::unordered_map<std::string, std::vector<Decl>> local_;  // this file's declarations, by name
-  std::vector<bool> candidate_;  // per code index: an identifier named as a handle somewhere (run)
+  std::vector<bool> candidate_;          // per code index: an identifier named as a handle somewhere (run)
+  std::vector<std::size_t> candidates_;  // those code indices
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> use_index_;  // (first, last) -> the first use there
 };
 
 }  // namespace
 
-void deviceptr_pass(migrate::FileMigration& file) {
+void deviceptr_pass(migrate::FileMigration& file, const analysis::FileFactsSlot& facts) {
   const auto& all = file.project().integer_handle_names;
   static const Names kNone;
   const Names* names = &kNone;
@@ -621,7 +638,7 @@ void deviceptr_pass(migrate::FileMigration& file) {
     for (const auto& [key, n] : all)  // a single file is collected under its name
       if (path.size() > key.size() && path.ends_with(key) && path[path.size() - key.size() - 1] == '/') names = &n;
   if (names == &kNone && !mentions_handle(file.source())) return;
-  DeviceptrRewriter(file, *names).run();
+  DeviceptrRewriter(file, *names, facts).run();
 }
 
 }  // namespace ferry::targets::hip

@@ -34,13 +34,13 @@ std::string_view space_of(const analysis::FunctionInfo& fn) { return fn.is_kerne
 
 }  // namespace
 
-void dynamic_parallelism_pass(migrate::FileMigration& file) {
+void dynamic_parallelism_pass(migrate::FileMigration& file, const analysis::FileFactsSlot& facts) {
   bool any = false;  // most files launch nothing from anywhere: skip them before the function scan
   for (std::size_t ci = 0; ci < file.code_size() && !any; ++ci)
     any = file.code(ci).kind == lex::Kind::LaunchOpen || (file.is_identifier(ci) && file.text(ci).starts_with("cuda"));
   if (!any) return;
   const rules::RuleSet& rules = file.target().rules();
-  for (const analysis::FunctionInfo& fn : analysis::function_definitions(file)) {
+  for (const analysis::FunctionInfo& fn : facts.get().functions) {
     if (!fn.is_device || fn.is_host) continue;
     for (std::size_t ci = fn.body_open + 1; ci < fn.body_close; ++ci) {
       if (file.excluded(ci)) continue;

@@ -116,8 +116,8 @@ bool used_as_type(const migrate::FileMigration& file, std::size_t ci) {
 // The file declares a type `half` itself: `typedef … half;`, `struct half`, `using half =`,
 // `class half`. (A variable named half, `int half = n / 2;`, declares no type.)
 bool declares_half(const migrate::FileMigration& file) {
-  for (std::size_t ci = 1; ci + 1 < file.code_size(); ++ci) {
-    if (!is_half_name(file.text(ci)) || file.text(ci).starts_with("__")) continue;
+  for (const std::size_t ci : file.occurrences({"half", "half2"})) {
+    if (ci < 1 || ci + 1 >= file.code_size()) continue;
     const std::string_view prev = file.text(ci - 1);
     if (prev == "struct" || prev == "class" || prev == "union" || prev == "enum") return true;
     if (prev == "using" && file.is(ci + 1, "=")) return true;

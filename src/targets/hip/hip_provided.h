@@ -195,16 +195,20 @@ template <class View, class ParamName>
 // `param_name` before they are made canonical (canonical_param_type). Skips templates, member
 // functions, parameter lists it cannot read (arrays, function pointers, packs) and excluded code
 // (`excluded(ci)`); marks those inside a preprocessor branch on a platform macro (platform_branches).
+// `platform`: the file's platform_branches when the caller has them; an empty one is filled.
 template <class View, class Excluded, class TargetName, class ParamName, class Wanted>
 [[nodiscard]] std::vector<FunctionDefinition> find_function_definitions(const View& v, Excluded excluded,
                                                                         TargetName target_name, ParamName param_name,
-                                                                        Wanted wanted) {
+                                                                        Wanted wanted,
+                                                                        std::vector<bool>* platform_slot = nullptr) {
   std::vector<FunctionDefinition> out;
   const std::size_t n = v.code_size();
   // Braces: true for a namespace or extern "C" block (its contents are at namespace scope).
   std::vector<bool> braces;
   std::size_t other_braces = 0;
-  const std::vector<bool> platform = platform_branches(v);
+  std::vector<bool> own;
+  std::vector<bool>& platform = platform_slot ? *platform_slot : own;
+  if (platform.size() != n) platform = platform_branches(v);
   std::size_t i = 0;
   while (i < n) {
     const lex::Token& t = v.code(i);
@@ -310,14 +314,16 @@ template <class View, class Excluded, class TargetName, class ParamName, class W
 }
 
 // The definitions whose name (as the rules rename it) and parameter types are in `table`.
+// `platform`: as find_function_definitions takes it.
 template <class View, class Excluded, class TargetName>
 [[nodiscard]] std::vector<ProvidedDefinition> find_provided_definitions(const View& v, const HipProvidedTable& table,
-                                                                        Excluded excluded, TargetName target_name) {
+                                                                        Excluded excluded, TargetName target_name,
+                                                                        std::vector<bool>* platform = nullptr) {
   std::vector<ProvidedDefinition> out;
   if (table.empty()) return out;
   const auto defs = find_function_definitions(
       v, excluded, target_name, [](std::string_view w) { return std::string(w); },
-      [&](const std::string& fname) { return table.contains(fname); });
+      [&](const std::string& fname) { return table.contains(fname); }, platform);
   for (const FunctionDefinition& d : defs) {
     const auto hit = table.find(d.fname);
     if (hit != table.end() && hit->second.contains(d.params))

@@ -159,13 +159,14 @@ class HipTarget final : public Target {
     clock.lap("fp16_header_pass");
     stand_in_pass(file, rules_);  // diagnostics only: a header that stands in for cuda.h
     clock.lap("stand_in_pass");
-    hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
+    std::vector<bool> platform;                    // the file's platform branches, computed by the first that asks
+    hip_provided_pass(file, provided_, platform);  // before the renamer: it never renames these names
     clock.lap("hip_provided_pass");
-    same_signature_pass(file);  // overloads the renames make identical: the later guarded
+    same_signature_pass(file, platform);  // overloads the renames make identical: the later guarded
     clock.lap("same_signature_pass");
     elaborated_type_pass(file, typedef_tags_);  // `struct X` where HIP's X is a typedef only
     clock.lap("elaborated_type_pass");
-    deviceptr_pass(file);  // integer uses of CUdeviceptr, texture objects: HIP's are pointers
+    deviceptr_pass(file, facts);  // integer uses of CUdeviceptr, texture objects: HIP's are pointers
     clock.lap("deviceptr_pass");
     compat_header_pass(file);  // includes of CUDA headers the release lacks: Ferry's compat header
     clock.lap("compat_header_pass");
@@ -201,7 +202,7 @@ class HipTarget final : public Target {
     clock.lap("tile_meta_pass");
     launch_pass(file);
     clock.lap("launch_pass");
-    dynamic_parallelism_pass(file);  // launches and runtime calls in device code: HIP has no device runtime
+    dynamic_parallelism_pass(file, facts);  // launches and runtime calls in device code: HIP has no device runtime
     clock.lap("dynamic_parallelism_pass");
     inline_asm_pass(file);
     clock.lap("inline_asm_pass");

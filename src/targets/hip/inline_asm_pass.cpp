@@ -6,6 +6,7 @@
 // it is and is not reported.
 #include <cctype>
 
+#include "analysis/names.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 #include "targets/hip/ptx_idioms.h"
@@ -43,8 +44,10 @@ bool is_gcn_asm(std::string_view lit) {
 }  // namespace
 
 void inline_asm_pass(migrate::FileMigration& file) {
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci)) continue;
+  // The asm keywords and Ferry's own PTX calls (the name index: decided once per name).
+  for (const std::size_t ci : analysis::detail::identifiers_where(file, [](std::string_view name) {
+         return name == "asm" || name == "__asm__" || name == "__asm" || name.starts_with("ferry_ptx_");
+       })) {
     const std::string_view t = file.text(ci);
     // A call Ferry wrote for PTX before (a migrated tree migrated again): its header too.
     if (t.starts_with("ferry_ptx_") && file.is(ci + 1, "(") && !file.excluded(ci)) {

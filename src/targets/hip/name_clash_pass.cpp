@@ -18,6 +18,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "analysis/names.h"
 #include "core/split.h"
 #include "core/text.h"
 #include "migrate/file_migration.h"
@@ -89,17 +90,13 @@ class NameClashScan final : public ProjectScan {
     // Declarations in a branch on a platform macro were written for one platform (or guarded
     // by hip_provided_pass in an earlier round): not clashes.
     std::vector<bool> platform;
-    // Per distinct name (the file's name index): whether it is reserved, asked once.
-    std::vector<signed char> reserved(v.name_count(), -1);
-    for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
-      if (v.code(ci).kind != lex::Kind::Identifier) continue;
-      signed char& is_reserved = reserved[v.name_id(ci)];
-      if (is_reserved < 0) {
-        const std::string_view name = v.text(ci);
-        if (name.find("_user") != std::string_view::npos) identifiers_.emplace(name);
-        is_reserved = heads_[head(name)] && reserved_views_.contains(name) ? 1 : 0;
-      }
-      if (!is_reserved) continue;
+    // Per distinct name (the file's name index): whether it is reserved, asked once; then the
+    // reserved names' occurrences, in file order.
+    const std::vector<std::size_t> reserved = analysis::detail::identifiers_where(v, [&](std::string_view name) {
+      if (name.find("_user") != std::string_view::npos) identifiers_.emplace(name);
+      return heads_[head(name)] && reserved_views_.contains(name);
+    });
+    for (const std::size_t ci : reserved) {
       const std::string key(v.text(ci));
       if (ctx.clash_origins.contains(key)) continue;
       if (!is_declared_name(v, ci)) continue;
@@ -116,7 +113,7 @@ class NameClashScan final : public ProjectScan {
     }
     for (const ProvidedDefinition& d : find_provided_definitions(
              v, provided_, [](std::size_t) { return false; },
-             [&](std::string_view name) { return renamed_by(rules_, name); }))
+             [&](std::string_view name) { return renamed_by(rules_, name); }, &platform))
       guarded_.insert(d.signature.substr(0, d.signature.find('(')));
     // The reserved names on lines excluded from migration (`// ferry: ignore`, `off`), first use
     // of each in this file: finish keeps those that turn out to clash (all or nothing).

@@ -1,5 +1,6 @@
 #include "targets/hip/pass_util.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -126,9 +127,29 @@ std::size_t launch_kernel_start(const lex::CodeView& f, std::size_t last, bool& 
   return i;
 }
 
+std::vector<std::uint32_t> header_names(const lex::CodeView& v) {
+  std::vector<std::uint32_t> out;
+  for (const std::uint32_t ci : v.occurrences({"include", "include_next", "import"})) {
+    if (!v.in_directive(ci)) continue;
+    const std::size_t last = v.directive_last(ci);
+    for (std::size_t k = ci + 1; k <= last && k < v.code_size(); ++k)
+      if (v.code(k).kind == lex::Kind::HeaderName) out.push_back(static_cast<std::uint32_t>(k));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<std::uint32_t> conditional_directives(const lex::CodeView& v) {
+  std::vector<std::uint32_t> out;
+  for (const std::uint32_t ci : v.occurrences({"if", "ifdef", "ifndef", "elif", "else", "endif"}))
+    if (ci > 0 && v.in_directive(ci - 1) && v.is(ci - 1, "#")) out.push_back(ci - 1);
+  return out;
+}
+
 bool includes_hip_header(const lex::CodeView& v) {
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci)
-    if (v.code(ci).kind == lex::Kind::HeaderName && v.text(ci).substr(1).starts_with("hip/")) return true;
+  for (const std::uint32_t ci : header_names(v))
+    if (v.text(ci).substr(1).starts_with("hip/")) return true;
   return false;
 }
 

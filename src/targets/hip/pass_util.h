@@ -39,6 +39,14 @@ enum class IntWidth : std::uint8_t { None, Narrow, Wide, Unknown };
 
 // Byte offset of the start of the line that holds `offset` in `src`.
 [[nodiscard]] std::uint32_t line_start(std::string_view src, std::uint32_t offset);
+// The code indices of the header names (`<path>` after #include), ascending: the lexer makes them
+// only on a directive line after an `include`, `include_next` or `import` word.
+[[nodiscard]] std::vector<std::uint32_t> header_names(const lex::CodeView& v);
+
+// The code indices of the `#` of the conditional directives (#if, #ifdef, #ifndef, #elif, #else,
+// #endif), ascending.
+[[nodiscard]] std::vector<std::uint32_t> conditional_directives(const lex::CodeView& v);
+
 // Whether the file includes a HIP header (`<hip/...>`, at any #if depth): it is HIP code already
 // (a HIP output migrated again, or a tree that holds both), where a name CUDA and HIP share is
 // HIP's own and takes no round-trip record.

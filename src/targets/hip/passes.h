@@ -82,7 +82,8 @@ void strings_pass(migrate::FileMigration& file);
 
 // CUDA dynamic parallelism: kernel launches and runtime API calls inside __global__ / __device__
 // functions, which HIP cannot compile (FRY1402; diagnostics only).
-void dynamic_parallelism_pass(migrate::FileMigration& file);
+// `facts`: the file's (their functions), shared with wmma_pass and hazard_pass.
+void dynamic_parallelism_pass(migrate::FileMigration& file, const analysis::FileFactsSlot& facts);
 
 // Under --launch=ggl: `k<<<g, b, shm, s>>>(args)` → `hipLaunchKernelGGL(k, g, b, shm, s, args)`.
 void launch_pass(migrate::FileMigration& file);
@@ -95,13 +96,15 @@ void launch_pass(migrate::FileMigration& file);
 void solver_args_pass(migrate::FileMigration& file, bool old_hipsolver);
 
 // User definitions whose signature HIP's headers already define (rules/hip_provided.tsv):
-// wrapped in `#if !defined(__HIP_PLATFORM_AMD__)` ... `#endif`, FRY4103 at each.
-void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& table);
+// wrapped in `#if !defined(__HIP_PLATFORM_AMD__)` ... `#endif`, FRY4103 at each. `platform`: the
+// file's platform_branches (hip_provided.h), shared with same_signature_pass; filled when empty.
+void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& table, std::vector<bool>& platform);
 
 // Function definitions whose parameter types become identical when the rules rename them
 // (`f(cudaError_t)` and `f(CUresult)` -> `f(hipError_t)`): the first defines a marker macro after
 // itself, the later ones are compiled only without it (`#if !defined(FERRY_HAVE_...)`), FRY4107.
-void same_signature_pass(migrate::FileMigration& file);
+// `platform`: as hip_provided_pass takes it.
+void same_signature_pass(migrate::FileMigration& file, std::vector<bool>& platform);
 
 // thread_block_tile::meta_group_rank() / meta_group_size() (HIP: ROCm 5.7) on a tile the function
 // makes of a thread block: `(cta.thread_rank() / (N))`, `((cta.size() + (N) - 1) / (N))`. The hip
@@ -137,7 +140,8 @@ void stand_in_pass(migrate::FileMigration& file, const rules::RuleSet& rules);
 // `tile.shfl_xor(v, m)` with `v` declared as a CUDA vector type (HIP's tile shuffles take scalars
 // only) -> `ferry_tile_shfl_xor(tile, v, m)` from the compat header tile_shfl.h.
 void tile_shuffle_pass(migrate::FileMigration& file);
-void deviceptr_pass(migrate::FileMigration& file);
+// `facts`: the file's (their functions), shared with wmma_pass and hazard_pass.
+void deviceptr_pass(migrate::FileMigration& file, const analysis::FileFactsSlot& facts);
 
 // HIP type name -> the elaborated keywords that cannot precede it ("struct,union,enum" for
 // hipGraphicsResource, a typedef of struct _hipGraphicsResource): embedded rules/hip_typedef_tags.tsv.

@@ -1,6 +1,9 @@
+#include <algorithm>
 #include <string>
 
+#include "analysis/names.h"
 #include "rewrite/roundtrip_record.h"
+#include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
 namespace ferry::targets::hip {
@@ -49,12 +52,16 @@ void runtime_header_pass(migrate::FileMigration& file) {
   std::size_t dependent_first = migrate::npos;
   std::size_t runtime_after = migrate::npos;  // header name of the runtime include after it
   bool conditional_between = false;
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    const lex::Token& t = file.code(ci);
+  // The header names and the conditional directives, in file order.
+  const std::vector<std::uint32_t> headers = header_names(file);
+  std::vector<std::uint32_t> at = headers;
+  for (const std::uint32_t ci : conditional_directives(file)) at.push_back(ci);
+  std::inplace_merge(at.begin(), at.begin() + static_cast<std::ptrdiff_t>(headers.size()), at.end());
+  for (const std::size_t ci : at) {
     // Excluded code (`// ferry: off`, as in the compat headers Ferry writes) asks for nothing:
     // migrating such a file again must not gain an include.
     if (file.excluded(ci)) continue;
-    if (t.kind == lex::Kind::HeaderName) {
+    if (file.code(ci).kind == lex::Kind::HeaderName) {
       const std::string_view h = file.text(ci);
       // Any header that brings in the runtime: the HIP one, or a CUDA one the rules convert.
       if (h.find("hip/hip_runtime") != std::string_view::npos || h.find("cuda_runtime") != std::string_view::npos ||
@@ -67,19 +74,22 @@ void runtime_header_pass(migrate::FileMigration& file) {
       }
       continue;
     }
-    if (t.in_directive && file.is(ci, "#") && dependent_first != migrate::npos && !has_include) {
-      const std::string_view d = ci + 1 < file.code_size() ? file.text(ci + 1) : std::string_view();
-      if (d == "if" || d == "ifdef" || d == "ifndef" || d == "elif" || d == "else" || d == "endif")
-        conditional_between = true;
-    }
-    if (t.kind == lex::Kind::LaunchOpen) needs = true;
-    if (t.kind == lex::Kind::Identifier && !needs) {
-      const std::string_view s = file.text(ci);
-      if (is_kernel_language(s)) needs = true;
-      else if (const rules::Rule* r = file.target().rules().find_identifier(s);
-               r && (r->family == "runtime" || r->family == "device") && r->has_replacement() && r->to != s)
+    if (dependent_first != migrate::npos && !has_include) conditional_between = true;
+  }
+  // Whether the file needs the runtime: a launch, or a name of the kernel language or one the
+  // rules rename to the runtime or device API (decided once per name), outside excluded code.
+  for (const std::size_t ci : analysis::detail::launch_opens(file)) needs = needs || !file.excluded(ci);
+  if (!needs) {
+    const rules::RuleSet& rules = file.target().rules();
+    for (const std::size_t ci : analysis::detail::identifiers_where(file, [&](std::string_view s) {
+           if (is_kernel_language(s)) return true;
+           const rules::Rule* r = rules.find_identifier(s);
+           return r && (r->family == "runtime" || r->family == "device") && r->has_replacement() && r->to != s;
+         }))
+      if (!file.excluded(ci)) {
         needs = true;
-    }
+        break;
+      }
   }
   if (dependent_first != migrate::npos) {
     // Move the runtime include up: insert it before the dependent header and drop the later one

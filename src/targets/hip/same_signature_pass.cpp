@@ -80,7 +80,7 @@ std::string shown(const FunctionDefinition& d) {
 
 }  // namespace
 
-void same_signature_pass(migrate::FileMigration& file) {
+void same_signature_pass(migrate::FileMigration& file, std::vector<bool>& platform) {
   const rules::RuleSet& rules = file.target().rules();
   auto excluded = [&](std::size_t ci) { return file.excluded(ci); };
   auto all = [](const std::string&) { return true; };
@@ -88,7 +88,8 @@ void same_signature_pass(migrate::FileMigration& file) {
   auto renamed = [&](std::string_view w) { return renamed_by(rules, w); };
   // One scan finds the definitions as written; the names only change their names and parameter
   // types, so each is read again as the rules rename it (not the whole file).
-  const std::vector<FunctionDefinition> before = find_function_definitions(file, excluded, as_written, as_written, all);
+  const std::vector<FunctionDefinition> before =
+      find_function_definitions(file, excluded, as_written, as_written, all, &platform);
   if (before.size() < 2) return;
   std::vector<FunctionDefinition> after = before;
   for (FunctionDefinition& d : after) {

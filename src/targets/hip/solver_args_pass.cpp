@@ -23,6 +23,7 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/names.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 
@@ -77,8 +78,8 @@ struct Declared {
 // declaration wins.
 std::map<std::string_view, Declared> enum_typed_names(const migrate::FileMigration& file) {
   std::map<std::string_view, Declared> out;
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || !is_enum_type(file.text(ci)) || file.is_member_or_qualified(ci)) continue;
+  for (const std::size_t ci : file.occurrences({"cublasFillMode_t", "cublasOperation_t", "cublasSideMode_t"})) {
+    if (!is_enum_type(file.text(ci)) || file.is_member_or_qualified(ci)) continue;
     std::size_t n = ci + 1;
     while (file.is(n, "const") || file.is(n, "&") || file.is(n, "&&")) ++n;
     if (!file.is_identifier(n)) continue;
@@ -95,7 +96,9 @@ std::map<std::string_view, Declared> enum_typed_names(const migrate::FileMigrati
 void solver_args_pass(migrate::FileMigration& file, bool old_hipsolver) {
   std::map<std::string_view, Declared> typed;
   bool typed_known = false;
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+  for (const std::size_t ci : analysis::detail::identifiers_where(file, [](std::string_view name) {
+         return name.starts_with("cusolverDn") || name.starts_with("cusolverSp");
+       })) {
     if (!is_solver_call(file, ci) || file.excluded(ci)) continue;
     const std::size_t open = ci + 1;
     const std::size_t close = file.match_bracket(open);

@@ -6,6 +6,7 @@
 //   tile.meta_group_size()   ->  ((cta.size() + (N) - 1) / (N))      the number of tiles
 // (cuda-samples reduction, shfl_scan, conjugateGradientMultiBlockCG/MultiDeviceCG). A tile of
 // another tile, or one whose parent Ferry cannot read, keeps the call (verify: target-gap).
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -32,43 +33,34 @@ struct Tile {
 void tile_meta_pass(migrate::FileMigration& file) {
   const std::vector<std::uint32_t> uses = file.occurrences({"meta_group_rank", "meta_group_size"});
   if (uses.empty()) return;
-  // The function body of every code token: the outermost `{` after a `)` (not a namespace's or a
-  // class's), 0 outside any.
-  std::vector<std::size_t> block(file.code_size(), 0);
-  std::vector<std::size_t> open_braces;  // for each open `{`: its body id, or 0
-  std::size_t next_block = 0, current = 0;
-  bool any = false;
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (file.is(ci, "{")) {
-      std::size_t id = 0;
-      if (current == 0 && ci > 0 && file.is(ci - 1, ")")) id = current = ++next_block;
-      open_braces.push_back(id);
-    }
-    block[ci] = current;
-    if (file.is(ci, "}") && !open_braces.empty()) {
-      if (open_braces.back() != 0 && open_braces.back() == current) current = 0;
-      open_braces.pop_back();
-    }
-    any = any || file.is(ci, "meta_group_rank") || file.is(ci, "meta_group_size");
-  }
-  if (!any) return;
   // Names of thread blocks: `[cg::]thread_block [const] [&] NAME` and `NAME = [cg::]this_thread_block()`.
+  // The start of the `[ns::]...NAME` chain that ends at code token `at`.
+  auto chain_start = [&](std::size_t at) {
+    while (at >= 2 && file.is(at - 1, "::") && file.is_identifier(at - 2)) at -= 2;
+    return at;
+  };
   std::unordered_set<std::string_view> blocks;
-  for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {
-    if (file.is(ci, "thread_block") && !file.is(ci + 1, "(")) {
-      std::size_t j = ci + 1;
-      while (file.is(j, "const") || file.is(j, "&")) ++j;
-      if (file.is_identifier(j) &&
-          (file.is(j + 1, "=") || file.is(j + 1, ";") || file.is(j + 1, ",") || file.is(j + 1, ")")))
-        blocks.insert(file.text(j));
-    }
-    if (file.is_identifier(ci) && file.is(ci + 1, "=") && analysis::this_thread_block_at(file, ci + 2) != npos)
-      blocks.insert(file.text(ci));
+  for (const std::size_t ci : file.occurrences("thread_block")) {
+    if (ci + 2 >= file.code_size() || file.is(ci + 1, "(")) continue;
+    std::size_t j = ci + 1;
+    while (file.is(j, "const") || file.is(j, "&")) ++j;
+    if (file.is_identifier(j) &&
+        (file.is(j + 1, "=") || file.is(j + 1, ";") || file.is(j + 1, ",") || file.is(j + 1, ")")))
+      blocks.insert(file.text(j));
   }
-  // Tiles of a block: `NAME = [cg::]tiled_partition<N>(BLOCK)`.
+  for (const std::size_t b : file.occurrences("this_thread_block")) {
+    const std::size_t j = chain_start(b);
+    if (j < 2 || !file.is(j - 1, "=") || !file.is_identifier(j - 2)) continue;
+    if (analysis::this_thread_block_at(file, j) != npos) blocks.insert(file.text(j - 2));
+  }
+  // Tiles of a block: `NAME = [cg::]tiled_partition<N>(BLOCK)`, in file order.
   std::unordered_map<std::string_view, std::vector<Tile>> tiles;
-  for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || !file.is(ci + 1, "=") || file.is_member_or_qualified(ci)) continue;
+  for (const std::size_t fn : file.occurrences("tiled_partition")) {
+    if (file.is(fn + 1, "::")) continue;  // not the chain's last name: its last one is visited
+    const std::size_t j = chain_start(fn);
+    if (j < 2 || !file.is(j - 1, "=")) continue;
+    const std::size_t ci = j - 2;
+    if (!file.is_identifier(ci) || file.is_member_or_qualified(ci)) continue;
     const auto tp = analysis::tiled_partition_at(file, ci + 2, file.code_size());
     if (!tp) continue;
     const std::size_t a = tp->open + 1;  // the parent's first token
@@ -83,8 +75,42 @@ void tile_meta_pass(migrate::FileMigration& file) {
     std::string size(file.source().substr(file.code(tp->size_first).begin,
                                           file.code(tp->size_last).end - file.code(tp->size_first).begin));
     if (tp->size_last != tp->size_first) size = "(" + size + ")";
-    tiles[file.text(ci)].push_back({ci, parent, size, block[ci]});
+    tiles[file.text(ci)].push_back({ci, parent, size, 0});
   }
+  if (tiles.empty()) return;
+  // The function bodies: the outermost `{` after a `)` (not a namespace's or a class's) to its
+  // `}`, as [first, last] code indices in file order (a body left open runs to the end). A code
+  // token's body is its number + 1 in this list, 0 outside any.
+  std::vector<std::pair<std::size_t, std::size_t>> bodies;
+  {
+    std::vector<std::size_t> open_braces;  // for each open `{`: its body id, or 0
+    std::size_t current = 0;
+    for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+      if (file.is(ci, "{")) {
+        std::size_t id = 0;
+        if (current == 0 && ci > 0 && file.is(ci - 1, ")")) {
+          bodies.push_back({ci, file.code_size() - 1});
+          id = current = bodies.size();
+        }
+        open_braces.push_back(id);
+      }
+      if (file.is(ci, "}") && !open_braces.empty()) {
+        if (open_braces.back() != 0 && open_braces.back() == current) {
+          bodies[current - 1].second = ci;
+          current = 0;
+        }
+        open_braces.pop_back();
+      }
+    }
+  }
+  auto body_of = [&](std::size_t ci) -> std::size_t {
+    const auto it = std::upper_bound(bodies.begin(), bodies.end(), std::make_pair(ci, file.code_size()));
+    if (it == bodies.begin()) return 0;
+    const auto& body = *(it - 1);
+    return ci <= body.second ? static_cast<std::size_t>(it - bodies.begin()) : 0;
+  };
+  for (auto& [name, list] : tiles)
+    for (Tile& t : list) t.block = body_of(t.decl);
   for (const std::size_t ci : uses) {
     if (ci < 2 || ci + 2 >= file.code_size()) continue;
     const bool rank = file.is(ci, "meta_group_rank"), count = file.is(ci, "meta_group_size");
@@ -96,7 +122,7 @@ void tile_meta_pass(migrate::FileMigration& file) {
     // The nearest declaration before the use, in the same function.
     const Tile* tile = nullptr;
     for (const Tile& t : it->second)
-      if (t.decl < ci && t.block == block[ci] && t.block != 0) tile = &t;
+      if (t.decl < ci && t.block == body_of(ci) && t.block != 0) tile = &t;
     if (!tile) continue;
     const std::string text = rank ? "(" + tile->parent + ".thread_rank() / " + tile->size + ")"
                                   : "((" + tile->parent + ".size() + " + tile->size + " - 1) / " + tile->size + ")";

@@ -169,13 +169,26 @@ const analysis::FileFacts* planned_facts(const migrate::FileMigration& file) {
 void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64FilePlan& plan) {
   if (plan.widened_vars.empty() && plan.widened_calls.empty() && plan.halved_vars.empty() && plan.halved_calls.empty())
     return;
+  // The code token that starts at byte `at`, or code_size() when none does.
+  auto token_at = [&](std::uint32_t at) {
+    std::size_t lo = 0, hi = file.code_size();
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (file.code(mid).begin < at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < file.code_size() && file.code(lo).begin == at ? lo : file.code_size();
+  };
   std::set<std::pair<std::uint32_t, std::uint32_t>> vars, calls, halved;  // (line, col)
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    const lex::Token& t = file.code(ci);
-    if (plan.widened_vars.count(t.begin)) vars.insert({t.line, t.col});
-    if (plan.widened_calls.count(t.begin)) calls.insert({t.line, t.col});
-    if (plan.halved_vars.count(t.begin) || plan.halved_calls.count(t.begin)) halved.insert({t.line, t.col});
-  }
+  auto mark = [&](const std::set<std::uint32_t>& offsets, std::set<std::pair<std::uint32_t, std::uint32_t>>& out) {
+    for (const std::uint32_t at : offsets)
+      if (const std::size_t ci = token_at(at); ci < file.code_size())
+        out.insert({file.code(ci).line, file.code(ci).col});
+  };
+  mark(plan.widened_vars, vars);
+  mark(plan.widened_calls, calls);
+  mark(plan.halved_vars, halved);
+  mark(plan.halved_calls, halved);
   std::set<std::pair<std::uint32_t, std::uint32_t>> reported;
   for (Diagnostic& d : file.diagnostics()) {
     if ((d.code == Diag::BallotStored32 || d.code == Diag::BallotBitFunction32) && halved.count({d.line, d.col})) {
@@ -195,14 +208,8 @@ void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64Fi
   }
   // The warp pass does not look at a call the fixer already rewrote: say what happened there.
   for (const std::uint32_t at : plan.widened_calls) {  // offsets, ascending: the code token starting there
-    std::size_t lo = 0, hi = file.code_size();
-    while (lo < hi) {
-      const std::size_t mid = lo + (hi - lo) / 2;
-      if (file.code(mid).begin < at) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo == file.code_size() || file.code(lo).begin != at) continue;
-    const std::size_t ci = lo;
+    const std::size_t ci = token_at(at);
+    if (ci == file.code_size()) continue;
     const lex::Token& t = file.code(ci);
     if (reported.count({t.line, t.col})) continue;
     file.diag_at_line(Diag::BallotBitFunction32, Severity::Note, t.line, t.col,
