@@ -197,7 +197,7 @@ int run_diffrun(DiffrunArgs& a, const CLI::App& sub) {
   nlohmann::json j = diffrun::to_json(s, o);
   std::string bisect_text;
   if (a.wave64 && (o.verdict == "both-failed" || o.verdict == "different")) {
-    const std::vector<diffrun::ConstructNote> notes = diffrun::unsupported_constructs(s.ref.dir);
+    const std::vector<diffrun::ConstructNote> notes = diffrun::unsupported_constructs(s.ref.dir, 5, s.port.dir);
     nlohmann::json cj = nlohmann::json::array();
     for (const diffrun::ConstructNote& n : notes) {
       cj.push_back({{"code", n.code}, {"file", n.file}, {"line", n.line}, {"message", n.message}});

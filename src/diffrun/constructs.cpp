@@ -27,12 +27,19 @@ std::string trimmed(const std::string& s) {
 
 }  // namespace
 
-std::vector<ConstructNote> unsupported_constructs(const fs::path& dir, std::size_t max) {
+namespace {
+std::vector<fs::path> sources_of(const fs::path& dir) {
   std::vector<fs::path> files;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.is_regular_file(ec) && source_or_header(e.path())) files.push_back(e.path());
   std::sort(files.begin(), files.end());
+  return files;
+}
+}  // namespace
+
+std::vector<ConstructNote> unsupported_constructs(const fs::path& dir, std::size_t max, const fs::path& port_dir) {
+  const std::vector<fs::path> files = sources_of(dir);
   // A conditional that tests the device pass: `#if __CUDA_ARCH__ >= 700`, `#ifdef __CUDA_ARCH__`,
   // `#if defined(__HIP_DEVICE_COMPILE__)`, `#elif ...`. `#ifndef` selects the host branch, which the
   // runtime compiles, but its #else is device-only all the same.
@@ -49,6 +56,25 @@ std::vector<ConstructNote> unsupported_constructs(const fs::path& dir, std::size
                      "`" + trimmed(line) + "`: the wave64 runtime compiles kernels in the host pass, where " +
                          (hip ? "__HIP_DEVICE_COMPILE__" : "__CUDA_ARCH__") +
                          " is not defined, so the device-only branch of this test is left out"});
+    }
+  }
+  // A lane count fixed at 32 by name: `warp_size = 32` (a declaration or an assignment),
+  // `#define WARP_SIZE 32`, `constexpr int kWarpSize = 32`.
+  static const std::regex fixed32(
+      R"((\b(warp_?size|WARP_?SIZE|[kK]_?[Ww]arp_?[Ss]ize|warpsize|WarpSize|threads_per_warp|THREADS_PER_WARP)\s*=\s*32\b)|)"
+      R"((^\s*#\s*define\s+(warp_?size|WARP_?SIZE|[kK]_?[Ww]arp_?[Ss]ize|warpsize|WarpSize|threads_per_warp|THREADS_PER_WARP)\s+\(?32\)?\s*($|//|/\*)))");
+  std::size_t fixed = 0;
+  for (const fs::path& f : sources_of(port_dir.empty() ? dir : port_dir)) {
+    std::ifstream in(f);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      if (!std::regex_search(line, fixed32)) continue;
+      const std::string t = trimmed(line);
+      if (t.starts_with("//") || t.starts_with("*") || t.starts_with("/*")) continue;
+      if (out.size() >= max || ++fixed > 2) return out;
+      out.push_back({std::string(to_string(Diag::Wave64FixedLaneCount)), f.filename().string(), n,
+                     "`" + t + "`: the program fixes the lane count at 32 in its own code; at 64 lanes what depends " +
+                         "on it (sizes, strides, its own check of the results) expects 32-lane results"});
     }
   }
   return out;

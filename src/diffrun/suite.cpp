@@ -314,7 +314,7 @@ std::vector<SuiteEntry> run_suite(const SuiteOptions& o, const std::function<voi
         e.detail = to_json(s, out);
         if (out.verdict == "both-failed" || out.verdict == "different") {
           // What the runtime does not run as a GPU would, named in the verdict (constructs.h).
-          const std::vector<ConstructNote> notes = unsupported_constructs(ref_dir);
+          const std::vector<ConstructNote> notes = unsupported_constructs(ref_dir, 5, port_dir);
           if (!notes.empty()) {
             nlohmann::json cj = nlohmann::json::array();
             for (const ConstructNote& n : notes)

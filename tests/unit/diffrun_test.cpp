@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "diffrun/compare.h"
+#include "diffrun/constructs.h"
 #include "diffrun/diffrun.h"
 #include "diffrun/launch_bisect.h"
 #include "diffrun/runner.h"
@@ -331,6 +332,28 @@ TEST(DiffrunRun, UnsupportedConstructIsItsOwnVerdict) {
   o = run_diff(s);
   EXPECT_EQ(o.verdict, "build-failed");  // no named construct: a plain build failure
   EXPECT_TRUE(o.unsupported.empty());
+}
+
+// A lane count fixed at 32 in the program's own code (FRY9415) is named from the port's folder
+// when one is given: what the migration did not change is what runs at 64 lanes.
+TEST(DiffrunConstructs, LaneCountFixedAt32) {
+  const auto base = std::filesystem::temp_directory_path() / ("w64fixed" + std::to_string(::getpid()));
+  std::filesystem::create_directories(base / "ref");
+  std::filesystem::create_directories(base / "port");
+  std::ofstream(base / "ref" / "a.cu") << "int devID, warp_size = 32;\n"
+                                          "// WARP_SIZE = 32 in a comment\n"
+                                          "#define WARP_SIZE 32\n"
+                                          "if (warp_size == 32) {}\n"
+                                          "const int w = 320;\n";
+  std::ofstream(base / "port" / "a.cu") << "int devID, warp_size = 64;\n";
+  const std::vector<ConstructNote> ref = unsupported_constructs(base / "ref");
+  ASSERT_EQ(ref.size(), 2u);
+  EXPECT_EQ(ref[0].code, "FRY9415");
+  EXPECT_EQ(ref[0].line, 1);
+  EXPECT_EQ(ref[1].line, 3);
+  EXPECT_NE(ref[0].message.find("fixes the lane count at 32"), std::string::npos);
+  EXPECT_TRUE(unsupported_constructs(base / "ref", 5, base / "port").empty());
+  std::filesystem::remove_all(base);
 }
 
 // Both sides failing the same way says nothing about the port: never SAME.
