@@ -91,6 +91,20 @@ Unsupported unsupported_in_build(const std::string& text) {
   return {};
 }
 
+Unsupported unsupported_in_run(const std::string& err) {
+  // The runtime's own stop: `wave64: error: ... [FRY9402]` (a launch sized for a GPU's throughput)
+  // or `[FRY9403]` (device memory the host cannot back).
+  std::istringstream in(err);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.starts_with("wave64: error:")) continue;
+    if (line.find("[FRY9402]") != std::string::npos) return {"work sized for a GPU", "at run time", "FRY9402"};
+    if (line.find("[FRY9403]") != std::string::npos)
+      return {"device memory the host cannot back", "at run time", "FRY9403"};
+  }
+  return {};
+}
+
 const std::vector<std::string>& default_fail_patterns() {
   static const std::vector<std::string> v = [] {
     std::vector<std::string> r;
@@ -301,6 +315,16 @@ Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>
     o.timeout_side = o.ref.timed_out && o.port.timed_out ? "both" : (o.ref.timed_out ? "reference" : "port");
   } else if (!o.ref.failure.empty() && !o.port.failure.empty()) {
     o.verdict = "both-failed";
+    // Both sides stopped by the runtime itself on work or memory a CPU cannot stand in for.
+    const Unsupported ru = o.ref.runs.empty() ? Unsupported{} : unsupported_in_run(o.ref.runs.front().err);
+    const Unsupported pu = o.port.runs.empty() ? Unsupported{} : unsupported_in_run(o.port.runs.front().err);
+    if (!ru.what.empty() && !pu.what.empty()) {
+      o.verdict = "unsupported";
+      o.unsupported = ru.what;
+      o.unsupported_where = ru.where;
+      o.unsupported_code = ru.code;
+      o.build_failed_side = "both";
+    }
   } else if (!o.ref.failure.empty() || !o.port.failure.empty()) {
     o.verdict = "different";
   } else {

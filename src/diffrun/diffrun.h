@@ -109,6 +109,10 @@ struct Unsupported {
   std::string code;   // "FRY9412", "FRY9414", "FRY5601"
 };
 [[nodiscard]] Unsupported unsupported_in_build(const std::string& build_output);
+// The same from a run's stderr: the runtime stopped the program itself, FRY9402 (a launch that
+// needs more CPU time than its limit leaves: work sized for a GPU) or FRY9403 (device memory the
+// host cannot back). When both sides stop so, the verdict is UNSUPPORTED, not BOTH FAILED.
+[[nodiscard]] Unsupported unsupported_in_run(const std::string& run_stderr);
 
 [[nodiscard]] nlohmann::json to_json(const Spec& spec, const Outcome& o);
 [[nodiscard]] std::string to_text(const Spec& spec, const Outcome& o);

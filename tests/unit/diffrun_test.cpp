@@ -334,6 +334,30 @@ TEST(DiffrunRun, UnsupportedConstructIsItsOwnVerdict) {
   EXPECT_TRUE(o.unsupported.empty());
 }
 
+// Both sides stopped by the runtime on work sized for a GPU (FRY9402) or memory the host cannot
+// back (FRY9403): UNSUPPORTED, named; one side so and the other failing otherwise stays BOTH FAILED.
+TEST(DiffrunRun, RuntimeStopIsUnsupported) {
+  const std::string gpu_sized =
+      "wave64: error: a launch of 524288 blocks of 256 threads needs about 952 s more of CPU time (16 blocks took "
+      "11.0 s), more than the 109 s left of the 120 s limit: work sized for a GPU, stopped [FRY9402]";
+  EXPECT_EQ(unsupported_in_run(gpu_sized + "\n").code, "FRY9402");
+  EXPECT_EQ(
+      unsupported_in_run("wave64: error: cudaMallocManaged of 32.0 GiB: ... the allocation fails [FRY9403]\n").code,
+      "FRY9403");
+  EXPECT_TRUE(unsupported_in_run("Segmentation fault [FRY9402]\n").what.empty());  // not the runtime's line
+
+  Spec s;
+  s.ref.run = s.port.run = "echo '" + gpu_sized + "' >&2; exit 3";
+  Outcome o = run_diff(s);
+  EXPECT_EQ(o.verdict, "unsupported");
+  EXPECT_EQ(o.unsupported_code, "FRY9402");
+  EXPECT_NE(to_text(s, o).find("UNSUPPORTED: work sized for a GPU (at run time, FRY9402; both)"), std::string::npos)
+      << to_text(s, o);
+  s.port.run = "exit 1";
+  o = run_diff(s);
+  EXPECT_EQ(o.verdict, "both-failed");
+}
+
 // A lane count fixed at 32 in the program's own code (FRY9415) is named from the port's folder
 // when one is given: what the migration did not change is what runs at 64 lanes.
 TEST(DiffrunConstructs, LaneCountFixedAt32) {
