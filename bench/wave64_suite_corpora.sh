@@ -24,31 +24,15 @@ mkdir -p "$OUT"
 # Timings, and the lines that describe the device: both sides run on the runtime's gfx906 model
 # (diffrun --device-model, default), but the device's name carries the warp size, and a line that
 # prints the warp size (rocm-examples' "Warp size: 64") differs by design too.
-IGNORE=${IGNORE:-'[Tt]ime|/s\b|[Mm]s\b|msec|usec|GB/s|GFLOP|[Bb]andwidth|[Tt]hroughput|[Ss]peed|sec\b|[Dd]evice|GPU|Multi-?[Pp]rocessor|SM [0-9]|[Cc]ompute [Cc]apability|[Oo]ccupancy|[Cc]lock|[Ww]arp ?[Ss]ize|per [Ss]econd'}
-warp='__shfl|__ballot|__any(_sync)?\(|__all(_sync)?\(|__activemask|__syncwarp|warpSize|cooperative_groups|__reduce_[a-z]+_sync|__match_'
+HERE=$(cd "$(dirname "$0")" && pwd)
+POOL=$HERE/wave64_suite_pool.py   # the program list and the --ignore pattern are defined there
+IGNORE=${IGNORE:-$(python3 "$POOL" --ignore)}
 for c in "$@"; do
   [[ -d $c ]] || { echo "skip: $c is absent"; continue; }
   name=$(basename "$c")
   mkdir -p "$OUT/$name"
   # Program folders (a source with main) whose sources use a warp operation.
-  python3 - "$c" "$warp" > "$OUT/$name/list.txt" <<'PY'
-import os, re, sys
-root, warp = sys.argv[1], re.compile(sys.argv[2])
-main = re.compile(r"(^|[^\w:.])(int|void|auto)\s+main\s*\(")
-for d, dirs, files in sorted(os.walk(root)):
-    dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x != "build")
-    srcs = [f for f in files if f.endswith((".cu", ".hip", ".cpp", ".cc", ".c", ".cuh", ".h", ".hpp"))]
-    text = ""
-    for f in srcs:
-        try:
-            text += open(os.path.join(d, f), errors="replace").read()
-        except OSError:
-            pass
-    if not any(f.endswith((".cu", ".hip")) for f in srcs) and "__global__" not in text:
-        continue
-    if main.search(text) and warp.search(text):
-        print(os.path.relpath(d, root))
-PY
+  python3 "$POOL" --list "$c" > "$OUT/$name/list.txt"
   run_list=$OUT/$name/list.txt
   if [[ -n $ONLY ]]; then
     run_list=$OUT/$name/run-list.txt

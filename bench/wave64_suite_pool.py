@@ -98,6 +98,14 @@ def secs(s):
 
 
 def main():
+    # The program list and the default --ignore pattern, for wave64_suite_corpora.sh (one definition).
+    if len(sys.argv) == 3 and sys.argv[1] == "--list":
+        for folder in list_folders(sys.argv[2]):
+            print(folder)
+        return
+    if len(sys.argv) == 2 and sys.argv[1] == "--ignore":
+        print(IGNORE)
+        return
     if len(sys.argv) < 4:
         sys.exit("usage: wave64_suite_pool.py FERRY OUT CORPUS...")
     ferry, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
