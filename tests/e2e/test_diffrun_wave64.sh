@@ -5,20 +5,7 @@
 # Both sides see the same argv[0] and the same time() (W64_TIME), which programs print or seed
 # their input with. --bisect finds the fix line without which a differing port computes the
 # reference's numbers.
-set -u
-FERRY=${FERRY:?set FERRY to the ferry binary}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-expect() {  # expect NAME RC PATTERN OUTPUT RC_GOT
-  if [[ $5 -ne $2 ]] || ! grep -qE -- "$3" <<<"$4"; then
-    echo "FAIL $1: exit $5 (want $2), output lacks /$3/:"
-    sed 's/^/    /' <<<"$4" | tail -25
-    fails=$((fails + 1))
-  else
-    echo "ok   $1"
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/diffrun_lib.sh"
 
 mkdir -p "$work/cuda"
 cat > "$work/cuda/count.cu" <<'X'

@@ -5,20 +5,7 @@
 # and the port with that launch replaced by the original's computes what the reference does.
 # The same on a HIP program at wave 32 against 64 (no fixes to switch off: launches only). And a
 # BOTH FAILED verdict names a construct the runtime does not run as a GPU would (FRY9411).
-set -u
-FERRY=${FERRY:?set FERRY to the ferry binary}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-expect() {  # expect NAME RC PATTERN OUTPUT RC_GOT
-  if [[ $5 -ne $2 ]] || ! grep -qE -- "$3" <<<"$4"; then
-    echo "FAIL $1: exit $5 (want $2), output lacks /$3/:"
-    sed 's/^/    /' <<<"$4" | tail -25
-    fails=$((fails + 1))
-  else
-    echo "ok   $1"
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/diffrun_lib.sh"
 
 mkdir -p "$work/cuda"
 cat > "$work/cuda/groups.cu" <<'X'
