@@ -25,9 +25,6 @@ std::string trimmed(const std::string& s) {
   return t.size() > 80 ? t.substr(0, 80) + "..." : t;
 }
 
-}  // namespace
-
-namespace {
 std::vector<fs::path> sources_of(const fs::path& dir) {
   std::vector<fs::path> files;
   std::error_code ec;
@@ -36,6 +33,7 @@ std::vector<fs::path> sources_of(const fs::path& dir) {
   std::sort(files.begin(), files.end());
   return files;
 }
+
 }  // namespace
 
 std::vector<ConstructNote> unsupported_constructs(const fs::path& dir, std::size_t max, const fs::path& port_dir) {
@@ -60,9 +58,10 @@ std::vector<ConstructNote> unsupported_constructs(const fs::path& dir, std::size
   }
   // A lane count fixed at 32 by name: `warp_size = 32` (a declaration or an assignment),
   // `#define WARP_SIZE 32`, `constexpr int kWarpSize = 32`.
-  static const std::regex fixed32(
-      R"((\b(warp_?size|WARP_?SIZE|[kK]_?[Ww]arp_?[Ss]ize|warpsize|WarpSize|threads_per_warp|THREADS_PER_WARP)\s*=\s*32\b)|)"
-      R"((^\s*#\s*define\s+(warp_?size|WARP_?SIZE|[kK]_?[Ww]arp_?[Ss]ize|warpsize|WarpSize|threads_per_warp|THREADS_PER_WARP)\s+\(?32\)?\s*($|//|/\*)))");
+  static const std::string name =
+      R"((warp_?size|WARP_?SIZE|[kK]_?[Ww]arp_?[Ss]ize|warpsize|WarpSize|threads_per_warp|THREADS_PER_WARP))";
+  static const std::regex fixed32(R"((\b)" + name + R"(\s*=\s*32\b)|(^\s*#\s*define\s+)" + name +
+                                  R"(\s+\(?32\)?\s*($|//|/\*)))");
   std::size_t fixed = 0;
   for (const fs::path& f : sources_of(port_dir.empty() ? dir : port_dir)) {
     std::ifstream in(f);
