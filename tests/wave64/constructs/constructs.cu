@@ -16,6 +16,11 @@
 
 #include "helper.h"
 
+// A library header's GNU spelling after cuda_runtime.h (libstdc++ 13 has one past <memory>).
+namespace lib_style {
+__attribute__((__noinline__)) inline int seven() { return 7; }
+}  // namespace lib_style
+
 static int g_checks = 0, g_failures = 0;
 static void check(bool ok, const char* what) {
   ++g_checks;
@@ -192,6 +197,7 @@ __global__ void late_wait(const int* in, int* out) {
 }
 
 int main() {
+  check(lib_style::seven() == 7, "__attribute__((__noinline__)) in a header after cuda_runtime.h");
   // Block sums through static __shared__ in a template, legacy __shfl_down.
   const int blocks = 3, threads = 128;
   std::vector<int> h(blocks * threads);

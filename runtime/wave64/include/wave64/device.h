@@ -37,6 +37,15 @@
 // One instance per OS thread, and a worker thread runs one block at a time: per-block storage.
 #define __shared__ static thread_local
 #define __forceinline__ inline __attribute__((always_inline))
+// Headers that spell __attribute__((__noinline__)) after this point (libstdc++ 13 has one past
+// <memory>; so do many libraries) see it expand to __attribute__((__attribute__((noinline)))):
+// GCC reads the inner one as an unknown attribute whose argument is the expression `noinline`.
+// Declaring that name makes the expression valid, and GCC ignores the unknown attribute (a
+// -Wattributes warning outside system headers) instead of stopping the build.
+namespace w64::detail {
+enum noinline_word { noinline };
+}
+using w64::detail::noinline;
 #define __noinline__ __attribute__((noinline))
 #define __align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...)
