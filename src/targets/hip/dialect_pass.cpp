@@ -151,7 +151,10 @@ void dialect_pass(migrate::FileMigration& file) {
                            rewrite::record::dropped_word(src.substr(file.code(ci).begin, end - file.code(ci).begin))))
       file.count_converted("dialect");
   }
+  const lex::TokenList& toks = file.tokens();
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    const lex::Kind kind = toks.kind(file.token_index(ci));
+    if (kind != lex::Kind::String && kind != lex::Kind::RawString) continue;  // (tested first: cheap)
     const auto& lit = file.code(ci);
     const auto& next = file.code(ci + 1);
     if (lit.end != next.begin || (lit.kind != lex::Kind::String && lit.kind != lex::Kind::RawString) ||
