@@ -18,16 +18,19 @@ namespace ferry::analysis::detail {
 
 // The code indices of the identifiers whose name satisfies `pred`, ascending. `pred` is asked once
 // per distinct name of the file, not once per token.
+// The names are asked in the order of their first occurrences (as a walk over the tokens would
+// ask them), and only the chosen names' occurrences are visited.
 template <class Pred>
 [[nodiscard]] std::vector<std::size_t> identifiers_where(const lex::CodeView& v, Pred pred) {
-  std::vector<signed char> verdict(v.name_count(), -1);
   std::vector<std::size_t> out;
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
-    if (!v.is_identifier(ci)) continue;
-    signed char& known = verdict[v.name_id(ci)];
-    if (known < 0) known = pred(v.text(ci)) ? 1 : 0;
-    if (known) out.push_back(ci);
+  std::size_t runs = 0;  // chosen names: their occurrences are each ascending
+  for (std::uint32_t id = 0, n = static_cast<std::uint32_t>(v.name_count()); id < n; ++id) {
+    if (!pred(v.name_text(id))) continue;
+    const std::span<const std::uint32_t> at = v.occurrences_of(id);
+    out.insert(out.end(), at.begin(), at.end());
+    ++runs;
   }
+  if (runs > 1) std::sort(out.begin(), out.end());
   return out;
 }
 

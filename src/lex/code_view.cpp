@@ -89,8 +89,10 @@ const CodeView::NameIndex& CodeView::names() const {
   std::size_t cap = 64;
   while (cap < code_.size() / 8) cap *= 2;
   n->slots.assign(cap, 0);
+  std::vector<std::uint32_t> idents;  // the identifiers' code indices, for the second walk
   for (std::size_t ci = 0; ci < code_.size(); ++ci) {
     if (toks_.kind(code_[ci]) != Kind::Identifier) continue;
+    idents.push_back(static_cast<std::uint32_t>(ci));
     const std::uint64_t key = code_key_[ci];
     const std::string_view name = key == kLongKey ? text(ci) : std::string_view();
     std::size_t i = n->slot(key, name);
@@ -112,14 +114,11 @@ const CodeView::NameIndex& CodeView::names() const {
   for (std::size_t i = 0; i < count.size(); ++i) n->first[i + 1] = n->first[i] + count[i];
   n->at.resize(n->first.back());
   std::vector<std::uint32_t> next(n->first.begin(), n->first.end() - 1);
-  for (std::size_t ci = 0; ci < code_.size(); ++ci)
-    if (toks_.kind(code_[ci]) == Kind::Identifier) n->at[next[id_of[ci]]++] = static_cast<std::uint32_t>(ci);
+  for (const std::uint32_t ci : idents) n->at[next[id_of[ci]]++] = ci;
+  arrays_ = {n->id_of.data(), n->first.data(), n->at.data(), n->name_of.data(), n->first.size() - 1};
   names_ = std::move(n);
   return *names_;
 }
-
-std::uint32_t CodeView::name_id(std::size_t ci) const { return names().id_of[ci]; }
-std::size_t CodeView::name_count() const { return names().first.size() - 1; }
 
 std::span<const std::uint32_t> CodeView::occurrences(std::string_view name) const {
   const NameIndex& n = names();

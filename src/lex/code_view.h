@@ -97,10 +97,18 @@ class CodeView {
     return occurrences(std::span<const std::string_view>(names.begin(), names.size()));
   }
   [[nodiscard]] bool mentions(std::string_view name) const { return !occurrences(name).empty(); }
-  // The interned id of identifier `ci`'s name (0 .. name_count() - 1; one id per distinct name),
-  // for per-name tables that a pass fills once per name instead of once per token.
-  [[nodiscard]] std::uint32_t name_id(std::size_t ci) const;
-  [[nodiscard]] std::size_t name_count() const;
+  // The interned id of identifier `ci`'s name (0 .. name_count() - 1; one id per distinct name, in
+  // the order of their first occurrences), for per-name tables that a pass fills once per name
+  // instead of once per token. Inline: a walk over every token asks it per identifier.
+  [[nodiscard]] std::uint32_t name_id(std::size_t ci) const { return index().id_of[ci]; }
+  [[nodiscard]] std::size_t name_count() const { return index().count; }
+  // Name `id`'s text (as its first occurrence spells it) and its occurrences (ascending code
+  // indices): a walk over the distinct names visits each name once, not each token.
+  [[nodiscard]] std::string_view name_text(std::uint32_t id) const { return index().text[id]; }
+  [[nodiscard]] std::span<const std::uint32_t> occurrences_of(std::uint32_t id) const {
+    const NameArrays& n = index();
+    return {n.at + n.first[id], n.first[id + 1] - n.first[id]};
+  }
 
   // Bytes of memory the view holds: its tokens, its code index and, once built, the name index
   // (not the source text, which the caller owns).
@@ -108,6 +116,19 @@ class CodeView {
 
  private:
   struct NameIndex;
+  // The name index's arrays, as plain pointers for the inline readers above (they point into
+  // *names_, which is shared and immutable once built; count == 0 with null pointers until then).
+  struct NameArrays {
+    const std::uint32_t* id_of = nullptr;    // per code index
+    const std::uint32_t* first = nullptr;    // per id, count + 1 entries
+    const std::uint32_t* at = nullptr;       // the occurrences, grouped by id
+    const std::string_view* text = nullptr;  // per id
+    std::size_t count = 0;
+  };
+  [[nodiscard]] const NameArrays& index() const {
+    if (!arrays_.first) names();
+    return arrays_;
+  }
   const NameIndex& names() const;
 
   std::string_view src_;
@@ -116,6 +137,7 @@ class CodeView {
   PodArray<std::uint64_t> code_key_;                // short_key per code index
   PodArray<std::uint32_t> partner_;                 // bracket partner per code index, or CodeIndex::kNoPartner
   mutable std::shared_ptr<const NameIndex> names_;  // built by the first occurrences()
+  mutable NameArrays arrays_;                       // into *names_
 };
 
 }  // namespace ferry::lex

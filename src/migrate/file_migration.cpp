@@ -44,23 +44,25 @@ FileMigration::FileMigration(std::string path, lex::CodeView&& view, const targe
 std::vector<bool> excluded_lines(std::string_view src, const lex::TokenList& toks) {
   const std::uint32_t last_line = toks.empty() ? 1 : toks.back().line + 1;
   std::vector<bool> excluded(last_line + 2, false);
+  if (src.find("ferry:") == std::string_view::npos) return excluded;  // no marker in any comment
   bool off = false;
   std::uint32_t off_from = 0;
-  for (const lex::Token& t : toks) {
-    if (!lex::is_comment(t.kind)) continue;
-    const std::string_view c = t.text(src);
+  for (std::size_t i = 0; i < toks.size(); ++i) {
+    if (!lex::is_comment(toks.kind(i))) continue;
+    const std::string_view c = src.substr(toks.begin(i), toks.end(i) - toks.begin(i));
     if (c.find("ferry:") == std::string_view::npos) continue;
+    const std::uint32_t line = toks.line(i);
     if (contains_marker(c, "off")) {
-      if (!off) off_from = t.line;
+      if (!off) off_from = line;
       off = true;
     } else if (contains_marker(c, "on")) {
       if (off)
-        for (std::uint32_t l = off_from; l <= t.line && l < excluded.size(); ++l) excluded[l] = true;
+        for (std::uint32_t l = off_from; l <= line && l < excluded.size(); ++l) excluded[l] = true;
       off = false;
     } else if (contains_marker(c, "ignore-next-line")) {
-      if (t.line + 1 < excluded.size()) excluded[t.line + 1] = true;
+      if (line + 1 < excluded.size()) excluded[line + 1] = true;
     } else if (contains_marker(c, "ignore")) {
-      excluded[t.line] = true;
+      excluded[line] = true;
     }
   }
   if (off)

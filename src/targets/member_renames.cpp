@@ -1,9 +1,11 @@
 #include "targets/member_renames.h"
 
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "analysis/names.h"
 #include "core/split.h"
 #include "rules/builtin.h"
 
@@ -91,8 +93,13 @@ void rename_members(migrate::FileMigration& file, bool to_hip, rules::Version hi
     rows.push_back(&r);
   }
   if (rows.empty()) return;
-  for (std::size_t ci = 1; ci < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci)) continue;
+  // A path starts at its first member's name: only those names' occurrences can match (decided
+  // once per distinct name of the file).
+  std::set<std::string_view> first_names;
+  for (const MemberRow* r : rows) first_names.insert(to_hip ? r->cuda.front() : r->hip.front());
+  for (const std::size_t ci :
+       analysis::detail::identifiers_where(file, [&](std::string_view name) { return first_names.count(name) > 0; })) {
+    if (ci == 0) continue;
     for (const MemberRow* r : rows) {
       const std::vector<std::string>& from = to_hip ? r->cuda : r->hip;
       const std::vector<std::string>& to = to_hip ? r->hip : r->cuda;

@@ -55,8 +55,10 @@ class IncludesScan final : public ProjectScan {
   void file(const SourceView& f, const migrate::FileMigration& view, ProjectContext& ctx) override {
     std::vector<std::string>& inc = ctx.includes[f.path];
     const std::string_view text = view.source();
-    for (const lex::Token& t : view.tokens())
-      if (t.kind == lex::Kind::HeaderName) inc.emplace_back(text.substr(t.begin, t.end - t.begin));
+    const lex::TokenList& toks = view.tokens();
+    for (std::size_t i = 0; i < toks.size(); ++i)
+      if (toks.kind(i) == lex::Kind::HeaderName)
+        inc.emplace_back(text.substr(toks.begin(i), toks.end(i) - toks.begin(i)));
   }
   void finish(const std::vector<SourceView>&, ProjectContext&) override {}
 };
@@ -67,22 +69,28 @@ class DefinedMacrosScan final : public ProjectScan {
   bool wants(const SourceView&, std::string_view text) const override {
     return text.find("define") != std::string_view::npos;
   }
+  // `# define NAME`: the directive's second code token is `define`, its third an identifier, on
+  // one line (no newline token between them; a continuation is whitespace). Visited from the
+  // occurrences of `define`.
   void file(const SourceView&, const migrate::FileMigration& view, ProjectContext& ctx) override {
-    std::size_t seen = 0;  // code tokens of the current directive so far
-    std::string_view prev;
-    for (const lex::Token& t : view.tokens()) {
-      if (lex::is_trivia(t.kind) || t.kind == lex::Kind::Newline) {
-        if (t.kind == lex::Kind::Newline) seen = 0;
-        continue;
+    const lex::TokenList& toks = view.tokens();
+    auto newline_between = [&](std::size_t a, std::size_t b) {  // token indices, a < b
+      for (std::size_t t = a + 1; t < b; ++t)
+        if (toks.kind(t) == lex::Kind::Newline) return true;
+      return false;
+    };
+    for (const std::uint32_t w : view.occurrences("define")) {
+      const std::size_t tw = view.token_index(w);
+      if (w == 0 || w + 1 >= view.code_size() || !toks.in_directive(tw)) continue;
+      const std::size_t tp = view.token_index(w - 1);  // the directive's first code token
+      if (!toks.in_directive(tp) || newline_between(tp, tw)) continue;
+      if (w >= 2) {
+        const std::size_t tq = view.token_index(w - 2);
+        if (toks.in_directive(tq) && !newline_between(tq, tp)) continue;  // `define` is not the second
       }
-      if (!t.in_directive) {
-        seen = 0;
-        continue;
-      }
-      const std::string_view text = t.text(view.source());
-      if (seen == 2 && prev == "define" && t.kind == lex::Kind::Identifier) ctx.defined_macros.emplace(text);
-      prev = text;
-      ++seen;
+      const std::size_t tm = view.token_index(w + 1);
+      if (toks.in_directive(tm) && toks.kind(tm) == lex::Kind::Identifier && !newline_between(tw, tm))
+        ctx.defined_macros.emplace(view.text(w + 1));
     }
   }
   void finish(const std::vector<SourceView>&, ProjectContext&) override {}

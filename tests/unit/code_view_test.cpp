@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,27 @@ TEST(CodeView, NameIdsAreOnePerDistinctName) {
     for (const std::uint32_t o : v.occurrences(v.text(ci))) EXPECT_EQ(v.name_id(o), v.name_id(ci));
   }
   EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 5);
+}
+
+TEST(CodeView, NamesAreReadByIdInFirstOccurrenceOrder) {
+  const CodeView v("b a b long_name_over_eight_bytes ( a ) c long_name_over_eight_bytes");
+  ASSERT_EQ(v.name_count(), 4u);
+  // ids in the order the names first occur, each with its text and its occurrences
+  const std::vector<std::string_view> texts = {"b", "a", "long_name_over_eight_bytes", "c"};
+  for (std::uint32_t id = 0; id < v.name_count(); ++id) {
+    EXPECT_EQ(v.name_text(id), texts[id]);
+    const std::span<const std::uint32_t> at = v.occurrences_of(id);
+    const std::span<const std::uint32_t> by_name = v.occurrences(texts[id]);
+    EXPECT_EQ(std::vector<std::uint32_t>(at.begin(), at.end()),
+              std::vector<std::uint32_t>(by_name.begin(), by_name.end()));
+    for (const std::uint32_t ci : at) EXPECT_EQ(v.name_id(ci), id);
+  }
+  EXPECT_EQ(v.occurrences_of(0).size(), 2u);
+  EXPECT_EQ(v.occurrences_of(3).size(), 1u);
+  // a copy reads the same index
+  const CodeView copy = v;
+  EXPECT_EQ(copy.name_text(2), "long_name_over_eight_bytes");
+  EXPECT_EQ(copy.occurrences_of(1).size(), 2u);
 }
 
 TEST(CodeView, NameIndexHoldsAFileOfManyNames) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/names.h"
 #include "targets/target.h"
 
 namespace ferry::analysis {
@@ -25,6 +26,19 @@ struct Fixture {
   std::unique_ptr<targets::Target> target;
   std::unique_ptr<migrate::FileMigration> file;
 };
+
+TEST(Names, IdentifiersWhereAsksEachNameOnceInFileOrder) {
+  const lex::CodeView v("b a ( b , c ) a ; d b");
+  std::vector<std::string> asked;
+  const std::vector<std::size_t> at = detail::identifiers_where(v, [&](std::string_view n) {
+    asked.emplace_back(n);
+    return n == "b" || n == "a";
+  });
+  EXPECT_EQ(asked, (std::vector<std::string>{"b", "a", "c", "d"}));
+  // the chosen names' occurrences, merged in file order
+  EXPECT_EQ(at, (std::vector<std::size_t>{0, 1, 3, 7, 10}));
+  EXPECT_TRUE(detail::identifiers_where(v, [](std::string_view) { return false; }).empty());
+}
 
 const FunctionInfo* find_fn(const FileFacts& f, std::string_view name) {
   for (const FunctionInfo& fn : f.functions)

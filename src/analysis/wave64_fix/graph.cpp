@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "analysis/names.h"
 #include "targets/hip/ptx_idioms.h"
 
 namespace ferry::analysis::wave64_plan {
@@ -138,6 +139,7 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
       }
       return w;
     };
+    const std::vector<std::uint32_t> asm_words = v.f.occurrences({"asm", "__asm__", "__asm"});
     for (std::size_t i = 0; i < facts.functions.size(); ++i) {
       Fn fn;
       fn.file = f;
@@ -160,8 +162,8 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
       // code as much as what the hip target writes for it (`m = (1ull << __lane_id()) - 1`): a
       // second migration reads the rewrite, and both must plan alike (a fixed point).
       if (!fn.direct_warp && !options_.cuda_output)
-        for (std::size_t ci = fi.body_open + 1; ci < fi.body_close && !fn.direct_warp; ++ci) {
-          if (!v.ident(ci) || !(v.is(ci, "asm") || v.is(ci, "__asm__") || v.is(ci, "__asm"))) continue;
+        for (const std::uint32_t ci : detail::occurrences_in(asm_words, fi.body_open + 1, fi.body_close)) {
+          if (fn.direct_warp) break;
           const std::size_t open = targets::hip::asm_open(v.f, ci);
           if (open == npos || v.partner(open) == npos) continue;
           const auto st = targets::hip::parse_asm(v.f, open, v.partner(open));

@@ -74,7 +74,7 @@ struct Tokens {
   // Keeps `f` alive when the planner lexed it on demand (Wave64FixInput::load).
   std::shared_ptr<const FileMigration> hold = {};
   [[nodiscard]] std::size_t size() const { return f.code_size(); }
-  [[nodiscard]] bool is(std::size_t ci, std::string_view s) const { return f.is(ci, s); }
+  [[nodiscard, gnu::always_inline]] bool is(std::size_t ci, std::string_view s) const { return f.is(ci, s); }
   [[nodiscard]] std::string_view t(std::size_t ci) const { return f.text(ci); }
   [[nodiscard]] bool ident(std::size_t ci) const { return f.is_identifier(ci); }
   [[nodiscard]] bool number(std::size_t ci) const { return f.is_number(ci); }

@@ -486,8 +486,9 @@ void edge_data_args(FileMigration& file) {
 
 // Whether the file declares `name` as `const char* name[...]` or `const char** name`.
 bool declared_const_strings(const FileMigration& file, std::string_view name) {
-  for (std::size_t ci = 0; ci + 3 < file.code_size(); ++ci) {
-    if (!file.is(ci, "const") || !file.is(ci + 1, "char") || !file.is(ci + 2, "*")) continue;
+  for (const std::size_t ci : file.occurrences("const")) {  // once per call: not every token
+    if (ci + 3 >= file.code_size()) break;
+    if (!file.is(ci + 1, "char") || !file.is(ci + 2, "*")) continue;
     if (file.is(ci + 3, name) && file.is(ci + 4, "[")) return true;
     if (file.is(ci + 3, "*") && file.is(ci + 4, name)) return true;
   }

@@ -76,8 +76,12 @@ std::uint32_t after_leading_includes(const migrate::FileMigration& file, std::si
   int depth = 0;
   std::uint32_t at = static_cast<std::uint32_t>(std::string_view::npos);
   const std::string_view src = file.source();
-  for (std::size_t ci = 0; ci + 1 < file.code_size() && ci < limit; ++ci) {
-    if (!file.code(ci).in_directive || !file.is(ci, "#")) continue;
+  // The directives that count, by their words (the `#` before each), in file order.
+  for (const std::uint32_t word : file.occurrences({"if", "ifdef", "ifndef", "endif", "include"})) {
+    if (word == 0) continue;
+    const std::size_t ci = word - 1;
+    if (ci >= limit) break;
+    if (!file.in_directive(ci) || !file.is(ci, "#")) continue;
     const std::string_view d = file.text(ci + 1);
     if (d == "if" || d == "ifdef" || d == "ifndef") ++depth;
     else if (d == "endif") --depth;

@@ -59,6 +59,7 @@ void restore_platform_tests(FileMigration& file) {
     return t.find("__HIP_PLATFORM_NVIDIA__") != std::string_view::npos ||
            t.find("__HIP_PLATFORM_NVCC__") != std::string_view::npos;
   };
+  if (src.find(kMarker) == std::string_view::npos) return;  // no test written beside a value
   for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {
     if (!file.in_directive(ci) || !file.is(ci, "#")) continue;
     const std::size_t last = file.directive_last(ci);
@@ -89,6 +90,8 @@ void restore_platform_tests(FileMigration& file) {
 
 void cuda_compat_pass(FileMigration& file) {
   restore_platform_tests(file);
+  // Neither the compat headers' includes nor `ferry :: cuda_compat :: NAME` in the file.
+  if (!file.mentions("cuda_compat") && file.source().find("ferry/compat_cuda") == std::string_view::npos) return;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (file.code(ci).kind == lex::Kind::HeaderName &&
         (file.text(ci) == "\"ferry/compat_cuda.h\"" || file.text(ci) == "\"ferry/compat_cuda_vector.h\"")) {

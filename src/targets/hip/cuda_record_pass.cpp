@@ -4,6 +4,7 @@
 // (Added includes and dropped warp masks are recorded by runtime_header_pass and
 // warp_intrinsics_pass, where they are written.)
 #include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -213,36 +214,36 @@ bool changed_text(migrate::FileMigration& file) {
     if (e.replacement != src.substr(e.begin, e.end - e.begin)) return true;
   return false;
 }
-// The identifiers record_spellings visits, in file order, found in one walk of the file (each name
-// decided once): the HIP names record_hip_code records (the way back renames them, the way there
+// The identifiers record_spellings visits, in file order, found from the file's distinct names
+// (each name decided once): the HIP names record_hip_code records (the way back renames them, the way there
 // has no rule for them or keeps them; only when `hip_names`), the vector types of
 // record_vector_casts (when `vector_types`) and the names the rules rename.
 struct SpellingSites {
   std::vector<std::size_t> hip_names, vector_types, renamed;
 };
 SpellingSites spelling_sites(const migrate::FileMigration& file, bool hip_names, bool vector_types) {
-  enum : unsigned char { kHip = 1, kVector = 2, kRenamed = 4, kUnknown = 8 };
-  std::vector<unsigned char> of_name(file.name_count(), kUnknown);
+  enum : unsigned char { kHip = 1, kVector = 2, kRenamed = 4 };
   const rules::RuleSet& rules = file.target().rules();
   SpellingSites sites;
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci)) continue;
-    unsigned char& bits = of_name[file.name_id(ci)];
-    if (bits == kUnknown) {
-      const std::string_view name = file.text(ci);
-      const rules::Rule* there = rules.find_identifier(name);
-      bits = 0;
-      if (hip_names && way_back_name(name) != name && rewrite::record::is_spelling(name) &&
-          (!there || (there->has_replacement() && there->to == name)))
-        bits |= kHip;
-      if (vector_types && buildsys::vector_type_components(name) > 0) bits |= kVector;
-      if (there && there->has_replacement() && there->to != name) bits |= kRenamed;
-    }
+  // Per distinct name (in the order of first occurrences), its occurrences appended to the lists
+  // it belongs to; each list is then put in file order.
+  for (std::uint32_t id = 0, n = static_cast<std::uint32_t>(file.name_count()); id < n; ++id) {
+    const std::string_view name = file.name_text(id);
+    const rules::Rule* there = rules.find_identifier(name);
+    unsigned char bits = 0;
+    if (hip_names && way_back_name(name) != name && rewrite::record::is_spelling(name) &&
+        (!there || (there->has_replacement() && there->to == name)))
+      bits |= kHip;
+    if (vector_types && buildsys::vector_type_components(name) > 0) bits |= kVector;
+    if (there && there->has_replacement() && there->to != name) bits |= kRenamed;
     if (bits == 0) continue;
-    if (bits & kHip) sites.hip_names.push_back(ci);
-    if (bits & kVector) sites.vector_types.push_back(ci);
-    if (bits & kRenamed) sites.renamed.push_back(ci);
+    const std::span<const std::uint32_t> at = file.occurrences_of(id);
+    if (bits & kHip) sites.hip_names.insert(sites.hip_names.end(), at.begin(), at.end());
+    if (bits & kVector) sites.vector_types.insert(sites.vector_types.end(), at.begin(), at.end());
+    if (bits & kRenamed) sites.renamed.insert(sites.renamed.end(), at.begin(), at.end());
   }
+  for (std::vector<std::size_t>* list : {&sites.hip_names, &sites.vector_types, &sites.renamed})
+    std::sort(list->begin(), list->end());
   return sites;
 }
 }  // namespace

@@ -28,8 +28,11 @@
 // initializer becomes `__builtin_memset(a, 0, sizeof(a))` after the declaration (FRY5203). Other
 // element types, and other initializers, are left with FRY5204 (a warning: it will not compile).
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
@@ -52,18 +55,41 @@ bool has_asm_label(const migrate::FileMigration& file, std::size_t ci) {
   return false;
 }
 
+// The file's `{` and `}` tokens, the only ones enclosing_parameters stops at: their code indices
+// (ascending) and, for a `}` whose `{` comes before it, the position of that `{` in `at`.
+struct Braces {
+  std::vector<std::uint32_t> at;
+  std::vector<std::uint32_t> open_of;  // per position; kNone when the `}` has no partner before it
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+};
+Braces brace_tokens(const migrate::FileMigration& file) {
+  Braces b;
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci)
+    if (file.is(ci, "{") || file.is(ci, "}")) b.at.push_back(static_cast<std::uint32_t>(ci));
+  b.open_of.assign(b.at.size(), Braces::kNone);
+  for (std::size_t p = 0; p < b.at.size(); ++p) {
+    const std::size_t open = file.is(b.at[p], "}") ? file.partner(b.at[p]) : npos;
+    if (open != npos && open < b.at[p])
+      b.open_of[p] = static_cast<std::uint32_t>(
+          std::lower_bound(b.at.begin(), b.at.begin() + static_cast<std::ptrdiff_t>(p), open) - b.at.begin());
+  }
+  return b;
+}
+
 // The `{` of the function body around `ci` and so its parameter list: the `(` whose `)` comes
-// right before that `{`. npos when `ci` is not inside a function body.
-std::size_t enclosing_parameters(const migrate::FileMigration& file, std::size_t ci) {
-  for (std::size_t i = ci; i-- > 0;) {
+// right before that `{`. npos when `ci` is not inside a function body. Walks back over the braces
+// before `ci`.
+std::size_t enclosing_parameters(const migrate::FileMigration& file, std::size_t ci, const Braces& braces) {
+  for (std::size_t p =
+           static_cast<std::size_t>(std::lower_bound(braces.at.begin(), braces.at.end(), ci) - braces.at.begin());
+       p-- > 0;) {
+    const std::size_t i = braces.at[p];
     // A block closed before `ci` encloses nothing of it: step over it whole, so that a file of
     // many functions is not read back to its start for each candidate.
     if (file.is(i, "}")) {
-      const std::size_t open = file.partner(i);
-      if (open != npos && open < i) i = open;
+      if (braces.open_of[p] != Braces::kNone) p = braces.open_of[p];
       continue;
     }
-    if (!file.is(i, "{")) continue;
     const std::size_t close = file.match_bracket(i);
     if (close == npos || close < ci) continue;
     std::size_t r = i;
@@ -98,13 +124,15 @@ bool zero_bytes_type(const migrate::FileMigration& file, std::size_t first, std:
 
 // `T name[bound] = {...};` in a function body, `bound` one of its parameters.
 void initialized_vla(migrate::FileMigration& file) {
+  std::optional<Braces> braces;
   for (std::size_t ci = 1; ci + 5 < file.code_size(); ++ci) {
     if (!file.is(ci, "[") || !file.is_identifier(ci - 1) || !file.is_identifier(ci + 1) || !file.is(ci + 2, "]") ||
         !file.is(ci + 3, "=") || !file.is(ci + 4, "{") || file.code(ci).in_directive || file.excluded(ci))
       continue;
     const std::size_t brace_end = file.match_bracket(ci + 4);
     if (brace_end == npos || !file.is(brace_end + 1, ";")) continue;
-    const std::size_t params = enclosing_parameters(file, ci);
+    if (!braces) braces = brace_tokens(file);  // built for the first candidate
+    const std::size_t params = enclosing_parameters(file, ci, *braces);
     if (params == npos || !names_parameter(file, params, file.text(ci + 1))) continue;
     // The start of the declaration.
     std::size_t first = ci - 1;
@@ -151,7 +179,10 @@ void dialect_pass(migrate::FileMigration& file) {
                            rewrite::record::dropped_word(src.substr(file.code(ci).begin, end - file.code(ci).begin))))
       file.count_converted("dialect");
   }
+  const lex::TokenList& toks = file.tokens();
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    const lex::Kind kind = toks.kind(file.token_index(ci));
+    if (kind != lex::Kind::String && kind != lex::Kind::RawString) continue;  // (tested first: cheap)
     const auto& lit = file.code(ci);
     const auto& next = file.code(ci + 1);
     if (lit.end != next.begin || (lit.kind != lex::Kind::String && lit.kind != lex::Kind::RawString) ||

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/names.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
@@ -159,16 +160,17 @@ void fp16_header_pass(migrate::FileMigration& file) {
   if (path.ends_with(".c") || path.ends_with(".C")) return;
   std::size_t half_use = migrate::npos, complex_use = migrate::npos;
   bool has_half = false, has_complex = false;
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    const lex::Token& t = file.code(ci);
-    if (t.kind == lex::Kind::HeaderName) {
-      const std::string_view h = file.text(ci);
-      if (h.size() < 2) continue;
-      has_half = has_half || provides_half(h.substr(1, h.size() - 2));
-      has_complex = has_complex || provides_complex(h.substr(1, h.size() - 2));
-      continue;
-    }
-    if (t.kind != lex::Kind::Identifier || t.in_directive || file.excluded(ci)) continue;
+  for (const std::uint32_t ci : header_names(file)) {
+    const std::string_view h = file.text(ci);
+    if (h.size() < 2) continue;
+    has_half = has_half || provides_half(h.substr(1, h.size() - 2));
+    has_complex = has_complex || provides_complex(h.substr(1, h.size() - 2));
+  }
+  // The first uses: the half and complex names' occurrences, in file order.
+  for (const std::size_t ci : analysis::detail::identifiers_where(
+           file, [](std::string_view name) { return is_half_name(name) || is_complex_name(name); })) {
+    if (half_use != migrate::npos && complex_use != migrate::npos) break;
+    if (file.in_directive(ci) || file.excluded(ci)) continue;
     const std::string_view name = file.text(ci);
     if (half_use == migrate::npos && is_half_name(name) && used_as_type(file, ci)) half_use = ci;
     if (complex_use == migrate::npos && is_complex_name(name) && !file.is_member_or_qualified(ci) &&

@@ -13,6 +13,7 @@
 // definition is never renamed by the name-clash pass).
 #pragma once
 
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
 #include <optional>
@@ -101,10 +102,17 @@ template <class View>
   std::vector<bool> conds;
   std::size_t platform = 0;
   std::size_t i = 0;
+  // Whether code token `k` is the `#` that starts a directive.
+  auto directive_at = [&](std::size_t k) {
+    return v.is(k, "#") && v.in_directive(k) && k + 1 < n && v.in_directive(k + 1);
+  };
   while (i < n) {
-    if (!(v.code(i).in_directive && v.is(i, "#") && i + 1 < n && v.code(i + 1).in_directive)) {
-      out[i] = platform > 0;
-      ++i;
+    if (!directive_at(i)) {  // code up to the next directive: all inside the branch, or none
+      std::size_t j = i + 1;
+      while (j < n && !directive_at(j)) ++j;
+      if (platform > 0)
+        std::fill(out.begin() + static_cast<std::ptrdiff_t>(i), out.begin() + static_cast<std::ptrdiff_t>(j), true);
+      i = j;
       continue;
     }
     const std::string_view d = v.text(i + 1);
@@ -211,8 +219,7 @@ template <class View, class Excluded, class TargetName, class ParamName, class W
   if (platform.size() != n) platform = platform_branches(v);
   std::size_t i = 0;
   while (i < n) {
-    const lex::Token& t = v.code(i);
-    if (t.in_directive) {
+    if (v.in_directive(i)) {
       ++i;
       continue;
     }
@@ -238,11 +245,11 @@ template <class View, class Excluded, class TargetName, class ParamName, class W
     // A name followed by '(': an identifier, or `operator OP`.
     std::size_t name = i, open = i + 1;
     bool op = false;
-    if (t.kind == lex::Kind::Identifier && v.is(i, "operator") && i + 2 < n && v.code(i + 1).kind == lex::Kind::Punct &&
-        v.is(i + 2, "(")) {
+    const bool identifier = v.is_identifier(i);
+    if (identifier && v.is(i, "operator") && i + 2 < n && v.code(i + 1).kind == lex::Kind::Punct && v.is(i + 2, "(")) {
       op = true;
       open = i + 2;
-    } else if (!(t.kind == lex::Kind::Identifier && i + 1 < n && v.is(i + 1, "("))) {
+    } else if (!(identifier && i + 1 < n && v.is(i + 1, "("))) {
       ++i;
       continue;
     }

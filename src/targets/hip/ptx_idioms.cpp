@@ -3,6 +3,8 @@
 #include <array>
 #include <cctype>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <regex>
 
 namespace ferry::targets::hip {
@@ -243,23 +245,75 @@ std::string normalize_ptx(std::string_view templ) {
   return out;
 }
 
-PtxVerdict rewrite_ptx(const PtxStatement& s) {
-  static const std::vector<std::regex> kCompiled = [] {
-    std::vector<std::regex> v;
-    for (const Idiom& i : kPtxIdioms) {
-      std::string p(i.pattern);
+namespace {
+
+// The text every string that `pattern` matches (whole, as regex_match does) starts with: its
+// characters up to the first operator of the expression (`\.` read as `.`), without one that a
+// quantifier makes optional; empty when the expression has an alternative at the top level.
+std::string literal_prefix(std::string_view pattern) {
+  int depth = 0;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\') ++i;
+    else if (pattern[i] == '(') ++depth;
+    else if (pattern[i] == ')') --depth;
+    else if (pattern[i] == '|' && depth == 0) return {};
+  }
+  std::string out;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\\' && i + 1 < pattern.size() && std::ispunct(static_cast<unsigned char>(pattern[i + 1]))) {
+      out += pattern[++i];
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == ',' || c == '%' || c == '_' ||
+               c == ';' || c == ':' || c == '=' || c == '-') {
+      out += c;
+    } else {
+      break;
+    }
+    if (i + 1 < pattern.size() && (pattern[i + 1] == '?' || pattern[i + 1] == '*' || pattern[i + 1] == '{')) {
+      out.pop_back();
+      break;
+    }
+  }
+  return out;
+}
+
+// The table's expressions, each compiled when a template first starts with its literal prefix:
+// std::regex compiles slowly (all of them took 4% of a migration's CPU time), and most files'
+// inline PTX reaches few of the idioms.
+class CompiledIdioms {
+ public:
+  CompiledIdioms() {
+    for (std::size_t k = 0; k < kPtxIdioms.size(); ++k) {
+      std::string p(kPtxIdioms[k].pattern);
       for (std::size_t at; (at = p.find("{o}")) != std::string::npos;)
         p.replace(at, 3, R"(%\d+|%\[\w+\]|-?(?:0[xX][0-9a-fA-F]+|\d+))");
-      v.emplace_back(p, std::regex::ECMAScript | std::regex::optimize);
+      prefix_[k] = literal_prefix(p);
+      pattern_[k] = std::move(p);
     }
-    return v;
-  }();
+  }
+  // Whether `norm` is a whole match of idiom `k`'s expression (the groups in `m`).
+  bool match(std::size_t k, const std::string& norm, std::smatch& m) {
+    if (!norm.starts_with(prefix_[k])) return false;
+    std::call_once(once_[k], [&] { re_[k].emplace(pattern_[k], std::regex::ECMAScript | std::regex::optimize); });
+    return std::regex_match(norm, m, *re_[k]);
+  }
+
+ private:
+  std::array<std::string, kPtxIdioms.size()> pattern_, prefix_;
+  std::array<std::once_flag, kPtxIdioms.size()> once_;
+  std::array<std::optional<std::regex>, kPtxIdioms.size()> re_;
+};
+
+}  // namespace
+
+PtxVerdict rewrite_ptx(const PtxStatement& s) {
+  static CompiledIdioms compiled;
   const std::string norm = normalize_ptx(s.templ);
   PtxVerdict v;
   for (std::size_t k = 0; k < kPtxIdioms.size(); ++k) {
     const Idiom& idiom = kPtxIdioms[k];
     std::smatch m;
-    if (!std::regex_match(norm, m, kCompiled[k])) continue;
+    if (!compiled.match(k, norm, m)) continue;
     if (idiom.replacement.empty() && idiom.check != Check::ShflWidth) {
       v.why = std::string(idiom.why);
       return v;

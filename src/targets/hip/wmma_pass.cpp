@@ -94,11 +94,16 @@ class WmmaPass {
     if (!f_.mentions("nvcuda")) return;
     // `wmma::` names nvcuda::wmma in the whole file, also in macros defined above the `using`
     // (cuda-samples: `#define C_LAYOUT wmma::mem_row_major`).
-    for (std::size_t ci = 0; ci + 5 < f_.code_size() && !alias_; ++ci)
+    // Every form below starts at `using`, `namespace`, `nvcuda` or `wmma`: their occurrences are
+    // visited in file order, the other tokens could match nothing.
+    for (const std::uint32_t ci : f_.occurrences({"using", "namespace"})) {
+      if (ci + 5 >= f_.code_size() || alias_) break;
       alias_ = (f_.is(ci, "using") && f_.is(ci + 1, "namespace") && f_.is(ci + 2, "nvcuda") && f_.is(ci + 3, ";")) ||
                (f_.is(ci, "namespace") && f_.is(ci + 1, "wmma") && f_.is(ci + 2, "=") && f_.is(ci + 3, "nvcuda") &&
                 f_.is(ci + 4, "::") && f_.is(ci + 5, "wmma"));
-    for (std::size_t ci = 0; ci + 3 < f_.code_size(); ++ci) {
+    }
+    for (const std::uint32_t ci : f_.occurrences({"using", "nvcuda", "wmma"})) {
+      if (ci + 3 >= f_.code_size()) break;
       if (f_.excluded(ci)) continue;
       // using namespace nvcuda;  ->  namespace wmma = rocwmma;  (what `wmma::` then names)
       if (f_.is(ci, "using") && f_.is(ci + 1, "namespace") && f_.is(ci + 2, "nvcuda")) {
@@ -290,8 +295,9 @@ class WmmaPass {
   // to the element type, rocWMMA's deduces its DataT from both arguments ("no matching function").
   // The value gets the fragment's element type as a cast, with a round-trip record of it.
   void fill_values() {
-    for (std::size_t ci = 0; ci + 1 < f_.code_size(); ++ci) {
-      if (!f_.is(ci, "fill_fragment") || !f_.is(ci + 1, "(") || f_.excluded(ci)) continue;
+    for (const std::uint32_t ci : f_.occurrences("fill_fragment")) {
+      if (ci + 1 >= f_.code_size()) break;
+      if (!f_.is(ci + 1, "(") || f_.excluded(ci)) continue;
       const std::vector<migrate::ArgRange> args = f_.call_args(ci + 1);
       if (args.size() != 2 || args[0].empty() || args[1].empty() || !f_.is_identifier(args[0].first)) continue;
       const auto it = element_types_.find(std::string(f_.text(args[0].first)));
