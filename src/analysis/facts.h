@@ -104,23 +104,22 @@ struct FileFacts {
 
 // The facts of one file (collect_facts(file), without other files' constants), computed at most once
 // and shared by the passes that read them (the HIP target's wmma_pass and hazard_pass): the
-// planner's copy when it kept one (`planned`, borrowed), else collected on first ask. The file
-// must outlive the slot; facts read only the file's tokens, never its edits, so any pass may ask.
+// planner's copy when it kept one (`planned`, handed over: freed with the slot), else collected on
+// first ask. The file must outlive the slot; facts read only the file's tokens, never its edits,
+// so any pass may ask.
 class FileFactsSlot {
  public:
-  explicit FileFactsSlot(const migrate::FileMigration& file, const FileFacts* planned = nullptr)
-      : file_(file), planned_(planned) {}
+  explicit FileFactsSlot(const migrate::FileMigration& file, std::optional<FileFacts> planned = std::nullopt)
+      : file_(file), own_(std::move(planned)) {}
   FileFactsSlot(const FileFactsSlot&) = delete;
   FileFactsSlot& operator=(const FileFactsSlot&) = delete;
   [[nodiscard]] const FileFacts& get() const {
-    if (planned_) return *planned_;
     if (!own_) own_ = collect_facts(file_);
     return *own_;
   }
 
  private:
   const migrate::FileMigration& file_;
-  const FileFacts* planned_;
   mutable std::optional<FileFacts> own_;
 };
 

@@ -50,6 +50,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -129,12 +131,27 @@ struct Wave64FixStats {
   int logical_sites = 0;
 };
 
+// Facts handed from planning to the file's migration, one entry per file, each taken once (moved
+// out and dropped from here). Safe to take from several threads (migrate --jobs).
+class HandedFacts {
+ public:
+  void put(std::string path, FileFacts facts);
+  // The entry of `path` (or, for a single file planned under its name and migrated under the path
+  // given, the entry whose key ends `path` after a '/'), moved out; nullopt when none.
+  [[nodiscard]] std::optional<FileFacts> take(std::string_view path);
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, FileFacts, std::less<>> facts_;
+};
+
 struct Wave64FixPlan {
   std::map<std::string, Wave64FilePlan> files;
   // Per file (same keys), the facts the hazard checks read (collect_facts(file) without the
   // project's constants), kept from planning where they are the same: check_all need not compute
-  // them again. Filled by the hip target's pre-pass; not part of what the plan decides.
-  std::map<std::string, FileFacts> hazard_facts;
+  // them again. Filled by the hip target's pre-pass; not part of what the plan decides. Each is
+  // taken by its file's migration (HandedFacts::take), so a tree does not hold them past the file.
+  std::shared_ptr<HandedFacts> hazard_facts = std::make_shared<HandedFacts>();
   Wave64FixStats stats;
   // One line per component left unfixed: "file:line: reason".
   std::vector<std::string> blocked;

@@ -1,5 +1,10 @@
 #include "lex/lexer.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -9,6 +14,26 @@
 #include <string_view>
 
 namespace ferry::lex {
+
+#if defined(__linux__)
+namespace {
+std::size_t page_rounded(std::size_t bytes) {
+  static const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return (bytes + page - 1) / page * page;
+}
+}  // namespace
+
+void* map_pages(void* old, std::size_t old_bytes, std::size_t bytes) {
+  void* q = old ? ::mremap(old, page_rounded(old_bytes), page_rounded(bytes), MREMAP_MAYMOVE)
+                : ::mmap(nullptr, page_rounded(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return q == MAP_FAILED ? nullptr : q;
+}
+
+void unmap_pages(void* p, std::size_t bytes) { ::munmap(p, page_rounded(bytes)); }
+#else
+void* map_pages(void* old, std::size_t, std::size_t bytes) { return std::realloc(old, bytes); }
+void unmap_pages(void* p, std::size_t) { std::free(p); }
+#endif
 namespace {
 
 // Character classes as one table lookup: identifiers are most of the bytes of a source file.

@@ -72,14 +72,23 @@ inline constexpr std::uint64_t kLongKey = 0xff;
   return k;
 }
 
-// A growable array of trivially copyable values in malloc'd memory: not initialised before it is
-// written, and grown or shrunk with realloc (for a large array the kernel moves its pages, so
-// growing never holds the old and the new copy at once, as std::vector's growth does).
+// Pages for PodArray's large arrays, mapped directly (lexer.cpp): a large array lives outside
+// the heap, so dropping it gives its pages back at once and never leaves a hole that the small
+// objects allocated around it would pin (a tree's pre-passes lex each file and keep a little of
+// it). Growing and shrinking move the mapping (mremap), never copy.
+void* map_pages(void* old, std::size_t old_bytes, std::size_t bytes);
+void unmap_pages(void* p, std::size_t bytes);
+
+// A growable array of trivially copyable values: not initialised before it is written, and
+// grown or shrunk without copying: realloc for a small one; a large one (kMappedBytes or more) in
+// pages of its own (map_pages), of which only those written are resident.
 template <typename T>
 class PodArray {
   static_assert(std::is_trivially_copyable_v<T>);
 
  public:
+  static constexpr std::size_t kMappedBytes = std::size_t{256} << 10;
+
   PodArray() = default;
   PodArray(const PodArray& o) { *this = o; }
   PodArray(PodArray&& o) noexcept : p_(o.p_), n_(o.n_), cap_(o.cap_) { o.p_ = nullptr, o.n_ = o.cap_ = 0; }
@@ -100,7 +109,7 @@ class PodArray {
     }
     return *this;
   }
-  ~PodArray() { std::free(p_); }
+  ~PodArray() { clear_storage(); }
 
   [[nodiscard]] std::size_t size() const { return n_; }
   [[nodiscard]] bool empty() const { return n_ == 0; }
@@ -120,9 +129,19 @@ class PodArray {
   void reserve(std::size_t cap) {
     if (cap < n_ || cap == cap_) return;
     if (cap == 0) return clear_storage();
-    T* q = static_cast<T*>(std::realloc(p_, cap * sizeof(T)));
+    const std::size_t bytes = cap * sizeof(T), old = cap_ * sizeof(T);
+    void* q = nullptr;
+    if (bytes >= kMappedBytes && old >= kMappedBytes) {
+      q = map_pages(p_, old, bytes);
+    } else if (bytes >= kMappedBytes || old >= kMappedBytes) {  // between the heap and pages of its own
+      q = bytes >= kMappedBytes ? map_pages(nullptr, 0, bytes) : std::malloc(bytes);
+      if (q && n_ > 0) std::memcpy(q, p_, n_ * sizeof(T));
+      if (q) release(p_, old);
+    } else {
+      q = std::realloc(p_, bytes);
+    }
     if (!q) throw std::bad_alloc();
-    p_ = q, cap_ = cap;
+    p_ = static_cast<T*>(q), cap_ = cap;
   }
   // size() values whose contents are written by the caller (not initialised).
   void resize_uninitialized(std::size_t n) {
@@ -133,8 +152,12 @@ class PodArray {
   [[nodiscard]] std::size_t capacity_bytes() const { return cap_ * sizeof(T); }
 
  private:
+  static void release(void* p, std::size_t bytes) {
+    if (bytes >= kMappedBytes) unmap_pages(p, bytes);
+    else std::free(p);
+  }
   void clear_storage() {
-    std::free(p_);
+    if (p_) release(p_, cap_ * sizeof(T));
     p_ = nullptr, n_ = cap_ = 0;
   }
   T* p_ = nullptr;

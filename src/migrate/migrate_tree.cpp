@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/memory.h"
 #include "lex/code_view.h"
 #include "migrate/line_maps.h"
 #include "migrate/rounds.h"
@@ -112,6 +113,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
       }
   }
   target.prepare_project(views, project_ctx);
+  give_back_free_memory();  // what the pre-passes dropped (their per-file facts), before the loop
   std::vector<targets::SourceView>().swap(views);  // the pre-passes are done with them
   buildsys::Options build_options;
   build_options.arch = arch;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/memory.h"
 #include "lex/code_view.h"
 #include "lex/lexer.h"
 #include "migrate/file_migration.h"
@@ -36,6 +37,7 @@ void run_project_scans(const std::vector<SourceView>& files, std::span<ProjectSc
     for (ProjectScan* s : wanting) s->file(f, *view, ctx);
     if (borrowed) f.lexed->emplace(std::move(*view).release_view());
   }
+  if (files.size() > 1) give_back_free_memory();  // the files' texts and tokens, before the merges
   for (ProjectScan* s : scans) s->finish(files, ctx);
 }
 

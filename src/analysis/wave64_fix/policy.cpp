@@ -319,6 +319,25 @@ Wave64FixPlan plan_wave64_fixes(const std::vector<Wave64FixInput>& files, const 
   return p.run();
 }
 
+void HandedFacts::put(std::string path, FileFacts facts) {
+  std::lock_guard lock(mu_);
+  facts_.insert_or_assign(std::move(path), std::move(facts));
+}
+
+std::optional<FileFacts> HandedFacts::take(std::string_view path) {
+  std::lock_guard lock(mu_);
+  auto it = facts_.find(path);
+  if (it == facts_.end())
+    for (it = facts_.begin(); it != facts_.end(); ++it) {
+      const std::string& key = it->first;
+      if (path.size() > key.size() && path.ends_with(key) && path[path.size() - key.size() - 1] == '/') break;
+    }
+  if (it == facts_.end()) return std::nullopt;
+  std::optional<FileFacts> out(std::move(it->second));
+  facts_.erase(it);
+  return out;
+}
+
 bool apply_wave64_fixes(migrate::FileMigration& file, const Wave64FilePlan& plan) {
   for (const Wave64ByteEdit& e : plan.edits)
     if (file.edits().overlaps(e.begin, e.end)) return false;

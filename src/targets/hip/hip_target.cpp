@@ -150,7 +150,7 @@ class HipTarget final : public Target {
     // The lane-math fixes own their tokens (numbers, type words): nothing else rewrites those.
     const analysis::Wave64FilePlan* fixes = wave64_fix_pass(file);
     // The file's facts, once for wmma_pass and hazard_pass: the planner's, else collected on first ask.
-    const analysis::FileFactsSlot facts(file, planned_facts(file));
+    const analysis::FileFactsSlot facts(file, take_planned_facts(file));
     clock.lap("wave64_fix_pass");
     // Then: it may move a runtime include up, and must claim that line before the renamer.
     runtime_header_pass(file);

@@ -55,8 +55,9 @@ void warp_intrinsics_pass(migrate::FileMigration& file);
 // file's edits first, so they own their tokens; returns the file's plan (null if none) for the
 // hazard diagnostics. wave64_scan is the project-wide half (a pre-pass).
 const analysis::Wave64FilePlan* wave64_fix_pass(migrate::FileMigration& file);
-// The file's facts as the hazard checks compute them, kept from planning (null: compute them).
-const analysis::FileFacts* planned_facts(const migrate::FileMigration& file);
+// The file's facts as the hazard checks compute them, kept from planning (nullopt: compute them),
+// taken from the plan: a second migration of the same file computes them.
+std::optional<analysis::FileFacts> take_planned_facts(const migrate::FileMigration& file);
 // Plans the fixes over the project (ProjectContext::wave64_fixes); `target` and `options` outlive it.
 [[nodiscard]] std::unique_ptr<ProjectScan> wave64_scan(const Target& target, const Options& options);
 // After the passes: the warp pass's FRY2102/FRY2103 on variables and calls the fixer widened

@@ -120,7 +120,7 @@ void Wave64Scan::finish(const std::vector<SourceView>& files, ProjectContext& ct
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!own_only[i]) continue;
     facts[i].project_constants = nullptr;
-    plan.hazard_facts.emplace(files[i].path, std::move(facts[i]));
+    plan.hazard_facts->put(files[i].path, std::move(facts[i]));
   }
   ctx.wave64_fixes = std::make_shared<const analysis::Wave64FixPlan>(std::move(plan));
   for (std::size_t i = 0; i < files.size(); ++i)
@@ -161,9 +161,10 @@ const analysis::Wave64FilePlan* wave64_fix_pass(migrate::FileMigration& file) {
   return fp;
 }
 
-const analysis::FileFacts* planned_facts(const migrate::FileMigration& file) {
+std::optional<analysis::FileFacts> take_planned_facts(const migrate::FileMigration& file) {
   const auto& plan = file.project().wave64_fixes;
-  return plan ? entry_for(plan->hazard_facts, file) : nullptr;
+  if (!plan || !plan->hazard_facts) return std::nullopt;
+  return plan->hazard_facts->take(file.path());
 }
 
 void mark_widened_ballots(migrate::FileMigration& file, const analysis::Wave64FilePlan& plan) {
