@@ -1,0 +1,70 @@
+// HIP code that also holds CUDA code (for NVIDIA builds: `cudaDeviceGetLimit(&v,
+// cudaLimitStackSize)` under `#ifdef __HIP_PLATFORM_NVIDIA__`, a shim `#define
+// hipExternalMemoryHandleType cudaExternalMemoryHandleType`): its CUDA names stay CUDA on the way
+// there, and the way back (CUDA -> HIP) would rename them. Each is recorded as it is, `cudaLimitStackSize
+// /* ferry-hip: cudaLimitStackSize */` (rewrite/roundtrip_record.h, to_hip spelling form), so that
+// HIP -> CUDA -> HIP gives the text back (the hip target's hip_record_restore pass). The mirror of
+// the hip target's record_hip_code (CUDA code that holds HIP code). Only in a file this migration
+// changed (HIP code), never on the way back of a CUDA -> HIP -> CUDA round trip.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "rewrite/roundtrip_record.h"
+#include "rules/builtin.h"
+#include "rules/rule_set.h"
+#include "targets/cuda/passes.h"
+#include "targets/hip/pass_util.h"
+
+namespace ferry::targets::cuda {
+
+namespace {
+// The CUDA -> HIP table, built once: whether the way back renames a CUDA name.
+const rules::RuleSet& way_back() {
+  static const rules::RuleSet table = [] {
+    rules::RuleSet t;
+    const std::string_view skip[] = {"cuda2hip/alt-"};
+    rules::load_builtin(t, "cuda2hip/", skip);
+    return t;
+  }();
+  return table;
+}
+bool changed_text(migrate::FileMigration& file) {
+  const std::string_view src = file.source();
+  for (const rewrite::Edit& e : file.edits().edits())
+    if (e.replacement != src.substr(e.begin, e.end - e.begin)) return true;
+  return false;
+}
+}  // namespace
+
+void hip_record_pass(migrate::FileMigration& file) {
+  if (from_cuda(file) || !changed_text(file)) return;
+  const auto& toks = file.tokens();
+  const std::string_view src = file.source();
+  const rules::RuleSet& there = file.target().rules();
+  enum : unsigned char { kUnknown = 2 };
+  std::vector<unsigned char> of_name(file.name_count(), kUnknown);
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci)) continue;
+    unsigned char& bit = of_name[file.name_id(ci)];
+    if (bit == kUnknown) {
+      const std::string_view name = file.text(ci);
+      const rules::Rule* back = way_back().find_identifier(name);
+      const rules::Rule* fwd = there.find_identifier(name);
+      // the way back renames it; the way there has no rule for it or keeps it
+      bit = back && back->has_replacement() && back->to != name && back->kind != rules::RuleKind::Namespace &&
+            rewrite::record::is_spelling(name) && (!fwd || (fwd->has_replacement() && fwd->to == name));
+    }
+    if (!bit || file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci) || file.is(ci + 1, "::") ||
+        hip::is_declared_name(file, ci))
+      continue;
+    const std::size_t ti = file.token_index(ci);
+    if (rewrite::record::after(toks, src, ti) || rewrite::record::to_hip::after(toks, src, ti) ||
+        rewrite::record::mentioned_after(toks, src, ti))
+      continue;
+    if (file.edits().find(file.code(ci).end, file.code(ci).end)) continue;  // a pass wrote after it
+    file.edits().insert(file.code(ci).end, " " + rewrite::record::to_hip::make(file.text(ci)));
+  }
+}
+
+}  // namespace ferry::targets::cuda
