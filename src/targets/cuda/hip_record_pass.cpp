@@ -42,6 +42,26 @@ void hip_record_pass(migrate::FileMigration& file) {
   const auto& toks = file.tokens();
   const std::string_view src = file.source();
   const rules::RuleSet& there = file.target().rules();
+  // A HIP runtime header the way back would give as another (`<hip/hip_runtime.h>` became `<cuda.h>`
+  // in driver code, `<hip/hip_ext.h>` `<cuda_runtime.h>`): `#include <cuda.h> /* ferry-hip:
+  // <hip/hip_runtime.h> */` (header form).
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (file.code(ci).kind != lex::Kind::HeaderName || file.excluded(ci)) continue;
+    const rewrite::Edit* e = file.edits().find(file.code(ci).begin, file.code(ci).end);
+    const std::string_view text = file.text(ci);
+    if (!e || e->replacement.size() < 2 || e->replacement == text ||
+        (e->replacement.front() != '<' && e->replacement.front() != '"') || !rewrite::record::recordable(text))
+      continue;
+    const std::string_view to = std::string_view(e->replacement).substr(1, e->replacement.size() - 2);
+    const rules::Rule* back = way_back().find_header(to);
+    const std::string_view back_to = back && back->has_replacement() ? std::string_view(back->to) : to;
+    // only HIP's own runtime headers: a library's header comes back as its code does (rocBLAS code
+    // is hipBLAS code after the round trip, and needs hipBLAS's header)
+    if (back_to == text.substr(1, text.size() - 2) || !text.starts_with("<hip/")) continue;
+    const std::size_t ti = file.token_index(ci);
+    if (rewrite::record::mentioned_after(toks, src, ti) || rewrite::record::to_hip::after(toks, src, ti)) continue;
+    file.edits().insert(file.code(ci).end, " " + rewrite::record::to_hip::make(text));
+  }
   enum : unsigned char { kUnknown = 2 };
   std::vector<unsigned char> of_name(file.name_count(), kUnknown);
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {

@@ -22,6 +22,12 @@ void hip_record_restore_pass(migrate::FileMigration& file) {
     if (!rec) continue;
     if (file.code(ci).kind == lex::Kind::HeaderName) {
       // `#include <cuda/std/functional> /* ferry-hip: (none) */`: added on the way there, the line goes
+      if (rec->text.starts_with('<') || rec->text.starts_with('"')) {
+        // `#include <cuda.h> /* ferry-hip: <hip/hip_runtime.h> */`: the header the HIP had
+        if (file.replace_bytes(file.code(ci).begin, toks[rec->token].end, std::string(rec->text)))
+          file.count_converted("headers");
+        continue;
+      }
       if (rec->text != record::kNone) continue;
       std::uint32_t b = file.code(ci).begin;
       while (b > 0 && src[b - 1] != '\n') --b;
