@@ -37,6 +37,8 @@ bool changed_text(migrate::FileMigration& file) {
 }
 }  // namespace
 
+std::string added_record(const migrate::FileMigration&) { return " " + std::string(rewrite::record::to_hip::kAdded); }
+
 void hip_record_pass(migrate::FileMigration& file) {
   if (from_cuda(file) || !changed_text(file)) return;
   const auto& toks = file.tokens();
@@ -62,6 +64,31 @@ void hip_record_pass(migrate::FileMigration& file) {
     if (rewrite::record::mentioned_after(toks, src, ti) || rewrite::record::to_hip::after(toks, src, ti)) continue;
     file.edits().insert(file.code(ci).end, " " + rewrite::record::to_hip::make(text));
   }
+  // The code for NVIDIA builds: the branches of `#if defined(__HIP_PLATFORM_NVIDIA__)`, `#ifdef
+  // __HIP_PLATFORM_NVCC__`, ... (an `#else` or `#endif` ends one). Elsewhere a CUDA name HIP code
+  // holds is one HIP lacks (kept and reported), which the way back leaves as it is.
+  std::vector<bool> nvidia(file.code_size(), false);
+  {
+    std::vector<bool> open;
+    for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+      if (file.is(ci, "#") && file.code(ci).in_directive && ci + 1 < file.code_size()) {
+        const std::string_view d = file.text(ci + 1);
+        bool test = false;
+        for (std::size_t k = ci + 2; k < file.code_size() && file.code(k).in_directive &&
+                                     file.code(k).line == file.code(ci).line && !file.is(k, "#");
+             ++k)
+          if ((file.is(k, "__HIP_PLATFORM_NVIDIA__") || file.is(k, "__HIP_PLATFORM_NVCC__")) &&
+              !(file.is(k - 1, "!") || (file.is(k - 1, "(") && k >= 3 && file.is(k - 3, "!"))))
+            test = true;
+        if (d == "if" || d == "ifdef") open.push_back(test);
+        else if (d == "ifndef") open.push_back(false);
+        else if (d == "elif" && !open.empty()) open.back() = test;
+        else if (d == "else" && !open.empty()) open.back() = false;
+        else if (d == "endif" && !open.empty()) open.pop_back();
+      }
+      nvidia[ci] = std::find(open.begin(), open.end(), true) != open.end();
+    }
+  }
   enum : unsigned char { kUnknown = 2 };
   std::vector<unsigned char> of_name(file.name_count(), kUnknown);
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
@@ -75,8 +102,8 @@ void hip_record_pass(migrate::FileMigration& file) {
       bit = back && back->has_replacement() && back->to != name && back->kind != rules::RuleKind::Namespace &&
             rewrite::record::is_spelling(name) && (!fwd || (fwd->has_replacement() && fwd->to == name));
     }
-    if (!bit || file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci) || file.is(ci + 1, "::") ||
-        hip::is_declared_name(file, ci))
+    if (!bit || !nvidia[ci] || file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci) ||
+        file.is(ci + 1, "::") || hip::is_declared_name(file, ci))
       continue;
     const std::size_t ti = file.token_index(ci);
     if (rewrite::record::after(toks, src, ti) || rewrite::record::to_hip::after(toks, src, ti) ||

@@ -101,6 +101,16 @@ class RocprimPass {
     device_calls();
     block_methods();
     names();
+    // libcu++'s functor headers for the functors the output holds (a reduce operator may have
+    // become DeviceReduce::Max, which needs none)
+    headers_.erase("cuda/std/functional");
+    headers_.erase("cuda/functional");
+    for (const rewrite::Edit& e : f_.edits().edits()) {
+      if (e.replacement.find("cuda::std::") != std::string::npos) headers_.insert("cuda/std/functional");
+      if (e.replacement.find("cuda::maximum") != std::string::npos ||
+          e.replacement.find("cuda::minimum") != std::string::npos)
+        headers_.insert("cuda/functional");
+    }
     for (const std::string& h : headers_) include_once(h);
   }
 

@@ -1,6 +1,6 @@
 // Driver-API module code with an AMD extension launch (written for this test): HIP -> CUDA writes
 // <cuda.h> and the compat include at the top; a second round trip keeps their order.
-#include <cuda.h>
+#include <cuda.h> /* ferry-hip: (none) */
 #include "ferry/compat_cuda.h" /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 

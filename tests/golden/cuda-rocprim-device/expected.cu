@@ -1,6 +1,5 @@
 // rocPRIM device-wide algorithms (written for this test): reduce with and without an initial
 // value, scans, radix sorts, debug_synchronous.
-#include <cuda/functional> /* ferry-hip: (none) */
 #include <cuda/std/functional> /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
