@@ -132,8 +132,14 @@ std::vector<std::string> map_nvcc_words(const std::vector<std::string>& w, const
 // Recipe lines (starting with a tab) are shell: '#' there belongs to the shell, words are mapped
 // the same way. Everything that is not a word (spacing, continuations, comments) is kept.
 // ------------------------------------------------------------------------------------------
-Result migrate_makefile(const std::string& rel, std::string_view text, const Options& o) {
+Result migrate_makefile(const std::string& rel, std::string_view text, const Options& o,
+                        const std::vector<std::pair<std::size_t, std::size_t>>& verbatim) {
   Result r;
+  auto kept = [&](std::size_t at) {
+    for (const auto& [b, e] : verbatim)
+      if (at >= b && at < e) return true;
+    return false;
+  };
   // A runtime switch the file has a HIP branch for (`ifeq ($(GPU_RUNTIME), HIP)`, rocm-examples):
   // `GPU_RUNTIME := CUDA`, as HIP -> CUDA left it, selects the HIP branch again.
   std::set<std::string> hip_selectors;
@@ -157,10 +163,23 @@ Result migrate_makefile(const std::string& rel, std::string_view text, const Opt
           hip_selectors.insert(std::string(ref.substr(2, ref.size() - 3)));
     }
   }
-  for (const make::LogicalLine& l : make::logical_lines(text)) {
-    if (l.verbatim) {
+  const std::vector<make::LogicalLine> lines = make::logical_lines(text);
+  // The branches of a runtime switch are the authors' own builds: left as written (the selector flips).
+  const std::vector<bool> in_switch = make::runtime_switch_lines(lines);
+  for (std::size_t li = 0; li < lines.size(); ++li) {
+    const make::LogicalLine& l = lines[li];
+    if (l.verbatim || kept(l.begin) || in_switch[li]) {
       r.output += l.text;
       continue;
+    }
+    // A file with its own HIP branch builds for HIP as it is: only the selector flips (below);
+    // what the CUDA branch uses (`CUDACXX ?= $(CUDA_INSTALL_DIR)/bin/nvcc`) stays.
+    if (!hip_selectors.empty()) {
+      const make::Words sw = make::split_words(l.text.substr(0, l.code_end));
+      if (sw.words.empty() || !hip_selectors.contains(sw.words[0])) {
+        r.output += l.text;
+        continue;
+      }
     }
     const make::Words w = make::split_words(l.text.substr(0, l.code_end));
     // An assignment written without blanks is one word, `NVCC=nvcc`, `CU:=/usr/local/cuda/bin/nvcc`:
@@ -270,7 +289,8 @@ bool is_flag_command(const std::string& n) {
 
 }  // namespace
 
-Result migrate_cmake(const std::string& rel, std::string_view text, const Options& o) {
+Result migrate_cmake(const std::string& rel, std::string_view text, const Options& o,
+                     const std::vector<std::pair<std::size_t, std::size_t>>& verbatim) {
   Result r;
   std::vector<CMakeCommand> cmds;
   try {
@@ -319,6 +339,7 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
   // ...)`, `set(GPU_RUNTIMES "HIP" "CUDA")`, `enable_language(${GPU_RUNTIME})`, as HIP -> CUDA left
   // it): the variable used as a language that is set to CUDA selects HIP, the file's own branch.
   std::vector<TextEdit> selector_edits;
+  bool own_switch = false;  // the file selects HIP or CUDA itself: its HIP build is its own
   {
     std::set<std::string> language_vars;
     bool names_hip = false;
@@ -333,6 +354,10 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
         if (language_arg && t.size() > 3 && starts_with(t, "${") && t.back() == '}')
           language_vars.insert(t.substr(2, t.size() - 3));
       }
+    for (const auto& c : cmds)
+      own_switch =
+          own_switch || (names_hip && c.name == "set" && c.args.size() >= 2 && language_vars.contains(unq(c.args[0])) &&
+                         (unq(c.args[1]) == "CUDA" || unq(c.args[1]) == "HIP"));
     for (const auto& c : cmds)
       if (names_hip && c.name == "set" && c.args.size() >= 2 && language_vars.contains(unq(c.args[0])) &&
           unq(c.args[1]) == "CUDA") {
@@ -366,7 +391,7 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
         c.name == "target_link_libraries" && std::any_of(c.args.begin(), c.args.end(), [&](const CMakeArg& a) {
           return arg_is(a, "hip::device") || arg_is(a, "hip::host");
         });
-    if (finds_hip || links_hip) {  // (but for a runtime switch left on CUDA)
+    if (finds_hip || links_hip || own_switch) {  // (but for a runtime switch left on CUDA)
       r.output = selector_edits.empty() ? std::string(text) : apply_text_edits(text, std::move(selector_edits));
       return r;
     }
@@ -553,6 +578,17 @@ Result migrate_cmake(const std::string& rel, std::string_view text, const Option
       }
     }
   }
+  // Lines a HIP -> CUDA record gave back are HIP's own, and the branches of a runtime switch the
+  // authors' own builds (`if(GPU_RUNTIME STREQUAL "CUDA")`): no edit touches them.
+  std::vector<std::pair<std::size_t, std::size_t>> kept = verbatim;
+  const std::vector<bool> in_switch = runtime_switch_commands(cmds);
+  for (std::size_t i = 0; i < cmds.size(); ++i)
+    if (in_switch[i]) kept.emplace_back(cmds[i].begin, cmds[i].end);
+  std::erase_if(edits, [&](const Edit& e) {
+    for (const auto& [b, en] : kept)
+      if ((e.begin >= b && e.begin < en) || (e.end > b && e.end <= en)) return true;
+    return false;
+  });
   if (edits.empty()) {
     r.output = std::string(text);
     return r;
@@ -586,15 +622,20 @@ std::optional<Result> migrate_build_file(const std::string& rel, project::FileKi
   if (text.find('\0') != std::string_view::npos) return std::nullopt;
   Options options = given;
   if (options.arch.empty()) options.arch = "gfx906";
-  // What each changed hunk was goes into the HIP file, so that HIP -> CUDA restores it exactly.
-  if (kind == project::FileKind::CMake) {
-    Result r = migrate_cmake(rel, text, options);
-    r.output = record_originals(text, r.output, BuildSyntax::CMake);
-    return r;
-  }
-  if (kind == project::FileKind::Makefile) {
-    Result r = migrate_makefile(rel, text, options);
-    r.output = record_originals(text, r.output, BuildSyntax::Make);
+  // The HIP lines HIP -> CUDA recorded come back first, as they were written (roundtrip_record.h);
+  // what each hunk this migration changes was goes into the HIP file, so that HIP -> CUDA restores
+  // it exactly.
+  if (kind == project::FileKind::CMake || kind == project::FileKind::Makefile) {
+    const bool cmake = kind == project::FileKind::CMake;
+    const Restored back = restore_originals(text, RecordOf::Hip);
+    const std::string_view in = back.restored.empty() && back.edited.empty() ? text : std::string_view(back.text);
+    Result r =
+        cmake ? migrate_cmake(rel, in, options, back.restored) : migrate_makefile(rel, in, options, back.restored);
+    for (std::uint32_t l : back.edited)
+      r.diagnostics.push_back(diag(Diag::BuildRecordEdited, rel, l,
+                                   "lines recorded by the HIP -> CUDA migration were edited since: migrated from CUDA",
+                                   "check the HIP " + std::string(cmake ? "settings" : "flags") + " of these lines"));
+    r.output = record_originals(in, r.output, cmake ? BuildSyntax::CMake : BuildSyntax::Make);
     return r;
   }
   const auto slash = rel.rfind('/');
@@ -608,9 +649,15 @@ std::optional<Result> migrate_build_file_to_cuda(const std::string& rel, project
   if (text.find('\0') != std::string_view::npos) return std::nullopt;
   Options options = given;
   if (options.arch.empty()) options.arch = "sm_90";
-  if (kind == project::FileKind::CMake) return migrate_cmake_to_cuda(rel, text, options);
-  if (kind == project::FileKind::Makefile) return migrate_makefile_to_cuda(rel, text, options);
-  return std::nullopt;
+  if (kind != project::FileKind::CMake && kind != project::FileKind::Makefile) return std::nullopt;
+  const bool cmake = kind == project::FileKind::CMake;
+  Result r = cmake ? migrate_cmake_to_cuda(rel, text, options) : migrate_makefile_to_cuda(rel, text, options);
+  // What each hunk this migration changed was (the CUDA lines the CUDA -> HIP records gave back
+  // are the original's and stay unrecorded): HIP -> CUDA -> HIP restores it (roundtrip_record.h).
+  const Restored back = restore_originals(text);
+  const std::string_view in = back.restored.empty() && back.edited.empty() ? text : std::string_view(back.text);
+  r.output = record_originals(in, r.output, cmake ? BuildSyntax::CMake : BuildSyntax::Make, RecordOf::Hip);
+  return r;
 }
 
 }  // namespace ferry::buildsys

@@ -45,8 +45,11 @@ struct Result {
 [[nodiscard]] std::optional<Result> migrate_build_file_to_cuda(const std::string& rel, project::FileKind kind,
                                                                std::string_view text, const Options& options);
 
-[[nodiscard]] Result migrate_cmake(const std::string& rel, std::string_view text, const Options& options);
-[[nodiscard]] Result migrate_makefile(const std::string& rel, std::string_view text, const Options& options);
+// `verbatim`: byte ranges of `text` left as written (lines a HIP -> CUDA record gave back).
+[[nodiscard]] Result migrate_cmake(const std::string& rel, std::string_view text, const Options& options,
+                                   const std::vector<std::pair<std::size_t, std::size_t>>& verbatim = {});
+[[nodiscard]] Result migrate_makefile(const std::string& rel, std::string_view text, const Options& options,
+                                      const std::vector<std::pair<std::size_t, std::size_t>>& verbatim = {});
 // HIP -> CUDA (docs/build-files.md, "The other way"): hipcc -> nvcc, --offload-arch -> -arch,
 // HIP libraries -> CUDA's, the HIP language and packages -> CUDA's; what the CUDA -> HIP migration
 // recorded (roundtrip_record.h) is restored first, exactly.

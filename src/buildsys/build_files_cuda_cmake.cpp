@@ -181,16 +181,21 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
   // Link items: targets given CUDA_SEPARABLE_COMPILATION for hipcc's -fgpu-rdc, targets given
   // CUDA::cuda_driver, and where the sources under this file's folder call the driver API.
   std::set<std::string> rdc_targets, driver_linked;
+  const std::vector<bool> in_switch = runtime_switch_commands(cmds);
   const std::string driver_at = driver_api_under(o, rel);
   for (const auto& c : cmds) {
     if (c.name == "find_package" && !c.args.empty() && arg_is(c.args[0], "CUDAToolkit") && depth_of(c) == 0)
       toolkit_found = true;
     if (is_restored(c)) continue;
+    // The branches of a runtime switch (`if(GPU_RUNTIME STREQUAL "HIP")`) are the authors' own
+    // builds: left as written, but for the CUDA architecture set before the language is enabled.
+    const bool switched = in_switch[static_cast<std::size_t>(&c - cmds.data())];
+    if (switched && c.name != "project" && c.name != "enable_language") continue;
     // project(... HIP) / enable_language(HIP) -> CUDA, with the architecture set before.
     if (c.name == "project" || c.name == "enable_language") {
       bool enables = false;
       for (const auto& a : c.args) {
-        if (arg_is(a, "HIP")) {
+        if (arg_is(a, "HIP") && !switched) {
           edits.push_back({a.begin, a.end, "CUDA"});
           note(c.line, c.name + ": language HIP -> CUDA");
           enables = true;

@@ -294,11 +294,15 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
   };
 
   // ---- rewrite, line by line
+  // The branches of a runtime switch (`ifeq ($(GPU_RUNTIME), CUDA)`) are the authors' own builds
+  // for each platform: left as written; the selector flips (below).
+  const std::vector<bool> in_switch = make::runtime_switch_lines(lines);
   const std::string arch = cuda_arch(o);
   bool changed = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const make::LogicalLine& l = lines[i];
-    if (l.verbatim || is_restored(l) || (!recipe[i] && !info[i].assign && info[i].words.words.empty())) {
+    if (l.verbatim || is_restored(l) || in_switch[i] ||
+        (!recipe[i] && !info[i].assign && info[i].words.words.empty())) {
       r.output += l.text;
       continue;
     }

@@ -119,4 +119,42 @@ std::vector<CMakeCommand> parse_cmake(std::string_view s) {
   return cmds;
 }
 
+std::vector<bool> runtime_switch_commands(const std::vector<CMakeCommand>& cmds) {
+  auto unquoted = [](const CMakeArg& a) {
+    return a.quoted && a.text.size() >= 2 ? std::string_view(a.text).substr(1, a.text.size() - 2)
+                                          : std::string_view(a.text);
+  };
+  auto platform = [](std::string_view v) { return v == "CUDA" || v == "cuda" || v == "HIP" || v == "hip"; };
+  auto variable = [](std::string_view v) {
+    if (v.size() > 3 && v.starts_with("${") && v.ends_with("}")) v = v.substr(2, v.size() - 3);
+    return !v.empty() && v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+                             std::string_view::npos;
+  };
+  auto is_switch = [&](const CMakeCommand& c) {
+    for (std::size_t k = 0; k + 2 < c.args.size(); ++k)
+      if (c.args[k + 1].text == "STREQUAL" && variable(unquoted(c.args[k])) && platform(unquoted(c.args[k + 2])))
+        return true;
+    return false;
+  };
+  std::vector<bool> in(cmds.size(), false);
+  std::vector<bool> open;  // per open if: a runtime switch
+  for (std::size_t i = 0; i < cmds.size(); ++i) {
+    const CMakeCommand& c = cmds[i];
+    const bool inside = std::find(open.begin(), open.end(), true) != open.end();
+    if (c.name == "if") {
+      in[i] = inside;
+      open.push_back(is_switch(c));
+    } else if (c.name == "elseif" || c.name == "else") {
+      if (!open.empty() && c.name == "elseif") open.back() = static_cast<bool>(open.back()) || is_switch(c);
+      in[i] = open.size() > 1 && std::find(open.begin(), open.end() - 1, true) != open.end() - 1;
+    } else if (c.name == "endif") {
+      if (!open.empty()) open.pop_back();
+      in[i] = std::find(open.begin(), open.end(), true) != open.end();
+    } else {
+      in[i] = inside;
+    }
+  }
+  return in;
+}
+
 }  // namespace ferry::buildsys

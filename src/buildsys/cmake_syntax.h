@@ -27,4 +27,10 @@ struct CMakeCommand {
 // Throws std::runtime_error on unbalanced parentheses or unterminated quotes/brackets.
 [[nodiscard]] std::vector<CMakeCommand> parse_cmake(std::string_view text);
 
+// Per command: whether it lies in a branch of a runtime switch, an `if`/`elseif` that compares a
+// variable with a platform's name (`if(GPU_RUNTIME STREQUAL "CUDA")`, rocm-examples) up to its
+// `endif` (the if, elseif, else and endif commands themselves are not). Each branch is the build
+// the file's authors wrote for one platform: the migrations leave it as written and flip the selector.
+[[nodiscard]] std::vector<bool> runtime_switch_commands(const std::vector<CMakeCommand>& cmds);
+
 }  // namespace ferry::buildsys

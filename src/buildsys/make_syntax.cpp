@@ -104,4 +104,83 @@ std::string join_words(const Words& w, const std::vector<std::string>& mapped) {
   return out;
 }
 
+namespace {
+std::string_view trim_blanks(std::string_view v) {
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t' || v.front() == '\n' || v.front() == '\r'))
+    v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '\n' || v.back() == '\r'))
+    v.remove_suffix(1);
+  return v;
+}
+// `ifeq ($(V), CUDA)`, `else ifneq "$(V)" "HIP"`, ...: whether one operand is a whole variable
+// reference and the other a platform's name.
+bool switch_condition(std::string_view c) {
+  if (c.starts_with("ifeq")) c.remove_prefix(4);
+  else if (c.starts_with("ifneq")) c.remove_prefix(5);
+  else return false;
+  c = trim_blanks(c);
+  std::string_view a, b;
+  if (c.starts_with('(')) {
+    int depth = 0;
+    std::size_t comma = std::string_view::npos, close = std::string_view::npos;
+    for (std::size_t k = 0; k < c.size() && close == std::string_view::npos; ++k) {
+      if (c[k] == '(') ++depth;
+      else if (c[k] == ')' && --depth == 0) close = k;
+      else if (c[k] == ',' && depth == 1 && comma == std::string_view::npos) comma = k;
+    }
+    if (comma == std::string_view::npos || close == std::string_view::npos) return false;
+    a = trim_blanks(c.substr(1, comma - 1));
+    b = trim_blanks(c.substr(comma + 1, close - comma - 1));
+  } else {
+    const Words w = split_words(c);
+    if (w.words.size() < 2) return false;
+    a = w.words[0];
+    b = w.words[1];
+  }
+  auto unquote = [](std::string_view v) {
+    return v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front() ? v.substr(1, v.size() - 2)
+                                                                                             : v;
+  };
+  auto whole_ref = [](std::string_view v) {
+    return v.size() > 3 && v[0] == '$' && ((v[1] == '(' && v.back() == ')') || (v[1] == '{' && v.back() == '}')) &&
+           v.find_first_of("$(){}", 2) == v.size() - 1;
+  };
+  auto platform = [](std::string_view v) { return v == "CUDA" || v == "cuda" || v == "HIP" || v == "hip"; };
+  a = unquote(a);
+  b = unquote(b);
+  return (whole_ref(a) && platform(b)) || (whole_ref(b) && platform(a));
+}
+}  // namespace
+
+std::vector<bool> runtime_switch_lines(const std::vector<LogicalLine>& lines) {
+  std::vector<bool> in(lines.size(), false);
+  std::vector<bool> open;  // per open conditional: a runtime switch
+  auto any = [&] { return std::find(open.begin(), open.end(), true) != open.end(); };
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const LogicalLine& l = lines[i];
+    std::string_view c = trim_blanks(l.text.substr(0, l.verbatim ? l.text.size() : l.code_end));
+    if (l.verbatim || l.recipe) {  // a comment, a define block or a tab-led line: inside or not
+      in[i] = any();
+      continue;
+    }
+    auto word = [&](std::string_view kw) {
+      return c.starts_with(kw) && (c.size() == kw.size() || c[kw.size()] == ' ' || c[kw.size()] == '\t' ||
+                                   c[kw.size()] == '(' || c[kw.size()] == '"' || c[kw.size()] == '\'');
+    };
+    if (word("ifeq") || word("ifneq") || word("ifdef") || word("ifndef")) {
+      open.push_back(switch_condition(c));
+      in[i] = any();
+    } else if (word("else")) {
+      if (!open.empty()) open.back() = static_cast<bool>(open.back()) || switch_condition(trim_blanks(c.substr(4)));
+      in[i] = any();
+    } else if (word("endif")) {
+      in[i] = any();
+      if (!open.empty()) open.pop_back();
+    } else {
+      in[i] = any();
+    }
+  }
+  return in;
+}
+
 }  // namespace ferry::buildsys::make

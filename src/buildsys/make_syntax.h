@@ -36,4 +36,10 @@ struct Words {
 // holds a line continuation) with the gaps of `w`.
 [[nodiscard]] std::string join_words(const Words& w, const std::vector<std::string>& mapped);
 
+// Per logical line: whether it lies in a runtime switch, a conditional that compares a variable
+// with a platform's name (`ifeq ($(GPU_RUNTIME), CUDA)` ... `else ifeq ($(GPU_RUNTIME), HIP)` ...
+// `endif`, rocm-examples), its directives included. Each branch is the build the file's authors
+// wrote for one platform: the migrations leave them as written and only flip the selector.
+[[nodiscard]] std::vector<bool> runtime_switch_lines(const std::vector<LogicalLine>& lines);
+
 }  // namespace ferry::buildsys::make

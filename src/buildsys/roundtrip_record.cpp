@@ -12,7 +12,9 @@
 namespace ferry::buildsys {
 namespace {
 
-constexpr std::string_view kHeader = "# ferry-cuda-was ";
+constexpr std::string_view kCudaHeader = "# ferry-cuda-was ";
+constexpr std::string_view kHipHeader = "# ferry-hip-was ";
+constexpr std::string_view header_of(RecordOf of) { return of == RecordOf::Cuda ? kCudaHeader : kHipHeader; }
 constexpr std::string_view kOrig = "# | ";
 
 std::uint32_t fnv1a(std::string_view s) {
@@ -85,8 +87,9 @@ std::vector<Hunk> diff_lines(const std::vector<std::string_view>& a, const std::
 
 }  // namespace
 
-std::string record_originals(std::string_view original, std::string_view migrated, BuildSyntax syntax) {
+std::string record_originals(std::string_view original, std::string_view migrated, BuildSyntax syntax, RecordOf of) {
   if (original == migrated) return std::string(migrated);
+  const std::string_view head = header_of(of);
   const auto a = split_lines(original), b = split_lines(migrated);
   const auto sa = split_points(original, a, syntax), sb = split_points(migrated, b, syntax);
   std::vector<Hunk> hunks = diff_lines(a, b);
@@ -113,7 +116,7 @@ std::string record_originals(std::string_view original, std::string_view migrate
     for (std::size_t k = h.b0; k < h.b1; ++k) now += b[k];
     const bool noeol = h.a1 == a.size() && !a.empty() && !a.back().ends_with('\n');
     if (!now.empty() && !now.ends_with('\n')) now += "\n";  // the record must not swallow what follows
-    out += std::string(kHeader) + "N=" + std::to_string(h.b1 - h.b0) + " M=" + std::to_string(h.a1 - h.a0) +
+    out += std::string(head) + "N=" + std::to_string(h.b1 - h.b0) + " M=" + std::to_string(h.a1 - h.a0) +
            " h=" + hex8(fnv1a(now)) + (noeol ? " noeol" : "") + "\n";
     for (std::size_t k = h.a0; k < h.a1; ++k) {
       std::string_view l = a[k];
@@ -127,7 +130,8 @@ std::string record_originals(std::string_view original, std::string_view migrate
   return out;
 }
 
-Restored restore_originals(std::string_view text) {
+Restored restore_originals(std::string_view text, RecordOf of) {
+  const std::string_view head = header_of(of);
   Restored r;
   const auto lines = split_lines(text);
   for (std::size_t i = 0; i < lines.size();) {
@@ -136,8 +140,8 @@ Restored restore_originals(std::string_view text) {
     unsigned h = 0;
     char tail[8] = {0};
     int got = 0;
-    if (l.starts_with(kHeader)) {
-      const std::string s(l.substr(kHeader.size()));
+    if (l.starts_with(head)) {
+      const std::string s(l.substr(head.size()));
       got = std::sscanf(s.c_str(), "N=%zu M=%zu h=%8x %7s", &n, &m, &h, tail);
     }
     std::size_t origs = 0;  // original lines actually there

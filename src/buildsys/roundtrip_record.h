@@ -25,13 +25,21 @@ namespace ferry::buildsys {
 
 enum class BuildSyntax { Make, CMake };
 
-[[nodiscard]] std::string record_originals(std::string_view original, std::string_view migrated, BuildSyntax syntax);
+// Whose lines a record holds: the CUDA lines CUDA -> HIP replaced (`# ferry-cuda-was`), or, since
+// 2026-12-05e, the HIP lines HIP -> CUDA replaced (`# ferry-hip-was`, the same form, restored by
+// CUDA -> HIP, so that HIP -> CUDA -> HIP gives the HIP build file back). Each way first restores
+// the other way's records, keeps the restored lines as they are, and records only the hunks it
+// changes itself (`original` is the text after the restore): a way back writes no records.
+enum class RecordOf { Cuda, Hip };
+
+[[nodiscard]] std::string record_originals(std::string_view original, std::string_view migrated, BuildSyntax syntax,
+                                           RecordOf of = RecordOf::Cuda);
 
 struct Restored {
   std::string text;
   std::vector<std::pair<std::size_t, std::size_t>> restored;  // byte ranges of `text` put back verbatim
   std::vector<std::uint32_t> edited;                          // lines (of the input) of records edited since
 };
-[[nodiscard]] Restored restore_originals(std::string_view text);
+[[nodiscard]] Restored restore_originals(std::string_view text, RecordOf of = RecordOf::Cuda);
 
 }  // namespace ferry::buildsys

@@ -156,4 +156,26 @@ bool records_header(const lex::TokenList& toks, std::string_view src, std::strin
   return false;
 }
 
+namespace to_hip {
+std::string make(std::string_view original) {
+  std::string out(kOpen);
+  out += original;
+  out += kClose;
+  return out;
+}
+std::optional<std::string_view> parse(std::string_view comment) {
+  if (!comment.starts_with(kOpen) || !comment.ends_with(kClose) || comment.size() < kOpen.size() + kClose.size())
+    return std::nullopt;
+  return comment.substr(kOpen.size(), comment.size() - kOpen.size() - kClose.size());
+}
+bool mentions(std::string_view text) { return text.find(kMark) != std::string_view::npos; }
+std::optional<Found> after(const lex::TokenList& toks, std::string_view src, std::size_t ti) {
+  const std::size_t c = comment_after(toks, ti);
+  if (c == SIZE_MAX) return std::nullopt;
+  const auto rec = parse(toks[c].text(src));
+  if (!rec) return std::nullopt;
+  return Found{c, *rec};
+}
+}  // namespace to_hip
+
 }  // namespace ferry::rewrite::record

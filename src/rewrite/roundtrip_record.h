@@ -190,4 +190,23 @@ struct Found {
 // Whether a file holds a header record naming `<header>` (e.g. "cuda.h").
 [[nodiscard]] bool records_header(const lex::TokenList& toks, std::string_view src, std::string_view header);
 
+// The other way, since 2026-12-05e: what HIP -> CUDA writes where CUDA -> HIP would not derive
+// the HIP text back, `/* ferry-hip: ORIGINAL */` (the cuda target writes it, the hip target's
+// hip_record_restore pass reads it first, so that HIP -> CUDA -> HIP gives the HIP text). Forms:
+//   spelling  `cudaLimitStackSize /* ferry-hip: cudaLimitStackSize */` (a CUDA name in HIP code that
+//             holds CUDA code for NVIDIA, cuda record_cuda_code), `cuda::std::plus /* ferry-hip:
+//             rocprim::plus */` (cuda rocprim pass): the name as written (qualified by `::` as far
+//             as it goes) and the record become the recorded name.
+//   added     `#include <cuda/std/functional> /* ferry-hip: (none) */` (cuda rocprim pass): the line goes.
+namespace to_hip {
+inline constexpr std::string_view kOpen = "/* ferry-hip: ";
+inline constexpr std::string_view kMark = "ferry-hip:";
+inline constexpr std::string_view kAdded = "/* ferry-hip: (none) */";
+[[nodiscard]] std::string make(std::string_view original);
+[[nodiscard]] std::optional<std::string_view> parse(std::string_view comment);
+[[nodiscard]] bool mentions(std::string_view text);
+// The ferry-hip record that follows raw token `ti` (as record::after).
+[[nodiscard]] std::optional<Found> after(const lex::TokenList& toks, std::string_view src, std::size_t ti);
+}  // namespace to_hip
+
 }  // namespace ferry::rewrite::record

@@ -1,5 +1,7 @@
 #include "targets/cuda/compat_header.h"
 
+#include "rewrite/roundtrip_record.h"
+
 #include <string>
 
 namespace ferry::targets::cuda {
@@ -323,7 +325,27 @@ void use_vector_operators_header(migrate::FileMigration& file) {
   const std::string inc = "\"" + std::string(kVectorHeaderName) + "\"";
   for (std::size_t ci = 0; ci < file.code_size(); ++ci)
     if (file.code(ci).kind == lex::Kind::HeaderName && file.text(ci) == inc) return;
-  file.insert_line_at_top("#include " + inc + "\n");
+  // recorded as added, so that HIP -> CUDA -> HIP drops it (rewrite/roundtrip_record.h, to_hip)
+  const std::string line = "#include " + inc + " " + std::string(rewrite::record::to_hip::kAdded) + "\n";
+  // Behind a first `#include <cuda.h>` written in place (restored from a round-trip record): where
+  // the first HIP -> CUDA put it, after the driver header it inserted at the top, so that
+  // HIP -> CUDA -> HIP -> CUDA gives the includes in the same order.
+  const std::string_view src = file.source();
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (file.code(ci).kind != lex::Kind::HeaderName) continue;
+    const bool first_line = ci >= 2 && file.is(ci - 2, "#") &&
+                            (ci == 2 || (ci == 5 && file.is(2, "once")) || (ci == 8 && file.is(4, "define")));
+    bool driver_header = file.text(ci) == "<cuda.h>";
+    file.edits().for_each_reaching(file.code(ci).begin, file.code(ci).end, [&](const rewrite::Edit& e) {
+      driver_header = e.begin == file.code(ci).begin && e.replacement.starts_with("<cuda.h>");
+    });
+    const std::size_t nl = src.find('\n', file.code(ci).end);
+    if (first_line && driver_header && nl != std::string_view::npos &&
+        file.edits().insert(static_cast<std::uint32_t>(nl + 1), line))
+      return;
+    break;
+  }
+  file.insert_line_at_top(line);
 }
 
 void use_compat_header_if_referenced(migrate::FileMigration& file) {
@@ -342,7 +364,27 @@ void use_compat_header(migrate::FileMigration& file) {
   const std::string inc = "\"" + std::string(kCompatHeaderName) + "\"";
   for (std::size_t ci = 0; ci < file.code_size(); ++ci)
     if (file.code(ci).kind == lex::Kind::HeaderName && file.text(ci) == inc) return;
-  file.insert_line_at_top("#include " + inc + "\n");
+  // recorded as added, so that HIP -> CUDA -> HIP drops it (rewrite/roundtrip_record.h, to_hip)
+  const std::string line = "#include " + inc + " " + std::string(rewrite::record::to_hip::kAdded) + "\n";
+  // Behind a first `#include <cuda.h>` written in place (restored from a round-trip record): where
+  // the first HIP -> CUDA put it, after the driver header it inserted at the top, so that
+  // HIP -> CUDA -> HIP -> CUDA gives the includes in the same order.
+  const std::string_view src = file.source();
+  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+    if (file.code(ci).kind != lex::Kind::HeaderName) continue;
+    const bool first_line = ci >= 2 && file.is(ci - 2, "#") &&
+                            (ci == 2 || (ci == 5 && file.is(2, "once")) || (ci == 8 && file.is(4, "define")));
+    bool driver_header = file.text(ci) == "<cuda.h>";
+    file.edits().for_each_reaching(file.code(ci).begin, file.code(ci).end, [&](const rewrite::Edit& e) {
+      driver_header = e.begin == file.code(ci).begin && e.replacement.starts_with("<cuda.h>");
+    });
+    const std::size_t nl = src.find('\n', file.code(ci).end);
+    if (first_line && driver_header && nl != std::string_view::npos &&
+        file.edits().insert(static_cast<std::uint32_t>(nl + 1), line))
+      return;
+    break;
+  }
+  file.insert_line_at_top(line);
 }
 
 }  // namespace ferry::targets::cuda

@@ -154,6 +154,7 @@ class CudaTarget final : public Target {
     implicit_headers_pass(file);
   }
   void finish_file(migrate::FileMigration& file) const override {
+    hip_record_pass(file);  // after the rules: the CUDA names HIP code holds, which the way back would rename
     use_compat_header_if_referenced(file);
     runtime_header_pass(file);
   }

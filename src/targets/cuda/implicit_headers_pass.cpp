@@ -155,7 +155,7 @@ void implicit_headers_pass(FileMigration& file) {
       if (const rules::Rule* r = file.target().rules().find_identifier(name);
           r && r->family == "driver" && r->has_replacement() && is_cuda_h_name(r->to)) {
         added.push_back("cuda.h");
-        file.insert_line_at_top("#include <cuda.h>\n");
+        file.insert_line_at_top("#include <cuda.h>" + added_record(file) + "\n");
         file.count_converted("headers");
         file.diag(Diag::ImplicitHeaderAdded, Severity::Note, ci,
                   "<cuda.h> added: the file uses '" + std::string(name) + "' (CUDA's " + r->to +
@@ -166,7 +166,7 @@ void implicit_headers_pass(FileMigration& file) {
       if (p.name != name || p.std_qualified != qualified) continue;
       if (includes(have, p.header) || includes(added, p.header)) break;
       added.push_back(p.header);
-      file.insert_line_at_top("#include <" + std::string(p.header) + ">\n");
+      file.insert_line_at_top("#include <" + std::string(p.header) + ">" + added_record(file) + "\n");
       file.count_converted("headers");
       file.diag(Diag::ImplicitHeaderAdded, Severity::Note, ci,
                 "<" + std::string(p.header) + "> added: the file uses '" + std::string(name) +

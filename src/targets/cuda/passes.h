@@ -15,6 +15,12 @@ namespace ferry::targets::cuda {
 // Puts back what the CUDA → HIP target recorded in `/* ferry-cuda: ... */` comments (headers it
 // changed or added, warp-call masks HIP 5.2 cannot take), so CUDA → HIP → CUDA is exact.
 void record_restore_pass(migrate::FileMigration& file);
+// What an include line this target adds for nvcc ends with: ` /* ferry-hip: (none) */`, so that
+// HIP -> CUDA -> HIP drops it (HIP's runtime header brought it); "" on the way back of a round trip.
+[[nodiscard]] std::string added_record(const migrate::FileMigration& file);
+// After the rules: HIP code's own CUDA names (code for NVIDIA builds) get `/* ferry-hip: NAME */`
+// records, so HIP -> CUDA -> HIP gives them back as written (rewrite/roundtrip_record.h, to_hip).
+void hip_record_pass(migrate::FileMigration& file);
 // The wave64 fix's logical 32-lane warps (ballots and votes of a wavefront's half, shuffle widths
 // it added with a `/* ferry-cuda: (none) */` record) come back as CUDA's full-warp calls, so
 // CUDA -> HIP -> CUDA gives the CUDA the fix started from (docs/wave64.md, "Round trips").

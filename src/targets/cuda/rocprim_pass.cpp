@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/tokens.h"
+#include "rewrite/roundtrip_record.h"
 #include "rules/rule_set.h"
 #include "targets/cuda/passes.h"
 
@@ -81,6 +82,12 @@ const Name* find(const auto& table, std::string_view n) {
 std::string functor_header(std::string_view cub) {
   return cub.starts_with("cuda::std::") ? "cuda/std/functional" : "cuda/functional";
 }
+// CUB's functor for a rocPRIM one, with the round-trip record of the rocPRIM name
+// (`cuda::std::plus /* ferry-hip: rocprim::plus */`): CUDA -> HIP has no rule for libcu++'s
+// functors, and the way back gives the rocPRIM name as written (rewrite/roundtrip_record.h, to_hip).
+std::string functor_text(const Name& n) {
+  return std::string(n.cub) + " " + rewrite::record::to_hip::make("rocprim::" + std::string(n.rocprim));
+}
 
 class RocprimPass {
  public:
@@ -94,6 +101,16 @@ class RocprimPass {
     device_calls();
     block_methods();
     names();
+    // libcu++'s functor headers for the functors the output holds (a reduce operator may have
+    // become DeviceReduce::Max, which needs none)
+    headers_.erase("cuda/std/functional");
+    headers_.erase("cuda/functional");
+    for (const rewrite::Edit& e : f_.edits().edits()) {
+      if (e.replacement.find("cuda::std::") != std::string::npos) headers_.insert("cuda/std/functional");
+      if (e.replacement.find("cuda::maximum") != std::string::npos ||
+          e.replacement.find("cuda::minimum") != std::string::npos)
+        headers_.insert("cuda/functional");
+    }
     for (const std::string& h : headers_) include_once(h);
   }
 
@@ -118,7 +135,10 @@ class RocprimPass {
       if (const rules::Rule* r = f_.target().rules().find_header(path); r && r->has_replacement()) path = r->to;
       if (path == h || (h == "cub/cub.cuh" && path.starts_with("cub/"))) return;
     }
-    f_.insert_line_at_top("#include <" + h + ">\n");
+    // libcu++'s functor headers have no HIP counterpart: recorded as added, the way back drops them
+    const bool functional = h == "cuda/std/functional" || h == "cuda/functional";
+    f_.insert_line_at_top("#include <" + h + ">" +
+                          (functional ? " " + std::string(rewrite::record::to_hip::kAdded) : std::string()) + "\n");
   }
 
   std::size_t angle_close(std::size_t open) const { return analysis::angle_close(f_, open); }
@@ -184,7 +204,7 @@ class RocprimPass {
       }
       if (rocprim_at(k) && find(kFunctors, f_.text(k + 2))) {
         const Name* n = find(kFunctors, f_.text(k + 2));
-        out += n->cub;
+        out += functor_text(*n);
         headers_.insert(functor_header(n->cub));
         k += 2;
         continue;
@@ -361,21 +381,22 @@ class RocprimPass {
       } else if (m == "reduce") {
         // reduce(input, output[, valid_items][, storage][, op]) -> output = Reduce(input, op[, valid_items])
         if (values.size() > 1) ok = false;
-        std::vector<std::string> args = {in, op.empty() ? "cuda::std::plus<>()" : op};
+        std::vector<std::string> args = {in, op.empty() ? functor_text(kFunctors[0]) + "<>()" : op};
         args.insert(args.end(), values.begin(), values.end());
         call = "Reduce(" + join(args) + ")";
         assign = out + " = ";
       } else if (m == "inclusive_scan") {
         // inclusive_scan(input, output[, reduction][, storage][, op]) -> InclusiveScan(input, output, op[, reduction])
         if (values.size() > 1) ok = false;
-        std::vector<std::string> args = {in, out, op.empty() ? "cuda::std::plus<>()" : op};
+        std::vector<std::string> args = {in, out, op.empty() ? functor_text(kFunctors[0]) + "<>()" : op};
         args.insert(args.end(), values.begin(), values.end());
         call = "InclusiveScan(" + join(args) + ")";
       } else {
         // exclusive_scan(input, output, init[, reduction][, storage][, op]) -> ExclusiveScan(input, output, init, op[,
         // reduction])
         if (values.size() > 1) ok = false;
-        std::vector<std::string> args = {in, out, arg_text(a[2]), op.empty() ? "cuda::std::plus<>()" : op};
+        std::vector<std::string> args = {in, out, arg_text(a[2]),
+                                         op.empty() ? functor_text(kFunctors[0]) + "<>()" : op};
         args.insert(args.end(), values.begin(), values.end());
         call = "ExclusiveScan(" + join(args) + ")";
       }
@@ -428,7 +449,7 @@ class RocprimPass {
         continue;
       }
       if (const Name* fn = find(kFunctors, n)) {
-        if (f_.replace(ci, ci + 2, std::string(fn->cub))) {
+        if (f_.replace(ci, ci + 2, functor_text(*fn))) {
           headers_.insert(functor_header(fn->cub));
           f_.count_converted("cub");
         }

@@ -45,7 +45,8 @@ void runtime_header_pass(migrate::FileMigration& file) {
   if (!relies_on_includers_runtime(file)) return;
 
   // Same place as the CUDA → HIP target puts its header, so that the two round-trip.
-  if (file.insert_line_at_top("#include <cuda_runtime.h>\n")) file.count_converted("headers");
+  // Recorded as added (rewrite/roundtrip_record.h, to_hip): HIP -> CUDA -> HIP drops it again.
+  if (file.insert_line_at_top("#include <cuda_runtime.h>" + added_record(file) + "\n")) file.count_converted("headers");
 }
 
 }  // namespace ferry::targets::cuda

@@ -93,6 +93,9 @@ void cuda_record_pass(migrate::FileMigration& file) {
       continue;
     }
     const std::string_view raw = file.text(ci);
+    // restored from a HIP -> CUDA record (hip_record_restore: a line it dropped, a header it gave
+    // back): not an include of the CUDA text, so never what makes a later one a duplicate
+    if (rewrite::record::to_hip::after(file.tokens(), file.source(), file.token_index(ci))) continue;
     const std::string path(raw.substr(1, raw.size() - 2));
     const rules::Rule* r = rule_of(ci);
     // As the rules will write it: a header the release lacks keeps its path (apply_rules does the

@@ -147,6 +147,8 @@ class HipTarget final : public Target {
   // intrinsics (its output is never renamed), the launch pass the <<<>>> glue.
   void run_passes(migrate::FileMigration& file) const override {
     PhaseClock clock(file.options().timings);
+    hip_record_restore_pass(file);  // what HIP -> CUDA recorded (`/* ferry-hip: ... */`) wins over everything
+    clock.lap("hip_record_restore_pass");
     // The lane-math fixes own their tokens (numbers, type words): nothing else rewrites those.
     const analysis::Wave64FilePlan* fixes = wave64_fix_pass(file);
     // The file's facts, once for wmma_pass and hazard_pass: the planner's, else collected on first ask.

@@ -20,6 +20,10 @@ namespace ferry::targets::hip {
 // HIP features they stand for, so HIP -> CUDA -> HIP reaches a fixed point.
 void cuda_compat_pass(migrate::FileMigration& file);
 
+// What HIP -> CUDA recorded in `/* ferry-hip: ... */` comments (rewrite/roundtrip_record.h,
+// to_hip): put back first, so HIP -> CUDA -> HIP gives the HIP text.
+void hip_record_restore_pass(migrate::FileMigration& file);
+
 // Includes whose CUDA header the HIP -> CUDA way back would not choose (<cuda.h>,
 // <cuda/std/type_traits>, ...) get `/* ferry-cuda: <original> */` after the HIP header, so
 // CUDA -> HIP -> CUDA restores them (the cuda target's record_restore pass).

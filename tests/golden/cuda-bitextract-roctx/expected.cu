@@ -1,5 +1,5 @@
 // AMD's bit-field extract in a kernel, and roctx ranges around the launch (written for this test).
-#include "ferry/compat_cuda.h"
+#include "ferry/compat_cuda.h" /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
 

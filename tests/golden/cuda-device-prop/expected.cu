@@ -1,5 +1,5 @@
 // Device properties: fields CUDA 13 removed (read through cudaDeviceGetAttribute) and HIP's own.
-#include "ferry/compat_cuda.h"
+#include "ferry/compat_cuda.h" /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cstdio>
 

@@ -1,6 +1,6 @@
 // HIP takes any pointer where the driver wants a hipDeviceptr_t; CUDA's driver wants the integer
 // CUdeviceptr (written for this test).
-#include <cuda.h>
+#include <cuda.h> /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <vector>
 

@@ -1,7 +1,7 @@
 // Driver-API code (it initialises the driver): hipDeviceptr_t values go to the driver's copies and
 // memset, which take a CUdeviceptr on CUDA; a runtime call or two take them as pointers
 // (written for this test).
-#include <cuda.h>
+#include <cuda.h> /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 
 static float* staging;

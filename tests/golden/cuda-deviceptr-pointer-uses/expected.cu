@@ -1,6 +1,6 @@
 // hipDeviceptr_t is a void* in HIP: these buffers are allocated, freed, copied and compared as
 // pointers, and handed to the driver's copy once (written for this test).
-#include <cuda.h>
+#include <cuda.h> /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cstdio>
 

@@ -1,7 +1,7 @@
 // A HIP program that loads a code object through the module API (driver style: hipInit) and
 // allocates through the runtime. Only a result that comes from a driver call in the same
 // statement takes the driver's spelling (CUresult, CUDA_SUCCESS); the runtime's stay cudaError_t.
-#include <cuda.h>
+#include <cuda.h> /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cstdio>
 

@@ -1,6 +1,6 @@
 // One HIP error type for driver and runtime calls: a helper taking hipError_t checks both, and the
 // HCC-era HIP_SUCCESS enumerator and umbrella header (written for this test).
-#include <cuda.h>
+#include <cuda.h> /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>

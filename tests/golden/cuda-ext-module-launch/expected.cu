@@ -1,6 +1,6 @@
 // hipExtModuleLaunchKernel (hip_ext.h): sizes in work-items, events around the launch; runtime
 // code, so the module's kernel is a cudaKernel_t (written for this test).
-#include "ferry/compat_cuda.h"
+#include "ferry/compat_cuda.h" /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 
 int launch(cudaKernel_t f, cudaStream_t stream, void** params, int n) {

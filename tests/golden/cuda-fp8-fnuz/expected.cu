@@ -1,6 +1,6 @@
 // AMD's FNUZ FP8 types become Ferry's compat types, which keep HIP's bits (bias 8/16, NaN at 0x80,
 // no -0) and convert to and from float exactly.
-#include "ferry/compat_cuda.h"
+#include "ferry/compat_cuda.h" /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cuda_fp8.h>
 

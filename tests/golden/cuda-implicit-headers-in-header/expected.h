@@ -2,9 +2,9 @@
 // including it had included <hip/hip_runtime.h> (and with it <memory> and <string>) first.
 #ifndef DEMO_COMMON_H_
 #define DEMO_COMMON_H_
-#include <memory>
-#include <string>
-#include <cuda_runtime.h>
+#include <memory> /* ferry-hip: (none) */
+#include <string> /* ferry-hip: (none) */
+#include <cuda_runtime.h> /* ferry-hip: (none) */
 
 namespace demo {
 

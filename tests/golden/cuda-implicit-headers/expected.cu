@@ -1,7 +1,7 @@
 // hip_runtime.h declares printf, uint32_t, assert and std::string for this file; cuda_runtime.h does not.
-#include <cstdio>
-#include <cassert>
-#include <string>
+#include <cstdio> /* ferry-hip: (none) */
+#include <cassert> /* ferry-hip: (none) */
+#include <string> /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 
 __global__ void hello(uint32_t n) {

@@ -1,5 +1,5 @@
 // HIP's module API: loaded through the runtime's library API of CUDA >= 12 (no libcuda to link).
-#include "ferry/compat_cuda.h"
+#include "ferry/compat_cuda.h" /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cstdio>
 

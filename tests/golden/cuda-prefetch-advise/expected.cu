@@ -1,5 +1,5 @@
 // Unified memory hints: CUDA 13 takes a cudaMemLocation where HIP takes a device id.
-#include "ferry/compat_cuda.h"
+#include "ferry/compat_cuda.h" /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 
 void hints(float* data, size_t n, int device, cudaStream_t stream) {

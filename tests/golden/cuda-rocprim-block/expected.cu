@@ -1,7 +1,7 @@
 // rocPRIM block primitives (written for this test): load, reduce with and without storage,
 // inclusive and exclusive scans, store, an algorithm enumerator.
-#include <cuda/functional>
-#include <cuda/std/functional>
+#include <cuda/functional> /* ferry-hip: (none) */
+#include <cuda/std/functional> /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_reduce.cuh>
@@ -21,15 +21,15 @@ __global__ void sum_blocks(const int* in, int* out, int* scanned, unsigned int n
   block_load{}.Load(in + offset, items, n - offset, 0);
 
   int sum = 0;
-  sum = block_reduce{}.Reduce(items, cuda::std::plus<int>());
+  sum = block_reduce{}.Reduce(items, cuda::std::plus /* ferry-hip: rocprim::plus */<int>());
   int largest = 0;
-  largest = block_reduce().Reduce(items[0], cuda::maximum<int>());
+  largest = block_reduce().Reduce(items[0], cuda::maximum /* ferry-hip: rocprim::maximum */<int>());
   if (threadIdx.x == 0) out[2 * blockIdx.x] = sum, out[2 * blockIdx.x + 1] = largest;
 
   int prefix = 0;
-  block_scan(scan_storage).InclusiveScan(items[0], prefix, cuda::std::plus<>());
+  block_scan(scan_storage).InclusiveScan(items[0], prefix, cuda::std::plus /* ferry-hip: rocprim::plus */<>());
   __syncthreads();
-  block_scan(scan_storage).ExclusiveScan(items, items, 0, cuda::std::plus<int>());
+  block_scan(scan_storage).ExclusiveScan(items, items, 0, cuda::std::plus /* ferry-hip: rocprim::plus */<int>());
   block_store{}.Store(scanned + offset, items, n - offset);
   (void)prefix;
 }

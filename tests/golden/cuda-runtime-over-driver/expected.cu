@@ -1,7 +1,7 @@
 // HIP runtime names that the CUDA runtime and the driver API both reach: the way back takes the
 // runtime's spelling, whose types (cudaError_t, cudaStream_t, cudaSharedMemConfig) are HIP's, also
 // when the runtime name is deprecated in CUDA or its CUDA signature changed.
-#include <cuda_profiler_api.h>
+#include <cuda_profiler_api.h> /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 
 cudaError_t capture_id(cudaStream_t stream, unsigned long long *id) {

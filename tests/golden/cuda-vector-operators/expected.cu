@@ -1,5 +1,5 @@
 // HIP's vector types have arithmetic operators; CUDA's do not.
-#include "ferry/compat_cuda_vector.h"
+#include "ferry/compat_cuda_vector.h" /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 

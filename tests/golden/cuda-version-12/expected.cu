@@ -1,5 +1,5 @@
 // Written for CUDA 12.4 (--cuda-version 12.4): clockRate and the device-id prefetch still exist there.
-#include "ferry/compat_cuda.h"
+#include "ferry/compat_cuda.h" /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cstdio>
 

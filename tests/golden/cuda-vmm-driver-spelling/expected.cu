@@ -1,6 +1,6 @@
 // Virtual memory management is driver API only in CUDA: the structs and enums HIP spells like the
 // memory-pool ones take the driver's spelling in a file that uses the VMM calls.
-#include <cuda.h>
+#include <cuda.h> /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 
 bool map_on(int device, size_t bytes, CUdeviceptr *out) {

@@ -5,9 +5,7 @@
 GPU_RUNTIME := HIP
 
 ifeq ($(GPU_RUNTIME), CUDA)
-# ferry-cuda-was N=1 M=1 h=2707da75
-# | 	CXX := nvcc
-	CXX := hipcc
+	CXX := nvcc
 else ifeq ($(GPU_RUNTIME), HIP)
 	CXX := hipcc
 endif
