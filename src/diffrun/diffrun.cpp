@@ -40,7 +40,7 @@ struct FailPattern {
 };
 
 // Self-check reports of test programs (cuda-samples "Test FAILED" / "Result = FAIL", "Test
-// failed!", "checksum mismatch", "wrong result"...). Counts of zero are excluded by the caller.
+// failed!", "checksum mismatch", "wrong result", "the ans is wrong"...). Counts of zero are excluded by the caller.
 constexpr FailPattern kFailPatterns[] = {
     {R"(\bFAIL(ED|URE|S)?\b)", false},
     {R"(\b(tests?|checks?|self-check|verification|validation|comparison|results?)\b.*\bfail(ed|s|ure)?\b)", true},
@@ -48,6 +48,8 @@ constexpr FailPattern kFailPatterns[] = {
     {R"(\bchecksums?\b.*\b(wrong|incorrect|differs?|does not match|doesn't match|not match))", true},
     {R"(\b(incorrect|wrong)\s+(results?|answers?|outputs?|values?|sums?)\b)", true},
     {R"(\bresults?\s*[:=]?\s*(incorrect|wrong|invalid)\b)", true},
+    // "the ans is wrong" (How_to_optimize_in_GPU), "the answer is incorrect", "output was wrong"
+    {R"(\b(ans|answers?|results?|outputs?|sums?|values?)\s+(is|are|was|were)\s+(wrong|incorrect)\b)", true},
 };
 
 const std::vector<std::regex>& default_fail_regexes() {
