@@ -497,21 +497,55 @@ int insert_lockstep_points(FileMigration& f, std::vector<std::string>& notes) {
     }
     if (!reads_other || end >= f.code_size() || !f.is(end, ";")) continue;
     const bool braced_body = head == "for" || head == "while" || head == "else" || head == "do";
-    // A barrier next (past closing braces of blocks that are not a loop's body): nothing to do.
-    std::size_t next = end + 1;
-    if (!braced_body) {
-      if (head == "if" && f.is(next, "else")) continue;  // `if (c) s[i] = s[j]; else ...`: left alone
-      while (next < f.code_size() && f.is(next, "}")) {
-        const std::size_t open = f.partner(next);
-        const bool loop_body =
-            open != npos && open > 0 &&
-            (f.is(open - 1, "do") ||
-             (f.is(open - 1, ")") && (head_keyword(open - 1) == "for" || head_keyword(open - 1) == "while")));
-        if (loop_body) break;
-        ++next;
-      }
-      if (next < f.code_size() && is_sync_at(next)) continue;
+    if (head == "if" && f.is(end + 1, "else")) continue;  // `if (c) s[i] = s[j]; else ...`: left alone
+    // A brace-less loop over the written index (`for (int i = threadIdx.x; i < n; i += blockDim.x)
+    // s[i] += s[n + i];`): each lane updates its own elements, no other lane's.
+    if (head == "for") {
+      const std::size_t open = f.partner(p);
+      std::size_t k = open + 1;
+      while (k < p && !f.is(k, "=") && !f.is(k, ";")) ++k;
+      if (k < p && f.is(k, "=") && k > open + 1 && f.is_identifier(k - 1) && f.text(k - 1) == written) continue;
     }
+    // Is a barrier reached before this array is read again? Forward from the step: a barrier, or
+    // the kernel's end, means no; a read of a shared name means yes; at the end of a loop body
+    // the next iteration decides (a barrier at the body's top level: no).
+    bool needed = !braced_body;
+    for (std::size_t k = end + 1; !braced_body && k < f.code_size(); ++k) {
+      if (f.is(k, "}")) {
+        const std::size_t open = f.partner(k);
+        if (open == npos || open > ci) continue;  // a block entered after the step
+        if (open == body) {
+          // a kernel ends here; a device function returns to a caller that may read on
+          bool kernel = false;
+          for (std::size_t h = statement_start(f, body); h < body; ++h) kernel = kernel || f.is(h, "__global__");
+          needed = !kernel;
+          break;
+        }
+        const bool loop_body =
+            open > 0 && (f.is(open - 1, "do") || (f.is(open - 1, ")") && (head_keyword(open - 1) == "for" ||
+                                                                          head_keyword(open - 1) == "while")));
+        if (loop_body) {
+          needed = true;
+          int d = 0;
+          for (std::size_t j = open + 1; j < k && needed; ++j) {
+            if (f.is(j, "{") || f.is(j, "(")) ++d;
+            else if (f.is(j, "}") || f.is(j, ")")) --d;
+            else if (d == 0 && is_sync_at(j)) needed = false;
+          }
+          break;
+        }
+        continue;
+      }
+      if (is_sync_at(k)) {
+        needed = false;
+        break;
+      }
+      if (f.is_identifier(k) && f.is(k + 1, "[") && names.count(f.text(k)) != 0) {
+        needed = true;
+        break;
+      }
+    }
+    if (!needed && !braced_body) continue;
     // The step itself reads, waits and writes: every lane of the wavefront reads its operands
     // before any writes (`s[t] += s[t + 16]` on the hardware), then the point after the step.
     const std::string_view src = f.source();

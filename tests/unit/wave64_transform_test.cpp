@@ -196,6 +196,9 @@ TEST(Wave64Transform, WarpSynchronousStepsGetLockstepPoints) {
       "  static_for([&]<int I>() { if (t < I) s[t] = op(s[t],\n"
       "                                               s[t + I]); });\n"
       "  for (int i = 16; i > 0; i /= 2) s[t] += s[t + i];\n"
+      "  for (int i = 16; i > 0; i /= 2) {\n"
+      "    __syncthreads();\n"
+      "    if (t < i) s[t] += s[t + i]; }\n"
       "  if (t < 32) warp_reduce(s, t);\n"
       "}\n"
       "void host(float* s) { s[0] = s[1]; }\n"
@@ -227,7 +230,8 @@ TEST(Wave64Transform, WarpSynchronousStepsGetLockstepPoints) {
   EXPECT_NE(t.text.find("{ d[t] = op(d[t], d[t + 64]); }\n"), std::string::npos) << t.text;
   EXPECT_NE(t.text.find("{ s[0] = s[1]; }"), std::string::npos) << t.text;
   EXPECT_NE(t.text.find("{ v[0] = v[1]; }"), std::string::npos) << t.text;
-  EXPECT_EQ(lines(t.text), lines(src) + 1);  // the #line
+  EXPECT_NE(t.text.find("if (t < i) s[t] += s[t + i]; }\n"), std::string::npos) << t.text;  // barrier at loop top
+  EXPECT_EQ(lines(t.text), lines(src) + 1);                                                 // the #line
   ASSERT_EQ(t.region_notes.size(), 4u);
   EXPECT_NE(t.region_notes[0].find("a/r.hip:2:3: note: lock-step point"), std::string::npos) << t.region_notes[0];
 }
