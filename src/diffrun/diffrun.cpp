@@ -73,7 +73,7 @@ bool counts_none(const std::string& line, std::size_t begin, std::size_t end) {
 
 Unsupported unsupported_in_build(const std::string& text) {
   // `FILE:LINE[:COL]: error: MESSAGE [FRYnnnn]` as Diagnostic::format() prints it.
-  static const std::regex kDiag(R"(^(.*?):(\d+)(?::\d+)?: error: (.*) \[(FRY9412|FRY9414|FRY5601)\]\s*$)");
+  static const std::regex kDiag(R"(^(.*?):(\d+)(?::\d+)?: error: (.*) \[(FRY9412|FRY9414|FRY5601|FRY9404)\]\s*$)");
   static const std::regex kLibrary(R"(the program uses (.+?) \(<)");
   static const std::regex kName(R"(`([^`]+)` is not (?:declared|modelled))");
   std::istringstream in(text);
@@ -88,6 +88,7 @@ Unsupported unsupported_in_build(const std::string& text) {
     if (u.code == "FRY9412" && std::regex_search(msg, n, kLibrary)) u.what = n[1].str();
     else if (u.code == "FRY9414" && std::regex_search(msg, n, kName)) u.what = n[1].str();
     else if (u.code == "FRY5601") u.what = "inline assembly";
+    else if (u.code == "FRY9404") u.what = "cooperative-groups tile wider than the wavefront";
     if (!u.what.empty()) return u;
   }
   return {};

@@ -312,6 +312,10 @@ TEST(DiffrunRun, UnsupportedConstructIsItsOwnVerdict) {
             "cudaKernelNodeParams");
   EXPECT_EQ(unsupported_in_build("/c/q.cu:60:5: error: inline assembly in device code [FRY5601]\n").what,
             "inline assembly");
+  EXPECT_EQ(unsupported_in_build("/c/r.cu:582:65: error: wave64 CPU runtime (HIP): a cooperative-groups tile of 128 "
+                                 "threads, wider than the wavefront [FRY9404]\n")
+                .what,
+            "cooperative-groups tile wider than the wavefront");
   EXPECT_TRUE(unsupported_in_build("/c/m.cu:3:10: error: wave64 CPU runtime: <cute/tensor.hpp> is neither in the "
                                    "program's folders nor on this machine [FRY9413]\n")
                   .what.empty());

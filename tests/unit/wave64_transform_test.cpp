@@ -236,6 +236,26 @@ TEST(Wave64Transform, WarpSynchronousStepsGetLockstepPoints) {
   EXPECT_NE(t.region_notes[0].find("a/r.hip:2:3: note: lock-step point"), std::string::npos) << t.region_notes[0];
 }
 
+// HIP has no cooperative-groups tile wider than the wavefront: the runtime's assertion becomes
+// FRY9404 at the program's line that instantiated the tile (not the runtime header's).
+TEST(Wave64Build, HipTileWiderThanTheWavefrontIsNamed) {
+  const std::string out =
+      "/p/lib/ferry/wave64/include/wave64/coop.h: In instantiation of 'class cooperative_groups::thread_block_tile<128, void>':\n"
+      "/p/lib/ferry/wave64/include/wave64/coop.h:234:7:   required from 'class cooperative_groups::thread_block_tile<128, "
+      "cooperative_groups::thread_block>'\n"
+      "/w/src/home/p/red.cu:582:65:   required from 'void multi_warp_cg_reduce(T*, T*, unsigned int)'\n"
+      "/w/src/home/p/red.cu:981:105:   required from here\n"
+      "/p/lib/ferry/wave64/include/wave64/coop.h:174:19: error: static assertion failed: cooperative groups (HIP): a tile size must "
+      "not be greater than the wavefront size\n"
+      "/p/lib/ferry/wave64/include/wave64/coop.h:174:19: note: the comparison reduces to '(128 <= 64)'\n";
+  const std::vector<Diagnostic> d = diagnose_compiler_output(out, "/w");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].code, Diag::Wave64HipTileWiderThanWave);
+  EXPECT_EQ(d[0].file, "/home/p/red.cu");
+  EXPECT_EQ(d[0].line, 582u);
+  EXPECT_NE(d[0].message.find("tile of 128 threads"), std::string::npos) << d[0].message;
+}
+
 TEST(Wave64Build, DetectsTheApiOfAPortThatKeptACudaHeader) {
   const auto dir = std::filesystem::temp_directory_path() / ("ferry-w64-api-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
