@@ -40,7 +40,7 @@ struct FailPattern {
 };
 
 // Self-check reports of test programs (cuda-samples "Test FAILED" / "Result = FAIL", "Test
-// failed!", "checksum mismatch", "wrong result"...). Counts of zero are excluded by the caller.
+// failed!", "checksum mismatch", "wrong result", "the ans is wrong"...). Counts of zero are excluded by the caller.
 constexpr FailPattern kFailPatterns[] = {
     {R"(\bFAIL(ED|URE|S)?\b)", false},
     {R"(\b(tests?|checks?|self-check|verification|validation|comparison|results?)\b.*\bfail(ed|s|ure)?\b)", true},
@@ -48,6 +48,8 @@ constexpr FailPattern kFailPatterns[] = {
     {R"(\bchecksums?\b.*\b(wrong|incorrect|differs?|does not match|doesn't match|not match))", true},
     {R"(\b(incorrect|wrong)\s+(results?|answers?|outputs?|values?|sums?)\b)", true},
     {R"(\bresults?\s*[:=]?\s*(incorrect|wrong|invalid)\b)", true},
+    // "the ans is wrong" (How_to_optimize_in_GPU), "the answer is incorrect", "output was wrong"
+    {R"(\b(ans|answers?|results?|outputs?|sums?|values?)\s+(is|are|was|were)\s+(wrong|incorrect)\b)", true},
 };
 
 const std::vector<std::regex>& default_fail_regexes() {
@@ -71,7 +73,7 @@ bool counts_none(const std::string& line, std::size_t begin, std::size_t end) {
 
 Unsupported unsupported_in_build(const std::string& text) {
   // `FILE:LINE[:COL]: error: MESSAGE [FRYnnnn]` as Diagnostic::format() prints it.
-  static const std::regex kDiag(R"(^(.*?):(\d+)(?::\d+)?: error: (.*) \[(FRY9412|FRY9414|FRY5601)\]\s*$)");
+  static const std::regex kDiag(R"(^(.*?):(\d+)(?::\d+)?: error: (.*) \[(FRY9412|FRY9414|FRY5601|FRY9404)\]\s*$)");
   static const std::regex kLibrary(R"(the program uses (.+?) \(<)");
   static const std::regex kName(R"(`([^`]+)` is not (?:declared|modelled))");
   std::istringstream in(text);
@@ -86,6 +88,7 @@ Unsupported unsupported_in_build(const std::string& text) {
     if (u.code == "FRY9412" && std::regex_search(msg, n, kLibrary)) u.what = n[1].str();
     else if (u.code == "FRY9414" && std::regex_search(msg, n, kName)) u.what = n[1].str();
     else if (u.code == "FRY5601") u.what = "inline assembly";
+    else if (u.code == "FRY9404") u.what = "cooperative-groups tile wider than the wavefront";
     if (!u.what.empty()) return u;
   }
   return {};

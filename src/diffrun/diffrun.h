@@ -86,7 +86,8 @@ struct Outcome {
   // "both-failed": both sides crashed, exited non-zero or reported a failed self-check.
   // "timeout": a side ran out of time (timeout_side says which). "build-failed": a build failed.
   // "unsupported": every side whose build failed stopped on a construct the wave64 runtime names
-  // as one it cannot run (FRY9412 a library, FRY9414 an API name, FRY5601 inline assembly);
+  // as one it cannot run (FRY9412 a library, FRY9414 an API name, FRY5601 inline assembly,
+  // FRY9404 a HIP tile wider than the wavefront);
   // `unsupported` says which, `unsupported_where` where (FILE:LINE), `unsupported_code` the code.
   std::string verdict;
   std::string unsupported;
@@ -101,12 +102,13 @@ struct Outcome {
 [[nodiscard]] Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>& log = {});
 
 // The construct a failed `ferry wave64 build` names as one the runtime cannot run, from its
-// output: the first FRY9412 (the library), FRY9414 (the API name) or FRY5601 (inline assembly)
+// output: the first FRY9412 (the library), FRY9414 (the API name), FRY5601 (inline assembly) or
+// FRY9404 (a HIP tile wider than the wavefront)
 // diagnostic. Empty `what` when there is none (a build that failed for another reason).
 struct Unsupported {
   std::string what;   // "cuBLAS", "cudaKernelNodeParams", "inline assembly"
   std::string where;  // FILE:LINE of the include, use or asm statement
-  std::string code;   // "FRY9412", "FRY9414", "FRY5601"
+  std::string code;   // "FRY9412", "FRY9414", "FRY5601", "FRY9404"
 };
 [[nodiscard]] Unsupported unsupported_in_build(const std::string& build_output);
 // The same from a run's stderr: the runtime stopped the program itself, FRY9402 (a launch that

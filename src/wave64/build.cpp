@@ -315,6 +315,14 @@ std::vector<Diagnostic> diagnose_compiler_output(std::string_view output, const 
   static const std::regex kRequiredFrom(R"(^(.+?):(\d+):(\d+):\s+required from here)");
   static const std::regex kStandIn(
       R"(static(?: assertion|_assert) failed.*wave64 CPU runtime: (\w+) is not supported \((.*)\))");
+  // HIP has no tile wider than the wavefront (coop.h's assertion); the tile's size is in the
+  // instantiation line before it, the program's line is the first `required from` outside the runtime.
+  static const std::regex kTileAssert(
+      R"(static(?: assertion|_assert) failed.*cooperative groups \(HIP\): a tile size must not be greater than the wavefront size)");
+  static const std::regex kTileSize(R"(thread_block_tile<(\d+))");
+  static const std::regex kRequiredFromAny(R"(^(.+?):(\d+):(\d+):\s+required from)");
+  std::string tile_size, user_file;
+  std::uint32_t user_line = 0, user_col = 0;
   std::vector<Diagnostic> out;
   std::set<std::string> seen;  // one diagnostic per library, header or name
   std::string required_file;
@@ -341,6 +349,25 @@ std::vector<Diagnostic> diagnose_compiler_output(std::string_view output, const 
     if (std::regex_match(line, m, kIncludedFrom)) {
       includer_file = original_path(m[1].str(), work);
       includer_line = static_cast<std::uint32_t>(std::stoul(m[2].str()));
+      continue;
+    }
+    if (line.find("In instantiation of") != std::string::npos) {
+      user_file.clear();
+      if (std::regex_search(line, m, kTileSize)) tile_size = m[1].str();
+    }
+    if (std::regex_search(line, m, kRequiredFromAny) && user_file.empty() &&
+        m[1].str().find("wave64/include/") == std::string::npos) {
+      user_file = original_path(m[1].str(), work);
+      user_line = static_cast<std::uint32_t>(std::stoul(m[2].str()));
+      user_col = static_cast<std::uint32_t>(std::stoul(m[3].str()));
+    }
+    if (std::regex_search(line, m, kTileAssert)) {
+      add(Diag::Wave64HipTileWiderThanWave, "tile", user_file.empty() ? required_file : user_file,
+          user_file.empty() ? required_line : user_line, user_file.empty() ? required_col : user_col,
+          "wave64 CPU runtime (HIP): a cooperative-groups tile of " + (tile_size.empty() ? "N" : tile_size) +
+              " threads, wider than the wavefront: HIP's thread_block_tile / tiled_partition take at most the "
+              "wavefront size (CUDA has multi-warp tiles)",
+          "partition the block into wavefront-sized tiles and combine their results; HIP has no such tile");
       continue;
     }
     if (std::regex_search(line, m, kRequiredFrom)) {

@@ -5,7 +5,7 @@ namespace ferry::wave64::regions {
 // ---- names -----------------------------------------------------------------------------------
 
 const std::set<std::string_view> kBarriers = {"__syncthreads", "__syncwarp", "__builtin_amdgcn_s_barrier",
-                                              "__builtin_amdgcn_wave_barrier"};
+                                              "__builtin_amdgcn_wave_barrier", "W64_LOCKSTEP"};
 const std::set<std::string_view> kWarpOps = {
     "__shfl",           "__shfl_up",       "__shfl_down", "__shfl_xor",   "__shfl_sync", "__shfl_up_sync",
     "__shfl_down_sync", "__shfl_xor_sync", "__ballot",    "__ballot64",   "__any",       "__all",

@@ -396,6 +396,184 @@ void rename_builtin_name_declarations(FileMigration& f) {
   }
 }
 
+// A wavefront runs in lock-step on AMD hardware (and a warp did on NVIDIA's before Volta):
+// warp-synchronous code finishes a reduction in shared memory with no barrier between steps,
+// `if (tid < I) s[tid] = op(s[tid], s[tid + I]);` for I = 32, 16, ..., 1 (rocm-examples'
+// reduction v5/v6 in a static_for; the classic `volatile` warpReduce), each lane reading what
+// another wrote the step before. The runtime runs lanes one after another between barriers, so
+// such a step gets a lock-step point after it (W64_LOCKSTEP(): a wave barrier over the lanes that
+// reach it, runtime/wave64/include/wave64/core.h); every lane then finishes one step before any
+// starts the next, as on the hardware. The step is also split at its assignment (`{ auto w64_ls =
+// RHS; W64_LOCKSTEP(); s[e1] = w64_ls; }`, for `op=` a copy of `s[e1]` takes `op= RHS`): every lane
+// reads its operands before any lane writes, as one instruction does for the whole wavefront. A step is an expression
+// statement in device code that assigns to NAME[e1] and reads NAME[e2] with e2 written differently, where NAME is
+// declared
+// `__shared__` or as a `volatile` pointer in the file, and no barrier follows it (past the
+// closing braces of blocks that are not loop bodies). After a brace-less `if` the point goes
+// after the `if` (every lane of the wave reaches it); under a brace-less loop or `else` the step
+// and the point are braced together. `notes` gets one line per point (`-v`).
+int insert_lockstep_points(FileMigration& f, std::vector<std::string>& notes) {
+  std::set<std::string_view> names;
+  for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
+    if (f.code(ci).in_directive) continue;
+    if (f.is(ci, "__shared__")) {
+      int depth = 0;
+      for (std::size_t j = ci + 1; j < f.code_size() && !(depth == 0 && (f.is(j, ";") || f.is(j, "{"))); ++j) {
+        if (f.is(j, "(") || f.is(j, "[")) ++depth;
+        else if (f.is(j, ")") || f.is(j, "]")) --depth;
+        else if (depth == 0 && f.is_identifier(j) &&
+                 (f.is(j + 1, "[") || f.is(j + 1, ";") || f.is(j + 1, "=") || f.is(j + 1, ",")))
+          names.insert(f.text(j));
+      }
+    } else if (f.is(ci, "volatile")) {
+      // `volatile T* p`, `T volatile* p`, `volatile T* __restrict__ p`
+      for (std::size_t j = ci + 1; j < ci + 6 && j + 1 < f.code_size(); ++j) {
+        if (!f.is(j, "*")) continue;
+        std::size_t n = j + 1;
+        while (n < f.code_size() && (f.is(n, "__restrict__") || f.is(n, "__restrict") || f.is(n, "const"))) ++n;
+        if (n < f.code_size() && f.is_identifier(n)) names.insert(f.text(n));
+        break;
+      }
+    }
+  }
+  if (names.empty()) return 0;
+  auto span = [&](std::size_t a, std::size_t b) {  // the tokens' text, without spaces
+    std::string t;
+    for (std::size_t k = a; k <= b; ++k) t += f.text(k);
+    return t;
+  };
+  auto head_keyword = [&](std::size_t close_paren) -> std::string_view {  // `if (...)` -> "if"
+    const std::size_t open = f.partner(close_paren);
+    if (open == npos || open == 0 || !f.is(close_paren, ")")) return {};
+    return f.is(open - 1, "if") || f.is(open - 1, "for") || f.is(open - 1, "while") ? f.text(open - 1)
+                                                                                    : std::string_view{};
+  };
+  auto is_sync_at = [&](std::size_t i) {
+    static const std::set<std::string_view> kSync = {"__syncthreads", "__syncwarp", "__builtin_amdgcn_s_barrier",
+                                                     "__builtin_amdgcn_wave_barrier", "W64_LOCKSTEP"};
+    std::size_t j = i;
+    while (j + 2 < f.code_size() && f.is_identifier(j) && (f.is(j + 1, "::") || f.is(j + 1, ".")) &&
+           !kSync.count(f.text(j)))
+      j += 2;  // cg::sync(block), block.sync()
+    return j < f.code_size() && (kSync.count(f.text(j)) != 0 || f.is(j, "sync")) && f.is(j + 1, "(");
+  };
+  static const std::set<std::string_view> kAssign = {"=", "+=", "-=", "*=", "/=", "|=", "&=", "^=", "<<=", ">>="};
+  int inserted = 0;
+  for (std::size_t ci = 1; ci + 1 < f.code_size(); ++ci) {
+    if (!f.is_identifier(ci) || !f.is(ci + 1, "[") || names.count(f.text(ci)) == 0 || f.code(ci).in_directive ||
+        f.excluded(ci) || f.touched(ci))
+      continue;
+    // at the start of a statement
+    const std::size_t p = ci - 1;
+    std::string_view head;
+    if (f.is(p, ")")) {
+      head = head_keyword(p);
+      if (head.empty()) continue;
+    } else if (f.is(p, "else") || f.is(p, "do")) {
+      head = f.text(p);
+    } else if (!f.is(p, ";") && !f.is(p, "{") && !f.is(p, "}")) {
+      continue;
+    }
+    const std::size_t body = function_body(f, ci);
+    if (body == npos || !is_device_function(f, body)) continue;
+    bool host_too = false;  // a __host__ __device__ function may run outside a kernel
+    for (std::size_t i = statement_start(f, body); i < body && !host_too; ++i) host_too = f.is(i, "__host__");
+    if (host_too) continue;
+    const std::size_t idx_close = f.match_bracket(ci + 1);
+    if (idx_close == npos || !kAssign.count(f.text(idx_close + 1))) continue;
+    const std::string written = span(ci + 2, idx_close - 1);
+    std::size_t end = idx_close + 1;
+    bool reads_other = false;
+    int depth = 0;
+    for (; end < f.code_size(); ++end) {
+      if (f.is(end, "(") || f.is(end, "[") || f.is(end, "{")) ++depth;
+      else if (f.is(end, ")") || f.is(end, "]") || f.is(end, "}")) --depth;
+      else if (depth == 0 && f.is(end, ";")) break;
+      if (f.is(end, f.text(ci)) && f.is(end + 1, "[")) {
+        const std::size_t c = f.match_bracket(end + 1);
+        if (c != npos && span(end + 2, c - 1) != written) reads_other = true;
+      }
+      if (depth < 0) break;
+    }
+    if (!reads_other || end >= f.code_size() || !f.is(end, ";")) continue;
+    const bool braced_body = head == "for" || head == "while" || head == "else" || head == "do";
+    if (head == "if" && f.is(end + 1, "else")) continue;  // `if (c) s[i] = s[j]; else ...`: left alone
+    // A brace-less loop over the written index (`for (int i = threadIdx.x; i < n; i += blockDim.x)
+    // s[i] += s[n + i];`): each lane updates its own elements, no other lane's.
+    if (head == "for") {
+      const std::size_t open = f.partner(p);
+      std::size_t k = open + 1;
+      while (k < p && !f.is(k, "=") && !f.is(k, ";")) ++k;
+      if (k < p && f.is(k, "=") && k > open + 1 && f.is_identifier(k - 1) && f.text(k - 1) == written) continue;
+    }
+    // Is a barrier reached before this array is read again? Forward from the step: a barrier, or
+    // the kernel's end, means no; a read of a shared name means yes; at the end of a loop body
+    // the next iteration decides (a barrier at the body's top level: no).
+    bool needed = !braced_body;
+    for (std::size_t k = end + 1; !braced_body && k < f.code_size(); ++k) {
+      if (f.is(k, "}")) {
+        const std::size_t open = f.partner(k);
+        if (open == npos || open > ci) continue;  // a block entered after the step
+        if (open == body) {
+          // a kernel ends here; a device function returns to a caller that may read on
+          bool kernel = false;
+          for (std::size_t h = statement_start(f, body); h < body; ++h) kernel = kernel || f.is(h, "__global__");
+          needed = !kernel;
+          break;
+        }
+        const bool loop_body =
+            open > 0 && (f.is(open - 1, "do") || (f.is(open - 1, ")") && (head_keyword(open - 1) == "for" ||
+                                                                          head_keyword(open - 1) == "while")));
+        if (loop_body) {
+          needed = true;
+          int d = 0;
+          for (std::size_t j = open + 1; j < k && needed; ++j) {
+            if (f.is(j, "{") || f.is(j, "(")) ++d;
+            else if (f.is(j, "}") || f.is(j, ")")) --d;
+            else if (d == 0 && is_sync_at(j)) needed = false;
+          }
+          break;
+        }
+        continue;
+      }
+      if (is_sync_at(k)) {
+        needed = false;
+        break;
+      }
+      if (f.is_identifier(k) && f.is(k + 1, "[") && names.count(f.text(k)) != 0) {
+        needed = true;
+        break;
+      }
+    }
+    if (!needed && !braced_body) continue;
+    // The step itself reads, waits and writes: every lane of the wavefront reads its operands
+    // before any writes (`s[t] += s[t + 16]` on the hardware), then the point after the step.
+    const std::string_view src = f.source();
+    auto bytes = [&](std::size_t a, std::size_t b) {
+      return std::string(src.substr(f.code(a).begin, f.code(b).end - f.code(a).begin));
+    };
+    const std::string target = bytes(ci, idx_close), op(f.text(idx_close + 1)), rhs = bytes(idx_close + 2, end - 1);
+    std::string step = op == "=" ? "{ auto w64_ls = (" + rhs + "); W64_LOCKSTEP(); " + target + " = w64_ls; }"
+                                 : "{ auto w64_ls = " + target + "; w64_ls " + op + " (" + rhs + "); W64_LOCKSTEP(); " +
+                                       target + " = w64_ls; }";
+    const std::string original = bytes(ci, end);
+    const auto newlines = [](const std::string& t) { return std::count(t.begin(), t.end(), '\n'); };
+    step += std::string(static_cast<std::size_t>(std::max<long>(0, newlines(original) - newlines(step))), '\n');
+    if (written.find("++") != std::string::npos || written.find("--") != std::string::npos ||
+        written.find('=') != std::string::npos)
+      step = original;  // an index with a side effect is evaluated once: the step stays as written
+    f.replace(ci, end, braced_body ? "{ " + step + " W64_LOCKSTEP(); }" : step + " W64_LOCKSTEP();");
+    ++inserted;
+    notes.push_back(std::string(f.path()) + ":" + std::to_string(f.code(ci).line) + ":" +
+                    std::to_string(f.code(ci).col) + ": note: lock-step point after this step on `" +
+                    std::string(f.text(ci)) +
+                    "` (it reads another lane's element with no barrier between: the lanes of a wavefront finish it "
+                    "together, as the hardware runs them)");
+    ci = end;
+  }
+  return inserted;
+}
+
 }  // namespace
 
 Transformed transform_source(std::string_view src, const std::string& display_path, bool regions) {
@@ -417,6 +595,7 @@ Transformed transform_source(std::string_view src, const std::string& display_pa
   rewrite_device_clock(f);
   drop_kernel_void_casts(f);
   check_inline_asm(f);
+  out.lockstep_points = insert_lockstep_points(f, out.region_notes);
 
   // Launches the pass could not rewrite would reach the compiler as `<<<`: say so here.
   for (std::size_t ci = 0; ci < f.code_size(); ++ci) {

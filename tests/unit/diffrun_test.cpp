@@ -312,6 +312,10 @@ TEST(DiffrunRun, UnsupportedConstructIsItsOwnVerdict) {
             "cudaKernelNodeParams");
   EXPECT_EQ(unsupported_in_build("/c/q.cu:60:5: error: inline assembly in device code [FRY5601]\n").what,
             "inline assembly");
+  EXPECT_EQ(unsupported_in_build("/c/r.cu:582:65: error: wave64 CPU runtime (HIP): a cooperative-groups tile of 128 "
+                                 "threads, wider than the wavefront [FRY9404]\n")
+                .what,
+            "cooperative-groups tile wider than the wavefront");
   EXPECT_TRUE(unsupported_in_build("/c/m.cu:3:10: error: wave64 CPU runtime: <cute/tensor.hpp> is neither in the "
                                    "program's folders nor on this machine [FRY9413]\n")
                   .what.empty());
@@ -439,9 +443,12 @@ TEST(DiffrunSelfCheck, FindsFailureLinesButNotZeroCounts) {
   EXPECT_EQ(find_self_reported_failure("Checksum does not match\n", none, none), "Checksum does not match");
   EXPECT_EQ(find_self_reported_failure("wrong result at 7\n", none, none), "wrong result at 7");
   EXPECT_EQ(find_self_reported_failure("Mismatch at 12: 1 vs 2\n", none, none), "Mismatch at 12: 1 vs 2");
-  for (const char* fine : {"Test PASSED\n", "PASSED: 10 FAILED: 0\n", "mismatches = 0\n", "0 mismatches\n",
-                           "no mismatch\n", "return EXIT_FAILURE;\n", "cudaErrorLaunchFailure handled\n",
-                           "failure rate of the hash: 0.1\n", "Checking results... ok\n"})
+  EXPECT_EQ(find_self_reported_failure("the ans is wrong\n1.0 2.0\n", none, none), "the ans is wrong");
+  EXPECT_EQ(find_self_reported_failure("The answer is incorrect\n", none, none), "The answer is incorrect");
+  for (const char* fine :
+       {"Test PASSED\n", "PASSED: 10 FAILED: 0\n", "mismatches = 0\n", "0 mismatches\n", "no mismatch\n",
+        "return EXIT_FAILURE;\n", "cudaErrorLaunchFailure handled\n", "failure rate of the hash: 0.1\n",
+        "Checking results... ok\n", "the ans is right\n", "the answer is not wrong\n"})
     EXPECT_EQ(find_self_reported_failure(fine, none, none), "") << fine;
   const std::vector<std::regex> ignore{std::regex("^Test")};
   EXPECT_EQ(find_self_reported_failure("Test FAILED\n", none, ignore), "");

@@ -172,6 +172,90 @@ TEST(Wave64Transform, UnknownExternSharedFormIsReported) {
 // The API of a program: a HIP port that kept a CUDA header it could not convert (FRY1001) is HIP,
 // since no CUDA program includes hip/hip_runtime.h; HIP and CUDA library headers without HIP's
 // runtime header stay ambiguous.
+// Warp-synchronous steps in shared memory (no barrier after them) become read, lock-step point,
+// write, lock-step point; steps followed by a barrier, host code and same-index updates do not
+// (docs/wave64.md, "Lock-step").
+TEST(Wave64Transform, WarpSynchronousStepsGetLockstepPoints) {
+  const std::string src =
+      "__device__ void warp_reduce(volatile float* c, int t) {\n"
+      "  c[t] += c[t + 32];\n"
+      "  c[t] += c[t + 16];\n"
+      "}\n"
+      "template <class F> __global__ void k(float* out, F op) {\n"
+      "  __shared__ float s[256];\n"
+      "  extern __shared__ float d[];\n"
+      "  const int t = threadIdx.x;\n"
+      "  s[t] = out[t];\n"
+      "  s[t] = s[t] * 2;\n"
+      "  for (int i = 128; i > 32; i /= 2) {\n"
+      "    if (t < i) s[t] += s[t + i];\n"
+      "    __syncthreads();\n"
+      "  }\n"
+      "  if (t < 64) { d[t] = op(d[t], d[t + 64]); }\n"
+      "  __syncthreads();\n"
+      "  static_for([&]<int I>() { if (t < I) s[t] = op(s[t],\n"
+      "                                               s[t + I]); });\n"
+      "  for (int i = 16; i > 0; i /= 2) s[t] += s[t + i];\n"
+      "  for (int i = 16; i > 0; i /= 2) {\n"
+      "    __syncthreads();\n"
+      "    if (t < i) s[t] += s[t + i]; }\n"
+      "  if (t < 32) warp_reduce(s, t);\n"
+      "}\n"
+      "void host(float* s) { s[0] = s[1]; }\n"
+      "__host__ __device__ void both(volatile float* v) { v[0] = v[1]; }\n";
+  const Transformed t = transform_source(src, "a/r.hip", false);
+  EXPECT_EQ(t.lockstep_points, 4) << t.text;
+  // each step reads, waits, writes, then waits again
+  EXPECT_NE(t.text.find("{ auto w64_ls = c[t]; w64_ls += (c[t + 32]); W64_LOCKSTEP(); c[t] = w64_ls; } "
+                        "W64_LOCKSTEP();\n"),
+            std::string::npos)
+      << t.text;
+  // after a brace-less if: after the if, where every lane arrives; a line break is kept
+  EXPECT_NE(t.text.find("if (t < I) { auto w64_ls = (op(s[t],\n                                               "
+                        "s[t + I])); W64_LOCKSTEP(); s[t] = w64_ls; } W64_LOCKSTEP(); });\n"),
+            std::string::npos)
+      << t.text;
+  // under a brace-less loop: braced with it
+  EXPECT_NE(t.text.find("i /= 2) { { auto w64_ls = s[t]; w64_ls += (s[t + i]); W64_LOCKSTEP(); s[t] = w64_ls; } "
+                        "W64_LOCKSTEP(); }"),
+            std::string::npos)
+      << t.text;
+  std::size_t points = 0;
+  for (std::size_t at = t.text.find("W64_LOCKSTEP()"); at != std::string::npos;
+       at = t.text.find("W64_LOCKSTEP()", at + 1))
+    ++points;
+  EXPECT_EQ(points, 8u) << t.text;
+  // a step followed by a barrier, host code, __host__ __device__ code: as written
+  EXPECT_NE(t.text.find("if (t < i) s[t] += s[t + i];\n    __syncthreads();"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("{ d[t] = op(d[t], d[t + 64]); }\n"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("{ s[0] = s[1]; }"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("{ v[0] = v[1]; }"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("if (t < i) s[t] += s[t + i]; }\n"), std::string::npos) << t.text;  // barrier at loop top
+  EXPECT_EQ(lines(t.text), lines(src) + 1);                                                 // the #line
+  ASSERT_EQ(t.region_notes.size(), 4u);
+  EXPECT_NE(t.region_notes[0].find("a/r.hip:2:3: note: lock-step point"), std::string::npos) << t.region_notes[0];
+}
+
+// HIP has no cooperative-groups tile wider than the wavefront: the runtime's assertion becomes
+// FRY9404 at the program's line that instantiated the tile (not the runtime header's).
+TEST(Wave64Build, HipTileWiderThanTheWavefrontIsNamed) {
+  const std::string out =
+      "/p/lib/ferry/wave64/include/wave64/coop.h: In instantiation of 'class cooperative_groups::thread_block_tile<128, void>':\n"
+      "/p/lib/ferry/wave64/include/wave64/coop.h:234:7:   required from 'class cooperative_groups::thread_block_tile<128, "
+      "cooperative_groups::thread_block>'\n"
+      "/w/src/home/p/red.cu:582:65:   required from 'void multi_warp_cg_reduce(T*, T*, unsigned int)'\n"
+      "/w/src/home/p/red.cu:981:105:   required from here\n"
+      "/p/lib/ferry/wave64/include/wave64/coop.h:174:19: error: static assertion failed: cooperative groups (HIP): a tile size must "
+      "not be greater than the wavefront size\n"
+      "/p/lib/ferry/wave64/include/wave64/coop.h:174:19: note: the comparison reduces to '(128 <= 64)'\n";
+  const std::vector<Diagnostic> d = diagnose_compiler_output(out, "/w");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].code, Diag::Wave64HipTileWiderThanWave);
+  EXPECT_EQ(d[0].file, "/home/p/red.cu");
+  EXPECT_EQ(d[0].line, 582u);
+  EXPECT_NE(d[0].message.find("tile of 128 threads"), std::string::npos) << d[0].message;
+}
+
 TEST(Wave64Build, DetectsTheApiOfAPortThatKeptACudaHeader) {
   const auto dir = std::filesystem::temp_directory_path() / ("ferry-w64-api-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);

@@ -20,6 +20,7 @@
 
 #include "hip/hip_version.h"
 #include "wave64/api.h"
+#include "wave64/vector_ops_hip.h"
 #include "wave64/warp_hip.h"
 
 #define hipThreadIdx_x (threadIdx.x)

@@ -57,6 +57,11 @@ struct Site {
 #define W64_SITE_PARAM \
   const char *w64_file = __builtin_FILE(), unsigned w64_line = __builtin_LINE(), unsigned w64_col = W64_BUILTIN_COLUMN()
 #define w64_site (::w64::Site{w64_file, w64_line, w64_col})
+// A lock-step point (src/wave64/transform.cpp inserts it after a warp-synchronous step in shared
+// memory): a wave barrier over the lanes that reach it, grouped by its site like a warp operation.
+#define W64_LOCKSTEP()                             \
+  ((void)::w64::rt::vote(::w64::rt::Vote::Sync, 0, \
+                         ::w64::Site{__FILE__, static_cast<unsigned>(__LINE__), W64_BUILTIN_COLUMN()}))
 
 namespace rt {
 
