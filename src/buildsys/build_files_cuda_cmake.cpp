@@ -97,10 +97,17 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
           language_vars.insert(v);
         }
   }
-  for (const auto& c : cmds)
+  // set(V "CUDA") of a language variable: the file's own CUDA branch (enable_language(${V}) there
+  // enables CUDA too, and needs the architecture before it).
+  std::set<std::string> cuda_language_vars;
+  for (const auto& c : cmds) {
     if (c.name == "set" && c.args.size() >= 2 && language_vars.contains(unquote(c.args[0])) &&
         (arg_is(c.args[1], "HIP")))
       selector[unquote(c.args[0])] = "CUDA";
+    if (c.name == "set" && c.args.size() >= 2 && language_vars.contains(unquote(c.args[0])) &&
+        arg_is(c.args[1], "CUDA"))
+      cuda_language_vars.insert(unquote(c.args[0]));
+  }
 
   std::vector<CEdit> edits;
   auto note = [&](std::uint32_t line, std::string msg) {
@@ -206,7 +213,9 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
           note(c.line, c.name + ": language HIP -> CUDA");
           enables = true;
         }
-        if (const std::string v = cmake_ref(unquote(a)); !v.empty() && selector.contains(v)) enables = true;
+        if (const std::string v = cmake_ref(unquote(a));
+            !v.empty() && (selector.contains(v) || cuda_language_vars.contains(v)))
+          enables = true;
         if (arg_is(a, "CUDA")) enables = true;
       }
       if (enables && !arch_placed) {
