@@ -55,17 +55,6 @@ constexpr Provided kProvided[] = {
     {"int32_t", true, "cstdint"},
     {"int64_t", true, "cstdint"},
     {"uintptr_t", true, "cstdint"},
-    // The C names (hip_runtime_api.h includes <stdint.h>; hip-tests' static library sample names
-    // uint32_t with no header and failed with a host library whose <iostream> does not bring it).
-    {"uint8_t", false, "stdint.h"},
-    {"uint16_t", false, "stdint.h"},
-    {"uint32_t", false, "stdint.h"},
-    {"uint64_t", false, "stdint.h"},
-    {"int8_t", false, "stdint.h"},
-    {"int16_t", false, "stdint.h"},
-    {"int32_t", false, "stdint.h"},
-    {"int64_t", false, "stdint.h"},
-    {"uintptr_t", false, "stdint.h"},
     {"assert", false, "cassert"},
     {"string", true, "string"},
     {"to_string", true, "string"},
@@ -93,7 +82,6 @@ bool includes(const std::vector<std::string_view>& have, std::string_view header
   for (std::string_view h : have) {
     if (h == header) return true;
     if (header.starts_with('c') && h == std::string(header.substr(1)) + ".h") return true;  // <stdio.h>
-    if (header.ends_with(".h") && h == "c" + std::string(header.substr(0, header.size() - 2))) return true;
   }
   return false;
 }

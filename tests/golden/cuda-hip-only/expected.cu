@@ -1,7 +1,6 @@
 // What HIP has and CUDA does not: float atomicMax/atomicMin, vector and complex constructors,
 // lane masks, OCP FP8, hipBLAS's own types and ILP64 routines.
 #include "ferry/compat_cuda.h"
-#include <stdint.h>
 #include <cuda_runtime.h>
 #include <cuda_fp8.h>
 #include <cublas_v2.h>

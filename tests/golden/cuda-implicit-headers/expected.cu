@@ -1,5 +1,4 @@
 // hip_runtime.h declares printf, uint32_t, assert and std::string for this file; cuda_runtime.h does not.
-#include <stdint.h>
 #include <cstdio>
 #include <cassert>
 #include <string>
