@@ -34,6 +34,8 @@ constexpr RocLib kRocLibs[] = {
     {"rccl", "nccl", "nccl"},
     {"MIOpen", "cudnn", "cudnn"},
     {"hiprtc", "nvrtc", "CUDA::nvrtc"},
+    {"hiprtc-builtins", "", "",
+     "nothing (hipRTC's builtins, linked beside its static library; NVRTC's shared library loads its own)"},
     {"roctx64", "", ""},
     {"roctracer64", "", ""},
     {"hipcub", "", ""},
@@ -78,6 +80,13 @@ bool is_hipcc_value(std::string_view v) {
   if (is_hipcc_word(v)) return true;
   if (!(starts_with(v, "${") || starts_with(v, "$ENV{")) || !v.ends_with("}")) return false;
   return v.find("HIPCC") != std::string_view::npos;
+}
+bool is_rocm_clang_value(std::string_view v) {
+  if (v == "amdclang++" || v.ends_with("/amdclang++") || v == "amdclang" || v.ends_with("/amdclang")) return true;
+  if (!(v.ends_with("llvm/bin/clang++") || v.ends_with("llvm/bin/clang"))) return false;
+  for (std::string_view k : {"ROCM", "rocm", "HIP"})
+    if (v.find(k) != std::string_view::npos) return true;
+  return false;
 }
 // ${OpenMP_CXX_FLAGS} / ${OpenMP_C_FLAGS}: FindOpenMP's host compiler flags.
 bool is_openmp_flags_ref(std::string_view v) { return v == "${OpenMP_CXX_FLAGS}" || v == "${OpenMP_C_FLAGS}"; }

@@ -97,10 +97,17 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
           language_vars.insert(v);
         }
   }
-  for (const auto& c : cmds)
+  // set(V "CUDA") of a language variable: the file's own CUDA branch (enable_language(${V}) there
+  // enables CUDA too, and needs the architecture before it).
+  std::set<std::string> cuda_language_vars;
+  for (const auto& c : cmds) {
     if (c.name == "set" && c.args.size() >= 2 && language_vars.contains(unquote(c.args[0])) &&
         (arg_is(c.args[1], "HIP")))
       selector[unquote(c.args[0])] = "CUDA";
+    if (c.name == "set" && c.args.size() >= 2 && language_vars.contains(unquote(c.args[0])) &&
+        arg_is(c.args[1], "CUDA"))
+      cuda_language_vars.insert(unquote(c.args[0]));
+  }
 
   std::vector<CEdit> edits;
   auto note = [&](std::uint32_t line, std::string msg) {
@@ -164,6 +171,17 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
         is_hipcc_value(unquote(c.args[1])))
       hipcc_as_cxx = true;
   }
+  // FindHIP's legacy commands (hip_add_executable, hip_add_library: module mode, CMAKE_MODULE_PATH
+  // at ROCm's lib/cmake/hip) and whether the file enables a GPU language itself.
+  bool legacy_hip_targets = false, enables_gpu_language = false;
+  for (const auto& c : cmds) {
+    legacy_hip_targets = legacy_hip_targets || c.name == "hip_add_executable" || c.name == "hip_add_library";
+    if (c.name == "project" || c.name == "enable_language")
+      for (const auto& a : c.args) enables_gpu_language = enables_gpu_language || arg_is(a, "HIP") || arg_is(a, "CUDA");
+    if (c.name == "set" && c.args.size() >= 2 && arg_is(c.args[0], "CMAKE_CXX_COMPILER") &&
+        (is_hipcc_value(unquote(c.args[1])) || is_rocm_clang_value(unquote(c.args[1]))))
+      enables_gpu_language = true;
+  }
   std::set<std::string> object_libraries;  // add_library(NAME OBJECT ...)
   for (const auto& c : cmds)
     if (c.name == "add_library" && c.args.size() > 1 && arg_is(c.args[1], "OBJECT"))
@@ -200,7 +218,9 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
           note(c.line, c.name + ": language HIP -> CUDA");
           enables = true;
         }
-        if (const std::string v = cmake_ref(unquote(a)); !v.empty() && selector.contains(v)) enables = true;
+        if (const std::string v = cmake_ref(unquote(a));
+            !v.empty() && (selector.contains(v) || cuda_language_vars.contains(v)))
+          enables = true;
         if (arg_is(a, "CUDA")) enables = true;
       }
       if (enables && !arch_placed) {
@@ -223,15 +243,37 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
       note(c.line, "hipcc as the linker removed");
       continue;
     }
+    // hipcc, or ROCm's clang++ (which compiles the sources of hip::device targets as HIP), as the
+    // C++ compiler: the HIP sources are CUDA sources now, compiled by CMake's CUDA language.
     if (c.name == "set" && !c.args.empty() && arg_is(c.args[0], "CMAKE_CXX_COMPILER") && c.args.size() >= 2 &&
-        is_hipcc_value(unquote(c.args[1]))) {
+        (is_hipcc_value(unquote(c.args[1])) || is_rocm_clang_value(unquote(c.args[1])))) {
+      const bool hipcc = is_hipcc_value(unquote(c.args[1]));
       // (the architecture first: an insertion at the same offset after the replacement is lost)
       if (!arch_placed) edits.push_back({line_start(c.begin), line_start(c.begin), arch_block}), arch_placed = true;
       edits.push_back({c.begin, c.end,
-                       "# ferry: set(CMAKE_CXX_COMPILER hipcc) removed: nvcc compiles the CUDA sources\n"
-                       "enable_language(CUDA)" +
+                       std::string("# ferry: set(CMAKE_CXX_COMPILER ") + (hipcc ? "hipcc" : "ROCm's clang++") +
+                           ") removed: nvcc compiles the CUDA sources\n"
+                           "enable_language(CUDA)" +
                            flags_text(c)});
-      note(c.line, "hipcc as the C++ compiler -> the CUDA language (nvcc)");
+      note(c.line, std::string(hipcc ? "hipcc" : "ROCm's clang++ (" + unquote(c.args[1]) + ")") +
+                       " as the C++ compiler -> the CUDA language (nvcc)");
+      continue;
+    }
+    // set(CMAKE_HIP_COMPILER ${ROCM_PATH}/llvm/bin/clang++) before project(... HIP): CMake's CUDA
+    // language finds nvcc itself (CUDACXX, PATH); ROCm's clang is no CUDA compiler. Its ROCm root
+    // (CMAKE_HIP_COMPILER_ROCM_ROOT) means nothing to CUDA.
+    if (c.name == "set" && c.args.size() >= 2 &&
+        ((arg_is(c.args[0], "CMAKE_HIP_COMPILER") &&
+          (is_hipcc_value(unquote(c.args[1])) || is_rocm_clang_value(unquote(c.args[1])))) ||
+         arg_is(c.args[0], "CMAKE_HIP_COMPILER_ROCM_ROOT"))) {
+      const bool root = arg_is(c.args[0], "CMAKE_HIP_COMPILER_ROCM_ROOT");
+      edits.push_back({c.begin, c.end,
+                       "# ferry: set(" + unquote(c.args[0]) + " ...) removed: " +
+                           (root ? std::string("ROCm's root, nothing in CUDA reads it")
+                                 : std::string("CMake's CUDA language finds nvcc (CUDACXX, PATH or "
+                                               "-DCMAKE_CUDA_COMPILER)"))});
+      note(c.line,
+           unquote(c.args[0]) + (root ? " (ROCm's root) removed" : " (ROCm's compiler) removed: CMake finds nvcc"));
       continue;
     }
     if (c.name == "set" && !c.args.empty() &&
@@ -247,7 +289,14 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
     }
     if (c.name == "find_package" && !c.args.empty() && is_rocm_package(unquote(c.args[0]))) {
       if (!toolkit_found) {
-        edits.push_back({c.begin, c.end, "find_package(CUDAToolkit REQUIRED)"});
+        std::string with;
+        // hip_add_executable's sources are CUDA sources now: the file enables the language, once.
+        if (legacy_hip_targets && !enables_gpu_language && depth_of(c) == 0) {
+          if (!arch_placed) edits.push_back({line_start(c.begin), line_start(c.begin), arch_block}), arch_placed = true;
+          with = "\nenable_language(CUDA)  # ferry: FindHIP's hip_add_* targets are CUDA targets now" + flags_text(c);
+          enables_gpu_language = true;
+        }
+        edits.push_back({c.begin, c.end, "find_package(CUDAToolkit REQUIRED)" + with});
         toolkit_found = depth_of(c) == 0;
       } else {
         edits.push_back({c.begin, c.end, "# ferry: find_package(" + unquote(c.args[0]) + ") -> CUDAToolkit"});
@@ -373,6 +422,55 @@ Result migrate_cmake_to_cuda(const std::string& rel, std::string_view text, cons
         note(c.line, std::to_string(mark.size()) + " HIP source(s) compiled as CUDA (LANGUAGE CUDA)");
       }
     }
+    // FindHIP's hip_add_executable(name [options] sources... [HIPCC_OPTIONS ...] [HCC_OPTIONS ...]
+    // [CLANG_OPTIONS ...] [NVCC_OPTIONS ...]) and hip_add_library: CMake's own add_executable /
+    // add_library; the NVCC_OPTIONS become the target's CUDA compile options, the AMD compilers'
+    // options go; .hip sources are marked CUDA (a .cpp is a HIP source through
+    // HIP_SOURCE_PROPERTY_FORMAT, below).
+    if ((c.name == "hip_add_executable" || c.name == "hip_add_library") && !c.args.empty()) {
+      std::string out = c.name == "hip_add_executable" ? "add_executable(" : "add_library(";
+      std::vector<std::string> nvcc_opts, hip_sources;
+      std::string group;  // the option group an argument is in ("" = name, options, sources)
+      for (std::size_t k = 0; k < c.args.size(); ++k) {
+        const std::string t = unquote(c.args[k]);
+        if (t == "HIPCC_OPTIONS" || t == "HCC_OPTIONS" || t == "CLANG_OPTIONS" || t == "NVCC_OPTIONS") {
+          group = t;
+          continue;
+        }
+        if (group == "NVCC_OPTIONS") nvcc_opts.push_back(c.args[k].text);
+        if (!group.empty()) continue;
+        out += (k ? " " : "") + c.args[k].text;
+        if (k > 0 && t.ends_with(".hip")) hip_sources.push_back(c.args[k].text);
+      }
+      out += ")";
+      if (!hip_sources.empty()) {
+        out += "\nset_source_files_properties(";
+        for (std::size_t k = 0; k < hip_sources.size(); ++k) out += (k ? " " : "") + hip_sources[k];
+        out += " PROPERTIES LANGUAGE CUDA)";
+      }
+      if (!nvcc_opts.empty()) {
+        out += "\ntarget_compile_options(" + c.args[0].text + " PRIVATE";
+        for (const std::string& w : nvcc_opts) out += " " + w;
+        out += ")";
+      }
+      edits.push_back({c.begin, c.end, out});
+      note(c.line, c.name + " (FindHIP) -> " + (c.name == "hip_add_executable" ? "add_executable" : "add_library") +
+                       " with CUDA sources" + (nvcc_opts.empty() ? "" : " and its NVCC_OPTIONS"));
+      continue;
+    }
+    if ((c.name == "if" || c.name == "elseif") && !c.args.empty()) {
+      for (const auto& a : c.args)
+        if (arg_is(a, "HIP_FOUND")) {
+          edits.push_back({a.begin, a.end, "CUDAToolkit_FOUND"});
+          note(c.line, "HIP_FOUND -> CUDAToolkit_FOUND");
+        }
+    }
+    if (c.name == "set_source_files_properties")
+      for (std::size_t k = 0; k + 1 < c.args.size(); ++k)
+        if (arg_is(c.args[k], "HIP_SOURCE_PROPERTY_FORMAT")) {
+          edits.push_back({c.args[k].begin, c.args[k + 1].end, "LANGUAGE CUDA"});
+          note(c.line, "HIP_SOURCE_PROPERTY_FORMAT (FindHIP's HIP source) -> LANGUAGE CUDA");
+        }
     // Arguments: LANGUAGE HIP, CMAKE_HIP_* names, ROCm targets and libraries, hipcc flags.
     const bool links = c.name == "target_link_libraries" || c.name == "link_libraries";
     const bool flags = c.name == "target_compile_options" || c.name == "add_compile_options" ||

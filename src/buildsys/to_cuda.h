@@ -42,6 +42,9 @@ bool is_nvcc_word(std::string_view w);
 // A CMake value naming hipcc: the word itself or a variable of that name (${HIP_HIPCC_EXECUTABLE},
 // which find_package(hip) set, ${HIPCC}, $ENV{HIPCC}).
 bool is_hipcc_value(std::string_view v);
+// A CMake value naming ROCm's clang as a compiler: amdclang++, ${ROCM_PATH}/llvm/bin/clang++,
+// /opt/rocm/llvm/bin/clang++ (a path or variable that names ROCm or HIP, ending in llvm/bin/clang++).
+bool is_rocm_clang_value(std::string_view v);
 // ${OpenMP_CXX_FLAGS} / ${OpenMP_C_FLAGS}: FindOpenMP's host compiler flags.
 bool is_openmp_flags_ref(std::string_view v);
 

@@ -4,7 +4,10 @@
 #   2. a HIP-language CMake project (written here) migrated, configured and built with CMake's CUDA;
 #   3. CUDA -> HIP -> CUDA gives back the CUDA build files byte for byte (make_saxpy, cmake_vector_add);
 #   4. a hipcc Makefile (written here) whose recipes name a .cpp kernel file through a variable and
-#      compile a source and link a static device library in one command, migrated and built.
+#      compile a source and link a static device library in one command, migrated and built;
+#   5. CMake projects (written here) compiled by ROCm's clang: as CMAKE_CXX_COMPILER with hip::device
+#      and hiprtc-builtins, as CMAKE_HIP_COMPILER, and FindHIP's hip_add_executable, migrated,
+#      configured and built with CMake's CUDA language.
 set -euo pipefail
 FERRY=${FERRY:?path to the ferry binary}
 ROOT=${FERRY_ROOT:?source root}
@@ -118,4 +121,61 @@ SRC
 make -C "$T/mixed-cuda" > "$T/mixed-build.txt" 2>&1 || fail "make: $(tail -40 "$T/mixed-build.txt") $(cat "$T/mixed-cuda/Makefile")"
 [ -x "$T/mixed-cuda/app" ] && [ -x "$T/mixed-cuda/linked" ] || fail "no binaries: $(ls "$T/mixed-cuda")"
 echo "ok: .cpp kernels named through a variable and a source linked with a .a, built with nvcc"
+
+# ---- 5. ROCm's clang as the compiler; FindHIP's legacy commands
+cat > "$T/kern.cpp" <<'SRC'
+#include <hip/hip_runtime.h>
+#include <cstdio>
+__global__ void twice(int* x) { x[threadIdx.x] *= 2; }
+int main() {
+  int* d = nullptr;
+  if (hipMalloc(&d, 64 * sizeof(int)) != hipSuccess) return 1;
+  hipLaunchKernelGGL(twice, dim3(1), dim3(64), 0, 0, d);
+  std::printf("%s\n", hipGetErrorString(hipDeviceSynchronize()));
+  return hipFree(d) == hipSuccess ? 0 : 1;
+}
+SRC
+mkdir -p "$T/clangcxx" "$T/hiplang" "$T/findhip"
+cp "$T/kern.cpp" "$T/clangcxx/kern.cpp"
+cp "$T/kern.cpp" "$T/hiplang/kern.hip"
+cp "$T/kern.cpp" "$T/findhip/kern.cpp"
+cat > "$T/clangcxx/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.21)
+project(clangcxx LANGUAGES CXX)
+set(ROCM_PATH /opt/rocm)
+set(CMAKE_CXX_COMPILER "${ROCM_PATH}/llvm/bin/clang++")
+find_package(hip REQUIRED)
+add_executable(twice kern.cpp)
+target_link_libraries(twice PRIVATE hip::device)
+if(NOT BUILD_SHARED_LIBS)
+  target_link_libraries(twice PRIVATE hiprtc-builtins)
+endif()
+CM
+cat > "$T/hiplang/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.21)
+set(ROCM_PATH /opt/rocm)
+set(CMAKE_HIP_COMPILER_ROCM_ROOT ${ROCM_PATH})
+set(CMAKE_HIP_COMPILER ${ROCM_PATH}/llvm/bin/clang++)
+project(hiplang LANGUAGES HIP)
+add_executable(twice kern.hip)
+CM
+cat > "$T/findhip/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.16)
+set(CMAKE_MODULE_PATH /opt/rocm/lib/cmake/hip ${CMAKE_MODULE_PATH})
+project(findhip)
+find_package(HIP)
+if(NOT HIP_FOUND)
+  message(FATAL_ERROR "no HIP")
+endif()
+set_source_files_properties(kern.cpp PROPERTIES HIP_SOURCE_PROPERTY_FORMAT 1)
+hip_add_executable(twice kern.cpp HIPCC_OPTIONS -O2 NVCC_OPTIONS -lineinfo)
+CM
+for p in clangcxx hiplang findhip; do
+  "$FERRY" migrate "$T/$p" --from hip --to cuda -o "$T/$p-cuda" > "$T/$p.txt" 2>&1 || fail "migrate $p: $(cat "$T/$p.txt")"
+  cmake -S "$T/$p-cuda" -B "$T/$p-cuda/build" > "$T/$p-configure.txt" 2>&1 ||
+    fail "configure $p: $(tail -30 "$T/$p-configure.txt") $(cat "$T/$p-cuda/CMakeLists.txt")"
+  cmake --build "$T/$p-cuda/build" > "$T/$p-build.txt" 2>&1 || fail "build $p: $(tail -40 "$T/$p-build.txt")"
+  [ -x "$T/$p-cuda/build/twice" ] || fail "no binary for $p: $(ls "$T/$p-cuda/build")"
+done
+echo "ok: CMake projects compiled by ROCm's clang (C++ compiler, HIP compiler, FindHIP) built with CMake's CUDA"
 echo PASS

@@ -182,6 +182,65 @@ void ctx_create_params(migrate::FileMigration& file, std::size_t ci) {
             "");
 }
 
+// HIP initialises itself on the first call, driver calls included; CUDA's driver API returns
+// CUDA_ERROR_NOT_INITIALIZED (3, "initialization error") from cuDeviceGet, cuCtxCreate, ...
+// until cuInit ran (a runtime call before it would initialise the driver too, but a program that
+// starts with the driver has none). In a driver-style file with no hipInit/cuInit, `cuInit(0);`
+// goes before the statement of the first call that needs it (hip-tests' hipDispatchLatency failed
+// so on the H100). cuInit is idempotent: a second one elsewhere costs nothing.
+void driver_init(migrate::FileMigration& file) {
+  if (from_cuda(file)) return;
+  static const std::set<std::string_view> kNeedsInit = {"hipDeviceGet",
+                                                        "cuDeviceGet",
+                                                        "hipDeviceGetName",
+                                                        "cuDeviceGetName",
+                                                        "hipDeviceTotalMem",
+                                                        "cuDeviceTotalMem",
+                                                        "hipCtxCreate",
+                                                        "cuCtxCreate",
+                                                        "hipDevicePrimaryCtxRetain",
+                                                        "cuDevicePrimaryCtxRetain",
+                                                        "hipModuleLoad",
+                                                        "cuModuleLoad",
+                                                        "hipModuleLoadData",
+                                                        "cuModuleLoadData",
+                                                        "hipModuleLoadDataEx",
+                                                        "cuModuleLoadDataEx",
+                                                        "hipDeviceComputeCapability",
+                                                        "cuDeviceComputeCapability"};
+  std::size_t first = migrate::npos;
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || file.excluded(ci)) continue;
+    const std::string_view t = file.text(ci);
+    if (t == "hipInit" || t == "cuInit") return;
+    if (first == migrate::npos && file.is(ci + 1, "(") && !file.is_member_or_qualified(ci) && kNeedsInit.contains(t))
+      first = ci;
+  }
+  if (first == migrate::npos) return;
+  // The statement's first token: after the last `;`, `{` or `}` before the call at paren depth 0,
+  // inside a function body (brace depth > 0).
+  int paren = 0, brace = 0;
+  std::size_t start = migrate::npos;
+  for (std::size_t ci = 0; ci < first; ++ci) {
+    const std::string_view t = file.text(ci);
+    if (t == "(" || t == "[") ++paren;
+    else if (t == ")" || t == "]") --paren;
+    else if (t == "{") ++brace;
+    else if (t == "}") --brace;
+    if ((t == ";" || t == "{" || t == "}") && paren == 0) start = ci + 1;
+  }
+  if (start == migrate::npos || start > first || brace <= 0) return;
+  if (file.edits().overlaps(file.code(start).begin, file.code(start).begin)) return;
+  file.insert_before(start, "cuInit(0);  // ferry: CUDA's driver API needs cuInit before its first call\n" +
+                                std::string(file.code(start).col > 1 ? file.code(start).col - 1 : 0, ' '));
+  file.diag(Diag::DriverInitAddedCuda, first,
+            "'" + std::string(file.text(first)) +
+                "' is the file's first driver call and nothing initialises the driver: HIP does it on "
+                "the first call, CUDA's driver returns CUDA_ERROR_NOT_INITIALIZED until cuInit; "
+                "cuInit(0) added before the statement",
+            "");
+}
+
 }  // namespace
 
 void module_api_pass(migrate::FileMigration& file) {
@@ -214,6 +273,7 @@ void module_api_pass(migrate::FileMigration& file) {
     }
   }
   if (!checked) driver = driver_style(file);
+  if (driver) driver_init(file);
   driver_result_casts(file, driver);
 }
 

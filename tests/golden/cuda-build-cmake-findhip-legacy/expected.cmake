@@ -1,0 +1,21 @@
+# FindHIP's module mode: hip_add_executable with per-compiler option groups, a .cpp source made
+# HIP by HIP_SOURCE_PROPERTY_FORMAT, a guard on HIP_FOUND (written for this test).
+cmake_minimum_required(VERSION 3.16)
+set(HIP_PATH /opt/rocm)
+set(CMAKE_MODULE_PATH "${HIP_PATH}/lib/cmake/hip" ${CMAKE_MODULE_PATH})
+project(legacy)
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+  set(CMAKE_CUDA_ARCHITECTURES 90)  # ferry: the NVIDIA architecture (--arch; -DCMAKE_CUDA_ARCHITECTURES=... to change)
+endif()
+find_package(CUDAToolkit REQUIRED)
+enable_language(CUDA)  # ferry: FindHIP's hip_add_* targets are CUDA targets now
+if(NOT CUDAToolkit_FOUND)
+  message(FATAL_ERROR "HIP not found")
+endif()
+set(KERNEL_SOURCES stencil.cpp)
+set_source_files_properties(${KERNEL_SOURCES} PROPERTIES LANGUAGE CUDA)
+add_executable(stencil ${KERNEL_SOURCES} reduce.hip)
+set_source_files_properties(reduce.hip PROPERTIES LANGUAGE CUDA)
+target_compile_options(stencil PRIVATE -lineinfo)
+add_library(helpers STATIC helpers.hip)
+set_source_files_properties(helpers.hip PROPERTIES LANGUAGE CUDA)

@@ -1,0 +1,20 @@
+# ROCm's clang++ as the C++ compiler: the sources of the targets that link hip::device are HIP,
+# the others plain C++; hipRTC and its builtins library (written for this test).
+cmake_minimum_required(VERSION 3.21)
+project(clang_cxx LANGUAGES CXX)
+if(NOT DEFINED ROCM_PATH)
+  set(ROCM_PATH "/opt/rocm" CACHE STRING "ROCm root")
+endif()
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+  set(CMAKE_CUDA_ARCHITECTURES 90)  # ferry: the NVIDIA architecture (--arch; -DCMAKE_CUDA_ARCHITECTURES=... to change)
+endif()
+# ferry: set(CMAKE_CXX_COMPILER ROCm's clang++) removed: nvcc compiles the CUDA sources
+enable_language(CUDA)
+find_package(CUDAToolkit REQUIRED)
+add_executable(scale scale.cpp)
+set_source_files_properties(scale.cpp PROPERTIES LANGUAGE CUDA)
+target_link_libraries(scale PRIVATE CUDA::cudart CUDA::nvrtc)
+if(NOT BUILD_SHARED_LIBS)
+  # ferry: target_link_libraries(scale ...) removed: CUDA links none of it (hipcc link options, AMD's runtime internals)
+endif()
+add_executable(tool tool.cpp)

@@ -1,0 +1,15 @@
+# ROCm's clang++ as the C++ compiler: the sources of the targets that link hip::device are HIP,
+# the others plain C++; hipRTC and its builtins library (written for this test).
+cmake_minimum_required(VERSION 3.21)
+project(clang_cxx LANGUAGES CXX)
+if(NOT DEFINED ROCM_PATH)
+  set(ROCM_PATH "/opt/rocm" CACHE STRING "ROCm root")
+endif()
+set(CMAKE_CXX_COMPILER "${ROCM_PATH}/llvm/bin/clang++")
+find_package(hip REQUIRED)
+add_executable(scale scale.cpp)
+target_link_libraries(scale PRIVATE hip::device hiprtc)
+if(NOT BUILD_SHARED_LIBS)
+  target_link_libraries(scale PRIVATE hiprtc-builtins)
+endif()
+add_executable(tool tool.cpp)
