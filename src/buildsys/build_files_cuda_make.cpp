@@ -135,6 +135,45 @@ bool is_amd_platform_value(std::string_view v) {
          v.find("hipconfig") != std::string_view::npos;
 }
 
+// A ROCm install prefix: /opt/rocm, /opt/rocm-6.2.0 (a trailing slash allowed).
+bool is_rocm_prefix(std::string_view v) {
+  while (v.size() > 1 && v.back() == '/') v.remove_suffix(1);
+  if (v == "/opt/rocm") return true;
+  if (!v.starts_with("/opt/rocm-") || v.size() == 10) return false;
+  return std::all_of(v.begin() + 10, v.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+}
+
+// The ROCm prefix in a word, as the CUDA toolkit's: `/opt/rocm` -> `/usr/local/cuda`, and
+// `P/lib` -> `P/lib64` where P is that prefix or a variable holding it (`$(ROCM_PATH)/lib`).
+// A host-compiler build (CXX = g++ linking -lcublas) finds cuda_runtime.h and the CUDA libraries
+// there; nvcc builds find them anyway. Empty when the word names no ROCm prefix.
+std::string cuda_prefix_word(std::string_view w, const std::set<std::string>& prefix_vars) {
+  std::string_view head = w, tail;
+  if (const std::size_t slash = w.find('/', w.starts_with("/") ? 1 : 0); slash != std::string_view::npos) {
+    // "/opt/rocm/lib": the prefix is everything before the last component of a known tail.
+    for (std::string_view t : {std::string_view("/lib/"), std::string_view("/lib"), std::string_view("/include/"),
+                               std::string_view("/include")})
+      if (w.ends_with(t)) {
+        head = w.substr(0, w.size() - t.size());
+        tail = t;
+        break;
+      }
+    if (tail.empty() && !is_rocm_prefix(w)) return "";
+  }
+  std::string out;
+  if (is_rocm_prefix(head)) {
+    out = "/usr/local/cuda";
+  } else {
+    const std::string ref = whole_ref(head);
+    if (ref.empty() || !prefix_vars.contains(ref) || tail.empty()) return "";
+    out = std::string(head);
+  }
+  if (tail.starts_with("/lib")) out += tail.ends_with("/") ? "/lib64/" : "/lib64";
+  else out += tail;
+  return out;
+}
+
 }  // namespace
 
 Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, const Options& o) {
@@ -298,6 +337,11 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
   // for each platform: left as written; the selector flips (below).
   const std::vector<bool> in_switch = make::runtime_switch_lines(lines);
   const std::string arch = cuda_arch(o);
+  // Variables that hold the ROCm install prefix (ROCM_PATH ?= /opt/rocm).
+  std::set<std::string> prefix_vars;
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (info[i].assign && info[i].words.words.size() == 1 && is_rocm_prefix(info[i].words.words[0]))
+      prefix_vars.insert(info[i].assign->name);
   bool changed = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const make::LogicalLine& l = lines[i];
@@ -408,6 +452,19 @@ Result migrate_makefile_to_cuda(const std::string& rel, std::string_view text, c
       }
     } else {
       mapped = map_hipcc_words(w.words, o, rel, l.line, r.diagnostics, false);
+    }
+    for (std::size_t k = 0; k < mapped.size() && k < w.words.size(); ++k) {
+      if (mapped[k] != w.words[k]) continue;  // already mapped (hipcc, a library, a flag)
+      const std::string& word = w.words[k];
+      const bool glued = word.size() > 2 && (word.starts_with("-L") || word.starts_with("-I"));  // -L/opt/rocm/lib
+      std::string to = cuda_prefix_word(std::string_view(word).substr(glued ? 2 : 0), prefix_vars);
+      if (!to.empty() && glued) to = word.substr(0, 2) + to;
+      if (to.empty() || to == w.words[k]) continue;
+      r.diagnostics.push_back(diag(Diag::BuildMapped, Severity::Note, rel, l.line,
+                                   "'" + w.words[k] + "' -> '" + to +
+                                       "' (the ROCm install prefix becomes the CUDA toolkit's, whose libraries are "
+                                       "in lib64)"));
+      mapped[k] = std::move(to);
     }
     std::size_t code_end = l.code_end;
     if (l.recipe && !recipe[i]) code_end = std::min(l.text.find('#'), l.text.size());
