@@ -330,6 +330,15 @@ Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>
     }
   } else if (!o.ref.failure.empty() || !o.port.failure.empty()) {
     o.verdict = "different";
+    // One side stopped by the runtime's CPU-time projection (FRY9402) while the other finished:
+    // that side ran out of time (the runtime stops it early instead of at the limit), which says
+    // nothing about its numbers. A time-out of that side, not a different result.
+    const bool ref_failed = !o.ref.failure.empty();
+    const SideResult& f = ref_failed ? o.ref : o.port;
+    if (!f.runs.empty() && unsupported_in_run(f.runs.front().err).code == "FRY9402") {
+      o.verdict = "timeout";
+      o.timeout_side = ref_failed ? "reference" : "port";
+    }
   } else {
     o.verdict = same ? "same" : "different";
   }

@@ -360,6 +360,11 @@ TEST(DiffrunRun, RuntimeStopIsUnsupported) {
   s.port.run = "exit 1";
   o = run_diff(s);
   EXPECT_EQ(o.verdict, "both-failed");
+  // Stopped by the projection on one side only, the other side finished: that side's time-out.
+  s.port.run = "echo 'result ok'";
+  o = run_diff(s);
+  EXPECT_EQ(o.verdict, "timeout");
+  EXPECT_EQ(o.timeout_side, "reference");
 }
 
 // A lane count fixed at 32 in the program's own code (FRY9415) is named from the port's folder
