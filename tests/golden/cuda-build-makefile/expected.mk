@@ -1,12 +1,13 @@
 # A hipcc Makefile of the usual shapes (written for this test): a platform switch with an NVIDIA
 # branch, hipcc from ROCm, --offload-arch, ROCm libraries, host warnings, rdc, a hipify step.
-ROCM_PATH ?= /opt/rocm
-# ferry-hip-was N=5 M=5 h=00d0de12
+# ferry-hip-was N=6 M=6 h=aaddb272
+# | ROCM_PATH ?= /opt/rocm
 # | HIPCC     ?= $(ROCM_PATH)/bin/hipcc
 # | GPU_RUNTIME := HIP
 # | GPU_ARCH  := --offload-arch=gfx906 --offload-arch=gfx90a
 # | CXXFLAGS  ?= -Wall -Wextra -O2 -std=c++17
 # | LDLIBS    := -lhipblas -lamdhip64 -lrocrand
+ROCM_PATH ?= /usr/local/cuda
 HIPCC     ?= nvcc
 GPU_RUNTIME := CUDA
 GPU_ARCH  := -arch=sm_90

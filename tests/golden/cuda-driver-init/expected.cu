@@ -1,6 +1,6 @@
 // Driver-style HIP code that never calls hipInit: HIP initialises itself on the first call,
 // CUDA's driver API needs cuInit first (written for this test).
-#include <cuda.h>
+#include <cuda.h> /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cstdio>
 
