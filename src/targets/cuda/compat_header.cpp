@@ -318,11 +318,14 @@ const std::string& vector_operators_header_text() {
   return text;
 }
 
-void use_vector_operators_header(migrate::FileMigration& file) {
+namespace {
+// Writes the header `name` beside the file and includes it once, recorded as added.
+void add_recorded_header(migrate::FileMigration& file, std::string_view name, std::string_view text) {
   for (const migrate::SideOutput& s : file.side_outputs())
-    if (s.name == kVectorHeaderName) return;
-  file.add_side_output(std::string(kVectorHeaderName), vector_operators_header_text());
-  const std::string inc = "\"" + std::string(kVectorHeaderName) + "\"";
+    if (s.name == name) return;
+  file.add_side_output(std::string(name), std::string(text));
+  // Already included (a migrated file migrated again): the header is still written beside it.
+  const std::string inc = "\"" + std::string(name) + "\"";
   for (std::size_t ci = 0; ci < file.code_size(); ++ci)
     if (file.code(ci).kind == lex::Kind::HeaderName && file.text(ci) == inc) return;
   // recorded as added, so that HIP -> CUDA -> HIP drops it (rewrite/roundtrip_record.h, to_hip)
@@ -346,6 +349,11 @@ void use_vector_operators_header(migrate::FileMigration& file) {
     break;
   }
   file.insert_line_at_top(line);
+}
+}  // namespace
+
+void use_vector_operators_header(migrate::FileMigration& file) {
+  add_recorded_header(file, kVectorHeaderName, vector_operators_header_text());
 }
 
 void use_compat_header_if_referenced(migrate::FileMigration& file) {
@@ -357,34 +365,7 @@ void use_compat_header_if_referenced(migrate::FileMigration& file) {
 }
 
 void use_compat_header(migrate::FileMigration& file) {
-  for (const migrate::SideOutput& s : file.side_outputs())
-    if (s.name == kCompatHeaderName) return;
-  file.add_side_output(std::string(kCompatHeaderName), std::string(compat_header_text()));
-  // Already included (a migrated file migrated again): the header is still written beside it.
-  const std::string inc = "\"" + std::string(kCompatHeaderName) + "\"";
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci)
-    if (file.code(ci).kind == lex::Kind::HeaderName && file.text(ci) == inc) return;
-  // recorded as added, so that HIP -> CUDA -> HIP drops it (rewrite/roundtrip_record.h, to_hip)
-  const std::string line = "#include " + inc + " " + std::string(rewrite::record::to_hip::kAdded) + "\n";
-  // Behind a first `#include <cuda.h>` written in place (restored from a round-trip record): where
-  // the first HIP -> CUDA put it, after the driver header it inserted at the top, so that
-  // HIP -> CUDA -> HIP -> CUDA gives the includes in the same order.
-  const std::string_view src = file.source();
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (file.code(ci).kind != lex::Kind::HeaderName) continue;
-    const bool first_line = ci >= 2 && file.is(ci - 2, "#") &&
-                            (ci == 2 || (ci == 5 && file.is(2, "once")) || (ci == 8 && file.is(4, "define")));
-    bool driver_header = file.text(ci) == "<cuda.h>";
-    file.edits().for_each_reaching(file.code(ci).begin, file.code(ci).end, [&](const rewrite::Edit& e) {
-      driver_header = e.begin == file.code(ci).begin && e.replacement.starts_with("<cuda.h>");
-    });
-    const std::size_t nl = src.find('\n', file.code(ci).end);
-    if (first_line && driver_header && nl != std::string_view::npos &&
-        file.edits().insert(static_cast<std::uint32_t>(nl + 1), line))
-      return;
-    break;
-  }
-  file.insert_line_at_top(line);
+  add_recorded_header(file, kCompatHeaderName, compat_header_text());
 }
 
 }  // namespace ferry::targets::cuda
