@@ -5,20 +5,26 @@
 
 namespace ferry::rewrite::record {
 
-bool recordable(std::string_view original) { return original.find("*/") == std::string_view::npos; }
-
-std::string make(std::string_view original) {
-  std::string out(kOpen);
+namespace {
+// The comment forms of both directions: OPEN original CLOSE.
+std::string wrap(std::string_view open, std::string_view original, std::string_view close) {
+  std::string out(open);
   out += original;
-  out += kClose;
+  out += close;
   return out;
 }
-
-std::optional<std::string_view> parse(std::string_view comment) {
-  if (!comment.starts_with(kOpen) || !comment.ends_with(kClose) || comment.size() < kOpen.size() + kClose.size())
+std::optional<std::string_view> unwrap(std::string_view comment, std::string_view open, std::string_view close) {
+  if (!comment.starts_with(open) || !comment.ends_with(close) || comment.size() < open.size() + close.size())
     return std::nullopt;
-  return comment.substr(kOpen.size(), comment.size() - kOpen.size() - kClose.size());
+  return comment.substr(open.size(), comment.size() - open.size() - close.size());
 }
+}  // namespace
+
+bool recordable(std::string_view original) { return original.find("*/") == std::string_view::npos; }
+
+std::string make(std::string_view original) { return wrap(kOpen, original, kClose); }
+
+std::optional<std::string_view> parse(std::string_view comment) { return unwrap(comment, kOpen, kClose); }
 
 std::string span(std::string_view rewritten, std::string_view original) {
   if (!recordable(original)) return std::string(rewritten);
@@ -157,17 +163,8 @@ bool records_header(const lex::TokenList& toks, std::string_view src, std::strin
 }
 
 namespace to_hip {
-std::string make(std::string_view original) {
-  std::string out(kOpen);
-  out += original;
-  out += kClose;
-  return out;
-}
-std::optional<std::string_view> parse(std::string_view comment) {
-  if (!comment.starts_with(kOpen) || !comment.ends_with(kClose) || comment.size() < kOpen.size() + kClose.size())
-    return std::nullopt;
-  return comment.substr(kOpen.size(), comment.size() - kOpen.size() - kClose.size());
-}
+std::string make(std::string_view original) { return wrap(kOpen, original, kClose); }
+std::optional<std::string_view> parse(std::string_view comment) { return unwrap(comment, kOpen, kClose); }
 bool mentions(std::string_view text) { return text.find(kMark) != std::string_view::npos; }
 std::optional<Found> after(const lex::TokenList& toks, std::string_view src, std::size_t ti) {
   const std::size_t c = comment_after(toks, ti);
