@@ -124,12 +124,20 @@ std::size_t comment_after(const lex::TokenList& toks, std::size_t ti) {
   return SIZE_MAX;
 }
 
-std::optional<Found> after(const lex::TokenList& toks, std::string_view src, std::size_t ti) {
+namespace {
+// The record of either direction in the comment right after token `ti`, read by `parse_record`.
+template <class Parse>
+std::optional<Found> found_after(const lex::TokenList& toks, std::string_view src, std::size_t ti, Parse parse_record) {
   const std::size_t c = comment_after(toks, ti);
   if (c == SIZE_MAX) return std::nullopt;
-  const auto rec = parse(toks[c].text(src));
+  const auto rec = parse_record(toks[c].text(src));
   if (!rec) return std::nullopt;
   return Found{c, *rec};
+}
+}  // namespace
+
+std::optional<Found> after(const lex::TokenList& toks, std::string_view src, std::size_t ti) {
+  return found_after(toks, src, ti, parse);
 }
 
 std::optional<std::string_view> header_path(std::string_view rec) {
@@ -167,11 +175,7 @@ std::string make(std::string_view original) { return wrap(kOpen, original, kClos
 std::optional<std::string_view> parse(std::string_view comment) { return unwrap(comment, kOpen, kClose); }
 bool mentions(std::string_view text) { return text.find(kMark) != std::string_view::npos; }
 std::optional<Found> after(const lex::TokenList& toks, std::string_view src, std::size_t ti) {
-  const std::size_t c = comment_after(toks, ti);
-  if (c == SIZE_MAX) return std::nullopt;
-  const auto rec = parse(toks[c].text(src));
-  if (!rec) return std::nullopt;
-  return Found{c, *rec};
+  return found_after(toks, src, ti, parse);
 }
 }  // namespace to_hip
 
