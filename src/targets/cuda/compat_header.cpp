@@ -181,6 +181,24 @@ inline cudaMemLocation mem_location(int device) {
   return l;
 }
 
+// The driver's cuLaunchKernel, found at run time (no link against libcuda).
+namespace detail {
+inline cudaError_t driver_launch_kernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                        unsigned bz, unsigned shared, cudaStream_t stream, void** params,
+                                        void** extra) {
+  using launch_t = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                CUstream, void**, void**);
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", &fn, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+      fn == nullptr)
+    return cudaErrorNotSupported;
+  const CUresult r = reinterpret_cast<launch_t>(fn)(f, gx, gy, gz, bx, by, bz, shared,
+                                                    reinterpret_cast<CUstream>(stream), params, extra);
+  return static_cast<cudaError_t>(r);  // the driver's and the runtime's codes share their values
+}
+}  // namespace detail
+
 // ---- hipModuleLaunchKernel on a kernel from cudaLibraryGetKernel. Arguments as an array go
 // through the runtime; a packed buffer (HIP_LAUNCH_PARAM_BUFFER_POINTER, the `extra` argument)
 // only through the driver's cuLaunchKernel, found at run time (no link against libcuda).
@@ -190,16 +208,8 @@ inline cudaError_t module_launch_kernel(cudaKernel_t f, unsigned gx, unsigned gy
   if (extra == nullptr)
     return cudaLaunchKernel(reinterpret_cast<const void*>(f), dim3(gx, gy, gz), dim3(bx, by, bz), params, shared,
                             stream);
-  using launch_t = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                CUstream, void**, void**);
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", &fn, 12000, cudaEnableDefault, &found) != cudaSuccess ||
-      fn == nullptr)
-    return cudaErrorNotSupported;
-  const CUresult r = reinterpret_cast<launch_t>(fn)(reinterpret_cast<CUfunction>(f), gx, gy, gz, bx, by, bz, shared,
-                                                    reinterpret_cast<CUstream>(stream), params, extra);
-  return static_cast<cudaError_t>(r);  // the driver's and the runtime's codes share their values
+  return detail::driver_launch_kernel(reinterpret_cast<CUfunction>(f), gx, gy, gz, bx, by, bz, shared, stream, params,
+                                      extra);
 }
 
 // ---- hipExtModuleLaunchKernel (hip_ext.h): the sizes are in work-items, the grid is global /
@@ -231,16 +241,8 @@ inline cudaError_t ext_module_launch_kernel(Function f, unsigned global_x, unsig
     r = module_launch_kernel(f, gx, gy, gz, local_x, local_y, local_z, static_cast<unsigned>(shared), stream, params,
                              extra);
   } else {
-    using launch_t = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                  CUstream, void**, void**);
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", &fn, 12000, cudaEnableDefault, &found) != cudaSuccess ||
-        fn == nullptr)
-      return cudaErrorNotSupported;
-    r = static_cast<cudaError_t>(reinterpret_cast<launch_t>(fn)(f, gx, gy, gz, local_x, local_y, local_z,
-                                                                static_cast<unsigned>(shared),
-                                                                reinterpret_cast<CUstream>(stream), params, extra));
+    r = detail::driver_launch_kernel(f, gx, gy, gz, local_x, local_y, local_z, static_cast<unsigned>(shared), stream,
+                                     params, extra);
   }
   if (r == cudaSuccess && stop != nullptr) r = cudaEventRecord(stop, stream);
   return r;
