@@ -24,6 +24,10 @@ Two phases, so that the GPU machine needs neither Ferry nor its shared libraries
         each with a timeout, in its folder. Without a GPU (no nvidia-smi) it builds only, so the
         build phase can be tested anywhere nvcc is. Writes OUT/results.json, OUT/table.md and
         OUT/logs.tgz (build and run logs). Stops starting work when the budget (seconds) is spent.
+        A program that needs arguments, a launcher (mpirun) or a longer time limit has a row in
+        bench/data/hip2cuda_programs.tsv (copied into DEST); those with a limit of their own start
+        first and run in --long-jobs slots of their own. Units that include <mpi.h> build with the
+        run machine's `mpicxx --showme` flags.
 
 Verdicts: PASS (exit 0, no failure line), FAIL (non-zero exit or a failure line), WAIVED (exit 2,
 the CUDA samples' EXIT_WAIVED), TIMEOUT, BUILD-FAIL, BUILT (no GPU), NOT-RUN (budget spent).
@@ -51,6 +55,7 @@ FAIL = re.compile(r"\bFAIL(?:ED|URE)?\b|(?i:\b(?:validation|verification|test|ch
 SKIP_DIRS = {".ferry", "Docs", "Dockerfiles", ".git", ".github", "Scripts", "LLVM_ASAN"}
 SKIP_EXT = {".sln", ".vcxproj", ".filters", ".md", ".png", ".jpg", ".svg", ".pdf", ".user", ".props", ".rc",
             ".ico", ".vcproj"}
+PROGRAMS_TSV = ROOT / "bench" / "data" / "hip2cuda_programs.tsv"  # arguments, launcher, time limit per program
 KEEP_DATA_MAX = 3 * 1024 * 1024  # a data file larger than this is left behind (the program reports it missing)
 LIBS = [  # include -> link library, for the units fallback
     (r"cublas", "-lcublas"), (r"cublasLt", "-lcublasLt"), (r"cufft", "-lcufft"), (r"curand\.h|curand_kernel\.h(?!.)", "-lcurand"),
@@ -58,6 +63,7 @@ LIBS = [  # include -> link library, for the units fallback
     (r"nvjpeg", "-lnvjpeg"), (r"npp", "-lnppc -lnppisu -lnppif -lnppig -lnppial -lnppist -lnppicc -lnppidei"),
     (r"cudla", "-lcudla"), (r"nvJitLink", "-lnvJitLink"), (r"GL/|glut|GLFW", "-lGL -lGLU -lglut"),
     (r"gtest/gtest\.h", "-lgtest -lpthread"), (r"benchmark/benchmark\.h", "-lbenchmark -lpthread"),
+    (r"(?<![\w/])mpi\.h[>\"]", "@mpi"),  # the run machine's `mpicxx --showme` flags, expanded there
 ]
 # --test-libs: what prepare copies from this machine's Debian packages (libgtest-dev, libbenchmark-dev)
 # to DEST/extra, for programs whose tests or benchmarks use them (rocm-examples' reduction tutorial).
@@ -331,6 +337,7 @@ def prepare(a) -> int:
                     elif q.exists():
                         shutil.copy2(q.resolve(), staged / "extra" / sub / q.name)
         shutil.copy2(Path(__file__), staged / Path(__file__).name)
+        shutil.copy2(PROGRAMS_TSV, staged / PROGRAMS_TSV.name)
         (staged / "manifest.json").write_text(json.dumps(manifest, indent=1))
         if dest.exists():
             shutil.rmtree(dest)
@@ -369,7 +376,9 @@ class Runner:
         self.logs.mkdir(parents=True, exist_ok=True)
         self.deadline = time.time() + a.budget
         self.gpu_slots = threading.Semaphore(a.run_jobs)
+        self.long_slots = threading.Semaphore(a.long_jobs)
         self.env = dict(os.environ, NVCC_APPEND_FLAGS="-arch=sm_90 -Wno-deprecated-gpu-targets")
+        self.table = program_table(dest)
 
     def log(self, pid: str, kind: str, text: str) -> None:
         (self.logs / (pid.replace("/", "__") + "." + kind + ".log")).write_text(text)
@@ -397,7 +406,9 @@ class Runner:
             if extra.is_dir() and any(x in p["libs"] for x in ("-lgtest", "-lbenchmark")):
                 cmd += ["-I" + str(extra / "include"), "-L" + str(extra / "lib"),
                         "-Xlinker", "-rpath=" + str(extra / "lib")]
-            cmd += p["flags"] + p["units"] + p["libs"]
+            cmd += p["flags"] + p["units"] + [x for x in p["libs"] if x != "@mpi"]
+            if "@mpi" in p["libs"]:
+                cmd += mpi_flags()
         pre_log = ""
         for step in p.get("pre", []):  # code objects the program loads at run time
             try:
@@ -433,15 +444,19 @@ class Runner:
         if not self.gpu:
             res.update(verdict="BUILT")
             return res
-        with self.gpu_slots:
+        how = next(((args, launcher, limit) for pat, args, launcher, limit in self.table if pat.search(p["id"])),
+                   ([], [], None))
+        with self.long_slots if how[2] else self.gpu_slots:  # long runs do not hold up the rest
             left = self.deadline - time.time()
             if left < 5:
                 res.update(verdict="NOT-RUN", reason="budget spent before the run")
                 return res
-            tmo = min(self.a.timeout, left)
+            tmo = min(how[2] or self.a.timeout, left)
+            argv = how[1] + [str(exe)] + how[0]
+            res["argv"] = " ".join(how[1] + ["./" + exe.name] + how[0])
             t1 = time.time()
             try:
-                r = subprocess.run([str(exe)], capture_output=True, text=True, errors="replace", cwd=exe.parent,
+                r = subprocess.run(argv, capture_output=True, text=True, errors="replace", cwd=exe.parent,
                                    timeout=tmo, stdin=subprocess.DEVNULL)
             except subprocess.TimeoutExpired as e:
                 out = (e.stdout or b"")
@@ -461,6 +476,36 @@ class Runner:
         res.update(verdict=verdict, exit=r.returncode, run_s=round(time.time() - t1, 1), check_lines=bad[:4],
                    tail=text[-500:])
         return res
+
+
+def mpi_flags():
+    """`mpicxx --showme:compile/link` of the run machine, in nvcc's spelling (host-only options
+    through -Xcompiler / -Xlinker); none where Open MPI's wrapper is absent."""
+    if not shutil.which("mpicxx"):
+        return []
+    out = []
+    for what in ("compile", "link"):
+        r = subprocess.run(["mpicxx", "--showme:" + what], capture_output=True, text=True)
+        for w in r.stdout.split() if r.returncode == 0 else []:
+            if w.startswith(("-I", "-L", "-l", "-D")):
+                out.append(w)
+            elif w.startswith("-Wl,"):
+                out += ["-Xlinker", w[4:]]
+            else:
+                out.append("-Xcompiler=" + w)
+    return out
+
+
+def program_table(dest: Path):
+    """DEST/hip2cuda_programs.tsv: (id pattern, arguments, launcher, time limit) per program."""
+    rows = []
+    f = dest / PROGRAMS_TSV.name
+    for line in read(f).splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = (line.split("\t") + [""] * 5)[:5]
+        rows.append((re.compile(cols[0]), cols[1].split(), cols[2].split(), int(cols[3]) if cols[3] else None))
+    return rows
 
 
 def first_error(text: str):
@@ -484,6 +529,8 @@ def run(a) -> int:
                           capture_output=True, text=True).stdout
     print(info + ("" if gpu else "no GPU: building only\n"), flush=True)
     r = Runner(a, dest, out, gpu)
+    long_first = [p for p in progs if any(pat.search(p["id"]) and limit for pat, _, _, limit in r.table)]
+    progs = long_first + [p for p in progs if p not in long_first]  # the long runs start while there is time
     t0 = time.time()
     results = []
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
@@ -537,6 +584,8 @@ def main() -> int:
     r.add_argument("dest")
     r.add_argument("--jobs", type=int, default=16)
     r.add_argument("--run-jobs", type=int, default=6, help="programs on the GPU at once")
+    r.add_argument("--long-jobs", type=int, default=12,
+                   help="programs with a time limit of their own (hip2cuda_programs.tsv) on the GPU at once, besides")
     r.add_argument("--timeout", type=int, default=30)
     r.add_argument("--build-timeout", type=int, default=240)
     r.add_argument("--budget", type=int, default=330)
