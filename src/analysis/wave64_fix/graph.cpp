@@ -322,11 +322,16 @@ void Planner::link() {
       if (lane_macros_.count(name)) fn.macros.emplace_back(name);
     }
   }
+  for (Fn& fn : fns_) {
+    fn.callees.shrink_to_fit();
+    fn.launched.shrink_to_fit();
+    fn.constants.shrink_to_fit();
+  }
   callers_.assign(fns_.size(), {});
   for (std::size_t id = 0; id < fns_.size(); ++id) {
     std::set<std::size_t> targets(fns_[id].callees.begin(), fns_[id].callees.end());
     targets.insert(fns_[id].launched.begin(), fns_[id].launched.end());
-    for (std::size_t t : targets) callers_[t].push_back(id);
+    for (std::size_t t : targets) callers_[t].push_back(static_cast<std::uint32_t>(id));
   }
   // A function calling one with a warp operation works with warps too.
   for (Fn& fn : fns_) fn.warp = fn.direct_warp;
