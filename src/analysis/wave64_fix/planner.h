@@ -423,9 +423,10 @@ class Planner {
   // Per function: the functions that call or launch it, in id order, each once.
   std::vector<std::vector<std::uint32_t>> callers_;
   // Per file: the files of the project it includes, directly or not (its translation unit when
-  // it is a source), and the files that include it.
-  std::vector<std::set<std::size_t>> includes_;
-  std::vector<std::set<std::size_t>> includers_;
+  // it is a source), and the files that include it; sorted ids (a header found through an -I
+  // folder is every project file with that path ending, so a tree of copies has many).
+  std::vector<std::vector<std::uint32_t>> includes_;
+  std::vector<std::vector<std::uint32_t>> includers_;
   std::vector<Constant> consts_;
   std::multimap<std::string, std::size_t> const_by_name_;
   // Names (macros, constants) derived from a warp-width constant, per file: name -> constant ids.
