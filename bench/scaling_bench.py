@@ -25,6 +25,7 @@ import tempfile
 import time
 
 EXTS = (".cu", ".cuh", ".h", ".hpp", ".cpp")
+TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None  # GNU time: the peak RSS of ferry alone
 
 
 def run(cmd, out_path=None):
@@ -32,14 +33,20 @@ def run(cmd, out_path=None):
 
     CPU time (user + system of the child), not wall time: ferry runs one thread here (--jobs 1 or a
     single file), so its CPU time is its cost per core, and it does not change when other work
-    shares the machine (a 2-core CI box, a developer's build)."""
-    with open(out_path or os.devnull, "wb") as stdout:
-        p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(p.pid, 0)  # wait4: this child's own CPU time and peak RSS
-    rc = os.waitstatus_to_exitcode(status)
-    if rc not in (0, 1):  # 1: diagnostics were reported, the output is written
-        sys.exit(f"scaling_bench: {' '.join(cmd)} exited {rc}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+    shares the machine (a 2-core CI box, a developer's build).
+    A child forked from this process starts with this process's peak RSS (Linux keeps the peak
+    across exec), which is above a small run's own: the peak is read through GNU time (a small
+    process that forks ferry) where it is installed."""
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
+        timed = ([TIME, "-f", "%M", "-o", rss_file.name] if TIME else []) + cmd
+        with open(out_path or os.devnull, "wb") as stdout:
+            p = subprocess.Popen(timed, stdout=stdout, stderr=subprocess.DEVNULL)
+            _, status, usage = os.wait4(p.pid, 0)  # wait4: the child's (and its children's) CPU time
+        rc = os.waitstatus_to_exitcode(status)
+        if rc not in (0, 1):  # 1: diagnostics were reported, the output is written
+            sys.exit(f"scaling_bench: {' '.join(cmd)} exited {rc}")
+        peak = int(rss_file.read().split()[-1]) if TIME else usage.ru_maxrss
+    return usage.ru_utime + usage.ru_stime, peak
 
 
 def copy_bytes(src, dst):

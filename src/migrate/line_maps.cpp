@@ -10,39 +10,11 @@
 
 namespace ferry::migrate {
 
-LineMapSpool::LineMapSpool() : spool_(std::tmpfile()) {
-  if (!spool_) throw std::runtime_error("cannot create a temporary file for the line maps");
-}
-
-LineMapSpool::~LineMapSpool() { std::fclose(spool_); }
-
-void LineMapSpool::add(const std::string& rel, std::string_view entry) {
-  if (std::fseek(spool_, 0, SEEK_END) != 0 || std::fwrite(entry.data(), 1, entry.size(), spool_) != entry.size())
-    throw std::runtime_error("cannot write the line maps' temporary file (disk full?)");
-  at_[rel] = {size_, entry.size()};
-  size_ += entry.size();
-}
-
 void LineMapSpool::write(const std::filesystem::path& path) const {
-  if (std::fflush(spool_) != 0) throw std::runtime_error("cannot write the line maps' temporary file (disk full?)");
   project::write_atomically(path, [&](std::ostream& out) {
-    std::vector<char> buf(1 << 16);
-    out << "{\"files\":{";
-    bool first = true;
-    for (const auto& [rel, span] : at_) {
-      if (!first) out << ',';
-      first = false;
-      out << nlohmann::json(rel).dump() << ':';
-      if (std::fseek(spool_, static_cast<long>(span.first), SEEK_SET) != 0)
-        throw std::runtime_error("cannot read the line maps' temporary file");
-      for (std::size_t left = span.second; left > 0;) {
-        const std::size_t n = std::fread(buf.data(), 1, std::min(left, buf.size()), spool_);
-        if (n == 0) throw std::runtime_error("cannot read the line maps' temporary file");
-        out.write(buf.data(), static_cast<std::streamsize>(n));
-        left -= n;
-      }
-    }
-    out << "},\"version\":1}";
+    out << "{\"files\":";
+    spool_.write_object(out);
+    out << ",\"version\":1}";
   });
 }
 

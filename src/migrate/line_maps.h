@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -13,27 +12,22 @@
 #include <string_view>
 #include <utility>
 
+#include "migrate/json_spool.h"
+
 namespace ferry::migrate {
 
 // This round's maps: each file's entry (its JSON, dumped) goes to an anonymous temporary file
-// as the file is done; `write` puts them into the file in the order of their paths.
+// (a JsonSpool) as the file is done; `write` puts them into the file in the order of their paths.
 class LineMapSpool {
  public:
-  LineMapSpool();
-  ~LineMapSpool();
-  LineMapSpool(const LineMapSpool&) = delete;
-  LineMapSpool& operator=(const LineMapSpool&) = delete;
-
   // The entry of `rel` (a later one replaces an earlier). Not thread-safe: callers lock.
-  void add(const std::string& rel, std::string_view entry);
+  void add(const std::string& rel, std::string_view entry) { spool_.add(rel, entry); }
   // Writes `{"files":{REL:ENTRY,...},"version":1}` to `path` atomically: what nlohmann::json's
   // dump() of those values writes (keys sorted).
   void write(const std::filesystem::path& path) const;
 
  private:
-  std::FILE* spool_;
-  std::uint64_t size_ = 0;
-  std::map<std::string, std::pair<std::uint64_t, std::size_t>> at_;  // rel -> (offset, bytes)
+  JsonSpool spool_{"the line maps"};
 };
 
 // Last round's maps (a file skipped as unchanged keeps its entry): where each entry lies in the

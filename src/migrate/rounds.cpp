@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <optional>
+#include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "analysis/wave64_fix.h"
 #include "core/diagnostic_json.h"
@@ -99,7 +102,7 @@ bool carries_hand_edits(const nlohmann::json& entry, std::string_view current_ha
 }
 
 Session::Session(fs::path out, std::string fp, bool force)
-    : out_(std::move(out)), fingerprint_(std::move(fp)), force_(force), files_(nlohmann::json::object()) {
+    : out_(std::move(out)), fingerprint_(std::move(fp)), force_(force) {
   if (auto text = read_if_exists(out_ / kManifest)) {
     try {
       prev_ = nlohmann::json::parse(*text);
@@ -175,8 +178,9 @@ std::optional<Previous> Session::unchanged(const std::string& rel, const std::st
                              "unresolved conflict markers from an earlier round (<<<<<<< ferry-new)",
                              "keep the right side of each conflict, delete the markers, and run ferry migrate again"});
   std::lock_guard lock(mu_);
-  files_[rel] = *f;
-  files_[rel]["action"] = edited ? "kept" : "unchanged";
+  nlohmann::json entry = *f;
+  entry["action"] = edited ? "kept" : "unchanged";
+  files_.add(rel, entry.dump(1));
   ++sum_.unchanged;
   if (edited) ++sum_.edited_by_hand;
   if (p.conflict) ++sum_.conflicted;
@@ -234,8 +238,11 @@ Commit Session::commit(const std::string& rel, project::FileKind kind, const std
                       "edited output is kept, the new version is not applied",
                "compare with a fresh migration (ferry migrate IN -o OTHER) and port the change by hand"});
           std::lock_guard lock(mu_);
-          if (prev_rel == rel) files_[rel] = prev_entry;  // stays changed: tried again next round
-          files_[rel]["action"] = "kept";
+          nlohmann::json entry;
+          if (prev_rel == rel) entry = prev_entry;  // stays changed: tried again next round
+          else if (const std::optional<std::string> had = files_.find(rel)) entry = nlohmann::json::parse(*had);
+          entry["action"] = "kept";
+          files_.add(rel, entry.dump(1));
           c.action = "kept";
           return c;
         }
@@ -268,7 +275,7 @@ Commit Session::commit(const std::string& rel, project::FileKind kind, const std
   }
   project::write_atomically(out_ / rel, text);
   std::lock_guard lock(mu_);
-  files_[rel] = std::move(entry);
+  files_.add(rel, entry.dump(1));
   if (c.action == "merged") ++sum_.merged;
   else if (c.action == "conflict") ++sum_.conflicted;
   else if (c.action == "copied") ++sum_.copied;
@@ -303,18 +310,32 @@ RoundSummary Session::finish(const nlohmann::json& extra, std::vector<Diagnostic
       }
     }
   }
-  for (const auto& [rel, e] : files_.items())
+  // This round's entries, read back one at a time: their diagnostics (keyed only when there is a
+  // last round to compare with) and the generated texts they keep alive.
+  std::size_t diagnostics_now = 0;
+  std::set<std::string> live;
+  files_.for_each([&](const std::string& rel, const std::string& dumped) {
+    const nlohmann::json e = nlohmann::json::parse(dumped);
     if (e.contains("diagnostics"))
-      for (const auto& d : e["diagnostics"]) after.insert(diag_key(rel, d));
+      for (const auto& d : e["diagnostics"]) {
+        ++diagnostics_now;
+        if (!before.empty()) after.insert(diag_key(rel, d));
+      }
+    live.insert(e.value("generated", ""));
+  });
   // Opened/closed: per (file, code, message), the surplus of one round over the other.
-  std::set<std::string> keys(after.begin(), after.end());
-  keys.insert(before.begin(), before.end());
-  for (const auto& k : keys) {
-    const auto a = after.count(k), b = before.count(k);
-    if (a > b) sum_.opened += a - b;
-    else sum_.closed += b - a;
+  if (before.empty()) {
+    sum_.opened = diagnostics_now;
+  } else {
+    std::set<std::string> keys(after.begin(), after.end());
+    keys.insert(before.begin(), before.end());
+    for (const auto& k : keys) {
+      const auto a = after.count(k), b = before.count(k);
+      if (a > b) sum_.opened += a - b;
+      else sum_.closed += b - a;
+    }
   }
-  sum_.diagnostics = after.size();
+  sum_.diagnostics = diagnostics_now;
   sum_.round = (prev_.is_null() ? 0 : prev_.value("round", 0)) + 1;
   sum_.time = now_utc();
   sum_.seconds = seconds;
@@ -347,12 +368,19 @@ RoundSummary Session::finish(const nlohmann::json& extra, std::vector<Diagnostic
   manifest["version"] = 2;
   manifest["round"] = sum_.round;
   manifest["fingerprint"] = fingerprint_;
-  std::set<std::string> live;
-  for (const auto& [rel, e] : files_.items()) live.insert(e.value("generated", ""));
-  // Moved, not copied: a large tree's entries are tens of MB as JSON values. The session ends here.
-  manifest["files"] = std::move(files_);
-  files_ = nlohmann::json::object();
-  project::write_atomically(out_ / kManifest, manifest.dump(1));  // the commit point
+  // The entries go from the spool into the file, in the place (and the indentation) dump(1) gives
+  // the "files" member; it is the only member at that depth with that name, and a dumped string
+  // holds no raw newline.
+  manifest["files"] = nlohmann::json::object();
+  const std::string text = manifest.dump(1);
+  const std::string_view member = "\n \"files\": {}";
+  const std::size_t at = text.find(member);
+  if (at == std::string::npos) throw std::logic_error("manifest: no \"files\" member");
+  project::write_atomically(out_ / kManifest, [&](std::ostream& out) {  // the commit point
+    out << std::string_view(text).substr(0, at + member.size() - 2);
+    files_.write_object(out, 1);
+    out << std::string_view(text).substr(at + member.size());
+  });
   manifest = nullptr;
   journal_.close();
   fs::remove(out_ / kJournal, ec);

@@ -30,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/diagnostic.h"
+#include "migrate/json_spool.h"
 #include "project/project.h"
 #include "targets/target.h"
 
@@ -104,8 +105,10 @@ class Session {
   std::filesystem::path out_;
   std::string fingerprint_;
   bool force_;
-  nlohmann::json prev_;                                 // previous manifest (null when none)
-  nlohmann::json files_;                                // this round's entries
+  nlohmann::json prev_;  // previous manifest (null when none)
+  // This round's entries, each dumped as dump(1) writes it (the manifest's form), spooled to a
+  // temporary file: a tree's entries with their diagnostics are not held in memory.
+  JsonSpool files_{"the manifest's entries"};
   std::map<std::string, std::string> deleted_by_hash_;  // input hash -> deleted rel
   std::set<std::string> renamed_from_;
   std::set<std::string> inputs_;

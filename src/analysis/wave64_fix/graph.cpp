@@ -1,6 +1,7 @@
 // The project as the planner sees it: translation units, functions, warp-width constants, links.
 #include "analysis/wave64_fix/planner.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "analysis/names.h"
@@ -16,8 +17,11 @@ namespace ferry::analysis::wave64_plan {
 // all become one component, and one unfixable file blocks every other.
 int Planner::tu_rank(std::size_t file, std::size_t other) const {
   if (other == file) return 0;
-  if (includes_[file].count(other)) return 1;
-  if (includers_[file].count(other)) return 2;
+  const auto in = [other](const std::vector<std::uint32_t>& files) {
+    return std::binary_search(files.begin(), files.end(), other);
+  };
+  if (in(includes_[file])) return 1;
+  if (in(includers_[file])) return 2;
   return 3;
 }
 
@@ -111,16 +115,20 @@ void Planner::collect_includes(const std::vector<FileSummary>& summaries) {
   }
   includes_.assign(in_.size(), {});
   includers_.assign(in_.size(), {});
+  std::set<std::size_t> reached;
   for (std::size_t f = 0; f < in_.size(); ++f) {
+    reached.clear();
     std::vector<std::size_t> todo(direct[f].begin(), direct[f].end());
     while (!todo.empty()) {
       const std::size_t t = todo.back();
       todo.pop_back();
-      if (t == f || !includes_[f].insert(t).second) continue;
+      if (t == f || !reached.insert(t).second) continue;
       for (std::size_t n : direct[t]) todo.push_back(n);
     }
-    for (std::size_t t : includes_[f]) includers_[t].insert(f);
+    includes_[f].assign(reached.begin(), reached.end());
+    for (std::size_t t : reached) includers_[t].push_back(static_cast<std::uint32_t>(f));  // f ascending: sorted
   }
+  for (std::vector<std::uint32_t>& in : includers_) in.shrink_to_fit();
 }
 
 void Planner::collect_functions(std::size_t f, const Tokens& v) {
@@ -322,11 +330,16 @@ void Planner::link() {
       if (lane_macros_.count(name)) fn.macros.emplace_back(name);
     }
   }
+  for (Fn& fn : fns_) {
+    fn.callees.shrink_to_fit();
+    fn.launched.shrink_to_fit();
+    fn.constants.shrink_to_fit();
+  }
   callers_.assign(fns_.size(), {});
   for (std::size_t id = 0; id < fns_.size(); ++id) {
     std::set<std::size_t> targets(fns_[id].callees.begin(), fns_[id].callees.end());
     targets.insert(fns_[id].launched.begin(), fns_[id].launched.end());
-    for (std::size_t t : targets) callers_[t].push_back(id);
+    for (std::size_t t : targets) callers_[t].push_back(static_cast<std::uint32_t>(id));
   }
   // A function calling one with a warp operation works with warps too.
   for (Fn& fn : fns_) fn.warp = fn.direct_warp;

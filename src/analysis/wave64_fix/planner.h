@@ -134,10 +134,13 @@ struct Fn {
   bool direct_warp = false;
   std::uint32_t wmma_line = 0;  // line of its first WMMA call (a fragment is the wavefront's), 0: none
   bool warp = false;
-  std::vector<std::size_t> callees;
-  std::vector<std::size_t> launched;   // kernels this function launches
-  std::vector<std::size_t> constants;  // warp-width constant ids it uses
-  std::vector<std::string> macros;     // lane-math macros it uses
+  // Function and constant ids, 32 bits each: a call that resolves to no definition in its
+  // translation unit links to every file's definition of the name, so a tree of many copies of
+  // the same programs has many of these (link() trims each to its size).
+  std::vector<std::uint32_t> callees;
+  std::vector<std::uint32_t> launched;   // kernels this function launches
+  std::vector<std::uint32_t> constants;  // warp-width constant ids it uses
+  std::vector<std::string> macros;       // lane-math macros it uses
 };
 
 struct Constant {
@@ -418,11 +421,12 @@ class Planner {
   // values() of (function, first, last, depth): read-only state, so each is computed once.
   mutable std::map<std::tuple<std::size_t, std::size_t, std::size_t, int>, Values> values_memo_;
   // Per function: the functions that call or launch it, in id order, each once.
-  std::vector<std::vector<std::size_t>> callers_;
+  std::vector<std::vector<std::uint32_t>> callers_;
   // Per file: the files of the project it includes, directly or not (its translation unit when
-  // it is a source), and the files that include it.
-  std::vector<std::set<std::size_t>> includes_;
-  std::vector<std::set<std::size_t>> includers_;
+  // it is a source), and the files that include it; sorted ids (a header found through an -I
+  // folder is every project file with that path ending, so a tree of copies has many).
+  std::vector<std::vector<std::uint32_t>> includes_;
+  std::vector<std::vector<std::uint32_t>> includers_;
   std::vector<Constant> consts_;
   std::multimap<std::string, std::size_t> const_by_name_;
   // Names (macros, constants) derived from a warp-width constant, per file: name -> constant ids.

@@ -11,24 +11,14 @@
 #include <vector>
 
 #include "rewrite/roundtrip_record.h"
-#include "rules/builtin.h"
 #include "rules/rule_set.h"
 #include "targets/cuda/passes.h"
 #include "targets/hip/pass_util.h"
+#include "targets/way_back.h"
 
 namespace ferry::targets::cuda {
 
 namespace {
-// The CUDA -> HIP table, built once: whether the way back renames a CUDA name.
-const rules::RuleSet& way_back() {
-  static const rules::RuleSet table = [] {
-    rules::RuleSet t;
-    const std::string_view skip[] = {"cuda2hip/alt-"};
-    rules::load_builtin(t, "cuda2hip/", skip);
-    return t;
-  }();
-  return table;
-}
 bool changed_text(migrate::FileMigration& file) {
   const std::string_view src = file.source();
   for (const rewrite::Edit& e : file.edits().edits())
@@ -55,8 +45,8 @@ void hip_record_pass(migrate::FileMigration& file) {
         (e->replacement.front() != '<' && e->replacement.front() != '"') || !rewrite::record::recordable(text))
       continue;
     const std::string_view to = std::string_view(e->replacement).substr(1, e->replacement.size() - 2);
-    const rules::Rule* back = way_back().find_header(to);
-    const std::string_view back_to = back && back->has_replacement() ? std::string_view(back->to) : to;
+    const std::string_view back = way_back::to_hip_header(to);
+    const std::string_view back_to = back.empty() ? to : back;
     // only HIP's own runtime headers: a library's header comes back as its code does (rocBLAS code
     // is hipBLAS code after the round trip, and needs hipBLAS's header)
     if (back_to == text.substr(1, text.size() - 2) || !text.starts_with("<hip/")) continue;
@@ -96,11 +86,11 @@ void hip_record_pass(migrate::FileMigration& file) {
     unsigned char& bit = of_name[file.name_id(ci)];
     if (bit == kUnknown) {
       const std::string_view name = file.text(ci);
-      const rules::Rule* back = way_back().find_identifier(name);
+      const std::string_view back = way_back::to_hip_identifier(name);
       const rules::Rule* fwd = there.find_identifier(name);
       // the way back renames it; the way there has no rule for it or keeps it
-      bit = back && back->has_replacement() && back->to != name && back->kind != rules::RuleKind::Namespace &&
-            rewrite::record::is_spelling(name) && (!fwd || (fwd->has_replacement() && fwd->to == name));
+      bit = !back.empty() && back != name && rewrite::record::is_spelling(name) &&
+            (!fwd || (fwd->has_replacement() && fwd->to == name));
     }
     if (!bit || !nvidia[ci] || file.excluded(ci) || file.touched(ci) || file.is_member_or_qualified(ci) ||
         file.is(ci + 1, "::") || hip::is_declared_name(file, ci))

@@ -11,24 +11,15 @@
 #include "buildsys/source_facts.h"
 #include "core/text.h"
 #include "rewrite/roundtrip_record.h"
-#include "targets/cuda/reverse_rules.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
+#include "targets/way_back.h"
 
 namespace ferry::targets::hip {
 
 using migrate::npos;
 
 namespace {
-// The HIP -> CUDA table, built once: which CUDA header the way back writes for a HIP header.
-const rules::RuleSet& way_back() {
-  static const rules::RuleSet table = [] {
-    rules::RuleSet t;
-    cuda::build_reverse_rules(t);
-    return t;
-  }();
-  return table;
-}
 // True when a `/* ferry-cuda: ... */` record already follows the header name at `ci` on its
 // line (a tree migrated before, or written by hand): recording again would stack a second one.
 bool already_recorded(const migrate::FileMigration& file, std::size_t ci) {
@@ -37,9 +28,8 @@ bool already_recorded(const migrate::FileMigration& file, std::size_t ci) {
 // The CUDA name HIP -> CUDA writes for HIP name `hip`: the rule's name, a call template's callee
 // (`cudaMemAdvise($0, ...)`), or the name itself when no rule maps it.
 std::string_view way_back_name(std::string_view hip) {
-  const rules::Rule* back = way_back().find_identifier(hip);
-  if (!back || !back->has_replacement()) return hip;
-  const std::string_view to = back->to;
+  const std::string_view to = way_back::to_cuda_identifier(hip);
+  if (to.empty()) return hip;
   return ferry::trim(to.substr(0, to.find('(')));
 }
 // Whether the way back rewrites a call of `hip` by a template (`hipMemPrefetchAsync` ->
@@ -47,8 +37,7 @@ std::string_view way_back_name(std::string_view hip) {
 // a CUDA call the way there only renamed (CUDA 12's form) is recorded under its name, so that the
 // way back gives it as written.
 bool way_back_template(std::string_view hip) {
-  const rules::Rule* back = way_back().find_identifier(hip);
-  return back && back->has_replacement() && back->to.find('(') != std::string::npos;
+  return way_back::to_cuda_identifier(hip).find('(') != std::string_view::npos;
 }
 // Whether the call's arguments (its `(` at `open`) come back as the CUDA wrote them: names renamed
 // or edits recorded at most (another pass that rewrote them unrecorded, cuda_compat's
@@ -116,8 +105,7 @@ void cuda_record_pass(migrate::FileMigration& file) {
     }
     // The way back maps a HIP header to one CUDA header (rules/hip2cuda/: cuda_runtime.h for
     // hip_runtime.h, a standard header to itself): record the others.
-    const rules::Rule* back = way_back().find_header(r->to);
-    if (back && back->has_replacement() && back->to == path) continue;
+    if (way_back::to_cuda_header(r->to) == path) continue;
     // After the header, so the rules still rewrite (and report) the header itself.
     if (rewrite::record::recordable(raw)) file.edits().insert(file.code(ci).end, " " + rewrite::record::make(raw));
   }
@@ -194,10 +182,8 @@ void record_hip_code(migrate::FileMigration& file, const std::vector<std::size_t
     if (header) {
       const std::string_view path = text.substr(1, text.size() - 2);
       // a HIP header (`<hip/hip_fp16.h>`, `<rccl/rccl.h>`): the way back maps it, the way there not
-      const rules::Rule* back = file.target().rules().find_header(path) ? nullptr : way_back().find_header(path);
-      if (!back || !back->has_replacement() || back->to == path || already_recorded(file, ci) ||
-          !rewrite::record::recordable(text))
-        continue;
+      const std::string_view back = file.target().rules().find_header(path) ? "" : way_back::to_cuda_header(path);
+      if (back.empty() || back == path || already_recorded(file, ci) || !rewrite::record::recordable(text)) continue;
     } else {
       // a HIP name: the way back renames it, the way there has no rule for it or keeps it (a name
       // both have, `__shfl(v, l)`, whose way back is `__shfl_sync(0xffffffff, v, l)`); not the
