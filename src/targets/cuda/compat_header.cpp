@@ -13,6 +13,7 @@ std::string_view compat_header_text() {
 // Regenerated on every migration: edit the migrated code, not this file.
 #pragma once
 
+#include <math.h>  // nanf, ldexpf of the fp8 conversions, also in a host-only (.cpp) translation unit
 #include <type_traits>
 
 #include <cuda.h>  // types and macros only (CU_LAUNCH_PARAM_*); nothing here links libcuda
@@ -246,6 +247,23 @@ inline cudaError_t ext_module_launch_kernel(Function f, unsigned global_x, unsig
   }
   if (r == cudaSuccess && stop != nullptr) r = cudaEventRecord(stop, stream);
   return r;
+}
+
+// ---- hipSOLVER's workspace sizes: bytes on AMD (what HIP code allocates), elements of T in
+// cuSOLVER's legacy API. A query's size becomes bytes as it returns (status 0 is success in
+// cuSOLVER; a size past INT_MAX is CUSOLVER_STATUS_INTERNAL_ERROR, 7, as hipSOLVER reports it); a
+// routine's size becomes elements as it is passed.
+template <class T, class Status>
+inline Status solver_lwork_bytes(Status status, int* lwork) {
+  if (static_cast<int>(status) != 0 || lwork == nullptr) return status;
+  const long long bytes = static_cast<long long>(*lwork) * static_cast<long long>(sizeof(T));
+  if (bytes > 2147483647LL) return static_cast<Status>(7);
+  *lwork = static_cast<int>(bytes);
+  return status;
+}
+template <class T>
+inline int solver_lwork_elements(long long bytes) {
+  return static_cast<int>(bytes / static_cast<long long>(sizeof(T)));
 }
 
 }  // namespace cuda_compat

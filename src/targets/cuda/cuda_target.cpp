@@ -147,6 +147,7 @@ class CudaTarget final : public Target {
     rocprim_pass(file);
     vector_ctor_pass(file);
     vector_ops_pass(file);
+    solver_lwork_pass(file);
     atomic_fp_pass(file);
     texture_ref_pass(file);
     wmma_pass(file);

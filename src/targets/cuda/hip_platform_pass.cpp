@@ -16,6 +16,19 @@ namespace {
 
 bool nvidia_platform(std::string_view n) { return n == "__HIP_PLATFORM_NVIDIA__" || n == "__HIP_PLATFORM_NVCC__"; }
 
+// HIP's version macros (hip/hip_version.h): nothing defines them under nvcc, so `#if
+// HIP_VERSION_MAJOR < 6` (a workaround for older HIP releases, e.g. an NVIDIA shim that defines
+// what later HIP has) would read 0 and take the oldest branch. They become the release Ferry's
+// HIP -> CUDA tables describe, ROCm 6.2 (HIP 6.2.0: HIP_VERSION = major * 10000000 + minor * 100000
+// + patch), with the name beside the value (FRY1317).
+std::string_view hip_version_value(std::string_view n) {
+  if (n == "HIP_VERSION_MAJOR") return "6";
+  if (n == "HIP_VERSION_MINOR") return "2";
+  if (n == "HIP_VERSION_PATCH") return "0";
+  if (n == "HIP_VERSION") return "60200000";
+  return {};
+}
+
 }  // namespace
 
 void hip_platform_pass(migrate::FileMigration& file) {
@@ -44,6 +57,19 @@ void hip_platform_pass(migrate::FileMigration& file) {
       continue;
     }
     for (std::size_t k = ci + 2; k <= last && k < file.code_size(); ++k) {
+      if (file.is_identifier(k) && !hip_version_value(file.text(k)).empty() && !file.touched(k) &&
+          !file.is(k - 1, "defined") && !(file.is(k - 1, "(") && file.is(k - 2, "defined")) &&
+          !file.project().defined_macros.contains(std::string(file.text(k)))) {
+        const std::string name(file.text(k));
+        if (file.replace(k, k, std::string(hip_version_value(name)) + " /* ferry: " + name + " */"))
+          file.diag(Diag::HipVersionTestCuda, k,
+                    "'" + name +
+                        "' is HIP's version, which nothing defines under nvcc (the test would read 0): "
+                        "written as its value in ROCm 6.2, " +
+                        std::string(hip_version_value(name)) + ", the release Ferry's HIP -> CUDA tables describe",
+                    "");
+        continue;
+      }
       if (!file.is_identifier(k) || !nvidia_platform(file.text(k)) || file.touched(k)) continue;
       const std::string name(file.text(k));
       std::size_t first = k, end = k;

@@ -55,6 +55,17 @@ constexpr Provided kProvided[] = {
     {"int32_t", true, "cstdint"},
     {"int64_t", true, "cstdint"},
     {"uintptr_t", true, "cstdint"},
+    // the bare C names, as C code and most HIP code write them: <stdint.h> declares them globally
+    {"uint8_t", false, "stdint.h"},
+    {"uint16_t", false, "stdint.h"},
+    {"uint32_t", false, "stdint.h"},
+    {"uint64_t", false, "stdint.h"},
+    {"int8_t", false, "stdint.h"},
+    {"int16_t", false, "stdint.h"},
+    {"int32_t", false, "stdint.h"},
+    {"int64_t", false, "stdint.h"},
+    {"uintptr_t", false, "stdint.h"},
+    {"intptr_t", false, "stdint.h"},
     {"assert", false, "cassert"},
     {"string", true, "string"},
     {"to_string", true, "string"},
@@ -82,6 +93,8 @@ bool includes(const std::vector<std::string_view>& have, std::string_view header
   for (std::string_view h : have) {
     if (h == header) return true;
     if (header.starts_with('c') && h == std::string(header.substr(1)) + ".h") return true;  // <stdio.h>
+    if (header.ends_with(".h") && h == "c" + std::string(header.substr(0, header.size() - 2)))
+      return true;  // <cstdint>
   }
   return false;
 }
@@ -112,6 +125,18 @@ bool is_cuda_h_name(std::string_view n) {
   if (n.starts_with("CUDART")) return false;
   if (n.starts_with("CU")) return true;
   return n.size() > 2 && n.starts_with("cu") && n[2] >= 'A' && n[2] <= 'Z';
+}
+
+// Headers whose CUDA twin brings <stdint.h> (cuda.h, cublas_api.h and cusparse.h include it): a
+// file that has one needs no <stdint.h> of its own.
+bool brings_stdint(const std::vector<std::string_view>& have) {
+  static constexpr std::string_view kBrings[] = {
+      "cuda.h",      "hipblas.h",    "hipblas/hipblas.h", "hipsparse.h", "hipsparse/hipsparse.h",
+      "cublas_v2.h", "cublas_api.h", "cusparse.h"};
+  for (std::string_view h : have)
+    for (std::string_view b : kBrings)
+      if (h == b) return true;
+  return false;
 }
 
 }  // namespace
@@ -165,6 +190,7 @@ void implicit_headers_pass(FileMigration& file) {
     for (const Provided& p : kProvided) {
       if (p.name != name || p.std_qualified != qualified) continue;
       if (includes(have, p.header) || includes(added, p.header)) break;
+      if (p.header == "stdint.h" && (brings_stdint(have) || brings_stdint(added))) break;
       added.push_back(p.header);
       file.insert_line_at_top("#include <" + std::string(p.header) + ">" + added_record(file) + "\n");
       file.count_converted("headers");

@@ -141,6 +141,10 @@ void hip_platform_pass(migrate::FileMigration& file);
 // file includes ferry/compat_cuda_vector.h, which defines them (FRY4241), unless the project
 // defines its own or the tree is the way back of a CUDA -> HIP migration.
 void vector_ops_pass(migrate::FileMigration& file);
+// hipSOLVER's workspace sizes are bytes on AMD, cuSOLVER's legacy API's are elements: a query's
+// result becomes bytes, a routine's size elements (ferry::cuda_compat::solver_lwork_*, FRY1315;
+// rules/cusolver_lwork.tsv).
+void solver_lwork_pass(migrate::FileMigration& file);
 
 // Texture references, removed in CUDA 12.0: FRY1206 on each `texture<...>` declaration.
 void texture_ref_pass(migrate::FileMigration& file);

@@ -20,6 +20,31 @@ bool arithmetic(std::string_view op) {
          op == "%" || op == "%=" || op == "&" || op == "|" || op == "^" || op == "&=" || op == "|=" || op == "^=";
 }
 
+// HIP's complex types are its float2/double2 (hip_complex.h gives them +, -, *, / with complex
+// meaning); CUDA's cuFloatComplex/cuDoubleComplex are plain float2/double2. Addition, subtraction
+// and negation are componentwise either way; a product or quotient is not (FRY1316).
+bool complex_type(std::string_view t) {
+  return t == "hipFloatComplex" || t == "hipComplex" || t == "hipDoubleComplex" || t == "rocblas_float_complex" ||
+         t == "rocblas_double_complex" || t == "hipblasComplex" || t == "hipblasDoubleComplex" ||
+         t == "cuFloatComplex" || t == "cuComplex" || t == "cuDoubleComplex";
+}
+bool vector_like(std::string_view t) { return buildsys::vector_type_components(t) > 0 || complex_type(t); }
+
+// `std::vector<T> name` (or std::array<T, N>, thrust's host/device vectors) at the `>` code token
+// `gt`: T when it is a vector or complex type, else "". Its elements are reached by subscript.
+std::string_view container_element(const migrate::FileMigration& file, std::size_t gt) {
+  if (!file.is(gt, ">")) return {};
+  std::size_t lt = gt;
+  while (lt > 0 && !file.is(lt, "<") && !file.is(lt, ";") && !file.is(lt, "{") && !file.is(lt, "}")) --lt;
+  if (!file.is(lt, "<") || lt == 0) return {};
+  const std::string_view c = file.text(lt - 1);
+  if (c != "vector" && c != "array" && c != "host_vector" && c != "device_vector") return {};
+  std::size_t k = lt + 1;
+  if (file.is(k, "const")) ++k;
+  if (!file.is_identifier(k) || !vector_like(file.text(k)) || !(file.is(k + 1, ">") || file.is(k + 1, ","))) return {};
+  return file.text(k);
+}
+
 }  // namespace
 
 void vector_ops_pass(migrate::FileMigration& file) {
@@ -28,7 +53,15 @@ void vector_ops_pass(migrate::FileMigration& file) {
   // Pointers (`float4* p`) count only through a subscript: `p + i` is pointer arithmetic.
   std::unordered_set<std::string_view> vec, pointers;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || !buildsys::vector_type_components(file.text(ci)) || file.in_directive(ci)) continue;
+    // `std::vector<float2> v(n)`: a container whose elements are vectors, used through subscripts
+    if (file.is(ci, ">") && !file.in_directive(ci) && !container_element(file, ci).empty()) {
+      std::size_t n = ci + 1;
+      while (file.is(n, "&") || file.is(n, "const")) ++n;
+      if (file.is_identifier(n) && (file.is(n + 1, "(") || file.is(n + 1, "{") || file.is(n + 1, ";") ||
+                                    file.is(n + 1, "=") || file.is(n + 1, ",") || file.is(n + 1, ")")))
+        pointers.insert(file.text(n));
+    }
+    if (!file.is_identifier(ci) || !vector_like(file.text(ci)) || file.in_directive(ci)) continue;
     std::size_t k = ci + 1;
     bool pointer = false;
     while (file.is(k, "const") || file.is(k, "*") || file.is(k, "&") || file.is(k, "__restrict__") ||
@@ -41,12 +74,25 @@ void vector_ops_pass(migrate::FileMigration& file) {
       (pointer ? pointers : vec).insert(file.text(k));
   }
   if (vec.empty() && pointers.empty()) return;
+  bool header_used = false;
+  bool any_complex = false;
+  for (std::size_t ci = 0; ci < file.code_size() && !any_complex; ++ci)
+    any_complex = file.is_identifier(ci) && complex_type(file.text(ci));
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
     if (!file.is_identifier(ci) || file.in_directive(ci)) continue;
     if (!pointers.contains(file.text(ci)) && !vec.contains(file.text(ci))) continue;
     // The declaration in force: the nearest one before the use (names are reused across
     // functions: `uint4 v` in one, `float v` in the next).
+    std::string_view type;  // the declared type of the name in force
     const auto declared = [&](std::size_t k) -> std::optional<std::pair<bool, bool>> {  // (vector, pointer)
+      std::size_t gt = k;
+      while (gt > 0 && (file.is(gt - 1, "&") || file.is(gt - 1, "const"))) --gt;
+      if (gt > 0 && file.is(gt - 1, ">") &&
+          (file.is(k + 1, "(") || file.is(k + 1, "{") || file.is(k + 1, ";") || file.is(k + 1, "=") ||
+           file.is(k + 1, ",") || file.is(k + 1, ")"))) {
+        type = container_element(file, gt - 1);
+        if (!type.empty()) return std::make_pair(true, true);
+      }
       if (!(file.is(k + 1, "=") || file.is(k + 1, ";") || file.is(k + 1, ",") || file.is(k + 1, ")") ||
             file.is(k + 1, "[") || file.is(k + 1, "{") || file.is(k + 1, ":")))
         return std::nullopt;
@@ -61,7 +107,8 @@ void vector_ops_pass(migrate::FileMigration& file) {
       const std::string_view t = file.text(b - 1);
       if (t == "return" || t == "case" || t == "else" || t == "delete" || t == "throw" || t == "goto")
         return std::nullopt;
-      return std::make_pair(buildsys::vector_type_components(t) > 0, pointer);
+      type = t;
+      return std::make_pair(vector_like(t), pointer);
     };
     std::optional<std::pair<bool, bool>> decl;
     for (std::size_t k = ci + 1; k-- > 0 && !decl;)
@@ -84,13 +131,29 @@ void vector_ops_pass(migrate::FileMigration& file) {
                         (file.is_identifier(ci - 2) || file.is(ci - 2, ")") || file.is(ci - 2, "]")) &&
                         !file.is(ci - 1, "*") && !file.is(ci - 1, "&");
     if (!after && !before) continue;
+    if (complex_type(type)) {
+      const std::string_view op = after ? file.text(end + 1) : file.text(ci - 1);
+      if (op == "*" || op == "/" || op == "*=" || op == "/=") {
+        file.diag(Diag::ComplexProductCuda, Severity::Warning, ci,
+                  "'" + std::string(op) + "' on '" + std::string(file.text(ci)) + "', a " + std::string(type) +
+                      ": HIP's operator is the complex " + (op[0] == '*' ? "product" : "quotient") +
+                      ", CUDA's complex types have none (and the vector operators of ferry/compat_cuda_vector.h "
+                      "are componentwise)",
+                  op[0] == '*' ? "write cuCmulf(a, b) (cuCmul for double)" : "write cuCdivf(a, b) (cuCdiv for double)");
+        continue;
+      }
+    }
+    if (header_used) {  // one note per file; the scan goes on for complex products
+      if (!any_complex) return;
+      continue;
+    }
+    header_used = true;
     file.diag(Diag::VectorOperatorCompat, Severity::Note, ci,
               "arithmetic on '" + std::string(file.text(ci)) +
                   "', a vector type: HIP defines the operators, CUDA does not; they come from "
                   "ferry/compat_cuda_vector.h",
               "");
     use_vector_operators_header(file);
-    return;
   }
 }
 

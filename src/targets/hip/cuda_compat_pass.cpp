@@ -50,7 +50,8 @@ std::string member_access(const FileMigration& f, const migrate::ArgRange& a) {
 // The cuda target's hip_platform pass wrote HIP's NVIDIA platform tests as their value on NVIDIA,
 // with the test beside it: `#if 1 /* ferry: #ifdef __HIP_PLATFORM_NVIDIA__, defined on NVIDIA */`,
 // `#elif 1 /* ferry: defined(__HIP_PLATFORM_NVIDIA__) */`. Back on HIP the test is put back, since
-// hipcc for AMD leaves the macro undefined and the `1` would take the NVIDIA branch there.
+// hipcc for AMD leaves the macro undefined and the `1` would take the NVIDIA branch there. The
+// same for HIP's version macros, `6 /* ferry: HIP_VERSION_MAJOR */`.
 void restore_platform_tests(FileMigration& file) {
   const auto& toks = file.tokens();
   const std::string_view src = file.source();
@@ -68,13 +69,16 @@ void restore_platform_tests(FileMigration& file) {
       continue;
     }
     for (std::size_t k = ci + 2; k <= last && k < file.code_size(); ++k) {
-      if (!(file.is(k, "1") || file.is(k, "0")) || file.touched(k)) continue;
+      if (!file.is_number(k) || file.touched(k)) continue;
       const std::size_t c = rewrite::record::comment_after(toks, file.token_index(k));
       if (c == SIZE_MAX) continue;
       const std::string_view comment = src.substr(toks[c].begin, toks[c].end - toks[c].begin);
       if (!comment.starts_with(kMarker) || !comment.ends_with(" */")) continue;
       std::string_view test = comment.substr(kMarker.size(), comment.size() - kMarker.size() - 3);
-      if (!nvidia(test)) continue;
+      // HIP's version macros, written as ROCm 6.2's values (FRY1317): the name comes back
+      const bool version = test == "HIP_VERSION_MAJOR" || test == "HIP_VERSION_MINOR" || test == "HIP_VERSION_PATCH" ||
+                           test == "HIP_VERSION";
+      if (!nvidia(test) && !version) continue;
       if (test.starts_with("#ifdef ") || test.starts_with("#ifndef ")) {  // the whole directive
         const std::size_t comma = test.find(',');
         if (k != ci + 2 || comma == std::string_view::npos || !file.is(ci + 1, "if")) continue;
@@ -122,6 +126,22 @@ void cuda_compat_pass(FileMigration& file) {
           done = file.replace(first, close, member_access(file, args[0]) + std::string(r.field));
           break;
         }
+    } else if ((name == "solver_lwork_bytes" || name == "solver_lwork_elements") && file.is(n + 1, "<")) {
+      // hipSOLVER's sizes in bytes (cuda solver_lwork pass): `solver_lwork_bytes<T>(QUERY, &lwork)`
+      // -> QUERY, `solver_lwork_elements<T>(lwork)` -> lwork. Only the wrapper goes; the query's
+      // tokens stay for the rules.
+      std::size_t gt = n + 2;
+      while (gt < file.code_size() && !file.is(gt, ">") && !file.is(gt, ";")) ++gt;
+      const std::size_t open = gt + 1;
+      if (!file.is(gt, ">") || !file.is(open, "(")) continue;
+      const std::size_t end = file.match_bracket(open);
+      const auto inner = file.call_args(open);
+      if (end == npos) continue;
+      if (name == "solver_lwork_bytes" && inner.size() == 2 && !inner[0].empty())
+        done =
+            file.replace(first, open, "") && file.replace_bytes(file.code(inner[0].last).end, file.code(end).end, "");
+      else if (name == "solver_lwork_elements" && inner.size() == 1)
+        done = file.replace(first, open, "") && file.replace(end, end, "");
     } else if (name == "arch_name" && close != npos && args.size() == 1) {
       done = file.replace(first, close, member_access(file, args[0]) + "gcnArchName");
     } else if (name == "mem_location" && close != npos && args.size() == 1 && first >= 2) {

@@ -1,4 +1,5 @@
 // hipSOLVER's own API (not the hipsolverDn* compatibility API) on the way to cuSOLVER.
+#include "ferry/compat_cuda.h" /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 
@@ -23,7 +24,7 @@ int solve(double* A, double* B, int n, int* ipiv, int* info)
     if(cusolverDnCreate(&handle) != CUSOLVER_STATUS_SUCCESS)
         return 1;
     int lwork_getrf = 0, lwork_getrs = 0, lwork_potrs = 0;
-    cusolverDnDgetrf_bufferSize(handle, n, n, A, n, &lwork_getrf);
+    ferry::cuda_compat::solver_lwork_bytes<double>(cusolverDnDgetrf_bufferSize(handle, n, n, A, n, &lwork_getrf), &lwork_getrf);
     (*(&lwork_getrs) = 0, CUSOLVER_STATUS_SUCCESS);
     const int lwork = lwork_getrf > lwork_getrs ? lwork_getrf : lwork_getrs;
     double* work = nullptr;
@@ -35,7 +36,7 @@ int solve(double* A, double* B, int n, int* ipiv, int* info)
     cusolverDnDpotrs(handle, CUBLAS_FILL_MODE_LOWER, n, 1, A, n, B, n, info);
 
     int lwork_svd = 0;
-    cusolverDnDgesvd_bufferSize(handle, n, n, &lwork_svd);
+    ferry::cuda_compat::solver_lwork_bytes<double>(cusolverDnDgesvd_bufferSize(handle, n, n, &lwork_svd), &lwork_svd);
 
     syevjInfo_t params;
     cusolverDnCreateSyevjInfo(&params);
@@ -43,8 +44,8 @@ int solve(double* A, double* B, int n, int* ipiv, int* info)
     cusolverDnXsyevjSetMaxSweeps(params, 100);
     int lwork_syevj = 0;
     double* W = nullptr;
-    cusolverDnDsyevj_bufferSize(handle, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_UPPER, n, A, n, W,
-                               &lwork_syevj, params);
+    ferry::cuda_compat::solver_lwork_bytes<double>(cusolverDnDsyevj_bufferSize(handle, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_UPPER, n, A, n, W,
+                               &lwork_syevj, params), &lwork_syevj);
     cusolverDnDestroySyevjInfo(params);
 
     std::size_t lwork_gels = 0;

@@ -1,4 +1,5 @@
 // hip_runtime.h declares printf, uint32_t, assert and std::string for this file; cuda_runtime.h does not.
+#include <stdint.h> /* ferry-hip: (none) */
 #include <cstdio> /* ferry-hip: (none) */
 #include <cassert> /* ferry-hip: (none) */
 #include <string> /* ferry-hip: (none) */
