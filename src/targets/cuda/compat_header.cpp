@@ -249,6 +249,10 @@ inline cudaError_t ext_module_launch_kernel(Function f, unsigned global_x, unsig
   return r;
 }
 
+// ---- HIP's conversions for its NVIDIA back end: on CUDA the error is already CUDA's.
+inline cudaError_t hipCUDAErrorTohipError(cudaError_t e) { return e; }
+inline cudaError_t hipErrorToCudaError(cudaError_t e) { return e; }
+
 // ---- hipSOLVER's workspace sizes: bytes on AMD (what HIP code allocates), elements of T in
 // cuSOLVER's legacy API. A query's size becomes bytes as it returns (status 0 is success in
 // cuSOLVER; a size past INT_MAX is CUSOLVER_STATUS_INTERNAL_ERROR, 7, as hipSOLVER reports it); a

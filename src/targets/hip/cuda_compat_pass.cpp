@@ -112,7 +112,8 @@ void cuda_compat_pass(FileMigration& file) {
     bool done = false;
     if (name == "fp8_e4m3_fnuz" || name == "fp8_e5m2_fnuz") {
       done = file.replace(first, n, "__hip_" + std::string(name));
-    } else if (name == "atomicMax" || name == "atomicMin") {
+    } else if (name == "atomicMax" || name == "atomicMin" || name == "hipCUDAErrorTohipError" ||
+               name == "hipErrorToCudaError") {
       done = file.replace(first, n, std::string(name));
     } else if (name.starts_with("lanemask_") || name == "bitextract_u32" || name == "bitextract_u64") {
       done = file.replace(first, n, "__" + std::string(name));
