@@ -134,8 +134,47 @@ void vector_ops_pass(migrate::FileMigration& file) {
     if (complex_type(type)) {
       const std::string_view op = after ? file.text(end + 1) : file.text(ci - 1);
       if (op == "*" || op == "/" || op == "*=" || op == "/=") {
+        // by a number: HIP scales the complex value, as the componentwise operator does
+        if ((after && file.is_number(end + 2)) || (!after && ci >= 2 && file.is_number(ci - 2))) continue;
+        if (!after) continue;  // the left operand's own visit reported or rewrote it
+        // `a * b` of two complex names (or their elements): cuCmulf(a, b) / cuCdivf(a, b)
+        const std::string_view left_type = type;
+        const std::size_t r = end + 2;
+        std::size_t rend = r;
+        while (file.is_identifier(r) && file.is(rend + 1, "[")) {
+          const std::size_t close = file.match_bracket(rend + 1);
+          if (close == migrate::npos) break;
+          rend = close;
+        }
+        const auto stops = [&](std::size_t k) {
+          return file.is(k, ".") || file.is(k, "->") || file.is(k, "(") || file.is(k, "[") || file.is(k, "*") ||
+                 file.is(k, "/") || file.is(k, "::");
+        };
+        bool rewritten = false;
+        if ((op == "*" || op == "/") && file.is_identifier(r) && !stops(rend + 1) && !stops(ci - 1) &&
+            !file.is_member_name(r)) {
+          std::optional<std::pair<bool, bool>> rdecl;
+          for (std::size_t k = r; k-- > 0 && !rdecl;)  // before the use: `a * b;` reads like a declaration
+            if (file.text(k) == file.text(r)) rdecl = declared(k);
+          const std::string_view right_type = type;
+          const bool dbl = [](std::string_view t) { return t.find("ouble") != std::string_view::npos; }(left_type);
+          const bool rdbl = right_type.find("ouble") != std::string_view::npos;
+          if (rdecl && rdecl->first && complex_type(right_type) && dbl == rdbl && (!rdecl->second || rend > r)) {
+            const std::string fn = std::string(op == "*" ? "cuCmul" : "cuCdiv") + (dbl ? "" : "f");
+            rewritten = file.insert_before(ci, fn + "(") &&
+                        file.replace_bytes(file.code(end).end, file.code(r).begin, ", ") &&
+                        file.edits().insert(file.code(rend).end, ")");
+            if (rewritten)
+              file.diag(Diag::ComplexProductCuda, Severity::Note, ci,
+                        "'" + std::string(op) + "' of two " + std::string(left_type) + " values is HIP's complex " +
+                            (op == "*" ? "product" : "quotient") + ": written as " + fn + "(a, b)",
+                        "");
+          }
+          type = left_type;
+        }
+        if (rewritten) continue;
         file.diag(Diag::ComplexProductCuda, Severity::Warning, ci,
-                  "'" + std::string(op) + "' on '" + std::string(file.text(ci)) + "', a " + std::string(type) +
+                  "'" + std::string(op) + "' on '" + std::string(file.text(ci)) + "', a " + std::string(left_type) +
                       ": HIP's operator is the complex " + (op[0] == '*' ? "product" : "quotient") +
                       ", CUDA's complex types have none (and the vector operators of ferry/compat_cuda_vector.h "
                       "are componentwise)",

@@ -18,14 +18,21 @@ int count_errors(const std::vector<cuFloatComplex>& got, const std::vector<cuFlo
     return errors;
 }
 
-// A product by operator is the complex product in HIP: reported, not made componentwise.
-cuDoubleComplex scale(cuDoubleComplex a, cuDoubleComplex b)
-{
-    return cuCmul(a, b);
-}
-
+// A product or quotient by operator is the complex one in HIP: two complex operands become
+// cuCmul/cuCdivf; by a number it scales, as the componentwise operator does; a compound
+// assignment is reported.
 cuDoubleComplex twice(cuDoubleComplex a, cuDoubleComplex b)
 {
-    cuDoubleComplex c = a * b;
-    return cuCadd(c, c);
+    cuDoubleComplex c = cuCmul(a, b);
+    return c * 2.0;
+}
+
+cuFloatComplex ratio(const std::vector<cuFloatComplex>& num, const std::vector<cuFloatComplex>& den, size_t i)
+{
+    return cuCdivf(num[i], den[i]);
+}
+
+void accumulate(cuFloatComplex& acc, cuFloatComplex x)
+{
+    acc *= x;
 }

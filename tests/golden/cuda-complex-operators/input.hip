@@ -17,14 +17,21 @@ int count_errors(const std::vector<hipFloatComplex>& got, const std::vector<hipF
     return errors;
 }
 
-// A product by operator is the complex product in HIP: reported, not made componentwise.
-hipDoubleComplex scale(hipDoubleComplex a, hipDoubleComplex b)
-{
-    return hipCmul(a, b);
-}
-
+// A product or quotient by operator is the complex one in HIP: two complex operands become
+// cuCmul/cuCdivf; by a number it scales, as the componentwise operator does; a compound
+// assignment is reported.
 hipDoubleComplex twice(hipDoubleComplex a, hipDoubleComplex b)
 {
     hipDoubleComplex c = a * b;
-    return hipCadd(c, c);
+    return c * 2.0;
+}
+
+hipFloatComplex ratio(const std::vector<hipFloatComplex>& num, const std::vector<hipFloatComplex>& den, size_t i)
+{
+    return num[i] / den[i];
+}
+
+void accumulate(hipFloatComplex& acc, hipFloatComplex x)
+{
+    acc *= x;
 }
