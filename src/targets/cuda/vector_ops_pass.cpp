@@ -130,13 +130,19 @@ void vector_ops_pass(migrate::FileMigration& file) {
     const bool before = ci > 0 && arithmetic(file.text(ci - 1)) &&
                         (file.is_identifier(ci - 2) || file.is(ci - 2, ")") || file.is(ci - 2, "]")) &&
                         !file.is(ci - 1, "*") && !file.is(ci - 1, "&");
-    if (!after && !before) continue;
+    // `(a + b) * c`: a product with a parenthesised expression (the `before` test leaves `*` out,
+    // which also reads as a dereference)
+    const bool by_expression = !after && !before && complex_type(type) && ci >= 2 &&
+                               (file.is(ci - 1, "*") || file.is(ci - 1, "/")) && file.is(ci - 2, ")");
+    if (!after && !before && !by_expression) continue;
     if (complex_type(type)) {
       const std::string_view op = after ? file.text(end + 1) : file.text(ci - 1);
       if (op == "*" || op == "/" || op == "*=" || op == "/=") {
         // by a number: HIP scales the complex value, as the componentwise operator does
         if ((after && file.is_number(end + 2)) || (!after && ci >= 2 && file.is_number(ci - 2))) continue;
-        if (!after) continue;  // the left operand's own visit reported or rewrote it
+        // a name on the left: its own visit rewrote or reported the product (or it is a scalar's
+        // scaling); an expression on the left (`(a + b) * c`) is reported here
+        if (!after && !by_expression && (file.is_identifier(ci - 2) || file.is(ci - 2, "]"))) continue;
         // `a * b` of two complex names (or their elements): cuCmulf(a, b) / cuCdivf(a, b)
         const std::string_view left_type = type;
         const std::size_t r = end + 2;
@@ -151,8 +157,14 @@ void vector_ops_pass(migrate::FileMigration& file) {
                  file.is(k, "/") || file.is(k, "::");
         };
         bool rewritten = false;
-        if ((op == "*" || op == "/") && file.is_identifier(r) && !stops(rend + 1) && !stops(ci - 1) &&
-            !file.is_member_name(r)) {
+        // `acc *= x`: `acc = cuCmulf(acc, x)`, where the left operand can be written twice (names,
+        // numbers and subscripts only) and the statement ends after x
+        const bool compound = op == "*=" || op == "/=";
+        bool left_plain = true;
+        for (std::size_t k = ci; k <= end; ++k)
+          left_plain = left_plain && (file.is_identifier(k) || file.is_number(k) || file.is(k, "[") || file.is(k, "]"));
+        if (after && (!compound || (left_plain && (file.is(rend + 1, ";") || file.is(rend + 1, ")")))) &&
+            file.is_identifier(r) && !stops(rend + 1) && !stops(ci - 1)) {
           std::optional<std::pair<bool, bool>> rdecl;
           for (std::size_t k = r; k-- > 0 && !rdecl;)  // before the use: `a * b;` reads like a declaration
             if (file.text(k) == file.text(r)) rdecl = declared(k);
@@ -160,14 +172,18 @@ void vector_ops_pass(migrate::FileMigration& file) {
           const bool dbl = [](std::string_view t) { return t.find("ouble") != std::string_view::npos; }(left_type);
           const bool rdbl = right_type.find("ouble") != std::string_view::npos;
           if (rdecl && rdecl->first && complex_type(right_type) && dbl == rdbl && (!rdecl->second || rend > r)) {
-            const std::string fn = std::string(op == "*" ? "cuCmul" : "cuCdiv") + (dbl ? "" : "f");
-            rewritten = file.insert_before(ci, fn + "(") &&
-                        file.replace_bytes(file.code(end).end, file.code(r).begin, ", ") &&
-                        file.edits().insert(file.code(rend).end, ")");
+            const std::string fn = std::string(op[0] == '*' ? "cuCmul" : "cuCdiv") + (dbl ? "" : "f");
+            rewritten = compound ? file.replace_bytes(file.code(end).end, file.code(r).begin,
+                                                      " = " + fn + "(" + std::string(file.span_text(ci, end)) + ", ") &&
+                                       file.edits().insert(file.code(rend).end, ")")
+                                 : file.insert_before(ci, fn + "(") &&
+                                       file.replace_bytes(file.code(end).end, file.code(r).begin, ", ") &&
+                                       file.edits().insert(file.code(rend).end, ")");
             if (rewritten)
               file.diag(Diag::ComplexProductCuda, Severity::Note, ci,
                         "'" + std::string(op) + "' of two " + std::string(left_type) + " values is HIP's complex " +
-                            (op == "*" ? "product" : "quotient") + ": written as " + fn + "(a, b)",
+                            (op[0] == '*' ? "product" : "quotient") + ": written as " + (compound ? "a = " : "") + fn +
+                            "(a, b)",
                         "");
           }
           type = left_type;

@@ -19,8 +19,8 @@ int count_errors(const std::vector<cuFloatComplex>& got, const std::vector<cuFlo
 }
 
 // A product or quotient by operator is the complex one in HIP: two complex operands become
-// cuCmul/cuCdivf; by a number it scales, as the componentwise operator does; a compound
-// assignment is reported.
+// cuCmul/cuCdivf (a compound assignment too); by a number it scales, as the componentwise
+// operator does; an expression operand is reported.
 cuDoubleComplex twice(cuDoubleComplex a, cuDoubleComplex b)
 {
     cuDoubleComplex c = cuCmul(a, b);
@@ -34,5 +34,10 @@ cuFloatComplex ratio(const std::vector<cuFloatComplex>& num, const std::vector<c
 
 void accumulate(cuFloatComplex& acc, cuFloatComplex x)
 {
-    acc *= x;
+    acc = cuCmulf(acc, x);
+}
+
+cuFloatComplex sum_times(cuFloatComplex a, cuFloatComplex b, cuFloatComplex c)
+{
+    return (a + b) * c;
 }

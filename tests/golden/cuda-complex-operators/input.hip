@@ -18,8 +18,8 @@ int count_errors(const std::vector<hipFloatComplex>& got, const std::vector<hipF
 }
 
 // A product or quotient by operator is the complex one in HIP: two complex operands become
-// cuCmul/cuCdivf; by a number it scales, as the componentwise operator does; a compound
-// assignment is reported.
+// cuCmul/cuCdivf (a compound assignment too); by a number it scales, as the componentwise
+// operator does; an expression operand is reported.
 hipDoubleComplex twice(hipDoubleComplex a, hipDoubleComplex b)
 {
     hipDoubleComplex c = a * b;
@@ -34,4 +34,9 @@ hipFloatComplex ratio(const std::vector<hipFloatComplex>& num, const std::vector
 void accumulate(hipFloatComplex& acc, hipFloatComplex x)
 {
     acc *= x;
+}
+
+hipFloatComplex sum_times(hipFloatComplex a, hipFloatComplex b, hipFloatComplex c)
+{
+    return (a + b) * c;
 }
