@@ -117,7 +117,8 @@ void solver_lwork_pass(migrate::FileMigration& file) {
   const auto& table = lwork_table();
   bool used = false;
   for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || file.in_directive(ci)) continue;
+    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.excluded(ci) || (ci > 0 && file.is(ci - 1, "define")))
+      continue;
     const std::string_view name = file.text(ci);
     if (!name.starts_with("hipsolver") || file.is_member_or_qualified(ci)) continue;
     const rules::Rule* r = file.target().rules().find_identifier(name);
@@ -131,11 +132,12 @@ void solver_lwork_pass(migrate::FileMigration& file) {
     if (hi == migrate::npos || close == migrate::npos || hi >= args.size()) continue;
     const lex::ArgRange& a = args[hi];
     const std::string what = std::string(name) + "'s workspace size";
-    if (!plain(file, a)) {
+    // in a macro's definition the pass does not rewrite (the arguments may be the macro's own)
+    if (!plain(file, a) || file.in_directive(ci)) {
       file.diag(Diag::SolverLworkUnits, Severity::Warning, ci,
                 what + " counts bytes in hipSOLVER on AMD and elements of " + p.element + " in cuSOLVER's " +
                     std::string(it->first) + "; its argument '" + std::string(file.span_text(a.first, a.last)) +
-                    "' is not converted",
+                    "' is not converted" + (file.in_directive(ci) ? " (in a macro definition)" : ""),
                 p.query
                     ? "multiply the size the query returns by sizeof(" + p.element + ") where the code allocates bytes"
                     : "pass the size divided by sizeof(" + p.element + ")");
