@@ -156,7 +156,8 @@ class Lexer {
           // directive being read (reset at each '#', so a directive's brackets never pair with
           // code or another directive's).
           code_token_[code] = static_cast<std::uint32_t>(count);
-          code_key_[code] = token_key(src_, start, pos_);
+          // (a one-byte token's key, most punctuators', without the word read)
+          code_key_[code] = pos_ - start == 1 ? 1u | (std::uint64_t{s_[start]} << 8) : token_key(src_, start, pos_);
           code_partner_[code] = CodeIndex::kNoPartner;
           if (kind == Kind::Punct && pos_ - start == 1 && kPairing[s_[start]]) pair(dir, s_[start], code);
           ++code;
