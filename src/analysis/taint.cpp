@@ -1,5 +1,6 @@
 #include "analysis/taint.h"
 
+#include <algorithm>
 #include <string>
 
 #include "analysis/names.h"
@@ -18,13 +19,12 @@ bool is_warp_const(const FileFacts& facts, std::string_view name) {
 }
 
 // Taint of the variable `name` at code index `at` in function `fn`: the latest definition before.
+// `defs` are in code order (function_defs), so that one is the first from the back before `at`.
 unsigned var_taint(const std::vector<VarDef>& defs, std::string_view name, std::size_t at) {
-  unsigned t = kNone;
-  for (const VarDef& d : defs) {
-    if (d.at >= at) break;
-    if (d.name == name) t = d.taint;
-  }
-  return t;
+  const auto before = std::partition_point(defs.begin(), defs.end(), [at](const VarDef& d) { return d.at < at; });
+  for (auto it = before; it != defs.begin();)
+    if (const VarDef& d = *--it; d.name == name) return d.taint;
+  return kNone;
 }
 
 // Taint of code range [first, last] in function `fi`.

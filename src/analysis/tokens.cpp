@@ -30,19 +30,21 @@ bool is_keyword_stop(std::string_view s) {
 
 // Names that say "the width of a warp": WARP_SIZE, kWarpSize, warp_width, THREADS_PER_WARP,
 // WAVEFRONT_SIZE. Plural "warps" means a count of warps and is excluded.
-static bool contains_nocase(std::string_view s, std::string_view lower_word) {
-  if (s.size() < lower_word.size()) return false;
-  for (std::size_t i = 0; i + lower_word.size() <= s.size(); ++i) {
-    std::size_t k = 0;
-    while (k < lower_word.size() && std::tolower(static_cast<unsigned char>(s[i + k])) == lower_word[k]) ++k;
-    if (k == lower_word.size()) return true;
+// Whether `s` holds "warp" or "wave" in any case. ASCII folding, as std::tolower does in the "C"
+// locale Ferry runs in; inline, since every distinct identifier of a file is asked.
+static bool says_warp_or_wave(std::string_view s) {
+  const auto fold = [](char c) { return static_cast<unsigned char>(c) | 0x20u; };  // letters only compared
+  for (std::size_t i = 0; i + 4 <= s.size(); ++i) {
+    if (fold(s[i]) != 'w' || fold(s[i + 1]) != 'a') continue;
+    const unsigned c = fold(s[i + 2]), d = fold(s[i + 3]);
+    if ((c == 'r' && d == 'p') || (c == 'v' && d == 'e')) return true;
   }
   return false;
 }
 
 bool is_warp_width_name(std::string_view name) {
   // Most identifiers say neither: answer those without building the lowercase copy.
-  if (!contains_nocase(name, "warp") && !contains_nocase(name, "wave")) return false;
+  if (!says_warp_or_wave(name)) return false;
   std::string l = lower(name);
   for (std::size_t at = l.find("warpsize"); at != std::string::npos; at = l.find("warpsize"))
     l.replace(at, 8, "warp_size");  // kWarpSize is a width, kWarpsPerBlock a count
@@ -363,8 +365,6 @@ std::vector<lex::ArgRange> split_top_level(const lex::CodeView& v, std::size_t f
   return out;
 }
 
-bool names_warp_or_wave(std::string_view name) {
-  return detail::contains_nocase(name, "warp") || detail::contains_nocase(name, "wave");
-}
+bool names_warp_or_wave(std::string_view name) { return detail::says_warp_or_wave(name); }
 
 }  // namespace ferry::analysis

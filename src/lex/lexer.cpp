@@ -87,14 +87,26 @@ constexpr std::array<unsigned char, 256> kLead = [] {
   return t;
 }();
 
-}  // namespace
+// One byte punctuators: any other byte that reaches punct() is Kind::Other.
+constexpr std::array<bool, 256> kSinglePunct = [] {
+  std::array<bool, 256> t{};
+  for (const char c : std::string_view("{}[]()<>;:,.?~!+-*/%^&|=#\\")) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}();
+
+// The one-byte code tokens the bracket pairing reads: brackets, and the '#' that starts a directive.
+constexpr std::array<bool, 256> kPairing = [] {
+  std::array<bool, 256> t{};
+  for (const char c : std::string_view("()[]{}#")) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}();
 
 // short_key of the token [begin, end), reading its bytes as one word where the buffer allows.
-std::uint64_t token_key(std::string_view src, std::uint32_t begin, std::uint32_t end) {
+[[gnu::always_inline]] inline std::uint64_t token_key(std::string_view src, std::uint32_t begin, std::uint32_t end) {
   const std::size_t n = end - begin;
   if (n > 7) return kLongKey;
   if constexpr (std::endian::native == std::endian::little) {
-    if (n > 0 && begin + 8 <= src.size()) {
+    if (begin + 8 <= src.size()) {  // n > 0: a token has a byte at least
       std::uint64_t w;
       std::memcpy(&w, src.data() + begin, 8);
       return n | ((w & (~0ull >> (64 - 8 * n))) << 8);
@@ -103,34 +115,35 @@ std::uint64_t token_key(std::string_view src, std::uint32_t begin, std::uint32_t
   return short_key(src.substr(begin, n));
 }
 
+}  // namespace
+
 class Lexer {
  public:
-  Lexer(std::string_view src, TokenList& out, CodeIndex* code) : src_(src), out_(out), code_(code) {}
+  Lexer(std::string_view src, TokenList& out, CodeIndex* code)
+      : src_(src), s_(reinterpret_cast<const unsigned char*>(src.data())), n_(src.size()), out_(out), code_(code) {}
 
   void run() {
-    const std::size_t n = src_.size();
+    const std::size_t n = n_;
     // A token has a byte at least, so n + 1 entries never grow (up to a bound on what is
     // reserved at once): only the pages written are touched, and shrink_to_fit below hands back
-    // the rest without copying.
-    const std::size_t room = std::min<std::size_t>(n + 1, std::size_t{1} << 26);
-    out_.begin_.reserve(room + 1);
-    out_.line_.reserve(room);
-    out_.kind_.reserve(room);
-    out_.line_start_.reserve(room);
+    // the rest without copying. The arrays are sized to that room and written through plain
+    // pointers (no size or capacity to update per token), then cut to what was written.
+    cap_ = std::min<std::size_t>(n + 1, std::size_t{1} << 26);
+    size_arrays();
+    out_.line_start_.reserve(cap_);
     out_.line_start_.push_back(0);
-    if (code_) {
-      code_->token.reserve(room);
-      code_->key.reserve(room);
-      code_->partner.reserve(room);
-    }
+    std::size_t count = 0;   // tokens written
+    std::uint32_t code = 0;  // code tokens written
     while (pos_ < n) {
       const std::uint32_t start = pos_;
       const std::uint32_t line = line_;
       const Kind kind = next();
       const bool dir = in_directive_ || directive_token_;
-      out_.begin_.push_back(start);
-      out_.line_.push_back(line);
-      out_.kind_.push_back(static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (dir ? 0x80u : 0u)));
+      if (count == cap_) [[unlikely]]
+        grow();
+      tok_begin_[count] = start;
+      tok_line_[count] = line;
+      tok_kind_[count] = static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (dir ? 0x80u : 0u));
       directive_token_ = false;
       if (kind == Kind::Newline) {
         in_directive_ = false;
@@ -138,15 +151,32 @@ class Lexer {
         expect_header_ = false;
       } else if (!is_trivia(kind)) {
         at_line_start_ = false;
-        if (code_) add_code(kind, dir, start);
+        if (code_) {
+          // Its code index entry, and its bracket partner: one stack for code, one for the
+          // directive being read (reset at each '#', so a directive's brackets never pair with
+          // code or another directive's).
+          code_token_[code] = static_cast<std::uint32_t>(count);
+          // (a one-byte token's key, most punctuators', without the word read)
+          code_key_[code] = pos_ - start == 1 ? 1u | (std::uint64_t{s_[start]} << 8) : token_key(src_, start, pos_);
+          code_partner_[code] = CodeIndex::kNoPartner;
+          if (kind == Kind::Punct && pos_ - start == 1 && kPairing[s_[start]]) pair(dir, s_[start], code);
+          ++code;
+        }
       }
+      ++count;
     }
-    out_.begin_.push_back(pos_);
+    tok_begin_[count] = pos_;
+    out_.begin_.resize_uninitialized(count + 1);
+    out_.line_.resize_uninitialized(count);
+    out_.kind_.resize_uninitialized(count);
     out_.begin_.shrink_to_fit();
     out_.line_.shrink_to_fit();
     out_.kind_.shrink_to_fit();
     out_.line_start_.shrink_to_fit();
     if (code_) {
+      code_->token.resize_uninitialized(code);
+      code_->key.resize_uninitialized(code);
+      code_->partner.resize_uninitialized(code);
       code_->token.shrink_to_fit();
       code_->key.shrink_to_fit();
       code_->partner.shrink_to_fit();
@@ -154,36 +184,54 @@ class Lexer {
   }
 
  private:
-  // The code token just lexed, [start, pos_): its index entry, and its bracket partner. One stack
-  // for code, one for the directive being read (reset at each '#', so a directive's brackets
-  // never pair with code or another directive's).
-  void add_code(Kind kind, bool dir, std::uint32_t start) {
-    const auto ci = static_cast<std::uint32_t>(code_->token.size());
-    code_->token.push_back(static_cast<std::uint32_t>(out_.kind_.size() - 1));
-    code_->key.push_back(token_key(src_, start, pos_));
-    code_->partner.push_back(CodeIndex::kNoPartner);
-    if (kind != Kind::Punct || pos_ - start != 1) return;
-    std::vector<std::uint32_t>& st = dir ? dir_stack_ : code_stack_;
-    const char c = src_[start];
-    if (dir && c == '#') dir_stack_.clear();
-    if (c == '(' || c == '[' || c == '{') {
-      st.push_back(ci);
-    } else if (c == ')' || c == ']' || c == '}') {
-      const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
-      // tolerate stray closers: pop to the matching kind if it is on the stack
-      auto it = std::find_if(st.rbegin(), st.rend(),
-                             [&](std::uint32_t o) { return src_[out_.begin_[code_->token[o]]] == want; });
-      if (it == st.rend()) return;
-      const std::uint32_t open = *it;
-      st.erase(std::next(it).base(), st.end());
-      code_->partner[open] = ci;
-      code_->partner[ci] = open;
+  // Every array holds cap_ entries (the token starts one more, for the end), the code arrays as
+  // many: there are never more code tokens than tokens.
+  void size_arrays() {
+    out_.begin_.resize_uninitialized(cap_ + 1);
+    out_.line_.resize_uninitialized(cap_);
+    out_.kind_.resize_uninitialized(cap_);
+    tok_begin_ = out_.begin_.data();
+    tok_line_ = out_.line_.data();
+    tok_kind_ = out_.kind_.data();
+    if (code_) {
+      code_->token.resize_uninitialized(cap_);
+      code_->key.resize_uninitialized(cap_);
+      code_->partner.resize_uninitialized(cap_);
+      code_token_ = code_->token.data();
+      code_key_ = code_->key.data();
+      code_partner_ = code_->partner.data();
     }
+  }
+  void grow() {
+    cap_ += cap_ / 2;
+    size_arrays();
+  }
+
+  // Code token `ci`, the one-byte punctuator `c` (a bracket or '#'): pairs a closer with the
+  // nearest open bracket of its kind on the stack (a stray closer pairs with nothing).
+  void pair(bool dir, unsigned char c, std::uint32_t ci) {
+    std::vector<Open>& st = dir ? dir_stack_ : code_stack_;
+    if (c == '#') {
+      if (dir) dir_stack_.clear();
+      return;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      st.push_back({ci, c});
+      return;
+    }
+    const unsigned char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+    std::size_t k = st.size();
+    while (k > 0 && st[k - 1].c != want) --k;
+    if (k == 0) return;
+    const std::uint32_t open = st[k - 1].ci;
+    st.resize(k - 1);
+    code_partner_[open] = ci;
+    code_partner_[ci] = open;
   }
 
   [[nodiscard]] unsigned char peek(std::size_t off = 0) const {
     const std::size_t p = pos_ + off;
-    return p < src_.size() ? static_cast<unsigned char>(src_[p]) : '\0';
+    return p < n_ ? s_[p] : '\0';
   }
   [[nodiscard]] bool starts_with(std::string_view s) const { return src_.substr(pos_, s.size()) == s; }
 
@@ -207,21 +255,30 @@ class Lexer {
 
   // Length of a backslash-newline continuation at `p`, or 0.
   [[nodiscard]] std::size_t continuation_at(std::size_t p) const {
-    if (p < src_.size() && src_[p] == '\\') {
-      if (p + 1 < src_.size() && src_[p + 1] == '\n') return 2;
-      if (p + 2 < src_.size() && src_[p + 1] == '\r' && src_[p + 2] == '\n') return 3;
+    if (p < n_ && s_[p] == '\\') {
+      if (p + 1 < n_ && s_[p + 1] == '\n') return 2;
+      if (p + 2 < n_ && s_[p + 1] == '\r' && s_[p + 2] == '\n') return 3;
     }
     return 0;
   }
 
+  // Blanks, lone CRs and continuations. The common run of blanks is one tight loop; a CR or a
+  // backslash after it takes the general one.
   Kind whitespace() {
     std::size_t p = pos_;
-    const std::size_t n = src_.size();
+    while (p < n_ && kLead[s_[p]] == kBlank) ++p;
+    if (p < n_ && (s_[p] == '\r' || s_[p] == '\\')) [[unlikely]]
+      return whitespace_rest(p);
+    skip_to(p);
+    return Kind::Whitespace;
+  }
+  [[gnu::noinline]] Kind whitespace_rest(std::size_t p) {
+    const std::size_t n = n_;
     bool continued = false;  // only a continuation brings a newline into whitespace
     for (;;) {
-      if (p < n && kLead[static_cast<unsigned char>(src_[p])] == kBlank) {
+      if (p < n && kLead[s_[p]] == kBlank) {
         ++p;
-      } else if (p < n && src_[p] == '\r' && !(p + 1 < n && src_[p + 1] == '\n')) {
+      } else if (p < n && s_[p] == '\r' && !(p + 1 < n && s_[p + 1] == '\n')) {
         ++p;
       } else if (const std::size_t k = continuation_at(p)) {
         p += k;
@@ -235,13 +292,15 @@ class Lexer {
     return Kind::Whitespace;
   }
 
-  Kind next() {
-    const unsigned char c = static_cast<unsigned char>(src_[pos_]);
+  [[gnu::always_inline]] Kind next() {
+    const unsigned char c = s_[pos_];
     switch (kLead[c]) {
       case kNewline:
         newline_at(pos_);
         ++pos_;
         return Kind::Newline;
+      case kIdent: return identifier_or_literal();
+      case kBlank: return whitespace();
       case kCR:
         if (peek(1) == '\n') {
           newline_at(pos_ + 1);
@@ -249,7 +308,6 @@ class Lexer {
           return Kind::Newline;
         }
         return whitespace();
-      case kBlank: return whitespace();
       case kBackslash:
         if (continuation_at(pos_)) return whitespace();
         return punct();
@@ -257,7 +315,7 @@ class Lexer {
         if (peek(1) == '/') return line_comment();
         if (peek(1) == '*') {
           const std::size_t close = src_.find("*/", pos_ + 2);
-          advance_to(close == std::string_view::npos ? src_.size() : close + 2);
+          advance_to(close == std::string_view::npos ? n_ : close + 2);
           return Kind::BlockComment;
         }
         return punct();
@@ -281,7 +339,6 @@ class Lexer {
       case kDot:
         if (is_digit(peek(1))) return number();
         return punct();
-      case kIdent: return identifier_or_literal();
       default: return punct();
     }
   }
@@ -290,15 +347,15 @@ class Lexer {
     // A line comment continues over backslash-newlines, as in the preprocessor.
     std::size_t p = pos_ + 2;
     bool continued = false;
-    const std::size_t n = src_.size();
+    const std::size_t n = n_;
     while (p < n) {
       // to the next byte that can end the comment or continue it
       const void* hit = std::memchr(src_.data() + p, '\n', n - p);
       const std::size_t nl = hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - src_.data()) : n;
       // the newline ends it unless a backslash (or backslash, CR) continues it
       std::size_t e = nl;
-      if (e < n && e > p && src_[e - 1] == '\r') --e;  // "\r\n"
-      if (nl < n && e > p && src_[e - 1] == '\\') {
+      if (e < n && e > p && s_[e - 1] == '\r') --e;  // "\r\n"
+      if (nl < n && e > p && s_[e - 1] == '\\') {
         p = nl + 1;  // a continuation: the comment goes on
         continued = true;
         continue;
@@ -316,8 +373,8 @@ class Lexer {
     expect_header_ = false;
     const char close = src_[pos_] == '<' ? '>' : '"';
     std::size_t p = pos_ + 1;
-    while (p < src_.size() && src_[p] != close && src_[p] != '\n') ++p;
-    if (p < src_.size() && src_[p] == close) {
+    while (p < n_ && src_[p] != close && src_[p] != '\n') ++p;
+    if (p < n_ && src_[p] == close) {
       skip_to(p + 1);
       return true;
     }
@@ -326,14 +383,14 @@ class Lexer {
 
   Kind number() {
     std::size_t p = pos_ + 1;
-    while (p < src_.size()) {
-      const auto ch = static_cast<unsigned char>(src_[p]);
-      if ((ch == '+' || ch == '-') &&
-          (src_[p - 1] == 'e' || src_[p - 1] == 'E' || src_[p - 1] == 'p' || src_[p - 1] == 'P')) {
+    while (p < n_) {
+      const unsigned char ch = s_[p];
+      if (is_ident_cont(ch) || ch == '.') {
         ++p;
-      } else if (is_ident_cont(ch) || ch == '.') {
+      } else if ((ch == '+' || ch == '-') &&
+                 (s_[p - 1] == 'e' || s_[p - 1] == 'E' || s_[p - 1] == 'p' || s_[p - 1] == 'P')) {
         ++p;
-      } else if (ch == '\'' && p + 1 < src_.size() && is_ident_cont(static_cast<unsigned char>(src_[p + 1]))) {
+      } else if (ch == '\'' && p + 1 < n_ && is_ident_cont(s_[p + 1])) {
         p += 2;  // digit separator
       } else {
         break;
@@ -343,22 +400,27 @@ class Lexer {
     return Kind::Number;
   }
 
+  // An identifier, or the encoding prefix of a literal (u8"..", R"(..)", L'x').
   Kind identifier_or_literal() {
-    std::size_t p = pos_;
-    while (p < src_.size() && is_ident_cont(static_cast<unsigned char>(src_[p]))) ++p;
-    const std::string_view word = src_.substr(pos_, p - pos_);
-    const char after = p < src_.size() ? src_[p] : '\0';
-    if (after == '"') {
-      if (word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR") return raw_string(p);
-      if (word == "u8" || word == "u" || word == "U" || word == "L") return quoted(p, '"', Kind::String);
+    const unsigned char* q = s_ + pos_ + 1;  // the first byte starts an identifier
+    const unsigned char* const e = s_ + n_;
+    while (q < e && is_ident_cont(*q)) ++q;
+    const std::size_t p = static_cast<std::size_t>(q - s_);
+    if (q < e && (*q == '"' || *q == '\'')) [[unlikely]] {
+      const std::string_view word = src_.substr(pos_, p - pos_);
+      if (*q == '"') {
+        if (word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR") return raw_string(p);
+        if (word == "u8" || word == "u" || word == "U" || word == "L") return quoted(p, '"', Kind::String);
+      } else if (word == "u8" || word == "u" || word == "U" || word == "L") {
+        return quoted(p, '\'', Kind::Char);
+      }
     }
-    if (after == '\'' && (word == "u8" || word == "u" || word == "U" || word == "L"))
-      return quoted(p, '\'', Kind::Char);
-    skip_to(p);
     if (check_include_) {
       check_include_ = false;
+      const std::string_view word = src_.substr(pos_, p - pos_);
       expect_header_ = word == "include" || word == "include_next" || word == "import";
     }
+    skip_to(p);
     return Kind::Identifier;
   }
 
@@ -367,7 +429,7 @@ class Lexer {
   // tokens, as nvcc reads it (clang rejects the text; the hip target inserts a space).
   std::size_t literal_suffix_end(std::size_t p) const {
     if (src_.substr(p, 2) == "__") return p;
-    while (p < src_.size() && is_ident_cont(static_cast<unsigned char>(src_[p]))) ++p;
+    while (p < n_ && is_ident_cont(s_[p])) ++p;
     return p;
   }
 
@@ -375,14 +437,14 @@ class Lexer {
   // newline of an unterminated literal. Absorbs a user-defined-literal suffix.
   Kind quoted(std::size_t open, char quote, Kind kind) {
     std::size_t p = open + 1;
-    while (p < src_.size() && src_[p] != quote && src_[p] != '\n') {
-      if (src_[p] == '\\' && p + 1 < src_.size()) {
-        p += (src_[p + 1] == '\r' && p + 2 < src_.size() && src_[p + 2] == '\n') ? 3 : 2;
+    while (p < n_ && src_[p] != quote && src_[p] != '\n') {
+      if (src_[p] == '\\' && p + 1 < n_) {
+        p += (src_[p + 1] == '\r' && p + 2 < n_ && src_[p + 2] == '\n') ? 3 : 2;
       } else {
         ++p;
       }
     }
-    if (p < src_.size() && src_[p] == quote) p = literal_suffix_end(p + 1);
+    if (p < n_ && src_[p] == quote) p = literal_suffix_end(p + 1);
     advance_to(p);
     return kind;
   }
@@ -396,15 +458,13 @@ class Lexer {
     closing.append(src_.substr(quote + 1, paren - quote - 1));
     closing.push_back('"');
     const std::size_t close = src_.find(closing, paren + 1);
-    const std::size_t p = close == std::string_view::npos ? src_.size() : literal_suffix_end(close + closing.size());
+    const std::size_t p = close == std::string_view::npos ? n_ : literal_suffix_end(close + closing.size());
     advance_to(p);
     return Kind::RawString;
   }
 
-  // Length of the multi-character punctuator at pos_, or 1. Dispatches on the first byte: this
-  // is the lexer's hottest path after identifiers.
-  [[nodiscard]] std::size_t punct_length() const {
-    const unsigned char c = peek(), d = peek(1), e = peek(2);
+  // Length of the multi-character punctuator starting with bytes c, d, e, or 1.
+  [[nodiscard]] static std::size_t punct_length(unsigned char c, unsigned char d, unsigned char e) {
     switch (c) {
       case '>': return d == '>' ? (e == '=' ? 3 : 2) : d == '=' ? 2 : 1;
       case '<': return d == '<' ? (e == '=' ? 3 : 2) : d == '=' ? (e == '>' ? 3 : 2) : 1;
@@ -427,31 +487,45 @@ class Lexer {
 
   Kind punct() {
     check_include_ = false;
-    if (peek() == '<' && starts_with("<<<") && !starts_with("<<<=")) {
+    const unsigned char c = s_[pos_], d = peek(1), e = peek(2);
+    if (c == '<' && d == '<' && e == '<' && peek(3) != '=') {
       ++launch_depth_;
       skip_to(pos_ + 3);
       return Kind::LaunchOpen;
     }
-    if (launch_depth_ > 0 && peek() == '>' && starts_with(">>>")) {
+    if (launch_depth_ > 0 && c == '>' && d == '>' && e == '>') {
       --launch_depth_;
       skip_to(pos_ + 3);
       return Kind::LaunchClose;
     }
-    if (const std::size_t n = punct_length(); n > 1) {
-      skip_to(pos_ + n);
+    if (const std::size_t len = punct_length(c, d, e); len > 1) {
+      skip_to(pos_ + len);
       return Kind::Punct;
     }
-    const unsigned char c = peek();
     skip_to(pos_ + 1);
     if (c == ';') launch_depth_ = 0;  // an unclosed launch never spans statements
-    static constexpr std::string_view kSingle = "{}[]()<>;:,.?~!+-*/%^&|=#\\";
-    return kSingle.find(static_cast<char>(c)) != std::string_view::npos ? Kind::Punct : Kind::Other;
+    return kSinglePunct[c] ? Kind::Punct : Kind::Other;
   }
 
+  struct Open {
+    std::uint32_t ci;  // code index of an open bracket
+    unsigned char c;   // '(', '[' or '{'
+  };
+
   std::string_view src_;
+  const unsigned char* s_;  // src_'s bytes
+  std::size_t n_;           // src_'s size
   TokenList& out_;
   CodeIndex* code_;
-  std::vector<std::uint32_t> code_stack_, dir_stack_;
+  // The arrays being written (size_arrays), each with room for cap_ entries.
+  std::size_t cap_ = 0;
+  std::uint32_t* tok_begin_ = nullptr;
+  std::uint32_t* tok_line_ = nullptr;
+  std::uint8_t* tok_kind_ = nullptr;
+  std::uint32_t* code_token_ = nullptr;
+  std::uint64_t* code_key_ = nullptr;
+  std::uint32_t* code_partner_ = nullptr;
+  std::vector<Open> code_stack_, dir_stack_;
   std::uint32_t pos_ = 0;
   std::uint32_t line_ = 1;
   int launch_depth_ = 0;

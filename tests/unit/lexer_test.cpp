@@ -141,6 +141,25 @@ TEST(Lexer, LinesAndColumns) {
   }
 }
 
+TEST(Lexer, BlankRunsCarriageReturnsAndContinuationsMakeOneWhitespaceToken) {
+  // A run of blanks, a lone CR and a backslash-newline are one token (its newline counted); a
+  // CR before a newline is the newline's.
+  const std::string src = "a \t\r \\\n  b\r\nc @ `d;";
+  const auto toks = tokenize(src);
+  ASSERT_EQ(toks.size(), 11u);
+  EXPECT_EQ(toks[1].kind, Kind::Whitespace);
+  EXPECT_EQ(toks[1].text(src), " \t\r \\\n  ");
+  EXPECT_EQ(toks[2].text(src), "b");
+  EXPECT_EQ(toks[2].line, 2u);
+  EXPECT_EQ(toks[3].kind, Kind::Newline);
+  EXPECT_EQ(toks[3].text(src), "\r\n");
+  EXPECT_EQ(toks[4].line, 3u);
+  // bytes that are no punctuator are Other; the single-byte punctuators are Punct
+  EXPECT_EQ(toks[6].kind, Kind::Other);
+  EXPECT_EQ(toks[8].kind, Kind::Other);
+  EXPECT_EQ(toks[10].kind, Kind::Punct);
+}
+
 TEST(Lexer, UnterminatedConstructsDoNotLoseBytes) {
   for (std::string s : {"\"abc", "'x", "/* never closed", "R\"d(raw", "#include <oops"}) {
     EXPECT_EQ(concat(s, tokenize(s)), s);

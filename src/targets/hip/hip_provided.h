@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -218,7 +219,18 @@ template <class View, class Excluded, class TargetName, class ParamName, class W
   std::vector<bool>& platform = platform_slot ? *platform_slot : own;
   if (platform.size() != n) platform = platform_branches(v);
   std::size_t i = 0;
+  const std::uint64_t open_brace = lex::short_key("{"), close_brace = lex::short_key("}"), paren = lex::short_key("(");
   while (i < n) {
+    // Only `{`, `}`, a name before `(` and `operator OP (` do anything below: the tokens before
+    // the next of those are passed on their keys alone (most of a file; the same as walking them).
+    while (i < n) {
+      const std::uint64_t k = v.key(i);
+      if (k == open_brace || k == close_brace || (i + 1 < n && v.key(i + 1) == paren) ||
+          (k == lex::kLongKey && i + 2 < n && v.key(i + 2) == paren))
+        break;
+      ++i;
+    }
+    if (i >= n) break;
     if (v.in_directive(i)) {
       ++i;
       continue;

@@ -15,6 +15,7 @@
 // The width argument of the shuffles is kept as written: CUDA's default is warpSize and so is
 // HIP's, which keeps warpSize-generic code right; 32-lane assumptions are the lane-math
 // analysis' business.
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -147,7 +148,10 @@ std::size_t expression_end(const FileMigration& f, std::size_t first) {
 FileFacts collect_facts(const FileMigration& f) {
   FileFacts facts;
   // Pass 1: names defined as a full mask. Constants may be defined from earlier macros.
+  // Only a name after `define` or before `=` is read below: the others are passed on their keys.
+  const std::uint64_t define = lex::short_key("define"), assign = lex::short_key("=");
   for (std::size_t ci = 0; ci + 1 < f.code_size(); ++ci) {
+    if (f.key(ci + 1) != assign && !(ci >= 1 && f.key(ci - 1) == define)) continue;
     if (!f.is_identifier(ci)) continue;
     const lex::Token& t = f.code(ci);
     if (t.in_directive && ci >= 2 && f.is(ci - 1, "define") && f.is(ci - 2, "#")) {
