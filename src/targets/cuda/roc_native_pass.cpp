@@ -4,7 +4,7 @@
 //  - `#if ROCSPARSE_VERSION_MAJOR < 3` and the like: nvcc sees no rocSPARSE header, so the macro
 //    would read 0 and pick the code written for rocSPARSE 2. The rules map rocSPARSE 3's API, so
 //    the test reads the version whose API they map, `3 /* ferry: ROCSPARSE_VERSION_MAJOR */`
-//    (FRY1320).
+//    (FRY1320); the rocSPARSE names of a branch that is then not compiled stay as written.
 //  - `case rocsparse_status_thrown_exception:` and the other statuses the CUDA library never
 //    returns (no row maps them): the label goes, with the `return` it guards (FRY1321).
 //  - rocSPARSE's staged generic calls, `rocsparse_spmv(..., stage, &size, buffer)`: one function
@@ -319,6 +319,44 @@ inline cusparseStatus_t csr2dense(cusparseHandle_t handle, int m, int n, const c
 
 // ---- version tests ---------------------------------------------------------------------------
 
+// `#if NAME OP N` with NAME's value: whether the test holds.
+bool test_holds(const migrate::FileMigration& f, std::size_t name, std::string_view value) {
+  const long v = std::stol(std::string(value));
+  long n = 0;
+  try {
+    n = std::stol(std::string(f.text(name + 2)));
+  } catch (...) {
+    return true;
+  }
+  const std::string_view op = f.text(name + 1);
+  if (op == "<") return v < n;
+  if (op == "<=") return v <= n;
+  if (op == ">") return v > n;
+  if (op == ">=") return v >= n;
+  if (op == "==") return v == n;
+  if (op == "!=") return v != n;
+  return true;  // not a comparison Ferry reads: treat the branch as taken
+}
+
+// The branch of the #if at `hash` is not compiled for the rocSPARSE version the rules map (the
+// rocSPARSE 2 spellings rocm-examples #defines there): its rocSPARSE names are left as written,
+// without a diagnostic for each.
+void keep_dead_branch(migrate::FileMigration& f, std::size_t hash) {
+  int depth = 0;
+  for (std::size_t k = f.directive_last(hash) + 1; k < f.code_size(); ++k) {
+    if (f.is(k, "#") && f.in_directive(k)) {
+      const std::string_view d = f.text(k + 1);
+      if (d == "if" || d == "ifdef" || d == "ifndef") ++depth;
+      else if (d == "endif" && depth-- == 0) return;
+      else if ((d == "else" || d == "elif") && depth == 0) return;
+      if (d != "define") k = f.directive_last(k);  // a #define's body is the branch's code too
+      continue;
+    }
+    if (f.is_identifier(k) && f.text(k).starts_with("rocsparse_") && !f.touched(k))
+      f.replace(k, k, std::string(f.text(k)));
+  }
+}
+
 void version_tests(migrate::FileMigration& file) {
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 3> kValues = {
       {{"ROCSPARSE_VERSION_MAJOR", "3"}, {"ROCSPARSE_VERSION_MINOR", "0"}, {"ROCSPARSE_VERSION_PATCH", "0"}}};
@@ -331,6 +369,8 @@ void version_tests(migrate::FileMigration& file) {
       if (!(d == "if" || d == "elif")) continue;
       if (file.is(k - 1, "defined") || (file.is(k - 1, "(") && file.is(k - 2, "defined"))) continue;
       if (!file.replace(k, k, std::string(value) + " /* ferry: " + std::string(name) + " */")) continue;
+      if (k == hash + 2 && file.directive_last(hash) == k + 2 && file.is_number(k + 2) && !test_holds(file, k, value))
+        keep_dead_branch(file, hash);
       file.diag(Diag::RocVersionTestCuda, k,
                 "'" + std::string(name) + "' reads " + std::string(value) +
                     ": the CUDA build has no rocSPARSE header, and Ferry maps rocSPARSE 3's API to cuSPARSE",
