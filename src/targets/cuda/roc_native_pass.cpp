@@ -317,6 +317,174 @@ inline cusparseStatus_t csr2dense(cusparseHandle_t handle, int m, int n, const c
 }  // namespace ferry
 )";
 
+// ferry/compat_cusolver.h: rocSOLVER's LU calls, whose contract cuSOLVER has with another shape
+// (its own handle and a workspace): one cusolverDnHandle_t per call on the cuBLAS handle's stream.
+constexpr std::string_view kCusolverHeaderName = "ferry/compat_cusolver.h";
+constexpr std::string_view kCusolverHeaderText =
+    R"(// ferry/compat_cusolver.h: written by Ferry's HIP -> CUDA migration (ferry migrate --to cuda).
+// rocSOLVER's LU calls through cuSOLVER: rocSOLVER takes the rocBLAS handle (cuBLAS's here) and
+// no workspace, cuSOLVER its own handle and a workspace; each call below opens a cuSOLVER handle
+// on the cuBLAS handle's stream and returns a cuBLAS status, as the rocSOLVER call returns rocBLAS's.
+// Regenerated on every migration: edit the migrated code, not this file.
+#pragma once
+
+#include <vector>
+
+#include <cuComplex.h>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+
+namespace ferry {
+namespace cusolver_compat {
+namespace detail {
+struct Dense {
+  cusolverDnHandle_t handle = nullptr;
+  cudaStream_t stream = nullptr;
+  void* work = nullptr;
+  Dense() = default;
+  Dense(const Dense&) = delete;
+  Dense& operator=(const Dense&) = delete;
+  ~Dense() {
+    if (work) {
+      cudaStreamSynchronize(stream);
+      cudaFree(work);
+    }
+    if (handle) cusolverDnDestroy(handle);
+  }
+  cublasStatus_t open(cublasHandle_t blas) {
+    if (cublasGetStream(blas, &stream) != CUBLAS_STATUS_SUCCESS) return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (cusolverDnCreate(&handle) != CUSOLVER_STATUS_SUCCESS) return CUBLAS_STATUS_ALLOC_FAILED;
+    return cusolverDnSetStream(handle, stream) == CUSOLVER_STATUS_SUCCESS ? CUBLAS_STATUS_SUCCESS
+                                                                           : CUBLAS_STATUS_INTERNAL_ERROR;
+  }
+};
+inline cublasStatus_t status(cusolverStatus_t s) {
+  switch (s) {
+    case CUSOLVER_STATUS_SUCCESS: return CUBLAS_STATUS_SUCCESS;
+    case CUSOLVER_STATUS_NOT_INITIALIZED: return CUBLAS_STATUS_NOT_INITIALIZED;
+    case CUSOLVER_STATUS_ALLOC_FAILED: return CUBLAS_STATUS_ALLOC_FAILED;
+    case CUSOLVER_STATUS_INVALID_VALUE: return CUBLAS_STATUS_INVALID_VALUE;
+    case CUSOLVER_STATUS_ARCH_MISMATCH: return CUBLAS_STATUS_ARCH_MISMATCH;
+    case CUSOLVER_STATUS_EXECUTION_FAILED: return CUBLAS_STATUS_EXECUTION_FAILED;
+    default: return CUBLAS_STATUS_INTERNAL_ERROR;
+  }
+}
+// cuSOLVER's typed LU functions, by element type.
+inline cusolverStatus_t getrf_size(cusolverDnHandle_t h, int m, int n, float* A, int lda, int* lwork) {
+  return cusolverDnSgetrf_bufferSize(h, m, n, A, lda, lwork);
+}
+inline cusolverStatus_t getrf_size(cusolverDnHandle_t h, int m, int n, double* A, int lda, int* lwork) {
+  return cusolverDnDgetrf_bufferSize(h, m, n, A, lda, lwork);
+}
+inline cusolverStatus_t getrf_size(cusolverDnHandle_t h, int m, int n, cuComplex* A, int lda, int* lwork) {
+  return cusolverDnCgetrf_bufferSize(h, m, n, A, lda, lwork);
+}
+inline cusolverStatus_t getrf_size(cusolverDnHandle_t h, int m, int n, cuDoubleComplex* A, int lda, int* lwork) {
+  return cusolverDnZgetrf_bufferSize(h, m, n, A, lda, lwork);
+}
+inline cusolverStatus_t getrf(cusolverDnHandle_t h, int m, int n, float* A, int lda, float* w, int* p, int* info) {
+  return cusolverDnSgetrf(h, m, n, A, lda, w, p, info);
+}
+inline cusolverStatus_t getrf(cusolverDnHandle_t h, int m, int n, double* A, int lda, double* w, int* p, int* info) {
+  return cusolverDnDgetrf(h, m, n, A, lda, w, p, info);
+}
+inline cusolverStatus_t getrf(cusolverDnHandle_t h, int m, int n, cuComplex* A, int lda, cuComplex* w, int* p,
+                              int* info) {
+  return cusolverDnCgetrf(h, m, n, A, lda, w, p, info);
+}
+inline cusolverStatus_t getrf(cusolverDnHandle_t h, int m, int n, cuDoubleComplex* A, int lda, cuDoubleComplex* w,
+                              int* p, int* info) {
+  return cusolverDnZgetrf(h, m, n, A, lda, w, p, info);
+}
+inline cusolverStatus_t getrs(cusolverDnHandle_t h, int n, const float* A, int lda, const int* p, float* B, int ldb,
+                              int* info) {
+  return cusolverDnSgetrs(h, CUBLAS_OP_N, n, n, A, lda, p, B, ldb, info);
+}
+inline cusolverStatus_t getrs(cusolverDnHandle_t h, int n, const double* A, int lda, const int* p, double* B, int ldb,
+                              int* info) {
+  return cusolverDnDgetrs(h, CUBLAS_OP_N, n, n, A, lda, p, B, ldb, info);
+}
+inline cusolverStatus_t getrs(cusolverDnHandle_t h, int n, const cuComplex* A, int lda, const int* p, cuComplex* B,
+                              int ldb, int* info) {
+  return cusolverDnCgetrs(h, CUBLAS_OP_N, n, n, A, lda, p, B, ldb, info);
+}
+inline cusolverStatus_t getrs(cusolverDnHandle_t h, int n, const cuDoubleComplex* A, int lda, const int* p,
+                              cuDoubleComplex* B, int ldb, int* info) {
+  return cusolverDnZgetrs(h, CUBLAS_OP_N, n, n, A, lda, p, B, ldb, info);
+}
+template <class T> T one();
+template <> inline float one<float>() { return 1.0f; }
+template <> inline double one<double>() { return 1.0; }
+template <> inline cuComplex one<cuComplex>() { return make_cuComplex(1.0f, 0.0f); }
+template <> inline cuDoubleComplex one<cuDoubleComplex>() { return make_cuDoubleComplex(1.0, 0.0); }
+inline bool is_zero(float x) { return x == 0.0f; }
+inline bool is_zero(double x) { return x == 0.0; }
+inline bool is_zero(cuComplex x) { return x.x == 0.0f && x.y == 0.0f; }
+inline bool is_zero(cuDoubleComplex x) { return x.x == 0.0 && x.y == 0.0; }
+}  // namespace detail
+
+// rocsolver_?getrf and rocsolver_?getf2 (the blocked and unblocked forms of one factorisation,
+// P A = L U with partial pivoting; cuSOLVER has the blocked one): LU factors in A, 1-based pivots
+// in ipiv, info > 0 at the first zero pivot.
+template <class T>
+inline cublasStatus_t getrf(cublasHandle_t blas, int m, int n, T* A, int lda, int* ipiv, int* info) {
+  detail::Dense d;
+  cublasStatus_t s = d.open(blas);
+  if (s != CUBLAS_STATUS_SUCCESS) return s;
+  int lwork = 0;
+  s = detail::status(detail::getrf_size(d.handle, m, n, A, lda, &lwork));
+  if (s != CUBLAS_STATUS_SUCCESS) return s;
+  if (cudaMalloc(&d.work, sizeof(T) * (lwork > 0 ? lwork : 1)) != cudaSuccess) return CUBLAS_STATUS_ALLOC_FAILED;
+  return detail::status(detail::getrf(d.handle, m, n, A, lda, static_cast<T*>(d.work), ipiv, info));
+}
+template <class T>
+inline cublasStatus_t getf2(cublasHandle_t blas, int m, int n, T* A, int lda, int* ipiv, int* info) {
+  return getrf(blas, m, n, A, lda, ipiv, info);
+}
+
+// rocsolver_?getri: the inverse of A from its LU factors (getrf's), in place; info = j (1-based)
+// and A unchanged when U(j, j) is the first zero on U's diagonal. cuSOLVER has no getri: the
+// inverse solves A X = I with getrs.
+template <class T>
+inline cublasStatus_t getri(cublasHandle_t blas, int n, T* A, int lda, int* ipiv, int* info) {
+  detail::Dense d;
+  cublasStatus_t s = d.open(blas);
+  if (s != CUBLAS_STATUS_SUCCESS) return s;
+  if (n <= 0) return cudaMemsetAsync(info, 0, sizeof(int), d.stream) == cudaSuccess ? CUBLAS_STATUS_SUCCESS
+                                                                                    : CUBLAS_STATUS_EXECUTION_FAILED;
+  std::vector<T> diag(static_cast<std::size_t>(n));
+  if (cudaMemcpy2DAsync(diag.data(), sizeof(T), A, sizeof(T) * (static_cast<std::size_t>(lda) + 1), sizeof(T), n,
+                        cudaMemcpyDeviceToHost, d.stream) != cudaSuccess ||
+      cudaStreamSynchronize(d.stream) != cudaSuccess)
+    return CUBLAS_STATUS_EXECUTION_FAILED;
+  int singular = 0;
+  for (int j = 0; j < n && singular == 0; ++j)
+    if (detail::is_zero(diag[static_cast<std::size_t>(j)])) singular = j + 1;
+  if (singular != 0)
+    return cudaMemcpy(info, &singular, sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess
+               ? CUBLAS_STATUS_SUCCESS
+               : CUBLAS_STATUS_EXECUTION_FAILED;
+  std::vector<T> identity(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), T{});
+  for (int j = 0; j < n; ++j) identity[static_cast<std::size_t>(j) * static_cast<std::size_t>(n) + j] = detail::one<T>();
+  const std::size_t bytes = sizeof(T) * identity.size();
+  if (cudaMalloc(&d.work, bytes) != cudaSuccess) return CUBLAS_STATUS_ALLOC_FAILED;
+  T* X = static_cast<T*>(d.work);
+  if (cudaMemcpyAsync(X, identity.data(), bytes, cudaMemcpyHostToDevice, d.stream) != cudaSuccess)
+    return CUBLAS_STATUS_EXECUTION_FAILED;
+  s = detail::status(detail::getrs(d.handle, n, A, lda, ipiv, X, n, info));
+  if (s != CUBLAS_STATUS_SUCCESS) return s;
+  if (cudaMemcpy2DAsync(A, sizeof(T) * static_cast<std::size_t>(lda), X, sizeof(T) * static_cast<std::size_t>(n),
+                        sizeof(T) * static_cast<std::size_t>(n), n, cudaMemcpyDeviceToDevice, d.stream) != cudaSuccess ||
+      cudaStreamSynchronize(d.stream) != cudaSuccess)  // the host identity goes out of scope
+    return CUBLAS_STATUS_EXECUTION_FAILED;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+}  // namespace cusolver_compat
+}  // namespace ferry
+)";
+
 // ---- version tests ---------------------------------------------------------------------------
 
 // `#if NAME OP N` with NAME's value: whether the test holds.
@@ -665,6 +833,17 @@ void mat_infos(migrate::FileMigration& file) {
 
 // ---- libraries with no same-shape twin ---------------------------------------------------------
 
+// The file calls a rocsolver_* function no rule maps (rules/hip2cuda/rocsolver.tsv maps the LU ones).
+bool unmapped_rocsolver_call(const migrate::FileMigration& file) {
+  const rules::RuleSet& rules = file.target().rules();
+  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
+    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || !file.text(ci).starts_with("rocsolver_")) continue;
+    const rules::Rule* r = rules.find_identifier(file.text(ci));
+    if (!r || !r->has_replacement() || r->status == rules::Status::Unsupported) return true;
+  }
+  return false;
+}
+
 void no_twin_includes(migrate::FileMigration& file) {
   struct Lib {
     std::string_view header;
@@ -673,8 +852,9 @@ void no_twin_includes(migrate::FileMigration& file) {
   static constexpr Lib kLibs[] = {
       {"rocsolver/rocsolver.h",
        "rocSOLVER's LAPACK-style calls take a rocblas_handle and allocate their own workspace; cuSOLVER's take a "
-       "cusolverDnHandle_t and a workspace sized by a *_bufferSize query (getf2, getri and the tridiagonal output "
-       "of syev have no cuSOLVER function)"},
+       "cusolverDnHandle_t and a workspace sized by a *_bufferSize query, and the tridiagonal output of syev and "
+       "the batched eigensolvers have no cuSOLVER function of that shape (only getrf, getf2 and getri are bridged, "
+       "by ferry/compat_cusolver.h)"},
       {"rocsolver.h", "rocSOLVER's calls take a rocblas_handle and no workspace; cuSOLVER's need a workspace"},
       {"rocfft/rocfft.h",
        "rocFFT's plan API (rocfft_plan_create with a plan description, execution info, callbacks and multi-GPU "
@@ -699,7 +879,7 @@ void no_twin_includes(migrate::FileMigration& file) {
     for (const Lib& l : kLibs)
       if (path == l.header) {
         // rocSOLVER's header maps (rules/hip2cuda/rocsparse.tsv); only its calls do not.
-        if (path.starts_with("rocsolver") && file.source().find("rocsolver_") == std::string_view::npos) break;
+        if (path.starts_with("rocsolver") && !unmapped_rocsolver_call(file)) break;
         file.diag(Diag::RocNativeNoTwinCuda, ci + 2,
                   "'" + path + "': " + std::string(l.why) + "; the calls are left as written",
                   path.find("rocrand") != std::string::npos
@@ -730,11 +910,15 @@ void roc_native_pass(migrate::FileMigration& file) {
 }
 
 void roc_native_finish(migrate::FileMigration& file) {
-  for (const rewrite::Edit& e : file.edits().edits())
-    if (e.replacement.find("ferry::cusparse_compat::") != std::string::npos) {
-      use_side_header(file, kCusparseHeaderName, kCusparseHeaderText);
-      return;
-    }
+  // Written by an edit, or already in the source: a migrated file migrated again (a round trip's
+  // second way there) keeps the calls and needs the header as much.
+  bool sparse = file.mentions("cusparse_compat"), solver = file.mentions("cusolver_compat");
+  for (const rewrite::Edit& e : file.edits().edits()) {
+    sparse = sparse || e.replacement.find("ferry::cusparse_compat::") != std::string::npos;
+    solver = solver || e.replacement.find("ferry::cusolver_compat::") != std::string::npos;
+  }
+  if (sparse) use_side_header(file, kCusparseHeaderName, kCusparseHeaderText);
+  if (solver) use_side_header(file, kCusolverHeaderName, kCusolverHeaderText);
 }
 
 }  // namespace ferry::targets::cuda

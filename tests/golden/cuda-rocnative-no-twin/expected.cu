@@ -1,13 +1,13 @@
-// ROCm library calls with no same-shape CUDA twin are reported and left as written: rocSOLVER
-// (cuSOLVER needs its own handle and a workspace), a rocSPARSE routine CUDA 12 removed, a staged
+// ROCm library calls with no same-shape CUDA twin are reported and left as written: rocSOLVER's
+// syev (cuSOLVER's syevd writes no off-diagonal E), a rocSPARSE routine CUDA 12 removed, a staged
 // call whose stage is not a literal, and a rocsparse_mat_info two algorithms share.
 #include "ferry/compat_cusparse.h" /* ferry-hip: (none) */
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 #include <cusparse.h>
 
-void factor(cublasHandle_t blas, int n, double* A, int* ipiv, int* info) {
-  rocsolver_dgetf2(blas, n, n, A, n, ipiv, info);
+void eigenvalues(cublasHandle_t blas, int n, double* A, double* D, double* E, int* info) {
+  rocsolver_dsyev(blas, rocblas_evect_none, CUBLAS_FILL_MODE_UPPER, n, A, n, D, E, info);
 }
 
 void product(cusparseHandle_t handle, cusparseMatDescr_t descr, int m, int nnz,

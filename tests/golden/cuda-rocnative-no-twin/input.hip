@@ -1,12 +1,12 @@
-// ROCm library calls with no same-shape CUDA twin are reported and left as written: rocSOLVER
-// (cuSOLVER needs its own handle and a workspace), a rocSPARSE routine CUDA 12 removed, a staged
+// ROCm library calls with no same-shape CUDA twin are reported and left as written: rocSOLVER's
+// syev (cuSOLVER's syevd writes no off-diagonal E), a rocSPARSE routine CUDA 12 removed, a staged
 // call whose stage is not a literal, and a rocsparse_mat_info two algorithms share.
 #include <hip/hip_runtime.h>
 #include <rocsolver/rocsolver.h>
 #include <rocsparse/rocsparse.h>
 
-void factor(rocblas_handle blas, rocblas_int n, double* A, rocblas_int* ipiv, rocblas_int* info) {
-  rocsolver_dgetf2(blas, n, n, A, n, ipiv, info);
+void eigenvalues(rocblas_handle blas, rocblas_int n, double* A, double* D, double* E, rocblas_int* info) {
+  rocsolver_dsyev(blas, rocblas_evect_none, rocblas_fill_upper, n, A, n, D, E, info);
 }
 
 void product(rocsparse_handle handle, rocsparse_mat_descr descr, rocsparse_int m, rocsparse_int nnz,
