@@ -276,6 +276,40 @@ inline cusparseStatus_t spsm_solve(cusparseHandle_t handle, cusparseOperation_t 
   return s != CUSPARSE_STATUS_SUCCESS ? s : cusparseSpSM_solve(handle, trans_A, trans_B, alpha, A, B, C, type, alg, d);
 }
 
+// rocsparse_?gemmi (removed from cuSPARSE in CUDA 12.0): C = alpha A op(B) + beta C for the dense
+// column-major m x k matrix A (lda) and the CSR matrix B, op(B) k x n; rocSPARSE takes only
+// trans_A = none and trans_B = transpose (B stored n x k), and so does this. Through cusparseSpMM
+// on the transposes: C^T = B A^T, where A^T and C^T are A and C read as row-major matrices.
+template <class T>
+inline cusparseStatus_t gemmi(cusparseHandle_t handle, cusparseOperation_t trans_A, cusparseOperation_t trans_B, int m,
+                              int n, int k, int nnz, const T* alpha, const T* A, int lda, const cusparseMatDescr_t descr,
+                              const T* csr_val, const int* csr_row_ptr, const int* csr_col_ind, const T* beta, T* C,
+                              int ldc) {
+  if (trans_A != CUSPARSE_OPERATION_NON_TRANSPOSE || trans_B != CUSPARSE_OPERATION_TRANSPOSE)
+    return CUSPARSE_STATUS_NOT_SUPPORTED;  // rocSPARSE: rocsparse_status_not_implemented
+  if (cusparseGetMatType(descr) != CUSPARSE_MATRIX_TYPE_GENERAL) return CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED;
+  const cudaDataType type = detail::data_type<T>::value;
+  detail::Generic g;
+  cusparseStatus_t s = cusparseCreateCsr(&g.a, n, k, nnz, const_cast<int*>(csr_row_ptr), const_cast<int*>(csr_col_ind),
+                                         const_cast<T*>(csr_val), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                         cusparseGetMatIndexBase(descr), type);
+  if (s == CUSPARSE_STATUS_SUCCESS)
+    s = cusparseCreateDnMat(&g.b, k, m, lda, const_cast<T*>(A), type, CUSPARSE_ORDER_ROW);
+  if (s == CUSPARSE_STATUS_SUCCESS) s = cusparseCreateDnMat(&g.c, n, m, ldc, C, type, CUSPARSE_ORDER_ROW);
+  const cusparseOperation_t none = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  std::size_t size = 0;
+  if (s == CUSPARSE_STATUS_SUCCESS)
+    s = cusparseSpMM_bufferSize(handle, none, none, alpha, g.a, g.b, beta, g.c, type, CUSPARSE_SPMM_ALG_DEFAULT, &size);
+  if (s == CUSPARSE_STATUS_SUCCESS) s = g.allocate(size);
+  if (s == CUSPARSE_STATUS_SUCCESS)
+    s = cusparseSpMM(handle, none, none, alpha, g.a, g.b, beta, g.c, type, CUSPARSE_SPMM_ALG_DEFAULT, g.buffer);
+  cudaStream_t stream = nullptr;
+  if (s == CUSPARSE_STATUS_SUCCESS && cusparseGetStream(handle, &stream) == CUSPARSE_STATUS_SUCCESS &&
+      cudaStreamSynchronize(stream) != cudaSuccess)
+    s = CUSPARSE_STATUS_EXECUTION_FAILED;
+  return s;
+}
+
 // rocsparse_?csr2dense: the m x n CSR matrix into the column-major dense matrix A (leading
 // dimension ld), zeros where no entry is stored; the index base is the descriptor's.
 template <class T>

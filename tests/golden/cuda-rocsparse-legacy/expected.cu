@@ -77,6 +77,16 @@ int multiply_csr(cusparseHandle_t handle, cusparseMatDescr_t descr, int m, int n
   return 0;
 }
 
+// C = A B^T for a dense m x k matrix A and a CSR matrix B (n x k); cuSPARSE 12 has no gemmi.
+int dense_times_sparse(cusparseHandle_t handle, cusparseMatDescr_t descr, int m, int n,
+                       int k, int nnz, const double* A, const double* val,
+                       const int* row_ptr, const int* col_ind, double* C) {
+  const double alpha = 1.0, beta = 0.0;
+  CHECK(ferry::cusparse_compat::gemmi(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_TRANSPOSE, m, n, k, nnz, &alpha, A, m,
+                         descr, val, row_ptr, col_ind, &beta, C, m));
+  return 0;
+}
+
 // Incomplete LU of a CSR matrix, then its dense copy A (column-major, m x m).
 int factor(cusparseHandle_t handle, cusparseMatDescr_t descr, int m, int nnz, double* val,
            const int* row_ptr, const int* col_ind, double* A) {

@@ -86,6 +86,16 @@ int multiply_csr(rocsparse_handle handle, rocsparse_mat_descr descr, rocsparse_i
   return 0;
 }
 
+// C = A B^T for a dense m x k matrix A and a CSR matrix B (n x k); cuSPARSE 12 has no gemmi.
+int dense_times_sparse(rocsparse_handle handle, rocsparse_mat_descr descr, rocsparse_int m, rocsparse_int n,
+                       rocsparse_int k, rocsparse_int nnz, const double* A, const double* val,
+                       const rocsparse_int* row_ptr, const rocsparse_int* col_ind, double* C) {
+  const double alpha = 1.0, beta = 0.0;
+  CHECK(rocsparse_dgemmi(handle, rocsparse_operation_none, rocsparse_operation_transpose, m, n, k, nnz, &alpha, A, m,
+                         descr, val, row_ptr, col_ind, &beta, C, m));
+  return 0;
+}
+
 // Incomplete LU of a CSR matrix, then its dense copy A (column-major, m x m).
 int factor(rocsparse_handle handle, rocsparse_mat_descr descr, rocsparse_int m, rocsparse_int nnz, double* val,
            const rocsparse_int* row_ptr, const rocsparse_int* col_ind, double* A) {
