@@ -376,6 +376,10 @@ void add_recorded_header(migrate::FileMigration& file, std::string_view name, st
 }
 }  // namespace
 
+void use_side_header(migrate::FileMigration& file, std::string_view name, std::string_view text) {
+  add_recorded_header(file, name, text);
+}
+
 void use_vector_operators_header(migrate::FileMigration& file) {
   add_recorded_header(file, kVectorHeaderName, vector_operators_header_text());
 }

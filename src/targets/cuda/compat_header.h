@@ -24,6 +24,10 @@ inline constexpr std::string_view kVectorHeaderName = "ferry/compat_cuda_vector.
 [[nodiscard]] const std::string& vector_operators_header_text();
 void use_vector_operators_header(migrate::FileMigration& file);
 
+// Writes the header `name` (text `text`) beside the file and includes it once, recorded as added
+// (ferry/compat_cusparse.h: roc_native_pass.cpp).
+void use_side_header(migrate::FileMigration& file, std::string_view name, std::string_view text);
+
 // The file uses ferry::cuda_compat: the header is written beside it (a side output) and included
 // at the top, once per file.
 void use_compat_header(migrate::FileMigration& file);

@@ -145,6 +145,7 @@ class CudaTarget final : public Target {
     device_prop_pass(file);
     cccl_pass(file);
     rocprim_pass(file);
+    roc_native_pass(file);
     vector_ctor_pass(file);
     vector_ops_pass(file);
     solver_lwork_pass(file);
@@ -157,6 +158,7 @@ class CudaTarget final : public Target {
   void finish_file(migrate::FileMigration& file) const override {
     hip_record_pass(file);  // after the rules: the CUDA names HIP code holds, which the way back would rename
     use_compat_header_if_referenced(file);
+    roc_native_finish(file);  // ferry/compat_cusparse.h where a rule wrote ferry::cusparse_compat::
     runtime_header_pass(file);
   }
 

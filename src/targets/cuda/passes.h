@@ -1,8 +1,8 @@
 // Semantic passes of the HIP → CUDA target. Order (CudaTarget::run_passes): record_restore,
 // hip_compat_include, logical_warp, module_api, deviceptr, vmm, syncwarp, printf_cast, member_kernel, launch, ballot,
-// device_prop, cccl, rocprim, vector_ctor, atomic_fp, texture_ref, wmma, amd_only, implicit_headers; edits of an
-// earlier pass win over later ones and over the rule tables. Then the rules, then the finishing step (compat header,
-// runtime header). Golden tests: tests/golden/cuda-<pass>-*/.
+// device_prop, cccl, rocprim, roc_native, vector_ctor, atomic_fp, texture_ref, wmma, amd_only, implicit_headers; edits
+// of an earlier pass win over later ones and over the rule tables. Then the rules, then the finishing step (compat
+// header, runtime header). Golden tests: tests/golden/cuda-<pass>-*/.
 #pragma once
 
 #include <string>
@@ -145,6 +145,16 @@ void vector_ops_pass(migrate::FileMigration& file);
 // result becomes bytes, a routine's size elements (ferry::cuda_compat::solver_lwork_*, FRY1315;
 // rules/cusolver_lwork.tsv).
 void solver_lwork_pass(migrate::FileMigration& file);
+
+// The ROCm libraries' native APIs where a rename is not enough (roc_native_pass.cpp): rocSPARSE
+// version tests read rocSPARSE 3 (FRY1320), `case`s of statuses the CUDA library never returns go
+// (FRY1321), staged rocsparse_spmv/spmm calls become cuSPARSE's function for their stage (FRY1248,
+// FRY1249), a local rocsparse_mat_info takes the cuSPARSE info type of its algorithm (FRY1250,
+// FRY1251); rocSOLVER, rocFFT and rocRAND's C++ wrapper are reported at their include (FRY1322).
+void roc_native_pass(migrate::FileMigration& file);
+// After the rules: a file whose calls became ferry::cusparse_compat:: (rocsparse_?csr2dense,
+// removed from cuSPARSE in CUDA 12) gets ferry/compat_cusparse.h beside it and included.
+void roc_native_finish(migrate::FileMigration& file);
 
 // Texture references, removed in CUDA 12.0: FRY1206 on each `texture<...>` declaration.
 void texture_ref_pass(migrate::FileMigration& file);

@@ -126,6 +126,8 @@ void build_reverse_rules(RuleSet& out, ReverseStats* stats, const rules::CudaVer
   rules::load_builtin(forward, "cuda2hip/", skip);
   RuleSet forward_rocblas;  // --blas=rocblas tables, when present: rocblas_* → cublas*
   rules::load_builtin(forward_rocblas, "cuda2hip/alt-rocblas/");
+  RuleSet forward_rocsparse;  // --sparse=rocsparse tables: rocsparse_* → cusparse*
+  rules::load_builtin(forward_rocsparse, "cuda2hip/alt-rocsparse/");
 
   // Explicit rows; those of cuda_versions.tsv only for the CUDA releases their notes name, and
   // then over the other tables' rows of the same name.
@@ -141,6 +143,7 @@ void build_reverse_rules(RuleSet& out, ReverseStats* stats, const rules::CudaVer
   std::map<std::pair<int, std::string>, Group> groups;
   collect(forward, groups, st);
   collect(forward_rocblas, groups, st);
+  collect(forward_rocsparse, groups, st);
 
   for (auto& [key, g] : groups) {
     const auto& [cls, hip] = key;
