@@ -61,16 +61,39 @@ std::string rel(const fs::path& p, const fs::path& base) {
   return r.empty() ? "." : r;
 }
 
+std::string read_or_empty(const fs::path& p);
+
 std::vector<std::string> include_dirs_for(const fs::path& dir, const fs::path& root) {
   std::vector<std::string> out = {"."};
+  std::vector<fs::path> ancestors;  // dir, its parent, ... up to the root
   fs::path a = dir;
   while (true) {
+    ancestors.push_back(a);
     for (const char* n : {"Common", "common", "include", "inc", "utils", "util"}) {
       std::error_code ec;
       if (fs::is_directory(a / n, ec)) out.push_back(rel(a / n, dir));
     }
     if (a == root || !a.has_parent_path() || a.parent_path() == a || rel(a, root).starts_with("..")) break;
     a = a.parent_path();
+  }
+  // A quoted include that neither the folder nor those give, found in an ancestor up to the root:
+  // that ancestor (HIP-Examples' mini-nbody builds its hip/ and cuda/ programs with -I../ for
+  // the `timer.h` beside them).
+  static const std::regex kQuoted(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)")re", std::regex::multiline);
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (!e.is_regular_file(ec) || !is_source(e.path())) continue;
+    const std::string text = read_or_empty(e.path());
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), kQuoted); it != std::sregex_iterator(); ++it) {
+      const std::string inc = (*it)[1].str();
+      const auto found_in = [&](const std::string& d) { return fs::is_regular_file(dir / d / inc, ec); };
+      if (std::any_of(out.begin(), out.end(), found_in)) continue;
+      for (std::size_t k = 1; k < ancestors.size(); ++k)
+        if (fs::is_regular_file(ancestors[k] / inc, ec)) {
+          out.push_back(rel(ancestors[k], dir));
+          break;
+        }
+    }
   }
   return out;
 }
