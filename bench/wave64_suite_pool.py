@@ -43,7 +43,7 @@ KERNEL = re.compile(r"__global__")
 MAIN = re.compile(r"(^|[^\w:.])(int|void|auto)\s+main\s*\(")
 IGNORE = os.environ.get("IGNORE", r"[Tt]ime|/s\b|[Mm]s\b|msec|usec|GB/s|GFLOP|[Bb]andwidth|[Tt]hroughput|[Ss]peed|"
                         r"sec\b|[Dd]evice|GPU|Multi-?[Pp]rocessor|SM [0-9]|[Cc]ompute [Cc]apability|[Oo]ccupancy|"
-                        r"[Cc]lock|[Ww]arp ?[Ss]ize|per [Ss]econd|[GgTtMm][Ff][Ll][Oo][Pp]|^\s*dt\s*=|"
+                        r"[Cc]lock|[Ww]arp ?[Ss]ize|per [Ss]econd|[Ss]econds?\b|[GgTtMm][Ff][Ll][Oo][Pp]|^\s*dt\s*=|"
                         # STREAM's rows (HIP-Examples' cuda-stream, BabelStream): a rate and three
                         # times under a header that names them, the row itself only its kernel
                         r"^(Copy|Mul|Scale|Add|Triad|Dot|Nstream):?\s+[0-9.]+\s+[0-9.]+")
@@ -98,12 +98,15 @@ def programs_of(root, folder):
             continue
         try:
             if MAIN.search(open(p, errors="replace").read()):
-                mains.append(os.path.splitext(f)[0])
+                mains.append(f)
         except OSError:
             pass
     if len(mains) <= 1:
         return [folder]
-    return [("" if folder == "." else folder + "/") + m for m in mains]
+    stems = [os.path.splitext(m)[0] for m in mains]
+    # Two mains of one stem (rtm8.cpp, rtm8.cu) keep their extension, as the suite names them.
+    return [("" if folder == "." else folder + "/") + (m if stems.count(st) > 1 else st)
+            for m, st in zip(mains, stems)]
 
 
 def safe(n):

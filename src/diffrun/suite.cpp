@@ -228,7 +228,12 @@ std::vector<SuiteProgram> find_programs(const fs::path& root_in, const fs::path&
     for (const fs::path& m : mains) {
       SuiteProgram p;
       // Several mains in one folder: one program per main, with the folder's other sources.
-      p.name = mains.size() == 1 ? name : (name == "." ? "" : name + "/") + m.stem().string();
+      // Two mains of one stem (HIP-Examples' rtm8.cpp and rtm8.cu): named with their extension.
+      const bool stem_shared =
+          std::count_if(mains.begin(), mains.end(), [&](const fs::path& o) { return o.stem() == m.stem(); }) > 1;
+      p.name = mains.size() == 1
+                   ? name
+                   : (name == "." ? "" : name + "/") + (stem_shared ? m.filename().string() : m.stem().string());
       p.dir = name;
       p.sources.push_back(m.filename().string());
       for (const fs::path& o : others) p.sources.push_back(o.filename().string());

@@ -504,6 +504,12 @@ TEST(DiffrunSuite, IncludeFoundInAnAncestorFolder) {
   const std::vector<SuiteProgram> p = find_programs(root, root / "list.txt");
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].include_dirs, (std::vector<std::string>{".", ".."}));
+  // Two mains of one stem keep their extension in the program's name.
+  std::ofstream(root / "nbody" / "hip" / "a.cu") << "int main() { return 0; }\n";
+  const std::vector<SuiteProgram> two = find_programs(root, root / "list.txt");
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].name, "nbody/hip/a.cpp");
+  EXPECT_EQ(two[1].name, "nbody/hip/a.cu");
   std::filesystem::remove_all(root);
 }
 
