@@ -102,9 +102,13 @@ struct RuntimeLocation {
 // included first, FRY9413): the program still uses a library the runtime cannot run, whatever
 // the order of its includes and whichever headers the machine has. An include that DIRS or the
 // including file's folder resolve (the program's own header of that name) is not the stand-in.
+// Another header of a library whose top header is a stand-in (<rocprim/block/block_reduce.hpp>
+// beside the stand-in <rocprim/rocprim.hpp>) is that library too, wherever it resolves; with
+// SUB_HEADERS_ONLY only those are named (a compile that failed in a copy of the library).
 [[nodiscard]] std::vector<Diagnostic> stub_includes(const std::vector<std::filesystem::path>& files,
                                                     const std::vector<std::filesystem::path>& dirs,
-                                                    const std::vector<std::filesystem::path>& stub_dirs);
+                                                    const std::vector<std::filesystem::path>& stub_dirs,
+                                                    bool sub_headers_only = false);
 
 // The API of a program: what its files include (hip/... or cuda_*.h), else CUDA for .cu files
 // (nvcc includes cuda_runtime.h by itself) and HIP otherwise. Throws std::invalid_argument when

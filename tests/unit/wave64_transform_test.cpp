@@ -306,6 +306,17 @@ TEST(Wave64Build, StubIncludedAfterAMissingHeaderIsNamed) {
   const auto own2 = put("prog/own2.cpp", "#include <cuda_gl_interop.h>\n");
   EXPECT_TRUE(stub_includes({own2}, {dir / "prog"}, {dir / "stubs"}).empty());
   EXPECT_EQ(stub_includes({own2}, {}, {dir / "stubs"}).size(), 1u);
+  // Another header of a library whose top header is a stand-in: that library, wherever it is;
+  // the only kind named when the compile failed in a copy of the library.
+  fs::create_directories(dir / "stubs" / "rocprim");
+  put("stubs/rocprim/rocprim.hpp", "#error \"wave64 CPU runtime: <rocprim/rocprim.hpp> (rocPRIM) is not supported\"\n");
+  const auto prim = put("prog/prim.cpp", "#include <cuda_gl_interop.h>\n#include <rocprim/block/block_reduce.hpp>\n");
+  const std::vector<Diagnostic> sub = stub_includes({prim}, {}, {dir / "stubs"}, true);
+  ASSERT_EQ(sub.size(), 1u);
+  EXPECT_EQ(sub[0].line, 2u);
+  EXPECT_NE(sub[0].message.find("the program uses rocPRIM (<rocprim/block/block_reduce.hpp>"), std::string::npos)
+      << sub[0].message;
+  EXPECT_EQ(stub_includes({prim}, {}, {dir / "stubs"}).size(), 2u);
   fs::remove_all(dir);
 }
 
