@@ -40,13 +40,20 @@ import time
 WARP = re.compile(r"__shfl|__ballot|__any(_sync)?\(|__all(_sync)?\(|__activemask|__syncwarp|warpSize|"
                   r"cooperative_groups|__reduce_[a-z]+_sync|__match_")
 KERNEL = re.compile(r"__global__")
+HIP_API = re.compile(r"hip/hip_runtime|hipLaunchKernelGGL|\bhip[A-Z]\w*\s*\(")
 MAIN = re.compile(r"(^|[^\w:.])(int|void|auto)\s+main\s*\(")
 IGNORE = os.environ.get("IGNORE", r"[Tt]ime|/s\b|[Mm]s\b|msec|usec|GB/s|GFLOP|[Bb]andwidth|[Tt]hroughput|[Ss]peed|"
                         r"sec\b|[Dd]evice|GPU|Multi-?[Pp]rocessor|SM [0-9]|[Cc]ompute [Cc]apability|[Oo]ccupancy|"
                         r"[Cc]lock|[Ww]arp ?[Ss]ize|per [Ss]econd|[Ss]econds?\b|[GgTtMm][Ff][Ll][Oo][Pp]|^\s*dt\s*=|"
                         # STREAM's rows (HIP-Examples' cuda-stream, BabelStream): a rate and three
                         # times under a header that names them, the row itself only its kernel
-                        r"^(Copy|Mul|Scale|Add|Triad|Dot|Nstream):?\s+[0-9.]+\s+[0-9.]+")
+                        r"^(Copy|Mul|Scale|Add\d*|Triad|Dot|Nstream):?\s+[0-9.]+\s+[0-9.]+|^GEOMEAN\s+[0-9.]+|"
+                        # the side's own build folder, which a program prints when it looks for its
+                        # input beside its executable (HIP-Examples' RecursiveGaussian)
+                        r"/build/[^ ]*/(ref|port)/|"
+                        # a printed pointer (HIP-Examples' add4: `d_a=0x7f98c8138100`): the process's
+                        # address space, not a result
+                        r"\b0x(7f|5[5-6])[0-9a-f]{10}\b")
 SRC_EXT = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c")
 
 
@@ -82,6 +89,11 @@ def list_folders(root, hip=None):
             except OSError:
                 pass
         if not any(f.endswith((".cu", ".hip")) for f in srcs) and "__global__" not in text:
+            continue
+        # In a HIP corpus, a folder of CUDA sources only (HIP-Examples' mini-nbody/cuda,
+        # rocm-examples' hipify, whose HIP source the build makes) is a CUDA program: not run
+        # as HIP at wave 32 against 64.
+        if hip and not HIP_API.search(text):
             continue
         if MAIN.search(text) and (WARP.search(text) or (hip and KERNEL.search(text))):
             out.append(os.path.relpath(d, root))

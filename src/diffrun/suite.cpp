@@ -332,6 +332,22 @@ std::vector<SuiteEntry> run_suite(const SuiteOptions& o, const std::function<voi
       if (!p.cxx_std.empty()) w.build_flags.push_back("--std=" + p.cxx_std);
       w.args = p.args + (o.extra_args.empty() ? "" : (p.args.empty() ? "" : " ") + o.extra_args);
       w.work = fs::absolute(o.results / "build" / safe_name(p.name)).string();
+      // The folder's data files beside each side's executable: programs that look for their
+      // input next to themselves (HIP-Examples' SDKUtil getPath(), from /proc/self/exe) find it
+      // there as in the folder they are built in. Links, made once; sources are not linked.
+      for (const auto& [from, side] : {std::pair{ref_dir, "ref"}, std::pair{port_dir, "port"}}) {
+        const fs::path to = fs::path(w.work) / side;
+        fs::create_directories(to, ec);
+        for (const auto& f : fs::directory_iterator(from, ec)) {
+          const fs::path& src = f.path();
+          const std::string ext = src.extension().string();
+          if (!f.is_regular_file(ec) || is_source(src) || ext == ".h" || ext == ".hpp" || ext == ".cuh" ||
+              src.filename() == "Makefile" || src.filename() == "CMakeLists.txt" ||
+              fs::exists(fs::symlink_status(to / src.filename(), ec)))
+            continue;
+          fs::create_symlink(fs::absolute(src), to / src.filename(), ec);
+        }
+      }
       try {
         apply_wave64(w, s);
         const Outcome out = run_diff(s);
