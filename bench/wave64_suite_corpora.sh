@@ -3,7 +3,8 @@
 # programs whose sources use warp operations (shuffles, votes, ballots, warpSize, cooperative
 # groups, match/reduce) are listed, and the suite runs them: CUDA corpora as the original at
 # warp 32 against its HIP migration at wave 64; HIP corpora (a folder name containing "rocm" or
-# "HIP", or HIP=1) against themselves at wave 32 vs 64. Per corpus: OUT/NAME/results.{json,html}
+# "HIP", or HIP=1) against themselves at wave 32 vs 64, every program with a kernel listed (at
+# wave 32 against 64 any kernel can show a lane-width assumption). Per corpus: OUT/NAME/results.{json,html}
 # and a line of counts in OUT/summary.tsv. A checkout that is absent is skipped.
 # Usage: bench/wave64_suite_corpora.sh FERRY OUT CORPUS...   (JOBS=2 TIMEOUT=120 by default)
 # CPU_TIMEOUT=S limits each run to S seconds of CPU time (diffrun --cpu-timeout) instead, with

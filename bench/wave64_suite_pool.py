@@ -23,7 +23,10 @@ Usage: wave64_suite_pool.py FERRY OUT CORPUS...
 Environment: JOBS (14), CPU_TIMEOUT (120: seconds of CPU per side, RLIMIT_CPU of each process, so
 all its threads together), TIMEOUT (wall-clock backstop per run, default CPU_TIMEOUT + 60),
 DEADLINE (seconds, 0 = none), FIRST, LAST (regexes over CORPUS/FOLDER), MAX_UNIT_JOBS (4),
-IGNORE (as wave64_suite_corpora.sh), W64_THREADS (passed to the programs through the environment).
+IGNORE (as wave64_suite_corpora.sh), W64_THREADS (passed to the programs through the environment),
+SIZES (a file of lines `CORPUS/FOLDER ARGS...`: the folder's programs run with these arguments, the
+suite's per-program size option, e.g. rocm-examples' reduction sweeps of 10 ... 10^9 elements cut
+to 10^6 with their own Google Benchmark/Test filters; `#` starts a comment line).
 A corpus that is absent is skipped.
 """
 import json
@@ -36,10 +39,21 @@ import time
 
 WARP = re.compile(r"__shfl|__ballot|__any(_sync)?\(|__all(_sync)?\(|__activemask|__syncwarp|warpSize|"
                   r"cooperative_groups|__reduce_[a-z]+_sync|__match_")
+KERNEL = re.compile(r"__global__")
+HIP_API = re.compile(r"hip/hip_runtime|hipLaunchKernelGGL|\bhip[A-Z]\w*\s*\(")
 MAIN = re.compile(r"(^|[^\w:.])(int|void|auto)\s+main\s*\(")
 IGNORE = os.environ.get("IGNORE", r"[Tt]ime|/s\b|[Mm]s\b|msec|usec|GB/s|GFLOP|[Bb]andwidth|[Tt]hroughput|[Ss]peed|"
                         r"sec\b|[Dd]evice|GPU|Multi-?[Pp]rocessor|SM [0-9]|[Cc]ompute [Cc]apability|[Oo]ccupancy|"
-                        r"[Cc]lock|[Ww]arp ?[Ss]ize|per [Ss]econd")
+                        r"[Cc]lock|[Ww]arp ?[Ss]ize|per [Ss]econd|[Ss]econds?\b|[GgTtMm][Ff][Ll][Oo][Pp]|^\s*dt\s*=|"
+                        # STREAM's rows (HIP-Examples' cuda-stream, BabelStream): a rate and three
+                        # times under a header that names them, the row itself only its kernel
+                        r"^(Copy|Mul|Scale|Add\d*|Triad|Dot|Nstream):?\s+[0-9.]+\s+[0-9.]+|^GEOMEAN\s+[0-9.]+|"
+                        # the side's own build folder, which a program prints when it looks for its
+                        # input beside its executable (HIP-Examples' RecursiveGaussian)
+                        r"/build/[^ ]*/(ref|port)/|"
+                        # a printed pointer (HIP-Examples' add4: `d_a=0x7f98c8138100`): the process's
+                        # address space, not a result
+                        r"\b0x(7f|5[5-6])[0-9a-f]{10}\b")
 SRC_EXT = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c")
 
 
@@ -47,8 +61,23 @@ def log(msg):
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
 
-def list_folders(root):
-    """The folders wave64_suite_corpora.sh lists: a source with main, and a warp operation."""
+def is_hip_corpus(root):
+    """A HIP corpus (run against itself at wave 32 vs 64): HIP=1, or a name containing "rocm" or "HIP"."""
+    name = os.path.basename(os.path.abspath(root))
+    return bool(os.environ.get("HIP")) or "rocm" in name or "HIP" in name
+
+
+def list_folders(root, hip=None):
+    """The folders wave64_suite_corpora.sh lists: a source with main, and a warp operation.
+
+    In a HIP corpus every folder with main and a kernel is listed, warp operation or not: at wave
+    32 against 64 any kernel can show a lane-width assumption (a reduction that stops
+    synchronising below 64 threads, a block or an array sized by a literal 64), and the corpus
+    has no CUDA original whose warp operations would single out the programs worth a port.
+    HIP-Examples (kernels in .cpp files, launched with hipLaunchKernelGGL, none using a shuffle
+    or warpSize) listed no folder before."""
+    if hip is None:
+        hip = is_hip_corpus(root)
     out = []
     for d, dirs, files in sorted(os.walk(root)):
         dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x != "build")
@@ -61,7 +90,12 @@ def list_folders(root):
                 pass
         if not any(f.endswith((".cu", ".hip")) for f in srcs) and "__global__" not in text:
             continue
-        if MAIN.search(text) and WARP.search(text):
+        # In a HIP corpus, a folder of CUDA sources only (HIP-Examples' mini-nbody/cuda,
+        # rocm-examples' hipify, whose HIP source the build makes) is a CUDA program: not run
+        # as HIP at wave 32 against 64.
+        if hip and not HIP_API.search(text):
+            continue
+        if MAIN.search(text) and (WARP.search(text) or (hip and KERNEL.search(text))):
             out.append(os.path.relpath(d, root))
     return out
 
@@ -76,12 +110,15 @@ def programs_of(root, folder):
             continue
         try:
             if MAIN.search(open(p, errors="replace").read()):
-                mains.append(os.path.splitext(f)[0])
+                mains.append(f)
         except OSError:
             pass
     if len(mains) <= 1:
         return [folder]
-    return [("" if folder == "." else folder + "/") + m for m in mains]
+    stems = [os.path.splitext(m)[0] for m in mains]
+    # Two mains of one stem (rtm8.cpp, rtm8.cu) keep their extension, as the suite names them.
+    return [("" if folder == "." else folder + "/") + (m if stems.count(st) > 1 else st)
+            for m, st in zip(mains, stems)]
 
 
 def safe(n):
@@ -116,6 +153,13 @@ def main():
     first = re.compile(os.environ["FIRST"]) if os.environ.get("FIRST") else None
     last = re.compile(os.environ["LAST"]) if os.environ.get("LAST") else None
     max_unit = int(os.environ.get("MAX_UNIT_JOBS", "4"))
+    sizes = {}
+    if os.environ.get("SIZES"):
+        for line in open(os.environ["SIZES"]):
+            line = line.strip()
+            if line and not line.startswith("#"):
+                key, _, args = line.partition(" ")
+                sizes[key] = args.strip()
     t0 = time.monotonic()
     deadline = t0 + deadline_s if deadline_s > 0 else None
     os.makedirs(out, exist_ok=True)
@@ -127,8 +171,8 @@ def main():
             log(f"skip: {c} is absent")
             continue
         name = os.path.basename(c)
-        hip = os.environ.get("HIP") or ("rocm" in name or "HIP" in name)
-        folders = list_folders(c)
+        hip = is_hip_corpus(c)
+        folders = list_folders(c, hip)
         os.makedirs(os.path.join(out, name), exist_ok=True)
         with open(os.path.join(out, name, "list.txt"), "w") as f:
             f.write("".join(x + "\n" for x in folders))
@@ -169,7 +213,8 @@ def main():
         res = os.path.join(out, c["name"], "units", safe(u["folder"]))
         os.makedirs(res, exist_ok=True)
         with open(os.path.join(res, "list.txt"), "w") as f:
-            f.write(u["folder"] + "\n")
+            args = sizes.get(c["name"] + "/" + u["folder"])
+            f.write(u["folder"] + (" " + args if args else "") + "\n")
         cmd = [ferry, "diffrun", "--wave64", "--suite", c["root"], "--list", os.path.join(res, "list.txt"),
                "--results", res, "-j", str(u["jobs"]), "--timeout", wall, "--ignore", IGNORE, "-q",
                "--cpu-timeout", cpu]

@@ -63,7 +63,44 @@ std::vector<ConstructNote> unsupported_constructs(const fs::path& dir, std::size
   static const std::regex fixed32(R"((\b)" + name + R"(\s*=\s*32\b)|(^\s*#\s*define\s+)" + name +
                                   R"(\s+\(?32\)?\s*($|//|/\*)))");
   std::size_t fixed = 0;
-  for (const fs::path& f : sources_of(port_dir.empty() ? dir : port_dir)) {
+  const std::vector<fs::path> port_files = sources_of(port_dir.empty() ? dir : port_dir);
+  // A tree step that starts from warpSize (`for (i = warpSize / 2; ...)`, `warpSize >> 1`) in a file
+  // with a `__shared__` array of 32 elements indexed with an offset (`s[threadIdx.x + i]`): the
+  // program means 32 by warpSize (cuda-samples' simpleHyperQ sums 32 per-thread values in
+  // `__shared__ clock_t s_clocks[32]` with `sum<<<1, 32>>>`); at 64 lanes the first step reads
+  // s[threadIdx.x + 32], past the array's end, and the result is whatever memory follows it.
+  static const std::regex shared32(R"(__shared__[^;\[(]*?\b(\w+)\s*\[\s*32\s*\])");
+  static const std::regex from_warp(R"(\bwarpSize\s*(/\s*2\b|>>\s*1\b))");
+  for (const fs::path& f : port_files) {
+    std::ifstream in(f);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    std::vector<std::string> arrays;
+    for (const std::string& l : lines)
+      for (auto it = std::sregex_iterator(l.begin(), l.end(), shared32); it != std::sregex_iterator(); ++it)
+        arrays.push_back((*it)[1].str());
+    if (arrays.empty()) continue;
+    std::string walked;
+    for (const std::string& a : arrays) {
+      const std::regex offset_index("\\b" + a + R"(\s*\[[^\]]*\+[^\]]*\])");
+      for (const std::string& l : lines)
+        if (std::regex_search(l, offset_index)) walked = a;
+      if (!walked.empty()) break;
+    }
+    if (walked.empty()) continue;
+    for (std::size_t n = 0; n < lines.size(); ++n) {
+      const std::string t = trimmed(lines[n]);
+      if (!std::regex_search(lines[n], from_warp) || t.starts_with("//") || t.starts_with("*")) continue;
+      if (out.size() >= max) return out;
+      out.push_back({std::string(to_string(Diag::Wave64WarpSizeOverFixedArray)), f.filename().string(),
+                     static_cast<int>(n + 1),
+                     "`" + t + "`: a step that starts from warpSize walks `" + walked +
+                         "`, a __shared__ array of 32 elements: the program means 32 by warpSize; at 64 lanes the "
+                         "first step reads past the array's end, and the result is whatever memory follows it"});
+      break;
+    }
+  }
+  for (const fs::path& f : port_files) {
     std::ifstream in(f);
     std::string line;
     for (int n = 1; std::getline(in, line); ++n) {

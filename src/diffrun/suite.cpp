@@ -61,16 +61,39 @@ std::string rel(const fs::path& p, const fs::path& base) {
   return r.empty() ? "." : r;
 }
 
+std::string read_or_empty(const fs::path& p);
+
 std::vector<std::string> include_dirs_for(const fs::path& dir, const fs::path& root) {
   std::vector<std::string> out = {"."};
+  std::vector<fs::path> ancestors;  // dir, its parent, ... up to the root
   fs::path a = dir;
   while (true) {
+    ancestors.push_back(a);
     for (const char* n : {"Common", "common", "include", "inc", "utils", "util"}) {
       std::error_code ec;
       if (fs::is_directory(a / n, ec)) out.push_back(rel(a / n, dir));
     }
     if (a == root || !a.has_parent_path() || a.parent_path() == a || rel(a, root).starts_with("..")) break;
     a = a.parent_path();
+  }
+  // A quoted include that neither the folder nor those give, found in an ancestor up to the root:
+  // that ancestor (HIP-Examples' mini-nbody builds its hip/ and cuda/ programs with -I../ for
+  // the `timer.h` beside them).
+  static const std::regex kQuoted(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)")re", std::regex::multiline);
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (!e.is_regular_file(ec) || !is_source(e.path())) continue;
+    const std::string text = read_or_empty(e.path());
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), kQuoted); it != std::sregex_iterator(); ++it) {
+      const std::string inc = (*it)[1].str();
+      const auto found_in = [&](const std::string& d) { return fs::is_regular_file(dir / d / inc, ec); };
+      if (std::any_of(out.begin(), out.end(), found_in)) continue;
+      for (std::size_t k = 1; k < ancestors.size(); ++k)
+        if (fs::is_regular_file(ancestors[k] / inc, ec)) {
+          out.push_back(rel(ancestors[k], dir));
+          break;
+        }
+    }
   }
   return out;
 }
@@ -205,7 +228,12 @@ std::vector<SuiteProgram> find_programs(const fs::path& root_in, const fs::path&
     for (const fs::path& m : mains) {
       SuiteProgram p;
       // Several mains in one folder: one program per main, with the folder's other sources.
-      p.name = mains.size() == 1 ? name : (name == "." ? "" : name + "/") + m.stem().string();
+      // Two mains of one stem (HIP-Examples' rtm8.cpp and rtm8.cu): named with their extension.
+      const bool stem_shared =
+          std::count_if(mains.begin(), mains.end(), [&](const fs::path& o) { return o.stem() == m.stem(); }) > 1;
+      p.name = mains.size() == 1
+                   ? name
+                   : (name == "." ? "" : name + "/") + (stem_shared ? m.filename().string() : m.stem().string());
       p.dir = name;
       p.sources.push_back(m.filename().string());
       for (const fs::path& o : others) p.sources.push_back(o.filename().string());
@@ -304,6 +332,22 @@ std::vector<SuiteEntry> run_suite(const SuiteOptions& o, const std::function<voi
       if (!p.cxx_std.empty()) w.build_flags.push_back("--std=" + p.cxx_std);
       w.args = p.args + (o.extra_args.empty() ? "" : (p.args.empty() ? "" : " ") + o.extra_args);
       w.work = fs::absolute(o.results / "build" / safe_name(p.name)).string();
+      // The folder's data files beside each side's executable: programs that look for their
+      // input next to themselves (HIP-Examples' SDKUtil getPath(), from /proc/self/exe) find it
+      // there as in the folder they are built in. Links, made once; sources are not linked.
+      for (const auto& [from, side] : {std::pair{ref_dir, "ref"}, std::pair{port_dir, "port"}}) {
+        const fs::path to = fs::path(w.work) / side;
+        fs::create_directories(to, ec);
+        for (const auto& f : fs::directory_iterator(from, ec)) {
+          const fs::path& src = f.path();
+          const std::string ext = src.extension().string();
+          if (!f.is_regular_file(ec) || is_source(src) || ext == ".h" || ext == ".hpp" || ext == ".cuh" ||
+              src.filename() == "Makefile" || src.filename() == "CMakeLists.txt" ||
+              fs::exists(fs::symlink_status(to / src.filename(), ec)))
+            continue;
+          fs::create_symlink(fs::absolute(src), to / src.filename(), ec);
+        }
+      }
       try {
         apply_wave64(w, s);
         const Outcome out = run_diff(s);

@@ -436,6 +436,92 @@ std::vector<Diagnostic> diagnose_compiler_output(std::string_view output, const 
   return out;
 }
 
+std::vector<std::string> library_path_dirs() {
+  std::vector<std::string> out;
+  const char* env = std::getenv("LIBRARY_PATH");
+  if (!env) return out;
+  std::string_view rest(env);
+  while (!rest.empty()) {
+    const std::size_t colon = rest.find(':');
+    const std::string d(rest.substr(0, colon));
+    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+    std::error_code ec;
+    if (!d.empty() && fs::is_directory(d, ec) && std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+  }
+  return out;
+}
+
+std::vector<Diagnostic> stub_includes(const std::vector<fs::path>& files, const std::vector<fs::path>& dirs,
+                                      const std::vector<fs::path>& stub_dirs, bool sub_headers_only) {
+  static const std::regex kStub(R"(wave64 CPU runtime: <([^>]+)> \(([^)]+)\) is not supported)");
+  std::vector<Diagnostic> out;
+  std::set<std::string> seen;                                           // one per library
+  std::map<std::string, std::pair<std::string, bool>> library_of_stub;  // header -> library, sub-header
+  const auto stub_library = [&](const fs::path& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return std::string();
+    try {
+      const std::string stub = project::read_file(path);
+      std::smatch m;
+      if (std::regex_search(stub, m, kStub)) return m[2].str();
+    } catch (const std::exception&) {
+    }
+    return std::string();
+  };
+  for (const fs::path& f : files) {
+    std::string text;
+    try {
+      text = project::read_file(f);
+    } catch (const std::exception&) {
+      continue;
+    }
+    for (const lex::Token& t : lex::tokenize(text)) {
+      if (t.kind != lex::Kind::HeaderName) continue;
+      const std::string_view s = t.text(text);
+      if (s.size() < 2) continue;
+      const Include inc{std::string(s.substr(1, s.size() - 2)), s.front() == '"'};
+      auto it = library_of_stub.find(inc.name);
+      if (it == library_of_stub.end()) {
+        std::string library;
+        bool sub = false;
+        for (const fs::path& stub_dir : stub_dirs) {
+          std::error_code ec;
+          if (fs::is_regular_file(stub_dir / inc.name, ec)) {
+            library = stub_library(stub_dir / inc.name);
+          } else if (const std::size_t slash = inc.name.find('/'); slash != std::string::npos && slash > 0) {
+            // Another header of a library the runtime stands in for by its top header only
+            // (<rocprim/block/block_reduce.hpp> beside the stand-in <rocprim/rocprim.hpp>):
+            // found in a copy of that library on the machine, or nowhere.
+            const std::string lib = inc.name.substr(0, slash);
+            for (const char* ext : {".hpp", ".h", ".cuh"})
+              if (library.empty()) library = stub_library(stub_dir / lib / (lib + ext));
+            sub = !library.empty();
+          }
+          if (!library.empty()) break;
+        }
+        it = library_of_stub.emplace(inc.name, std::make_pair(library, sub)).first;
+      }
+      const auto& [library, sub] = it->second;
+      if (library.empty() || (sub_headers_only && !sub)) continue;
+      if (!sub && resolve(inc, f.parent_path(), dirs)) continue;
+      if (!seen.insert(library).second) continue;
+      Diagnostic d;
+      d.code = Diag::Wave64UnsupportedLibrary;
+      d.severity = Severity::Error;
+      d.file = f.string();
+      d.line = t.line;
+      d.col = t.col;
+      d.message = "wave64 CPU runtime: the program uses " + library + " (<" + inc.name +
+                  (sub ? "> included here, a header of that library beside the runtime's stand-in for it)"
+                       : "> included here; the compile stopped before it, at a header this machine lacks)") +
+                  ", a library the runtime cannot run: it runs kernels written against the CUDA/HIP runtime API only";
+      d.hint = "compare this program on a GPU, or replace the library's calls with kernels of the program's own";
+      out.push_back(std::move(d));
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> test_framework_libraries(std::string_view text) {
   // `_main` first: its main() is taken from the archive only when the program has none.
   static const std::regex kInclude(R"(^[ \t]*#[ \t]*include[ \t]*<(gtest|gmock|benchmark)/)", std::regex::multiline);
@@ -591,6 +677,12 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
     std::vector<std::string> link = {o.cxx};
     for (const Job& j : jobs) link.push_back(j.object.string());
     link.push_back(rt.library.string());
+    // The host libraries the driver adds are looked up in LIBRARY_PATH's folders before the
+    // system's: gcc searches LIBRARY_PATH after /usr/lib/<triple>, while CPLUS_INCLUDE_PATH's
+    // headers come before the system's, so a copy given in both (with a system copy of another
+    // version beside it) would otherwise compile against one version and link the other.
+    if (!host_libs.empty())
+      for (const std::string& d : library_path_dirs()) link.push_back("-L" + d);
     link.insert(link.end(), host_libs.begin(), host_libs.end());
     link.insert(link.end(), rt.link.begin(), rt.link.end());
     link.insert(link.end(), o.link_flags.begin(), o.link_flags.end());
@@ -605,8 +697,21 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
   } else {
     // What stopped the compile, named: a library the runtime does not run, a header that is
     // nowhere, an API name it does not declare (FRY9412-9414); the compiler's text follows.
-    for (Diagnostic& d : diagnose_compiler_output(r.compiler_output, work, {rt.cuda, rt.hip}))
-      r.diagnostics.push_back(std::move(d));
+    std::vector<Diagnostic> found = diagnose_compiler_output(r.compiler_output, work, {rt.cuda, rt.hip});
+    // A compile stopped at a header this machine lacks may not have reached a library stand-in
+    // the program includes later (<GL/gl.h> before <cuda_gl_interop.h>): name that library too,
+    // so the verdict does not depend on the machine's headers or the order of the includes.
+    // Another header of a stood-in library (rocPRIM's block headers) is named whatever the compile
+    // stopped on: a copy of the library on the machine (Debian's rocPRIM) fails in its own code.
+    const bool missing = std::any_of(found.begin(), found.end(),
+                                     [](const Diagnostic& d) { return d.code == Diag::Wave64MissingHeader; });
+    for (Diagnostic& d : stub_includes(files, dirs, {rt.cuda, rt.hip}, !missing))
+      if (const std::string key = d.message.substr(0, d.message.find(" (<") + 3);
+          std::none_of(found.begin(), found.end(), [&](const Diagnostic& e) {
+            return e.code == Diag::Wave64UnsupportedLibrary && e.message.starts_with(key);
+          }))
+        found.push_back(std::move(d));
+    for (Diagnostic& d : found) r.diagnostics.push_back(std::move(d));
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;

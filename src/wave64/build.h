@@ -91,6 +91,25 @@ struct RuntimeLocation {
     std::string_view output, const std::filesystem::path& work,
     const std::vector<std::filesystem::path>& stub_dirs = {});
 
+// LIBRARY_PATH's folders that exist, in order, without repeats: given as -L before the host
+// libraries the driver adds (test_framework_libraries), so that they win over the system's copies.
+[[nodiscard]] std::vector<std::string> library_path_dirs();
+
+// The runtime's library stand-ins that FILES include (headers in one of STUB_DIRS, the runtime's
+// cuda/ and hip/, whose #error names a library: <cuda_gl_interop.h>, <curand.h>, and <cuda/barrier>
+// kept by a HIP port), each as FRY9412 at its #include, once per library.
+// A compile can stop before it reaches them (a header this machine lacks, such as <GL/gl.h>, is
+// included first, FRY9413): the program still uses a library the runtime cannot run, whatever
+// the order of its includes and whichever headers the machine has. An include that DIRS or the
+// including file's folder resolve (the program's own header of that name) is not the stand-in.
+// Another header of a library whose top header is a stand-in (<rocprim/block/block_reduce.hpp>
+// beside the stand-in <rocprim/rocprim.hpp>) is that library too, wherever it resolves; with
+// SUB_HEADERS_ONLY only those are named (a compile that failed in a copy of the library).
+[[nodiscard]] std::vector<Diagnostic> stub_includes(const std::vector<std::filesystem::path>& files,
+                                                    const std::vector<std::filesystem::path>& dirs,
+                                                    const std::vector<std::filesystem::path>& stub_dirs,
+                                                    bool sub_headers_only = false);
+
 // The API of a program: what its files include (hip/... or cuda_*.h), else CUDA for .cu files
 // (nvcc includes cuda_runtime.h by itself) and HIP otherwise. Throws std::invalid_argument when
 // one program includes both.

@@ -286,6 +286,26 @@ void Splitter::walk(const std::vector<Stmt>& list, bool /*top*/) {
             shared_names_.insert(tx(dc.name));
             if (dc.dims_first != npos) shared_arrays_.insert(tx(dc.name));
           }
+          // An extent from a local declared once before it (rocm-examples' moving_average:
+          // `constexpr unsigned buffer_size = ...; __shared__ unsigned buffer[buffer_size];`):
+          // declared between regions after that local, not before the regions.
+          bool needs_uniform = false;
+          for (std::size_t i = s.first; i <= s.last; ++i)
+            needs_uniform = needs_uniform || (v_.is_identifier(i) && uniform_names_.count(tx(i)));
+          if (needs_uniform && preds_.empty()) {
+            Node u;
+            u.kind = Node::Uni;
+            u.head = line(s.first, quoted_) + std::string(v_.span_text(s.first, s.last));
+            bool placed = false;
+            if (cur_ >= 0)
+              for (std::size_t k = 0; k < nodes_.size() && !placed; ++k)
+                if (nodes_[k].kind == Node::Reg && nodes_[k].region == cur_) {
+                  nodes_.insert(nodes_.begin() + static_cast<std::ptrdiff_t>(k), u);
+                  placed = true;
+                }
+            if (!placed) nodes_.push_back(u);
+            continue;
+          }
           hoisted_.push_back(&s);
           continue;
         }

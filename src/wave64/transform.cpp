@@ -136,6 +136,36 @@ void protect_template_kernel_names(FileMigration& f) {
   }
 }
 
+// `k<<<g, b>>>(p, {w, h})`: a braced list for a kernel's parameter (rocm-examples' convolution
+// passes its uint2 size so). The launch forwards its arguments through a template, which cannot
+// deduce a braced list: the list is given the parameter's type,
+// `::w64::api::kernel_arg_t<I, decltype(&k)>{w, h}` (wave64/api.h). Runs before the launch pass,
+// on the launch as written; a kernel whose template arguments are deduced has no such type.
+void type_braced_kernel_arguments(FileMigration& f) {
+  for (std::size_t ci = 1; ci < f.code_size(); ++ci) {
+    if (f.code(ci).kind != lex::Kind::LaunchOpen || f.excluded(ci)) continue;
+    std::size_t k = ci - 1;  // the kernel expression: [ns::]name[<...>]
+    if (f.is(k, ">")) {
+      k = analysis::angle_open(f, k);
+      if (k == npos || k == 0) continue;
+      --k;
+    }
+    if (!f.is_identifier(k)) continue;
+    while (k >= 2 && f.is(k - 1, "::") && f.is_identifier(k - 2)) k -= 2;
+    std::size_t close = ci + 1;
+    while (close < f.code_size() && f.code(close).kind != lex::Kind::LaunchClose) ++close;
+    if (close + 1 >= f.code_size() || !f.is(close + 1, "(")) continue;
+    const std::size_t rp = f.partner(close + 1);
+    if (rp == npos) continue;
+    const std::string kernel(f.span_text(k, ci - 1));
+    const std::vector<lex::ArgRange> args = analysis::split_top_level(f, close + 2, rp - 1, false);
+    for (std::size_t a = 0; a < args.size(); ++a)
+      if (!args[a].empty() && f.is(args[a].first, "{") && !f.touched(args[a].first))
+        f.insert_before(args[a].first,
+                        "::w64::api::kernel_arg_t<" + std::to_string(a) + ", decltype(&" + kernel + ")>");
+  }
+}
+
 void check_inline_asm(FileMigration& f) {
   for (std::size_t ci = 0; ci < f.code_size(); ++ci) {
     if (!f.is(ci, "asm") && !f.is(ci, "__asm__") && !f.is(ci, "__asm")) continue;
@@ -587,6 +617,7 @@ Transformed transform_source(std::string_view src, const std::string& display_pa
   Transformed out;
   FileMigration f(display_path, src, *hip, options, project);
 
+  type_braced_kernel_arguments(f);
   targets::hip::launch_pass(f);
   rename_builtin_name_declarations(f);
   protect_template_kernel_names(f);

@@ -389,6 +389,31 @@ TEST(DiffrunConstructs, LaneCountFixedAt32) {
   std::filesystem::remove_all(base);
 }
 
+// A tree step from warpSize over a __shared__ array of 32 (FRY9416): the program means 32 by
+// warpSize; at 64 lanes the first step reads past the array. Not without an offset index.
+TEST(DiffrunConstructs, WarpSizeStepOverA32ElementSharedArray) {
+  const auto base = std::filesystem::temp_directory_path() / ("w64step" + std::to_string(::getpid()));
+  std::filesystem::create_directories(base / "port");
+  std::ofstream(base / "port" / "k.cu") << "__global__ void sum(long* d) {\n"
+                                           "  __shared__ long s[32];\n"
+                                           "  s[threadIdx.x] = d[threadIdx.x];\n"
+                                           "  for (int i = warpSize / 2; i > 0; i /= 2) {\n"
+                                           "    if (threadIdx.x < i) s[threadIdx.x] += s[threadIdx.x + i];\n"
+                                           "  }\n"
+                                           "}\n";
+  std::ofstream(base / "port" / "other.cu") << "__global__ void k(int* d) {\n"
+                                               "  __shared__ int t[32];\n"
+                                               "  t[threadIdx.x % 32] = warpSize / 2;\n"
+                                               "}\n";
+  const std::vector<ConstructNote> n = unsupported_constructs(base / "port");
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0].code, "FRY9416");
+  EXPECT_EQ(n[0].file, "k.cu");
+  EXPECT_EQ(n[0].line, 4);
+  EXPECT_NE(n[0].message.find("walks `s`, a __shared__ array of 32 elements"), std::string::npos) << n[0].message;
+  std::filesystem::remove_all(base);
+}
+
 // Both sides failing the same way says nothing about the port: never SAME.
 TEST(DiffrunRun, BothFailedIsNeverSame) {
   Spec s;
@@ -465,6 +490,27 @@ TEST(DiffrunSuite, MakefileRunTargetArguments) {
   EXPECT_EQ(makefile_run_args("run:\n\t./$(EXE)\n"), "");
   EXPECT_EQ(makefile_run_args("run:\n\t./app $(ARGS)\n"), "");  // unknown variables: no guess
   EXPECT_EQ(makefile_run_args("app: a.cu\n\tnvcc a.cu\n"), "");
+}
+
+// A quoted include that the folder lacks, beside an ancestor up to the root (HIP-Examples'
+// mini-nbody/hip builds with -I../ for timer.h): that ancestor is an include folder.
+TEST(DiffrunSuite, IncludeFoundInAnAncestorFolder) {
+  const auto root = std::filesystem::temp_directory_path() / ("w64anc" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "nbody" / "hip");
+  std::ofstream(root / "nbody" / "timer.h") << "#pragma once\n";
+  std::ofstream(root / "nbody" / "hip" / "a.cpp")
+      << "#include \"timer.h\"\n#include \"missing.h\"\n__global__ void k() {}\nint main() { return 0; }\n";
+  std::ofstream(root / "list.txt") << "nbody/hip\n";
+  const std::vector<SuiteProgram> p = find_programs(root, root / "list.txt");
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].include_dirs, (std::vector<std::string>{".", ".."}));
+  // Two mains of one stem keep their extension in the program's name.
+  std::ofstream(root / "nbody" / "hip" / "a.cu") << "int main() { return 0; }\n";
+  const std::vector<SuiteProgram> two = find_programs(root, root / "list.txt");
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].name, "nbody/hip/a.cpp");
+  EXPECT_EQ(two[1].name, "nbody/hip/a.cu");
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace

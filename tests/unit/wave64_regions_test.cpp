@@ -42,6 +42,27 @@ TEST(Wave64Regions, SplitsBarriersInUniformLoops) {
   EXPECT_NE(r.text.find("#line 11 \"t.cu\"\n}"), std::string::npos) << r.text;
 }
 
+// A __shared__ array whose extent is a local declared once before it (rocm-examples'
+// moving_average) is declared after that local, between regions, not hoisted above it.
+TEST(Wave64Regions, SharedExtentFromAUniformLocalFollowsIt) {
+  const std::string src =
+      "template <unsigned B, unsigned W>\n"
+      "__global__ void avg(const unsigned* in, unsigned* out) {\n"
+      "  constexpr unsigned size = B + W - 1;\n"
+      "  __shared__ unsigned buf[size];\n"
+      "  for (unsigned i = threadIdx.x; i < size; i += B) buf[i] = in[blockIdx.x * B + i];\n"
+      "  __syncthreads();\n"
+      "  out[blockIdx.x * B + threadIdx.x] = buf[threadIdx.x] + buf[threadIdx.x + W - 1];\n"
+      "}\n";
+  const RegionOutcome r = form_regions(src, "t.cu");
+  ASSERT_EQ(r.split, 1) << kept_why(r);
+  const std::size_t local = r.text.find("constexpr unsigned size = B + W - 1;");
+  const std::size_t shared = r.text.find("__shared__ unsigned buf[size];");
+  ASSERT_NE(local, std::string::npos) << r.text;
+  ASSERT_NE(shared, std::string::npos) << r.text;
+  EXPECT_LT(local, shared) << r.text;
+}
+
 TEST(Wave64Regions, LocalsAcrossABarrierBecomePerLaneArrays) {
   const std::string src =
       "__global__ void k(float* y) {\n"

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -270,6 +271,71 @@ TEST(Wave64Build, DetectsTheApiOfAPortThatKeptACudaHeader) {
   EXPECT_EQ(detect_api({cuda}), Api::Cuda);
   EXPECT_THROW((void)detect_api({mixed}), std::invalid_argument);
   std::filesystem::remove_all(dir);
+}
+
+// A compile that stopped at a header this machine lacks (<GL/gl.h> on a machine without OpenGL's
+// headers) still names the library stand-in the program includes after it (FRY9412), so an OpenGL
+// program is UNSUPPORTED whether or not the machine has <GL/gl.h>; a program's own header of the
+// stand-in's name is not the stand-in.
+TEST(Wave64Build, StubIncludedAfterAMissingHeaderIsNamed) {
+  namespace fs = std::filesystem;
+  const auto dir = fs::temp_directory_path() / ("ferry-w64-stub-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "stubs");
+  fs::create_directories(dir / "prog");
+  const auto put = [&](const fs::path& name, const char* text) {
+    std::ofstream(dir / name) << text;
+    return dir / name;
+  };
+  put("stubs/cuda_gl_interop.h",
+      "#error \"wave64 CPU runtime: <cuda_gl_interop.h> (OpenGL interop) is not supported; the runtime ...\"\n");
+  put("stubs/cuda_runtime.h", "#pragma once\n");
+  const auto helper = put("prog/helper_gl.h", "#pragma once\n#include <GL/gl.h>\n");
+  const auto main =
+      put("prog/main.cpp", "#include \"helper_gl.h\"\n#include <cuda_runtime.h>\n// x\n#include <cuda_gl_interop.h>\n");
+  const std::vector<Diagnostic> d = stub_includes({helper, main}, {}, {dir / "stubs"});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].code, Diag::Wave64UnsupportedLibrary);
+  EXPECT_EQ(d[0].file, main.string());
+  EXPECT_EQ(d[0].line, 4u);
+  EXPECT_NE(d[0].message.find("the program uses OpenGL interop (<cuda_gl_interop.h>"), std::string::npos)
+      << d[0].message;
+  // The program's own cuda_gl_interop.h, found next to the includer: not the stand-in.
+  put("prog/cuda_gl_interop.h", "#pragma once\n");
+  const auto own = put("prog/own.cpp", "#include \"cuda_gl_interop.h\"\n");
+  EXPECT_TRUE(stub_includes({own}, {}, {dir / "stubs"}).empty());
+  const auto own2 = put("prog/own2.cpp", "#include <cuda_gl_interop.h>\n");
+  EXPECT_TRUE(stub_includes({own2}, {dir / "prog"}, {dir / "stubs"}).empty());
+  EXPECT_EQ(stub_includes({own2}, {}, {dir / "stubs"}).size(), 1u);
+  // Another header of a library whose top header is a stand-in: that library, wherever it is;
+  // the only kind named when the compile failed in a copy of the library.
+  fs::create_directories(dir / "stubs" / "rocprim");
+  put("stubs/rocprim/rocprim.hpp", "#error \"wave64 CPU runtime: <rocprim/rocprim.hpp> (rocPRIM) is not supported\"\n");
+  const auto prim = put("prog/prim.cpp", "#include <cuda_gl_interop.h>\n#include <rocprim/block/block_reduce.hpp>\n");
+  const std::vector<Diagnostic> sub = stub_includes({prim}, {}, {dir / "stubs"}, true);
+  ASSERT_EQ(sub.size(), 1u);
+  EXPECT_EQ(sub[0].line, 2u);
+  EXPECT_NE(sub[0].message.find("the program uses rocPRIM (<rocprim/block/block_reduce.hpp>"), std::string::npos)
+      << sub[0].message;
+  EXPECT_EQ(stub_includes({prim}, {}, {dir / "stubs"}).size(), 2u);
+  fs::remove_all(dir);
+}
+
+// LIBRARY_PATH's folders, for the -L the driver puts before the host libraries it adds: the ones
+// that exist, in order, once each (gcc itself searches them after the system's folders).
+TEST(Wave64Build, LibraryPathFoldersInOrder) {
+  namespace fs = std::filesystem;
+  const auto dir = fs::temp_directory_path() / ("ferry-w64-libpath-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "a");
+  fs::create_directories(dir / "b");
+  const char* old = std::getenv("LIBRARY_PATH");
+  const std::string saved = old ? old : "";
+  const std::string a = (dir / "a").string(), b = (dir / "b").string();
+  ::setenv("LIBRARY_PATH", (b + ":" + (dir / "none").string() + "::" + a + ":" + b).c_str(), 1);
+  EXPECT_EQ(library_path_dirs(), (std::vector<std::string>{b, a}));
+  ::unsetenv("LIBRARY_PATH");
+  EXPECT_TRUE(library_path_dirs().empty());
+  if (old) ::setenv("LIBRARY_PATH", saved.c_str(), 1);
+  fs::remove_all(dir);
 }
 
 // The built-in variables are macros in the runtime: host locals and parameters of those names

@@ -1,9 +1,11 @@
 // The wave64 runtime's own test of the CUDA API (the reference side of `diffrun --wave64`): the
 // _sync warp intrinsics at 32 lanes with CUDA's shuffle rules, 32-bit ballots, __syncwarp,
 // __match_any_sync, __reduce_*_sync, __constant__ memory, the dynamic shared memory opt-in.
+#include <cuda_fp16.h>
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <vector>
 
 #include "check.h"
@@ -125,5 +127,26 @@ int main() {
   CHECK_EQ(optin, 227 * 1024, "sm_90 opt-in limit");
   CHECK_EQ(cudaProfilerStart(), cudaSuccess, "cudaProfilerStart is a no-op");
   CHECK_EQ(cudaProfilerStop(), cudaSuccess, "cudaProfilerStop is a no-op");
+
+  // half -> float (the branch-free conversion of fp16.h) against its definition, for every bit
+  // pattern: zeros, subnormals (m * 2^-24), normals, infinities; NaNs stay NaNs of that sign.
+  int half_bad = 0;
+  for (unsigned b = 0; b < 65536; ++b) {
+    __half_raw r;
+    r.x = static_cast<unsigned short>(b);
+    const float got = __half2float(__half(r));
+    const unsigned e = (b >> 10) & 31u, m = b & 1023u;
+    const double sign = (b & 0x8000u) ? -1.0 : 1.0;
+    bool ok;
+    if (e == 31 && m != 0) ok = std::isnan(got) && std::signbit(got) == ((b & 0x8000u) != 0);
+    else {
+      const double want = e == 31  ? sign * INFINITY
+                          : e == 0 ? sign * std::ldexp(static_cast<double>(m), -24)
+                                   : sign * std::ldexp(1.0 + m / 1024.0, static_cast<int>(e) - 15);
+      ok = static_cast<double>(got) == want && std::signbit(got) == ((b & 0x8000u) != 0);
+    }
+    if (!ok && ++half_bad <= 3) std::printf("half bits %04x -> %g\n", b, static_cast<double>(got));
+  }
+  CHECK_EQ(half_bad, 0, "__half2float of every half");
   return finish("cuda_features (warp 32)");
 }

@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "wave64/device.h"
@@ -552,6 +554,17 @@ namespace w64::api {
 // specialization), else nullptr: a function template whose arguments are deduced at the launch,
 // or an overload set. The test is SFINAE on a call that depends on a generic lambda's parameter,
 // so an unresolvable name is no error (C++17; g++ and clang).
+// The type of a kernel's parameter I, for a braced list passed to it at a launch (the driver
+// writes `kernel_arg_t<I, decltype(&k)>{...}`: the launch's template cannot deduce a braced list).
+template <std::size_t I, class F>
+struct kernel_arg;
+template <std::size_t I, class... P>
+struct kernel_arg<I, void (*)(P...)> {
+  using type = std::remove_cv_t<std::remove_reference_t<std::tuple_element_t<I, std::tuple<P...>>>>;
+};
+template <std::size_t I, class F>
+using kernel_arg_t = typename kernel_arg<I, F>::type;
+
 template <class... P>
 constexpr auto kernel_pointer(int, void (*k)(P...)) {
   return k;

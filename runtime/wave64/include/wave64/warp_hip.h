@@ -50,6 +50,33 @@ inline unsigned long long __ballot64(int predicate, W64_SITE_PARAM) {
 inline unsigned long long __activemask(W64_SITE_PARAM) { return ::w64::rt::vote(::w64::rt::Vote::Active, 1, w64_site); }
 inline unsigned int __lane_id() { return ::w64::rt::t_lane->lane; }
 
+// HIP's bit-field builtins (amd_device_functions.h): WIDTH bits of SRC from bit OFFSET, both
+// taken modulo the word size, 0 for width 0; the insert replaces those bits of SRC0 by the low
+// bits of SRC1. (rocm-examples' bit_extract.)
+inline unsigned int __bitextract_u32(unsigned int src, unsigned int offset, unsigned int width) {
+  offset &= 31u;
+  width &= 31u;
+  return width == 0 ? 0u : (src >> offset) & ((1u << width) - 1u);
+}
+inline unsigned long long __bitextract_u64(unsigned long long src, unsigned int offset, unsigned int width) {
+  offset &= 63u;
+  width &= 63u;
+  return width == 0 ? 0ull : (src >> offset) & ((1ull << width) - 1ull);
+}
+inline unsigned int __bitinsert_u32(unsigned int src0, unsigned int src1, unsigned int offset, unsigned int width) {
+  offset &= 31u;
+  width &= 31u;
+  const unsigned int mask = (1u << width) - 1u;
+  return (src0 & ~(mask << offset)) | ((src1 & mask) << offset);
+}
+inline unsigned long long __bitinsert_u64(unsigned long long src0, unsigned long long src1, unsigned int offset,
+                                          unsigned int width) {
+  offset &= 63u;
+  width &= 63u;
+  const unsigned long long mask = (1ull << width) - 1ull;
+  return (src0 & ~(mask << offset)) | ((src1 & mask) << offset);
+}
+
 // HIP >= 6.2: the _sync forms (64-bit masks only).
 template <class M, class T>
 inline T __shfl_sync(M mask, T var, int src_lane, int width = warpSize, W64_SITE_PARAM) {
