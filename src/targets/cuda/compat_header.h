@@ -28,6 +28,14 @@ void use_vector_operators_header(migrate::FileMigration& file);
 // (ferry/compat_cusparse.h: roc_native_pass.cpp).
 void use_side_header(migrate::FileMigration& file, std::string_view name, std::string_view text);
 
+// The ROCm native APIs' side headers (roc_native_pass.cpp writes them; their text is in
+// roc_native_headers.cpp): rocSPARSE calls through cuSPARSE's generic API, and rocSOLVER's LU
+// calls through cuSOLVER.
+inline constexpr std::string_view kCusparseHeaderName = "ferry/compat_cusparse.h";
+extern const std::string_view kCusparseHeaderText;
+inline constexpr std::string_view kCusolverHeaderName = "ferry/compat_cusolver.h";
+extern const std::string_view kCusolverHeaderText;
+
 // The file uses ferry::cuda_compat: the header is written beside it (a side output) and included
 // at the top, once per file.
 void use_compat_header(migrate::FileMigration& file);
