@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/split.h"
 #include "migrate/migrate_tree.h"
 #include "project/project.h"
 #include "targets/target.h"
@@ -721,14 +722,8 @@ std::vector<fs::path> rocm_include_from_env() {
   std::vector<fs::path> out;
   const char* e = std::getenv("FERRY_ROCM_INCLUDE");
   if (!e) return out;
-  std::string_view v(e);
-  while (!v.empty()) {
-    const std::size_t colon = v.find(':');
-    const std::string_view part = v.substr(0, colon);
+  for (const std::string_view part : split(e, ':'))
     if (!part.empty()) out.emplace_back(std::string(part));
-    if (colon == std::string_view::npos) break;
-    v.remove_prefix(colon + 1);
-  }
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/split.h"
 #include "lex/lexer.h"
 #include "project/install_layout.h"
 #include "project/project.h"
@@ -440,11 +441,8 @@ std::vector<std::string> library_path_dirs() {
   std::vector<std::string> out;
   const char* env = std::getenv("LIBRARY_PATH");
   if (!env) return out;
-  std::string_view rest(env);
-  while (!rest.empty()) {
-    const std::size_t colon = rest.find(':');
-    const std::string d(rest.substr(0, colon));
-    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+  for (const std::string_view part : split(env, ':')) {
+    const std::string d(part);
     std::error_code ec;
     if (!d.empty() && fs::is_directory(d, ec) && std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
   }
