@@ -1,8 +1,7 @@
-// Semantic passes of the HIP → CUDA target. Order (CudaTarget::run_passes): record_restore,
-// hip_compat_include, logical_warp, module_api, deviceptr, vmm, syncwarp, printf_cast, member_kernel, launch, ballot,
-// device_prop, cccl, rocprim, roc_native, vector_ctor, atomic_fp, texture_ref, wmma, amd_only, implicit_headers; edits
-// of an earlier pass win over later ones and over the rule tables. Then the rules, then the finishing step (compat
-// header, runtime header). Golden tests: tests/golden/cuda-<pass>-*/.
+// Semantic passes of the HIP → CUDA target. Order: CudaTarget::run_passes in cuda_target.cpp is the
+// one list (a copy here went stale); edits of an earlier pass win over later ones and over the rule
+// tables. Then the rules, then CudaTarget::finish_file (hip_record, the compat header,
+// roc_native_finish's side headers, the runtime header). Golden tests: tests/golden/cuda-<pass>-*/.
 #pragma once
 
 #include <string>
