@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "rewrite/roundtrip_record.h"
+#include "rewrite/whole_lines.h"
 
 namespace ferry::migrate {
 
@@ -118,16 +119,9 @@ bool FileMigration::insert_line_at_top(std::string line) {
 }
 
 bool FileMigration::remove_include_line(std::size_t header_ci) {
-  const std::string_view src = source();
   if (header_ci < 2 || !is(header_ci - 2, "#")) return false;
-  std::size_t end = code(header_ci).end;
-  while (end < src.size() && (src[end] == ' ' || src[end] == '\t' || src[end] == '\r')) ++end;
-  if (end < src.size() && src[end] != '\n') return false;
-  std::size_t begin = code(header_ci - 2).begin;
-  while (begin > 0 && (src[begin - 1] == ' ' || src[begin - 1] == '\t')) --begin;
-  if (begin > 0 && src[begin - 1] != '\n') return false;
-  return edits_.replace(static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end < src.size() ? end + 1 : end),
-                        "");
+  const auto lines = rewrite::whole_lines(source(), code(header_ci - 2).begin, code(header_ci).end);
+  return lines && edits_.replace(lines->first, lines->second, "");
 }
 
 bool FileMigration::replace(std::size_t first, std::size_t last, std::string text) {

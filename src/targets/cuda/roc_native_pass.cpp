@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "rewrite/whole_lines.h"
 #include "targets/cuda/compat_header.h"
 #include "targets/cuda/passes.h"
 
@@ -39,17 +40,11 @@ bool is_one_of(std::string_view s, std::initializer_list<std::string_view> set) 
   return false;
 }
 
-// Byte range of code tokens first..last widened to whole lines when nothing else is on them.
+// Byte range of code tokens first..last, widened to whole lines when nothing else is on them.
 std::pair<std::uint32_t, std::uint32_t> line_span(const migrate::FileMigration& f, std::size_t first,
                                                   std::size_t last) {
-  const std::string_view src = f.source();
-  std::uint32_t b = f.code(first).begin, e = f.code(last).end;
-  std::uint32_t lb = b, le = e;
-  while (lb > 0 && (src[lb - 1] == ' ' || src[lb - 1] == '\t')) --lb;
-  while (le < src.size() && (src[le] == ' ' || src[le] == '\t' || src[le] == '\r')) ++le;
-  if ((lb == 0 || src[lb - 1] == '\n') && (le == src.size() || src[le] == '\n'))
-    return {lb, le < src.size() ? le + 1 : le};
-  return {b, e};
+  const std::uint32_t b = f.code(first).begin, e = f.code(last).end;
+  return rewrite::whole_lines(f.source(), b, e).value_or(std::pair{b, e});
 }
 
 // ---- version tests ---------------------------------------------------------------------------
