@@ -12,7 +12,8 @@ next corpus waits. Here every program folder of every corpus is one unit of one 
   * a unit is one `ferry diffrun --wave64 --suite C --list ONE_FOLDER` with its own results folder;
     a folder of k programs (several mains) runs with -j min(k, MAX_UNIT_JOBS) and holds that many
     slots;
-  * FIRST=REGEX units start first (the known long ones), LAST=REGEX units last;
+  * FIRST=REGEX units start first (the known long ones), in the order of FIRST's top-level
+    alternatives (`A|B|C`: A's units, then B's, then C's), LAST=REGEX units last;
   * at DEADLINE seconds (from the start) the units still running are killed (their finished
     programs keep their verdicts); units not started and programs not finished are recorded as
     verdict "not-reached".
@@ -51,9 +52,10 @@ IGNORE = os.environ.get("IGNORE", r"[Tt]ime|/s\b|[Mm]s\b|msec|usec|GB/s|GFLOP|[B
                         # the side's own build folder, which a program prints when it looks for its
                         # input beside its executable (HIP-Examples' RecursiveGaussian)
                         r"/build/[^ ]*/(ref|port)/|"
-                        # a printed pointer (HIP-Examples' add4: `d_a=0x7f98c8138100`): the process's
-                        # address space, not a result
-                        r"\b0x(7f|5[5-6])[0-9a-f]{10}\b")
+                        # a printed pointer (HIP-Examples' add4: `d_a=0x7f98c8138100`, and below 0x7f when
+                        # large buffers push mmap down: `0x7efcab333100`): 12 hex digits of a user-space
+                        # address, the process's address space, not a result
+                        r"\b0x[1-7][0-9a-f]{11}\b")
 SRC_EXT = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c")
 
 
@@ -121,6 +123,42 @@ def programs_of(root, folder):
             for m, st in zip(mains, stems)]
 
 
+def alternatives(regex):
+    """REGEX's top-level alternatives, in order: `a|(b|c)|[|]d` -> ['a', '(b|c)', '[|]d'] (a `|` inside a
+    group, a character class or after a backslash does not split)."""
+    out, cur, depth, klass, i = [], "", 0, False, 0
+    while i < len(regex):
+        ch = regex[i]
+        if ch == "\\" and i + 1 < len(regex):
+            cur += regex[i:i + 2]
+            i += 2
+            continue
+        if klass:
+            klass = ch != "]" or cur.endswith("[") or cur.endswith("[^")
+        elif ch == "[":
+            klass = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            out.append(cur)
+            cur, i = "", i + 1
+            continue
+        cur += ch
+        i += 1
+    return out + [cur]
+
+
+def queue_rank(key, first, last):
+    """A unit's place in the queue: (0, k) for one matching FIRST's k-th alternative first (the known long
+    units, longest first), (2, 0) for LAST, (1, 0) otherwise."""
+    for k, alt in enumerate(first):
+        if alt.search(key):
+            return (0, k)
+    return (2, 0) if last and last.search(key) else (1, 0)
+
+
 def safe(n):
     s = "".join(c if c.isalnum() or c in "-." else "_" for c in n)
     return "_root" if s == "." else s
@@ -150,7 +188,7 @@ def main():
     cpu = os.environ.get("CPU_TIMEOUT", "120")
     wall = os.environ.get("TIMEOUT", str(int(float(cpu)) + 60))
     deadline_s = float(os.environ.get("DEADLINE", "0"))
-    first = re.compile(os.environ["FIRST"]) if os.environ.get("FIRST") else None
+    first = [re.compile(a) for a in alternatives(os.environ["FIRST"])] if os.environ.get("FIRST") else []
     last = re.compile(os.environ["LAST"]) if os.environ.get("LAST") else None
     max_unit = int(os.environ.get("MAX_UNIT_JOBS", "4"))
     sizes = {}
@@ -203,10 +241,10 @@ def main():
         for folder in c["folders"]:
             progs = programs_of(c["root"], folder)
             key = c["name"] + "/" + folder
-            rank = 0 if first and first.search(key) else 2 if last and last.search(key) else 1
+            rank = queue_rank(key, first, last)
             units.append({"corpus": c, "folder": folder, "programs": progs, "rank": rank,
                           "jobs": max(1, min(len(progs), max_unit, jobs)), "state": "queued"})
-    units.sort(key=lambda u: u["rank"])  # stable: corpus order within a rank
+    units.sort(key=lambda u: u["rank"])  # stable: corpus order within a rank and alternative
 
     def start(u):
         c = u["corpus"]
