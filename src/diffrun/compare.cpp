@@ -237,6 +237,14 @@ CompareResult compare_outputs(std::string_view ref, std::string_view port, const
     add(std::move(d));
   }
   res.equal = res.differences == 0;
+  if (!res.equal && rl.size() == pl.size()) {
+    std::vector<std::string_view> a, b;
+    for (const Line& l : rl) a.push_back(l.text);
+    for (const Line& l : pl) b.push_back(l.text);
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    res.reordered = a == b;
+  }
   return res;
 }
 
@@ -251,7 +259,8 @@ nlohmann::json to_json(const CompareResult& r) {
                       {"numbers_compared", r.numbers_compared},
                       {"max_abs_err", r.max_abs_err},
                       {"max_rel_err", r.max_rel_err},
-                      {"differences", r.differences}};
+                      {"differences", r.differences},
+                      {"reordered", r.reordered}};
   nlohmann::json first = nlohmann::json::array();
   for (const Difference& d : r.first) {
     nlohmann::json x = {

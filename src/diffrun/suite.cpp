@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "diffrun/bisect.h"
+#include "diffrun/build_flags.h"
 #include "diffrun/constructs.h"
 #include "diffrun/launch_bisect.h"
 #include "project/project.h"
@@ -61,8 +62,6 @@ std::string rel(const fs::path& p, const fs::path& base) {
   return r.empty() ? "." : r;
 }
 
-std::string read_or_empty(const fs::path& p);
-
 std::vector<std::string> include_dirs_for(const fs::path& dir, const fs::path& root) {
   std::vector<std::string> out = {"."};
   std::vector<fs::path> ancestors;  // dir, its parent, ... up to the root
@@ -107,8 +106,6 @@ std::string cmake_test_args(const std::string& text) {
   return a.find("${") == std::string::npos ? a : std::string();
 }
 
-std::string read_or_empty(const fs::path& p);
-
 // C++20 when a CMakeLists.txt of the folder or above it (up to the root) asks for it
 // (rocm-examples use std::span and ranges).
 std::string cxx_std_for(const fs::path& dir, const fs::path& root) {
@@ -118,16 +115,6 @@ std::string cxx_std_for(const fs::path& dir, const fs::path& root) {
     if (a == root || !a.has_parent_path() || a.parent_path() == a || rel(a, root).starts_with("..")) break;
   }
   return {};
-}
-
-std::string read_or_empty(const fs::path& p) {
-  std::error_code ec;
-  if (!fs::is_regular_file(p, ec)) return {};
-  try {
-    return project::read_file(p);
-  } catch (const std::exception&) {
-    return {};
-  }
 }
 
 std::string safe_name(const std::string& n) {
@@ -241,6 +228,11 @@ std::vector<SuiteProgram> find_programs(const fs::path& root_in, const fs::path&
       p.cxx_std = cxx_std_for(d, root);
       p.args = args;
       p.args_from = from;
+      std::vector<std::string> main_names;
+      for (const fs::path& o : mains) main_names.push_back(o.filename().string());
+      FolderDefines defs = folder_defines(d, m.filename().string(), main_names);
+      p.defines = std::move(defs.defines);
+      p.defines_from = std::move(defs.from);
       out.push_back(std::move(p));
     }
   }
@@ -283,7 +275,8 @@ std::string summarize(const Spec& s, const Outcome& o) {
   if (o.verdict == "both-failed") return "reference: " + o.ref.failure + "; port: " + o.port.failure;
   if (!o.ref.failure.empty()) return "reference: " + o.ref.failure;
   if (!o.port.failure.empty()) return "port: " + o.port.failure;
-  if (o.stdout_compared && !o.out.equal && !o.out.first.empty()) return "stdout " + describe(o.out.first.front());
+  if (o.stdout_compared && !o.out.equal && !o.out.first.empty())
+    return (o.out.reordered ? "stdout: the same lines in another order; " : "stdout ") + describe(o.out.first.front());
   for (const FileComparison& f : o.files)
     if (!f.result.equal)
       return "file " + f.name + (f.result.first.empty() ? ": missing" : " " + describe(f.result.first.front()));
@@ -330,6 +323,7 @@ std::vector<SuiteEntry> run_suite(const SuiteOptions& o, const std::function<voi
       w.sources = p.sources;
       w.include_dirs = p.include_dirs;
       if (!p.cxx_std.empty()) w.build_flags.push_back("--std=" + p.cxx_std);
+      w.defines.insert(w.defines.end(), p.defines.begin(), p.defines.end());
       w.args = p.args + (o.extra_args.empty() ? "" : (p.args.empty() ? "" : " ") + o.extra_args);
       w.work = fs::absolute(o.results / "build" / safe_name(p.name)).string();
       // The folder's data files beside each side's executable: programs that look for their
@@ -400,6 +394,8 @@ std::vector<SuiteEntry> run_suite(const SuiteOptions& o, const std::function<voi
                               {"first_difference", e.first_difference},
                               {"args", p.args},
                               {"args_from", p.args_from},
+                              {"defines", p.defines},
+                              {"defines_from", p.defines_from},
                               {"sources", p.sources},
                               {"diffrun", e.detail}};
     project::write_atomically(result_file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");

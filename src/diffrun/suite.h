@@ -32,6 +32,8 @@ struct SuiteProgram {
   std::string args;                       // shell words
   std::string args_from;                  // "Makefile run target", "CMake add_test", "list file", ""
   std::string cxx_std;                    // "gnu++20" when its CMake asks for C++20; empty: the driver's
+  std::vector<std::string> defines;       // its build's macro definitions (build_flags.h), both sides
+  std::string defines_from;               // the file that gives them ("HIP-nbody-block.sh", "Makefile", ...)
 };
 
 // Finds the programs of `root` (or reads `list_file` when not empty). Sorted by name.

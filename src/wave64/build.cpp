@@ -22,6 +22,7 @@
 #include "lex/lexer.h"
 #include "project/install_layout.h"
 #include "project/project.h"
+#include "verify/openmp.h"
 #include "wave64/runtime_config.h"
 #include "wave64/transform.h"
 
@@ -570,6 +571,10 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
     const std::string text = project::read_file(f);
     for (const std::string& l : test_framework_libraries(text))
       if (std::find(host_libs.begin(), host_libs.end(), l) == host_libs.end()) host_libs.push_back(l);
+    // OpenMP host code is compiled and linked with the host compiler's OpenMP flag, as every
+    // build of it is (HIP-Examples' openmp-helloworld: `hipcc -fopenmp`); without it its
+    // omp_* calls stay unlinked.
+    r.openmp = r.openmp || verify::uses_openmp(text);
     Transformed t = transform_source(text, f.string(), o.regions);
     r.launches += t.launches;
     r.dynamic_shared += t.dynamic_shared;
@@ -612,6 +617,7 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
   for (const fs::path& d : dirs) common.push_back("-I" + d.string());
   for (const std::string& d : o.defines) common.push_back("-D" + d);
   for (const std::string& f : o.cxx_flags) common.push_back(f);
+  if (r.openmp) common.emplace_back(verify::kOpenmpFlag);
 
   // One compile per source; .c files are C, the rest C++ (as nvcc and hipcc treat them).
   struct Job {
@@ -632,6 +638,7 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
       const std::string cc = o.cxx.find("clang") != std::string::npos ? "clang" : "cc";
       j.argv = {cc, "-x", "c", "-O" + o.opt, "-w", "-c", m.string(), "-o", obj.string()};
       for (const fs::path& d : dirs) j.argv.push_back("-I" + d.string());
+      if (r.openmp) j.argv.emplace_back(verify::kOpenmpFlag);
     } else {
       j.argv = {o.cxx, "-x", "c++"};
       j.argv.insert(j.argv.end(), common.begin(), common.end());
@@ -684,6 +691,7 @@ BuildResult build(const BuildOptions& o, const verify::ProcessRunner& runner) {
     link.insert(link.end(), host_libs.begin(), host_libs.end());
     link.insert(link.end(), rt.link.begin(), rt.link.end());
     link.insert(link.end(), o.link_flags.begin(), o.link_flags.end());
+    if (r.openmp) link.emplace_back(verify::kOpenmpFlag);
     link.push_back("-o");
     link.push_back(o.output.string());
     if (o.output.has_parent_path()) fs::create_directories(o.output.parent_path());

@@ -60,6 +60,7 @@ struct BuildResult {
   int dynamic_shared = 0;
   int regions_split = 0;                  // kernels given a region form (regions.h)
   std::vector<std::string> region_notes;  // per kernel with barriers or warp operations
+  bool openmp = false;                    // a file uses OpenMP: compiled and linked with -fopenmp
   double seconds = 0;
 };
 

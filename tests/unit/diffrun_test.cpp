@@ -484,6 +484,20 @@ TEST(DiffrunSelfCheck, FindsFailureLinesButNotZeroCounts) {
   EXPECT_EQ(find_self_reported_failure("Test FAILED\n", none, ignore), "");
 }
 
+// Lines printed at once by several threads (HIP-Examples' openmp-helloworld launches from 16 OpenMP
+// threads): the same lines in another order are still a difference, named as such.
+TEST(DiffrunCompare, SameLinesInAnotherOrder) {
+  const CompareOptions o;
+  const CompareResult r = compare_outputs("start\nthread 1\nthread 2\nend\n", "start\nthread 2\nthread 1\nend\n", o);
+  EXPECT_FALSE(r.equal);
+  EXPECT_TRUE(r.reordered);
+  const CompareResult d = compare_outputs("a 1\nb 2\n", "a 1\nb 3\n", o);
+  EXPECT_FALSE(d.equal);
+  EXPECT_FALSE(d.reordered);
+  EXPECT_FALSE(compare_outputs("a\n", "a\n", o).reordered);
+  EXPECT_FALSE(compare_outputs("a\nb\n", "b\n", o).reordered);
+}
+
 TEST(DiffrunSuite, MakefileRunTargetArguments) {
   EXPECT_EQ(makefile_run_args("all: app\n\nrun: app\n\t./app -n 4 --quick\n"), "-n 4 --quick");
   EXPECT_EQ(makefile_run_args("run: build\n\t@echo go\n\tcd bin && ./app 128 > log.txt\n"), "128");
