@@ -49,6 +49,52 @@ std::string Splitter::piece_text(const Piece& p, const std::set<std::string>& pr
   return line(s.first, quoted) + text_with(s.first, s.last, p.ops, take);
 }
 
+// Whether the kernel takes the address of `name` (or of a part of it) anywhere: `&name`,
+// `&name.x`, `&name[i]`. Such a local stays in its per-lane array in every region.
+bool Splitter::address_taken(const std::string& name) const {
+  for (std::size_t i = open_ + 1; i < close_; ++i) {
+    if (!is(i, name) || member_or_scoped(v_, i) || !is(i - 1, "&")) continue;
+    const std::size_t p = i - 1;
+    if (p == 0 || !(v_.is_identifier(p - 1) || v_.is_number(p - 1) || is(p - 1, ")") || is(p - 1, "]"))) return true;
+  }
+  return false;
+}
+
+// Whether region `g` may change the local `name`: an assignment or increment of it or of a part
+// of it, a member call on it, or an argument of a call that is not pure (it may take a reference).
+// The arguments of a warp operation's put are values.
+bool Splitter::may_write(const Region& g, const std::string& name) const {
+  for (const Piece& p : g.pieces) {
+    std::size_t first = p.at, last = p.last;
+    if (p.kind == Piece::Put) continue;
+    if (p.kind != Piece::Text) first = p.s->first, last = p.s->last;
+    if (last == npos) return true;
+    for (std::size_t i = first; i <= last; ++i) {
+      if (!is(i, name) || member_or_scoped(v_, i)) continue;
+      if (i > first && (is(i - 1, "++") || is(i - 1, "--") || is(i - 1, "&"))) return true;
+      std::size_t j = i + 1;
+      for (;;) {
+        if ((is(j, ".") || is(j, "->")) && v_.is_identifier(j + 1)) j += 2;
+        else if (is(j, "[") && v_.match_bracket(j) != npos) j = v_.match_bracket(j) + 1;
+        else break;
+      }
+      if (j <= last + 1 && (is_assign_op(v_.text(j)) || is(j, "++") || is(j, "--") || is(j, "("))) return true;
+      // inside the arguments of a call
+      int depth = 0;
+      for (std::size_t k = i; k-- > first;) {
+        if (is(k, ")") || is(k, "]")) ++depth;
+        else if ((is(k, "(") || is(k, "[")) && depth > 0) --depth;
+        else if (is(k, "(") && k > first) {
+          const std::size_t f = k - 1;
+          if (is(f, ">")) return true;
+          if (v_.is_identifier(f) && !is_keyword_call(v_.text(f)) && !pure_call(v_.text(f))) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 // Every name a declaration anywhere in the body introduces (loop and if headers may not read them).
 void Splitter::collect_declared(const std::vector<Stmt>& body) {
   std::vector<const Stmt*> todo;
@@ -189,8 +235,17 @@ std::string Splitter::build(const std::vector<Stmt>& body, const std::string& qu
         r += "\nfor (unsigned w64_l = 0; w64_l < w64_b.n; ++w64_l) {";
         if (!g.guard.empty()) r += " if (!(" + g.guard + ")) continue;";
         r += " w64_b.lane(w64_l);";
-        for (const std::string& name : promoted)
-          if (g.names.count(name)) r += " auto& " + name + " = w64_v_" + name + ".p[w64_l];";
+        for (const std::string& name : promoted) {
+          if (!g.names.count(name)) continue;
+          // in registers within the region (rg::Own), unless its address is taken or an
+          // in-place warp operation records it
+          if (in_place_.count(name) || address_taken(name)) {
+            r += " auto& " + name + " = w64_v_" + name + ".p[w64_l];";
+          } else {
+            r += " ::w64::rg::Own<decltype(w64_v_" + name + ")" + (may_write(g, name) ? "" : ", false") + "> w64_o_" +
+                 name + "(w64_v_" + name + ", w64_l); auto& " + name + " = w64_o_" + name + ".v;";
+          }
+        }
         if (g.lambda) r += " [&]() {";
         for (const Piece& p : g.pieces) r += piece_text(p, promoted, quoted);
         if (g.lambda) r += "\n}();";

@@ -370,6 +370,7 @@ void Splitter::walk(const std::vector<Stmt>& list, bool /*top*/) {
       }
       if (s.kind == SK::Break || s.kind == SK::Continue || s.kind == SK::Other)
         fail("break, continue or goto between barriers", s.first);
+      if (chunk_loop(s)) continue;
       if (s.kind == SK::Return) {
         // only after the last barrier of the kernel (checked when the walk is over)
         region().lambda = true;
@@ -470,6 +471,7 @@ void Splitter::lane_condition(const Stmt& s, std::size_t hfirst, std::size_t hla
   Piece p;
   p.kind = Piece::Text;
   p.at = hfirst;
+  p.last = hlast;
   p.text = flag + ".p[w64_l] = (" + std::string(v_.span_text(hfirst, hlast)) + ");";
   region().pieces.push_back(p);
   names_of(hfirst, hlast, region().names);

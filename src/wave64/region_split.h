@@ -39,6 +39,7 @@ struct Piece {
   std::vector<OpUse> ops;
   std::string text;  // Text: written as is, with the line of `at`
   std::size_t at = 0;
+  std::size_t last = npos;  // Text: the code tokens [at, last] it is made of (npos: unknown)
 };
 struct Region {
   std::string guard;  // lanes that run it: a condition over per-lane flags (empty: all)
@@ -55,6 +56,9 @@ struct Node {
   std::string head;
 };
 
+// A call without side effects: math, loads (region_chunk.cpp).
+[[nodiscard]] bool pure_call(std::string_view n);
+
 // Whether code tokens [first, last] cannot reach a barrier or warp operation (FileScope::range_safe).
 using SafeRange = std::function<bool(std::size_t, std::size_t, std::string*)>;
 
@@ -68,6 +72,10 @@ class Splitter {
   // The region-form code (the statements of `if (::w64::rg::enter()) { ... }`), or a Fail.
   std::string build(const std::vector<Stmt>& body, const std::string& quoted);
   std::string quoted_;
+  // Accumulation loops run in chunks of iterations over the lanes (region_chunk.cpp); off: they
+  // stay inside their region (a retry when the chunked form fails).
+  void set_chunk_loops(bool on) { chunk_loops_ = on; }
+  [[nodiscard]] int chunked() const { return chunks_; }
 
  private:
   const CodeView& v_;
@@ -93,6 +101,8 @@ class Splitter {
   int loop_depth_ = 0;                   // split loops around the statement being walked
   std::set<std::string> in_place_;       // operands of in-place warp operations (stay put across regions)
   std::set<const Stmt*> block_steps_;    // `param op= uniform;` at the body's top level
+  bool chunk_loops_ = true;
+  int chunks_ = 0;                       // loops chunked (w64_fN)
   std::deque<std::vector<Stmt>> owned_;  // one-statement bodies as lists (pieces point into them)
   const std::vector<Stmt>& one(const Stmt& s) {
     owned_.push_back({s});
@@ -124,6 +134,11 @@ class Splitter {
   std::string dynamic_shared_pointer(const Stmt& s) const;
   void find_param_steps(const std::vector<Stmt>& body);
 
+  // region_chunk.cpp: accumulation loops
+  bool pure_expr(std::size_t first, std::size_t last) const;
+  bool lane_local(const Stmt& s, std::set<std::string>& written, std::set<std::string>& carried) const;
+  bool chunk_loop(const Stmt& s);
+
   // region_emit.cpp: the code
   std::string text_with(std::size_t first, std::size_t last, const std::vector<OpUse>& ops, bool take) const;
   std::string line(std::size_t ci, const std::string& quoted) const {
@@ -133,6 +148,8 @@ class Splitter {
   void collect_declared(const std::vector<Stmt>& body);
   std::set<std::string> promoted_locals(std::map<std::string, const Stmt*>& decl_of);
   std::string lanes_declaration(const std::string& name, const Stmt& s, const std::string& quoted) const;
+  bool address_taken(const std::string& name) const;
+  bool may_write(const Region& g, const std::string& name) const;
 };
 
 }  // namespace ferry::wave64::regions

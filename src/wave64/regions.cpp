@@ -77,18 +77,24 @@ void Pass::kernel(std::size_t kw, int ordinal, TokenEdits& edits) {
     restore();
     return;
   }
-  Splitter sp(
-      v_, [this](std::size_t a, std::size_t b, std::string* why) { return scope_.range_safe(a, b, why); },
-      param_names(v_, params_open, v_.match_bracket(params_open)), open, close);
   std::string code;
-  try {
-    code = sp.build(body, quoted_);
-  } catch (const Fail& f) {
-    restore();
-    if (f.why.empty()) return;
-    note(false, f.at, "kernel " + name + " keeps the fiber path: " + f.why);
-    ++out_.kept;
-    return;
+  // with accumulation loops in chunks over the lanes first; if that form fails, without
+  for (bool chunks : {true, false}) {
+    Splitter sp(
+        v_, [this](std::size_t a, std::size_t b, std::string* why) { return scope_.range_safe(a, b, why); },
+        param_names(v_, params_open, v_.match_bracket(params_open)), open, close);
+    sp.set_chunk_loops(chunks);
+    try {
+      code = sp.build(body, quoted_);
+      break;
+    } catch (const Fail& f) {
+      if (chunks && sp.chunked() > 0) continue;
+      restore();
+      if (f.why.empty()) return;
+      note(false, f.at, "kernel " + name + " keeps the fiber path: " + f.why);
+      ++out_.kept;
+      return;
+    }
   }
   std::string text = "{ if (::w64::rg::enter()) {" + code + " }\n#line " + std::to_string(v_.code(open).line) + " \"" +
                      quoted_ + "\"\n";

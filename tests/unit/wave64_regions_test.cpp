@@ -76,9 +76,91 @@ TEST(Wave64Regions, LocalsAcrossABarrierBecomePerLaneArrays) {
   ASSERT_EQ(r.split, 1) << kept_why(r);
   EXPECT_NE(r.text.find("::w64::rg::Lanes<std::remove_cv_t<float >> w64_v_v(w64_b);"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("::w64::rg::Lanes<std::remove_cv_t<int >[4]> w64_v_buf(w64_b);"), std::string::npos) << r.text;
-  EXPECT_NE(r.text.find("auto& v = w64_v_v.p[w64_l];"), std::string::npos) << r.text;
+  // a small local is copied into the region and back (kept in registers there); an array stays in place
+  EXPECT_NE(r.text.find("::w64::rg::Own<decltype(w64_v_v)> w64_o_v(w64_v_v, w64_l); auto& v = w64_o_v.v;"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("::w64::rg::Own<decltype(w64_v_v), false> w64_o_v(w64_v_v, w64_l);"), std::string::npos)
+      << "the region after the barrier only reads it\n"
+      << r.text;
   // a declaration of several names moves whole
   EXPECT_NE(r.text.find("v = y[threadIdx.x], only_here = 2.f;"), std::string::npos) << r.text;
+}
+
+// cuda-samples scan's shape: a uint4 local across barriers, changed a component at a time. In
+// registers within each region (rg::Own), except where its address is taken.
+TEST(Wave64Regions, VectorLocalsLiveInRegistersWithinARegion) {
+  const std::string src =
+      "__global__ void k(uint4* d, const uint4* s, unsigned* out) {\n"
+      "  uint4 a = s[threadIdx.x];\n"
+      "  uint4 b = a;\n"
+      "  a.y += a.x;\n"
+      "  unsigned* p = &b.x;\n"
+      "  __syncthreads();\n"
+      "  a.z += out[0] + *p + b.w;\n"
+      "  d[threadIdx.x] = a;\n"
+      "}\n";
+  const RegionOutcome r = form_regions(src, "t.cu");
+  ASSERT_EQ(r.split, 1) << kept_why(r);
+  EXPECT_NE(r.text.find("::w64::rg::Own<decltype(w64_v_a)> w64_o_a(w64_v_a, w64_l); auto& a = w64_o_a.v;"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("auto& b = w64_v_b.p[w64_l];"), std::string::npos) << "its address is taken\n" << r.text;
+  EXPECT_EQ(r.text.find("w64_o_b"), std::string::npos) << r.text;
+}
+
+// How_to_optimize's reduce_v7 shape: each lane adds a long run of elements in one dependent chain.
+// The loop runs in chunks of iterations, a loop over the lanes each, so that the lanes' chains
+// interleave; the header runs once for the block.
+TEST(Wave64Regions, AccumulationLoopsRunInChunksOverTheLanes) {
+  const std::string src =
+      "template <int N>\n"
+      "__global__ void k(const float* in, float* out) {\n"
+      "  float sum = 0;\n"
+      "  const unsigned i = blockIdx.x * blockDim.x * N + threadIdx.x;\n"
+      "  for (int it = 0; it < N; it++) {\n"
+      "    const float x = in[i + it * blockDim.x];\n"
+      "    sum += x * x;\n"
+      "  }\n"
+      "  sum += __shfl_down_sync(0xffffffffu, sum, 16);\n"
+      "  out[i] = sum;\n"
+      "}\n";
+  const RegionOutcome r = form_regions(src, "t.cu");
+  ASSERT_EQ(r.split, 1) << kept_why(r);
+  EXPECT_NE(r.text.find("for (int it = 0; it < N;) { const auto w64_f0 = it; unsigned w64_n0 = 0; for (; w64_n0 < "
+                        "::w64::rg::kChunk && (it < N); ++w64_n0, (it++)) {}"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("{ int it = w64_f0; if (w64_n0 == ::w64::rg::kChunk) {"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("for (unsigned w64_j = 0; w64_j < w64_n0; ++w64_j, (it++))"), std::string::npos) << r.text;
+  // the accumulator lives across the chunks: one per lane
+  EXPECT_NE(r.text.find("::w64::rg::Lanes<std::remove_cv_t<float >> w64_v_sum(w64_b);"), std::string::npos) << r.text;
+}
+
+// Loops that stay inside their region: a store to memory, a call with a side effect, an early
+// exit, a header that differs between lanes, nothing carried from one iteration to the next.
+TEST(Wave64Regions, OtherLoopsStayInTheirRegion) {
+  const char* loops[] = {
+      "  for (int it = 0; it < 8; ++it) { sum += in[it]; out[it] = sum; }\n",
+      "  for (int it = 0; it < 8; ++it) sum += atomicAdd(out, 1.f);\n",
+      "  for (int it = 0; it < 8; ++it) { if (in[it] < 0) break; sum += in[it]; }\n",
+      "  for (int it = threadIdx.x; it < 8; ++it) sum += in[it];\n",
+      "  for (int it = 0; it < 8; ++it) out[it] = in[it];\n",
+      "  for (int it = 0; it < 8; ++it) sum += helper(in[it]);\n",
+      "  for (int it = 0; it < 8; ++it) { float y = in[it]; sum = y; }\n",
+  };
+  for (const char* loop : loops) {
+    const std::string src =
+        "__device__ float helper(float v);\n"
+        "__global__ void k(const float* in, float* out) {\n"
+        "  float sum = 0;\n" +
+        std::string(loop) +
+        "  __syncthreads();\n"
+        "  out[threadIdx.x] = sum;\n"
+        "}\n";
+    const RegionOutcome r = form_regions(src, "t.cu");
+    EXPECT_EQ(r.text.find("w64_f0"), std::string::npos) << loop << r.text;
+  }
 }
 
 TEST(Wave64Regions, ShufflesSplitIntoPutRunTake) {

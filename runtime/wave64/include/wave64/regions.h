@@ -96,6 +96,12 @@ struct Block {
   void lane(unsigned l) const { rt::t_lane = reinterpret_cast<const rt::LaneInfo*>(base + l * stride); }
 };
 
+// Iterations of an accumulation loop each lane runs before the next lane's turn (the driver's
+// chunked form of such a loop, src/wave64/region_chunk.cpp): long enough that the per-lane
+// bookkeeping is shared by several iterations, short enough that the chains of several lanes
+// are in flight at once.
+constexpr unsigned kChunk = 8;
+
 // A local that lives across regions: one per lane.
 template <class T>
 struct Lanes {
@@ -113,6 +119,29 @@ struct Lanes {
   }
   Lanes(const Lanes&) = delete;
   Lanes& operator=(const Lanes&) = delete;
+};
+
+// A region's name for lane l's element of a Lanes<T>. A small trivially copyable T (a scalar, a
+// `uint4`, a small struct) is copied in when the region starts and back when it ends, so that
+// the compiler keeps it in registers within the region: through a reference into the per-lane
+// array, every store the region makes may alias it (programs are built with
+// -fno-strict-aliasing), so g++ kept it in memory and, for a vector type, read 16 bytes right
+// after writing 4 of them (a store-forwarding stall on every such read). Arrays and other types
+// stay in place. The driver uses a reference instead where the kernel takes the local's address,
+// and `Back` false where the region does not change the local (nothing to copy back).
+template <class L, bool Back = true>
+struct Own;
+template <class T, bool Back>
+struct Own<Lanes<T>, Back> {
+  static constexpr bool kCopy = std::is_trivially_copyable<T>::value && !std::is_array<T>::value && sizeof(T) <= 64;
+  std::conditional_t<kCopy, T, T&> v;
+  T* home;
+  Own(Lanes<T>& l, unsigned i) : v(l.p[i]), home(l.p + i) {}
+  ~Own() {
+    if constexpr (kCopy && Back) *home = v;
+  }
+  Own(const Own&) = delete;
+  Own& operator=(const Own&) = delete;
 };
 
 // The per-lane records of one warp operation of the kernel (one per call site).
