@@ -45,6 +45,23 @@ std::uint64_t key_hash(std::uint64_t key) {
   return h ^ (h >> 29);
 }
 
+namespace {
+
+// The same bytes, for two names of 8 bytes or more (a short name is its short_key): names of up
+// to 16 bytes compare as their first and last 8 bytes, without a call.
+[[gnu::always_inline]] inline bool same_long_name(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  if (a.size() > 16) return std::memcmp(a.data(), b.data(), a.size()) == 0;
+  std::uint64_t a0, a1, b0, b1;
+  std::memcpy(&a0, a.data(), 8);
+  std::memcpy(&b0, b.data(), 8);
+  std::memcpy(&a1, a.data() + a.size() - 8, 8);
+  std::memcpy(&b1, b.data() + b.size() - 8, 8);
+  return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
+}  // namespace
+
 // Every identifier's code indices, grouped by name: `at[first[id] .. first[id + 1])`. The names
 // are an open-addressing table: `slots` holds id + 1 (0: empty), `name_of` each id's text and
 // `key_of` its short_key: names of up to 7 bytes compare as that one integer, longer ones
@@ -55,19 +72,24 @@ struct CodeView::NameIndex {
   std::vector<std::uint64_t> key_of;
   std::vector<std::uint32_t> first;
   std::vector<std::uint32_t> at;
-  std::vector<std::uint32_t> id_of;  // per code index (identifiers only)
+  // per code index (0 for a token that is no identifier); from the heap, not written before the
+  // walk that fills it
+  std::unique_ptr<std::uint32_t[]> id_of;
+  std::size_t id_count = 0;
 
-  [[nodiscard]] static std::uint64_t hash(std::uint64_t key, std::string_view name) {
-    return key != kLongKey ? key_hash(key) : name_hash(name);
-  }
   // The slot of the name (`key` its short_key): its id + 1 there, or the empty slot where it
   // would go.
-  [[nodiscard]] std::size_t slot(std::uint64_t key, std::string_view name) const {
+  [[nodiscard, gnu::always_inline]] std::size_t slot(std::uint64_t key, std::string_view name) const {
     const std::size_t mask = slots.size() - 1;
-    for (std::size_t i = hash(key, name) & mask;; i = (i + 1) & mask) {
-      const std::uint32_t id1 = slots[i];
-      if (id1 == 0 || (key_of[id1 - 1] == key && (key != kLongKey || name_of[id1 - 1] == name))) return i;
+    const std::uint32_t* const s = slots.data();
+    if (key != kLongKey) {
+      for (std::size_t i = key_hash(key) & mask;; i = (i + 1) & mask)
+        if (const std::uint32_t id1 = s[i]; id1 == 0 || key_of[id1 - 1] == key) return i;
     }
+    for (std::size_t i = name_hash(name) & mask;; i = (i + 1) & mask)
+      if (const std::uint32_t id1 = s[i];
+          id1 == 0 || (key_of[id1 - 1] == kLongKey && same_long_name(name_of[id1 - 1], name)))
+        return i;
   }
   void grow() {
     std::vector<std::uint32_t> old(slots.size() * 2, 0);
@@ -83,20 +105,29 @@ struct CodeView::NameIndex {
 const CodeView::NameIndex& CodeView::names() const {
   if (names_) return *names_;
   auto n = std::make_shared<NameIndex>();
-  std::vector<std::uint32_t>& id_of = n->id_of;
-  id_of.assign(code_.size(), 0);
+  const std::size_t code_count = code_.size();
+  n->id_of = std::make_unique_for_overwrite<std::uint32_t[]>(code_count);  // written below, every entry
+  n->id_count = code_count;
+  std::uint32_t* const id_of = n->id_of.get();
   std::vector<std::uint32_t> count;
   std::size_t cap = 64;
-  while (cap < code_.size() / 8) cap *= 2;
+  while (cap < code_count / 8) cap *= 2;
   n->slots.assign(cap, 0);
   std::vector<std::uint32_t> idents;  // the identifiers' code indices, for the second walk
-  for (std::size_t ci = 0; ci < code_.size(); ++ci) {
-    if (toks_.kind(code_[ci]) != Kind::Identifier) continue;
+  idents.reserve(code_count / 3);
+  const std::uint32_t* const code = code_.data();
+  const std::uint64_t* const keys = code_key_.data();
+  for (std::size_t ci = 0; ci < code_count; ++ci) {
+    if (toks_.kind(code[ci]) != Kind::Identifier) {
+      id_of[ci] = 0;
+      continue;
+    }
     idents.push_back(static_cast<std::uint32_t>(ci));
-    const std::uint64_t key = code_key_[ci];
+    const std::uint64_t key = keys[ci];
     const std::string_view name = key == kLongKey ? text(ci) : std::string_view();
     std::size_t i = n->slot(key, name);
-    if (n->slots[i] == 0) {
+    std::uint32_t id1 = n->slots[i];
+    if (id1 == 0) {
       if (2 * (n->name_of.size() + 1) > n->slots.size()) {
         n->grow();
         i = n->slot(key, name);
@@ -104,18 +135,18 @@ const CodeView::NameIndex& CodeView::names() const {
       n->name_of.push_back(text(ci));
       n->key_of.push_back(key);
       count.push_back(0);
-      n->slots[i] = static_cast<std::uint32_t>(n->name_of.size());
+      id1 = static_cast<std::uint32_t>(n->name_of.size());
+      n->slots[i] = id1;
     }
-    const std::uint32_t id = n->slots[i] - 1;
-    ++count[id];
-    id_of[ci] = id;
+    ++count[id1 - 1];
+    id_of[ci] = id1 - 1;
   }
   n->first.assign(count.size() + 1, 0);
   for (std::size_t i = 0; i < count.size(); ++i) n->first[i + 1] = n->first[i] + count[i];
   n->at.resize(n->first.back());
   std::vector<std::uint32_t> next(n->first.begin(), n->first.end() - 1);
   for (const std::uint32_t ci : idents) n->at[next[id_of[ci]]++] = ci;
-  arrays_ = {n->id_of.data(), n->first.data(), n->at.data(), n->name_of.data(), n->first.size() - 1};
+  arrays_ = {n->id_of.get(), n->first.data(), n->at.data(), n->name_of.data(), n->first.size() - 1};
   names_ = std::move(n);
   return *names_;
 }
@@ -147,7 +178,7 @@ std::size_t CodeView::memory_bytes() const {
     n += sizeof(NameIndex) + x.slots.capacity() * sizeof(std::uint32_t) +
          x.name_of.capacity() * sizeof(std::string_view) + x.key_of.capacity() * sizeof(std::uint64_t) +
          x.first.capacity() * sizeof(std::uint32_t) + x.at.capacity() * sizeof(std::uint32_t) +
-         x.id_of.capacity() * sizeof(std::uint32_t);
+         x.id_count * sizeof(std::uint32_t);
   }
   return n;
 }

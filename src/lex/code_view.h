@@ -101,6 +101,9 @@ class CodeView {
   // the order of their first occurrences), for per-name tables that a pass fills once per name
   // instead of once per token. Inline: a walk over every token asks it per identifier.
   [[nodiscard]] std::uint32_t name_id(std::size_t ci) const { return index().id_of[ci]; }
+  // name_id of every code index at once (code_size() entries; 0 for a token that is no
+  // identifier), for a walk over every token that keeps the array in a register.
+  [[nodiscard]] const std::uint32_t* name_ids() const { return index().id_of; }
   [[nodiscard]] std::size_t name_count() const { return index().count; }
   // Name `id`'s text (as its first occurrence spells it) and its occurrences (ascending code
   // indices): a walk over the distinct names visits each name once, not each token.

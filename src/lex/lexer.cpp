@@ -5,6 +5,10 @@
 #include <unistd.h>
 #endif
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -50,6 +54,29 @@ constexpr bool is_ident_start(unsigned char c) { return kClass[c] & kIdentStart;
 constexpr bool is_ident_cont(unsigned char c) { return kClass[c] & kIdentCont; }
 constexpr bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
+// The end of the identifier bytes from `q` (at most `e`). Sixteen bytes at a time where SSE2 is
+// there (x86-64 always has it): names average 7 bytes, so most take one block, not a loop per byte.
+[[gnu::always_inline]] inline const unsigned char* ident_end(const unsigned char* q, const unsigned char* e) {
+#if defined(__SSE2__)
+  while (e - q >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+    // a-z and A-Z (folded to lower case by 0x20), 0-9, '_', '$'; bytes of 0x80 and up are the
+    // sign bits, read by the same movemask
+    const __m128i letter = _mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+    const __m128i digit = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+    const __m128i cont =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(letter, _mm_set1_epi8(25)), letter),
+                                  _mm_cmpeq_epi8(_mm_min_epu8(digit, _mm_set1_epi8(9)), digit)),
+                     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('_')), _mm_cmpeq_epi8(v, _mm_set1_epi8('$'))));
+    const unsigned stop = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(cont, v))) & 0xffffu;
+    if (stop != 0) return q + std::countr_zero(stop);
+    q += 16;
+  }
+#endif
+  while (q < e && is_ident_cont(*q)) ++q;
+  return q;
+}
+
 // First-byte classes: next() dispatches on one table lookup.
 enum Lead : unsigned char {
   kPunct,
@@ -64,7 +91,8 @@ enum Lead : unsigned char {
   kSQuote,
   kDigit,
   kDot,
-  kIdent
+  kIdent,
+  kSingle  // a punctuator that is one byte whatever follows: ( ) [ ] { } ; , ? ~
 };
 constexpr std::array<unsigned char, 256> kLead = [] {
   std::array<unsigned char, 256> t{};
@@ -82,6 +110,7 @@ constexpr std::array<unsigned char, 256> kLead = [] {
     else if (c >= '0' && c <= '9') l = kDigit;
     else if (c == '.') l = kDot;
     else if (kClass[c] & kIdentStart) l = kIdent;
+    else if (std::string_view("()[]{};,?~").find(static_cast<char>(c)) != std::string_view::npos) l = kSingle;
     t[c] = l;
   }
   return t;
@@ -132,38 +161,56 @@ class Lexer {
     size_arrays();
     out_.line_start_.reserve(cap_);
     out_.line_start_.push_back(0);
+    // The common tokens (a run of blanks, a newline, an identifier, a bracket or other one-byte
+    // punctuator) are taken here, each with only the bookkeeping its kind needs; the rest go
+    // through next() and put().
     std::size_t count = 0;   // tokens written
     std::uint32_t code = 0;  // code tokens written
     while (pos_ < n) {
-      const std::uint32_t start = pos_;
-      const std::uint32_t line = line_;
-      const Kind kind = next();
-      const bool dir = in_directive_ || directive_token_;
       if (count == cap_) [[unlikely]]
         grow();
-      tok_begin_[count] = start;
-      tok_line_[count] = line;
-      tok_kind_[count] = static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (dir ? 0x80u : 0u));
-      directive_token_ = false;
-      if (kind == Kind::Newline) {
-        in_directive_ = false;
-        at_line_start_ = true;
-        expect_header_ = false;
-      } else if (!is_trivia(kind)) {
-        at_line_start_ = false;
-        if (code_) {
-          // Its code index entry, and its bracket partner: one stack for code, one for the
-          // directive being read (reset at each '#', so a directive's brackets never pair with
-          // code or another directive's).
-          code_token_[code] = static_cast<std::uint32_t>(count);
-          // (a one-byte token's key, most punctuators', without the word read)
-          code_key_[code] = pos_ - start == 1 ? 1u | (std::uint64_t{s_[start]} << 8) : token_key(src_, start, pos_);
-          code_partner_[code] = CodeIndex::kNoPartner;
-          if (kind == Kind::Punct && pos_ - start == 1 && kPairing[s_[start]]) pair(dir, s_[start], code);
-          ++code;
+      const std::uint32_t start = pos_;
+      const unsigned char c = s_[start];
+      switch (kLead[c]) {
+        case kBlank: {
+          std::size_t p = start + 1;
+          while (p < n && kLead[s_[p]] == kBlank) ++p;
+          if (p < n && (s_[p] == '\r' || s_[p] == '\\')) [[unlikely]]
+            break;  // a CR or a continuation: whitespace_rest, through next()
+          pos_ = static_cast<std::uint32_t>(p);
+          put_token(count, start, line_, Kind::Whitespace);
+          continue;
         }
+        case kNewline:
+          put_token(count, start, line_, Kind::Newline);
+          newline_at(start);
+          pos_ = start + 1;
+          in_directive_ = false;
+          at_line_start_ = true;
+          expect_header_ = false;
+          continue;
+        case kIdent: {
+          const unsigned char* const e = s_ + n;
+          const unsigned char* const q = ident_end(s_ + start + 1, e);
+          if ((q < e && (*q == '"' || *q == '\'')) || check_include_) [[unlikely]]
+            break;  // a literal's prefix, or the word after '#': identifier_or_literal, through next()
+          pos_ = static_cast<std::uint32_t>(q - s_);
+          put_code(count, code, start, line_, Kind::Identifier);
+          continue;
+        }
+        case kSingle: {  // ( ) [ ] { } ; , ? ~: never the start of a longer punctuator
+          pos_ = start + 1;
+          check_include_ = false;
+          if (c == ';') launch_depth_ = 0;  // an unclosed launch never spans statements
+          put_code(count, code, start, line_, Kind::Punct);
+          if (code_ && kPairing[c]) pair(in_directive_, c, code - 1);
+          continue;
+        }
+        default: break;
       }
-      ++count;
+      const std::uint32_t line = line_;
+      const Kind kind = next();
+      put(count, code, start, line, kind);
     }
     tok_begin_[count] = pos_;
     out_.begin_.resize_uninitialized(count + 1);
@@ -184,6 +231,44 @@ class Lexer {
   }
 
  private:
+  // Token `count` (then counted): `kind` from `start` on `line`; it ends where the next starts.
+  [[gnu::always_inline]] void put_token(std::size_t& count, std::uint32_t start, std::uint32_t line, Kind kind) {
+    tok_begin_[count] = start;
+    tok_line_[count] = line;
+    tok_kind_[count] = static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (in_directive_ ? 0x80u : 0u));
+    ++count;
+  }
+  // A code token from `start` (on `line`) to pos_, with its code index entry.
+  [[gnu::always_inline]] void put_code(std::size_t& count, std::uint32_t& code, std::uint32_t start, std::uint32_t line,
+                                       Kind kind) {
+    put_token(count, start, line, kind);
+    at_line_start_ = false;
+    if (code_) {
+      code_token_[code] = static_cast<std::uint32_t>(count - 1);
+      // (a one-byte token's key, most punctuators', without the word read)
+      code_key_[code] = pos_ - start == 1 ? 1u | (std::uint64_t{s_[start]} << 8) : token_key(src_, start, pos_);
+      code_partner_[code] = CodeIndex::kNoPartner;
+      ++code;
+    }
+  }
+  // Any token that next() read: its code index entry and bracket partner (one stack for code,
+  // one for the directive being read, reset at each '#', so a directive's brackets never pair
+  // with code or another directive's), and the line state.
+  void put(std::size_t& count, std::uint32_t& code, std::uint32_t start, std::uint32_t line, Kind kind) {
+    if (kind == Kind::Newline) {
+      put_token(count, start, line, kind);
+      in_directive_ = false;
+      at_line_start_ = true;
+      expect_header_ = false;
+    } else if (is_trivia(kind)) {
+      put_token(count, start, line, kind);
+    } else {
+      put_code(count, code, start, line, kind);
+      if (code_ && kind == Kind::Punct && pos_ - start == 1 && kPairing[s_[start]])
+        pair(in_directive_, s_[start], code - 1);
+    }
+  }
+
   // Every array holds cap_ entries (the token starts one more, for the end), the code arrays as
   // many: there are never more code tokens than tokens.
   void size_arrays() {
@@ -322,7 +407,6 @@ class Lexer {
       case kHash:
         if (at_line_start_ && !in_directive_) {
           in_directive_ = true;
-          directive_token_ = true;
           skip_to(pos_ + 1);
           check_include_ = true;
           return Kind::Punct;
@@ -531,7 +615,6 @@ class Lexer {
   int launch_depth_ = 0;
   bool at_line_start_ = true;
   bool in_directive_ = false;
-  bool directive_token_ = false;
   bool check_include_ = false;
   bool expect_header_ = false;
 };

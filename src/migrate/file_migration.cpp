@@ -466,7 +466,42 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     if (const std::size_t ci = at - 2; at >= 3 && ci + 3 < file.code_size() && file.is(ci - 1, "namespace") &&
                                        file.is_identifier(ci) && file.is(ci + 1, "=") && file.is(ci + 3, ";"))
       cg_scopes.insert(file.text(ci));
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
+  // The target's own table (migrate_buffer): its rules are looked up once per name of the file.
+  const bool own_table = &rules == &file.target().rules();
+  // Per name: whether it has a rule or is an unmapped API name. Most identifiers have neither, are
+  // no namespace a row could name (`ns::`, `namespace ns;`) and no unmapped API name: nothing below
+  // applies to them, so the walk passes them on this table and the next token's key alone.
+  std::vector<unsigned char> named(file.name_count(), 0);
+  for (std::uint32_t id = 0; id < named.size(); ++id) {
+    const std::size_t first = file.occurrences_of(id).front();
+    named[id] = (own_table ? file.identifier_rule(first) : rules.find_identifier(file.name_text(id))) != nullptr ||
+                file.unmapped_api_name(first) != nullptr;
+  }
+  // The tokens the walk below reads: identifiers that are named or before `::` or `;`, header
+  // names and a directive's '#'. Every other token it passes, so they are picked out first, in
+  // a loop that only reads the token kinds, keys and name ids.
+  lex::PodArray<std::uint32_t> visit;  // written through a plain pointer: no vector end to store per token
+  {
+    const lex::TokenList& toks = file.tokens();
+    const std::size_t code_size = file.code_size();
+    visit.resize_uninitialized(code_size);
+    std::uint32_t* const out = visit.data();
+    const std::uint32_t* const name_ids = file.name_ids();
+    std::size_t taken = 0;
+    constexpr std::uint64_t kScope = lex::short_key("::"), kSemicolon = lex::short_key(";"),
+                            kHash = lex::short_key("#");
+    for (std::size_t ci = 0; ci < code_size; ++ci) {
+      const std::size_t ti = file.token_index(ci);
+      const lex::Kind kind = toks.kind(ti);
+      out[taken] = static_cast<std::uint32_t>(ci);
+      taken += kind == lex::Kind::Identifier
+                   ? named[name_ids[ci]] ||
+                         (ci + 1 < code_size && (file.key(ci + 1) == kScope || file.key(ci + 1) == kSemicolon))
+                   : kind == lex::Kind::HeaderName || (toks.in_directive(ti) && file.key(ci) == kHash);
+    }
+    visit.resize_uninitialized(taken);
+  }
+  for (const std::size_t ci : visit) {
     const lex::Token& t = file.code(ci);
     if (t.in_directive && file.is(ci, "#") && ci + 1 < file.code_size()) {
       const std::string_view d = file.text(ci + 1);
@@ -524,13 +559,6 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     }
     if (t.kind != lex::Kind::Identifier) continue;
     const std::string_view name = file.text(ci);
-    // The target's own table (migrate_buffer): looked up once per name of the file.
-    const bool own_table = &rules == &file.target().rules();
-    // Most identifiers have no rule, are no namespace a row could name (`ns::`, `namespace ns;`)
-    // and no unmapped API name: nothing below applies to them, so the edit set is not asked.
-    if (!file.is(ci + 1, "::") && !file.is(ci + 1, ";") &&
-        !(own_table ? file.identifier_rule(ci) : rules.find_identifier(name)) && !file.unmapped_api_name(ci))
-      continue;
     if (file.excluded(ci) || file.touched(ci)) continue;
 
     if (file.is(ci + 1, "::")) {

@@ -22,7 +22,7 @@ bool LineMap::is_changed(std::uint32_t out_line) const {
 
 bool EditSet::overlaps(std::uint32_t begin, std::uint32_t end) const {
   // Edits are sorted by begin; only those starting before `end` can overlap.
-  auto it = edits_.lower_bound(Edit{end + 1, 0, {}, 0});
+  auto it = edits_.lower_bound(end + 1);
   while (it != edits_.begin()) {
     --it;
     if (ranges_overlap(begin, end, it->begin, it->end)) return true;

@@ -56,7 +56,7 @@ class EditSet {
   void for_each_reaching(std::uint32_t begin, std::uint32_t end, F&& f) const {
     // Edits never overlap, so sorted by start their ends never decrease: the edits that end after
     // `begin` follow the last that does not.
-    auto it = edits_.lower_bound(Edit{begin, 0, {}, 0});
+    auto it = edits_.lower_bound(begin);
     while (it != edits_.begin() && std::prev(it)->end > begin) --it;
     for (; it != edits_.end() && it->begin < end; ++it)
       if (it->end > begin) f(*it);
@@ -72,6 +72,11 @@ class EditSet {
       if (a.end != b.end) return a.end < b.end;  // insertions before a replacement at the same start
       return a.seq < b.seq;
     }
+    // A start offset against an edit's start: lower_bound(at) is the first edit starting at `at`
+    // or after, found without building an Edit (and its string) to compare with.
+    using is_transparent = void;
+    bool operator()(const Edit& a, std::uint32_t at) const { return a.begin < at; }
+    bool operator()(std::uint32_t at, const Edit& b) const { return at < b.begin; }
   };
   // Ordered by (begin, end, seq). A tree, not a sorted vector: passes add edits all over a file,
   // and a vector's insert in the middle made a large file's migration quadratic.

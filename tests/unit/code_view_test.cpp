@@ -193,5 +193,42 @@ TEST(CodeView, TokensAreReadAsTokenValues) {
   EXPECT_EQ(copy.text(find(copy, "bb")), "bb");
 }
 
+TEST(CodeView, NameIdsOfEveryTokenAtOnce) {
+  const CodeView v("#define A(x) (x + B)\nint a = A(b); a += b; c;\n");
+  const std::uint32_t* ids = v.name_ids();
+  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
+    if (v.is_identifier(ci)) EXPECT_EQ(ids[ci], v.name_id(ci)) << ci;
+    else EXPECT_EQ(ids[ci], 0u) << ci;  // no identifier
+  }
+}
+
+TEST(CodeView, LongNamesThatDifferInOneByteAreDifferentNames) {
+  // Names of 8 to 16 bytes compare as two words, longer ones byte by byte: each pair below differs
+  // in one byte (first, middle or last) or in length only.
+  std::string src;
+  std::vector<std::string> names;
+  for (std::size_t len = 8; len <= 24; ++len) {
+    const std::string base(len, 'k');
+    for (const std::size_t at : {std::size_t{0}, len / 2, len - 1}) {
+      std::string other = base;
+      other[at] = 'j';
+      names.push_back(other);
+    }
+    names.push_back(base);
+  }
+  for (const std::string& n : names) src += n + " " + n + ";\n";
+  const CodeView v(src);
+  std::vector<std::string> distinct = names;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  EXPECT_EQ(v.name_count(), distinct.size());
+  for (const std::string& n : distinct) {
+    const auto at = v.occurrences(n);
+    const auto expected = 2 * static_cast<std::size_t>(std::count(names.begin(), names.end(), n));
+    ASSERT_EQ(at.size(), expected) << n;
+    for (const std::uint32_t ci : at) EXPECT_EQ(v.text(ci), n);
+  }
+}
+
 }  // namespace
 }  // namespace ferry::lex

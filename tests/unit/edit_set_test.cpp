@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <utility>
+#include <vector>
+
 namespace ferry::rewrite {
 namespace {
 
@@ -57,6 +61,37 @@ TEST(EditSet, EmptySetReproducesInput) {
   LineMap map;
   EXPECT_EQ(e.apply("x\ny", &map), "x\ny");
   EXPECT_EQ(map.original_line(2), 2u);
+}
+
+// overlaps() finds its neighbours by start offset alone: on many random edits it answers as a
+// comparison with every edit does.
+TEST(EditSet, OverlapsAgreesWithEveryEditOnRandomSets) {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 20; ++round) {
+    EditSet e;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> kept;
+    const auto reaches = [&](std::uint32_t b, std::uint32_t en) {
+      for (const auto& [kb, ke] : kept)
+        if (b == en ? (kb < b && b < ke) : (kb == ke ? (b < kb && kb < en) : (b < ke && kb < en))) return true;
+      return false;
+    };
+    for (int i = 0; i < 300; ++i) {
+      const std::uint32_t b = rng() % 1000;
+      const std::uint32_t en = b + (rng() % 4 == 0 ? 0 : rng() % 6);
+      const bool expected = reaches(b, en);
+      EXPECT_EQ(e.overlaps(b, en), expected) << b << " " << en;
+      if (e.replace(b, en, "x")) kept.emplace_back(b, en);
+      else EXPECT_TRUE(expected);
+    }
+    // for_each_reaching visits, in order, the edits that end after `begin` and start before `end`
+    for (std::uint32_t b = 0; b < 1000; b += 37) {
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> seen, want;
+      e.for_each_reaching(b, b + 20, [&](const Edit& x) { seen.emplace_back(x.begin, x.end); });
+      for (const Edit& x : e.edits())
+        if (x.end > b && x.begin < b + 20) want.emplace_back(x.begin, x.end);
+      EXPECT_EQ(seen, want);
+    }
+  }
 }
 
 }  // namespace

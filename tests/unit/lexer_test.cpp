@@ -166,5 +166,43 @@ TEST(Lexer, UnterminatedConstructsDoNotLoseBytes) {
   }
 }
 
+// Identifiers are scanned sixteen bytes at a time where the buffer allows: every length around a
+// block's edge, ended by each kind of byte (or by the end of the buffer), ends where a byte scan
+// ends it.
+TEST(Lexer, IdentifiersEndAtTheFirstByteThatCannotContinueThem) {
+  const std::string name_bytes = "aZz_$09Ab\x80\xff";
+  std::string enders = " ([{};,.:+-*/%<>=!&|^~?#@`\\\"'\n\t\x7f\x01";
+  enders += '\0';
+  std::mt19937 rng(7);
+  for (std::size_t len = 1; len <= 40; ++len) {
+    for (const char end : enders) {
+      for (const std::size_t tail : {0, 1, 5, 15, 16, 17, 40}) {
+        std::string name = "n";
+        while (name.size() < len) name += name_bytes[rng() % name_bytes.size()];
+        const std::string src = name + end + std::string(tail, 'q');
+        const std::vector<Token> toks = tokenize(src);
+        ASSERT_FALSE(toks.empty());
+        if (end == '"' || end == '\'') continue;  // may start a literal's prefix (u8"..", L'x')
+        EXPECT_EQ(toks[0].kind, Kind::Identifier) << len << " " << int(end);
+        EXPECT_EQ(toks[0].end, len) << "name " << len << " bytes, then byte " << int(static_cast<unsigned char>(end));
+      }
+      const std::string at_end = "n" + std::string(len - 1, '_');  // the name ends the buffer
+      EXPECT_EQ(tokenize(at_end)[0].end, len);
+    }
+  }
+}
+
+TEST(Lexer, OneBytePunctuatorsAreTokensOfTheirOwn) {
+  // ( ) [ ] { } ; , ? ~ never start a longer punctuator; ';' ends an unclosed launch.
+  const auto toks = code_tokens("a(b)[c]{d};e,f?g:~h;k<<<1;m>>>n");
+  const std::vector<std::string> texts = {"a", "(", "b", ")", "[", "c", "]", "{",   "d", "}", ";", "e",  ",", "f",
+                                          "?", "g", ":", "~", "h", ";", "k", "<<<", "1", ";", "m", ">>", ">", "n"};
+  ASSERT_EQ(toks.size(), texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) EXPECT_EQ(toks[i].second, texts[i]) << i;
+  EXPECT_EQ(toks[21].first, Kind::LaunchOpen);
+  EXPECT_EQ(toks[25].first, Kind::Punct);  // after the ';', ">>>" closes no launch
+  for (const std::size_t i : {1u, 3u, 4u, 6u, 7u, 9u, 10u, 12u, 14u, 17u, 19u}) EXPECT_EQ(toks[i].first, Kind::Punct);
+}
+
 }  // namespace
 }  // namespace ferry::lex
