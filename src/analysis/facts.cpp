@@ -170,27 +170,43 @@ FileFacts collect_facts(const FileMigration& file, const std::map<std::string, l
   // var_taint), where a list of taint-0 definitions and an empty list both give 0; it is left
   // empty.
   if (!has_taint_source(v)) return facts;
-  // Lane/thread helpers and the per-function definitions, to a fixpoint across functions.
+  // Lane/thread helpers and the per-function definitions, to a fixpoint across functions. A
+  // function's definitions and return taints read the helper sets only at the calls in its body
+  // (range_taint), so it is computed again only when a name of its body became a helper since its
+  // last computation began ("stale"); otherwise it would compute the same again, and what it adds
+  // to the sets is there already. Functions never nest (function_at).
+  std::vector<bool> stale(facts.functions.size(), true);
+  auto add_helper = [&](std::set<std::string>& helpers, const std::string& name) {
+    if (!helpers.insert(name).second) return false;
+    for (const std::uint32_t ci : v.occurrences(name))
+      if (const std::size_t fi = facts.function_at(ci); fi != npos) stale[fi] = true;
+    return true;
+  };
   bool settled = false;
   for (int round = 0; round < 3 && !settled; ++round) {
     bool changed = false;
-    for (FunctionInfo& fn : facts.functions) {
+    for (std::size_t f = 0; f < facts.functions.size(); ++f) {
+      if (!stale[f]) continue;
+      stale[f] = false;
+      FunctionInfo& fn = facts.functions[f];
       fn.defs = function_defs(v, facts, fn);
       const std::vector<VarDef>& defs = fn.defs;
       for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
         if (!v.is(i, "return")) continue;
         const std::size_t last = expression_last(v, i + 1, fn.body_close - 1);
         const unsigned t = range_taint(v, facts, defs, i + 1, last);
-        if ((t & kLane) && facts.lane_helpers.insert(fn.name).second) changed = true;
-        if ((t & kThread) && facts.thread_helpers.insert(fn.name).second) changed = true;
+        if ((t & kLane) && add_helper(facts.lane_helpers, fn.name)) changed = true;
+        if ((t & kThread) && add_helper(facts.thread_helpers, fn.name)) changed = true;
       }
     }
     settled = !changed;
   }
-  // A round that added no helper computed every function's definitions with the final helpers,
-  // which is what the checks read; when the round limit cut the fixpoint short, recompute them.
+  // A round that added no helper computed (or kept) every function's definitions with the final
+  // helpers, which is what the checks read; when the round limit cut the fixpoint short, the
+  // stale ones are computed again.
   if (!settled)
-    for (FunctionInfo& fn : facts.functions) fn.defs = function_defs(v, facts, fn);
+    for (std::size_t f = 0; f < facts.functions.size(); ++f)
+      if (stale[f]) facts.functions[f].defs = function_defs(v, facts, facts.functions[f]);
   return facts;
 }
 

@@ -16,6 +16,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lex/lexer.h"
@@ -114,8 +115,23 @@ class CodeView {
   }
 
   // Bytes of memory the view holds: its tokens, its code index and, once built, the name index
-  // (not the source text, which the caller owns).
+  // (not the source text, which the caller owns; nor memo() results).
   [[nodiscard]] std::size_t memory_bytes() const;
+
+  // ----- what a reader computed from the tokens, kept with them -----
+  // The `T` that `make(*this)` returns, computed by the first reader that asks for a `T` and kept
+  // with the tokens: it moves with them (a FileMigration that takes over a pre-pass's view,
+  // targets::SourceView::lexed), so a single file's pre-pass and its migration compute it once.
+  // `T` must follow from the tokens alone (never from edits, options or another file).
+  template <class T, class Make>
+  [[nodiscard]] const T& memo(Make make) const {
+    for (const auto& [key, value] : memos_)
+      if (key == &kMemoKey<T>) return *static_cast<const T*>(value.get());
+    auto value = std::make_shared<const T>(make(*this));
+    const T& out = *value;
+    memos_.emplace_back(&kMemoKey<T>, std::move(value));
+    return out;
+  }
 
  private:
   struct NameIndex;
@@ -133,6 +149,9 @@ class CodeView {
     return arrays_;
   }
   const NameIndex& names() const;
+  // One address per memo() type: its key.
+  template <class T>
+  static constexpr char kMemoKey = 0;
 
   std::string_view src_;
   TokenList toks_;
@@ -141,6 +160,7 @@ class CodeView {
   PodArray<std::uint32_t> partner_;                 // bracket partner per code index, or CodeIndex::kNoPartner
   mutable std::shared_ptr<const NameIndex> names_;  // built by the first occurrences()
   mutable NameArrays arrays_;                       // into *names_
+  mutable std::vector<std::pair<const void*, std::shared_ptr<const void>>> memos_;  // memo(): key, value
 };
 
 }  // namespace ferry::lex

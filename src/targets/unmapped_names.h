@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/string_hash.h"
 #include "targets/target.h"
 
 namespace ferry::targets {
@@ -34,12 +35,8 @@ class UnmappedNames {
   [[nodiscard]] std::unique_ptr<ProjectScan> declared_scan() const;
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   [[nodiscard]] bool has_prefix(std::string_view text) const;
-  std::unordered_map<std::string, UnmappedApiName, Hash, std::equal_to<>> names_;
+  std::unordered_map<std::string, UnmappedApiName, StringHash, std::equal_to<>> names_;
   std::vector<std::string> prefixes_;
 };
 

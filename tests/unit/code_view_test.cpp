@@ -230,5 +230,29 @@ TEST(CodeView, LongNamesThatDifferInOneByteAreDifferentNames) {
   }
 }
 
+TEST(CodeView, MemoIsComputedOnceAndMovesWithTheTokens) {
+  CodeView v("int x ;");
+  struct Size {
+    std::size_t n;
+  };
+  struct Other {
+    int k;
+  };
+  int calls = 0;
+  const auto make = [&](const CodeView& cv) {
+    ++calls;
+    return Size{cv.code_size()};
+  };
+  const Size* first = &v.memo<Size>(make);
+  EXPECT_EQ(first->n, 3u);
+  EXPECT_EQ(&v.memo<Size>(make), first);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(v.memo<Other>([](const CodeView&) { return Other{7}; }).k, 7);  // one per type
+  // A view that takes the tokens over (a FileMigration after a pre-pass) keeps what was computed.
+  const CodeView moved(std::move(v));
+  EXPECT_EQ(&moved.memo<Size>(make), first);
+  EXPECT_EQ(calls, 1);
+}
+
 }  // namespace
 }  // namespace ferry::lex

@@ -5,11 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "analysis/names.h"
+#include "analysis/taint.h"
+#include "analysis/tokens.h"
 #include "targets/target.h"
 
 namespace ferry::analysis {
@@ -83,6 +87,72 @@ __global__ void k(int n, unsigned hash) {
   EXPECT_FALSE(k->is_thread_var("gid"));  // blockIdx makes it a data index
   EXPECT_FALSE(k->is_thread_var("nb"));
   EXPECT_FALSE(k->is_thread_var("size"));
+}
+
+// collect_facts' helpers and definitions as the plain fixpoint computes them: every function
+// again in every round (at most three), then all again when the rounds ran out.
+void plain_fixpoint(const migrate::FileMigration& v, FileFacts& facts) {
+  facts.lane_helpers.clear();
+  facts.thread_helpers.clear();
+  for (FunctionInfo& fn : facts.functions) fn.defs.clear();
+  bool settled = false;
+  for (int round = 0; round < 3 && !settled; ++round) {
+    bool changed = false;
+    for (FunctionInfo& fn : facts.functions) {
+      fn.defs = function_defs(v, facts, fn);
+      for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
+        if (!v.is(i, "return")) continue;
+        const unsigned t = range_taint(v, facts, fn.defs, i + 1, detail::expression_last(v, i + 1, fn.body_close - 1));
+        if ((t & kLane) && facts.lane_helpers.insert(fn.name).second) changed = true;
+        if ((t & kThread) && facts.thread_helpers.insert(fn.name).second) changed = true;
+      }
+    }
+    settled = !changed;
+  }
+  if (!settled)
+    for (FunctionInfo& fn : facts.functions) fn.defs = function_defs(v, facts, fn);
+}
+
+// collect_facts computes a function again only when a name of its body became a helper: the same
+// facts as the plain fixpoint, whatever the order of the functions (helpers defined after their
+// callers need more rounds; a chain longer than the rounds is cut short) and with recursion.
+TEST(HazardsDataflow, HelperFixpointComputesOnlyWhatAHelperChanged) {
+  std::vector<std::string> fns = {
+      "__device__ int a1() { return threadIdx.x & 31; }\n",
+      "__device__ int a2() { int v = a1(); return v; }\n",
+      "__device__ int a3() { return a2() + 1; }\n",
+      "__device__ int a4() { return a3(); }\n",
+      "__device__ int rec(int n) { int m = rec(n - 1); return n ? m : threadIdx.x; }\n",
+      "__device__ int t1() { return threadIdx.y; }\n",
+      "__device__ int t2(int x) { int w = t1() / 32; return w; }\n",
+      "__global__ void k(int* o) { int l = a4(); int r = rec(3); int q = t2(1) & 31; o[l] = r + q; }\n",
+      "__device__ unsigned b() { return __ballot_sync(0xffffffff, 1); }\n",
+      "int host(int z) { int y = z; return y; }\n",
+  };
+  std::mt19937 rng(7);
+  for (int round = 0; round < 40; ++round) {
+    std::shuffle(fns.begin(), fns.end(), rng);
+    std::string text;
+    for (const std::string& f : fns) text += f;
+    Fixture fx(text);
+    const FileFacts facts = collect_facts(*fx.file);
+    FileFacts plain = collect_facts(*fx.file);
+    plain_fixpoint(*fx.file, plain);
+    EXPECT_EQ(facts.lane_helpers, plain.lane_helpers) << text;
+    EXPECT_EQ(facts.thread_helpers, plain.thread_helpers) << text;
+    ASSERT_EQ(facts.functions.size(), plain.functions.size());
+    for (std::size_t f = 0; f < facts.functions.size(); ++f) {
+      const auto& a = facts.functions[f].defs;
+      const auto& b = plain.functions[f].defs;
+      ASSERT_EQ(a.size(), b.size()) << text;
+      for (std::size_t d = 0; d < a.size(); ++d) {
+        EXPECT_EQ(a[d].name, b[d].name);
+        EXPECT_EQ(a[d].at, b[d].at);
+        EXPECT_EQ(a[d].taint, b[d].taint) << a[d].name << " in " << text;
+      }
+    }
+    if (HasFailure()) return;
+  }
 }
 
 TEST(HazardsDataflow, LaneHelpersAndReachingDefinitions) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <unordered_set>
 
 #include "analysis/names.h"
 #include "targets/hip/ptx_idioms.h"
@@ -61,11 +62,18 @@ std::vector<std::size_t> Planner::resolve_constant(std::size_t file, std::string
 
 void Planner::summarize_file(std::size_t f, const std::set<std::string_view>& constant_names, FileSummary& out) {
   const Tokens v = tok(f);
-  for (std::size_t ci = 0; ci < v.size(); ++ci) {
-    if (v.f.code(ci).kind != lex::Kind::HeaderName) continue;
-    const std::string_view h = v.t(ci);
-    if (h.size() < 3 || h.front() != '"') continue;
-    out.quoted_includes.emplace_back(h.substr(1, h.size() - 2));
+  // A header name is the lexer's only after `include`, `include_next` or `import` in its directive
+  // (lex::Kind::HeaderName), one per such word at most: the first after each occurrence of one of
+  // them, before the next occurrence, in the same directive.
+  const std::vector<std::uint32_t> words = v.f.occurrences({"include", "include_next", "import"});
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    const std::size_t end = w + 1 < words.size() ? words[w + 1] : v.size();
+    for (std::size_t ci = words[w] + 1; ci < end && v.f.in_directive(ci); ++ci) {
+      if (v.f.code(ci).kind != lex::Kind::HeaderName) continue;
+      const std::string_view h = v.t(ci);
+      if (h.size() >= 3 && h.front() == '"') out.quoted_includes.emplace_back(h.substr(1, h.size() - 2));
+      break;
+    }
   }
   std::vector<std::string_view> names;
   for (const auto& [name, c] : in_[f].facts->constants) {
@@ -205,8 +213,9 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
         }
       }
       const std::string_view macro = pool_(v.t(ci + 2));
+      const bool warp_op_named = is_warp_op(v.t(ci + 2));
       if (thread && lane) lane_macros_.insert(macro);
-      if (is_warp_op(v.t(ci + 2)) && v.is(ci + 3, "(") && v.at(ci + 3) == v.end(ci + 2) && v.partner(ci + 3) != npos &&
+      if (warp_op_named && v.is(ci + 3, "(") && v.at(ci + 3) == v.end(ci + 2) && v.partner(ci + 3) != npos &&
           v.partner(ci + 3) < j)
         intrinsic_macros_[macro].push_back({f, v.partner(ci + 3) + 1, j, nullptr, inside_conditional(v, ci)});
       for (std::size_t q = ci + 3; q < j; ++q) {
@@ -219,7 +228,7 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
         // A macro named like a warp intrinsic (`#define __any_sync(m, p) __any(p)`, a compat shim)
         // hides nothing: its uses are calls of that intrinsic, which the fixer sees, and the forms
         // rewrite its body where the call reaches it (intrinsic_macros_).
-        if (is_warp_op(v.t(ci + 2))) continue;
+        if (warp_op_named) continue;
         if (is_warp_op(v.t(q)) || v.is(q, "warpSize") || (v.member(q) && is_tile_warp_member(v.t(q))))
           warp_macros_.insert(macro);
       }
@@ -254,6 +263,13 @@ void Planner::link() {
   // once; the others are skipped. Functions are in file order, so the table is per run of a file.
   std::size_t names_of = npos;
   std::vector<signed char> linkable;
+  // The functions' names as one hash set: can_link asks it of every distinct name of every file.
+  std::unordered_set<std::string_view> function_names;
+  function_names.reserve(fns_.size());
+  for (const Fn& fn : fns_) function_names.insert(info(fn).name);
+  // resolve_function(file, name) of an identifier, per distinct name of the file: asked once.
+  std::vector<std::uint32_t> resolved_slot;  // per name id: 1 + index into `resolved`, or 0
+  std::vector<std::vector<std::size_t>> resolved;
   for (std::size_t id = 0; id < fns_.size(); ++id) {
     Fn& fn = fns_[id];
     const Tokens v = tok(fn.file);
@@ -261,13 +277,23 @@ void Planner::link() {
     if (names_of != fn.file) {
       names_of = fn.file;
       linkable.assign(v.f.name_count(), -1);
+      resolved_slot.assign(v.f.name_count(), 0);
+      resolved.clear();
     }
+    auto functions_named = [&](std::size_t ci) -> const std::vector<std::size_t>& {
+      std::uint32_t& slot = resolved_slot[v.f.name_id(ci)];
+      if (slot == 0) {
+        resolved.push_back(resolve_function(fn.file, v.t(ci)));
+        slot = static_cast<std::uint32_t>(resolved.size());
+      }
+      return resolved[slot - 1];
+    };
     auto can_link = [&](std::size_t ci) {
       signed char& known = linkable[v.f.name_id(ci)];
       if (known < 0) {
         const std::string name(v.t(ci));
         known =
-            fn_by_name_.count(name) || const_by_name_.count(name) || derived_.count(name) || lane_macros_.count(name)
+            function_names.count(name) || const_by_name_.count(name) || derived_.count(name) || lane_macros_.count(name)
                 ? 1
                 : 0;
       }
@@ -282,9 +308,9 @@ void Planner::link() {
     }
     for (std::size_t ci = fi.body_open + 1; ci < fi.body_close; ++ci) {
       if (v.f.code(ci).kind == lex::Kind::LaunchOpen) {
-        const std::size_t k = launched_name(v, ci, fi.body_open);
+        const std::size_t k = launched_name(v, ci, fi.body_open);  // an identifier, or npos
         if (k != npos)
-          for (std::size_t c : resolve_function(fn.file, v.t(k))) fn.launched.push_back(c);
+          for (std::size_t c : functions_named(k)) fn.launched.push_back(c);
         continue;
       }
       if (!v.ident(ci) || v.member(ci)) continue;
@@ -293,7 +319,7 @@ void Planner::link() {
         std::size_t k = ci + 2;
         if (v.is(k, "HIP_KERNEL_NAME") && v.is(k + 1, "(")) k += 2;
         if (v.ident(k))
-          for (std::size_t c : resolve_function(fn.file, v.t(k))) fn.launched.push_back(c);
+          for (std::size_t c : functions_named(k)) fn.launched.push_back(c);
         continue;
       }
       if (!can_link(ci)) continue;  // resolves to nothing, call or not
@@ -322,7 +348,7 @@ void Planner::link() {
         // A qualified call (`cg::sync(cta)`) with no definition in its translation unit is a
         // library's: another program's function of that name is not it.
         const bool qualified = ci > 0 && v.is(ci - 1, "::");
-        for (std::size_t c : resolve_function(fn.file, name))
+        for (std::size_t c : functions_named(ci))
           if (c != id && !(qualified && tu_rank(fn.file, fns_[c].file) == 3)) fn.callees.push_back(c);
         continue;
       }
@@ -336,9 +362,12 @@ void Planner::link() {
     fn.constants.shrink_to_fit();
   }
   callers_.assign(fns_.size(), {});
+  std::vector<std::size_t> targets;  // of one function: what it calls or launches, ascending, each once
   for (std::size_t id = 0; id < fns_.size(); ++id) {
-    std::set<std::size_t> targets(fns_[id].callees.begin(), fns_[id].callees.end());
-    targets.insert(fns_[id].launched.begin(), fns_[id].launched.end());
+    targets.assign(fns_[id].callees.begin(), fns_[id].callees.end());
+    targets.insert(targets.end(), fns_[id].launched.begin(), fns_[id].launched.end());
+    std::sort(targets.begin(), targets.end());
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
     for (std::size_t t : targets) callers_[t].push_back(static_cast<std::uint32_t>(id));
   }
   // A function calling one with a warp operation works with warps too.

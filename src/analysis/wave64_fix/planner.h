@@ -29,12 +29,14 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "analysis/facts.h"
 #include "analysis/tokens.h"
 #include "analysis/wave64_fix.h"
+#include "core/string_hash.h"
 #include "rewrite/roundtrip_record.h"
 
 namespace ferry::analysis::wave64_plan {
@@ -254,7 +256,7 @@ class NamePool {
   }
 
  private:
-  std::set<std::string, std::less<>> names_;
+  std::unordered_set<std::string, StringHash, std::equal_to<>> names_;  // nodes never move: the views stay valid
 };
 
 class UnionFind {

@@ -24,6 +24,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "lex/code_view.h"
 #include "lex/lexer.h"
 #include "rules/rule_set.h"
 
@@ -198,28 +199,49 @@ template <class View, class ParamName>
   return params;
 }
 
+namespace detail {
+
+// Whether the `{` at code index `i` opens a namespace or an extern "C" block: what is inside is at
+// namespace scope.
+template <class View>
+[[nodiscard]] bool opens_namespace_scope(const View& v, std::size_t i) {
+  if (i >= 2 && v.code(i - 1).kind == lex::Kind::String && v.is(i - 2, "extern")) return true;
+  for (std::size_t k = i; k > 0 && k + 3 > i; --k)
+    if (v.is(k - 1, "namespace")) return true;
+  return false;
+}
+
+}  // namespace detail
+
 // Finds the function definitions at namespace scope in `v` whose name, as `target_name` gives
 // it (the rules' rename: a user's `cudaDeviceSynchronize()` becomes a definition of
 // `hipDeviceSynchronize()`), `wanted(name)` accepts; each parameter's type words go through
 // `param_name` before they are made canonical (canonical_param_type). Skips templates, member
 // functions, parameter lists it cannot read (arrays, function pointers, packs) and excluded code
 // (`excluded(ci)`); marks those inside a preprocessor branch on a platform macro (platform_branches).
-// `platform`: the file's platform_branches when the caller has them; an empty one is filled.
+// `platform`: the file's platform_branches when the caller has them (else computed here).
+// `transparent`: when given, one flag per definition found, true when a walk that did not want
+// it would step through it (instead of over it) to the same state after its `}` and find nothing
+// inside: no brace in a directive from its body's `{` to its `}` (the walk skips those, the
+// count that finds the `}` does not), a body `{` that opens no namespace, no `operator {` before
+// the parameters nor `operator {(` before the body (select_definitions relies on it).
 template <class View, class Excluded, class TargetName, class ParamName, class Wanted>
 [[nodiscard]] std::vector<FunctionDefinition> find_function_definitions(const View& v, Excluded excluded,
                                                                         TargetName target_name, ParamName param_name,
                                                                         Wanted wanted,
-                                                                        std::vector<bool>* platform_slot = nullptr) {
+                                                                        const std::vector<bool>* platform_in = nullptr,
+                                                                        std::vector<bool>* transparent = nullptr) {
   std::vector<FunctionDefinition> out;
   const std::size_t n = v.code_size();
   // Braces: true for a namespace or extern "C" block (its contents are at namespace scope).
   std::vector<bool> braces;
   std::size_t other_braces = 0;
   std::vector<bool> own;
-  std::vector<bool>& platform = platform_slot ? *platform_slot : own;
-  if (platform.size() != n) platform = platform_branches(v);
+  if (!platform_in || platform_in->size() != n) own = platform_branches(v);
+  const std::vector<bool>& platform = own.size() == n ? own : *platform_in;
   std::size_t i = 0;
   const std::uint64_t open_brace = lex::short_key("{"), close_brace = lex::short_key("}"), paren = lex::short_key("(");
+  const std::uint64_t close_paren = lex::short_key(")"), semicolon = lex::short_key(";");
   while (i < n) {
     // Only `{`, `}`, a name before `(` and `operator OP (` do anything below: the tokens before
     // the next of those are passed on their keys alone (most of a file; the same as walking them).
@@ -235,17 +257,14 @@ template <class View, class Excluded, class TargetName, class ParamName, class W
       ++i;
       continue;
     }
-    if (v.is(i, "{")) {
-      bool ns = false;
-      if (i >= 1 && v.code(i - 1).kind == lex::Kind::String && i >= 2 && v.is(i - 2, "extern")) ns = true;
-      for (std::size_t k = i; k > 0 && k + 3 > i; --k)
-        if (v.is(k - 1, "namespace")) ns = true;
+    if (v.key(i) == open_brace) {
+      const bool ns = detail::opens_namespace_scope(v, i);
       braces.push_back(ns);
       if (!ns) ++other_braces;
       ++i;
       continue;
     }
-    if (v.is(i, "}")) {
+    if (v.key(i) == close_brace) {
       if (!braces.empty()) {
         if (!braces.back()) --other_braces;
         braces.pop_back();
@@ -284,17 +303,18 @@ template <class View, class Excluded, class TargetName, class ParamName, class W
     // The parameter list and what follows it: `{` (qualifiers such as noexcept may come first).
     std::size_t close = open, depth = 0;
     for (; close < n; ++close) {
-      if (v.is(close, "(")) ++depth;
-      else if (v.is(close, ")") && --depth == 0) break;
-      else if (v.is(close, "{") || v.is(close, "}") || v.is(close, ";")) break;
+      const std::uint64_t k = v.key(close);
+      if (k == paren) ++depth;
+      else if (k == close_paren && --depth == 0) break;
+      else if (k == open_brace || k == close_brace || k == semicolon) break;
     }
-    if (close >= n || !v.is(close, ")")) {
+    if (close >= n || v.key(close) != close_paren) {
       ++i;
       continue;
     }
     std::size_t body = close + 1;
     while (body < n && v.code(body).kind == lex::Kind::Identifier && !v.code(body).in_directive) ++body;
-    if (body >= n || !v.is(body, "{")) {
+    if (body >= n || v.key(body) != open_brace) {
       ++i;
       continue;
     }
@@ -302,8 +322,8 @@ template <class View, class Excluded, class TargetName, class ParamName, class W
     std::size_t first = name;
     bool templated = false;
     while (first > 0) {
-      const lex::Token& p = v.code(first - 1);
-      if (p.in_directive || v.is(first - 1, ";") || v.is(first - 1, "{") || v.is(first - 1, "}")) break;
+      const std::uint64_t k = v.key(first - 1);
+      if (v.in_directive(first - 1) || k == semicolon || k == open_brace || k == close_brace) break;
       --first;
       if (v.is(first, "template")) templated = true;
     }
@@ -316,14 +336,20 @@ template <class View, class Excluded, class TargetName, class ParamName, class W
       ++i;
       continue;
     }
-    // The closing brace of the body.
+    // The closing brace of the body (braces of directives counted too).
+    bool through = !(op && (v.key(i + 1) == open_brace || v.key(i + 1) == close_brace)) &&
+                   !detail::opens_namespace_scope(v, body) && !(v.is(body - 1, "operator") && v.is(body + 1, "("));
     std::size_t last = body, bdepth = 0;
     for (; last < n; ++last) {
-      if (v.is(last, "{")) ++bdepth;
-      else if (v.is(last, "}") && --bdepth == 0) break;
+      const std::uint64_t k = v.key(last);
+      if (k != open_brace && k != close_brace) continue;
+      if (v.in_directive(last)) through = false;
+      if (k == open_brace) ++bdepth;
+      else if (--bdepth == 0) break;
     }
     if (last < n) {
       out.push_back({first, name, last, open, close, fname, std::move(*params), platform[name]});
+      if (transparent) transparent->push_back(through);
       i = last + 1;
       continue;
     }
@@ -332,17 +358,64 @@ template <class View, class Excluded, class TargetName, class ParamName, class W
   return out;
 }
 
+// What find_function_definitions finds in a buffer when every name is wanted and none excluded
+// (names and parameter types as written), with the buffer's platform branches: one walk per
+// buffer (definition_scan), which the name-clash pre-pass, hip_provided_pass and
+// same_signature_pass select from (select_definitions).
+struct DefinitionScan {
+  std::vector<bool> platform;           // platform_branches
+  std::vector<FunctionDefinition> all;  // in file order; `operator OP` named "operatorOP"
+  std::vector<bool> transparent;        // per definition of `all` (find_function_definitions)
+};
+
+// The buffer's DefinitionScan, computed on first ask and kept with its tokens (lex::CodeView::memo):
+// a single file's pre-pass and its migration share one.
+[[nodiscard]] inline const DefinitionScan& definition_scan(const lex::CodeView& v) {
+  return v.memo<DefinitionScan>([](const lex::CodeView& cv) {
+    DefinitionScan scan;
+    scan.platform = platform_branches(cv);
+    const auto as_written = [](std::string_view w) { return std::string(w); };
+    scan.all = find_function_definitions(
+        cv, [](std::size_t) { return false; }, as_written, as_written, [](const std::string&) { return true; },
+        &scan.platform, &scan.transparent);
+    return scan;
+  });
+}
+
+// find_function_definitions(v, excluded, target_name, the words as written, wanted), read from the
+// buffer's definition_scan: its definitions that `wanted` and `excluded` keep, named by
+// `target_name`. The same list: a walk that does not want a definition steps through it, and
+// reaches the same state after it where the scan marks it transparent; where it does not (a brace
+// in a directive inside it, ...), the file is walked again.
+template <class Excluded, class TargetName, class Wanted>
+[[nodiscard]] std::vector<FunctionDefinition> select_definitions(const lex::CodeView& v, Excluded excluded,
+                                                                 TargetName target_name, Wanted wanted) {
+  const DefinitionScan& scan = definition_scan(v);
+  std::vector<FunctionDefinition> out;
+  for (std::size_t k = 0; k < scan.all.size(); ++k) {
+    const FunctionDefinition& d = scan.all[k];
+    // `operator OP (`: named by its operator, never renamed
+    std::string fname = d.open == d.name + 2 ? d.fname : target_name(v.text(d.name));
+    if (wanted(fname) && !excluded(d.name)) {
+      out.push_back(d);
+      out.back().fname = std::move(fname);
+    } else if (!scan.transparent[k]) {
+      return find_function_definitions(
+          v, excluded, target_name, [](std::string_view w) { return std::string(w); }, wanted, &scan.platform);
+    }
+  }
+  return out;
+}
+
 // The definitions whose name (as the rules rename it) and parameter types are in `table`.
-// `platform`: as find_function_definitions takes it.
-template <class View, class Excluded, class TargetName>
-[[nodiscard]] std::vector<ProvidedDefinition> find_provided_definitions(const View& v, const HipProvidedTable& table,
-                                                                        Excluded excluded, TargetName target_name,
-                                                                        std::vector<bool>* platform = nullptr) {
+template <class Excluded, class TargetName>
+[[nodiscard]] std::vector<ProvidedDefinition> find_provided_definitions(const lex::CodeView& v,
+                                                                        const HipProvidedTable& table,
+                                                                        Excluded excluded, TargetName target_name) {
   std::vector<ProvidedDefinition> out;
   if (table.empty()) return out;
-  const auto defs = find_function_definitions(
-      v, excluded, target_name, [](std::string_view w) { return std::string(w); },
-      [&](const std::string& fname) { return table.contains(fname); }, platform);
+  const auto defs =
+      select_definitions(v, excluded, target_name, [&](const std::string& fname) { return table.contains(fname); });
   for (const FunctionDefinition& d : defs) {
     const auto hit = table.find(d.fname);
     if (hit != table.end() && hit->second.contains(d.params))

@@ -100,10 +100,10 @@ std::string renamed_by(const rules::RuleSet& rules, std::string_view name) {
   return n > 0 ? r->to.substr(0, n) : std::string(name);
 }
 
-void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& table, std::vector<bool>& platform) {
+void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& table) {
   std::vector<ProvidedDefinition> defs = find_provided_definitions(
       file, table, [&](std::size_t ci) { return file.excluded(ci); },
-      [&](std::string_view name) { return renamed_by(file.target().rules(), name); }, &platform);
+      [&](std::string_view name) { return renamed_by(file.target().rules(), name); });
   std::erase_if(defs, [](const ProvidedDefinition& d) { return d.platform_branch; });
   if (defs.empty()) return;
   const std::string_view src = file.source();

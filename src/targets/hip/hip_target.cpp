@@ -161,10 +161,9 @@ class HipTarget final : public Target {
     clock.lap("fp16_header_pass");
     stand_in_pass(file, rules_);  // diagnostics only: a header that stands in for cuda.h
     clock.lap("stand_in_pass");
-    std::vector<bool> platform;                    // the file's platform branches, computed by the first that asks
-    hip_provided_pass(file, provided_, platform);  // before the renamer: it never renames these names
+    hip_provided_pass(file, provided_);  // before the renamer: it never renames these names
     clock.lap("hip_provided_pass");
-    same_signature_pass(file, platform);  // overloads the renames make identical: the later guarded
+    same_signature_pass(file);  // overloads the renames make identical: the later guarded
     clock.lap("same_signature_pass");
     elaborated_type_pass(file, typedef_tags_);  // `struct X` where HIP's X is a typedef only
     clock.lap("elaborated_type_pass");

@@ -87,9 +87,6 @@ class NameClashScan final : public ProjectScan {
   }
 
   void file(const SourceView& f, const migrate::FileMigration& v, ProjectContext& ctx) override {
-    // Declarations in a branch on a platform macro were written for one platform (or guarded
-    // by hip_provided_pass in an earlier round): not clashes.
-    std::vector<bool> platform;
     // Per distinct name (the file's name index): whether it is reserved, asked once; then the
     // reserved names' occurrences, in file order.
     const std::vector<std::size_t> reserved = analysis::detail::identifiers_where(v, [&](std::string_view name) {
@@ -106,14 +103,15 @@ class NameClashScan final : public ProjectScan {
       // function with HIP's own parameters (a wrapper named after the HIP call) is guarded by
       // hip_provided_pass instead.
       if (api_names_.contains(key)) continue;
-      if (platform.empty()) platform = platform_branches(v);
-      if (platform[ci]) continue;
+      // Declarations in a branch on a platform macro were written for one platform (or guarded
+      // by hip_provided_pass in an earlier round): not clashes.
+      if (definition_scan(v).platform[ci]) continue;
       ctx.clash_origins[key] = f.path + ":" + std::to_string(v.code(ci).line);
       clashing_.push_back(key);
     }
     for (const ProvidedDefinition& d : find_provided_definitions(
              v, provided_, [](std::size_t) { return false; },
-             [&](std::string_view name) { return renamed_by(rules_, name); }, &platform))
+             [&](std::string_view name) { return renamed_by(rules_, name); }))
       guarded_.insert(d.signature.substr(0, d.signature.find('(')));
     // The reserved names on lines excluded from migration (`// ferry: ignore`, `off`), first use
     // of each in this file: finish keeps those that turn out to clash (all or nothing).

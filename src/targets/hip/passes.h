@@ -101,15 +101,14 @@ void launch_pass(migrate::FileMigration& file);
 void solver_args_pass(migrate::FileMigration& file, bool old_hipsolver);
 
 // User definitions whose signature HIP's headers already define (rules/hip_provided.tsv):
-// wrapped in `#if !defined(__HIP_PLATFORM_AMD__)` ... `#endif`, FRY4103 at each. `platform`: the
-// file's platform_branches (hip_provided.h), shared with same_signature_pass; filled when empty.
-void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& table, std::vector<bool>& platform);
+// wrapped in `#if !defined(__HIP_PLATFORM_AMD__)` ... `#endif`, FRY4103 at each. Reads the file's
+// definition_scan (hip_provided.h), shared with same_signature_pass and the name-clash pre-pass.
+void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& table);
 
 // Function definitions whose parameter types become identical when the rules rename them
 // (`f(cudaError_t)` and `f(CUresult)` -> `f(hipError_t)`): the first defines a marker macro after
 // itself, the later ones are compiled only without it (`#if !defined(FERRY_HAVE_...)`), FRY4107.
-// `platform`: as hip_provided_pass takes it.
-void same_signature_pass(migrate::FileMigration& file, std::vector<bool>& platform);
+void same_signature_pass(migrate::FileMigration& file);
 
 // thread_block_tile::meta_group_rank() / meta_group_size() (HIP: ROCm 5.7) on a tile the function
 // makes of a thread block: `(cta.thread_rank() / (N))`, `((cta.size() + (N) - 1) / (N))`. The hip

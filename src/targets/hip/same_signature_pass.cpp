@@ -80,16 +80,16 @@ std::string shown(const FunctionDefinition& d) {
 
 }  // namespace
 
-void same_signature_pass(migrate::FileMigration& file, std::vector<bool>& platform) {
+void same_signature_pass(migrate::FileMigration& file) {
   const rules::RuleSet& rules = file.target().rules();
   auto excluded = [&](std::size_t ci) { return file.excluded(ci); };
   auto all = [](const std::string&) { return true; };
   auto as_written = [](std::string_view w) { return std::string(w); };
   auto renamed = [&](std::string_view w) { return renamed_by(rules, w); };
-  // One scan finds the definitions as written; the names only change their names and parameter
-  // types, so each is read again as the rules rename it (not the whole file).
-  const std::vector<FunctionDefinition> before =
-      find_function_definitions(file, excluded, as_written, as_written, all, &platform);
+  // The definitions as written (the file's definition_scan, shared with hip_provided_pass); the
+  // names only change their names and parameter types, so each is read again as the rules rename
+  // it (not the whole file).
+  const std::vector<FunctionDefinition> before = select_definitions(file, excluded, as_written, all);
   if (before.size() < 2) return;
   std::vector<FunctionDefinition> after = before;
   for (FunctionDefinition& d : after) {
