@@ -59,7 +59,7 @@ std::vector<std::size_t> Planner::resolve_constant(std::size_t file, std::string
   return best;
 }
 
-void Planner::summarize_file(std::size_t f, const std::set<std::string_view>& constant_names, FileSummary& out) {
+void Planner::summarize_file(std::size_t f, std::set<std::string_view>& constant_names, FileSummary& out) {
   const Tokens v = tok(f);
   for (std::size_t ci = 0; ci < v.size(); ++ci) {
     if (v.f.code(ci).kind != lex::Kind::HeaderName) continue;
@@ -68,14 +68,26 @@ void Planner::summarize_file(std::size_t f, const std::set<std::string_view>& co
     out.quoted_includes.emplace_back(h.substr(1, h.size() - 2));
   }
   std::vector<std::string_view> names;
-  for (const auto& [name, c] : in_[f].facts->constants) {
+  for (const auto& [name, c] : v.facts.constants) {
+    const std::string_view pooled = pool_(name);
+    constant_names.insert(pooled);
     for (std::size_t j = c.first_ci; j <= c.last_ci && j < v.size(); ++j)
-      if (v.ident(j) && v.t(j) != name)
-        if (const auto it = constant_names.find(v.t(j)); it != constant_names.end()) names.push_back(*it);
-    if (!names.empty()) out.definition_names.emplace_back(name, std::move(names));
+      if (v.ident(j) && v.t(j) != name) names.push_back(pool_(v.t(j)));
+    if (!names.empty()) out.definition_names.emplace_back(pooled, std::move(names));
     names.clear();
+    if (c.value == 32 && is_warp_width_name(name)) out.warp_constants.emplace_back(pooled, c);
   }
   collect_functions(f, v);
+}
+
+void Planner::keep_constant_names(const std::set<std::string_view>& constant_names, FileSummary& summary) {
+  auto& defs = summary.definition_names;
+  for (auto& [name, names] : defs)
+    names.erase(
+        std::remove_if(names.begin(), names.end(), [&](std::string_view used) { return !constant_names.count(used); }),
+        names.end());
+  defs.erase(std::remove_if(defs.begin(), defs.end(), [](const auto& d) { return d.second.empty(); }), defs.end());
+  defs.shrink_to_fit();
 }
 
 void Planner::collect_includes(const std::vector<FileSummary>& summaries) {
@@ -133,7 +145,7 @@ void Planner::collect_includes(const std::vector<FileSummary>& summaries) {
 
 void Planner::collect_functions(std::size_t f, const Tokens& v) {
   {
-    const FileFacts& facts = *in_[f].facts;
+    const FileFacts& facts = v.facts;
     // Per distinct name of the file (its name index), what the word tests below say, asked once:
     // 1 a warp operation or warpSize, 2 a tile member that moves data, 4 a WMMA call; 0 none.
     constexpr std::uint8_t kWarpWord = 1, kTileMember = 2, kWmmaWord = 4, kUnknown = 0xff;
@@ -153,6 +165,10 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
       fn.file = f;
       fn.index = i;
       const FunctionInfo& fi = facts.functions[i];
+      fn.name_ci = static_cast<std::uint32_t>(fi.name_ci);
+      fn.body_open = static_cast<std::uint32_t>(fi.body_open);
+      fn.body_close = static_cast<std::uint32_t>(fi.body_close);
+      fn.lane_helper = facts.lane_helpers.count(fi.name) != 0;
       fn.device = fi.is_kernel || declared_device(v, fi.name_ci);
       for (std::size_t ci = fi.body_open + 1; ci < fi.body_close; ++ci) {
         if (!v.ident(ci)) continue;
@@ -180,7 +196,7 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
           fn.direct_warp = verdict.rewrite &&
                            (verdict.rewrite->idiom.starts_with("%lanemask_") || verdict.rewrite->idiom == "%laneid");
         }
-      fn_by_name_.emplace(fi.name, fns_.size());
+      fn_by_name_.emplace(pool_(fi.name), fns_.size());
       fns_.push_back(std::move(fn));
     }
     std::vector<std::size_t>& launches = macro_launches_.emplace_back();
@@ -228,14 +244,11 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
 }
 
 void Planner::collect_constants(const std::vector<FileSummary>& summaries) {
-  for (std::size_t f = 0; f < in_.size(); ++f) {
-    const FileFacts& facts = *in_[f].facts;
-    for (const auto& [name, c] : facts.constants) {
-      if (c.value != 32 || !is_warp_width_name(name)) continue;
-      const_by_name_.emplace(name, consts_.size());
-      consts_.push_back({f, name, &c});
+  for (std::size_t f = 0; f < in_.size(); ++f)
+    for (const auto& [name, c] : summaries[f].warp_constants) {
+      const_by_name_.emplace(std::string(name), consts_.size());
+      consts_.push_back({f, std::string(name), c});
     }
-  }
   // Constants and macros defined from a warp-width constant follow it.
   for (std::size_t f = 0; f < in_.size(); ++f) {
     for (const auto& [name, names] : summaries[f].definition_names) {
@@ -256,8 +269,7 @@ void Planner::link() {
   std::vector<signed char> linkable;
   for (std::size_t id = 0; id < fns_.size(); ++id) {
     Fn& fn = fns_[id];
-    const Tokens v = tok(fn.file);
-    const FunctionInfo& fi = info(fn);
+    const Tokens v = tok_without_facts(fn.file);
     if (names_of != fn.file) {
       names_of = fn.file;
       linkable.assign(v.f.name_count(), -1);
@@ -274,15 +286,15 @@ void Planner::link() {
       return known != 0;
     };
     // Defaults of its template parameters, `template <int W = WARP_SIZE>`: constants it uses.
-    for (std::size_t ci = fi.name_ci; ci > 0;) {
+    for (std::size_t ci = fn.name_ci; ci > 0;) {
       --ci;
       if (v.is(ci, ";") || v.is(ci, "{") || v.is(ci, "}")) break;
       if (v.ident(ci) && v.is(ci - 1, "=") && (v.is(ci + 1, ">") || v.is(ci + 1, ",")))
         for (std::size_t c : resolve_constant(fn.file, v.t(ci))) fn.constants.push_back(c);
     }
-    for (std::size_t ci = fi.body_open + 1; ci < fi.body_close; ++ci) {
+    for (std::size_t ci = fn.body_open + 1; ci < fn.body_close; ++ci) {
       if (v.f.code(ci).kind == lex::Kind::LaunchOpen) {
-        const std::size_t k = launched_name(v, ci, fi.body_open);
+        const std::size_t k = launched_name(v, ci, fn.body_open);
         if (k != npos)
           for (std::size_t c : resolve_function(fn.file, v.t(k))) fn.launched.push_back(c);
         continue;
@@ -300,7 +312,7 @@ void Planner::link() {
       bool call = v.is(ci + 1, "(");
       if (!call && v.is(ci + 1, "<")) {  // f<T, N>(...)
         int depth = 0;
-        for (std::size_t j = ci + 1; j < fi.body_close; ++j) {
+        for (std::size_t j = ci + 1; j < fn.body_close; ++j) {
           if (v.is(j, "<")) ++depth;
           else if (v.is(j, ">")) {
             if (--depth == 0) {
@@ -330,10 +342,25 @@ void Planner::link() {
       if (lane_macros_.count(name)) fn.macros.emplace_back(name);
     }
   }
+  // Each id once per list, where it was first seen: every call site of a name adds all that it
+  // resolves to (in a tree of copies, every copy's definition), and every reader takes the lists
+  // as sets or unites along them, where uniting a pair again changes nothing.
+  std::vector<bool> seen(std::max(fns_.size(), consts_.size()), false);
+  auto first_seen = [&seen](std::vector<std::uint32_t>& ids) {
+    std::size_t kept = 0;
+    for (const std::uint32_t id : ids)
+      if (!seen[id]) {
+        seen[id] = true;
+        ids[kept++] = id;
+      }
+    ids.resize(kept);
+    for (const std::uint32_t id : ids) seen[id] = false;
+    ids.shrink_to_fit();
+  };
   for (Fn& fn : fns_) {
-    fn.callees.shrink_to_fit();
-    fn.launched.shrink_to_fit();
-    fn.constants.shrink_to_fit();
+    first_seen(fn.callees);
+    first_seen(fn.launched);
+    first_seen(fn.constants);
   }
   callers_.assign(fns_.size(), {});
   for (std::size_t id = 0; id < fns_.size(); ++id) {

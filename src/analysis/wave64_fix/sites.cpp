@@ -10,7 +10,7 @@ namespace ferry::analysis::wave64_plan {
 void Planner::constant_site(std::size_t cid, std::vector<Site>& sites, std::vector<Blocker>& blockers) {
   const Constant& c = consts_[cid];
   const Tokens v = tok(c.file);
-  const ConstantInfo& ci = *c.info;
+  const ConstantInfo& ci = c.info;
   // Another use of the name counts against this definition unless it is in a file with its own
   // definition of the name, of any value (each .cu of a project that defines its own WARP_SIZE).
   std::string other_where;
@@ -19,7 +19,7 @@ void Planner::constant_site(std::size_t cid, std::vector<Site>& sites, std::vect
       bool own = false;
       if (path != path_of(c.file))
         for (std::size_t f = 0; f < in_.size(); ++f)
-          if (path_of(f) == path && in_[f].facts->constants.count(c.name)) own = true;  // any value
+          if (path_of(f) == path && facts_of(f).constants.count(c.name)) own = true;  // any value
       if (!own) {
         other_where = where;
         break;
