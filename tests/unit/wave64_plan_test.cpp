@@ -457,6 +457,41 @@ TEST(Wave64PlanMacroUses, InsideConditionalSeesIfsButNotTheIncludeGuard) {
   EXPECT_TRUE(inside_conditional(v, defines[2]));   // `#define B` under #ifdef USE_B
 }
 
+// ---- flat_lists.h (the links of link()) -------------------------------------------------------
+
+TEST(Wave64PlanFlatLists, ListsOpenedInOrderReadBackAndKeepFirstSeen) {
+  FlatLists<std::uint32_t> lists;
+  std::vector<bool> seen(10, false);
+  lists.open();  // 0: empty
+  lists.open();  // 1: 3 1 3 2 1 -> 3 1 2
+  for (std::uint32_t v : {3, 1, 3, 2, 1}) lists.add(v);
+  lists.keep_first_seen(seen);
+  lists.open();  // 2: 7 7
+  lists.add(7);
+  lists.add(7);
+  lists.keep_first_seen(seen);
+  lists.shrink();
+  ASSERT_EQ(lists.size(), 3u);
+  EXPECT_TRUE(lists[0].empty());
+  EXPECT_EQ(std::vector<std::uint32_t>(lists[1].begin(), lists[1].end()), (std::vector<std::uint32_t>{3, 1, 2}));
+  EXPECT_EQ(std::vector<std::uint32_t>(lists[2].begin(), lists[2].end()), (std::vector<std::uint32_t>{7}));
+  EXPECT_EQ(seen, std::vector<bool>(10, false));  // left all false
+}
+
+TEST(Wave64PlanFlatLists, BuildTransposesPairsInTheOrderEmitted) {
+  // callers from callees: 0 -> {2}, 1 -> {2, 0}, 2 -> {}
+  FlatLists<std::uint32_t> callers;
+  const std::vector<std::vector<std::uint32_t>> callees{{2}, {2, 0}, {}};
+  callers.build(3, [&](const auto& emit) {
+    for (std::uint32_t id = 0; id < callees.size(); ++id)
+      for (std::uint32_t t : callees[id]) emit(t, id);
+  });
+  ASSERT_EQ(callers.size(), 3u);
+  EXPECT_EQ(std::vector<std::uint32_t>(callers[0].begin(), callers[0].end()), (std::vector<std::uint32_t>{1}));
+  EXPECT_TRUE(callers[1].empty());
+  EXPECT_EQ(std::vector<std::uint32_t>(callers[2].begin(), callers[2].end()), (std::vector<std::uint32_t>{0, 1}));
+}
+
 // ---- tokens on demand (a tree) ------------------------------------------------------------------
 
 // Everything a plan decides, as text, to compare two plans.

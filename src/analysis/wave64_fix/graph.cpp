@@ -28,11 +28,10 @@ int Planner::tu_rank(std::size_t file, std::size_t other) const {
 std::vector<std::size_t> Planner::resolve_function(std::size_t file, std::string_view name) const {
   std::vector<std::size_t> best;
   int best_rank = 4;
-  const auto [lo, hi] = fn_by_name_.equal_range(name);
-  for (auto it = lo; it != hi; ++it) {
-    const int r = tu_rank(file, fns_[it->second].file);
+  for (const auto& [n, id] : functions_named(name)) {
+    const int r = tu_rank(file, fns_[id].file);
     if (r < best_rank) best.clear(), best_rank = r;
-    if (r == best_rank) best.push_back(it->second);
+    if (r == best_rank) best.push_back(id);
   }
   return best;
 }
@@ -196,7 +195,7 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
           fn.direct_warp = verdict.rewrite &&
                            (verdict.rewrite->idiom.starts_with("%lanemask_") || verdict.rewrite->idiom == "%laneid");
         }
-      fn_by_name_.emplace(pool_(fi.name), fns_.size());
+      fn_by_name_.emplace_back(pool_(fi.name), static_cast<std::uint32_t>(fns_.size()));
       fns_.push_back(std::move(fn));
     }
     std::vector<std::size_t>& launches = macro_launches_.emplace_back();
@@ -267,8 +266,13 @@ void Planner::link() {
   // once; the others are skipped. Functions are in file order, so the table is per run of a file.
   std::size_t names_of = npos;
   std::vector<signed char> linkable;
+  std::vector<bool> seen(std::max(fns_.size(), consts_.size()), false);  // for keep_first_seen
   for (std::size_t id = 0; id < fns_.size(); ++id) {
     Fn& fn = fns_[id];
+    callees_.open();
+    launched_.open();
+    constants_.open();
+    macros_.open();
     const Tokens v = tok_without_facts(fn.file);
     if (names_of != fn.file) {
       names_of = fn.file;
@@ -278,10 +282,10 @@ void Planner::link() {
       signed char& known = linkable[v.f.name_id(ci)];
       if (known < 0) {
         const std::string name(v.t(ci));
-        known =
-            fn_by_name_.count(name) || const_by_name_.count(name) || derived_.count(name) || lane_macros_.count(name)
-                ? 1
-                : 0;
+        known = !functions_named(name).empty() || const_by_name_.count(name) || derived_.count(name) ||
+                        lane_macros_.count(name)
+                    ? 1
+                    : 0;
       }
       return known != 0;
     };
@@ -290,13 +294,13 @@ void Planner::link() {
       --ci;
       if (v.is(ci, ";") || v.is(ci, "{") || v.is(ci, "}")) break;
       if (v.ident(ci) && v.is(ci - 1, "=") && (v.is(ci + 1, ">") || v.is(ci + 1, ",")))
-        for (std::size_t c : resolve_constant(fn.file, v.t(ci))) fn.constants.push_back(c);
+        for (std::size_t c : resolve_constant(fn.file, v.t(ci))) constants_.add(static_cast<std::uint32_t>(c));
     }
     for (std::size_t ci = fn.body_open + 1; ci < fn.body_close; ++ci) {
       if (v.f.code(ci).kind == lex::Kind::LaunchOpen) {
         const std::size_t k = launched_name(v, ci, fn.body_open);
         if (k != npos)
-          for (std::size_t c : resolve_function(fn.file, v.t(k))) fn.launched.push_back(c);
+          for (std::size_t c : resolve_function(fn.file, v.t(k))) launched_.add(static_cast<std::uint32_t>(c));
         continue;
       }
       if (!v.ident(ci) || v.member(ci)) continue;
@@ -305,7 +309,7 @@ void Planner::link() {
         std::size_t k = ci + 2;
         if (v.is(k, "HIP_KERNEL_NAME") && v.is(k + 1, "(")) k += 2;
         if (v.ident(k))
-          for (std::size_t c : resolve_function(fn.file, v.t(k))) fn.launched.push_back(c);
+          for (std::size_t c : resolve_function(fn.file, v.t(k))) launched_.add(static_cast<std::uint32_t>(c));
         continue;
       }
       if (!can_link(ci)) continue;  // resolves to nothing, call or not
@@ -335,46 +339,44 @@ void Planner::link() {
         // library's: another program's function of that name is not it.
         const bool qualified = ci > 0 && v.is(ci - 1, "::");
         for (std::size_t c : resolve_function(fn.file, name))
-          if (c != id && !(qualified && tu_rank(fn.file, fns_[c].file) == 3)) fn.callees.push_back(c);
+          if (c != id && !(qualified && tu_rank(fn.file, fns_[c].file) == 3))
+            callees_.add(static_cast<std::uint32_t>(c));
         continue;
       }
-      for (std::size_t c : resolve_constant(fn.file, name)) fn.constants.push_back(c);
-      if (lane_macros_.count(name)) fn.macros.emplace_back(name);
+      for (std::size_t c : resolve_constant(fn.file, name)) constants_.add(static_cast<std::uint32_t>(c));
+      if (const auto m = lane_macros_.find(name); m != lane_macros_.end()) macros_.add(*m);
     }
+    // Each id once per list, where it was first seen: every call site of a name adds all that it
+    // resolves to (in a tree of copies, every copy's definition), and every reader takes the lists
+    // as sets or unites along them, where uniting a pair again changes nothing.
+    callees_.keep_first_seen(seen);
+    launched_.keep_first_seen(seen);
+    constants_.keep_first_seen(seen);
   }
-  // Each id once per list, where it was first seen: every call site of a name adds all that it
-  // resolves to (in a tree of copies, every copy's definition), and every reader takes the lists
-  // as sets or unites along them, where uniting a pair again changes nothing.
-  std::vector<bool> seen(std::max(fns_.size(), consts_.size()), false);
-  auto first_seen = [&seen](std::vector<std::uint32_t>& ids) {
-    std::size_t kept = 0;
-    for (const std::uint32_t id : ids)
-      if (!seen[id]) {
-        seen[id] = true;
-        ids[kept++] = id;
-      }
-    ids.resize(kept);
-    for (const std::uint32_t id : ids) seen[id] = false;
-    ids.shrink_to_fit();
-  };
-  for (Fn& fn : fns_) {
-    first_seen(fn.callees);
-    first_seen(fn.launched);
-    first_seen(fn.constants);
-  }
-  callers_.assign(fns_.size(), {});
-  for (std::size_t id = 0; id < fns_.size(); ++id) {
-    std::set<std::size_t> targets(fns_[id].callees.begin(), fns_[id].callees.end());
-    targets.insert(fns_[id].launched.begin(), fns_[id].launched.end());
-    for (std::size_t t : targets) callers_[t].push_back(static_cast<std::uint32_t>(id));
-  }
+  callees_.shrink();
+  launched_.shrink();
+  constants_.shrink();
+  macros_.shrink();
+  // Callers: per callee, each function that calls or launches it, once, in id order.
+  callers_.build(fns_.size(), [&](const auto& emit) {
+    for (std::size_t id = 0; id < fns_.size(); ++id) {
+      for (const std::span<const std::uint32_t> targets : {callees_[id], launched_[id]})
+        for (const std::uint32_t t : targets)
+          if (!seen[t]) {
+            seen[t] = true;
+            emit(t, static_cast<std::uint32_t>(id));
+          }
+      for (const std::span<const std::uint32_t> targets : {callees_[id], launched_[id]})
+        for (const std::uint32_t t : targets) seen[t] = false;
+    }
+  });
   // A function calling one with a warp operation works with warps too.
   for (Fn& fn : fns_) fn.warp = fn.direct_warp;
   for (bool changed = true; changed;) {
     changed = false;
     for (Fn& fn : fns_) {
       if (fn.warp) continue;
-      for (std::size_t c : fn.callees)
+      for (std::size_t c : callees_[static_cast<std::size_t>(&fn - fns_.data())])
         if (fns_[c].warp) {
           fn.warp = true;
           changed = true;

@@ -19,6 +19,7 @@
 //   hints.h            the texts users read about a fix
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -26,6 +27,7 @@
 #include <numeric>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -35,6 +37,7 @@
 #include "analysis/facts.h"
 #include "analysis/tokens.h"
 #include "analysis/wave64_fix.h"
+#include "analysis/wave64_fix/flat_lists.h"
 #include "rewrite/roundtrip_record.h"
 
 namespace ferry::analysis::wave64_plan {
@@ -141,13 +144,8 @@ struct Fn {
   bool direct_warp = false;
   std::uint32_t wmma_line = 0;  // line of its first WMMA call (a fragment is the wavefront's), 0: none
   bool warp = false;
-  // Function and constant ids, 32 bits each: a call that resolves to no definition in its
-  // translation unit links to every file's definition of the name, so a tree of many copies of
-  // the same programs has many of these (link() keeps each id once, where first seen, and trims).
-  std::vector<std::uint32_t> callees;
-  std::vector<std::uint32_t> launched;   // kernels this function launches
-  std::vector<std::uint32_t> constants;  // warp-width constant ids it uses
-  std::vector<std::string> macros;       // lane-math macros it uses
+  // Its links (what it calls, launches, the constants and macros it uses) are the Planner's
+  // callees_, launched_, constants_ and macros_ under its id.
 };
 
 struct Constant {
@@ -443,11 +441,29 @@ class Planner {
   mutable std::vector<std::shared_ptr<const FileMigration>> loaded_;  // per file, while kept
   mutable std::vector<std::size_t> loaded_order_;                     // least recently read first
   std::vector<Fn> fns_;
-  std::multimap<std::string_view, std::size_t> fn_by_name_;  // keys: FunctionInfo::name of the facts
+  // (name, function id) sorted by name, ids ascending under a name (pooled names).
+  std::vector<std::pair<std::string_view, std::uint32_t>> fn_by_name_;
+  // The ids of the functions named `name`, ascending.
+  [[nodiscard]] std::span<const std::pair<std::string_view, std::uint32_t>> functions_named(
+      std::string_view name) const {
+    const auto lo = std::lower_bound(fn_by_name_.begin(), fn_by_name_.end(), name,
+                                     [](const auto& e, std::string_view n) { return e.first < n; });
+    auto hi = lo;
+    while (hi != fn_by_name_.end() && hi->first == name) ++hi;
+    return {lo, hi};
+  }
+  // Per function (link()): function and constant ids, 32 bits each. A call that resolves to no
+  // definition in its translation unit links to every file's definition of the name, so a tree of
+  // many copies of the same programs has many of these; each id is kept once per list, where it
+  // was first seen.
+  FlatLists<std::uint32_t> callees_;
+  FlatLists<std::uint32_t> launched_;   // kernels it launches
+  FlatLists<std::uint32_t> constants_;  // warp-width constant ids it uses
+  FlatLists<std::string_view> macros_;  // lane-math macros it uses (pooled), once per use
   // values() of (function, first, last, depth): read-only state, so each is computed once.
   mutable std::map<std::tuple<std::size_t, std::size_t, std::size_t, int>, Values> values_memo_;
   // Per function: the functions that call or launch it, in id order, each once.
-  std::vector<std::vector<std::uint32_t>> callers_;
+  FlatLists<std::uint32_t> callers_;
   // Per file: the files of the project it includes, directly or not (its translation unit when
   // it is a source), and the files that include it; sorted ids (a header found through an -I
   // folder is every project file with that path ending, so a tree of copies has many).

@@ -21,6 +21,9 @@ Wave64FixPlan Planner::run() {
       release_facts();
     }
     fns_.shrink_to_fit();
+    fn_by_name_.shrink_to_fit();
+    std::stable_sort(fn_by_name_.begin(), fn_by_name_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     for (FileSummary& s : summaries) keep_constant_names(constant_names, s);
     collect_includes(summaries);
     collect_constants(summaries);
@@ -35,7 +38,7 @@ Wave64FixPlan Planner::run() {
   for (std::size_t id = 0; id < n; ++id) {
     const Fn& fn = fns_[id];
     if (fn.warp) member[id] = true;
-    for (std::size_t c : fn.constants) {
+    for (std::size_t c : constants_[id]) {
       member[id] = true;
       used_const[c] = true;
       uf.unite(id, n + c);
@@ -48,7 +51,7 @@ Wave64FixPlan Planner::run() {
     changed = false;
     for (std::size_t id = 0; id < n; ++id) {
       if (!lane_ctx[id]) continue;
-      for (std::size_t c : fns_[id].callees) {
+      for (std::size_t c : callees_[id]) {
         const Fn& callee = fns_[c];
         if (lane_ctx[c] || !callee.lane_helper) continue;
         lane_ctx[c] = true;
@@ -59,11 +62,11 @@ Wave64FixPlan Planner::run() {
   for (std::size_t id = 0; id < n; ++id) {
     if (!lane_ctx[id]) continue;
     member[id] = true;
-    for (std::size_t c : fns_[id].callees)
+    for (std::size_t c : callees_[id])
       if (lane_ctx[c]) uf.unite(id, c);
   }
   for (std::size_t id = 0; id < n; ++id)
-    for (std::size_t k : fns_[id].launched)
+    for (std::size_t k : launched_[id])
       if (member[k] && fns_[k].warp) {
         member[id] = true;
         uf.unite(id, k);
@@ -106,7 +109,7 @@ Wave64FixPlan Planner::run() {
   std::vector<bool> warp_const(consts_.size(), false);
   for (std::size_t id = 0; id < n; ++id)
     if (lane_ctx[id])
-      for (std::size_t c : fns_[id].constants) warp_const[c] = true;
+      for (std::size_t c : constants_[id]) warp_const[c] = true;
   for (std::size_t c = 0; c < consts_.size(); ++c)
     if (!warp_const[c]) {
       const Tokens v = tok(consts_[c].file);

@@ -85,8 +85,8 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
     for (std::size_t c : cover) covered.insert(c);
     sites.push_back(std::move(s));
   };
-  for (const std::string& m : fn.macros)
-    blockers.push_back({fn.file, v.line(fi.name_ci), "lane math hidden in the macro '" + m + "'"});
+  for (const std::string_view m : macros_[fid])
+    blockers.push_back({fn.file, v.line(fi.name_ci), "lane math hidden in the macro '" + std::string(m) + "'"});
 
   const std::set<std::string_view> warp_vars = warp_index_vars(v, fi);
   if (warp_ctx) {
@@ -291,7 +291,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       if (v.ident(q) && (is_warp_op(v.t(q)) || resolve_constant(fn.file, v.t(q)).size())) warpish = true;
     if (!(t & 3) && !warpish) continue;           // not about lanes or threads
     if (!(t & 2) && !warpish && !core) continue;  // thread ids and block sizes: 256, 1024...
-    if (!warp_ctx && !(t & 2) && !warpish && !fn.constants.empty()) {
+    if (!warp_ctx && !(t & 2) && !warpish && !constants_[fid].empty()) {
       // a function that only shares a warp constant: its own thread arithmetic is not lane math
       continue;
     }
