@@ -65,10 +65,12 @@
 
 namespace ferry::analysis {
 
+class FactsSpool;
+
 struct Wave64FixInput {
   std::string key;                     // the file's name in the plan (its project path)
   const migrate::FileMigration* file;  // the original text's tokens, or null: `load` makes them
-  const FileFacts* facts;
+  const FileFacts* facts;              // or null: `load_facts` reads them
   // When `file` is null: lexes the original text again (a FileMigration whose path() is `key`).
   // The planner calls it when it reads the file and keeps a few such files at a time, so that a
   // tree's planning holds its facts, not every file's tokens.
@@ -76,6 +78,9 @@ struct Wave64FixInput {
   std::string_view text = {};  // when `file` is null: the original text (what `load` lexes)
   // When `file` is null and the caller holds no text (`text` empty): reads the original text.
   std::function<std::string()> read = {};
+  // When `facts` is null: reads the file's facts again (a FactsSpool). The planner keeps them only
+  // while it reads the file, so that a tree's planning does not hold every file's facts.
+  std::function<std::shared_ptr<const FileFacts>()> load_facts = {};
 };
 
 struct Wave64ByteEdit {
@@ -136,13 +141,20 @@ struct Wave64FixStats {
 class HandedFacts {
  public:
   void put(std::string path, FileFacts facts);
+  // The facts `spool` keeps under `id`, read when taken (a tree's wait there, not in memory).
+  void put(std::string path, std::shared_ptr<const FactsSpool> spool, std::size_t id);
   // The entry of `path` (or, for a single file planned under its name and migrated under the path
   // given, the entry whose key ends `path` after a '/'), moved out; nullopt when none.
   [[nodiscard]] std::optional<FileFacts> take(std::string_view path);
 
  private:
+  struct Entry {
+    std::optional<FileFacts> facts;  // else in spool_ under `id`
+    std::size_t id = 0;
+  };
   mutable std::mutex mu_;
-  std::map<std::string, FileFacts, std::less<>> facts_;
+  std::map<std::string, Entry, std::less<>> facts_;
+  std::shared_ptr<const FactsSpool> spool_;  // one spool for all entries that have none in memory
 };
 
 struct Wave64FixPlan {

@@ -14,13 +14,14 @@
 #include <string_view>
 #include <utility>
 
+#include "core/byte_spool.h"
+
 namespace ferry::migrate {
 
 class JsonSpool {
  public:
   // `what` names the records in errors ("the line maps").
-  explicit JsonSpool(std::string what);
-  ~JsonSpool();
+  explicit JsonSpool(std::string what) : bytes_(std::move(what)) {}
   JsonSpool(const JsonSpool&) = delete;
   JsonSpool& operator=(const JsonSpool&) = delete;
 
@@ -38,12 +39,8 @@ class JsonSpool {
   void write_object(std::ostream& out, int depth = -1) const;
 
  private:
-  void read(const std::pair<std::uint64_t, std::size_t>& span, const std::function<void(std::string_view)>& f) const;
-
-  std::string what_;
-  std::FILE* spool_;
-  std::uint64_t size_ = 0;
-  std::map<std::string, std::pair<std::uint64_t, std::size_t>> at_;  // key -> (offset, bytes)
+  ByteSpool bytes_;
+  std::map<std::string, ByteSpool::Span> at_;  // key -> where its value is
 };
 
 }  // namespace ferry::migrate

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/facts_spool.h"
 #include "analysis/hazards.h"
 #include "analysis/wave64_fix/hints.h"
 #include "targets/target.h"
@@ -52,6 +53,31 @@ struct Project {
                                                                       ctx);
                     },
                     srcs[i].second});
+    return plan_wave64_fixes(in, *find_profile("gfx906"), uses, o);
+  }
+  // As plan_lexing_on_demand, with the facts read from a FactsSpool when the planner reads a file
+  // (Wave64FixInput::load_facts: a tree's migration holds no file's facts); `reads` counts them.
+  Wave64FixPlan plan_reading_facts(std::size_t& loads, std::size_t& reads, const Wave64FixOptions& o = {}) {
+    FactsSpool spool;
+    for (const FileFacts& f : facts) spool.put(f);
+    std::vector<Wave64FixInput> in;
+    for (std::size_t i = 0; i < files.size(); ++i)
+      in.push_back({srcs[i].first,
+                    nullptr,
+                    nullptr,
+                    [this, i, &loads] {
+                      ++loads;
+                      return std::make_unique<migrate::FileMigration>(srcs[i].first, srcs[i].second, *target, options,
+                                                                      ctx);
+                    },
+                    srcs[i].second,
+                    {},
+                    [this, i, &spool, &reads] {
+                      ++reads;
+                      auto read = std::make_shared<FileFacts>(spool.get(i));
+                      read->project_constants = &constants;
+                      return std::shared_ptr<const FileFacts>(std::move(read));
+                    }});
     return plan_wave64_fixes(in, *find_profile("gfx906"), uses, o);
   }
   // The text of file `i` with its planned edits applied.
@@ -431,6 +457,41 @@ TEST(Wave64PlanMacroUses, InsideConditionalSeesIfsButNotTheIncludeGuard) {
   EXPECT_TRUE(inside_conditional(v, defines[2]));   // `#define B` under #ifdef USE_B
 }
 
+// ---- flat_lists.h (the links of link()) -------------------------------------------------------
+
+TEST(Wave64PlanFlatLists, ListsOpenedInOrderReadBackAndKeepFirstSeen) {
+  FlatLists<std::uint32_t> lists;
+  std::vector<bool> seen(10, false);
+  lists.open();  // 0: empty
+  lists.open();  // 1: 3 1 3 2 1 -> 3 1 2
+  for (std::uint32_t v : {3, 1, 3, 2, 1}) lists.add(v);
+  lists.keep_first_seen(seen);
+  lists.open();  // 2: 7 7
+  lists.add(7);
+  lists.add(7);
+  lists.keep_first_seen(seen);
+  lists.shrink();
+  ASSERT_EQ(lists.size(), 3u);
+  EXPECT_TRUE(lists[0].empty());
+  EXPECT_EQ(std::vector<std::uint32_t>(lists[1].begin(), lists[1].end()), (std::vector<std::uint32_t>{3, 1, 2}));
+  EXPECT_EQ(std::vector<std::uint32_t>(lists[2].begin(), lists[2].end()), (std::vector<std::uint32_t>{7}));
+  EXPECT_EQ(seen, std::vector<bool>(10, false));  // left all false
+}
+
+TEST(Wave64PlanFlatLists, BuildTransposesPairsInTheOrderEmitted) {
+  // callers from callees: 0 -> {2}, 1 -> {2, 0}, 2 -> {}
+  FlatLists<std::uint32_t> callers;
+  const std::vector<std::vector<std::uint32_t>> callees{{2}, {2, 0}, {}};
+  callers.build(3, [&](const auto& emit) {
+    for (std::uint32_t id = 0; id < callees.size(); ++id)
+      for (std::uint32_t t : callees[id]) emit(t, id);
+  });
+  ASSERT_EQ(callers.size(), 3u);
+  EXPECT_EQ(std::vector<std::uint32_t>(callers[0].begin(), callers[0].end()), (std::vector<std::uint32_t>{1}));
+  EXPECT_TRUE(callers[1].empty());
+  EXPECT_EQ(std::vector<std::uint32_t>(callers[2].begin(), callers[2].end()), (std::vector<std::uint32_t>{0, 1}));
+}
+
 // ---- tokens on demand (a tree) ------------------------------------------------------------------
 
 // Everything a plan decides, as text, to compare two plans.
@@ -498,7 +559,42 @@ void launch_tc(half* a, float* c) { tc<<<1, 128>>>(a, c); }
     // k and odd share their host launcher (logical form, 96 threads); tc takes the WMMA form
     EXPECT_EQ(lazy.stats.components, 2);
     EXPECT_EQ(lazy.stats.fixed_components, o.cuda_output ? 1 : 2);  // the WMMA form is for HIP output only
+    std::size_t relexed = 0, reads = 0;
+    EXPECT_EQ(describe(p.plan_reading_facts(relexed, reads, o)), describe(lazy));
+    EXPECT_GE(reads, srcs.size());      // every file's facts read at least once
+    EXPECT_LE(reads, 4 * srcs.size());  // and let go after the file's sweep, or its component
   }
+}
+
+TEST(Wave64PlanOnDemand, ReadingFactsWhenReadPlansTheSame) {
+  // Warp-width constants across files (one derived from another in a second header, a file with
+  // its own definition), lane helpers, a mask helper and harmless device code: everything the
+  // project graph takes from the facts before it lets them go.
+  Project p(Sources{{"inc/warp.h", "#pragma once\n#define WARP_SIZE 32\n"},
+                    {"inc/derived.h", "#pragma once\n#include \"warp.h\"\n#define HALF_WARP (WARP_SIZE / 2)\n"},
+                    {"src/a.cu", R"(#include "../inc/derived.h"
+__device__ int lane_id() { return threadIdx.x & 31; }
+__device__ unsigned lane_bit() { return 1u << lane_id(); }
+__global__ void a(float* x) {
+  float v = x[threadIdx.x];
+  for (int o = HALF_WARP; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  if (lane_id() == 0) x[threadIdx.x / WARP_SIZE] = v;
+}
+__global__ void plain(int* x) { x[threadIdx.x / 32] = 1; }
+void run(float* x) { a<<<1, 256>>>(x); }
+)"},
+                    {"src/b.cu", R"(#define WARP_SIZE 32
+__global__ void b(float* x) {
+  int lane = threadIdx.x % WARP_SIZE;
+  float v = __shfl_down_sync(0xffffffff, x[lane], 16);
+  x[lane] = v;
+}
+)"}});
+  std::size_t loads = 0, reads = 0;
+  const Wave64FixPlan held = p.plan();
+  EXPECT_EQ(describe(p.plan_reading_facts(loads, reads)), describe(held));
+  EXPECT_GE(held.stats.components, 2);
+  EXPECT_GE(reads, 4u);
 }
 
 // ---- site_fixes.cpp (the workbench's apply-fix) ---------------------------------------------------

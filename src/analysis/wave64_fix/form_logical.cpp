@@ -11,7 +11,7 @@ std::set<std::size_t> Planner::reach_of(const std::vector<std::size_t>& ids) con
   for (std::vector<std::size_t> todo(ids.begin(), ids.end()); !todo.empty();) {
     const std::size_t id = todo.back();
     todo.pop_back();
-    for (std::size_t c : fns_[id].callees)
+    for (std::size_t c : callees_[id])
       if (reach.insert(c).second) todo.push_back(c);
   }
   return reach;

@@ -29,11 +29,10 @@ int Planner::tu_rank(std::size_t file, std::size_t other) const {
 std::vector<std::size_t> Planner::resolve_function(std::size_t file, std::string_view name) const {
   std::vector<std::size_t> best;
   int best_rank = 4;
-  const auto [lo, hi] = fn_by_name_.equal_range(name);
-  for (auto it = lo; it != hi; ++it) {
-    const int r = tu_rank(file, fns_[it->second].file);
+  for (const auto& [n, id] : functions_named(name)) {
+    const int r = tu_rank(file, fns_[id].file);
     if (r < best_rank) best.clear(), best_rank = r;
-    if (r == best_rank) best.push_back(it->second);
+    if (r == best_rank) best.push_back(id);
   }
   return best;
 }
@@ -60,7 +59,7 @@ std::vector<std::size_t> Planner::resolve_constant(std::size_t file, std::string
   return best;
 }
 
-void Planner::summarize_file(std::size_t f, const std::set<std::string_view>& constant_names, FileSummary& out) {
+void Planner::summarize_file(std::size_t f, std::set<std::string_view>& constant_names, FileSummary& out) {
   const Tokens v = tok(f);
   // A header name is the lexer's only after `include`, `include_next` or `import` in its directive
   // (lex::Kind::HeaderName), one per such word at most: the first after each occurrence of one of
@@ -76,14 +75,26 @@ void Planner::summarize_file(std::size_t f, const std::set<std::string_view>& co
     }
   }
   std::vector<std::string_view> names;
-  for (const auto& [name, c] : in_[f].facts->constants) {
+  for (const auto& [name, c] : v.facts.constants) {
+    const std::string_view pooled = pool_(name);
+    constant_names.insert(pooled);
     for (std::size_t j = c.first_ci; j <= c.last_ci && j < v.size(); ++j)
-      if (v.ident(j) && v.t(j) != name)
-        if (const auto it = constant_names.find(v.t(j)); it != constant_names.end()) names.push_back(*it);
-    if (!names.empty()) out.definition_names.emplace_back(name, std::move(names));
+      if (v.ident(j) && v.t(j) != name) names.push_back(pool_(v.t(j)));
+    if (!names.empty()) out.definition_names.emplace_back(pooled, std::move(names));
     names.clear();
+    if (c.value == 32 && is_warp_width_name(name)) out.warp_constants.emplace_back(pooled, c);
   }
   collect_functions(f, v);
+}
+
+void Planner::keep_constant_names(const std::set<std::string_view>& constant_names, FileSummary& summary) {
+  auto& defs = summary.definition_names;
+  for (auto& [name, names] : defs)
+    names.erase(
+        std::remove_if(names.begin(), names.end(), [&](std::string_view used) { return !constant_names.count(used); }),
+        names.end());
+  defs.erase(std::remove_if(defs.begin(), defs.end(), [](const auto& d) { return d.second.empty(); }), defs.end());
+  defs.shrink_to_fit();
 }
 
 void Planner::collect_includes(const std::vector<FileSummary>& summaries) {
@@ -141,7 +152,7 @@ void Planner::collect_includes(const std::vector<FileSummary>& summaries) {
 
 void Planner::collect_functions(std::size_t f, const Tokens& v) {
   {
-    const FileFacts& facts = *in_[f].facts;
+    const FileFacts& facts = v.facts;
     // Per distinct name of the file (its name index), what the word tests below say, asked once:
     // 1 a warp operation or warpSize, 2 a tile member that moves data, 4 a WMMA call; 0 none.
     constexpr std::uint8_t kWarpWord = 1, kTileMember = 2, kWmmaWord = 4, kUnknown = 0xff;
@@ -161,6 +172,10 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
       fn.file = f;
       fn.index = i;
       const FunctionInfo& fi = facts.functions[i];
+      fn.name_ci = static_cast<std::uint32_t>(fi.name_ci);
+      fn.body_open = static_cast<std::uint32_t>(fi.body_open);
+      fn.body_close = static_cast<std::uint32_t>(fi.body_close);
+      fn.lane_helper = facts.lane_helpers.count(fi.name) != 0;
       fn.device = fi.is_kernel || declared_device(v, fi.name_ci);
       for (std::size_t ci = fi.body_open + 1; ci < fi.body_close; ++ci) {
         if (!v.ident(ci)) continue;
@@ -188,7 +203,7 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
           fn.direct_warp = verdict.rewrite &&
                            (verdict.rewrite->idiom.starts_with("%lanemask_") || verdict.rewrite->idiom == "%laneid");
         }
-      fn_by_name_.emplace(fi.name, fns_.size());
+      fn_by_name_.emplace_back(pool_(fi.name), static_cast<std::uint32_t>(fns_.size()));
       fns_.push_back(std::move(fn));
     }
     std::vector<std::size_t>& launches = macro_launches_.emplace_back();
@@ -237,14 +252,11 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
 }
 
 void Planner::collect_constants(const std::vector<FileSummary>& summaries) {
-  for (std::size_t f = 0; f < in_.size(); ++f) {
-    const FileFacts& facts = *in_[f].facts;
-    for (const auto& [name, c] : facts.constants) {
-      if (c.value != 32 || !is_warp_width_name(name)) continue;
-      const_by_name_.emplace(name, consts_.size());
-      consts_.push_back({f, name, &c});
+  for (std::size_t f = 0; f < in_.size(); ++f)
+    for (const auto& [name, c] : summaries[f].warp_constants) {
+      const_by_name_.emplace(std::string(name), consts_.size());
+      consts_.push_back({f, std::string(name), c});
     }
-  }
   // Constants and macros defined from a warp-width constant follow it.
   for (std::size_t f = 0; f < in_.size(); ++f) {
     for (const auto& [name, names] : summaries[f].definition_names) {
@@ -263,24 +275,24 @@ void Planner::link() {
   // once; the others are skipped. Functions are in file order, so the table is per run of a file.
   std::size_t names_of = npos;
   std::vector<signed char> linkable;
-  // The functions' names as one hash set: can_link asks it of every distinct name of every file.
-  std::unordered_set<std::string_view> function_names;
-  function_names.reserve(fns_.size());
-  for (const Fn& fn : fns_) function_names.insert(info(fn).name);
+  std::vector<bool> seen(std::max(fns_.size(), consts_.size()), false);  // for keep_first_seen
   // resolve_function(file, name) of an identifier, per distinct name of the file: asked once.
   std::vector<std::uint32_t> resolved_slot;  // per name id: 1 + index into `resolved`, or 0
   std::vector<std::vector<std::size_t>> resolved;
   for (std::size_t id = 0; id < fns_.size(); ++id) {
     Fn& fn = fns_[id];
-    const Tokens v = tok(fn.file);
-    const FunctionInfo& fi = info(fn);
+    callees_.open();
+    launched_.open();
+    constants_.open();
+    macros_.open();
+    const Tokens v = tok_without_facts(fn.file);
     if (names_of != fn.file) {
       names_of = fn.file;
       linkable.assign(v.f.name_count(), -1);
       resolved_slot.assign(v.f.name_count(), 0);
       resolved.clear();
     }
-    auto functions_named = [&](std::size_t ci) -> const std::vector<std::size_t>& {
+    auto functions_at = [&](std::size_t ci) -> const std::vector<std::size_t>& {
       std::uint32_t& slot = resolved_slot[v.f.name_id(ci)];
       if (slot == 0) {
         resolved.push_back(resolve_function(fn.file, v.t(ci)));
@@ -292,25 +304,25 @@ void Planner::link() {
       signed char& known = linkable[v.f.name_id(ci)];
       if (known < 0) {
         const std::string name(v.t(ci));
-        known =
-            function_names.count(name) || const_by_name_.count(name) || derived_.count(name) || lane_macros_.count(name)
-                ? 1
-                : 0;
+        known = !functions_named(name).empty() || const_by_name_.count(name) || derived_.count(name) ||
+                        lane_macros_.count(name)
+                    ? 1
+                    : 0;
       }
       return known != 0;
     };
     // Defaults of its template parameters, `template <int W = WARP_SIZE>`: constants it uses.
-    for (std::size_t ci = fi.name_ci; ci > 0;) {
+    for (std::size_t ci = fn.name_ci; ci > 0;) {
       --ci;
       if (v.is(ci, ";") || v.is(ci, "{") || v.is(ci, "}")) break;
       if (v.ident(ci) && v.is(ci - 1, "=") && (v.is(ci + 1, ">") || v.is(ci + 1, ",")))
-        for (std::size_t c : resolve_constant(fn.file, v.t(ci))) fn.constants.push_back(c);
+        for (std::size_t c : resolve_constant(fn.file, v.t(ci))) constants_.add(static_cast<std::uint32_t>(c));
     }
-    for (std::size_t ci = fi.body_open + 1; ci < fi.body_close; ++ci) {
+    for (std::size_t ci = fn.body_open + 1; ci < fn.body_close; ++ci) {
       if (v.f.code(ci).kind == lex::Kind::LaunchOpen) {
-        const std::size_t k = launched_name(v, ci, fi.body_open);  // an identifier, or npos
+        const std::size_t k = launched_name(v, ci, fn.body_open);  // an identifier, or npos
         if (k != npos)
-          for (std::size_t c : functions_named(k)) fn.launched.push_back(c);
+          for (std::size_t c : functions_at(k)) launched_.add(static_cast<std::uint32_t>(c));
         continue;
       }
       if (!v.ident(ci) || v.member(ci)) continue;
@@ -319,14 +331,14 @@ void Planner::link() {
         std::size_t k = ci + 2;
         if (v.is(k, "HIP_KERNEL_NAME") && v.is(k + 1, "(")) k += 2;
         if (v.ident(k))
-          for (std::size_t c : functions_named(k)) fn.launched.push_back(c);
+          for (std::size_t c : functions_at(k)) launched_.add(static_cast<std::uint32_t>(c));
         continue;
       }
       if (!can_link(ci)) continue;  // resolves to nothing, call or not
       bool call = v.is(ci + 1, "(");
       if (!call && v.is(ci + 1, "<")) {  // f<T, N>(...)
         int depth = 0;
-        for (std::size_t j = ci + 1; j < fi.body_close; ++j) {
+        for (std::size_t j = ci + 1; j < fn.body_close; ++j) {
           if (v.is(j, "<")) ++depth;
           else if (v.is(j, ">")) {
             if (--depth == 0) {
@@ -348,35 +360,45 @@ void Planner::link() {
         // A qualified call (`cg::sync(cta)`) with no definition in its translation unit is a
         // library's: another program's function of that name is not it.
         const bool qualified = ci > 0 && v.is(ci - 1, "::");
-        for (std::size_t c : functions_named(ci))
-          if (c != id && !(qualified && tu_rank(fn.file, fns_[c].file) == 3)) fn.callees.push_back(c);
+        for (std::size_t c : functions_at(ci))
+          if (c != id && !(qualified && tu_rank(fn.file, fns_[c].file) == 3))
+            callees_.add(static_cast<std::uint32_t>(c));
         continue;
       }
-      for (std::size_t c : resolve_constant(fn.file, name)) fn.constants.push_back(c);
-      if (lane_macros_.count(name)) fn.macros.emplace_back(name);
+      for (std::size_t c : resolve_constant(fn.file, name)) constants_.add(static_cast<std::uint32_t>(c));
+      if (const auto m = lane_macros_.find(name); m != lane_macros_.end()) macros_.add(*m);
     }
+    // Each id once per list, where it was first seen: every call site of a name adds all that it
+    // resolves to (in a tree of copies, every copy's definition), and every reader takes the lists
+    // as sets or unites along them, where uniting a pair again changes nothing.
+    callees_.keep_first_seen(seen);
+    launched_.keep_first_seen(seen);
+    constants_.keep_first_seen(seen);
   }
-  for (Fn& fn : fns_) {
-    fn.callees.shrink_to_fit();
-    fn.launched.shrink_to_fit();
-    fn.constants.shrink_to_fit();
-  }
-  callers_.assign(fns_.size(), {});
-  std::vector<std::size_t> targets;  // of one function: what it calls or launches, ascending, each once
-  for (std::size_t id = 0; id < fns_.size(); ++id) {
-    targets.assign(fns_[id].callees.begin(), fns_[id].callees.end());
-    targets.insert(targets.end(), fns_[id].launched.begin(), fns_[id].launched.end());
-    std::sort(targets.begin(), targets.end());
-    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-    for (std::size_t t : targets) callers_[t].push_back(static_cast<std::uint32_t>(id));
-  }
+  callees_.shrink();
+  launched_.shrink();
+  constants_.shrink();
+  macros_.shrink();
+  // Callers: per callee, each function that calls or launches it, once, in id order.
+  callers_.build(fns_.size(), [&](const auto& emit) {
+    for (std::size_t id = 0; id < fns_.size(); ++id) {
+      for (const std::span<const std::uint32_t> targets : {callees_[id], launched_[id]})
+        for (const std::uint32_t t : targets)
+          if (!seen[t]) {
+            seen[t] = true;
+            emit(t, static_cast<std::uint32_t>(id));
+          }
+      for (const std::span<const std::uint32_t> targets : {callees_[id], launched_[id]})
+        for (const std::uint32_t t : targets) seen[t] = false;
+    }
+  });
   // A function calling one with a warp operation works with warps too.
   for (Fn& fn : fns_) fn.warp = fn.direct_warp;
   for (bool changed = true; changed;) {
     changed = false;
     for (Fn& fn : fns_) {
       if (fn.warp) continue;
-      for (std::size_t c : fn.callees)
+      for (std::size_t c : callees_[static_cast<std::size_t>(&fn - fns_.data())])
         if (fns_[c].warp) {
           fn.warp = true;
           changed = true;

@@ -223,9 +223,7 @@ void Planner::scan_masks(std::size_t fid, bool warp_ctx, std::vector<Site>& site
       return;
     }
     // another declaration of the helper (a prototype) would no longer match
-    const auto [l, h] = fn_by_name_.equal_range(fi.name);
-    int defs = 0;
-    for (auto it = l; it != h; ++it) ++defs;
+    const int defs = static_cast<int>(functions_named(fi.name).size());
     Site s{Diag::BallotResult32,
            false,
            fn.file,

@@ -19,6 +19,7 @@
 //   hints.h            the texts users read about a fix
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -26,6 +27,7 @@
 #include <numeric>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -36,6 +38,7 @@
 #include "analysis/facts.h"
 #include "analysis/tokens.h"
 #include "analysis/wave64_fix.h"
+#include "analysis/wave64_fix/flat_lists.h"
 #include "core/string_hash.h"
 #include "rewrite/roundtrip_record.h"
 
@@ -75,6 +78,8 @@ struct Tokens {
   const FileFacts& facts;
   // Keeps `f` alive when the planner lexed it on demand (Wave64FixInput::load).
   std::shared_ptr<const FileMigration> hold = {};
+  // Keeps `facts` alive when the planner read them on demand (Wave64FixInput::load_facts).
+  std::shared_ptr<const FileFacts> facts_hold = {};
   [[nodiscard]] std::size_t size() const { return f.code_size(); }
   [[nodiscard, gnu::always_inline]] bool is(std::size_t ci, std::string_view s) const { return f.is(ci, s); }
   [[nodiscard]] std::string_view t(std::size_t ci) const { return f.text(ci); }
@@ -132,23 +137,23 @@ struct Tokens {
 struct Fn {
   std::size_t file = 0;
   std::size_t index = 0;  // in FileFacts::functions
+  // Of FunctionInfo, what linking reads: the project graph is built without the files' facts.
+  std::uint32_t name_ci = 0;
+  std::uint32_t body_open = 0;
+  std::uint32_t body_close = 0;
+  bool lane_helper = false;  // FileFacts::lane_helpers names it
   bool device = false;
   bool direct_warp = false;
   std::uint32_t wmma_line = 0;  // line of its first WMMA call (a fragment is the wavefront's), 0: none
   bool warp = false;
-  // Function and constant ids, 32 bits each: a call that resolves to no definition in its
-  // translation unit links to every file's definition of the name, so a tree of many copies of
-  // the same programs has many of these (link() trims each to its size).
-  std::vector<std::uint32_t> callees;
-  std::vector<std::uint32_t> launched;   // kernels this function launches
-  std::vector<std::uint32_t> constants;  // warp-width constant ids it uses
-  std::vector<std::string> macros;       // lane-math macros it uses
+  // Its links (what it calls, launches, the constants and macros it uses) are the Planner's
+  // callees_, launched_, constants_ and macros_ under its id.
 };
 
 struct Constant {
   std::size_t file;
   std::string name;
-  const ConstantInfo* info;
+  ConstantInfo info;  // a copy: the file's facts are not held (Planner::facts_of)
 };
 
 struct Site {
@@ -282,6 +287,18 @@ class Planner {
   // while the files kept hold at most kLoadedBytes of tokens and indexes (CodeView::memory_bytes,
   // counted again at each load: a name index built since counts too); the least recently read go.
   Tokens tok(std::size_t file) const;
+  // tok()'s tokens with the given facts.
+  Tokens tokens(std::size_t file, const FileFacts& facts, std::shared_ptr<const FileFacts> hold) const;
+  // The facts of `file`: the caller's, or read on demand (Wave64FixInput::load_facts) and kept until
+  // the next release_facts(). References into them (info(), Tokens::facts) are good until then; a
+  // Tokens keeps its own. Planning releases them after each file of a sweep and each component,
+  // so that a tree's planning holds the facts of the files it is reading, not every file's.
+  const FileFacts& facts_of(std::size_t file) const { return *facts_ptr(file); }
+  std::shared_ptr<const FileFacts> facts_ptr(std::size_t file) const;
+  void release_facts() const;
+  // As tok(), for a reader of tokens alone: the file's facts are not read for it (Tokens::facts is
+  // empty unless they are kept already).
+  Tokens tok_without_facts(std::size_t file) const;
   // Whether the original text of `file` holds `word`, without lexing it.
   bool mentions(std::size_t file, std::string_view word) const {
     const Wave64FixInput& in = in_[file];
@@ -321,22 +338,27 @@ class Planner {
     std::map<std::string, std::size_t> before_;  // edits per file key before the component
   };
 
-  const FunctionInfo& info(const Fn& fn) const { return in_[fn.file].facts->functions[fn.index]; }
+  const FunctionInfo& info(const Fn& fn) const { return facts_of(fn.file).functions[fn.index]; }
   std::string where(std::size_t file, std::uint32_t line) const { return in_[file].key + ":" + std::to_string(line); }
 
   // What the project graph needs of a file's tokens besides its facts, read in the one sweep
   // that also collects its functions (summarize_file): the files' tokens are read twice in
   // building the graph (here and in link), each file's once per sweep.
-  // Names are views of the files' facts (FileFacts::constants' keys), which outlive the planner.
+  // Names are views of the planner's pool (pool_): the files' facts are not held.
   struct FileSummary {
     std::vector<std::string> quoted_includes;  // `#include "NAME"`: NAME
     // Per constant of the file's facts (in their order) whose definition uses another constant
-    // of the project: those names (`constant_names`), the only ones collect_constants can
-    // resolve. A constant without one (most: `#define GL_TEXTURE_2D 0x0DE1`) has no entry.
+    // of the project: those names, the only ones collect_constants can resolve. A constant
+    // without one (most: `#define GL_TEXTURE_2D 0x0DE1`) has no entry. summarize_file keeps every
+    // other identifier of the definition; keep_constant_names then keeps the constants' names.
     std::vector<std::pair<std::string_view, std::vector<std::string_view>>> definition_names;
+    // The file's warp-width constants (value 32, a warp-width name), in their order.
+    std::vector<std::pair<std::string_view, ConstantInfo>> warp_constants;
   };
-  // `constant_names`: every constant name of the project's facts.
-  void summarize_file(std::size_t f, const std::set<std::string_view>& constant_names, FileSummary& out);
+  // Reads file `f` once: its summary and functions; adds its constants' names to `constant_names`.
+  void summarize_file(std::size_t f, std::set<std::string_view>& constant_names, FileSummary& out);
+  // Drops from `summary.definition_names` the names that are no constant of the project.
+  static void keep_constant_names(const std::set<std::string_view>& constant_names, FileSummary& summary);
   void collect_includes(const std::vector<FileSummary>& summaries);
   void collect_functions(std::size_t f, const Tokens& v);
   void collect_constants(const std::vector<FileSummary>& summaries);
@@ -416,14 +438,34 @@ class Planner {
   const WarpConstantUses& uses_;
   const Wave64FixOptions options_;
   static constexpr std::size_t kLoadedBytes = 4u << 20;
+  mutable std::vector<std::shared_ptr<const FileFacts>> facts_;       // per file, read on demand, until released
+  mutable std::vector<std::size_t> facts_read_;                       // the files whose facts are in facts_
   mutable std::vector<std::shared_ptr<const FileMigration>> loaded_;  // per file, while kept
   mutable std::vector<std::size_t> loaded_order_;                     // least recently read first
   std::vector<Fn> fns_;
-  std::multimap<std::string_view, std::size_t> fn_by_name_;  // keys: FunctionInfo::name of the facts
+  // (name, function id) sorted by name, ids ascending under a name (pooled names).
+  std::vector<std::pair<std::string_view, std::uint32_t>> fn_by_name_;
+  // The ids of the functions named `name`, ascending.
+  [[nodiscard]] std::span<const std::pair<std::string_view, std::uint32_t>> functions_named(
+      std::string_view name) const {
+    const auto lo = std::lower_bound(fn_by_name_.begin(), fn_by_name_.end(), name,
+                                     [](const auto& e, std::string_view n) { return e.first < n; });
+    auto hi = lo;
+    while (hi != fn_by_name_.end() && hi->first == name) ++hi;
+    return {lo, hi};
+  }
+  // Per function (link()): function and constant ids, 32 bits each. A call that resolves to no
+  // definition in its translation unit links to every file's definition of the name, so a tree of
+  // many copies of the same programs has many of these; each id is kept once per list, where it
+  // was first seen.
+  FlatLists<std::uint32_t> callees_;
+  FlatLists<std::uint32_t> launched_;   // kernels it launches
+  FlatLists<std::uint32_t> constants_;  // warp-width constant ids it uses
+  FlatLists<std::string_view> macros_;  // lane-math macros it uses (pooled), once per use
   // values() of (function, first, last, depth): read-only state, so each is computed once.
   mutable std::map<std::tuple<std::size_t, std::size_t, std::size_t, int>, Values> values_memo_;
   // Per function: the functions that call or launch it, in id order, each once.
-  std::vector<std::vector<std::uint32_t>> callers_;
+  FlatLists<std::uint32_t> callers_;
   // Per file: the files of the project it includes, directly or not (its translation unit when
   // it is a source), and the files that include it; sorted ids (a header found through an -I
   // folder is every project file with that path ending, so a tree of copies has many).
@@ -433,7 +475,7 @@ class Planner {
   std::multimap<std::string, std::size_t> const_by_name_;
   // Names (macros, constants) derived from a warp-width constant, per file: name -> constant ids.
   std::map<std::string, std::map<std::size_t, std::vector<std::size_t>>> derived_;  // name -> file -> roots
-  NamePool pool_;                                                                   // the macro names below
+  NamePool pool_;  // the names below, the functions' (fn_by_name_) and the constants' (FileSummary)
   std::set<std::string_view> lane_macros_;
   // Per file: the code indices of the kernel launches written inside #define bodies.
   std::vector<std::vector<std::size_t>> macro_launches_;

@@ -2,7 +2,9 @@
 #include "analysis/wave64_fix/planner.h"
 
 #include <algorithm>
+#include <stdexcept>
 
+#include "analysis/facts_spool.h"
 #include "analysis/tokens.h"
 #include "analysis/wave64_fix/hints.h"
 
@@ -11,16 +13,18 @@ namespace ferry::analysis::wave64_plan {
 Wave64FixPlan Planner::run() {
   Wave64FixPlan plan;
   {
-    std::set<std::string_view> constant_names;  // views of the facts' keys
-    std::size_t functions = 0;
-    for (const Wave64FixInput& in : in_) {
-      for (const auto& [name, c] : in.facts->constants) constant_names.insert(name);
-      functions += in.facts->functions.size();
-    }
-    fns_.reserve(functions);
+    std::set<std::string_view> constant_names;  // every constant's name, pooled
     macro_launches_.reserve(in_.size());
     std::vector<FileSummary> summaries(in_.size());
-    for (std::size_t f = 0; f < in_.size(); ++f) summarize_file(f, constant_names, summaries[f]);
+    for (std::size_t f = 0; f < in_.size(); ++f) {
+      summarize_file(f, constant_names, summaries[f]);
+      release_facts();
+    }
+    fns_.shrink_to_fit();
+    fn_by_name_.shrink_to_fit();
+    std::stable_sort(fn_by_name_.begin(), fn_by_name_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (FileSummary& s : summaries) keep_constant_names(constant_names, s);
     collect_includes(summaries);
     collect_constants(summaries);
   }
@@ -34,7 +38,7 @@ Wave64FixPlan Planner::run() {
   for (std::size_t id = 0; id < n; ++id) {
     const Fn& fn = fns_[id];
     if (fn.warp) member[id] = true;
-    for (std::size_t c : fn.constants) {
+    for (std::size_t c : constants_[id]) {
       member[id] = true;
       used_const[c] = true;
       uf.unite(id, n + c);
@@ -47,9 +51,9 @@ Wave64FixPlan Planner::run() {
     changed = false;
     for (std::size_t id = 0; id < n; ++id) {
       if (!lane_ctx[id]) continue;
-      for (std::size_t c : fns_[id].callees) {
+      for (std::size_t c : callees_[id]) {
         const Fn& callee = fns_[c];
-        if (lane_ctx[c] || !in_[callee.file].facts->lane_helpers.count(info(callee).name)) continue;
+        if (lane_ctx[c] || !callee.lane_helper) continue;
         lane_ctx[c] = true;
         changed = true;
       }
@@ -58,17 +62,21 @@ Wave64FixPlan Planner::run() {
   for (std::size_t id = 0; id < n; ++id) {
     if (!lane_ctx[id]) continue;
     member[id] = true;
-    for (std::size_t c : fns_[id].callees)
+    for (std::size_t c : callees_[id])
       if (lane_ctx[c]) uf.unite(id, c);
   }
   for (std::size_t id = 0; id < n; ++id)
-    for (std::size_t k : fns_[id].launched)
+    for (std::size_t k : launched_[id])
       if (member[k] && fns_[k].warp) {
         member[id] = true;
         uf.unite(id, k);
       }
-  // Mask helpers: functions that return a ballot or a lane bit.
-  for (std::size_t id = 0; id < n; ++id) {
+  // Mask helpers: functions that return a ballot or a lane bit. (Each loop over functions in id
+  // order, which is file order, lets go of a file's facts when it reaches the next file.)
+  auto next_file = [&](std::size_t id) {
+    if (id + 1 == n || fns_[id + 1].file != fns_[id].file) release_facts();
+  };
+  for (std::size_t id = 0; id < n; next_file(id), ++id) {
     if (!member[id]) continue;
     const FunctionInfo& fi = info(fns_[id]);
     const Tokens v = tok(fns_[id].file);
@@ -86,7 +94,7 @@ Wave64FixPlan Planner::run() {
   }
 
   // Lane math in device code no warp operation reaches: harmless, reported as notes.
-  for (std::size_t id = 0; id < n; ++id) {
+  for (std::size_t id = 0; id < n; next_file(id), ++id) {
     if (lane_ctx[id] || !fns_[id].device) continue;
     std::vector<Site> would;
     std::vector<Blocker> ignored;
@@ -101,18 +109,24 @@ Wave64FixPlan Planner::run() {
   std::vector<bool> warp_const(consts_.size(), false);
   for (std::size_t id = 0; id < n; ++id)
     if (lane_ctx[id])
-      for (std::size_t c : fns_[id].constants) warp_const[c] = true;
+      for (std::size_t c : constants_[id]) warp_const[c] = true;
   for (std::size_t c = 0; c < consts_.size(); ++c)
     if (!warp_const[c]) {
       const Tokens v = tok(consts_[c].file);
-      plan.files[in_[consts_[c].file].key].harmless.insert({Diag::WarpWidthConstant, v.at(consts_[c].info->name_ci)});
+      plan.files[in_[consts_[c].file].key].harmless.insert({Diag::WarpWidthConstant, v.at(consts_[c].info.name_ci)});
       ++plan.stats.harmless_sites;
     }
+  release_facts();
 
   std::map<std::size_t, std::vector<std::size_t>> groups;  // root -> function ids
   for (std::size_t id = 0; id < n; ++id)
     if (member[id]) groups[uf.find(id)].push_back(id);
   for (auto& [root, ids] : groups) {
+    // The facts read for this component, let go when it is planned (before the next is read).
+    struct Release {
+      const Planner& p;
+      ~Release() { p.release_facts(); }
+    } const release{*this};
     std::vector<Site> sites;
     std::vector<Blocker> blockers;
     std::set<std::size_t> kernels;
@@ -160,7 +174,7 @@ Wave64FixPlan Planner::run() {
     // could not be rewritten (constant_site then left a blocker and no site).
     for (std::size_t c = 0; c < consts_.size(); ++c)
       if (used_const[c] && warp_const[c] && uf.find(n + c) == root)
-        anchors.insert({consts_[c].file, {Diag::WarpWidthConstant, tok(consts_[c].file).at(consts_[c].info->name_ci)}});
+        anchors.insert({consts_[c].file, {Diag::WarpWidthConstant, tok(consts_[c].file).at(consts_[c].info.name_ci)}});
     if (anchors.empty()) continue;                            // nothing 32-lane here
     const SiteFixRecord record(*this, plan, sites, anchors);  // site_fixes.cpp
     // Code this fixer already kept as logical 32-lane warps (a second migration of its output):
@@ -281,9 +295,39 @@ Wave64FixPlan Planner::run() {
 
 namespace ferry::analysis {
 
-wave64_plan::Tokens wave64_plan::Planner::tok(std::size_t file) const {
+std::shared_ptr<const FileFacts> wave64_plan::Planner::facts_ptr(std::size_t file) const {
   const Wave64FixInput& in = in_[file];
-  if (in.file) return Tokens{*in.file, *in.facts};
+  if (in.facts) return {std::shared_ptr<const FileFacts>(), in.facts};  // the caller's: not owned
+  if (facts_.size() != in_.size()) facts_.resize(in_.size());
+  std::shared_ptr<const FileFacts>& slot = facts_[file];
+  if (!slot) {
+    slot = in.load_facts();
+    facts_read_.push_back(file);
+  }
+  return slot;
+}
+
+void wave64_plan::Planner::release_facts() const {
+  for (const std::size_t f : facts_read_) facts_[f].reset();  // a Tokens still reading them keeps them
+  facts_read_.clear();
+}
+
+wave64_plan::Tokens wave64_plan::Planner::tok(std::size_t file) const {
+  std::shared_ptr<const FileFacts> facts = facts_ptr(file);
+  const FileFacts& read = *facts;  // before the move below (arguments are evaluated in any order)
+  return tokens(file, read, std::move(facts));
+}
+
+wave64_plan::Tokens wave64_plan::Planner::tok_without_facts(std::size_t file) const {
+  static const FileFacts kNone;
+  if (in_[file].facts || (file < facts_.size() && facts_[file])) return tok(file);
+  return tokens(file, kNone, nullptr);
+}
+
+wave64_plan::Tokens wave64_plan::Planner::tokens(std::size_t file, const FileFacts& facts,
+                                                 std::shared_ptr<const FileFacts> hold) const {
+  const Wave64FixInput& in = in_[file];
+  if (in.file) return Tokens{*in.file, facts, nullptr, std::move(hold)};
   if (loaded_.size() != in_.size()) loaded_.resize(in_.size());
   std::shared_ptr<const FileMigration>& slot = loaded_[file];
   if (slot) {
@@ -310,7 +354,7 @@ wave64_plan::Tokens wave64_plan::Planner::tok(std::size_t file) const {
       loaded_order_.erase(loaded_order_.begin());
     }
   }
-  return Tokens{*slot, *in.facts, slot};
+  return Tokens{*slot, facts, slot, std::move(hold)};
 }
 
 Wave64FixPlan plan_wave64_fixes(const std::vector<Wave64FixInput>& files, const Profile& profile,
@@ -321,7 +365,14 @@ Wave64FixPlan plan_wave64_fixes(const std::vector<Wave64FixInput>& files, const 
 
 void HandedFacts::put(std::string path, FileFacts facts) {
   std::lock_guard lock(mu_);
-  facts_.insert_or_assign(std::move(path), std::move(facts));
+  facts_.insert_or_assign(std::move(path), Entry{std::move(facts)});
+}
+
+void HandedFacts::put(std::string path, std::shared_ptr<const FactsSpool> spool, std::size_t id) {
+  std::lock_guard lock(mu_);
+  if (spool_ && spool_ != spool) throw std::logic_error("HandedFacts: facts of two spools");
+  spool_ = std::move(spool);
+  facts_.insert_or_assign(std::move(path), Entry{std::nullopt, id});
 }
 
 std::optional<FileFacts> HandedFacts::take(std::string_view path) {
@@ -333,7 +384,9 @@ std::optional<FileFacts> HandedFacts::take(std::string_view path) {
       if (path.size() > key.size() && path.ends_with(key) && path[path.size() - key.size() - 1] == '/') break;
     }
   if (it == facts_.end()) return std::nullopt;
-  std::optional<FileFacts> out(std::move(it->second));
+  std::optional<FileFacts> out;
+  if (it->second.facts) out = std::move(it->second.facts);
+  else out = spool_->get(it->second.id);
   facts_.erase(it);
   return out;
 }

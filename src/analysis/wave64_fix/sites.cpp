@@ -10,7 +10,7 @@ namespace ferry::analysis::wave64_plan {
 void Planner::constant_site(std::size_t cid, std::vector<Site>& sites, std::vector<Blocker>& blockers) {
   const Constant& c = consts_[cid];
   const Tokens v = tok(c.file);
-  const ConstantInfo& ci = *c.info;
+  const ConstantInfo& ci = c.info;
   // Another use of the name counts against this definition unless it is in a file with its own
   // definition of the name, of any value (each .cu of a project that defines its own WARP_SIZE).
   std::string other_where;
@@ -19,7 +19,7 @@ void Planner::constant_site(std::size_t cid, std::vector<Site>& sites, std::vect
       bool own = false;
       if (path != path_of(c.file))
         for (std::size_t f = 0; f < in_.size(); ++f)
-          if (path_of(f) == path && in_[f].facts->constants.count(c.name)) own = true;  // any value
+          if (path_of(f) == path && facts_of(f).constants.count(c.name)) own = true;  // any value
       if (!own) {
         other_where = where;
         break;
@@ -85,8 +85,8 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
     for (std::size_t c : cover) covered.insert(c);
     sites.push_back(std::move(s));
   };
-  for (const std::string& m : fn.macros)
-    blockers.push_back({fn.file, v.line(fi.name_ci), "lane math hidden in the macro '" + m + "'"});
+  for (const std::string_view m : macros_[fid])
+    blockers.push_back({fn.file, v.line(fi.name_ci), "lane math hidden in the macro '" + std::string(m) + "'"});
 
   const std::set<std::string_view> warp_vars = warp_index_vars(v, fi);
   if (warp_ctx) {
@@ -291,7 +291,7 @@ void Planner::scan_function(std::size_t fid, bool warp_ctx, std::vector<Site>& s
       if (v.ident(q) && (is_warp_op(v.t(q)) || resolve_constant(fn.file, v.t(q)).size())) warpish = true;
     if (!(t & 3) && !warpish) continue;           // not about lanes or threads
     if (!(t & 2) && !warpish && !core) continue;  // thread ids and block sizes: 256, 1024...
-    if (!warp_ctx && !(t & 2) && !warpish && !fn.constants.empty()) {
+    if (!warp_ctx && !(t & 2) && !warpish && !constants_[fid].empty()) {
       // a function that only shares a warp constant: its own thread arithmetic is not lane math
       continue;
     }

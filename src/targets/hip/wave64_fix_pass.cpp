@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/facts_spool.h"
 #include "analysis/hazards.h"
 #include "analysis/profile.h"
 #include "analysis/wave64_fix.h"
@@ -62,11 +63,12 @@ class Wave64Scan final : public ProjectScan {
   Wave64Scan(const Target& target, const Options& options)
       : target_(target), options_(options), profile_(analysis::find_profile("gfx906")) {}
 
-  // Each file's facts without the project's constants, and the project's constants.
+  // Each file's facts without the project's constants, spooled, and the project's constants.
   void file(const SourceView&, const migrate::FileMigration& view, ProjectContext&) override {
     if (!profile_) return;
-    facts_.push_back(analysis::collect_facts(view));
-    analysis::merge_project_constants(facts_.back(), project_constants_, conflicting_);
+    const analysis::FileFacts facts = analysis::collect_facts(view);
+    analysis::merge_project_constants(facts, project_constants_, conflicting_);
+    spool_->put(facts);
   }
   void finish(const std::vector<SourceView>& files, ProjectContext& ctx) override;
 
@@ -74,13 +76,14 @@ class Wave64Scan final : public ProjectScan {
   const Target& target_;
   const Options& options_;
   const analysis::Profile* profile_;
-  std::vector<analysis::FileFacts> facts_;  // per file, in order
+  // Per file, in order (ids 0, 1, ...): its facts, out of memory until read.
+  std::shared_ptr<analysis::FactsSpool> spool_ = std::make_shared<analysis::FactsSpool>();
   std::map<std::string, long long> project_constants_;
   std::set<std::string> conflicting_;
 };
 
 void Wave64Scan::finish(const std::vector<SourceView>& files, ProjectContext& ctx) {
-  if (!profile_ || facts_.size() != files.size()) return;
+  if (!profile_ || spool_->size() != files.size()) return;
   // A file the caller lexed (one file: `ferry migrate FILE`) lends its tokens to the planner's
   // FileMigration, held throughout; at the end they go back to the file's slot (SourceView::lexed),
   // whence its own migration takes them over: it is lexed once. The other files (a tree) are
@@ -96,32 +99,35 @@ void Wave64Scan::finish(const std::vector<SourceView>& files, ProjectContext& ct
     if (files[i].lexed && *files[i].lexed)
       held[i] =
           std::make_unique<migrate::FileMigration>(files[i].path, std::move(**files[i].lexed), target_, options_, ctx);
-  std::vector<analysis::FileFacts>& facts = facts_;  // without the project's constants, at first
   analysis::WarpConstantUses uses;
   std::vector<analysis::Wave64FixInput> inputs;
   std::vector<bool> own_only(files.size(), false);  // facts[i] looks up no other file's constant
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::shared_ptr<const migrate::FileMigration> own = held[i] ? nullptr : lex(i);
     const migrate::FileMigration& m = held[i] ? *held[i] : *own;
-    if (mentions_other_constants(m, facts[i], project_constants_)) {
-      facts[i] = analysis::collect_facts(m, &project_constants_);
+    analysis::FileFacts facts = spool_->get(i);  // without the project's constants
+    if (mentions_other_constants(m, facts, project_constants_)) {
+      facts = analysis::collect_facts(m, &project_constants_);
+      spool_->replace(i, facts);
     } else {  // the facts can only differ by what a lookup of another file's constant finds
-      facts[i].project_constants = &project_constants_;
       own_only[i] = true;
     }
-    analysis::record_warp_constant_uses(m, facts[i], uses);
+    analysis::record_warp_constant_uses(m, facts, uses);
   }
+  // The planner reads each file's facts (with the project's constants) when it reads the file.
+  auto load_facts = [this](std::size_t i) {
+    auto facts = std::make_shared<analysis::FileFacts>(spool_->get(i));
+    facts->project_constants = &project_constants_;
+    return std::shared_ptr<const analysis::FileFacts>(std::move(facts));
+  };
   for (std::size_t i = 0; i < files.size(); ++i)
-    inputs.push_back(
-        {files[i].path, held[i].get(), &facts[i], [&lex, i] { return lex(i); }, files[i].text, files[i].read});
+    inputs.push_back({files[i].path, held[i].get(), nullptr, [&lex, i] { return lex(i); }, files[i].text, files[i].read,
+                      [&load_facts, i] { return load_facts(i); }});
   analysis::Wave64FixPlan plan = analysis::plan_wave64_fixes(inputs, *profile_, uses);
   // Facts without another file's constant are what the hazard checks compute (hazard_pass):
-  // handed on, they are not computed again.
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (!own_only[i]) continue;
-    facts[i].project_constants = nullptr;
-    plan.hazard_facts->put(files[i].path, std::move(facts[i]));
-  }
+  // handed on (read from the spool when taken), they are not computed again.
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (own_only[i]) plan.hazard_facts->put(files[i].path, spool_, i);
   ctx.wave64_fixes = std::make_shared<const analysis::Wave64FixPlan>(std::move(plan));
   for (std::size_t i = 0; i < files.size(); ++i)
     if (held[i]) files[i].lexed->emplace(std::move(*held[i]).release_view());
