@@ -165,10 +165,18 @@ NumberCheck compare_numbers(const Token& ref, const Token& port, const Tolerance
   return c;
 }
 
-CompareResult compare_outputs(std::string_view ref, std::string_view port, const CompareOptions& options) {
+namespace {
+
+// What of a reference line is left out of the comparison (compare_with_rerun): all of it, or
+// some of its tokens.
+struct Mask {
+  bool whole = false;
+  std::vector<bool> token;
+};
+
+CompareResult compare_lines(const std::vector<Line>& rl, const std::vector<Line>& pl, const CompareOptions& options,
+                            const std::vector<Mask>* masks) {
   CompareResult res;
-  const std::vector<Line> rl = split_lines(ref, options.ignore);
-  const std::vector<Line> pl = split_lines(port, options.ignore);
   res.lines_ref = rl.size();
   res.lines_port = pl.size();
   auto add = [&](Difference d) {
@@ -177,8 +185,12 @@ CompareResult compare_outputs(std::string_view ref, std::string_view port, const
   };
   const std::size_t common = std::min(rl.size(), pl.size());
   for (std::size_t i = 0; i < common; ++i) {
+    const Mask* mask = masks != nullptr && i < masks->size() ? &(*masks)[i] : nullptr;
+    if (mask != nullptr && mask->whole) continue;
     const std::vector<Token> rt = tokenize_line(rl[i].text);
     const std::vector<Token> pt = tokenize_line(pl[i].text);
+    const auto left_out = [&](std::size_t k) { return mask != nullptr && k < mask->token.size() && mask->token[k]; };
+    bool compared = rt.empty() && pt.empty();
     auto base = [&](std::string kind) {
       Difference d;
       d.kind = std::move(kind);
@@ -189,6 +201,8 @@ CompareResult compare_outputs(std::string_view ref, std::string_view port, const
     };
     const std::size_t n = std::min(rt.size(), pt.size());
     for (std::size_t k = 0; k < n; ++k) {
+      if (left_out(k)) continue;
+      compared = true;
       const Token& a = rt[k];
       const Token& b = pt[k];
       if (a.number && b.number) {
@@ -210,6 +224,7 @@ CompareResult compare_outputs(std::string_view ref, std::string_view port, const
         add(std::move(d));
       }
     }
+    if (compared || rt.size() != pt.size()) ++res.lines_compared;
     if (rt.size() != pt.size()) {
       Difference d = base("token-count");
       const bool port_short = pt.size() < rt.size();
@@ -248,6 +263,81 @@ CompareResult compare_outputs(std::string_view ref, std::string_view port, const
   return res;
 }
 
+bool by_text(const Line& a, const Line& b) { return a.text < b.text; }
+
+}  // namespace
+
+CompareResult compare_outputs(std::string_view ref, std::string_view port, const CompareOptions& options) {
+  return compare_lines(split_lines(ref, options.ignore), split_lines(port, options.ignore), options, nullptr);
+}
+
+CompareResult compare_with_rerun(std::string_view ref, std::string_view ref2, std::string_view port,
+                                 const CompareOptions& options) {
+  std::vector<Line> rl = split_lines(ref, options.ignore);
+  std::vector<Line> r2 = split_lines(ref2, options.ignore);
+  std::vector<Line> pl = split_lines(port, options.ignore);
+  if (rl.size() != r2.size()) {
+    CompareResult res = compare_lines(rl, pl, options, nullptr);
+    res.rechecked = true;
+    res.recheck_why = fmt::format("the reference's runs printed {} and {} lines", rl.size(), r2.size());
+    return res;
+  }
+  const auto texts_equal = [](const std::vector<Line>& a, const std::vector<Line>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const Line& x, const Line& y) { return x.text == y.text; });
+  };
+  bool order_varies = false;
+  if (!texts_equal(rl, r2)) {
+    std::vector<Line> a = rl, b = r2;
+    std::stable_sort(a.begin(), a.end(), by_text);
+    std::stable_sort(b.begin(), b.end(), by_text);
+    if (texts_equal(a, b)) {
+      // The same lines in another order: order does not count; all three compared sorted.
+      order_varies = true;
+      rl = std::move(a);
+      r2 = std::move(b);
+      std::stable_sort(pl.begin(), pl.end(), by_text);
+    }
+  }
+  std::vector<Mask> masks(rl.size());
+  std::size_t lines = 0, fields = 0;
+  for (std::size_t i = 0; i < rl.size(); ++i) {
+    if (rl[i].text == r2[i].text) continue;
+    const std::vector<Token> a = tokenize_line(rl[i].text);
+    const std::vector<Token> b = tokenize_line(r2[i].text);
+    Mask& m = masks[i];
+    m.whole = a.size() != b.size();
+    m.token.assign(a.size(), false);
+    std::size_t varied = 0;
+    for (std::size_t k = 0; k < a.size() && !m.whole; ++k) {
+      if (a[k].number != b[k].number || (!a[k].number && a[k].text != b[k].text)) m.whole = true;
+      else if (a[k].number && !compare_numbers(a[k], b[k], options.tol).match) m.token[k] = true, ++varied;
+    }
+    if (m.whole) ++lines;
+    else fields += varied;
+  }
+  CompareResult res = compare_lines(rl, pl, options, &masks);
+  res.rechecked = true;
+  res.order_varies = order_varies;
+  res.varying_lines = lines;
+  res.varying_fields = fields;
+  return res;
+}
+
+std::string describe_recheck(const CompareResult& r) {
+  if (!r.rechecked) return {};
+  if (!r.recheck_why.empty()) return r.recheck_why + ": nothing left out";
+  std::vector<std::string> what;
+  if (r.varying_lines > 0) what.push_back(fmt::format("{} line{}", r.varying_lines, r.varying_lines == 1 ? "" : "s"));
+  if (r.varying_fields > 0)
+    what.push_back(fmt::format("{} field{}", r.varying_fields, r.varying_fields == 1 ? "" : "s"));
+  if (r.order_varies) what.push_back("the order of lines");
+  std::string s;
+  for (std::size_t i = 0; i < what.size(); ++i) s += (i == 0 ? "" : i + 1 == what.size() ? " and " : ", ") + what[i];
+  s = s.empty() ? "nothing varied between runs of the original" : s + " varied between runs of the original";
+  return s + fmt::format("; {} line{} compared", r.lines_compared, r.lines_compared == 1 ? "" : "s");
+}
+
 namespace {
 nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 }  // namespace
@@ -261,6 +351,13 @@ nlohmann::json to_json(const CompareResult& r) {
                       {"max_rel_err", r.max_rel_err},
                       {"differences", r.differences},
                       {"reordered", r.reordered}};
+  if (r.rechecked)
+    j["recheck"] = {{"order_varies", r.order_varies},
+                    {"varying_lines", r.varying_lines},
+                    {"varying_fields", r.varying_fields},
+                    {"lines_compared", r.lines_compared},
+                    {"why", r.recheck_why},
+                    {"note", describe_recheck(r)}};
   nlohmann::json first = nlohmann::json::array();
   for (const Difference& d : r.first) {
     nlohmann::json x = {

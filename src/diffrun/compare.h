@@ -80,6 +80,14 @@ struct CompareResult {
   // once leave (HIP-Examples' openmp-helloworld launches from 16 OpenMP threads), a difference in
   // the order of output, not in what is computed. The verdict stays DIFFERENT; the summary says so.
   bool reordered = false;
+  // compare_with_rerun only: what varied between two runs of the reference, left out of the
+  // comparison. `lines_compared`: the reference's lines with something still compared.
+  bool rechecked = false;
+  bool order_varies = false;       // the reference's runs printed the same lines in another order
+  std::size_t varying_lines = 0;   // lines left out whole (their text or token count varied)
+  std::size_t varying_fields = 0;  // numbers left out (beyond tolerance between the runs)
+  std::size_t lines_compared = 0;
+  std::string recheck_why;  // when the runs could not be lined up: "the reference's runs printed 3 and 4 lines"
 };
 
 struct CompareOptions {
@@ -89,6 +97,19 @@ struct CompareOptions {
 };
 
 [[nodiscard]] CompareResult compare_outputs(std::string_view ref, std::string_view port, const CompareOptions& options);
+
+// The comparison with what does not repeat in the reference left out: `ref2` is a second run of
+// the reference. Lines whose text or token count differ between `ref` and `ref2` are left out
+// whole, numbers that differ beyond the tolerance are left out as fields (tokenize_line's
+// tokens), and when the two runs hold the same lines in another order, order does not count
+// (the lines of all three are compared sorted). Runs of different line counts cannot be lined
+// up: the plain comparison, with `recheck_why`.
+[[nodiscard]] CompareResult compare_with_rerun(std::string_view ref, std::string_view ref2, std::string_view port,
+                                               const CompareOptions& options);
+
+// "2 lines and 3 fields varied between runs of the original (lines in another order); 5 lines
+// compared" for a rechecked result; empty otherwise.
+[[nodiscard]] std::string describe_recheck(const CompareResult& r);
 
 [[nodiscard]] nlohmann::json to_json(const CompareResult& r);
 // A few lines per difference, compiler-like: "line 3, col 5: 1.25 vs 1.5 (abs 0.25, rel 0.2)".

@@ -69,6 +69,31 @@ bool counts_none(const std::string& line, std::size_t begin, std::size_t end) {
   return std::regex_search(line.substr(end), after) || std::regex_search(line.substr(0, begin), before);
 }
 
+// A DIFFERENT stdout with both sides exited 0: the reference once more, and the comparison with
+// what its two runs do not repeat left out (Spec::rerun_reference).
+void recheck_against_rerun(const Spec& spec, const CompareOptions& copt, const std::vector<std::regex>& fail_res,
+                           Outcome& o, const std::function<void(const std::string&)>& say) {
+  say(fmt::format("rerun reference (its output differs from the port's): {}", spec.ref.run));
+  RunRequest rq{spec.ref.run, spec.ref.dir, spec.stdin_file, spec.timeout_s};
+  rq.cpu_limit_s = spec.cpu_timeout_s;
+  const RunResult again = run_command(rq);
+  o.ref_rerun = true;
+  o.ref_rerun_status = again.status();
+  std::string failed = again.ok() ? "" : again.status();
+  if (failed.empty() && spec.check_self_reports) {
+    std::string line = find_self_reported_failure(again.out, fail_res, copt.ignore);
+    if (line.empty()) line = find_self_reported_failure(again.err, fail_res, copt.ignore);
+    if (!line.empty()) failed = "printed '" + line + "'";
+  }
+  if (!failed.empty()) {
+    o.note = "the reference's second run failed (" + failed + "): nothing left out";
+    return;
+  }
+  o.out = compare_with_rerun(o.ref.runs.front().out, again.out, o.port.runs.front().out, copt);
+  o.note = describe_recheck(o.out);
+  if (o.out.equal) o.verdict = "same";
+}
+
 }  // namespace
 
 Unsupported unsupported_in_build(const std::string& text) {
@@ -178,6 +203,7 @@ Spec load_spec(const std::string& path) {
     s.build_timeout_s = j.value("build_timeout", s.build_timeout_s);
     s.check_self_reports = j.value("check_self_reports", s.check_self_reports);
     s.fail_patterns = j.value("fail_patterns", s.fail_patterns);
+    s.rerun_reference = j.value("rerun_reference", s.rerun_reference);
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(path + ": " + e.what());
   }
@@ -342,6 +368,12 @@ Outcome run_diff(const Spec& spec, const std::function<void(const std::string&)>
   } else {
     o.verdict = same ? "same" : "different";
   }
+  const bool only_stdout =
+      o.stdout_compared && !o.out.equal && std::all_of(o.files.begin(), o.files.end(), [](const FileComparison& f) {
+        return f.ref_exists && f.port_exists && f.result.equal;
+      });
+  if (spec.rerun_reference && o.verdict == "different" && o.exit_codes_match && r.exit_code == 0 && only_stdout)
+    recheck_against_rerun(spec, copt, fail_res, o, say);
   return o;
 }
 
@@ -376,6 +408,8 @@ nlohmann::json to_json(const Spec& spec, const Outcome& o) {
                       {"runs", spec.runs}};
   if (!o.timeout_side.empty()) j["timeout_side"] = o.timeout_side;
   if (!o.build_failed_side.empty()) j["build_failed_side"] = o.build_failed_side;
+  if (o.ref_rerun) j["reference_rerun"] = {{"status", o.ref_rerun_status}, {"note", o.note}};
+  if (!o.note.empty()) j["note"] = o.note;
   if (!o.unsupported.empty())
     j["unsupported"] = {{"what", o.unsupported}, {"where", o.unsupported_where}, {"code", o.unsupported_code}};
   if (o.stdout_compared) j["stdout"] = to_json(o.out);
@@ -429,6 +463,7 @@ std::string to_text(const Spec& spec, const Outcome& o) {
     for (const Difference& d : c.first) s += "  " + describe(d) + "\n";
   };
   if (o.stdout_compared) report("stdout", o.out);
+  if (!o.note.empty()) s += "reference run again: " + o.note + "\n";
   for (const FileComparison& f : o.files) {
     if (!f.ref_exists || !f.port_exists) {
       s += fmt::format("file {}: missing in {}\n", f.name,

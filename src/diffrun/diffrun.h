@@ -38,6 +38,10 @@ struct Spec {
   // check_self_reports = false: no such check.
   bool check_self_reports = true;
   std::vector<std::string> fail_patterns;  // more regexes (ECMAScript, case-sensitive)
+  // When stdout alone makes the verdict DIFFERENT and both sides exited 0: run the reference once
+  // more (same limits) and leave out what its two runs do not repeat (compare_with_rerun); SAME
+  // when the rest agrees, with `Outcome::note` saying what was left out.
+  bool rerun_reference = false;
 };
 
 // The lines the self-check looks for by default (docs/diffrun.md "Verdicts").
@@ -95,6 +99,11 @@ struct Outcome {
   std::string unsupported_code;
   std::string timeout_side;       // "reference", "port", "both" (verdict "timeout")
   std::string build_failed_side;  // "reference", "port", "both" (verdict "build-failed")
+  // The reference's second run (rerun_reference), its status, and what it left out
+  // ("2 lines varied between runs of the original; 5 lines compared").
+  bool ref_rerun = false;
+  std::string ref_rerun_status;
+  std::string note;
   [[nodiscard]] bool same() const { return verdict == "same"; }
 };
 

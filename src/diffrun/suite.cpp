@@ -275,8 +275,12 @@ std::string summarize(const Spec& s, const Outcome& o) {
   if (o.verdict == "both-failed") return "reference: " + o.ref.failure + "; port: " + o.port.failure;
   if (!o.ref.failure.empty()) return "reference: " + o.ref.failure;
   if (!o.port.failure.empty()) return "port: " + o.port.failure;
+  // A SAME after the reference's second run says what was left out ("0 lines compared" shows).
+  if (o.verdict == "same") return o.note.empty() ? "" : "same once left out: " + o.note;
+  const std::string rerun = o.note.empty() ? "" : " (reference run again: " + o.note + ")";
   if (o.stdout_compared && !o.out.equal && !o.out.first.empty())
-    return (o.out.reordered ? "stdout: the same lines in another order; " : "stdout ") + describe(o.out.first.front());
+    return (o.out.reordered ? "stdout: the same lines in another order; " : "stdout ") + describe(o.out.first.front()) +
+           rerun;
   for (const FileComparison& f : o.files)
     if (!f.result.equal)
       return "file " + f.name + (f.result.first.empty() ? ": missing" : " " + describe(f.result.first.front()));
@@ -317,6 +321,7 @@ std::vector<SuiteEntry> run_suite(const SuiteOptions& o, const std::function<voi
       e.first_difference = "no port folder " + port_dir.string();
     } else {
       Spec s = o.base;
+      s.rerun_reference = true;  // output the original does not repeat is no port bug (docs/diffrun.md)
       s.ref.dir = ref_dir.string();
       s.port.dir = port_dir.string();
       Wave64Sides w = o.w64;

@@ -498,6 +498,113 @@ TEST(DiffrunCompare, SameLinesInAnotherOrder) {
   EXPECT_FALSE(compare_outputs("a\nb\n", "b\n", o).reordered);
 }
 
+// Output the reference itself does not repeat (compare_with_rerun): a second run of the reference
+// says which lines and numbers vary; those are left out, the rest must still agree.
+TEST(DiffrunCompare, RerunLeavesOutATimingField) {
+  const CompareOptions o;
+  // mini-nbody's rate line: a figure without a unit the --ignore patterns know.
+  const std::string ref = "n 4096\nrate 12.5 Gint/s\nsum 3.25\n";
+  const std::string ref2 = "n 4096\nrate 13.75 Gint/s\nsum 3.25\n";
+  const std::string port = "n 4096\nrate 9.5 Gint/s\nsum 3.25\n";
+  EXPECT_FALSE(compare_outputs(ref, port, o).equal);
+  const CompareResult r = compare_with_rerun(ref, ref2, port, o);
+  EXPECT_TRUE(r.equal);
+  EXPECT_TRUE(r.rechecked);
+  EXPECT_EQ(r.varying_fields, 1u);
+  EXPECT_EQ(r.varying_lines, 0u);
+  EXPECT_EQ(r.lines_compared, 3u);  // the rate line's text is still compared
+  EXPECT_EQ(describe_recheck(r), "1 field varied between runs of the original; 3 lines compared");
+  // A line whose text varies is left out whole; its token count may differ in the port.
+  const CompareResult w = compare_with_rerun("a 1\nran at 1\n", "a 1\nran slowly 1\n", "a 1\nran 2 3\n", o);
+  EXPECT_TRUE(w.equal);
+  EXPECT_EQ(w.varying_lines, 1u);
+  EXPECT_EQ(w.lines_compared, 1u);
+}
+
+TEST(DiffrunCompare, RerunLetsOrderGoWhenTheReferenceReorders) {
+  const CompareOptions o;
+  const std::string ref = "start\nthread 1\nthread 2\nthread 3\nend\n";
+  const std::string ref2 = "start\nthread 3\nthread 1\nthread 2\nend\n";
+  const std::string port = "start\nthread 2\nthread 3\nthread 1\nend\n";
+  const CompareResult r = compare_with_rerun(ref, ref2, port, o);
+  EXPECT_TRUE(r.equal);
+  EXPECT_TRUE(r.order_varies);
+  EXPECT_EQ(describe_recheck(r), "the order of lines varied between runs of the original; 5 lines compared");
+  // Order is free, content is not: a thread line the reference never prints stays a difference.
+  EXPECT_FALSE(compare_with_rerun(ref, ref2, "start\nthread 2\nthread 4\nthread 1\nend\n", o).equal);
+  // A reference that prints its lines in one order: the port's other order still counts.
+  const CompareResult fixed = compare_with_rerun(ref, ref, port, o);
+  EXPECT_FALSE(fixed.equal);
+  EXPECT_TRUE(fixed.reordered);
+  EXPECT_FALSE(fixed.order_varies);
+}
+
+TEST(DiffrunCompare, RerunKeepsARealDifferenceWhileAnotherLineVaries) {
+  const CompareOptions o;
+  const std::string ref = "time 1.5 ms\nresult 42\n";
+  const std::string ref2 = "time 2.5 ms\nresult 42\n";
+  const CompareResult r = compare_with_rerun(ref, ref2, "time 0.5 ms\nresult 43\n", o);
+  EXPECT_FALSE(r.equal);
+  EXPECT_EQ(r.differences, 1u);
+  ASSERT_FALSE(r.first.empty());
+  EXPECT_EQ(r.first.front().line, 2u);
+  EXPECT_EQ(r.varying_fields, 1u);
+  // A missing line is a difference, whatever varies.
+  EXPECT_FALSE(compare_with_rerun(ref, ref2, "time 0.5 ms\n", o).equal);
+  // Runs of the reference that cannot be lined up leave nothing out.
+  const CompareResult n = compare_with_rerun(ref, "result 42\n", "time 0.5 ms\nresult 42\n", o);
+  EXPECT_FALSE(n.equal);
+  EXPECT_EQ(describe_recheck(n), "the reference's runs printed 2 and 1 lines: nothing left out");
+}
+
+// Everything varies: SAME, but visibly on nothing ("0 lines compared").
+TEST(DiffrunCompare, RerunThatLeavesNothingSaysSo) {
+  const CompareOptions o;
+  const CompareResult r = compare_with_rerun("1 0.25 7.5\n", "1 0.5 9.25\n", "1 0.75 3\n", o);
+  EXPECT_TRUE(r.equal);
+  EXPECT_EQ(r.varying_fields, 2u);
+  EXPECT_EQ(describe_recheck(r), "2 fields varied between runs of the original; 1 line compared");
+  const CompareResult none = compare_with_rerun("0.25 7.5\n", "0.5 9.25\n", "0.75 3\n", o);
+  EXPECT_TRUE(none.equal);
+  EXPECT_EQ(none.lines_compared, 0u);
+  EXPECT_NE(describe_recheck(none).find("; 0 lines compared"), std::string::npos) << describe_recheck(none);
+}
+
+// run_diff with rerun_reference: only a DIFFERENT stdout with both sides at exit 0 runs the
+// reference again; the note says what was left out.
+TEST(DiffrunRun, RerunOfTheReferenceOnADifference) {
+  const auto dir = std::filesystem::temp_directory_path() / ("w64rerun" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  Spec s;
+  s.ref.dir = s.port.dir = dir.string();
+  // A counter file makes each run of the reference print another rate.
+  s.ref.run = "n=$(cat count 2>/dev/null || echo 0); echo $((n+1)) > count; printf 'rate %d\\nsum 5\\n' $((n*7+3))";
+  s.port.run = "printf 'rate 100\\nsum 5\\n'";
+  s.rerun_reference = true;
+  Outcome o = run_diff(s);
+  EXPECT_EQ(o.verdict, "same");
+  EXPECT_TRUE(o.ref_rerun);
+  EXPECT_EQ(o.note, "1 field varied between runs of the original; 2 lines compared");
+  EXPECT_EQ(to_json(s, o).at("note"), o.note);
+  s.port.run = "printf 'rate 100\\nsum 6\\n'";
+  o = run_diff(s);
+  EXPECT_EQ(o.verdict, "different");
+  EXPECT_TRUE(o.ref_rerun);
+  EXPECT_NE(summarize(s, o).find("reference run again: 1 field varied"), std::string::npos) << summarize(s, o);
+  // A port that fails is no case for a second run.
+  s.port.run = "printf 'rate 100\\nsum 5\\n'; exit 1";
+  o = run_diff(s);
+  EXPECT_EQ(o.verdict, "different");
+  EXPECT_FALSE(o.ref_rerun);
+  // Off by default (plain diffrun): the varying rate stays a difference.
+  s.rerun_reference = false;
+  s.port.run = "printf 'rate 100\\nsum 5\\n'";
+  o = run_diff(s);
+  EXPECT_EQ(o.verdict, "different");
+  EXPECT_FALSE(o.ref_rerun);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(DiffrunSuite, MakefileRunTargetArguments) {
   EXPECT_EQ(makefile_run_args("all: app\n\nrun: app\n\t./app -n 4 --quick\n"), "-n 4 --quick");
   EXPECT_EQ(makefile_run_args("run: build\n\t@echo go\n\tcd bin && ./app 128 > log.txt\n"), "128");
