@@ -4,6 +4,7 @@
 //   region_scope   the file's functions and macros, and which calls may reach a barrier;
 //   region_inline  calls of such functions replaced by their bodies;
 //   region_split   one kernel's regions, lane conditions and per-lane locals (the walk);
+//   region_chunk   accumulation loops run in chunks of iterations over the lanes;
 //   region_emit    the code of the region form.
 #include "wave64/regions.h"
 
