@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <unordered_set>
 
 #include "analysis/names.h"
 #include "targets/hip/ptx_idioms.h"
