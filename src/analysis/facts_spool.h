@@ -20,6 +20,24 @@ namespace ferry::analysis {
 [[nodiscard]] std::string pack_facts(const FileFacts& facts);
 [[nodiscard]] FileFacts unpack_facts(std::string_view bytes);
 
+// What a reader that needs only the shape of a file's facts reads of them: the wave64 pre-pass
+// asks whether the file names another file's constant, the planner counts functions and learns
+// every constant's name before its sweep. The pack begins with it (its first head_size() bytes),
+// so it is read without unpacking the rest.
+struct FactsHead {
+  std::size_t functions = 0;                // FileFacts::functions.size()
+  std::vector<std::string> constant_names;  // the keys of FileFacts::constants, in their (sorted) order
+  [[nodiscard]] bool defines(std::string_view name) const;
+};
+[[nodiscard]] FactsHead head_of(const FileFacts& facts);
+// The head of a pack, read from its first bytes (the whole pack, or at least head_size(pack)).
+[[nodiscard]] FactsHead unpack_head(std::string_view bytes);
+[[nodiscard]] std::size_t head_size(std::string_view pack);
+
+// About how many bytes of heap `facts` hold (their objects, strings and tree nodes): what a cache
+// of unpacked facts counts against its budget.
+[[nodiscard]] std::size_t heap_bytes(const FileFacts& facts);
+
 // Facts by id, in a temporary file. Not thread-safe: callers lock.
 class FactsSpool {
  public:
@@ -30,11 +48,19 @@ class FactsSpool {
   void replace(std::size_t id, const FileFacts& facts);
   // The facts of `id`, with `project_constants` null.
   [[nodiscard]] FileFacts get(std::size_t id) const;
+  // Their head alone (only its bytes are read).
+  [[nodiscard]] FactsHead head(std::size_t id) const;
   [[nodiscard]] std::size_t size() const { return at_.size(); }
 
  private:
+  struct At {
+    ByteSpool::Span span;
+    std::size_t head = 0;  // head_size() of the pack
+  };
+  At keep(const FileFacts& facts);
+
   ByteSpool bytes_;
-  std::vector<ByteSpool::Span> at_;
+  std::vector<At> at_;
 };
 
 }  // namespace ferry::analysis

@@ -58,14 +58,13 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/facts_spool.h"
 #include "analysis/hazards.h"
 #include "analysis/profile.h"
 #include "analysis/wave64_fix/hints.h"
 #include "migrate/file_migration.h"
 
 namespace ferry::analysis {
-
-class FactsSpool;
 
 struct Wave64FixInput {
   std::string key;                     // the file's name in the plan (its project path)
@@ -78,9 +77,12 @@ struct Wave64FixInput {
   std::string_view text = {};  // when `file` is null: the original text (what `load` lexes)
   // When `file` is null and the caller holds no text (`text` empty): reads the original text.
   std::function<std::string()> read = {};
-  // When `facts` is null: reads the file's facts again (a FactsSpool). The planner keeps them only
-  // while it reads the file, so that a tree's planning does not hold every file's facts.
+  // When `facts` is null: reads the file's facts again (a FactsSpool). The planner keeps those it
+  // read most recently, up to a budget, so that a tree's planning does not hold every file's facts.
   std::function<std::shared_ptr<const FileFacts>()> load_facts = {};
+  // When `facts` is null: the head of the file's facts alone (FactsSpool::head), read before the
+  // planner's sweep; without it the planner reads the facts (load_facts) for their head.
+  std::function<FactsHead()> load_head = {};
 };
 
 struct Wave64ByteEdit {

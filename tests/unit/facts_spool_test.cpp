@@ -115,6 +115,59 @@ TEST(FactsSpool, PutGetAndReplaceById) {
   EXPECT_THROW((void)spool.get(2), std::out_of_range);
 }
 
+// The head (function count, constants' names) as text.
+std::string describe(const FactsHead& h) {
+  std::string out = std::to_string(h.functions) + " functions;";
+  for (const std::string& name : h.constant_names) out += " " + name;
+  return out;
+}
+
+TEST(FactsSpool, TheHeadIsReadFromTheFirstBytesAlone) {
+  const FileFacts facts = facts_of(kKernel);
+  const std::string packed = pack_facts(facts);
+  const FactsHead h = head_of(facts);
+  EXPECT_EQ(describe(h), "4 functions; BIG NEGATIVE WARP_SIZE kTile");  // the constants' sorted names
+  const std::size_t size = head_size(packed);
+  EXPECT_GT(size, 0u);
+  EXPECT_LT(size, packed.size());
+  // the first head_size bytes are enough, and the whole pack reads the same
+  EXPECT_EQ(describe(unpack_head(std::string_view(packed).substr(0, size))), describe(h));
+  EXPECT_EQ(describe(unpack_head(packed)), describe(h));
+  EXPECT_THROW((void)unpack_head(std::string_view(packed).substr(0, size - 1)), std::runtime_error);
+  EXPECT_TRUE(h.defines("WARP_SIZE"));
+  EXPECT_TRUE(h.defines("kTile"));
+  EXPECT_FALSE(h.defines("WARP"));
+  EXPECT_FALSE(h.defines("lane_id"));  // a function, no constant
+  EXPECT_EQ(describe(head_of(FileFacts{})), "0 functions;");
+  EXPECT_EQ(describe(unpack_head(pack_facts(FileFacts{}))), "0 functions;");
+}
+
+TEST(FactsSpool, HeadsByIdFollowReplace) {
+  FactsSpool spool;
+  const FileFacts a = facts_of(kKernel);
+  const FileFacts b = facts_of("#define ONE 1\nvoid g() {}\n");
+  spool.put(a);
+  spool.put(b);
+  EXPECT_EQ(describe(spool.head(0)), describe(head_of(a)));
+  EXPECT_EQ(describe(spool.head(1)), "1 functions; ONE");
+  spool.replace(0, b);
+  EXPECT_EQ(describe(spool.head(0)), "1 functions; ONE");
+  EXPECT_EQ(describe(spool.get(0)), describe(b));  // the rest of the pack after its head
+  EXPECT_THROW((void)spool.head(2), std::out_of_range);
+}
+
+TEST(FactsSpool, HeapBytesCountWhatTheFactsHold) {
+  const FileFacts empty;
+  EXPECT_EQ(heap_bytes(empty), sizeof(FileFacts));
+  const FileFacts facts = facts_of(kKernel);
+  const std::size_t bytes = heap_bytes(facts);
+  EXPECT_GE(bytes, sizeof(FileFacts) + facts.functions.size() * sizeof(FunctionInfo) +
+                       facts.constants.size() * sizeof(std::pair<const std::string, ConstantInfo>));
+  FileFacts more = facts;
+  more.lane_helpers.insert(std::string(100, 'h'));  // a name too long for the string's own buffer
+  EXPECT_GE(heap_bytes(more), bytes + sizeof(std::string) + 101);
+}
+
 TEST(ByteSpool, SpansReadBackWholeAndInParts) {
   ByteSpool spool("the test's bytes");
   const std::string big(200 * 1024 + 7, 'q');

@@ -57,7 +57,10 @@ struct Project {
   }
   // As plan_lexing_on_demand, with the facts read from a FactsSpool when the planner reads a file
   // (Wave64FixInput::load_facts: a tree's migration holds no file's facts); `reads` counts them.
-  Wave64FixPlan plan_reading_facts(std::size_t& loads, std::size_t& reads, const Wave64FixOptions& o = {}) {
+  // With `heads`, the planner reads the facts' heads from the spool too (Wave64FixInput::load_head)
+  // and `*heads` counts them; without, it reads the facts for their heads.
+  Wave64FixPlan plan_reading_facts(std::size_t& loads, std::size_t& reads, const Wave64FixOptions& o = {},
+                                   std::size_t* heads = nullptr) {
     FactsSpool spool;
     for (const FileFacts& f : facts) spool.put(f);
     std::vector<Wave64FixInput> in;
@@ -78,6 +81,12 @@ struct Project {
                       read->project_constants = &constants;
                       return std::shared_ptr<const FileFacts>(std::move(read));
                     }});
+    if (heads)
+      for (std::size_t i = 0; i < files.size(); ++i)
+        in[i].load_head = [i, &spool, heads] {
+          ++*heads;
+          return spool.head(i);
+        };
     return plan_wave64_fixes(in, *find_profile("gfx906"), uses, o);
   }
   // The text of file `i` with its planned edits applied.
@@ -437,6 +446,32 @@ void run(float* x, int n) { k<<<n / 32, 256>>>(x); }
   EXPECT_NE(p.fixed(plan, 0).find("k<<<n / 32, 256>>>"), std::string::npos);  // the host code stays
 }
 
+TEST(Wave64PlanHostLaunches, OnlyLaunchesInDirectivesAreMacroLaunches) {
+  // "<<<" in a comment, a string and `<<<<` begins no launch token inside a directive; the launch
+  // in the #define does, and its block size (96) cannot be checked there: it blocks the component.
+  const std::string kernel = R"(
+__global__ void k(float* x) {
+  float v = x[threadIdx.x];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  x[threadIdx.x] = v;
+}
+// k<<<1, 96>>>(x) in a comment
+const char* s = "k<<<1, 96>>>";
+#define SHIFTED(a) ((a) <<<< 2)
+void run(float* x) { k<<<1, 256>>>(x); }
+)";
+  const Wave64FixPlan plain = Project(Sources{{"t.cu", kernel}}).plan();
+  EXPECT_EQ(plain.stats.fixed_components, 1) << describe_blocked(plain);
+  EXPECT_EQ(plain.stats.logical_components, 0);  // the warpSize form: nothing stood in its way
+  const Wave64FixPlan in_macro = Project(Sources{{"t.cu", kernel + "#define LAUNCH(x) k<<<1, 96>>>(x)\n"}}).plan();
+  EXPECT_EQ(in_macro.stats.components, 1);
+  EXPECT_EQ(in_macro.stats.logical_components, in_macro.stats.fixed_components);  // not the warpSize form
+  std::string why = describe_blocked(in_macro);
+  for (const auto& [key, how] : in_macro.files.at("t.cu").fixed_how) why += how + "\n";
+  EXPECT_NE(why.find("t.cu:11: a kernel of the component ('k') may be launched inside a macro"), std::string::npos)
+      << why;
+}
+
 // ---- macro_uses.cpp -----------------------------------------------------------------------------
 
 TEST(Wave64PlanMacroUses, InsideConditionalSeesIfsButNotTheIncludeGuard) {
@@ -595,6 +630,55 @@ __global__ void b(float* x) {
   EXPECT_EQ(describe(p.plan_reading_facts(loads, reads)), describe(held));
   EXPECT_GE(held.stats.components, 2);
   EXPECT_GE(reads, 4u);
+  // With the heads read alone (the constants' names before the sweep): the same plan, one head
+  // per file, and the facts kept between sweeps (four small files fit the planner's budget).
+  std::size_t heads = 0, reads_with_heads = 0;
+  EXPECT_EQ(describe(p.plan_reading_facts(loads, reads_with_heads, {}, &heads)), describe(held));
+  EXPECT_EQ(heads, p.srcs.size());
+  EXPECT_EQ(reads_with_heads, p.srcs.size());
+}
+
+TEST(Wave64PlanOnDemand, AFileOfManyComponentsIsUnpackedOnce) {
+  // One file, many components (each kernel its own): the planner reads the file's facts once and
+  // keeps them through every sweep and component (the last file read always stays), where it
+  // used to read them again for each component.
+  std::string text;
+  for (int i = 0; i < 12; ++i)
+    text += "__global__ void k" + std::to_string(i) +
+            "(float* x) {\n  float v = x[threadIdx.x];\n"
+            "  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);\n"
+            "  x[threadIdx.x] = v;\n}\n"
+            "void run" +
+            std::to_string(i) + "(float* x) { k" + std::to_string(i) + "<<<1, 256>>>(x); }\n";
+  Project p(Sources{{"many.cu", text}});
+  std::size_t loads = 0, reads = 0, heads = 0;
+  const Wave64FixPlan held = p.plan();
+  EXPECT_EQ(held.stats.components, 12);
+  EXPECT_EQ(describe(p.plan_reading_facts(loads, reads, {}, &heads)), describe(held));
+  EXPECT_EQ(heads, 1u);
+  EXPECT_EQ(reads, 1u);
+}
+
+TEST(Wave64PlanOnDemand, FactsPastTheBudgetAreReadAgainNotHeld) {
+  // 40 files whose facts together pass the planner's budget (kFactsBytes, 1 MiB): each file's
+  // facts are let go and read again, and the plan is the same as with every file's facts held.
+  Sources srcs;
+  for (int f = 0; f < 40; ++f) {
+    std::string text =
+        "__global__ void k(float* x) {\n  float v = x[threadIdx.x];\n"
+        "  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);\n"
+        "  x[threadIdx.x] = v;\n}\n";
+    for (int c = 0; c < 400; ++c)  // ~100 bytes of heap per constant: ~40 KiB per file
+      text += "#define CONSTANT_OF_A_LONG_NAME_" + std::to_string(c) + " " + std::to_string(c) + "\n";
+    srcs.push_back({"p" + std::to_string(f) + "/k.cu", text});
+  }
+  Project p(srcs);
+  std::size_t loads = 0, reads = 0, heads = 0;
+  const Wave64FixPlan held = p.plan();
+  EXPECT_EQ(describe(p.plan_reading_facts(loads, reads, {}, &heads)), describe(held));
+  EXPECT_EQ(heads, srcs.size());
+  EXPECT_GT(reads, srcs.size());      // let go past the budget
+  EXPECT_LE(reads, 4 * srcs.size());  // but not read once per function
 }
 
 // ---- site_fixes.cpp (the workbench's apply-fix) ---------------------------------------------------

@@ -58,7 +58,7 @@ std::vector<std::size_t> Planner::resolve_constant(std::size_t file, std::string
   return best;
 }
 
-void Planner::summarize_file(std::size_t f, std::set<std::string_view>& constant_names, FileSummary& out) {
+void Planner::summarize_file(std::size_t f, const std::set<std::string_view>& constant_names, FileSummary& out) {
   const Tokens v = tok(f);
   // A header name is the lexer's only after `include`, `include_next` or `import` in its directive
   // (lex::Kind::HeaderName), one per such word at most: the first after each occurrence of one of
@@ -69,31 +69,21 @@ void Planner::summarize_file(std::size_t f, std::set<std::string_view>& constant
     for (std::size_t ci = words[w] + 1; ci < end && v.f.in_directive(ci); ++ci) {
       if (v.f.code(ci).kind != lex::Kind::HeaderName) continue;
       const std::string_view h = v.t(ci);
-      if (h.size() >= 3 && h.front() == '"') out.quoted_includes.emplace_back(h.substr(1, h.size() - 2));
+      if (h.size() >= 3 && h.front() == '"') out.quoted_includes.push_back(pool_(h.substr(1, h.size() - 2)));
       break;
     }
   }
   std::vector<std::string_view> names;
   for (const auto& [name, c] : v.facts.constants) {
-    const std::string_view pooled = pool_(name);
-    constant_names.insert(pooled);
+    const std::string_view pooled = *constant_names.find(name);
     for (std::size_t j = c.first_ci; j <= c.last_ci && j < v.size(); ++j)
-      if (v.ident(j) && v.t(j) != name) names.push_back(pool_(v.t(j)));
+      if (v.ident(j) && v.t(j) != name)
+        if (const auto used = constant_names.find(v.t(j)); used != constant_names.end()) names.push_back(*used);
     if (!names.empty()) out.definition_names.emplace_back(pooled, std::move(names));
     names.clear();
     if (c.value == 32 && is_warp_width_name(name)) out.warp_constants.emplace_back(pooled, c);
   }
   collect_functions(f, v);
-}
-
-void Planner::keep_constant_names(const std::set<std::string_view>& constant_names, FileSummary& summary) {
-  auto& defs = summary.definition_names;
-  for (auto& [name, names] : defs)
-    names.erase(
-        std::remove_if(names.begin(), names.end(), [&](std::string_view used) { return !constant_names.count(used); }),
-        names.end());
-  defs.erase(std::remove_if(defs.begin(), defs.end(), [](const auto& d) { return d.second.empty(); }), defs.end());
-  defs.shrink_to_fit();
 }
 
 void Planner::collect_includes(const std::vector<FileSummary>& summaries) {
@@ -108,7 +98,7 @@ void Planner::collect_includes(const std::vector<FileSummary>& summaries) {
   std::vector<std::set<std::size_t>> direct(in_.size());
   for (std::size_t f = 0; f < in_.size(); ++f) {
     const fs::path dir = fs::path(in_[f].key).lexically_normal().parent_path();
-    for (const std::string& quoted : summaries[f].quoted_includes) {
+    for (const std::string_view quoted : summaries[f].quoted_includes) {
       const fs::path inc = fs::path(quoted).lexically_normal();
       // next to the file, else under the project root, else every project file with that path
       // ending (found through an -I folder: "utils.h" from kernels/flash-attn/utils/)
@@ -155,11 +145,16 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
     // Per distinct name of the file (its name index), what the word tests below say, asked once:
     // 1 a warp operation or warpSize, 2 a tile member that moves data, 4 a WMMA call; 0 none.
     constexpr std::uint8_t kWarpWord = 1, kTileMember = 2, kWmmaWord = 4, kUnknown = 0xff;
-    std::vector<std::uint8_t> words(v.f.name_count(), kUnknown);
+    // Indexed by name_ids(), which gives a token that is no identifier the id 0 too: a walk over
+    // every token skips most by the table alone, and tests the kind only where the name counts.
+    const std::size_t name_count = v.f.name_count();
+    const std::uint32_t* const ids = v.f.name_ids();
+    std::vector<std::uint8_t> words(std::max<std::size_t>(name_count, 1), kUnknown);
     auto word = [&](std::size_t ci) {
-      std::uint8_t& w = words[v.f.name_id(ci)];
+      const std::uint32_t id = ids[ci];
+      std::uint8_t& w = words[id];
       if (w == kUnknown) {
-        const std::string_view s = v.t(ci);
+        const std::string_view s = id < name_count ? v.f.name_text(id) : std::string_view();
         w = static_cast<std::uint8_t>(((is_warp_op(s) || s == "warpSize") ? kWarpWord : 0) |
                                       (is_tile_warp_member(s) ? kTileMember : 0) | (is_wmma_op(s) ? kWmmaWord : 0));
       }
@@ -177,9 +172,8 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
       fn.lane_helper = facts.lane_helpers.count(fi.name) != 0;
       fn.device = fi.is_kernel || declared_device(v, fi.name_ci);
       for (std::size_t ci = fi.body_open + 1; ci < fi.body_close; ++ci) {
-        if (!v.ident(ci)) continue;
         const std::uint8_t w = word(ci);
-        if (w == 0) continue;
+        if (w == 0 || !v.ident(ci)) continue;
         // warpSize counts too: values derived from it grow to 63 on wave64, where 32-lane
         // structures beside them no longer fit
         if (v.member(ci) ? (w & kTileMember) && v.is(ci + 1, "(") : (w & kWarpWord) != 0) fn.direct_warp = true;
@@ -206,8 +200,8 @@ void Planner::collect_functions(std::size_t f, const Tokens& v) {
       fns_.push_back(std::move(fn));
     }
     std::vector<std::size_t>& launches = macro_launches_.emplace_back();
-    for (std::size_t ci = 0; ci < v.size(); ++ci)
-      if (v.f.code(ci).kind == lex::Kind::LaunchOpen && v.f.code(ci).in_directive) launches.push_back(ci);
+    for (const std::uint32_t ci : launch_opens(v))
+      if (v.f.code(ci).in_directive) launches.push_back(ci);
     // Macros that hide lane math: `#define LANE (threadIdx.x & 31)`. Each starts at an occurrence
     // of `define` (the `#` before it); a body ends before the next `#`, so none holds another.
     for (const std::uint32_t define_ci : v.f.occurrences("define")) {
@@ -273,7 +267,11 @@ void Planner::link() {
   // anything (a function, a warp-width constant or a name derived from one, a lane macro), asked
   // once; the others are skipped. Functions are in file order, so the table is per run of a file.
   std::size_t names_of = npos;
+  // Indexed by name_ids() (0 for a token that is no identifier too): 1 where the name may link
+  // or is hipLaunchKernelGGL, 0 where not, -1 not asked yet. Most tokens are skipped by it alone.
   std::vector<signed char> linkable;
+  const std::uint32_t* ids = nullptr;
+  std::vector<std::uint32_t> launches;                                   // the file's launch_opens
   std::vector<bool> seen(std::max(fns_.size(), consts_.size()), false);  // for keep_first_seen
   // resolve_function(file, name) of an identifier, per distinct name of the file: asked once.
   std::vector<std::uint32_t> resolved_slot;  // per name id: 1 + index into `resolved`, or 0
@@ -287,7 +285,9 @@ void Planner::link() {
     const Tokens v = tok_without_facts(fn.file);
     if (names_of != fn.file) {
       names_of = fn.file;
-      linkable.assign(v.f.name_count(), -1);
+      linkable.assign(std::max<std::size_t>(v.f.name_count(), 1), -1);
+      ids = v.f.name_ids();
+      launches = launch_opens(v);
       resolved_slot.assign(v.f.name_count(), 0);
       resolved.clear();
     }
@@ -299,12 +299,12 @@ void Planner::link() {
       }
       return resolved[slot - 1];
     };
-    auto can_link = [&](std::size_t ci) {
-      signed char& known = linkable[v.f.name_id(ci)];
+    auto can_link = [&](std::size_t ci) {  // or is hipLaunchKernelGGL
+      signed char& known = linkable[ids[ci]];
       if (known < 0) {
-        const std::string name(v.t(ci));
-        known = !functions_named(name).empty() || const_by_name_.count(name) || derived_.count(name) ||
-                        lane_macros_.count(name)
+        const std::string name(ids[ci] < v.f.name_count() ? v.f.name_text(ids[ci]) : std::string_view());
+        known = name == "hipLaunchKernelGGL" || !functions_named(name).empty() || const_by_name_.count(name) ||
+                        derived_.count(name) || lane_macros_.count(name)
                     ? 1
                     : 0;
       }
@@ -317,14 +317,16 @@ void Planner::link() {
       if (v.ident(ci) && v.is(ci - 1, "=") && (v.is(ci + 1, ">") || v.is(ci + 1, ",")))
         for (std::size_t c : resolve_constant(fn.file, v.t(ci))) constants_.add(static_cast<std::uint32_t>(c));
     }
+    auto launch = std::upper_bound(launches.begin(), launches.end(), fn.body_open);
     for (std::size_t ci = fn.body_open + 1; ci < fn.body_close; ++ci) {
-      if (v.f.code(ci).kind == lex::Kind::LaunchOpen) {
+      if (launch != launches.end() && *launch == ci) {
+        ++launch;
         const std::size_t k = launched_name(v, ci, fn.body_open);  // an identifier, or npos
         if (k != npos)
           for (std::size_t c : functions_at(k)) launched_.add(static_cast<std::uint32_t>(c));
         continue;
       }
-      if (!v.ident(ci) || v.member(ci)) continue;
+      if (!can_link(ci) || !v.ident(ci) || v.member(ci)) continue;  // resolves to nothing, call or not
       const std::string_view name = v.t(ci);
       if (name == "hipLaunchKernelGGL" && v.is(ci + 1, "(")) {
         std::size_t k = ci + 2;
@@ -333,7 +335,6 @@ void Planner::link() {
           for (std::size_t c : functions_at(k)) launched_.add(static_cast<std::uint32_t>(c));
         continue;
       }
-      if (!can_link(ci)) continue;  // resolves to nothing, call or not
       bool call = v.is(ci + 1, "(");
       if (!call && v.is(ci + 1, "<")) {  // f<T, N>(...)
         int depth = 0;

@@ -181,6 +181,9 @@ struct Blocker {
 // End of the expression that starts at `a` (before `;`, or `,`/`)` at depth 0).
 [[nodiscard]] std::size_t expr_end(const Tokens& v, std::size_t a, std::size_t limit);
 
+// The code indices of the kernel launches' `<<<` tokens (lex::Kind::LaunchOpen), ascending.
+[[nodiscard]] std::vector<std::uint32_t> launch_opens(const Tokens& v);
+
 // The code index of the kernel name before a `<<<` at `open` (back over template arguments).
 [[nodiscard]] std::size_t launched_name(const Tokens& v, std::size_t open, std::size_t lo);
 
@@ -289,13 +292,18 @@ class Planner {
   Tokens tok(std::size_t file) const;
   // tok()'s tokens with the given facts.
   Tokens tokens(std::size_t file, const FileFacts& facts, std::shared_ptr<const FileFacts> hold) const;
-  // The facts of `file`: the caller's, or read on demand (Wave64FixInput::load_facts) and kept until
-  // the next release_facts(). References into them (info(), Tokens::facts) are good until then; a
-  // Tokens keeps its own. Planning releases them after each file of a sweep and each component,
-  // so that a tree's planning holds the facts of the files it is reading, not every file's.
+  // The facts of `file`: the caller's, or read on demand (Wave64FixInput::load_facts) and kept at
+  // least until the next release_facts(). References into them (info(), Tokens::facts) are good
+  // until then; a Tokens keeps its own. Planning releases them after each file of a sweep and each
+  // component: release_facts() keeps the facts read most recently while they hold at most
+  // kFactsBytes (heap_bytes), and always the last file's, so that a tree's planning holds the
+  // facts of the files it is reading, not every file's, and a file read again soon (a large
+  // file's many components, a header beside its source) is not unpacked again.
   const FileFacts& facts_of(std::size_t file) const { return *facts_ptr(file); }
   std::shared_ptr<const FileFacts> facts_ptr(std::size_t file) const;
   void release_facts() const;
+  // The head of `file`'s facts (Wave64FixInput::load_head), or of the facts themselves.
+  FactsHead head(std::size_t file) const;
   // As tok(), for a reader of tokens alone: the file's facts are not read for it (Tokens::facts is
   // empty unless they are kept already).
   Tokens tok_without_facts(std::size_t file) const;
@@ -346,19 +354,18 @@ class Planner {
   // building the graph (here and in link), each file's once per sweep.
   // Names are views of the planner's pool (pool_): the files' facts are not held.
   struct FileSummary {
-    std::vector<std::string> quoted_includes;  // `#include "NAME"`: NAME
+    std::vector<std::string_view> quoted_includes;  // `#include "NAME"`: NAME (pooled: copies repeat them)
     // Per constant of the file's facts (in their order) whose definition uses another constant
     // of the project: those names, the only ones collect_constants can resolve. A constant
-    // without one (most: `#define GL_TEXTURE_2D 0x0DE1`) has no entry. summarize_file keeps every
-    // other identifier of the definition; keep_constant_names then keeps the constants' names.
+    // without one (most: `#define GL_TEXTURE_2D 0x0DE1`) has no entry. Every constant's name is
+    // known before the sweep (the facts' heads), so no other identifier is kept or pooled.
     std::vector<std::pair<std::string_view, std::vector<std::string_view>>> definition_names;
     // The file's warp-width constants (value 32, a warp-width name), in their order.
     std::vector<std::pair<std::string_view, ConstantInfo>> warp_constants;
   };
-  // Reads file `f` once: its summary and functions; adds its constants' names to `constant_names`.
-  void summarize_file(std::size_t f, std::set<std::string_view>& constant_names, FileSummary& out);
-  // Drops from `summary.definition_names` the names that are no constant of the project.
-  static void keep_constant_names(const std::set<std::string_view>& constant_names, FileSummary& summary);
+  // Reads file `f` once: its summary and functions. `constant_names`: every constant's name in the
+  // project (pooled).
+  void summarize_file(std::size_t f, const std::set<std::string_view>& constant_names, FileSummary& out);
   void collect_includes(const std::vector<FileSummary>& summaries);
   void collect_functions(std::size_t f, const Tokens& v);
   void collect_constants(const std::vector<FileSummary>& summaries);
@@ -438,8 +445,11 @@ class Planner {
   const WarpConstantUses& uses_;
   const Wave64FixOptions options_;
   static constexpr std::size_t kLoadedBytes = 4u << 20;
-  mutable std::vector<std::shared_ptr<const FileFacts>> facts_;       // per file, read on demand, until released
-  mutable std::vector<std::size_t> facts_read_;                       // the files whose facts are in facts_
+  static constexpr std::size_t kFactsBytes = 1u << 20;
+  mutable std::vector<std::shared_ptr<const FileFacts>> facts_;       // per file, read on demand, while kept
+  mutable std::vector<std::size_t> facts_bytes_;                      // per file kept: heap_bytes of its facts
+  mutable std::vector<std::size_t> facts_order_;                      // the files kept, least recently read first
+  mutable std::size_t facts_kept_ = 0;                                // their bytes
   mutable std::vector<std::shared_ptr<const FileMigration>> loaded_;  // per file, while kept
   mutable std::vector<std::size_t> loaded_order_;                     // least recently read first
   std::vector<Fn> fns_;
@@ -475,7 +485,7 @@ class Planner {
   std::multimap<std::string, std::size_t> const_by_name_;
   // Names (macros, constants) derived from a warp-width constant, per file: name -> constant ids.
   std::map<std::string, std::map<std::size_t, std::vector<std::size_t>>> derived_;  // name -> file -> roots
-  NamePool pool_;  // the names below, the functions' (fn_by_name_) and the constants' (FileSummary)
+  NamePool pool_;  // the names below, the functions' (fn_by_name_), the constants' and includes' (FileSummary)
   std::set<std::string_view> lane_macros_;
   // Per file: the code indices of the kernel launches written inside #define bodies.
   std::vector<std::vector<std::size_t>> macro_launches_;

@@ -13,18 +13,26 @@ namespace ferry::analysis::wave64_plan {
 Wave64FixPlan Planner::run() {
   Wave64FixPlan plan;
   {
-    std::set<std::string_view> constant_names;  // every constant's name, pooled
+    // The heads of the files' facts first: every constant's name (a definition's names are kept
+    // only where they name one), and how many functions the project has.
+    std::set<std::string_view> constant_names;  // pooled
+    std::size_t functions = 0;
+    for (std::size_t f = 0; f < in_.size(); ++f) {
+      const FactsHead h = head(f);
+      functions += h.functions;
+      for (const std::string& name : h.constant_names) constant_names.insert(pool_(name));
+    }
+    release_facts();
+    fns_.reserve(functions);
+    fn_by_name_.reserve(functions);
     macro_launches_.reserve(in_.size());
     std::vector<FileSummary> summaries(in_.size());
     for (std::size_t f = 0; f < in_.size(); ++f) {
       summarize_file(f, constant_names, summaries[f]);
       release_facts();
     }
-    fns_.shrink_to_fit();
-    fn_by_name_.shrink_to_fit();
     std::stable_sort(fn_by_name_.begin(), fn_by_name_.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (FileSummary& s : summaries) keep_constant_names(constant_names, s);
     collect_includes(summaries);
     collect_constants(summaries);
   }
@@ -298,18 +306,39 @@ namespace ferry::analysis {
 std::shared_ptr<const FileFacts> wave64_plan::Planner::facts_ptr(std::size_t file) const {
   const Wave64FixInput& in = in_[file];
   if (in.facts) return {std::shared_ptr<const FileFacts>(), in.facts};  // the caller's: not owned
-  if (facts_.size() != in_.size()) facts_.resize(in_.size());
+  if (facts_.size() != in_.size()) {
+    facts_.resize(in_.size());
+    facts_bytes_.resize(in_.size());
+  }
   std::shared_ptr<const FileFacts>& slot = facts_[file];
-  if (!slot) {
+  if (slot) {
+    if (facts_order_.back() != file) {
+      const auto it = std::find(facts_order_.begin(), facts_order_.end(), file);
+      std::rotate(it, it + 1, facts_order_.end());
+    }
+  } else {
     slot = in.load_facts();
-    facts_read_.push_back(file);
+    facts_bytes_[file] = heap_bytes(*slot);
+    facts_kept_ += facts_bytes_[file];
+    facts_order_.push_back(file);
   }
   return slot;
 }
 
 void wave64_plan::Planner::release_facts() const {
-  for (const std::size_t f : facts_read_) facts_[f].reset();  // a Tokens still reading them keeps them
-  facts_read_.clear();
+  std::size_t drop = 0;
+  while (facts_kept_ > kFactsBytes && facts_order_.size() - drop > 1) {
+    const std::size_t f = facts_order_[drop++];
+    facts_kept_ -= facts_bytes_[f];
+    facts_[f].reset();  // a Tokens still reading them keeps them
+  }
+  facts_order_.erase(facts_order_.begin(), facts_order_.begin() + static_cast<std::ptrdiff_t>(drop));
+}
+
+FactsHead wave64_plan::Planner::head(std::size_t file) const {
+  const Wave64FixInput& in = in_[file];
+  if (!in.facts && in.load_head) return in.load_head();
+  return head_of(facts_of(file));
 }
 
 wave64_plan::Tokens wave64_plan::Planner::tok(std::size_t file) const {

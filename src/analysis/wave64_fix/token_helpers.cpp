@@ -86,6 +86,19 @@ std::size_t expr_end(const Tokens& v, std::size_t a, std::size_t limit) {
   return i == a ? a : i - 1;
 }
 
+std::vector<std::uint32_t> launch_opens(const Tokens& v) {
+  // Each `<<<` token begins at a "<<<" of the text (most of which, in comments, strings or `<<<<`,
+  // begin no such token).
+  std::vector<std::uint32_t> out;
+  const std::string_view text = v.f.source();
+  for (std::size_t at = text.find("<<<"); at != std::string_view::npos; at = text.find("<<<", at + 1)) {
+    const std::size_t ci = v.first_at(static_cast<std::uint32_t>(at));
+    if (ci < v.size() && v.at(ci) == at && v.f.code(ci).kind == lex::Kind::LaunchOpen)
+      out.push_back(static_cast<std::uint32_t>(ci));
+  }
+  return out;
+}
+
 // The code index of the kernel name before a `<<<` at `open` (back over template arguments).
 std::size_t launched_name(const Tokens& v, std::size_t open, std::size_t lo) {
   std::size_t k = open - 1;

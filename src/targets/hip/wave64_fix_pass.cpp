@@ -24,11 +24,12 @@ namespace {
 // file's own facts (FileFacts::project_constants is read by name, after the file's own constants).
 // Constant names are identifiers: asked per constant in the file's name index, or per distinct
 // name of the file when the project has more constants than the file has names.
-bool mentions_other_constants(const lex::CodeView& v, const analysis::FileFacts& own,
+template <class Defines>  // bool(std::string_view name): the file defines constant `name`
+bool mentions_other_constants(const lex::CodeView& v, const Defines& own,
                               const std::map<std::string, long long>& project_constants) {
   if (project_constants.size() <= v.name_count()) {
     for (const auto& [name, value] : project_constants)
-      if (!own.constants.count(name) && v.mentions(name)) return true;
+      if (!own(name) && v.mentions(name)) return true;
     return false;
   }
   std::vector<bool> seen(v.name_count(), false);
@@ -36,7 +37,7 @@ bool mentions_other_constants(const lex::CodeView& v, const analysis::FileFacts&
     if (!v.is_identifier(ci) || seen[v.name_id(ci)]) continue;
     seen[v.name_id(ci)] = true;
     const std::string name(v.text(ci));
-    if (project_constants.count(name) && !own.constants.count(name)) return true;
+    if (project_constants.count(name) && !own(name)) return true;
   }
   return false;
 }
@@ -63,12 +64,15 @@ class Wave64Scan final : public ProjectScan {
   Wave64Scan(const Target& target, const Options& options)
       : target_(target), options_(options), profile_(analysis::find_profile("gfx906")) {}
 
-  // Each file's facts without the project's constants, spooled, and the project's constants.
+  // Each file's facts without the project's constants, spooled, and the project's constants. The
+  // last file's facts wait unpacked (last_): a single file's (`ferry migrate FILE`) are never
+  // packed, unpacked for the planner or unpacked again for its hazard checks.
   void file(const SourceView&, const migrate::FileMigration& view, ProjectContext&) override {
     if (!profile_) return;
-    const analysis::FileFacts facts = analysis::collect_facts(view);
+    analysis::FileFacts facts = analysis::collect_facts(view);
     analysis::merge_project_constants(facts, project_constants_, conflicting_);
-    spool_->put(facts);
+    if (last_) spool_->put(*last_);
+    last_ = std::move(facts);
   }
   void finish(const std::vector<SourceView>& files, ProjectContext& ctx) override;
 
@@ -76,14 +80,17 @@ class Wave64Scan final : public ProjectScan {
   const Target& target_;
   const Options& options_;
   const analysis::Profile* profile_;
-  // Per file, in order (ids 0, 1, ...): its facts, out of memory until read.
+  // Per file but the last, in order (ids 0, 1, ...): its facts, out of memory until read.
   std::shared_ptr<analysis::FactsSpool> spool_ = std::make_shared<analysis::FactsSpool>();
+  std::optional<analysis::FileFacts> last_;  // the last file's
   std::map<std::string, long long> project_constants_;
   std::set<std::string> conflicting_;
 };
 
 void Wave64Scan::finish(const std::vector<SourceView>& files, ProjectContext& ctx) {
-  if (!profile_ || spool_->size() != files.size()) return;
+  if (!profile_ || !last_ || spool_->size() + 1 != files.size()) return;
+  static const analysis::FileFacts kNoFacts;
+  const std::size_t last = files.size() - 1;  // last_'s file
   // A file the caller lexed (one file: `ferry migrate FILE`) lends its tokens to the planner's
   // FileMigration, held throughout; at the end they go back to the file's slot (SourceView::lexed),
   // whence its own migration takes them over: it is lexed once. The other files (a tree) are
@@ -105,14 +112,20 @@ void Wave64Scan::finish(const std::vector<SourceView>& files, ProjectContext& ct
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::shared_ptr<const migrate::FileMigration> own = held[i] ? nullptr : lex(i);
     const migrate::FileMigration& m = held[i] ? *held[i] : *own;
-    analysis::FileFacts facts = spool_->get(i);  // without the project's constants
-    if (mentions_other_constants(m, facts, project_constants_)) {
-      facts = analysis::collect_facts(m, &project_constants_);
-      spool_->replace(i, facts);
-    } else {  // the facts can only differ by what a lookup of another file's constant finds
-      own_only[i] = true;
+    // The spooled facts (without the project's constants) are read for their constants' names alone.
+    bool other;
+    if (i == last) {
+      other = mentions_other_constants(
+          m, [&](std::string_view n) { return last_->constants.count(std::string(n)) != 0; }, project_constants_);
+    } else {
+      const analysis::FactsHead own = spool_->head(i);
+      other = mentions_other_constants(
+          m, [&](std::string_view n) { return own.defines(n); }, project_constants_);
     }
-    analysis::record_warp_constant_uses(m, facts, uses);
+    if (!other) own_only[i] = true;  // the facts can only differ by what a lookup of another file's constant finds
+    else if (i == last) last_ = analysis::collect_facts(m, &project_constants_);
+    else spool_->replace(i, analysis::collect_facts(m, &project_constants_));
+    analysis::record_warp_constant_uses(m, kNoFacts, uses);  // the uses are tokens: facts are not read
   }
   // The planner reads each file's facts (with the project's constants) when it reads the file.
   auto load_facts = [this](std::size_t i) {
@@ -120,14 +133,19 @@ void Wave64Scan::finish(const std::vector<SourceView>& files, ProjectContext& ct
     facts->project_constants = &project_constants_;
     return std::shared_ptr<const analysis::FileFacts>(std::move(facts));
   };
+  last_->project_constants = &project_constants_;
   for (std::size_t i = 0; i < files.size(); ++i)
-    inputs.push_back({files[i].path, held[i].get(), nullptr, [&lex, i] { return lex(i); }, files[i].text, files[i].read,
-                      [&load_facts, i] { return load_facts(i); }});
+    inputs.push_back({files[i].path, held[i].get(), i == last ? &*last_ : nullptr, [&lex, i] { return lex(i); },
+                      files[i].text, files[i].read, [&load_facts, i] { return load_facts(i); },
+                      [this, i] { return spool_->head(i); }});
   analysis::Wave64FixPlan plan = analysis::plan_wave64_fixes(inputs, *profile_, uses);
   // Facts without another file's constant are what the hazard checks compute (hazard_pass):
-  // handed on (read from the spool when taken), they are not computed again.
-  for (std::size_t i = 0; i < files.size(); ++i)
+  // handed on (read from the spool when taken; the last file's moved), they are not computed again.
+  for (std::size_t i = 0; i < last; ++i)
     if (own_only[i]) plan.hazard_facts->put(files[i].path, spool_, i);
+  last_->project_constants = nullptr;
+  if (own_only[last]) plan.hazard_facts->put(files[last].path, std::move(*last_));
+  last_.reset();
   ctx.wave64_fixes = std::make_shared<const analysis::Wave64FixPlan>(std::move(plan));
   for (std::size_t i = 0; i < files.size(); ++i)
     if (held[i]) files[i].lexed->emplace(std::move(*held[i]).release_view());
