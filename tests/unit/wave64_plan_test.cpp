@@ -660,7 +660,7 @@ TEST(Wave64PlanOnDemand, AFileOfManyComponentsIsUnpackedOnce) {
 }
 
 TEST(Wave64PlanOnDemand, FactsPastTheBudgetAreReadAgainNotHeld) {
-  // 40 files whose facts together pass the planner's budget (kFactsBytes, 1 MiB): each file's
+  // 40 files whose facts together pass the planner's budget (kFactsBytes, 256 KiB): each file's
   // facts are let go and read again, and the plan is the same as with every file's facts held.
   Sources srcs;
   for (int f = 0; f < 40; ++f) {

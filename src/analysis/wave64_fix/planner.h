@@ -445,7 +445,7 @@ class Planner {
   const WarpConstantUses& uses_;
   const Wave64FixOptions options_;
   static constexpr std::size_t kLoadedBytes = 4u << 20;
-  static constexpr std::size_t kFactsBytes = 1u << 20;
+  static constexpr std::size_t kFactsBytes = 256u << 10;
   mutable std::vector<std::shared_ptr<const FileFacts>> facts_;       // per file, read on demand, while kept
   mutable std::vector<std::size_t> facts_bytes_;                      // per file kept: heap_bytes of its facts
   mutable std::vector<std::size_t> facts_order_;                      // the files kept, least recently read first
