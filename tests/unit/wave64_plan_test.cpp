@@ -681,6 +681,47 @@ TEST(Wave64PlanOnDemand, FactsPastTheBudgetAreReadAgainNotHeld) {
   EXPECT_LE(reads, 4 * srcs.size());  // but not read once per function
 }
 
+TEST(Wave64PlanOnDemand, TheHipPrePassPlansAsTheHeldFactsDo) {
+  // The hip target's pre-pass (targets/hip wave64_scan) over a tree: facts spooled and read by
+  // head, those of files that name another file's constant collected again (a.cu, e.cu; c.cu
+  // names WARP_SIZE in a comment only), the last file's kept unpacked and lent to the planner.
+  // Its plan is the one the planner makes from every file's facts held with the project's constants.
+  const Sources srcs{{"inc/warp.h", "#pragma once\n#define WARP_SIZE 32\n"},
+                     {"inc/derived.h", "#pragma once\n#include \"warp.h\"\n#define HALF_WARP (WARP_SIZE / 2)\n"},
+                     {"src/a.cu", R"(#include "../inc/derived.h"
+__global__ void a(float* x) {
+  float v = x[threadIdx.x];
+  for (int o = HALF_WARP; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  if ((threadIdx.x & 31) == 0) x[threadIdx.x / WARP_SIZE] = v;
+}
+void run(float* x) { a<<<1, 256>>>(x); }
+)"},
+                     {"src/c.cu", R"(// not WARP_SIZE: 32 lanes
+__global__ void c(float* x) {
+  float v = __shfl_down_sync(0xffffffff, x[threadIdx.x], 16);
+  x[threadIdx.x % 32] = v;
+}
+)"},
+                     {"src/d.cu", "__global__ void d(int* x) { x[threadIdx.x] = 0; }\n"},
+                     {"src/e.cu", R"(#include "../inc/warp.h"
+__global__ void e(float* x) { x[threadIdx.x] = __shfl_xor_sync(0xffffffff, x[threadIdx.x], WARP_SIZE / 2); }
+)"}};
+  Project p(srcs);
+  const std::string held = describe(p.plan());
+  for (const bool read : {false, true}) {
+    targets::ProjectContext ctx;
+    std::vector<targets::SourceView> views;
+    for (const auto& [path, text] : srcs) {
+      views.push_back({path, read ? std::string_view() : std::string_view(text)});
+      if (read) views.back().read = [text = text] { return text; };
+    }
+    p.target->prepare_project(views, ctx);
+    ASSERT_TRUE(ctx.wave64_fixes);
+    EXPECT_EQ(describe(*ctx.wave64_fixes), held) << (read ? "read" : "text");
+    EXPECT_GE(ctx.wave64_fixes->stats.fixed_components, 2);
+  }
+}
+
 // ---- site_fixes.cpp (the workbench's apply-fix) ---------------------------------------------------
 
 // The text of file `i` with the edits of one site fix applied.
