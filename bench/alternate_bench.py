@@ -27,6 +27,8 @@ import tempfile
 # demangled name ("ferry::..." or "RETURN-TYPE ferry::..."); the lambdas of a phase's function
 # ("...::{lambda(...)#1}::operator()") are left out, as they are counted in it already.
 PHASES = [
+    ("target construction (make_target)", r"ferry::targets::make_target\("),
+    ("  rule tables (load_builtin)", r"ferry::rules::load_builtin\("),
     ("lexing (Lexer::run)", r"ferry::lex::Lexer::run\(\)"),
     ("name-clash pre-pass (NameClashScan::file)", r"ferry::targets::hip::\(anonymous namespace\)::NameClashScan::file\("),
     ("  the definition scan (definition_scan, once per file)", r".*ferry::lex::CodeView::memo<ferry::targets::hip::DefinitionScan"),

@@ -11,7 +11,9 @@ missing SOURCE_DIR is a clean skip. For each size it prints, measured in the sam
   - tree: the sources copied N times into copy0/ .. copyN-1/; `ferry migrate TREE --jobs 1`
     against copying the tree file by file; the peak resident memory of ferry (the goal: at most
     twice the largest file plus a constant, whatever the tree's size; the constant is measured as
-    the peak of a one-line kernel, and "x goal" is the peak over that bound).
+    the peak of a one-line kernel, and "x goal" is the peak over that bound). A cross-check line
+    gives the intercept and slope of the peak over the largest file's size (that file alone and its
+    text twice in one file): the constant as a real file sees it, and the growth per MB.
 Columns: MB/s of ferry, ferry's time / raw copying's time, and time / (N x the 1x time): 1.00 is
 linear, the goal is <= 1.12 at 8x (8x the input in at most 9x the time). Times are CPU seconds
 (ferry's as a child process, raw copying's in this process), the best of --reps runs.
@@ -137,8 +139,23 @@ def main():
             shutil.copyfile(biggest, os.path.join(alone, os.path.basename(biggest)))
             constant = peak_of(tiny) / 1024
             bound = 2 * largest / 2**20 + constant
+            alone_peak = peak_of(alone) / 1024
             print(f"peak RSS: a one-line kernel {constant:.0f} MB (the constant); the largest file alone "
-                  f"{peak_of(alone) / 1024:.0f} MB; goal: at most 2 x {largest / 2**20:.2f} + {constant:.0f} = {bound:.0f} MB")
+                  f"{alone_peak:.0f} MB; goal: at most 2 x {largest / 2**20:.2f} + {constant:.0f} = {bound:.0f} MB")
+            # A cross-check of the constant as a real file sees it (the code pages a real file
+            # touches, the allocator's state): the intercept of the peak over the file's size, from
+            # the largest file alone and its text twice in one file. Also the slope: the peak's
+            # growth per MB of input, which the goal allows to be 2.
+            twice = os.path.join(work, "twice")
+            os.makedirs(twice)
+            with open(biggest, "rb") as f:
+                data = f.read()
+            with open(os.path.join(twice, os.path.basename(biggest)), "wb") as out:
+                out.write(data + b"\n" + data)
+            twice_peak = peak_of(twice) / 1024
+            slope = (twice_peak - alone_peak) / ((2 * len(data) + 1 - len(data)) / 2**20)
+            print(f"peak RSS over the largest file's size (1x, 2x in one file): intercept {2 * alone_peak - twice_peak:.0f} MB "
+                  f"(the constant as a real file sees it), slope {slope:.1f} MB per MB of input")
             print(f"{'size':>5} {'MB':>7} {'cpu s':>8} {'MB/s':>7} {'raw s':>7} {'x raw':>7} {'linear':>7} {'RSS MB':>7} {'x goal':>7}")
             base = None
             for n in sizes:

@@ -89,13 +89,13 @@ int run_rules(const RulesArgs& a) {
       return kExitFindings;
     }
     std::cout << fmt::format("{} {} → {} [{}, {}] {}\n  from {}\n", rules::to_string(r->kind), r->from, r->to,
-                             r->family, rules::to_string(r->status), r->note, r->origin);
+                             r->family, rules::to_string(r->status), r->note, r->origin());
     if (r->since.known() || !target->release().empty()) {
       const char* in_release = r->availability == rules::Availability::Available ? "available"
                                : r->availability == rules::Availability::Compat  ? "from Ferry's compat header"
                                                                                  : "missing: left unconverted";
       std::cout << fmt::format("  since {}; in {}: {}{}\n", r->since.known() ? r->since.str() : "-", target->release(),
-                               in_release, r->compat.empty() ? "" : " (ferry/compat/" + r->compat + ".h)");
+                               in_release, r->compat.empty() ? "" : " (ferry/compat/" + std::string(r->compat) + ".h)");
     }
     return kExitOk;
   }
@@ -133,7 +133,7 @@ int run_rules(const RulesArgs& a) {
   for (const auto& r : set.all()) {
     if (!a.family.empty() && r->family != a.family) continue;
     std::cout << rules::to_string(r->kind) << '\t' << r->from << '\t' << r->to << '\t' << r->family << '\t'
-              << rules::to_string(r->status) << (r->note.empty() ? "" : "\t" + r->note) << '\n';
+              << rules::to_string(r->status) << (r->note.empty() ? "" : "\t" + std::string(r->note)) << '\n';
   }
   return kExitOk;
 }

@@ -149,8 +149,8 @@ bool user_defines_compat_name(const FileMigration& file, const std::string& name
 }
 
 std::string status_hint(const rules::Rule& r) {
-  std::string h = r.note;
-  if (h.empty() && r.has_replacement()) h = "the " + r.to + " equivalent is used";
+  std::string h(r.note);
+  if (h.empty() && r.has_replacement()) h = "the " + std::string(r.to) + " equivalent is used";
   return h;
 }
 
@@ -160,20 +160,22 @@ void report_status(FileMigration& file, std::size_t ci, const rules::Rule& r) {
     case rules::Status::Supported: return;
     case rules::Status::Unsupported:
       file.count_unconverted(r.family);
-      file.diag(Diag::ApiUnsupported, ci,
-                "'" + r.from + "' has no " + std::string(file.target().name()) + " equivalent (" + r.family +
-                    "); left unchanged",
-                r.note.empty() ? "rewrite this use by hand or guard it with a preprocessor check" : r.note);
+      file.diag(
+          Diag::ApiUnsupported, ci,
+          "'" + std::string(r.from) + "' has no " + std::string(file.target().name()) + " equivalent (" +
+              std::string(r.family) + "); left unchanged",
+          r.note.empty() ? "rewrite this use by hand or guard it with a preprocessor check" : std::string(r.note));
       return;
     case rules::Status::Deprecated:
-      file.diag(
-          Diag::ApiDeprecated, ci,
-          "'" + r.from + "' is deprecated" + (r.has_replacement() ? "; converted to '" + r.to + "'" : std::string()),
-          status_hint(r));
+      file.diag(Diag::ApiDeprecated, ci,
+                "'" + std::string(r.from) + "' is deprecated" +
+                    (r.has_replacement() ? "; converted to '" + std::string(r.to) + "'" : std::string()),
+                status_hint(r));
       return;
     case rules::Status::Changed:
       file.diag(Diag::ChangedSemantics, ci,
-                "'" + r.from + "'" + (r.has_replacement() ? " → '" + r.to + "'" : std::string()) +
+                "'" + std::string(r.from) + "'" +
+                    (r.has_replacement() ? " → '" + std::string(r.to) + "'" : std::string()) +
                     " behaves differently on " + std::string(file.target().name()),
                 status_hint(r));
       return;
@@ -184,14 +186,14 @@ void report_status(FileMigration& file, std::size_t ci, const rules::Rule& r) {
 // as it is (a name that does not compile there would be worse), with FRY1301.
 void report_missing(FileMigration& file, std::size_t ci, const rules::Rule& r) {
   file.count_unconverted(r.family);
-  std::string to = r.to.substr(0, r.to.find('('));  // a call template's head
+  const std::string to(r.to.substr(0, r.to.find('(')));  // a call template's head
   file.diag(Diag::ReleaseLacksName, ci,
-            "'" + r.from + "' → '" + to + "' needs " +
+            "'" + std::string(r.from) + "' → '" + to + "' needs " +
                 (r.since.is_none() ? "a release that has it" : "ROCm >= " + r.since.str()) + "; the target is " +
                 file.target().release() + ": left unchanged",
             "migrate with --hip-version " + (r.since.is_none() ? std::string("X.Y") : r.since.str()) +
                 " or later if you build with that release; else rewrite this use" +
-                (r.note.empty() ? std::string() : " (" + r.note + ")"));
+                (r.note.empty() ? std::string() : " (" + std::string(r.note) + ")"));
 }
 
 // Segments of a call template: literal text or a reference to argument(s).
@@ -548,7 +550,7 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
           if (!suffix.empty())
             file.diag(Diag::HeaderViaToolkitPrefix, ci,
                       "'" + std::string(path) + "' is the toolkit's " + std::string(suffix) +
-                          " included through an include/ directory; mapped to '" + r->to + "'",
+                          " included through an include/ directory; mapped to '" + std::string(r->to) + "'",
                       "include it as <" + std::string(suffix) +
                           "> (the toolkit's include directory is "
                           "on the search path) so that other tools recognise it");
@@ -584,7 +586,8 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
         ((ci >= 2 && file.is(ci - 1, "namespace") && file.is(ci - 2, "using")) ||
          (ci >= 3 && file.is(ci - 1, "=") && file.is_identifier(ci - 2) && file.is(ci - 3, "namespace")))) {
       if (const rules::Rule* ns = rules.find_namespace(name); ns && ns->from.find("::") == std::string::npos) {
-        if (ns->has_replacement() && ns->to != name && file.replace(ci, ci, ns->to)) file.count_converted(ns->family);
+        if (ns->has_replacement() && ns->to != name && file.replace(ci, ci, std::string(ns->to)))
+          file.count_converted(ns->family);
         report_status(file, ci, *ns);
         continue;
       }
@@ -624,9 +627,9 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
         (defines_macro(file, ci) || (ci >= 2 && t.in_directive && file.is(ci - 1, "undef") && file.is(ci - 2, "#"))) &&
         r->has_replacement() && r->to != name && r->availability == rules::Availability::Available) {
       file.diag(Diag::DefinedApiNameKept, ci,
-                "'" + std::string(name) + "' is defined by the project here; renamed to '" + r->to +
+                "'" + std::string(name) + "' is defined by the project here; renamed to '" + std::string(r->to) +
                     "' it would redefine the target's own name: the definition keeps its name",
-                "its uses are renamed to '" + r->to +
+                "its uses are renamed to '" + std::string(r->to) +
                     "', which the target provides; drop the definition if it only served the source build");
       continue;
     }
@@ -645,8 +648,8 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       report_missing(file, ci, *r);
       continue;
     }
-    if (r->availability == rules::Availability::Compat && !user_defines_compat_name(file, r->to))
-      file.require_compat(r->compat, r->to, ci);
+    if (r->availability == rules::Availability::Compat && !user_defines_compat_name(file, std::string(r->to)))
+      file.require_compat(std::string(r->compat), std::string(r->to), ci);
     if (r->kind == rules::RuleKind::Call) {
       // The name of a macro or function the user defines is theirs, not a call: a compat
       // header's `#define HIP_DYNAMIC_SHARED(T, n) ...` and its uses (in this file or any file of
@@ -667,12 +670,13 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
       while (n < to.size() && (std::isalnum(static_cast<unsigned char>(to[n])) || to[n] == '_')) ++n;
       if (n > 0 && file.replace(ci, ci, std::string(to.substr(0, n)))) file.count_converted(r->family);
       file.diag(Diag::CallRuleNotCalled, ci,
-                "'" + r->from + "' is not used as a plain call; only its name was converted",
-                "the arguments of " + r->from + " change in the target (" + r->to + "): check this use by hand");
+                "'" + std::string(r->from) + "' is not used as a plain call; only its name was converted",
+                "the arguments of " + std::string(r->from) + " change in the target (" + std::string(r->to) +
+                    "): check this use by hand");
       continue;
     }
     if (r->has_replacement() && r->to != name) {
-      if (file.replace(ci, ci, r->to)) file.count_converted(r->family);
+      if (file.replace(ci, ci, std::string(r->to))) file.count_converted(r->family);
     } else if (r->status == rules::Status::Supported) {
       file.count_converted(r->family);  // same name in the target: supported as is
     }

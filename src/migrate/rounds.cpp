@@ -69,7 +69,8 @@ std::string fingerprint(const targets::Target& target, const targets::Options& o
     s += '\t';
     s += r->note;
     s += '\t';  // the target release's view of the row (hip: --hip-version)
-    s += std::to_string(static_cast<int>(r->availability)) + r->compat;
+    s += std::to_string(static_cast<int>(r->availability));
+    s += r->compat;
     s += '\n';
   }
   for (const auto& f : options.user_rule_files) {

@@ -17,7 +17,7 @@ void load_builtin(RuleSet& set, std::string_view prefix, std::span<const std::st
     bool skipped = false;
     for (std::string_view s : skip) skipped = skipped || t.path.starts_with(s);
     if (skipped) continue;
-    set.load_table(t.text, "rules/" + std::string(t.path), RuleSet::Merge::RejectDuplicates);
+    set.load_static_table(t.text, "rules/" + std::string(t.path), RuleSet::Merge::RejectDuplicates);
   }
 }
 

@@ -120,7 +120,7 @@ CoverageReport hipify_coverage(const RuleSet& rules, const std::vector<HipifyNam
     CoverageEntry e{&n, Coverage::Missing, {}};
     if (r) {
       // A call template's head is its name: `hipMemcpyToSymbol(HIP_SYMBOL($0), $1...)`.
-      const std::string head = r->to.substr(0, r->to.find('('));
+      const std::string head(r->to.substr(0, r->to.find('(')));
       const bool cites_hipify = r->note.find("HIPIFY") != std::string::npos;
       e.ferry = r->has_replacement() ? head : "-";
       if (!r->has_replacement()) e.kind = cites_hipify ? Coverage::Declined : Coverage::Unsupported;

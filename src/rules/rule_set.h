@@ -9,12 +9,13 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "rules/version.h"
@@ -27,19 +28,25 @@ enum class Status : std::uint8_t { Supported, Unsupported, Deprecated, Changed }
 // `since`; see RuleSet::adjust). Compat: only through a compat header Ferry writes.
 enum class Availability : std::uint8_t { Available, Compat, Missing };
 
+// A rule's text views storage that its RuleSet keeps: the tables compiled into the binary, or
+// the set's own copy of what it was given (a user's file, a rule built by a target). A Rule is
+// valid as long as its set; RuleSet::add copies a rule's text into the set it joins.
 struct Rule {
   RuleKind kind;
   Status status;
-  std::string from;
-  std::string to;  // "-" or empty when there is no replacement
-  std::string family;
-  std::string note;
+  std::string_view from;
+  std::string_view to;  // "-" or empty when there is no replacement
+  std::string_view family;
+  std::string_view note;
   Version since;  // first target release that has `to` (ROCm for CUDA → HIP); unknown: any
   Availability availability = Availability::Available;  // in the target's release
-  std::string compat;  // with Availability::Compat: the compat header's name ("simd", "bf16")
-  std::string origin;  // "file:line" of the row, for messages
+  std::uint32_t line = 0;   // the row's line in `table`; 0: `table` says where the rule comes from
+  std::string_view compat;  // with Availability::Compat: the compat header's name ("simd", "bf16")
+  std::string_view table;   // the table the row was read from ("rules/cuda2hip/runtime.tsv")
 
   [[nodiscard]] bool has_replacement() const { return !to.empty() && to != "-"; }
+  // "table:line" (or `table` alone for a rule made by a target), for messages.
+  [[nodiscard]] std::string origin() const;
 };
 
 class RuleError : public std::runtime_error {
@@ -56,34 +63,70 @@ class RuleSet {
  public:
   enum class Merge { RejectDuplicates, Override };
 
-  // Parses a table. `origin` names it in error messages. Throws RuleError on malformed rows,
-  // and on duplicates when `merge` is RejectDuplicates.
+  // Parses a table. `origin` names it in error messages and Rule::origin. The set keeps a copy of
+  // `text`. Throws RuleError on malformed rows, and on duplicates when `merge` is RejectDuplicates.
   void load_table(std::string_view text, std::string_view origin, Merge merge);
-  void add(Rule rule, Merge merge);
+  // The same for text that lives as long as the program (the tables compiled into the binary):
+  // the rules view it where it is, and no copy is made.
+  void load_static_table(std::string_view text, std::string_view origin, Merge merge);
+  // Adds a copy of `rule`, its text kept by this set.
+  void add(const Rule& rule, Merge merge);
 
   [[nodiscard]] const Rule* find_identifier(std::string_view name) const;
   [[nodiscard]] const Rule* find_header(std::string_view path) const;
   [[nodiscard]] const Rule* find_namespace(std::string_view name) const;
 
   // Lets a target set what depends on its release (availability, compat) on every row. `f` must
-  // not change `kind` or `from`: the indices are keyed on them.
+  // not change `kind` or `from`: the indices are keyed on them. A view it stores must outlive the
+  // set (a static table's).
   template <class F>
   void adjust(F&& f) {
-    for (auto& r : rules_) f(*r);
+    for (Rule& r : rules_) f(r);
   }
 
   [[nodiscard]] std::size_t size() const { return rules_.size(); }
-  [[nodiscard]] const std::vector<std::unique_ptr<Rule>>& all() const { return rules_; }
+  // The rules in the order they were first added.
+  [[nodiscard]] std::span<const Rule* const> all() const { return order_; }
 
   // Counts per family and status: family -> status -> count.
   [[nodiscard]] std::map<std::string, std::map<std::string, std::size_t>> stats() const;
 
  private:
-  using Index = std::unordered_map<std::string_view, Rule*>;
-  Index& index_for(RuleKind k);
-  [[nodiscard]] const Index& index_for(RuleKind k) const;
+  // Open addressing over the rules' `from` (linear probing, at most half full): one array, no
+  // node per rule, and a lookup compares the hash before the text.
+  class Index {
+   public:
+    [[nodiscard]] Rule* find(std::string_view key) const;
+    // `rule` under its `from`, unless a rule has that key already: then that one, unchanged.
+    Rule* insert(Rule* rule);
 
-  std::vector<std::unique_ptr<Rule>> rules_;  // stable addresses; keys view into them
+   private:
+    struct Slot {
+      Rule* rule = nullptr;
+      std::size_t hash = 0;
+    };
+    void grow();
+    std::vector<Slot> slots_;
+    std::size_t size_ = 0;
+  };
+  // Copies of text the set was given (user files, rules built by targets), in blocks that never
+  // move: the rules view them.
+  class TextStore {
+   public:
+    std::string_view keep(std::string_view s);
+
+   private:
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    std::size_t used_ = 0;  // bytes of blocks_.back() in use
+  };
+
+  Index& index_for(RuleKind k);
+  void add_kept(Rule&& rule, Merge merge);  // `rule`'s views already outlive the set
+  void parse(std::string_view text, std::string_view origin, Merge merge);
+
+  std::deque<Rule> rules_;          // stable addresses: the indices point into it
+  std::vector<const Rule*> order_;  // rules_, for all()
+  TextStore text_;
   Index identifiers_;
   // One bit per first-two-bytes of an identifier rule's name: most identifiers of a source file
   // (i, n, float, data) match no rule and are answered without hashing.

@@ -46,8 +46,8 @@ void Scanner::scan_c_family() {
       if (lib.empty() && r) lib = family_library(r->family);
       if (lib.empty()) continue;
       if (lib == "pytorch-cpp") status = construct("pytorch");
-      const std::string family = r ? r->family : lib == "pytorch-cpp" ? "pytorch" : lib;
-      use(t.line, t.col, path, family, "header", lib, std::move(status), r ? r->note : "", false);
+      const std::string family = r ? std::string(r->family) : lib == "pytorch-cpp" ? "pytorch" : lib;
+      use(t.line, t.col, path, family, "header", lib, std::move(status), r ? std::string(r->note) : "", false);
       continue;
     }
     if (t.kind == lex::Kind::LaunchOpen) {
@@ -128,8 +128,8 @@ void Scanner::scan_c_family() {
       if (!lib.empty()) {
         std::string full(name);
         if (f.is_identifier(ci + 2)) full += "::" + std::string(f.text(ci + 2));
-        use(t.line, t.col, std::move(full), r ? r->family : lib, "namespace", lib, r ? status : unknown(),
-            r ? r->note : "");
+        use(t.line, t.col, std::move(full), r ? std::string(r->family) : lib, "namespace", lib, r ? status : unknown(),
+            r ? std::string(r->note) : "");
         ci += f.is_identifier(ci + 2) ? 2 : 1;
         continue;
       }
@@ -140,8 +140,8 @@ void Scanner::scan_c_family() {
     const rules::Rule* r = lookup([&](const rules::RuleSet& rs) { return rs.find_identifier(name); }, status);
     if (r) {
       const std::string kind = is_warp_intrinsic(name) ? "warp-intrinsic" : rule_kind_name(r->kind);
-      use(t.line, t.col, std::string(name), r->family, kind, std::string(family_library(r->family)), std::move(status),
-          r->note);
+      use(t.line, t.col, std::string(name), std::string(r->family), kind, std::string(family_library(r->family)),
+          std::move(status), std::string(r->note));
       continue;
     }
     if (const auto g = guess_by_prefix(name)) {

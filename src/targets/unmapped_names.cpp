@@ -1,8 +1,9 @@
 #include "targets/unmapped_names.h"
 
+#include <algorithm>
 #include <cctype>
-#include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "core/split.h"
 #include "lex/lexer.h"
@@ -13,21 +14,34 @@ namespace ferry::targets {
 
 UnmappedNames::UnmappedNames(std::string_view table, std::string_view dialect, std::vector<std::string> prefixes)
     : prefixes_(std::move(prefixes)) {
-  for (const rules::EmbeddedTable& t : rules::builtin_tables()) {
-    if (t.path != table) continue;
-    for (std::string_view line : split(t.text, '\n')) {
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (line.empty() || line.front() == '#') continue;
-      const std::vector<std::string_view> f = split(line, '\t');
-      if (f.size() != 3) throw std::runtime_error("rules/" + std::string(table) + ": expected name, family, header");
-      if (!has_prefix(f[0]))
-        throw std::runtime_error("rules/" + std::string(table) + ": '" + std::string(f[0]) +
-                                 "' starts with none of the dialect's prefixes");
-      names_.emplace(std::string(f[0]),
-                     UnmappedApiName{std::string(f[1]),
-                                     std::string(dialect) + " " + std::string(f[1]) + " API, " + std::string(f[2])});
+  std::vector<std::pair<std::string_view, std::string_view>> keys;  // whats_'s family and header
+  for (const std::string_view line : table_rows(rules::builtin_table(table))) {
+    const std::size_t a = line.find('\t');
+    const std::size_t b = a == std::string_view::npos ? a : line.find('\t', a + 1);
+    if (b == std::string_view::npos || line.find('\t', b + 1) != std::string_view::npos)
+      throw std::runtime_error("rules/" + std::string(table) + ": expected name, family, header");
+    const std::string_view name = line.substr(0, a);
+    const std::string_view family = line.substr(a + 1, b - a - 1);
+    const std::string_view header = line.substr(b + 1);
+    if (!has_prefix(name))
+      throw std::runtime_error("rules/" + std::string(table) + ": '" + std::string(name) +
+                               "' starts with none of the dialect's prefixes");
+    std::size_t what = 0;
+    while (what < keys.size() && keys[what] != std::pair(family, header)) ++what;
+    if (what == keys.size()) {
+      keys.emplace_back(family, header);
+      whats_.push_back(
+          {std::string(family), std::string(dialect) + " " + std::string(family) + " API, " + std::string(header)});
     }
+    names_.push_back({name, static_cast<std::uint32_t>(what)});
   }
+  // A name listed twice keeps its first row, as a map's emplace did. The generated tables come
+  // sorted (rules/make_api_names.py): then there is nothing to move.
+  const auto by_name = [](const Entry& x, const Entry& y) { return x.name < y.name; };
+  if (!std::is_sorted(names_.begin(), names_.end(), by_name)) std::stable_sort(names_.begin(), names_.end(), by_name);
+  names_.erase(
+      std::unique(names_.begin(), names_.end(), [](const Entry& x, const Entry& y) { return x.name == y.name; }),
+      names_.end());
 }
 
 bool UnmappedNames::has_prefix(std::string_view text) const {
@@ -38,14 +52,15 @@ bool UnmappedNames::has_prefix(std::string_view text) const {
 
 const UnmappedApiName* UnmappedNames::find(std::string_view name) const {
   if (!has_prefix(name)) return nullptr;
-  const auto it = names_.find(name);
-  return it == names_.end() ? nullptr : &it->second;
+  const auto it = std::lower_bound(names_.begin(), names_.end(), name,
+                                   [](const Entry& e, std::string_view n) { return e.name < n; });
+  return it == names_.end() || it->name != name ? nullptr : &whats_[it->what];
 }
 
-std::vector<std::string> UnmappedNames::names() const {
-  std::vector<std::string> out;
+std::vector<std::string_view> UnmappedNames::names() const {
+  std::vector<std::string_view> out;
   out.reserve(names_.size());
-  for (const auto& [name, what] : names_) out.push_back(name);
+  for (const Entry& e : names_) out.push_back(e.name);
   return out;
 }
 

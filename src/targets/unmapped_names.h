@@ -4,14 +4,12 @@
 // of leaving it in silence; a project's own declaration of such a name is the user's.
 #pragma once
 
-#include <functional>
+#include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
-#include "core/string_hash.h"
 #include "targets/target.h"
 
 namespace ferry::targets {
@@ -24,7 +22,8 @@ class UnmappedNames {
   UnmappedNames(std::string_view table, std::string_view dialect, std::vector<std::string> prefixes);
 
   [[nodiscard]] const UnmappedApiName* find(std::string_view name) const;
-  [[nodiscard]] std::vector<std::string> names() const;
+  // The table's names (views into the embedded table).
+  [[nodiscard]] std::vector<std::string_view> names() const;
   // The table's names that the files declare themselves: enumerators of an `enum {...}`, the name
   // a `typedef ... NAME;` or `typedef R (*NAME)(...);` introduces, `struct|union|enum NAME {` or
   // `;` (and the tag of `typedef struct NAME_st *NAME;`), `using NAME =`.
@@ -36,7 +35,13 @@ class UnmappedNames {
 
  private:
   [[nodiscard]] bool has_prefix(std::string_view text) const;
-  std::unordered_map<std::string, UnmappedApiName, StringHash, std::equal_to<>> names_;
+  struct Entry {
+    std::string_view name;  // into the embedded table
+    std::uint32_t what;     // index in whats_
+  };
+  std::vector<Entry> names_;  // sorted by name, for find()
+  // One per family and header: most names share theirs with hundreds of others.
+  std::vector<UnmappedApiName> whats_;
   std::vector<std::string> prefixes_;
 };
 

@@ -27,7 +27,7 @@ void collect(const ferry::rules::RuleSet& set, Table& identifiers, Table& header
     const bool header = r->kind == ferry::rules::RuleKind::Header;
     if (!header && r->kind == ferry::rules::RuleKind::Namespace) continue;
     const ferry::rules::Rule* found = header ? set.find_header(r->from) : set.find_identifier(r->from);
-    if (found && found->has_replacement()) (header ? headers : identifiers)[found->from] = found->to;
+    if (found && found->has_replacement()) (header ? headers : identifiers)[std::string(found->from)] = found->to;
   }
 }
 

@@ -57,10 +57,10 @@ TEST(CudaTarget, OverridesOnlyDecideManyToOneNames) {
   cuda::ReverseStats stats;
   cuda::build_reverse_rules(set, &stats);
   for (const auto& r : set.all()) {
-    if (r->origin.find("hip2cuda/overrides.tsv") == std::string::npos) continue;
+    if (r->origin().find("hip2cuda/overrides.tsv") == std::string::npos) continue;
     bool found = false;
     for (const cuda::ManyToOne& m : stats.many_to_one) found = found || m.hip == r->from;
-    EXPECT_TRUE(found) << r->origin << ": '" << r->from << "' is not reached from several CUDA names";
+    EXPECT_TRUE(found) << r->origin() << ": '" << r->from << "' is not reached from several CUDA names";
   }
 }
 

@@ -134,12 +134,12 @@ TEST(HipCompat, EveryEntryMatchesARuleAndEveryNoneRuleHasAnEntry) {
   rules::load_builtin(set, "cuda2hip/", std::vector<std::string_view>{"cuda2hip/alt-"});
   std::set<std::string, std::less<>> tos, headers;
   for (const auto& r : set.all()) {
-    if (r->kind == rules::RuleKind::Header) headers.insert(r->from);
-    else tos.insert(r->to);
+    if (r->kind == rules::RuleKind::Header) headers.emplace(r->from);
+    else tos.emplace(r->to);
     if (r->since.is_none()) {
       const bool covered =
           r->kind == rules::RuleKind::Header ? compat.by_header.contains(r->from) : compat.by_name.contains(r->to);
-      EXPECT_TRUE(covered) << r->origin << ": since none, but no compat header provides " << r->to;
+      EXPECT_TRUE(covered) << r->origin() << ": since none, but no compat header provides " << r->to;
     }
   }
   for (const auto& [name, header] : compat.by_name) EXPECT_TRUE(tos.contains(name)) << name << " (" << header << ")";

@@ -25,7 +25,7 @@ TEST(RuleSet, ParsesRowsAndLooksUpByKind) {
   ASSERT_NE(foo, nullptr);
   EXPECT_FALSE(foo->has_replacement());
   EXPECT_EQ(foo->note, "do it by hand");
-  EXPECT_EQ(foo->origin, "t.tsv:6");
+  EXPECT_EQ(foo->origin(), "t.tsv:6");
 }
 
 TEST(RuleSet, SinceColumnIsOptionalAndTellsANoteFromAVersion) {
@@ -94,6 +94,86 @@ TEST(RuleSet, DuplicatesAreRejectedInBuiltInsAndOverrideInUserFiles) {
   s.load_table("func\tcudaMalloc\tmyMalloc\tuser\tchanged\tmine\n", "user.tsv", RuleSet::Merge::Override);
   EXPECT_EQ(s.find_identifier("cudaMalloc")->to, "myMalloc");
   EXPECT_EQ(s.size(), 1u);
+}
+
+// The rules view their text: load_table keeps a copy of what it reads, load_static_table views
+// the text where it is (the tables compiled into the binary), add() copies a rule's text.
+TEST(RuleSet, KeepsACopyOfTextItDoesNotOwn) {
+  RuleSet s;
+  {
+    std::string text = "func\tcudaMalloc\thipMalloc\truntime\tsupported\t-\tnote one\n";
+    s.load_table(text, std::string("user.tsv"), RuleSet::Merge::Override);
+    text.assign(text.size(), 'x');  // the caller's buffer changes and goes: the rule does not
+  }
+  const Rule* r = s.find_identifier("cudaMalloc");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->to, "hipMalloc");
+  EXPECT_EQ(r->note, "note one");
+  EXPECT_EQ(r->origin(), "user.tsv:1");
+
+  RuleSet copy;
+  {
+    RuleSet from;
+    std::string name = "cudaFree", to = "hipFree", origin = "made by a test";
+    Rule made;
+    made.kind = RuleKind::Func;
+    made.status = Status::Changed;
+    made.from = name;
+    made.to = to;
+    made.family = "runtime";
+    made.table = origin;
+    from.add(made, RuleSet::Merge::RejectDuplicates);
+    name.assign(name.size(), 'y');
+    to.assign(to.size(), 'z');
+    for (const Rule* x : from.all()) copy.add(*x, RuleSet::Merge::RejectDuplicates);
+  }  // `from` is gone: `copy` has its own text
+  const Rule* f = copy.find_identifier("cudaFree");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->to, "hipFree");
+  EXPECT_EQ(f->family, "runtime");
+  EXPECT_EQ(f->origin(), "made by a test");  // line 0: the table names the origin alone
+}
+
+TEST(RuleSet, StaticTablesAreViewedWhereTheyAre) {
+  static constexpr std::string_view kText = "type\tcudaStream_t\thipStream_t\truntime\tsupported\n";
+  RuleSet s;
+  s.load_static_table(kText, "rules/static.tsv", RuleSet::Merge::RejectDuplicates);
+  const Rule* r = s.find_identifier("cudaStream_t");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->from.data(), kText.data() + kText.find("cudaStream_t"));
+  EXPECT_EQ(r->origin(), "rules/static.tsv:1");
+}
+
+// The index is a flat table that grows: every name stays found, an absent one is not, and an
+// override replaces the rule in place (same position in all()).
+TEST(RuleSet, ManyRulesAreAllFoundAndOverridesKeepTheirPlace) {
+  RuleSet s;
+  std::string text;
+  for (int i = 0; i < 3000; ++i)
+    text += "func\tcudaF" + std::to_string(i) + "\thipF" + std::to_string(i) + "\tr\tsupported\n";
+  text += "header\tcuda_f.h\thip/f.h\theaders\tsupported\n";
+  s.load_table(text, "many.tsv", RuleSet::Merge::RejectDuplicates);
+  ASSERT_EQ(s.size(), 3001u);
+  for (int i = 0; i < 3000; ++i) {
+    const Rule* r = s.find_identifier("cudaF" + std::to_string(i));
+    ASSERT_NE(r, nullptr) << i;
+    EXPECT_EQ(r->to, "hipF" + std::to_string(i));
+  }
+  EXPECT_EQ(s.find_identifier("cudaF3000"), nullptr);
+  EXPECT_EQ(s.find_identifier("cuda_f.h"), nullptr);
+  EXPECT_EQ(s.find_identifier(""), nullptr);
+  EXPECT_EQ(s.find_header("cuda_f.h")->to, "hip/f.h");
+  s.load_table("func\tcudaF7\tmine\tuser\tchanged\n", "user.tsv", RuleSet::Merge::Override);
+  EXPECT_EQ(s.size(), 3001u);
+  EXPECT_EQ(s.all()[7]->to, "mine");
+  EXPECT_EQ(s.all()[7]->origin(), "user.tsv:1");
+  EXPECT_EQ(s.find_identifier("cudaF7"), s.all()[7]);
+  try {
+    s.load_table("func\tcudaF9\tx\tr\tsupported\n", "dup.tsv", RuleSet::Merge::RejectDuplicates);
+    FAIL() << "expected RuleError";
+  } catch (const RuleError& e) {
+    EXPECT_EQ(std::string(e.what()), "dup.tsv:1: duplicate rule for 'cudaF9' (first defined at many.tsv:10)");
+  }
 }
 
 TEST(RuleSet, CallTemplatesExpandArgumentsAndRests) {

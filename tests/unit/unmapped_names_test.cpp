@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "lex/code_view.h"
+#include "rules/builtin.h"
+#include "targets/hip/passes.h"
 
 namespace ferry::targets {
 namespace {
@@ -25,6 +29,43 @@ TEST(UnmappedNames, ListsHeaderNamesWithoutRulesOnly) {
   ASSERT_NE(hip.find("hipGetStreamDeviceId"), nullptr);
   EXPECT_EQ(hip.find("hipMalloc"), nullptr);
   EXPECT_EQ(hip.find("hipExtMallocWithFlags"), nullptr);  // hipExt* is FRY1202's
+}
+
+// One description per family and header, shared by the names that have them (634 names are the
+// driver API's of cuda.h).
+TEST(UnmappedNames, NamesOfOneFamilyAndHeaderShareOneDescription) {
+  const UnmappedNames names = cuda_names();
+  const UnmappedApiName* a = names.find("CUDA_ARRAY3D_COLOR_ATTACHMENT");
+  const UnmappedApiName* b = names.find("CUDA_ARRAY3D_DEFERRED_MAPPING");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a->where, "CUDA driver API, cuda.h");
+  const UnmappedApiName* nccl = names.find("NCCL_COMM_NULL");
+  ASSERT_NE(nccl, nullptr);
+  EXPECT_EQ(nccl->where, "CUDA nccl API, nccl.h");
+  EXPECT_EQ(names.find("CUDA_ARRAY3D_COLOR_ATTACHMENTS"), nullptr);
+  EXPECT_EQ(names.find("CUDA_ARRAY3D"), nullptr);
+  const std::vector<std::string_view> all = names.names();
+  EXPECT_NE(std::find(all.begin(), all.end(), "NCCL_COMM_NULL"), all.end());
+}
+
+// The API names a user's declaration never clashes with: built on the first question, from the
+// forward rules (both sides, a call template's called name), the HIP -> CUDA tables and the
+// unmapped CUDA names.
+TEST(ApiNames, KnowsBothSidesOfTheRulesAndTheUnmappedNames) {
+  rules::RuleSet forward;
+  const std::string_view skip[] = {"cuda2hip/alt-"};
+  rules::load_builtin(forward, "cuda2hip/", skip);
+  const UnmappedNames unmapped = cuda_names();
+  const hip::ApiNames api(forward, unmapped);
+  EXPECT_TRUE(api.contains("cudaMalloc"));                     // a rule's from
+  EXPECT_TRUE(api.contains("hipMalloc"));                      // its to
+  EXPECT_TRUE(api.contains("hipFuncGetAttributes"));           // a call template's called name
+  EXPECT_TRUE(api.contains("__shfl_sync"));                    // rules/hip2cuda
+  EXPECT_TRUE(api.contains("CUDA_ARRAY3D_COLOR_ATTACHMENT"));  // unmapped
+  EXPECT_FALSE(api.contains("reinterpret_cast"));
+  EXPECT_FALSE(api.contains("my_kernel"));
+  EXPECT_FALSE(api.contains("cuda_runtime"));  // a header's name is not an identifier rule
 }
 
 TEST(UnmappedNames, TheProjectsOwnDeclarationsAreCollected) {

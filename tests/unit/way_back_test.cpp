@@ -23,7 +23,7 @@ std::size_t expect_same(const rules::RuleSet& set, Lookup identifier, Lookup hea
     const bool is_header = r->kind == rules::RuleKind::Header;
     const rules::Rule* found = is_header ? set.find_header(r->from) : set.find_identifier(r->from);
     const std::string_view want = found && found->has_replacement() ? std::string_view(found->to) : "";
-    EXPECT_EQ((is_header ? header : identifier)(r->from), want) << r->origin << ": " << r->from;
+    EXPECT_EQ((is_header ? header : identifier)(r->from), want) << r->origin() << ": " << r->from;
     ++checked;
   }
   for (const std::string_view none : {"", "a", "zzzz_not_a_name", "threadIdx", "~"}) {

@@ -122,8 +122,9 @@ void changed_note(FileMigration& f, std::size_t ci, std::string_view name, std::
   const rules::Rule* r = f.target().rules().find_identifier(name);
   if (!r || r->status != rules::Status::Changed) return;
   f.diag(Diag::ChangedSemantics, ci,
-         "'" + r->from + "' → '" + std::string(to) + "' behaves differently on " + std::string(f.target().name()),
-         r->note);
+         "'" + std::string(r->from) + "' → '" + std::string(to) + "' behaves differently on " +
+             std::string(f.target().name()),
+         std::string(r->note));
 }
 
 void capacity_note(FileMigration& f, std::size_t ci, std::string_view api, std::string_view count) {

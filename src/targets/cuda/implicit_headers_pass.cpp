@@ -183,7 +183,7 @@ void implicit_headers_pass(FileMigration& file) {
         file.insert_line_at_top("#include <cuda.h>" + added_record(file) + "\n");
         file.count_converted("headers");
         file.diag(Diag::ImplicitHeaderAdded, Severity::Note, ci,
-                  "<cuda.h> added: the file uses '" + std::string(name) + "' (CUDA's " + r->to +
+                  "<cuda.h> added: the file uses '" + std::string(name) + "' (CUDA's " + std::string(r->to) +
                       "), which <hip/hip_runtime.h> declared for it and <cuda_runtime.h> does not",
                   "");
       }

@@ -19,7 +19,7 @@ namespace {
 // The family a restored name is counted in: its HIP name's rule's, else runtime.
 std::string family_of(const FileMigration& file, std::string_view hip) {
   const rules::Rule* r = file.target().rules().find_identifier(hip);
-  return r && !r->family.empty() ? r->family : "runtime";
+  return std::string(r && !r->family.empty() ? r->family : "runtime");
 }
 
 // The same-signature guards of the hip target (same_signature_pass: `#if !defined(FERRY_HAVE_X)

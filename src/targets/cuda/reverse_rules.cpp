@@ -1,8 +1,10 @@
 #include "targets/cuda/reverse_rules.h"
 
+#include <algorithm>
 #include <cctype>
-#include <map>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "core/text.h"
 #include "rules/builtin.h"
@@ -35,10 +37,10 @@ bool is_keyword(std::string_view s) {
 
 // `head($0, HIP_SYMBOL($1), $2...)`: the head, when the template only renames the call (its
 // arguments in order, possibly wrapped in HIP_SYMBOL, which the reverse unwraps by its own rule).
-std::string renaming_head(std::string_view tmpl) {
+std::string_view renaming_head(std::string_view tmpl) {
   std::size_t n = 0;
   while (n < tmpl.size() && (std::isalnum(static_cast<unsigned char>(tmpl[n])) || tmpl[n] == '_')) ++n;
-  const std::string head(tmpl.substr(0, n));
+  const std::string_view head = tmpl.substr(0, n);
   if (!is_identifier(head) || tmpl.substr(n, 1) != "(" || tmpl.back() != ')') return {};
   std::string body(tmpl.substr(n + 1, tmpl.size() - n - 2));
   for (std::size_t at; (at = body.find("HIP_SYMBOL(")) != std::string::npos;) {
@@ -52,7 +54,7 @@ std::string renaming_head(std::string_view tmpl) {
     want += "$" + std::to_string(i);
     if (want + "..." == body) return head;
   }
-  return want == body ? head : std::string();
+  return want == body ? head : std::string_view();
 }
 
 // `name` is `other` with "_v2" inserted before an optional "_64" suffix (cuBLAS aliases).
@@ -61,19 +63,21 @@ bool is_v2_alias(std::string_view name, std::string_view other) {
          (other.ends_with("_64") && name == std::string(other.substr(0, other.size() - 3)) + "_v2_64");
 }
 
-struct Group {
-  RuleKind kind = RuleKind::Func;
-  std::vector<ReverseCandidate> candidates;
-  std::vector<std::string> families;
-  std::vector<std::string> notes;
+// A forward row that inverts to a rule for `hip` (its `to`, or a call template's head): views
+// into the forward sets, which live until the reverse table is built.
+struct Inverse {
+  int cls;  // index_class of the reverse rule's kind
+  std::string_view hip;
+  RuleKind kind;
+  const Rule* forward;
 };
 
-void collect(const RuleSet& forward, std::map<std::pair<int, std::string>, Group>& groups, ReverseStats& st) {
-  for (const auto& r : forward.all()) {
+void collect(const RuleSet& forward, std::vector<Inverse>& out, ReverseStats& st) {
+  for (const Rule* r : forward.all()) {
     if (!r->has_replacement()) continue;
     if (r->status != Status::Supported && r->status != Status::Changed) continue;
     if (r->since.is_none()) continue;  // no HIP release has it (Ferry's compat headers give it): nothing to invert
-    std::string hip = r->to;
+    std::string_view hip = r->to;
     if (is_keyword(hip)) continue;  // a typedef of a builtin type: nothing to invert
     RuleKind kind = r->kind;
     if (r->kind == RuleKind::Call) {
@@ -88,24 +92,17 @@ void collect(const RuleSet& forward, std::map<std::pair<int, std::string>, Group
       bool names = true;
       std::string_view rest = hip;
       for (std::size_t at; (at = rest.find("::")) != std::string_view::npos; rest.remove_prefix(at + 2))
-        names = names && is_identifier(std::string(rest.substr(0, at)));
-      if (!names || !is_identifier(std::string(rest))) continue;
+        names = names && is_identifier(rest.substr(0, at));
+      if (!names || !is_identifier(rest)) continue;
     } else if (r->kind != RuleKind::Header && !is_identifier(hip)) {
       continue;  // an expression: nothing to invert
-    } else if (r->kind == RuleKind::Header && hip.find_first_of("./") == std::string::npos) {
+    } else if (r->kind == RuleKind::Header && hip.find_first_of("./") == std::string_view::npos) {
       // A header without extension or folder is the C++ standard library (cuda/std/cstdint ->
       // cstdint): HIP code including it is plain C++, and CUDA code includes it as it is.
       ++st.skipped_standard_headers;
       continue;
     }
-    Group& g = groups[{index_class(kind), hip}];
-    if (g.candidates.empty()) g.kind = kind;
-    bool seen = false;  // same name from two tables (e.g. alt-rocblas)
-    for (const ReverseCandidate& c : g.candidates) seen = seen || c.cuda == r->from;
-    if (seen) continue;
-    g.candidates.push_back({r->from, r->origin, r->status});
-    g.families.push_back(r->family);
-    g.notes.push_back(r->note);
+    out.push_back({index_class(kind), hip, kind, r});
   }
 }
 
@@ -140,27 +137,39 @@ void build_reverse_rules(RuleSet& out, ReverseStats* stats, const rules::CudaVer
     if (rules::note_allows(r->note, version)) explicit_rows.add(*r, RuleSet::Merge::Override);
   st.explicit_rows = explicit_rows.size();
 
-  std::map<std::pair<int, std::string>, Group> groups;
-  collect(forward, groups, st);
-  collect(forward_rocblas, groups, st);
-  collect(forward_rocsparse, groups, st);
+  // The inverses grouped by reverse name (index class, then the name's bytes: the order of the
+  // rules added below), each group's candidates in table order.
+  std::vector<Inverse> inverses;
+  collect(forward, inverses, st);
+  collect(forward_rocblas, inverses, st);
+  collect(forward_rocsparse, inverses, st);
+  std::stable_sort(inverses.begin(), inverses.end(),
+                   [](const Inverse& x, const Inverse& y) { return x.cls != y.cls ? x.cls < y.cls : x.hip < y.hip; });
 
-  for (auto& [key, g] : groups) {
-    const auto& [cls, hip] = key;
+  std::vector<const Rule*> g;  // one group's candidates: the forward rows
+  for (std::size_t first = 0, last; first < inverses.size(); first = last) {
+    const int cls = inverses[first].cls;
+    const std::string_view hip = inverses[first].hip;
+    const RuleKind kind = inverses[first].kind;
+    g.clear();
+    for (last = first; last < inverses.size() && inverses[last].cls == cls && inverses[last].hip == hip; ++last) {
+      bool seen = false;  // same name from two tables (e.g. alt-rocblas)
+      for (const Rule* c : g) seen = seen || c->from == inverses[last].forward->from;
+      if (!seen) g.push_back(inverses[last].forward);
+    }
     std::size_t pick = 0;
     std::string how;
-    if (g.candidates.size() > 1) {
+    if (g.size() > 1) {
       if (find_in(explicit_rows, cls, hip)) {
         how = "explicit";
       } else {
-        for (std::size_t i = 0; i < g.candidates.size() && how.empty(); ++i)
-          if (g.candidates[i].cuda == hip) pick = i, how = "identity";
+        for (std::size_t i = 0; i < g.size() && how.empty(); ++i)
+          if (g[i]->from == hip) pick = i, how = "identity";
         if (how.empty()) {
           std::vector<std::size_t> bases;
-          for (std::size_t i = 0; i < g.candidates.size(); ++i) {
+          for (std::size_t i = 0; i < g.size(); ++i) {
             bool alias = false;
-            for (std::size_t j = 0; j < g.candidates.size(); ++j)
-              alias = alias || (i != j && is_v2_alias(g.candidates[i].cuda, g.candidates[j].cuda));
+            for (std::size_t j = 0; j < g.size(); ++j) alias = alias || (i != j && is_v2_alias(g[i]->from, g[j]->from));
             if (!alias) bases.push_back(i);
           }
           if (bases.size() == 1) pick = bases[0], how = "v2-alias";
@@ -170,15 +179,15 @@ void build_reverse_rules(RuleSet& out, ReverseStats* stats, const rules::CudaVer
           // cudaError_t): a driver spelling (CUstream, CUresult) would not type-check, changed or not.
           std::vector<std::size_t> runtime;
           bool others_driver = true;
-          for (std::size_t i = 0; i < g.candidates.size(); ++i)
-            if (g.families[i] == "runtime") runtime.push_back(i);
-            else others_driver = others_driver && g.families[i] == "driver";
+          for (std::size_t i = 0; i < g.size(); ++i)
+            if (g[i]->family == "runtime") runtime.push_back(i);
+            else others_driver = others_driver && g[i]->family == "driver";
           if (runtime.size() == 1 && others_driver) pick = runtime[0], how = "runtime-over-driver";
         }
         if (how.empty()) {
           std::vector<std::size_t> supported;
-          for (std::size_t i = 0; i < g.candidates.size(); ++i)
-            if (g.candidates[i].status == Status::Supported) supported.push_back(i);
+          for (std::size_t i = 0; i < g.size(); ++i)
+            if (g[i]->status == Status::Supported) supported.push_back(i);
           if (supported.size() == 1) pick = supported[0], how = "only-supported";
           else {
             how = "unresolved";
@@ -186,20 +195,27 @@ void build_reverse_rules(RuleSet& out, ReverseStats* stats, const rules::CudaVer
           }
         }
       }
-      st.many_to_one.push_back({g.kind, hip, g.candidates, g.candidates[pick].cuda, how});
+      std::vector<ReverseCandidate> candidates;
+      for (const Rule* c : g) candidates.push_back({std::string(c->from), c->origin(), c->status});
+      st.many_to_one.push_back({kind, std::string(hip), std::move(candidates), std::string(g[pick]->from), how});
     }
     if (how == "explicit") continue;  // the explicit row is added below
-    const ReverseCandidate& c = g.candidates[pick];
+    const Rule& c = *g[pick];
+    // The rule views these strings and the forward sets; `out` keeps copies (RuleSet::add).
+    const std::string origin = c.origin();
+    const std::string note = c.status == Status::Changed
+                                 ? "inverse of " + origin + (c.note.empty() ? "" : ": " + std::string(c.note))
+                                 : std::string();
+    const std::string inverted = origin + " (inverted)";
     Rule r;
-    r.kind = g.kind;
+    r.kind = kind;
     r.status = c.status;
     r.from = hip;
-    r.to = c.cuda;
-    r.family = g.families[pick];
-    if (c.status == Status::Changed)
-      r.note = "inverse of " + c.origin + (g.notes[pick].empty() ? "" : ": " + g.notes[pick]);
-    r.origin = c.origin + " (inverted)";
-    out.add(std::move(r), RuleSet::Merge::RejectDuplicates);
+    r.to = c.from;
+    r.family = c.family;
+    r.note = note;
+    r.table = inverted;
+    out.add(r, RuleSet::Merge::RejectDuplicates);
     ++st.derived;
   }
   // ILP64 twins: cuBLAS 12 has `cublasX_64` for most routines, which the forward table lists as
@@ -210,16 +226,18 @@ void build_reverse_rules(RuleSet& out, ReverseStats* stats, const rules::CudaVer
       if (r->family != "cublas" || !r->from.ends_with("_64") || r->from.ends_with("_v2_64")) continue;
       const rules::Rule* base = forward.find_identifier(r->from.substr(0, r->from.size() - 3));
       if (!base || !base->has_replacement() || base->status != Status::Supported) continue;
+      const std::string from = std::string(base->to) + "_64";
+      const std::string origin = r->origin() + " (ILP64 twin of " + std::string(base->from) + ")";
       Rule twin;
       twin.kind = RuleKind::Func;
       twin.status = Status::Supported;
-      twin.from = base->to + "_64";
+      twin.from = from;
       twin.to = r->from;
       twin.family = "cublas";
       twin.note = "ILP64 routine (64-bit sizes and strides), cuBLAS >= 12.0";
-      twin.origin = r->origin + " (ILP64 twin of " + base->from + ")";
+      twin.table = origin;
       if (!out.find_identifier(twin.from) && !explicit_rows.find_identifier(twin.from)) {
-        out.add(std::move(twin), RuleSet::Merge::RejectDuplicates);
+        out.add(twin, RuleSet::Merge::RejectDuplicates);
         ++st.derived;
       }
     }
@@ -228,30 +246,37 @@ void build_reverse_rules(RuleSet& out, ReverseStats* stats, const rules::CudaVer
   for (const auto& r : forward.all()) {
     if (r->family != "cublas" || r->status != Status::Supported || !r->to.ends_with("_v2") || r->from.ends_with("_v2"))
       continue;
+    const std::string note = "hipBLAS's hipblasComplex form of " + std::string(r->to);
+    const std::string origin = r->origin() + " (hipBLAS's pre-_v2 complex API)";
     Rule old_api;
     old_api.kind = RuleKind::Func;
     old_api.status = Status::Supported;
     old_api.from = r->to.substr(0, r->to.size() - 3);
     old_api.to = r->from;
     old_api.family = "cublas";
-    old_api.note = "hipBLAS's hipblasComplex form of " + r->to;
-    old_api.origin = r->origin + " (hipBLAS's pre-_v2 complex API)";
+    old_api.note = note;
+    old_api.table = origin;
     // Its ILP64 twin too: `hipblasDotEx_64` (hipBLAS's spelling before the _v2 API became the
     // default) is `hipblasDotEx_v2_64`, cuBLAS's `cublasDotEx_64` (CUDA >= 12).
-    const rules::Rule* twin64 = out.find_identifier(r->to + "_64");
+    const rules::Rule* twin64 = out.find_identifier(std::string(r->to) + "_64");
     Rule old_64;
+    std::string from_64, note_64, origin_64;
     if (twin64 && twin64->has_replacement()) {
+      from_64 = std::string(old_api.from) + "_64";
+      note_64 = "hipBLAS's spelling of " + std::string(r->to) + "_64: " + std::string(twin64->note);
+      origin_64 = twin64->origin() + " (hipBLAS's pre-_v2 spelling)";
       old_64 = *twin64;
-      old_64.from = old_api.from + "_64";
-      old_64.note = "hipBLAS's spelling of " + r->to + "_64: " + twin64->note;
-      old_64.origin = twin64->origin + " (hipBLAS's pre-_v2 spelling)";
+      old_64.from = from_64;
+      old_64.note = note_64;
+      old_64.table = origin_64;
+      old_64.line = 0;
     }
     if (!out.find_identifier(old_api.from) && !explicit_rows.find_identifier(old_api.from)) {
-      out.add(std::move(old_api), RuleSet::Merge::RejectDuplicates);
+      out.add(old_api, RuleSet::Merge::RejectDuplicates);
       ++st.derived;
     }
     if (!old_64.from.empty() && !out.find_identifier(old_64.from) && !explicit_rows.find_identifier(old_64.from)) {
-      out.add(std::move(old_64), RuleSet::Merge::RejectDuplicates);
+      out.add(old_64, RuleSet::Merge::RejectDuplicates);
       ++st.derived;
     }
   }

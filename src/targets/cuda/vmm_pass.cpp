@@ -33,7 +33,7 @@ const std::map<std::string, std::string, std::less<>>& driver_spellings() {
       if (!shared) continue;
       auto tag = [](std::string_view n) { return n.ends_with("_st") || n.ends_with("_enum") || n.ends_with("_v1"); };
       const auto it = out.find(r->to);
-      if (it == out.end() || (tag(it->second) && !tag(r->from))) out[r->to] = r->from;
+      if (it == out.end() || (tag(it->second) && !tag(r->from))) out[std::string(r->to)] = r->from;
     }
     return out;
   }();

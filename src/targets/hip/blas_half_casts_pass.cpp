@@ -94,7 +94,7 @@ void blas_half_casts_pass(migrate::FileMigration& file, const rules::RuleSet& ta
     }
     // hipblasCgemm_v2 (ROCm 6.0) for an older hipBLAS: its 5.x function, on hipBLAS's complex types
     if (!old_hipblas || !r->to.ends_with("_v2")) continue;
-    const std::string base = r->to.substr(0, r->to.size() - 3);
+    const std::string base(r->to.substr(0, r->to.size() - 3));
     const auto it = complex_params().find(base);
     if (it == complex_params().end() || !rewrite::record::recordable(callee)) continue;
     if (!file.replace(ci, ci, base + " " + rewrite::record::make(callee))) continue;

@@ -104,11 +104,11 @@ void apply_toolchain(rules::RuleSet& set, const Toolchain& tc, std::string_view 
   const CompatTable& compat = compat_table();
   set.adjust([&](rules::Rule& r) {
     r.availability = rules::Availability::Available;
-    r.compat.clear();
+    r.compat = {};
     if (!r.has_replacement() || !r.since.known() || r.kind == rules::RuleKind::Namespace) return;
     if (r.since <= tc.version_of(library_of_family(r.family, blas, sparse))) return;
     const auto& index = r.kind == rules::RuleKind::Header ? compat.by_header : compat.by_name;
-    const std::string key = r.kind == rules::RuleKind::Header ? r.from : r.to.substr(0, r.to.find('('));
+    const std::string_view key = r.kind == rules::RuleKind::Header ? r.from : r.to.substr(0, r.to.find('('));
     if (auto it = index.find(key); it != index.end()) {
       r.availability = rules::Availability::Compat;
       r.compat = it->second;
@@ -174,9 +174,9 @@ void compat_header_pass(migrate::FileMigration& file) {
     // The way back writes the CUDA header in angle brackets (`<math_constants.h>`); a quoted
     // original (`"math_constants.h"`) keeps its spelling in a header record.
     const std::string record = raw.front() == '"' ? " " + rewrite::record::make(raw) : std::string();
-    if (file.replace(ci, ci, "\"" + include_path(file, r->compat) + "\"" + record)) {
+    if (file.replace(ci, ci, "\"" + include_path(file, std::string(r->compat)) + "\"" + record)) {
       file.count_converted(r->family);
-      file.require_compat(r->compat, r->from, ci);
+      file.require_compat(std::string(r->compat), std::string(r->from), ci);
     }
   }
 }

@@ -90,7 +90,7 @@ void cuda_record_pass(migrate::FileMigration& file) {
     // As the rules will write it: a header the release lacks keeps its path (apply_rules does the
     // same), so it never makes a later include of the same HIP header look like a duplicate.
     const bool rewritten = r != nullptr;
-    const std::string after = rewritten ? r->to : path;
+    const std::string after = rewritten ? std::string(r->to) : path;
     const bool dup = std::find(included.begin(), included.end(), after) != included.end();
     included.push_back(after);
     // Only includes the rules will rewrite: a header the release lacks (Availability::Missing)

@@ -97,7 +97,7 @@ std::string renamed_by(const rules::RuleSet& rules, std::string_view name) {
   if (!r || !r->has_replacement()) return std::string(name);
   std::size_t n = 0;  // a call template's called name
   while (n < r->to.size() && (std::isalnum(static_cast<unsigned char>(r->to[n])) || r->to[n] == '_')) ++n;
-  return n > 0 ? r->to.substr(0, n) : std::string(name);
+  return std::string(n > 0 ? r->to.substr(0, n) : name);
 }
 
 void hip_provided_pass(migrate::FileMigration& file, const HipProvidedTable& table) {

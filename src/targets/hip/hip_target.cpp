@@ -82,9 +82,7 @@ class HipTarget final : public Target {
     reserved_ = load_reserved_names();
     provided_ = load_hip_provided();
     typedef_tags_ = load_hip_typedef_tags();
-    api_names_ = load_api_names(rules_);
     unmapped_ = UnmappedNames("cuda_api_names.tsv", "CUDA", {"cu", "CU", "nccl", "NCCL"});
-    for (const std::string& name : unmapped_.names()) api_names_.insert(name);  // CUDA's own: never user clashes
     for (const HipMember& m : load_hip_members()) {
       if (!toolchain_.hip.known() || !(toolchain_.hip < m.since)) continue;
       if (m.type == "thread_block_tile") {
@@ -92,7 +90,7 @@ class HipTarget final : public Target {
       } else if (m.type.starts_with("hip")) {  // a struct: its spellings are HIP's and the CUDA types mapped to it
         std::vector<std::string> type_names = {m.type};
         for (const auto& r : rules_.all())
-          if (r->kind == rules::RuleKind::Type && r->to == m.type) type_names.push_back(r->from);
+          if (r->kind == rules::RuleKind::Type && r->to == m.type) type_names.emplace_back(r->from);
         prop_members_.push_back({m.type, std::move(type_names), m.member, m.since.str(), m.attribute, m.cuda_type});
       }
     }
@@ -112,12 +110,13 @@ class HipTarget final : public Target {
           r->kind == rules::RuleKind::Call)
         continue;
       if (r->availability == rules::Availability::Missing)
-        gaps.push_back({"", r->from,
+        gaps.push_back({"", std::string(r->from),
                         rel + " lacks it" +
                             (r->since.is_none() ? std::string("; no HIP release has it")
                                                 : "; HIP has it from ROCm " + r->since.str())});
       else if (r->status == rules::Status::Unsupported && !r->has_replacement())
-        gaps.push_back({"", r->from, "HIP has no equivalent" + (r->note.empty() ? std::string() : ": " + r->note)});
+        gaps.push_back({"", std::string(r->from),
+                        "HIP has no equivalent" + (r->note.empty() ? std::string() : ": " + std::string(r->note))});
     }
     for (const HipMember& m : load_hip_members())
       if (toolchain_.hip.known() && toolchain_.hip < m.since)
@@ -245,8 +244,8 @@ class HipTarget final : public Target {
   std::unordered_set<std::string> reserved_;
   HipProvidedTable provided_;
   HipTypedefTags typedef_tags_;
-  std::unordered_set<std::string> api_names_;   // never user clashes (load_api_names)
   UnmappedNames unmapped_;                      // rules/cuda_api_names.tsv: FRY1004
+  ApiNames api_names_{rules_, unmapped_};       // never user clashes
   std::vector<DevicePropMember> prop_members_;  // struct members the release lacks
   bool tile_meta_missing_ = false;              // the release lacks thread_block_tile::meta_group_rank
 };

@@ -26,6 +26,7 @@
 #include "targets/hip/hip_provided.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
+#include "targets/unmapped_names.h"
 
 namespace ferry::targets::hip {
 
@@ -38,8 +39,8 @@ std::unordered_set<std::string> load_reserved_names() {
   return names;
 }
 
-std::unordered_set<std::string> load_api_names(const rules::RuleSet& forward) {
-  std::unordered_set<std::string> names;
+std::unordered_set<std::string_view> load_api_names(const rules::RuleSet& forward, const UnmappedNames& unmapped) {
+  std::unordered_set<std::string_view> names;
   auto add_head = [&](std::string_view s) {  // a name, or the called name of a call template
     std::size_t n = 0;
     while (n < s.size() && (std::isalnum(static_cast<unsigned char>(s[n])) || s[n] == '_')) ++n;
@@ -68,14 +69,20 @@ std::unordered_set<std::string> load_api_names(const rules::RuleSet& forward) {
       if (b != std::string_view::npos) add_head(line.substr(b + 1, line.find('\t', b + 1) - b - 1));
     }
   }
+  for (const std::string_view name : unmapped.names()) names.insert(name);  // CUDA's own
   return names;
+}
+
+bool ApiNames::contains(std::string_view name) const {
+  std::call_once(made_, [&] { names_ = load_api_names(forward_, unmapped_); });
+  return names_.contains(name);
 }
 
 namespace {
 
 class NameClashScan final : public ProjectScan {
  public:
-  NameClashScan(const std::unordered_set<std::string>& reserved, const std::unordered_set<std::string>& api_names,
+  NameClashScan(const std::unordered_set<std::string>& reserved, const ApiNames& api_names,
                 const HipProvidedTable& provided, const rules::RuleSet& rules)
       : reserved_(reserved), api_names_(api_names), provided_(provided), rules_(rules), heads_(65536, false) {
     // Views into `reserved`, which outlives the scan: one hash per identifier and no string built
@@ -162,7 +169,7 @@ class NameClashScan final : public ProjectScan {
   }
 
   const std::unordered_set<std::string>& reserved_;
-  const std::unordered_set<std::string>& api_names_;
+  const ApiNames& api_names_;
   const HipProvidedTable& provided_;
   const rules::RuleSet& rules_;
   std::unordered_set<std::string_view> reserved_views_;
@@ -179,8 +186,7 @@ class NameClashScan final : public ProjectScan {
 
 }  // namespace
 
-std::unique_ptr<ProjectScan> name_clash_scan(const std::unordered_set<std::string>& reserved,
-                                             const std::unordered_set<std::string>& api_names,
+std::unique_ptr<ProjectScan> name_clash_scan(const std::unordered_set<std::string>& reserved, const ApiNames& api_names,
                                              const HipProvidedTable& provided, const rules::RuleSet& rules) {
   return std::make_unique<NameClashScan>(reserved, api_names, provided, rules);
 }

@@ -5,7 +5,9 @@
 // over the rule tables.
 #pragma once
 
+#include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -13,6 +15,10 @@
 #include "analysis/wave64_fix.h"
 #include "migrate/file_migration.h"
 #include "targets/hip/hip_provided.h"
+
+namespace ferry::targets {
+class UnmappedNames;
+}
 
 namespace ferry::targets::hip {
 
@@ -199,17 +205,32 @@ void name_clash_pass(migrate::FileMigration& file);
 [[nodiscard]] std::unordered_set<std::string> load_reserved_names();
 
 // Every identifier the rule tables know on either side: forward `from` names and the names
-// (or called names of call templates) they map to, and the rules/hip2cuda rows. Such a name is
-// never a user clash (name_clash_scan).
-[[nodiscard]] std::unordered_set<std::string> load_api_names(const rules::RuleSet& forward);
+// (or called names of call templates) they map to, the rules/hip2cuda rows, and `unmapped`'s
+// names (CUDA's own that no rule maps). Such a name is never a user clash (name_clash_scan).
+// Views into `forward`, `unmapped` and the embedded tables.
+[[nodiscard]] std::unordered_set<std::string_view> load_api_names(const rules::RuleSet& forward,
+                                                                  const UnmappedNames& unmapped);
+
+// load_api_names, made on the first question (thread-safe): most runs never ask one.
+// `forward` and `unmapped` outlive it.
+class ApiNames {
+ public:
+  ApiNames(const rules::RuleSet& forward, const UnmappedNames& unmapped) : forward_(forward), unmapped_(unmapped) {}
+  [[nodiscard]] bool contains(std::string_view name) const;
+
+ private:
+  const rules::RuleSet& forward_;
+  const UnmappedNames& unmapped_;
+  mutable std::once_flag made_;
+  mutable std::unordered_set<std::string_view> names_;
+};
 
 // The project-wide half of name_clash_pass (a pre-pass): finds the user's declarations of
 // `reserved` names in the files and fills ctx.clash_renames / clash_origins / clash_kept. A name
 // with a definition that hip_provided_pass guards (`provided`) is not renamed: HIP's definition
 // serves its uses. The arguments outlive the scan.
 [[nodiscard]] std::unique_ptr<ProjectScan> name_clash_scan(const std::unordered_set<std::string>& reserved,
-                                                           const std::unordered_set<std::string>& api_names,
-                                                           const HipProvidedTable& provided,
+                                                           const ApiNames& api_names, const HipProvidedTable& provided,
                                                            const rules::RuleSet& rules);
 
 }  // namespace ferry::targets::hip

@@ -131,7 +131,7 @@ void solver_args_pass(migrate::FileMigration& file, bool old_hipsolver) {
       if (it == typed.end() || it->second.at >= a.first || it->second.function != call) continue;
       const std::string_view type = it->second.type;
       const rules::Rule* r = file.target().rules().find_identifier(type);
-      const std::string migrated = r && r->has_replacement() ? r->to : std::string(type);
+      const std::string migrated(r && r->has_replacement() ? r->to : type);
       const bool rocblas = migrated.starts_with("rocblas");
       if (!old_hipsolver && !rocblas) continue;  // hipSOLVER's type is hipBLAS's (ROCm 6.0 on)
       const std::string hipsolver(solver_name(type)->hipsolver);
