@@ -6,6 +6,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "lex/ferry_marks.h"
 #include "rewrite/roundtrip_record.h"
 #include "rewrite/whole_lines.h"
 
@@ -71,7 +72,11 @@ std::vector<bool> excluded_lines(std::string_view src, const lex::TokenList& tok
   return excluded;
 }
 
-void FileMigration::compute_exclusions() { excluded_line_ = excluded_lines(source(), tokens()); }
+// Most files hold no marker: the view's marks answer that without a search of the text, and
+// excluded() reads an empty table as "no line excluded".
+void FileMigration::compute_exclusions() {
+  if (lex::source_mentions(*this, "ferry:")) excluded_line_ = excluded_lines(source(), tokens());
+}
 
 namespace {
 // What a rule_of_name_ slot not looked up yet points to (never a rule of a table).
