@@ -89,13 +89,15 @@ const CodeView::NameIndex& CodeView::names() const {
   std::uint32_t* const id_of = n->id_of.get();
   // The identifiers' code indices, in order: every code index is written to the next entry and
   // kept (counted) when it is an identifier, a walk without a branch per token. Room for every
-  // code index, of which only the pages written are touched.
-  const auto idents = std::make_unique_for_overwrite<std::uint32_t[]>(code_count + 1);
+  // code index, in pages of their own (PodArray) of which only those written are touched.
+  PodArray<std::uint32_t> idents;
+  idents.resize_uninitialized(code_count + 1);
+  std::uint32_t* const ident_at = idents.data();
   std::size_t ident_count = 0;
   const std::uint32_t* const code = code_.data();
   for (std::size_t ci = 0; ci < code_count; ++ci) {
     id_of[ci] = 0;
-    idents[ident_count] = static_cast<std::uint32_t>(ci);
+    ident_at[ident_count] = static_cast<std::uint32_t>(ci);
     ident_count += toks_.kind(code[ci]) == Kind::Identifier;
   }
   // Each identifier's name, interned.
@@ -105,7 +107,7 @@ const CodeView::NameIndex& CodeView::names() const {
   n->slots.assign(cap, 0);
   const std::uint64_t* const keys = code_key_.data();
   for (std::size_t k = 0; k < ident_count; ++k) {
-    const std::uint32_t ci = idents[k];
+    const std::uint32_t ci = ident_at[k];
     const std::uint64_t key = keys[ci];
     const std::string_view name = key == kLongKey ? text(ci) : std::string_view();
     std::size_t i = n->slot(key, name);
@@ -128,7 +130,7 @@ const CodeView::NameIndex& CodeView::names() const {
   for (std::size_t i = 0; i < count.size(); ++i) n->first[i + 1] = n->first[i] + count[i];
   n->at.resize(n->first.back());
   std::vector<std::uint32_t> next(n->first.begin(), n->first.end() - 1);
-  for (std::size_t k = 0; k < ident_count; ++k) n->at[next[id_of[idents[k]]]++] = idents[k];
+  for (std::size_t k = 0; k < ident_count; ++k) n->at[next[id_of[ident_at[k]]]++] = ident_at[k];
   arrays_ = {n->id_of.get(), n->first.data(), n->at.data(), n->name_of.data(), n->first.size() - 1};
   names_ = std::move(n);
   return *names_;
