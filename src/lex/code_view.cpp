@@ -5,6 +5,8 @@
 #include <cstring>
 #include <iterator>
 
+#include "lex/name_hash.h"
+
 namespace ferry::lex {
 
 CodeView::CodeView(std::string_view src) : src_(src) {
@@ -14,30 +16,6 @@ CodeView::CodeView(std::string_view src) : src_(src) {
   code_key_ = std::move(code.key);
   partner_ = std::move(code.partner);
 }
-
-namespace {
-
-// A name's hash: words of its bytes, multiplied and folded (names are short; std::hash's byte
-// loop was a tenth of a migration's time when every identifier went through it).
-std::uint64_t name_hash(std::string_view s) {
-  std::uint64_t h = 0x9E3779B97F4A7C15ull * (s.size() + 1);
-  const char* p = s.data();
-  std::size_t n = s.size();
-  for (; n >= 8; p += 8, n -= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
-  }
-  if (n > 0) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, p, n);
-    h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
-  }
-  return h ^ (h >> 29);
-}
-
-}  // namespace
 
 // A short name's hash: its short_key (lex::short_key: the name itself), mixed.
 std::uint64_t key_hash(std::uint64_t key) {
@@ -109,20 +87,27 @@ const CodeView::NameIndex& CodeView::names() const {
   n->id_of = std::make_unique_for_overwrite<std::uint32_t[]>(code_count);  // written below, every entry
   n->id_count = code_count;
   std::uint32_t* const id_of = n->id_of.get();
+  // The identifiers' code indices, in order: every code index is written to the next entry and
+  // kept (counted) when it is an identifier, a walk without a branch per token. Room for every
+  // code index, in pages of their own (PodArray) of which only those written are touched.
+  PodArray<std::uint32_t> idents;
+  idents.resize_uninitialized(code_count + 1);
+  std::uint32_t* const ident_at = idents.data();
+  std::size_t ident_count = 0;
+  const std::uint32_t* const code = code_.data();
+  for (std::size_t ci = 0; ci < code_count; ++ci) {
+    id_of[ci] = 0;
+    ident_at[ident_count] = static_cast<std::uint32_t>(ci);
+    ident_count += toks_.kind(code[ci]) == Kind::Identifier;
+  }
+  // Each identifier's name, interned.
   std::vector<std::uint32_t> count;
   std::size_t cap = 64;
   while (cap < code_count / 8) cap *= 2;
   n->slots.assign(cap, 0);
-  std::vector<std::uint32_t> idents;  // the identifiers' code indices, for the second walk
-  idents.reserve(code_count / 3);
-  const std::uint32_t* const code = code_.data();
   const std::uint64_t* const keys = code_key_.data();
-  for (std::size_t ci = 0; ci < code_count; ++ci) {
-    if (toks_.kind(code[ci]) != Kind::Identifier) {
-      id_of[ci] = 0;
-      continue;
-    }
-    idents.push_back(static_cast<std::uint32_t>(ci));
+  for (std::size_t k = 0; k < ident_count; ++k) {
+    const std::uint32_t ci = ident_at[k];
     const std::uint64_t key = keys[ci];
     const std::string_view name = key == kLongKey ? text(ci) : std::string_view();
     std::size_t i = n->slot(key, name);
@@ -145,7 +130,7 @@ const CodeView::NameIndex& CodeView::names() const {
   for (std::size_t i = 0; i < count.size(); ++i) n->first[i + 1] = n->first[i] + count[i];
   n->at.resize(n->first.back());
   std::vector<std::uint32_t> next(n->first.begin(), n->first.end() - 1);
-  for (const std::uint32_t ci : idents) n->at[next[id_of[ci]]++] = ci;
+  for (std::size_t k = 0; k < ident_count; ++k) n->at[next[id_of[ident_at[k]]]++] = ident_at[k];
   arrays_ = {n->id_of.get(), n->first.data(), n->at.data(), n->name_of.data(), n->first.size() - 1};
   names_ = std::move(n);
   return *names_;

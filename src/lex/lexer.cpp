@@ -231,6 +231,11 @@ class Lexer {
   }
 
  private:
+  struct Open {
+    std::uint32_t ci;  // code index of an open bracket
+    unsigned char c;   // '(', '[' or '{'
+  };
+
   // Token `count` (then counted): `kind` from `start` on `line`; it ends where the next starts.
   [[gnu::always_inline]] void put_token(std::size_t& count, std::uint32_t start, std::uint32_t line, Kind kind) {
     tok_begin_[count] = start;
@@ -254,7 +259,8 @@ class Lexer {
   // Any token that next() read: its code index entry and bracket partner (one stack for code,
   // one for the directive being read, reset at each '#', so a directive's brackets never pair
   // with code or another directive's), and the line state.
-  void put(std::size_t& count, std::uint32_t& code, std::uint32_t start, std::uint32_t line, Kind kind) {
+  [[gnu::always_inline]] void put(std::size_t& count, std::uint32_t& code, std::uint32_t start, std::uint32_t line,
+                                  Kind kind) {
     if (kind == Kind::Newline) {
       put_token(count, start, line, kind);
       in_directive_ = false;
@@ -293,8 +299,9 @@ class Lexer {
   }
 
   // Code token `ci`, the one-byte punctuator `c` (a bracket or '#'): pairs a closer with the
-  // nearest open bracket of its kind on the stack (a stray closer pairs with nothing).
-  void pair(bool dir, unsigned char c, std::uint32_t ci) {
+  // nearest open bracket of its kind on the stack (a stray closer pairs with nothing). Inline for
+  // the common cases: an opener, and a closer of the bracket on top.
+  [[gnu::always_inline]] void pair(bool dir, unsigned char c, std::uint32_t ci) {
     std::vector<Open>& st = dir ? dir_stack_ : code_stack_;
     if (c == '#') {
       if (dir) dir_stack_.clear();
@@ -305,6 +312,18 @@ class Lexer {
       return;
     }
     const unsigned char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+    if (!st.empty() && st.back().c == want) {
+      const std::uint32_t open = st.back().ci;
+      st.pop_back();
+      code_partner_[open] = ci;
+      code_partner_[ci] = open;
+      return;
+    }
+    pair_below(st, want, ci);
+  }
+  // A closer whose opener is below the top of the stack, or nowhere: the openers above it are
+  // left unpaired.
+  [[gnu::noinline]] void pair_below(std::vector<Open>& st, unsigned char want, std::uint32_t ci) {
     std::size_t k = st.size();
     while (k > 0 && st[k - 1].c != want) --k;
     if (k == 0) return;
@@ -590,11 +609,6 @@ class Lexer {
     if (c == ';') launch_depth_ = 0;  // an unclosed launch never spans statements
     return kSinglePunct[c] ? Kind::Punct : Kind::Other;
   }
-
-  struct Open {
-    std::uint32_t ci;  // code index of an open bracket
-    unsigned char c;   // '(', '[' or '{'
-  };
 
   std::string_view src_;
   const unsigned char* s_;  // src_'s bytes

@@ -1,11 +1,13 @@
 #include "migrate/file_migration.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstring>
 #include <optional>
 #include <unordered_set>
 
+#include "lex/ferry_marks.h"
 #include "rewrite/roundtrip_record.h"
 #include "rewrite/whole_lines.h"
 
@@ -71,7 +73,11 @@ std::vector<bool> excluded_lines(std::string_view src, const lex::TokenList& tok
   return excluded;
 }
 
-void FileMigration::compute_exclusions() { excluded_line_ = excluded_lines(source(), tokens()); }
+// Most files hold no marker: the view's marks answer that without a search of the text, and
+// excluded() reads an empty table as "no line excluded".
+void FileMigration::compute_exclusions() {
+  if (lex::source_mentions(*this, "ferry:")) excluded_line_ = excluded_lines(source(), tokens());
+}
 
 namespace {
 // What a rule_of_name_ slot not looked up yet points to (never a rule of a table).
@@ -450,6 +456,46 @@ bool declares_variable(const FileMigration& file, std::size_t ci) {
   return false;
 }
 
+// The tokens apply_rules' walk reads, ascending: identifiers whose name is `named` (by name id)
+// or that stand before `::` or `;`, header names and a directive's '#'. Every other token the
+// walk passes. They are marked in a bitmap from what points at them, never from a walk that reads
+// every token's kind: the named names' occurrences (the name index has them); one pass over the
+// code tokens' keys for `::`, `;` and '#'; and the first header name after each directive's
+// `include`, `include_next` or `import` (the lexer makes a header name of the first `<...>` or
+// `"..."` after one of those words in a directive, and of no other token).
+lex::PodArray<std::uint32_t> rule_walk_tokens(const FileMigration& file, const std::vector<unsigned char>& named) {
+  const std::size_t code_size = file.code_size();
+  std::vector<std::uint64_t> marked((code_size + 63) / 64, 0);
+  const auto mark = [&](std::size_t ci) { marked[ci / 64] |= std::uint64_t{1} << (ci % 64); };
+  for (std::uint32_t id = 0; id < named.size(); ++id)
+    if (named[id])
+      for (const std::uint32_t ci : file.occurrences_of(id)) mark(ci);
+  constexpr std::uint64_t kScope = lex::short_key("::"), kSemicolon = lex::short_key(";"), kHash = lex::short_key("#");
+  for (std::size_t ci = 0; ci < code_size; ++ci) {
+    const std::uint64_t key = file.key(ci);
+    if (key == kScope || key == kSemicolon) {
+      if (ci > 0 && file.is_identifier(ci - 1)) mark(ci - 1);
+    } else if (key == kHash && file.in_directive(ci)) {
+      mark(ci);
+    }
+  }
+  for (const std::string_view word : {"include", "include_next", "import"})
+    for (const std::uint32_t at : file.occurrences(word))
+      for (std::size_t ci = at + 1; ci < code_size && file.in_directive(ci); ++ci)
+        if (file.code(ci).kind == lex::Kind::HeaderName) {
+          mark(ci);
+          break;
+        }
+  lex::PodArray<std::uint32_t> visit;  // pages of its own, touched only as far as written
+  visit.resize_uninitialized(code_size);
+  std::size_t taken = 0;
+  for (std::size_t w = 0; w < marked.size(); ++w)
+    for (std::uint64_t bits = marked[w]; bits != 0; bits &= bits - 1)
+      visit[taken++] = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+  visit.resize_uninitialized(taken);
+  return visit;
+}
+
 }  // namespace
 
 void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
@@ -479,30 +525,7 @@ void apply_rules(FileMigration& file, const rules::RuleSet& rules) {
     named[id] = (own_table ? file.identifier_rule(first) : rules.find_identifier(file.name_text(id))) != nullptr ||
                 file.unmapped_api_name(first) != nullptr;
   }
-  // The tokens the walk below reads: identifiers that are named or before `::` or `;`, header
-  // names and a directive's '#'. Every other token it passes, so they are picked out first, in
-  // a loop that only reads the token kinds, keys and name ids.
-  lex::PodArray<std::uint32_t> visit;  // written through a plain pointer: no vector end to store per token
-  {
-    const lex::TokenList& toks = file.tokens();
-    const std::size_t code_size = file.code_size();
-    visit.resize_uninitialized(code_size);
-    std::uint32_t* const out = visit.data();
-    const std::uint32_t* const name_ids = file.name_ids();
-    std::size_t taken = 0;
-    constexpr std::uint64_t kScope = lex::short_key("::"), kSemicolon = lex::short_key(";"),
-                            kHash = lex::short_key("#");
-    for (std::size_t ci = 0; ci < code_size; ++ci) {
-      const std::size_t ti = file.token_index(ci);
-      const lex::Kind kind = toks.kind(ti);
-      out[taken] = static_cast<std::uint32_t>(ci);
-      taken += kind == lex::Kind::Identifier
-                   ? named[name_ids[ci]] ||
-                         (ci + 1 < code_size && (file.key(ci + 1) == kScope || file.key(ci + 1) == kSemicolon))
-                   : kind == lex::Kind::HeaderName || (toks.in_directive(ti) && file.key(ci) == kHash);
-    }
-    visit.resize_uninitialized(taken);
-  }
+  const lex::PodArray<std::uint32_t> visit = rule_walk_tokens(file, named);
   for (const std::size_t ci : visit) {
     const lex::Token& t = file.code(ci);
     if (t.in_directive && file.is(ci, "#") && ci + 1 < file.code_size()) {

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <random>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -91,6 +95,58 @@ TEST(EditSet, OverlapsAgreesWithEveryEditOnRandomSets) {
         if (x.end > b && x.begin < b + 20) want.emplace_back(x.begin, x.end);
       EXPECT_EQ(seen, want);
     }
+  }
+}
+
+// The line map as a byte walk computes it: every output byte's original line, every line an edit
+// put a byte on (or removed bytes from) changed. apply() counts the newlines between edits
+// sixteen bytes at a time; this checks it on texts long enough for its 255-step lanes, with
+// lines of every length and edits that add, remove and keep newlines.
+LineMap reference_map(std::string_view src, const std::vector<Edit>& edits) {
+  LineMap m;
+  std::uint32_t orig = 1, out = 1;
+  m.out_to_orig.push_back(1);
+  auto mark = [&] {
+    if (m.changed_out_lines.empty() || m.changed_out_lines.back() != out) m.changed_out_lines.push_back(out);
+  };
+  std::size_t pos = 0;
+  auto copy = [&](std::size_t to) {
+    for (; pos < to; ++pos)
+      if (src[pos] == '\n') m.out_to_orig.push_back(++orig), ++out;
+  };
+  for (const Edit& e : edits) {
+    copy(e.begin);
+    const std::uint32_t start = orig;
+    if (e.replacement.empty()) mark();
+    for (const char ch : e.replacement) {
+      mark();
+      if (ch == '\n') m.out_to_orig.push_back(start), ++out;
+    }
+    for (; pos < e.end; ++pos) orig += src[pos] == '\n';
+    if (!e.replacement.empty() && e.replacement.back() == '\n') m.out_to_orig.back() = orig;
+  }
+  copy(src.size());
+  return m;
+}
+
+TEST(EditSet, LineMapAgreesWithAByteWalkOnLongTexts) {
+  std::mt19937 rng(5);
+  for (int round = 0; round < 40; ++round) {
+    std::string src;
+    const std::size_t size = 1 + rng() % 20000;
+    while (src.size() < size) src += std::string(rng() % (round % 2 ? 4 : 90), 'x') + "\n";
+    EditSet e;
+    const char* const kTexts[] = {"", "y", "\n", "a\nb", "a\n", "\n\n", "abc\ndef\n"};
+    for (int i = 0; i < static_cast<int>(rng() % 60); ++i) {
+      const auto b = static_cast<std::uint32_t>(rng() % src.size());
+      const auto en = static_cast<std::uint32_t>(std::min<std::size_t>(src.size(), b + rng() % 40));
+      (void)e.replace(b, rng() % 3 == 0 ? b : en, kTexts[rng() % std::size(kTexts)]);
+    }
+    LineMap got;
+    (void)e.apply(src, &got);
+    const LineMap want = reference_map(src, e.edits());
+    EXPECT_EQ(got.out_to_orig, want.out_to_orig) << round;
+    EXPECT_EQ(got.changed_out_lines, want.changed_out_lines) << round;
   }
 }
 

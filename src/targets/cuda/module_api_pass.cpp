@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "lex/ferry_marks.h"
 #include "rewrite/roundtrip_record.h"
 #include "rules/cuda_version.h"
 #include "targets/cuda/passes.h"
@@ -115,7 +116,7 @@ bool in_driver_statement(const migrate::FileMigration& f, std::size_t ci, const 
 // The way back of a round trip: the tree was migrated from CUDA, or the file carries the forward
 // migration's records (`/* ferry-cuda: ... */`); the CUDA original's text comes back as it was.
 bool from_cuda(const migrate::FileMigration& f) {
-  return f.project().migrated_by == "hip" || rewrite::record::mentions(f.source());
+  return f.project().migrated_by == "hip" || lex::source_mentions(f, rewrite::record::kMark);
 }
 
 // Whether code token `ci` names a driver function: a kDriver name, or a name the rules map to a

@@ -15,6 +15,7 @@
 //   #if 1 /* ferry: #ifdef __HIP_PLATFORM_NVIDIA__, ... */, 1 /* ferry: TEST */  the test as written
 #include <string>
 
+#include "lex/ferry_marks.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/cuda/device_props.h"
 #include "targets/hip/passes.h"
@@ -60,7 +61,7 @@ void restore_platform_tests(FileMigration& file) {
     return t.find("__HIP_PLATFORM_NVIDIA__") != std::string_view::npos ||
            t.find("__HIP_PLATFORM_NVCC__") != std::string_view::npos;
   };
-  if (src.find(kMarker) == std::string_view::npos) return;  // no test written beside a value
+  if (!lex::source_mentions(file, kMarker)) return;  // no test written beside a value
   for (std::size_t ci = 0; ci + 2 < file.code_size(); ++ci) {
     if (!file.in_directive(ci) || !file.is(ci, "#")) continue;
     const std::size_t last = file.directive_last(ci);
@@ -95,7 +96,7 @@ void restore_platform_tests(FileMigration& file) {
 void cuda_compat_pass(FileMigration& file) {
   restore_platform_tests(file);
   // Neither the compat headers' includes nor `ferry :: cuda_compat :: NAME` in the file.
-  if (!file.mentions("cuda_compat") && file.source().find("ferry/compat_cuda") == std::string_view::npos) return;
+  if (!file.mentions("cuda_compat") && !lex::source_mentions(file, "ferry/compat_cuda")) return;
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
     if (file.code(ci).kind == lex::Kind::HeaderName &&
         (file.text(ci) == "\"ferry/compat_cuda.h\"" || file.text(ci) == "\"ferry/compat_cuda_vector.h\"")) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/text.h"
+#include "lex/ferry_marks.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 
@@ -14,7 +15,7 @@ namespace ferry::targets::hip {
 namespace record = rewrite::record;
 
 void hip_record_restore_pass(migrate::FileMigration& file) {
-  if (!record::to_hip::mentions(file.source())) return;
+  if (!lex::source_mentions(file, record::to_hip::kMark)) return;
   const auto& toks = file.tokens();
   const std::string_view src = file.source();
   for (std::size_t ci = 0; ci < file.code_size(); ++ci) {

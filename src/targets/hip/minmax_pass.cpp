@@ -13,6 +13,7 @@
 // header from every file: cuda-samples' eigenvalues stayed ambiguous).
 #include <string>
 
+#include "lex/ferry_marks.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
@@ -22,7 +23,7 @@ namespace ferry::targets::hip {
 void minmax_pass(migrate::FileMigration& file, bool release_lacks_minmax) {
   if (!release_lacks_minmax) return;
   // The way back of HIP -> CUDA -> HIP: the calls are the HIP original's, which compiled as written.
-  if (file.project().migrated_by == "cuda" || rewrite::record::to_hip::mentions(file.source())) return;
+  if (file.project().migrated_by == "cuda" || lex::source_mentions(file, rewrite::record::to_hip::kMark)) return;
   const std::string_view path = file.path();
   if (path.ends_with(".c") || path.ends_with(".C")) return;
   for (std::size_t ci = 1; ci + 1 < file.code_size(); ++ci) {

@@ -21,6 +21,7 @@
 #include "analysis/names.h"
 #include "core/split.h"
 #include "core/text.h"
+#include "lex/ferry_marks.h"
 #include "migrate/file_migration.h"
 #include "rules/builtin.h"
 #include "targets/hip/hip_provided.h"
@@ -122,7 +123,7 @@ class NameClashScan final : public ProjectScan {
       guarded_.insert(d.signature.substr(0, d.signature.find('(')));
     // The reserved names on lines excluded from migration (`// ferry: ignore`, `off`), first use
     // of each in this file: finish keeps those that turn out to clash (all or nothing).
-    if (v.source().find("ferry:") == std::string_view::npos) return;
+    if (!lex::source_mentions(v, "ferry:")) return;
     const std::vector<bool> excluded = migrate::excluded_lines(v.source(), v.tokens());
     std::unordered_set<std::string_view> seen;
     for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
