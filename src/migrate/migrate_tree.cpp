@@ -24,12 +24,25 @@ namespace ferry::migrate {
 
 namespace {
 
+// FNV-1a, 64 bits. Every file of a tree is hashed once or twice (the manifest, and the text the
+// pre-passes read): eight bytes a step, the same hash with an eighth of the loop's overhead.
 std::uint64_t fnv1a(std::string_view data) {
+  constexpr std::uint64_t kPrime = 1099511628211ull;
   std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : data) {
-    h ^= c;
-    h *= 1099511628211ull;
+  const auto* p = reinterpret_cast<const unsigned char*>(data.data());
+  const std::size_t n = data.size();
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    h = (h ^ p[i]) * kPrime;
+    h = (h ^ p[i + 1]) * kPrime;
+    h = (h ^ p[i + 2]) * kPrime;
+    h = (h ^ p[i + 3]) * kPrime;
+    h = (h ^ p[i + 4]) * kPrime;
+    h = (h ^ p[i + 5]) * kPrime;
+    h = (h ^ p[i + 6]) * kPrime;
+    h = (h ^ p[i + 7]) * kPrime;
   }
+  for (; i < n; ++i) h = (h ^ p[i]) * kPrime;
   return h;
 }
 
