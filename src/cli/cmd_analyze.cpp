@@ -71,7 +71,7 @@ int run_analyze(const AnalyzeArgs& a) {
     problems = std::move(walk.problems);
     for (const project::ProjectFile& f : walk.files) {
       if (!analyzable(f.kind)) continue;
-      project::TextRead r = project::read_source(f.abs, f.rel, a.max_mib << 20);
+      project::TextRead r = project::read_source(f.abs(walk.root), f.rel, a.max_mib << 20);
       problems.insert(problems.end(), r.problems.begin(), r.problems.end());
       if (r.text) inputs.push_back({f.rel, f.rel, std::move(*r.text)});
     }

@@ -1,6 +1,8 @@
 #include <filesystem>
 #include <iostream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -127,6 +129,9 @@ int run_migrate(const MigrateArgs& args) {
   }
   progress.finish();
   nlohmann::json j = report::migration_to_json(r, a.to, a.path, a.output);
+  // The per-file records are in `j` now: the summary is all that is still read of them.
+  const std::string summary = a.json ? std::string() : report::migration_summary(r);
+  std::vector<migrate::FileReport>().swap(r.files);
   if (!a.report_file.empty()) project::write_atomically(a.report_file, j.dump(2) + "\n");
   // OUT/.ferry/report.json: what `ferry report` starts from (j is moved there unless printed below)
   report::record_migration(a.output, a.json ? nlohmann::json(j) : std::move(j));
@@ -136,7 +141,7 @@ int run_migrate(const MigrateArgs& args) {
     std::cout << j.dump(2) << "\n";
   } else {
     print_diagnostics(r.diagnostics, a.quiet);
-    std::cout << report::migration_summary(r);
+    std::cout << summary;
     const auto& rd = r.round;  // rounds (docs/rounds.md)
     std::cout << "  round " << rd.round << ": " << rd.unchanged << " unchanged, " << rd.merged << " merged, "
               << rd.conflicted << " with conflicts, " << rd.edited_by_hand << " edited by hand, " << rd.removed

@@ -22,16 +22,39 @@ namespace fs = std::filesystem;
 
 namespace ferry::migrate {
 
-std::string content_hash(std::string_view data) {
+namespace {
+
+// FNV-1a, 64 bits. Every file of a tree is hashed once or twice (the manifest, and the text the
+// pre-passes read): eight bytes a step, the same hash with an eighth of the loop's overhead.
+std::uint64_t fnv1a(std::string_view data) {
+  constexpr std::uint64_t kPrime = 1099511628211ull;
   std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : data) {
-    h ^= c;
-    h *= 1099511628211ull;
+  const auto* p = reinterpret_cast<const unsigned char*>(data.data());
+  const std::size_t n = data.size();
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    h = (h ^ p[i]) * kPrime;
+    h = (h ^ p[i + 1]) * kPrime;
+    h = (h ^ p[i + 2]) * kPrime;
+    h = (h ^ p[i + 3]) * kPrime;
+    h = (h ^ p[i + 4]) * kPrime;
+    h = (h ^ p[i + 5]) * kPrime;
+    h = (h ^ p[i + 6]) * kPrime;
+    h = (h ^ p[i + 7]) * kPrime;
   }
+  for (; i < n; ++i) h = (h ^ p[i]) * kPrime;
+  return h;
+}
+
+std::string hex16(std::uint64_t h) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
 }
+
+}  // namespace
+
+std::string content_hash(std::string_view data) { return hex16(fnv1a(data)); }
 
 namespace {
 
@@ -68,32 +91,40 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
 
   // Which files are sources (read_source's checks); their texts are read again when needed and
   // not held: the pre-passes read one file at a time (SourceView::read), the migration loop reads
-  // each file when it migrates it, so a tree's memory does not grow with its texts.
+  // each file when it migrates it, so a tree's memory does not grow with its texts. An item is
+  // kept small (it lives through the whole tree): its report is made when the loop starts
+  // (`reports`, one per item, the same index), and its path is the walk's.
   struct Item {
     const project::ProjectFile* file;
     bool source = false;  // migrated (else copied, or a build file)
-    FileReport report;
     // The content hash of the text the pre-passes read first: the plan's byte offsets (the wave64
     // fixes) hold for that text only, so a file that changed since is not migrated.
-    std::optional<std::string> prepared_hash = std::nullopt;
+    bool prepared = false;
+    std::uint64_t prepared_hash = 0;
   };
   std::vector<Item> items;
   items.reserve(walk.files.size());
   std::vector<targets::SourceView> views;
+  std::size_t sources = 0;
   for (const project::ProjectFile& f : walk.files) {
-    Item it{&f, false, FileReport{f.rel, f.kind, "copied", {}, 0}};
+    Item it{&f};
     if (target.migrates(f.kind)) {
-      project::TextRead read = project::read_source(f.abs, f.rel, tree.max_file_size);
+      project::TextRead read = project::read_source(f.abs(walk.root), f.rel, tree.max_file_size);
       for (auto& d : read.problems) result.diagnostics.push_back(std::move(d));
       it.source = read.text.has_value();
+      sources += it.source ? 1 : 0;
     }
-    items.push_back(std::move(it));
+    items.push_back(it);
   }
+  views.reserve(sources);
   for (Item& it : items)
     if (it.source)
-      views.push_back({it.file->rel, {}, nullptr, [&it] {
-                         std::string text = project::read_file(it.file->abs);
-                         if (!it.prepared_hash) it.prepared_hash = content_hash(text);
+      views.push_back({it.file->rel, {}, nullptr, [&it, &walk] {
+                         std::string text = project::read_file(it.file->abs(walk.root));
+                         if (!it.prepared) {
+                           it.prepared_hash = fnv1a(text);
+                           it.prepared = true;
+                         }
                          return text;
                        }});
   targets::ProjectContext project_ctx;
@@ -154,6 +185,10 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
   // Each file's entry of .ferry/linemaps.json, serialized as soon as the file is done and
   // spooled to a temporary file: a tree's maps are not held in memory.
   LineMapSpool line_maps;
+  // Each item's report (its path is moved in from the walk when the tree is done).
+  std::vector<FileReport> reports;
+  reports.reserve(items.size());
+  for (const Item& it : items) reports.push_back({{}, it.file->kind, "copied", {}, 0});
 
   std::mutex mu;
   std::atomic<std::size_t> next{0};
@@ -163,14 +198,16 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
       const std::size_t i = next.fetch_add(1);
       if (i >= items.size()) return;
       Item& it = items[i];
+      FileReport& report = reports[i];
       try {
-        std::string text = project::read_file(it.file->abs);  // a source's text, else the file as it is
+        std::string text = project::read_file(it.file->abs(walk.root));  // a source's text, else the file as it is
         std::string out;
         std::vector<Diagnostic> diags;
-        const std::string in_hash = content_hash(text);
+        const std::uint64_t in_hash_value = fnv1a(text);
+        const std::string in_hash = hex16(in_hash_value);
         if (auto prev = session->unchanged(it.file->rel, in_hash)) {
-          it.report.action = "unchanged";
-          it.report.diagnostics = prev->diagnostics.size();
+          report.action = "unchanged";
+          report.diagnostics = prev->diagnostics.size();
           std::lock_guard lock(mu);
           result.bytes_in += it.file->size;
           if (const std::optional<std::string> map = prev_line_maps.entry(it.file->rel))
@@ -183,15 +220,15 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
             kept != kept_by_way_there.end() && kept->second == in_hash) {
           out = std::move(text);  // the original's text (see kept_by_way_there)
         } else if (it.source) {
-          if (it.prepared_hash && *it.prepared_hash != in_hash)
+          if (it.prepared && it.prepared_hash != in_hash_value)
             throw std::runtime_error(it.file->rel + " changed while the tree was migrated: migrate again");
           FileResult r = migrate_buffer(it.file->rel, text, target, options, project_ctx);
           out = std::move(r.output);
           for (const SideOutput& side : r.side_outputs)  // e.g. the cann target's kernel skeletons
             project::write_atomically((tree.output / it.file->rel).parent_path() / side.name, side.content);
           diags = std::move(r.diagnostics);
-          it.report.stats = std::move(r.stats);
-          it.report.action = "migrated";
+          report.stats = std::move(r.stats);
+          report.action = "migrated";
           nlohmann::json flagged = nlohmann::json::array();
           for (const Diagnostic& d : diags)
             if (d.line > 0)
@@ -206,15 +243,15 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
         } else if (auto b = target.migrate_build_file(it.file->rel, it.file->kind, text, build_options)) {
           out = std::move(b->output);
           diags = std::move(b->diagnostics);
-          it.report.action = "migrated";
+          report.action = "migrated";
         } else {
           out = std::move(text);
         }
         std::string().swap(text);  // the output is what is still needed
-        rounds::Commit c = session->commit(it.file->rel, it.file->kind, in_hash, out, it.report.action, diags);
-        if (c.action != "migrated" && c.action != "copied") it.report.action = c.action;
+        rounds::Commit c = session->commit(it.file->rel, it.file->kind, in_hash, out, report.action, diags);
+        if (c.action != "migrated" && c.action != "copied") report.action = c.action;
         for (auto& d : c.diagnostics) diags.push_back(std::move(d));
-        it.report.diagnostics = diags.size();
+        report.diagnostics = diags.size();
         std::lock_guard lock(mu);
         result.bytes_in += it.file->size;
         for (auto& d : diags) result.diagnostics.push_back(std::move(d));
@@ -222,7 +259,7 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
       } catch (const std::exception& e) {
         std::lock_guard lock(mu);
         errors.push_back(e.what());
-        it.report.action = "skipped";
+        report.action = "skipped";
         result.diagnostics.push_back({Diag::Unreadable, Severity::Error, it.file->rel, 0, 0, e.what(),
                                       "check permissions and free space of the output folder"});
         if (tree.on_file_done) tree.on_file_done(it.file->size);
@@ -242,8 +279,9 @@ TreeResult migrate_tree(const targets::Target& target, const targets::Options& o
 
   line_maps.write(tree.output / kLineMaps);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  result.round = session->finish(new_manifest, result.diagnostics, result.seconds);  // manifest last
-  for (Item& it : items) result.files.push_back(std::move(it.report));
+  result.round = session->finish(new_manifest, result.diagnostics, result.seconds);              // manifest last
+  for (std::size_t i = 0; i < items.size(); ++i) reports[i].rel = std::move(walk.files[i].rel);  // walk done
+  result.files = std::move(reports);
   sort_diagnostics(result.diagnostics);
   return result;
 }

@@ -143,7 +143,8 @@ Session::Session(fs::path out, std::string fp, bool force)
 Session::~Session() = default;
 
 void Session::begin(const std::vector<std::string>& rels) {
-  inputs_.insert(rels.begin(), rels.end());
+  // Which inputs are still there matters only against a last round (deleted and renamed files).
+  if (!prev_.is_null()) inputs_.insert(rels.begin(), rels.end());
   if (!prev_.is_null())
     for (const auto& [rel, e] : prev_["files"].items())
       if (!inputs_.count(rel) && e.contains("input_hash"))

@@ -111,7 +111,7 @@ class Session {
   JsonSpool files_{"the manifest's entries"};
   std::map<std::string, std::string> deleted_by_hash_;  // input hash -> deleted rel
   std::set<std::string> renamed_from_;
-  std::set<std::string> inputs_;
+  std::set<std::string> inputs_;  // this round's inputs (only when there is a last round)
   RoundSummary sum_;
   std::mutex mu_;
   std::ofstream journal_;

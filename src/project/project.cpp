@@ -70,6 +70,7 @@ Walk walk_tree(const fs::path& root, const WalkOptions& options) {
   if (!fs::is_directory(st)) throw std::runtime_error(root.string() + ": not a directory");
 
   Walk walk;
+  walk.root = root;
   const fs::path canon_root = fs::canonical(root);
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
   if (ec) throw std::runtime_error(root.string() + ": cannot read directory: " + ec.message());
@@ -115,11 +116,12 @@ Walk walk_tree(const fs::path& root, const WalkOptions& options) {
                                "remove it from the source tree if it does not belong there"});
       continue;
     }
-    ProjectFile f{rel_s, e.path(), classify(rel), e.file_size(ec)};
+    ProjectFile f{rel_s, classify(rel), e.file_size(ec)};
     walk.files.push_back(std::move(f));
   }
   std::sort(walk.files.begin(), walk.files.end(),
             [](const ProjectFile& a, const ProjectFile& b) { return a.rel < b.rel; });
+  walk.files.shrink_to_fit();  // held while the tree is migrated
   return walk;
 }
 

@@ -34,11 +34,15 @@ enum class FileKind {
 [[nodiscard]] bool is_c_family(FileKind k);
 [[nodiscard]] FileKind classify(const std::filesystem::path& rel);
 
+// One file of a walk. Its path on disk is not kept: a tree's walk holds every file while the tree
+// is migrated, and a std::filesystem::path keeps a parsed copy of each component (several times
+// the relative path's bytes); abs() puts it together when the file is read.
 struct ProjectFile {
   std::string rel;  // path relative to the root, '/'-separated
-  std::filesystem::path abs;
   FileKind kind;
   std::uintmax_t size;
+  // The file's path: `root` (the folder walked, as Walk::root has it) joined with rel.
+  [[nodiscard]] std::filesystem::path abs(const std::filesystem::path& root) const { return root / rel; }
 };
 
 struct WalkOptions {
@@ -47,6 +51,7 @@ struct WalkOptions {
 };
 
 struct Walk {
+  std::filesystem::path root;      // the folder walked, as given (ProjectFile::abs)
   std::vector<ProjectFile> files;  // sorted by rel
   std::vector<Diagnostic> problems;
 };

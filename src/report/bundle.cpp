@@ -1,7 +1,9 @@
 #include "report/bundle.h"
 
 #include <algorithm>
+#include <iomanip>
 #include <map>
+#include <ostream>
 #include <set>
 #include <string>
 
@@ -93,10 +95,10 @@ void record_migration(const fs::path& out, nlohmann::json migration) {
     }
     recompute_totals(migration);
   }  // the previous report goes before the new one is dumped
-  std::string text = migration.dump(1);
-  migration = nullptr;
-  text += '\n';
-  project::write_atomically(out / kMigrationReportFile, text);
+  // Dumped straight into the file (the bytes of dump(1)): a tree's report as one string would sit
+  // beside its JSON at the run's end.
+  project::write_atomically(out / kMigrationReportFile,
+                            [&](std::ostream& o) { o << std::setw(1) << migration << '\n'; });
 }
 
 void record_verify(const fs::path& out, nlohmann::json verify) {

@@ -157,7 +157,7 @@ Inventory scan_project(const fs::path& path, const ScanOptions& options) {
   } else if (fs::is_regular_file(st)) {
     inv.single_file = true;
     const fs::path name = path.filename();
-    files.push_back({name.generic_string(), path, classify(name), fs::file_size(path, ec)});
+    files.push_back({name.generic_string(), classify(name), fs::file_size(path, ec)});
   } else {
     inv.problems.push_back({Diag::Unreadable, Severity::Error, path.string(), 0, 0,
                             "not a regular file or folder (a FIFO, socket or device): not read",
@@ -201,6 +201,8 @@ Inventory scan_project(const fs::path& path, const ScanOptions& options) {
   }
 
   // ---- parallel scan ----
+  // The folder the files' paths are relative to (ProjectFile::abs): one file's is its folder.
+  const fs::path root = inv.single_file ? path.parent_path() : path;
   std::vector<FileScan> scans(files.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
@@ -219,7 +221,7 @@ Inventory scan_project(const fs::path& path, const ScanOptions& options) {
       out.file.size = pf.size;
       if (!parsed_kind(out.file.kind)) continue;
       try {
-        TextRead read = read_source(pf.abs, pf.rel, max_size);
+        TextRead read = read_source(pf.abs(root), pf.rel, max_size);
         out.problems = std::move(read.problems);
         if (!read.text) continue;
         scan_into(pf.rel, out.file.kind, *read.text, tgts, out);

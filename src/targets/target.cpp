@@ -55,14 +55,18 @@ namespace {
 class IncludesScan final : public ProjectScan {
  public:
   void file(const SourceView& f, const migrate::FileMigration& view, ProjectContext& ctx) override {
-    std::vector<std::string>& inc = ctx.includes[f.path];
     const std::string_view text = view.source();
     const lex::TokenList& toks = view.tokens();
+    headers_.clear();
     for (std::size_t i = 0; i < toks.size(); ++i)
       if (toks.kind(i) == lex::Kind::HeaderName)
-        inc.emplace_back(text.substr(toks.begin(i), toks.end(i) - toks.begin(i)));
+        headers_.push_back(text.substr(toks.begin(i), toks.end(i) - toks.begin(i)));
+    ctx.includes.set(f.path, headers_);
   }
   void finish(const std::vector<SourceView>&, ProjectContext&) override {}
+
+ private:
+  std::vector<std::string_view> headers_;  // this file's, into its text
 };
 
 // The names that the files `#define` (object- and function-like macros alike).
@@ -183,7 +187,7 @@ std::vector<std::string_view> Target::option_values() const {
 std::string ProjectContext::project_include(const std::string& dir, const std::string& path) const {
   const std::string beside = dir + path;
   if (includes.contains(beside)) return beside;
-  for (const auto& [other, _] : includes)
+  for (const auto& [other, _] : includes)  // the first in the lists' order (IncludeLists::begin)
     if (other == path || other.ends_with("/" + path)) return other;
   return beside;
 }

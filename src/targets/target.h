@@ -23,6 +23,7 @@
 #include "core/phase_times.h"
 #include "lex/code_view.h"
 #include "rules/rule_set.h"
+#include "targets/include_lists.h"
 
 namespace ferry::migrate {
 class FileMigration;
@@ -89,7 +90,8 @@ class ProjectScan {
   [[nodiscard]] virtual bool wants(const SourceView& /*f*/, std::string_view /*text*/) const { return true; }
   // Each file some scan wants, in order (those this scan does not want too).
   virtual void file(const SourceView& f, const migrate::FileMigration& view, ProjectContext& ctx) = 0;
-  // Called in the order the scans were given, after the last file.
+  // Called in the order the scans were given, after the last file. A scan lets go of what it kept
+  // per file here: the scans after it finish while it still exists.
   virtual void finish(const std::vector<SourceView>& files, ProjectContext& ctx) = 0;
 };
 
@@ -121,8 +123,9 @@ struct ProjectContext {
   std::string migrated_by;
   // Per source file (relative path), the headers it includes as written ("<cstdio>",
   // "\"util/common.h\""), so a pass can see what a file gets through its own headers. Filled by
-  // includes_scan in the project_scans of the targets that read it (cuda, hip).
-  std::unordered_map<std::string, std::vector<std::string>> includes;
+  // includes_scan in the project_scans of the targets that read it (cuda, hip). Pooled
+  // (include_lists.h): the same names recur in every file.
+  IncludeLists includes;
   // The tree file that `#include "path"` in a file of folder `dir` ("src/", or "") names: beside
   // the file when `includes` knows it, else a tree file whose path ends with it (found through -I),
   // else the path beside the file.
@@ -131,13 +134,14 @@ struct ProjectContext {
   // the tree's headers it includes) declares with one of CUDA's integer handle types that HIP
   // makes a pointer: CUdeviceptr (hipDeviceptr_t, a void*), cudaTextureObject_t / CUtexObject
   // and cudaSurfaceObject_t / CUsurfObject (targets/hip/deviceptr_pass.cpp). Each name maps to
-  // the HIP type of its handle.
+  // the HIP type of its handle. Translation units that declare nothing themselves and include the
+  // same headers share one.
   struct IntegerHandleNames {
     std::unordered_map<std::string, std::string> values;    // `CUdeviceptr d`: d is one
     std::unordered_map<std::string, std::string> pointers;  // `CUdeviceptr *p`, `CUdeviceptr a[3]`: *p, p[i] are
     std::unordered_set<std::string> ambiguous;              // declared a handle and as something else too
   };
-  std::unordered_map<std::string, IntegerHandleNames> integer_handle_names;
+  std::unordered_map<std::string, std::shared_ptr<const IntegerHandleNames>> integer_handle_names;
   // The hip target: tree headers that stand in for cuda.h (relative path, normalised) and the
   // number of CUDA API names each declares (targets/hip/stand_in_pass.cpp).
   std::unordered_map<std::string, std::size_t> cuda_stand_ins;

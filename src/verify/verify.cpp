@@ -76,7 +76,7 @@ std::string headers_digest(const fs::path& input) {
   project::Walk walk = project::walk_tree(input, {});
   for (const project::ProjectFile& f : walk.files)
     if (f.kind == project::FileKind::Header || f.kind == project::FileKind::CudaHeader)
-      acc += f.rel + ":" + migrate::content_hash(project::read_file(f.abs)) + "\n";
+      acc += f.rel + ":" + migrate::content_hash(project::read_file(f.abs(walk.root))) + "\n";
   return migrate::content_hash(acc);
 }
 

@@ -105,10 +105,10 @@ bool includes(const std::vector<std::string_view>& have, std::string_view header
 void through_project_headers(const targets::ProjectContext& ctx, const std::string& rel, std::set<std::string>& seen,
                              std::vector<std::string_view>& have) {
   if (!seen.insert(rel).second) return;
-  const auto it = ctx.includes.find(rel);
-  if (it == ctx.includes.end()) return;
+  const auto headers = ctx.includes.find(rel);
+  if (!headers) return;
   const std::string dir = rel.find('/') == std::string::npos ? "" : rel.substr(0, rel.rfind('/') + 1);
-  for (const std::string& raw : it->second) {
+  for (const std::string& raw : *headers) {
     const std::string path = raw.substr(1, raw.size() - 2);
     if (raw.front() == '<') {
       have.push_back(std::string_view(raw).substr(1, raw.size() - 2));

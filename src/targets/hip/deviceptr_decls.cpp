@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <iterator>
+#include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
@@ -408,16 +411,22 @@ class DeviceptrScan final : public ProjectScan {
 };
 
 void DeviceptrScan::finish(const std::vector<SourceView>& files, ProjectContext& ctx) {
+  // The files' declarations are let go of when this returns: the scans after this one (the
+  // wave64 planner's) finish while this scan still exists.
+  const std::unordered_map<std::string, FileDecls> decls_of = std::exchange(decls_, {});
   if (!any_) return;
   const FileDecls none;
   std::vector<const FileDecls*> decls;
   decls.reserve(files.size());
   for (const SourceView& f : files) {
-    const auto it = decls_.find(f.path);
-    decls.push_back(it == decls_.end() ? &none : &it->second);
+    const auto it = decls_of.find(f.path);
+    decls.push_back(it == decls_of.end() ? &none : &it->second);
   }
   std::unordered_map<std::string, std::size_t> by_path;
   for (std::size_t i = 0; i < files.size(); ++i) by_path[normal(files[i].path)] = i;
+  // A unit that declares nothing itself gets its names from its headers alone, built the same way
+  // for the same headers in the same order: such units share one (null: no names).
+  std::map<std::vector<std::size_t>, std::shared_ptr<const Names>> by_headers;
   for (std::size_t i = 0; i < files.size(); ++i) {
     // The tree headers the file includes, transitively.
     std::vector<std::size_t> todo = {i};
@@ -427,9 +436,9 @@ void DeviceptrScan::finish(const std::vector<SourceView>& files, ProjectContext&
     while (!todo.empty()) {
       const std::size_t at = todo.back();
       todo.pop_back();
-      const auto inc_it = ctx.includes.find(files[at].path);
-      if (inc_it == ctx.includes.end()) continue;
-      for (const std::string& written : inc_it->second) {
+      const auto included = ctx.includes.find(files[at].path);
+      if (!included) continue;
+      for (const std::string& written : *included) {
         if (written.size() < 2 || written.front() != '"') continue;  // "x.h": a tree header
         const std::string inc = written.substr(1, written.size() - 2);
         for (const std::size_t h : resolve_include(files[at].path, inc, by_path))
@@ -440,6 +449,12 @@ void DeviceptrScan::finish(const std::vector<SourceView>& files, ProjectContext&
           }
       }
     }
+    const bool declares_nothing = decls[i] == &none;
+    if (declares_nothing)
+      if (const auto same = by_headers.find(headers); same != by_headers.end()) {
+        if (same->second) ctx.integer_handle_names[files[i].path] = same->second;
+        continue;
+      }
     const FileDecls& own = *decls[i];
     Names out;
     // A name is ambiguous when it is also declared with another type, or with two handle types.
@@ -467,8 +482,11 @@ void DeviceptrScan::finish(const std::vector<SourceView>& files, ProjectContext&
       out.values.erase(n);
       out.pointers.erase(n);
     }
-    if (out.values.empty() && out.pointers.empty() && out.ambiguous.empty()) continue;
-    ctx.integer_handle_names[files[i].path] = std::move(out);
+    std::shared_ptr<const Names> made;
+    if (!out.values.empty() || !out.pointers.empty() || !out.ambiguous.empty())
+      made = std::make_shared<const Names>(std::move(out));
+    if (declares_nothing) by_headers.emplace(std::move(headers), made);
+    if (made) ctx.integer_handle_names[files[i].path] = std::move(made);
   }
 }
 

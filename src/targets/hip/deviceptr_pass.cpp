@@ -633,10 +633,10 @@ void deviceptr_pass(migrate::FileMigration& file, const analysis::FileFactsSlot&
   static const Names kNone;
   const Names* names = &kNone;
   const std::string path(file.path());
-  if (const auto it = all.find(path); it != all.end()) names = &it->second;
+  if (const auto it = all.find(path); it != all.end()) names = it->second.get();
   else if (file.project().single_file)
     for (const auto& [key, n] : all)  // a single file is collected under its name
-      if (path.size() > key.size() && path.ends_with(key) && path[path.size() - key.size() - 1] == '/') names = &n;
+      if (path.size() > key.size() && path.ends_with(key) && path[path.size() - key.size() - 1] == '/') names = n.get();
   if (names == &kNone && !mentions_handle(file.source())) return;
   DeviceptrRewriter(file, *names, facts).run();
 }

@@ -54,10 +54,10 @@ bool provides_half(std::string_view h) {
 bool gets_header(const targets::ProjectContext& ctx, const std::string& rel, std::set<std::string>& seen,
                  bool (*provides)(std::string_view)) {
   if (!seen.insert(rel).second) return false;
-  const auto it = ctx.includes.find(rel);
-  if (it == ctx.includes.end()) return false;
+  const auto headers = ctx.includes.find(rel);
+  if (!headers) return false;
   const std::string dir = rel.find('/') == std::string::npos ? "" : rel.substr(0, rel.rfind('/') + 1);
-  for (const std::string& raw : it->second) {
+  for (const std::string& raw : *headers) {
     if (raw.size() < 2) continue;
     const std::string path = raw.substr(1, raw.size() - 2);
     if (provides(path)) return true;
