@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <deque>
 #include <iterator>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -108,6 +110,11 @@ class IncludeLists {
   // file to match (ProjectContext::project_include) finds the one it found then.
   [[nodiscard]] const_iterator begin() const { return {this, files_.begin()}; }
   [[nodiscard]] const_iterator end() const { return {this, files_.end()}; }
+  // The first file in begin()'s order whose path is `path` or ends with "/" + `path` (a quoted
+  // include found by its path's suffix), or nullptr. A lookup reads only the files of `path`'s last
+  // component (an index by file name, built on the first lookup after a set(), under a lock: the
+  // migration loop's threads share it), not every file of the tree.
+  [[nodiscard]] const std::string* first_ending_with(std::string_view path) const;
   // Distinct header names held (the pool), for tests and measurements.
   [[nodiscard]] std::size_t distinct_headers() const { return names_.size(); }
 
@@ -116,6 +123,15 @@ class IncludeLists {
   std::vector<std::uint32_t> ids_;                             // every file's run, one after the other
   std::deque<std::string> names_;                              // by id; a deque keeps each name where it is as it grows
   std::unordered_map<std::string_view, std::uint32_t> id_of_;  // views of names_
+  struct ByName {
+    std::string_view name;    // the file's last path component
+    std::uint32_t rank;       // its place in begin()'s order
+    const std::string* file;  // the key in files_ (nodes stay where they are)
+  };
+  // by_name_ sorted by (name, rank); empty and stale after a set() until the next lookup.
+  mutable std::unique_ptr<std::mutex> index_lock_ = std::make_unique<std::mutex>();
+  mutable std::vector<ByName> by_name_;
+  mutable bool indexed_ = false;
 };
 
 }  // namespace ferry::targets

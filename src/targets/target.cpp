@@ -187,9 +187,8 @@ std::vector<std::string_view> Target::option_values() const {
 std::string ProjectContext::project_include(const std::string& dir, const std::string& path) const {
   const std::string beside = dir + path;
   if (includes.contains(beside)) return beside;
-  for (const auto& [other, _] : includes)  // the first in the lists' order (IncludeLists::begin)
-    if (other == path || other.ends_with("/" + path)) return other;
-  return beside;
+  const std::string* other = includes.first_ending_with(path);  // the first in IncludeLists::begin's order
+  return other ? *other : beside;
 }
 
 }  // namespace ferry::targets

@@ -82,6 +82,38 @@ TEST(IncludeLists, IteratesInTheOrderOfTheMapItReplaced) {
   EXPECT_EQ(got, want);
 }
 
+// A quoted include found by its path's suffix (ProjectContext::project_include): the index by file
+// name finds what a walk over every file in begin()'s order finds, at a path component's boundary
+// only, and a set() after a lookup is seen by the next lookup.
+const std::string* first_by_walk(const IncludeLists& lists, const std::string& path) {
+  for (const auto& [file, _] : lists)
+    if (file == path || file.ends_with("/" + path)) return &file;
+  return nullptr;
+}
+
+TEST(IncludeLists, FindsAFileByItsPathsSuffixAsAWalkDoes) {
+  IncludeLists lists;
+  const std::vector<std::string_view> none;
+  for (int i = 0; i < 400; ++i)  // many files sharing a few names, in several folders
+    lists.set("p" + std::to_string(i % 9) + "/q" + std::to_string(i % 4) + "/h" + std::to_string(i % 17) + ".h", none);
+  lists.set("h3.h", none);
+  lists.set("p1/xh3.h", none);
+  for (const std::string path : {"h3.h", "q1/h3.h", "p1/q1/h3.h", "h99.h", "xh3.h", "1/h3.h", "", "q2/", "h5.h"}) {
+    const std::string* want = first_by_walk(lists, path);
+    const std::string* got = lists.first_ending_with(path);
+    EXPECT_EQ(got, want) << path;
+  }
+  EXPECT_EQ(lists.first_ending_with("1/h3.h"), nullptr);  // "p1/q1/h3.h" ends with "1/h3.h", not "/1/h3.h"
+  ASSERT_NE(lists.first_ending_with("xh3.h"), nullptr);
+  EXPECT_EQ(*lists.first_ending_with("xh3.h"), "p1/xh3.h");
+  EXPECT_EQ(lists.first_ending_with("new/only.h"), nullptr);
+  lists.set("deep/new/only.h", none);
+  ASSERT_NE(lists.first_ending_with("new/only.h"), nullptr);
+  EXPECT_EQ(*lists.first_ending_with("new/only.h"), "deep/new/only.h");
+  for (const std::string path : {"h3.h", "q1/h3.h", "h5.h"})
+    EXPECT_EQ(lists.first_ending_with(path), first_by_walk(lists, path)) << path;
+}
+
 TEST(IncludeLists, MovedListsStillReadTheirNames) {
   IncludeLists lists;
   const std::vector<std::string_view> h = {"<cstdio>", "\"a_rather_long_header_name_beyond_sso.h\""};
