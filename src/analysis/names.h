@@ -47,13 +47,26 @@ template <class Pred>
   return at.subspan(static_cast<std::size_t>(lo - at.begin()), static_cast<std::size_t>(hi - lo));
 }
 
-// The code indices of the kernel launches' `<<<` (lex::Kind::LaunchOpen), ascending; a file whose
-// text has no "<<<" (the lexer makes one only of those three characters) is not walked.
+// The code indices of the kernel launches' `<<<` (lex::Kind::LaunchOpen), ascending. The lexer
+// makes one only of the three characters "<<<", so the text's "<<<"s are the candidates: each is
+// the launch when a code token of that kind starts there (found by bisection over the code
+// tokens' starts), and a file without one is not walked at all.
 [[nodiscard]] inline std::vector<std::size_t> launch_opens(const lex::CodeView& v) {
   std::vector<std::size_t> out;
-  if (v.source().find("<<<") == std::string_view::npos) return out;
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci)
-    if (v.code(ci).kind == lex::Kind::LaunchOpen) out.push_back(ci);
+  const std::string_view src = v.source();
+  const lex::TokenList& toks = v.tokens();
+  std::size_t lo = 0;  // no code token before this one starts at or after the candidate
+  for (std::size_t at = src.find("<<<"); at != std::string_view::npos; at = src.find("<<<", at + 1)) {
+    std::size_t hi = v.code_size();
+    while (lo < hi) {  // the first code token starting at or after `at`
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (toks.begin(v.token_index(mid)) < at) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < v.code_size() && toks.begin(v.token_index(lo)) == at &&
+        toks.kind(v.token_index(lo)) == lex::Kind::LaunchOpen)
+      out.push_back(lo);
+  }
   return out;
 }
 

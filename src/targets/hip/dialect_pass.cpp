@@ -125,9 +125,12 @@ bool zero_bytes_type(const migrate::FileMigration& file, std::size_t first, std:
 // `T name[bound] = {...};` in a function body, `bound` one of its parameters.
 void initialized_vla(migrate::FileMigration& file) {
   std::optional<Braces> braces;
-  for (std::size_t ci = 1; ci + 5 < file.code_size(); ++ci) {
-    if (!file.is(ci, "[") || !file.is_identifier(ci - 1) || !file.is_identifier(ci + 1) || !file.is(ci + 2, "]") ||
-        !file.is(ci + 3, "=") || !file.is(ci + 4, "{") || file.code(ci).in_directive || file.excluded(ci))
+  // Most tokens are no `[`: they are passed on their keys alone, in a loop that reads nothing else.
+  const std::uint64_t bracket = lex::short_key("[");
+  for (std::size_t ci = 1, n = file.code_size(); ci + 5 < n; ++ci) {
+    if (file.key(ci) != bracket) continue;
+    if (!file.is_identifier(ci - 1) || !file.is_identifier(ci + 1) || !file.is(ci + 2, "]") || !file.is(ci + 3, "=") ||
+        !file.is(ci + 4, "{") || file.code(ci).in_directive || file.excluded(ci))
       continue;
     const std::size_t brace_end = file.match_bracket(ci + 4);
     if (brace_end == npos || !file.is(brace_end + 1, ";")) continue;
