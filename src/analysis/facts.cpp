@@ -112,8 +112,8 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
 // `facts`: its constants (if any) evaluate __launch_bounds__ arguments.
 void collect_functions(const CodeView& v, FileFacts& facts) {
   const std::uint64_t lbrace = lex::short_key("{");  // other tokens are passed on their keys alone
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
-    if (v.key(ci) != lbrace || v.in_directive(ci)) continue;
+  for (std::size_t ci = 0, n = v.code_size(); (ci = next_key(v, ci, n, lbrace)) < n; ++ci) {
+    if (v.in_directive(ci)) continue;
     std::size_t k = ci;
     while (k > 0 && (is_one_of(v.text(k - 1),
                                {"const", "noexcept", "override", "final", "mutable", "__restrict__", "volatile"})))

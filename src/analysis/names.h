@@ -47,27 +47,42 @@ template <class Pred>
   return at.subspan(static_cast<std::size_t>(lo - at.begin()), static_cast<std::size_t>(hi - lo));
 }
 
-// The code indices of the kernel launches' `<<<` (lex::Kind::LaunchOpen), ascending. The lexer
-// makes one only of the three characters "<<<", so the text's "<<<"s are the candidates: each is
-// the launch when a code token of that kind starts there (found by bisection over the code
-// tokens' starts), and a file without one is not walked at all.
-[[nodiscard]] inline std::vector<std::size_t> launch_opens(const lex::CodeView& v) {
+// The code tokens that start where the text holds `needle` and that `keep(ci)` accepts,
+// ascending: for a token the lexer makes only of certain characters (a launch's "<<<", a
+// directive's "#"), the text's occurrences are its candidates, each found by bisection over the
+// code tokens' starts, so a walk for a rare token visits its occurrences, not every token.
+template <class Keep>
+[[nodiscard]] std::vector<std::size_t> code_tokens_at(const lex::CodeView& v, std::string_view needle, Keep keep) {
   std::vector<std::size_t> out;
   const std::string_view src = v.source();
   const lex::TokenList& toks = v.tokens();
-  std::size_t lo = 0;  // no code token before this one starts at or after the candidate
-  for (std::size_t at = src.find("<<<"); at != std::string_view::npos; at = src.find("<<<", at + 1)) {
-    std::size_t hi = v.code_size();
+  const std::size_t n = v.code_size();
+  std::size_t lo = 0;  // no code token before this one starts at or after the occurrence
+  for (std::size_t at = src.find(needle); at != std::string_view::npos; at = src.find(needle, at + 1)) {
+    std::size_t hi = n;
     while (lo < hi) {  // the first code token starting at or after `at`
       const std::size_t mid = lo + (hi - lo) / 2;
       if (toks.begin(v.token_index(mid)) < at) lo = mid + 1;
       else hi = mid;
     }
-    if (lo < v.code_size() && toks.begin(v.token_index(lo)) == at &&
-        toks.kind(v.token_index(lo)) == lex::Kind::LaunchOpen)
-      out.push_back(lo);
+    if (lo < n && toks.begin(v.token_index(lo)) == at && keep(lo)) out.push_back(lo);
   }
   return out;
+}
+
+// The code indices of the kernel launches' `<<<` (lex::Kind::LaunchOpen), ascending; the lexer
+// makes one only of the three characters "<<<" (code_tokens_at).
+[[nodiscard]] inline std::vector<std::size_t> launch_opens(const lex::CodeView& v) {
+  return code_tokens_at(v, "<<<", [&](std::size_t ci) { return v.code(ci).kind == lex::Kind::LaunchOpen; });
+}
+
+// The first code index in [from, end) whose key (lex::short_key) is `a` or `b` (0, no token's key,
+// for none), else `end`: a loop that reads nothing but the keys, for walks that act on a few kinds
+// of punctuator only.
+[[nodiscard]] inline std::size_t next_key(const lex::CodeView& v, std::size_t from, std::size_t end, std::uint64_t a,
+                                          std::uint64_t b = 0) {
+  while (from < end && v.key(from) != a && v.key(from) != b) ++from;
+  return from;
 }
 
 }  // namespace ferry::analysis::detail

@@ -107,7 +107,7 @@ class DefinedMacrosScan final : public ProjectScan {
       }
       const std::size_t tm = view.token_index(w + 1);
       if (toks.in_directive(tm) && toks.kind(tm) == lex::Kind::Identifier && !newline_between(tw, tm))
-        ctx.defined_macros.emplace(view.text(w + 1));
+        ctx.defined_macros.insert(std::string(view.text(w + 1)));  // no node made for a name seen before
     }
   }
   void finish(const std::vector<SourceView>&, ProjectContext&) override {}

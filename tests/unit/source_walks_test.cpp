@@ -1,9 +1,11 @@
 // Unit tests of the walks that start from the text or the name index instead of visiting every
-// token (analysis::detail::launch_opens, the includes pre-pass): on hand-written edge cases and on
-// random token soup, they find exactly what a walk over every token finds.
+// token (analysis::detail::code_tokens_at and launch_opens, next_key, the includes pre-pass): on
+// hand-written edge cases and on random token soup, they find exactly what a walk over every token
+// finds.
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -63,6 +65,39 @@ TEST(SourceWalks, LaunchOpensAreTheLaunchTokensOfAFullWalk) {
   EXPECT_EQ(analysis::detail::launch_opens(v).size(), 2u);
 }
 
+// The directives' `#`s as platform_branches takes them from code_tokens_at.
+std::vector<std::size_t> directive_hashes(const lex::CodeView& v) {
+  return analysis::detail::code_tokens_at(v, "#", [&](std::size_t k) {
+    return v.is(k, "#") && v.in_directive(k) && k + 1 < v.code_size() && v.in_directive(k + 1);
+  });
+}
+std::vector<std::size_t> directive_hashes_by_walk(const lex::CodeView& v) {
+  std::vector<std::size_t> out;
+  for (std::size_t k = 0; k < v.code_size(); ++k)
+    if (v.is(k, "#") && v.in_directive(k) && k + 1 < v.code_size() && v.in_directive(k + 1)) out.push_back(k);
+  return out;
+}
+
+TEST(SourceWalks, CodeTokensAtFindsTheTokensStartingAtTheText) {
+  const lex::CodeView v("#if A\n#  define S(x) #x ## y\n#endif\n\"#\" /* # */ a # b\n#\n#include <c>\n");
+  EXPECT_EQ(directive_hashes(v), directive_hashes_by_walk(v));
+  // #if, #define, the stringizing #x, #endif, the lone # (the next line's # is in a directive), #include
+  EXPECT_EQ(directive_hashes(v).size(), 6u);
+  // every code token starting with a `(`: the text's parentheses outside comments and strings
+  const lex::CodeView w("f(a, (b)) /* ( */ \"(\" g(");
+  EXPECT_EQ(analysis::detail::code_tokens_at(w, "(", [](std::size_t) { return true; }),
+            (std::vector<std::size_t>{1, 4, 10}));
+}
+
+TEST(SourceWalks, NextKeyStopsAtEitherKeyOrTheEnd) {
+  const lex::CodeView v("a { b ( c } d");
+  const std::uint64_t lb = lex::short_key("{"), rb = lex::short_key("}");
+  EXPECT_EQ(analysis::detail::next_key(v, 0, v.code_size(), lb, rb), 1u);
+  EXPECT_EQ(analysis::detail::next_key(v, 2, v.code_size(), lb, rb), 5u);
+  EXPECT_EQ(analysis::detail::next_key(v, 2, v.code_size(), lb), v.code_size());
+  EXPECT_EQ(analysis::detail::next_key(v, 2, 4, rb), 4u);  // not past `end`
+}
+
 TEST(SourceWalks, IncludesScanFindsEveryHeaderNameInOrder) {
   for (const std::string& src : kEdgeCases) EXPECT_EQ(header_names_by_scan(src), header_names_by_walk(src)) << src;
   EXPECT_EQ(header_names_by_scan("#include <a.h>\n#include \"b.h\"\n"), (std::vector<std::string>{"<a.h>", "\"b.h\""}));
@@ -85,6 +120,7 @@ TEST(SourceWalks, RandomSoupMatchesTheFullWalks) {
     for (std::size_t n = len(rng), i = 0; i < n; ++i) src += pieces[pick(rng)];
     const lex::CodeView v(src);
     ASSERT_EQ(analysis::detail::launch_opens(v), launch_opens_by_walk(v)) << src;
+    ASSERT_EQ(directive_hashes(v), directive_hashes_by_walk(v)) << src;
     const std::vector<std::string> names = header_names_by_walk(src);
     ASSERT_EQ(header_names_by_scan(src), names) << src;
     launches += launch_opens_by_walk(v).size();

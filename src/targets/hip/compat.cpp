@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_set>
 
 #include "analysis/names.h"
 #include "lex/code_view.h"
@@ -122,15 +124,19 @@ namespace {
 
 class UserCompatScan final : public ProjectScan {
  public:
+  // The compat names as a hash set: each distinct name of each file is asked (one hash, not a
+  // walk down the table's tree with a comparison per level).
+  UserCompatScan() {
+    for (const auto& [name, header] : compat_table().by_name) names_.insert(name);
+  }
   bool wants(const SourceView&, std::string_view text) const override {
     // Ferry's own compat headers, written into a migrated tree, define them all: they are ours.
     return !text.starts_with("// ferry: off\n// Written by Ferry (ferry migrate --to hip) into the output tree:");
   }
   void file(const SourceView& f, const migrate::FileMigration& v, ProjectContext& ctx) override {
-    const CompatTable& compat = compat_table();
     // The compat names (decided once per name), in file order.
-    for (const std::size_t ci : analysis::detail::identifiers_where(
-             v, [&](std::string_view name) { return compat.by_name.find(name) != compat.by_name.end(); })) {
+    for (const std::size_t ci :
+         analysis::detail::identifiers_where(v, [&](std::string_view name) { return names_.contains(name); })) {
       if (ci < 1 || ci + 1 >= v.code_size() || v.in_directive(ci) || !v.is(ci + 1, "(")) continue;
       const std::string_view name = v.text(ci);
       // A definition: a return type before the name (not a call's operator or `return`), and a body
@@ -158,6 +164,9 @@ class UserCompatScan final : public ProjectScan {
     }
   }
   void finish(const std::vector<SourceView>&, ProjectContext&) override {}
+
+ private:
+  std::unordered_set<std::string_view> names_;  // views into compat_table(), which outlives the scan
 };
 
 }  // namespace

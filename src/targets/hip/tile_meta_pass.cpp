@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/coop_groups.h"
+#include "analysis/names.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 
@@ -87,9 +88,9 @@ void tile_meta_pass(migrate::FileMigration& file) {
     std::size_t current = 0;
     // Only braces matter: the other tokens are passed on their keys alone.
     const std::uint64_t lbrace = lex::short_key("{"), rbrace = lex::short_key("}");
-    for (std::size_t ci = 0, n = file.code_size(); ci < n; ++ci) {
+    for (std::size_t ci = 0, n = file.code_size(); (ci = analysis::detail::next_key(file, ci, n, lbrace, rbrace)) < n;
+         ++ci) {
       const std::uint64_t key = file.key(ci);
-      if (key != lbrace && key != rbrace) continue;
       if (key == lbrace) {
         std::size_t id = 0;
         if (current == 0 && ci > 0 && file.is(ci - 1, ")")) {
