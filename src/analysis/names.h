@@ -49,20 +49,28 @@ template <class Pred>
 
 // The code tokens that start where the text holds `needle` and that `keep(ci)` accepts,
 // ascending: for a token the lexer makes only of certain characters (a launch's "<<<", a
-// directive's "#"), the text's occurrences are its candidates, each found by bisection over the
-// code tokens' starts, so a walk for a rare token visits its occurrences, not every token.
+// directive's "#"), the text's occurrences are its candidates, each found by a galloping search
+// over the code tokens' starts, so a walk for a rare token visits its occurrences, not every token.
 template <class Keep>
 [[nodiscard]] std::vector<std::size_t> code_tokens_at(const lex::CodeView& v, std::string_view needle, Keep keep) {
   std::vector<std::size_t> out;
   const std::string_view src = v.source();
   const lex::TokenList& toks = v.tokens();
   const std::size_t n = v.code_size();
+  const auto starts_before = [&](std::size_t ci, std::size_t at) { return toks.begin(v.token_index(ci)) < at; };
   std::size_t lo = 0;  // no code token before this one starts at or after the occurrence
   for (std::size_t at = src.find(needle); at != std::string_view::npos; at = src.find(needle, at + 1)) {
-    std::size_t hi = n;
-    while (lo < hi) {  // the first code token starting at or after `at`
+    // The first code token starting at or after `at`: galloping from `lo` (occurrences are often
+    // a few tokens apart), then bisecting the last step.
+    std::size_t step = 1;
+    while (lo + step < n && starts_before(lo + step, at)) {
+      lo += step;
+      step *= 2;
+    }
+    std::size_t hi = std::min(lo + step, n);
+    while (lo < hi) {
       const std::size_t mid = lo + (hi - lo) / 2;
-      if (toks.begin(v.token_index(mid)) < at) lo = mid + 1;
+      if (starts_before(mid, at)) lo = mid + 1;
       else hi = mid;
     }
     if (lo < n && toks.begin(v.token_index(lo)) == at && keep(lo)) out.push_back(lo);
