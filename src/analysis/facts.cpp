@@ -1,8 +1,11 @@
 #include "analysis/facts.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <span>
 
 #include "analysis/const_eval.h"
+#include "analysis/names.h"
 #include "analysis/taint.h"
 #include "analysis/tokens.h"
 #include "lex/const_expr.h"
@@ -22,6 +25,10 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
     std::string name;
     std::size_t value_first, value_last;
     std::size_t fn;  // function index or npos
+    // A file-scope definition that is in `constants` under its own name_ci, or whose name is
+    // conflicting: evaluating it again changes nothing (only a conflict removes an entry, and a
+    // conflicting name stays so), so later rounds pass it by.
+    bool settled = false;
   };
   std::vector<Raw> raws;
   // A definition starts at `# define` or at `const`/`constexpr`: their occurrences, in file order
@@ -66,6 +73,7 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
   for (int round = 0; round < 4; ++round) {
     bool changed = false;
     for (Raw& r : raws) {
+      if (r.settled) continue;
       FunctionInfo* scope = r.fn == npos ? nullptr : &facts.functions[r.fn];
       const auto val = eval(v, facts, r.value_first, r.value_last, scope);
       if (!val) continue;
@@ -77,17 +85,24 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
         changed = changed || added;
         continue;
       }
-      if (conflicting.count(r.name)) continue;
+      if (conflicting.count(r.name)) {
+        r.settled = true;
+        continue;
+      }
       auto it = facts.constants.find(r.name);
       if (it == facts.constants.end()) {
         ConstantInfo c = r.info;
         c.value = *val;
         facts.constants.emplace(r.name, c);
         changed = true;
+        r.settled = true;
       } else if (it->second.name_ci != r.info.name_ci && it->second.value != *val) {
         conflicting.insert(r.name);
         facts.constants.erase(it);
         changed = true;
+        r.settled = true;
+      } else if (it->second.name_ci == r.info.name_ci) {
+        r.settled = true;
       }
     }
     if (!changed) break;
@@ -96,8 +111,9 @@ void collect_constants(const CodeView& v, FileFacts& facts) {
 
 // `facts`: its constants (if any) evaluate __launch_bounds__ arguments.
 void collect_functions(const CodeView& v, FileFacts& facts) {
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci) {
-    if (!v.is(ci, "{") || v.in_directive(ci)) continue;
+  const std::uint64_t lbrace = lex::short_key("{");  // other tokens are passed on their keys alone
+  for (std::size_t ci = 0, n = v.code_size(); (ci = next_key(v, ci, n, lbrace)) < n; ++ci) {
+    if (v.in_directive(ci)) continue;
     std::size_t k = ci;
     while (k > 0 && (is_one_of(v.text(k - 1),
                                {"const", "noexcept", "override", "final", "mutable", "__restrict__", "volatile"})))
@@ -182,6 +198,7 @@ FileFacts collect_facts(const FileMigration& file, const std::map<std::string, l
       if (const std::size_t fi = facts.function_at(ci); fi != npos) stale[fi] = true;
     return true;
   };
+  const std::span<const std::uint32_t> returns = v.occurrences("return");
   bool settled = false;
   for (int round = 0; round < 3 && !settled; ++round) {
     bool changed = false;
@@ -191,8 +208,7 @@ FileFacts collect_facts(const FileMigration& file, const std::map<std::string, l
       FunctionInfo& fn = facts.functions[f];
       fn.defs = function_defs(v, facts, fn);
       const std::vector<VarDef>& defs = fn.defs;
-      for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
-        if (!v.is(i, "return")) continue;
+      for (const std::size_t i : occurrences_in(returns, fn.body_open + 1, fn.body_close)) {
         const std::size_t last = expression_last(v, i + 1, fn.body_close - 1);
         const unsigned t = range_taint(v, facts, defs, i + 1, last);
         if ((t & kLane) && add_helper(facts.lane_helpers, fn.name)) changed = true;

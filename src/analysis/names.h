@@ -47,14 +47,50 @@ template <class Pred>
   return at.subspan(static_cast<std::size_t>(lo - at.begin()), static_cast<std::size_t>(hi - lo));
 }
 
-// The code indices of the kernel launches' `<<<` (lex::Kind::LaunchOpen), ascending; a file whose
-// text has no "<<<" (the lexer makes one only of those three characters) is not walked.
-[[nodiscard]] inline std::vector<std::size_t> launch_opens(const lex::CodeView& v) {
+// The code tokens that start where the text holds `needle` and that `keep(ci)` accepts,
+// ascending: for a token the lexer makes only of certain characters (a launch's "<<<", a
+// directive's "#"), the text's occurrences are its candidates, each found by a galloping search
+// over the code tokens' starts, so a walk for a rare token visits its occurrences, not every token.
+template <class Keep>
+[[nodiscard]] std::vector<std::size_t> code_tokens_at(const lex::CodeView& v, std::string_view needle, Keep keep) {
   std::vector<std::size_t> out;
-  if (v.source().find("<<<") == std::string_view::npos) return out;
-  for (std::size_t ci = 0; ci < v.code_size(); ++ci)
-    if (v.code(ci).kind == lex::Kind::LaunchOpen) out.push_back(ci);
+  const std::string_view src = v.source();
+  const lex::TokenList& toks = v.tokens();
+  const std::size_t n = v.code_size();
+  const auto starts_before = [&](std::size_t ci, std::size_t at) { return toks.begin(v.token_index(ci)) < at; };
+  std::size_t lo = 0;  // no code token before this one starts at or after the occurrence
+  for (std::size_t at = src.find(needle); at != std::string_view::npos; at = src.find(needle, at + 1)) {
+    // The first code token starting at or after `at`: galloping from `lo` (occurrences are often
+    // a few tokens apart), then bisecting the last step.
+    std::size_t step = 1;
+    while (lo + step < n && starts_before(lo + step, at)) {
+      lo += step;
+      step *= 2;
+    }
+    std::size_t hi = std::min(lo + step, n);
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (starts_before(mid, at)) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < n && toks.begin(v.token_index(lo)) == at && keep(lo)) out.push_back(lo);
+  }
   return out;
+}
+
+// The code indices of the kernel launches' `<<<` (lex::Kind::LaunchOpen), ascending; the lexer
+// makes one only of the three characters "<<<" (code_tokens_at).
+[[nodiscard]] inline std::vector<std::size_t> launch_opens(const lex::CodeView& v) {
+  return code_tokens_at(v, "<<<", [&](std::size_t ci) { return v.code(ci).kind == lex::Kind::LaunchOpen; });
+}
+
+// The first code index in [from, end) whose key (lex::short_key) is `a` or `b` (0, no token's key,
+// for none), else `end`: a loop that reads nothing but the keys, for walks that act on a few kinds
+// of punctuator only.
+[[nodiscard]] inline std::size_t next_key(const lex::CodeView& v, std::size_t from, std::size_t end, std::uint64_t a,
+                                          std::uint64_t b = 0) {
+  while (from < end && v.key(from) != a && v.key(from) != b) ++from;
+  return from;
 }
 
 }  // namespace ferry::analysis::detail

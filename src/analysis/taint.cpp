@@ -40,9 +40,10 @@ unsigned range_taint(const CodeView& v, const FileFacts& facts, const std::vecto
       const bool call = v.is(i + 1, "(");
       if (s == "threadIdx" || s == "blockDim" || s == "hipThreadIdx_x" || s == "hipBlockDim_x") t |= kThread;
       else if (s == "blockIdx" || s == "gridDim") data_index = true;
-      else if (s == "__lane_id" || s == "__lanemask_lt" || (call && facts.lane_helpers.count(std::string(s))))
+      else if (s == "__lane_id" || s == "__lanemask_lt" ||
+               (call && !facts.lane_helpers.empty() && facts.lane_helpers.count(std::string(s))))
         t |= kThread | kLane;
-      else if (call && facts.thread_helpers.count(std::string(s))) t |= kThread;
+      else if (call && !facts.thread_helpers.empty() && facts.thread_helpers.count(std::string(s))) t |= kThread;
       else if (call && is_ballot_call_name(s)) t |= kBallot;
       else if (!call) t |= var_taint(defs, s, i);
       continue;

@@ -54,13 +54,28 @@ namespace {
 
 class IncludesScan final : public ProjectScan {
  public:
+  // Every header-name token, in file order. The lexer makes one only after `include`,
+  // `include_next` or `import` (the first word of a directive), of the first token after it on
+  // its line that starts with `<` or `"`; so each of those words' occurrences (the name index) is
+  // followed to that token, instead of walking every token of the file.
   void file(const SourceView& f, const migrate::FileMigration& view, ProjectContext& ctx) override {
     const std::string_view text = view.source();
     const lex::TokenList& toks = view.tokens();
     headers_.clear();
-    for (std::size_t i = 0; i < toks.size(); ++i)
-      if (toks.kind(i) == lex::Kind::HeaderName)
-        headers_.push_back(text.substr(toks.begin(i), toks.end(i) - toks.begin(i)));
+    std::size_t last = toks.size();  // the header name taken last (a line's two words reach one)
+    for (const std::uint32_t w : view.occurrences({"include", "include_next", "import"})) {
+      for (std::size_t t = view.token_index(w) + 1; t < toks.size(); ++t) {
+        const lex::Kind k = toks.kind(t);
+        if (k == lex::Kind::Newline) break;
+        if (lex::is_trivia(k)) continue;
+        if (k == lex::Kind::HeaderName) {
+          if (t != last) headers_.push_back(text.substr(toks.begin(t), toks.end(t) - toks.begin(t)));
+          last = t;
+          break;
+        }
+        if (text[toks.begin(t)] == '<' || text[toks.begin(t)] == '"') break;
+      }
+    }
     ctx.includes.set(f.path, headers_);
   }
   void finish(const std::vector<SourceView>&, ProjectContext&) override {}
@@ -96,7 +111,7 @@ class DefinedMacrosScan final : public ProjectScan {
       }
       const std::size_t tm = view.token_index(w + 1);
       if (toks.in_directive(tm) && toks.kind(tm) == lex::Kind::Identifier && !newline_between(tw, tm))
-        ctx.defined_macros.emplace(view.text(w + 1));
+        ctx.defined_macros.insert(std::string(view.text(w + 1)));  // no node made for a name seen before
     }
   }
   void finish(const std::vector<SourceView>&, ProjectContext&) override {}

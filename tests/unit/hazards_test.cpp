@@ -208,6 +208,29 @@ static constexpr unsigned kMask = ~0u;
   EXPECT_EQ(warp_constant_names(*fx.file, facts), (std::vector<std::string>{"WARP_SIZE"}));
 }
 
+// collect_constants' fixpoint: a definition that reads a later one evaluates in a later round; one
+// already in the table under its own definition is not evaluated again, and a conflict found in a
+// later round still drops the name.
+TEST(HazardsConstants, DefinitionsSettleAcrossRounds) {
+  Fixture fx(R"(
+#define A (B + 1)
+#define B 2
+#define D (E * 2)
+#define E 3
+#define D 6
+#define F (G)
+#define G 1
+#define F 2
+)");
+  const FileFacts facts = collect_facts(*fx.file);
+  EXPECT_EQ(facts.constants.at("A").value, 3);
+  EXPECT_EQ(facts.constants.at("B").value, 2);
+  ASSERT_TRUE(facts.constants.count("D"));  // two definitions of one value: not a conflict
+  EXPECT_EQ(facts.constants.at("D").value, 6);
+  EXPECT_EQ(facts.constants.at("G").value, 1);
+  EXPECT_FALSE(facts.constants.count("F"));  // 2 in the first round, 1 in the second: conflicting
+}
+
 TEST(HazardsWarpConstants, AConstantUsedOtherwiseSaysWhere) {
   Fixture fx(R"(#define WARP_SIZE 32
 #if WARP_SIZE == 32

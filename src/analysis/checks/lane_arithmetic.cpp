@@ -2,6 +2,8 @@
 // Docs: docs/diagnostics.md; registered in the check table of analysis/hazards.cpp.
 #include "analysis/checks/checks.h"
 
+#include <cstdint>
+
 #include "analysis/const_eval.h"
 #include "analysis/taint.h"
 #include "analysis/tokens.h"
@@ -16,12 +18,15 @@ void check_lane_arithmetic(FileMigration& file, const FileFacts& facts, const Ha
   const Profile& p = *opt.profile;
   // Every hazard here needs a thread- or lane-derived operand: none without a taint source.
   if (!has_taint_source(v)) return;
+  const std::uint64_t kAnd = lex::short_key("&"), kMod = lex::short_key("%"), kDiv = lex::short_key("/"),
+                      kShr = lex::short_key(">>"), kShl = lex::short_key("<<");
   for (std::size_t fi = 0; fi < facts.functions.size(); ++fi) {
     const FunctionInfo& fn = facts.functions[fi];
     for (std::size_t i = fn.body_open + 1; i < fn.body_close; ++i) {
+      // Most tokens are no such operator: passed on their keys alone.
+      const std::uint64_t k = v.key(i);
+      if (!(k == kAnd || k == kMod || k == kDiv || k == kShr || k == kShl) || !ends_operand(v, i - 1)) continue;
       const std::string_view s = v.text(i);
-      if (!(v.is(i, "&") || v.is(i, "%") || v.is(i, "/") || v.is(i, ">>") || v.is(i, "<<")) || !ends_operand(v, i - 1))
-        continue;
       if (s == "<<") {
         // FRY2203: 1 << lane with a 32-bit literal 1
         if (!v.is_number(i - 1) || parse_int(v.text(i - 1)) != 1 || !lex::is_32bit_literal(v.text(i - 1))) continue;

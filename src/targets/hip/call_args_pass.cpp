@@ -77,8 +77,8 @@ std::string renamed_span(const FileMigration& file, std::size_t first, std::size
 // `cudaMemLocation loc;`, members, parameters, functions returning one).
 std::unordered_set<std::string_view> location_variables(const FileMigration& file) {
   std::unordered_set<std::string_view> vars;
-  for (std::size_t ci = 0; ci + 1 < file.code_size(); ++ci) {
-    if (!file.is(ci, "cudaMemLocation")) continue;
+  for (const std::size_t ci : file.occurrences("cudaMemLocation")) {
+    if (ci + 1 >= file.code_size()) continue;
     std::size_t n = ci + 1;
     while (n < file.code_size() && (file.is(n, "const") || file.is(n, "&"))) ++n;
     if (n < file.code_size() && file.is_identifier(n)) vars.insert(file.text(n));
@@ -312,8 +312,8 @@ bool null_constant(const FileMigration& file, const ArgRange& a) {
 // Variables the file declares `CUctxCreateParams v = {};` or `CUctxCreateParams v{};`.
 std::unordered_set<std::string_view> empty_ctx_params(const FileMigration& file) {
   std::unordered_set<std::string_view> out;
-  for (std::size_t ci = 0; ci + 4 < file.code_size(); ++ci) {
-    if (!file.is(ci, "CUctxCreateParams") || !file.is_identifier(ci + 1)) continue;
+  for (const std::size_t ci : file.occurrences("CUctxCreateParams")) {
+    if (ci + 4 >= file.code_size() || !file.is_identifier(ci + 1)) continue;
     const std::size_t b = file.is(ci + 2, "=") ? ci + 3 : ci + 2;
     if (b + 2 < file.code_size() && file.is(b, "{") && file.is(b + 1, "}") && file.is(b + 2, ";"))
       out.insert(file.text(ci + 1));

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_set>
 
 #include "analysis/names.h"
 #include "lex/code_view.h"
@@ -70,14 +72,20 @@ bool is_compat_file(const migrate::FileMigration& file) {
       "// ferry: off\n// Written by Ferry (ferry migrate --to hip) into the output tree: ferry/compat/");
 }
 
+// The words of the directives after_leading_includes reads, in file order (the `#` before each).
+std::vector<std::uint32_t> leading_directive_words(const migrate::FileMigration& file) {
+  return file.occurrences({"if", "ifdef", "ifndef", "endif", "include"});
+}
+
 // Byte offset just after the last #include at the top level of the file (outside #if blocks)
-// before code token `limit`; npos when there is none.
-std::uint32_t after_leading_includes(const migrate::FileMigration& file, std::size_t limit) {
+// before code token `limit`; npos when there is none. `words`: leading_directive_words(file),
+// taken once for all the file's compat uses.
+std::uint32_t after_leading_includes(const migrate::FileMigration& file, const std::vector<std::uint32_t>& words,
+                                     std::size_t limit) {
   int depth = 0;
   std::uint32_t at = static_cast<std::uint32_t>(std::string_view::npos);
   const std::string_view src = file.source();
-  // The directives that count, by their words (the `#` before each), in file order.
-  for (const std::uint32_t word : file.occurrences({"if", "ifdef", "ifndef", "endif", "include"})) {
+  for (const std::uint32_t word : words) {
     if (word == 0) continue;
     const std::size_t ci = word - 1;
     if (ci >= limit) break;
@@ -122,15 +130,19 @@ namespace {
 
 class UserCompatScan final : public ProjectScan {
  public:
+  // The compat names as a hash set: each distinct name of each file is asked (one hash, not a
+  // walk down the table's tree with a comparison per level).
+  UserCompatScan() {
+    for (const auto& [name, header] : compat_table().by_name) names_.insert(name);
+  }
   bool wants(const SourceView&, std::string_view text) const override {
     // Ferry's own compat headers, written into a migrated tree, define them all: they are ours.
     return !text.starts_with("// ferry: off\n// Written by Ferry (ferry migrate --to hip) into the output tree:");
   }
   void file(const SourceView& f, const migrate::FileMigration& v, ProjectContext& ctx) override {
-    const CompatTable& compat = compat_table();
     // The compat names (decided once per name), in file order.
-    for (const std::size_t ci : analysis::detail::identifiers_where(
-             v, [&](std::string_view name) { return compat.by_name.find(name) != compat.by_name.end(); })) {
+    for (const std::size_t ci :
+         analysis::detail::identifiers_where(v, [&](std::string_view name) { return names_.contains(name); })) {
       if (ci < 1 || ci + 1 >= v.code_size() || v.in_directive(ci) || !v.is(ci + 1, "(")) continue;
       const std::string_view name = v.text(ci);
       // A definition: a return type before the name (not a call's operator or `return`), and a body
@@ -158,6 +170,9 @@ class UserCompatScan final : public ProjectScan {
     }
   }
   void finish(const std::vector<SourceView>&, ProjectContext&) override {}
+
+ private:
+  std::unordered_set<std::string_view> names_;  // views into compat_table(), which outlives the scan
 };
 
 }  // namespace
@@ -185,6 +200,7 @@ void compat_finish(migrate::FileMigration& file) {
   if (file.compat_uses().empty() || is_compat_file(file)) return;
   const CompatTable& compat = compat_table();
   const std::vector<std::uint32_t> includes = header_names(file);  // the code indices of its #include paths
+  const std::vector<std::uint32_t> directive_words = leading_directive_words(file);
   for (const migrate::FileMigration::CompatUse& use : file.compat_uses()) {
     const std::string path = include_path(file, use.header);
     // Already included (migrated output migrated again, or the header rule above): nothing to add.
@@ -203,7 +219,7 @@ void compat_finish(migrate::FileMigration& file) {
         stands_for_header = stands_for_header || name == use.header;
       const std::string line = "#include \"" + path + "\"" +
                                (stands_for_header ? " " + std::string(rewrite::record::kAdded) : std::string()) + "\n";
-      const std::uint32_t at = after_leading_includes(file, use.ci);
+      const std::uint32_t at = after_leading_includes(file, directive_words, use.ci);
       if (at != static_cast<std::uint32_t>(std::string_view::npos)) file.replace_bytes(at, at, line);
       else file.insert_line_at_top(line);
     }

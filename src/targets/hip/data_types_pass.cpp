@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/names.h"
 #include "rules/rule_set.h"
 #include "targets/hip/passes.h"
 #include "targets/hip/toolchain.h"
@@ -77,9 +78,10 @@ void data_types_pass(migrate::FileMigration& file, const Toolchain& tc, const ru
     if ((n.hip_52 || hip_57) && file.replace(k, k, std::string(n.hip))) file.count_converted(family);
   };
   const bool old_hipblas = tc.version_of("hipblas") < rules::Version{6, 0};
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-    if (!file.is_identifier(ci) || !file.is(ci + 1, "(") || file.is_member_or_qualified(ci) || file.excluded(ci))
-      continue;
+  // Only cuBLAS and cuSPARSE calls are read: those names' occurrences (asked once per name).
+  for (const std::size_t ci : analysis::detail::identifiers_where(
+           file, [](std::string_view name) { return name.starts_with("cublas") || name.starts_with("cusparse"); })) {
+    if (!file.is(ci + 1, "(") || file.is_member_or_qualified(ci) || file.excluded(ci)) continue;
     const std::string_view callee = file.text(ci);
     Library lib = Library::None;
     if (callee.starts_with("cublasLt")) lib = Library::None;  // hipBLASLt takes hipDataType

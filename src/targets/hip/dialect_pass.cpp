@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/names.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 
@@ -64,8 +65,11 @@ struct Braces {
 };
 Braces brace_tokens(const migrate::FileMigration& file) {
   Braces b;
-  for (std::size_t ci = 0; ci < file.code_size(); ++ci)
-    if (file.is(ci, "{") || file.is(ci, "}")) b.at.push_back(static_cast<std::uint32_t>(ci));
+  const std::uint64_t lbrace = lex::short_key("{"), rbrace = lex::short_key("}");
+  const std::size_t n = file.code_size();
+  for (std::size_t ci = analysis::detail::next_key(file, 0, n, lbrace, rbrace); ci < n;
+       ci = analysis::detail::next_key(file, ci + 1, n, lbrace, rbrace))
+    b.at.push_back(static_cast<std::uint32_t>(ci));
   b.open_of.assign(b.at.size(), Braces::kNone);
   for (std::size_t p = 0; p < b.at.size(); ++p) {
     const std::size_t open = file.is(b.at[p], "}") ? file.partner(b.at[p]) : npos;
@@ -125,9 +129,13 @@ bool zero_bytes_type(const migrate::FileMigration& file, std::size_t first, std:
 // `T name[bound] = {...};` in a function body, `bound` one of its parameters.
 void initialized_vla(migrate::FileMigration& file) {
   std::optional<Braces> braces;
-  for (std::size_t ci = 1; ci + 5 < file.code_size(); ++ci) {
-    if (!file.is(ci, "[") || !file.is_identifier(ci - 1) || !file.is_identifier(ci + 1) || !file.is(ci + 2, "]") ||
-        !file.is(ci + 3, "=") || !file.is(ci + 4, "{") || file.code(ci).in_directive || file.excluded(ci))
+  if (file.code_size() <= 6) return;
+  // Most tokens are no `[`: they are passed on their keys alone (next_key).
+  const std::uint64_t bracket = lex::short_key("[");
+  for (std::size_t ci = 1, end = file.code_size() - 5; (ci = analysis::detail::next_key(file, ci, end, bracket)) < end;
+       ++ci) {
+    if (!file.is_identifier(ci - 1) || !file.is_identifier(ci + 1) || !file.is(ci + 2, "]") || !file.is(ci + 3, "=") ||
+        !file.is(ci + 4, "{") || file.code(ci).in_directive || file.excluded(ci))
       continue;
     const std::size_t brace_end = file.match_bracket(ci + 4);
     if (brace_end == npos || !file.is(brace_end + 1, ";")) continue;

@@ -10,9 +10,11 @@
 // alone: its launch may be the host path (`#ifndef __CUDA_ARCH__`). A runtime call is a call of a
 // name the rule tables map as a function of the runtime or graph family: the same data that
 // renames it, so the list of device-runtime entry points needs no copy here.
+#include <cstdint>
 #include <string>
 
 #include "analysis/facts.h"
+#include "analysis/names.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
 
@@ -35,9 +37,11 @@ std::string_view space_of(const analysis::FunctionInfo& fn) { return fn.is_kerne
 }  // namespace
 
 void dynamic_parallelism_pass(migrate::FileMigration& file, const analysis::FileFactsSlot& facts) {
-  bool any = false;  // most files launch nothing from anywhere: skip them before the function scan
-  for (std::size_t ci = 0; ci < file.code_size() && !any; ++ci)
-    any = file.code(ci).kind == lex::Kind::LaunchOpen || (file.is_identifier(ci) && file.text(ci).starts_with("cuda"));
+  // Most files launch nothing from anywhere: skip them before the function scan (a launch, or a
+  // name starting with "cuda" among the file's distinct names).
+  bool any = !analysis::detail::launch_opens(file).empty();
+  for (std::uint32_t id = 0, n = static_cast<std::uint32_t>(file.name_count()); id < n && !any; ++id)
+    any = file.name_text(id).starts_with("cuda");
   if (!any) return;
   const rules::RuleSet& rules = file.target().rules();
   for (const analysis::FunctionInfo& fn : facts.get().functions) {

@@ -46,8 +46,9 @@ void elaborated_type_pass(migrate::FileMigration& file, const HipTypedefTags& ta
   const std::string_view src = file.source();
   const rules::RuleSet& rules = file.target().rules();
   const std::size_t n = file.code_size();
-  for (std::size_t ci = 0; ci + 1 < n; ++ci) {
-    if (!(file.is(ci, "struct") || file.is(ci, "union") || file.is(ci, "enum"))) continue;
+  // The keywords' occurrences (the name index), in file order.
+  for (const std::size_t ci : file.occurrences({"struct", "union", "enum"})) {
+    if (ci + 1 >= n) continue;
     const std::size_t name = ci + 1;
     if (file.code(name).kind != lex::Kind::Identifier || file.excluded(ci) || file.touched(ci)) continue;
     // The user's own declaration of the name: `struct X;`, `struct X {`, `struct X : base`.

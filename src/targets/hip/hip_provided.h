@@ -24,6 +24,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analysis/names.h"
 #include "lex/code_view.h"
 #include "lex/lexer.h"
 #include "rules/rule_set.h"
@@ -108,10 +109,13 @@ template <class View>
   auto directive_at = [&](std::size_t k) {
     return v.is(k, "#") && v.in_directive(k) && k + 1 < n && v.in_directive(k + 1);
   };
+  // The directives' `#`s, ascending: the code tokens where the text has a '#' (code_tokens_at).
+  const std::vector<std::size_t> directives = analysis::detail::code_tokens_at(v, "#", directive_at);
+  std::size_t next = 0;  // into `directives`
   while (i < n) {
     if (!directive_at(i)) {  // code up to the next directive: all inside the branch, or none
-      std::size_t j = i + 1;
-      while (j < n && !directive_at(j)) ++j;
+      while (next < directives.size() && directives[next] <= i) ++next;
+      const std::size_t j = next < directives.size() ? directives[next] : n;
       if (platform > 0)
         std::fill(out.begin() + static_cast<std::ptrdiff_t>(i), out.begin() + static_cast<std::ptrdiff_t>(j), true);
       i = j;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/names.h"
 #include "analysis/tokens.h"
 #include "targets/hip/pass_util.h"
 #include "targets/hip/passes.h"
@@ -23,8 +24,8 @@ namespace {
 // not braces: `dim3{n, 1}` with an int `n` would be a narrowing error). Seen in NVIDIA's
 // multi-gpu-programming-models (golden hip-dialect-launch-braced-dims).
 void braced_launch_dims(FileMigration& f) {
-  for (std::size_t ci = 1; ci < f.code_size(); ++ci) {
-    if (f.code(ci).kind != lex::Kind::LaunchOpen || f.excluded(ci) || f.code(ci).in_directive) continue;
+  for (const std::size_t ci : analysis::detail::launch_opens(f)) {
+    if (ci == 0 || f.excluded(ci) || f.code(ci).in_directive) continue;
     const std::vector<migrate::ArgRange> params = analysis::launch_args(f, ci);
     if (params.empty()) continue;
     const std::size_t close = params.back().last + 1;
@@ -49,8 +50,8 @@ void braced_launch_dims(FileMigration& f) {
 void launch_pass(FileMigration& f) {
   braced_launch_dims(f);
   if (f.target().option("launch") != "ggl") return;
-  for (std::size_t ci = 1; ci < f.code_size(); ++ci) {
-    if (f.code(ci).kind != lex::Kind::LaunchOpen || f.excluded(ci)) continue;
+  for (const std::size_t ci : analysis::detail::launch_opens(f)) {
+    if (ci == 0 || f.excluded(ci)) continue;
     const std::vector<migrate::ArgRange> launch = analysis::launch_args(f, ci);
     if (launch.empty()) continue;
     const std::size_t close = launch.back().last + 1;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/coop_groups.h"
+#include "analysis/names.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/hip/passes.h"
 
@@ -85,8 +86,12 @@ void tile_meta_pass(migrate::FileMigration& file) {
   {
     std::vector<std::size_t> open_braces;  // for each open `{`: its body id, or 0
     std::size_t current = 0;
-    for (std::size_t ci = 0; ci < file.code_size(); ++ci) {
-      if (file.is(ci, "{")) {
+    // Only braces matter: the other tokens are passed on their keys alone.
+    const std::uint64_t lbrace = lex::short_key("{"), rbrace = lex::short_key("}");
+    for (std::size_t ci = 0, n = file.code_size(); (ci = analysis::detail::next_key(file, ci, n, lbrace, rbrace)) < n;
+         ++ci) {
+      const std::uint64_t key = file.key(ci);
+      if (key == lbrace) {
         std::size_t id = 0;
         if (current == 0 && ci > 0 && file.is(ci - 1, ")")) {
           bodies.push_back({ci, file.code_size() - 1});
@@ -94,7 +99,7 @@ void tile_meta_pass(migrate::FileMigration& file) {
         }
         open_braces.push_back(id);
       }
-      if (file.is(ci, "}") && !open_braces.empty()) {
+      if (key == rbrace && !open_braces.empty()) {
         if (open_braces.back() != 0 && open_braces.back() == current) {
           bodies[current - 1].second = ci;
           current = 0;

@@ -15,12 +15,15 @@
 // The width argument of the shuffles is kept as written: CUDA's default is warpSize and so is
 // HIP's, which keeps warpSize-generic code right; 32-lane assumptions are the lane-math
 // analysis' business.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "analysis/names.h"
 #include "lex/const_expr.h"
 #include "rewrite/roundtrip_record.h"
 #include "targets/hip/pass_util.h"
@@ -148,21 +151,20 @@ std::size_t expression_end(const FileMigration& f, std::size_t first) {
 FileFacts collect_facts(const FileMigration& f) {
   FileFacts facts;
   // Pass 1: names defined as a full mask. Constants may be defined from earlier macros.
-  // Only a name after `define` or before `=` is read below: the others are passed on their keys.
-  const std::uint64_t define = lex::short_key("define"), assign = lex::short_key("=");
-  for (std::size_t ci = 0; ci + 1 < f.code_size(); ++ci) {
-    if (f.key(ci + 1) != assign && !(ci >= 1 && f.key(ci - 1) == define)) continue;
-    if (!f.is_identifier(ci)) continue;
+  // Only a name after `define` or before `=` is read below: the occurrences of `define` (the name
+  // index) and of `=` (next_key), merged in file order; the other tokens are passed on their keys.
+  auto visit = [&](std::size_t ci) {
+    if (!f.is_identifier(ci)) return;
     const lex::Token& t = f.code(ci);
     if (t.in_directive && ci >= 2 && f.is(ci - 1, "define") && f.is(ci - 2, "#")) {
       const lex::Token& next = f.code(ci + 1);
-      if (!next.in_directive || next.line != t.line) continue;
-      if (f.is(ci + 1, "(") && next.begin == t.end) continue;  // function-like macro
+      if (!next.in_directive || next.line != t.line) return;
+      if (f.is(ci + 1, "(") && next.begin == t.end) return;  // function-like macro
       const std::size_t end = expression_end(f, ci + 1);
       if (end > ci + 1 && is_full_mask(f, facts, ci + 1, end - 1)) facts.full_mask_names.emplace(f.text(ci));
-      continue;
+      return;
     }
-    if (t.in_directive || !f.is(ci + 1, "=")) continue;
+    if (t.in_directive || !f.is(ci + 1, "=")) return;
     // `const[expr] T NAME = <full mask>;`
     bool is_const = false;
     for (std::size_t j = ci; j > 0; --j) {
@@ -170,9 +172,23 @@ FileFacts collect_facts(const FileMigration& f) {
       if (p == ";" || p == "{" || p == "}" || p == "(" || p == ")" || p == ",") break;
       if (p == "const" || p == "constexpr") is_const = true;
     }
-    if (!is_const) continue;
+    if (!is_const) return;
     const std::size_t end = expression_end(f, ci + 2);
     if (end > ci + 2 && is_full_mask(f, facts, ci + 2, end - 1)) facts.full_mask_names.emplace(f.text(ci));
+  };
+  const std::size_t n = f.code_size();
+  const std::uint64_t assign = lex::short_key("=");
+  const std::span<const std::uint32_t> defines = f.occurrences("define");
+  std::size_t d = 0;                                             // the next `define`
+  std::size_t eq = analysis::detail::next_key(f, 1, n, assign);  // the next `=` after a token
+  while (true) {
+    const std::size_t by_define = d < defines.size() ? defines[d] + 1 : npos;  // the name after it
+    const std::size_t by_assign = eq < n ? eq - 1 : npos;                      // the name before it
+    const std::size_t ci = std::min(by_define, by_assign);
+    if (ci == npos) break;
+    if (ci == by_define) ++d;
+    if (ci == by_assign) eq = analysis::detail::next_key(f, eq + 1, n, assign);
+    if (ci + 1 < n) visit(ci);
   }
   return facts;
 }
