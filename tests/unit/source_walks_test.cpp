@@ -40,7 +40,8 @@ std::vector<std::string> header_names_by_scan(const std::string& src) {
   const std::unique_ptr<targets::ProjectScan> scan = targets::includes_scan();
   targets::ProjectScan* const scans[] = {scan.get()};
   targets::run_project_scans(files, scans, *target, ctx);
-  return ctx.includes["f.cu"];
+  const auto headers = ctx.includes.find("f.cu");
+  return headers ? std::vector<std::string>(headers->begin(), headers->end()) : std::vector<std::string>{};
 }
 
 const std::vector<std::string> kEdgeCases = {
