@@ -173,7 +173,6 @@ bool records_header(const lex::TokenList& toks, std::string_view src, std::strin
 namespace to_hip {
 std::string make(std::string_view original) { return wrap(kOpen, original, kClose); }
 std::optional<std::string_view> parse(std::string_view comment) { return unwrap(comment, kOpen, kClose); }
-bool mentions(std::string_view text) { return text.find(kMark) != std::string_view::npos; }
 std::optional<Found> after(const lex::TokenList& toks, std::string_view src, std::size_t ti) {
   return found_after(toks, src, ti, parse);
 }

@@ -204,7 +204,6 @@ inline constexpr std::string_view kMark = "ferry-hip:";
 inline constexpr std::string_view kAdded = "/* ferry-hip: (none) */";
 [[nodiscard]] std::string make(std::string_view original);
 [[nodiscard]] std::optional<std::string_view> parse(std::string_view comment);
-[[nodiscard]] bool mentions(std::string_view text);
 // The ferry-hip record that follows raw token `ti` (as record::after).
 [[nodiscard]] std::optional<Found> after(const lex::TokenList& toks, std::string_view src, std::size_t ti);
 }  // namespace to_hip
